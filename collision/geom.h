@@ -1,0 +1,25 @@
+/* Geometric primitives shared by collision/, sim/ and render/. Type codes and size
+ * meanings are MuJoCo's (mjtGeom, geom/@size), so contact pair order (lower type first)
+ * matches MuJoCo's. */
+#ifndef CS_GEOM_H
+#define CS_GEOM_H
+
+typedef enum {
+    CS_GEOM_PLANE = 0,     /* size: half-extents x, y (0 = infinite for drawing), grid spacing */
+    CS_GEOM_HFIELD = 1,    /* not supported; keeps MuJoCo's numbering */
+    CS_GEOM_SPHERE = 2,    /* size: radius */
+    CS_GEOM_CAPSULE = 3,   /* size: radius, half-length of the cylinder part (along local z) */
+    CS_GEOM_ELLIPSOID = 4, /* size: three semi-axes */
+    CS_GEOM_CYLINDER = 5,  /* size: radius, half-length (along local z) */
+    CS_GEOM_BOX = 6,       /* size: three half-sizes */
+    CS_GEOM_NTYPES = 7
+} cs_geom_type;
+
+/* A geom's world pose: position and rotation matrix (row-major, columns are the
+ * local axes in world coordinates, as MuJoCo's xmat). */
+typedef struct {
+    double pos[3];
+    double mat[9];
+} cs_pose;
+
+#endif
