@@ -348,6 +348,9 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     }
     frame_attrs(c, n, g->pos, g->quat);
     if (nums(c, n, "fromto", v, 6, 6)) {
+        double p[3];
+        if (nums(c, n, "pos", p, 3, 3) && (p[0] != 0 || p[1] != 0 || p[2] != 0))
+            FAILN(c, n, "fromto", "both pos and fromto given");
         g->has_fromto = 1;
         memcpy(g->fromto, v, sizeof g->fromto);
     }
@@ -513,6 +516,9 @@ static void parse_inertial(cs_mjcf *c, xmlNode *n, cs_bspec *b)
     b->iquat[0] = 1;
     if (!nums(c, n, "pos", b->ipos, 3, 3)) FAILN(c, n, "pos", "required attribute missing");
     frame_attrs(c, n, NULL, b->iquat);
+    int alt_orient = 0; /* MuJoCo rejects fullinertia only with the non-quat forms */
+    for (const char *const *f = (const char *const[]){"axisangle", "euler", "xyaxes", "zaxis", NULL}; *f; f++)
+        if (xmlHasProp(n, (const xmlChar *)*f)) alt_orient = 1;
     if (!num1(c, n, "mass", &b->imass)) FAILN(c, n, "mass", "required attribute missing");
     if (b->imass < 0) FAILN(c, n, "mass", "must not be negative");
     double d[6];
@@ -523,12 +529,14 @@ static void parse_inertial(cs_mjcf *c, xmlNode *n, cs_bspec *b)
     }
     if (nums(c, n, "fullinertia", d, 6, 6)) {
         if (hasd) FAILN(c, n, "fullinertia", "give diaginertia or fullinertia, not both");
+        if (alt_orient)
+            FAILN(c, n, "fullinertia", "fullinertia and an inertial orientation cannot both be given");
         /* ixx iyy izz ixy ixz iyz in the inertial frame: rotate to principal axes */
         double A[9] = {d[0], d[3], d[4], d[3], d[1], d[5], d[4], d[5], d[2]}, ev[3], pq[4];
         cs_eig3(A, ev, pq);
         if (ev[2] < 0) FAILN(c, n, "fullinertia", "inertia matrix is not positive semi-definite");
         memcpy(b->iinertia, ev, sizeof ev);
-        cs_mulquat(b->iquat, b->iquat, pq);
+        memcpy(b->iquat, pq, sizeof pq); /* as MuJoCo: the principal frame replaces quat */
     } else if (!hasd) {
         FAILN(c, n, "diaginertia", "required attribute missing (diaginertia or fullinertia)");
     }

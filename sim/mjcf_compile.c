@@ -25,16 +25,20 @@ static void resolve_geom(cs_mjcf *c, cs_geomir *g)
         if (s->type != CS_GEOM_CAPSULE && s->type != CS_GEOM_CYLINDER &&
             s->type != CS_GEOM_BOX && s->type != CS_GEOM_ELLIPSOID)
             GFAIL(c, g, "fromto", "fromto is not allowed for type %s", TYPENAME[s->type]);
+        /* MuJoCo's convention: z points from the second end to the first */
         double d[3], *f = s->fromto;
         for (int i = 0; i < 3; i++) {
-            d[i] = f[3 + i] - f[i];
+            d[i] = f[i] - f[3 + i];
             s->pos[i] = 0.5 * (f[i] + f[3 + i]);
         }
         double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (l < 1e-15) GFAIL(c, g, "fromto", "the two end points coincide");
+        if (l / 2 < 1e-14) GFAIL(c, g, "fromto", "the two end points coincide");
         cs_quat_z2vec(s->quat, d);
-        if (s->type == CS_GEOM_CAPSULE || s->type == CS_GEOM_CYLINDER) s->size[1] = l / 2;
-        else s->size[2] = l / 2;
+        s->size[1] = l / 2;
+        if (s->type == CS_GEOM_BOX || s->type == CS_GEOM_ELLIPSOID) {
+            s->size[2] = s->size[1];
+            s->size[1] = s->size[0];
+        }
     }
     static const int NSIZE[] = {0, 0, 1, 2, 3, 2, 3};
     for (int i = 0; i < NSIZE[s->type]; i++)
@@ -99,11 +103,13 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     /* geoms: shapes and masses */
     double *gmass = cs_mjcf_alloc(c, (size_t)ng * sizeof *gmass);
     double *ginertia = cs_mjcf_alloc(c, (size_t)ng * 3 * sizeof *ginertia);
+    int *gcounts = cs_mjcf_alloc(c, (size_t)(ng + 1) * sizeof *gcounts);
     for (int i = 0; i < ng; i++) {
         cs_geomir *g = &c->geom[i];
         resolve_geom(c, g);
         double vol = cs_geom_volume(g->s.type, g->s.size);
         int counts = g->s.group >= c->igroup[0] && g->s.group <= c->igroup[1];
+        gcounts[i] = counts;
         double m = g->s.mass >= 0 ? g->s.mass : g->s.density * vol;
         gmass[i] = counts ? m : 0;
         cs_geom_inertia(g->s.type, g->s.size, gmass[i], ginertia + 3 * i);
@@ -131,9 +137,9 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         cs_normquat(xquat + 4 * b);
         bfree[b] = -1;
         if (B->is_free) {
-            if (weld[p] != 0)
-                BFAIL(c, B, NULL, "a free joint inside a body that already moves (body '%s') "
-                                  "is not supported", c->body[weld[p]].name ? c->body[weld[p]].name : "unnamed");
+            if (p != 0)
+                BFAIL(c, B, NULL, "free joint can only be used on top level (a child of "
+                                  "<worldbody>, as in MuJoCo)");
             weld[b] = b;
             bfree[b] = nfree++;
         } else {
@@ -142,13 +148,27 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         int use_geoms = c->inertiafromgeom == 1 || (c->inertiafromgeom == 2 && !B->has_inertial);
         biquat[4 * b] = 1;
         if (use_geoms) {
-            cs_mass_acc acc;
-            cs_mass_acc_init(&acc);
+            int nsel = 0, last = -1;
             for (int i = B->geom0; i < B->geom0 + B->ngeom; i++)
-                cs_mass_acc_add(&acc, gmass[i], c->geom[i].s.pos, c->geom[i].s.quat,
-                                ginertia + 3 * i);
-            double I[9];
-            if (cs_mass_acc_result(&acc, bipos + 3 * b, I)) {
+                if (gcounts[i]) { nsel++; last = i; }
+            if (nsel == 1) {
+                /* MuJoCo copies a single geom's frame and inertia unchanged */
+                bmass[b] = gmass[last];
+                memcpy(bipos + 3 * b, c->geom[last].s.pos, 3 * sizeof *bipos);
+                memcpy(biquat + 4 * b, c->geom[last].s.quat, 4 * sizeof *biquat);
+                cs_normquat(biquat + 4 * b);
+                memcpy(binert + 3 * b, ginertia + 3 * last, 3 * sizeof *binert);
+            } else if (nsel > 1) {
+                cs_mass_acc acc;
+                cs_mass_acc_init(&acc);
+                for (int i = B->geom0; i < B->geom0 + B->ngeom; i++)
+                    if (gcounts[i])
+                        cs_mass_acc_add(&acc, gmass[i], c->geom[i].s.pos, c->geom[i].s.quat,
+                                        ginertia + 3 * i);
+                double I[9];
+                if (acc.mass < 1e-14 || !cs_mass_acc_result(&acc, bipos + 3 * b, I))
+                    BFAIL(c, B, NULL, "body mass is too small to compute the centre of mass "
+                                      "of its geoms (total %g)", acc.mass);
                 bmass[b] = acc.mass;
                 cs_eig3(I, binert + 3 * b, biquat + 4 * b);
             }

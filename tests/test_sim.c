@@ -347,11 +347,13 @@ START_TEST(test_orientation_forms)
              "<geom type='box' size='0.1 0.2' fromto='0 0 0 0 0 -2'/></body></worldbody></mujoco>");
     double R[9];
     cs_quat2mat(R, m->geom_quat);
-    ck_assert_double_eq_tol(R[2], 1, 1e-12); /* z column = world x */
+    ck_assert_double_eq_tol(R[2], -1, 1e-12); /* z from the second end to the first: -x */
     ck_assert_double_eq_tol(m->geom_pos[0], 0.5, 1e-14);
     ck_assert_double_eq_tol(m->geom_size[1], 0.5, 1e-14);
     cs_quat2mat(R, m->geom_quat + 4);
-    ck_assert_double_eq_tol(R[8], -1, 1e-12);
+    ck_assert_double_eq_tol(R[8], 1, 1e-12);
+    /* box/ellipsoid fromto: sizes (r, r, half-length) */
+    ck_assert_double_eq_tol(m->geom_size[4], 0.1, 1e-14);
     ck_assert_double_eq_tol(m->geom_size[5], 1, 1e-14);
     cs_free_model(m);
     /* nested static bodies compose frames */
