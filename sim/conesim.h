@@ -108,7 +108,7 @@ typedef struct {
     double *geom_margin, *geom_gap;
     double *geom_rgba;    /* 4 */
     double *geom_rbound;  /* bounding-sphere radius about the geom centre, 0 for planes */
-    double *geom_mass;    /* mass the geom contributed (0 if outside inertiagrouprange) */
+    double *geom_mass;    /* mass the geom contributed (0 outside inertiagrouprange; before settotalmass) */
     char **geom_name;
 
     /* explicit contact pairs (npair), in document order */

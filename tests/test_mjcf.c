@@ -11,6 +11,10 @@
 
 #include "conesim.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 static int list_xml(const char *dir, char names[][256], int max)
 {
     DIR *d = opendir(dir);
@@ -84,6 +88,42 @@ START_TEST(test_everything_scene)
     /* second pair: the main pair default (condim 4, friction 0.7 ...) */
     ck_assert_int_eq(m->pair_condim[1], 4);
     ck_assert_double_eq(m->pair_friction[5], 0.7);
+    cs_free_model(m);
+}
+END_TEST
+
+START_TEST(test_compiler_scene)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/compiler_options.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    /* settotalmass scales everything to 10 */
+    ck_assert_double_eq_tol(m->body_mass[1] + m->body_mass[2], 10, 1e-12);
+    /* inertiafromgeom=true ignores <inertial>; the group-3 sphere does not count: the box and
+     * the capsule keep their volume ratio */
+    double vbox = 0.2 * 0.4 * 0.6, vcap = M_PI * 0.0025 * 1.0 + 4.0 / 3.0 * M_PI * 1.25e-4;
+    ck_assert_double_eq_tol(m->body_mass[1] / m->body_mass[2], vbox / vcap, 1e-12);
+    ck_assert_double_eq(m->geom_mass[2], 0);
+    /* radians; ZYX: the first angle turns about z */
+    ck_assert_double_eq_tol(m->body_quat[4], sqrt(0.5), 1e-12);
+    ck_assert_double_eq_tol(m->body_quat[7], sqrt(0.5), 1e-12);
+    ck_assert_int_eq(m->opt.cone, CS_CONE_PYRAMIDAL);
+    ck_assert_int_eq(m->opt.solver, CS_SOLVER_NEWTON);
+    ck_assert(m->opt.disableflags & CS_DSBL_GRAVITY);
+    ck_assert(m->opt.disableflags & CS_DSBL_WARMSTART);
+    ck_assert(m->opt.enableflags & CS_ENBL_OVERRIDE);
+    ck_assert_int_eq(m->nkey, 1);
+    ck_assert_double_eq(m->key_time[0], 1.5);
+    /* key without qpos keeps qpos0 */
+    ck_assert_double_eq(m->key_qpos[2], 1);
+    cs_data *d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+    ck_assert_double_eq(d->time, 1.5);
+    cs_step(m, d);
+    /* gravity disabled: nothing accelerates the second body */
+    ck_assert_double_eq(d->qvel[6], 1);
+    ck_assert_double_eq(d->qvel[8], 0);
+    cs_free_data(d);
     cs_free_model(m);
 }
 END_TEST
@@ -183,6 +223,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_good_scenes);
     tcase_add_test(t, test_everything_scene);
+    tcase_add_test(t, test_compiler_scene);
     tcase_add_test(t, test_bad_catalogue);
     tcase_add_test(t, test_missing_file);
     tcase_add_test(t, test_cli_exit_codes);

@@ -492,6 +492,60 @@ START_TEST(test_traj_csv)
 }
 END_TEST
 
+/* The step allocates nothing: count every malloc/calloc/realloc made while stepping. The
+ * counting wrappers interpose glibc's allocator (not under ASan, which owns malloc). */
+#if !defined(__SANITIZE_ADDRESS__)
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+static volatile int count_allocs = 0;
+static volatile long nallocs = 0;
+void *malloc(size_t n)
+{
+    if (count_allocs) nallocs++;
+    return __libc_malloc(n);
+}
+void *calloc(size_t a, size_t b)
+{
+    if (count_allocs) nallocs++;
+    return __libc_calloc(a, b);
+}
+void *realloc(void *p, size_t n)
+{
+    if (count_allocs) nallocs++;
+    return __libc_realloc(p, n);
+}
+#define CS_COUNTING_ALLOCS 1
+#endif
+
+START_TEST(test_step_allocates_nothing)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/everything.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    cs_data *d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+#ifdef CS_COUNTING_ALLOCS
+    /* the counter sees allocations: the loader makes many */
+    count_allocs = 1;
+    cs_model *m2 = cs_load_xml(CS_TEST_DATA "/good/everything.xml", NULL, err, sizeof err);
+    count_allocs = 0;
+    ck_assert_int_gt(nallocs, 10);
+    cs_free_model(m2);
+    nallocs = 0;
+    count_allocs = 1;
+    for (int k = 0; k < 200; k++) cs_step(m, d);
+    count_allocs = 0;
+    ck_assert_int_eq(nallocs, 0);
+#else
+    for (int k = 0; k < 200; k++) cs_step(m, d);
+#endif
+    ck_assert_int_eq(cs_check_finite(m, d), -1);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("sim");
@@ -510,6 +564,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_classes);
     tcase_add_test(t, test_shared_model_and_key);
     tcase_add_test(t, test_traj_csv);
+    tcase_add_test(t, test_step_allocates_nothing);
     suite_add_tcase(s, t);
     return s;
 }
