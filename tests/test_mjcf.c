@@ -159,6 +159,65 @@ START_TEST(test_bad_catalogue)
 }
 END_TEST
 
+/* Never a crash: deterministic mutations of the big good scene (deleted spans, numbers
+ * replaced by junk, duplicated tags) either load or fail with "NAME:LINE: ...". */
+static unsigned long lcg(unsigned long *s)
+{
+    *s = *s * 6364136223846793005UL + 1442695040888963407UL;
+    return *s >> 33;
+}
+
+START_TEST(test_mutation_fuzz)
+{
+    FILE *f = fopen(CS_TEST_DATA "/good/everything.xml", "rb");
+    ck_assert_ptr_nonnull(f);
+    static char src[16384], buf[20000];
+    size_t n = fread(src, 1, sizeof src - 1, f);
+    fclose(f);
+    src[n] = 0;
+    static const char *const junk[] = {"nan", "-1", "0", "1e999", "x", "", "1 2", "0 0 0 0",
+                                       "\"", "<", "-0.5 -0.5 -0.5", "1e-300"};
+    unsigned long seed = 12345;
+    int loaded = 0, failed = 0;
+    for (int it = 0; it < 400; it++) {
+        size_t a = lcg(&seed) % n, len = 1 + lcg(&seed) % 40, op = lcg(&seed) % 3;
+        if (a + len > n) len = n - a;
+        size_t k = 0;
+        memcpy(buf, src, a);
+        k = a;
+        if (op == 0) { /* delete a span */
+        } else if (op == 1) { /* replace a span by junk */
+            const char *j = junk[lcg(&seed) % (sizeof junk / sizeof junk[0])];
+            memcpy(buf + k, j, strlen(j));
+            k += strlen(j);
+        } else { /* duplicate a span */
+            memcpy(buf + k, src + a, len);
+            k += len;
+            memcpy(buf + k, src + a, len);
+            k += len;
+        }
+        memcpy(buf + k, src + a + len, n - a - len);
+        k += n - a - len;
+        buf[k] = 0;
+        char err[1024] = "";
+        cs_model *m = cs_load_xml_string(buf, "fuzz.xml", NULL, err, sizeof err);
+        if (m) {
+            loaded++;
+            cs_data *d = cs_make_data(m);
+            ck_assert_ptr_nonnull(d);
+            for (int s2 = 0; s2 < 5; s2++) cs_step(m, d);
+            cs_free_data(d);
+            cs_free_model(m);
+        } else {
+            failed++;
+            ck_assert_msg(strncmp(err, "fuzz.xml:", 9) == 0, "message without FILE:LINE: '%s'", err);
+        }
+    }
+    printf("fuzz: %d mutated files loaded, %d rejected\n", loaded, failed);
+    ck_assert_int_gt(failed, 100);
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
     char err[512];
@@ -226,6 +285,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_compiler_scene);
     tcase_add_test(t, test_bad_catalogue);
     tcase_add_test(t, test_missing_file);
+    tcase_add_test(t, test_mutation_fuzz);
     tcase_add_test(t, test_cli_exit_codes);
     tcase_add_test(t, test_cli_record);
     suite_add_tcase(s, t);
