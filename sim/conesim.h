@@ -251,6 +251,12 @@ double cs_energy_potential(const cs_model *m, const cs_data *d); /* gravity, fro
 /* world angular momentum about the COM and linear momentum of free joint f */
 void cs_momentum(const cs_model *m, const cs_data *d, int f, double L[3], double p[3]);
 int cs_check_finite(const cs_model *m, const cs_data *d); /* -1 ok, else first bad free index */
+/* Jacobian of a world point fixed to `body`, over the 6 dofs of the free joint that moves it:
+ * point velocity = jacp qvel[6f..6f+5], body angular velocity (world) = jacr qvel[6f..].
+ * jacp, jacr are 3x6 row-major. Returns f, or -1 for a static body (jacobians zeroed).
+ * Constraint rows J = frame * (jac of geom2's body - jac of geom1's body) come from it. */
+int cs_jac_point(const cs_model *m, const cs_data *d, int body, const double point[3],
+                 double jacp[18], double jacr[18]);
 
 /* ---- recording (sim/record.c) ------------------------------------------------------- */
 void cs_traj_header(FILE *f);

@@ -195,13 +195,14 @@ void cs_integrate(const cs_model *m, cs_data *d)
         double *q = d->qpos + 7 * f;
         const double *v = d->qvel + 6 * f;
         for (int k = 0; k < 3; k++) q[k] += h * v[k];
+        /* as MuJoCo's mju_quatIntegrate: normalise, then rotate by exp(h w_local / 2) */
+        cs_normquat(q + 3);
         double wn = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
         if (wn > 0) {
             double r[4];
             cs_axisangle2quat(r, v + 3, wn * h);
             cs_mulquat(q + 3, q + 3, r);
         }
-        cs_normquat(q + 3);
     }
     d->time += h;
 }
@@ -269,4 +270,27 @@ int cs_check_finite(const cs_model *m, const cs_data *d)
             if (!isfinite(d->qvel[6 * f + k])) return f;
     }
     return -1;
+}
+
+/* v_p = v + w_world x (p - x) = v - [p - x]x R w_local ; w_world = R w_local */
+int cs_jac_point(const cs_model *m, const cs_data *d, int body, const double point[3],
+                 double jacp[18], double jacr[18])
+{
+    memset(jacp, 0, 18 * sizeof *jacp);
+    memset(jacr, 0, 18 * sizeof *jacr);
+    int w = m->body_weldid[body];
+    if (!w) return -1;
+    const double *R = d->xmat + 9 * w, *x = d->xpos + 3 * w;
+    double r[3] = {point[0] - x[0], point[1] - x[1], point[2] - x[2]};
+    double S[9] = {0, -r[2], r[1], r[2], 0, -r[0], -r[1], r[0], 0};
+    for (int i = 0; i < 3; i++) {
+        jacp[6 * i + i] = 1;
+        for (int j = 0; j < 3; j++) {
+            double t = 0;
+            for (int k = 0; k < 3; k++) t += S[3 * i + k] * R[3 * k + j];
+            jacp[6 * i + 3 + j] = -t;
+            jacr[6 * i + 3 + j] = R[3 * i + j];
+        }
+    }
+    return m->body_free[w];
 }

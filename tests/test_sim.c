@@ -546,6 +546,56 @@ START_TEST(test_step_allocates_nothing)
 }
 END_TEST
 
+/* The point Jacobian predicts how a point fixed to the body moves (finite difference of the
+ * kinematics over one tiny integration step), and reproduces invweight0. */
+START_TEST(test_jac_point)
+{
+    cs_model *m = load("<mujoco><option gravity='0 0 0' timestep='1e-7'/><worldbody><body pos='0.3 -0.2 1' euler='20 -40 70'>"
+                       "<freejoint/><inertial pos='0.2 0.1 -0.1' mass='2' diaginertia='0.3 0.4 0.5'/>"
+                       "</body></worldbody></mujoco>");
+    cs_data *d = cs_make_data(m);
+    double v[6] = {0.5, -0.3, 0.2, 1.5, -2.0, 0.7};
+    memcpy(d->qvel, v, sizeof v);
+    cs_forward(m, d);
+    double p[3] = {0.7, 0.1, 1.3}, jp[18], jr[18];
+    ck_assert_int_eq(cs_jac_point(m, d, 1, p, jp, jr), 0);
+    double vp[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 6; j++) vp[i] += jp[6 * i + j] * v[j];
+    /* the same material point after one step */
+    double R0[9], x0[3], loc[3];
+    memcpy(R0, d->xmat + 9, sizeof R0);
+    memcpy(x0, d->xpos + 3, sizeof x0);
+    for (int i = 0; i < 3; i++)
+        loc[i] = R0[i] * (p[0] - x0[0]) + R0[3 + i] * (p[1] - x0[1]) + R0[6 + i] * (p[2] - x0[2]);
+    cs_step(m, d);
+    cs_kinematics(m, d);
+    double h = m->opt.timestep;
+    for (int i = 0; i < 3; i++) {
+        double pn = d->xpos[3 + i];
+        for (int k = 0; k < 3; k++) pn += d->xmat[9 + 3 * i + k] * loc[k];
+        ck_assert_double_eq_tol((pn - p[i]) / h, vp[i], 1e-5);
+    }
+    /* invweight0 = mean diagonal of J M^-1 J^T at the COM */
+    cs_reset(m, d);
+    cs_jac_point(m, d, 1, d->xipos + 3, jp, jr);
+    double tr = 0, rr = 0;
+    for (int i = 0; i < 3; i++) {
+        double x[6];
+        cs_solve_M(m, d, x, jp + 6 * i);
+        for (int j = 0; j < 6; j++) tr += jp[6 * i + j] * x[j];
+        cs_solve_M(m, d, x, jr + 6 * i);
+        for (int j = 0; j < 6; j++) rr += jr[6 * i + j] * x[j];
+    }
+    ck_assert_double_eq_tol(tr / 3, m->body_invweight0[2], 1e-12);
+    ck_assert_double_eq_tol(rr / 3, m->body_invweight0[3], 1e-9);
+    ck_assert_double_eq_tol(m->body_invweight0[2], 0.5, 1e-12);
+    ck_assert_double_eq_tol(m->body_invweight0[3], (1 / 0.3 + 1 / 0.4 + 1 / 0.5) / 3, 1e-9);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("sim");
@@ -565,6 +615,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_shared_model_and_key);
     tcase_add_test(t, test_traj_csv);
     tcase_add_test(t, test_step_allocates_nothing);
+    tcase_add_test(t, test_jac_point);
     suite_add_tcase(s, t);
     return s;
 }
