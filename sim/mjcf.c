@@ -485,7 +485,26 @@ static void name_unique_body(cs_mjcf *c, xmlNode *n, const char *name)
             FAILN(c, n, "name", "duplicate body name '%s'", name);
 }
 
-static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls)
+/* A <frame>'s pose relative to the body that holds it. */
+typedef struct {
+    double pos[3], quat[4];
+} cs_xf;
+
+static const cs_xf XF_IDENTITY = {{0, 0, 0}, {1, 0, 0, 0}};
+
+/* out = F applied to the local pose (pos, quat) */
+static void xf_apply(const cs_xf *F, double pos[3], double quat[4])
+{
+    double R[9], p[3];
+    cs_quat2mat(R, F->quat);
+    for (int i = 0; i < 3; i++)
+        p[i] = F->pos[i] + R[3 * i] * pos[0] + R[3 * i + 1] * pos[1] + R[3 * i + 2] * pos[2];
+    memcpy(pos, p, sizeof p);
+    cs_mulquat(quat, F->quat, quat);
+    cs_normquat(quat);
+}
+
+static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F)
 {
     check_attrs(c, n, GEOM_ATTRS, GEOM_VISUAL);
     int k = class_of(c, n, cls);
@@ -504,6 +523,8 @@ static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls)
                 FAILN(c, n, "name", "duplicate geom name '%s'", g.name);
     g.body = body;
     g.line = line_of(n);
+    memcpy(g.fpos, F->pos, sizeof g.fpos);
+    memcpy(g.fquat, F->quat, sizeof g.fquat);
     cs_mjcf_grow(c, (void **)&c->geom, &c->capgeom, c->ngeom, sizeof *c->geom);
     c->geom[c->ngeom++] = g;
 }
@@ -579,36 +600,84 @@ static void parse_joint(cs_mjcf *c, xmlNode *n, cs_bspec *b, int cls, int freejo
 
 static const char *const VISUAL_ELEMS[] = {"site", "camera", "light", NULL};
 
-static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls);
+static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf *F);
 
-/* The body's own items first (geoms get contiguous ids, as MuJoCo numbers them), then the
- * child bodies depth-first. */
-static void parse_body_children(cs_mjcf *c, xmlNode *n, int me, int cls)
+static const char *const FRAME_ATTRS[] = {"name", "childclass", "pos", "quat", "axisangle",
+                                          "euler", "xyaxes", "zaxis", NULL};
+
+/* A <frame> composes its pose with the enclosing one and may set a childclass. */
+static void enter_frame(cs_mjcf *c, xmlNode *n, const cs_xf *F, int *cls, cs_xf *out)
 {
-    c->body[me].geom0 = c->ngeom;
+    check_attrs(c, n, FRAME_ATTRS, NULL);
+    cs_xf L = XF_IDENTITY;
+    frame_attrs(c, n, L.pos, L.quat);
+    *out = *F;
+    double p[3], q[4];
+    memcpy(p, L.pos, sizeof p);
+    memcpy(q, L.quat, sizeof q);
+    xf_apply(F, p, q);
+    memcpy(out->pos, p, sizeof p);
+    memcpy(out->quat, q, sizeof q);
+    char *cc = attr(c, n, "childclass");
+    if (cc) {
+        int k = find_class(c, cc);
+        if (k < 0) FAILN(c, n, "childclass", "unknown class '%s'", cc);
+        *cls = k;
+    }
+}
+
+/* The body's own items, frames included, in document order (geoms get contiguous ids, as
+ * MuJoCo numbers them). */
+static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F, int in_frame)
+{
     for (xmlNode *ch = n->children; ch; ch = ch->next) {
         if (ch->type != XML_ELEMENT_NODE) continue;
         const char *en = ename(ch);
-        if (strcmp(en, "geom") == 0) parse_geom(c, ch, me, cls);
-        else if (strcmp(en, "inertial") == 0) {
+        if (strcmp(en, "geom") == 0) parse_geom(c, ch, me, cls, F);
+        else if (strcmp(en, "frame") == 0) {
+            int k = cls;
+            cs_xf G;
+            enter_frame(c, ch, F, &k, &G);
+            parse_items(c, ch, me, k, &G, 1);
+        } else if (strcmp(en, "inertial") == 0) {
             if (me == 0) FAILN(c, ch, NULL, "the world body has no inertial");
+            if (in_frame) FAILN(c, ch, NULL, "not allowed inside <frame>");
             parse_inertial(c, ch, &c->body[me]);
         } else if (strcmp(en, "joint") == 0 || strcmp(en, "freejoint") == 0) {
             if (me == 0) FAILN(c, ch, NULL, "the world body cannot have joints");
+            if (in_frame) FAILN(c, ch, NULL, "not allowed inside <frame>");
             parse_joint(c, ch, &c->body[me], cls, en[0] == 'f');
         } else if (strcmp(en, "body") == 0) continue;
         else if (in_list(en, VISUAL_ELEMS)) note_ignored(c, en);
         else FAILN(c, ch, NULL, "element not supported here (rigid free bodies and static "
                                 "primitives only)");
-        /* pointer may have moved: re-fetch through the index */
     }
-    c->body[me].ngeom = c->ngeom - c->body[me].geom0;
-    for (xmlNode *ch = n->children; ch; ch = ch->next)
-        if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "body") == 0)
-            parse_body(c, ch, me, cls);
 }
 
-static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls)
+/* Child bodies depth-first in document order, frames included. */
+static void parse_children(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F)
+{
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        if (strcmp(ename(ch), "body") == 0) parse_body(c, ch, me, cls, F);
+        else if (strcmp(ename(ch), "frame") == 0) {
+            int k = cls;
+            cs_xf G;
+            enter_frame(c, ch, F, &k, &G);
+            parse_children(c, ch, me, k, &G);
+        }
+    }
+}
+
+static void parse_body_children(cs_mjcf *c, xmlNode *n, int me, int cls)
+{
+    c->body[me].geom0 = c->ngeom;
+    parse_items(c, n, me, cls, &XF_IDENTITY, 0);
+    c->body[me].ngeom = c->ngeom - c->body[me].geom0;
+    parse_children(c, n, me, cls, &XF_IDENTITY);
+}
+
+static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf *F)
 {
     check_attrs(c, n, (const char *const[]){"name", "childclass", "pos", "quat", "axisangle",
                                             "euler", "xyaxes", "zaxis", "mocap", "gravcomp",
@@ -622,6 +691,7 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls)
     b.name = attr(c, n, "name");
     if (b.name) name_unique_body(c, n, b.name);
     frame_attrs(c, n, b.pos, b.quat);
+    xf_apply(F, b.pos, b.quat);
     int mocap;
     if (boolean(c, n, "mocap", &mocap) && mocap)
         FAILN(c, n, "mocap", "mocap bodies are not supported");

@@ -107,6 +107,17 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     for (int i = 0; i < ng; i++) {
         cs_geomir *g = &c->geom[i];
         resolve_geom(c, g);
+        {
+            /* enclosing frames, after fromto as in MuJoCo */
+            double R[9], p[3];
+            cs_quat2mat(R, g->fquat);
+            for (int k = 0; k < 3; k++)
+                p[k] = g->fpos[k] + R[3 * k] * g->s.pos[0] + R[3 * k + 1] * g->s.pos[1] +
+                       R[3 * k + 2] * g->s.pos[2];
+            memcpy(g->s.pos, p, sizeof p);
+            cs_mulquat(g->s.quat, g->fquat, g->s.quat);
+            cs_normquat(g->s.quat);
+        }
         double vol = cs_geom_volume(g->s.type, g->s.size);
         int counts = g->s.group >= c->igroup[0] && g->s.group <= c->igroup[1];
         gcounts[i] = counts;

@@ -55,6 +55,7 @@ typedef struct {
     cs_gspec s;
     char *name;
     int body, line;
+    double fpos[3], fquat[4]; /* enclosing <frame>s, applied after fromto (as MuJoCo) */
 } cs_geomir;
 
 typedef struct {

@@ -128,6 +128,32 @@ START_TEST(test_compiler_scene)
 }
 END_TEST
 
+START_TEST(test_frames_scene)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/frames.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    int post = cs_name2id_geom(m, "post"), box = cs_name2id_body(m, "box");
+    ck_assert_int_eq(post, 1); /* world geoms first, in document order */
+    ck_assert_int_eq(box, 1);
+    ck_assert_int_eq(cs_name2id_body(m, "after"), 2);
+    /* the post: fromto midpoint (0,0,0.5) moved by the frame */
+    ck_assert_double_eq_tol(m->geom_pos[3 * post], 1, 1e-12);
+    ck_assert_double_eq_tol(m->geom_pos[3 * post + 2], 0.5, 1e-12);
+    ck_assert_double_eq(m->geom_friction[3 * post], 0.1);
+    /* the box body: frame (1,0,0) turned 90 deg about z, then (1,0,0.5) -> (1,1,0.5) */
+    ck_assert_double_eq_tol(m->body_pos[3 * box], 1, 1e-12);
+    ck_assert_double_eq_tol(m->body_pos[3 * box + 1], 1, 1e-12);
+    ck_assert_double_eq_tol(m->body_quat[4 * box], sqrt(0.5), 1e-12);
+    ck_assert_double_eq_tol(m->body_quat[4 * box + 3], sqrt(0.5), 1e-12);
+    /* childclass reaches into the body; the inner frame offsets the hat */
+    int hat = cs_name2id_geom(m, "hat");
+    ck_assert_double_eq(m->geom_friction[3 * hat], 0.1);
+    ck_assert_double_eq_tol(m->geom_pos[3 * hat + 2], 0.2, 1e-12);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_bad_catalogue)
 {
     static char names[128][256];
@@ -283,6 +309,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_good_scenes);
     tcase_add_test(t, test_everything_scene);
     tcase_add_test(t, test_compiler_scene);
+    tcase_add_test(t, test_frames_scene);
     tcase_add_test(t, test_bad_catalogue);
     tcase_add_test(t, test_missing_file);
     tcase_add_test(t, test_mutation_fuzz);
