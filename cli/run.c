@@ -17,6 +17,10 @@ typedef struct {
     const char *record;
     int quiet;
     int key;           /* -2: default (first keyframe if any), -1: reference pose */
+    int nset;          /* option overrides, applied in order after loading */
+    const char *set_name[64];
+    const char *set_value[64];
+    char set_buf[64][128];
 } run_opts;
 
 /* Option table: add an entry (and a case in set_opt) for each new option. */
@@ -32,6 +36,12 @@ static const opt_def OPTS[] = {
     {"--record", 1, "--record FILE.csv  trajectory CSV (step,time,body,x..wz)"},
     {"--key", 1, "--key K|none       initial keyframe (default: the first one, if any)"},
     {"--quiet", 0, "--quiet            no progress bar, summary only"},
+    {"--timestep", 1, "--timestep DT      overrides <option timestep>"},
+    {"--solver", 1, "--solver pgs|newton overrides <option solver>"},
+    {"--cone", 1, "--cone elliptic|pyramidal overrides <option cone>"},
+    {"--iterations", 1, "--iterations N     solver iteration limit"},
+    {"--tolerance", 1, "--tolerance X      solver tolerance"},
+    {"--set", 1, "--set NAME=VALUE   override an option attribute, e.g. option.impratio=10"},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
@@ -71,6 +81,21 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         else o->key = (int)l;
     } else if (strcmp(name, "--quiet") == 0) {
         o->quiet = 1;
+    } else {
+        /* option overrides: --timestep etc. are --set option.NAME=VALUE */
+        if (o->nset >= 64) return 0;
+        const char *n = name + 2, *v = arg;
+        if (strcmp(name, "--set") == 0) {
+            const char *eq = strchr(arg, '=');
+            if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof o->set_buf[0]) return 0;
+            memcpy(o->set_buf[o->nset], arg, (size_t)(eq - arg));
+            o->set_buf[o->nset][eq - arg] = 0;
+            n = o->set_buf[o->nset];
+            v = eq + 1;
+        }
+        o->set_name[o->nset] = n;
+        o->set_value[o->nset] = v;
+        o->nset++;
     }
     return 1;
 }
@@ -149,6 +174,13 @@ static int run_run(int argc, char **argv)
     int rc = CS_EXIT_OK;
     FILE *rec = NULL;
     cs_data *d = NULL;
+    for (int i = 0; i < o.nset; i++) {
+        if (cs_option_set(&m->opt, o.set_name[i], o.set_value[i], err, sizeof err) != 0) {
+            fprintf(stderr, "conesim run: %s\n", err);
+            rc = CS_EXIT_USAGE;
+            goto done;
+        }
+    }
     if (o.key >= m->nkey) {
         fprintf(stderr, "conesim run: --key %d: the scene has %d keyframe(s)\n", o.key, m->nkey);
         rc = CS_EXIT_USAGE;
@@ -240,7 +272,12 @@ const cs_command cs_cmd_run = {
     "  --duration SECONDS simulated time, round(T / timestep) steps (default 1 s)\n"
     "  --record FILE.csv  trajectory CSV: step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
     "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
-    "  --quiet            no progress bar, summary only\n\n"
+    "  --quiet            no progress bar, summary only\n"
+    "  --timestep DT      overrides <option timestep>\n"
+    "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
+    "                     override the <option> attributes of the same name\n"
+    "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10,\n"
+    "                     option.gravity=\"0 0 -1\", option.flag.gravity=disable\n\n"
     "Exit codes: 0 ok, 1 diverged, 2 bad command line, 3 bad scene, 4 output not writable.\n",
     run_run,
 };

@@ -224,6 +224,11 @@ cs_model *cs_load_xml(const char *path, FILE *warn, char *err, size_t errsz);
 cs_model *cs_load_xml_string(const char *xml, const char *name, FILE *warn, char *err,
                              size_t errsz);
 void cs_free_model(cs_model *m);
+/* Override one <option> attribute by its MJCF name ("timestep", "cone", "solver",
+ * "impratio", "iterations", "gravity", "o_solref", ...; "flag.NAME" = enable|disable; an
+ * "option." prefix is accepted). Use between loading and cs_make_data only: the model is
+ * otherwise immutable. Returns 0, or -1 with a message in err. */
+int cs_option_set(cs_option *o, const char *name, const char *value, char *err, size_t errsz);
 
 /* ---- data (sim/data.c) ------------------------------------------------------------------ */
 cs_data *cs_make_data(const cs_model *m);  /* reset to qpos0, zero velocity, then forward */

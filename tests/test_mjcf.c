@@ -271,6 +271,9 @@ START_TEST(test_cli_exit_codes)
     ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --steps -3"), 2);
     ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --steps 3 --duration 1"), 2);
     ck_assert_int_eq(run_status("run"), 2);
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --set option.bogus=1"), 2);
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --timestep -1"), 2);
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --steps 2 --quiet --timestep 0.01 --cone elliptic --solver newton --iterations 5 --tolerance 1e-9 --set option.impratio=3"), 0);
 }
 END_TEST
 

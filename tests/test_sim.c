@@ -596,6 +596,38 @@ START_TEST(test_jac_point)
 }
 END_TEST
 
+START_TEST(test_option_set)
+{
+    cs_model *m = load("<mujoco><worldbody/></mujoco>");
+    char err[256];
+    cs_option *o = &m->opt;
+    ck_assert_int_eq(cs_option_set(o, "option.impratio", "10", err, sizeof err), 0);
+    ck_assert_double_eq(o->impratio, 10);
+    ck_assert_int_eq(cs_option_set(o, "timestep", "0.001", err, sizeof err), 0);
+    ck_assert_double_eq(o->timestep, 0.001);
+    ck_assert_int_eq(cs_option_set(o, "cone", "elliptic", err, sizeof err), 0);
+    ck_assert_int_eq(o->cone, CS_CONE_ELLIPTIC);
+    ck_assert_int_eq(cs_option_set(o, "solver", "pgs", err, sizeof err), 0);
+    ck_assert_int_eq(o->solver, CS_SOLVER_PGS);
+    ck_assert_int_eq(cs_option_set(o, "iterations", "250", err, sizeof err), 0);
+    ck_assert_int_eq(o->iterations, 250);
+    ck_assert_int_eq(cs_option_set(o, "option.gravity", "0 0 -1", err, sizeof err), 0);
+    ck_assert_double_eq(o->gravity[2], -1);
+    ck_assert_int_eq(cs_option_set(o, "option.flag.contact", "disable", err, sizeof err), 0);
+    ck_assert(o->disableflags & CS_DSBL_CONTACT);
+    ck_assert_int_eq(cs_option_set(o, "option.flag.contact", "enable", err, sizeof err), 0);
+    ck_assert(!(o->disableflags & CS_DSBL_CONTACT));
+    ck_assert_int_eq(cs_option_set(o, "timestep", "0", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "must be positive"));
+    ck_assert_int_eq(cs_option_set(o, "gravity", "0 0", err, sizeof err), -1);
+    ck_assert_int_eq(cs_option_set(o, "iterations", "2.5", err, sizeof err), -1);
+    ck_assert_int_eq(cs_option_set(o, "solver", "CG", err, sizeof err), -1);
+    ck_assert_int_eq(cs_option_set(o, "nonsense", "1", err, sizeof err), -1);
+    ck_assert_double_eq(o->timestep, 0.001); /* failed sets change nothing */
+    cs_free_model(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("sim");
@@ -616,6 +648,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_traj_csv);
     tcase_add_test(t, test_step_allocates_nothing);
     tcase_add_test(t, test_jac_point);
+    tcase_add_test(t, test_option_set);
     suite_add_tcase(s, t);
     return s;
 }
