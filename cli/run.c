@@ -1,6 +1,7 @@
 /* conesim run: step a scene, print a summary, optionally record the trajectory CSV. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ typedef struct {
     double duration;   /* -1: default 1 s */
     const char *record;
     int quiet;
+    long every;        /* record every K-th step */
     int key;           /* -2: default (first keyframe if any), -1: reference pose */
     int nset;          /* option overrides, applied in order after loading */
     const char *set_name[64];
@@ -34,6 +36,7 @@ static const opt_def OPTS[] = {
     {"--steps", 1, "--steps N          number of steps"},
     {"--duration", 1, "--duration SECONDS simulated time, round(T / timestep) steps (default 1 s)"},
     {"--record", 1, "--record FILE.csv  trajectory CSV (step,time,body,x..wz)"},
+    {"--every", 1, "--every K          record every K-th step (default 1); the final state always"},
     {"--key", 1, "--key K|none       initial keyframe (default: the first one, if any)"},
     {"--quiet", 0, "--quiet            no progress bar, summary only"},
     {"--timestep", 1, "--timestep DT      overrides <option timestep>"},
@@ -73,6 +76,9 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         o->steps = l;
     } else if (strcmp(name, "--duration") == 0) {
         if (!parse_double(arg, &o->duration) || o->duration < 0) return 0;
+    } else if (strcmp(name, "--every") == 0) {
+        if (!parse_long(arg, &l) || l < 1) return 0;
+        o->every = l;
     } else if (strcmp(name, "--record") == 0) {
         o->record = arg;
     } else if (strcmp(name, "--key") == 0) {
@@ -104,6 +110,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
 {
     o->steps = -1;
     o->duration = -1;
+    o->every = 1;
     o->key = -2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -146,6 +153,11 @@ static int parse_args(int argc, char **argv, run_opts *o)
     return 1;
 }
 
+/* SIGINT/SIGTERM end the run after the current step; the recording keeps whole rows. */
+static volatile sig_atomic_t interrupted = 0;
+
+static void on_signal(int sig) { interrupted = sig; }
+
 static double now(void)
 {
     struct timespec ts;
@@ -165,6 +177,12 @@ static int run_run(int argc, char **argv)
 {
     run_opts o = {0};
     if (!parse_args(argc, argv, &o)) return CS_EXIT_USAGE;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     char err[1024];
     cs_model *m = cs_load_xml(o.scene, stderr, err, sizeof err);
     if (!m) {
@@ -215,7 +233,7 @@ static int run_run(int argc, char **argv)
     double t0 = now(), sumcon = 0, sumit = 0, maxpen = 0;
     int maxcon = 0;
     long k;
-    for (k = 0; k < n; k++) {
+    for (k = 0; k < n && !interrupted; k++) {
         cs_step(m, d);
         sumcon += d->ncon;
         if (d->ncon > maxcon) maxcon = d->ncon;
@@ -231,10 +249,16 @@ static int run_run(int argc, char **argv)
             k++;
             break;
         }
-        if (rec && k + 1 < n) cs_traj_rows(rec, m, d, k + 1);
+        if (rec && k + 1 < n && (k + 1) % o.every == 0) cs_traj_rows(rec, m, d, k + 1);
+        if (rec && (k + 1) % 4096 == 0) fflush(rec); /* whole rows on disk regularly */
         if (bar && (k % 256 == 0)) progress(k + 1, n);
     }
-    if (rec && rc == CS_EXIT_OK) cs_traj_rows(rec, m, d, n);
+    if (interrupted) {
+        fprintf(stderr, "conesim run: interrupted after step %ld\n", k);
+        rc = interrupted == SIGINT ? 130 : 143;
+    } else if (rec && rc == CS_EXIT_OK) {
+        cs_traj_rows(rec, m, d, n);
+    }
     double wall = now() - t0;
     if (bar) {
         progress(n, n);
@@ -271,6 +295,7 @@ const cs_command cs_cmd_run = {
     "  --steps N          number of steps\n"
     "  --duration SECONDS simulated time, round(T / timestep) steps (default 1 s)\n"
     "  --record FILE.csv  trajectory CSV: step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+    "  --every K          record every K-th step (default 1); the final state always\n"
     "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
     "  --quiet            no progress bar, summary only\n"
     "  --timestep DT      overrides <option timestep>\n"
@@ -278,6 +303,7 @@ const cs_command cs_cmd_run = {
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10,\n"
     "                     option.gravity=\"0 0 -1\", option.flag.gravity=disable\n\n"
-    "Exit codes: 0 ok, 1 diverged, 2 bad command line, 3 bad scene, 4 output not writable.\n",
+    "Exit codes: 0 ok, 1 diverged, 2 bad command line, 3 bad scene, 4 output not writable,\n"
+    "130/143 interrupted by SIGINT/SIGTERM (the recording holds whole rows).\n",
     run_run,
 };
