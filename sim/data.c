@@ -1,0 +1,80 @@
+/* cs_data: everything a step changes, allocated once from the model's sizes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conesim.h"
+
+#define CS_DATA_ARRAYS(X) \
+    X(qpos) X(qvel) X(qacc) X(qacc_smooth) X(qacc_warmstart) X(qfrc_applied) \
+    X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_smooth) X(qfrc_constraint) \
+    X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(geom_aabb) X(M) X(M_L) \
+    X(Minv) X(contact) X(efc_contact) X(efc_free) X(efc_J) X(efc_pos) X(efc_margin) \
+    X(efc_imp) X(efc_R) X(efc_D) X(efc_aref) X(efc_vel) X(efc_force) X(arena)
+
+void cs_free_data(cs_data *d)
+{
+    if (!d) return;
+#define FREE_ARRAY(f) free(d->f);
+    CS_DATA_ARRAYS(FREE_ARRAY)
+#undef FREE_ARRAY
+    free(d);
+}
+
+cs_data *cs_make_data(const cs_model *m)
+{
+    cs_data *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    size_t nb = (size_t)m->nbody, ng = (size_t)m->ngeom, nf = (size_t)m->nfree;
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv, ne = (size_t)m->nefcmax;
+    /* +1 so empty models still get valid pointers */
+#define A(f, n) (d->f = calloc((size_t)(n) + 1, sizeof *d->f))
+    A(qpos, nq); A(qvel, nv); A(qacc, nv); A(qacc_smooth, nv); A(qacc_warmstart, nv);
+    A(qfrc_applied, nv); A(xfrc_applied, 6 * nb); A(qfrc_bias, nv); A(qfrc_gravity, nv);
+    A(qfrc_smooth, nv); A(qfrc_constraint, nv);
+    A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb); A(ximat, 9 * nb);
+    A(geom_xpose, ng); A(geom_aabb, 6 * ng); A(M, 36 * nf); A(M_L, 36 * nf); A(Minv, 36 * nf);
+    A(contact, m->nconmax); A(efc_contact, ne); A(efc_free, 2 * ne); A(efc_J, 12 * ne);
+    A(efc_pos, ne); A(efc_margin, ne); A(efc_imp, ne); A(efc_R, ne); A(efc_D, ne);
+    A(efc_aref, ne); A(efc_vel, ne); A(efc_force, ne);
+    /* solver scratch: a few dim x dim blocks and W = M^-1 J^T per row, plus vectors */
+    d->narena = 32 * ne + 16 * nv + 64;
+    A(arena, d->narena);
+#undef A
+    int oom = 0;
+#define CHECK(f) oom |= (d->f == NULL);
+    CS_DATA_ARRAYS(CHECK)
+#undef CHECK
+    if (oom) {
+        cs_free_data(d);
+        return NULL;
+    }
+    cs_reset(m, d);
+    return d;
+}
+
+void cs_reset(const cs_model *m, cs_data *d)
+{
+    d->time = 0;
+    memcpy(d->qpos, m->qpos0, (size_t)m->nq * sizeof *d->qpos);
+    memset(d->qvel, 0, (size_t)m->nv * sizeof *d->qvel);
+    memset(d->qacc, 0, (size_t)m->nv * sizeof *d->qacc);
+    memset(d->qacc_warmstart, 0, (size_t)m->nv * sizeof *d->qacc_warmstart);
+    memset(d->qfrc_applied, 0, (size_t)m->nv * sizeof *d->qfrc_applied);
+    memset(d->xfrc_applied, 0, 6 * (size_t)m->nbody * sizeof *d->xfrc_applied);
+    d->ncon = 0;
+    d->nefc = 0;
+    memset(&d->solver, 0, sizeof d->solver);
+    memset(d->warning, 0, sizeof d->warning);
+    cs_forward(m, d);
+}
+
+int cs_reset_key(const cs_model *m, cs_data *d, int key)
+{
+    if (key < 0 || key >= m->nkey) return -1;
+    cs_reset(m, d);
+    d->time = m->key_time[key];
+    memcpy(d->qpos, m->key_qpos + (size_t)m->nq * key, (size_t)m->nq * sizeof *d->qpos);
+    memcpy(d->qvel, m->key_qvel + (size_t)m->nv * key, (size_t)m->nv * sizeof *d->qvel);
+    cs_forward(m, d);
+    return 0;
+}

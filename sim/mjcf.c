@@ -1,0 +1,1127 @@
+/* MJCF reader (libxml2): elements and attributes with MuJoCo's names, defaults and units,
+ * resolved against <default> classes into the loader's intermediate form (mjcf_ir.h).
+ * Anything outside the supported subset that would change physics is an error naming the
+ * line; visual-only things are accepted and listed once. */
+#include <ctype.h>
+#include <math.h>
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "inertia.h"
+#include "mjcf_ir.h"
+
+/* ---- context memory and errors ------------------------------------------------------- */
+void *cs_mjcf_alloc(cs_mjcf *c, size_t n)
+{
+    if (c->nalloc == c->capalloc) {
+        int cap = c->capalloc ? 2 * c->capalloc : 64;
+        void **p = realloc(c->allocs, (size_t)cap * sizeof *p);
+        if (!p) cs_mjcf_fail(c, 0, NULL, NULL, "out of memory");
+        c->allocs = p;
+        c->capalloc = cap;
+    }
+    void *p = calloc(1, n ? n : 1);
+    if (!p) cs_mjcf_fail(c, 0, NULL, NULL, "out of memory");
+    c->allocs[c->nalloc++] = p;
+    return p;
+}
+
+char *cs_mjcf_strdup(cs_mjcf *c, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = cs_mjcf_alloc(c, n);
+    memcpy(p, s, n);
+    return p;
+}
+
+void cs_mjcf_grow(cs_mjcf *c, void **arr, int *cap, int n, size_t es)
+{
+    if (n < *cap) return;
+    int nc = *cap ? 2 * *cap : 16;
+    while (nc <= n) nc *= 2;
+    void *p = cs_mjcf_alloc(c, (size_t)nc * es);
+    if (*arr) memcpy(p, *arr, (size_t)*cap * es);
+    /* the old block stays in the context's list and is freed with it */
+    *arr = p;
+    *cap = nc;
+}
+
+void cs_mjcf_fail(cs_mjcf *c, int line, const char *elem, const char *attr, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (c->err && c->errsz) {
+        if (elem && attr)
+            snprintf(c->err, c->errsz, "%s:%d: element <%s> attribute '%s': %s", c->file, line,
+                     elem, attr, msg);
+        else if (elem)
+            snprintf(c->err, c->errsz, "%s:%d: element <%s>: %s", c->file, line, elem, msg);
+        else
+            snprintf(c->err, c->errsz, "%s:%d: %s", c->file, line, msg);
+    }
+    longjmp(c->jb, 1);
+}
+
+static int line_of(xmlNode *n) { return (int)xmlGetLineNo(n); }
+static const char *ename(xmlNode *n) { return (const char *)n->name; }
+
+#define FAILN(c, n, attr, ...) cs_mjcf_fail((c), line_of(n), ename(n), (attr), __VA_ARGS__)
+
+static void note_ignored(cs_mjcf *c, const char *what)
+{
+    for (int i = 0; i < c->nignored; i++)
+        if (strcmp(c->ignored[i], what) == 0) return;
+    cs_mjcf_grow(c, (void **)&c->ignored, &c->capignored, c->nignored, sizeof(char *));
+    c->ignored[c->nignored++] = cs_mjcf_strdup(c, what);
+}
+
+/* ---- attributes ------------------------------------------------------------------------- */
+static int in_list(const char *s, const char *const *list)
+{
+    for (; list && *list; list++)
+        if (strcmp(s, *list) == 0) return 1;
+    return 0;
+}
+
+/* Every attribute must be known: used, visual-only (noted as ignored) or harmless. */
+static void check_attrs(cs_mjcf *c, xmlNode *n, const char *const *used, const char *const *visual)
+{
+    for (xmlAttr *a = n->properties; a; a = a->next) {
+        const char *an = (const char *)a->name;
+        if (in_list(an, used)) continue;
+        if (in_list(an, visual)) {
+            char buf[128];
+            snprintf(buf, sizeof buf, "%s/@%s", ename(n), an);
+            note_ignored(c, buf);
+            continue;
+        }
+        FAILN(c, n, an, "unknown or unsupported attribute");
+    }
+}
+
+/* attribute value as a context string, NULL when absent */
+static char *attr(cs_mjcf *c, xmlNode *n, const char *name)
+{
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    if (!v) return NULL;
+    char *s = cs_mjcf_strdup(c, (const char *)v);
+    xmlFree(v);
+    return s;
+}
+
+/* Parse between lo and hi numbers; returns the count, 0 if absent. */
+static int nums(cs_mjcf *c, xmlNode *n, const char *name, double *out, int lo, int hi)
+{
+    char *s = attr(c, n, name);
+    if (!s) return 0;
+    int k = 0;
+    char *p = s;
+    for (;;) {
+        while (isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || (*end && !isspace((unsigned char)*end)))
+            FAILN(c, n, name, "'%s' is not a number", s);
+        if (!isfinite(v)) FAILN(c, n, name, "value must be finite (got '%s')", s);
+        if (k >= hi) {
+            if (lo == hi) FAILN(c, n, name, "expects %d numbers, got more", hi);
+            FAILN(c, n, name, "expects at most %d numbers, got more", hi);
+        }
+        out[k++] = v;
+        p = end;
+    }
+    if (k < lo) {
+        if (lo == hi) FAILN(c, n, name, "expects %d numbers, got %d", lo, k);
+        FAILN(c, n, name, "expects at least %d numbers, got %d", lo, k);
+    }
+    return k;
+}
+
+static int num1(cs_mjcf *c, xmlNode *n, const char *name, double *out)
+{
+    return nums(c, n, name, out, 1, 1);
+}
+
+static int int1(cs_mjcf *c, xmlNode *n, const char *name, int *out)
+{
+    double v;
+    if (!num1(c, n, name, &v)) return 0;
+    if (v != floor(v) || fabs(v) > 1e9) FAILN(c, n, name, "expects an integer");
+    *out = (int)v;
+    return 1;
+}
+
+/* keyword attribute: returns index in `words`, -1 when absent */
+static int keyword(cs_mjcf *c, xmlNode *n, const char *name, const char *const *words)
+{
+    char *s = attr(c, n, name);
+    if (!s) return -1;
+    for (int i = 0; words[i]; i++)
+        if (strcmp(s, words[i]) == 0) return i;
+    char list[256] = "";
+    for (int i = 0; words[i]; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, words[i], sizeof list - strlen(list) - 1);
+    }
+    FAILN(c, n, name, "'%s' is not one of %s", s, list);
+}
+
+static const char *const BOOLW[] = {"false", "true", NULL};
+
+static int boolean(cs_mjcf *c, xmlNode *n, const char *name, int *out)
+{
+    int k = keyword(c, n, name, BOOLW);
+    if (k < 0) return 0;
+    *out = k;
+    return 1;
+}
+
+static void nonneg(cs_mjcf *c, xmlNode *n, const char *name, const double *v, int k)
+{
+    for (int i = 0; i < k; i++)
+        if (v[i] < 0) FAILN(c, n, name, "must not be negative");
+}
+
+/* ---- orientation -------------------------------------------------------------------- */
+static double angle_unit(const cs_mjcf *c) { return c->degree ? M_PI / 180 : 1; }
+
+static void euler2quat(const cs_mjcf *c, const double e[3], double q[4])
+{
+    q[0] = 1; q[1] = q[2] = q[3] = 0;
+    for (int i = 0; i < 3; i++) {
+        char ax = c->eulerseq[i];
+        double axis[3] = {0, 0, 0};
+        axis[tolower((unsigned char)ax) - 'x'] = 1;
+        double r[4];
+        cs_axisangle2quat(r, axis, e[i] * angle_unit(c));
+        /* lowercase: axes move with the frame (post-multiply); uppercase: fixed axes */
+        if (islower((unsigned char)ax)) cs_mulquat(q, q, r);
+        else cs_mulquat(q, r, q);
+    }
+}
+
+static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+/* Reads pos and the one orientation form present; returns 1 if an orientation was given. */
+static int frame_attrs(cs_mjcf *c, xmlNode *n, double pos[3], double quat[4])
+{
+    if (pos) nums(c, n, "pos", pos, 3, 3);
+    static const char *const forms[] = {"quat", "axisangle", "euler", "xyaxes", "zaxis", NULL};
+    const char *given = NULL;
+    for (int i = 0; forms[i]; i++) {
+        xmlChar *v = xmlGetProp(n, (const xmlChar *)forms[i]);
+        if (!v) continue;
+        xmlFree(v);
+        if (given)
+            FAILN(c, n, forms[i], "only one orientation form allowed (also '%s' given)", given);
+        given = forms[i];
+    }
+    if (!given) return 0;
+    double v[6];
+    if (strcmp(given, "quat") == 0) {
+        nums(c, n, "quat", v, 4, 4);
+        double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+        if (l < 1e-15) FAILN(c, n, "quat", "zero quaternion");
+        for (int i = 0; i < 4; i++) quat[i] = v[i] / l;
+    } else if (strcmp(given, "axisangle") == 0) {
+        nums(c, n, "axisangle", v, 4, 4);
+        if (norm3(v) < 1e-15) FAILN(c, n, "axisangle", "zero rotation axis");
+        cs_axisangle2quat(quat, v, v[3] * angle_unit(c));
+    } else if (strcmp(given, "euler") == 0) {
+        nums(c, n, "euler", v, 3, 3);
+        euler2quat(c, v, quat);
+    } else if (strcmp(given, "xyaxes") == 0) {
+        nums(c, n, "xyaxes", v, 6, 6);
+        double *x = v, *y = v + 3, z[3], R[9];
+        double lx = norm3(x);
+        if (lx < 1e-15) FAILN(c, n, "xyaxes", "zero x axis");
+        for (int i = 0; i < 3; i++) x[i] /= lx;
+        double d = x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+        for (int i = 0; i < 3; i++) y[i] -= d * x[i];
+        double ly = norm3(y);
+        if (ly < 1e-15) FAILN(c, n, "xyaxes", "y axis parallel to x axis or zero");
+        for (int i = 0; i < 3; i++) y[i] /= ly;
+        z[0] = x[1] * y[2] - x[2] * y[1];
+        z[1] = x[2] * y[0] - x[0] * y[2];
+        z[2] = x[0] * y[1] - x[1] * y[0];
+        for (int i = 0; i < 3; i++) {
+            R[3 * i + 0] = x[i];
+            R[3 * i + 1] = y[i];
+            R[3 * i + 2] = z[i];
+        }
+        cs_mat2quat(quat, R);
+    } else {
+        nums(c, n, "zaxis", v, 3, 3);
+        if (norm3(v) < 1e-15) FAILN(c, n, "zaxis", "zero axis");
+        cs_quat_z2vec(quat, v);
+    }
+    return 1;
+}
+
+/* ---- classes ------------------------------------------------------------------------------ */
+static int find_class(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->ncls; i++)
+        if (strcmp(c->cls[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int class_of(cs_mjcf *c, xmlNode *n, int inherited)
+{
+    char *cl = attr(c, n, "class");
+    if (!cl) return inherited;
+    int k = find_class(c, cl);
+    if (k < 0) FAILN(c, n, "class", "unknown class '%s'", cl);
+    return k;
+}
+
+static void default_gspec(cs_gspec *g)
+{
+    memset(g, 0, sizeof *g);
+    g->type = CS_GEOM_SPHERE;
+    g->quat[0] = 1;
+    g->contype = g->conaffinity = 1;
+    g->condim = 3;
+    g->friction[0] = 1; g->friction[1] = 0.005; g->friction[2] = 0.0001;
+    g->solmix = 1;
+    g->solref[0] = 0.02; g->solref[1] = 1;
+    g->solimp[0] = 0.9; g->solimp[1] = 0.95; g->solimp[2] = 0.001; g->solimp[3] = 0.5;
+    g->solimp[4] = 2;
+    g->rgba[0] = g->rgba[1] = g->rgba[2] = 0.5; g->rgba[3] = 1;
+    g->mass = -1;
+    g->density = 1000;
+}
+
+static void default_pspec(cs_pspec *p)
+{
+    memset(p, 0, sizeof *p);
+    p->condim = 3;
+    p->friction[0] = p->friction[1] = 1;
+    p->friction[2] = 0.005;
+    p->friction[3] = p->friction[4] = 0.0001;
+    p->solref[0] = 0.02; p->solref[1] = 1;
+    p->solimp[0] = 0.9; p->solimp[1] = 0.95; p->solimp[2] = 0.001; p->solimp[3] = 0.5;
+    p->solimp[4] = 2;
+}
+
+/* ---- element attribute readers (shared by defaults and elements) --------------------- */
+static const char *const GEOMTYPES[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
+                                        "cylinder", "box", "mesh", "sdf", NULL};
+
+static void check_condim(cs_mjcf *c, xmlNode *n, int v)
+{
+    if (v != 1 && v != 3 && v != 4 && v != 6) FAILN(c, n, "condim", "must be 1, 3, 4 or 6 (got %d)", v);
+}
+
+/* solimp outside its ranges is legal MJCF: MuJoCo clamps it when it builds constraint rows
+ * (cone-math.md §8), so the solver clamps too and the loader keeps the values as written. */
+static void solimp_check(cs_mjcf *c, xmlNode *n, const char *name, const double *s)
+{
+    (void)c;
+    (void)n;
+    (void)name;
+    (void)s;
+}
+
+static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
+{
+    int k = keyword(c, n, "type", GEOMTYPES);
+    if (k >= 0) {
+        if (k == 1 || k == 7 || k == 8)
+            FAILN(c, n, "type", "geom type '%s' is not supported (primitives only)", GEOMTYPES[k]);
+        g->type = k;
+    }
+    double v[6];
+    int ns = nums(c, n, "size", v, 1, 3);
+    if (ns) {
+        nonneg(c, n, "size", v, ns);
+        for (int i = 0; i < ns; i++) g->size[i] = v[i];
+    }
+    frame_attrs(c, n, g->pos, g->quat);
+    if (nums(c, n, "fromto", v, 6, 6)) {
+        double p[3];
+        if (nums(c, n, "pos", p, 3, 3) && (p[0] != 0 || p[1] != 0 || p[2] != 0))
+            FAILN(c, n, "fromto", "both pos and fromto given");
+        g->has_fromto = 1;
+        memcpy(g->fromto, v, sizeof g->fromto);
+    }
+    int iv;
+    if (int1(c, n, "contype", &iv)) g->contype = iv;
+    if (int1(c, n, "conaffinity", &iv)) g->conaffinity = iv;
+    if (int1(c, n, "condim", &iv)) { check_condim(c, n, iv); g->condim = iv; }
+    if (int1(c, n, "priority", &iv)) g->priority = iv;
+    if (int1(c, n, "group", &iv)) g->group = iv;
+    int nf = nums(c, n, "friction", v, 1, 3);
+    if (nf) { nonneg(c, n, "friction", v, nf); memcpy(g->friction, v, (size_t)nf * sizeof *v); }
+    if (num1(c, n, "solmix", v)) { nonneg(c, n, "solmix", v, 1); g->solmix = v[0]; }
+    if (nums(c, n, "solref", v, 2, 2)) memcpy(g->solref, v, 2 * sizeof *v);
+    int ni = nums(c, n, "solimp", v, 3, 5);
+    if (ni) { memcpy(g->solimp, v, (size_t)ni * sizeof *v); solimp_check(c, n, "solimp", g->solimp); }
+    if (num1(c, n, "margin", v)) { nonneg(c, n, "margin", v, 1); g->margin = v[0]; }
+    if (num1(c, n, "gap", v)) { nonneg(c, n, "gap", v, 1); g->gap = v[0]; }
+    if (nums(c, n, "rgba", v, 4, 4)) memcpy(g->rgba, v, 4 * sizeof *v);
+    if (num1(c, n, "mass", v)) {
+        if (v[0] < 0) FAILN(c, n, "mass", "must not be negative");
+        g->mass = v[0];
+    }
+    if (num1(c, n, "density", v)) {
+        if (v[0] < 0) FAILN(c, n, "density", "must not be negative");
+        g->density = v[0];
+    }
+    int b;
+    if (boolean(c, n, "shellinertia", &b) && b)
+        FAILN(c, n, "shellinertia", "shell inertia is not supported");
+    static const char *const FLUID[] = {"none", "ellipsoid", NULL};
+    if (keyword(c, n, "fluidshape", FLUID) == 1)
+        FAILN(c, n, "fluidshape", "fluid forces are not supported");
+    char *s = attr(c, n, "mesh");
+    if (s) FAILN(c, n, "mesh", "meshes are not supported");
+    s = attr(c, n, "hfield");
+    if (s) FAILN(c, n, "hfield", "height fields are not supported");
+}
+
+static const char *const GEOM_ATTRS[] = {
+    "name", "class", "type", "size", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
+    "fromto", "contype", "conaffinity", "condim", "priority", "group", "friction", "solmix",
+    "solref", "solimp", "margin", "gap", "rgba", "mass", "density", "shellinertia",
+    "fluidshape", "fluidcoef", "mesh", "hfield", "fitscale", NULL};
+static const char *const GEOM_VISUAL[] = {"material", "user", NULL};
+
+static void read_pair_attrs(cs_mjcf *c, xmlNode *n, cs_pspec *p)
+{
+    double v[5];
+    int iv;
+    if (int1(c, n, "condim", &iv)) { check_condim(c, n, iv); p->condim = iv; }
+    int nf = nums(c, n, "friction", v, 1, 5);
+    if (nf) { nonneg(c, n, "friction", v, nf); memcpy(p->friction, v, (size_t)nf * sizeof *v); }
+    if (nums(c, n, "solref", v, 2, 2)) memcpy(p->solref, v, 2 * sizeof *v);
+    if (nums(c, n, "solreffriction", v, 2, 2)) memcpy(p->solreffriction, v, 2 * sizeof *v);
+    int ni = nums(c, n, "solimp", v, 3, 5);
+    if (ni) { memcpy(p->solimp, v, (size_t)ni * sizeof *v); solimp_check(c, n, "solimp", p->solimp); }
+    if (num1(c, n, "margin", v)) { nonneg(c, n, "margin", v, 1); p->margin = v[0]; }
+    if (num1(c, n, "gap", v)) { nonneg(c, n, "gap", v, 1); p->gap = v[0]; }
+}
+
+static const char *const PAIR_ATTRS[] = {"name", "class", "geom1", "geom2", "condim",
+    "friction", "solref", "solreffriction", "solimp", "margin", "gap", NULL};
+
+static const char *const JOINT_TYPES[] = {"free", "ball", "slide", "hinge", NULL};
+
+static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
+{
+    int k = keyword(c, n, "type", JOINT_TYPES);
+    if (k >= 0) { j->is_free = (k == 0); j->type = JOINT_TYPES[k]; }
+    double v;
+    if (num1(c, n, "damping", &v)) j->damping = v;
+    if (num1(c, n, "armature", &v)) j->armature = v;
+    if (num1(c, n, "frictionloss", &v)) j->frictionloss = v;
+    if (num1(c, n, "stiffness", &v)) j->stiffness = v;
+}
+
+static const char *const JOINT_ATTRS[] = {"name", "class", "type", "group", "pos", "axis",
+    "damping", "armature", "frictionloss", "stiffness", "springref", "ref", "limited", "range",
+    "margin", "solreflimit", "solimplimit", "solreffriction", "solimpfriction",
+    "actuatorfrclimited", "actuatorfrcrange", "actuatorgravcomp", "springdamper", NULL};
+static const char *const JOINT_VISUAL[] = {"user", NULL};
+
+/* ---- <default> ---------------------------------------------------------------------- */
+static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
+{
+    check_attrs(c, n, (const char *const[]){"class", NULL}, NULL);
+    char *name = attr(c, n, "class");
+    int me;
+    if (parent < 0) {
+        me = 0; /* top level: "main" (created by the caller) */
+        if (name && strcmp(name, "main") != 0) c->cls[0].name = name;
+    } else {
+        if (!name) FAILN(c, n, "class", "a nested default needs a class name");
+        if (find_class(c, name) >= 0) FAILN(c, n, "class", "duplicate class '%s'", name);
+        cs_mjcf_grow(c, (void **)&c->cls, &c->capcls, c->ncls, sizeof *c->cls);
+        me = c->ncls++;
+        c->cls[me] = c->cls[parent];
+        c->cls[me].name = name;
+        c->cls[me].parent = parent;
+    }
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        const char *en = ename(ch);
+        if (strcmp(en, "geom") == 0) {
+            check_attrs(c, ch, GEOM_ATTRS + 2, GEOM_VISUAL);
+            read_geom_attrs(c, ch, &c->cls[me].geom);
+        } else if (strcmp(en, "pair") == 0) {
+            check_attrs(c, ch, PAIR_ATTRS + 4, NULL);
+            read_pair_attrs(c, ch, &c->cls[me].pair);
+        } else if (strcmp(en, "joint") == 0) {
+            check_attrs(c, ch, JOINT_ATTRS + 2, JOINT_VISUAL);
+            read_joint_attrs(c, ch, &c->cls[me].joint);
+        } else if (strcmp(en, "default") == 0) {
+            parse_default(c, ch, me);
+        } else {
+            /* defaults for elements the subset does not have only matter if such elements
+             * appear, and those are rejected where they appear */
+            char buf[96];
+            snprintf(buf, sizeof buf, "default/%s", en);
+            note_ignored(c, buf);
+        }
+    }
+}
+
+/* ---- <worldbody> and <body> ------------------------------------------------------------- */
+static void name_unique_body(cs_mjcf *c, xmlNode *n, const char *name)
+{
+    for (int i = 0; i < c->nbody; i++)
+        if (c->body[i].name && strcmp(c->body[i].name, name) == 0)
+            FAILN(c, n, "name", "duplicate body name '%s'", name);
+}
+
+/* A <frame>'s pose relative to the body that holds it. */
+typedef struct {
+    double pos[3], quat[4];
+} cs_xf;
+
+static const cs_xf XF_IDENTITY = {{0, 0, 0}, {1, 0, 0, 0}};
+
+/* out = F applied to the local pose (pos, quat) */
+static void xf_apply(const cs_xf *F, double pos[3], double quat[4])
+{
+    double R[9], p[3];
+    cs_quat2mat(R, F->quat);
+    for (int i = 0; i < 3; i++)
+        p[i] = F->pos[i] + R[3 * i] * pos[0] + R[3 * i + 1] * pos[1] + R[3 * i + 2] * pos[2];
+    memcpy(pos, p, sizeof p);
+    cs_mulquat(quat, F->quat, quat);
+    cs_normquat(quat);
+}
+
+static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F)
+{
+    check_attrs(c, n, GEOM_ATTRS, GEOM_VISUAL);
+    int k = class_of(c, n, cls);
+    cs_geomir g = {0};
+    g.s = c->cls[k].geom;
+    /* an element's own orientation replaces one from the class */
+    g.s.quat[0] = 1; g.s.quat[1] = g.s.quat[2] = g.s.quat[3] = 0;
+    double q[4];
+    if (!frame_attrs(c, n, NULL, q)) memcpy(q, c->cls[k].geom.quat, sizeof q);
+    read_geom_attrs(c, n, &g.s);
+    memcpy(g.s.quat, q, sizeof q);
+    g.name = attr(c, n, "name");
+    if (g.name)
+        for (int i = 0; i < c->ngeom; i++)
+            if (c->geom[i].name && strcmp(c->geom[i].name, g.name) == 0)
+                FAILN(c, n, "name", "duplicate geom name '%s'", g.name);
+    g.body = body;
+    g.line = line_of(n);
+    memcpy(g.fpos, F->pos, sizeof g.fpos);
+    memcpy(g.fquat, F->quat, sizeof g.fquat);
+    cs_mjcf_grow(c, (void **)&c->geom, &c->capgeom, c->ngeom, sizeof *c->geom);
+    c->geom[c->ngeom++] = g;
+}
+
+static void parse_inertial(cs_mjcf *c, xmlNode *n, cs_bspec *b)
+{
+    check_attrs(c, n, (const char *const[]){"pos", "quat", "axisangle", "euler", "xyaxes",
+                                            "zaxis", "mass", "diaginertia", "fullinertia", NULL},
+                NULL);
+    if (b->has_inertial) FAILN(c, n, NULL, "a body may have only one <inertial>");
+    b->has_inertial = 1;
+    b->iquat[0] = 1;
+    if (!nums(c, n, "pos", b->ipos, 3, 3)) FAILN(c, n, "pos", "required attribute missing");
+    frame_attrs(c, n, NULL, b->iquat);
+    int alt_orient = 0; /* MuJoCo rejects fullinertia only with the non-quat forms */
+    for (const char *const *f = (const char *const[]){"axisangle", "euler", "xyaxes", "zaxis", NULL}; *f; f++)
+        if (xmlHasProp(n, (const xmlChar *)*f)) alt_orient = 1;
+    if (!num1(c, n, "mass", &b->imass)) FAILN(c, n, "mass", "required attribute missing");
+    if (b->imass < 0) FAILN(c, n, "mass", "must not be negative");
+    double d[6];
+    int hasd = nums(c, n, "diaginertia", d, 3, 3);
+    if (hasd) {
+        nonneg(c, n, "diaginertia", d, 3);
+        memcpy(b->iinertia, d, 3 * sizeof *d);
+    }
+    if (nums(c, n, "fullinertia", d, 6, 6)) {
+        if (hasd) FAILN(c, n, "fullinertia", "give diaginertia or fullinertia, not both");
+        if (alt_orient)
+            FAILN(c, n, "fullinertia", "fullinertia and an inertial orientation cannot both be given");
+        /* ixx iyy izz ixy ixz iyz in the inertial frame: rotate to principal axes */
+        double A[9] = {d[0], d[3], d[4], d[3], d[1], d[5], d[4], d[5], d[2]}, ev[3], pq[4];
+        cs_eig3(A, ev, pq);
+        if (ev[2] < 0) FAILN(c, n, "fullinertia", "inertia matrix is not positive semi-definite");
+        memcpy(b->iinertia, ev, sizeof ev);
+        memcpy(b->iquat, pq, sizeof pq); /* as MuJoCo: the principal frame replaces quat */
+    } else if (!hasd) {
+        FAILN(c, n, "diaginertia", "required attribute missing (diaginertia or fullinertia)");
+    }
+}
+
+static void parse_joint(cs_mjcf *c, xmlNode *n, cs_bspec *b, int cls, int freejoint)
+{
+    char *name;
+    if (freejoint) {
+        check_attrs(c, n, (const char *const[]){"name", "group", "align", NULL}, NULL);
+        int al;
+        if (boolean(c, n, "align", &al) && al)
+            FAILN(c, n, "align", "aligned free joints are not supported");
+    } else {
+        check_attrs(c, n, JOINT_ATTRS, JOINT_VISUAL);
+        int k = class_of(c, n, cls);
+        cs_jspec j = c->cls[k].joint;
+        read_joint_attrs(c, n, &j);
+        if (!j.is_free)
+            FAILN(c, n, "type", "joint type '%s' is not supported (free joints only)", j.type);
+        if (j.damping != 0) FAILN(c, n, "damping", "joint damping is not supported");
+        if (j.armature != 0) FAILN(c, n, "armature", "armature is not supported");
+        if (j.frictionloss != 0) FAILN(c, n, "frictionloss", "frictionloss is not supported");
+        if (j.stiffness != 0) FAILN(c, n, "stiffness", "joint stiffness is not supported");
+        double p[3];
+        if (nums(c, n, "pos", p, 3, 3) && (p[0] != 0 || p[1] != 0 || p[2] != 0))
+            FAILN(c, n, "pos", "a free joint sits at the body frame (pos must be 0 0 0)");
+    }
+    if (b->is_free) FAILN(c, n, NULL, "a body may have only one joint");
+    b->is_free = 1;
+    name = attr(c, n, "name");
+    if (name)
+        for (int i = 0; i < c->nbody; i++)
+            if (c->body[i].jname && strcmp(c->body[i].jname, name) == 0)
+                FAILN(c, n, "name", "duplicate joint name '%s'", name);
+    b->jname = name;
+}
+
+static const char *const VISUAL_ELEMS[] = {"site", "camera", "light", NULL};
+
+static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf *F);
+
+static const char *const FRAME_ATTRS[] = {"name", "childclass", "pos", "quat", "axisangle",
+                                          "euler", "xyaxes", "zaxis", NULL};
+
+/* A <frame> composes its pose with the enclosing one and may set a childclass. */
+static void enter_frame(cs_mjcf *c, xmlNode *n, const cs_xf *F, int *cls, cs_xf *out)
+{
+    check_attrs(c, n, FRAME_ATTRS, NULL);
+    cs_xf L = XF_IDENTITY;
+    frame_attrs(c, n, L.pos, L.quat);
+    *out = *F;
+    double p[3], q[4];
+    memcpy(p, L.pos, sizeof p);
+    memcpy(q, L.quat, sizeof q);
+    xf_apply(F, p, q);
+    memcpy(out->pos, p, sizeof p);
+    memcpy(out->quat, q, sizeof q);
+    char *cc = attr(c, n, "childclass");
+    if (cc) {
+        int k = find_class(c, cc);
+        if (k < 0) FAILN(c, n, "childclass", "unknown class '%s'", cc);
+        *cls = k;
+    }
+}
+
+/* The body's own items, frames included, in document order (geoms get contiguous ids, as
+ * MuJoCo numbers them). */
+static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F, int in_frame)
+{
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        const char *en = ename(ch);
+        if (strcmp(en, "geom") == 0) parse_geom(c, ch, me, cls, F);
+        else if (strcmp(en, "frame") == 0) {
+            int k = cls;
+            cs_xf G;
+            enter_frame(c, ch, F, &k, &G);
+            parse_items(c, ch, me, k, &G, 1);
+        } else if (strcmp(en, "inertial") == 0) {
+            if (me == 0) FAILN(c, ch, NULL, "the world body has no inertial");
+            if (in_frame) FAILN(c, ch, NULL, "not allowed inside <frame>");
+            parse_inertial(c, ch, &c->body[me]);
+        } else if (strcmp(en, "joint") == 0 || strcmp(en, "freejoint") == 0) {
+            if (me == 0) FAILN(c, ch, NULL, "the world body cannot have joints");
+            if (in_frame) FAILN(c, ch, NULL, "not allowed inside <frame>");
+            parse_joint(c, ch, &c->body[me], cls, en[0] == 'f');
+        } else if (strcmp(en, "body") == 0) continue;
+        else if (in_list(en, VISUAL_ELEMS)) note_ignored(c, en);
+        else FAILN(c, ch, NULL, "element not supported here (rigid free bodies and static "
+                                "primitives only)");
+    }
+}
+
+/* Child bodies depth-first in document order, frames included. */
+static void parse_children(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F)
+{
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        if (strcmp(ename(ch), "body") == 0) parse_body(c, ch, me, cls, F);
+        else if (strcmp(ename(ch), "frame") == 0) {
+            int k = cls;
+            cs_xf G;
+            enter_frame(c, ch, F, &k, &G);
+            parse_children(c, ch, me, k, &G);
+        }
+    }
+}
+
+static void parse_body_children(cs_mjcf *c, xmlNode *n, int me, int cls)
+{
+    c->body[me].geom0 = c->ngeom;
+    parse_items(c, n, me, cls, &XF_IDENTITY, 0);
+    c->body[me].ngeom = c->ngeom - c->body[me].geom0;
+    parse_children(c, n, me, cls, &XF_IDENTITY);
+}
+
+static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf *F)
+{
+    check_attrs(c, n, (const char *const[]){"name", "childclass", "pos", "quat", "axisangle",
+                                            "euler", "xyaxes", "zaxis", "mocap", "gravcomp",
+                                            NULL},
+                (const char *const[]){"user", NULL});
+    cs_bspec b = {0};
+    b.quat[0] = 1;
+    b.iquat[0] = 1;
+    b.parent = parent;
+    b.line = line_of(n);
+    b.name = attr(c, n, "name");
+    if (b.name) name_unique_body(c, n, b.name);
+    frame_attrs(c, n, b.pos, b.quat);
+    xf_apply(F, b.pos, b.quat);
+    int mocap;
+    if (boolean(c, n, "mocap", &mocap) && mocap)
+        FAILN(c, n, "mocap", "mocap bodies are not supported");
+    double gc;
+    if (num1(c, n, "gravcomp", &gc) && gc != 0)
+        FAILN(c, n, "gravcomp", "gravity compensation is not supported");
+    char *cc = attr(c, n, "childclass");
+    if (cc) {
+        int k = find_class(c, cc);
+        if (k < 0) FAILN(c, n, "childclass", "unknown class '%s'", cc);
+        cls = k;
+    }
+    cs_mjcf_grow(c, (void **)&c->body, &c->capbody, c->nbody, sizeof *c->body);
+    int me = c->nbody++;
+    c->body[me] = b;
+    parse_body_children(c, n, me, cls);
+}
+
+/* ---- <option>, <compiler>, <size> -------------------------------------------------- */
+static void parse_flag(cs_mjcf *c, xmlNode *n)
+{
+    static const char *const ED[] = {"disable", "enable", NULL};
+    static const struct { const char *name; int bit; int enable; } F[] = {
+        {"constraint", CS_DSBL_CONSTRAINT, 0}, {"contact", CS_DSBL_CONTACT, 0},
+        {"gravity", CS_DSBL_GRAVITY, 0},       {"warmstart", CS_DSBL_WARMSTART, 0},
+        {"filterparent", CS_DSBL_FILTERPARENT, 0}, {"refsafe", CS_DSBL_REFSAFE, 0},
+        {"override", CS_ENBL_OVERRIDE, 1},     {"energy", CS_ENBL_ENERGY, 1},
+        {"multiccd", CS_ENBL_MULTICCD, 1},     {"island", CS_ENBL_ISLAND, 1},
+    };
+    /* flags whose features the subset does not have (or that only change speed/diagnostics):
+     * accepted with no effect */
+    static const char *const NOEFFECT[] = {"equality", "frictionloss", "limit", "passive",
+        "clampctrl", "actuation", "sensor", "midphase", "eulerdamp", "autoreset", "nativeccd",
+        "fwdinv", "invdiscrete", "spring", "damper", "sleep", NULL};
+    for (xmlAttr *a = n->properties; a; a = a->next) {
+        const char *an = (const char *)a->name;
+        int k = keyword(c, n, an, ED);
+        size_t i;
+        for (i = 0; i < sizeof F / sizeof F[0]; i++)
+            if (strcmp(an, F[i].name) == 0) break;
+        if (i < sizeof F / sizeof F[0]) {
+            int *w = F[i].enable ? &c->opt.enableflags : &c->opt.disableflags;
+            int set = F[i].enable ? (k == 1) : (k == 0);
+            if (set) *w |= F[i].bit;
+            else *w &= ~F[i].bit;
+        } else if (!in_list(an, NOEFFECT)) {
+            FAILN(c, n, an, "unknown flag");
+        }
+    }
+}
+
+static void parse_option(cs_mjcf *c, xmlNode *n)
+{
+    check_attrs(c, n, (const char *const[]){"timestep", "gravity", "wind", "magnetic",
+        "density", "viscosity", "impratio", "tolerance", "ls_tolerance", "noslip_tolerance",
+        "ccd_tolerance", "iterations", "ls_iterations", "noslip_iterations", "ccd_iterations",
+        "sdf_iterations", "sdf_initpoints", "cone", "jacobian", "solver", "integrator",
+        "o_margin", "o_solref", "o_solimp", "o_friction", "apirate", "actuatorgroupdisable",
+        NULL}, NULL);
+    cs_option *o = &c->opt;
+    double v[5];
+    if (num1(c, n, "timestep", v)) {
+        if (!(v[0] > 0)) FAILN(c, n, "timestep", "must be positive");
+        o->timestep = v[0];
+    }
+    nums(c, n, "gravity", o->gravity, 3, 3);
+    if (num1(c, n, "density", v) && v[0] != 0)
+        FAILN(c, n, "density", "fluid forces are not supported (density must be 0)");
+    if (num1(c, n, "viscosity", v) && v[0] != 0)
+        FAILN(c, n, "viscosity", "fluid forces are not supported (viscosity must be 0)");
+    double w[3];
+    nums(c, n, "wind", w, 3, 3);     /* no effect without density/viscosity */
+    nums(c, n, "magnetic", w, 3, 3); /* only magnetometers read it */
+    if (num1(c, n, "impratio", v)) {
+        if (!(v[0] > 0)) FAILN(c, n, "impratio", "must be positive");
+        o->impratio = v[0];
+    }
+    if (num1(c, n, "tolerance", v)) { nonneg(c, n, "tolerance", v, 1); o->tolerance = v[0]; }
+    if (num1(c, n, "ls_tolerance", v)) { nonneg(c, n, "ls_tolerance", v, 1); o->ls_tolerance = v[0]; }
+    int iv;
+    if (int1(c, n, "iterations", &iv)) {
+        if (iv < 0) FAILN(c, n, "iterations", "must not be negative");
+        o->iterations = iv;
+    }
+    if (int1(c, n, "ls_iterations", &iv)) {
+        if (iv < 0) FAILN(c, n, "ls_iterations", "must not be negative");
+        o->ls_iterations = iv;
+    }
+    if (int1(c, n, "noslip_iterations", &iv) && iv != 0)
+        FAILN(c, n, "noslip_iterations", "the noslip solver is not supported");
+    static const char *const CONES[] = {"pyramidal", "elliptic", NULL};
+    int k = keyword(c, n, "cone", CONES);
+    if (k >= 0) o->cone = k;
+    static const char *const SOLVERS[] = {"PGS", "CG", "Newton", NULL};
+    k = keyword(c, n, "solver", SOLVERS);
+    if (k == 1) FAILN(c, n, "solver", "the CG solver is not supported (PGS or Newton)");
+    if (k >= 0) o->solver = k;
+    static const char *const INTEG[] = {"Euler", "RK4", "implicit", "implicitfast", NULL};
+    k = keyword(c, n, "integrator", INTEG);
+    if (k > 0) FAILN(c, n, "integrator", "only the Euler integrator is supported");
+    static const char *const JAC[] = {"dense", "sparse", "auto", NULL};
+    keyword(c, n, "jacobian", JAC);
+    if (num1(c, n, "o_margin", v)) o->o_margin = v[0];
+    nums(c, n, "o_solref", o->o_solref, 2, 2);
+    int ni = nums(c, n, "o_solimp", v, 3, 5);
+    if (ni) memcpy(o->o_solimp, v, (size_t)ni * sizeof *v);
+    int nf = nums(c, n, "o_friction", v, 1, 5);
+    if (nf) { nonneg(c, n, "o_friction", v, nf); memcpy(o->o_friction, v, (size_t)nf * sizeof *v); }
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        if (strcmp(ename(ch), "flag") == 0) parse_flag(c, ch);
+        else FAILN(c, ch, NULL, "unknown element inside <option>");
+    }
+}
+
+static void parse_compiler(cs_mjcf *c, xmlNode *n)
+{
+    check_attrs(c, n, (const char *const[]){"angle", "eulerseq", "autolimits",
+        "inertiafromgeom", "boundmass", "boundinertia", "settotalmass", "balanceinertia",
+        "inertiagrouprange", "coordinate", "fusestatic", "alignfree", "discardvisual",
+        "usethread", "strippath", "saveinertial", "exactmeshinertia", NULL},
+        (const char *const[]){"meshdir", "texturedir", "assetdir", "convexhull", "fitaabb",
+                              NULL});
+    static const char *const ANG[] = {"radian", "degree", NULL};
+    int k = keyword(c, n, "angle", ANG);
+    if (k >= 0) c->degree = k;
+    char *es = attr(c, n, "eulerseq");
+    if (es) {
+        if (strlen(es) != 3) FAILN(c, n, "eulerseq", "expects 3 characters from xyzXYZ");
+        for (int i = 0; i < 3; i++)
+            if (!strchr("xyzXYZ", es[i]))
+                FAILN(c, n, "eulerseq", "expects 3 characters from xyzXYZ");
+        memcpy(c->eulerseq, es, 4);
+    }
+    int b;
+    boolean(c, n, "autolimits", &b); /* limits do not exist in the subset */
+    static const char *const IFG[] = {"false", "true", "auto", NULL};
+    k = keyword(c, n, "inertiafromgeom", IFG);
+    if (k >= 0) c->inertiafromgeom = k;
+    double v[2];
+    if (num1(c, n, "boundmass", v)) { nonneg(c, n, "boundmass", v, 1); c->boundmass = v[0]; }
+    if (num1(c, n, "boundinertia", v)) { nonneg(c, n, "boundinertia", v, 1); c->boundinertia = v[0]; }
+    if (num1(c, n, "settotalmass", v)) c->settotalmass = v[0];
+    if (boolean(c, n, "balanceinertia", &b)) c->balanceinertia = b;
+    if (nums(c, n, "inertiagrouprange", v, 2, 2)) {
+        c->igroup[0] = (int)v[0];
+        c->igroup[1] = (int)v[1];
+    }
+    static const char *const COORD[] = {"local", "global", NULL};
+    if (keyword(c, n, "coordinate", COORD) == 1)
+        FAILN(c, n, "coordinate", "global coordinates are not supported (MuJoCo removed them)");
+    if (boolean(c, n, "fusestatic", &b) && b)
+        FAILN(c, n, "fusestatic", "fusestatic is not supported (it renumbers bodies)");
+    if (boolean(c, n, "alignfree", &b) && b)
+        FAILN(c, n, "alignfree", "alignfree is not supported");
+    boolean(c, n, "discardvisual", &b);
+    boolean(c, n, "usethread", &b);
+    boolean(c, n, "strippath", &b);
+    boolean(c, n, "saveinertial", &b);
+    for (xmlNode *ch = n->children; ch; ch = ch->next)
+        if (ch->type == XML_ELEMENT_NODE) note_ignored(c, "compiler/lengthrange");
+}
+
+static void parse_size(cs_mjcf *c, xmlNode *n)
+{
+    check_attrs(c, n, (const char *const[]){"memory", "njmax", "nconmax", "nstack",
+        "nuserdata", "nkey", "nuser_body", "nuser_jnt", "nuser_geom", "nuser_site",
+        "nuser_cam", "nuser_tendon", "nuser_actuator", "nuser_sensor", NULL}, NULL);
+    int iv;
+    if (int1(c, n, "nconmax", &iv) && iv > 0) c->nconmax = iv;
+}
+
+/* ---- <contact>, <keyframe> -------------------------------------------------------------- */
+static void parse_contact(cs_mjcf *c, xmlNode *n)
+{
+    check_attrs(c, n, NULL, NULL);
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        if (strcmp(ename(ch), "pair") == 0) {
+            check_attrs(c, ch, PAIR_ATTRS, NULL);
+            int k = class_of(c, ch, 0);
+            cs_pairir p = {0};
+            p.s = c->cls[k].pair;
+            read_pair_attrs(c, ch, &p.s);
+            p.name = attr(c, ch, "name");
+            p.geom1 = attr(c, ch, "geom1");
+            p.geom2 = attr(c, ch, "geom2");
+            if (!p.geom1) FAILN(c, ch, "geom1", "required attribute missing");
+            if (!p.geom2) FAILN(c, ch, "geom2", "required attribute missing");
+            if (p.name)
+                for (int i = 0; i < c->npair; i++)
+                    if (c->pair[i].name && strcmp(c->pair[i].name, p.name) == 0)
+                        FAILN(c, ch, "name", "duplicate pair name '%s'", p.name);
+            p.line = line_of(ch);
+            cs_mjcf_grow(c, (void **)&c->pair, &c->cappair, c->npair, sizeof *c->pair);
+            c->pair[c->npair++] = p;
+        } else if (strcmp(ename(ch), "exclude") == 0) {
+            check_attrs(c, ch, (const char *const[]){"name", "body1", "body2", NULL}, NULL);
+            cs_exclir e = {0};
+            e.body1 = attr(c, ch, "body1");
+            e.body2 = attr(c, ch, "body2");
+            if (!e.body1) FAILN(c, ch, "body1", "required attribute missing");
+            if (!e.body2) FAILN(c, ch, "body2", "required attribute missing");
+            e.line = line_of(ch);
+            cs_mjcf_grow(c, (void **)&c->excl, &c->capexcl, c->nexcl, sizeof *c->excl);
+            c->excl[c->nexcl++] = e;
+        } else {
+            FAILN(c, ch, NULL, "unknown element inside <contact>");
+        }
+    }
+}
+
+static double *nums_alloc(cs_mjcf *c, xmlNode *n, const char *name, int *count)
+{
+    char *s = attr(c, n, name);
+    if (!s) { *count = 0; return NULL; }
+    int cap = 1;
+    for (char *p = s; *p; p++) cap += isspace((unsigned char)*p) ? 1 : 0;
+    double *v = cs_mjcf_alloc(c, (size_t)cap * sizeof *v);
+    *count = nums(c, n, name, v, 0, cap);
+    return v;
+}
+
+static void parse_keyframe(cs_mjcf *c, xmlNode *n)
+{
+    check_attrs(c, n, NULL, NULL);
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        if (strcmp(ename(ch), "key") != 0) FAILN(c, ch, NULL, "unknown element inside <keyframe>");
+        check_attrs(c, ch, (const char *const[]){"name", "time", "qpos", "qvel", "act", "ctrl",
+                                                 "mpos", "mquat", NULL}, NULL);
+        cs_keyir k = {0};
+        k.name = attr(c, ch, "name");
+        k.line = line_of(ch);
+        num1(c, ch, "time", &k.time);
+        k.qpos = nums_alloc(c, ch, "qpos", &k.nqpos);
+        k.qvel = nums_alloc(c, ch, "qvel", &k.nqvel);
+        static const char *const NONE[] = {"act", "ctrl", "mpos", "mquat", NULL};
+        for (int i = 0; NONE[i]; i++) {
+            int cnt;
+            nums_alloc(c, ch, NONE[i], &cnt);
+            if (cnt) FAILN(c, ch, NONE[i], "the model has no %s (expected no values)",
+                           i < 2 ? "actuators" : "mocap bodies");
+        }
+        cs_mjcf_grow(c, (void **)&c->key, &c->capkey, c->nkey, sizeof *c->key);
+        c->key[c->nkey++] = k;
+    }
+}
+
+/* ---- document ----------------------------------------------------------------------------- */
+static void parse_root(cs_mjcf *c, xmlNode *root)
+{
+    if (!root || strcmp(ename(root), "mujoco") != 0)
+        cs_mjcf_fail(c, root ? line_of(root) : 1, root ? ename(root) : NULL, NULL,
+                     "the root element must be <mujoco>");
+    check_attrs(c, root, (const char *const[]){"model", NULL}, NULL);
+    char *mn = attr(c, root, "model");
+    c->modelname = mn ? mn : cs_mjcf_strdup(c, "MuJoCo Model");
+
+    /* compiler settings govern how every other element reads: take them first */
+    for (xmlNode *ch = root->children; ch; ch = ch->next)
+        if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "compiler") == 0)
+            parse_compiler(c, ch);
+    /* classes next: elements may precede <default> in the file */
+    int ndef = 0;
+    for (xmlNode *ch = root->children; ch; ch = ch->next)
+        if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "default") == 0) {
+            if (ndef++) FAILN(c, ch, NULL, "only one top-level <default> is allowed");
+            parse_default(c, ch, -1);
+        }
+    int nworld = 0;
+    for (xmlNode *ch = root->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        const char *en = ename(ch);
+        if (strcmp(en, "compiler") == 0 || strcmp(en, "default") == 0) continue;
+        if (strcmp(en, "option") == 0) parse_option(c, ch);
+        else if (strcmp(en, "size") == 0) parse_size(c, ch);
+        else if (strcmp(en, "worldbody") == 0) {
+            check_attrs(c, ch, NULL, NULL);
+            if (nworld++) {
+                /* MuJoCo merges several worldbody sections; keep it simple and say so */
+                FAILN(c, ch, NULL, "only one <worldbody> is supported");
+            }
+            parse_body_children(c, ch, 0, 0);
+        } else if (strcmp(en, "contact") == 0) parse_contact(c, ch);
+        else if (strcmp(en, "keyframe") == 0) parse_keyframe(c, ch);
+        else if (strcmp(en, "asset") == 0 || strcmp(en, "visual") == 0 ||
+                 strcmp(en, "statistic") == 0 || strcmp(en, "custom") == 0 ||
+                 strcmp(en, "sensor") == 0)
+            /* assets are only reachable through geom mesh/hfield/material, checked there;
+             * sensors do not act on the physics */
+            note_ignored(c, en);
+        else
+            FAILN(c, ch, NULL, "element not supported (it would change the physics)");
+    }
+}
+
+static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
+{
+    memset(c, 0, sizeof *c);
+    c->file = file;
+    c->err = err;
+    c->errsz = errsz;
+    if (err && errsz) err[0] = 0;
+    c->degree = 1;
+    memcpy(c->eulerseq, "xyz", 4);
+    c->inertiafromgeom = 2;
+    c->settotalmass = -1;
+    c->igroup[0] = 0;
+    c->igroup[1] = 5;
+    cs_option *o = &c->opt;
+    o->timestep = 0.002;
+    o->gravity[2] = -9.81;
+    o->cone = CS_CONE_PYRAMIDAL;
+    o->solver = CS_SOLVER_NEWTON;
+    o->iterations = 100;
+    o->tolerance = 1e-8;
+    o->ls_iterations = 50;
+    o->ls_tolerance = 0.01;
+    o->impratio = 1;
+    o->o_solref[0] = 0.02; o->o_solref[1] = 1;
+    o->o_solimp[0] = 0.9; o->o_solimp[1] = 0.95; o->o_solimp[2] = 0.001; o->o_solimp[3] = 0.5;
+    o->o_solimp[4] = 2;
+    o->o_friction[0] = o->o_friction[1] = 1;
+    o->o_friction[2] = 0.005;
+    o->o_friction[3] = o->o_friction[4] = 0.0001;
+}
+
+static void free_ctx(cs_mjcf *c)
+{
+    for (int i = 0; i < c->nalloc; i++) free(c->allocs[i]);
+    free(c->allocs);
+}
+
+static void silent(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+static void silent_structured(void *ctx, const xmlError *e)
+{
+    (void)ctx;
+    (void)e;
+}
+
+static cs_model *load(xmlDoc *(*read)(xmlParserCtxt *, const void *, const char *),
+                      const void *src, const char *name, FILE *warn, char *err, size_t errsz)
+{
+    cs_mjcf *c = calloc(1, sizeof *c);
+    if (!c) {
+        if (err && errsz) snprintf(err, errsz, "%s: out of memory", name);
+        return NULL;
+    }
+    init_ctx(c, name, err, errsz);
+    xmlSetGenericErrorFunc(NULL, silent);
+    xmlSetStructuredErrorFunc(NULL, (xmlStructuredErrorFunc)silent_structured);
+    xmlParserCtxt *px = xmlNewParserCtxt();
+    xmlDoc *volatile doc = NULL;
+    cs_model *volatile m = NULL;
+    if (!px) {
+        if (err && errsz) snprintf(err, errsz, "%s: out of memory", name);
+        free(c);
+        return NULL;
+    }
+    if (setjmp(c->jb) == 0) {
+        doc = read(px, src, name);
+        if (!doc) {
+            const xmlError *e = xmlCtxtGetLastError(px);
+            if (e && e->domain == XML_FROM_IO)
+                cs_mjcf_fail(c, 0, NULL, NULL, "cannot read the file");
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s", e && e->message ? e->message : "unreadable XML");
+            size_t l = strlen(msg);
+            while (l && (msg[l - 1] == '\n' || msg[l - 1] == ' ')) msg[--l] = 0;
+            cs_mjcf_fail(c, e ? e->line : 0, NULL, NULL, "malformed XML: %s", msg);
+        }
+        cs_mjcf_grow(c, (void **)&c->cls, &c->capcls, 0, sizeof *c->cls);
+        c->ncls = 1;
+        c->cls[0].name = cs_mjcf_strdup(c, "main");
+        c->cls[0].parent = -1;
+        default_gspec(&c->cls[0].geom);
+        default_pspec(&c->cls[0].pair);
+        c->cls[0].joint.type = "hinge"; /* MuJoCo's default joint type */
+        /* body 0: the world */
+        cs_mjcf_grow(c, (void **)&c->body, &c->capbody, 0, sizeof *c->body);
+        c->nbody = 1;
+        memset(&c->body[0], 0, sizeof c->body[0]);
+        c->body[0].name = cs_mjcf_strdup(c, "world");
+        c->body[0].parent = -1;
+        c->body[0].quat[0] = c->body[0].iquat[0] = 1;
+        parse_root(c, xmlDocGetRootElement(doc));
+        m = cs_mjcf_compile(c);
+        if (warn && c->nignored) {
+            fprintf(warn, "conesim: %s: ignored (visual only or without effect):", name);
+            for (int i = 0; i < c->nignored; i++)
+                fprintf(warn, "%s %s", i ? "," : "", c->ignored[i]);
+            fputc('\n', warn);
+        }
+    } else {
+        m = NULL;
+    }
+    if (doc) xmlFreeDoc(doc);
+    xmlFreeParserCtxt(px);
+    free_ctx(c);
+    free(c);
+    return m;
+}
+
+static const int XMLOPTS = XML_PARSE_NONET | XML_PARSE_BIG_LINES;
+
+static xmlDoc *read_file(xmlParserCtxt *px, const void *src, const char *name)
+{
+    (void)name;
+    return xmlCtxtReadFile(px, (const char *)src, NULL, XMLOPTS);
+}
+
+static xmlDoc *read_mem(xmlParserCtxt *px, const void *src, const char *name)
+{
+    const char *s = src;
+    return xmlCtxtReadMemory(px, s, (int)strlen(s), name, NULL, XMLOPTS);
+}
+
+cs_model *cs_load_xml(const char *path, FILE *warn, char *err, size_t errsz)
+{
+    return load(read_file, path, path, warn, err, errsz);
+}
+
+cs_model *cs_load_xml_string(const char *xml, const char *name, FILE *warn, char *err,
+                             size_t errsz)
+{
+    return load(read_mem, xml, name, warn, err, errsz);
+}

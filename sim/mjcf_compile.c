@@ -1,0 +1,461 @@
+/* Compiling the loader's intermediate form into a cs_model, as MuJoCo's compiler does:
+ * fromto, size checks, geom masses (density or mass), body inertia from geoms or
+ * <inertial> (principal axes), bounds, welds, free-body composites, pairs, keys, qpos0,
+ * body_invweight0. All checks come before the model is allocated, so an error frees only
+ * loader memory. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dynamics.h"
+#include "inertia.h"
+#include "mjcf_ir.h"
+#include "model_fields.h"
+
+#define GFAIL(c, g, attr, ...) cs_mjcf_fail((c), (g)->line, "geom", (attr), __VA_ARGS__)
+#define BFAIL(c, b, attr, ...) cs_mjcf_fail((c), (b)->line, "body", (attr), __VA_ARGS__)
+
+static const char *const TYPENAME[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
+                                       "cylinder", "box"};
+
+static void resolve_geom(cs_mjcf *c, cs_geomir *g)
+{
+    cs_gspec *s = &g->s;
+    if (s->has_fromto) {
+        if (s->type != CS_GEOM_CAPSULE && s->type != CS_GEOM_CYLINDER &&
+            s->type != CS_GEOM_BOX && s->type != CS_GEOM_ELLIPSOID)
+            GFAIL(c, g, "fromto", "fromto is not allowed for type %s", TYPENAME[s->type]);
+        /* MuJoCo's convention: z points from the second end to the first */
+        double d[3], *f = s->fromto;
+        for (int i = 0; i < 3; i++) {
+            d[i] = f[i] - f[3 + i];
+            s->pos[i] = 0.5 * (f[i] + f[3 + i]);
+        }
+        double l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (l / 2 < 1e-14) GFAIL(c, g, "fromto", "the two end points coincide");
+        cs_quat_z2vec(s->quat, d);
+        s->size[1] = l / 2;
+        if (s->type == CS_GEOM_BOX || s->type == CS_GEOM_ELLIPSOID) {
+            s->size[2] = s->size[1];
+            s->size[1] = s->size[0];
+        }
+    }
+    static const int NSIZE[] = {0, 0, 1, 2, 3, 2, 3};
+    for (int i = 0; i < NSIZE[s->type]; i++)
+        if (!(s->size[i] > 0))
+            GFAIL(c, g, "size", "%s needs %d positive size%s (size[%d] is %g)",
+                  TYPENAME[s->type], NSIZE[s->type], NSIZE[s->type] > 1 ? "s" : "", i,
+                  s->size[i]);
+}
+
+static double rbound(int type, const double *s)
+{
+    switch (type) {
+    case CS_GEOM_SPHERE: return s[0];
+    case CS_GEOM_CAPSULE: return s[0] + s[1];
+    case CS_GEOM_CYLINDER: return sqrt(s[0] * s[0] + s[1] * s[1]);
+    case CS_GEOM_ELLIPSOID: return fmax(s[0], fmax(s[1], s[2]));
+    case CS_GEOM_BOX: return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    default: return 0;
+    }
+}
+
+static void rotate(const double q[4], const double v[3], double out[3])
+{
+    double R[9];
+    cs_quat2mat(R, q);
+    double t[3];
+    for (int i = 0; i < 3; i++) t[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
+    memcpy(out, t, sizeof t);
+}
+
+static void conjq(const double q[4], double r[4])
+{
+    r[0] = q[0]; r[1] = -q[1]; r[2] = -q[2]; r[3] = -q[3];
+}
+
+static char *dupname(const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p) memcpy(p, s, n);
+    return p;
+}
+
+static int find_geom(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->ngeom; i++)
+        if (c->geom[i].name && strcmp(c->geom[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int find_body(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->nbody; i++)
+        if (c->body[i].name && strcmp(c->body[i].name, name) == 0) return i;
+    return -1;
+}
+
+cs_model *cs_mjcf_compile(cs_mjcf *c)
+{
+    int nb = c->nbody, ng = c->ngeom;
+    /* geoms: shapes and masses */
+    double *gmass = cs_mjcf_alloc(c, (size_t)ng * sizeof *gmass);
+    double *ginertia = cs_mjcf_alloc(c, (size_t)ng * 3 * sizeof *ginertia);
+    int *gcounts = cs_mjcf_alloc(c, (size_t)(ng + 1) * sizeof *gcounts);
+    for (int i = 0; i < ng; i++) {
+        cs_geomir *g = &c->geom[i];
+        resolve_geom(c, g);
+        {
+            /* enclosing frames, after fromto as in MuJoCo */
+            double R[9], p[3];
+            cs_quat2mat(R, g->fquat);
+            for (int k = 0; k < 3; k++)
+                p[k] = g->fpos[k] + R[3 * k] * g->s.pos[0] + R[3 * k + 1] * g->s.pos[1] +
+                       R[3 * k + 2] * g->s.pos[2];
+            memcpy(g->s.pos, p, sizeof p);
+            cs_mulquat(g->s.quat, g->fquat, g->s.quat);
+            cs_normquat(g->s.quat);
+        }
+        double vol = cs_geom_volume(g->s.type, g->s.size);
+        int counts = g->s.group >= c->igroup[0] && g->s.group <= c->igroup[1];
+        gcounts[i] = counts;
+        double m = g->s.mass >= 0 ? g->s.mass : g->s.density * vol;
+        gmass[i] = counts ? m : 0;
+        cs_geom_inertia(g->s.type, g->s.size, gmass[i], ginertia + 3 * i);
+    }
+
+    /* bodies: mass properties, world frames at the reference pose, welds */
+    double *bmass = cs_mjcf_alloc(c, (size_t)nb * sizeof *bmass);
+    double *bipos = cs_mjcf_alloc(c, (size_t)nb * 3 * sizeof *bipos);
+    double *biquat = cs_mjcf_alloc(c, (size_t)nb * 4 * sizeof *biquat);
+    double *binert = cs_mjcf_alloc(c, (size_t)nb * 3 * sizeof *binert);
+    double *xpos = cs_mjcf_alloc(c, (size_t)nb * 3 * sizeof *xpos);
+    double *xquat = cs_mjcf_alloc(c, (size_t)nb * 4 * sizeof *xquat);
+    int *weld = cs_mjcf_alloc(c, (size_t)nb * sizeof *weld);
+    int *bfree = cs_mjcf_alloc(c, (size_t)nb * sizeof *bfree);
+    int nfree = 0;
+    xquat[0] = 1;
+    biquat[0] = 1;
+    bfree[0] = -1;
+    for (int b = 1; b < nb; b++) {
+        cs_bspec *B = &c->body[b];
+        int p = B->parent;
+        rotate(xquat + 4 * p, B->pos, xpos + 3 * b);
+        for (int k = 0; k < 3; k++) xpos[3 * b + k] += xpos[3 * p + k];
+        cs_mulquat(xquat + 4 * b, xquat + 4 * p, B->quat);
+        cs_normquat(xquat + 4 * b);
+        bfree[b] = -1;
+        if (B->is_free) {
+            if (p != 0)
+                BFAIL(c, B, NULL, "free joint can only be used on top level (a child of "
+                                  "<worldbody>, as in MuJoCo)");
+            weld[b] = b;
+            bfree[b] = nfree++;
+        } else {
+            weld[b] = weld[p];
+        }
+        int use_geoms = c->inertiafromgeom == 1 || (c->inertiafromgeom == 2 && !B->has_inertial);
+        biquat[4 * b] = 1;
+        if (use_geoms) {
+            int nsel = 0, last = -1;
+            for (int i = B->geom0; i < B->geom0 + B->ngeom; i++)
+                if (gcounts[i]) { nsel++; last = i; }
+            if (nsel == 1) {
+                /* MuJoCo copies a single geom's frame and inertia unchanged */
+                bmass[b] = gmass[last];
+                memcpy(bipos + 3 * b, c->geom[last].s.pos, 3 * sizeof *bipos);
+                memcpy(biquat + 4 * b, c->geom[last].s.quat, 4 * sizeof *biquat);
+                cs_normquat(biquat + 4 * b);
+                memcpy(binert + 3 * b, ginertia + 3 * last, 3 * sizeof *binert);
+            } else if (nsel > 1) {
+                cs_mass_acc acc;
+                cs_mass_acc_init(&acc);
+                for (int i = B->geom0; i < B->geom0 + B->ngeom; i++)
+                    if (gcounts[i])
+                        cs_mass_acc_add(&acc, gmass[i], c->geom[i].s.pos, c->geom[i].s.quat,
+                                        ginertia + 3 * i);
+                double I[9];
+                if (acc.mass < 1e-14 || !cs_mass_acc_result(&acc, bipos + 3 * b, I))
+                    BFAIL(c, B, NULL, "body mass is too small to compute the centre of mass "
+                                      "of its geoms (total %g)", acc.mass);
+                bmass[b] = acc.mass;
+                cs_eig3(I, binert + 3 * b, biquat + 4 * b);
+            }
+        } else if (B->has_inertial) {
+            bmass[b] = B->imass;
+            memcpy(bipos + 3 * b, B->ipos, 3 * sizeof *bipos);
+            memcpy(biquat + 4 * b, B->iquat, 4 * sizeof *biquat);
+            memcpy(binert + 3 * b, B->iinertia, 3 * sizeof *binert);
+        }
+        if (bmass[b] < c->boundmass) bmass[b] = c->boundmass;
+        for (int k = 0; k < 3; k++)
+            if (binert[3 * b + k] < c->boundinertia) binert[3 * b + k] = c->boundinertia;
+        double *I = binert + 3 * b;
+        double tol = 1e-12 * (I[0] + I[1] + I[2]);
+        int bad = I[0] + I[1] < I[2] - tol || I[0] + I[2] < I[1] - tol || I[1] + I[2] < I[0] - tol;
+        if (bad && c->balanceinertia) {
+            double mean = (I[0] + I[1] + I[2]) / 3;
+            I[0] = I[1] = I[2] = mean;
+        } else if (bad) {
+            BFAIL(c, B, NULL, "principal inertia (%g, %g, %g) violates A + B >= C "
+                              "(use compiler balanceinertia)", I[0], I[1], I[2]);
+        }
+    }
+    for (int i = 0; i < ng; i++)
+        if (c->geom[i].s.type == CS_GEOM_PLANE && weld[c->geom[i].body] != 0)
+            GFAIL(c, &c->geom[i], "type", "planes are only allowed in static bodies");
+    if (c->settotalmass > 0) {
+        double tot = 0;
+        for (int b = 1; b < nb; b++) tot += bmass[b];
+        if (tot > 0) {
+            double s = c->settotalmass / tot;
+            for (int b = 1; b < nb; b++) {
+                bmass[b] *= s;
+                for (int k = 0; k < 3; k++) binert[3 * b + k] *= s;
+            }
+        }
+    }
+
+    /* free joints: composite of everything welded to them, in the free body's frame */
+    double *fmass = cs_mjcf_alloc(c, (size_t)(nfree ? nfree : 1) * sizeof *fmass);
+    double *fcom = cs_mjcf_alloc(c, (size_t)(nfree ? nfree : 1) * 3 * sizeof *fcom);
+    double *finert = cs_mjcf_alloc(c, (size_t)(nfree ? nfree : 1) * 9 * sizeof *finert);
+    int *fbody = cs_mjcf_alloc(c, (size_t)(nfree ? nfree : 1) * sizeof *fbody);
+    for (int b = 1; b < nb; b++) {
+        if (bfree[b] < 0) continue;
+        int f = bfree[b];
+        fbody[f] = b;
+        cs_mass_acc acc;
+        cs_mass_acc_init(&acc);
+        double qinv[4];
+        conjq(xquat + 4 * b, qinv);
+        for (int k = b; k < nb; k++) {
+            if (weld[k] != b) continue;
+            double rq[4], rp[3], d[3], ip[3], iq[4];
+            cs_mulquat(rq, qinv, xquat + 4 * k);
+            for (int j = 0; j < 3; j++) d[j] = xpos[3 * k + j] - xpos[3 * b + j];
+            rotate(qinv, d, rp);
+            rotate(rq, bipos + 3 * k, ip);
+            for (int j = 0; j < 3; j++) ip[j] += rp[j];
+            cs_mulquat(iq, rq, biquat + 4 * k);
+            cs_mass_acc_add(&acc, bmass[k], ip, iq, binert + 3 * k);
+        }
+        cs_bspec *B = &c->body[b];
+        if (!cs_mass_acc_result(&acc, fcom + 3 * f, finert + 9 * f) || acc.mass < 1e-15)
+            BFAIL(c, B, NULL, "a free body needs a positive mass (its geoms and <inertial> "
+                              "give %g)", acc.mass);
+        fmass[f] = acc.mass;
+        double ev[3], q[4];
+        cs_eig3(finert + 9 * f, ev, q);
+        if (!(ev[2] > 1e-15))
+            BFAIL(c, B, NULL, "a free body needs positive inertia (principal moments %g, %g, %g)",
+                  ev[0], ev[1], ev[2]);
+    }
+
+    /* pairs and excludes */
+    int *pg1 = cs_mjcf_alloc(c, (size_t)(c->npair + 1) * sizeof *pg1);
+    int *pg2 = cs_mjcf_alloc(c, (size_t)(c->npair + 1) * sizeof *pg2);
+    for (int i = 0; i < c->npair; i++) {
+        cs_pairir *p = &c->pair[i];
+        pg1[i] = find_geom(c, p->geom1);
+        if (pg1[i] < 0) cs_mjcf_fail(c, p->line, "pair", "geom1", "no geom named '%s'", p->geom1);
+        pg2[i] = find_geom(c, p->geom2);
+        if (pg2[i] < 0) cs_mjcf_fail(c, p->line, "pair", "geom2", "no geom named '%s'", p->geom2);
+        if (pg1[i] == pg2[i])
+            cs_mjcf_fail(c, p->line, "pair", "geom2", "a geom cannot be paired with itself");
+    }
+    int *eb1 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *eb1);
+    int *eb2 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *eb2);
+    for (int i = 0; i < c->nexcl; i++) {
+        cs_exclir *e = &c->excl[i];
+        eb1[i] = find_body(c, e->body1);
+        if (eb1[i] < 0) cs_mjcf_fail(c, e->line, "exclude", "body1", "no body named '%s'", e->body1);
+        eb2[i] = find_body(c, e->body2);
+        if (eb2[i] < 0) cs_mjcf_fail(c, e->line, "exclude", "body2", "no body named '%s'", e->body2);
+    }
+
+    /* reference pose and keys */
+    int nq = 7 * nfree, nv = 6 * nfree;
+    double *qpos0 = cs_mjcf_alloc(c, (size_t)(nq + 1) * sizeof *qpos0);
+    for (int f = 0; f < nfree; f++) {
+        memcpy(qpos0 + 7 * f, xpos + 3 * fbody[f], 3 * sizeof *qpos0);
+        memcpy(qpos0 + 7 * f + 3, xquat + 4 * fbody[f], 4 * sizeof *qpos0);
+    }
+    for (int k = 0; k < c->nkey; k++) {
+        cs_keyir *K = &c->key[k];
+        if (K->qpos && K->nqpos != nq)
+            cs_mjcf_fail(c, K->line, "key", "qpos", "expects %d numbers (7 per free body), got %d",
+                         nq, K->nqpos);
+        if (K->qvel && K->nqvel != nv)
+            cs_mjcf_fail(c, K->line, "key", "qvel", "expects %d numbers (6 per free body), got %d",
+                         nv, K->nqvel);
+        for (int f = 0; K->qpos && f < nfree; f++) {
+            double *q = K->qpos + 7 * f + 3;
+            double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+            if (l < 1e-15)
+                cs_mjcf_fail(c, K->line, "key", "qpos", "zero quaternion for free body %d", f);
+            for (int j = 0; j < 4; j++) q[j] /= l;
+        }
+        if (K->name)
+            for (int j = 0; j < k; j++)
+                if (c->key[j].name && strcmp(c->key[j].name, K->name) == 0)
+                    cs_mjcf_fail(c, K->line, "key", "name", "duplicate key name '%s'", K->name);
+    }
+
+    /* ---- nothing can fail from here on: build the model ---- */
+    cs_model *m = calloc(1, sizeof *m);
+    if (!m) cs_mjcf_fail(c, 0, NULL, NULL, "out of memory");
+    m->modelname = dupname(c->modelname);
+    m->path = dupname(c->file);
+    m->nbody = nb;
+    m->ngeom = ng;
+    m->nfree = nfree;
+    m->nq = nq;
+    m->nv = nv;
+    m->npair = c->npair;
+    m->nexclude = c->nexcl;
+    m->nkey = c->nkey;
+    m->nconmax = c->nconmax > 0 ? c->nconmax : 100 + 8 * (ng + c->npair);
+    m->nefcmax = 6 * m->nconmax;
+    m->opt = c->opt;
+#define A(f, n) (m->f = calloc((size_t)(n) + 1, sizeof *m->f))
+    A(body_parent, nb); A(body_weldid, nb); A(body_free, nb); A(body_geomadr, nb);
+    A(body_geomnum, nb); A(body_pos, 3 * nb); A(body_quat, 4 * nb); A(body_ipos, 3 * nb);
+    A(body_iquat, 4 * nb); A(body_mass, nb); A(body_inertia, 3 * nb);
+    A(body_invweight0, 2 * nb); A(body_name, nb);
+    A(free_body, nfree); A(free_name, nfree); A(free_mass, nfree); A(free_com, 3 * nfree);
+    A(free_inertia, 9 * nfree); A(qpos0, nq);
+    A(geom_type, ng); A(geom_body, ng); A(geom_contype, ng); A(geom_conaffinity, ng);
+    A(geom_condim, ng); A(geom_priority, ng); A(geom_group, ng); A(geom_size, 3 * ng);
+    A(geom_pos, 3 * ng); A(geom_quat, 4 * ng); A(geom_friction, 3 * ng); A(geom_solmix, ng);
+    A(geom_solref, 2 * ng); A(geom_solimp, 5 * ng); A(geom_margin, ng); A(geom_gap, ng);
+    A(geom_rgba, 4 * ng); A(geom_rbound, ng); A(geom_mass, ng); A(geom_name, ng);
+    int np = c->npair;
+    A(pair_geom1, np); A(pair_geom2, np); A(pair_condim, np); A(pair_friction, 5 * np);
+    A(pair_solref, 2 * np); A(pair_solreffriction, 2 * np); A(pair_solimp, 5 * np);
+    A(pair_margin, np); A(pair_gap, np); A(pair_name, np);
+    A(exclude_body1, c->nexcl); A(exclude_body2, c->nexcl);
+    A(key_time, c->nkey); A(key_qpos, (size_t)nq * c->nkey); A(key_qvel, (size_t)nv * c->nkey);
+    A(key_name, c->nkey);
+#undef A
+    int oom = 0;
+#define CHECK(f) oom |= (m->f == NULL);
+    CS_MODEL_ARRAYS(CHECK)
+#undef CHECK
+#define CHECKN(f, n) oom |= (m->f == NULL);
+    CS_MODEL_NAMES(CHECKN)
+#undef CHECKN
+    if (oom) {
+        cs_free_model(m);
+        cs_mjcf_fail(c, 0, NULL, NULL, "out of memory");
+    }
+    for (int b = 0; b < nb; b++) {
+        cs_bspec *B = &c->body[b];
+        m->body_parent[b] = B->parent;
+        m->body_weldid[b] = weld[b];
+        m->body_free[b] = bfree[b];
+        m->body_geomadr[b] = B->ngeom ? B->geom0 : -1;
+        m->body_geomnum[b] = B->ngeom;
+        memcpy(m->body_pos + 3 * b, B->pos, 3 * sizeof(double));
+        memcpy(m->body_quat + 4 * b, B->quat, 4 * sizeof(double));
+        memcpy(m->body_ipos + 3 * b, bipos + 3 * b, 3 * sizeof(double));
+        memcpy(m->body_iquat + 4 * b, biquat + 4 * b, 4 * sizeof(double));
+        m->body_mass[b] = bmass[b];
+        memcpy(m->body_inertia + 3 * b, binert + 3 * b, 3 * sizeof(double));
+        m->body_name[b] = dupname(B->name);
+    }
+    for (int f = 0; f < nfree; f++) {
+        m->free_body[f] = fbody[f];
+        m->free_name[f] = dupname(c->body[fbody[f]].jname);
+        m->free_mass[f] = fmass[f];
+        memcpy(m->free_com + 3 * f, fcom + 3 * f, 3 * sizeof(double));
+        memcpy(m->free_inertia + 9 * f, finert + 9 * f, 9 * sizeof(double));
+    }
+    memcpy(m->qpos0, qpos0, (size_t)nq * sizeof(double));
+    for (int i = 0; i < ng; i++) {
+        cs_gspec *s = &c->geom[i].s;
+        m->geom_type[i] = s->type;
+        m->geom_body[i] = c->geom[i].body;
+        m->geom_contype[i] = s->contype;
+        m->geom_conaffinity[i] = s->conaffinity;
+        m->geom_condim[i] = s->condim;
+        m->geom_priority[i] = s->priority;
+        m->geom_group[i] = s->group;
+        memcpy(m->geom_size + 3 * i, s->size, 3 * sizeof(double));
+        memcpy(m->geom_pos + 3 * i, s->pos, 3 * sizeof(double));
+        memcpy(m->geom_quat + 4 * i, s->quat, 4 * sizeof(double));
+        cs_normquat(m->geom_quat + 4 * i);
+        memcpy(m->geom_friction + 3 * i, s->friction, 3 * sizeof(double));
+        m->geom_solmix[i] = s->solmix;
+        memcpy(m->geom_solref + 2 * i, s->solref, 2 * sizeof(double));
+        memcpy(m->geom_solimp + 5 * i, s->solimp, 5 * sizeof(double));
+        m->geom_margin[i] = s->margin;
+        m->geom_gap[i] = s->gap;
+        memcpy(m->geom_rgba + 4 * i, s->rgba, 4 * sizeof(double));
+        m->geom_rbound[i] = rbound(s->type, s->size);
+        m->geom_mass[i] = gmass[i];
+        m->geom_name[i] = dupname(c->geom[i].name);
+    }
+    for (int i = 0; i < np; i++) {
+        cs_pspec *s = &c->pair[i].s;
+        m->pair_geom1[i] = pg1[i];
+        m->pair_geom2[i] = pg2[i];
+        m->pair_condim[i] = s->condim;
+        memcpy(m->pair_friction + 5 * i, s->friction, 5 * sizeof(double));
+        memcpy(m->pair_solref + 2 * i, s->solref, 2 * sizeof(double));
+        memcpy(m->pair_solreffriction + 2 * i, s->solreffriction, 2 * sizeof(double));
+        memcpy(m->pair_solimp + 5 * i, s->solimp, 5 * sizeof(double));
+        m->pair_margin[i] = s->margin;
+        m->pair_gap[i] = s->gap;
+        m->pair_name[i] = dupname(c->pair[i].name);
+    }
+    for (int i = 0; i < c->nexcl; i++) {
+        m->exclude_body1[i] = eb1[i];
+        m->exclude_body2[i] = eb2[i];
+    }
+    for (int k = 0; k < c->nkey; k++) {
+        cs_keyir *K = &c->key[k];
+        m->key_time[k] = K->time;
+        memcpy(m->key_qpos + (size_t)nq * k, K->qpos ? K->qpos : qpos0, (size_t)nq * sizeof(double));
+        if (K->qvel) memcpy(m->key_qvel + (size_t)nv * k, K->qvel, (size_t)nv * sizeof(double));
+        m->key_name[k] = dupname(K->name);
+    }
+
+    /* body_invweight0 (MuJoCo: mean diagonal of J_com M^-1 J_com^T at qpos0, J_com the
+     * body's COM Jacobian; static bodies 0) */
+    for (int b = 1; b < nb; b++) {
+        int w = weld[b];
+        if (!w) continue;
+        int f = bfree[w];
+        double R[9], M[36], L[36], Mi[36], J[36] = {0}, r[3], ip[3];
+        cs_quat2mat(R, xquat + 4 * w);
+        cs_free_mass6(fmass[f], fcom + 3 * f, finert + 9 * f, R, M);
+        cs_chol6(M, L);
+        cs_chol6_inverse(L, Mi);
+        rotate(xquat + 4 * b, bipos + 3 * b, ip);
+        for (int k = 0; k < 3; k++) r[k] = xpos[3 * b + k] + ip[k] - xpos[3 * w + k];
+        /* v_p = v - [r]x R w_local ; w_world = R w_local */
+        double S[9] = {0, -r[2], r[1], r[2], 0, -r[0], -r[1], r[0], 0};
+        for (int i = 0; i < 3; i++) {
+            J[6 * i + i] = 1;
+            for (int j = 0; j < 3; j++) {
+                double t = 0;
+                for (int k = 0; k < 3; k++) t += S[3 * i + k] * R[3 * k + j];
+                J[6 * i + 3 + j] = -t;
+                J[6 * (3 + i) + 3 + j] = R[3 * i + j];
+            }
+        }
+        double diag[6];
+        for (int i = 0; i < 6; i++) {
+            double s = 0;
+            for (int a = 0; a < 6; a++)
+                for (int bb = 0; bb < 6; bb++) s += J[6 * i + a] * Mi[6 * a + bb] * J[6 * i + bb];
+            diag[i] = s;
+        }
+        m->body_invweight0[2 * b] = (diag[0] + diag[1] + diag[2]) / 3;
+        m->body_invweight0[2 * b + 1] = (diag[3] + diag[4] + diag[5]) / 3;
+    }
+    return m;
+}

@@ -1,0 +1,20 @@
+/* Every array of cs_model, for allocation bookkeeping and freeing (internal). */
+#ifndef CS_MODEL_FIELDS_H
+#define CS_MODEL_FIELDS_H
+
+#define CS_MODEL_ARRAYS(X) \
+    X(body_parent) X(body_weldid) X(body_free) X(body_geomadr) X(body_geomnum) \
+    X(body_pos) X(body_quat) X(body_ipos) X(body_iquat) X(body_mass) X(body_inertia) \
+    X(body_invweight0) X(free_body) X(free_mass) X(free_com) X(free_inertia) X(qpos0) \
+    X(geom_type) X(geom_body) X(geom_contype) X(geom_conaffinity) X(geom_condim) \
+    X(geom_priority) X(geom_group) X(geom_size) X(geom_pos) X(geom_quat) X(geom_friction) \
+    X(geom_solmix) X(geom_solref) X(geom_solimp) X(geom_margin) X(geom_gap) X(geom_rgba) \
+    X(geom_rbound) X(geom_mass) X(pair_geom1) X(pair_geom2) X(pair_condim) \
+    X(pair_friction) X(pair_solref) X(pair_solreffriction) X(pair_solimp) X(pair_margin) \
+    X(pair_gap) X(exclude_body1) X(exclude_body2) X(key_time) X(key_qpos) X(key_qvel)
+
+#define CS_MODEL_NAMES(X) \
+    X(body_name, nbody) X(free_name, nfree) X(geom_name, ngeom) X(pair_name, npair) \
+    X(key_name, nkey)
+
+#endif

@@ -1,0 +1,104 @@
+/* Option overrides by name (the CLI's --timestep, --solver, --set option.NAME=VALUE ...).
+ * They edit a model's options right after loading, before any cs_data is made from it:
+ * nothing else in the model depends on them. Names and values are MJCF's <option>. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "conesim.h"
+
+static int parse_nums(const char *s, double *out, int n)
+{
+    int k = 0;
+    const char *p = s;
+    for (;;) {
+        while (isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || !isfinite(v) || k >= n) return -1;
+        out[k++] = v;
+        p = end;
+    }
+    return k;
+}
+
+static int fail(char *err, size_t errsz, const char *name, const char *value, const char *why)
+{
+    if (err && errsz) snprintf(err, errsz, "option %s=%s: %s", name, value, why);
+    return -1;
+}
+
+int cs_option_set(cs_option *o, const char *name, const char *value, char *err, size_t errsz)
+{
+    const char *key = strncmp(name, "option.", 7) == 0 ? name + 7 : name;
+    double v[5];
+    int n;
+    if (strncmp(key, "flag.", 5) == 0) {
+        static const struct { const char *name; int bit, enable; } F[] = {
+            {"constraint", CS_DSBL_CONSTRAINT, 0}, {"contact", CS_DSBL_CONTACT, 0},
+            {"gravity", CS_DSBL_GRAVITY, 0}, {"warmstart", CS_DSBL_WARMSTART, 0},
+            {"filterparent", CS_DSBL_FILTERPARENT, 0}, {"refsafe", CS_DSBL_REFSAFE, 0},
+            {"override", CS_ENBL_OVERRIDE, 1}, {"energy", CS_ENBL_ENERGY, 1},
+            {"multiccd", CS_ENBL_MULTICCD, 1}, {"island", CS_ENBL_ISLAND, 1}};
+        int on;
+        if (strcmp(value, "enable") == 0) on = 1;
+        else if (strcmp(value, "disable") == 0) on = 0;
+        else return fail(err, errsz, name, value, "expects enable or disable");
+        for (size_t i = 0; i < sizeof F / sizeof F[0]; i++) {
+            if (strcmp(key + 5, F[i].name) != 0) continue;
+            int *w = F[i].enable ? &o->enableflags : &o->disableflags;
+            int set = F[i].enable ? on : !on;
+            if (set) *w |= F[i].bit;
+            else *w &= ~F[i].bit;
+            return 0;
+        }
+        return fail(err, errsz, name, value, "unknown flag");
+    }
+    if (strcmp(key, "cone") == 0) {
+        if (strcasecmp(value, "pyramidal") == 0) o->cone = CS_CONE_PYRAMIDAL;
+        else if (strcasecmp(value, "elliptic") == 0) o->cone = CS_CONE_ELLIPTIC;
+        else return fail(err, errsz, name, value, "expects pyramidal or elliptic");
+        return 0;
+    }
+    if (strcmp(key, "solver") == 0) {
+        if (strcasecmp(value, "pgs") == 0) o->solver = CS_SOLVER_PGS;
+        else if (strcasecmp(value, "newton") == 0) o->solver = CS_SOLVER_NEWTON;
+        else return fail(err, errsz, name, value, "expects PGS or Newton");
+        return 0;
+    }
+    struct { const char *name; double *dst; int count, positive, integer; } NUM[] = {
+        {"timestep", &o->timestep, 1, 2, 0},     {"impratio", &o->impratio, 1, 2, 0},
+        {"tolerance", &o->tolerance, 1, 1, 0},   {"ls_tolerance", &o->ls_tolerance, 1, 1, 0},
+        {"o_margin", &o->o_margin, 1, 0, 0},     {"gravity", o->gravity, 3, 0, 0},
+        {"o_solref", o->o_solref, 2, 0, 0},      {"o_solimp", o->o_solimp, 5, 0, 0},
+        {"o_friction", o->o_friction, 5, 1, 0},  {"iterations", NULL, 1, 1, 1},
+        {"ls_iterations", NULL, 1, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof NUM / sizeof NUM[0]; i++) {
+        if (strcmp(key, NUM[i].name) != 0) continue;
+        n = parse_nums(value, v, NUM[i].count);
+        if (n != NUM[i].count) {
+            char why[64];
+            snprintf(why, sizeof why, "expects %d finite number%s", NUM[i].count,
+                     NUM[i].count > 1 ? "s" : "");
+            return fail(err, errsz, name, value, why);
+        }
+        for (int k = 0; k < n; k++) {
+            if (NUM[i].positive == 2 && !(v[k] > 0)) return fail(err, errsz, name, value, "must be positive");
+            if (NUM[i].positive == 1 && v[k] < 0) return fail(err, errsz, name, value, "must not be negative");
+        }
+        if (NUM[i].integer) {
+            if (v[0] != floor(v[0]) || v[0] > 1e9) return fail(err, errsz, name, value, "expects an integer");
+            if (strcmp(key, "iterations") == 0) o->iterations = (int)v[0];
+            else o->ls_iterations = (int)v[0];
+        } else {
+            memcpy(NUM[i].dst, v, (size_t)n * sizeof *v);
+        }
+        return 0;
+    }
+    return fail(err, errsz, name, value, "unknown option");
+}

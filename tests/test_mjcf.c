@@ -1,0 +1,382 @@
+/* The MJCF loader: every good scene loads and steps; every file of the broken catalogue
+ * (tests/data/bad/, first line "<!-- expect: LINE: PHRASE -->") fails with FILE:LINE and
+ * the phrase; the CLI's exit codes. */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "conesim.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+static int list_xml(const char *dir, char names[][256], int max)
+{
+    DIR *d = opendir(dir);
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && strcmp(e->d_name + l - 4, ".xml") == 0)
+            snprintf(names[n++], 256, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+START_TEST(test_good_scenes)
+{
+    static char names[64][256];
+    int n = list_xml(CS_TEST_DATA "/good", names, 64);
+    ck_assert_int_ge(n, 1);
+    for (int i = 0; i < n; i++) {
+        char err[1024];
+        cs_model *m = cs_load_xml(names[i], NULL, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s: %s", names[i], err);
+        cs_data *d = cs_make_data(m);
+        ck_assert_ptr_nonnull(d);
+        if (m->nkey) cs_reset_key(m, d, 0);
+        for (int k = 0; k < 100; k++) cs_step(m, d);
+        ck_assert_int_eq(cs_check_finite(m, d), -1);
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+}
+END_TEST
+
+START_TEST(test_everything_scene)
+{
+    char err[1024], *buf = NULL;
+    size_t len = 0;
+    FILE *warn = open_memstream(&buf, &len);
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/everything.xml", warn, err, sizeof err);
+    fclose(warn);
+    ck_assert_msg(m != NULL, "%s", err);
+    /* ignored visual-only things are listed once */
+    ck_assert_ptr_nonnull(strstr(buf, "light"));
+    ck_assert_ptr_nonnull(strstr(buf, "geom/@material"));
+    ck_assert_ptr_null(strstr(strstr(buf, "light") + 1, "light"));
+    free(buf);
+    ck_assert_int_eq(m->nbody, 8);
+    ck_assert_int_eq(m->nfree, 4);
+    ck_assert_int_eq(m->ngeom, 11);
+    ck_assert_int_eq(m->npair, 2);
+    ck_assert_int_eq(m->nexclude, 1);
+    ck_assert_int_eq(m->opt.cone, CS_CONE_ELLIPTIC);
+    ck_assert_int_eq(m->opt.solver, CS_SOLVER_PGS);
+    ck_assert_int_eq(m->opt.iterations, 50);
+    ck_assert_double_eq(m->opt.impratio, 2);
+    ck_assert_int_eq(m->nconmax, 200);
+    /* geoms numbered body by body: world's floor first */
+    ck_assert_int_eq(cs_name2id_geom(m, "floor"), 0);
+    ck_assert_int_eq(cs_name2id_body(m, "welded_child"), 5);
+    ck_assert_int_eq(m->body_weldid[5], 4);
+    /* the ball: class red (priority 1, solmix 2, condim 4 from soft) and mass 2 */
+    int g = cs_name2id_geom(m, "ball_geom");
+    ck_assert_int_eq(m->geom_priority[g], 1);
+    ck_assert_double_eq(m->geom_solmix[g], 2);
+    ck_assert_int_eq(m->geom_condim[g], 4);
+    ck_assert_double_eq_tol(m->body_mass[3], 2, 1e-14);
+    ck_assert_double_eq(m->pair_solreffriction[0], 0.01);
+    ck_assert_double_eq(m->pair_margin[0], 0.002);
+    /* second pair: the main pair default (condim 4, friction 0.7 ...) */
+    ck_assert_int_eq(m->pair_condim[1], 4);
+    ck_assert_double_eq(m->pair_friction[5], 0.7);
+    cs_free_model(m);
+}
+END_TEST
+
+START_TEST(test_compiler_scene)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/compiler_options.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    /* settotalmass scales everything to 10 */
+    ck_assert_double_eq_tol(m->body_mass[1] + m->body_mass[2], 10, 1e-12);
+    /* inertiafromgeom=true ignores <inertial>; the group-3 sphere does not count: the box and
+     * the capsule keep their volume ratio */
+    double vbox = 0.2 * 0.4 * 0.6, vcap = M_PI * 0.0025 * 1.0 + 4.0 / 3.0 * M_PI * 1.25e-4;
+    ck_assert_double_eq_tol(m->body_mass[1] / m->body_mass[2], vbox / vcap, 1e-12);
+    ck_assert_double_eq(m->geom_mass[2], 0);
+    /* radians; ZYX: the first angle turns about z */
+    ck_assert_double_eq_tol(m->body_quat[4], sqrt(0.5), 1e-12);
+    ck_assert_double_eq_tol(m->body_quat[7], sqrt(0.5), 1e-12);
+    ck_assert_int_eq(m->opt.cone, CS_CONE_PYRAMIDAL);
+    ck_assert_int_eq(m->opt.solver, CS_SOLVER_NEWTON);
+    ck_assert(m->opt.disableflags & CS_DSBL_GRAVITY);
+    ck_assert(m->opt.disableflags & CS_DSBL_WARMSTART);
+    ck_assert(m->opt.enableflags & CS_ENBL_OVERRIDE);
+    ck_assert_int_eq(m->nkey, 1);
+    ck_assert_double_eq(m->key_time[0], 1.5);
+    /* key without qpos keeps qpos0 */
+    ck_assert_double_eq(m->key_qpos[2], 1);
+    cs_data *d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+    ck_assert_double_eq(d->time, 1.5);
+    cs_step(m, d);
+    /* gravity disabled: nothing accelerates the second body */
+    ck_assert_double_eq(d->qvel[6], 1);
+    ck_assert_double_eq(d->qvel[8], 0);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
+START_TEST(test_frames_scene)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/frames.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    int post = cs_name2id_geom(m, "post"), box = cs_name2id_body(m, "box");
+    ck_assert_int_eq(post, 1); /* world geoms first, in document order */
+    ck_assert_int_eq(box, 1);
+    ck_assert_int_eq(cs_name2id_body(m, "after"), 2);
+    /* the post: fromto midpoint (0,0,0.5) moved by the frame */
+    ck_assert_double_eq_tol(m->geom_pos[3 * post], 1, 1e-12);
+    ck_assert_double_eq_tol(m->geom_pos[3 * post + 2], 0.5, 1e-12);
+    ck_assert_double_eq(m->geom_friction[3 * post], 0.1);
+    /* the box body: frame (1,0,0) turned 90 deg about z, then (1,0,0.5) -> (1,1,0.5) */
+    ck_assert_double_eq_tol(m->body_pos[3 * box], 1, 1e-12);
+    ck_assert_double_eq_tol(m->body_pos[3 * box + 1], 1, 1e-12);
+    ck_assert_double_eq_tol(m->body_quat[4 * box], sqrt(0.5), 1e-12);
+    ck_assert_double_eq_tol(m->body_quat[4 * box + 3], sqrt(0.5), 1e-12);
+    /* childclass reaches into the body; the inner frame offsets the hat */
+    int hat = cs_name2id_geom(m, "hat");
+    ck_assert_double_eq(m->geom_friction[3 * hat], 0.1);
+    ck_assert_double_eq_tol(m->geom_pos[3 * hat + 2], 0.2, 1e-12);
+    cs_free_model(m);
+}
+END_TEST
+
+START_TEST(test_bad_catalogue)
+{
+    static char names[128][256];
+    int n = list_xml(CS_TEST_DATA "/bad", names, 128);
+    ck_assert_int_ge(n, 30);
+    for (int i = 0; i < n; i++) {
+        FILE *f = fopen(names[i], "r");
+        ck_assert_ptr_nonnull(f);
+        char first[512] = "";
+        ck_assert_ptr_nonnull(fgets(first, sizeof first, f));
+        fclose(f);
+        int line = 0;
+        char phrase[400] = "";
+        ck_assert_msg(sscanf(first, "<!-- expect: %d: %399[^\n]", &line, phrase) == 2,
+                      "%s: no expect line", names[i]);
+        char *end = strstr(phrase, " -->");
+        if (end) *end = 0;
+        char err[1024] = "";
+        cs_model *m = cs_load_xml(names[i], NULL, err, sizeof err);
+        if (m) cs_free_model(m);
+        ck_assert_msg(m == NULL, "%s: loaded but should fail", names[i]);
+        char prefix[600];
+        snprintf(prefix, sizeof prefix, "%.256s:%d: ", names[i], line);
+        ck_assert_msg(strncmp(err, prefix, strlen(prefix)) == 0, "%s: expected '%s...', got '%s'",
+                      names[i], prefix, err);
+        ck_assert_msg(strstr(err, phrase) != NULL, "%s: expected phrase '%s' in '%s'", names[i],
+                      phrase, err);
+    }
+}
+END_TEST
+
+/* Never a crash: deterministic mutations of the big good scene (deleted spans, numbers
+ * replaced by junk, duplicated tags) either load or fail with "NAME:LINE: ...". */
+static unsigned long lcg(unsigned long *s)
+{
+    *s = *s * 6364136223846793005UL + 1442695040888963407UL;
+    return *s >> 33;
+}
+
+START_TEST(test_mutation_fuzz)
+{
+    FILE *f = fopen(CS_TEST_DATA "/good/everything.xml", "rb");
+    ck_assert_ptr_nonnull(f);
+    static char src[16384], buf[20000];
+    size_t n = fread(src, 1, sizeof src - 1, f);
+    fclose(f);
+    src[n] = 0;
+    static const char *const junk[] = {"nan", "-1", "0", "1e999", "x", "", "1 2", "0 0 0 0",
+                                       "\"", "<", "-0.5 -0.5 -0.5", "1e-300"};
+    unsigned long seed = 12345;
+    int loaded = 0, failed = 0;
+    for (int it = 0; it < 400; it++) {
+        size_t a = lcg(&seed) % n, len = 1 + lcg(&seed) % 40, op = lcg(&seed) % 3;
+        if (a + len > n) len = n - a;
+        size_t k = 0;
+        memcpy(buf, src, a);
+        k = a;
+        if (op == 0) { /* delete a span */
+        } else if (op == 1) { /* replace a span by junk */
+            const char *j = junk[lcg(&seed) % (sizeof junk / sizeof junk[0])];
+            memcpy(buf + k, j, strlen(j));
+            k += strlen(j);
+        } else { /* duplicate a span */
+            memcpy(buf + k, src + a, len);
+            k += len;
+            memcpy(buf + k, src + a, len);
+            k += len;
+        }
+        memcpy(buf + k, src + a + len, n - a - len);
+        k += n - a - len;
+        buf[k] = 0;
+        char err[1024] = "";
+        cs_model *m = cs_load_xml_string(buf, "fuzz.xml", NULL, err, sizeof err);
+        if (m) {
+            loaded++;
+            cs_data *d = cs_make_data(m);
+            ck_assert_ptr_nonnull(d);
+            for (int s2 = 0; s2 < 5; s2++) cs_step(m, d);
+            cs_free_data(d);
+            cs_free_model(m);
+        } else {
+            failed++;
+            ck_assert_msg(strncmp(err, "fuzz.xml:", 9) == 0, "message without FILE:LINE: '%s'", err);
+        }
+    }
+    printf("fuzz: %d mutated files loaded, %d rejected\n", loaded, failed);
+    ck_assert_int_gt(failed, 100);
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+    char err[512];
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/no/such/file.xml", NULL, err, sizeof err);
+    ck_assert_ptr_null(m);
+    ck_assert_ptr_nonnull(strstr(err, "file.xml:0: cannot read the file"));
+}
+END_TEST
+
+static int run_status(const char *args)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>&1", CS_CONESIM, args);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_cli_exit_codes)
+{
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --steps 5 --quiet"), 0);
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/bad/hinge_joint.xml"), 3);
+    ck_assert_int_eq(run_status("info " CS_TEST_DATA "/bad/zero_quat.xml"), 3);
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --record /nonexistent/dir/x.csv"), 4);
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --bogus"), 2);
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --steps -3"), 2);
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --steps 3 --duration 1"), 2);
+    ck_assert_int_eq(run_status("run"), 2);
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --set option.bogus=1"), 2);
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --timestep -1"), 2);
+    ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --steps 2 --quiet --timestep 0.01 --cone elliptic --solver newton --iterations 5 --tolerance 1e-9 --set option.impratio=3"), 0);
+}
+END_TEST
+
+/* the CSV of a run: header, rows for step 0..N per free body, %.17g */
+START_TEST(test_cli_record)
+{
+    char path[] = "/tmp/cs_test_recXXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    char args[512];
+    snprintf(args, sizeof args, "run " CS_TEST_DATA "/good/everything.xml --steps 7 --quiet --record %s", path);
+    ck_assert_int_eq(run_status(args), 0);
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n");
+    int rows = 0;
+    long last = -1;
+    while (fgets(line, sizeof line, f)) {
+        rows++;
+        last = strtol(line, NULL, 10);
+    }
+    fclose(f);
+    remove(path);
+    ck_assert_int_eq(rows, 8 * 4);
+    ck_assert_int_eq(last, 7);
+    (void)fd;
+}
+END_TEST
+
+/* --every thins rows (the final state always written); SIGINT leaves whole rows, exit 130 */
+START_TEST(test_cli_every_and_sigint)
+{
+    char path[] = "/tmp/cs_test_everyXXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    char args[600];
+    snprintf(args, sizeof args, "run " CS_TEST_DATA "/good/everything.xml --steps 10 --every 4 --quiet --record %s", path);
+    ck_assert_int_eq(run_status(args), 0);
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    long steps[64];
+    int rows = 0;
+    while (fgets(line, sizeof line, f) && rows < 64) steps[rows++] = strtol(line, NULL, 10);
+    fclose(f);
+    ck_assert_int_eq(rows, 4 * 4);
+    ck_assert_int_eq(steps[0], 0);
+    ck_assert_int_eq(steps[4], 4);
+    ck_assert_int_eq(steps[8], 8);
+    ck_assert_int_eq(steps[12], 10);
+
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "%s run " CS_TEST_DATA "/good/everything.xml --steps 2000000000 --every 1000 --quiet "
+             "--record %s >/dev/null 2>&1 & pid=$!; sleep 1; kill -INT $pid; wait $pid",
+             CS_CONESIM, path);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 130);
+    f = fopen(path, "r");
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n");
+    int whole = 1;
+    rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        int commas = 0;
+        for (char *p = line; *p; p++) commas += *p == ',';
+        whole &= commas == 15 && line[strlen(line) - 1] == '\n';
+        rows++;
+    }
+    fclose(f);
+    remove(path);
+    ck_assert_int_ge(rows, 4);
+    ck_assert(whole);
+    (void)fd;
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("mjcf");
+    TCase *t = tcase_create("mjcf");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, test_good_scenes);
+    tcase_add_test(t, test_everything_scene);
+    tcase_add_test(t, test_compiler_scene);
+    tcase_add_test(t, test_frames_scene);
+    tcase_add_test(t, test_bad_catalogue);
+    tcase_add_test(t, test_missing_file);
+    tcase_add_test(t, test_mutation_fuzz);
+    tcase_add_test(t, test_cli_exit_codes);
+    tcase_add_test(t, test_cli_record);
+    tcase_add_test(t, test_cli_every_and_sigint);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
