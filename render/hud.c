@@ -119,15 +119,18 @@ static void addf(lines *l, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A text panel at (x, y) from the top-left, or from the bottom-right with right != 0. */
 static void panel(cs_renderer *r, const lines *l, float x, float y, float scale, int right,
-                  int w)
+                  int w, int h)
 {
     static const float bg[4] = {0, 0, 0, 0.55f}, fg[4] = {1, 1, 1, 1};
     float lh = 12 * scale, pad = 4 * scale, width = 0;
     for (int i = 0; i < l->n; i++)
         width = fmaxf(width, cs_hud_text_width(l->line[i], scale));
-    if (right)
+    if (right) {
         x = (float)w - width - 2 * pad - x;
+        y = (float)h - l->n * lh - pad - y;
+    }
     cs_hud_rect(r, x, y, width + 2 * pad, l->n * lh + pad, bg);
     for (int i = 0; i < l->n; i++)
         cs_hud_text(r, x + pad, y + pad + i * lh, scale, l->line[i], fg);
@@ -210,13 +213,13 @@ void cs_gl_hud(cs_renderer *r, const cs_render_scene *s, int w, int h)
         }
         if (d->message)
             addf(&l, "%s", d->message);
-        panel(r, &l, 4 * scale, 4 * scale, scale, 0, w);
+        panel(r, &l, 4 * scale, 4 * scale, scale, 0, w, h);
         lines keys = {.n = 0};
         addf(&keys, "Space run/pause  Right step  Backspace reset  +/- speed");
         addf(&keys, "C contacts  F forces  K cone  R frames  W wire  [ ] contact");
         addf(&keys, "drag: left orbit  right pan  ctrl perturb  dbl-click select");
         if (w >= 640)
-            panel(r, &keys, 4 * scale, 4 * scale, scale, 1, w);
+            panel(r, &keys, 4 * scale, 4 * scale, scale, 1, w, h);
     }
     if (s->overlay & CS_OVERLAY_FORCES)
         legend(r, s, scale, w, h);

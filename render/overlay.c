@@ -140,21 +140,21 @@ void cs_gl_overlays(cs_renderer *r, const cs_render_scene *s)
             for (int a = 0; a < 3; a++) {
                 double v[3] = {0.15 * u * c->frame[3 * a], 0.15 * u * c->frame[3 * a + 1],
                                0.15 * u * c->frame[3 * a + 2]};
-                cs_gl_arrow(r, c->pos, v, 0.003 * u, axis_color[a]);
+                cs_gl_arrow(r, c->pos, v, 0.005 * u, axis_color[a]);
             }
         }
         if ((ov & CS_OVERLAY_FORCES) && scale > 0) {
             double v[3];
             for (int i = 0; i < 3; i++)
                 v[i] = scale * c->force[0] * c->frame[i];
-            cs_gl_arrow(r, c->pos, v, 0.006 * u, cs_color_normal_force);
+            cs_gl_arrow(r, c->pos, v, 0.01 * u, cs_color_normal_force);
             if (c->dim >= 3) {
                 tangential(c, c->force[1], c->force[2], scale, v);
-                cs_gl_arrow(r, c->pos, v, 0.006 * u, cs_color_friction_force);
+                cs_gl_arrow(r, c->pos, v, 0.01 * u, cs_color_friction_force);
             }
         }
         if (ov & CS_OVERLAY_CONTACTS)
-            cs_gl_ball(r, c->pos, (k == s->selected_contact ? 0.02 : 0.012) * u,
+            cs_gl_ball(r, c->pos, (k == s->selected_contact ? 0.03 : 0.02) * u,
                        cs_color_contact_point);
     }
     if (ov & CS_OVERLAY_CONES) {
