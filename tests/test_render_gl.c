@@ -303,6 +303,90 @@ START_TEST(wireframe_and_hud_change_the_image)
 }
 END_TEST
 
+/* Every primitive shows its own colour at its projected centre (boxes rotated, a
+ * translucent one blended over the plane). */
+START_TEST(all_primitives_drawn)
+{
+    static const struct {
+        int type;
+        double size[3], pos[3];
+        float rgb[3];
+    } P[] = {
+        {CS_GEOM_BOX, {0.08, 0.05, 0.04}, {-0.45, 0, 0.1}, {0.9f, 0.1f, 0.1f}},
+        {CS_GEOM_CAPSULE, {0.04, 0.06, 0}, {-0.22, 0, 0.1}, {0.1f, 0.8f, 0.1f}},
+        {CS_GEOM_CYLINDER, {0.06, 0.05, 0}, {0, 0, 0.1}, {0.1f, 0.2f, 0.9f}},
+        {CS_GEOM_ELLIPSOID, {0.09, 0.05, 0.04}, {0.22, 0, 0.1}, {0.9f, 0.9f, 0.1f}},
+        {CS_GEOM_SPHERE, {0.07, 0, 0}, {0.45, 0, 0.1}, {0.8f, 0.1f, 0.8f}},
+    };
+    enum { N = sizeof P / sizeof P[0] };
+    cs_render_geom g[N + 1];
+    memset(g, 0, sizeof g);
+    g[0].type = CS_GEOM_PLANE; /* infinite, default grid */
+    g[0].pose.mat[0] = g[0].pose.mat[4] = g[0].pose.mat[8] = 1;
+    g[0].rgba[0] = 0.3f, g[0].rgba[1] = 0.3f, g[0].rgba[2] = 0.3f, g[0].rgba[3] = 1;
+    /* 30 degrees about x: the axes tilt towards the camera, the faces all show. */
+    double c30 = cos(3.14159265358979 / 6), s30 = sin(3.14159265358979 / 6);
+    double rx[9] = {1, 0, 0, 0, c30, -s30, 0, s30, c30};
+    for (int i = 0; i < N; i++) {
+        cs_render_geom *q = &g[i + 1];
+        q->type = P[i].type;
+        memcpy(q->size, P[i].size, sizeof q->size);
+        memcpy(q->pose.pos, P[i].pos, sizeof q->pose.pos);
+        memcpy(q->pose.mat, rx, sizeof rx);
+        memcpy(q->rgba, P[i].rgb, sizeof P[i].rgb);
+        q->rgba[3] = 1;
+        q->body = i + 1;
+    }
+    cs_render_scene s;
+    cs_render_scene_init(&s);
+    s.geoms = g;
+    s.ngeom = N + 1;
+    s.overlay = 0;
+    cs_camera c = {90, -20, 1.4, {0, 0, 0.1}, 45};
+    unsigned char *rgb = malloc(W * H * 3);
+    char err[256];
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err), 0);
+    for (int i = 0; i < N; i++) {
+        int x, y;
+        proj(&c, P[i].pos, &x, &y);
+        const unsigned char *p = px(rgb, W, x, y);
+        double n = sqrt((double)p[0] * p[0] + (double)p[1] * p[1] + (double)p[2] * p[2]);
+        const float *k = P[i].rgb;
+        double m = sqrt(k[0] * k[0] + k[1] * k[1] + k[2] * k[2]);
+        double cosang = (p[0] * k[0] + p[1] * k[1] + p[2] * k[2]) / (n * m);
+        ck_assert_msg(cosang > 0.98, "primitive %d: pixel %d %d %d", i, p[0], p[1], p[2]);
+    }
+    int opaque_green;
+    {
+        int x, y;
+        proj(&c, P[N - 1].pos, &x, &y);
+        opaque_green = px(rgb, W, x, y)[1];
+    }
+    const char *dir = getenv("CS_RENDER_TEST_OUT");
+    if (dir) {
+        char path[512];
+        g[N].rgba[3] = 1;
+        s.overlay = CS_OVERLAY_WIREFRAME;
+        cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err);
+        snprintf(path, sizeof path, "%s/primitives_wire.png", dir);
+        cs_png_write(path, W, H, rgb, err, sizeof err);
+        s.overlay = 0;
+        cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err);
+        snprintf(path, sizeof path, "%s/primitives.png", dir);
+        cs_png_write(path, W, H, rgb, err, sizeof err);
+    }
+    /* Translucent: the sphere at half alpha mixes with what is behind it. */
+    g[N].rgba[3] = 0.5f;
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err), 0);
+    int x, y;
+    proj(&c, P[N - 1].pos, &x, &y);
+    const unsigned char *p = px(rgb, W, x, y);
+    /* The grey behind shows through the magenta: more green than the opaque sphere had. */
+    ck_assert_int_gt(p[1], opaque_green + 10);
+    free(rgb);
+}
+END_TEST
+
 START_TEST(png_round_trip)
 {
     cs_camera c = camera();
@@ -454,6 +538,7 @@ int main(void)
     tcase_add_test(tc, force_arrow_above_the_contact);
     tcase_add_test(tc, cone_marks_a_sliding_contact);
     tcase_add_test(tc, wireframe_and_hud_change_the_image);
+    tcase_add_test(tc, all_primitives_drawn);
     tcase_add_test(tc, png_round_trip);
     tcase_add_test(tc, screenshot_writes_png);
     tcase_add_test(tc, loop_runs_frames);
