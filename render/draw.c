@@ -397,6 +397,17 @@ const char *cs_renderer_gl_name(const cs_renderer *r)
 
 /* ------------------------------------------------------------ drawing */
 
+static void mat4_mul(const float a[16], const float b[16], float out[16])
+{
+    for (int c = 0; c < 4; c++)
+        for (int rr = 0; rr < 4; rr++) {
+            float s = 0;
+            for (int k = 0; k < 4; k++)
+                s += a[k * 4 + rr] * b[c * 4 + k];
+            out[c * 4 + rr] = s;
+        }
+}
+
 /* M = [rot * diag(scale) | pos] column-major; normal matrix rot * diag(1/scale). */
 void cs_gl_draw_mesh(cs_renderer *r, int mesh, const double rot[9], const double pos[3],
                      const double scale[3], const float rgba[4], int mode, float emit)
@@ -413,6 +424,14 @@ void cs_gl_draw_mesh(cs_renderer *r, int mesh, const double rot[9], const double
     m[13] = (float)pos[1];
     m[14] = (float)pos[2];
     m[15] = 1;
+    if (r->shadow) {
+        static const float dark[4] = {0, 0, 0, 0.3f};
+        float sm[16];
+        mat4_mul(r->shadow_mat, m, sm);
+        memcpy(m, sm, sizeof m);
+        rgba = dark;
+        mode = SHADE_FLAT;
+    }
     glUniformMatrix4fv(r->u_model, 1, GL_FALSE, m);
     glUniformMatrix3fv(r->u_normal, 1, GL_FALSE, nm);
     glUniform4fv(r->u_color, 1, rgba);
@@ -536,15 +555,60 @@ static void draw_geom(cs_renderer *r, const cs_render_geom *g, double extent, in
         glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
 }
 
-static void mat4_mul(const float a[16], const float b[16], float out[16])
+
+/* Planar shadows from the key light: every geom above a plane is flattened onto it along
+ * the light, drawn dark and translucent only where that plane is visible (stencil 1),
+ * each pixel once (stencil incremented). Cheap on llvmpipe and free of shadow-map acne. */
+static void draw_shadows(cs_renderer *r, const cs_render_scene *s, double extent)
 {
-    for (int c = 0; c < 4; c++)
-        for (int rr = 0; rr < 4; rr++) {
-            float s = 0;
-            for (int k = 0; k < 4; k++)
-                s += a[k * 4 + rr] * b[c * 4 + k];
-            out[c * 4 + rr] = s;
+    double l[3] = {0.3, 0.5, 1.0};
+    cs_v3normalize(l);
+    for (int k = 0; k < s->ngeom; k++) {
+        const cs_render_geom *pl = &s->geoms[k];
+        if (pl->type != CS_GEOM_PLANE || pl->rgba[3] < 1)
+            continue;
+        double n[3] = {pl->pose.mat[2], pl->pose.mat[5], pl->pose.mat[8]};
+        double ln = cs_v3dot(l, n), d = cs_v3dot(pl->pose.pos, n);
+        if (ln < 0.1)
+            continue;
+        /* x' = x - l ((x . n - d) / (l . n)): S = I - l n^T / ln, translation l d / ln. */
+        float *S = r->shadow_mat;
+        for (int c = 0; c < 3; c++)
+            for (int rr = 0; rr < 3; rr++)
+                S[c * 4 + rr] = (float)((rr == c) - l[rr] * n[c] / ln);
+        for (int rr = 0; rr < 3; rr++)
+            S[12 + rr] = (float)(l[rr] * d / ln);
+        S[3] = S[7] = S[11] = 0;
+        S[15] = 1;
+        glEnable(GL_STENCIL_TEST);
+        glClear(GL_STENCIL_BUFFER_BIT);
+        glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+        glDepthMask(GL_FALSE);
+        glDepthFunc(GL_LEQUAL);
+        glStencilFunc(GL_ALWAYS, 1, 0xff);
+        glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+        draw_geom(r, pl, extent, 0, 0);
+        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+        glDisable(GL_DEPTH_TEST);
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glStencilFunc(GL_EQUAL, 1, 0xff);
+        glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+        r->shadow = 1;
+        for (int i = 0; i < s->ngeom; i++) {
+            const cs_render_geom *g = &s->geoms[i];
+            if (g->type == CS_GEOM_PLANE || g->rgba[3] <= 0 ||
+                cs_v3dot(g->pose.pos, n) - d < 0)
+                continue;
+            draw_geom(r, g, extent, 0, 0);
         }
+        r->shadow = 0;
+        glDisable(GL_BLEND);
+        glDisable(GL_STENCIL_TEST);
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LESS);
+        glDepthMask(GL_TRUE);
+    }
 }
 
 void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *cam, int w,
@@ -554,7 +618,7 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
     r->unit = extent;
     glViewport(0, 0, w, h);
     glClearColor(0, 0, 0, 1);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     glDisable(GL_CULL_FACE);
     glDisable(GL_BLEND);
 
@@ -578,9 +642,11 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
     glUniformMatrix4fv(r->u_viewproj, 1, GL_FALSE, r->viewproj);
     glUniform3f(r->u_eye, (float)r->eye[0], (float)r->eye[1], (float)r->eye[2]);
     int wire = (s->overlay & CS_OVERLAY_WIREFRAME) != 0;
-    /* Opaque first, then the translucent ones blended without depth writes. */
+    /* Opaque first, then shadows, then the translucent ones blended without depth writes. */
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
+            if (!s->no_shadows)
+                draw_shadows(r, s, extent);
             glEnable(GL_BLEND);
             glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
             glDepthMask(GL_FALSE);

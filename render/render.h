@@ -75,6 +75,7 @@ typedef struct {
     int selected_contact;   /* index into contacts, -1 = the one with the largest fn */
     double extent;          /* the model's size scale, m (0 = from the geoms) */
     double force_scale;     /* arrow metres per newton (0 = largest force -> extent/3) */
+    int no_shadows;         /* 1: no planar shadows on planes */
 } cs_render_scene;
 
 /* Colours the overlays use (unlit, so a pixel shows exactly these). */
@@ -262,9 +263,9 @@ typedef struct {
 } cs_perturb;
 
 void cs_viewer_perturb(const cs_viewer_state *v, const cs_render_scene *scene, cs_perturb *p);
-/* A spring-damper force for a perturbation, MuJoCo-simulate-like: F = m (w^2 (target -
- * anchor) - 2 w v_anchor) with w = 2 pi * 2 Hz... see window.c; m is the body's
- * (subtree) mass, v_anchor the anchor's world velocity. Apply F at the anchor. */
+/* A spring-damper force for a perturbation: F = m (w^2 (target - anchor) - 2 w v_anchor),
+ * critically damped at w = 2 pi 2 Hz; m is the body's mass, v_anchor the anchor's world
+ * velocity (may be NULL). Apply F at the anchor (it also makes a torque about the com). */
 void cs_perturb_force(const cs_perturb *p, double mass, const double v_anchor[3],
                       double force[3]);
 

@@ -37,6 +37,8 @@ struct cs_renderer {
     /* per-frame */
     float viewproj[16];
     double eye[3], unit;        /* overlay size unit (the scene extent) */
+    int shadow;                 /* drawing a shadow: shadow_mat pre-multiplies, flat colour */
+    float shadow_mat[16];
 };
 
 /* draw.c */

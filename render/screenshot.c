@@ -30,8 +30,8 @@ static int make_fbos(cs_renderer *r, int w, int h, char *err, size_t errlen)
                               r->rb_ms_color);
     glGenRenderbuffers(1, &r->rb_ms_depth);
     glBindRenderbuffer(GL_RENDERBUFFER, r->rb_ms_depth);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, r->samples, GL_DEPTH_COMPONENT24, w, h);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER,
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, r->samples, GL_DEPTH24_STENCIL8, w, h);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
                               r->rb_ms_depth);
     GLenum st1 = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     glGenFramebuffers(1, &r->fbo);

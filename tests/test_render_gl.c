@@ -387,6 +387,33 @@ START_TEST(all_primitives_drawn)
 }
 END_TEST
 
+/* Planar shadow: a sphere held above the plane darkens the plane along the key light
+ * (direction (0.3, 0.5, 1)), and only there. */
+START_TEST(shadow_falls_on_the_plane)
+{
+    cs_camera c = camera();
+    cs_render_scene s;
+    build_scene(&s, 0);
+    G[1].pose.pos[2] = 0.3;
+    double shadow[3] = {-0.3 * 0.3, -0.5 * 0.3, 0}, far[3] = {0.3, -0.3, 0};
+    int x, y, fx, fy;
+    proj(&c, shadow, &x, &y);
+    proj(&c, far, &fx, &fy);
+    unsigned char *with = malloc(W * H * 3), *without = malloc(W * H * 3);
+    char err[256];
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, with, err, sizeof err), 0);
+    s.no_shadows = 1;
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, without, err, sizeof err), 0);
+    const unsigned char *a = px(with, W, x, y), *b = px(without, W, x, y);
+    ck_assert_int_lt(a[0] + a[1] + a[2] + 30, b[0] + b[1] + b[2]);
+    a = px(with, W, fx, fy);
+    b = px(without, W, fx, fy);
+    ck_assert_int_eq(a[0] + a[1] + a[2], b[0] + b[1] + b[2]);
+    free(with);
+    free(without);
+}
+END_TEST
+
 START_TEST(png_round_trip)
 {
     cs_camera c = camera();
@@ -539,6 +566,7 @@ int main(void)
     tcase_add_test(tc, cone_marks_a_sliding_contact);
     tcase_add_test(tc, wireframe_and_hud_change_the_image);
     tcase_add_test(tc, all_primitives_drawn);
+    tcase_add_test(tc, shadow_falls_on_the_plane);
     tcase_add_test(tc, png_round_trip);
     tcase_add_test(tc, screenshot_writes_png);
     tcase_add_test(tc, loop_runs_frames);
