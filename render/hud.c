@@ -192,7 +192,8 @@ void cs_gl_hud(cs_renderer *r, const cs_render_scene *s, int w, int h)
             snprintf(rtf, sizeof rtf, "  real-time x%.2f", d->rtf);
         addf(&l, "time %.4f s  %s  slow-motion x%.4g%s", d->time,
              d->paused ? "PAUSED" : "running", d->slowmo > 0 ? d->slowmo : 1, rtf);
-        addf(&l, "contacts %d  %s%siterations %d  residual %.3g", d->ncon,
+        addf(&l, "contacts %d  %s%siterations %d  residual %.3g",
+             d->ncon > s->ncontact ? d->ncon : s->ncontact,
              d->solver ? d->solver : "", d->solver ? "  " : "", d->iterations, d->residual);
         if (d->body_name)
             addf(&l, "body %s  pos %.4f %.4f %.4f  vel %.4f %.4f %.4f", d->body_name,

@@ -314,8 +314,11 @@ typedef struct {
     void (*step_back)(void *user);
     /* Back to the initial state. */
     void (*reset)(void *user);
-    /* Fills the scene for the current state: geoms, contacts, hud numbers. The loop then
-     * overwrites overlay, selected_*, hud.paused, hud.slowmo and hud.rtf from its own state. */
+    /* Fills the scene for the current state: geoms, contacts, hud numbers, extent,
+     * force_scale. The loop then overwrites overlay, selected_*, hud.paused, hud.slowmo and
+     * hud.rtf from its own state. The arrays must stay valid until the next fill (input
+     * handling picks against them between frames), and geom i must be the same geom in
+     * every fill (a perturbation holds its index). */
     void (*fill)(void *user, cs_render_scene *scene);
     /* Optional: called before every step with the perturbation to apply (active = 0 when
      * none): write the force into the data's applied forces, nowhere else. */
