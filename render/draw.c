@@ -73,6 +73,20 @@ static const char *sky_fs =
     "  o_color = vec4(mix(bottom, top, clamp(v_t, 0.0, 1.0)), 1.0);\n"
     "}\n";
 
+static const char *batch_vs =
+    "#version 330 core\n"
+    "layout(location = 0) in vec3 a_pos;\n"
+    "layout(location = 1) in vec3 a_color;\n"
+    "uniform mat4 u_viewproj;\n"
+    "out vec3 v_color;\n"
+    "void main() { v_color = a_color; gl_Position = u_viewproj * vec4(a_pos, 1.0); }\n";
+
+static const char *batch_fs =
+    "#version 330 core\n"
+    "in vec3 v_color;\n"
+    "out vec4 o_color;\n"
+    "void main() { o_color = vec4(v_color, 1.0); }\n";
+
 static const char *hud_vs =
     "#version 330 core\n"
     "layout(location = 0) in vec2 a_pos;\n"
@@ -191,6 +205,58 @@ static void upload(cs_mesh *m, builder *b)
     memset(b, 0, sizeof *b);
 }
 
+/* The builder's indexed triangles expanded into a plain list of positions. */
+static void make_template(cs_tpl *t, builder *b)
+{
+    t->n = (int)b->ni;
+    t->v = malloc(b->ni * 3 * sizeof *t->v);
+    for (size_t k = 0; t->v && k < b->ni; k++)
+        memcpy(t->v + 3 * k, b->v + 6 * b->i[k], 3 * sizeof *t->v);
+    free(b->v);
+    free(b->i);
+    memset(b, 0, sizeof *b);
+}
+
+static void build_templates(cs_renderer *r)
+{
+    const int seg = 16, rings = 8;
+    builder b = {0};
+    for (int j = 0; j <= rings; j++)
+        for (int i = 0; i <= seg; i++) {
+            double th = CS_PI * j / rings, ph = 2 * CS_PI * i / seg;
+            b_vert(&b, sin(th) * cos(ph), sin(th) * sin(ph), cos(th), 0, 0, 0);
+        }
+    for (int j = 0; j < rings; j++)
+        for (int i = 0; i < seg; i++) {
+            unsigned a = j * (seg + 1) + i, c = a + seg + 1;
+            b_tri(&b, a, c, a + 1);
+            b_tri(&b, a + 1, c, c + 1);
+        }
+    make_template(&r->tpl[TPL_SPHERE], &b);
+    for (int i = 0; i <= seg; i++) {
+        double ph = 2 * CS_PI * i / seg;
+        b_vert(&b, cos(ph), sin(ph), -1, 0, 0, 0);
+        b_vert(&b, cos(ph), sin(ph), 1, 0, 0, 0);
+    }
+    for (int i = 0; i < seg; i++) {
+        unsigned a = 2 * i;
+        b_tri(&b, a, a + 2, a + 1);
+        b_tri(&b, a + 1, a + 2, a + 3);
+    }
+    make_template(&r->tpl[TPL_TUBE], &b);
+    b_vert(&b, 0, 0, 1, 0, 0, 0);
+    b_vert(&b, 0, 0, 0, 0, 0, 0);
+    for (int i = 0; i <= seg; i++) {
+        double ph = 2 * CS_PI * i / seg;
+        b_vert(&b, cos(ph), sin(ph), 0, 0, 0, 0);
+    }
+    for (int i = 0; i < seg; i++) {
+        b_tri(&b, 0, 2 + i, 3 + i);
+        b_tri(&b, 1, 3 + i, 2 + i);
+    }
+    make_template(&r->tpl[TPL_CONE], &b);
+}
+
 #define SEG 48   /* around */
 #define RINGS 24 /* pole to pole */
 
@@ -251,24 +317,6 @@ static void build_meshes(cs_renderer *r)
             b_tri(&b, base, base + 2, base + 3);
         }
     upload(&r->mesh[MESH_BOX], &b);
-    /* cone: base radius 1 at z = 0, apex at z = 1, with its base disk */
-    for (int i = 0; i <= SEG; i++) {
-        double ph = 2 * CS_PI * i / SEG, x = cos(ph), y = sin(ph), k = 1 / sqrt(2.0);
-        b_vert(&b, x, y, 0, x * k, y * k, k);
-        b_vert(&b, 0, 0, 1, x * k, y * k, k);
-    }
-    for (int i = 0; i < SEG; i++)
-        b_tri(&b, 2 * i, 2 * i + 2, 2 * i + 1);
-    {
-        unsigned c = b_vert(&b, 0, 0, 0, 0, 0, -1), first = (unsigned)b.nv;
-        for (int i = 0; i <= SEG; i++) {
-            double ph = 2 * CS_PI * i / SEG;
-            b_vert(&b, cos(ph), sin(ph), 0, 0, 0, -1);
-        }
-        for (int i = 0; i < SEG; i++)
-            b_tri(&b, c, first + i + 1, first + i);
-    }
-    upload(&r->mesh[MESH_CONE], &b);
     /* quad [-1, 1]^2 at z = 0 */
     b_vert(&b, -1, -1, 0, 0, 0, 1);
     b_vert(&b, 1, -1, 0, 0, 0, 1);
@@ -295,6 +343,12 @@ static void on_glfw_error(int code, const char *msg)
 cs_renderer *cs_renderer_create(int w, int h, const char *title, int hidden, char *err,
                                 size_t errlen)
 {
+    return cs_gl_create(w, h, title, hidden, 4, err, errlen);
+}
+
+cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int samples, char *err,
+                          size_t errlen)
+{
     glfw_error[0] = '\0';
     glfwSetErrorCallback(on_glfw_error);
     if (!glfw_ready && !glfwInit()) {
@@ -308,7 +362,7 @@ cs_renderer *cs_renderer_create(int w, int h, const char *title, int hidden, cha
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_VISIBLE, hidden ? GLFW_FALSE : GLFW_TRUE);
-    glfwWindowHint(GLFW_SAMPLES, hidden ? 0 : 4);
+    glfwWindowHint(GLFW_SAMPLES, hidden ? 0 : samples);
     GLFWwindow *win = glfwCreateWindow(hidden ? 1 : w, hidden ? 1 : h,
                                        title ? title : "conesim", NULL, NULL);
     if (!win) {
@@ -326,12 +380,14 @@ cs_renderer *cs_renderer_create(int w, int h, const char *title, int hidden, cha
     }
     r->window = win;
     r->hidden = hidden;
+    r->want_samples = samples;
     const char *name = (const char *)glGetString(GL_RENDERER);
     snprintf(r->gl_name, sizeof r->gl_name, "%s", name ? name : "?");
     r->prog_mesh = program(mesh_vs, mesh_fs, err, errlen);
     r->prog_sky = r->prog_mesh ? program(sky_vs, sky_fs, err, errlen) : 0;
     r->prog_2d = r->prog_sky ? program(hud_vs, hud_fs, err, errlen) : 0;
-    if (!r->prog_2d) {
+    r->prog_batch = r->prog_2d ? program(batch_vs, batch_fs, err, errlen) : 0;
+    if (!r->prog_batch) {
         cs_renderer_destroy(r);
         return NULL;
     }
@@ -345,7 +401,18 @@ cs_renderer *cs_renderer_create(int w, int h, const char *title, int hidden, cha
     r->u_grid = glGetUniformLocation(p, "u_grid");
     r->u_emit = glGetUniformLocation(p, "u_emit");
     r->u2_viewport = glGetUniformLocation(r->prog_2d, "u_viewport");
+    r->ub_viewproj = glGetUniformLocation(r->prog_batch, "u_viewproj");
     build_meshes(r);
+    build_templates(r);
+    glGenVertexArrays(1, &r->vao_batch);
+    glBindVertexArray(r->vao_batch);
+    glGenBuffers(1, &r->vbo_batch);
+    glBindBuffer(GL_ARRAY_BUFFER, r->vbo_batch);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
+                          (void *)(3 * sizeof(float)));
     glGenVertexArrays(1, &r->vao_empty);
     glGenVertexArrays(1, &r->vao_2d);
     glBindVertexArray(r->vao_2d);
@@ -371,6 +438,11 @@ void cs_renderer_destroy(cs_renderer *r)
         glDeleteVertexArrays(1, &r->mesh[i].vao);
     }
     glDeleteVertexArrays(1, &r->vao_empty);
+    glDeleteVertexArrays(1, &r->vao_batch);
+    glDeleteBuffers(1, &r->vbo_batch);
+    for (int i = 0; i < TPL_COUNT; i++)
+        free(r->tpl[i].v);
+    free(r->batch);
     glDeleteVertexArrays(1, &r->vao_2d);
     glDeleteBuffers(1, &r->vbo_2d);
     if (r->fbo) {
@@ -385,6 +457,8 @@ void cs_renderer_destroy(cs_renderer *r)
         glDeleteProgram(r->prog_sky);
     if (r->prog_2d)
         glDeleteProgram(r->prog_2d);
+    if (r->prog_batch)
+        glDeleteProgram(r->prog_batch);
     free(r->buf_2d);
     glfwDestroyWindow(r->window);
     free(r);
@@ -459,11 +533,53 @@ static void frame_from_z(const double z[3], double rot[9])
     }
 }
 
+/* Appends template t transformed by [rot * diag(scale) | pos] in one colour. */
+static void batch_add(cs_renderer *r, int t, const double rot[9], const double pos[3],
+                      const double scale[3], const float rgb[3])
+{
+    const cs_tpl *T = &r->tpl[t];
+    if (!T->v)
+        return;
+    if (r->nbatch + (size_t)T->n > r->cap_batch) {
+        size_t cap = r->cap_batch ? 2 * r->cap_batch : 16384;
+        while (cap < r->nbatch + (size_t)T->n)
+            cap *= 2;
+        float *nb = realloc(r->batch, cap * 6 * sizeof *nb);
+        if (!nb)
+            return;
+        r->batch = nb;
+        r->cap_batch = cap;
+    }
+    float *o = r->batch + 6 * r->nbatch;
+    for (int k = 0; k < T->n; k++, o += 6) {
+        double l[3] = {T->v[3 * k] * scale[0], T->v[3 * k + 1] * scale[1],
+                       T->v[3 * k + 2] * scale[2]};
+        for (int i = 0; i < 3; i++)
+            o[i] = (float)(pos[i] + rot[3 * i] * l[0] + rot[3 * i + 1] * l[1] +
+                           rot[3 * i + 2] * l[2]);
+        o[3] = rgb[0], o[4] = rgb[1], o[5] = rgb[2];
+    }
+    r->nbatch += (size_t)T->n;
+}
+
+void cs_gl_batch_flush(cs_renderer *r)
+{
+    if (r->nbatch == 0)
+        return;
+    glUseProgram(r->prog_batch);
+    glUniformMatrix4fv(r->ub_viewproj, 1, GL_FALSE, r->viewproj);
+    glBindVertexArray(r->vao_batch);
+    glBindBuffer(GL_ARRAY_BUFFER, r->vbo_batch);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(r->nbatch * 6 * sizeof(float)), r->batch,
+                 GL_STREAM_DRAW);
+    glDrawArrays(GL_TRIANGLES, 0, (GLsizei)r->nbatch);
+    r->nbatch = 0;
+}
+
 void cs_gl_ball(cs_renderer *r, const double p[3], double radius, const float rgb[3])
 {
-    float c[4] = {rgb[0], rgb[1], rgb[2], 1};
     double s[3] = {radius, radius, radius};
-    cs_gl_draw_mesh(r, MESH_SPHERE, ident, p, s, c, SHADE_FLAT, 0);
+    batch_add(r, TPL_SPHERE, ident, p, s, rgb);
 }
 
 void cs_gl_segment(cs_renderer *r, const double a[3], const double b[3], double radius,
@@ -476,8 +592,7 @@ void cs_gl_segment(cs_renderer *r, const double a[3], const double b[3], double 
     frame_from_z(z, rot);
     double mid[3] = {0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1]), 0.5 * (a[2] + b[2])};
     double s[3] = {radius, radius, 0.5 * len};
-    float c[4] = {rgb[0], rgb[1], rgb[2], 1};
-    cs_gl_draw_mesh(r, MESH_TUBE, rot, mid, s, c, SHADE_FLAT, 0);
+    batch_add(r, TPL_TUBE, rot, mid, s, rgb);
 }
 
 void cs_gl_arrow(cs_renderer *r, const double from[3], const double vec[3], double radius,
@@ -495,9 +610,7 @@ void cs_gl_arrow(cs_renderer *r, const double from[3], const double vec[3], doub
         base[i] = from[i] + (len - head) * z[i];
     cs_gl_segment(r, from, base, radius, rgb);
     double s[3] = {3 * radius, 3 * radius, head};
-    float c[4] = {rgb[0], rgb[1], rgb[2], 1};
-    /* Slight shading on the head so its direction reads; the shaft stays exact. */
-    cs_gl_draw_mesh(r, MESH_CONE, rot, base, s, c, SHADE_FLAT, 0);
+    batch_add(r, TPL_CONE, rot, base, s, rgb);
 }
 
 static void draw_geom(cs_renderer *r, const cs_render_geom *g, double extent, int selected,

@@ -162,4 +162,5 @@ void cs_gl_overlays(cs_renderer *r, const cs_render_scene *s)
         if (k >= 0)
             draw_cone(r, &s->contacts[k], scale, u);
     }
+    cs_gl_batch_flush(r);
 }

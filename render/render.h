@@ -280,6 +280,9 @@ typedef struct cs_renderer cs_renderer;
 cs_renderer *cs_renderer_create(int w, int h, const char *title, int hidden, char *err,
                                 size_t errlen);
 void cs_renderer_destroy(cs_renderer *r);
+/* Multisampling of the off-screen framebuffer (default 4; 0 = none, about 3x faster on
+ * llvmpipe). Clamped to what the driver offers. */
+void cs_renderer_set_samples(cs_renderer *r, int samples);
 /* GL_RENDERER string of the context (e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"). */
 const char *cs_renderer_gl_name(const cs_renderer *r);
 
@@ -335,6 +338,7 @@ typedef struct {
     int vsync;              /* 1: swap interval 1 on a desktop; 0: never wait */
     int max_frames;         /* > 0: stop after that many frames (tests, scripted runs) */
     double max_step_time;   /* wall seconds of stepping a frame may spend (default 1/30) */
+    int samples;            /* window multisampling (default 4; 0 for software GL) */
 } cs_viewer_options;
 
 void cs_viewer_options_init(cs_viewer_options *o);

@@ -13,7 +13,17 @@ typedef struct {
     GLsizei count;
 } cs_mesh;
 
-enum { MESH_SPHERE, MESH_TUBE, MESH_DISK, MESH_BOX, MESH_CONE, MESH_QUAD, MESH_COUNT };
+enum { MESH_SPHERE, MESH_TUBE, MESH_DISK, MESH_BOX, MESH_QUAD, MESH_COUNT };
+
+/* Low-resolution unit shapes for overlays, as plain triangle lists (x y z per vertex):
+ * transformed on the CPU into one batch, so hundreds of arrows cost one draw call
+ * (llvmpipe pays ~0.1 ms a draw). */
+enum { TPL_SPHERE, TPL_TUBE, TPL_CONE, TPL_COUNT };
+
+typedef struct {
+    float *v;
+    int n; /* vertices */
+} cs_tpl;
 
 /* Shading modes of the mesh program. */
 enum { SHADE_LIT = 0, SHADE_FLAT = 1, SHADE_GRID = 2 };
@@ -33,23 +43,31 @@ struct cs_renderer {
     size_t cap_2d;
     /* off-screen framebuffers, kept while the size stays the same */
     GLuint fbo_ms, rb_ms_color, rb_ms_depth, fbo, rb_color;
-    int fbo_w, fbo_h, samples;
+    int fbo_w, fbo_h, samples, want_samples;
     /* per-frame */
     float viewproj[16];
     double eye[3], unit;        /* overlay size unit (the scene extent) */
+    cs_tpl tpl[TPL_COUNT];
+    GLuint prog_batch, vao_batch, vbo_batch;
+    GLint ub_viewproj;
+    float *batch;               /* x y z r g b per vertex, world coordinates */
+    size_t nbatch, cap_batch;
     int shadow;                 /* drawing a shadow: shadow_mat pre-multiplies, flat colour */
     float shadow_mat[16];
 };
 
 /* draw.c */
+cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int samples, char *err,
+                          size_t errlen);
 void cs_gl_draw_mesh(cs_renderer *r, int mesh, const double rot[9], const double pos[3],
                      const double scale[3], const float rgba[4], int mode, float emit);
-/* Unlit overlay primitives (world coordinates). */
+/* Unlit overlay primitives (world coordinates), batched until cs_gl_batch_flush. */
 void cs_gl_ball(cs_renderer *r, const double p[3], double radius, const float rgb[3]);
 void cs_gl_segment(cs_renderer *r, const double a[3], const double b[3], double radius,
                    const float rgb[3]);
 void cs_gl_arrow(cs_renderer *r, const double from[3], const double vec[3], double radius,
                  const float rgb[3]);
+void cs_gl_batch_flush(cs_renderer *r);
 
 /* overlay.c */
 double cs_scene_extent(const cs_render_scene *s);

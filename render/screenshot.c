@@ -8,7 +8,7 @@
 
 static int make_fbos(cs_renderer *r, int w, int h, char *err, size_t errlen)
 {
-    if (r->fbo && r->fbo_w == w && r->fbo_h == h)
+    if (r->fbo && r->fbo_w == w && r->fbo_h == h && r->samples == r->want_samples)
         return 0;
     if (r->fbo) {
         glDeleteFramebuffers(1, &r->fbo);
@@ -19,7 +19,7 @@ static int make_fbos(cs_renderer *r, int w, int h, char *err, size_t errlen)
     }
     GLint maxs = 0;
     glGetIntegerv(GL_MAX_SAMPLES, &maxs);
-    r->samples = maxs >= 4 ? 4 : 0;
+    r->samples = r->want_samples < maxs ? r->want_samples : maxs;
     /* Multisampled target for drawing, resolved into a plain one for reading. */
     glGenFramebuffers(1, &r->fbo_ms);
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo_ms);
@@ -50,6 +50,11 @@ static int make_fbos(cs_renderer *r, int w, int h, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+void cs_renderer_set_samples(cs_renderer *r, int samples)
+{
+    r->want_samples = samples > 0 ? samples : 0;
 }
 
 int cs_render_offscreen(cs_renderer *r, const cs_render_scene *s, const cs_camera *c, int w,

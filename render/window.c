@@ -23,6 +23,7 @@ void cs_viewer_options_init(cs_viewer_options *o)
     o->overlay = CS_OVERLAY_DEFAULT;
     o->vsync = 1;
     o->max_step_time = 1.0 / 30;
+    o->samples = 4;
 }
 
 static void dispatch(GLFWwindow *w, cs_input_event *ev)
@@ -87,7 +88,7 @@ int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, cha
     }
     loop_ctx L;
     memset(&L, 0, sizeof L);
-    L.r = cs_renderer_create(o->width, o->height, o->title, 0, err, errlen);
+    L.r = cs_gl_create(o->width, o->height, o->title, 0, o->samples, err, errlen);
     if (!L.r)
         return -1;
     GLFWwindow *win = L.r->window;

@@ -139,7 +139,8 @@ START_TEST(sphere_centre_has_sphere_colour)
     unsigned char *rgb = render(0, &c, W, H);
     int x, y;
     proj(&c, G[1].pose.pos, &x, &y);
-    const unsigned char *p = px(rgb, W, x, y);
+    const unsigned char *p0 = px(rgb, W, x, y);
+    unsigned char p[3] = {p0[0], p0[1], p0[2]};
     /* Lighting scales the colour; its direction (hue) stays the sphere's. */
     double n = sqrt((double)p[0] * p[0] + (double)p[1] * p[1] + (double)p[2] * p[2]);
     double m = sqrt(SPHERE_RGB[0] * SPHERE_RGB[0] + SPHERE_RGB[1] * SPHERE_RGB[1] +
@@ -155,6 +156,14 @@ START_TEST(sphere_centre_has_sphere_colour)
     ck_assert_msg(!(q[0] > 2 * q[2] && q[0] > 150), "background %d %d %d looks like the sphere",
                   q[0], q[1], q[2]);
     free(rgb);
+    /* Without multisampling the same pixel is the same colour (up to edge blending). */
+    cs_renderer_set_samples(R, 0);
+    unsigned char *plain = render(0, &c, W, H);
+    cs_renderer_set_samples(R, 4);
+    proj(&c, G[1].pose.pos, &x, &y);
+    const unsigned char *pp = px(plain, W, x, y);
+    ck_assert_int_le(abs(pp[0] - p[0]) + abs(pp[1] - p[1]) + abs(pp[2] - p[2]), 6);
+    free(plain);
 }
 END_TEST
 
