@@ -356,4 +356,33 @@ int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, cha
 int cs_pacing_steps(double wall_dt, double slowmo, double timestep, int max_steps,
                     double *debt);
 
+/* ---------------------------------------------------------------- replay */
+
+/* A trajectory CSV (interface.md, `--record`) loaded for `view --replay`: frames are the
+ * recorded steps, each with every body's 13 numbers x y z qw qx qy qz vx vy vz wx wy wz.
+ * The adapter maps a body's pose to its geoms with the model. */
+typedef struct {
+    int nframe, nbody;
+    char **names;       /* nbody, in the order of the first step's rows */
+    long *step;         /* nframe */
+    double *time;       /* nframe */
+    double *state;      /* nframe * nbody * 13 */
+} cs_replay;
+
+#define CS_REPLAY_NUMS 13
+
+/* Reads and checks the whole file: the header, 16 fields a row, numbers, every step
+ * listing the same bodies in the same order, steps increasing. Errors are
+ * "FILE:LINE: what is wrong". Returns 0 or -1. */
+int cs_replay_load(const char *path, cs_replay *r, char *err, size_t errlen);
+void cs_replay_free(cs_replay *r);
+/* Body index by name, or -1. */
+int cs_replay_find_body(const cs_replay *r, const char *name);
+/* The 13 numbers of body b in frame f. */
+const double *cs_replay_body(const cs_replay *r, int f, int b);
+/* The last frame recorded at or before time t (0 before the first). */
+int cs_replay_frame_at(const cs_replay *r, double t);
+/* Rotation matrix (row-major, as cs_pose) of a quaternion w x y z (normalised first). */
+void cs_quat_to_mat(const double q[4], double mat[9]);
+
 #endif
