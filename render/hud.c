@@ -209,8 +209,9 @@ void cs_gl_hud(cs_renderer *r, const cs_render_scene *s, int w, int h)
             int n = snprintf(buf, sizeof buf, "f %.4g", c->force[0]);
             for (int i = 1; i < c->dim && i < 6 && n > 0 && (size_t)n < sizeof buf; i++)
                 n += snprintf(buf + n, sizeof buf - (size_t)n, " %.4g", c->force[i]);
-            addf(&l, "%s N  slip %.4g m/s  |f_t|/(mu f_n) %.4f", buf, c->slip,
-                 cs_contact_cone_ratio(c));
+            double ratio = cs_contact_cone_ratio(c);
+            addf(&l, "%s N  slip %.4g m/s  cone ratio %.4f%s", buf, c->slip, ratio,
+                 ratio >= 1 - 1e-3 ? " (on the boundary)" : "");
         }
         if (d->message)
             addf(&l, "%s", d->message);

@@ -1,5 +1,6 @@
 /* Contact overlays: points, force arrows, contact frames, the friction-cone figure. */
 #include <math.h>
+#include <string.h>
 
 #include "render_gl.h"
 #include "vec.h"
@@ -81,14 +82,17 @@ static void draw_cone(cs_renderer *r, const cs_render_contact *c, double scale, 
     for (int i = 0; i < 3; i++)
         centre[i] = c->pos[i] + h * n[i];
     /* Torsional and rolling components use part of the cone: the tangential slice at
-     * their current values has radii shrunk by sqrt(fn^2 - sum (f_i/mu_i)^2) / fn. */
+     * their current values shrinks by sqrt(fn^2 - sum (f_i/mu_i)^2) / fn (elliptic) or
+     * (fn - sum |f_i|/mu_i) / fn (pyramidal, whose slice is a diamond). */
+    int pyramid = strcmp(c->zone, "pyramid") == 0;
     double rest = 0;
     for (int i = 2; i < c->dim - 1 && i < 5; i++)
         if (c->friction[i] > 0) {
             double q = c->force[1 + i] / c->friction[i];
-            rest += q * q;
+            rest += pyramid ? fabs(q) : q * q;
         }
-    double shrink = rest < fn * fn ? sqrt(fn * fn - rest) / fn : 0;
+    double shrink = pyramid ? (rest < fn ? (fn - rest) / fn : 0)
+                            : (rest < fn * fn ? sqrt(fn * fn - rest) / fn : 0);
     double thin = 0.003 * u;
     const int seg = 64;
     for (int pass = 0; pass < (rest > 0 ? 2 : 1); pass++) {
@@ -96,7 +100,13 @@ static void draw_cone(cs_renderer *r, const cs_render_contact *c, double scale, 
         double prev[3];
         for (int j = 0; j <= seg; j++) {
             double a = 2 * CS_PI * j / seg, p[3], d[3];
-            tangential(c, mu1 * fn * k * cos(a), mu2 * fn * k * sin(a), scale, d);
+            double ca = cos(a), sa = sin(a);
+            if (pyramid) { /* the unit circle of the 1-norm */
+                double l1 = fabs(ca) + fabs(sa);
+                ca /= l1;
+                sa /= l1;
+            }
+            tangential(c, mu1 * fn * k * ca, mu2 * fn * k * sa, scale, d);
             for (int i = 0; i < 3; i++)
                 p[i] = centre[i] + d[i];
             if (j > 0)

@@ -94,8 +94,9 @@ void cs_render_scene_init(cs_render_scene *s);
 int cs_render_scene_cone_contact(const cs_render_scene *s);
 
 /* Where the friction force of contact c lies in its cone at the current fn:
- * r = sqrt(sum (f_i/mu_i)^2) / fn over the friction components with mu_i > 0
- * (1 = on the boundary). Returns 0 when fn <= 0. */
+ * r = sqrt(sum (f_i/mu_i)^2) / fn over the friction components with mu_i > 0, or for
+ * zone "pyramid" r = sum |f_i|/mu_i / fn (the pyramid's edges n +- mu_i e_i);
+ * 1 = on the boundary. Returns 0 when fn <= 0. */
 double cs_contact_cone_ratio(const cs_render_contact *c);
 
 /* ---------------------------------------------------------------- camera */

@@ -76,12 +76,14 @@ int cs_render_scene_cone_contact(const cs_render_scene *s)
 double cs_contact_cone_ratio(const cs_render_contact *c)
 {
     double fn = c->force[0], sum = 0;
+    int pyramid = strcmp(c->zone, "pyramid") == 0;
     if (!(fn > 0))
         return 0;
+    /* Elliptic: the weighted 2-norm; pyramidal (edges n +- mu_i e_i): the weighted 1-norm. */
     for (int i = 0; i < c->dim - 1 && i < 5; i++)
         if (c->friction[i] > 0) {
             double u = c->force[1 + i] / c->friction[i];
-            sum += u * u;
+            sum += pyramid ? fabs(u) : u * u;
         }
-    return sqrt(sum) / fn;
+    return (pyramid ? sum : sqrt(sum)) / fn;
 }

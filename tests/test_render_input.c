@@ -1,6 +1,7 @@
 /* render/ without a window: input mapping, viewer state, camera math, picking, pacing. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -633,6 +634,15 @@ START_TEST(cone_ratio_marks_the_boundary)
     c.friction[2] = 0.01;
     c.force[3] = 0.016;
     ck_assert_double_eq_tol(cs_contact_cone_ratio(&c), 1, 1e-12);
+    /* Pyramidal: |f1|/mu1 + |f2|/mu2 against fn; (0.6, 0.8) at mu 0.5 needs fn 2.8. */
+    c.dim = 3;
+    c.force[0] = 2.8;
+    c.force[1] = 0.6;
+    c.force[2] = -0.8;
+    snprintf(c.zone, sizeof c.zone, "pyramid");
+    ck_assert_double_eq_tol(cs_contact_cone_ratio(&c), 1, 1e-12);
+    c.zone[0] = '\0';
+    ck_assert_double_eq_tol(cs_contact_cone_ratio(&c), 1 / 1.4, 1e-12);
     c.force[0] = 0;
     ck_assert_double_eq(cs_contact_cone_ratio(&c), 0);
     /* The cone overlay picks the largest normal force when nothing is selected. */
