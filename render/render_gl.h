@@ -56,9 +56,12 @@ struct cs_renderer {
     float shadow_mat[16];
 };
 
-/* draw.c */
+/* context.c */
 cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int samples, char *err,
                           size_t errlen);
+/* mesh.c */
+void cs_gl_build_meshes(cs_renderer *r);
+/* draw.c */
 void cs_gl_draw_mesh(cs_renderer *r, int mesh, const double rot[9], const double pos[3],
                      const double scale[3], const float rgba[4], int mode, float emit);
 /* Unlit overlay primitives (world coordinates), batched until cs_gl_batch_flush. */

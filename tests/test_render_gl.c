@@ -164,6 +164,16 @@ START_TEST(sphere_centre_has_sphere_colour)
     const unsigned char *pp = px(plain, W, x, y);
     ck_assert_int_le(abs(pp[0] - p[0]) + abs(pp[1] - p[1]) + abs(pp[2] - p[2]), 6);
     free(plain);
+    /* The selected body is highlighted: brighter, same hue. */
+    cs_render_scene s;
+    build_scene(&s, 0);
+    s.selected_body = 1;
+    unsigned char *sel = malloc(W * H * 3);
+    char err[256];
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, sel, err, sizeof err), 0);
+    const unsigned char *ps = px(sel, W, x, y);
+    ck_assert_int_gt(ps[0] + ps[1] + ps[2], p[0] + p[1] + p[2] + 30);
+    free(sel);
 }
 END_TEST
 
