@@ -339,7 +339,8 @@ typedef struct {
     int vsync;              /* 1: swap interval 1 on a desktop; 0: never wait */
     int max_frames;         /* > 0: stop after that many frames (tests, scripted runs) */
     double max_step_time;   /* wall seconds of stepping a frame may spend (default 1/30) */
-    int samples;            /* window multisampling (default 4; 0 for software GL) */
+    int samples;            /* window multisampling; -1 (default) = 4, or 0 on software GL
+                             * (llvmpipe), where it would cost ~3x the frame time */
 } cs_viewer_options;
 
 void cs_viewer_options_init(cs_viewer_options *o);
