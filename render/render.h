@@ -386,5 +386,9 @@ const double *cs_replay_body(const cs_replay *r, int f, int b);
 int cs_replay_frame_at(const cs_replay *r, double t);
 /* Rotation matrix (row-major, as cs_pose) of a quaternion w x y z (normalised first). */
 void cs_quat_to_mat(const double q[4], double mat[9]);
+/* A geom's world pose from its body's (position, quaternion w x y z) and the geom's pose
+ * in the body frame (lpos, lmat row-major): pos = bpos + R lpos, mat = R lmat. */
+void cs_pose_compose(const double bpos[3], const double bquat[4], const double lpos[3],
+                     const double lmat[9], cs_pose *out);
 
 #endif

@@ -249,3 +249,17 @@ void cs_quat_to_mat(const double q[4], double m[9])
     m[7] = 2 * (y * z + w * x);
     m[8] = 1 - 2 * (x * x + y * y);
 }
+
+void cs_pose_compose(const double bpos[3], const double bquat[4], const double lpos[3],
+                     const double lmat[9], cs_pose *out)
+{
+    double R[9];
+    cs_quat_to_mat(bquat, R);
+    for (int i = 0; i < 3; i++) {
+        out->pos[i] = bpos[i] + R[3 * i] * lpos[0] + R[3 * i + 1] * lpos[1] +
+                      R[3 * i + 2] * lpos[2];
+        for (int j = 0; j < 3; j++)
+            out->mat[3 * i + j] = R[3 * i] * lmat[j] + R[3 * i + 1] * lmat[3 + j] +
+                                  R[3 * i + 2] * lmat[6 + j];
+    }
+}

@@ -123,6 +123,26 @@ START_TEST(quaternion_is_normalised)
 }
 END_TEST
 
+START_TEST(geom_pose_composes_with_the_body)
+{
+    /* Body at (1, 2, 3) turned 90 degrees about z; geom 0.5 along the body's x, turned
+     * 90 degrees about x in the body. */
+    double bpos[3] = {1, 2, 3}, bq[4] = {sqrt(0.5), 0, 0, sqrt(0.5)};
+    double lpos[3] = {0.5, 0, 0}, lmat[9] = {1, 0, 0, 0, 0, -1, 0, 1, 0};
+    cs_pose p;
+    cs_pose_compose(bpos, bq, lpos, lmat, &p);
+    ck_assert_double_eq_tol(p.pos[0], 1, 1e-12);
+    ck_assert_double_eq_tol(p.pos[1], 2.5, 1e-12); /* body x is world y */
+    ck_assert_double_eq_tol(p.pos[2], 3, 1e-12);
+    /* The geom's z axis (third column): body -y -> world +x. */
+    ck_assert_double_eq_tol(p.mat[2], 1, 1e-12);
+    ck_assert_double_eq_tol(p.mat[5], 0, 1e-12);
+    ck_assert_double_eq_tol(p.mat[8], 0, 1e-12);
+    /* Its x axis stays the body's x = world y. */
+    ck_assert_double_eq_tol(p.mat[3], 1, 1e-12);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("render-replay");
@@ -130,6 +150,7 @@ int main(void)
     tcase_add_test(tc, loads_a_recording);
     tcase_add_test(tc, bad_files_name_the_line);
     tcase_add_test(tc, quaternion_is_normalised);
+    tcase_add_test(tc, geom_pose_composes_with_the_body);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);
