@@ -1,0 +1,226 @@
+/* Drawing a frame: sky, geoms (lit, grid on planes, wireframe), shadows, then overlays. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_gl.h"
+#include "vec.h"
+
+/* ------------------------------------------------------------ drawing */
+
+static void mat4_mul(const float a[16], const float b[16], float out[16])
+{
+    for (int c = 0; c < 4; c++)
+        for (int rr = 0; rr < 4; rr++) {
+            float s = 0;
+            for (int k = 0; k < 4; k++)
+                s += a[k * 4 + rr] * b[c * 4 + k];
+            out[c * 4 + rr] = s;
+        }
+}
+
+/* M = [rot * diag(scale) | pos] column-major; normal matrix rot * diag(1/scale). */
+void cs_gl_draw_mesh(cs_renderer *r, int mesh, const double rot[9], const double pos[3],
+                     const double scale[3], const float rgba[4], int mode, float emit)
+{
+    float m[16], nm[9];
+    for (int row = 0; row < 3; row++)
+        for (int col = 0; col < 3; col++) {
+            double s = scale[col];
+            m[col * 4 + row] = (float)(rot[row * 3 + col] * s);
+            nm[col * 3 + row] = (float)(rot[row * 3 + col] / (s != 0 ? s : 1e-9));
+        }
+    m[3] = m[7] = m[11] = 0;
+    m[12] = (float)pos[0];
+    m[13] = (float)pos[1];
+    m[14] = (float)pos[2];
+    m[15] = 1;
+    if (r->shadow) {
+        static const float dark[4] = {0, 0, 0, 0.3f};
+        float sm[16];
+        mat4_mul(r->shadow_mat, m, sm);
+        memcpy(m, sm, sizeof m);
+        rgba = dark;
+        mode = SHADE_FLAT;
+    }
+    glUniformMatrix4fv(r->u_model, 1, GL_FALSE, m);
+    glUniformMatrix3fv(r->u_normal, 1, GL_FALSE, nm);
+    glUniform4fv(r->u_color, 1, rgba);
+    glUniform1i(r->u_mode, mode);
+    glUniform1f(r->u_emit, emit);
+    glBindVertexArray(r->mesh[mesh].vao);
+    glDrawElements(GL_TRIANGLES, r->mesh[mesh].count, GL_UNSIGNED_INT, 0);
+}
+
+static void draw_geom(cs_renderer *r, const cs_render_geom *g, double extent, int selected,
+                      int wire)
+{
+    const double *sz = g->size, *rot = g->pose.mat, *pos = g->pose.pos;
+    float emit = selected ? 0.35f : 0.0f;
+    const float *c = g->rgba;
+    if (wire && g->type != CS_GEOM_PLANE)
+        glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    switch (g->type) {
+    case CS_GEOM_PLANE: {
+        /* Infinite planes (size 0) are drawn out to where the far plane would clip them. */
+        double big = 40 * extent;
+        double sx = sz[0] > 0 ? sz[0] : big, sy = sz[1] > 0 ? sz[1] : big;
+        double spacing = sz[2] > 0 ? sz[2] : (sz[0] > 0 ? sz[0] / 10 : extent / 4);
+        double s[3] = {sx, sy, 1};
+        glUniform3f(r->u_grid, (float)spacing, (float)sx, (float)sy);
+        cs_gl_draw_mesh(r, MESH_QUAD, rot, pos, s, c, SHADE_GRID, emit);
+        break;
+    }
+    case CS_GEOM_SPHERE: {
+        double s[3] = {sz[0], sz[0], sz[0]};
+        cs_gl_draw_mesh(r, MESH_SPHERE, rot, pos, s, c, SHADE_LIT, emit);
+        break;
+    }
+    case CS_GEOM_ELLIPSOID:
+        cs_gl_draw_mesh(r, MESH_SPHERE, rot, pos, sz, c, SHADE_LIT, emit);
+        break;
+    case CS_GEOM_BOX:
+        cs_gl_draw_mesh(r, MESH_BOX, rot, pos, sz, c, SHADE_LIT, emit);
+        break;
+    case CS_GEOM_CAPSULE:
+    case CS_GEOM_CYLINDER: {
+        double s[3] = {sz[0], sz[0], sz[1]};
+        cs_gl_draw_mesh(r, MESH_TUBE, rot, pos, s, c, SHADE_LIT, emit);
+        for (int e = -1; e <= 1; e += 2) {
+            double p[3];
+            for (int i = 0; i < 3; i++)
+                p[i] = pos[i] + e * sz[1] * rot[i * 3 + 2];
+            if (g->type == CS_GEOM_CAPSULE) {
+                double sr[3] = {sz[0], sz[0], sz[0]};
+                cs_gl_draw_mesh(r, MESH_SPHERE, rot, p, sr, c, SHADE_LIT, emit);
+            } else {
+                double sd[3] = {sz[0], sz[0], e}; /* e = -1 flips the disk to face -z */
+                cs_gl_draw_mesh(r, MESH_DISK, rot, p, sd, c, SHADE_LIT, emit);
+            }
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    if (wire && g->type != CS_GEOM_PLANE)
+        glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+}
+
+
+/* Planar shadows from the key light: every geom above a plane is flattened onto it along
+ * the light, drawn dark and translucent only where that plane is visible (stencil 1),
+ * each pixel once (stencil incremented). Cheap on llvmpipe and free of shadow-map acne. */
+static void draw_shadows(cs_renderer *r, const cs_render_scene *s, double extent)
+{
+    double l[3] = {0.3, 0.5, 1.0};
+    cs_v3normalize(l);
+    for (int k = 0; k < s->ngeom; k++) {
+        const cs_render_geom *pl = &s->geoms[k];
+        if (pl->type != CS_GEOM_PLANE || pl->rgba[3] < 1)
+            continue;
+        double n[3] = {pl->pose.mat[2], pl->pose.mat[5], pl->pose.mat[8]};
+        double ln = cs_v3dot(l, n), d = cs_v3dot(pl->pose.pos, n);
+        if (ln < 0.1)
+            continue;
+        /* x' = x - l ((x . n - d) / (l . n)): S = I - l n^T / ln, translation l d / ln. */
+        float *S = r->shadow_mat;
+        for (int c = 0; c < 3; c++)
+            for (int rr = 0; rr < 3; rr++)
+                S[c * 4 + rr] = (float)((rr == c) - l[rr] * n[c] / ln);
+        for (int rr = 0; rr < 3; rr++)
+            S[12 + rr] = (float)(l[rr] * d / ln);
+        S[3] = S[7] = S[11] = 0;
+        S[15] = 1;
+        glEnable(GL_STENCIL_TEST);
+        glClear(GL_STENCIL_BUFFER_BIT);
+        glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+        glDepthMask(GL_FALSE);
+        glDepthFunc(GL_LEQUAL);
+        glStencilFunc(GL_ALWAYS, 1, 0xff);
+        glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+        draw_geom(r, pl, extent, 0, 0);
+        glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+        glDisable(GL_DEPTH_TEST);
+        glEnable(GL_BLEND);
+        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        glStencilFunc(GL_EQUAL, 1, 0xff);
+        glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+        r->shadow = 1;
+        for (int i = 0; i < s->ngeom; i++) {
+            const cs_render_geom *g = &s->geoms[i];
+            if (g->type == CS_GEOM_PLANE || g->rgba[3] <= 0 ||
+                cs_v3dot(g->pose.pos, n) - d < 0)
+                continue;
+            draw_geom(r, g, extent, 0, 0);
+        }
+        r->shadow = 0;
+        glDisable(GL_BLEND);
+        glDisable(GL_STENCIL_TEST);
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LESS);
+        glDepthMask(GL_TRUE);
+    }
+}
+
+void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *cam, int w,
+                     int h)
+{
+    double extent = cs_scene_extent(s);
+    r->unit = extent;
+    glViewport(0, 0, w, h);
+    glClearColor(0, 0, 0, 1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+
+    /* Sky: drawn first, no depth writes. */
+    glDisable(GL_DEPTH_TEST);
+    glUseProgram(r->prog_sky);
+    glBindVertexArray(r->vao_empty);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+
+    double zn, zf;
+    cs_camera_clip(cam, extent, &zn, &zf);
+    float view[16], proj[16];
+    cs_camera_view_matrix(cam, view);
+    cs_camera_proj_matrix(cam, (double)w / h, zn, zf, proj);
+    mat4_mul(proj, view, r->viewproj);
+    cs_camera_frame(cam, r->eye, NULL, NULL, NULL);
+
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glUseProgram(r->prog_mesh);
+    glUniformMatrix4fv(r->u_viewproj, 1, GL_FALSE, r->viewproj);
+    glUniform3f(r->u_eye, (float)r->eye[0], (float)r->eye[1], (float)r->eye[2]);
+    int wire = (s->overlay & CS_OVERLAY_WIREFRAME) != 0;
+    /* Opaque first, then shadows, then the translucent ones blended without depth writes. */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            if (!s->no_shadows)
+                draw_shadows(r, s, extent);
+            glEnable(GL_BLEND);
+            glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+            glDepthMask(GL_FALSE);
+        }
+        for (int i = 0; i < s->ngeom; i++) {
+            const cs_render_geom *g = &s->geoms[i];
+            if ((g->rgba[3] < 1) != (pass == 1) || g->rgba[3] <= 0)
+                continue;
+            draw_geom(r, g, extent, s->selected_body > 0 && g->body == s->selected_body,
+                      wire);
+        }
+    }
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+
+    /* Overlays on top of the geoms (contacts are inside bodies), ordered among themselves. */
+    glClear(GL_DEPTH_BUFFER_BIT);
+    cs_gl_overlays(r, s);
+
+    if (s->overlay & (CS_OVERLAY_HUD | CS_OVERLAY_FORCES | CS_OVERLAY_CONES))
+        cs_gl_hud(r, s, w, h);
+    glBindVertexArray(0);
+    glUseProgram(0);
+}

@@ -1,0 +1,176 @@
+/* Contact overlays: points, force arrows, contact frames, the friction-cone figure. */
+#include <math.h>
+#include <string.h>
+
+#include "render_gl.h"
+#include "vec.h"
+
+/* Bounding radius of a geom about its centre (planes excluded by the caller). */
+static double geom_radius(const cs_render_geom *g)
+{
+    const double *s = g->size;
+    switch (g->type) {
+    case CS_GEOM_SPHERE:
+        return s[0];
+    case CS_GEOM_CAPSULE:
+        return s[0] + s[1];
+    case CS_GEOM_CYLINDER:
+        return sqrt(s[0] * s[0] + s[1] * s[1]);
+    case CS_GEOM_ELLIPSOID:
+        return fmax(s[0], fmax(s[1], s[2]));
+    case CS_GEOM_BOX:
+        return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    default:
+        return 0;
+    }
+}
+
+double cs_scene_extent(const cs_render_scene *s)
+{
+    if (s->extent > 0)
+        return s->extent;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    int n = 0;
+    for (int i = 0; i < s->ngeom; i++) {
+        const cs_render_geom *g = &s->geoms[i];
+        if (g->type == CS_GEOM_PLANE)
+            continue;
+        double rad = geom_radius(g);
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], g->pose.pos[k] - rad);
+            hi[k] = fmax(hi[k], g->pose.pos[k] + rad);
+        }
+        n++;
+    }
+    if (n == 0)
+        return 1;
+    double d[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
+    double e = cs_v3norm(d);
+    return e > 1e-6 ? e : 1;
+}
+
+double cs_scene_force_scale(const cs_render_scene *s)
+{
+    if (s->force_scale > 0)
+        return s->force_scale;
+    double fmax_ = 0;
+    for (int i = 0; i < s->ncontact; i++) {
+        const cs_render_contact *c = &s->contacts[i];
+        double f = fabs(c->force[0]);
+        double t = hypot(c->force[1], c->force[2]);
+        fmax_ = fmax(fmax_, fmax(f, t));
+    }
+    /* The largest arrow a third of the scene long. */
+    return fmax_ > 0 ? cs_scene_extent(s) / 3 / fmax_ : 0;
+}
+
+/* World vector f1 t1 + f2 t2 (the sliding friction) of contact c, times k. */
+static void tangential(const cs_render_contact *c, double f1, double f2, double k, double out[3])
+{
+    const double *t1 = c->frame + 3, *t2 = c->frame + 6;
+    for (int i = 0; i < 3; i++)
+        out[i] = k * (f1 * t1[i] + f2 * t2[i]);
+}
+
+static void draw_cone(cs_renderer *r, const cs_render_contact *c, double scale, double u)
+{
+    double fn = c->force[0];
+    if (c->dim < 3 || !(fn > 0) || !(scale > 0))
+        return;
+    const double *n = c->frame;
+    double h = fn * scale, centre[3], mu1 = c->friction[0], mu2 = c->friction[1];
+    for (int i = 0; i < 3; i++)
+        centre[i] = c->pos[i] + h * n[i];
+    /* Torsional and rolling components use part of the cone: the tangential slice at
+     * their current values shrinks by sqrt(fn^2 - sum (f_i/mu_i)^2) / fn (elliptic) or
+     * (fn - sum |f_i|/mu_i) / fn (pyramidal, whose slice is a diamond). */
+    int pyramid = strcmp(c->zone, "pyramid") == 0;
+    double rest = 0;
+    for (int i = 2; i < c->dim - 1 && i < 5; i++)
+        if (c->friction[i] > 0) {
+            double q = c->force[1 + i] / c->friction[i];
+            rest += pyramid ? fabs(q) : q * q;
+        }
+    double shrink = pyramid ? (rest < fn ? (fn - rest) / fn : 0)
+                            : (rest < fn * fn ? sqrt(fn * fn - rest) / fn : 0);
+    double thin = 0.003 * u;
+    const int seg = 64;
+    for (int pass = 0; pass < (rest > 0 ? 2 : 1); pass++) {
+        double k = pass == 0 ? 1 : shrink;
+        double prev[3];
+        for (int j = 0; j <= seg; j++) {
+            double a = 2 * CS_PI * j / seg, p[3], d[3];
+            double ca = cos(a), sa = sin(a);
+            if (pyramid) { /* the unit circle of the 1-norm */
+                double l1 = fabs(ca) + fabs(sa);
+                ca /= l1;
+                sa /= l1;
+            }
+            tangential(c, mu1 * fn * k * ca, mu2 * fn * k * sa, scale, d);
+            for (int i = 0; i < 3; i++)
+                p[i] = centre[i] + d[i];
+            if (j > 0)
+                cs_gl_segment(r, prev, p, pass == 0 ? thin : 0.6 * thin, cs_color_cone);
+            for (int i = 0; i < 3; i++)
+                prev[i] = p[i];
+        }
+    }
+    /* Four generators from the apex and the axis: the cone itself. */
+    for (int j = 0; j < 4; j++) {
+        double a = 0.5 * CS_PI * j, p[3], d[3];
+        tangential(c, mu1 * fn * cos(a), mu2 * fn * sin(a), scale, d);
+        for (int i = 0; i < 3; i++)
+            p[i] = centre[i] + d[i];
+        cs_gl_segment(r, c->pos, p, 0.6 * thin, cs_color_cone);
+    }
+    cs_gl_segment(r, c->pos, centre, 0.6 * thin, cs_color_cone);
+    /* The friction force as a point of the cross-section; marked on the boundary. */
+    double d[3], dot[3];
+    tangential(c, c->force[1], c->force[2], scale, d);
+    for (int i = 0; i < 3; i++)
+        dot[i] = centre[i] + d[i];
+    cs_gl_segment(r, c->pos, dot, thin, cs_color_cone);
+    int boundary = cs_contact_cone_ratio(c) >= 1 - 1e-3;
+    if (boundary) {
+        cs_gl_ball(r, dot, 0.03 * u, cs_color_cone_boundary);
+    } else {
+        cs_gl_ball(r, dot, 0.02 * u, cs_color_cone_inside);
+    }
+}
+
+void cs_gl_overlays(cs_renderer *r, const cs_render_scene *s)
+{
+    double u = r->unit, scale = cs_scene_force_scale(s);
+    unsigned ov = s->overlay;
+    for (int k = 0; k < s->ncontact; k++) {
+        const cs_render_contact *c = &s->contacts[k];
+        if (ov & CS_OVERLAY_FRAMES) {
+            static const float axis_color[3][3] = {{1, 0.1f, 0.1f}, {0.1f, 0.9f, 0.1f},
+                                                   {0.2f, 0.3f, 1}};
+            for (int a = 0; a < 3; a++) {
+                double v[3] = {0.15 * u * c->frame[3 * a], 0.15 * u * c->frame[3 * a + 1],
+                               0.15 * u * c->frame[3 * a + 2]};
+                cs_gl_arrow(r, c->pos, v, 0.005 * u, axis_color[a]);
+            }
+        }
+        if ((ov & CS_OVERLAY_FORCES) && scale > 0) {
+            double v[3];
+            for (int i = 0; i < 3; i++)
+                v[i] = scale * c->force[0] * c->frame[i];
+            cs_gl_arrow(r, c->pos, v, 0.01 * u, cs_color_normal_force);
+            if (c->dim >= 3) {
+                tangential(c, c->force[1], c->force[2], scale, v);
+                cs_gl_arrow(r, c->pos, v, 0.01 * u, cs_color_friction_force);
+            }
+        }
+        if (ov & CS_OVERLAY_CONTACTS)
+            cs_gl_ball(r, c->pos, (k == s->selected_contact ? 0.03 : 0.02) * u,
+                       cs_color_contact_point);
+    }
+    if (ov & CS_OVERLAY_CONES) {
+        int k = cs_render_scene_cone_contact(s);
+        if (k >= 0)
+            draw_cone(r, &s->contacts[k], scale, u);
+    }
+    cs_gl_batch_flush(r);
+}

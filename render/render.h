@@ -1,0 +1,394 @@
+/* conesim viewer library: draws a per-frame scene description with OpenGL 3.3 core.
+ *
+ * render/ knows nothing of sim/: an adapter fills a cs_render_scene from the model and
+ * data between steps (geoms with world poses, contacts with frames and forces, HUD
+ * numbers) and drives either the windowed loop (cs_viewer_run) with callbacks, or the
+ * off-screen path (cs_render_offscreen_png). Camera math, picking and the input mapping
+ * are plain C and usable without a window (tests call them directly). */
+#ifndef CS_RENDER_H
+#define CS_RENDER_H
+
+#include <stddef.h>
+
+#include "collision/geom.h"
+
+/* ---------------------------------------------------------------- scene */
+
+typedef struct {
+    int type;           /* cs_geom_type */
+    double size[3];     /* MuJoCo's geom/@size meanings (see collision/geom.h) */
+    cs_pose pose;       /* world pose */
+    float rgba[4];      /* alpha < 1 is drawn blended after the opaque geoms */
+    int body;           /* body id (MuJoCo's numbering, world = 0): picking reports it */
+} cs_render_geom;
+
+typedef struct {
+    double pos[3];      /* contact point, world */
+    double frame[9];    /* rows n, t1, t2 (MuJoCo's contact frame; n from geom1 to geom2) */
+    int dim;            /* condim: 1, 3, 4 or 6 */
+    double force[6];    /* in the contact frame: fn, f1..f5 (unused ones 0) */
+    double friction[5]; /* the cone's coefficients mu_1..mu_5 in condim order */
+    char zone[8];       /* "top", "bottom", "middle", "pyramid", "normal", "none" */
+    double slip;        /* tangential slip speed, m/s */
+    double dist;        /* signed distance (negative = penetration) */
+    int geom1, geom2;   /* indices into the scene's geoms (or -1) */
+} cs_render_contact;
+
+/* Overlay flags (cs_render_scene.overlay). */
+enum {
+    CS_OVERLAY_CONTACTS = 1 << 0,   /* contact points */
+    CS_OVERLAY_FORCES = 1 << 1,     /* normal and friction force arrows, with a legend */
+    CS_OVERLAY_CONES = 1 << 2,      /* friction-cone cross-section of the selected contact */
+    CS_OVERLAY_FRAMES = 1 << 3,     /* contact frames (n red, t1 green, t2 blue) */
+    CS_OVERLAY_WIREFRAME = 1 << 4,  /* geoms as wireframe */
+    CS_OVERLAY_HUD = 1 << 5,        /* text panel */
+    CS_OVERLAY_DEFAULT = CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES | CS_OVERLAY_HUD
+};
+
+/* Parses a comma list "contacts,forces,cones,frames,wireframe,hud" (or "none") into flags.
+ * Returns 0, or -1 with the offending word copied into bad (if bad != NULL). */
+int cs_overlay_parse(const char *list, unsigned *flags, char *bad, size_t badlen);
+
+typedef struct {
+    double time;            /* simulated time, s */
+    double rtf;             /* real-time factor actually achieved (0 = not shown) */
+    double slowmo;          /* requested slow-motion factor (1 = real time) */
+    int paused;
+    int ncon;               /* contacts (may exceed the contacts handed over) */
+    int iterations;         /* solver iterations of the last step */
+    double residual;        /* solver residual/improvement of the last step */
+    const char *solver;     /* e.g. "PGS elliptic" (NULL = not shown) */
+    const char *body_name;  /* the selected body's name (NULL = none selected) */
+    double body_pos[3];     /* its position and linear velocity, world */
+    double body_vel[3];
+    const char *message;    /* one extra line, e.g. a warning (NULL = none) */
+} cs_render_hud;
+
+typedef struct {
+    const cs_render_geom *geoms;
+    int ngeom;
+    const cs_render_contact *contacts;
+    int ncontact;
+    cs_render_hud hud;
+    unsigned overlay;       /* CS_OVERLAY_* */
+    int selected_body;      /* -1 = none; its geoms are highlighted */
+    int selected_contact;   /* index into contacts, -1 = the one with the largest fn */
+    double extent;          /* the model's size scale, m (0 = from the geoms) */
+    double force_scale;     /* arrow metres per newton (0 = largest force -> extent/3) */
+    int no_shadows;         /* 1: no planar shadows on planes */
+} cs_render_scene;
+
+/* Colours the overlays use (unlit, so a pixel shows exactly these). */
+extern const float cs_color_normal_force[3];
+extern const float cs_color_friction_force[3];
+extern const float cs_color_contact_point[3];
+extern const float cs_color_cone[3];
+extern const float cs_color_cone_inside[3];   /* friction dot strictly inside the cone */
+extern const float cs_color_cone_boundary[3]; /* friction dot on the boundary (sliding) */
+
+/* Zero counts, default overlays, nothing selected. */
+void cs_render_scene_init(cs_render_scene *s);
+
+/* The contact the cone overlay draws (selected_contact, or the one with the largest fn,
+ * -1 when there are none). */
+int cs_render_scene_cone_contact(const cs_render_scene *s);
+
+/* Where the friction force of contact c lies in its cone at the current fn:
+ * r = sqrt(sum (f_i/mu_i)^2) / fn over the friction components with mu_i > 0, or for
+ * zone "pyramid" r = sum |f_i|/mu_i / fn (the pyramid's edges n +- mu_i e_i);
+ * 1 = on the boundary. Returns 0 when fn <= 0. */
+double cs_contact_cone_ratio(const cs_render_contact *c);
+
+/* ---------------------------------------------------------------- camera */
+
+/* MuJoCo's free camera: looks at `lookat` from `distance`, azimuth about world z from +x,
+ * elevation from the horizontal (negative = looking down), degrees. */
+typedef struct {
+    double azimuth, elevation, distance;
+    double lookat[3];
+    double fovy;            /* vertical field of view, degrees (MuJoCo's default 45) */
+} cs_camera;
+
+/* MuJoCo's default free camera for a model of the given extent and centre:
+ * azimuth 90, elevation -45, distance 1.5 extent. */
+void cs_camera_default(cs_camera *c, double extent, const double center[3]);
+/* Parses "AZ,EL,DIST[,X,Y,Z]" (the --camera option). Returns 0, or -1 leaving c unchanged. */
+int cs_camera_parse(const char *s, cs_camera *c);
+
+/* Camera frame: eye position and unit forward, up, right vectors (world). */
+void cs_camera_frame(const cs_camera *c, double eye[3], double fwd[3], double up[3],
+                     double right[3]);
+/* Near and far planes used for drawing, from the distance and the scene extent. */
+void cs_camera_clip(const cs_camera *c, double extent, double *znear, double *zfar);
+/* Column-major 4x4 matrices for GL. */
+void cs_camera_view_matrix(const cs_camera *c, float m[16]);
+void cs_camera_proj_matrix(const cs_camera *c, double aspect, double znear, double zfar,
+                           float m[16]);
+
+/* Mouse motion: dx, dy are the cursor's motion divided by the window height (MuJoCo's
+ * reldx, reldy), y growing downwards. Orbit turns 180 degrees per window height;
+ * pan moves lookat so that the point under the cursor in the lookat plane follows it;
+ * zoom: dy > 0 (scroll up) moves closer, exponentially. */
+void cs_camera_orbit(cs_camera *c, double dx, double dy);
+void cs_camera_pan(cs_camera *c, double dx, double dy);
+void cs_camera_zoom(cs_camera *c, double dy);
+
+/* Projects world point p into pixel coordinates (x right, y down, origin top-left,
+ * pixel centres at +0.5) of a w x h viewport. Returns 0 if p is in front of the camera. */
+int cs_camera_project(const cs_camera *c, int w, int h, const double p[3], double px[2]);
+/* The ray through pixel (x, y): origin at the eye, unit direction. */
+void cs_camera_ray(const cs_camera *c, int w, int h, double x, double y, double origin[3],
+                   double dir[3]);
+
+/* ---------------------------------------------------------------- picking */
+
+/* First geom hit by the ray (origin, unit dir), or -1. *t and hit (either may be NULL)
+ * receive the distance along the ray and the world hit point. Planes are hit too;
+ * callers that select bodies ignore body 0. */
+int cs_render_pick(const cs_render_scene *s, const double origin[3], const double dir[3],
+                   double *t, double hit[3]);
+/* Ray against one geom: distance along the ray, or -1 for a miss. */
+double cs_ray_geom(const cs_render_geom *g, const double origin[3], const double dir[3]);
+/* The contact whose projected point is nearest pixel (x, y) within radius pixels, or -1. */
+int cs_render_pick_contact(const cs_render_scene *s, const cs_camera *c, int w, int h,
+                           double x, double y, double radius);
+
+/* ---------------------------------------------------------------- input */
+
+/* Input events in GLFW's codes (GLFW_KEY_*, GLFW_PRESS/RELEASE/REPEAT, GLFW_MOD_*,
+ * GLFW_MOUSE_BUTTON_*), so the window glue passes them through unchanged and tests
+ * build them from <GLFW/glfw3.h> constants without a window. */
+typedef enum { CS_EV_KEY, CS_EV_BUTTON, CS_EV_MOVE, CS_EV_SCROLL } cs_event_kind;
+
+typedef struct {
+    cs_event_kind kind;
+    int key;            /* CS_EV_KEY */
+    int button;         /* CS_EV_BUTTON */
+    int action;         /* CS_EV_KEY, CS_EV_BUTTON: GLFW_PRESS, GLFW_RELEASE, GLFW_REPEAT */
+    int mods;           /* GLFW_MOD_* */
+    double x, y;        /* cursor, pixels (all kinds) */
+    double scroll;      /* CS_EV_SCROLL: y offset, > 0 away from the user */
+    double time;        /* seconds, any monotonic origin: double-click detection */
+    int height;         /* window height in pixels: drags are normalised by it */
+} cs_input_event;
+
+typedef enum {
+    CS_ACT_NONE = 0,
+    CS_ACT_PAUSE,           /* Space: pause/run */
+    CS_ACT_STEP,            /* Right arrow: one step (pauses) */
+    CS_ACT_STEP_BACK,       /* Left arrow: one step back (replay scrubbing) */
+    CS_ACT_RESET,           /* Backspace */
+    CS_ACT_FASTER,          /* + (= or keypad +): slow-motion factor x2 up to 1 */
+    CS_ACT_SLOWER,          /* - : slow-motion factor /2 */
+    CS_ACT_TOGGLE_CONTACTS, /* C */
+    CS_ACT_TOGGLE_FORCES,   /* F */
+    CS_ACT_TOGGLE_CONES,    /* K */
+    CS_ACT_TOGGLE_FRAMES,   /* R (contact frames) */
+    CS_ACT_TOGGLE_WIREFRAME,/* W */
+    CS_ACT_TOGGLE_HUD,      /* H */
+    CS_ACT_NEXT_CONTACT,    /* ] : select the next contact for the cone overlay */
+    CS_ACT_PREV_CONTACT,    /* [ */
+    CS_ACT_QUIT,            /* Esc */
+    CS_ACT_ORBIT,           /* left drag: dx, dy */
+    CS_ACT_PAN,             /* right (or shift+left, or middle) drag: dx, dy */
+    CS_ACT_ZOOM,            /* scroll: dy (> 0 closer) */
+    CS_ACT_SELECT,          /* double-click (left): x, y; track the body / select contact */
+    CS_ACT_UNSELECT,        /* double-click (right): stop tracking, clear selection */
+    CS_ACT_PERTURB_BEGIN,   /* Ctrl+left press: x, y */
+    CS_ACT_PERTURB_MOVE,    /* Ctrl+left drag: x, y */
+    CS_ACT_PERTURB_END      /* release */
+} cs_action_kind;
+
+typedef struct {
+    cs_action_kind kind;
+    double dx, dy;      /* ORBIT, PAN: motion / height; ZOOM: dy */
+    double x, y;        /* SELECT, PERTURB_*: cursor pixels */
+} cs_action;
+
+/* Mouse state between events. Zero-initialise (or cs_input_init). */
+typedef struct {
+    int left, right, middle;    /* buttons held */
+    int perturbing;             /* a Ctrl+left drag is in progress */
+    int shift;
+    double x, y;                /* last cursor position */
+    int have_xy;
+    double last_press_time;     /* for double clicks */
+    int last_press_button;
+    double last_press_x, last_press_y;
+} cs_input;
+
+void cs_input_init(cs_input *in);
+/* Maps one event to one action, updating the mouse state. */
+cs_action cs_input_map(cs_input *in, const cs_input_event *ev);
+
+/* ---------------------------------------------------------------- viewer state */
+
+/* What the viewer itself keeps between frames; cs_viewer_apply changes it from actions.
+ * Actions that need the simulation (step, reset, perturbation) are reported back. */
+typedef struct {
+    cs_camera camera;
+    unsigned overlay;
+    int paused;
+    double slowmo;          /* 1, 1/2, 1/4, ... down to 1/64 */
+    int quit;
+    int track_body;         /* -1 = free camera; else lookat follows this body's geoms */
+    int selected_body;      /* -1 = none */
+    int selected_contact;   /* -1 = automatic */
+    int step_requests;      /* single steps asked for (Right arrow) not yet taken */
+    int step_back_requests;
+    int reset_request;
+    /* Perturbation (Ctrl+left drag): body, anchor in the picked geom's local frame,
+     * target in world, depth plane through the first hit point. */
+    int perturb_active;
+    int perturb_body;
+    int perturb_geom;
+    double perturb_local[3];
+    double perturb_target[3];
+    double perturb_depth;   /* distance of the target plane along the camera's forward */
+} cs_viewer_state;
+
+void cs_viewer_state_init(cs_viewer_state *v, const cs_camera *cam, unsigned overlay);
+/* Applies an action. scene (may be NULL) and the viewport size are needed for picking
+ * (SELECT, PERTURB_*). Returns 1 when the action changed something, 0 otherwise. */
+int cs_viewer_apply(cs_viewer_state *v, const cs_action *a, const cs_render_scene *scene,
+                    int w, int h);
+/* Per-frame update: move lookat to the tracked body's geoms. */
+void cs_viewer_track(cs_viewer_state *v, const cs_render_scene *scene);
+
+/* The perturbation to apply this frame, in world coordinates. */
+typedef struct {
+    int active;             /* 0: no perturbation (clear any applied force) */
+    int body;
+    double anchor[3];       /* the grabbed point on the body, now */
+    double target[3];       /* where the cursor holds it */
+} cs_perturb;
+
+void cs_viewer_perturb(const cs_viewer_state *v, const cs_render_scene *scene, cs_perturb *p);
+/* A spring-damper force for a perturbation: F = m (w^2 (target - anchor) - 2 w v_anchor),
+ * critically damped at w = 2 pi 2 Hz; m is the body's mass, v_anchor the anchor's world
+ * velocity (may be NULL). Apply F at the anchor (it also makes a torque about the com). */
+void cs_perturb_force(const cs_perturb *p, double mass, const double v_anchor[3],
+                      double force[3]);
+
+/* ---------------------------------------------------------------- drawing */
+
+typedef struct cs_renderer cs_renderer;
+
+/* Creates a GL context: a visible window of w x h titled `title`, or with hidden != 0 a
+ * hidden 1x1 window whose context renders into framebuffer objects (the off-screen
+ * path; never swaps, never waits for vsync). Returns NULL with a message in err when
+ * no display or no GL 3.3 core context can be had. */
+cs_renderer *cs_renderer_create(int w, int h, const char *title, int hidden, char *err,
+                                size_t errlen);
+void cs_renderer_destroy(cs_renderer *r);
+/* Multisampling of the off-screen framebuffer (default 4; 0 = none, about 3x faster on
+ * llvmpipe). Clamped to what the driver offers. */
+void cs_renderer_set_samples(cs_renderer *r, int samples);
+/* GL_RENDERER string of the context (e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"). */
+const char *cs_renderer_gl_name(const cs_renderer *r);
+
+/* Draws one frame into the currently bound framebuffer of w x h pixels. */
+void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *c, int w,
+                     int h);
+/* Off-screen: draws one frame into a w x h framebuffer object (4x multisampled, then
+ * resolved) and reads it back as rgb, 3 bytes a pixel, rows top to bottom.
+ * Returns 0, or -1 with a message. */
+int cs_render_offscreen(cs_renderer *r, const cs_render_scene *s, const cs_camera *c, int w,
+                        int h, unsigned char *rgb, char *err, size_t errlen);
+
+/* PNG (8-bit RGB, rows top to bottom). Returns 0, or -1 with a message naming the file. */
+int cs_png_write(const char *path, int w, int h, const unsigned char *rgb, char *err,
+                 size_t errlen);
+/* Reads an 8-bit RGB or RGBA PNG into a malloc'd rgb buffer (alpha dropped). */
+int cs_png_read(const char *path, int *w, int *h, unsigned char **rgb, char *err,
+                size_t errlen);
+
+/* One call for `view --screenshot`: hidden context, one frame, PNG. */
+int cs_render_screenshot(const cs_render_scene *s, const cs_camera *c, int w, int h,
+                         const char *path, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- the windowed loop */
+
+typedef struct {
+    void *user;
+    /* Advances the simulation by one timestep. Non-zero stops the loop (e.g. divergence),
+     * and cs_viewer_run returns that value. */
+    int (*step)(void *user);
+    /* Optional: one step back (replay scrubbing). */
+    void (*step_back)(void *user);
+    /* Back to the initial state. */
+    void (*reset)(void *user);
+    /* Fills the scene for the current state: geoms, contacts, hud numbers, extent,
+     * force_scale. The loop then overwrites overlay, selected_*, hud.paused, hud.slowmo and
+     * hud.rtf from its own state. The arrays must stay valid until the next fill (input
+     * handling picks against them between frames), and geom i must be the same geom in
+     * every fill (a perturbation holds its index). */
+    void (*fill)(void *user, cs_render_scene *scene);
+    /* Optional: called before every step with the perturbation to apply (active = 0 when
+     * none): write the force into the data's applied forces, nowhere else. */
+    void (*perturb)(void *user, const cs_perturb *p);
+} cs_viewer_callbacks;
+
+typedef struct {
+    int width, height;      /* window size (default 1280 x 720) */
+    const char *title;
+    double timestep;        /* simulated seconds per step (> 0) */
+    cs_camera camera;       /* initial camera */
+    unsigned overlay;       /* initial overlays */
+    int start_paused;
+    int vsync;              /* 1: swap interval 1 on a desktop; 0: never wait */
+    int max_frames;         /* > 0: stop after that many frames (tests, scripted runs) */
+    double max_step_time;   /* wall seconds of stepping a frame may spend (default 1/30) */
+    int samples;            /* window multisampling; -1 (default) = 4, or 0 on software GL
+                             * (llvmpipe), where it would cost ~3x the frame time */
+} cs_viewer_options;
+
+void cs_viewer_options_init(cs_viewer_options *o);
+/* Opens the window and runs until Esc, window close, max_frames, or a step failure.
+ * Returns 0, the step callback's non-zero value, or -1 when no window could be opened
+ * (with a message in err). */
+int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, char *err,
+                  size_t errlen);
+
+/* The pacing rule alone (testable): given the wall time since the last frame, the
+ * slow-motion factor, the timestep and the carried-over debt (simulated seconds still
+ * owed), returns the number of steps to take now (at most max_steps) and updates debt.
+ * When the budget is exceeded the debt is dropped, so the simulation slows rather than
+ * spirals. */
+int cs_pacing_steps(double wall_dt, double slowmo, double timestep, int max_steps,
+                    double *debt);
+
+/* ---------------------------------------------------------------- replay */
+
+/* A trajectory CSV (interface.md, `--record`) loaded for `view --replay`: frames are the
+ * recorded steps, each with every body's 13 numbers x y z qw qx qy qz vx vy vz wx wy wz.
+ * The adapter maps a body's pose to its geoms with the model. */
+typedef struct {
+    int nframe, nbody;
+    char **names;       /* nbody, in the order of the first step's rows */
+    long *step;         /* nframe */
+    double *time;       /* nframe */
+    double *state;      /* nframe * nbody * 13 */
+} cs_replay;
+
+#define CS_REPLAY_NUMS 13
+
+/* Reads and checks the whole file: the header, 16 fields a row, numbers, every step
+ * listing the same bodies in the same order, steps increasing. Errors are
+ * "FILE:LINE: what is wrong". Returns 0 or -1. */
+int cs_replay_load(const char *path, cs_replay *r, char *err, size_t errlen);
+void cs_replay_free(cs_replay *r);
+/* Body index by name, or -1. */
+int cs_replay_find_body(const cs_replay *r, const char *name);
+/* The 13 numbers of body b in frame f. */
+const double *cs_replay_body(const cs_replay *r, int f, int b);
+/* The last frame recorded at or before time t (0 before the first). */
+int cs_replay_frame_at(const cs_replay *r, double t);
+/* Rotation matrix (row-major, as cs_pose) of a quaternion w x y z (normalised first). */
+void cs_quat_to_mat(const double q[4], double mat[9]);
+/* A geom's world pose from its body's (position, quaternion w x y z) and the geom's pose
+ * in the body frame (lpos, lmat row-major): pos = bpos + R lpos, mat = R lmat. */
+void cs_pose_compose(const double bpos[3], const double bquat[4], const double lpos[3],
+                     const double lmat[9], cs_pose *out);
+
+#endif

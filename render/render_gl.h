@@ -1,0 +1,90 @@
+/* Internals shared by the GL sources of render/ (not installed, not for the adapter). */
+#ifndef CS_RENDER_GL_H
+#define CS_RENDER_GL_H
+
+#include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include "render.h"
+
+typedef struct {
+    GLuint vao, vbo, ibo;
+    GLsizei count;
+} cs_mesh;
+
+enum { MESH_SPHERE, MESH_TUBE, MESH_DISK, MESH_BOX, MESH_QUAD, MESH_COUNT };
+
+/* Low-resolution unit shapes for overlays, as plain triangle lists (x y z per vertex):
+ * transformed on the CPU into one batch, so hundreds of arrows cost one draw call
+ * (llvmpipe pays ~0.1 ms a draw). */
+enum { TPL_SPHERE, TPL_TUBE, TPL_CONE, TPL_COUNT };
+
+typedef struct {
+    float *v;
+    int n; /* vertices */
+} cs_tpl;
+
+/* Shading modes of the mesh program. */
+enum { SHADE_LIT = 0, SHADE_FLAT = 1, SHADE_GRID = 2 };
+
+struct cs_renderer {
+    GLFWwindow *window;
+    int hidden;
+    char gl_name[128];
+    GLuint prog_mesh, prog_sky, prog_2d;
+    /* mesh program uniforms */
+    GLint u_model, u_viewproj, u_normal, u_color, u_eye, u_mode, u_grid, u_emit;
+    GLint u2_viewport;
+    cs_mesh mesh[MESH_COUNT];
+    GLuint vao_empty;           /* the sky's attribute-less triangle */
+    GLuint vao_2d, vbo_2d;      /* HUD triangles: x, y, r, g, b, a */
+    float *buf_2d;
+    size_t cap_2d;
+    /* off-screen framebuffers, kept while the size stays the same */
+    GLuint fbo_ms, rb_ms_color, rb_ms_depth, fbo, rb_color;
+    int fbo_w, fbo_h, samples, want_samples;
+    /* per-frame */
+    float viewproj[16];
+    double eye[3], unit;        /* overlay size unit (the scene extent) */
+    cs_tpl tpl[TPL_COUNT];
+    GLuint prog_batch, vao_batch, vbo_batch;
+    GLint ub_viewproj;
+    float *batch;               /* x y z r g b per vertex, world coordinates */
+    size_t nbatch, cap_batch;
+    int shadow;                 /* drawing a shadow: shadow_mat pre-multiplies, flat colour */
+    float shadow_mat[16];
+};
+
+/* context.c */
+cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int samples, char *err,
+                          size_t errlen);
+/* mesh.c */
+void cs_gl_build_meshes(cs_renderer *r);
+/* draw.c */
+void cs_gl_draw_mesh(cs_renderer *r, int mesh, const double rot[9], const double pos[3],
+                     const double scale[3], const float rgba[4], int mode, float emit);
+/* Unlit overlay primitives (world coordinates), batched until cs_gl_batch_flush. */
+void cs_gl_ball(cs_renderer *r, const double p[3], double radius, const float rgb[3]);
+void cs_gl_segment(cs_renderer *r, const double a[3], const double b[3], double radius,
+                   const float rgb[3]);
+void cs_gl_arrow(cs_renderer *r, const double from[3], const double vec[3], double radius,
+                 const float rgb[3]);
+void cs_gl_batch_flush(cs_renderer *r);
+
+/* overlay.c */
+double cs_scene_extent(const cs_render_scene *s);
+double cs_scene_force_scale(const cs_render_scene *s);
+void cs_gl_overlays(cs_renderer *r, const cs_render_scene *s);
+
+/* hud.c: text and panels in window pixels (origin top-left). */
+void cs_hud_begin(cs_renderer *r);
+void cs_hud_rect(cs_renderer *r, float x, float y, float w, float h, const float rgba[4]);
+/* Returns the text's width in pixels. */
+float cs_hud_text(cs_renderer *r, float x, float y, float scale, const char *text,
+                  const float rgba[4]);
+float cs_hud_text_width(const char *text, float scale);
+void cs_hud_end(cs_renderer *r, int w, int h);
+void cs_gl_hud(cs_renderer *r, const cs_render_scene *s, int w, int h);
+
+#endif

@@ -1,0 +1,177 @@
+/* The windowed viewer loop: GLFW events -> actions -> viewer state; real-time pacing
+ * of the simulation callbacks, decoupled from the frame rate. */
+#include <stdio.h>
+#include <string.h>
+
+#include "render_gl.h"
+
+typedef struct {
+    cs_renderer *r;
+    cs_viewer_state v;
+    cs_input in;
+    cs_render_scene scene;
+} loop_ctx;
+
+void cs_viewer_options_init(cs_viewer_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->width = 1280;
+    o->height = 720;
+    o->title = "conesim";
+    o->timestep = 0.002;
+    cs_camera_default(&o->camera, 1, NULL);
+    o->overlay = CS_OVERLAY_DEFAULT;
+    o->vsync = 1;
+    o->max_step_time = 1.0 / 30;
+    o->samples = -1;
+}
+
+static void dispatch(GLFWwindow *w, cs_input_event *ev)
+{
+    loop_ctx *L = glfwGetWindowUserPointer(w);
+    int ww, wh;
+    glfwGetWindowSize(w, &ww, &wh);
+    glfwGetCursorPos(w, &ev->x, &ev->y);
+    ev->time = glfwGetTime();
+    ev->height = wh;
+    cs_action a = cs_input_map(&L->in, ev);
+    cs_viewer_apply(&L->v, &a, &L->scene, ww, wh);
+}
+
+static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
+{
+    (void)scancode;
+    cs_input_event ev = {.kind = CS_EV_KEY, .key = key, .action = action, .mods = mods};
+    dispatch(w, &ev);
+}
+
+static void on_button(GLFWwindow *w, int button, int action, int mods)
+{
+    cs_input_event ev = {.kind = CS_EV_BUTTON, .button = button, .action = action, .mods = mods};
+    dispatch(w, &ev);
+}
+
+static void on_move(GLFWwindow *w, double x, double y)
+{
+    (void)x;
+    (void)y;
+    cs_input_event ev = {.kind = CS_EV_MOVE};
+    dispatch(w, &ev);
+}
+
+static void on_scroll(GLFWwindow *w, double xoff, double yoff)
+{
+    (void)xoff;
+    cs_input_event ev = {.kind = CS_EV_SCROLL, .scroll = yoff};
+    dispatch(w, &ev);
+}
+
+static void fill(loop_ctx *L, const cs_viewer_callbacks *cb, double rtf)
+{
+    cs_render_scene *s = &L->scene;
+    if (cb->fill)
+        cb->fill(cb->user, s);
+    s->overlay = L->v.overlay;
+    s->selected_body = L->v.selected_body;
+    s->selected_contact = L->v.selected_contact < s->ncontact ? L->v.selected_contact : -1;
+    s->hud.paused = L->v.paused;
+    s->hud.slowmo = L->v.slowmo;
+    s->hud.rtf = rtf;
+}
+
+int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, char *err,
+                  size_t errlen)
+{
+    if (!(o->timestep > 0) || !cb || !cb->step) {
+        snprintf(err, errlen, "viewer: a step callback and a positive timestep are needed");
+        return -1;
+    }
+    loop_ctx L;
+    memset(&L, 0, sizeof L);
+    L.r = cs_gl_create(o->width, o->height, o->title, 0, o->samples < 0 ? 4 : o->samples, err,
+                       errlen);
+    const char *gl = L.r ? L.r->gl_name : "";
+    if (L.r && o->samples < 0 && (strstr(gl, "llvmpipe") || strstr(gl, "softpipe"))) {
+        /* Software GL: 4x multisampling costs ~3x the frame time; interactivity wins. */
+        cs_renderer_destroy(L.r);
+        L.r = cs_gl_create(o->width, o->height, o->title, 0, 0, err, errlen);
+    }
+    if (!L.r)
+        return -1;
+    GLFWwindow *win = L.r->window;
+    cs_viewer_state_init(&L.v, &o->camera, o->overlay);
+    L.v.paused = o->start_paused;
+    cs_input_init(&L.in);
+    cs_render_scene_init(&L.scene);
+    glfwSetWindowUserPointer(win, &L);
+    glfwSetKeyCallback(win, on_key);
+    glfwSetMouseButtonCallback(win, on_button);
+    glfwSetCursorPosCallback(win, on_move);
+    glfwSetScrollCallback(win, on_scroll);
+    glfwSwapInterval(o->vsync ? 1 : 0);
+
+    double max_step_time = o->max_step_time > 0 ? o->max_step_time : 1.0 / 30;
+    double step_cost = 1e-4; /* running mean wall seconds a step, for the per-frame cap */
+    double debt = 0, rtf = 0, rtf_sim = 0, rtf_wall = 0;
+    double last = glfwGetTime();
+    int rc = 0;
+    fill(&L, cb, rtf);
+    for (long frame = 0; !L.v.quit && !glfwWindowShouldClose(win); frame++) {
+        glfwPollEvents();
+        if (L.v.reset_request) {
+            L.v.reset_request = 0;
+            debt = 0;
+            if (cb->reset)
+                cb->reset(cb->user);
+        }
+        for (; L.v.step_back_requests > 0; L.v.step_back_requests--)
+            if (cb->step_back)
+                cb->step_back(cb->user);
+        double now = glfwGetTime(), dt = now - last;
+        last = now;
+        int n;
+        if (L.v.paused) {
+            debt = 0;
+            n = L.v.step_requests;
+        } else {
+            int cap = (int)(max_step_time / step_cost);
+            n = cs_pacing_steps(dt, L.v.slowmo, o->timestep, cap > 0 ? cap : 1, &debt);
+            n += L.v.step_requests;
+        }
+        L.v.step_requests = 0;
+        for (int i = 0; i < n && rc == 0; i++) {
+            if (cb->perturb) {
+                cs_perturb p;
+                cs_viewer_perturb(&L.v, &L.scene, &p);
+                cb->perturb(cb->user, &p);
+            }
+            double t0 = glfwGetTime();
+            rc = cb->step(cb->user);
+            step_cost = 0.9 * step_cost + 0.1 * (glfwGetTime() - t0);
+            if (step_cost < 1e-7)
+                step_cost = 1e-7;
+        }
+        if (rc != 0)
+            break;
+        /* The achieved real-time factor over about half a second. */
+        rtf_sim += n * o->timestep;
+        rtf_wall += dt;
+        if (rtf_wall >= 0.5) {
+            rtf = L.v.paused ? 0 : rtf_sim / rtf_wall;
+            rtf_sim = rtf_wall = 0;
+        }
+        fill(&L, cb, rtf);
+        cs_viewer_track(&L.v, &L.scene);
+        int fw, fh;
+        glfwGetFramebufferSize(win, &fw, &fh);
+        if (fw > 0 && fh > 0) {
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+            cs_render_frame(L.r, &L.scene, &L.v.camera, fw, fh);
+            glfwSwapBuffers(win);
+        }
+        if (o->max_frames > 0 && frame + 1 >= o->max_frames)
+            break;
+    }
+    cs_renderer_destroy(L.r);
+    return rc;
+}
