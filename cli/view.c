@@ -1,18 +1,467 @@
-/* conesim view: not built yet (see the README's status section). */
+/* conesim view: the interactive viewer, and `--screenshot` (one off-screen frame to a PNG).
+ * Option handling follows run.c; the sim -> render adapter is view_adapter.c. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "conesim.h"
+#include "render.h"
+#include "view_adapter.h"
 
-static int run_view(int argc, char **argv)
+/* No display or no OpenGL 3.3 context: neither a bad command line nor a bad file. */
+#define CS_EXIT_NODISPLAY 5
+
+/* Mesa and X11 keep allocations for the life of the process (GLFW stays initialised on
+ * purpose, see render/README.md); they are not ours. Only LeakSanitizer calls this. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "conesim view: not available yet: the viewer is under construction\n");
+    return "leak:libGLX\nleak:libGLX_mesa\nleak:libX11\nleak:libxcb\nleak:libglfw\n"
+           "leak:libEGL\nleak:libgallium\nleak:swrast_dri\nleak:libLLVM\nleak:libdrm\n"
+           "leak:dri\nleak:libglapi\n";
+}
+
+#define MAXSET 64
+
+typedef struct {
+    const char *scene;
+    const char *overlay;    /* NULL: contacts,forces */
+    const char *camera;     /* NULL: MuJoCo's default free camera for the scene */
+    int width, height;
+    int key;                /* -2: first keyframe if any, -1: reference pose */
+    const char *screenshot;
+    long steps;             /* -1: none given */
+    double duration;        /* -1: none given */
+    const char *replay;
+    int paused;
+    long frames;            /* > 0: quit after that many frames */
+    int nset;
+    const char *set_name[MAXSET];
+    const char *set_value[MAXSET];
+    char set_buf[MAXSET][128];
+} view_opts;
+
+static const char *const OPTS_ARG[] = {
+    "--overlay", "--camera", "--width", "--height", "--key", "--screenshot", "--steps",
+    "--duration", "--replay", "--frames", "--set", "--timestep", "--solver", "--cone",
+    "--iterations", "--tolerance",
+};
+static const char *const OPTS_FLAG[] = {"--paused"};
+
+static int parse_long(const char *s, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end) return 0;
+    *out = v;
     return 1;
 }
 
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v)) return 0;
+    *out = v;
+    return 1;
+}
+
+/* Checks one option's value; returns 0 with a message on stderr when it is bad. */
+static int set_opt(view_opts *o, const char *name, const char *arg)
+{
+    long l;
+    char bad[64];
+    if (strcmp(name, "--overlay") == 0) {
+        unsigned f;
+        if (cs_overlay_parse(arg, &f, bad, sizeof bad) != 0) {
+            fprintf(stderr, "conesim view: --overlay: unknown overlay '%s' (contacts, forces, "
+                            "cones, frames, wireframe, hud, or none)\n", bad);
+            return 0;
+        }
+        o->overlay = arg;
+    } else if (strcmp(name, "--camera") == 0) {
+        cs_camera c;
+        cs_camera_default(&c, 1, NULL);
+        if (cs_camera_parse(arg, &c) != 0 || !(c.distance > 0)) {
+            fprintf(stderr, "conesim view: --camera: expected AZIMUTH,ELEVATION,DISTANCE[,X,Y,Z] "
+                            "(degrees, metres, distance > 0), got '%s'\n", arg);
+            return 0;
+        }
+        o->camera = arg;
+    } else if (strcmp(name, "--width") == 0 || strcmp(name, "--height") == 0) {
+        if (!parse_long(arg, &l) || l < 1 || l > 16384) goto bad_value;
+        *(name[2] == 'w' ? &o->width : &o->height) = (int)l;
+    } else if (strcmp(name, "--key") == 0) {
+        if (strcmp(arg, "none") == 0) o->key = -1;
+        else if (!parse_long(arg, &l) || l < 0 || l > 1000000) goto bad_value;
+        else o->key = (int)l;
+    } else if (strcmp(name, "--screenshot") == 0) {
+        if (!*arg) goto bad_value;
+        o->screenshot = arg;
+    } else if (strcmp(name, "--steps") == 0) {
+        if (!parse_long(arg, &l) || l < 0) goto bad_value;
+        o->steps = l;
+    } else if (strcmp(name, "--duration") == 0) {
+        if (!parse_double(arg, &o->duration) || o->duration < 0) goto bad_value;
+    } else if (strcmp(name, "--replay") == 0) {
+        o->replay = arg;
+    } else if (strcmp(name, "--frames") == 0) {
+        if (!parse_long(arg, &l) || l < 1) goto bad_value;
+        o->frames = l;
+    } else if (strcmp(name, "--paused") == 0) {
+        o->paused = 1;
+    } else {
+        /* option overrides: --timestep etc. are --set option.NAME=VALUE, checked by sim */
+        if (o->nset >= MAXSET) {
+            fprintf(stderr, "conesim view: more than %d option overrides\n", MAXSET);
+            return 0;
+        }
+        const char *n = name + 2, *v = arg;
+        if (strcmp(name, "--set") == 0) {
+            const char *eq = strchr(arg, '=');
+            if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof o->set_buf[0]) {
+                fprintf(stderr, "conesim view: --set: expected NAME=VALUE, got '%s'\n", arg);
+                return 0;
+            }
+            memcpy(o->set_buf[o->nset], arg, (size_t)(eq - arg));
+            o->set_buf[o->nset][eq - arg] = 0;
+            n = o->set_buf[o->nset];
+            v = eq + 1;
+        }
+        o->set_name[o->nset] = n;
+        o->set_value[o->nset] = v;
+        o->nset++;
+    }
+    return 1;
+bad_value:
+    fprintf(stderr, "conesim view: bad value '%s' for %s\n", arg, name);
+    return 0;
+}
+
+static int is_in(const char *a, const char *const *list, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(a, list[k]) == 0) return 1;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, view_opts *o)
+{
+    o->width = 1280;
+    o->height = 720;
+    o->key = -2;
+    o->steps = -1;
+    o->duration = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] == 0) {
+            if (o->scene) {
+                fprintf(stderr, "conesim view: more than one scene given ('%s')\n", a);
+                return 0;
+            }
+            o->scene = a;
+            continue;
+        }
+        const char *arg = NULL;
+        if (is_in(a, OPTS_ARG, sizeof OPTS_ARG / sizeof *OPTS_ARG)) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "conesim view: option %s needs a value\n", a);
+                return 0;
+            }
+            arg = argv[++i];
+        } else if (!is_in(a, OPTS_FLAG, sizeof OPTS_FLAG / sizeof *OPTS_FLAG)) {
+            fprintf(stderr, "conesim view: unknown option '%s' (see 'conesim help view')\n", a);
+            return 0;
+        }
+        if (!set_opt(o, a, arg)) return 0;
+    }
+    if (!o->scene) {
+        fprintf(stderr, "conesim view: no scene given\n");
+        return 0;
+    }
+    if (o->steps >= 0 && o->duration >= 0) {
+        fprintf(stderr, "conesim view: give --steps or --duration, not both\n");
+        return 0;
+    }
+    if (o->screenshot && (o->frames > 0 || o->paused)) {
+        fprintf(stderr, "conesim view: --frames and --paused are for the window, not "
+                        "--screenshot\n");
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- the PNG: written to a temporary file next to it, renamed when complete ---- */
+
+typedef struct {
+    const char *path;
+    char *tmp; /* NULL once renamed or removed */
+} png_out;
+
+/* Fails fast (before any stepping) when the file cannot be written. */
+static int png_out_open(png_out *p, const char *path)
+{
+    p->path = path;
+    p->tmp = NULL;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "conesim view: cannot write '%s': it is a directory\n", path);
+        return -1;
+    }
+    size_t n = strlen(path);
+    p->tmp = malloc(n + 8);
+    if (!p->tmp) return -1;
+    memcpy(p->tmp, path, n);
+    memcpy(p->tmp + n, ".XXXXXX", 8);
+    int fd = mkstemp(p->tmp);
+    if (fd < 0) {
+        fprintf(stderr, "conesim view: cannot write '%s': %s\n", path, strerror(errno));
+        free(p->tmp);
+        p->tmp = NULL;
+        return -1;
+    }
+    /* mkstemp makes it 0600; a PNG is an ordinary file (0666 less the umask). */
+    mode_t um = umask(0);
+    umask(um);
+    fchmod(fd, 0666 & ~um);
+    close(fd);
+    return 0;
+}
+
+static void png_out_discard(png_out *p)
+{
+    if (p->tmp) {
+        unlink(p->tmp);
+        free(p->tmp);
+        p->tmp = NULL;
+    }
+}
+
+static int png_out_write(png_out *p, int w, int h, const unsigned char *rgb)
+{
+    char err[1200];
+    if (cs_png_write(p->tmp, w, h, rgb, err, sizeof err) != 0) {
+        fprintf(stderr, "conesim view: cannot write '%s': %s\n", p->path, err);
+        png_out_discard(p);
+        return -1;
+    }
+    if (rename(p->tmp, p->path) != 0) {
+        fprintf(stderr, "conesim view: cannot write '%s': %s\n", p->path, strerror(errno));
+        png_out_discard(p);
+        return -1;
+    }
+    free(p->tmp);
+    p->tmp = NULL;
+    return 0;
+}
+
+/* SIGINT/SIGTERM while stepping for a screenshot: stop, remove the temporary file. */
+static volatile sig_atomic_t interrupted = 0;
+
+static void on_signal(int sig) { interrupted = sig; }
+
+static int screenshot(cs_view *v, const view_opts *o, const cs_camera *cam, long nsteps,
+                      png_out *out)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    for (long k = 0; k < nsteps; k++) {
+        if (interrupted) {
+            fprintf(stderr, "conesim view: interrupted after step %ld\n", k);
+            return interrupted == SIGINT ? 130 : 143;
+        }
+        if (cs_view_step(v) != 0) {
+            fprintf(stderr, "conesim view: warning: %s\n", v->message);
+            return CS_EXIT_DIVERGED;
+        }
+    }
+    cs_render_scene s;
+    cs_render_scene_init(&s);
+    cs_view_fill(v, &s);
+    unsigned flags = CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES;
+    if (o->overlay) cs_overlay_parse(o->overlay, &flags, NULL, 0); /* checked already */
+    s.overlay = flags;
+    char err[1024];
+    cs_renderer *r = cs_renderer_create(o->width, o->height, "conesim", 1, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "conesim view: %s\n", err);
+        return CS_EXIT_NODISPLAY;
+    }
+    unsigned char *rgb = malloc((size_t)o->width * o->height * 3);
+    int rc = CS_EXIT_OK;
+    if (!rgb) {
+        fprintf(stderr, "conesim view: out of memory for a %dx%d image\n", o->width, o->height);
+        rc = CS_EXIT_OUTPUT;
+    } else if (cs_render_offscreen(r, &s, cam, o->width, o->height, rgb, err, sizeof err) != 0) {
+        fprintf(stderr, "conesim view: rendering failed: %s\n", err);
+        rc = CS_EXIT_NODISPLAY;
+    } else if (png_out_write(out, o->width, o->height, rgb) != 0) {
+        rc = CS_EXIT_OUTPUT;
+    }
+    free(rgb);
+    cs_renderer_destroy(r);
+    return rc;
+}
+
+static int window(cs_view *v, const view_opts *o, const cs_camera *cam)
+{
+    cs_viewer_options vo;
+    cs_viewer_options_init(&vo);
+    vo.width = o->width;
+    vo.height = o->height;
+    char title[512];
+    snprintf(title, sizeof title, "conesim view: %s", o->scene);
+    vo.title = title;
+    vo.timestep = v->replay ? cs_view_replay_dt(v) : v->m->opt.timestep;
+    vo.camera = *cam;
+    /* The window shows the HUD unless H hides it; --overlay picks the rest. */
+    unsigned flags = CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES;
+    if (o->overlay) cs_overlay_parse(o->overlay, &flags, NULL, 0);
+    vo.overlay = flags | CS_OVERLAY_HUD;
+    vo.start_paused = o->paused;
+    vo.max_frames = o->frames > 0 ? (int)(o->frames < 1000000000 ? o->frames : 1000000000) : 0;
+    /* Scripted runs (--frames) never wait for vsync. */
+    vo.vsync = o->frames > 0 ? 0 : 1;
+    cs_viewer_callbacks cb;
+    cs_view_callbacks(v, &cb);
+    char err[1024];
+    int rc = cs_viewer_run(&vo, &cb, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "conesim view: %s\n", err);
+        return CS_EXIT_NODISPLAY;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "conesim view: warning: %s\n", v->message);
+        return CS_EXIT_DIVERGED;
+    }
+    return CS_EXIT_OK;
+}
+
+static int run_view(int argc, char **argv)
+{
+    view_opts o;
+    memset(&o, 0, sizeof o);
+    if (!parse_args(argc, argv, &o)) return CS_EXIT_USAGE;
+    char err[1024];
+    cs_model *m = cs_load_xml(o.scene, stderr, err, sizeof err);
+    if (!m) {
+        fprintf(stderr, "%s\n", err);
+        return CS_EXIT_SCENE;
+    }
+    int rc = CS_EXIT_OK, have_view = 0;
+    cs_data *d = NULL;
+    cs_view v;
+    cs_replay rep;
+    memset(&rep, 0, sizeof rep);
+    png_out out = {0};
+    for (int i = 0; i < o.nset; i++) {
+        if (cs_option_set(&m->opt, o.set_name[i], o.set_value[i], err, sizeof err) != 0) {
+            fprintf(stderr, "conesim view: %s\n", err);
+            rc = CS_EXIT_USAGE;
+            goto done;
+        }
+    }
+    if (o.key >= m->nkey) {
+        fprintf(stderr, "conesim view: --key %d: the scene has %d keyframe(s)\n", o.key, m->nkey);
+        rc = CS_EXIT_USAGE;
+        goto done;
+    }
+    if (o.replay && cs_replay_load(o.replay, &rep, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        rc = CS_EXIT_SCENE;
+        goto done;
+    }
+    /* An unwritable PNG fails before any stepping. */
+    if (o.screenshot && png_out_open(&out, o.screenshot) != 0) {
+        rc = CS_EXIT_OUTPUT;
+        goto done;
+    }
+    d = cs_make_data(m);
+    int key = o.key == -2 ? (m->nkey ? 0 : -1) : o.key;
+    if (d && key >= 0) cs_reset_key(m, d, key);
+    if (!d || cs_view_init(&v, m, d, key) != 0) {
+        fprintf(stderr, "conesim view: out of memory\n");
+        rc = CS_EXIT_DIVERGED;
+        goto done;
+    }
+    have_view = 1;
+    if (o.replay && cs_view_replay_bind(&v, &rep, o.replay, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        rc = CS_EXIT_SCENE;
+        goto done;
+    }
+    cs_camera cam;
+    cs_camera_default(&cam, v.extent, v.center);
+    if (o.camera) cs_camera_parse(o.camera, &cam); /* checked while parsing */
+    /* --steps/--duration: how far to go before the screenshot (or before the window
+     * opens); in replay mode they count recorded frames and seconds of the recording. */
+    double h = o.replay ? cs_view_replay_dt(&v) : m->opt.timestep;
+    long n = o.steps >= 0 ? o.steps : o.duration >= 0 ? (long)llround(o.duration / h) : 0;
+    if (o.screenshot) {
+        rc = screenshot(&v, &o, &cam, n, &out);
+    } else {
+        for (long k = 0; k < n && rc == CS_EXIT_OK; k++)
+            if (cs_view_step(&v) != 0) {
+                fprintf(stderr, "conesim view: warning: %s\n", v.message);
+                rc = CS_EXIT_DIVERGED;
+            }
+        if (rc == CS_EXIT_OK) rc = window(&v, &o, &cam);
+    }
+done:
+    png_out_discard(&out);
+    if (have_view) cs_view_free(&v);
+    cs_replay_free(&rep);
+    cs_free_data(d);
+    cs_free_model(m);
+    return rc;
+}
+
 const cs_command cs_cmd_view = {
-    "view", "view SCENE [options]: interactive viewer",
-    "usage: conesim view SCENE [options]: interactive viewer\n\nNot available yet: the viewer is under construction\n",
+    "view", "view SCENE [options]: interactive viewer, or --screenshot FILE.png",
+    "usage: conesim view SCENE [options]\n\n"
+    "Opens a window on the scene (OpenGL 3.3) and runs it in real time, or with\n"
+    "--screenshot renders one frame off-screen into a PNG and exits.\n\n"
+    "  --overlay LIST     comma list of contacts, forces, cones, frames, wireframe, hud,\n"
+    "                     or none (default contacts,forces; the window adds the HUD)\n"
+    "  --camera AZ,EL,DIST[,X,Y,Z]\n"
+    "                     free camera: azimuth and elevation (degrees), distance (m),\n"
+    "                     look-at point (default: MuJoCo's 90,-45,1.5 x extent at the centre)\n"
+    "  --width W --height H  window or image size in pixels (default 1280x720)\n"
+    "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
+    "  --screenshot FILE.png  step, render one frame off-screen, write the PNG, exit\n"
+    "  --steps N | --duration SECONDS\n"
+    "                     steps before the screenshot (default 0), or before the window opens\n"
+    "  --replay FILE.csv  play a `run --record` trajectory instead of simulating (Left/Right\n"
+    "                     scrub; --steps counts recorded frames); contacts and forces are\n"
+    "                     recomputed from each recorded state\n"
+    "  --paused           open the window paused\n"
+    "  --frames N         close the window after N frames (scripted runs)\n"
+    "  --timestep DT      overrides <option timestep>\n"
+    "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
+    "                     override the <option> attributes of the same name\n"
+    "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n\n"
+    "Keys: Space pause/run, Right one step (replay: one frame), Left one frame back\n"
+    "(replay), Backspace reset, + / - slow motion (x2, down to 1/64), C contact points,\n"
+    "F contact forces, K friction cone, R contact frames, W wireframe, H HUD, ] / [ next or\n"
+    "previous contact for the cone overlay, Esc quit.\n"
+    "Mouse: left drag orbit, right drag pan, scroll zoom, double-click a body to track it\n"
+    "(or a contact to select it), right double-click clears, Ctrl+left drag pulls a body\n"
+    "with a spring.\n\n"
+    "Exit codes: 0 ok, 1 diverged (a warning names the step), 2 bad command line, 3 bad\n"
+    "scene or replay file (FILE:LINE: message), 4 the PNG cannot be written (no partial\n"
+    "file is left), 5 no display or no OpenGL 3.3 context (headless: run under xvfb-run -a),\n"
+    "130/143 interrupted while stepping for a screenshot.\n",
     run_view,
 };

@@ -1,0 +1,345 @@
+/* sim -> render adapter for `conesim view` (see view_adapter.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view_adapter.h"
+
+/* MuJoCo's viewers show geom groups 0, 1 and 2 by default and hide 3 to 5. */
+#define VISIBLE_GROUPS 3
+
+static int geom_visible(const cs_model *m, int g)
+{
+    return m->geom_group[g] < VISIBLE_GROUPS && m->geom_rgba[4 * g + 3] > 0;
+}
+
+const char *cs_view_zone_word(int zone)
+{
+    switch (zone) {
+    case CS_CZONE_NONE: return "none";
+    case CS_CZONE_TOP: return "top";
+    case CS_CZONE_BOTTOM: return "bottom";
+    case CS_CZONE_MIDDLE: return "middle";
+    case CS_CZONE_PYRAMID: return "pyramid";
+    case CS_CZONE_NORMAL: return "normal";
+    default: return "?";
+    }
+}
+
+void cs_view_solver_name(const cs_option *o, char *buf, size_t len)
+{
+    const char *s = o->solver == CS_SOLVER_PGS      ? "PGS"
+                    : o->solver == CS_SOLVER_NEWTON ? "Newton"
+                    : o->solver == CS_SOLVER_CG     ? "CG"
+                                                    : "?";
+    snprintf(buf, len, "%s %s", s, o->cone == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal");
+}
+
+/* Extent and centre from the visible non-plane geoms' bounding spheres, as render/
+ * would compute them, but once: a body flying off must not rescale the arrows. */
+static void fix_extent(cs_view *v)
+{
+    const cs_model *m = v->m;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    int n = 0;
+    for (int g = 0; g < m->ngeom; g++) {
+        if (m->geom_type[g] == CS_GEOM_PLANE || !geom_visible(m, g)) continue;
+        const double *p = v->d->geom_xpose[g].pos;
+        double r = m->geom_rbound[g];
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], p[k] - r);
+            hi[k] = fmax(hi[k], p[k] + r);
+        }
+        n++;
+    }
+    v->extent = 1;
+    memset(v->center, 0, sizeof v->center);
+    if (n > 0 && isfinite(lo[0] + lo[1] + lo[2] + hi[0] + hi[1] + hi[2])) {
+        double e = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                        (hi[2] - lo[2]) * (hi[2] - lo[2]));
+        if (e > 1e-6) v->extent = e;
+        for (int k = 0; k < 3; k++) v->center[k] = 0.5 * (lo[k] + hi[k]);
+    }
+    /* A resting body's weight a third of the scene long. */
+    double mass = 0, g = 0;
+    for (int f = 0; f < m->nfree; f++) mass += m->free_mass[f];
+    if (!(m->opt.disableflags & CS_DSBL_GRAVITY))
+        g = sqrt(m->opt.gravity[0] * m->opt.gravity[0] + m->opt.gravity[1] * m->opt.gravity[1] +
+                 m->opt.gravity[2] * m->opt.gravity[2]);
+    v->force_scale = mass * g > 0 ? v->extent / 3 / (mass * g) : 0;
+}
+
+int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
+{
+    memset(v, 0, sizeof *v);
+    v->m = m;
+    v->d = d;
+    v->key = key;
+    v->diverged = -1;
+    v->geoms = calloc(m->ngeom > 0 ? (size_t)m->ngeom : 1, sizeof *v->geoms);
+    v->contacts = calloc(m->nconmax > 0 ? (size_t)m->nconmax : 1, sizeof *v->contacts);
+    if (!v->geoms || !v->contacts) {
+        cs_view_free(v);
+        return -1;
+    }
+    cs_view_solver_name(&m->opt, v->solver, sizeof v->solver);
+    fix_extent(v);
+    return 0;
+}
+
+void cs_view_free(cs_view *v)
+{
+    free(v->geoms);
+    free(v->contacts);
+    free(v->replay_free);
+    v->geoms = NULL;
+    v->contacts = NULL;
+    v->replay_free = NULL;
+}
+
+static void fill_geoms(cs_view *v)
+{
+    const cs_model *m = v->m;
+    for (int g = 0; g < m->ngeom; g++) {
+        cs_render_geom *o = &v->geoms[g];
+        o->type = m->geom_type[g];
+        memcpy(o->size, m->geom_size + 3 * g, sizeof o->size);
+        o->pose = v->d->geom_xpose[g];
+        for (int k = 0; k < 4; k++) o->rgba[k] = (float)m->geom_rgba[4 * g + k];
+        if (m->geom_group[g] >= VISIBLE_GROUPS) o->rgba[3] = 0;
+        o->body = m->geom_body[g];
+    }
+}
+
+static int fill_contacts(cs_view *v)
+{
+    const cs_data *d = v->d;
+    int n = d->ncon < v->m->nconmax ? d->ncon : v->m->nconmax;
+    for (int i = 0; i < n; i++) {
+        const cs_contact *c = &d->contact[i];
+        cs_render_contact *o = &v->contacts[i];
+        memcpy(o->pos, c->pos, sizeof o->pos);
+        memcpy(o->frame, c->frame, sizeof o->frame);
+        o->dim = c->dim;
+        memcpy(o->friction, c->friction, sizeof o->friction);
+        /* Kept out of the solver by the gap: zone none and zero force, as the CSV. */
+        int zone = c->exclude ? CS_CZONE_NONE : c->zone;
+        if (zone == CS_CZONE_NONE)
+            memset(o->force, 0, sizeof o->force);
+        else
+            memcpy(o->force, c->force, sizeof o->force);
+        snprintf(o->zone, sizeof o->zone, "%s", cs_view_zone_word(zone));
+        o->slip = c->dim >= 3 ? hypot(c->vel[1], c->vel[2]) : 0;
+        o->dist = c->dist;
+        o->geom1 = c->geom1;
+        o->geom2 = c->geom2;
+    }
+    return n;
+}
+
+/* World velocity of body b's frame origin (0 for static bodies). */
+static void body_velocity(const cs_view *v, int b, double vel[3])
+{
+    double jacp[18], jacr[18];
+    memset(vel, 0, 3 * sizeof *vel);
+    int f = cs_jac_point(v->m, v->d, b, v->d->xpos + 3 * b, jacp, jacr);
+    if (f < 0) return;
+    const double *qv = v->d->qvel + 6 * f;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 6; c++) vel[r] += jacp[6 * r + c] * qv[c];
+}
+
+void cs_view_fill(cs_view *v, cs_render_scene *s)
+{
+    const cs_model *m = v->m;
+    const cs_data *d = v->d;
+    /* cs_step leaves the kinematics and contacts of the state before its integration:
+     * recompute them (once a frame, not once a step) so the picture, the contacts and
+     * the HUD time describe the same state, the contact CSV's row for this step. Pure
+     * recomputation: the next step redoes it identically, so the trajectory is the one
+     * `run` computes. */
+    if (v->stale) {
+        cs_forward(m, v->d);
+        v->stale = 0;
+    }
+    fill_geoms(v);
+    s->geoms = v->geoms;
+    s->ngeom = m->ngeom;
+    s->contacts = v->contacts;
+    s->ncontact = fill_contacts(v);
+    s->extent = v->extent;
+    s->force_scale = v->force_scale;
+    cs_render_hud *h = &s->hud;
+    h->time = d->time;
+    h->ncon = d->ncon;
+    h->iterations = d->solver.iterations;
+    h->residual = d->solver.improvement;
+    h->solver = v->solver;
+    h->message = v->message[0] ? v->message : NULL;
+    h->body_name = NULL;
+    int b = s->selected_body;
+    if (b > 0 && b < m->nbody) {
+        char buf[32];
+        snprintf(v->body_label, sizeof v->body_label, "%s", cs_body_label(m, b, buf, sizeof buf));
+        h->body_name = v->body_label;
+        memcpy(h->body_pos, d->xpos + 3 * b, sizeof h->body_pos);
+        body_velocity(v, b, h->body_vel);
+    }
+}
+
+int cs_view_step(cs_view *v)
+{
+    if (v->replay) {
+        cs_view_replay_show(v, v->frame + 1);
+        return 0;
+    }
+    cs_step(v->m, v->d);
+    v->nstep++;
+    int bad = cs_check_finite(v->m, v->d);
+    if (bad >= 0) {
+        char buf[32];
+        v->diverged = bad;
+        snprintf(v->message, sizeof v->message, "simulation diverged at step %ld (body %s)",
+                 v->nstep, cs_body_label(v->m, v->m->free_body[bad], buf, sizeof buf));
+        return 1;
+    }
+    v->stale = 1;
+    return 0;
+}
+
+void cs_view_reset(cs_view *v)
+{
+    if (v->replay) {
+        cs_view_replay_show(v, 0);
+        return;
+    }
+    if (v->key >= 0)
+        cs_reset_key(v->m, v->d, v->key);
+    else
+        cs_reset(v->m, v->d);
+    v->nstep = 0;
+    v->stale = 0;
+    v->diverged = -1;
+    v->message[0] = 0;
+}
+
+static void cross3(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+void cs_view_perturb(cs_view *v, const cs_perturb *p)
+{
+    const cs_model *m = v->m;
+    cs_data *d = v->d;
+    memset(d->xfrc_applied, 0, 6 * (size_t)m->nbody * sizeof *d->xfrc_applied);
+    if (!p || !p->active || v->replay || p->body <= 0 || p->body >= m->nbody) return;
+    int b = p->body, w = m->body_weldid[b];
+    if (w <= 0 || m->body_free[w] < 0) return; /* static: nothing to push */
+    int f = m->body_free[w];
+    if (v->stale) cs_kinematics(m, d); /* the COM and anchor velocity of the state now */
+    double jacp[18], jacr[18], va[3] = {0, 0, 0}, F[3], r[3], tau[3];
+    cs_jac_point(m, d, b, p->anchor, jacp, jacr);
+    for (int i = 0; i < 3; i++)
+        for (int c = 0; c < 6; c++) va[i] += jacp[6 * i + c] * d->qvel[6 * f + c];
+    /* The mass of everything that moves with the body. */
+    cs_perturb_force(p, m->free_mass[f], va, F);
+    for (int i = 0; i < 3; i++) r[i] = p->anchor[i] - d->xipos[3 * b + i];
+    cross3(r, F, tau);
+    memcpy(d->xfrc_applied + 6 * b, F, sizeof F);
+    memcpy(d->xfrc_applied + 6 * b + 3, tau, sizeof tau);
+}
+
+int cs_view_replay_bind(cs_view *v, const cs_replay *r, const char *path, char *err,
+                        size_t errlen)
+{
+    const cs_model *m = v->m;
+    if (r->nframe < 1) {
+        snprintf(err, errlen, "%s: no recorded frames", path);
+        return -1;
+    }
+    int *map = calloc(r->nbody > 0 ? (size_t)r->nbody : 1, sizeof *map);
+    if (!map) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    for (int i = 0; i < r->nbody; i++) {
+        map[i] = -1;
+        for (int f = 0; f < m->nfree && map[i] < 0; f++) {
+            char buf[32];
+            if (strcmp(cs_body_label(m, m->free_body[f], buf, sizeof buf), r->names[i]) == 0)
+                map[i] = f;
+        }
+        if (map[i] < 0) {
+            snprintf(err, errlen, "%s: body '%s' is not a free body of %s", path, r->names[i],
+                     m->path ? m->path : "the scene");
+            free(map);
+            return -1;
+        }
+    }
+    free(v->replay_free);
+    v->replay_free = map;
+    v->replay = r;
+    v->replay_path = path;
+    cs_view_replay_show(v, 0);
+    return 0;
+}
+
+void cs_view_replay_show(cs_view *v, int f)
+{
+    const cs_replay *r = v->replay;
+    if (!r) return;
+    if (f < 0) f = 0;
+    if (f >= r->nframe) f = r->nframe - 1;
+    v->frame = f;
+    cs_data *d = v->d;
+    for (int i = 0; i < r->nbody; i++) {
+        const double *s = cs_replay_body(r, f, i);
+        int j = v->replay_free[i];
+        memcpy(d->qpos + 7 * j, s, 7 * sizeof *s);
+        memcpy(d->qvel + 6 * j, s + 7, 6 * sizeof *s);
+    }
+    d->time = r->time[f];
+    memset(d->xfrc_applied, 0, 6 * (size_t)v->m->nbody * sizeof *d->xfrc_applied);
+    cs_forward(v->m, d);
+    v->stale = 0;
+    const char *base = strrchr(v->replay_path, '/');
+    snprintf(v->message, sizeof v->message, "replay %s: frame %d/%d (step %ld)",
+             base ? base + 1 : v->replay_path, f + 1, r->nframe, r->step[f]);
+}
+
+void cs_view_step_back(cs_view *v)
+{
+    if (v->replay) cs_view_replay_show(v, v->frame - 1);
+}
+
+double cs_view_replay_dt(const cs_view *v)
+{
+    const cs_replay *r = v->replay;
+    if (r && r->nframe >= 2) {
+        double dt = (r->time[r->nframe - 1] - r->time[0]) / (r->nframe - 1);
+        if (dt > 0 && isfinite(dt)) return dt;
+    }
+    return v->m->opt.timestep;
+}
+
+/* ---- loop callbacks ---- */
+static int cb_step(void *u) { return cs_view_step(u); }
+static void cb_step_back(void *u) { cs_view_step_back(u); }
+static void cb_reset(void *u) { cs_view_reset(u); }
+static void cb_fill(void *u, cs_render_scene *s) { cs_view_fill(u, s); }
+static void cb_perturb(void *u, const cs_perturb *p) { cs_view_perturb(u, p); }
+
+void cs_view_callbacks(cs_view *v, cs_viewer_callbacks *cb)
+{
+    memset(cb, 0, sizeof *cb);
+    cb->user = v;
+    cb->step = cb_step;
+    cb->step_back = cb_step_back;
+    cb->reset = cb_reset;
+    cb->fill = cb_fill;
+    cb->perturb = cb_perturb;
+}

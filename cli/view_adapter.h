@@ -1,0 +1,79 @@
+/* The adapter between sim/ and render/ for `conesim view`: fills a cs_render_scene from
+ * a model and its data, and implements the viewer loop's callbacks (step, reset,
+ * perturbation, replay) on them. No GL here: tests call it directly. */
+#ifndef CS_VIEW_ADAPTER_H
+#define CS_VIEW_ADAPTER_H
+
+#include "conesim.h"
+#include "render.h"
+
+typedef struct {
+    const cs_model *m;
+    cs_data *d;
+    int key;                  /* keyframe reset returns to, -1 = the reference pose */
+
+    cs_render_geom *geoms;    /* m->ngeom */
+    cs_render_contact *contacts; /* m->nconmax */
+    double extent;            /* fixed at cs_view_init from the initial geoms */
+    double center[3];         /* centre of their bounding box (the default look-at) */
+    double force_scale;       /* extent / 3 / (total mass |g|), 0 = automatic */
+    char solver[32];          /* "PGS elliptic", ... */
+    char body_label[64];      /* the selected body's name for the HUD */
+    char message[160];        /* HUD line (divergence, replay position) */
+    long nstep;               /* steps taken since the last reset */
+    int diverged;             /* free index that went non-finite, -1 = none */
+    int stale;                /* stepped since the last forward (see cs_view_fill) */
+
+    /* --replay: recorded frames drive the free bodies' poses. */
+    const cs_replay *replay;
+    int *replay_free;         /* per replay body: the model's free index */
+    int frame;                /* the replay frame shown */
+    const char *replay_path;
+} cs_view;
+
+/* Sets up the adapter for a model and data already in their initial state (after the
+ * keyframe, if any): allocates the arrays, fixes extent, centre and force scale.
+ * `key` is what cs_view_reset returns to (-1 = reference pose). Returns 0 or -1. */
+int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key);
+void cs_view_free(cs_view *v);
+
+/* The contact CSV's zone word for a cs_contact_zone value ("?" for an unknown value). */
+const char *cs_view_zone_word(int zone);
+/* "PGS elliptic", "Newton pyramidal", ... */
+void cs_view_solver_name(const cs_option *o, char *buf, size_t len);
+
+/* Fills the scene from the current data: geoms (model order), contacts, HUD numbers,
+ * extent and force scale; after steps it first recomputes kinematics, contacts and
+ * forces of the current state (cs_forward), so all of them describe the same state. Reads s->selected_body for the HUD's body lines; leaves
+ * overlay and the selections alone. Arrays stay valid until cs_view_free. */
+void cs_view_fill(cs_view *v, cs_render_scene *s);
+
+/* One cs_step; returns 0, or 1 when the state became non-finite (v->diverged names the
+ * free joint, v->message says so). In replay mode: the next recorded frame instead. */
+int cs_view_step(cs_view *v);
+/* Back to the initial state (the keyframe, or the reference pose); replay: frame 0. */
+void cs_view_reset(cs_view *v);
+
+/* Writes a perturbation into d->xfrc_applied: the spring force F of cs_perturb_force at
+ * the anchor, as a world force plus the torque (anchor - com) x F at the perturbed body's
+ * COM (MuJoCo's xfrc_applied convention). Inactive: clears all applied forces. */
+void cs_view_perturb(cs_view *v, const cs_perturb *p);
+
+/* Replay: binds a loaded trajectory to the model (every recorded body must be a free
+ * body of the model, by name). Returns 0, or -1 with a message naming the file. The
+ * replay must outlive v. Shows frame 0. */
+int cs_view_replay_bind(cs_view *v, const cs_replay *r, const char *path, char *err,
+                        size_t errlen);
+/* Shows recorded frame f (clamped): the free bodies take the recorded poses and
+ * velocities; kinematics, contacts and the solver are recomputed from that state. */
+void cs_view_replay_show(cs_view *v, int f);
+/* Loop callback for Left arrow: one recorded frame back. */
+void cs_view_step_back(cs_view *v);
+/* The simulated seconds between recorded frames (the viewer's timestep in replay mode,
+ * so playback runs at the recorded pace). */
+double cs_view_replay_dt(const cs_view *v);
+
+/* cs_viewer_callbacks wired to a cs_view (user = the cs_view). */
+void cs_view_callbacks(cs_view *v, cs_viewer_callbacks *cb);
+
+#endif
