@@ -1,0 +1,485 @@
+/* cli/view_adapter.c without GL: what `conesim view` hands to render/ from a model and
+ * its data (geoms, contacts, HUD), the perturbation force, reset, divergence, replay. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conesim.h"
+#include "render.h"
+#include "view_adapter.h"
+
+static cs_model *load_scene(const char *name)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/%s", CS_SCENES, name);
+    cs_model *m = cs_load_xml(path, NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+static cs_model *load_string(const char *xml)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml_string(xml, "test.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+typedef struct {
+    cs_model *m;
+    cs_data *d;
+    cs_view v;
+    cs_render_scene s;
+} fixture;
+
+static void setup(fixture *f, cs_model *m, int key)
+{
+    f->m = m;
+    f->d = cs_make_data(m);
+    ck_assert_ptr_nonnull(f->d);
+    if (key >= 0) ck_assert_int_eq(cs_reset_key(m, f->d, key), 0);
+    ck_assert_int_eq(cs_view_init(&f->v, m, f->d, key), 0);
+    cs_render_scene_init(&f->s);
+}
+
+static void teardown(fixture *f)
+{
+    cs_view_free(&f->v);
+    cs_free_data(f->d);
+    cs_free_model(f->m);
+}
+
+START_TEST(geoms_in_model_order)
+{
+    fixture f;
+    setup(&f, load_scene("box_stack.xml"), -1);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_eq(f.s.ngeom, f.m->ngeom);
+    ck_assert_int_eq(f.s.ngeom, 4);
+    for (int g = 0; g < f.m->ngeom; g++) {
+        const cs_render_geom *o = &f.s.geoms[g];
+        ck_assert_int_eq(o->type, f.m->geom_type[g]);
+        ck_assert_int_eq(o->body, f.m->geom_body[g]);
+        for (int k = 0; k < 3; k++) {
+            ck_assert_double_eq(o->size[k], f.m->geom_size[3 * g + k]);
+            ck_assert_double_eq(o->pose.pos[k], f.d->geom_xpose[g].pos[k]);
+        }
+        for (int k = 0; k < 9; k++) ck_assert_double_eq(o->pose.mat[k], f.d->geom_xpose[g].mat[k]);
+        for (int k = 0; k < 4; k++)
+            ck_assert_float_eq(o->rgba[k], (float)f.m->geom_rgba[4 * g + k]);
+    }
+    /* The scene as written: floor first, then box1..box3 stacked at z = 0.1, 0.3, 0.5. */
+    ck_assert_int_eq(f.s.geoms[0].type, CS_GEOM_PLANE);
+    ck_assert_int_eq(f.s.geoms[0].body, 0);
+    for (int i = 1; i <= 3; i++) {
+        ck_assert_int_eq(f.s.geoms[i].type, CS_GEOM_BOX);
+        ck_assert_double_eq_tol(f.s.geoms[i].pose.pos[2], 0.2 * i - 0.1, 1e-12);
+    }
+    ck_assert_float_eq_tol(f.s.geoms[1].rgba[0], 0.9f, 1e-6f);
+    ck_assert_float_eq_tol(f.s.geoms[3].rgba[2], 0.9f, 1e-6f);
+    teardown(&f);
+}
+END_TEST
+
+START_TEST(hidden_groups_are_not_drawn)
+{
+    fixture f;
+    setup(&f, load_string("<mujoco><worldbody><geom type='plane' size='1 1 0.1'/>"
+                          "<body pos='0 0 1'><freejoint/><geom type='sphere' size='0.1'/>"
+                          "<geom type='box' size='0.1 0.1 0.1' group='3'/></body>"
+                          "</worldbody></mujoco>"), -1);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_eq(f.s.ngeom, 3); /* indices stay the model's */
+    ck_assert_float_gt(f.s.geoms[1].rgba[3], 0);
+    ck_assert_float_eq(f.s.geoms[2].rgba[3], 0); /* MuJoCo hides groups 3..5 */
+    teardown(&f);
+}
+END_TEST
+
+START_TEST(poses_follow_the_steps)
+{
+    /* After N steps the scene shows state N (positions = qpos, time = N h), not the
+     * state before the last integration that cs_step leaves in the kinematics. */
+    fixture f;
+    setup(&f, load_scene("ball_roll.xml"), 0);
+    for (int k = 0; k < 25; k++) ck_assert_int_eq(cs_view_step(&f.v), 0);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_double_eq_tol(f.s.hud.time, 25 * f.m->opt.timestep, 1e-12);
+    for (int k = 0; k < 3; k++) ck_assert_double_eq(f.s.geoms[1].pose.pos[k], f.d->qpos[k]);
+    /* Rolling along +x at 1 m/s: it moved about 25 h. */
+    ck_assert_double_eq_tol(f.s.geoms[1].pose.pos[0], 25 * 0.002, 1e-3);
+    /* The same trajectory as plain cs_step (the extra forward changes nothing). */
+    cs_data *d2 = cs_make_data(f.m);
+    cs_reset_key(f.m, d2, 0);
+    for (int k = 0; k < 25; k++) cs_step(f.m, d2);
+    for (int k = 0; k < 25; k++) cs_view_step(&f.v);
+    for (int k = 0; k < 25; k++) cs_step(f.m, d2);
+    for (int i = 0; i < f.m->nq; i++) ck_assert_double_eq(f.d->qpos[i], d2->qpos[i]);
+    for (int i = 0; i < f.m->nv; i++) ck_assert_double_eq(f.d->qvel[i], d2->qvel[i]);
+    cs_free_data(d2);
+    teardown(&f);
+}
+END_TEST
+
+START_TEST(zone_words_are_the_csv_words)
+{
+    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_NONE), "none");
+    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_TOP), "top");
+    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_BOTTOM), "bottom");
+    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_MIDDLE), "middle");
+    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_PYRAMID), "pyramid");
+    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_NORMAL), "normal");
+    ck_assert_str_eq(cs_view_zone_word(42), "?");
+}
+END_TEST
+
+START_TEST(contacts_are_copied)
+{
+    fixture f;
+    setup(&f, load_scene("box_stack.xml"), -1);
+    ck_assert_int_ge(f.m->nconmax, 3);
+    /* Contacts as collision and the solver would leave them. */
+    cs_contact *c = f.d->contact;
+    memset(c, 0, 3 * sizeof *c);
+    double fr[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        c[i].pos[0] = 0.1 * i, c[i].pos[1] = -0.1, c[i].pos[2] = 0.2 * i;
+        memcpy(c[i].frame, fr, sizeof fr);
+        c[i].dist = -1e-4 * (i + 1);
+        c[i].geom1 = i;
+        c[i].geom2 = i + 1;
+        c[i].dim = 3;
+        for (int k = 0; k < 5; k++) c[i].friction[k] = 0.8 - 0.1 * k;
+        for (int k = 0; k < 6; k++) c[i].force[k] = 1 + i + 0.5 * k;
+        c[i].vel[0] = 0.01, c[i].vel[1] = 3, c[i].vel[2] = -4;
+    }
+    c[0].zone = CS_CZONE_MIDDLE;
+    c[1].zone = CS_CZONE_TOP;
+    c[1].exclude = 1; /* within the margin, kept out by the gap */
+    c[2].zone = CS_CZONE_NORMAL;
+    c[2].dim = 1;
+    f.d->ncon = 3;
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_eq(f.s.ncontact, 3);
+    ck_assert_int_eq(f.s.hud.ncon, 3);
+    const cs_render_contact *o = f.s.contacts;
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 3; k++) ck_assert_double_eq(o[i].pos[k], c[i].pos[k]);
+        for (int k = 0; k < 9; k++) ck_assert_double_eq(o[i].frame[k], c[i].frame[k]);
+        for (int k = 0; k < 5; k++) ck_assert_double_eq(o[i].friction[k], c[i].friction[k]);
+        ck_assert_int_eq(o[i].dim, c[i].dim);
+        ck_assert_double_eq(o[i].dist, c[i].dist);
+        ck_assert_int_eq(o[i].geom1, i);
+        ck_assert_int_eq(o[i].geom2, i + 1);
+    }
+    ck_assert_str_eq(o[0].zone, "middle");
+    for (int k = 0; k < 6; k++) ck_assert_double_eq(o[0].force[k], c[0].force[k]);
+    ck_assert_double_eq_tol(o[0].slip, 5, 1e-12); /* |(3, -4)| */
+    /* Kept out of the solver: zone none, no force (the contact CSV's convention). */
+    ck_assert_str_eq(o[1].zone, "none");
+    for (int k = 0; k < 6; k++) ck_assert_double_eq(o[1].force[k], 0);
+    /* condim 1: frictionless, no sliding components */
+    ck_assert_str_eq(o[2].zone, "normal");
+    ck_assert_double_eq(o[2].force[0], c[2].force[0]);
+    ck_assert_double_eq(o[2].slip, 0);
+    /* The friction dot of the sliding contact lies where render/ puts it: r > 0. */
+    ck_assert_double_gt(cs_contact_cone_ratio(&o[0]), 0);
+    teardown(&f);
+}
+END_TEST
+
+START_TEST(hud_numbers)
+{
+    fixture f;
+    setup(&f, load_scene("sphere_plane.xml"), -1);
+    f.d->solver.iterations = 17;
+    f.d->solver.improvement = 2.5e-9;
+    f.d->time = 1.25;
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_str_eq(f.s.hud.solver, "PGS elliptic");
+    ck_assert_int_eq(f.s.hud.iterations, 17);
+    ck_assert_double_eq(f.s.hud.residual, 2.5e-9);
+    ck_assert_double_eq(f.s.hud.time, 1.25);
+    ck_assert_ptr_null(f.s.hud.body_name);
+    ck_assert_ptr_null(f.s.hud.message);
+    /* The selected body: its name, position and velocity. */
+    f.d->qvel[0] = 1, f.d->qvel[1] = 2, f.d->qvel[2] = 3;
+    f.d->qvel[3] = 4, f.d->qvel[4] = -5, f.d->qvel[5] = 6; /* spin does not move the origin */
+    f.s.selected_body = cs_name2id_body(f.m, "ball");
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_str_eq(f.s.hud.body_name, "ball");
+    for (int k = 0; k < 3; k++) {
+        ck_assert_double_eq(f.s.hud.body_pos[k], f.d->xpos[3 * 1 + k]);
+        ck_assert_double_eq_tol(f.s.hud.body_vel[k], f.d->qvel[k], 1e-12);
+    }
+    teardown(&f);
+
+    cs_option o = {0};
+    char buf[32];
+    o.solver = CS_SOLVER_NEWTON;
+    o.cone = CS_CONE_PYRAMIDAL;
+    cs_view_solver_name(&o, buf, sizeof buf);
+    ck_assert_str_eq(buf, "Newton pyramidal");
+}
+END_TEST
+
+START_TEST(welded_body_velocity)
+{
+    /* A jointless child 0.5 m along x of a free body spinning about z at 2 rad/s:
+     * its frame origin moves at v + w x r = (0, 1, 0) + (0, 1, 0). */
+    fixture f;
+    setup(&f, load_string("<mujoco><option gravity='0 0 0'/><worldbody><body name='a'>"
+                          "<freejoint/><geom type='sphere' size='0.1'/>"
+                          "<body name='b' pos='0.5 0 0'><geom type='box' size='.1 .1 .1'/>"
+                          "</body></body></worldbody></mujoco>"), -1);
+    f.d->qvel[1] = 1;
+    f.d->qvel[5] = 2;
+    f.s.selected_body = cs_name2id_body(f.m, "b");
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_str_eq(f.s.hud.body_name, "b");
+    ck_assert_double_eq_tol(f.s.hud.body_vel[0], 0, 1e-12);
+    ck_assert_double_eq_tol(f.s.hud.body_vel[1], 2, 1e-12);
+    ck_assert_double_eq_tol(f.s.hud.body_vel[2], 0, 1e-12);
+    teardown(&f);
+}
+END_TEST
+
+START_TEST(extent_and_force_scale)
+{
+    fixture f;
+    setup(&f, load_scene("box_stack.xml"), -1);
+    cs_view_fill(&f.v, &f.s);
+    /* The boxes' bounding spheres (r = sqrt(3) 0.1) span z from 0.1 - r to 0.5 + r. */
+    double r = sqrt(3) * 0.1;
+    double e = sqrt(2 * (2 * r) * (2 * r) + (0.4 + 2 * r) * (0.4 + 2 * r));
+    ck_assert_double_eq_tol(f.s.extent, e, 1e-9);
+    ck_assert_double_eq_tol(f.v.center[2], 0.3, 1e-12);
+    /* The weight of all three boxes is an arrow a third of the scene long. */
+    ck_assert_double_eq_tol(f.s.force_scale * 3 * 9.81, f.s.extent / 3, 1e-12);
+    /* Fixed at the start: a box flying away does not rescale the arrows. */
+    f.d->qpos[7 * 2 + 2] = 100;
+    cs_forward(f.m, f.d);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_double_eq_tol(f.s.extent, e, 1e-9);
+    teardown(&f);
+
+    /* No gravity: no natural force scale, render/ scales per frame. */
+    char err[256];
+    cs_model *m = load_scene("sphere_plane.xml");
+    ck_assert_int_eq(cs_option_set(&m->opt, "flag.gravity", "disable", err, sizeof err), 0);
+    setup(&f, m, -1);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_double_eq(f.s.force_scale, 0);
+    teardown(&f);
+}
+END_TEST
+
+static void cross(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+START_TEST(perturbation_is_a_force_at_the_anchor)
+{
+    fixture f;
+    setup(&f, load_scene("sphere_plane.xml"), -1);
+    int b = cs_name2id_body(f.m, "ball");
+    cs_view_fill(&f.v, &f.s);
+    cs_perturb p = {1, b, {0.1, 0, 0.1}, {0.3, 0.1, 0.2}}; /* grabbed at the +x side */
+    cs_view_perturb(&f.v, &p);
+    double F[3];
+    cs_perturb_force(&p, 2.0, NULL, F); /* at rest: no damping term */
+    const double *x = f.d->xfrc_applied + 6 * b;
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(x[k], F[k], 1e-12);
+    double r[3] = {0.1, 0, 0}, tau[3];
+    cross(r, F, tau);
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(x[3 + k], tau[k], 1e-12);
+    ck_assert_double_gt(F[0], 0); /* towards the target */
+    /* Physics: the applied force accelerates the sphere by F/m on top of gravity, and
+     * spins it by I^-1 tau (solid sphere, I = 2/5 m r^2). */
+    cs_forward(f.m, f.d);
+    ck_assert_double_eq_tol(f.d->qacc_smooth[0], F[0] / 2, 1e-9);
+    ck_assert_double_eq_tol(f.d->qacc_smooth[2], F[2] / 2 - 9.81, 1e-9);
+    double I = 0.4 * 2 * 0.01;
+    ck_assert_double_eq_tol(f.d->qacc_smooth[4], tau[1] / I, 1e-6);
+    /* A moving anchor is damped: the force opposes the velocity. */
+    f.d->qvel[2] = 1;
+    cs_view_perturb(&f.v, &p);
+    double Fm[3], vz[3] = {0, 0, 1};
+    cs_perturb_force(&p, 2.0, vz, Fm);
+    ck_assert_double_eq_tol(x[2], Fm[2], 1e-12);
+    ck_assert_double_lt(x[2], F[2]);
+    /* Released: nothing applied. */
+    p.active = 0;
+    cs_view_perturb(&f.v, &p);
+    for (int k = 0; k < 6 * f.m->nbody; k++) ck_assert_double_eq(f.d->xfrc_applied[k], 0);
+    /* The world cannot be pushed. */
+    cs_perturb q = {1, 0, {0, 0, 0}, {1, 1, 1}};
+    cs_view_perturb(&f.v, &q);
+    for (int k = 0; k < 6 * f.m->nbody; k++) ck_assert_double_eq(f.d->xfrc_applied[k], 0);
+    teardown(&f);
+}
+END_TEST
+
+START_TEST(divergence_stops_the_step)
+{
+    fixture f;
+    setup(&f, load_scene("sphere_plane.xml"), -1);
+    ck_assert_int_eq(cs_view_step(&f.v), 0);
+    f.d->qvel[2] = NAN;
+    ck_assert_int_eq(cs_view_step(&f.v), 1);
+    ck_assert_int_eq(f.v.diverged, 0);
+    ck_assert_ptr_nonnull(strstr(f.v.message, "diverged at step 2"));
+    ck_assert_ptr_nonnull(strstr(f.v.message, "ball"));
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_ptr_nonnull(f.s.hud.message);
+    /* Reset clears it. */
+    cs_view_reset(&f.v);
+    ck_assert_int_eq(f.v.diverged, -1);
+    ck_assert_int_eq(cs_check_finite(f.m, f.d), -1);
+    teardown(&f);
+}
+END_TEST
+
+START_TEST(reset_returns_to_the_keyframe)
+{
+    fixture f;
+    setup(&f, load_scene("aniso_box_condim3.xml"), 0);
+    for (int k = 0; k < 30; k++) cs_view_step(&f.v);
+    ck_assert_double_gt(f.d->time, 0.05);
+    cs_view_reset(&f.v);
+    ck_assert_double_eq(f.d->time, f.m->key_time[0]);
+    for (int i = 0; i < f.m->nv; i++) ck_assert_double_eq(f.d->qvel[i], f.m->key_qvel[i]);
+    for (int i = 0; i < f.m->nq; i++) ck_assert_double_eq(f.d->qpos[i], f.m->key_qpos[i]);
+    teardown(&f);
+    /* Without a keyframe: the reference pose at rest. */
+    setup(&f, load_scene("sphere_plane.xml"), -1);
+    for (int k = 0; k < 30; k++) cs_view_step(&f.v);
+    cs_view_reset(&f.v);
+    ck_assert_double_eq(f.d->time, 0);
+    for (int i = 0; i < f.m->nq; i++) ck_assert_double_eq(f.d->qpos[i], f.m->qpos0[i]);
+    teardown(&f);
+}
+END_TEST
+
+START_TEST(replay_shows_the_recorded_states)
+{
+    /* Record ball_roll every 5 steps, as `run --record --every 5` does. */
+    cs_model *m = load_scene("ball_roll.xml");
+    cs_data *d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+    char path[] = "/tmp/test_view_replay_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *out = fdopen(fd, "w");
+    cs_traj_header(out);
+    double pos15[3] = {0};
+    cs_traj_rows(out, m, d, 0);
+    for (int k = 1; k <= 30; k++) {
+        cs_step(m, d);
+        if (k % 5 == 0) cs_traj_rows(out, m, d, k);
+        if (k == 15) memcpy(pos15, d->qpos, sizeof pos15);
+    }
+    fclose(out);
+    cs_free_data(d);
+
+    cs_replay r;
+    char err[1024];
+    ck_assert_msg(cs_replay_load(path, &r, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(r.nframe, 7);
+    fixture f;
+    setup(&f, m, 0);
+    ck_assert_int_eq(cs_view_replay_bind(&f.v, &r, path, err, sizeof err), 0);
+    ck_assert_double_eq_tol(cs_view_replay_dt(&f.v), 5 * m->opt.timestep, 1e-15);
+    /* Frame 3 is step 15: the ball where the run had it (%.17g round-trips exactly). */
+    cs_view_replay_show(&f.v, 3);
+    cs_view_fill(&f.v, &f.s);
+    for (int k = 0; k < 3; k++) ck_assert_double_eq(f.s.geoms[1].pose.pos[k], pos15[k]);
+    ck_assert_double_eq_tol(f.s.hud.time, 15 * m->opt.timestep, 1e-12);
+    ck_assert_ptr_nonnull(strstr(f.s.hud.message, "frame 4/7 (step 15)"));
+    /* Step = next frame, step back = previous, clamped at both ends; reset = frame 0. */
+    ck_assert_int_eq(cs_view_step(&f.v), 0);
+    ck_assert_int_eq(f.v.frame, 4);
+    cs_view_step_back(&f.v);
+    cs_view_step_back(&f.v);
+    ck_assert_int_eq(f.v.frame, 2);
+    for (int k = 0; k < 10; k++) cs_view_step(&f.v);
+    ck_assert_int_eq(f.v.frame, 6);
+    cs_view_reset(&f.v);
+    ck_assert_int_eq(f.v.frame, 0);
+    cs_view_step_back(&f.v);
+    ck_assert_int_eq(f.v.frame, 0);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_double_eq(f.s.geoms[1].pose.pos[0], 0);
+    /* Perturbations do not apply to a recording. */
+    cs_perturb p = {1, 1, {0, 0, 0.1}, {1, 0, 0.1}};
+    cs_view_perturb(&f.v, &p);
+    for (int k = 0; k < 6 * m->nbody; k++) ck_assert_double_eq(f.d->xfrc_applied[k], 0);
+    teardown(&f);
+
+    /* A recording of another scene: its body is not in this one. */
+    m = load_scene("box_stack.xml");
+    setup(&f, m, -1);
+    ck_assert_int_eq(cs_view_replay_bind(&f.v, &r, path, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "'ball' is not a free body"));
+    ck_assert_ptr_nonnull(strstr(err, path));
+    teardown(&f);
+    cs_replay_free(&r);
+    unlink(path);
+}
+END_TEST
+
+START_TEST(callbacks_drive_the_view)
+{
+    fixture f;
+    setup(&f, load_scene("sphere_plane.xml"), -1);
+    cs_viewer_callbacks cb;
+    cs_view_callbacks(&f.v, &cb);
+    ck_assert_ptr_eq(cb.user, &f.v);
+    ck_assert_int_eq(cb.step(cb.user), 0);
+    ck_assert_int_eq(cb.step(cb.user), 0);
+    cb.fill(cb.user, &f.s);
+    ck_assert_double_eq_tol(f.s.hud.time, 2 * f.m->opt.timestep, 1e-15);
+    cb.reset(cb.user);
+    cb.fill(cb.user, &f.s);
+    ck_assert_double_eq(f.s.hud.time, 0);
+    ck_assert_ptr_nonnull(cb.perturb);
+    ck_assert_ptr_nonnull(cb.step_back);
+    teardown(&f);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("view");
+    TCase *tc = tcase_create("adapter");
+    tcase_add_test(tc, geoms_in_model_order);
+    tcase_add_test(tc, hidden_groups_are_not_drawn);
+    tcase_add_test(tc, poses_follow_the_steps);
+    tcase_add_test(tc, zone_words_are_the_csv_words);
+    tcase_add_test(tc, contacts_are_copied);
+    tcase_add_test(tc, hud_numbers);
+    tcase_add_test(tc, welded_body_velocity);
+    tcase_add_test(tc, extent_and_force_scale);
+    tcase_add_test(tc, perturbation_is_a_force_at_the_anchor);
+    tcase_add_test(tc, divergence_stops_the_step);
+    tcase_add_test(tc, reset_returns_to_the_keyframe);
+    tcase_add_test(tc, replay_shows_the_recorded_states);
+    tcase_add_test(tc, callbacks_drive_the_view);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
