@@ -97,7 +97,7 @@ static int set_opt(view_opts *o, const char *name, const char *arg)
         }
         o->camera = arg;
     } else if (strcmp(name, "--width") == 0 || strcmp(name, "--height") == 0) {
-        if (!parse_long(arg, &l) || l < 1 || l > 16384) goto bad_value;
+        if (!parse_long(arg, &l) || l < 1 || l > 8192) goto bad_value;
         *(name[2] == 'w' ? &o->width : &o->height) = (int)l;
     } else if (strcmp(name, "--key") == 0) {
         if (strcmp(arg, "none") == 0) o->key = -1;
@@ -402,6 +402,15 @@ static int run_view(int argc, char **argv)
         rc = CS_EXIT_SCENE;
         goto done;
     }
+    for (int f = 0; o.replay && f < m->nfree; f++) {
+        int found = 0;
+        for (int i = 0; i < rep.nbody; i++) found |= v.replay_free[i] == f;
+        if (!found) {
+            char buf[32];
+            fprintf(stderr, "conesim view: warning: %s has no rows for body %s: it stays put\n",
+                    o.replay, cs_body_label(m, m->free_body[f], buf, sizeof buf));
+        }
+    }
     cs_camera cam;
     cs_camera_default(&cam, v.extent, v.center);
     if (o.camera) cs_camera_parse(o.camera, &cam); /* checked while parsing */
@@ -438,7 +447,7 @@ const cs_command cs_cmd_view = {
     "  --camera AZ,EL,DIST[,X,Y,Z]\n"
     "                     free camera: azimuth and elevation (degrees), distance (m),\n"
     "                     look-at point (default: MuJoCo's 90,-45,1.5 x extent at the centre)\n"
-    "  --width W --height H  window or image size in pixels (default 1280x720)\n"
+    "  --width W --height H  window or image size in pixels (default 1280x720, at most 8192)\n"
     "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
     "  --screenshot FILE.png  step, render one frame off-screen, write the PNG, exit\n"
     "  --steps N | --duration SECONDS\n"

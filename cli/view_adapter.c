@@ -70,6 +70,16 @@ static void fix_extent(cs_view *v)
     v->force_scale = mass * g > 0 ? v->extent / 3 / (mass * g) : 0;
 }
 
+/* The body poses the scene's geoms show (the frame of a perturbation's anchor). */
+static void remember_poses(cs_view *v)
+{
+    const cs_data *d = v->d;
+    for (int b = 0; b < v->m->nbody; b++) {
+        memcpy(v->fill_pose + 12 * b, d->xpos + 3 * b, 3 * sizeof *d->xpos);
+        memcpy(v->fill_pose + 12 * b + 3, d->xmat + 9 * b, 9 * sizeof *d->xmat);
+    }
+}
+
 int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
 {
     memset(v, 0, sizeof *v);
@@ -79,12 +89,14 @@ int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
     v->diverged = -1;
     v->geoms = calloc(m->ngeom > 0 ? (size_t)m->ngeom : 1, sizeof *v->geoms);
     v->contacts = calloc(m->nconmax > 0 ? (size_t)m->nconmax : 1, sizeof *v->contacts);
-    if (!v->geoms || !v->contacts) {
+    v->fill_pose = calloc(12 * (size_t)m->nbody, sizeof *v->fill_pose);
+    if (!v->geoms || !v->contacts || !v->fill_pose) {
         cs_view_free(v);
         return -1;
     }
     cs_view_solver_name(&m->opt, v->solver, sizeof v->solver);
     fix_extent(v);
+    remember_poses(v);
     return 0;
 }
 
@@ -93,6 +105,8 @@ void cs_view_free(cs_view *v)
     free(v->geoms);
     free(v->contacts);
     free(v->replay_free);
+    free(v->fill_pose);
+    v->fill_pose = NULL;
     v->geoms = NULL;
     v->contacts = NULL;
     v->replay_free = NULL;
@@ -164,6 +178,7 @@ void cs_view_fill(cs_view *v, cs_render_scene *s)
         v->stale = 0;
     }
     fill_geoms(v);
+    remember_poses(v);
     s->geoms = v->geoms;
     s->ngeom = m->ngeom;
     s->contacts = v->contacts;
@@ -241,13 +256,24 @@ void cs_view_perturb(cs_view *v, const cs_perturb *p)
     if (w <= 0 || m->body_free[w] < 0) return; /* static: nothing to push */
     int f = m->body_free[w];
     if (v->stale) cs_kinematics(m, d); /* the COM and anchor velocity of the state now */
+    /* The anchor in the body frame of the last fill, then in the world now. */
+    const double *P = v->fill_pose + 12 * b, *R = P + 3, *x = d->xpos + 3 * b,
+                 *Rn = d->xmat + 9 * b;
+    double loc[3], anchor[3];
+    for (int i = 0; i < 3; i++)
+        loc[i] = R[i] * (p->anchor[0] - P[0]) + R[3 + i] * (p->anchor[1] - P[1]) +
+                 R[6 + i] * (p->anchor[2] - P[2]);
+    for (int i = 0; i < 3; i++)
+        anchor[i] = x[i] + Rn[3 * i] * loc[0] + Rn[3 * i + 1] * loc[1] + Rn[3 * i + 2] * loc[2];
+    cs_perturb q = *p;
+    memcpy(q.anchor, anchor, sizeof anchor);
     double jacp[18], jacr[18], va[3] = {0, 0, 0}, F[3], r[3], tau[3];
-    cs_jac_point(m, d, b, p->anchor, jacp, jacr);
+    cs_jac_point(m, d, b, anchor, jacp, jacr);
     for (int i = 0; i < 3; i++)
         for (int c = 0; c < 6; c++) va[i] += jacp[6 * i + c] * d->qvel[6 * f + c];
     /* The mass of everything that moves with the body. */
-    cs_perturb_force(p, m->free_mass[f], va, F);
-    for (int i = 0; i < 3; i++) r[i] = p->anchor[i] - d->xipos[3 * b + i];
+    cs_perturb_force(&q, m->free_mass[f], va, F);
+    for (int i = 0; i < 3; i++) r[i] = anchor[i] - d->xipos[3 * b + i];
     cross3(r, F, tau);
     memcpy(d->xfrc_applied + 6 * b, F, sizeof F);
     memcpy(d->xfrc_applied + 6 * b + 3, tau, sizeof tau);

@@ -23,6 +23,8 @@ typedef struct {
     long nstep;               /* steps taken since the last reset */
     int diverged;             /* free index that went non-finite, -1 = none */
     int stale;                /* stepped since the last forward (see cs_view_fill) */
+    double *fill_pose;        /* 12 per body: xpos, xmat at the last fill (the state the
+                               * viewer's perturbation anchor refers to) */
 
     /* --replay: recorded frames drive the free bodies' poses. */
     const cs_replay *replay;
@@ -56,7 +58,9 @@ void cs_view_reset(cs_view *v);
 
 /* Writes a perturbation into d->xfrc_applied: the spring force F of cs_perturb_force at
  * the anchor, as a world force plus the torque (anchor - com) x F at the perturbed body's
- * COM (MuJoCo's xfrc_applied convention). Inactive: clears all applied forces. */
+ * COM (MuJoCo's xfrc_applied convention). Inactive: clears all applied forces.
+ * p->anchor is where the grabbed point was at the last fill; it is carried with the body
+ * to the current state, so several steps in one frame each pull the point where it is. */
 void cs_view_perturb(cs_view *v, const cs_perturb *p);
 
 /* Replay: binds a loaded trajectory to the model (every recorded body must be a free

@@ -314,6 +314,34 @@ START_TEST(perturbation_is_a_force_at_the_anchor)
     cs_perturb_force(&p, 2.0, vz, Fm);
     ck_assert_double_eq_tol(x[2], Fm[2], 1e-12);
     ck_assert_double_lt(x[2], F[2]);
+    /* Steps between fills: the grabbed point moves with the body (here spinning about z
+     * at 3 rad/s and moving along x), and the spring pulls it where it is now. */
+    memset(f.d->qvel, 0, 6 * sizeof *f.d->qvel);
+    f.d->qvel[0] = 1;
+    f.d->qvel[5] = 3;
+    cs_view_fill(&f.v, &f.s); /* p.anchor refers to this state */
+    double a0[3] = {f.d->xpos[3] + 0.1, f.d->xpos[4], f.d->xpos[5]};
+    memcpy(p.anchor, a0, sizeof a0);
+    for (int k = 0; k < 10; k++) cs_view_step(&f.v);
+    cs_view_perturb(&f.v, &p);
+    const double *R = f.d->xmat + 9 * b, *c = f.d->xpos + 3 * b;
+    double an[3], w[3], vw[3], va[3];
+    for (int k = 0; k < 3; k++) an[k] = c[k] + 0.1 * R[3 * k]; /* body x axis, 0.1 m out */
+    for (int k = 0; k < 3; k++) {
+        w[k] = R[3 * k] * f.d->qvel[3] + R[3 * k + 1] * f.d->qvel[4] + R[3 * k + 2] * f.d->qvel[5];
+        r[k] = an[k] - f.d->xipos[3 * b + k];
+    }
+    ck_assert_double_gt(fabs(an[1] - a0[1]), 0.005); /* it did turn */
+    cross(w, r, vw);
+    for (int k = 0; k < 3; k++) va[k] = f.d->qvel[k] + vw[k];
+    cs_perturb pn = p;
+    memcpy(pn.anchor, an, sizeof an);
+    cs_perturb_force(&pn, 2.0, va, F);
+    cross(r, F, tau);
+    for (int k = 0; k < 3; k++) {
+        ck_assert_double_eq_tol(x[k], F[k], 1e-9);
+        ck_assert_double_eq_tol(x[3 + k], tau[k], 1e-9);
+    }
     /* Released: nothing applied. */
     p.active = 0;
     cs_view_perturb(&f.v, &p);
