@@ -56,9 +56,12 @@ void cs_cone_classify(int r, const double *mu, double fn, const double *phi, dou
 
 double cs_cone_capacity(double fn, double mu1, double mu2, double alpha)
 {
-    /* fn mu1 mu2 / ||(mu2 cos, mu1 sin)||: the same value without dividing by a zero scale */
-    double den = hypot(mu2 * cos(alpha), mu1 * sin(alpha));
-    return den > 0 ? fn * mu1 * mu2 / den : 0;
+    /* cos(pi/2) is 6e-17, not 0: round such components so that a zero scale's section
+     * (a segment along the other axis) is still found along that axis */
+    double d[2] = {cos(alpha), sin(alpha)}, mu[2] = {mu1, mu2};
+    for (int k = 0; k < 2; k++)
+        if (fabs(d[k]) <= 1e-15) d[k] = 0;
+    return cs_cone_capacity_dir(2, mu, fn, d);
 }
 
 double cs_cone_capacity_dir(int r, const double *mu, double fn, const double *dir)

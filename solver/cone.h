@@ -31,7 +31,8 @@ void cs_cone_classify(int r, const double *mu, double fn, const double *phi, dou
                       cs_cone_check *out);
 
 /* Capacity along tangent direction alpha (radians) for the 2-D elliptic section:
- * fn / sqrt(cos^2/mu1^2 + sin^2/mu2^2), written so that zero scales give 0, not NaN. */
+ * fn / sqrt(cos^2/mu1^2 + sin^2/mu2^2); with a zero scale the section is a segment: the
+ * capacity is 0 off its axis (|cos| or |sin| <= 1e-15 counts as on it), never NaN. */
 double cs_cone_capacity(double fn, double mu1, double mu2, double alpha);
 /* Capacity along an arbitrary direction dir (r components, need not be unit):
  * the largest l with l dir/||dir|| in the section at fn. Returns -1 if dir == 0. */
@@ -91,6 +92,13 @@ int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, dou
  * all written (hess zero-filled where it vanishes). */
 cs_zone cs_soft_cone(int r, const double *j, double Rn, const double *mu, double kappa, double *f,
                      double *cost, double *hess);
+
+/* MuJoCo's regulariser shape (§7): R[0] = Rn, R_1 = Rn/impratio for the first positive
+ * scale mu_1, kappa = R_1 mu_1^2 = Rn mu_1^2 / impratio, R_j = kappa / mu_j^2 for every
+ * positive mu_j (0 where mu_j == 0: left out), mubar = sqrt(kappa/Rn) = mu_1/sqrt(impratio).
+ * R may be NULL. Returns 0 (kappa = mubar = 0) when no scale is positive, else 1. */
+int cs_soft_regularizer(int r, double Rn, const double *mu, double impratio, double *R,
+                        double *kappa, double *mubar);
 
 const char *cs_zone_name(cs_zone z);
 /* "inside", "boundary", "outside". */

@@ -41,9 +41,9 @@ static void solve_neg(int m, const double *l, const double *c, double *z, double
 {
     forward(m, l, c, z);
     for (int i = m - 1; i >= 0; i--) {
-        double s = z[i];
+        double s = -z[i]; /* solve L^T y = -z directly so the sums use the final sign */
         for (int k = i + 1; k < m; k++) s -= l[k * m + i] * y[k];
-        y[i] = -s / l[i * m + i];
+        y[i] = s / l[i * m + i];
     }
 }
 

@@ -60,3 +60,19 @@ cs_zone cs_soft_cone(int r, const double *j, double Rn, const double *mu, double
     }
     return CS_ZONE_MIDDLE;
 }
+
+int cs_soft_regularizer(int r, double Rn, const double *mu, double impratio, double *R,
+                        double *kappa, double *mubar)
+{
+    double mu1 = 0;
+    for (int k = 0; k < r && mu1 == 0; k++)
+        if (mu[k] > 0) mu1 = mu[k];
+    double kap = mu1 > 0 ? Rn * mu1 * mu1 / impratio : 0;
+    if (R) {
+        R[0] = Rn;
+        for (int k = 0; k < r; k++) R[k + 1] = mu[k] > 0 ? kap / (mu[k] * mu[k]) : 0;
+    }
+    *kappa = kap;
+    *mubar = mu1 > 0 ? mu1 / sqrt(impratio) : 0;
+    return mu1 > 0;
+}
