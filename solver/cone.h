@@ -59,7 +59,8 @@ void cs_pyramid_encode_mujoco(int r, const double *mu, double fn, const double *
 typedef struct {
     double lambda;          /* multiplier, >= 0 */
     int active;             /* bound active */
-    int iterations;         /* Newton iterations on lambda */
+    int iterations;         /* Newton updates of lambda (0 when inactive); the start at the
+                               lower bound ||D b||/fn - trace(B), when used, is not counted */
     double feasibility;     /* max(0, ||D^-1 x|| - fn) */
     double stationarity;    /* ||H x + b + lambda D^-2 x|| (over mu_j > 0) */
     double complementarity; /* lambda * (||D^-1 x||^2 - fn^2) */

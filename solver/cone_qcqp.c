@@ -136,8 +136,19 @@ int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, dou
         for (int a = 0; a < m; a++) x[idx[a]] = mu[idx[a]] * y[a];
     } else {
         /* ||y(lam)|| < ||c|| / lam, so psi(||c||/fn) < 0: the root lies in [0, ||c||/fn) */
-        double lo = 0, hi = norm(m, c) / fn;
+        double nc = norm(m, c), lo = 0, hi = nc / fn;
         int it = 0;
+        /* ||y(lam)|| >= ||c|| / (lambda_max(B) + lam) and lambda_max <= trace: a start
+         * left of the root, so the (monotone from the left) Newton iterates skip the far
+         * part of the way when the bound is strongly active */
+        double tr = 0;
+        for (int a = 0; a < m; a++) tr += B[a * m + a];
+        if (nc / fn - tr > 0) {
+            lam = nc / fn - tr;
+            if (!factor_shifted(m, B, lam, L)) return -1;
+            solve_neg(m, L, c, z, y);
+            ny = norm(m, y);
+        }
         for (;;) {
             if (ny > fn)
                 lo = lam;
