@@ -113,49 +113,9 @@ cs_zone cs_block_soft(const cs_block *b, const double *j, double *f, double *cos
         *cost = c;
         return any ? CS_ZONE_BOTTOM : CS_ZONE_TOP;
     }
-    /* elliptic, §7: u = D j_t, T = ||u|| */
-    int r = n - 1;
-    const double *mu = b->friction;
-    double Rn = b->R[0], kap = b->kappa, u[5], T2 = 0;
-    for (int k = 0; k < r; k++) {
-        u[k] = mu[k] * j[1 + k];
-        T2 += u[k] * u[k];
-    }
-    double T = sqrt(T2), jn = j[0];
-    if (jn >= T) {
-        memset(f, 0, sizeof(double) * n);
-        *cost = 0;
-        return CS_ZONE_TOP;
-    }
-    if (kap * jn + Rn * T <= 0) {
-        double c = 0;
-        for (int i = 0; i < n; i++) {
-            f[i] = -j[i] / b->R[i];
-            c += 0.5 * j[i] * j[i] / b->R[i];
-            if (hess) hess[i * n + i] = 1 / b->R[i];
-        }
-        *cost = c;
-        return CS_ZONE_BOTTOM;
-    }
-    double den = Rn + kap, fn = (T - jn) / den;
-    f[0] = fn;
-    for (int k = 0; k < r; k++) f[1 + k] = -fn * mu[k] * u[k] / T;
-    *cost = 0.5 * (T - jn) * (T - jn) / den;
-    if (hess) {
-        /* (g g^T + (T - j_n) D (I - u u^T / T^2) D / T) / (Rn + kappa), g = (-1, D u / T) */
-        double g[6];
-        g[0] = -1;
-        for (int k = 0; k < r; k++) g[1 + k] = mu[k] * u[k] / T;
-        for (int a = 0; a < n; a++)
-            for (int c = 0; c < n; c++) hess[a * n + c] = g[a] * g[c];
-        double s = (T - jn) / T;
-        for (int a = 0; a < r; a++)
-            for (int c = 0; c < r; c++)
-                hess[(1 + a) * n + 1 + c] +=
-                    s * mu[a] * mu[c] * ((a == c ? 1.0 : 0.0) - u[a] * u[c] / T2);
-        for (int a = 0; a < n * n; a++) hess[a] /= den;
-    }
-    return CS_ZONE_MIDDLE;
+    /* elliptic: the §7 closed form of solver/cone (R_j = kappa / friction_j^2, which is
+     * exactly how cs_rows_make set the friction rows' R) */
+    return cs_soft_cone(n - 1, j, b->R[0], b->friction, b->kappa, f, cost, hess);
 }
 
 void cs_i_apply(const cs_block *b, const double *d, double *a)

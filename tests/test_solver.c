@@ -234,6 +234,32 @@ START_TEST(test_fn_qcqp_worked)
 }
 END_TEST
 
+/* our fixed-normal QCQP (needed with its multiplier, to machine precision) agrees with
+ * solver/cone's cs_qcqp_solve */
+static void rand_spd(int n, double *G, double diag);
+START_TEST(test_fn_qcqp_vs_cone)
+{
+    rng_state = 31;
+    double worst = 0;
+    for (int t = 0; t < 300; t++) {
+        int n = 1 + t % 5;
+        double H[25], b[5], mu[5], x1[5], x2[5], lam;
+        rand_spd(n, H, 0.2);
+        for (int i = 0; i < n; i++) {
+            b[i] = 3 * srand1();
+            mu[i] = 0.05 + urand();
+        }
+        double fn = 2 * urand();
+        cs_qcqp_info info;
+        ck_assert_int_ge(cs_fn_qcqp(n, H, b, mu, fn, x1, &lam), 0);
+        ck_assert_int_eq(cs_qcqp_solve(n, H, b, mu, fn, x2, &info), 0);
+        for (int i = 0; i < n; i++) worst = fmax(worst, fabs(x1[i] - x2[i]));
+        ck_assert_double_eq_tol(lam, info.lambda, 1e-7 * (1 + lam));
+    }
+    ck_assert(worst <= 1e-9);
+}
+END_TEST
+
 /* random SPD n x n */
 static void rand_spd(int n, double *G, double diag)
 {
@@ -729,6 +755,109 @@ START_TEST(test_sphere_rest_pyramidal)
 }
 END_TEST
 
+/* A 1 kg box (half sizes 0.2 0.1 0.05) resting on its 4 bottom corners: coupled contacts,
+ * so a cold PGS needs many sweeps while the warm start needs a handful. */
+static void rodrigues(double *R, const double *w, double h)
+{
+    double th = h * sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    if (th == 0) return;
+    double k[3] = {w[0] * h / th, w[1] * h / th, w[2] * h / th}, E[9], Rn[9];
+    double c = cos(th), sn = sin(th), v = 1 - c;
+    double m[9] = {c + k[0] * k[0] * v, k[0] * k[1] * v - k[2] * sn, k[0] * k[2] * v + k[1] * sn,
+                   k[1] * k[0] * v + k[2] * sn, c + k[1] * k[1] * v, k[1] * k[2] * v - k[0] * sn,
+                   k[2] * k[0] * v - k[1] * sn, k[2] * k[1] * v + k[0] * sn, c + k[2] * k[2] * v};
+    memcpy(E, m, sizeof E);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            Rn[3 * i + j] = 0;
+            for (int l = 0; l < 3; l++) Rn[3 * i + j] += R[3 * i + l] * E[3 * l + j];
+        }
+    memcpy(R, Rn, sizeof Rn);
+}
+
+static void box_rest(cs_solver_type type, cs_cone_type cone, double *pen, double *fsum,
+                     int *it_warm, int *it_cold)
+{
+    double hs[3] = {0.2, 0.1, 0.05}, m = 1;
+    double xpos[3] = {0, 0, 0.05}, xmat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, qvel[6] = {0};
+    double I[3] = {m / 3 * (hs[1] * hs[1] + hs[2] * hs[2]), m / 3 * (hs[0] * hs[0] + hs[2] * hs[2]),
+                   m / 3 * (hs[0] * hs[0] + hs[1] * hs[1])};
+    double M[36] = {0}, a0[6] = {0, 0, -9.81, 0, 0, 0}, iw[2] = {1 / m, (1 / I[0] + 1 / I[1] + 1 / I[2]) / 3};
+    for (int i = 0; i < 3; i++) {
+        M[7 * i] = m;
+        M[7 * (3 + i)] = I[i];
+    }
+    cs_solver_ws *w = cs_solver_create(1, 4);
+    cs_row_opts o = {0.002, 1, cone, 1};
+    cs_solver_opts so;
+    cs_solver_opts_default(&so);
+    so.type = type;
+    so.max_iter = 1000;
+    so.tolerance = 1e-13;
+    double a[6], aprev[6] = {0};
+    *it_warm = 0;
+    for (int step = 0; step < 1500; step++) {
+        cs_contact_in c[4];
+        cs_block b[4];
+        int nb = 0;
+        double mind = 1;
+        for (int k = 0; k < 4; k++) {
+            double cl[3] = {(k & 1) ? hs[0] : -hs[0], (k & 2) ? hs[1] : -hs[1], -hs[2]}, cw[3];
+            for (int i = 0; i < 3; i++)
+                cw[i] = xpos[i] + xmat[3 * i] * cl[0] + xmat[3 * i + 1] * cl[1] + xmat[3 * i + 2] * cl[2];
+            sphere_t dummy;
+            sphere_init(&dummy, 0.1);
+            sphere_contact(&dummy, 3, &c[nb]);
+            c[nb].dist = cw[2];
+            for (int i = 0; i < 3; i++) c[nb].pos[i] = cw[i];
+            c[nb].pos[2] -= 0.5 * cw[2];
+            mind = fmin(mind, cw[2]);
+            if (c[nb].dist < 0) {
+                cs_bodies_in bd = {xpos, xmat, iw, qvel};
+                cs_rows_make(&c[nb], nb, &bd, &o, &b[nb]);
+                nb++;
+            }
+        }
+        cs_problem p = {1, M, a0, nb, b, 0};
+        cs_solve_stats st;
+        ck_assert_int_eq(cs_solve(w, &p, &so, step ? aprev : NULL, a, &st), 0);
+        if (step >= 1400 && st.iterations > *it_warm) *it_warm = st.iterations;
+        if (step == 1499) {
+            *fsum = 0;
+            for (int k = 0; k < nb; k++) *fsum += b[k].force[0];
+            ck_assert_int_eq(nb, 4);
+            cs_solve(w, &p, &so, NULL, a, &st);
+            *it_cold = st.iterations;
+            *pen = -mind;
+        }
+        memcpy(aprev, a, sizeof a);
+        for (int q = 0; q < 6; q++) qvel[q] += 0.002 * a[q];
+        for (int i = 0; i < 3; i++) xpos[i] += 0.002 * qvel[i];
+        rodrigues(xmat, qvel + 3, 0.002);
+    }
+    cs_solver_free(w);
+}
+
+START_TEST(test_box_rest_warmstart)
+{
+    double pen4 = rest_pen(4); /* each corner carries m g / 4 with dA = 1/m */
+    for (int c = 0; c < 2; c++)
+        for (int t = 0; t < 2; t++) {
+            double pen, fs;
+            int iw, ic;
+            box_rest(t ? CS_SOLVER_NEWTON : CS_SOLVER_PGS, c ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC,
+                     &pen, &fs, &iw, &ic);
+            printf("box on 4 corners, %s %s: pen %.9g m (force balance %.9g), sum f_n %.9g N, "
+                   "iterations at rest: warm max %d, cold %d\n",
+                   c ? "pyramidal" : "elliptic", t ? "newton" : "pgs", pen, pen4, fs, iw, ic);
+            ck_assert_double_eq_tol(fs, 9.81, 1e-6);
+            ck_assert_double_eq_tol(pen, pen4, 1e-9); /* friction 1: pyramid matches too */
+            ck_assert_int_le(iw, 15);
+            if (!t) ck_assert_int_lt(10 * iw, ic);
+        }
+}
+END_TEST
+
 /* A sliding contact: the exact-block PGS matches Newton; MuJoCo's single split pass is
  * reported for comparison. */
 START_TEST(test_sliding_split_vs_exact)
@@ -782,6 +911,7 @@ static Suite *solver_suite(void)
     t = tcase_create("local");
     tcase_add_test(t, test_fn_qcqp_worked);
     tcase_add_test(t, test_cone_qp_kkt);
+    tcase_add_test(t, test_fn_qcqp_vs_cone);
     tcase_add_test(t, test_soft_zones_worked);
     suite_add_tcase(s, t);
     t = tcase_create("solve");
@@ -798,6 +928,7 @@ static Suite *solver_suite(void)
     tcase_add_test(t, test_sphere_rest_elliptic);
     tcase_add_test(t, test_sphere_rest_condim6);
     tcase_add_test(t, test_sphere_rest_pyramidal);
+    tcase_add_test(t, test_box_rest_warmstart);
     suite_add_tcase(s, t);
     return s;
 }
