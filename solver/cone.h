@@ -65,7 +65,8 @@ typedef struct {
     double stationarity;    /* ||H x + b + lambda D^-2 x|| (over mu_j > 0) */
     double complementarity; /* lambda * (||D^-1 x||^2 - fn^2) */
     /* diagnostics beyond the checks above: */
-    double stationarity_rel;  /* stationarity / (||H x|| + ||b|| + lambda ||D^-2 x||), 0 if all 0 */
+    double stationarity_rel;  /* stationarity / (||H||_F ||x|| + ||b|| + lambda ||D^-2 x||)
+                                 over the free comps (normwise backward error), 0 if all 0 */
     double unconstrained_norm; /* ||D^-1 x_unc|| of the unconstrained minimiser (free comps) */
     double x_unc[CS_MAXFRIC];  /* unconstrained minimiser -H^-1 b on the free comps, 0 elsewhere */
 } cs_qcqp_info;
@@ -74,12 +75,15 @@ typedef struct {
  * Components with mu_j == 0 are fixed at 0 and the rest solved on H's free block
  * (the full H must still be positive definite); fn == 0 returns x = 0 with
  * lambda = 0, active = 1 when b != 0 on the free comps (the apex has no finite
- * multiplier, so stationarity then reports ||b|| over the free comps).
+ * multiplier, so stationarity then reports ||b|| over the free comps); an fn so small
+ * that ||D b||/fn overflows is treated as the apex.
  * Only H's lower triangle is factored; the residuals use all of H. Allocation-free.
  * Method: Cholesky of B + lambda I, B = D H D, and Newton on the secular form
  * 1/||y(lambda)|| - 1/fn (same root as psi, uses psi'; nearly linear in lambda, so it
  * converges in a few steps where Newton on psi ~ 1/lambda^2 crawls), guarded by the
- * bracket [0, ||D b||/fn]; an active solution is scaled radially onto the ellipsoid. */
+ * bracket [0, ||D b||/fn] and started at the lower bound ||D b||/fn - trace(B) when that
+ * is positive; an active solution is scaled radially onto the ellipsoid. Typically 2-5
+ * factorisations of an n x n matrix per call; ~1 us on this machine for n <= 5. */
 int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, double fn,
                   double *x, cs_qcqp_info *info);
 

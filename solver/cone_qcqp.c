@@ -129,7 +129,8 @@ int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, dou
     for (int a = 0; a < m; a++) info->x_unc[idx[a]] = mu[idx[a]] * y[a];
 
     double lam = 0;
-    if (fn == 0) {
+    /* an f_n so small that ||D b||/f_n overflows is the apex for every practical purpose */
+    if (fn == 0 || !isfinite(norm(m, c) / fn)) {
         /* the apex: x = 0, and no finite multiplier of this form need exist */
         info->active = ny > 0;
     } else if (ny <= fn) {

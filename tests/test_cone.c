@@ -269,6 +269,29 @@ START_TEST(classify_random)
 }
 END_TEST
 
+START_TEST(cone_convex)
+{
+    /* the cone is convex, degenerate cases too: mixtures of members are members */
+    rng g = {1618};
+    for (int it = 0; it < 3000; it++) {
+        int r = 1 + (int)(next_u64(&g) % 5);
+        double mu[5], pa[5], pb[5], pc[5];
+        for (int k = 0; k < r; k++) mu[k] = rand_mu(&g, 0.25);
+        double fa = unif(&g, 0, 1) < 0.1 ? 0 : unif(&g, 0, 3);
+        double fb = unif(&g, 0, 1) < 0.1 ? 0 : unif(&g, 0, 3);
+        rand_in_cone(&g, r, mu, fa, it & 1, pa);
+        rand_in_cone(&g, r, mu, fb, it & 2, pb);
+        double t = unif(&g, 0, 1), fc = t * fa + (1 - t) * fb;
+        for (int k = 0; k < r; k++) pc[k] = t * pa[k] + (1 - t) * pb[k];
+        cs_cone_check c;
+        cs_cone_classify(r, mu, fc, pc, 1e-9, &c);
+        ck_assert(!c.zero_mu_violated);
+        ck_assert(c.scaled_norm <= fc * (1 + 1e-12));
+        ck_assert_int_ne(c.where, CS_CONE_OUTSIDE);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------- §3 max dissipation */
 
 START_TEST(slide_worked)
@@ -516,6 +539,10 @@ START_TEST(qcqp_special_cases)
                                    (double[]){1, 0}, 1, x, &in), -1);
     ck_assert_int_eq(cs_qcqp_solve(2, (double[]){0, 0, 0, 0}, (double[]){1, 1}, (double[]){1, 1},
                                    1, x, &in), -1);
+    /* an f_n so small that ||D b||/f_n overflows: the apex, not a failure */
+    ck_assert_int_eq(cs_qcqp_solve(2, H, (double[]){-4e10, 1}, (double[]){1, 1}, 1e-310, x, &in), 0);
+    NEAR(x[0], 0, 0);
+    x[0] = 7;
     /* bad arguments */
     ck_assert_int_eq(cs_qcqp_solve(0, H, (double[]){1}, (double[]){1}, 1, x, &in), -2);
     ck_assert_int_eq(cs_qcqp_solve(6, H, (double[]){1}, (double[]){1}, 1, x, &in), -2);
@@ -1069,6 +1096,7 @@ static Suite *cone_suite(void)
     tcase_add_test(t, unified_cone_condim46);
     tcase_add_test(t, equilibrium_and_incline);
     tcase_add_test(t, classify_random);
+    tcase_add_test(t, cone_convex);
     suite_add_tcase(s, t);
     t = tcase_create("dissipation");
     tcase_add_test(t, slide_worked);
