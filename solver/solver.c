@@ -29,7 +29,8 @@ cs_solver_ws *cs_solver_create(int max_body, int max_block)
     w->dir = malloc(sizeof(double) * 6 * nb);
     w->Mdir = malloc(sizeof(double) * 6 * nb);
     w->tmp = malloc(sizeof(double) * 6 * nb);
-    w->H = malloc(sizeof(double) * 36 * nb * nb);
+    size_t nh = nb < CS_NEWTON_MAX_ISLAND_BODIES ? nb : CS_NEWTON_MAX_ISLAND_BODIES;
+    w->H = malloc(sizeof(double) * 36 * nh * nh);
     w->parent = malloc(sizeof(int) * nb);
     w->body_island = malloc(sizeof(int) * nb);
     w->body_local = malloc(sizeof(int) * nb);
@@ -348,6 +349,9 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
         memset(b->force, 0, sizeof b->force);
     }
     make_islands(w, p);
+    if (o->type == CS_SOLVER_NEWTON)
+        for (int i = 0; i < w->nisland; i++)
+            if (w->isl_body_num[i] > CS_NEWTON_MAX_ISLAND_BODIES) return -1;
     memcpy(w->a, p->a0, sizeof(double) * 6 * nb);
     st->nisland = w->nisland;
     st->iterations = 0;

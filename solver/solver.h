@@ -52,8 +52,12 @@ typedef struct {
 
 typedef struct cs_solver_ws cs_solver_ws;
 
-/* Capacities: bodies, blocks. Newton uses a dense Hessian per island (36 max_body^2
- * doubles). Returns NULL on allocation failure. */
+/* Newton factors a dense Hessian per island: islands of more bodies than this make
+ * cs_solve return -1 with the Newton solver (PGS has no such limit). */
+#define CS_NEWTON_MAX_ISLAND_BODIES 128
+
+/* Capacities: bodies, blocks. Newton's dense Hessian takes 36 min(max_body,
+ * CS_NEWTON_MAX_ISLAND_BODIES)^2 doubles. Returns NULL on allocation failure. */
 cs_solver_ws *cs_solver_create(int max_body, int max_block);
 void cs_solver_free(cs_solver_ws *w);
 

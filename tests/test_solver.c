@@ -8,6 +8,7 @@
 
 #include "solver.h"
 
+static const double PI = 3.14159265358979323846;
 static const double SOLIMP_DEF[5] = {0.9, 0.95, 0.001, 0.5, 2};
 static const double SOLREF_DEF[2] = {0.02, 1};
 
@@ -858,6 +859,83 @@ START_TEST(test_box_rest_warmstart)
 }
 END_TEST
 
+/* The issue's case: a box on a 33-degree incline with mu 0.6 (gravity tilted instead of the
+ * plane), sliding from rest for 2 s (the issue: 4 s), must travel g (sin - mu cos) t^2 / 2. */
+static double box_incline(cs_solver_type type, cs_cone_type cone, int exact, int *maxit)
+{
+    double hs[3] = {0.2, 0.1, 0.05}, m = 1, gam = 33 * PI / 180;
+    double xpos[3] = {0, 0, 0.05 - 1e-4}, xmat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, qvel[6] = {0};
+    double I[3] = {m / 3 * (hs[1] * hs[1] + hs[2] * hs[2]), m / 3 * (hs[0] * hs[0] + hs[2] * hs[2]),
+                   m / 3 * (hs[0] * hs[0] + hs[1] * hs[1])};
+    double M[36] = {0}, iw[2] = {1 / m, (1 / I[0] + 1 / I[1] + 1 / I[2]) / 3};
+    double a0[6] = {0, 9.81 * sin(gam), -9.81 * cos(gam), 0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        M[7 * i] = m;
+        M[7 * (3 + i)] = I[i];
+    }
+    cs_solver_ws *w = cs_solver_create(1, 4);
+    cs_row_opts o = {0.002, 1, cone, 1};
+    cs_solver_opts so;
+    cs_solver_opts_default(&so);
+    so.type = type;
+    so.exact_block = exact;
+    so.max_iter = 2000;
+    so.tolerance = 1e-15;
+    double a[6], aprev[6] = {0};
+    *maxit = 0;
+    for (int step = 0; step < 1000; step++) {
+        cs_contact_in c[4];
+        cs_block b[4];
+        int nb = 0;
+        for (int k = 0; k < 4; k++) {
+            double cl[3] = {(k & 1) ? hs[0] : -hs[0], (k & 2) ? hs[1] : -hs[1], -hs[2]}, cw[3];
+            for (int i = 0; i < 3; i++)
+                cw[i] = xpos[i] + xmat[3 * i] * cl[0] + xmat[3 * i + 1] * cl[1] + xmat[3 * i + 2] * cl[2];
+            sphere_t dummy;
+            sphere_init(&dummy, 0.1);
+            sphere_contact(&dummy, 3, &c[nb]);
+            c[nb].friction[0] = c[nb].friction[1] = 0.6;
+            c[nb].dist = cw[2];
+            for (int i = 0; i < 3; i++) c[nb].pos[i] = cw[i];
+            c[nb].pos[2] -= 0.5 * cw[2];
+            if (c[nb].dist < 0) {
+                cs_bodies_in bd = {xpos, xmat, iw, qvel};
+                cs_rows_make(&c[nb], nb, &bd, &o, &b[nb]);
+                nb++;
+            }
+        }
+        cs_problem p = {1, M, a0, nb, b, 0};
+        cs_solve_stats st;
+        ck_assert_int_eq(cs_solve(w, &p, &so, step ? aprev : NULL, a, &st), 0);
+        if (st.iterations > *maxit) *maxit = st.iterations;
+        memcpy(aprev, a, sizeof a);
+        for (int q = 0; q < 6; q++) qvel[q] += 0.002 * a[q];
+        for (int i = 0; i < 3; i++) xpos[i] += 0.002 * qvel[i];
+        rodrigues(xmat, qvel + 3, 0.002);
+    }
+    cs_solver_free(w);
+    return xpos[1];
+}
+
+START_TEST(test_box_incline)
+{
+    double gam = 33 * PI / 180, d = 0.5 * 9.81 * (sin(gam) - 0.6 * cos(gam)) * 4;
+    const char *names[4] = {"pgs exact-block", "pgs MuJoCo split", "newton", "pyramidal pgs"};
+    double y[4];
+    for (int v = 0; v < 4; v++) {
+        int it;
+        y[v] = box_incline(v == 2 ? CS_SOLVER_NEWTON : CS_SOLVER_PGS,
+                           v == 3 ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC, v != 1, &it);
+        printf("incline 33 deg mu 0.6, 2 s: %s slides %.6f m (formula %.6f, %+.3f%%), max "
+               "iterations %d\n",
+               names[v], y[v], d, 100 * (y[v] - d) / d, it);
+    }
+    ck_assert_double_eq_tol(y[0], d, 0.005 * d);
+    ck_assert_double_eq_tol(y[2], d, 0.005 * d);
+    ck_assert_double_eq_tol(y[0], y[2], 1e-6);
+}
+END_TEST
+
 /* A sliding contact: the exact-block PGS matches Newton; MuJoCo's single split pass is
  * reported for comparison. */
 START_TEST(test_sliding_split_vs_exact)
@@ -929,6 +1007,7 @@ static Suite *solver_suite(void)
     tcase_add_test(t, test_sphere_rest_condim6);
     tcase_add_test(t, test_sphere_rest_pyramidal);
     tcase_add_test(t, test_box_rest_warmstart);
+    tcase_add_test(t, test_box_incline);
     suite_add_tcase(s, t);
     return s;
 }
