@@ -139,6 +139,10 @@ int cs_rows_make(const cs_contact_in *c, int ci, const cs_bodies_in *bd, const c
 
     double Jc[6][12];
     cs_contact_jacobian(c, bd, Jc);
+    for (int j = 0; j < dim; j++)
+        for (int s = 0; s < 2; s++)
+            if (c->body[s] >= 0)
+                for (int q = 0; q < 6; q++) out->cvel[j] += Jc[j][6 * s + q] * bd->qvel[6 * c->body[s] + q];
 
     double sr[2], srf[2] = {0, 0}, si[5];
     warn |= cs_solref_fix(c->solref, o->timestep, o->refsafe, sr) ? CS_ROWS_WARN_SOLREF : 0;

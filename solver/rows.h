@@ -68,7 +68,8 @@ typedef struct {
     double J[CS_MAXROWS][12]; /* columns: body[0]'s 6 dofs, then body[1]'s (zero if static) */
     double pos[CS_MAXROWS], margin[CS_MAXROWS];
     double K[CS_MAXROWS], B[CS_MAXROWS];
-    double vel[CS_MAXROWS];   /* J qvel: contact velocity rows */
+    double vel[CS_MAXROWS];   /* J qvel per row (pyramidal: edge velocities) */
+    double cvel[CS_MAXDIM];   /* contact-frame velocity (v_n, v_t1, v_t2, w_spin, w_roll..) */
     double aref[CS_MAXROWS];
     double R[CS_MAXROWS];
     /* solver state / outputs */

@@ -2,6 +2,15 @@
  * MuJoCo's soft-cone problem (cone-math.md §7). Free bodies only: the mass matrix is
  * block-diagonal, one 6x6 block per dynamic body. Contact islands (bodies joined by
  * contacts) are solved independently. Allocation-free after cs_solver_create. */
+/* Use from the step (sim/step.c), per step:
+ *   1. for each contact with dist < margin - gap: cs_rows_make(&contact, i, &bodies, &opts,
+ *      &blocks[n++]) (bodies: xpos, xmat, invweight0, qvel per dynamic body);
+ *   2. cs_problem p = {nbody, M (36/body), a0 (6/body), n, blocks, model meaninertia};
+ *   3. cs_solve(ws, &p, &solver_opts, have_prev ? a_prev : NULL, a, &stats);
+ *      a_prev = a (kept in data: MuJoCo's qacc_warmstart);
+ *   4. per contact: blocks[k].force (contact frame, dim entries), .zone, .cvel;
+ *      stats and cs_solver_island(ws, i) for the per-step report.
+ * ws = cs_solver_create(max bodies, max contacts) once per data. */
 #ifndef CS_SOLVER_H
 #define CS_SOLVER_H
 

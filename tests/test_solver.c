@@ -161,6 +161,7 @@ START_TEST(test_rows_sphere_hand)
     ck_assert_double_eq_tol(b.vel[0], -0.2, 1e-15);
     ck_assert_double_eq_tol(b.vel[2], -(0.3 + 1.5 * rz), 1e-15);
     ck_assert_double_eq_tol(b.vel[4], 1.5, 1e-15);
+    for (int j = 0; j < 6; j++) ck_assert_double_eq(b.cvel[j], b.vel[j]);
     /* impedance from pos = dist against include-margin 0.0015 */
     double mc = 0.0015, x = (0.0015 + 3e-4) / 0.001; /* >= 1: saturated */
     (void)x;
@@ -213,6 +214,8 @@ START_TEST(test_rows_sphere_hand)
     }
     ck_assert_double_eq_tol(b.aref[1], -B * b.vel[1] - K * imp * (-3e-4 - mc), 1e-10);
     ck_assert_double_eq_tol(b.dA[2], 0.5 * (1 + 0.16), 1e-15);
+    ck_assert_double_eq_tol(b.cvel[2], -(0.3 + 1.5 * rz), 1e-15); /* still the frame velocity */
+    ck_assert_double_eq_tol(b.vel[1], -0.2 - 0.8 * b.cvel[1], 1e-15);
 }
 END_TEST
 
