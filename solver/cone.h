@@ -78,6 +78,7 @@ typedef struct {
  * multiplier, so stationarity then reports ||b|| over the free comps); an fn so small
  * that ||D b||/fn overflows is treated as the apex.
  * Only H's lower triangle is factored; the residuals use all of H. Allocation-free.
+ * info may be NULL (x only, the residuals are not computed).
  * Method: Cholesky of B + lambda I, B = D H D, and Newton on the secular form
  * 1/||y(lambda)|| - 1/fn (same root as psi, uses psi'; nearly linear in lambda, so it
  * converges in a few steps where Newton on psi ~ 1/lambda^2 crawls), guarded by the

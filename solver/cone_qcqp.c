@@ -91,8 +91,10 @@ static void fill_info(int n, const double *H, const double *b, const double *mu,
 }
 
 int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, double fn,
-                  double *x, cs_qcqp_info *info)
+                  double *x, cs_qcqp_info *info_out)
 {
+    /* info == NULL: the caller (a PGS sweep) wants x only; skip the residuals */
+    cs_qcqp_info local, *info = info_out ? info_out : &local;
     if (n < 1 || n > CS_MAXFRIC || !(fn >= 0) || !isfinite(fn)) return -2;
     int idx[CS_MAXFRIC], m = 0;
     for (int k = 0; k < n; k++) {
@@ -120,7 +122,7 @@ int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, dou
     for (int k = 0; k < CS_MAXFRIC; k++) info->x_unc[k] = 0;
     for (int k = 0; k < n; k++) x[k] = 0;
     if (m == 0) {
-        fill_info(n, H, b, mu, fn, x, 0, info);
+        if (info_out) fill_info(n, H, b, mu, fn, x, 0, info);
         return 0;
     }
     solve_neg(m, L, c, z, y);
@@ -175,6 +177,9 @@ int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, dou
         info->active = 1;
         info->iterations = it;
     }
-    fill_info(n, H, b, mu, fn, x, lam, info);
+    if (info_out)
+        fill_info(n, H, b, mu, fn, x, lam, info);
+    else
+        info->lambda = lam;
     return 0;
 }
