@@ -19,14 +19,16 @@ typedef enum { CS_ZONE_TOP = 0, CS_ZONE_BOTTOM = 1, CS_ZONE_MIDDLE = 2 } cs_zone
 typedef struct {
     double scaled_norm;   /* ||D^-1 phi|| over mu_j > 0 */
     double radius;        /* scaled_norm / fn; meaningful only if radius_defined */
-    int radius_defined;   /* 0 when fn == 0 */
-    double signed_dist;   /* scaled_norm - fn: < 0 inside, 0 on, > 0 outside (scaled units of N) */
+    int radius_defined;   /* 0 when fn <= 0 or zero_mu_violated (the radius is infinite) */
+    double signed_dist;   /* scaled_norm - fn: < 0 inside, 0 on, > 0 outside (units of fn);
+                             ignores zero-scale components: see zero_mu_violated */
     int zero_mu_violated; /* some mu_j == 0 with phi_j != 0 */
     cs_cone_where where;
 } cs_cone_check;
 
 /* Classify (fn, phi) against the cone; boundary when |radius - 1| <= tol
- * (fn == 0: boundary iff phi == 0, else outside). fn < 0 is outside. */
+ * (fn == 0: boundary iff phi == 0, else outside). fn < 0 is outside, and so is any
+ * force along a zero scale. With all mu_j == 0 (the normal ray) phi == 0 is inside. */
 void cs_cone_classify(int r, const double *mu, double fn, const double *phi, double tol,
                       cs_cone_check *out);
 
