@@ -119,8 +119,17 @@ void cs_i_pgs(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, int
                 } else {
                     split_update(b, r, b->f);
                 }
+            } else if (b->kind == CS_BLOCK_PYRAMIDAL && o->exact_block) {
+                double c[CS_MAXROWS], x[CS_MAXROWS];
+                for (int i = 0; i < n; i++) {
+                    c[i] = r[i];
+                    for (int m = 0; m < n; m++) c[i] -= b->G[i * n + m] * old[m];
+                }
+                memcpy(x, old, sizeof(double) * n);
+                if (cs_nonneg_qp(n, b->G, c, x) >= 0) memcpy(b->f, x, sizeof(double) * n);
             } else {
-                /* scalar rows in order (frictionless; pyramid edges), residual kept current */
+                /* scalar rows in order (frictionless; MuJoCo's pyramid edges), residual
+                 * kept current */
                 double rr[CS_MAXROWS];
                 memcpy(rr, r, sizeof(double) * n);
                 for (int i = 0; i < n; i++) {
@@ -141,7 +150,7 @@ void cs_i_pgs(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, int
              * the cost, and near the optimum the computed change is rounding noise
              * (~1e-15, from the boundary multiplier times the solution's last-bit error):
              * restoring there freezes PGS short of the optimum, so exact blocks are kept. */
-            if (ch > 0 && !(b->kind == CS_BLOCK_ELLIPTIC && o->exact_block)) {
+            if (ch > 0 && !(b->kind != CS_BLOCK_FRICTIONLESS && o->exact_block)) {
                 memcpy(b->f, old, sizeof(double) * n);
                 continue;
             }

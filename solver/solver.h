@@ -34,8 +34,10 @@ typedef struct {
     cs_solver_type type;
     int max_iter;     /* MuJoCo default 100 */
     double tolerance; /* MuJoCo default 1e-8 */
-    int exact_block;  /* PGS elliptic blocks: 1 = exact local cone QP (default), 0 = MuJoCo's
-                         single ray/normal + fixed-normal QCQP pass */
+    int exact_block;  /* PGS: 1 = every block's local problem solved exactly (default: cone
+                         QP for elliptic, non-negative QP for pyramidal); 0 = MuJoCo's
+                         updates (one ray/normal step + one fixed-normal QCQP; one scalar
+                         pass over the pyramid edges) */
 } cs_solver_opts;
 
 void cs_solver_opts_default(cs_solver_opts *o);
@@ -91,6 +93,10 @@ cs_zone cs_block_soft(const cs_block *b, const double *j, double *f, double *cos
  * Outer: a 1-D convex minimisation over the normal x_0 = t (safeguarded secant on
  * g'(t)); inner: the fixed-normal QCQP at that t. Returns outer iterations, -1 on failure. */
 int cs_cone_qp(int dim, const double *G, const double *c, const double *mu, double *x);
+
+/* Exact minimiser of 1/2 x^T G x + c^T x over x >= 0 (n <= CS_MAXROWS, G SPD), from the
+ * start x (clipped to x >= 0). Returns active-set iterations, -1 on failure. */
+int cs_nonneg_qp(int n, const double *G, const double *c, double *x);
 
 /* Fixed-normal QCQP (§6) with multiplier convention H x + b + lambda D^-2 x = 0; on the
  * boundary the result is scaled exactly onto it. Returns 1 if active, 0 if not, -1 if H is

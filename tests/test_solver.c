@@ -309,6 +309,39 @@ START_TEST(test_cone_qp_kkt)
 }
 END_TEST
 
+/* KKT of the non-negative QP: x >= 0, g = G x + c >= 0, x.g = 0 */
+START_TEST(test_nonneg_qp_kkt)
+{
+    rng_state = 777;
+    int nact = 0;
+    for (int t = 0; t < 500; t++) {
+        int n = 2 + t % 9;
+        double G[100], A[100], c[10], x[10], g[10], sc = 0;
+        for (int i = 0; i < n * n; i++) A[i] = srand1();
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < n; k++) {
+                G[i * n + k] = i == k ? 0.05 : 0;
+                for (int m = 0; m < n; m++) G[i * n + k] += A[m * n + i] * A[m * n + k];
+            }
+        for (int i = 0; i < n; i++) {
+            c[i] = 3 * srand1();
+            x[i] = urand() < 0.5 ? 0 : urand();
+            sc = fmax(sc, fabs(c[i]));
+        }
+        ck_assert_int_ge(cs_nonneg_qp(n, G, c, x), 0);
+        for (int i = 0; i < n; i++) {
+            g[i] = c[i];
+            for (int k = 0; k < n; k++) g[i] += G[i * n + k] * x[k];
+            ck_assert(x[i] >= 0);
+            ck_assert(g[i] >= -1e-12 * sc);
+            ck_assert(fabs(x[i] * g[i]) <= 1e-12 * sc * (1 + x[i]));
+            nact += x[i] == 0;
+        }
+    }
+    ck_assert_int_gt(nact, 100);
+}
+END_TEST
+
 /* ----------------------------------------------------------- soft cone, §7 ---- */
 
 START_TEST(test_soft_zones_worked)
@@ -645,7 +678,8 @@ typedef struct {
 } rest_result;
 
 /* Semi-implicit Euler, as MuJoCo: v += h a, z += h v. 4 s from touching at rest. */
-static void sphere_rest(cs_solver_type type, cs_cone_type cone, int dim, rest_result *res)
+static void sphere_rest_opts(cs_solver_type type, cs_cone_type cone, int dim, double tol, int maxit,
+                             int exact, rest_result *res)
 {
     sphere_t s;
     sphere_init(&s, 0.1);
@@ -654,8 +688,9 @@ static void sphere_rest(cs_solver_type type, cs_cone_type cone, int dim, rest_re
     cs_solver_opts so;
     cs_solver_opts_default(&so);
     so.type = type;
-    so.max_iter = 1000;
-    so.tolerance = 1e-15;
+    so.max_iter = maxit;
+    so.tolerance = tol;
+    so.exact_block = exact;
     double a[6], aprev[6] = {0};
     int have_prev = 0;
     memset(res, 0, sizeof *res);
@@ -695,6 +730,31 @@ static void sphere_rest(cs_solver_type type, cs_cone_type cone, int dim, rest_re
     for (int i = 1; i < dim; i++) res->max_friction = fmax(res->max_friction, fabs(res->force[i]));
     cs_solver_free(w);
 }
+
+static void sphere_rest(cs_solver_type type, cs_cone_type cone, int dim, rest_result *res)
+{
+    sphere_rest_opts(type, cone, dim, 1e-15, 1000, 1, res);
+}
+
+/* With the default options (100 iterations, tolerance 1e-8) the sphere rests at §8's
+ * penetration for every solver and cone; MuJoCo's scalar pass over the pyramid edges
+ * (exact_block = 0) is reported for comparison. */
+START_TEST(test_sphere_rest_defaults)
+{
+    for (int v = 0; v < 5; v++) {
+        rest_result r;
+        sphere_rest_opts(v & 1 ? CS_SOLVER_NEWTON : CS_SOLVER_PGS,
+                         (v & 2) || v == 4 ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC, 3, 1e-8, 100,
+                         v != 4, &r);
+        printf("sphere, default options, %s %s%s: pen %.9g m f_n %.9g N, rest iterations %d\n",
+               (v & 2) || v == 4 ? "pyramidal" : "elliptic", v & 1 ? "newton" : "pgs",
+               v == 4 ? " (MuJoCo's edge pass)" : "", r.pen, r.fn, r.it_max_rest);
+        if (v == 4) continue;
+        ck_assert_double_eq_tol(r.pen, 3.67182e-4, 1e-9);
+        ck_assert_double_eq_tol(r.fn, 19.62, 1e-6);
+    }
+}
+END_TEST
 
 /* Rest penetration from the force balance K imp(x)^2 x / (1 - imp(x)) * c = g, c = ratio of
  * the normal stiffness factor; found by bisection (independent of the solvers). */
@@ -993,6 +1053,7 @@ static Suite *solver_suite(void)
     tcase_add_test(t, test_fn_qcqp_worked);
     tcase_add_test(t, test_cone_qp_kkt);
     tcase_add_test(t, test_fn_qcqp_vs_cone);
+    tcase_add_test(t, test_nonneg_qp_kkt);
     tcase_add_test(t, test_soft_zones_worked);
     suite_add_tcase(s, t);
     t = tcase_create("solve");
@@ -1009,6 +1070,7 @@ static Suite *solver_suite(void)
     tcase_add_test(t, test_sphere_rest_elliptic);
     tcase_add_test(t, test_sphere_rest_condim6);
     tcase_add_test(t, test_sphere_rest_pyramidal);
+    tcase_add_test(t, test_sphere_rest_defaults);
     tcase_add_test(t, test_box_rest_warmstart);
     tcase_add_test(t, test_box_incline);
     suite_add_tcase(s, t);
