@@ -126,7 +126,8 @@ static int gprime(int dim, const double *G, const double *c, const double *mu, d
     return 0;
 }
 
-static int cone_qp_scaled(int dim, const double *G, const double *c, const double *mu, double *x);
+static int cone_qp_scaled(int dim, const double *G, const double *c, const double *mu, double t0,
+                          double *x);
 
 /* Jacobi-scale first: z = S x, S = diag(sqrt(G_ii)). The cone stays elliptic with
  * mu'_j = mu_j s_j / s_0, and the scaled G has unit diagonal. Without it the spin/roll
@@ -144,13 +145,15 @@ int cs_cone_qp(int dim, const double *G, const double *c, const double *mu, doub
         for (int k = 0; k < dim; k++) Gs[i * dim + k] = G[i * dim + k] / (s[i] * s[k]);
     }
     for (int j = 0; j < dim - 1; j++) ms[j] = mu[j] * s[1 + j] / s[0];
-    int it = cone_qp_scaled(dim, Gs, cs, ms, x);
+    double t0 = x[0] > 0 && isfinite(x[0]) ? x[0] * s[0] : 0; /* normal guess (scaled) */
+    int it = cone_qp_scaled(dim, Gs, cs, ms, t0, x);
     if (it >= 0)
         for (int i = 0; i < dim; i++) x[i] /= s[i];
     return it;
 }
 
-static int cone_qp_scaled(int dim, const double *G, const double *c, const double *mu, double *x)
+static int cone_qp_scaled(int dim, const double *G, const double *c, const double *mu, double t0,
+                          double *x)
 {
     int r = dim - 1;
     double L[36];
@@ -168,18 +171,53 @@ static int cone_qp_scaled(int dim, const double *G, const double *c, const doubl
         memset(x, 0, sizeof(double) * dim);
         return 0;
     }
-    /* bracket: h(0+) = c_0 - ||D c_t|| < 0; grow hi until h(hi) > 0 */
-    double lo = 0, hlo = c[0] - sqrt(dc), hi = fabs(x[0]), hhi;
-    if (!(hi > 0)) hi = norm(dim, c) / G[0];
-    if (!(hi > 0)) hi = 1;
-    double xt[6];
+    /* bracket the root of h = g'; h(0+) = c_0 - ||D c_t|| < 0 */
+    double lo = 0, hlo = c[0] - sqrt(dc), hi, hhi = 0, xt[6];
     int it = 0;
-    for (;; it++) {
-        if (gprime(dim, G, c, mu, hi, xt, &hhi)) return -1;
-        if (hhi > 0 || it > 200) break;
-        lo = hi;
-        hlo = hhi;
-        hi *= 2;
+    if (t0 > 0) {
+        /* near PGS convergence the block barely moves: bracket tightly around the guess */
+        double h, step = 1e-6 * t0;
+        if (gprime(dim, G, c, mu, t0, xt, &h)) return -1;
+        it++;
+        if (h == 0) {
+            memcpy(x, xt, sizeof xt);
+            return it;
+        }
+        if (h < 0) {
+            lo = t0;
+            hlo = h;
+            for (hi = t0 + step;; hi = lo + (step *= 10), it++) {
+                if (gprime(dim, G, c, mu, hi, xt, &hhi)) return -1;
+                if (hhi > 0 || it > 200) break;
+                lo = hi;
+                hlo = hhi;
+            }
+        } else {
+            hi = t0;
+            hhi = h;
+            for (double t = t0 - step;; t = hi - (step *= 10), it++) {
+                if (t <= 0 || it > 200) break; /* lo stays 0 with h(0+) */
+                if (gprime(dim, G, c, mu, t, xt, &h)) return -1;
+                if (h < 0) {
+                    lo = t;
+                    hlo = h;
+                    break;
+                }
+                hi = t;
+                hhi = h;
+            }
+        }
+    } else {
+        hi = fabs(x[0]);
+        if (!(hi > 0)) hi = norm(dim, c) / G[0];
+        if (!(hi > 0)) hi = 1;
+        for (;; it++) {
+            if (gprime(dim, G, c, mu, hi, xt, &hhi)) return -1;
+            if (hhi > 0 || it > 200) break;
+            lo = hi;
+            hlo = hhi;
+            hi *= 2;
+        }
     }
     memcpy(x, xt, sizeof xt);
     if (hhi <= 0) return it; /* could not bracket (should not occur): best point so far */

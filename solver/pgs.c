@@ -115,6 +115,7 @@ void cs_i_pgs(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, int
                         c[i] = r[i];
                         for (int m = 0; m < n; m++) c[i] -= b->G[i * n + m] * old[m];
                     }
+                    memcpy(x, old, sizeof(double) * n); /* the current normal: bracket guess */
                     if (cs_cone_qp(n, b->G, c, b->friction, x) >= 0) memcpy(b->f, x, sizeof(double) * n);
                 } else {
                     split_update(b, r, b->f);

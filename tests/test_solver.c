@@ -288,6 +288,8 @@ START_TEST(test_cone_qp_kkt)
         rand_spd(dim, G, 0.1);
         for (int i = 0; i < dim; i++) c[i] = 3 * srand1();
         for (int j = 0; j < r; j++) mu[j] = 0.05 + 1.5 * urand();
+        memset(x, 0, sizeof x);
+        if (t % 2) x[0] = 3 * urand(); /* with a guess of the normal, and without */
         ck_assert_int_ge(cs_cone_qp(dim, G, c, mu, x), 0);
         double sc = 0, gt = 0, xg = 0, gs = 0;
         for (int i = 0; i < dim; i++) {
