@@ -128,6 +128,10 @@ int cs_rows_make(const cs_contact_in *c, int ci, const cs_bodies_in *bd, const c
 {
     memset(out, 0, sizeof *out);
     int warn = 0, dim = c->dim;
+    if (dim != 1 && dim != 3 && dim != 4 && dim != 6) {
+        warn |= CS_ROWS_BAD_DIM;
+        dim = 1;
+    }
     out->dim = dim;
     out->contact = ci;
     out->body[0] = c->body[0];

@@ -24,6 +24,8 @@ typedef enum {
 /* Warnings raised while making rows (bit mask), MuJoCo's behaviour in brackets. */
 #define CS_ROWS_WARN_SOLREF 1         /* mixed-sign solref [replaced by 0.02 1] */
 #define CS_ROWS_WARN_SOLREFFRICTION 2 /* mixed-sign solreffriction [replaced by 0 0] */
+#define CS_ROWS_BAD_DIM 4             /* condim not 1, 3, 4, 6: made frictionless (sim's
+                                         loader should have rejected it) */
 
 /* One contact as collision/sim deliver it. */
 typedef struct {

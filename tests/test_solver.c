@@ -184,6 +184,17 @@ START_TEST(test_rows_sphere_hand)
     ck_assert_double_eq_tol(b.kappa, R0, 1e-15);
     ck_assert_double_eq_tol(b.mu, 1, 1e-15);
 
+    /* a condim the loader should have rejected is flagged and made frictionless */
+    c.dim = 2;
+    ck_assert_int_eq(cs_rows_make(&c, 0, &bd, &o, &b) & CS_ROWS_BAD_DIM, CS_ROWS_BAD_DIM);
+    ck_assert_int_eq(b.nrow, 1);
+    c.dim = 6;
+    /* mixed-sign solref: flagged, default used */
+    c.solref[1] = -1;
+    ck_assert_int_eq(cs_rows_make(&c, 0, &bd, &o, &b), CS_ROWS_WARN_SOLREF);
+    ck_assert_double_eq_tol(b.B[0], 2 / (0.95 * 0.02), 1e-12);
+    c.solref[1] = 1;
+
     /* impratio 4 and solreffriction: R_1 = R_0/4, mu = f_1/2, friction B from solreffriction */
     o.impratio = 4;
     c.solreffriction[0] = 0.05;
