@@ -1,6 +1,7 @@
 /* Primal Newton on 1/2 (a - a0)^T M (a - a0) + sum_i l_i(J_i a - a_ref_i) (cone-math.md
  * §7), per island. The Hessian M + sum J_i^T H_i J_i is assembled dense over the island's
- * dofs and Cholesky-factored (block-sparse is the obvious next step for large islands).
+ * dofs and Cholesky-factored for islands of up to newton_dense_max bodies; larger
+ * islands use matrix-free block-Jacobi preconditioned CG (O(nnz J) per product).
  * Line search: exact, a bracketed safeguarded Newton on the directional derivative; zones
  * are re-classified at every trial point (the curvature of l jumps across zone borders).
  * Stopping as MuJoCo's Newton: scaled improvement or scaled gradient norm < tolerance. */
@@ -8,6 +9,130 @@
 
 #include <math.h>
 #include <string.h>
+
+/* u = J v for a block (v body-indexed, 6 per body). */
+static void block_mul(const cs_block *b, const double *v, double *u)
+{
+    for (int r = 0; r < b->nrow; r++) {
+        double s = 0;
+        for (int q = 0; q < 2; q++)
+            if (b->body[q] >= 0)
+                for (int m = 0; m < 6; m++) s += b->J[r][6 * q + m] * v[6 * b->body[q] + m];
+        u[r] = s;
+    }
+}
+
+/* dst (6x6, leading dimension ld) += J_s1^T Hl J_s2 of a block. */
+static void add_jthj(const cs_block *b, int s1, int s2, double *dst, int ld)
+{
+    int n = b->nrow;
+    double HJ[CS_MAXROWS][6];
+    for (int r = 0; r < n; r++)
+        for (int q = 0; q < 6; q++) {
+            double v = 0;
+            for (int c = 0; c < n; c++) v += b->Hl[r * n + c] * b->J[c][6 * s2 + q];
+            HJ[r][q] = v;
+        }
+    for (int q1 = 0; q1 < 6; q1++)
+        for (int q2 = 0; q2 < 6; q2++) {
+            double v = 0;
+            for (int r = 0; r < n; r++) v += b->J[r][6 * s1 + q1] * HJ[r][q2];
+            dst[q1 * ld + q2] += v;
+        }
+}
+
+/* out = (M + sum J^T Hl J) v over the island (body-indexed vectors). */
+static void hess_mul(cs_solver_ws *w, const cs_problem *p, int isl, const double *v, double *out)
+{
+    int badr = w->isl_body_adr[isl], nbi = w->isl_body_num[isl];
+    int cadr = w->isl_block_adr[isl], nci = w->isl_block_num[isl];
+    for (int k = 0; k < nbi; k++) {
+        int b = w->isl_bodies[badr + k];
+        for (int q = 0; q < 6; q++) {
+            double s = 0;
+            for (int m = 0; m < 6; m++) s += p->M[36 * b + 6 * q + m] * v[6 * b + m];
+            out[6 * b + q] = s;
+        }
+    }
+    for (int k = 0; k < nci; k++) {
+        const cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
+        int n = b->nrow;
+        double u[CS_MAXROWS], hu[CS_MAXROWS];
+        block_mul(b, v, u);
+        for (int r = 0; r < n; r++) {
+            hu[r] = 0;
+            for (int c = 0; c < n; c++) hu[r] += b->Hl[r * n + c] * u[c];
+        }
+        for (int s = 0; s < 2; s++)
+            if (b->body[s] >= 0)
+                for (int q = 0; q < 6; q++)
+                    for (int r = 0; r < n; r++) out[6 * b->body[s] + q] += b->J[r][6 * s + q] * hu[r];
+    }
+}
+
+/* Large islands: solve H x = -g by conjugate gradients, matrix-free, preconditioned with
+ * the per-body 6x6 diagonal blocks of H (Cholesky-factored). The exact line search that
+ * follows makes an inexact direction safe; CG from 0 always yields a descent direction. */
+static void pcg(cs_solver_ws *w, const cs_problem *p, int isl, const double *g, double *x)
+{
+    int badr = w->isl_body_adr[isl], nbi = w->isl_body_num[isl];
+    int cadr = w->isl_block_adr[isl], nci = w->isl_block_num[isl];
+    int nb6 = 6 * w->max_body;
+    double *r = w->pcg, *z = r + nb6, *d = z + nb6, *Hd = d + nb6, *P = w->P;
+    for (int k = 0; k < nbi; k++) {
+        int b = w->isl_bodies[badr + k];
+        memcpy(P + 36 * b, p->M + 36 * b, sizeof(double) * 36);
+    }
+    for (int k = 0; k < nci; k++) {
+        const cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
+        for (int s = 0; s < 2; s++)
+            if (b->body[s] >= 0) add_jthj(b, s, s, P + 36 * b->body[s], 6);
+    }
+    double rz = 0, g2 = 0;
+    for (int k = 0; k < nbi; k++) {
+        int b = w->isl_bodies[badr + k];
+        cs_i_chol(6, P + 36 * b); /* M_b PD plus PSD terms */
+        for (int q = 0; q < 6; q++) {
+            x[6 * b + q] = 0;
+            r[6 * b + q] = -g[6 * b + q];
+            z[6 * b + q] = r[6 * b + q];
+            g2 += g[6 * b + q] * g[6 * b + q];
+        }
+        cs_i_chol_solve(6, P + 36 * b, z + 6 * b);
+        for (int q = 0; q < 6; q++) {
+            d[6 * b + q] = z[6 * b + q];
+            rz += r[6 * b + q] * z[6 * b + q];
+        }
+    }
+    for (int it = 0; it < 6 * nbi + 50; it++) {
+        hess_mul(w, p, isl, d, Hd);
+        double dHd = 0, r2 = 0, rzn = 0;
+        for (int k = 0; k < nbi; k++) {
+            int b = w->isl_bodies[badr + k];
+            for (int q = 0; q < 6; q++) dHd += d[6 * b + q] * Hd[6 * b + q];
+        }
+        if (!(dHd > 0)) break;
+        double al = rz / dHd;
+        for (int k = 0; k < nbi; k++) {
+            int b = w->isl_bodies[badr + k];
+            for (int q = 0; q < 6; q++) {
+                x[6 * b + q] += al * d[6 * b + q];
+                r[6 * b + q] -= al * Hd[6 * b + q];
+                r2 += r[6 * b + q] * r[6 * b + q];
+                z[6 * b + q] = r[6 * b + q];
+            }
+            cs_i_chol_solve(6, P + 36 * b, z + 6 * b);
+            for (int q = 0; q < 6; q++) rzn += r[6 * b + q] * z[6 * b + q];
+        }
+        if (r2 <= 1e-28 * g2) break;
+        double be = rzn / rz;
+        rz = rzn;
+        for (int k = 0; k < nbi; k++) {
+            int b = w->isl_bodies[badr + k];
+            for (int q = 0; q < 6; q++) d[6 * b + q] = z[6 * b + q] + be * d[6 * b + q];
+        }
+    }
+}
 
 /* phi'(alpha), phi''(alpha) along dir: uses b->jres (j at alpha = 0) and b->Jd. */
 static void line_eval(cs_solver_ws *w, const cs_problem *p, int isl, double alpha, double dMr,
@@ -86,53 +211,31 @@ void cs_i_newton(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, 
     }
     double scale = cs_i_scale(w, isl);
     double cost = cs_i_primal(w, p, isl, a);
+    int dmax = o->newton_dense_max == 0 ? 32 : o->newton_dense_max;
+    if (dmax > CS_NEWTON_DENSE_CAP) dmax = CS_NEWTON_DENSE_CAP;
+    int dense = nbi <= dmax;
     int iter = 0;
     while (iter < o->max_iter) {
-        /* gradient M (a - a0) - J^T f and Hessian M + J^T Hl J */
-        memset(H, 0, sizeof(double) * nv * nv);
+        /* gradient M (a - a0) - J^T f; block Hessians of the soft-cone costs */
         for (int k = 0; k < nbi; k++) {
             int b = w->isl_bodies[badr + k];
             const double *M = p->M + 36 * b;
             for (int q = 0; q < 6; q++) {
                 double s = 0;
-                for (int m = 0; m < 6; m++) {
-                    s += M[6 * q + m] * (a[6 * b + m] - p->a0[6 * b + m]);
-                    H[(6 * k + q) * nv + 6 * k + m] = M[6 * q + m];
-                }
+                for (int m = 0; m < 6; m++) s += M[6 * q + m] * (a[6 * b + m] - p->a0[6 * b + m]);
                 g[6 * b + q] = s;
             }
         }
         for (int k = 0; k < nci; k++) {
             cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
-            int n = b->nrow;
-            double f[CS_MAXROWS], h[CS_MAXROWS * CS_MAXROWS], l, HJ[CS_MAXROWS][12];
+            double f[CS_MAXROWS], l;
             cs_i_resid(b, a, b->jres);
-            cs_block_soft(b, b->jres, f, &l, h);
+            cs_block_soft(b, b->jres, f, &l, b->Hl);
             for (int s = 0; s < 2; s++) {
                 int bi = b->body[s];
                 if (bi < 0) continue;
                 for (int q = 0; q < 6; q++)
-                    for (int r = 0; r < n; r++) g[6 * bi + q] -= b->J[r][6 * s + q] * f[r];
-            }
-            for (int r = 0; r < n; r++)
-                for (int q = 0; q < 12; q++) {
-                    double v = 0;
-                    for (int c = 0; c < n; c++) v += h[r * n + c] * b->J[c][q];
-                    HJ[r][q] = v;
-                }
-            for (int s1 = 0; s1 < 2; s1++) {
-                if (b->body[s1] < 0) continue;
-                int o1 = 6 * w->body_local[b->body[s1]];
-                for (int s2 = 0; s2 < 2; s2++) {
-                    if (b->body[s2] < 0) continue;
-                    int o2 = 6 * w->body_local[b->body[s2]];
-                    for (int q1 = 0; q1 < 6; q1++)
-                        for (int q2 = 0; q2 < 6; q2++) {
-                            double v = 0;
-                            for (int r = 0; r < n; r++) v += b->J[r][6 * s1 + q1] * HJ[r][6 * s2 + q2];
-                            H[(o1 + q1) * nv + o2 + q2] += v;
-                        }
-                }
+                    for (int r = 0; r < b->nrow; r++) g[6 * bi + q] -= b->J[r][6 * s + q] * f[r];
             }
         }
         double gn = 0;
@@ -141,18 +244,43 @@ void cs_i_newton(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, 
             for (int q = 0; q < 6; q++) gn += g[6 * b + q] * g[6 * b + q];
         }
         if (scale * sqrt(gn) < o->tolerance) break;
-        if (cs_i_chol(nv, H)) break; /* cannot occur with M PD */
-        double *x = w->tmp;
-        for (int k = 0; k < nbi; k++) {
-            int b = w->isl_bodies[badr + k];
-            for (int q = 0; q < 6; q++) x[6 * k + q] = -g[6 * b + q];
+        if (dense) {
+            /* H = M + sum J^T Hl J over the island's dofs, Cholesky */
+            memset(H, 0, sizeof(double) * nv * nv);
+            for (int k = 0; k < nbi; k++) {
+                int b = w->isl_bodies[badr + k];
+                for (int q = 0; q < 6; q++)
+                    for (int m = 0; m < 6; m++) H[(6 * k + q) * nv + 6 * k + m] = p->M[36 * b + 6 * q + m];
+            }
+            for (int k = 0; k < nci; k++) {
+                const cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
+                for (int s1 = 0; s1 < 2; s1++) {
+                    if (b->body[s1] < 0) continue;
+                    for (int s2 = 0; s2 < 2; s2++) {
+                        if (b->body[s2] < 0) continue;
+                        add_jthj(b, s1, s2, H + 6 * w->body_local[b->body[s1]] * nv +
+                                                6 * w->body_local[b->body[s2]], nv);
+                    }
+                }
+            }
+            if (cs_i_chol(nv, H)) break; /* cannot occur with M PD */
+            double *x = w->tmp;
+            for (int k = 0; k < nbi; k++) {
+                int b = w->isl_bodies[badr + k];
+                for (int q = 0; q < 6; q++) x[6 * k + q] = -g[6 * b + q];
+            }
+            cs_i_chol_solve(nv, H, x);
+            for (int k = nbi - 1; k >= 0; k--) { /* island-local -> body-indexed */
+                int b = w->isl_bodies[badr + k];
+                for (int q = 0; q < 6; q++) dir[6 * b + q] = x[6 * k + q];
+            }
+        } else {
+            pcg(w, p, isl, g, dir);
         }
-        cs_i_chol_solve(nv, H, x);
         double dMr = 0, dMd = 0;
         for (int k = 0; k < nbi; k++) {
             int b = w->isl_bodies[badr + k];
             const double *M = p->M + 36 * b;
-            for (int q = 0; q < 6; q++) dir[6 * b + q] = x[6 * k + q];
             for (int q = 0; q < 6; q++) {
                 double s = 0;
                 for (int m = 0; m < 6; m++) s += M[6 * q + m] * dir[6 * b + m];
@@ -168,13 +296,7 @@ void cs_i_newton(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, 
         }
         for (int k = 0; k < nci; k++) {
             cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
-            for (int r = 0; r < b->nrow; r++) {
-                double v = 0;
-                for (int s = 0; s < 2; s++)
-                    if (b->body[s] >= 0)
-                        for (int q = 0; q < 6; q++) v += b->J[r][6 * s + q] * dir[6 * b->body[s] + q];
-                b->Jd[r] = v;
-            }
+            block_mul(b, dir, b->Jd);
         }
         double alpha = line_search(w, p, isl, dMr, dMd);
         iter++;

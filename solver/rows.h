@@ -83,6 +83,7 @@ typedef struct {
     double W[12][CS_MAXROWS]; /* M^-1 J^T */
     double G[CS_MAXROWS * CS_MAXROWS]; /* J M^-1 J^T + R, row-major nrow x nrow */
     double jres[CS_MAXROWS], Jd[CS_MAXROWS];
+    double Hl[CS_MAXROWS * CS_MAXROWS]; /* Newton: Hessian of the block's soft-cone cost */
 } cs_block;
 
 /* solimp clamped as MuJoCo does (d0, dwidth, midpoint to [1e-4, 0.9999], width >= 0,

@@ -12,6 +12,7 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->max_iter = 100;
     o->tolerance = 1e-8;
     o->exact_block = 1;
+    o->newton_dense_max = 0;
 }
 
 cs_solver_ws *cs_solver_create(int max_body, int max_block)
@@ -29,8 +30,10 @@ cs_solver_ws *cs_solver_create(int max_body, int max_block)
     w->dir = malloc(sizeof(double) * 6 * nb);
     w->Mdir = malloc(sizeof(double) * 6 * nb);
     w->tmp = malloc(sizeof(double) * 6 * nb);
-    size_t nh = nb < CS_NEWTON_MAX_ISLAND_BODIES ? nb : CS_NEWTON_MAX_ISLAND_BODIES;
+    size_t nh = nb < CS_NEWTON_DENSE_CAP ? nb : CS_NEWTON_DENSE_CAP;
     w->H = malloc(sizeof(double) * 36 * nh * nh);
+    w->P = malloc(sizeof(double) * 36 * nb);
+    w->pcg = malloc(sizeof(double) * 24 * nb);
     w->parent = malloc(sizeof(int) * nb);
     w->body_island = malloc(sizeof(int) * nb);
     w->body_local = malloc(sizeof(int) * nb);
@@ -41,7 +44,7 @@ cs_solver_ws *cs_solver_create(int max_body, int max_block)
     w->isl_block_adr = malloc(sizeof(int) * (nb + 1));
     w->isl_block_num = malloc(sizeof(int) * (nb + 1));
     w->ist = malloc(sizeof(cs_island_stats) * nb);
-    if (!w->L || !w->a || !w->grad || !w->dir || !w->Mdir || !w->tmp || !w->H || !w->parent ||
+    if (!w->L || !w->a || !w->grad || !w->dir || !w->Mdir || !w->tmp || !w->H || !w->P || !w->pcg || !w->parent ||
         !w->body_island || !w->body_local || !w->isl_bodies || !w->isl_body_adr ||
         !w->isl_body_num || !w->isl_blocks || !w->isl_block_adr || !w->isl_block_num ||
         !w->ist) {
@@ -61,6 +64,8 @@ void cs_solver_free(cs_solver_ws *w)
     free(w->Mdir);
     free(w->tmp);
     free(w->H);
+    free(w->P);
+    free(w->pcg);
     free(w->parent);
     free(w->body_island);
     free(w->body_local);
@@ -349,9 +354,6 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
         memset(b->force, 0, sizeof b->force);
     }
     make_islands(w, p);
-    if (o->type == CS_SOLVER_NEWTON)
-        for (int i = 0; i < w->nisland; i++)
-            if (w->isl_body_num[i] > CS_NEWTON_MAX_ISLAND_BODIES) return -1;
     memcpy(w->a, p->a0, sizeof(double) * 6 * nb);
     st->nisland = w->nisland;
     st->iterations = 0;

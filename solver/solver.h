@@ -38,6 +38,9 @@ typedef struct {
                          QP for elliptic, non-negative QP for pyramidal); 0 = MuJoCo's
                          updates (one ray/normal step + one fixed-normal QCQP; one scalar
                          pass over the pyramid edges) */
+    int newton_dense_max; /* Newton: islands of up to this many bodies use a dense Cholesky
+                             (0: default 32, capped at CS_NEWTON_DENSE_CAP), larger ones CG;
+                             < 0: always CG */
 } cs_solver_opts;
 
 void cs_solver_opts_default(cs_solver_opts *o);
@@ -63,12 +66,11 @@ typedef struct {
 
 typedef struct cs_solver_ws cs_solver_ws;
 
-/* Newton factors a dense Hessian per island: islands of more bodies than this make
- * cs_solve return -1 with the Newton solver (PGS has no such limit). */
-#define CS_NEWTON_MAX_ISLAND_BODIES 128
+/* Largest island (bodies) Newton factors densely; larger ones use preconditioned CG. */
+#define CS_NEWTON_DENSE_CAP 64
 
 /* Capacities: bodies, blocks. Newton's dense Hessian takes 36 min(max_body,
- * CS_NEWTON_MAX_ISLAND_BODIES)^2 doubles. Returns NULL on allocation failure. */
+ * CS_NEWTON_DENSE_CAP)^2 doubles. Returns NULL on allocation failure. */
 cs_solver_ws *cs_solver_create(int max_body, int max_block);
 void cs_solver_free(cs_solver_ws *w);
 

@@ -14,6 +14,7 @@ struct cs_solver_ws {
     double *L;                       /* 36 per body: Cholesky of M blocks */
     double *a, *grad, *dir, *Mdir, *tmp; /* 6 per body */
     double *H;                       /* dense island Hessian (Newton) */
+    double *P, *pcg;                 /* Newton CG: 36 per body preconditioner, 4 x 6 per body */
     int *parent, *body_island, *body_local;
     int *isl_bodies, *isl_body_adr, *isl_body_num;
     int *isl_blocks, *isl_block_adr, *isl_block_num;

@@ -413,11 +413,14 @@ END_TEST
 
 /* ------------------------------------------------------- solver problems ---- */
 
+#define RP_MAXB 40
+#define RP_MAXC 64
 typedef struct {
     int nbody, ncon;
-    double xpos[3 * 8], xmat[9 * 8], iw[2 * 8], qvel[6 * 8], M[36 * 8], a0[6 * 8];
-    cs_contact_in con[16];
-    cs_block blk[16];
+    double xpos[3 * RP_MAXB], xmat[9 * RP_MAXB], iw[2 * RP_MAXB], qvel[6 * RP_MAXB],
+        M[36 * RP_MAXB], a0[6 * RP_MAXB];
+    cs_contact_in con[RP_MAXC];
+    cs_block blk[RP_MAXC];
 } randprob;
 
 static void rand_rot(double *R)
@@ -513,6 +516,8 @@ static void make_random(randprob *P, int nbody, int ncon, cs_cone_type cone, int
     }
 }
 
+static int g_dense_max = 0; /* Newton's dense/CG switch used by solve_prob */
+
 static void solve_prob(randprob *P, cs_solver_ws *w, cs_solver_type t, int iters, double tol,
                        double *a, cs_solve_stats *st, double forces[][CS_MAXDIM])
 {
@@ -522,6 +527,7 @@ static void solve_prob(randprob *P, cs_solver_ws *w, cs_solver_type t, int iters
     o.type = t;
     o.max_iter = iters;
     o.tolerance = tol;
+    o.newton_dense_max = g_dense_max;
     ck_assert_int_eq(cs_solve(w, &p, &o, NULL, a, st), 0);
     for (int k = 0; k < P->ncon; k++) memcpy(forces[k], P->blk[k].force, sizeof forces[k]);
 }
@@ -531,15 +537,23 @@ static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial
     rng_state = seed;
     cs_solver_ws *w = cs_solver_create(8, 16);
     ck_assert_ptr_nonnull(w);
-    double maxdiff = 0, maxgap = 0;
-    int maxit_pgs = 0, maxit_newton = 0;
+    double maxdiff = 0, maxgap = 0, maxcg = 0;
+    int maxit_pgs = 0, maxit_newton = 0, maxit_cg = 0;
     for (int t = 0; t < ntrial; t++) {
         randprob P;
         make_random(&P, 2 + t % 3, 4 + t % 5, cone, 0);
-        double a1[48], a2[48], F1[16][CS_MAXDIM], F2[16][CS_MAXDIM];
+        double a1[6 * RP_MAXB], a2[6 * RP_MAXB], F1[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
         cs_solve_stats s1, s2;
         solve_prob(&P, w, CS_SOLVER_PGS, 4000, -1, a1, &s1, F1);
         solve_prob(&P, w, CS_SOLVER_NEWTON, 100, 1e-15, a2, &s2, F2);
+        double a3[6 * RP_MAXB], F3[RP_MAXC][CS_MAXDIM];
+        cs_solve_stats s3;
+        g_dense_max = -1; /* the CG path for large islands gives the same forces */
+        solve_prob(&P, w, CS_SOLVER_NEWTON, 100, 1e-15, a3, &s3, F3);
+        g_dense_max = 0;
+        for (int k = 0; k < P.ncon; k++)
+            for (int i = 0; i < CS_MAXDIM; i++) maxcg = fmax(maxcg, fabs(F3[k][i] - F2[k][i]));
+        if (s3.iterations > maxit_cg) maxit_cg = s3.iterations;
         double fmaxabs = 1;
         for (int k = 0; k < P.ncon; k++)
             for (int i = 0; i < CS_MAXDIM; i++) {
@@ -555,9 +569,10 @@ static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial
         if (s2.iterations > maxit_newton) maxit_newton = s2.iterations;
     }
     printf("agreement %s: max |f_pgs - f_newton| = %.3g, max duality gap (rel) = %.3g, "
-           "max iterations pgs %d newton %d\n",
+           "max iterations pgs %d newton %d; newton-CG vs dense %.3g (max iterations %d)\n",
            cone == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal", maxdiff, maxgap, maxit_pgs,
-           maxit_newton);
+           maxit_newton, maxcg, maxit_cg);
+    ck_assert(maxcg <= 1e-8);
     ck_assert(maxdiff <= 1e-6);
     ck_assert(maxgap <= 1e-9);
     cs_solver_free(w);
@@ -575,7 +590,7 @@ START_TEST(test_residuals)
     cs_solver_ws *w = cs_solver_create(8, 16);
     randprob P;
     make_random(&P, 4, 10, CS_CONE_ELLIPTIC, 0);
-    double a[48], F[16][CS_MAXDIM];
+    double a[6 * RP_MAXB], F[RP_MAXC][CS_MAXDIM];
     cs_solve_stats s;
     solve_prob(&P, w, CS_SOLVER_NEWTON, 100, 1e-15, a, &s, F);
     double fsc = 0;
@@ -604,7 +619,7 @@ START_TEST(test_islands)
         cs_rows_make(&P.con[k], k, &bd, &o, &P.blk[k]);
     }
     cs_solver_ws *w = cs_solver_create(8, 16);
-    double a[48], a2[48], F[16][CS_MAXDIM], F2[16][CS_MAXDIM];
+    double a[6 * RP_MAXB], a2[6 * RP_MAXB], F[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
     cs_solve_stats s;
     solve_prob(&P, w, CS_SOLVER_NEWTON, 100, 1e-15, a, &s, F);
     ck_assert_int_eq(s.nisland, 2);
@@ -623,6 +638,40 @@ START_TEST(test_islands)
         ck_assert_double_eq_tol(F2[0][i], F[2][i], 1e-12);
         ck_assert_double_eq_tol(F2[1][i], F[3][i], 1e-12);
     }
+    cs_solver_free(w);
+}
+END_TEST
+
+/* A chain of 40 bodies in one island (above the dense limit: Newton takes the CG path)
+ * plus ground contacts: Newton and PGS agree. */
+START_TEST(test_large_island)
+{
+    rng_state = 2024;
+    static randprob P;
+    make_random(&P, 40, 60, CS_CONE_ELLIPTIC, 0);
+    cs_row_opts o = {0.002, 1, CS_CONE_ELLIPTIC, 1};
+    cs_bodies_in bd = {P.xpos, P.xmat, P.iw, P.qvel};
+    for (int k = 0; k < 60; k++) {
+        P.con[k].body[0] = k < 39 ? k : -1;
+        P.con[k].body[1] = k < 39 ? k + 1 : (k * 7) % 40;
+        for (int i = 0; i < 3; i++) P.con[k].pos[i] = P.xpos[3 * P.con[k].body[1] + i] + 0.1 * srand1();
+        cs_rows_make(&P.con[k], k, &bd, &o, &P.blk[k]);
+    }
+    cs_solver_ws *w = cs_solver_create(RP_MAXB, RP_MAXC);
+    static double a1[6 * RP_MAXB], a2[6 * RP_MAXB], F1[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
+    cs_solve_stats s1, s2;
+    solve_prob(&P, w, CS_SOLVER_NEWTON, 100, 1e-15, a2, &s2, F2);
+    ck_assert_int_eq(s2.nisland, 1);
+    ck_assert_int_eq(cs_solver_island(w, 0)->nbody, 40);
+    solve_prob(&P, w, CS_SOLVER_PGS, 3000, -1, a1, &s1, F1);
+    double md = 0;
+    for (int k = 0; k < 60; k++)
+        for (int i = 0; i < CS_MAXDIM; i++) md = fmax(md, fabs(F1[k][i] - F2[k][i]));
+    printf("40-body island, 60 contacts: |f_pgs - f_newton(CG)| = %.3g, newton iterations %d, "
+           "duality gap %.3g\n", md, s2.iterations,
+           fabs(s2.primal_cost + s1.dual_cost) / s2.primal_cost);
+    ck_assert(md <= 1e-6);
+    ck_assert(fabs(s2.primal_cost + s1.dual_cost) <= 1e-9 * s2.primal_cost);
     cs_solver_free(w);
 }
 END_TEST
@@ -1075,6 +1124,7 @@ static Suite *solver_suite(void)
     tcase_add_test(t, test_agree_pyramidal);
     tcase_add_test(t, test_residuals);
     tcase_add_test(t, test_islands);
+    tcase_add_test(t, test_large_island);
     tcase_add_test(t, test_single_contact_closed_form);
     tcase_add_test(t, test_sliding_split_vs_exact);
     suite_add_tcase(s, t);
