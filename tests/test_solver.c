@@ -230,6 +230,48 @@ START_TEST(test_rows_sphere_hand)
 }
 END_TEST
 
+/* J qvel = C (u2 - u1) with u = v + (R w_local) x (p - x) for random poses of two bodies,
+ * rotation rows C[0..2] (R2 w2 - R1 w1). */
+static void rand_rot(double *R);
+START_TEST(test_jacobian_two_bodies)
+{
+    rng_state = 8;
+    for (int t = 0; t < 50; t++) {
+        double xpos[6], xmat[18], qvel[12], iw[4] = {1, 1, 1, 1};
+        for (int i = 0; i < 6; i++) xpos[i] = srand1();
+        for (int i = 0; i < 12; i++) qvel[i] = srand1();
+        rand_rot(xmat);
+        rand_rot(xmat + 9);
+        cs_contact_in c;
+        memset(&c, 0, sizeof c);
+        rand_rot(c.frame);
+        for (int i = 0; i < 3; i++) c.pos[i] = srand1();
+        c.dim = 6;
+        c.body[0] = 0;
+        c.body[1] = 1;
+        cs_bodies_in bd = {xpos, xmat, iw, qvel};
+        double J[6][12], u[2][3], wv[2][3];
+        cs_contact_jacobian(&c, &bd, J);
+        for (int b = 0; b < 2; b++) {
+            const double *R = xmat + 9 * b, *wl = qvel + 6 * b + 3;
+            double r[3] = {c.pos[0] - xpos[3 * b], c.pos[1] - xpos[3 * b + 1], c.pos[2] - xpos[3 * b + 2]};
+            for (int i = 0; i < 3; i++) wv[b][i] = R[3 * i] * wl[0] + R[3 * i + 1] * wl[1] + R[3 * i + 2] * wl[2];
+            u[b][0] = qvel[6 * b] + wv[b][1] * r[2] - wv[b][2] * r[1];
+            u[b][1] = qvel[6 * b + 1] + wv[b][2] * r[0] - wv[b][0] * r[2];
+            u[b][2] = qvel[6 * b + 2] + wv[b][0] * r[1] - wv[b][1] * r[0];
+        }
+        for (int row = 0; row < 6; row++) {
+            double jv = 0, ref = 0;
+            for (int q = 0; q < 12; q++) jv += J[row][q] * qvel[q];
+            const double *ax = c.frame + 3 * (row % 3);
+            for (int i = 0; i < 3; i++)
+                ref += ax[i] * (row < 3 ? u[1][i] - u[0][i] : wv[1][i] - wv[0][i]);
+            ck_assert_double_eq_tol(jv, ref, 1e-13);
+        }
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ local problems ---- */
 
 START_TEST(test_fn_qcqp_worked)
@@ -1110,6 +1152,7 @@ static Suite *solver_suite(void)
     tcase_add_test(t, test_impedance_hand);
     tcase_add_test(t, test_solref_hand);
     tcase_add_test(t, test_rows_sphere_hand);
+    tcase_add_test(t, test_jacobian_two_bodies);
     suite_add_tcase(s, t);
     t = tcase_create("local");
     tcase_add_test(t, test_fn_qcqp_worked);
