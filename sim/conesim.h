@@ -19,11 +19,12 @@
 #include <stdio.h>
 
 #include "collision/geom.h"
+#include "solver/rows.h"
 
 const char *cs_version(void);
 
 /* ---- options (MJCF <option>, MuJoCo's numbering of enums) ------------------------- */
-typedef enum { CS_CONE_PYRAMIDAL = 0, CS_CONE_ELLIPTIC = 1 } cs_cone_type;
+/* cs_cone_type (CS_CONE_PYRAMIDAL, CS_CONE_ELLIPTIC) comes from solver/rows.h. */
 typedef enum { CS_SOLVER_PGS = 0, CS_SOLVER_CG = 1, CS_SOLVER_NEWTON = 2 } cs_solver_type;
 
 /* <flag> bits: disable flags (set = the feature is off, MuJoCo's disableflags) */

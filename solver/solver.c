@@ -8,7 +8,7 @@
 
 void cs_solver_opts_default(cs_solver_opts *o)
 {
-    o->type = CS_SOLVER_PGS;
+    o->type = CS_METHOD_PGS;
     o->max_iter = 100;
     o->tolerance = 1e-8;
     o->exact_block = 1;
@@ -361,7 +361,7 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     st->feasibility = st->stationarity = st->complementarity = 0;
     for (int i = 0; i < w->nisland; i++) {
         memset(&w->ist[i], 0, sizeof w->ist[i]);
-        if (o->type == CS_SOLVER_NEWTON)
+        if (o->type == CS_METHOD_NEWTON)
             cs_i_newton(w, p, o, i, a_warm);
         else
             cs_i_pgs(w, p, o, i, a_warm);

@@ -16,7 +16,7 @@
 
 #include "rows.h"
 
-typedef enum { CS_SOLVER_PGS = 0, CS_SOLVER_NEWTON = 1 } cs_solver_type;
+typedef enum { CS_METHOD_PGS = 0, CS_METHOD_NEWTON = 1 } cs_solve_method;
 
 /* The problem of one step. blocks[] are made by cs_rows_make; the solver writes their
  * f / force / zone / island fields and scratch. */
@@ -31,7 +31,7 @@ typedef struct {
 } cs_problem;
 
 typedef struct {
-    cs_solver_type type;
+    cs_solve_method type;
     int max_iter;     /* MuJoCo default 100 */
     double tolerance; /* MuJoCo default 1e-8 */
     int exact_block;  /* PGS: 1 = every block's local problem solved exactly (default: cone

@@ -560,7 +560,7 @@ static void make_random(randprob *P, int nbody, int ncon, cs_cone_type cone, int
 
 static int g_dense_max = 0; /* Newton's dense/CG switch used by solve_prob */
 
-static void solve_prob(randprob *P, cs_solver_ws *w, cs_solver_type t, int iters, double tol,
+static void solve_prob(randprob *P, cs_solver_ws *w, cs_solve_method t, int iters, double tol,
                        double *a, cs_solve_stats *st, double forces[][CS_MAXDIM])
 {
     cs_problem p = {P->nbody, P->M, P->a0, P->ncon, P->blk, 0};
@@ -586,12 +586,12 @@ static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial
         make_random(&P, 2 + t % 3, 4 + t % 5, cone, 0);
         double a1[6 * RP_MAXB], a2[6 * RP_MAXB], F1[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
         cs_solve_stats s1, s2;
-        solve_prob(&P, w, CS_SOLVER_PGS, 4000, -1, a1, &s1, F1);
-        solve_prob(&P, w, CS_SOLVER_NEWTON, 100, 1e-15, a2, &s2, F2);
+        solve_prob(&P, w, CS_METHOD_PGS, 4000, -1, a1, &s1, F1);
+        solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s2, F2);
         double a3[6 * RP_MAXB], F3[RP_MAXC][CS_MAXDIM];
         cs_solve_stats s3;
         g_dense_max = -1; /* the CG path for large islands gives the same forces */
-        solve_prob(&P, w, CS_SOLVER_NEWTON, 100, 1e-15, a3, &s3, F3);
+        solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a3, &s3, F3);
         g_dense_max = 0;
         for (int k = 0; k < P.ncon; k++)
             for (int i = 0; i < CS_MAXDIM; i++) maxcg = fmax(maxcg, fabs(F3[k][i] - F2[k][i]));
@@ -634,12 +634,12 @@ START_TEST(test_residuals)
     make_random(&P, 4, 10, CS_CONE_ELLIPTIC, 0);
     double a[6 * RP_MAXB], F[RP_MAXC][CS_MAXDIM];
     cs_solve_stats s;
-    solve_prob(&P, w, CS_SOLVER_NEWTON, 100, 1e-15, a, &s, F);
+    solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a, &s, F);
     double fsc = 0;
     for (int k = 0; k < P.ncon; k++) fsc = fmax(fsc, fabs(F[k][0]));
     ck_assert(s.stationarity <= 1e-8 * fsc);
     ck_assert(s.complementarity <= 1e-8 * fsc * fsc);
-    solve_prob(&P, w, CS_SOLVER_PGS, 4000, -1, a, &s, F);
+    solve_prob(&P, w, CS_METHOD_PGS, 4000, -1, a, &s, F);
     ck_assert(s.stationarity <= 1e-8 * fsc);
     ck_assert(s.complementarity <= 1e-8 * fsc * fsc);
     cs_solver_free(w);
@@ -663,7 +663,7 @@ START_TEST(test_islands)
     cs_solver_ws *w = cs_solver_create(8, 16);
     double a[6 * RP_MAXB], a2[6 * RP_MAXB], F[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
     cs_solve_stats s;
-    solve_prob(&P, w, CS_SOLVER_NEWTON, 100, 1e-15, a, &s, F);
+    solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a, &s, F);
     ck_assert_int_eq(s.nisland, 2);
     ck_assert_int_eq(P.blk[0].island, P.blk[1].island);
     ck_assert_int_eq(P.blk[2].island, P.blk[3].island);
@@ -674,7 +674,7 @@ START_TEST(test_islands)
     /* solving the second island alone gives the same forces */
     P.ncon = 2;
     memmove(&P.blk[0], &P.blk[2], 2 * sizeof P.blk[0]);
-    solve_prob(&P, w, CS_SOLVER_NEWTON, 100, 1e-15, a2, &s, F2);
+    solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s, F2);
     ck_assert_int_eq(s.nisland, 1);
     for (int i = 0; i < CS_MAXDIM; i++) {
         ck_assert_double_eq_tol(F2[0][i], F[2][i], 1e-12);
@@ -702,10 +702,10 @@ START_TEST(test_large_island)
     cs_solver_ws *w = cs_solver_create(RP_MAXB, RP_MAXC);
     static double a1[6 * RP_MAXB], a2[6 * RP_MAXB], F1[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
     cs_solve_stats s1, s2;
-    solve_prob(&P, w, CS_SOLVER_NEWTON, 100, 1e-15, a2, &s2, F2);
+    solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s2, F2);
     ck_assert_int_eq(s2.nisland, 1);
     ck_assert_int_eq(cs_solver_island(w, 0)->nbody, 40);
-    solve_prob(&P, w, CS_SOLVER_PGS, 3000, -1, a1, &s1, F1);
+    solve_prob(&P, w, CS_METHOD_PGS, 3000, -1, a1, &s1, F1);
     double md = 0;
     for (int k = 0; k < 60; k++)
         for (int i = 0; i < CS_MAXDIM; i++) md = fmax(md, fabs(F1[k][i] - F2[k][i]));
@@ -756,7 +756,7 @@ START_TEST(test_single_contact_closed_form)
             cs_problem p = {1, s.M, a0, 1, &b, 0};
             cs_solver_opts so;
             cs_solver_opts_default(&so);
-            so.type = t ? CS_SOLVER_NEWTON : CS_SOLVER_PGS;
+            so.type = t ? CS_METHOD_NEWTON : CS_METHOD_PGS;
             so.max_iter = 1000;
             so.tolerance = 1e-15;
             cs_solve_stats st;
@@ -782,7 +782,7 @@ typedef struct {
 } rest_result;
 
 /* Semi-implicit Euler, as MuJoCo: v += h a, z += h v. 4 s from touching at rest. */
-static void sphere_rest_opts(cs_solver_type type, cs_cone_type cone, int dim, double tol, int maxit,
+static void sphere_rest_opts(cs_solve_method type, cs_cone_type cone, int dim, double tol, int maxit,
                              int exact, rest_result *res)
 {
     sphere_t s;
@@ -835,7 +835,7 @@ static void sphere_rest_opts(cs_solver_type type, cs_cone_type cone, int dim, do
     cs_solver_free(w);
 }
 
-static void sphere_rest(cs_solver_type type, cs_cone_type cone, int dim, rest_result *res)
+static void sphere_rest(cs_solve_method type, cs_cone_type cone, int dim, rest_result *res)
 {
     sphere_rest_opts(type, cone, dim, 1e-15, 1000, 1, res);
 }
@@ -847,7 +847,7 @@ START_TEST(test_sphere_rest_defaults)
 {
     for (int v = 0; v < 5; v++) {
         rest_result r;
-        sphere_rest_opts(v & 1 ? CS_SOLVER_NEWTON : CS_SOLVER_PGS,
+        sphere_rest_opts(v & 1 ? CS_METHOD_NEWTON : CS_METHOD_PGS,
                          (v & 2) || v == 4 ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC, 3, 1e-8, 100,
                          v != 4, &r);
         printf("sphere, default options, %s %s%s: pen %.9g m f_n %.9g N, rest iterations %d\n",
@@ -879,7 +879,7 @@ START_TEST(test_sphere_rest_elliptic)
     ck_assert_double_eq_tol(pen, 3.67182e-4, 1e-9);
     for (int t = 0; t < 2; t++) {
         rest_result r;
-        sphere_rest(t ? CS_SOLVER_NEWTON : CS_SOLVER_PGS, CS_CONE_ELLIPTIC, 3, &r);
+        sphere_rest(t ? CS_METHOD_NEWTON : CS_METHOD_PGS, CS_CONE_ELLIPTIC, 3, &r);
         printf("sphere elliptic %s: pen %.9g m, f_n %.12g N, rest iterations warm %d (max over "
                "last 100 steps %d), cold %d\n",
                t ? "newton" : "pgs", r.pen, r.fn, r.it_last, r.it_max_rest, r.it_cold);
@@ -895,10 +895,10 @@ END_TEST
 START_TEST(test_sphere_rest_condim6)
 {
     rest_result r;
-    sphere_rest(CS_SOLVER_PGS, CS_CONE_ELLIPTIC, 6, &r);
+    sphere_rest(CS_METHOD_PGS, CS_CONE_ELLIPTIC, 6, &r);
     ck_assert_double_eq_tol(r.pen, 3.67182e-4, 1e-9);
     ck_assert_double_eq_tol(r.fn, 19.62, 1e-7);
-    sphere_rest(CS_SOLVER_NEWTON, CS_CONE_ELLIPTIC, 4, &r);
+    sphere_rest(CS_METHOD_NEWTON, CS_CONE_ELLIPTIC, 4, &r);
     ck_assert_double_eq_tol(r.fn, 19.62, 1e-7);
 }
 END_TEST
@@ -910,7 +910,7 @@ START_TEST(test_sphere_rest_pyramidal)
     double pen = rest_pen(4 / (2 * 1.0 * (1 + 1.0)));
     for (int t = 0; t < 2; t++) {
         rest_result r;
-        sphere_rest(t ? CS_SOLVER_NEWTON : CS_SOLVER_PGS, CS_CONE_PYRAMIDAL, 3, &r);
+        sphere_rest(t ? CS_METHOD_NEWTON : CS_METHOD_PGS, CS_CONE_PYRAMIDAL, 3, &r);
         printf("sphere pyramidal %s: pen %.9g m, f_n %.12g N, rest iterations warm %d, cold %d\n",
                t ? "newton" : "pgs", r.pen, r.fn, r.it_max_rest, r.it_cold);
         ck_assert_double_eq_tol(r.pen, pen, 1e-9);
@@ -943,7 +943,7 @@ static void rodrigues(double *R, const double *w, double h)
     memcpy(R, Rn, sizeof Rn);
 }
 
-static void box_rest(cs_solver_type type, cs_cone_type cone, double *pen, double *fsum,
+static void box_rest(cs_solve_method type, cs_cone_type cone, double *pen, double *fsum,
                      int *it_warm, int *it_cold)
 {
     double hs[3] = {0.2, 0.1, 0.05}, m = 1;
@@ -1013,7 +1013,7 @@ START_TEST(test_box_rest_warmstart)
         for (int t = 0; t < 2; t++) {
             double pen, fs;
             int iw, ic;
-            box_rest(t ? CS_SOLVER_NEWTON : CS_SOLVER_PGS, c ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC,
+            box_rest(t ? CS_METHOD_NEWTON : CS_METHOD_PGS, c ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC,
                      &pen, &fs, &iw, &ic);
             printf("box on 4 corners, %s %s: pen %.9g m (force balance %.9g), sum f_n %.9g N, "
                    "iterations at rest: warm max %d, cold %d\n",
@@ -1028,7 +1028,7 @@ END_TEST
 
 /* The issue's case: a box on a 33-degree incline with mu 0.6 (gravity tilted instead of the
  * plane), sliding from rest for 2 s (the issue: 4 s), must travel g (sin - mu cos) t^2 / 2. */
-static double box_incline(cs_solver_type type, cs_cone_type cone, int exact, int *maxit)
+static double box_incline(cs_solve_method type, cs_cone_type cone, int exact, int *maxit)
 {
     double hs[3] = {0.2, 0.1, 0.05}, m = 1, gam = 33 * PI / 180;
     double xpos[3] = {0, 0, 0.05 - 1e-4}, xmat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, qvel[6] = {0};
@@ -1091,7 +1091,7 @@ START_TEST(test_box_incline)
     double y[4];
     for (int v = 0; v < 4; v++) {
         int it;
-        y[v] = box_incline(v == 2 ? CS_SOLVER_NEWTON : CS_SOLVER_PGS,
+        y[v] = box_incline(v == 2 ? CS_METHOD_NEWTON : CS_METHOD_PGS,
                            v == 3 ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC, v != 1, &it);
         printf("incline 33 deg mu 0.6, 2 s: %s slides %.6f m (formula %.6f, %+.3f%%), max "
                "iterations %d\n",
@@ -1126,7 +1126,7 @@ START_TEST(test_sliding_split_vs_exact)
         cs_problem p = {1, s.M, s.a0, 1, &b, 0};
         cs_solver_opts so;
         cs_solver_opts_default(&so);
-        so.type = v == 2 ? CS_SOLVER_NEWTON : CS_SOLVER_PGS;
+        so.type = v == 2 ? CS_METHOD_NEWTON : CS_METHOD_PGS;
         so.exact_block = v != 1;
         so.max_iter = 2000;
         so.tolerance = 1e-15;
