@@ -9,9 +9,10 @@
  * Conventions are MuJoCo's (3.x before the 2025 margin/gap change):
  * - pair order: the geom with the lower type code is geom1 (equal types: lower index);
  * - normal = frame row 0 points from geom1 to geom2; dist < 0 is penetration;
+ * - contacts are reported for dist <= margin (MuJoCo's routines test dist > margin);
  * - pos is midway between the two surfaces;
  * - margin of a pair = max of the geoms' margins, gap = max of gaps (explicit pair: its own);
- *   a contact is reported when dist < margin; the solver uses it when dist < margin - gap;
+ *   the solver uses a contact when dist < margin - gap;
  * - planes are infinite, act on the +z side of their frame, never collide with planes. */
 #ifndef CS_COLLISION_H
 #define CS_COLLISION_H
@@ -127,6 +128,11 @@ int cs_collide_pair(const cs_collision *c, int type1, const double size1[3], con
  * frame[3..5] a tangent hint or zeros. Default tangent: world y made orthogonal to the
  * normal (world z when |n_y| >= 0.5); t2 = n x t1. */
 void cs_make_frame(double frame[9]);
+
+/* Swap geom1 and geom2 of a contact (e.g. to report an explicit pair as written when
+ * MuJoCo's type order reversed it): the normal and t2 change sign, t1 stays, so the
+ * frame stays right-handed. */
+void cs_contact_flip(cs_contact *con);
 
 /* Mix the parameters of two geoms by MuJoCo's rules into con (dim, friction, solref,
  * solreffriction = 0, solimp); friction floored at CS_MINMU. */

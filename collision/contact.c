@@ -73,3 +73,14 @@ void cs_mix_params(const cs_collision_geom *g1, const cs_collision_geom *g2, cs_
     c->friction[3] = c->friction[4] = fmax(fr[2], CS_MINMU);
     c->solreffriction[0] = c->solreffriction[1] = 0;
 }
+
+void cs_contact_flip(cs_contact *c)
+{
+    int g = c->geom1;
+    c->geom1 = c->geom2;
+    c->geom2 = g;
+    for (int i = 0; i < 3; i++) {
+        c->frame[i] = -c->frame[i];
+        c->frame[6 + i] = -c->frame[6 + i];
+    }
+}
