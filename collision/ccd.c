@@ -418,8 +418,8 @@ static double refine(const cs_shape *A, const cs_shape *B, double n[3], double p
 {
     double sa, sb, best = sep_along(A, B, n, &sa, &sb);
     double fr[9] = {n[0], n[1], n[2], 0, 0, 0, 0, 0, 0};
-    double step = 1e-2;
-    for (int it = 0; it < 200 && step > 1e-10; it++) {
+    double step = 2e-3; /* EPA's normal is already close */
+    for (int it = 0; it < 100 && step > 1e-8; it++) {
         cs_make_frame(fr);
         int improved = 0;
         for (int k = 0; k < 4 && !improved; k++) {
@@ -449,6 +449,13 @@ static double refine(const cs_shape *A, const cs_shape *B, double n[3], double p
     for (int i = 0; i < 3; i++)
         p[i] += shift * n[i];
     return sb - sa;
+}
+
+/* EPA stops when the support gains less than this over the nearest face: the depth is
+ * then within it, the normal within about its square root (polished afterwards) */
+static double tol_epa_scale(double scale)
+{
+    return 1e-3 * (scale > 0 ? scale : 1);
 }
 
 /* origin strictly inside the tetrahedron s[0..4)? */
@@ -535,7 +542,7 @@ static int blow_up(const cs_shape *A, const cs_shape *B, sv s[4], int n)
  * then refined to the direction of least overlap (MPR's portal normal can be degrees off
  * on curved patches; the refinement makes depth and normal consistent with the supports). */
 static int single_contact(const cs_collision_options *opt, const cs_shape *A, const cs_shape *B,
-                          double margin, double n[3], double p[3], double *dist)
+                          double margin, int polish, double n[3], double p[3], double *dist)
 {
     double scale = 0;
     for (int i = 0; i < 3; i++)
@@ -558,12 +565,12 @@ static int single_contact(const cs_collision_options *opt, const cs_shape *A, co
     double depth_e;
     if (!encl)
         encl = blow_up(A, B, simplex, ns);
-    if (encl && epa(A, B, simplex, tol, n, &depth_e, pa, pb)) {
+    if (encl && epa(A, B, simplex, 1e-3 * tol_epa_scale(scale), n, &depth_e, pa, pb)) {
         for (int i = 0; i < 3; i++)
             p[i] = 0.5 * (pa[i] + pb[i]);
-        /* EPA's face normal on a curved patch is off by ~sqrt(tolerance): polish it */
-        (void)depth_e;
-        *dist = refine(A, B, n, p);
+        /* EPA's face normal on a curved patch is off by ~sqrt(tolerance): polish it
+         * (not needed for the tilted queries of multi-point, which only want the rim) */
+        *dist = polish ? refine(A, B, n, p) : -depth_e;
         return *dist <= margin;
     }
     /* touching or degenerate simplex: libccd's MPR, then refine its normal */
@@ -631,7 +638,7 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
                   double margin, cs_rawcon *out)
 {
     double n[3], p[3], dist;
-    if (!single_contact(opt, a, b, margin, n, p, &dist))
+    if (!single_contact(opt, a, b, margin, 1, n, p, &dist))
         return 0;
     cs_setcon(out, n, p, dist);
     int cnt = 1;
@@ -662,7 +669,7 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
             rpos[i] = p[i] + rrel[i];
         cs_shape br = {b->type, b->size, rpos, rmat};
         double nk[3], pk[3], dk;
-        if (!single_contact(opt, a, &br, margin, nk, pk, &dk))
+        if (!single_contact(opt, a, &br, margin, 0, nk, pk, &dk))
             continue;
         /* undo the tilt for the point: x = p + R(-eps)(pk - p) */
         double rinv[9], d[3], x[3];

@@ -925,7 +925,8 @@ START_TEST(ccd_agrees_with_analytic)
         int k = deepest(c1, n1);
         /* the analytic distance is the exact one (the offset we built in) */
         ck_assert_double_eq_tol(c1[k].dist, off, 1e-12);
-        ck_assert_double_eq_tol(c2[0].dist, c1[k].dist, 1e-7);
+        /* (the polish stops at 1e-8 rad steps; at a face's kink that leaves ~1e-7 m) */
+        ck_assert_double_eq_tol(c2[0].dist, c1[k].dist, 1e-6);
         ck_assert(tc_dot(c1[k].frame, c2[0].frame) > 1 - 1e-9);
         ncmp++;
     }
