@@ -307,13 +307,18 @@ static int epa(const cs_shape *A, const cs_shape *B, const sv tet[4], double tol
     epa_face F[EPA_MAXF];
     int nv = 4, nf = 0;
     memcpy(V, tet, 4 * sizeof *V);
-    static const int init[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+    static const int init[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
     for (int k = 0; k < 4; k++) {
-        int a = init[k][0], b = init[k][1], c = init[k][2];
+        int a = init[k][0], b = init[k][1], c = init[k][2], o = init[k][3];
         if (!epa_setface(&F[nf], V, a, b, c))
             return 0;
-        if (F[nf].d < 0) /* orient outward: the origin is inside */
+        double e[3];
+        for (int i = 0; i < 3; i++)
+            e[i] = V[o].w[i] - V[a].w[i];
+        if (cs_dot3(F[nf].n, e) > 0) /* orient away from the opposite vertex */
             epa_setface(&F[nf], V, a, c, b);
+        if (F[nf].d < -tol)
+            return 0;
         nf++;
     }
     int best = -1;
@@ -328,33 +333,42 @@ static int epa(const cs_shape *A, const cs_shape *B, const sv tet[4], double tol
         support_d(A, B, F[best].n, &w);
         if (cs_dot3(F[best].n, w.w) - F[best].d <= tol || nv == EPA_MAXV)
             break;
-        V[nv] = w;
-        /* remove the faces w sees; the horizon is their unshared edges */
+        /* the faces w sees, and their unshared edges (the horizon) */
+        int vis[EPA_MAXF], nvis = 0, ndead = 0;
         int edges[3 * EPA_MAXF][2], ne = 0;
         for (int k = 0; k < nf; k++) {
-            if (!F[k].alive)
+            if (!F[k].alive) {
+                ndead++;
                 continue;
+            }
             double d[3];
             for (int i = 0; i < 3; i++)
                 d[i] = w.w[i] - V[F[k].v[0]].w[i];
             /* a tolerance keeps faces coplanar with w (flat patches) */
             if (cs_dot3(F[k].n, d) <= 0.5 * tol && k != best)
                 continue;
-            F[k].alive = 0;
+            vis[nvis++] = k;
             for (int e = 0; e < 3; e++) {
                 int a = F[k].v[e], b = F[k].v[(e + 1) % 3], found = -1;
                 for (int q = 0; q < ne; q++)
                     if (edges[q][0] == b && edges[q][1] == a)
                         found = q;
-                if (found >= 0)
-                    edges[found][0] = edges[--ne][0], edges[found][1] = edges[ne][1];
-                else {
+                if (found >= 0) {
+                    ne--;
+                    edges[found][0] = edges[ne][0];
+                    edges[found][1] = edges[ne][1];
+                } else {
                     edges[ne][0] = a;
                     edges[ne][1] = b;
                     ne++;
                 }
             }
         }
+        if (ne > (EPA_MAXF - nf) + ndead + nvis)
+            break; /* out of room: keep the closed polytope we have */
+        V[nv] = w;
+        for (int q = 0; q < nvis; q++)
+            F[vis[q]].alive = 0;
         nv++;
         for (int q = 0; q < ne; q++) {
             int slot = -1;
@@ -363,15 +377,17 @@ static int epa(const cs_shape *A, const cs_shape *B, const sv tet[4], double tol
                     slot = k;
                     break;
                 }
-            if (slot < 0) {
-                if (nf == EPA_MAXF)
-                    return 0;
+            if (slot < 0)
                 slot = nf++;
-            }
             if (!epa_setface(&F[slot], V, edges[q][0], edges[q][1], nv - 1))
-                F[slot].alive = 0;
+                return 0; /* degenerate: a hole would follow, let the caller fall back */
         }
     }
+
+    best = -1;
+    for (int k = 0; k < nf; k++)
+        if (F[k].alive && (best < 0 || F[k].d < F[best].d))
+            best = k;
     if (best < 0)
         return 0;
     const epa_face *f = &F[best];
@@ -472,7 +488,10 @@ static int tet_contains_origin(const sv s[4])
         }
         cs_cross3(nn, e1, e2);
         double side_d = cs_dot3(nn, o), side_0 = -cs_dot3(nn, a);
-        if (!(side_d * side_0 > 0))
+        /* inside or on the boundary (GJK often ends with the origin on a face or edge);
+         * EPA only needs the closed tetrahedron to hold it. A flat one is useless. */
+        if (!(fabs(side_d) > 1e-12 * (cs_dot3(nn, nn) > 0 ? sqrt(cs_dot3(nn, nn)) : 1)) ||
+            side_d * side_0 < -1e-12 * side_d * side_d)
             return 0;
     }
     return 1;
@@ -535,7 +554,27 @@ static int blow_up(const cs_shape *A, const cs_shape *B, sv s[4], int n)
         if (!dup)
             s[n++] = w;
     }
-    return n == 4 && tet_contains_origin(s);
+    if (n == 4 && tet_contains_origin(s))
+        return 1;
+    /* the origin deep inside but on a GJK edge or face by symmetry: supports in four
+     * tetrahedral directions (a few fixed turns of them) usually enclose it */
+    static const double tdir[4][3] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+    for (int turn = 0; turn < 3; turn++) {
+        double c = cos(0.5 * turn), sn = sin(0.5 * turn);
+        for (int k = 0; k < 4; k++) {
+            double d[3] = {c * tdir[k][0] - sn * tdir[k][1], sn * tdir[k][0] + c * tdir[k][1],
+                           tdir[k][2]};
+            if (turn == 2) { /* also turn about x */
+                double y = d[1], z = d[2];
+                d[1] = c * y - sn * z;
+                d[2] = sn * y + c * z;
+            }
+            support_d(A, B, d, &s[k]);
+        }
+        if (tet_contains_origin(s))
+            return 1;
+    }
+    return 0;
 }
 
 /* One contact between A and B: GJK distance when apart, MPR when overlapping, its normal

@@ -398,6 +398,8 @@ static cs_narrow_fn table(int t1, int t2)
             return cs_sphere_sphere;
         case CS_GEOM_CAPSULE:
             return cs_sphere_capsule;
+        case CS_GEOM_CYLINDER:
+            return cs_sphere_cylinder;
         case CS_GEOM_BOX:
             return cs_sphere_box;
         default:

@@ -36,6 +36,8 @@ int cs_sphere_capsule(const cs_collision_options *, const cs_shape *, const cs_s
                       cs_rawcon *);
 int cs_capsule_capsule(const cs_collision_options *, const cs_shape *, const cs_shape *, double,
                        cs_rawcon *);
+int cs_sphere_cylinder(const cs_collision_options *, const cs_shape *, const cs_shape *, double,
+                       cs_rawcon *);
 int cs_sphere_box(const cs_collision_options *, const cs_shape *, const cs_shape *, double,
                   cs_rawcon *);
 int cs_capsule_box(const cs_collision_options *, const cs_shape *, const cs_shape *, double,

@@ -544,3 +544,60 @@ int cs_capsule_box(const cs_collision_options *opt, const cs_shape *a, const cs_
     }
     return n;
 }
+
+/* Sphere : cylinder, exact: the nearest cylinder point when the center is outside, else
+ * out through the nearer of the caps and the side (as MuJoCo's sphere-cylinder). */
+int cs_sphere_cylinder(const cs_collision_options *opt, const cs_shape *a, const cs_shape *b,
+                       double margin, cs_rawcon *out)
+{
+    (void)opt;
+    double ax[3], v[3], rad[3], n[3], p[3];
+    double R = a->size[0], r = b->size[0], h = b->size[1];
+    cs_axis(ax, b->mat, 2);
+    for (int i = 0; i < 3; i++)
+        v[i] = a->pos[i] - b->pos[i];
+    double x = cs_dot3(v, ax);
+    for (int i = 0; i < 3; i++)
+        rad[i] = v[i] - x * ax[i];
+    double rho = sqrt(cs_dot3(rad, rad));
+    double u[3]; /* radial unit direction (cylinder local x when on the axis) */
+    if (rho > CS_EPS)
+        for (int i = 0; i < 3; i++)
+            u[i] = rad[i] / rho;
+    else
+        cs_axis(u, b->mat, 0);
+    if (fabs(x) <= h && rho <= r) {
+        double dcap = h - fabs(x), dside = r - rho, depth;
+        if (dcap <= dside) {
+            double sg = x >= 0 ? -1 : 1;
+            for (int i = 0; i < 3; i++)
+                n[i] = sg * ax[i];
+            depth = dcap;
+        } else {
+            for (int i = 0; i < 3; i++)
+                n[i] = -u[i];
+            depth = dside;
+        }
+        double dist = -(depth + R);
+        if (dist > margin)
+            return 0;
+        for (int i = 0; i < 3; i++)
+            p[i] = a->pos[i] + n[i] * 0.5 * (R - depth);
+        cs_setcon(out, n, p, dist);
+        return 1;
+    }
+    double xc = x > h ? h : (x < -h ? -h : x), rc = rho > r ? r : rho, q[3];
+    for (int i = 0; i < 3; i++)
+        q[i] = b->pos[i] + xc * ax[i] + rc * u[i];
+    for (int i = 0; i < 3; i++)
+        n[i] = q[i] - a->pos[i];
+    double d = sqrt(cs_dot3(n, n));
+    if (d - R > margin)
+        return 0;
+    for (int i = 0; i < 3; i++) {
+        n[i] /= d;
+        p[i] = 0.5 * (q[i] + a->pos[i] + n[i] * R);
+    }
+    cs_setcon(out, n, p, d - R);
+    return 1;
+}

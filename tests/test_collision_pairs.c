@@ -55,6 +55,9 @@ static void random_plane(cs_pose *p)
     tc_pose(p, tc_uni(-1, 1), tc_uni(-1, 1), tc_uni(-1, 1), m);
 }
 
+static int ccd_pair(int t1, const double *s1, const cs_pose *p1, int t2, const double *s2,
+                    const cs_pose *p2, double margin, cs_contact *out, int multi);
+
 /* --- frames ---------------------------------------------------------------------- */
 
 START_TEST(frame_default_rule)
@@ -534,6 +537,55 @@ START_TEST(sphere_box_random)
 }
 END_TEST
 
+/* exact signed distance from x to a cylinder (radius r, half-length h) */
+static double cyl_sdf(double r, double h, const cs_pose *p, const double x[3])
+{
+    double d[3] = {x[0] - p->pos[0], x[1] - p->pos[1], x[2] - p->pos[2]}, ax[3];
+    tc_col(p->mat, 2, ax);
+    double z = tc_dot(d, ax), rr[3];
+    for (int i = 0; i < 3; i++)
+        rr[i] = d[i] - z * ax[i];
+    double da = fabs(z) - h, dr = tc_norm(rr) - r;
+    double o = hypot(fmax(da, 0), fmax(dr, 0));
+    return o + fmin(fmax(da, dr), 0);
+}
+
+START_TEST(sphere_cylinder_random)
+{
+    tc_seed(15);
+    for (int it = 0; it < NRAND; it++) {
+        cs_pose a, b;
+        double R = tc_uni(0.05, 0.4), s[3] = {tc_uni(0.1, 0.6), tc_uni(0.1, 0.6), 0};
+        double margin = 0.1;
+        tc_randrot(b.mat);
+        tc_pose(&b, 0, 0, 0, b.mat);
+        tc_randrot(a.mat);
+        for (int i = 0; i < 3; i++)
+            a.pos[i] = tc_uni(-1.2, 1.2);
+        double ref = cyl_sdf(s[0], s[1], &b, a.pos) - R;
+        double s1[3] = {R};
+        cs_contact c[CS_MAXCONPAIR];
+        int nc = collide(CS_GEOM_SPHERE, s1, &a, CS_GEOM_CYLINDER, s, &b, margin, c);
+        CK_COUNT(nc, ref, margin);
+        if (!nc)
+            continue;
+        ck_assert_double_eq_tol(c[0].dist, ref, 1e-12);
+        /* the cylinder surface point is at +dist/2 along n from the contact point */
+        double q[3];
+        for (int i = 0; i < 3; i++)
+            q[i] = c[0].pos[i] + 0.5 * c[0].dist * c[0].frame[i];
+        ck_assert(fabs(cyl_sdf(s[0], s[1], &b, q)) < 1e-12);
+        /* and the support-function path agrees */
+        cs_contact g[CS_MAXCONPAIR];
+        int ng = ccd_pair(CS_GEOM_SPHERE, s1, &a, CS_GEOM_CYLINDER, s, &b, margin, g, 0);
+        if (ref < margin - 1e-6) {
+            ck_assert_int_eq(ng, 1);
+            ck_assert_double_eq_tol(g[0].dist, ref, 1e-6);
+        }
+    }
+}
+END_TEST
+
 typedef struct {
     const double *p, *u, *s;
     const cs_pose *box;
@@ -973,6 +1025,62 @@ START_TEST(ccd_multipoint_flat)
 }
 END_TEST
 
+/* overlap along unit n: min over B - A of n.x */
+static double sep_n(int t1, const double *s1, const cs_pose *p1, int t2, const double *s2,
+                    const cs_pose *p2, const double n[3])
+{
+    cs_shape a = {t1, s1, p1->pos, p1->mat}, b = {t2, s2, p2->pos, p2->mat};
+    double nn[3] = {-n[0], -n[1], -n[2]}, x[3], y[3];
+    cs_support(&a, n, x);
+    cs_support(&b, nn, y);
+    return tc_dot(n, y) - tc_dot(n, x);
+}
+
+/* the support-function path finds the global least-overlap direction: its distance is at
+ * least the best of a 1-degree grid over the sphere (which bounds the true one below) */
+START_TEST(ccd_global_penetration)
+{
+    tc_seed(16);
+    int types[5] = {CS_GEOM_SPHERE, CS_GEOM_CAPSULE, CS_GEOM_ELLIPSOID, CS_GEOM_CYLINDER,
+                    CS_GEOM_BOX};
+    int tested = 0;
+    for (int it = 0; it < 24; it++) {
+        int t1 = types[it % 5], t2 = types[2 + (it / 5) % 3];
+        if (t1 > t2) {
+            int t = t1;
+            t1 = t2;
+            t2 = t;
+        }
+        double s1[3] = {tc_uni(0.1, 0.4), tc_uni(0.1, 0.4), tc_uni(0.1, 0.4)};
+        double s2[3] = {tc_uni(0.1, 0.4), tc_uni(0.1, 0.4), tc_uni(0.1, 0.4)};
+        cs_pose a, b;
+        tc_randrot(a.mat);
+        tc_randrot(b.mat);
+        tc_pose(&a, 0, 0, 0, a.mat);
+        for (int i = 0; i < 3; i++)
+            b.pos[i] = tc_uni(-0.25, 0.25);
+        cs_contact c[CS_MAXCONPAIR];
+        int nc = ccd_pair(t1, s1, &a, t2, s2, &b, 0, c, 0);
+        double grid = -HUGE_VAL;
+        for (int i = 0; i < 180; i++)
+            for (int j = 0; j < 360; j++) {
+                double th = TC_PI * (i + 0.5) / 180, ph = 2 * TC_PI * j / 360;
+                double n[3] = {sin(th) * cos(ph), sin(th) * sin(ph), cos(th)};
+                grid = fmax(grid, sep_n(t1, s1, &a, t2, s2, &b, n));
+            }
+        if (grid > 0)
+            continue; /* apart after all */
+        ck_assert_int_eq(nc, 1);
+        ck_assert(c[0].dist >= grid - 1e-9);
+        ck_assert(c[0].dist <= grid + 0.02);
+        /* and the distance is the overlap along the reported normal */
+        ck_assert_double_eq_tol(c[0].dist, sep_n(t1, s1, &a, t2, s2, &b, c[0].frame), 1e-12);
+        tested++;
+    }
+    ck_assert_int_ge(tested, 18);
+}
+END_TEST
+
 /* every pair type: moving geom2 along the normal by +delta increases the distance by
  * delta, i.e. the normal points from geom1 to geom2 */
 START_TEST(normal_direction_all_pairs)
@@ -1052,6 +1160,7 @@ Suite *collision_pairs_suite(void)
     tcase_add_test(t, capsule_capsule_random);
     tcase_add_test(t, capsule_capsule_parallel);
     tcase_add_test(t, sphere_box_random);
+    tcase_add_test(t, sphere_cylinder_random);
     tcase_add_test(t, capsule_box_random);
     tcase_add_test(t, capsule_box_lying);
     tcase_add_test(t, box_box_random);
@@ -1059,6 +1168,7 @@ Suite *collision_pairs_suite(void)
     tcase_add_test(t, plane_manifolds);
     tcase_add_test(t, ccd_agrees_with_analytic);
     tcase_add_test(t, ccd_multipoint_flat);
+    tcase_add_test(t, ccd_global_penetration);
     tcase_add_test(t, normal_direction_all_pairs);
     suite_add_tcase(s, t);
     return s;
