@@ -182,6 +182,8 @@ cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
         c->pairorder[m] = k;
     }
     for (int i = 0; i < ngeom; i++) {
+        if (!geoms[i].contype && !geoms[i].conaffinity)
+            continue; /* never collides automatically (explicit pairs bypass this) */
         if (geoms[i].type == CS_GEOM_PLANE)
             c->plane[c->nplane++] = i;
         else
@@ -329,16 +331,33 @@ int cs_collision_broadphase(cs_collision *c, const cs_pose *poses)
                      c->lo + 3 * g, c->hi + 3 * g);
         c->order[k] = g;
     }
-    sort_by(c->order, c->tmp, c->nsolid, c->lo, 3);
+    /* sweep along the axis where the boxes are most spread (fewest overlaps) */
+    double mean[3] = {0, 0, 0}, var[3] = {0, 0, 0};
+    for (int k = 0; k < c->nsolid; k++)
+        for (int i = 0; i < 3; i++)
+            mean[i] += c->lo[3 * c->solid[k] + i];
+    for (int i = 0; i < 3; i++)
+        mean[i] /= c->nsolid > 0 ? c->nsolid : 1;
+    for (int k = 0; k < c->nsolid; k++)
+        for (int i = 0; i < 3; i++) {
+            double d = c->lo[3 * c->solid[k] + i] - mean[i];
+            var[i] += d * d;
+        }
+    int x = 0;
+    for (int i = 1; i < 3; i++)
+        if (var[i] > var[x])
+            x = i;
+    int y = (x + 1) % 3, z = (x + 2) % 3;
+    sort_by(c->order, c->tmp, c->nsolid, c->lo + x, 3);
     for (int a = 0; a < c->nsolid; a++) {
         int i = c->order[a];
         const double *li = c->lo + 3 * i, *hi_ = c->hi + 3 * i;
         for (int b = a + 1; b < c->nsolid; b++) {
             int j = c->order[b];
             const double *lj = c->lo + 3 * j, *hj = c->hi + 3 * j;
-            if (lj[0] > hi_[0])
+            if (lj[x] > hi_[x])
                 break;
-            if (lj[1] > hi_[1] || li[1] > hj[1] || lj[2] > hi_[2] || li[2] > hj[2])
+            if (lj[y] > hi_[y] || li[y] > hj[y] || lj[z] > hi_[z] || li[z] > hj[z])
                 continue;
             if (cs_collision_filter(c, i, j) && !push_cand(c, key2(i, j)))
                 return -1;

@@ -292,14 +292,14 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-START_TEST(broadphase_matches_brute_force)
+static void broad_scene(double sx, double sy, uint64_t seed)
 {
     enum { NG = 1000, NB = 400 };
     static cs_collision_geom g[NG];
     static cs_pose p[NG];
     static double lo[NG][3], hi[NG][3];
     static int bparent[NB], bweld[NB];
-    tc_seed(77);
+    tc_seed(seed);
     /* a body tree: some bodies welded to their parent */
     bparent[0] = 0;
     bweld[0] = 0;
@@ -317,6 +317,8 @@ START_TEST(broadphase_matches_brute_force)
             g[i].weldparent = 0;
         g[i].contype = 1 + (int)(tc_rand() * 3);
         g[i].conaffinity = (int)(tc_rand() * 4);
+        if (i % 50 == 7)
+            g[i].contype = g[i].conaffinity = 0; /* visual only */
         g[i].margin = (tc_rand() < 0.3) ? tc_uni(0, 0.1) : 0;
         double m[9];
         tc_randrot(m);
@@ -326,7 +328,7 @@ START_TEST(broadphase_matches_brute_force)
                 u[k] /= ul;
             tc_axisangle(u, tc_uni(0, 0.3), m);
         }
-        tc_pose(&p[i], tc_uni(0, 12), tc_uni(0, 12), tc_uni(0, 12), m);
+        tc_pose(&p[i], sx * tc_uni(0, 12), sy * tc_uni(0, 12), tc_uni(0, 12), m);
         cs_geom_aabb(type, g[i].size, &p[i], g[i].margin, lo[i], hi[i]);
     }
     cs_collision_exclude ex[30];
@@ -420,6 +422,13 @@ START_TEST(broadphase_matches_brute_force)
     free(got);
     free(ref);
     cs_collision_free(c);
+}
+
+START_TEST(broadphase_matches_brute_force)
+{
+    broad_scene(1, 1, 77);
+    /* a long thin scene along y: the sweep axis must follow the spread */
+    broad_scene(0.05, 10, 78);
 }
 END_TEST
 
