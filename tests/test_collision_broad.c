@@ -7,6 +7,30 @@
 #include "collision.h"
 #include "test_collision_util.h"
 
+/* allocation counter: the test executable is linked with --wrap=malloc,calloc,realloc */
+static long n_alloc = 0;
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t m, size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t m, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n)
+{
+    n_alloc++;
+    return __real_malloc(n);
+}
+void *__wrap_calloc(size_t m, size_t n)
+{
+    n_alloc++;
+    return __real_calloc(m, n);
+}
+void *__wrap_realloc(void *p, size_t n)
+{
+    n_alloc++;
+    return __real_realloc(p, n);
+}
+
 static cs_collision_geom mkgeom(int type, double s0, double s1, double s2, int body, int weld,
                                 int weldparent)
 {
@@ -432,6 +456,47 @@ START_TEST(broadphase_matches_brute_force)
 }
 END_TEST
 
+/* after the first call, detecting contacts allocates nothing (every pair routine runs) */
+START_TEST(detect_allocates_nothing)
+{
+    enum { NG = 60 };
+    cs_collision_geom g[NG];
+    cs_pose p[NG];
+    tc_seed(99);
+    g[0] = mkgeom(CS_GEOM_PLANE, 0, 0, 1, 0, 0, 0);
+    tc_pose(&p[0], 0, 0, 0, NULL);
+    for (int i = 1; i < NG; i++) {
+        int type = 2 + (i % 5);
+        g[i] = mkgeom(type, 0.2, 0.15, 0.1, i, i, 0);
+        double m[9];
+        tc_randrot(m);
+        /* a loose pile: everything touches something */
+        tc_pose(&p[i], 0.25 * (i % 4), 0.25 * ((i / 4) % 4), 0.12 + 0.2 * (i / 16), m);
+    }
+    char err[200];
+    cs_collision *c = cs_collision_create(g, NG, NULL, 0, NULL, 0, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(c);
+    static cs_contact con[4096];
+    int dropped;
+    int n0 = cs_collision_detect(c, p, con, 4096, &dropped);
+    ck_assert_int_gt(n0, 30);
+    long before = n_alloc;
+    int same = 1;
+    for (int r = 0; r < 5; r++) /* no Check macros inside: they may allocate */
+        same &= cs_collision_detect(c, p, con, 4096, &dropped) == n0;
+    long during = n_alloc - before;
+    ck_assert_int_eq(during, 0);
+    ck_assert(same);
+    cs_collision_free(c);
+    /* and the wrapper does see the library's allocations (so the zero means something) */
+    before = n_alloc;
+    c = cs_collision_create(g, NG, NULL, 0, NULL, 0, NULL, err, sizeof err);
+    during = n_alloc - before;
+    ck_assert_int_gt(during, 5);
+    cs_collision_free(c);
+}
+END_TEST
+
 Suite *collision_broad_suite(void)
 {
     Suite *s = suite_create("collision-broad");
@@ -442,6 +507,7 @@ Suite *collision_broad_suite(void)
     tcase_add_test(t, mixing);
     tcase_add_test(t, detect_order_params_pairs);
     tcase_add_test(t, broadphase_matches_brute_force);
+    tcase_add_test(t, detect_allocates_nothing);
     suite_add_tcase(s, t);
     return s;
 }

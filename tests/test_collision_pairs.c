@@ -1022,6 +1022,28 @@ START_TEST(ccd_multipoint_flat)
         ymax = fmax(ymax, c[k].pos[1]);
     }
     ck_assert(ymax - ymin > 0.2);
+    /* a cylinder standing on a cylinder, and a box lying on a cylinder's cap */
+    cs_pose c2;
+    double sbig[3] = {0.3, 0.1, 0};
+    tc_pose(&c2, 0, 0, 0, NULL);
+    tc_pose(&cy, 0.05, 0.02, 0.1 + 0.15 - 0.001, NULL);
+    nc = cs_collide_pair(NULL, CS_GEOM_CYLINDER, sbig, &c2, CS_GEOM_CYLINDER, scyl, &cy, 0, c);
+    ck_assert_int_ge(nc, 3);
+    for (int k = 0; k < nc; k++) {
+        ck_assert_double_eq_tol(c[k].dist, -0.001, 1e-5);
+        ck_assert_double_eq_tol(c[k].frame[2], 1, 1e-6);
+    }
+    double sb2[3] = {0.1, 0.15, 0.05};
+    tc_pose(&bx, 0, 0, 0.1 + 0.05 - 0.001, NULL);
+    nc = cs_collide_pair(NULL, CS_GEOM_CYLINDER, sbig, &c2, CS_GEOM_BOX, sb2, &bx, 0, c);
+    ck_assert_int_ge(nc, 3);
+    span = 0;
+    for (int k = 0; k < nc; k++) {
+        ck_assert_double_eq_tol(c[k].dist, -0.001, 1e-5);
+        for (int m = 0; m < k; m++)
+            span = fmax(span, tc_dist3(c[k].pos, c[m].pos));
+    }
+    ck_assert(span > 0.15);
 }
 END_TEST
 
