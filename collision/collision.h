@@ -24,7 +24,8 @@
 #define CS_MAXCONPAIR 8    /* most contacts one geom pair yields (box-box) */
 #define CS_MINMU 1e-5      /* friction floor, as MuJoCo's mjMINMU */
 
-/* Static description of one geom (filled once from the model). */
+/* Static description of one geom (filled once from the model). contype = conaffinity = 0
+ * takes the geom out of the broad phase (it can still be in an explicit pair). */
 typedef struct {
     int type;            /* cs_geom_type; CS_GEOM_HFIELD is rejected */
     double size[3];      /* MuJoCo's geom size meaning */
@@ -94,10 +95,13 @@ cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
                                   char *err, size_t errlen);
 void cs_collision_free(cs_collision *c);
 
-/* Detect all contacts at the given world poses (poses[ngeom]). Writes at most maxcon
- * contacts to con (ordered by geom1, geom2 of the candidate pair, points in each pair's
- * routine order) and returns their number; *dropped (may be NULL) receives how many more
- * were found but did not fit. */
+/* Detect all contacts at the given world poses (poses[ngeom], e.g. MuJoCo's geom_xpos and
+ * geom_xmat). Writes at most maxcon contacts to con and returns their number; *dropped
+ * (may be NULL) receives how many more were found but did not fit (-1: out of memory
+ * growing the candidate buffer). Order: by geom pair (lower index, higher index), explicit
+ * pairs merged in at their geom pair; within a pair, the routine's point order.
+ * Deterministic: the same poses give the same contacts, bit for bit.
+ * A context holds scratch buffers: use one per thread / per cs_data. */
 int cs_collision_detect(cs_collision *c, const cs_pose *poses, cs_contact *con, int maxcon,
                         int *dropped);
 
