@@ -74,6 +74,12 @@ typedef struct {
     double margin, gap;      /* include in the solver when dist < margin - gap */
 } cs_contact;
 
+/* Whether the solver uses the contact (MuJoCo: not excluded by the gap). */
+static inline int cs_contact_active(const cs_contact *c)
+{
+    return c->dist < c->margin - c->gap;
+}
+
 /* Options (zero-initialise, then cs_collision_options_default). */
 typedef struct {
     int filterparent;        /* 1 (MuJoCo's default): skip parent-child body pairs */

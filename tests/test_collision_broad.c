@@ -208,6 +208,7 @@ START_TEST(detect_order_params_pairs)
     g[0].margin = 0.01;
     g[1].margin = 0.02;
     g[0].gap = 0.005;
+    g[2].gap = 0.01;
     cs_pose p[3];
     tc_pose(&p[0], 0, 0, 0.1 - 0.001, NULL);
     tc_pose(&p[1], 0, 0, 0, NULL);
@@ -227,12 +228,15 @@ START_TEST(detect_order_params_pairs)
     ck_assert_double_eq_tol(con[0].frame[2], 1, 1e-15);
     ck_assert_double_eq(con[0].margin, 0.02); /* max of the margins */
     ck_assert_double_eq(con[0].gap, 0.005);
+    ck_assert(cs_contact_active(&con[0])); /* -0.001 < 0.02 - 0.005 */
     ck_assert_int_eq(con[0].dim, 3);
     ck_assert_double_eq_tol(con[0].friction[2], 0.005, 1e-15);
     for (int k = 1; k < 5; k++) {
         ck_assert_int_eq(con[k].geom1, 1);
         ck_assert_int_eq(con[k].geom2, 2);
         ck_assert_double_eq_tol(con[k].dist, 0.015, 1e-12);
+        ck_assert_double_eq(con[k].gap, 0.01);
+        ck_assert(!cs_contact_active(&con[k])); /* 0.015 >= 0.02 - 0.01: kept out by the gap */
     }
     /* too small an output array: the rest is counted */
     n = cs_collision_detect(c, p, con, 3, &dropped);
