@@ -434,8 +434,8 @@ static double refine(const cs_shape *A, const cs_shape *B, double n[3], double p
 {
     double sa, sb, best = sep_along(A, B, n, &sa, &sb);
     double fr[9] = {n[0], n[1], n[2], 0, 0, 0, 0, 0, 0};
-    double step = 2e-3; /* EPA's normal is already close */
-    for (int it = 0; it < 100 && step > 1e-8; it++) {
+    double step = 1e-3; /* EPA's normal is within about sqrt(1e-6) */
+    for (int it = 0; it < 100 && step > 1e-7; it++) {
         cs_make_frame(fr);
         int improved = 0;
         for (int k = 0; k < 4 && !improved; k++) {
@@ -609,7 +609,7 @@ static int single_contact(const cs_collision_options *opt, const cs_shape *A, co
             p[i] = 0.5 * (pa[i] + pb[i]);
         /* EPA's face normal on a curved patch is off by ~sqrt(tolerance): polish it
          * (not needed for the tilted queries of multi-point, which only want the rim) */
-        *dist = polish ? refine(A, B, n, p) : -depth_e;
+        *dist = (polish && opt->ccd_polish) ? refine(A, B, n, p) : -depth_e;
         return *dist <= margin;
     }
     /* touching or degenerate simplex: libccd's MPR, then refine its normal */

@@ -31,6 +31,7 @@ void cs_collision_options_default(cs_collision_options *o)
     o->multiccd = 1;
     o->ccd_iterations = 50;
     o->ccd_tolerance = 1e-6;
+    o->ccd_polish = 1;
 }
 
 static uint64_t key2(int a, int b)

@@ -1103,6 +1103,36 @@ START_TEST(ccd_global_penetration)
 }
 END_TEST
 
+/* without the polish: EPA alone is within its tolerance of the exact depth */
+START_TEST(ccd_no_polish)
+{
+    tc_seed(17);
+    cs_collision_options o;
+    cs_collision_options_default(&o);
+    o.ccd_polish = 0;
+    o.multiccd = 0;
+    for (int it = 0; it < 50; it++) {
+        double r1 = tc_uni(0.1, 0.4), r2 = tc_uni(0.1, 0.4);
+        double s1[3] = {r1, r1, r1}, s2[3] = {r2, r2, r2}; /* ellipsoids that are spheres */
+        cs_pose a, b;
+        tc_randrot(a.mat);
+        tc_randrot(b.mat);
+        tc_pose(&a, 0, 0, 0, a.mat);
+        double u[3] = {tc_gauss(), tc_gauss(), tc_gauss()}, ul = tc_norm(u);
+        double L = (r1 + r2) * tc_uni(0.5, 0.99);
+        for (int i = 0; i < 3; i++)
+            b.pos[i] = L * u[i] / ul;
+        cs_shape A = {CS_GEOM_ELLIPSOID, s1, a.pos, a.mat}, B = {CS_GEOM_ELLIPSOID, s2, b.pos, b.mat};
+        cs_contact c[CS_MAXCONPAIR];
+        int n = cs_convex_ccd(&o, &A, &B, 0, c);
+        ck_assert_int_eq(n, 1);
+        double scale = fmax(r1, r2);
+        ck_assert_double_eq_tol(c[0].dist, L - r1 - r2, 2e-6 * scale);
+        ck_assert(tc_dot(c[0].frame, u) / ul > 1 - 1e-5);
+    }
+}
+END_TEST
+
 /* every pair type: moving geom2 along the normal by +delta increases the distance by
  * delta, i.e. the normal points from geom1 to geom2 */
 START_TEST(normal_direction_all_pairs)
@@ -1191,6 +1221,7 @@ Suite *collision_pairs_suite(void)
     tcase_add_test(t, ccd_agrees_with_analytic);
     tcase_add_test(t, ccd_multipoint_flat);
     tcase_add_test(t, ccd_global_penetration);
+    tcase_add_test(t, ccd_no_polish);
     tcase_add_test(t, normal_direction_all_pairs);
     suite_add_tcase(s, t);
     return s;
