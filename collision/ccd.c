@@ -434,8 +434,11 @@ static double refine(const cs_shape *A, const cs_shape *B, double n[3], double p
 {
     double sa, sb, best = sep_along(A, B, n, &sa, &sb);
     double fr[9] = {n[0], n[1], n[2], 0, 0, 0, 0, 0, 0};
-    double step = 1e-3; /* EPA's normal is within about sqrt(1e-6) */
-    for (int it = 0; it < 100 && step > 1e-7; it++) {
+    /* EPA's normal is exact where the contact is a flat face (a kink of sep): then no
+     * direction improves even at the finest step; otherwise start at EPA's error,
+     * about sqrt(1e-6) */
+    double step = 1e-7;
+    for (int it = 0; it < 100 && step > 0.9e-7; it++) {
         cs_make_frame(fr);
         int improved = 0;
         for (int k = 0; k < 4 && !improved; k++) {
@@ -455,7 +458,9 @@ static double refine(const cs_shape *A, const cs_shape *B, double n[3], double p
                 improved = 1;
             }
         }
-        if (!improved)
+        if (it == 0 && improved)
+            step = 1e-3;
+        else if (!improved)
             step *= 0.5;
     }
     for (int i = 0; i < 3; i++)
