@@ -607,9 +607,9 @@ static int single_contact(const cs_collision_options *opt, const cs_shape *A, co
         return 1;
     }
     double depth_e;
-    if (!encl)
+    if (!encl && !opt->ccd_mpr)
         encl = blow_up(A, B, simplex, ns);
-    if (encl && epa(A, B, simplex, 1e-3 * tol_epa_scale(scale), n, &depth_e, pa, pb)) {
+    if (encl && !opt->ccd_mpr && epa(A, B, simplex, 1e-3 * tol_epa_scale(scale), n, &depth_e, pa, pb)) {
         for (int i = 0; i < 3; i++)
             p[i] = 0.5 * (pa[i] + pb[i]);
         /* EPA's face normal on a curved patch is off by ~sqrt(tolerance): polish it
@@ -651,7 +651,11 @@ static int single_contact(const cs_collision_options *opt, const cs_shape *A, co
         n[i] = dir.v[i] / len;
         p[i] = pos.v[i];
     }
-    *dist = refine(A, B, n, p);
+    if (polish && opt->ccd_polish) {
+        *dist = refine(A, B, n, p);
+    } else {
+        *dist = -depth;
+    }
     return *dist <= margin;
 }
 

@@ -27,6 +27,7 @@ struct cs_collision {
 
 void cs_collision_options_default(cs_collision_options *o)
 {
+    memset(o, 0, sizeof *o); /* fields added later default to 0 */
     o->filterparent = 1;
     o->multiccd = 1;
     o->ccd_iterations = 50;

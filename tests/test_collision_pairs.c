@@ -892,12 +892,15 @@ END_TEST
 
 /* --- libccd ----------------------------------------------------------------------- */
 
+static int use_mpr = 0; /* run the support-path tests through libccd's MPR */
+
 static int ccd_pair(int t1, const double *s1, const cs_pose *p1, int t2, const double *s2,
                     const cs_pose *p2, double margin, cs_contact *out, int multi)
 {
     cs_collision_options o;
     cs_collision_options_default(&o);
     o.multiccd = multi;
+    o.ccd_mpr = use_mpr;
     cs_shape a = {t1, s1, p1->pos, p1->mat}, b = {t2, s2, p2->pos, p2->mat};
     int n = cs_convex_ccd(&o, &a, &b, margin, out);
     for (int k = 0; k < n; k++)
@@ -907,6 +910,7 @@ static int ccd_pair(int t1, const double *s1, const cs_pose *p1, int t2, const d
 
 START_TEST(ccd_agrees_with_analytic)
 {
+    use_mpr = _i; /* loop test: 0 = EPA, 1 = libccd MPR */
     /* the support-function path (GJK / EPA, normal polished) against the analytic
      * routines: random spheres; spheres, tilted capsules and boxes over a box face */
     tc_seed(13);
@@ -1218,7 +1222,7 @@ Suite *collision_pairs_suite(void)
     tcase_add_test(t, box_box_random);
     tcase_add_test(t, box_box_manifolds);
     tcase_add_test(t, plane_manifolds);
-    tcase_add_test(t, ccd_agrees_with_analytic);
+    tcase_add_loop_test(t, ccd_agrees_with_analytic, 0, 2);
     tcase_add_test(t, ccd_multipoint_flat);
     tcase_add_test(t, ccd_global_penetration);
     tcase_add_test(t, ccd_no_polish);
