@@ -13,13 +13,23 @@ void cs_make_frame(double f[9])
         f[0] = 1;
         f[1] = f[2] = 0;
     }
-    /* a supplied tangent hint, made orthogonal; if it is (nearly) parallel to the
-     * normal it carries no direction and the default rule applies */
+    /* a supplied tangent hint, made orthogonal */
     double t[3] = {f[3], f[4], f[5]};
+    int hinted = cs_dot3(t, t) >= 0.25; /* MuJoCo: a hint is one of norm >= 0.5 */
     double tn = cs_dot3(t, f);
     for (int i = 0; i < 3; i++)
         t[i] -= tn * f[i];
     double tl = sqrt(cs_dot3(t, t));
+    if (hinted && tl < 1e-10) {
+        /* a hint along the normal (a capsule standing on a plane): MuJoCo's normalize
+         * of the zero vector yields world x */
+        t[0] = 1;
+        t[1] = t[2] = 0;
+        tn = f[0];
+        for (int i = 0; i < 3; i++)
+            t[i] -= tn * f[i];
+        tl = sqrt(cs_dot3(t, t));
+    }
     if (tl < 1e-10) {
         /* MuJoCo's mju_makeFrame: world y, or world z when the normal is near y */
         t[0] = 0;

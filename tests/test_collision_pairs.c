@@ -88,10 +88,15 @@ START_TEST(frame_default_rule)
     ck_assert_double_eq_tol(h[2], 1, 1e-15);
     ck_assert_double_eq_tol(h[3], 1, 1e-15);
     ck_assert_double_eq_tol(h[5], 0, 1e-15);
-    /* a hint parallel to the normal falls back to the default rule */
+    /* a hint parallel to the normal (capsule standing on a plane): world x, as MuJoCo */
     double k[9] = {0, 0, 1, 0, 0, 3, 0, 0, 0};
     cs_make_frame(k);
-    ck_assert_double_eq_tol(k[4], 1, 1e-15);
+    ck_assert_double_eq_tol(k[3], 1, 1e-15);
+    ck_assert_double_eq_tol(k[7], 1, 1e-15); /* t2 = z x x = +y */
+    /* ... and if the normal is world x itself, the default rule */
+    double k2[9] = {1, 0, 0, 2, 0, 0, 0, 0, 0};
+    cs_make_frame(k2);
+    ck_assert_double_eq_tol(k2[4], 1, 1e-15);
     tc_seed(11);
     for (int it = 0; it < 1000; it++) {
         double r[9] = {tc_gauss(), tc_gauss(), tc_gauss(), 0, 0, 0, 0, 0, 0};
@@ -887,6 +892,12 @@ START_TEST(plane_manifolds)
     ck_assert_int_eq(nc, 2);
     ck_assert_double_eq_tol(fabs(c[0].pos[0]), 0.4, 1e-12);
     ck_assert_double_eq_tol(fabs(c[0].frame[3]), 1, 1e-12); /* t1 along the axis */
+    /* a capsule standing upright: the axis hint is along n; MuJoCo's frame has t1 = +x */
+    tc_pose(&b, 0, 0, 0.4 + 0.05 - 0.001, NULL);
+    nc = collide(CS_GEOM_PLANE, ps, &pl, CS_GEOM_CAPSULE, scap, &b, 0, c);
+    ck_assert_int_eq(nc, 1);
+    ck_assert_double_eq_tol(c[0].frame[3], 1, 1e-15);
+    ck_assert_double_eq_tol(c[0].frame[7], 1, 1e-15);
 }
 END_TEST
 
