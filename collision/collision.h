@@ -138,7 +138,8 @@ int cs_collision_filter(const cs_collision *c, int i, int j);
 
 /* Narrow phase for one geom pair given in MuJoCo order (type1 <= type2). Fills up to
  * CS_MAXCONPAIR raw contacts: pos, frame (normal row; tangent rows complete), dist.
- * Returns the number of points with dist < margin. Uses the context's libccd settings. */
+ * Returns the number of points with dist <= margin. Uses the context's settings (c may be
+ * NULL: defaults). */
 int cs_collide_pair(const cs_collision *c, int type1, const double size1[3], const cs_pose *p1,
                     int type2, const double size2[3], const cs_pose *p2, double margin,
                     cs_contact *out);
