@@ -447,7 +447,7 @@ static cs_narrow_fn table(int t1, int t2)
 
 int cs_collide_pair(const cs_collision *c, int type1, const double size1[3], const cs_pose *p1,
                     int type2, const double size2[3], const cs_pose *p2, double margin,
-                    cs_contact *out)
+                    cs_geom_contact *out)
 {
     if (type1 > type2 || type1 < 0 || type2 >= CS_GEOM_NTYPES)
         return 0;
@@ -469,7 +469,7 @@ int cs_collide_pair(const cs_collision *c, int type1, const double size1[3], con
 
 /* narrow phase of one pair (g1, g2 already in MuJoCo order), append to con */
 static int emit(const cs_collision *c, const cs_pose *poses, int g1, int g2, int ipair,
-                cs_contact *con, int maxcon, int ncon, int *dropped)
+                cs_geom_contact *con, int maxcon, int ncon, int *dropped)
 {
     const cs_collision_geom *a = c->geom + g1, *b = c->geom + g2;
     double margin, gap;
@@ -480,7 +480,7 @@ static int emit(const cs_collision *c, const cs_pose *poses, int g1, int g2, int
         margin = fmax(a->margin, b->margin);
         gap = fmax(a->gap, b->gap);
     }
-    cs_contact buf[CS_MAXCONPAIR];
+    cs_geom_contact buf[CS_MAXCONPAIR];
     int n = cs_collide_pair(c, a->type, a->size, poses + g1, b->type, b->size, poses + g2,
                             margin, buf);
     for (int k = 0; k < n; k++) {
@@ -488,7 +488,7 @@ static int emit(const cs_collision *c, const cs_pose *poses, int g1, int g2, int
             *dropped += n - k;
             break;
         }
-        cs_contact *o = con + ncon++;
+        cs_geom_contact *o = con + ncon++;
         memcpy(o->pos, buf[k].pos, sizeof o->pos);
         memcpy(o->frame, buf[k].frame, sizeof o->frame);
         o->dist = buf[k].dist;
@@ -528,7 +528,7 @@ static int pair_near(const cs_collision *c, const cs_pose *poses, int g1, int g2
     return 1;
 }
 
-int cs_collision_detect(cs_collision *c, const cs_pose *poses, cs_contact *con, int maxcon,
+int cs_collision_detect(cs_collision *c, const cs_pose *poses, cs_geom_contact *con, int maxcon,
                         int *dropped)
 {
     int drop = 0, ncon = 0;

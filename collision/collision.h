@@ -62,7 +62,7 @@ typedef struct {
 } cs_collision_exclude;
 
 /* One contact point. */
-typedef struct {
+typedef struct cs_geom_contact {
     double pos[3];           /* midway between the surfaces */
     double frame[9];         /* rows: normal (geom1 -> geom2), t1, t2; right-handed */
     double dist;             /* signed distance, negative = penetration */
@@ -74,10 +74,10 @@ typedef struct {
     double solreffriction[2];
     double solimp[5];
     double margin, gap;      /* include in the solver when dist < margin - gap */
-} cs_contact;
+} cs_geom_contact;
 
 /* Whether the solver uses the contact (MuJoCo: not excluded by the gap). */
-static inline int cs_contact_active(const cs_contact *c)
+static inline int cs_contact_active(const cs_geom_contact *c)
 {
     return c->dist < c->margin - c->gap;
 }
@@ -117,7 +117,7 @@ void cs_collision_free(cs_collision *c);
  * pairs merged in at their geom pair; within a pair, the routine's point order.
  * Deterministic: the same poses give the same contacts, bit for bit.
  * A context holds scratch buffers: use one per thread / per cs_data. */
-int cs_collision_detect(cs_collision *c, const cs_pose *poses, cs_contact *con, int maxcon,
+int cs_collision_detect(cs_collision *c, const cs_pose *poses, cs_geom_contact *con, int maxcon,
                         int *dropped);
 
 /* --- lower-level pieces (used by detect; exposed for tests and tools) ------------- */
@@ -142,7 +142,7 @@ int cs_collision_filter(const cs_collision *c, int i, int j);
  * NULL: defaults). */
 int cs_collide_pair(const cs_collision *c, int type1, const double size1[3], const cs_pose *p1,
                     int type2, const double size2[3], const cs_pose *p2, double margin,
-                    cs_contact *out);
+                    cs_geom_contact *out);
 
 /* Complete a contact frame the MuJoCo way: frame[0..2] the normal (normalised here);
  * frame[3..5] a tangent hint or zeros. Default tangent: world y made orthogonal to the
@@ -152,10 +152,10 @@ void cs_make_frame(double frame[9]);
 /* Swap geom1 and geom2 of a contact (e.g. to report an explicit pair as written when
  * MuJoCo's type order reversed it): the normal and t2 change sign, t1 stays, so the
  * frame stays right-handed. */
-void cs_contact_flip(cs_contact *con);
+void cs_contact_flip(cs_geom_contact *con);
 
 /* Mix the parameters of two geoms by MuJoCo's rules into con (dim, friction, solref,
  * solreffriction = 0, solimp); friction floored at CS_MINMU. */
-void cs_mix_params(const cs_collision_geom *g1, const cs_collision_geom *g2, cs_contact *con);
+void cs_mix_params(const cs_collision_geom *g1, const cs_collision_geom *g2, cs_geom_contact *con);
 
 #endif

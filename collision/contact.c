@@ -45,7 +45,7 @@ void cs_make_frame(double f[9])
     cs_cross3(f + 6, f, f + 3);
 }
 
-void cs_mix_params(const cs_collision_geom *g1, const cs_collision_geom *g2, cs_contact *c)
+void cs_mix_params(const cs_collision_geom *g1, const cs_collision_geom *g2, cs_geom_contact *c)
 {
     double fr[3];
     if (g1->priority != g2->priority) {
@@ -84,7 +84,7 @@ void cs_mix_params(const cs_collision_geom *g1, const cs_collision_geom *g2, cs_
     c->solreffriction[0] = c->solreffriction[1] = 0;
 }
 
-void cs_contact_flip(cs_contact *c)
+void cs_contact_flip(cs_geom_contact *c)
 {
     int g = c->geom1;
     c->geom1 = c->geom2;

@@ -14,7 +14,7 @@ typedef struct {
 
 /* Raw point of a pair routine: frame[0..2] normal (geom1 -> geom2), frame[3..5]
  * optional tangent hint (zeros = default rule). */
-typedef cs_contact cs_rawcon;
+typedef cs_geom_contact cs_rawcon;
 
 typedef int (*cs_narrow_fn)(const cs_collision_options *opt, const cs_shape *a,
                             const cs_shape *b, double margin, cs_rawcon *out);

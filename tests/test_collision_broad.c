@@ -139,7 +139,7 @@ START_TEST(mixing)
 {
     cs_collision_geom a = mkgeom(CS_GEOM_SPHERE, 1, 0, 0, 1, 1, 0);
     cs_collision_geom b = mkgeom(CS_GEOM_SPHERE, 1, 0, 0, 2, 2, 0);
-    cs_contact c;
+    cs_geom_contact c;
     /* same priority: max condim and friction, solmix-weighted solref and solimp */
     a.condim = 1;
     b.condim = 4;
@@ -216,7 +216,7 @@ START_TEST(detect_order_params_pairs)
     char err[200];
     cs_collision *c = cs_collision_create(g, 3, NULL, 0, NULL, 0, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(c);
-    cs_contact con[16];
+    cs_geom_contact con[16];
     int dropped = -7;
     int n = cs_collision_detect(c, p, con, 16, &dropped);
     ck_assert_int_eq(dropped, 0);
@@ -428,7 +428,7 @@ static void broad_scene(double sx, double sy, uint64_t seed)
     }
     /* a full detect over the same scene: every contact's pair is a candidate or an
      * explicit pair, and detecting twice gives the same result */
-    static cs_contact con[20000], con2[20000];
+    static cs_geom_contact con[20000], con2[20000];
     int dropped, dropped2;
     int m = cs_collision_detect(c, p, con, 20000, &dropped);
     int m2 = cs_collision_detect(c, p, con2, 20000, &dropped2);
@@ -480,7 +480,7 @@ START_TEST(detect_allocates_nothing)
     char err[200];
     cs_collision *c = cs_collision_create(g, NG, NULL, 0, NULL, 0, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(c);
-    static cs_contact con[4096];
+    static cs_geom_contact con[4096];
     int dropped;
     int n0 = cs_collision_detect(c, p, con, 4096, &dropped);
     ck_assert_int_gt(n0, 30);

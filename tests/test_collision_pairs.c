@@ -12,7 +12,7 @@
 #define NRAND 300
 
 static int collide(int t1, const double *s1, const cs_pose *p1, int t2, const double *s2,
-                   const cs_pose *p2, double margin, cs_contact *out)
+                   const cs_pose *p2, double margin, cs_geom_contact *out)
 {
     return cs_collide_pair(NULL, t1, s1, p1, t2, s2, p2, margin, out);
 }
@@ -24,7 +24,7 @@ static int collide(int t1, const double *s1, const cs_pose *p1, int t2, const do
             ck_assert_int_eq((nc) > 0, (dist) <= (margin));                                \
     } while (0)
 
-static int deepest(const cs_contact *c, int n)
+static int deepest(const cs_geom_contact *c, int n)
 {
     int k = 0;
     for (int i = 1; i < n; i++)
@@ -56,7 +56,7 @@ static void random_plane(cs_pose *p)
 }
 
 static int ccd_pair(int t1, const double *s1, const cs_pose *p1, int t2, const double *s2,
-                    const cs_pose *p2, double margin, cs_contact *out, int multi);
+                    const cs_pose *p2, double margin, cs_geom_contact *out, int multi);
 
 /* --- frames ---------------------------------------------------------------------- */
 
@@ -111,7 +111,7 @@ END_TEST
 
 START_TEST(frame_flip)
 {
-    cs_contact c;
+    cs_geom_contact c;
     memset(&c, 0, sizeof c);
     c.geom1 = 3;
     c.geom2 = 7;
@@ -149,7 +149,7 @@ START_TEST(plane_sphere_random)
             sp.pos[i] = pl.pos[i] + h * n[i] + a * t1[i] + b * t2[i];
         tc_randrot(sp.mat);
         double s[3] = {r, 0, 0};
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_PLANE, ps, &pl, CS_GEOM_SPHERE, s, &sp, margin, c);
         double dist = h - r;
         CK_COUNT(nc, dist, margin);
@@ -206,7 +206,7 @@ START_TEST(plane_box_random)
         }
         if (expect > 4)
             expect = 4;
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_PLANE, ps, &pl, CS_GEOM_BOX, s, &bx, margin, c);
         ck_assert_int_eq(nc, expect);
         if (dmin <= margin) {
@@ -251,7 +251,7 @@ START_TEST(plane_capsule_random)
             de[e] = h + sg * s[1] * tc_dot(ax, n) - s[0];
             expect += de[e] <= margin;
         }
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_PLANE, ps, &pl, CS_GEOM_CAPSULE, s, &cp, margin, c);
         ck_assert_int_eq(nc, expect);
         if (nc)
@@ -288,7 +288,7 @@ START_TEST(plane_cylinder_random)
         double h = low + height_offset(it, s[0], margin);
         for (int i = 0; i < 3; i++)
             cy.pos[i] = pl.pos[i] + h * n[i];
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_PLANE, ps, &pl, CS_GEOM_CYLINDER, s, &cy, margin, c);
         double dist = h - low;
         CK_COUNT(nc, dist, margin);
@@ -336,7 +336,7 @@ START_TEST(plane_ellipsoid_random)
         double h = low + height_offset(it, 0.3, margin);
         for (int i = 0; i < 3; i++)
             el.pos[i] = pl.pos[i] + h * n[i];
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_PLANE, ps, &pl, CS_GEOM_ELLIPSOID, s, &el, margin, c);
         double dist = h - low;
         CK_COUNT(nc, dist, margin);
@@ -374,7 +374,7 @@ START_TEST(sphere_sphere_random)
         for (int i = 0; i < 3; i++)
             b.pos[i] = a.pos[i] + L * u[i] / ul;
         double s1[3] = {r1}, s2[3] = {r2};
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_SPHERE, s1, &a, CS_GEOM_SPHERE, s2, &b, margin, c);
         double dist = L - r1 - r2;
         CK_COUNT(nc, dist, margin);
@@ -438,7 +438,7 @@ START_TEST(sphere_capsule_random)
         double s1[3] = {r1};
         pt_seg q = {a.pos, b.pos, u};
         double ref = tc_minimize(f_pt_seg, &q, NULL) - r1 - s2[0];
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_SPHERE, s1, &a, CS_GEOM_CAPSULE, s2, &b, margin, c);
         CK_COUNT(nc, ref, margin);
         if (nc)
@@ -482,7 +482,7 @@ START_TEST(capsule_capsule_random)
         }
         seg_seg q = {a.pos, u1, b.pos, u2};
         double ref = tc_minimize(f_seg_seg, &q, NULL) - s1[0] - s2[0];
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_CAPSULE, s1, &a, CS_GEOM_CAPSULE, s2, &b, margin, c);
         CK_COUNT(nc, ref, margin);
         if (nc)
@@ -499,7 +499,7 @@ START_TEST(capsule_capsule_parallel)
     cs_pose a, b;
     tc_pose(&a, 0, 0, 0, R);
     tc_pose(&b, 0, 0.4, 0.19, R); /* overlap on y in [0.1, 0.5]; penetration 0.01 */
-    cs_contact c[CS_MAXCONPAIR];
+    cs_geom_contact c[CS_MAXCONPAIR];
     int nc = collide(CS_GEOM_CAPSULE, s1, &a, CS_GEOM_CAPSULE, s2, &b, 0, c);
     ck_assert_int_eq(nc, 2);
     double ys[2] = {c[0].pos[1], c[1].pos[1]};
@@ -526,7 +526,7 @@ START_TEST(sphere_box_random)
             a.pos[i] = tc_uni(-1.5, 1.5);
         double ref = tc_box_sdf(s, &b, a.pos) - r;
         double s1[3] = {r};
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_SPHERE, s1, &a, CS_GEOM_BOX, s, &b, margin, c);
         CK_COUNT(nc, ref, margin);
         if (!nc)
@@ -569,7 +569,7 @@ START_TEST(sphere_cylinder_random)
             a.pos[i] = tc_uni(-1.2, 1.2);
         double ref = cyl_sdf(s[0], s[1], &b, a.pos) - R;
         double s1[3] = {R};
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_SPHERE, s1, &a, CS_GEOM_CYLINDER, s, &b, margin, c);
         CK_COUNT(nc, ref, margin);
         if (!nc)
@@ -581,7 +581,7 @@ START_TEST(sphere_cylinder_random)
             q[i] = c[0].pos[i] + 0.5 * c[0].dist * c[0].frame[i];
         ck_assert(fabs(cyl_sdf(s[0], s[1], &b, q)) < 1e-12);
         /* and the support-function path agrees */
-        cs_contact g[CS_MAXCONPAIR];
+        cs_geom_contact g[CS_MAXCONPAIR];
         int ng = ccd_pair(CS_GEOM_SPHERE, s1, &a, CS_GEOM_CYLINDER, s, &b, margin, g, 0);
         if (ref < margin - 1e-6) {
             ck_assert_int_eq(ng, 1);
@@ -623,7 +623,7 @@ START_TEST(capsule_box_random)
             u[i] *= s1[1];
         seg_box q = {a.pos, u, s, &b};
         double ref = tc_minimize(f_seg_box, &q, NULL) - s1[0];
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_CAPSULE, s1, &a, CS_GEOM_BOX, s, &b, margin, c);
         CK_COUNT(nc, ref, margin);
         if (!nc)
@@ -643,7 +643,7 @@ START_TEST(capsule_box_lying)
     cs_pose a, b;
     tc_pose(&b, 0, 0, 0, NULL);
     tc_pose(&a, 0.2, 0.1, 0.5 + 0.05 - 0.002, R);
-    cs_contact c[CS_MAXCONPAIR];
+    cs_geom_contact c[CS_MAXCONPAIR];
     int nc = collide(CS_GEOM_CAPSULE, s1, &a, CS_GEOM_BOX, s, &b, 0, c);
     ck_assert_int_eq(nc, 2);
     double xs[2] = {c[0].pos[0], c[1].pos[0]};
@@ -712,7 +712,7 @@ START_TEST(box_box_random)
         for (int i = 0; i < 3; i++)
             b.pos[i] = tc_uni(-1.5, 1.5);
         double depth = sat_depth(sa, &a, sb, &b);
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_BOX, sa, &a, CS_GEOM_BOX, sb, &b, 0, c);
         if (depth < 0) { /* separated on some axis */
             ck_assert_int_eq(nc, 0);
@@ -739,7 +739,7 @@ START_TEST(box_box_random)
 }
 END_TEST
 
-static int count_near(const cs_contact *c, int n, double x, double y, double z, double tol)
+static int count_near(const cs_geom_contact *c, int n, double x, double y, double z, double tol)
 {
     int m = 0;
     for (int k = 0; k < n; k++) {
@@ -754,7 +754,7 @@ START_TEST(box_box_manifolds)
 {
     double s[3] = {0.5, 0.5, 0.5}, R[9], z[3] = {0, 0, 1}, x[3] = {1, 0, 0}, y[3] = {0, 1, 0};
     cs_pose a, b;
-    cs_contact c[CS_MAXCONPAIR];
+    cs_geom_contact c[CS_MAXCONPAIR];
     tc_pose(&a, 0, 0, 0, NULL);
     /* flat stack, same size: the 4 corners of the face */
     tc_pose(&b, 0, 0, 1 - 0.001, NULL);
@@ -827,7 +827,7 @@ START_TEST(plane_manifolds)
 {
     double ps[3] = {0, 0, 0}, s[3] = {0.3, 0.2, 0.1}, R[9], x[3] = {1, 0, 0};
     cs_pose pl, b;
-    cs_contact c[CS_MAXCONPAIR];
+    cs_geom_contact c[CS_MAXCONPAIR];
     tc_pose(&pl, 0, 0, 0, NULL);
     /* flat: the 4 bottom corners */
     tc_pose(&b, 1, 2, 0.1 - 0.001, NULL);
@@ -906,7 +906,7 @@ END_TEST
 static int use_mpr = 0; /* run the support-path tests through libccd's MPR */
 
 static int ccd_pair(int t1, const double *s1, const cs_pose *p1, int t2, const double *s2,
-                    const cs_pose *p2, double margin, cs_contact *out, int multi)
+                    const cs_pose *p2, double margin, cs_geom_contact *out, int multi)
 {
     cs_collision_options o;
     cs_collision_options_default(&o);
@@ -983,7 +983,7 @@ START_TEST(ccd_agrees_with_analytic)
                     a.pos[i] = n[i] * (0.3 + 0.1 + off) + u * t1[i] + v * t2[i];
             }
         }
-        cs_contact c1[CS_MAXCONPAIR], c2[CS_MAXCONPAIR];
+        cs_geom_contact c1[CS_MAXCONPAIR], c2[CS_MAXCONPAIR];
         int n1 = collide(ta, sa, &a, tb, sb, &b, margin, c1);
         int n2 = ccd_pair(ta, sa, &a, tb, sb, &b, margin, c2, 0);
         ck_assert_int_eq(n1 > 0, n2 > 0);
@@ -1007,7 +1007,7 @@ START_TEST(ccd_multipoint_flat)
      * points spread over the flat patch, all at the true depth */
     double scyl[3] = {0.2, 0.15, 0}, sbox[3] = {0.5, 0.5, 0.1};
     cs_pose cy, bx;
-    cs_contact c[CS_MAXCONPAIR];
+    cs_geom_contact c[CS_MAXCONPAIR];
     tc_pose(&bx, 0, 0, 0, NULL);
     tc_pose(&cy, 0.1, 0, 0.1 + 0.15 - 0.002, NULL);
     int nc = cs_collide_pair(NULL, CS_GEOM_CYLINDER, scyl, &cy, CS_GEOM_BOX, sbox, &bx, 0, c);
@@ -1096,7 +1096,7 @@ START_TEST(ccd_global_penetration)
         tc_pose(&a, 0, 0, 0, a.mat);
         for (int i = 0; i < 3; i++)
             b.pos[i] = tc_uni(-0.25, 0.25);
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int nc = ccd_pair(t1, s1, &a, t2, s2, &b, 0, c, 0);
         double grid = -HUGE_VAL;
         for (int i = 0; i < 180; i++)
@@ -1138,7 +1138,7 @@ START_TEST(ccd_no_polish)
         for (int i = 0; i < 3; i++)
             b.pos[i] = L * u[i] / ul;
         cs_shape A = {CS_GEOM_ELLIPSOID, s1, a.pos, a.mat}, B = {CS_GEOM_ELLIPSOID, s2, b.pos, b.mat};
-        cs_contact c[CS_MAXCONPAIR];
+        cs_geom_contact c[CS_MAXCONPAIR];
         int n = cs_convex_ccd(&o, &A, &B, 0, c);
         ck_assert_int_eq(n, 1);
         double scale = fmax(r1, r2);
@@ -1175,7 +1175,7 @@ START_TEST(normal_direction_all_pairs)
                 }
                 /* start apart along u, then approach until touching, then push in */
                 double L = 3;
-                cs_contact c[CS_MAXCONPAIR];
+                cs_geom_contact c[CS_MAXCONPAIR];
                 int nc = 0;
                 for (int step = 0; step < 400 && !nc; step++) {
                     L -= 0.01;
@@ -1196,7 +1196,7 @@ START_TEST(normal_direction_all_pairs)
                 cs_pose b2 = b;
                 for (int k = 0; k < 3; k++)
                     b2.pos[k] += delta * n[k];
-                cs_contact c2[CS_MAXCONPAIR];
+                cs_geom_contact c2[CS_MAXCONPAIR];
                 int n2 = cs_collide_pair(NULL, t1, s1, &a, t2, s2, &b2, 0, c2);
                 ck_assert_int_gt(n2, 0);
                 double d1 = c2[deepest(c2, n2)].dist;
