@@ -16,6 +16,7 @@ typedef struct {
     long steps;        /* -1: from duration */
     double duration;   /* -1: default 1 s */
     const char *record;
+    const char *contacts;
     int quiet;
     long every;        /* record every K-th step */
     int key;           /* -2: default (first keyframe if any), -1: reference pose */
@@ -36,6 +37,7 @@ static const opt_def OPTS[] = {
     {"--steps", 1, "--steps N          number of steps"},
     {"--duration", 1, "--duration SECONDS simulated time, round(T / timestep) steps (default 1 s)"},
     {"--record", 1, "--record FILE.csv  trajectory CSV (step,time,body,x..wz)"},
+    {"--contacts", 1, "--contacts FILE.csv per-contact CSV (geoms, point, normal, dist, forces, velocities, zone)"},
     {"--every", 1, "--every K          record every K-th step (default 1); the final state always"},
     {"--key", 1, "--key K|none       initial keyframe (default: the first one, if any)"},
     {"--quiet", 0, "--quiet            no progress bar, summary only"},
@@ -81,6 +83,8 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         o->every = l;
     } else if (strcmp(name, "--record") == 0) {
         o->record = arg;
+    } else if (strcmp(name, "--contacts") == 0) {
+        o->contacts = arg;
     } else if (strcmp(name, "--key") == 0) {
         if (strcmp(arg, "none") == 0) o->key = -1;
         else if (!parse_long(arg, &l) || l < 0 || l > 1000000) return 0;
@@ -190,7 +194,7 @@ static int run_run(int argc, char **argv)
         return CS_EXIT_SCENE;
     }
     int rc = CS_EXIT_OK;
-    FILE *rec = NULL;
+    FILE *rec = NULL, *con = NULL;
     cs_data *d = NULL;
     for (int i = 0; i < o.nset; i++) {
         if (cs_option_set(&m->opt, o.set_name[i], o.set_value[i], err, sizeof err) != 0) {
@@ -215,6 +219,16 @@ static int run_run(int argc, char **argv)
         static char recbuf[1 << 16];
         setvbuf(rec, recbuf, _IOFBF, sizeof recbuf);
     }
+    if (o.contacts) {
+        con = fopen(o.contacts, "w");
+        if (!con) {
+            fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.contacts, strerror(errno));
+            rc = CS_EXIT_OUTPUT;
+            goto done;
+        }
+        static char conbuf[1 << 16];
+        setvbuf(con, conbuf, _IOFBF, sizeof conbuf);
+    }
     d = cs_make_data(m);
     if (!d) {
         fprintf(stderr, "conesim run: out of memory\n");
@@ -226,15 +240,21 @@ static int run_run(int argc, char **argv)
     double h = m->opt.timestep;
     long n = o.steps >= 0 ? o.steps : (long)llround((o.duration >= 0 ? o.duration : 1.0) / h);
     int bar = !o.quiet && isatty(STDOUT_FILENO);
+    /* row times are t_start + k h exactly (interface.md), not the accumulated d->time */
+    const double t_start = d->time;
     if (rec) {
         cs_traj_header(rec);
-        cs_traj_rows(rec, m, d, 0);
+        cs_traj_rows(rec, m, d, 0, t_start);
     }
+    if (con) cs_contact_header(con);
     double t0 = now(), sumcon = 0, sumit = 0, maxpen = 0;
     int maxcon = 0;
     long k;
     for (k = 0; k < n && !interrupted; k++) {
+        double tk = t_start + k * h;
         cs_step(m, d);
+        /* the step's contacts were found at state k, and its forces move it to k + 1 */
+        if (con && k % o.every == 0) cs_contact_rows(con, m, d, k, tk);
         sumcon += d->ncon;
         if (d->ncon > maxcon) maxcon = d->ncon;
         sumit += d->solver.iterations;
@@ -249,15 +269,18 @@ static int run_run(int argc, char **argv)
             k++;
             break;
         }
-        if (rec && k + 1 < n && (k + 1) % o.every == 0) cs_traj_rows(rec, m, d, k + 1);
-        if (rec && (k + 1) % 4096 == 0) fflush(rec); /* whole rows on disk regularly */
+        if (rec && k + 1 < n && (k + 1) % o.every == 0) cs_traj_rows(rec, m, d, k + 1, t_start + (k + 1) * h);
+        if ((k + 1) % 4096 == 0) { /* whole rows on disk regularly */
+            if (rec) fflush(rec);
+            if (con) fflush(con);
+        }
         if (bar && (k % 256 == 0)) progress(k + 1, n);
     }
     if (interrupted) {
         fprintf(stderr, "conesim run: interrupted after step %ld\n", k);
         rc = interrupted == SIGINT ? 130 : 143;
     } else if (rec && rc == CS_EXIT_OK) {
-        cs_traj_rows(rec, m, d, n);
+        cs_traj_rows(rec, m, d, n, t_start + n * h);
     }
     double wall = now() - t0;
     if (bar) {
@@ -284,6 +307,10 @@ done:
         fprintf(stderr, "conesim run: error writing '%s'\n", o.record);
         rc = CS_EXIT_OUTPUT;
     }
+    if (con && fclose(con) != 0 && rc == CS_EXIT_OK) {
+        fprintf(stderr, "conesim run: error writing '%s'\n", o.contacts);
+        rc = CS_EXIT_OUTPUT;
+    }
     cs_free_data(d);
     cs_free_model(m);
     return rc;
@@ -295,6 +322,10 @@ const cs_command cs_cmd_run = {
     "  --steps N          number of steps\n"
     "  --duration SECONDS simulated time, round(T / timestep) steps (default 1 s)\n"
     "  --record FILE.csv  trajectory CSV: step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+    "  --contacts FILE.csv per-contact CSV: step,time,geom1,geom2,dim,px,py,pz,nx,ny,nz,dist,\n"
+    "                     fn,f1..f5,vn,v1..v5,zone (contacts found at state `step`, the forces\n"
+    "                     that move it on; zone top/bottom/middle/pyramid/normal, none = kept\n"
+    "                     out of the solver by the gap)\n"
     "  --every K          record every K-th step (default 1); the final state always\n"
     "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
     "  --quiet            no progress bar, summary only\n"

@@ -19,11 +19,12 @@
 #include <stdio.h>
 
 #include "collision/geom.h"
+#include "solver/rows.h"
 
 const char *cs_version(void);
 
 /* ---- options (MJCF <option>, MuJoCo's numbering of enums) ------------------------- */
-typedef enum { CS_CONE_PYRAMIDAL = 0, CS_CONE_ELLIPTIC = 1 } cs_cone_type;
+/* cs_cone_type (CS_CONE_PYRAMIDAL, CS_CONE_ELLIPTIC) comes from solver/rows.h. */
 typedef enum { CS_SOLVER_PGS = 0, CS_SOLVER_CG = 1, CS_SOLVER_NEWTON = 2 } cs_solver_type;
 
 /* <flag> bits: disable flags (set = the feature is off, MuJoCo's disableflags) */
@@ -159,7 +160,8 @@ typedef struct {
 
 typedef struct {
     int iterations;
-    double cost;
+    double cost;          /* primal cost at the solution */
+    double dual_cost;     /* dual cost at the solution (their sum is 0 at the optimum) */
     double improvement;   /* last scaled cost improvement */
     double primal_feas, stationarity, complementarity; /* residuals */
     int nisland;
@@ -199,20 +201,19 @@ typedef struct {
     int ncon;
     cs_contact *contact;  /* nconmax */
 
-    /* constraint rows (solver fills); dense over the two bodies' 12 dofs per row */
-    int nefc;
-    int *efc_contact;     /* nefcmax: contact index of each row */
-    int *efc_free;        /* 2 per row: free index of body 1 and 2 (-1 = static) */
-    double *efc_J;        /* 12 per row: Jacobian entries over [dofs of free1, dofs of free2] */
-    double *efc_pos, *efc_margin, *efc_imp, *efc_R, *efc_D, *efc_aref, *efc_vel;
-    double *efc_force;    /* nefcmax */
+    /* constraint rows (solver fills): one block per contact that enters the solver */
+    int nefc;             /* rows in all blocks */
+    int nblock;
+    cs_block *blocks;     /* nconmax: rows, forces and zones (solver/rows.h) */
     cs_solver_stat solver;
 
     int warning[CS_NWARN];/* counts, e.g. contacts dropped because data->contact was full */
 
-    /* scratch memory for the solver, sized from the model at allocation */
-    double *arena;
-    size_t narena;        /* doubles */
+    /* module contexts, created with the data (they hold the scratch a step needs) */
+    struct cs_collision *collision;      /* broad/narrow phase (collision/collision.h) */
+    struct cs_geom_contact *rawcon;      /* nconmax: contacts as collision/ reports them */
+    struct cs_solver_ws *solver_ws;      /* PGS / Newton workspace (solver/solver.h) */
+    double *fxpos, *fxmat, *finvw;       /* per free joint: origin, rotation, invweight0 */
 } cs_data;
 
 /* ---- loading (sim/mjcf*.c) ---------------------------------------------------------- */
@@ -243,9 +244,9 @@ void cs_step(const cs_model *m, cs_data *d);     /* all stages + integrate */
 void cs_forward(const cs_model *m, cs_data *d);  /* all stages, no integration */
 /* Stages in order; each reads and writes data only. */
 void cs_kinematics(const cs_model *m, cs_data *d);  /* xpos, xquat, xmat, xipos, geoms, aabbs */
-void cs_collision(const cs_model *m, cs_data *d);   /* contacts (hook for collision/) */
+void cs_collide(const cs_model *m, cs_data *d);     /* contacts (collision/, sim/collide.c) */
 void cs_smooth(const cs_model *m, cs_data *d);      /* M, factor, bias, qacc_smooth */
-void cs_constraint(const cs_model *m, cs_data *d);  /* rows + solve -> qacc (hook for solver/) */
+void cs_constraint(const cs_model *m, cs_data *d);  /* rows + solve -> qacc (sim/constraint.c) */
 void cs_integrate(const cs_model *m, cs_data *d);   /* semi-implicit Euler */
 
 /* helpers on the free-body dynamics */
@@ -265,8 +266,15 @@ int cs_jac_point(const cs_model *m, const cs_data *d, int body, const double poi
 
 /* ---- recording (sim/record.c) ------------------------------------------------------- */
 void cs_traj_header(FILE *f);
-/* one row per free body, in model order, for the state after `step` steps */
-void cs_traj_rows(FILE *f, const cs_model *m, const cs_data *d, long step);
+/* one row per free body, in model order, for the state after `step` steps; `time` is
+ * written as given (interface.md: k * timestep, from the initial state's time) */
+void cs_traj_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* contact CSV (interface.md): the contacts of the state after `step` steps (found at that
+ * state, with the forces that move it on), time = that state's time */
+void cs_contact_header(FILE *f);
+void cs_contact_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* the contact CSV's zone word for a cs_contact_zone */
+const char *cs_contact_zone_name(int zone);
 /* body name, or "body<i>" (MuJoCo index) when unnamed; buf must hold 32 bytes */
 const char *cs_body_label(const cs_model *m, int body, char *buf, size_t bufsz);
 const char *cs_geom_label(const cs_model *m, int geom, char *buf, size_t bufsz);

@@ -2,14 +2,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collision/collision.h"
 #include "conesim.h"
+#include "solver/solver.h"
+#include "stages.h"
 
 #define CS_DATA_ARRAYS(X) \
     X(qpos) X(qvel) X(qacc) X(qacc_smooth) X(qacc_warmstart) X(qfrc_applied) \
     X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_smooth) X(qfrc_constraint) \
     X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(geom_aabb) X(M) X(M_L) \
-    X(Minv) X(contact) X(efc_contact) X(efc_free) X(efc_J) X(efc_pos) X(efc_margin) \
-    X(efc_imp) X(efc_R) X(efc_D) X(efc_aref) X(efc_vel) X(efc_force) X(arena)
+    X(Minv) X(contact) X(blocks) X(rawcon) X(fxpos) X(fxmat) X(finvw)
 
 void cs_free_data(cs_data *d)
 {
@@ -17,6 +19,8 @@ void cs_free_data(cs_data *d)
 #define FREE_ARRAY(f) free(d->f);
     CS_DATA_ARRAYS(FREE_ARRAY)
 #undef FREE_ARRAY
+    cs_collision_free(d->collision);
+    cs_solver_free(d->solver_ws);
     free(d);
 }
 
@@ -25,7 +29,7 @@ cs_data *cs_make_data(const cs_model *m)
     cs_data *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     size_t nb = (size_t)m->nbody, ng = (size_t)m->ngeom, nf = (size_t)m->nfree;
-    size_t nq = (size_t)m->nq, nv = (size_t)m->nv, ne = (size_t)m->nefcmax;
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nc = (size_t)m->nconmax;
     /* +1 so empty models still get valid pointers */
 #define A(f, n) (d->f = calloc((size_t)(n) + 1, sizeof *d->f))
     A(qpos, nq); A(qvel, nv); A(qacc, nv); A(qacc_smooth, nv); A(qacc_warmstart, nv);
@@ -33,17 +37,17 @@ cs_data *cs_make_data(const cs_model *m)
     A(qfrc_smooth, nv); A(qfrc_constraint, nv);
     A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb); A(ximat, 9 * nb);
     A(geom_xpose, ng); A(geom_aabb, 6 * ng); A(M, 36 * nf); A(M_L, 36 * nf); A(Minv, 36 * nf);
-    A(contact, m->nconmax); A(efc_contact, ne); A(efc_free, 2 * ne); A(efc_J, 12 * ne);
-    A(efc_pos, ne); A(efc_margin, ne); A(efc_imp, ne); A(efc_R, ne); A(efc_D, ne);
-    A(efc_aref, ne); A(efc_vel, ne); A(efc_force, ne);
-    /* solver scratch: a few dim x dim blocks and W = M^-1 J^T per row, plus vectors */
-    d->narena = 32 * ne + 16 * nv + 64;
-    A(arena, d->narena);
+    A(contact, nc); A(blocks, nc); A(rawcon, nc);
+    A(fxpos, 3 * nf); A(fxmat, 9 * nf); A(finvw, 2 * nf);
 #undef A
     int oom = 0;
 #define CHECK(f) oom |= (d->f == NULL);
     CS_DATA_ARRAYS(CHECK)
 #undef CHECK
+    char err[256];
+    d->collision = cs_collision_make(m, err, sizeof err);
+    d->solver_ws = cs_solver_create(m->nfree, m->nconmax);
+    oom |= !d->collision || !d->solver_ws;
     if (oom) {
         cs_free_data(d);
         return NULL;

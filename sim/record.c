@@ -22,15 +22,53 @@ void cs_traj_header(FILE *f)
     fputs("step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", f);
 }
 
-void cs_traj_rows(FILE *f, const cs_model *m, const cs_data *d, long step)
+void cs_traj_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
 {
     char buf[32];
     for (int j = 0; j < m->nfree; j++) {
         const double *q = d->qpos + 7 * j, *v = d->qvel + 6 * j;
-        fprintf(f, "%ld,%.17g,%s", step, d->time,
+        fprintf(f, "%ld,%.17g,%s", step, time,
                 cs_body_label(m, m->free_body[j], buf, sizeof buf));
         for (int k = 0; k < 7; k++) fprintf(f, ",%.17g", q[k]);
         for (int k = 0; k < 6; k++) fprintf(f, ",%.17g", v[k]);
         fputc('\n', f);
+    }
+}
+
+static const char *zone_word(int zone)
+{
+    switch (zone) {
+    case CS_CZONE_TOP: return "top";
+    case CS_CZONE_BOTTOM: return "bottom";
+    case CS_CZONE_MIDDLE: return "middle";
+    case CS_CZONE_PYRAMID: return "pyramid";
+    case CS_CZONE_NORMAL: return "normal";
+    default: return "none";
+    }
+}
+
+const char *cs_contact_zone_name(int zone) { return zone_word(zone); }
+
+void cs_contact_header(FILE *f)
+{
+    fputs("step,time,geom1,geom2,dim,px,py,pz,nx,ny,nz,dist,fn,f1,f2,f3,f4,f5,"
+          "vn,v1,v2,v3,v4,v5,zone\n", f);
+}
+
+void cs_contact_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
+{
+    char b1[32], b2[32];
+    for (int i = 0; i < d->ncon; i++) {
+        const cs_contact *c = &d->contact[i];
+        fprintf(f, "%ld,%.17g,%s,%s,%d", step, time, cs_geom_label(m, c->geom1, b1, sizeof b1),
+                cs_geom_label(m, c->geom2, b2, sizeof b2), c->dim);
+        for (int k = 0; k < 3; k++) fprintf(f, ",%.17g", c->pos[k]);
+        for (int k = 0; k < 3; k++) fprintf(f, ",%.17g", c->frame[k]);
+        fprintf(f, ",%.17g", c->dist);
+        /* unused components are 0 by construction (collision zeroes them, the solver
+         * writes dim entries) */
+        for (int k = 0; k < 6; k++) fprintf(f, ",%.17g", k < c->dim ? c->force[k] : 0.0);
+        for (int k = 0; k < 6; k++) fprintf(f, ",%.17g", k < c->dim ? c->vel[k] : 0.0);
+        fprintf(f, ",%s\n", zone_word(c->zone));
     }
 }

@@ -101,15 +101,7 @@ void cs_kinematics(const cs_model *m, cs_data *d)
     }
 }
 
-/* Hook for collision/: fill d->contact[0..ncon) from d->geom_xpose / geom_aabb and the
- * model's geom and pair parameters (respecting CS_DSBL_CONTACT / CS_DSBL_CONSTRAINT and
- * m->nconmax, counting drops in d->warning[CS_WARN_CONTACTFULL]). Empty until collision
- * lands. */
-void cs_collision(const cs_model *m, cs_data *d)
-{
-    (void)m;
-    d->ncon = 0;
-}
+/* cs_collide lives in collide.c, cs_constraint in constraint.c. */
 
 void cs_smooth(const cs_model *m, cs_data *d)
 {
@@ -165,21 +157,10 @@ void cs_smooth(const cs_model *m, cs_data *d)
     }
 }
 
-/* Hook for solver/: build rows from d->contact (efc_*), solve, and set d->qacc and
- * d->qfrc_constraint (warm start from d->qacc_warmstart unless CS_DSBL_WARMSTART).
- * Without contacts the constrained acceleration is the smooth one. */
-void cs_constraint(const cs_model *m, cs_data *d)
-{
-    d->nefc = 0;
-    memcpy(d->qacc, d->qacc_smooth, (size_t)m->nv * sizeof *d->qacc);
-    memset(d->qfrc_constraint, 0, (size_t)m->nv * sizeof *d->qfrc_constraint);
-    memset(&d->solver, 0, sizeof d->solver);
-}
-
 void cs_forward(const cs_model *m, cs_data *d)
 {
     cs_kinematics(m, d);
-    cs_collision(m, d);
+    cs_collide(m, d);
     cs_smooth(m, d);
     cs_constraint(m, d);
 }

@@ -476,9 +476,9 @@ START_TEST(test_traj_csv)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     cs_traj_header(f);
-    cs_traj_rows(f, m, d, 0);
+    cs_traj_rows(f, m, d, 0, 0.0);
     cs_step(m, d);
-    cs_traj_rows(f, m, d, 1);
+    cs_traj_rows(f, m, d, 1, m->opt.timestep);
     fclose(f);
     ck_assert_ptr_nonnull(strstr(buf, "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
                                       "0,0,ball,0,0,1,1,0,0,0,0,0,0,0,0,0\n0,0,body2,1,0,1,"));

@@ -58,8 +58,10 @@ const g17 = (x) => {
 const name = (type, id, prefix) => mj.mj_id2name(m, type, id) || `${prefix}${id}`;
 const mjOBJ_BODY = 1, mjOBJ_GEOM = 5;
 
-// Free bodies in model order: those whose first joint is free (type 0).
-const jntType = m.jnt_type, bodyJnt = m.body_jntadr;
+// Free bodies in model order: those whose first joint is free (type 0). Model and data
+// arrays are views into the wasm heap that go stale when it grows: copy what we keep.
+const jntType = Array.from(m.jnt_type), bodyJnt = Array.from(m.body_jntadr);
+const jntQpos = Array.from(m.jnt_qposadr), jntDof = Array.from(m.jnt_dofadr);
 const free = [];
 for (let b = 1; b < m.nbody; b++) if (bodyJnt[b] >= 0 && jntType[bodyJnt[b]] === 0) free.push(b);
 
@@ -72,7 +74,7 @@ function writeState(k) {
   const qpos = d.qpos, qvel = d.qvel;
   let out = '';
   for (const b of free) {
-    const qa = m.jnt_qposadr[bodyJnt[b]], va = m.jnt_dofadr[bodyJnt[b]];
+    const qa = jntQpos[bodyJnt[b]], va = jntDof[bodyJnt[b]];
     out += `${g17(k)},${g17(k * h)},${name(mjOBJ_BODY, b, 'body')}`;
     for (let i = 0; i < 7; i++) out += ',' + g17(qpos[qa + i]);
     for (let i = 0; i < 6; i++) out += ',' + g17(qvel[va + i]);

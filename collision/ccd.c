@@ -1,0 +1,745 @@
+/* Narrow phase for the pairs without an analytic routine, on support functions:
+ * separated shapes by GJK distance, overlapping ones by EPA from GJK's simplex (both ours:
+ * libccd 2.0 has no GJK distance and its EPA allocates on every call), the EPA normal then
+ * polished by a local search for the least overlap. libccd's MPR is the fallback when the
+ * polytope degenerates. Pairs that can rest flat get extra points by tilting geom2
+ * slightly about the two tangents through the first point and querying again (MuJoCo's
+ * multiccd idea). */
+#include <math.h>
+#include <string.h>
+
+#include <ccd/ccd.h>
+
+#include "internal.h"
+
+typedef struct {
+    int type;
+    const double *size;
+    double pos[3];
+    double mat[9];
+    double inflate; /* margin / 2 */
+} ccd_obj;
+
+static void local_support(int type, const double *s, const double d[3], double x[3])
+{
+    double len;
+    switch (type) {
+    case CS_GEOM_SPHERE:
+        len = sqrt(cs_dot3(d, d));
+        for (int i = 0; i < 3; i++)
+            x[i] = len > 0 ? s[0] * d[i] / len : 0;
+        break;
+    case CS_GEOM_CAPSULE:
+        len = sqrt(cs_dot3(d, d));
+        for (int i = 0; i < 3; i++)
+            x[i] = len > 0 ? s[0] * d[i] / len : 0;
+        x[2] += d[2] >= 0 ? s[1] : -s[1];
+        break;
+    case CS_GEOM_ELLIPSOID: {
+        double sd[3] = {s[0] * d[0], s[1] * d[1], s[2] * d[2]};
+        len = sqrt(cs_dot3(sd, sd));
+        for (int i = 0; i < 3; i++)
+            x[i] = len > 0 ? s[i] * sd[i] / len : 0;
+        break;
+    }
+    case CS_GEOM_CYLINDER: {
+        double rho = sqrt(d[0] * d[0] + d[1] * d[1]);
+        x[0] = rho > 0 ? s[0] * d[0] / rho : 0;
+        x[1] = rho > 0 ? s[0] * d[1] / rho : 0;
+        x[2] = d[2] >= 0 ? s[1] : -s[1];
+        break;
+    }
+    case CS_GEOM_BOX:
+    default:
+        for (int i = 0; i < 3; i++)
+            x[i] = d[i] >= 0 ? s[i] : -s[i];
+        break;
+    }
+}
+
+void cs_support(const cs_shape *sh, const double d[3], double out[3])
+{
+    double dl[3], xl[3];
+    cs_mulmtv(dl, sh->mat, d);
+    local_support(sh->type, sh->size, dl, xl);
+    cs_mulmv(out, sh->mat, xl);
+    for (int i = 0; i < 3; i++)
+        out[i] += sh->pos[i];
+}
+
+static void obj_support(const void *o, const ccd_vec3_t *dir, ccd_vec3_t *v)
+{
+    const ccd_obj *ob = o;
+    double d[3] = {dir->v[0], dir->v[1], dir->v[2]}, dl[3], xl[3], x[3];
+    cs_mulmtv(dl, ob->mat, d);
+    local_support(ob->type, ob->size, dl, xl);
+    cs_mulmv(x, ob->mat, xl);
+    double len = sqrt(cs_dot3(d, d));
+    for (int i = 0; i < 3; i++)
+        v->v[i] = x[i] + ob->pos[i] + (len > 0 ? ob->inflate * d[i] / len : 0);
+}
+
+static void obj_center(const void *o, ccd_vec3_t *c)
+{
+    const ccd_obj *ob = o;
+    for (int i = 0; i < 3; i++)
+        c->v[i] = ob->pos[i];
+}
+
+static void make_obj(ccd_obj *o, const cs_shape *s, double inflate)
+{
+    o->type = s->type;
+    o->size = s->size;
+    memcpy(o->pos, s->pos, sizeof o->pos);
+    memcpy(o->mat, s->mat, sizeof o->mat);
+    o->inflate = inflate;
+}
+
+/* --- GJK distance (separated shapes) ---------------------------------------------- */
+
+/* support of D = B - A in direction d, with the two parts */
+typedef struct {
+    double w[3], a[3], b[3];
+} sv;
+
+static void support_d(const cs_shape *A, const cs_shape *B, const double d[3], sv *o)
+{
+    double nd[3] = {-d[0], -d[1], -d[2]};
+    cs_support(B, d, o->b);
+    cs_support(A, nd, o->a);
+    for (int i = 0; i < 3; i++)
+        o->w[i] = o->b[i] - o->a[i];
+}
+
+/* Closest point to the origin of the simplex s[0..n): the best of all faces whose
+ * affine projection has positive barycentric coordinates (n <= 4: at most 15 subsets).
+ * Keeps that face in s, returns its size; lam receives the coordinates. */
+static int closest_simplex(sv *s, int n, double lam[4], double v[3])
+{
+    double best = HUGE_VAL, bl[4] = {0};
+    int bmask = 0;
+    for (int mask = 1; mask < (1 << n); mask++) {
+        int idx[4], m = 0;
+        for (int i = 0; i < n; i++)
+            if (mask & (1 << i))
+                idx[m++] = i;
+        /* minimise |p0 + E mu|^2: (E^T E) mu = -E^T p0 */
+        const double *p0 = s[idx[0]].w;
+        double E[3][3], G[3][3], r[3], mu[3] = {0, 0, 0};
+        for (int j = 1; j < m; j++)
+            for (int k = 0; k < 3; k++)
+                E[j - 1][k] = s[idx[j]].w[k] - p0[k];
+        int q = m - 1, ok = 1;
+        for (int i = 0; i < q; i++) {
+            r[i] = -cs_dot3(E[i], p0);
+            for (int j = 0; j < q; j++)
+                G[i][j] = cs_dot3(E[i], E[j]);
+        }
+        if (q == 1) {
+            ok = G[0][0] > 1e-300;
+            if (ok)
+                mu[0] = r[0] / G[0][0];
+        } else if (q == 2) {
+            double det = G[0][0] * G[1][1] - G[0][1] * G[1][0];
+            ok = fabs(det) > 1e-24 * G[0][0] * G[1][1];
+            if (ok) {
+                mu[0] = (r[0] * G[1][1] - G[0][1] * r[1]) / det;
+                mu[1] = (G[0][0] * r[1] - G[1][0] * r[0]) / det;
+            }
+        } else if (q == 3) {
+            double c0[3], det;
+            cs_cross3(c0, G[1], G[2]);
+            det = cs_dot3(G[0], c0);
+            ok = fabs(det) > 1e-30 * G[0][0] * G[1][1] * G[2][2];
+            if (ok) {
+                /* Cramer's rule (G symmetric) */
+                double M[3][3];
+                for (int col = 0; col < 3; col++) {
+                    memcpy(M, G, sizeof M);
+                    for (int row = 0; row < 3; row++)
+                        M[row][col] = r[row];
+                    double cc[3];
+                    cs_cross3(cc, M[1], M[2]);
+                    mu[col] = cs_dot3(M[0], cc) / det;
+                }
+            }
+        }
+        if (!ok)
+            continue;
+        double l0 = 1, lm[4];
+        for (int j = 0; j < q; j++)
+            l0 -= mu[j];
+        lm[0] = l0;
+        for (int j = 0; j < q; j++)
+            lm[j + 1] = mu[j];
+        int pos = 1;
+        for (int j = 0; j < m; j++)
+            if (!(lm[j] > 0))
+                pos = 0;
+        if (!pos)
+            continue;
+        double x[3];
+        for (int k = 0; k < 3; k++) {
+            x[k] = p0[k];
+            for (int j = 0; j < q; j++)
+                x[k] += mu[j] * E[j][k];
+        }
+        double d2 = cs_dot3(x, x);
+        if (d2 < best) {
+            best = d2;
+            bmask = mask;
+            for (int j = 0; j < m; j++)
+                bl[j] = lm[j];
+            memcpy(v, x, 3 * sizeof(double));
+        }
+    }
+    if (!bmask)
+        return 0; /* numerically nothing valid: leave s as it is */
+    int m = 0;
+    sv tmp[4];
+    for (int i = 0; i < n; i++)
+        if (bmask & (1 << i))
+            tmp[m++] = s[i];
+    memcpy(s, tmp, (size_t)m * sizeof *s);
+    memcpy(lam, bl, sizeof bl);
+    return m;
+}
+
+/* Distance between A and B by GJK; 0 when they intersect (or touch within tol).
+ * pa, pb: the closest points. */
+static double gjk_distance(const cs_shape *A, const cs_shape *B, double tol, double pa[3],
+                           double pb[3], sv s[4], int *encl, int *ns)
+{
+    *encl = 0;
+    *ns = 1;
+    double v[3], lam[4] = {1, 0, 0, 0};
+    for (int i = 0; i < 3; i++)
+        v[i] = B->pos[i] - A->pos[i];
+    if (cs_dot3(v, v) < 1e-300)
+        v[0] = 1;
+    support_d(A, B, v, &s[0]);
+    memcpy(v, s[0].w, sizeof v);
+    int n = 1;
+    for (int it = 0; it < 100; it++) {
+        double vv = cs_dot3(v, v);
+        if (vv < tol * tol)
+            return 0;
+        double d[3] = {-v[0], -v[1], -v[2]};
+        sv w;
+        support_d(A, B, d, &w);
+        /* |v| - (v.w)/|v| bounds the error of the distance */
+        double vw = cs_dot3(v, w.w);
+        if (vv - vw <= tol * sqrt(vv))
+            break;
+        int dup = 0;
+        for (int i = 0; i < n; i++)
+            if (s[i].w[0] == w.w[0] && s[i].w[1] == w.w[1] && s[i].w[2] == w.w[2])
+                dup = 1;
+        if (dup)
+            break;
+        s[n++] = w;
+        int n4 = n;
+        *ns = n;
+        n = closest_simplex(s, n, lam, v);
+        if (n == 0) {
+            /* no face projects with positive weights: the origin is inside the
+             * tetrahedron (closest_simplex left s untouched only if n4 == 4) */
+            *encl = n4 == 4;
+            return 0;
+        }
+        *ns = n;
+        if (n == 4) {
+            *encl = 1;
+            return 0;
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        pa[k] = pb[k] = 0;
+        for (int i = 0; i < n; i++) {
+            pa[k] += lam[i] * s[i].a[k];
+            pb[k] += lam[i] * s[i].b[k];
+        }
+    }
+    double d[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
+    return sqrt(cs_dot3(d, d));
+}
+
+
+/* --- EPA (overlapping shapes) ------------------------------------------------------ */
+
+#define EPA_MAXV 128
+#define EPA_MAXF 256
+
+typedef struct {
+    int v[3];
+    double n[3], d;
+    int alive;
+} epa_face;
+
+static int epa_setface(epa_face *f, const sv *V, int a, int b, int c)
+{
+    double e1[3], e2[3], n[3];
+    for (int i = 0; i < 3; i++) {
+        e1[i] = V[b].w[i] - V[a].w[i];
+        e2[i] = V[c].w[i] - V[a].w[i];
+    }
+    cs_cross3(n, e1, e2);
+    double l = sqrt(cs_dot3(n, n));
+    if (!(l > 1e-300))
+        return 0;
+    f->v[0] = a;
+    f->v[1] = b;
+    f->v[2] = c;
+    for (int i = 0; i < 3; i++)
+        f->n[i] = n[i] / l;
+    f->d = cs_dot3(f->n, V[a].w);
+    f->alive = 1;
+    return 1;
+}
+
+/* Expanding polytope from GJK's tetrahedron around the origin (in D = B - A): the face
+ * of D nearest the origin gives the penetration depth, the normal (-face normal, from A
+ * to B) and the two deepest points. Fixed buffers, no allocation. 0 on failure. */
+static int epa(const cs_shape *A, const cs_shape *B, const sv tet[4], double tol, double n[3],
+               double *depth, double pa[3], double pb[3])
+{
+    sv V[EPA_MAXV];
+    epa_face F[EPA_MAXF];
+    int nv = 4, nf = 0;
+    memcpy(V, tet, 4 * sizeof *V);
+    static const int init[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
+    for (int k = 0; k < 4; k++) {
+        int a = init[k][0], b = init[k][1], c = init[k][2], o = init[k][3];
+        if (!epa_setface(&F[nf], V, a, b, c))
+            return 0;
+        double e[3];
+        for (int i = 0; i < 3; i++)
+            e[i] = V[o].w[i] - V[a].w[i];
+        if (cs_dot3(F[nf].n, e) > 0) /* orient away from the opposite vertex */
+            epa_setface(&F[nf], V, a, c, b);
+        if (F[nf].d < -tol)
+            return 0;
+        nf++;
+    }
+    int best = -1;
+    for (int it = 0; it < 100; it++) {
+        best = -1;
+        for (int k = 0; k < nf; k++)
+            if (F[k].alive && (best < 0 || F[k].d < F[best].d))
+                best = k;
+        if (best < 0)
+            return 0;
+        sv w;
+        support_d(A, B, F[best].n, &w);
+        if (cs_dot3(F[best].n, w.w) - F[best].d <= tol || nv == EPA_MAXV)
+            break;
+        /* the faces w sees, and their unshared edges (the horizon) */
+        int vis[EPA_MAXF], nvis = 0, ndead = 0;
+        int edges[3 * EPA_MAXF][2], ne = 0;
+        for (int k = 0; k < nf; k++) {
+            if (!F[k].alive) {
+                ndead++;
+                continue;
+            }
+            double d[3];
+            for (int i = 0; i < 3; i++)
+                d[i] = w.w[i] - V[F[k].v[0]].w[i];
+            /* a tolerance keeps faces coplanar with w (flat patches) */
+            if (cs_dot3(F[k].n, d) <= 0.5 * tol && k != best)
+                continue;
+            vis[nvis++] = k;
+            for (int e = 0; e < 3; e++) {
+                int a = F[k].v[e], b = F[k].v[(e + 1) % 3], found = -1;
+                for (int q = 0; q < ne; q++)
+                    if (edges[q][0] == b && edges[q][1] == a)
+                        found = q;
+                if (found >= 0) {
+                    ne--;
+                    edges[found][0] = edges[ne][0];
+                    edges[found][1] = edges[ne][1];
+                } else {
+                    edges[ne][0] = a;
+                    edges[ne][1] = b;
+                    ne++;
+                }
+            }
+        }
+        if (ne > (EPA_MAXF - nf) + ndead + nvis)
+            break; /* out of room: keep the closed polytope we have */
+        V[nv] = w;
+        for (int q = 0; q < nvis; q++)
+            F[vis[q]].alive = 0;
+        nv++;
+        for (int q = 0; q < ne; q++) {
+            int slot = -1;
+            for (int k = 0; k < nf; k++)
+                if (!F[k].alive) {
+                    slot = k;
+                    break;
+                }
+            if (slot < 0)
+                slot = nf++;
+            if (!epa_setface(&F[slot], V, edges[q][0], edges[q][1], nv - 1))
+                return 0; /* degenerate: a hole would follow, let the caller fall back */
+        }
+    }
+
+    best = -1;
+    for (int k = 0; k < nf; k++)
+        if (F[k].alive && (best < 0 || F[k].d < F[best].d))
+            best = k;
+    if (best < 0)
+        return 0;
+    const epa_face *f = &F[best];
+    /* barycentric coordinates of the origin's projection d n on the face */
+    double p[3], e0[3], e1[3], e2[3];
+    for (int i = 0; i < 3; i++) {
+        p[i] = f->d * f->n[i];
+        e0[i] = V[f->v[1]].w[i] - V[f->v[0]].w[i];
+        e1[i] = V[f->v[2]].w[i] - V[f->v[0]].w[i];
+        e2[i] = p[i] - V[f->v[0]].w[i];
+    }
+    double d00 = cs_dot3(e0, e0), d01 = cs_dot3(e0, e1), d11 = cs_dot3(e1, e1);
+    double d20 = cs_dot3(e2, e0), d21 = cs_dot3(e2, e1), den = d00 * d11 - d01 * d01;
+    if (!(fabs(den) > 0))
+        return 0;
+    double l1 = (d11 * d20 - d01 * d21) / den, l2 = (d00 * d21 - d01 * d20) / den;
+    double l0 = 1 - l1 - l2;
+    for (int i = 0; i < 3; i++) {
+        pa[i] = l0 * V[f->v[0]].a[i] + l1 * V[f->v[1]].a[i] + l2 * V[f->v[2]].a[i];
+        pb[i] = l0 * V[f->v[0]].b[i] + l1 * V[f->v[1]].b[i] + l2 * V[f->v[2]].b[i];
+        n[i] = -f->n[i];
+    }
+    *depth = f->d;
+    return 1;
+}
+
+/* overlap along unit n: min over B - A of n.x (negative = penetration along n) */
+static double sep_along(const cs_shape *A, const cs_shape *B, const double n[3], double *sa,
+                        double *sb)
+{
+    double nn[3] = {-n[0], -n[1], -n[2]}, a[3], b[3];
+    cs_support(A, n, a);
+    cs_support(B, nn, b);
+    *sa = cs_dot3(n, a);
+    *sb = cs_dot3(n, b);
+    return *sb - *sa;
+}
+
+
+/* Local polish of a penetration normal: pattern search on the unit sphere for the
+ * largest (least negative) overlap sep(n); then p is moved midway between the two support
+ * planes along n. Returns the overlap (= signed distance along n). */
+static double refine(const cs_shape *A, const cs_shape *B, double n[3], double p[3])
+{
+    double sa, sb, best = sep_along(A, B, n, &sa, &sb);
+    double fr[9] = {n[0], n[1], n[2], 0, 0, 0, 0, 0, 0};
+    /* EPA's normal is exact where the contact is a flat face (a kink of sep): then no
+     * direction improves even at the finest step; otherwise start at EPA's error,
+     * about sqrt(1e-6) */
+    double step = 1e-7;
+    for (int it = 0; it < 100 && step > 0.9e-7; it++) {
+        cs_make_frame(fr);
+        int improved = 0;
+        for (int k = 0; k < 4 && !improved; k++) {
+            const double *t = fr + 3 * (1 + (k >> 1));
+            double sg = (k & 1) ? -step : step, m[3];
+            for (int i = 0; i < 3; i++)
+                m[i] = fr[i] + sg * t[i];
+            double ml = sqrt(cs_dot3(m, m));
+            for (int i = 0; i < 3; i++)
+                m[i] /= ml;
+            double a2, b2, sp = sep_along(A, B, m, &a2, &b2);
+            if (sp > best) {
+                best = sp;
+                for (int i = 0; i < 3; i++)
+                    fr[i] = m[i];
+                fr[3] = fr[4] = fr[5] = 0;
+                improved = 1;
+            }
+        }
+        if (it == 0 && improved)
+            step = 1e-3;
+        else if (!improved)
+            step *= 0.5;
+    }
+    for (int i = 0; i < 3; i++)
+        n[i] = fr[i];
+    sep_along(A, B, n, &sa, &sb);
+    double shift = 0.5 * (sa + sb) - cs_dot3(n, p);
+    for (int i = 0; i < 3; i++)
+        p[i] += shift * n[i];
+    return sb - sa;
+}
+
+/* EPA stops when the support gains less than this over the nearest face: the depth is
+ * then within it, the normal within about its square root (polished afterwards) */
+static double tol_epa_scale(double scale)
+{
+    return 1e-3 * (scale > 0 ? scale : 1);
+}
+
+/* origin strictly inside the tetrahedron s[0..4)? */
+static int tet_contains_origin(const sv s[4])
+{
+    static const int f[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
+    for (int k = 0; k < 4; k++) {
+        double e1[3], e2[3], nn[3], o[3];
+        const double *a = s[f[k][0]].w, *b = s[f[k][1]].w, *c = s[f[k][2]].w, *d = s[f[k][3]].w;
+        for (int i = 0; i < 3; i++) {
+            e1[i] = b[i] - a[i];
+            e2[i] = c[i] - a[i];
+            o[i] = d[i] - a[i];
+        }
+        cs_cross3(nn, e1, e2);
+        double side_d = cs_dot3(nn, o), side_0 = -cs_dot3(nn, a);
+        /* inside or on the boundary (GJK often ends with the origin on a face or edge);
+         * EPA only needs the closed tetrahedron to hold it. A flat one is useless. */
+        if (!(fabs(side_d) > 1e-12 * (cs_dot3(nn, nn) > 0 ? sqrt(cs_dot3(nn, nn)) : 1)) ||
+            side_d * side_0 < -1e-12 * side_d * side_d)
+            return 0;
+    }
+    return 1;
+}
+
+/* GJK stopped on a face, edge or vertex through the origin (touching, or flat patches
+ * in contact): grow its simplex into a tetrahedron around the origin for EPA. */
+static int blow_up(const cs_shape *A, const cs_shape *B, sv s[4], int n)
+{
+    static const double ax[6][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1},
+                                    {-1, 0, 0}, {0, -1, 0}, {0, 0, -1}};
+    sv best[4];
+    for (int tries = 0; n < 4 && tries < 12; tries++) {
+        double d[3];
+        if (n == 3) {
+            double e1[3], e2[3];
+            for (int i = 0; i < 3; i++) {
+                e1[i] = s[1].w[i] - s[0].w[i];
+                e2[i] = s[2].w[i] - s[0].w[i];
+            }
+            cs_cross3(d, e1, e2);
+            /* try both sides: keep the apex that encloses the origin */
+            for (int sg = 1; sg >= -1; sg -= 2) {
+                double dd[3] = {sg * d[0], sg * d[1], sg * d[2]};
+                memcpy(best, s, 3 * sizeof *s);
+                support_d(A, B, dd, &best[3]);
+                if (tet_contains_origin(best)) {
+                    memcpy(s, best, 4 * sizeof *s);
+                    return 1;
+                }
+            }
+            return 0;
+        }
+        if (n == 2) {
+            double e[3] = {s[1].w[0] - s[0].w[0], s[1].w[1] - s[0].w[1], s[1].w[2] - s[0].w[2]};
+            cs_cross3(d, e, ax[tries % 3]);
+        } else {
+            memcpy(d, ax[tries % 6], sizeof d);
+        }
+        if (cs_dot3(d, d) < 1e-300)
+            continue;
+        sv w;
+        support_d(A, B, d, &w);
+        int dup = 0;
+        for (int i = 0; i < n; i++) {
+            double e[3] = {w.w[0] - s[i].w[0], w.w[1] - s[i].w[1], w.w[2] - s[i].w[2]};
+            if (cs_dot3(e, e) < 1e-24)
+                dup = 1;
+        }
+        if (n == 2 && !dup) { /* reject a point on the segment's line */
+            double e[3], f[3], c[3];
+            for (int i = 0; i < 3; i++) {
+                e[i] = s[1].w[i] - s[0].w[i];
+                f[i] = w.w[i] - s[0].w[i];
+            }
+            cs_cross3(c, e, f);
+            if (cs_dot3(c, c) < 1e-24 * cs_dot3(e, e) * cs_dot3(f, f))
+                dup = 1;
+        }
+        if (!dup)
+            s[n++] = w;
+    }
+    if (n == 4 && tet_contains_origin(s))
+        return 1;
+    /* the origin deep inside but on a GJK edge or face by symmetry: supports in four
+     * tetrahedral directions (a few fixed turns of them) usually enclose it */
+    static const double tdir[4][3] = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
+    for (int turn = 0; turn < 3; turn++) {
+        double c = cos(0.5 * turn), sn = sin(0.5 * turn);
+        for (int k = 0; k < 4; k++) {
+            double d[3] = {c * tdir[k][0] - sn * tdir[k][1], sn * tdir[k][0] + c * tdir[k][1],
+                           tdir[k][2]};
+            if (turn == 2) { /* also turn about x */
+                double y = d[1], z = d[2];
+                d[1] = c * y - sn * z;
+                d[2] = sn * y + c * z;
+            }
+            support_d(A, B, d, &s[k]);
+        }
+        if (tet_contains_origin(s))
+            return 1;
+    }
+    return 0;
+}
+
+/* One contact between A and B: GJK distance when apart, MPR when overlapping, its normal
+ * then refined to the direction of least overlap (MPR's portal normal can be degrees off
+ * on curved patches; the refinement makes depth and normal consistent with the supports). */
+static int single_contact(const cs_collision_options *opt, const cs_shape *A, const cs_shape *B,
+                          double margin, int polish, double n[3], double p[3], double *dist)
+{
+    double scale = 0;
+    for (int i = 0; i < 3; i++)
+        scale = fmax(scale, fmax(A->size[i], B->size[i]));
+    double tol = 1e-10 * (scale > 0 ? scale : 1);
+    double pa[3], pb[3];
+    sv simplex[4];
+    int encl, ns;
+    double d = gjk_distance(A, B, tol, pa, pb, simplex, &encl, &ns);
+    if (d > tol) {
+        if (d > margin)
+            return 0;
+        for (int i = 0; i < 3; i++) {
+            n[i] = (pb[i] - pa[i]) / d;
+            p[i] = 0.5 * (pa[i] + pb[i]);
+        }
+        *dist = d;
+        return 1;
+    }
+    double depth_e;
+    if (!encl && !opt->ccd_mpr)
+        encl = blow_up(A, B, simplex, ns);
+    if (encl && !opt->ccd_mpr && epa(A, B, simplex, 1e-3 * tol_epa_scale(scale), n, &depth_e, pa, pb)) {
+        for (int i = 0; i < 3; i++)
+            p[i] = 0.5 * (pa[i] + pb[i]);
+        /* EPA's face normal on a curved patch is off by ~sqrt(tolerance): polish it
+         * (not needed for the tilted queries of multi-point, which only want the rim) */
+        *dist = (polish && opt->ccd_polish) ? refine(A, B, n, p) : -depth_e;
+        return *dist <= margin;
+    }
+    /* touching or degenerate simplex: libccd's MPR, then refine its normal */
+    ccd_obj o1, o2;
+    make_obj(&o1, A, 0);
+    make_obj(&o2, B, 0);
+    ccd_t ccd;
+    CCD_INIT(&ccd);
+    ccd.support1 = obj_support;
+    ccd.support2 = obj_support;
+    ccd.center1 = obj_center;
+    ccd.center2 = obj_center;
+    ccd.max_iterations = (unsigned long)(opt->ccd_iterations > 0 ? opt->ccd_iterations : 50);
+    ccd.mpr_tolerance = opt->ccd_tolerance > 0 ? opt->ccd_tolerance : 1e-6;
+    ccd_real_t depth;
+    ccd_vec3_t dir, pos;
+    if (ccdMPRPenetration(&o1, &o2, &ccd, &depth, &dir, &pos) != 0) {
+        /* touching exactly: GJK said 0 but MPR sees no overlap; use GJK's points */
+        double e[3] = {B->pos[0] - A->pos[0], B->pos[1] - A->pos[1], B->pos[2] - A->pos[2]};
+        double l = sqrt(cs_dot3(e, e));
+        if (!(l > 0))
+            return 0;
+        for (int i = 0; i < 3; i++) {
+            n[i] = e[i] / l;
+            p[i] = 0.5 * (pa[i] + pb[i]);
+        }
+        *dist = 0;
+        return 0 <= margin;
+    }
+    double len = sqrt(dir.v[0] * dir.v[0] + dir.v[1] * dir.v[1] + dir.v[2] * dir.v[2]);
+    if (!(len > 0))
+        return 0;
+    for (int i = 0; i < 3; i++) {
+        n[i] = dir.v[i] / len;
+        p[i] = pos.v[i];
+    }
+    if (polish && opt->ccd_polish) {
+        *dist = refine(A, B, n, p);
+    } else {
+        *dist = -depth;
+    }
+    return *dist <= margin;
+}
+
+/* rotation matrix about unit axis u by angle th, applied on the left: R * m */
+static void rotate(double out[9], const double u[3], double th, const double m[9])
+{
+    double c = cos(th), s = sin(th), C = 1 - c, R[9];
+    R[0] = c + u[0] * u[0] * C;
+    R[1] = u[0] * u[1] * C - u[2] * s;
+    R[2] = u[0] * u[2] * C + u[1] * s;
+    R[3] = u[1] * u[0] * C + u[2] * s;
+    R[4] = c + u[1] * u[1] * C;
+    R[5] = u[1] * u[2] * C - u[0] * s;
+    R[6] = u[2] * u[0] * C - u[1] * s;
+    R[7] = u[2] * u[1] * C + u[0] * s;
+    R[8] = c + u[2] * u[2] * C;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            out[3 * i + j] = R[3 * i] * m[j] + R[3 * i + 1] * m[3 + j] + R[3 * i + 2] * m[6 + j];
+}
+
+static int can_rest_flat(int t)
+{
+    return t == CS_GEOM_BOX || t == CS_GEOM_CYLINDER || t == CS_GEOM_CAPSULE;
+}
+
+int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_shape *b,
+                  double margin, cs_rawcon *out)
+{
+    double n[3], p[3], dist;
+    if (!single_contact(opt, a, b, margin, 1, n, p, &dist))
+        return 0;
+    cs_setcon(out, n, p, dist);
+    int cnt = 1;
+    if (!opt->multiccd || !can_rest_flat(a->type) || !can_rest_flat(b->type))
+        return cnt;
+
+    /* Extra points: tilt geom2 by a small angle about each tangent through p. A flat
+     * contact patch then touches at its rim; map that point back to the unperturbed pose
+     * and correct its distance to first order (the tilt moved it by delta along n). */
+    double fr[9] = {n[0], n[1], n[2], 0, 0, 0, 0, 0, 0};
+    cs_make_frame(fr);
+    double scale = 0;
+    for (int i = 0; i < 3; i++)
+        scale = fmax(scale, fmax(a->size[i], b->size[i]));
+    const double eps = 1e-3, tol = 1e-3 * scale;
+    double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (int k = 0; k < 4; k++) {
+        double u[3];
+        for (int i = 0; i < 3; i++)
+            u[i] = ((k & 1) ? -1 : 1) * fr[3 * (1 + (k >> 1)) + i];
+        double rmat[9], rr[9], rel[3], rrel[3], rpos[3];
+        rotate(rmat, u, eps, b->mat);
+        rotate(rr, u, eps, I);
+        for (int i = 0; i < 3; i++)
+            rel[i] = b->pos[i] - p[i];
+        cs_mulmv(rrel, rr, rel);
+        for (int i = 0; i < 3; i++)
+            rpos[i] = p[i] + rrel[i];
+        cs_shape br = {b->type, b->size, rpos, rmat};
+        double nk[3], pk[3], dk;
+        if (!single_contact(opt, a, &br, margin, 0, nk, pk, &dk))
+            continue;
+        /* undo the tilt for the point: x = p + R(-eps)(pk - p) */
+        double rinv[9], d[3], x[3];
+        rotate(rinv, u, -eps, I);
+        for (int i = 0; i < 3; i++)
+            d[i] = pk[i] - p[i];
+        cs_mulmv(x, rinv, d);
+        for (int i = 0; i < 3; i++)
+            x[i] += p[i];
+        double delta[3] = {pk[0] - x[0], pk[1] - x[1], pk[2] - x[2]};
+        double dt = dk - cs_dot3(delta, n);
+        if (dt > margin)
+            continue;
+        int dup = 0;
+        for (int c = 0; c < cnt; c++) {
+            double e[3] = {out[c].pos[0] - x[0], out[c].pos[1] - x[1], out[c].pos[2] - x[2]};
+            if (cs_dot3(e, e) < tol * tol)
+                dup = 1;
+        }
+        if (dup)
+            continue;
+        cs_setcon(out + cnt++, n, x, dt);
+    }
+    return cnt;
+}

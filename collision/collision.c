@@ -1,0 +1,563 @@
+/* The collision context: filters, broad phase (sweep and prune on AABBs, planes as
+ * half-spaces), dispatch to the pair routines, contact assembly. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct cs_collision {
+    int ngeom, npair, nexclude;
+    cs_collision_geom *geom;
+    cs_collision_pair *pair;
+    uint64_t *exclude;   /* sorted body-pair keys */
+    uint64_t *pairkey;   /* sorted geom-pair keys of explicit pairs (replacement test) */
+    int *pairorder;      /* pair indices in pairkey order */
+    cs_collision_options opt;
+    int nplane, nsolid;
+    int *plane, *solid;  /* geom indices */
+    double *lo, *hi;     /* AABBs, 3 per geom */
+    int *order, *tmp;    /* sweep order and merge-sort scratch */
+    uint64_t *cand, *candtmp; /* candidate pair keys lo*2^32 + hi (geom indices) */
+    int ncand, capcand;
+    int *candout;        /* candidates as ordered (geom1, geom2) for the public accessor */
+};
+
+void cs_collision_options_default(cs_collision_options *o)
+{
+    memset(o, 0, sizeof *o); /* fields added later default to 0 */
+    o->filterparent = 1;
+    o->multiccd = 1;
+    o->ccd_iterations = 50;
+    o->ccd_tolerance = 1e-6;
+    o->ccd_polish = 1;
+}
+
+static uint64_t key2(int a, int b)
+{
+    if (a > b) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    return ((uint64_t)(uint32_t)a << 32) | (uint32_t)b;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int has_key(const uint64_t *keys, int n, uint64_t k)
+{
+    int lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (keys[mid] == k)
+            return 1;
+        if (keys[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return 0;
+}
+
+static void fail(char *err, size_t errlen, const char *msg, int idx)
+{
+    if (err && errlen)
+        snprintf(err, errlen, msg, idx);
+}
+
+void cs_collision_free(cs_collision *c)
+{
+    if (!c)
+        return;
+    free(c->geom);
+    free(c->pair);
+    free(c->exclude);
+    free(c->pairkey);
+    free(c->pairorder);
+    free(c->plane);
+    free(c->solid);
+    free(c->lo);
+    free(c->hi);
+    free(c->order);
+    free(c->tmp);
+    free(c->cand);
+    free(c->candtmp);
+    free(c->candout);
+    free(c);
+}
+
+static int valid_condim(int d)
+{
+    return d == 1 || d == 3 || d == 4 || d == 6;
+}
+
+cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
+                                  const cs_collision_pair *pairs, int npair,
+                                  const cs_collision_exclude *excludes, int nexclude,
+                                  const cs_collision_options *opt, char *err, size_t errlen)
+{
+    if (ngeom < 0 || npair < 0 || nexclude < 0 || (ngeom && !geoms) || (npair && !pairs) ||
+        (nexclude && !excludes)) {
+        fail(err, errlen, "collision: bad array sizes%.0d", 0);
+        return NULL;
+    }
+    for (int i = 0; i < ngeom; i++) {
+        const cs_collision_geom *g = geoms + i;
+        if (g->type < 0 || g->type >= CS_GEOM_NTYPES || g->type == CS_GEOM_HFIELD) {
+            fail(err, errlen, "collision: geom %d has an unsupported type", i);
+            return NULL;
+        }
+        if (!valid_condim(g->condim)) {
+            fail(err, errlen, "collision: geom %d has condim other than 1, 3, 4, 6", i);
+            return NULL;
+        }
+        if (g->margin < 0 || g->gap < 0) {
+            fail(err, errlen, "collision: geom %d has a negative margin or gap", i);
+            return NULL;
+        }
+    }
+    for (int k = 0; k < npair; k++) {
+        const cs_collision_pair *p = pairs + k;
+        if (p->geom1 < 0 || p->geom1 >= ngeom || p->geom2 < 0 || p->geom2 >= ngeom ||
+            p->geom1 == p->geom2) {
+            fail(err, errlen, "collision: pair %d names invalid geoms", k);
+            return NULL;
+        }
+        if (!valid_condim(p->condim)) {
+            fail(err, errlen, "collision: pair %d has condim other than 1, 3, 4, 6", k);
+            return NULL;
+        }
+    }
+    cs_collision *c = calloc(1, sizeof *c);
+    if (!c)
+        goto oom;
+    c->ngeom = ngeom;
+    c->npair = npair;
+    c->nexclude = nexclude;
+    if (opt)
+        c->opt = *opt;
+    else
+        cs_collision_options_default(&c->opt);
+    size_t ng = ngeom > 0 ? (size_t)ngeom : 1;
+    c->geom = malloc(ng * sizeof *c->geom);
+    c->pair = malloc((npair ? npair : 1) * sizeof *c->pair);
+    c->exclude = malloc((nexclude ? nexclude : 1) * sizeof *c->exclude);
+    c->pairkey = malloc((npair ? npair : 1) * sizeof *c->pairkey);
+    c->pairorder = malloc((npair ? npair : 1) * sizeof *c->pairorder);
+    c->plane = malloc(ng * sizeof(int));
+    c->solid = malloc(ng * sizeof(int));
+    c->lo = malloc(3 * ng * sizeof(double));
+    c->hi = malloc(3 * ng * sizeof(double));
+    c->order = malloc(ng * sizeof(int));
+    c->tmp = malloc(ng * sizeof(int));
+    c->capcand = 8 * (int)ng + 16;
+    c->cand = malloc((size_t)c->capcand * sizeof(uint64_t));
+    c->candtmp = malloc((size_t)c->capcand * sizeof(uint64_t));
+    c->candout = malloc((size_t)c->capcand * 2 * sizeof(int));
+    if (!c->geom || !c->pair || !c->exclude || !c->pairkey || !c->pairorder || !c->plane || !c->solid ||
+        !c->lo || !c->hi || !c->order || !c->tmp || !c->cand || !c->candtmp || !c->candout)
+        goto oom;
+    if (ngeom)
+        memcpy(c->geom, geoms, (size_t)ngeom * sizeof *geoms);
+    if (npair)
+        memcpy(c->pair, pairs, (size_t)npair * sizeof *pairs);
+    for (int k = 0; k < nexclude; k++)
+        c->exclude[k] = key2(excludes[k].body1, excludes[k].body2);
+    qsort(c->exclude, (size_t)nexclude, sizeof(uint64_t), cmp_u64);
+    /* explicit pairs sorted by geom-pair key (stable: duplicates keep file order) */
+    for (int k = 0; k < npair; k++) {
+        uint64_t key = key2(pairs[k].geom1, pairs[k].geom2);
+        int m = k;
+        while (m > 0 && c->pairkey[m - 1] > key) {
+            c->pairkey[m] = c->pairkey[m - 1];
+            c->pairorder[m] = c->pairorder[m - 1];
+            m--;
+        }
+        c->pairkey[m] = key;
+        c->pairorder[m] = k;
+    }
+    for (int i = 0; i < ngeom; i++) {
+        if (!geoms[i].contype && !geoms[i].conaffinity)
+            continue; /* never collides automatically (explicit pairs bypass this) */
+        if (geoms[i].type == CS_GEOM_PLANE)
+            c->plane[c->nplane++] = i;
+        else
+            c->solid[c->nsolid++] = i;
+    }
+    return c;
+oom:
+    cs_collision_free(c);
+    fail(err, errlen, "collision: out of memory%.0d", 0);
+    return NULL;
+}
+
+int cs_collision_filter(const cs_collision *c, int i, int j)
+{
+    const cs_collision_geom *a = c->geom + i, *b = c->geom + j;
+    if (i == j || (a->type == CS_GEOM_PLANE && b->type == CS_GEOM_PLANE))
+        return 0;
+    if (!(a->contype & b->conaffinity) && !(b->contype & a->conaffinity))
+        return 0;
+    if (a->weldbody == b->weldbody)
+        return 0;
+    if (c->opt.filterparent && a->weldbody != 0 && b->weldbody != 0 &&
+        (a->weldbody == b->weldparent || b->weldbody == a->weldparent))
+        return 0;
+    if (c->nexclude && has_key(c->exclude, c->nexclude, key2(a->body, b->body)))
+        return 0;
+    if (c->npair && has_key(c->pairkey, c->npair, key2(i, j)))
+        return 0; /* the explicit pair replaces the automatic contact */
+    return 1;
+}
+
+void cs_geom_aabb(int type, const double size[3], const cs_pose *p, double margin,
+                  double lo[3], double hi[3])
+{
+    const double *R = p->mat;
+    for (int i = 0; i < 3; i++) {
+        double h;
+        const double *row = R + 3 * i; /* world axis i in local coordinates */
+        switch (type) {
+        case CS_GEOM_PLANE:
+            lo[i] = -HUGE_VAL;
+            hi[i] = HUGE_VAL;
+            continue;
+        case CS_GEOM_SPHERE:
+            h = size[0];
+            break;
+        case CS_GEOM_CAPSULE:
+            h = size[1] * fabs(row[2]) + size[0];
+            break;
+        case CS_GEOM_ELLIPSOID:
+            h = sqrt(row[0] * row[0] * size[0] * size[0] + row[1] * row[1] * size[1] * size[1] +
+                     row[2] * row[2] * size[2] * size[2]);
+            break;
+        case CS_GEOM_CYLINDER:
+            h = size[1] * fabs(row[2]) + size[0] * sqrt(fmax(0, 1 - row[2] * row[2]));
+            break;
+        case CS_GEOM_BOX:
+        default:
+            h = fabs(row[0]) * size[0] + fabs(row[1]) * size[1] + fabs(row[2]) * size[2];
+            break;
+        }
+        lo[i] = p->pos[i] - h - margin;
+        hi[i] = p->pos[i] + h + margin;
+    }
+}
+
+/* merge sort of idx[0..n) by key[idx] (stable, no allocation) */
+static void sort_by(int *idx, int *tmp, int n, const double *key, int stride)
+{
+    for (int w = 1; w < n; w *= 2) {
+        for (int s = 0; s < n; s += 2 * w) {
+            int m = s + w < n ? s + w : n, e = s + 2 * w < n ? s + 2 * w : n;
+            int i = s, j = m, k = s;
+            while (i < m && j < e)
+                tmp[k++] = (key[stride * idx[j]] < key[stride * idx[i]]) ? idx[j++] : idx[i++];
+            while (i < m)
+                tmp[k++] = idx[i++];
+            while (j < e)
+                tmp[k++] = idx[j++];
+        }
+        memcpy(idx, tmp, (size_t)n * sizeof *idx);
+    }
+}
+
+static void sort_u64(uint64_t *a, uint64_t *tmp, int n)
+{
+    for (int w = 1; w < n; w *= 2) {
+        for (int s = 0; s < n; s += 2 * w) {
+            int m = s + w < n ? s + w : n, e = s + 2 * w < n ? s + 2 * w : n;
+            int i = s, j = m, k = s;
+            while (i < m && j < e)
+                tmp[k++] = a[j] < a[i] ? a[j++] : a[i++];
+            while (i < m)
+                tmp[k++] = a[i++];
+            while (j < e)
+                tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, (size_t)n * sizeof *a);
+    }
+}
+
+static int push_cand(cs_collision *c, uint64_t k)
+{
+    if (c->ncand == c->capcand) {
+        /* grows only past the largest candidate count seen so far */
+        int cap = 2 * c->capcand;
+        uint64_t *a = realloc(c->cand, (size_t)cap * sizeof *a);
+        if (!a)
+            return 0;
+        c->cand = a;
+        uint64_t *b = realloc(c->candtmp, (size_t)cap * sizeof *b);
+        if (!b)
+            return 0;
+        c->candtmp = b;
+        int *o = realloc(c->candout, (size_t)cap * 2 * sizeof *o);
+        if (!o)
+            return 0;
+        c->candout = o;
+        c->capcand = cap;
+    }
+    c->cand[c->ncand++] = k;
+    return 1;
+}
+
+/* plane p against the (margin-inflated) AABB of geom g: the box's lowest point along the
+ * plane normal is within the plane's margin */
+static int plane_hits(const cs_collision *c, int p, const cs_pose *pp, int g)
+{
+    const double *lo = c->lo + 3 * g, *hi = c->hi + 3 * g;
+    double lown = 0;
+    for (int i = 0; i < 3; i++) {
+        double n = pp->mat[3 * i + 2];
+        double ctr = 0.5 * (lo[i] + hi[i]) - pp->pos[i], half = 0.5 * (hi[i] - lo[i]);
+        lown += n * ctr - fabs(n) * half;
+    }
+    return lown <= c->geom[p].margin;
+}
+
+int cs_collision_broadphase(cs_collision *c, const cs_pose *poses)
+{
+    c->ncand = 0;
+    for (int k = 0; k < c->nsolid; k++) {
+        int g = c->solid[k];
+        cs_geom_aabb(c->geom[g].type, c->geom[g].size, poses + g, c->geom[g].margin,
+                     c->lo + 3 * g, c->hi + 3 * g);
+        c->order[k] = g;
+    }
+    /* sweep along the axis where the boxes are most spread (fewest overlaps) */
+    double mean[3] = {0, 0, 0}, var[3] = {0, 0, 0};
+    for (int k = 0; k < c->nsolid; k++)
+        for (int i = 0; i < 3; i++)
+            mean[i] += c->lo[3 * c->solid[k] + i];
+    for (int i = 0; i < 3; i++)
+        mean[i] /= c->nsolid > 0 ? c->nsolid : 1;
+    for (int k = 0; k < c->nsolid; k++)
+        for (int i = 0; i < 3; i++) {
+            double d = c->lo[3 * c->solid[k] + i] - mean[i];
+            var[i] += d * d;
+        }
+    int x = 0;
+    for (int i = 1; i < 3; i++)
+        if (var[i] > var[x])
+            x = i;
+    int y = (x + 1) % 3, z = (x + 2) % 3;
+    sort_by(c->order, c->tmp, c->nsolid, c->lo + x, 3);
+    for (int a = 0; a < c->nsolid; a++) {
+        int i = c->order[a];
+        const double *li = c->lo + 3 * i, *hi_ = c->hi + 3 * i;
+        for (int b = a + 1; b < c->nsolid; b++) {
+            int j = c->order[b];
+            const double *lj = c->lo + 3 * j, *hj = c->hi + 3 * j;
+            if (lj[x] > hi_[x])
+                break;
+            if (lj[y] > hi_[y] || li[y] > hj[y] || lj[z] > hi_[z] || li[z] > hj[z])
+                continue;
+            if (cs_collision_filter(c, i, j) && !push_cand(c, key2(i, j)))
+                return -1;
+        }
+    }
+    for (int k = 0; k < c->nplane; k++) {
+        int p = c->plane[k];
+        for (int m = 0; m < c->nsolid; m++) {
+            int g = c->solid[m];
+            if (plane_hits(c, p, poses + p, g) && cs_collision_filter(c, p, g) &&
+                !push_cand(c, key2(p, g)))
+                return -1;
+        }
+    }
+    sort_u64(c->cand, c->candtmp, c->ncand);
+    for (int k = 0; k < c->ncand; k++) {
+        int i = (int)(c->cand[k] >> 32), j = (int)(c->cand[k] & 0xffffffffu);
+        if (c->geom[i].type > c->geom[j].type) {
+            int t = i;
+            i = j;
+            j = t;
+        }
+        c->candout[2 * k] = i;
+        c->candout[2 * k + 1] = j;
+    }
+    return c->ncand;
+}
+
+const int *cs_collision_candidates(const cs_collision *c, int *n)
+{
+    *n = c->ncand;
+    return c->candout;
+}
+
+/* dispatch table, MuJoCo order: [type1][type2] with type1 <= type2 */
+static cs_narrow_fn table(int t1, int t2)
+{
+    switch (t1) {
+    case CS_GEOM_PLANE:
+        switch (t2) {
+        case CS_GEOM_SPHERE:
+            return cs_plane_sphere;
+        case CS_GEOM_CAPSULE:
+            return cs_plane_capsule;
+        case CS_GEOM_ELLIPSOID:
+            return cs_plane_ellipsoid;
+        case CS_GEOM_CYLINDER:
+            return cs_plane_cylinder;
+        case CS_GEOM_BOX:
+            return cs_plane_box;
+        default:
+            return NULL;
+        }
+    case CS_GEOM_SPHERE:
+        switch (t2) {
+        case CS_GEOM_SPHERE:
+            return cs_sphere_sphere;
+        case CS_GEOM_CAPSULE:
+            return cs_sphere_capsule;
+        case CS_GEOM_CYLINDER:
+            return cs_sphere_cylinder;
+        case CS_GEOM_BOX:
+            return cs_sphere_box;
+        default:
+            return cs_convex_ccd;
+        }
+    case CS_GEOM_CAPSULE:
+        switch (t2) {
+        case CS_GEOM_CAPSULE:
+            return cs_capsule_capsule;
+        case CS_GEOM_BOX:
+            return cs_capsule_box;
+        default:
+            return cs_convex_ccd;
+        }
+    case CS_GEOM_ELLIPSOID:
+    case CS_GEOM_CYLINDER:
+        return cs_convex_ccd;
+    case CS_GEOM_BOX:
+        return t2 == CS_GEOM_BOX ? cs_box_box : NULL;
+    default:
+        return NULL;
+    }
+}
+
+int cs_collide_pair(const cs_collision *c, int type1, const double size1[3], const cs_pose *p1,
+                    int type2, const double size2[3], const cs_pose *p2, double margin,
+                    cs_geom_contact *out)
+{
+    if (type1 > type2 || type1 < 0 || type2 >= CS_GEOM_NTYPES)
+        return 0;
+    cs_narrow_fn fn = table(type1, type2);
+    if (!fn)
+        return 0;
+    cs_shape a = {type1, size1, p1->pos, p1->mat}, b = {type2, size2, p2->pos, p2->mat};
+    cs_collision_options def;
+    const cs_collision_options *opt = c ? &c->opt : NULL;
+    if (!opt) {
+        cs_collision_options_default(&def);
+        opt = &def;
+    }
+    int n = fn(opt, &a, &b, margin, out);
+    for (int k = 0; k < n; k++)
+        cs_make_frame(out[k].frame);
+    return n;
+}
+
+/* narrow phase of one pair (g1, g2 already in MuJoCo order), append to con */
+static int emit(const cs_collision *c, const cs_pose *poses, int g1, int g2, int ipair,
+                cs_geom_contact *con, int maxcon, int ncon, int *dropped)
+{
+    const cs_collision_geom *a = c->geom + g1, *b = c->geom + g2;
+    double margin, gap;
+    if (ipair >= 0) {
+        margin = c->pair[ipair].margin;
+        gap = c->pair[ipair].gap;
+    } else {
+        margin = fmax(a->margin, b->margin);
+        gap = fmax(a->gap, b->gap);
+    }
+    cs_geom_contact buf[CS_MAXCONPAIR];
+    int n = cs_collide_pair(c, a->type, a->size, poses + g1, b->type, b->size, poses + g2,
+                            margin, buf);
+    for (int k = 0; k < n; k++) {
+        if (ncon >= maxcon) {
+            *dropped += n - k;
+            break;
+        }
+        cs_geom_contact *o = con + ncon++;
+        memcpy(o->pos, buf[k].pos, sizeof o->pos);
+        memcpy(o->frame, buf[k].frame, sizeof o->frame);
+        o->dist = buf[k].dist;
+        o->geom1 = g1;
+        o->geom2 = g2;
+        o->pair = ipair;
+        o->margin = margin;
+        o->gap = gap;
+        if (ipair >= 0) {
+            const cs_collision_pair *p = c->pair + ipair;
+            o->dim = p->condim;
+            for (int i = 0; i < 5; i++) {
+                o->friction[i] = fmax(p->friction[i], CS_MINMU);
+                o->solimp[i] = p->solimp[i];
+            }
+            for (int i = 0; i < 2; i++) {
+                o->solref[i] = p->solref[i];
+                o->solreffriction[i] = p->solreffriction[i];
+            }
+        } else {
+            cs_mix_params(a, b, o);
+        }
+    }
+    return ncon;
+}
+
+/* explicit pair: AABBs inflated by the pair margin must overlap (planes: half-space) */
+static int pair_near(const cs_collision *c, const cs_pose *poses, int g1, int g2, double m)
+{
+    double l1[3], h1[3], l2[3], h2[3];
+    const cs_collision_geom *a = c->geom + g1, *b = c->geom + g2;
+    cs_geom_aabb(a->type, a->size, poses + g1, 0, l1, h1);
+    cs_geom_aabb(b->type, b->size, poses + g2, 0, l2, h2);
+    for (int i = 0; i < 3; i++)
+        if (l2[i] > h1[i] + m || l1[i] > h2[i] + m)
+            return 0;
+    return 1;
+}
+
+int cs_collision_detect(cs_collision *c, const cs_pose *poses, cs_geom_contact *con, int maxcon,
+                        int *dropped)
+{
+    int drop = 0, ncon = 0;
+    if (cs_collision_broadphase(c, poses) < 0) {
+        if (dropped)
+            *dropped = -1;
+        return 0;
+    }
+    /* explicit pairs are merged into the candidate order by their geom-pair key */
+    int kp = 0;
+    for (int k = 0; k <= c->ncand; k++) {
+        uint64_t key = k < c->ncand ? c->cand[k] : UINT64_MAX;
+        for (; kp < c->npair && c->pairkey[kp] <= key; kp++) {
+            int pi = c->pairorder[kp];
+            int g1 = c->pair[pi].geom1, g2 = c->pair[pi].geom2;
+            if (c->geom[g1].type > c->geom[g2].type) {
+                int t = g1;
+                g1 = g2;
+                g2 = t;
+            }
+            if (pair_near(c, poses, g1, g2, c->pair[pi].margin))
+                ncon = emit(c, poses, g1, g2, pi, con, maxcon, ncon, &drop);
+        }
+        if (k == c->ncand)
+            break;
+        int g1 = c->candout[2 * k], g2 = c->candout[2 * k + 1];
+        ncon = emit(c, poses, g1, g2, -1, con, maxcon, ncon, &drop);
+    }
+    if (dropped)
+        *dropped = drop;
+    return ncon;
+}

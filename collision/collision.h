@@ -1,0 +1,161 @@
+/* Collision detection: geoms (shapes + world poses) in, contacts out.
+ *
+ * collision/ knows nothing of the model: the caller describes the geoms once (static
+ * data: shape, body/weld info for MuJoCo's filters, contact parameters), the explicit
+ * pairs and the excluded body pairs, and hands the world poses to every detect call.
+ * A context is created once with capacities; cs_collision_detect allocates nothing
+ * (its pair buffer only grows if a step ever has more candidates than any step before).
+ *
+ * Conventions are MuJoCo's (the 3.x rules of cone-math.md §8; recent MuJoCo sums the two
+ * margins and gaps and detects up to margin + gap instead):
+ * - pair order: the geom with the lower type code is geom1 (equal types: the lower index,
+ *   or for an explicit pair its geom1 as written);
+ * - normal = frame row 0 points from geom1 to geom2; dist < 0 is penetration;
+ * - contacts are reported for dist <= margin (MuJoCo's routines test dist > margin);
+ * - pos is midway between the two surfaces;
+ * - margin of a pair = max of the geoms' margins, gap = max of gaps (explicit pair: its own);
+ *   the solver uses a contact when dist < margin - gap;
+ * - planes are infinite, act on the +z side of their frame, never collide with planes. */
+#ifndef CS_COLLISION_H
+#define CS_COLLISION_H
+
+#include <stddef.h>
+
+#include "geom.h"
+
+#define CS_MAXCONPAIR 8    /* most contacts one geom pair yields (box-box) */
+#define CS_MINMU 1e-5      /* friction floor, as MuJoCo's mjMINMU */
+
+/* Static description of one geom (filled once from the model). contype = conaffinity = 0
+ * takes the geom out of the broad phase (it can still be in an explicit pair). */
+typedef struct {
+    int type;            /* cs_geom_type; CS_GEOM_HFIELD is rejected */
+    double size[3];      /* MuJoCo's geom size meaning */
+    int body;            /* body id (0 = world); used by excludes */
+    int weldbody;        /* MuJoCo body_weldid[body]: the body it is rigidly welded to (0 = world) */
+    int weldparent;      /* body_weldid[body_parentid[weldbody]] (0 for world) */
+    int contype, conaffinity;
+    int condim;          /* 1, 3, 4 or 6 */
+    int priority;
+    double solmix;
+    double friction[3];  /* slide, spin, roll */
+    double solref[2];
+    double solimp[5];
+    double margin, gap;
+} cs_collision_geom;
+
+/* An explicit <pair>: bypasses all filters; its values are final (the loader resolves
+ * unspecified attributes), and it replaces the automatic contact of the same two geoms. */
+typedef struct {
+    int geom1, geom2;
+    int condim;
+    double friction[5];      /* t1, t2, spin, roll1, roll2 */
+    double solref[2];
+    double solreffriction[2];/* (0, 0) = unset: the solver then uses solref */
+    double solimp[5];
+    double margin, gap;
+} cs_collision_pair;
+
+/* An <exclude>: no automatic contacts between geoms of these two bodies. */
+typedef struct {
+    int body1, body2;
+} cs_collision_exclude;
+
+/* One contact point. */
+typedef struct cs_geom_contact {
+    double pos[3];           /* midway between the surfaces */
+    double frame[9];         /* rows: normal (geom1 -> geom2), t1, t2; right-handed */
+    double dist;             /* signed distance, negative = penetration */
+    int geom1, geom2;
+    int pair;                /* explicit pair index, -1 if automatic */
+    int dim;                 /* condim */
+    double friction[5];      /* floored at CS_MINMU */
+    double solref[2];
+    double solreffriction[2];
+    double solimp[5];
+    double margin, gap;      /* include in the solver when dist < margin - gap */
+} cs_geom_contact;
+
+/* Whether the solver uses the contact (MuJoCo: not excluded by the gap). */
+static inline int cs_contact_active(const cs_geom_contact *c)
+{
+    return c->dist < c->margin - c->gap;
+}
+
+/* Options: fill with cs_collision_options_default, then change what you need. */
+typedef struct {
+    int filterparent;        /* 1 (MuJoCo's default): skip parent-child body pairs */
+    int multiccd;            /* 1: several points for libccd pairs that can rest flat */
+    int ccd_iterations;      /* libccd max iterations (MuJoCo default 50) */
+    double ccd_tolerance;    /* libccd MPR tolerance (MuJoCo default 1e-6) */
+    int ccd_mpr;             /* 1: overlapping support-function pairs by libccd's MPR (as
+                              * MuJoCo's libccd path) instead of EPA; MPR's normal can be
+                              * degrees off on curved patches, the polish only finds a
+                              * local optimum from it */
+    int ccd_polish;          /* 1: polish the EPA normal to ~1e-7 rad (about 3x the cost of
+                              * a support-function pair); 0: EPA's (~1e-3 rad on curved
+                              * patches, exact on flat ones) */
+} cs_collision_options;
+
+void cs_collision_options_default(cs_collision_options *opt);
+
+typedef struct cs_collision cs_collision;
+
+/* Validate and copy the descriptions, allocate all buffers. NULL on error with a
+ * message in err (if errlen > 0). opt may be NULL (defaults). */
+cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
+                                  const cs_collision_pair *pairs, int npair,
+                                  const cs_collision_exclude *excludes, int nexclude,
+                                  const cs_collision_options *opt,
+                                  char *err, size_t errlen);
+void cs_collision_free(cs_collision *c);
+
+/* Detect all contacts at the given world poses (poses[ngeom], e.g. MuJoCo's geom_xpos and
+ * geom_xmat). Writes at most maxcon contacts to con and returns their number; *dropped
+ * (may be NULL) receives how many more were found but did not fit (-1: out of memory
+ * growing the candidate buffer). Order: by geom pair (lower index, higher index), explicit
+ * pairs merged in at their geom pair; within a pair, the routine's point order.
+ * Deterministic: the same poses give the same contacts, bit for bit.
+ * A context holds scratch buffers: use one per thread / per cs_data. */
+int cs_collision_detect(cs_collision *c, const cs_pose *poses, cs_geom_contact *con, int maxcon,
+                        int *dropped);
+
+/* --- lower-level pieces (used by detect; exposed for tests and tools) ------------- */
+
+/* World AABB of a geom, margin included: lo[3], hi[3]. Planes get +-HUGE_VAL. */
+void cs_geom_aabb(int type, const double size[3], const cs_pose *pose, double margin,
+                  double lo[3], double hi[3]);
+
+/* Candidate automatic pairs after the broad phase and filters of the last
+ * cs_collision_detect (or cs_collision_broadphase) call: pairs[2*k], pairs[2*k+1], ordered
+ * as contacts are (geom1, geom2). Explicit pairs are not included. */
+int cs_collision_broadphase(cs_collision *c, const cs_pose *poses);
+const int *cs_collision_candidates(const cs_collision *c, int *n);
+
+/* The filter rules alone (contype/conaffinity, weld, parent, exclude, explicit pair
+ * replacement) for geoms i and j: 1 = may collide automatically. */
+int cs_collision_filter(const cs_collision *c, int i, int j);
+
+/* Narrow phase for one geom pair given in MuJoCo order (type1 <= type2). Fills up to
+ * CS_MAXCONPAIR raw contacts: pos, frame (normal row; tangent rows complete), dist.
+ * Returns the number of points with dist <= margin. Uses the context's settings (c may be
+ * NULL: defaults). */
+int cs_collide_pair(const cs_collision *c, int type1, const double size1[3], const cs_pose *p1,
+                    int type2, const double size2[3], const cs_pose *p2, double margin,
+                    cs_geom_contact *out);
+
+/* Complete a contact frame the MuJoCo way: frame[0..2] the normal (normalised here);
+ * frame[3..5] a tangent hint or zeros. Default tangent: world y made orthogonal to the
+ * normal (world z when |n_y| >= 0.5); t2 = n x t1. */
+void cs_make_frame(double frame[9]);
+
+/* Swap geom1 and geom2 of a contact (e.g. to report an explicit pair as written when
+ * MuJoCo's type order reversed it): the normal and t2 change sign, t1 stays, so the
+ * frame stays right-handed. */
+void cs_contact_flip(cs_geom_contact *con);
+
+/* Mix the parameters of two geoms by MuJoCo's rules into con (dim, friction, solref,
+ * solreffriction = 0, solimp); friction floored at CS_MINMU. */
+void cs_mix_params(const cs_collision_geom *g1, const cs_collision_geom *g2, cs_geom_contact *con);
+
+#endif

@@ -1,0 +1,96 @@
+/* The collision stage: hands collision/ the geoms (shapes, poses, filter data, contact
+ * parameters) and copies its contacts into data. collision/ never sees the model. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collision/collision.h"
+#include "conesim.h"
+#include "stages.h"
+
+struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errlen)
+{
+    int ng = m->ngeom, np = m->npair, ne = m->nexclude;
+    cs_collision_geom *g = calloc((size_t)ng + 1, sizeof *g);
+    cs_collision_pair *p = calloc((size_t)np + 1, sizeof *p);
+    cs_collision_exclude *x = calloc((size_t)ne + 1, sizeof *x);
+    struct cs_collision *c = NULL;
+    if (!g || !p || !x) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < ng; i++) {
+        int b = m->geom_body[i], w = m->body_weldid[b];
+        g[i].type = m->geom_type[i];
+        memcpy(g[i].size, m->geom_size + 3 * i, sizeof g[i].size);
+        g[i].body = b;
+        g[i].weldbody = w;
+        g[i].weldparent = w ? m->body_weldid[m->body_parent[w]] : 0;
+        g[i].contype = m->geom_contype[i];
+        g[i].conaffinity = m->geom_conaffinity[i];
+        g[i].condim = m->geom_condim[i];
+        g[i].priority = m->geom_priority[i];
+        g[i].solmix = m->geom_solmix[i];
+        memcpy(g[i].friction, m->geom_friction + 3 * i, sizeof g[i].friction);
+        memcpy(g[i].solref, m->geom_solref + 2 * i, sizeof g[i].solref);
+        memcpy(g[i].solimp, m->geom_solimp + 5 * i, sizeof g[i].solimp);
+        g[i].margin = m->geom_margin[i];
+        g[i].gap = m->geom_gap[i];
+    }
+    for (int i = 0; i < np; i++) {
+        p[i].geom1 = m->pair_geom1[i];
+        p[i].geom2 = m->pair_geom2[i];
+        p[i].condim = m->pair_condim[i];
+        memcpy(p[i].friction, m->pair_friction + 5 * i, sizeof p[i].friction);
+        memcpy(p[i].solref, m->pair_solref + 2 * i, sizeof p[i].solref);
+        memcpy(p[i].solreffriction, m->pair_solreffriction + 2 * i, sizeof p[i].solreffriction);
+        memcpy(p[i].solimp, m->pair_solimp + 5 * i, sizeof p[i].solimp);
+        p[i].margin = m->pair_margin[i];
+        p[i].gap = m->pair_gap[i];
+    }
+    for (int i = 0; i < ne; i++) {
+        x[i].body1 = m->exclude_body1[i];
+        x[i].body2 = m->exclude_body2[i];
+    }
+    cs_collision_options opt;
+    cs_collision_options_default(&opt);
+    opt.filterparent = !(m->opt.disableflags & CS_DSBL_FILTERPARENT);
+    c = cs_collision_create(g, ng, p, np, x, ne, &opt, err, errlen);
+done:
+    free(g);
+    free(p);
+    free(x);
+    return c;
+}
+
+void cs_collide(const cs_model *m, cs_data *d)
+{
+    d->ncon = 0;
+    if (m->opt.disableflags & (CS_DSBL_CONTACT | CS_DSBL_CONSTRAINT)) return;
+    int dropped = 0;
+    int n = cs_collision_detect(d->collision, d->geom_xpose, d->rawcon, m->nconmax, &dropped);
+    if (dropped) d->warning[CS_WARN_CONTACTFULL] += dropped > 0 ? dropped : 1;
+    for (int i = 0; i < n; i++) {
+        cs_geom_contact *r = &d->rawcon[i];
+        /* explicit pairs are reported as written (interface.md), even where MuJoCo's type
+         * order put the other geom first */
+        if (r->pair >= 0 && r->geom1 != m->pair_geom1[r->pair]) cs_contact_flip(r);
+        cs_contact *c = &d->contact[i];
+        memset(c, 0, sizeof *c);
+        memcpy(c->pos, r->pos, sizeof c->pos);
+        memcpy(c->frame, r->frame, sizeof c->frame);
+        c->dist = r->dist;
+        c->geom1 = r->geom1;
+        c->geom2 = r->geom2;
+        c->dim = r->dim;
+        c->exclude = !cs_contact_active(r);
+        memcpy(c->friction, r->friction, sizeof c->friction);
+        memcpy(c->solref, r->solref, sizeof c->solref);
+        memcpy(c->solreffriction, r->solreffriction, sizeof c->solreffriction);
+        memcpy(c->solimp, r->solimp, sizeof c->solimp);
+        c->margin = r->margin;
+        c->gap = r->gap;
+        c->efc_address = -1;
+        c->zone = CS_CZONE_NONE;
+    }
+    d->ncon = n;
+}

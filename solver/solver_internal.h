@@ -1,0 +1,40 @@
+/* Helpers shared by the solver's files; not part of the public API. */
+#ifndef CS_SOLVER_INTERNAL_H
+#define CS_SOLVER_INTERNAL_H
+
+#include "solver.h"
+
+/* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n); 0 ok, -1 not PD. */
+int cs_i_chol(int n, double *A);
+/* Solve L L^T x = b in place with the factor from cs_i_chol. */
+void cs_i_chol_solve(int n, const double *L, double *x);
+
+struct cs_solver_ws {
+    int max_body, max_block;
+    double *L;                       /* 36 per body: Cholesky of M blocks */
+    double *a, *grad, *dir, *Mdir, *tmp; /* 6 per body */
+    double *H;                       /* dense island Hessian (Newton) */
+    double *P, *pcg;                 /* Newton CG: 36 per body preconditioner, 4 x 6 per body */
+    int *parent, *body_island, *body_local;
+    int *isl_bodies, *isl_body_adr, *isl_body_num;
+    int *isl_blocks, *isl_block_adr, *isl_block_num;
+    cs_island_stats *ist;
+    int nisland;
+    double meaninertia;
+};
+
+/* a[body] += M^-1 J^T d for a block (uses W). */
+void cs_i_apply(const cs_block *b, const double *d, double *a);
+/* j = J a - aref for a block. */
+void cs_i_resid(const cs_block *b, const double *a, double *j);
+/* island cost pieces */
+double cs_i_primal(cs_solver_ws *w, const cs_problem *p, int isl, const double *a);
+void cs_i_island_stats(cs_solver_ws *w, const cs_problem *p, int isl);
+double cs_i_scale(const cs_solver_ws *w, int isl);
+
+void cs_i_pgs(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, int isl,
+              const double *a_warm);
+void cs_i_newton(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, int isl,
+                 const double *a_warm);
+
+#endif

@@ -1,0 +1,1193 @@
+/* Solver suite: constraint rows (cone-math.md §8), local cone problems, PGS and Newton on
+ * random multi-contact problems, the closed-form soft response (§7), the resting sphere. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver.h"
+
+static const double PI = 3.14159265358979323846;
+static const double SOLIMP_DEF[5] = {0.9, 0.95, 0.001, 0.5, 2};
+static const double SOLREF_DEF[2] = {0.02, 1};
+
+/* ---- deterministic random numbers (fixed seed) ---- */
+static unsigned long long rng_state;
+static double urand(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+static double srand1(void) { return 2 * urand() - 1; }
+
+/* ---------------------------------------------------------------- rows, §8 ---- */
+
+START_TEST(test_impedance_hand)
+{
+    double s[5], P;
+    cs_solimp_clamp(SOLIMP_DEF, s);
+    /* below the midpoint: y = x^2 / midpoint, x = 0.367182 */
+    double x = 0.367182, y = x * x / 0.5;
+    ck_assert_double_eq_tol(cs_impedance(s, -3.67182e-4, 0, &P), 0.9 + 0.05 * y, 1e-15);
+    ck_assert_double_eq_tol(cs_impedance(s, -3.67182e-4, 0, NULL), 0.913482, 5e-7);
+    ck_assert_double_eq_tol(P, -2 * 2 * x * 0.05 / 0.001, 1e-9); /* sgn -1: pos below margin */
+    /* above the midpoint: y = 1 - (1-x)^2 / (1 - midpoint) */
+    ck_assert_double_eq_tol(cs_impedance(s, -8e-4, 0, NULL), 0.9 + 0.05 * (1 - 0.04 / 0.5), 1e-15);
+    /* saturated and at the margin */
+    ck_assert_double_eq_tol(cs_impedance(s, -0.01, 0, NULL), 0.95, 1e-15);
+    ck_assert_double_eq_tol(cs_impedance(s, 0.002, 0.002, NULL), 0.9, 1e-15);
+    /* x measured from the include-margin */
+    ck_assert_double_eq_tol(cs_impedance(s, 0.001 - 8e-4, 0.001, NULL), 0.9 + 0.05 * 0.92, 1e-15);
+    /* flat: d0 == dwidth, or width 0 */
+    double f1[5] = {0.8, 0.8, 0.01, 0.5, 2}, f2[5] = {0.7, 0.9, 0, 0.5, 2};
+    ck_assert_double_eq_tol(cs_impedance(f1, -0.005, 0, NULL), 0.8, 1e-15);
+    ck_assert_double_eq_tol(cs_impedance(f2, -0.005, 0, NULL), 0.8, 1e-15);
+    /* linear power */
+    double l1[5] = {0.5, 0.9, 0.01, 0.3, 1};
+    ck_assert_double_eq_tol(cs_impedance(l1, -0.004, 0, NULL), 0.5 + 0.4 * 0.4, 1e-15);
+    /* general power 3 above midpoint: 1 - (1-x)^3/(1-m)^2 */
+    double p3[5] = {0.5, 0.9, 0.01, 0.3, 3};
+    ck_assert_double_eq_tol(cs_impedance(p3, -0.006, 0, NULL),
+                            0.5 + 0.4 * (1 - 0.064 / 0.49), 1e-14);
+    /* clamps */
+    double raw[5] = {0, 1.5, -1, 2, 0.2}, c[5];
+    cs_solimp_clamp(raw, c);
+    ck_assert_double_eq(c[0], 0.0001);
+    ck_assert_double_eq(c[1], 0.9999);
+    ck_assert_double_eq(c[2], 0);
+    ck_assert_double_eq(c[3], 0.9999);
+    ck_assert_double_eq(c[4], 1);
+}
+END_TEST
+
+START_TEST(test_solref_hand)
+{
+    double r[2], K, B;
+    ck_assert_int_eq(cs_solref_fix(SOLREF_DEF, 0.002, 1, r), 0);
+    cs_solref_kb(r, 0.95, &K, &B);
+    ck_assert_double_eq_tol(K, 1 / (0.95 * 0.95 * 0.02 * 0.02), 1e-9);
+    ck_assert_double_eq_tol(B, 2 / (0.95 * 0.02), 1e-12);
+    /* refsafe: timeconst raised to 2 timestep */
+    double fast[2] = {0.001, 0.5};
+    cs_solref_fix(fast, 0.002, 1, r);
+    ck_assert_double_eq(r[0], 0.004);
+    cs_solref_kb(r, 0.9, &K, &B);
+    ck_assert_double_eq_tol(K, 1 / (0.81 * 0.004 * 0.004 * 0.25), 1e-7);
+    cs_solref_fix(fast, 0.002, 0, r);
+    ck_assert_double_eq(r[0], 0.001);
+    /* direct form */
+    double dir[2] = {-1000, -50};
+    ck_assert_int_eq(cs_solref_fix(dir, 0.002, 1, r), 0);
+    cs_solref_kb(r, 0.95, &K, &B);
+    ck_assert_double_eq_tol(K, 1000 / 0.9025, 1e-10);
+    ck_assert_double_eq_tol(B, 50 / 0.95, 1e-12);
+    /* mixed signs: warning and the default */
+    double mix[2] = {0.05, -3};
+    ck_assert_int_eq(cs_solref_fix(mix, 0.002, 1, r), 1);
+    ck_assert_double_eq(r[0], 0.02);
+    ck_assert_double_eq(r[1], 1);
+}
+END_TEST
+
+/* A 2 kg sphere (r 0.1, I = 2/5 m r^2) whose centre is at height z over the z-up plane. */
+typedef struct {
+    double xpos[3], xmat[9], iw[2], qvel[6], M[36], a0[6];
+} sphere_t;
+
+static void sphere_init(sphere_t *s, double z)
+{
+    memset(s, 0, sizeof *s);
+    s->xpos[2] = z;
+    s->xmat[0] = s->xmat[4] = s->xmat[8] = 1;
+    double m = 2, I = 0.4 * 2 * 0.01;
+    for (int i = 0; i < 3; i++) {
+        s->M[7 * i] = m;
+        s->M[7 * (i + 3)] = I;
+    }
+    s->iw[0] = 1 / m;
+    s->iw[1] = 1 / I;
+    s->a0[2] = -9.81;
+}
+
+static void sphere_contact(const sphere_t *s, int dim, cs_contact_in *c)
+{
+    memset(c, 0, sizeof *c);
+    double dist = s->xpos[2] - 0.1;
+    c->dist = dist;
+    c->pos[0] = s->xpos[0];
+    c->pos[1] = s->xpos[1];
+    c->pos[2] = s->xpos[2] - 0.1 - 0.5 * dist; /* MuJoCo's plane-sphere point */
+    double fr[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0}; /* n = z, t1 = y, t2 = -x (§8) */
+    memcpy(c->frame, fr, sizeof fr);
+    c->dim = dim;
+    double f[5] = {1, 1, 0.005, 0.0001, 0.0001};
+    memcpy(c->friction, f, sizeof f);
+    memcpy(c->solref, SOLREF_DEF, sizeof c->solref);
+    memcpy(c->solimp, SOLIMP_DEF, sizeof c->solimp);
+    c->body[0] = -1; /* plane is geom1 */
+    c->body[1] = 0;
+}
+
+START_TEST(test_rows_sphere_hand)
+{
+    sphere_t s;
+    sphere_init(&s, 0.1 - 3e-4);
+    s.qvel[0] = 0.3; /* slide along x */
+    s.qvel[2] = -0.2;
+    s.qvel[4] = 1.5; /* spin about y (local = world) */
+    cs_contact_in c;
+    sphere_contact(&s, 6, &c);
+    c.margin = 0.002;
+    c.gap = 0.0005;
+    cs_bodies_in bd = {s.xpos, s.xmat, s.iw, s.qvel};
+    cs_row_opts o = {0.002, 1.0, CS_CONE_ELLIPTIC, 1};
+    cs_block b;
+    ck_assert_int_eq(cs_rows_make(&c, 0, &bd, &o, &b), 0);
+    ck_assert_int_eq(b.nrow, 6);
+    /* lever arm r = p - x = (0, 0, -(0.1 + dist/2)) */
+    double rz = -(0.1 - 1.5e-4);
+    /* normal row: vz; t1 = y row: v_y + (w x r)_y = v_y - w_x r_z ; t2 = -x row */
+    ck_assert_double_eq_tol(b.J[0][6 + 2], 1, 1e-15);
+    ck_assert_double_eq_tol(b.J[1][6 + 1], 1, 1e-15);
+    ck_assert_double_eq_tol(b.J[1][6 + 3], -rz, 1e-15);
+    ck_assert_double_eq_tol(b.J[2][6 + 0], -1, 1e-15);
+    ck_assert_double_eq_tol(b.J[2][6 + 4], -rz, 1e-15); /* -(w_y r_z) */
+    ck_assert_double_eq_tol(b.J[3][6 + 5], 1, 1e-15);  /* spin about n = z */
+    ck_assert_double_eq_tol(b.J[4][6 + 4], 1, 1e-15);  /* roll about t1 = y */
+    ck_assert_double_eq_tol(b.J[5][6 + 3], -1, 1e-15); /* roll about t2 = -x */
+    for (int q = 0; q < 6; q++) ck_assert_double_eq(b.J[0][q], 0); /* static side */
+    /* contact velocity: t2 row = -(v_x + w_y r_z) */
+    ck_assert_double_eq_tol(b.vel[0], -0.2, 1e-15);
+    ck_assert_double_eq_tol(b.vel[2], -(0.3 + 1.5 * rz), 1e-15);
+    ck_assert_double_eq_tol(b.vel[4], 1.5, 1e-15);
+    for (int j = 0; j < 6; j++) ck_assert_double_eq(b.cvel[j], b.vel[j]);
+    /* impedance from pos = dist against include-margin 0.0015 */
+    double mc = 0.0015, x = (0.0015 + 3e-4) / 0.001; /* >= 1: saturated */
+    (void)x;
+    ck_assert_double_eq_tol(b.margin_c, mc, 1e-18);
+    ck_assert_double_eq_tol(b.imp, 0.95, 1e-15);
+    double imp = 0.95, K = 1 / (0.95 * 0.95 * 0.02 * 0.02 * 1), B = 2 / (0.95 * 0.02);
+    ck_assert_double_eq_tol(b.aref[0], -B * (-0.2) - K * imp * (-3e-4 - mc), 1e-10);
+    for (int j = 1; j < 6; j++) {
+        ck_assert_double_eq(b.K[j], 0);
+        ck_assert_double_eq_tol(b.aref[j], -B * b.vel[j], 1e-12);
+    }
+    /* R: dA = 1/m for n, t1, t2; 1/I for spin/roll; R_1 = R_0/impratio, R_j f_j^2 = R_1 f_1^2 */
+    double R0 = (1 - imp) / imp * 0.5;
+    ck_assert_double_eq_tol(b.R[0], R0, 1e-15);
+    ck_assert_double_eq_tol(b.R[1], R0, 1e-15);
+    ck_assert_double_eq_tol(b.R[2], R0, 1e-15);
+    ck_assert_double_eq_tol(b.R[3], R0 / (0.005 * 0.005), 1e-9);
+    ck_assert_double_eq_tol(b.R[5], R0 / 1e-8, 1e-3);
+    ck_assert_double_eq_tol(b.dA[3], 125, 1e-12);
+    ck_assert_double_eq_tol(b.kappa, R0, 1e-15);
+    ck_assert_double_eq_tol(b.mu, 1, 1e-15);
+
+    /* a condim the loader should have rejected is flagged and made frictionless */
+    c.dim = 2;
+    ck_assert_int_eq(cs_rows_make(&c, 0, &bd, &o, &b) & CS_ROWS_BAD_DIM, CS_ROWS_BAD_DIM);
+    ck_assert_int_eq(b.nrow, 1);
+    c.dim = 6;
+    /* mixed-sign solref: flagged, default used */
+    c.solref[1] = -1;
+    ck_assert_int_eq(cs_rows_make(&c, 0, &bd, &o, &b), CS_ROWS_WARN_SOLREF);
+    ck_assert_double_eq_tol(b.B[0], 2 / (0.95 * 0.02), 1e-12);
+    c.solref[1] = 1;
+
+    /* impratio 4 and solreffriction: R_1 = R_0/4, mu = f_1/2, friction B from solreffriction */
+    o.impratio = 4;
+    c.solreffriction[0] = 0.05;
+    c.solreffriction[1] = 0.5;
+    c.friction[0] = 0.8;
+    c.friction[1] = 0.4;
+    cs_rows_make(&c, 0, &bd, &o, &b);
+    ck_assert_double_eq_tol(b.R[1], R0 / 4, 1e-15);
+    ck_assert_double_eq_tol(b.R[2], R0 / 4 * 0.64 / 0.16, 1e-14);
+    ck_assert_double_eq_tol(b.mu, 0.4, 1e-15);
+    ck_assert_double_eq_tol(b.B[1], 2 / (0.95 * 0.05), 1e-12);
+    ck_assert_double_eq_tol(b.B[0], B, 1e-12);
+
+    /* pyramidal: edges J_n +- f_j J_j, pos = dist for all, K everywhere, common R */
+    o.cone = CS_CONE_PYRAMIDAL;
+    o.impratio = 1;
+    c.dim = 3;
+    cs_rows_make(&c, 0, &bd, &o, &b);
+    ck_assert_int_eq(b.nrow, 4);
+    ck_assert_double_eq_tol(b.J[0][6 + 1], 0.8, 1e-15);
+    ck_assert_double_eq_tol(b.J[1][6 + 1], -0.8, 1e-15);
+    ck_assert_double_eq_tol(b.J[2][6 + 0], -0.4, 1e-15);
+    ck_assert_double_eq_tol(b.J[3][6 + 2], 1, 1e-15);
+    double Rp0 = (1 - imp) / imp * 0.5 * (1 + 0.64);
+    for (int j = 0; j < 4; j++) {
+        ck_assert_double_eq_tol(b.R[j], 2 * 0.64 * Rp0, 1e-15);
+        ck_assert_double_eq_tol(b.K[j], K, 1e-9);
+    }
+    ck_assert_double_eq_tol(b.aref[1], -B * b.vel[1] - K * imp * (-3e-4 - mc), 1e-10);
+    ck_assert_double_eq_tol(b.dA[2], 0.5 * (1 + 0.16), 1e-15);
+    ck_assert_double_eq_tol(b.cvel[2], -(0.3 + 1.5 * rz), 1e-15); /* still the frame velocity */
+    ck_assert_double_eq_tol(b.vel[1], -0.2 - 0.8 * b.cvel[1], 1e-15);
+}
+END_TEST
+
+/* J qvel = C (u2 - u1) with u = v + (R w_local) x (p - x) for random poses of two bodies,
+ * rotation rows C[0..2] (R2 w2 - R1 w1). */
+static void rand_rot(double *R);
+START_TEST(test_jacobian_two_bodies)
+{
+    rng_state = 8;
+    for (int t = 0; t < 50; t++) {
+        double xpos[6], xmat[18], qvel[12], iw[4] = {1, 1, 1, 1};
+        for (int i = 0; i < 6; i++) xpos[i] = srand1();
+        for (int i = 0; i < 12; i++) qvel[i] = srand1();
+        rand_rot(xmat);
+        rand_rot(xmat + 9);
+        cs_contact_in c;
+        memset(&c, 0, sizeof c);
+        rand_rot(c.frame);
+        for (int i = 0; i < 3; i++) c.pos[i] = srand1();
+        c.dim = 6;
+        c.body[0] = 0;
+        c.body[1] = 1;
+        cs_bodies_in bd = {xpos, xmat, iw, qvel};
+        double J[6][12], u[2][3], wv[2][3];
+        cs_contact_jacobian(&c, &bd, J);
+        for (int b = 0; b < 2; b++) {
+            const double *R = xmat + 9 * b, *wl = qvel + 6 * b + 3;
+            double r[3] = {c.pos[0] - xpos[3 * b], c.pos[1] - xpos[3 * b + 1], c.pos[2] - xpos[3 * b + 2]};
+            for (int i = 0; i < 3; i++) wv[b][i] = R[3 * i] * wl[0] + R[3 * i + 1] * wl[1] + R[3 * i + 2] * wl[2];
+            u[b][0] = qvel[6 * b] + wv[b][1] * r[2] - wv[b][2] * r[1];
+            u[b][1] = qvel[6 * b + 1] + wv[b][2] * r[0] - wv[b][0] * r[2];
+            u[b][2] = qvel[6 * b + 2] + wv[b][0] * r[1] - wv[b][1] * r[0];
+        }
+        for (int row = 0; row < 6; row++) {
+            double jv = 0, ref = 0;
+            for (int q = 0; q < 12; q++) jv += J[row][q] * qvel[q];
+            const double *ax = c.frame + 3 * (row % 3);
+            for (int i = 0; i < 3; i++)
+                ref += ax[i] * (row < 3 ? u[1][i] - u[0][i] : wv[1][i] - wv[0][i]);
+            ck_assert_double_eq_tol(jv, ref, 1e-13);
+        }
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------ local problems ---- */
+
+START_TEST(test_fn_qcqp_worked)
+{
+    double H[4] = {1, 0, 0, 4}, b[2] = {-2, -2}, mu[2] = {1, 0.5}, x[2], lam;
+    ck_assert_int_eq(cs_fn_qcqp(2, H, b, mu, 1, x, &lam), 1);
+    ck_assert_double_eq_tol(lam, sqrt(5) - 1, 1e-12);
+    ck_assert_double_eq_tol(x[0], 0.894427191, 1e-9);
+    ck_assert_double_eq_tol(x[1], 0.223606798, 1e-9);
+    /* inside: unconstrained */
+    ck_assert_int_eq(cs_fn_qcqp(2, H, b, mu, 10, x, &lam), 0);
+    ck_assert_double_eq_tol(x[0], 2, 1e-15);
+    ck_assert_double_eq_tol(x[1], 0.5, 1e-15);
+    /* apex */
+    cs_fn_qcqp(2, H, b, mu, 0, x, &lam);
+    ck_assert_double_eq(x[0], 0);
+}
+END_TEST
+
+/* our fixed-normal QCQP (needed with its multiplier, to machine precision) agrees with
+ * solver/cone's cs_qcqp_solve */
+static void rand_spd(int n, double *G, double diag);
+START_TEST(test_fn_qcqp_vs_cone)
+{
+    rng_state = 31;
+    double worst = 0;
+    for (int t = 0; t < 300; t++) {
+        int n = 1 + t % 5;
+        double H[25], b[5], mu[5], x1[5], x2[5], lam;
+        rand_spd(n, H, 0.2);
+        for (int i = 0; i < n; i++) {
+            b[i] = 3 * srand1();
+            mu[i] = 0.05 + urand();
+        }
+        double fn = 2 * urand();
+        cs_qcqp_info info;
+        ck_assert_int_ge(cs_fn_qcqp(n, H, b, mu, fn, x1, &lam), 0);
+        ck_assert_int_eq(cs_qcqp_solve(n, H, b, mu, fn, x2, &info), 0);
+        for (int i = 0; i < n; i++) worst = fmax(worst, fabs(x1[i] - x2[i]));
+        ck_assert_double_eq_tol(lam, info.lambda, 1e-7 * (1 + lam));
+    }
+    ck_assert(worst <= 1e-9);
+}
+END_TEST
+
+/* random SPD n x n */
+static void rand_spd(int n, double *G, double diag)
+{
+    double A[36];
+    for (int i = 0; i < n * n; i++) A[i] = srand1();
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) {
+            double s = i == k ? diag : 0;
+            for (int m = 0; m < n; m++) s += A[m * n + i] * A[m * n + k];
+            G[i * n + k] = s;
+        }
+}
+
+/* KKT of the cone QP: x in K, g = G x + c in K* = {g0 >= ||D g_t||}, x.g = 0. */
+START_TEST(test_cone_qp_kkt)
+{
+    rng_state = 12345;
+    int dims[3] = {3, 4, 6}, nz[3] = {0, 0, 0};
+    for (int t = 0; t < 600; t++) {
+        int dim = dims[t % 3], r = dim - 1;
+        double G[36], c[6], mu[5], x[6], g[6];
+        rand_spd(dim, G, 0.1);
+        for (int i = 0; i < dim; i++) c[i] = 3 * srand1();
+        for (int j = 0; j < r; j++) mu[j] = 0.05 + 1.5 * urand();
+        memset(x, 0, sizeof x);
+        if (t % 2) x[0] = 3 * urand(); /* with a guess of the normal, and without */
+        ck_assert_int_ge(cs_cone_qp(dim, G, c, mu, x), 0);
+        double sc = 0, gt = 0, xg = 0, gs = 0;
+        for (int i = 0; i < dim; i++) {
+            g[i] = c[i];
+            for (int k = 0; k < dim; k++) g[i] += G[i * dim + k] * x[k];
+            xg += x[i] * g[i];
+            gs += fabs(c[i]);
+        }
+        for (int j = 0; j < r; j++) {
+            sc += (x[1 + j] / mu[j]) * (x[1 + j] / mu[j]);
+            gt += (mu[j] * g[1 + j]) * (mu[j] * g[1 + j]);
+        }
+        ck_assert(sqrt(sc) <= x[0] * (1 + 1e-12) + 1e-14);
+        ck_assert(g[0] >= sqrt(gt) - 1e-10 * gs);
+        ck_assert(fabs(xg) <= 1e-10 * gs * (1 + fabs(x[0])));
+        if (x[0] > 0 && sqrt(sc) > x[0] * (1 - 1e-9)) nz[t % 3]++;
+    }
+    for (int i = 0; i < 3; i++) ck_assert_int_gt(nz[i], 20); /* the boundary case was hit */
+}
+END_TEST
+
+/* KKT of the non-negative QP: x >= 0, g = G x + c >= 0, x.g = 0 */
+START_TEST(test_nonneg_qp_kkt)
+{
+    rng_state = 777;
+    int nact = 0;
+    for (int t = 0; t < 500; t++) {
+        int n = 2 + t % 9;
+        double G[100], A[100], c[10], x[10], g[10], sc = 0;
+        for (int i = 0; i < n * n; i++) A[i] = srand1();
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < n; k++) {
+                G[i * n + k] = i == k ? 0.05 : 0;
+                for (int m = 0; m < n; m++) G[i * n + k] += A[m * n + i] * A[m * n + k];
+            }
+        for (int i = 0; i < n; i++) {
+            c[i] = 3 * srand1();
+            x[i] = urand() < 0.5 ? 0 : urand();
+            sc = fmax(sc, fabs(c[i]));
+        }
+        ck_assert_int_ge(cs_nonneg_qp(n, G, c, x), 0);
+        for (int i = 0; i < n; i++) {
+            g[i] = c[i];
+            for (int k = 0; k < n; k++) g[i] += G[i * n + k] * x[k];
+            ck_assert(x[i] >= 0);
+            ck_assert(g[i] >= -1e-12 * sc);
+            ck_assert(fabs(x[i] * g[i]) <= 1e-12 * sc * (1 + x[i]));
+            nact += x[i] == 0;
+        }
+    }
+    ck_assert_int_gt(nact, 100);
+}
+END_TEST
+
+/* ----------------------------------------------------------- soft cone, §7 ---- */
+
+START_TEST(test_soft_zones_worked)
+{
+    cs_block b;
+    memset(&b, 0, sizeof b);
+    b.kind = CS_BLOCK_ELLIPTIC;
+    b.dim = b.nrow = 3;
+    b.friction[0] = b.friction[1] = 1;
+    b.R[0] = b.R[1] = b.R[2] = 1;
+    b.kappa = 1;
+    double f[3], l, h[9];
+    for (double jn = -3; jn <= 3; jn += 0.25) {
+        double j[3] = {jn, 1, 0}; /* T = 1 */
+        cs_zone z = cs_block_soft(&b, j, f, &l, h);
+        if (jn >= 1) {
+            ck_assert_int_eq(z, CS_ZONE_TOP);
+            ck_assert_double_eq(f[0], 0);
+        } else if (jn <= -1) {
+            ck_assert_int_eq(z, CS_ZONE_BOTTOM);
+            ck_assert_double_eq_tol(f[0], -jn, 1e-15);
+            ck_assert_double_eq_tol(f[1], -1, 1e-15);
+            ck_assert_double_eq_tol(l, 0.5 * (jn * jn + 1), 1e-15);
+        } else {
+            ck_assert_int_eq(z, CS_ZONE_MIDDLE);
+            ck_assert_double_eq_tol(f[0], (1 - jn) / 2, 1e-15);
+            ck_assert_double_eq_tol(f[1], -(1 - jn) / 2, 1e-15);
+            ck_assert_double_eq_tol(l, (1 - jn) * (1 - jn) / 4, 1e-15);
+        }
+    }
+    /* both give 1 at j_n = -1 */
+    double jb[3] = {-1, 1, 0};
+    cs_block_soft(&b, jb, f, &l, h);
+    ck_assert_double_eq_tol(f[0], 1, 1e-15);
+    /* gradient of the cost is -f, Hessian matches finite differences (middle zone) */
+    b.friction[0] = 0.8;
+    b.friction[1] = 0.3;
+    b.R[1] = 1 / 0.64;
+    b.R[2] = 1 / 0.09;
+    double j0[3] = {0.1, 0.7, -0.9}, f0[3], hh[9];
+    ck_assert_int_eq(cs_block_soft(&b, j0, f0, &l, hh), CS_ZONE_MIDDLE);
+    for (int k = 0; k < 3; k++) {
+        double jp[3], jm[3], fp[3], fm[3], lp, lm, eps = 1e-6;
+        memcpy(jp, j0, sizeof jp);
+        memcpy(jm, j0, sizeof jm);
+        jp[k] += eps;
+        jm[k] -= eps;
+        cs_block_soft(&b, jp, fp, &lp, NULL);
+        cs_block_soft(&b, jm, fm, &lm, NULL);
+        ck_assert_double_eq_tol((lp - lm) / (2 * eps), -f0[k], 1e-8);
+        for (int i = 0; i < 3; i++)
+            ck_assert_double_eq_tol(-(fp[i] - fm[i]) / (2 * eps), hh[i * 3 + k], 1e-7);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------- solver problems ---- */
+
+#define RP_MAXB 40
+#define RP_MAXC 64
+typedef struct {
+    int nbody, ncon;
+    double xpos[3 * RP_MAXB], xmat[9 * RP_MAXB], iw[2 * RP_MAXB], qvel[6 * RP_MAXB],
+        M[36 * RP_MAXB], a0[6 * RP_MAXB];
+    cs_contact_in con[RP_MAXC];
+    cs_block blk[RP_MAXC];
+} randprob;
+
+static void rand_rot(double *R)
+{
+    double q[4], n = 0;
+    for (int i = 0; i < 4; i++) {
+        q[i] = srand1();
+        n += q[i] * q[i];
+    }
+    n = sqrt(n);
+    for (int i = 0; i < 4; i++) q[i] /= n;
+    double w = q[0], x = q[1], y = q[2], z = q[3];
+    double m[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w),
+                   2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+                   2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)};
+    memcpy(R, m, sizeof m);
+}
+
+/* Free-body mass matrix with the COM offset c (local) from the body origin:
+ * [[m I, -m R [c]x], [m [c]x R^T, Ic - m [c]x^2]] in (world lin, local ang) coordinates. */
+static void body_mass(double m, const double Ic[3], const double c[3], const double *R, double *M)
+{
+    double cx[9] = {0, -c[2], c[1], c[2], 0, -c[0], -c[1], c[0], 0}, Rc[9];
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            double s = 0;
+            for (int l = 0; l < 3; l++) s += R[3 * i + l] * cx[3 * l + k];
+            Rc[3 * i + k] = s;
+        }
+    memset(M, 0, sizeof(double) * 36);
+    for (int i = 0; i < 3; i++) {
+        M[7 * i] = m;
+        M[(3 + i) * 6 + 3 + i] = Ic[i];
+        for (int k = 0; k < 3; k++) {
+            M[i * 6 + 3 + k] = -m * Rc[3 * i + k];
+            M[(3 + k) * 6 + i] = -m * Rc[3 * i + k];
+            double s = 0;
+            for (int l = 0; l < 3; l++) s += cx[3 * k + l] * cx[3 * l + i];
+            M[(3 + k) * 6 + 3 + i] -= m * s;
+        }
+    }
+}
+
+static void rand_frame(double *F)
+{
+    double R[9];
+    rand_rot(R);
+    memcpy(F, R, sizeof R); /* rows orthonormal, right-handed */
+}
+
+static void make_random(randprob *P, int nbody, int ncon, cs_cone_type cone, int dimset)
+{
+    memset(P, 0, sizeof *P);
+    P->nbody = nbody;
+    P->ncon = ncon;
+    for (int b = 0; b < nbody; b++) {
+        double m = 0.5 + 3 * urand(), Ic[3], c[3];
+        for (int i = 0; i < 3; i++) {
+            Ic[i] = m * (0.01 + 0.05 * urand());
+            c[i] = 0.05 * srand1();
+            P->xpos[3 * b + i] = srand1();
+        }
+        rand_rot(P->xmat + 9 * b);
+        body_mass(m, Ic, c, P->xmat + 9 * b, P->M + 36 * b);
+        P->iw[2 * b] = 1 / m;
+        P->iw[2 * b + 1] = (1 / Ic[0] + 1 / Ic[1] + 1 / Ic[2]) / 3;
+        for (int q = 0; q < 6; q++) {
+            P->qvel[6 * b + q] = 0.5 * srand1();
+            P->a0[6 * b + q] = 2 * srand1();
+        }
+        P->a0[6 * b + 2] -= 9.81;
+    }
+    static const int dims[4] = {1, 3, 4, 6};
+    cs_row_opts o = {0.002, 1 + urand(), cone, 1};
+    cs_bodies_in bd = {P->xpos, P->xmat, P->iw, P->qvel};
+    for (int k = 0; k < ncon; k++) {
+        cs_contact_in *c = &P->con[k];
+        int b1 = (int)(urand() * nbody);
+        int b0 = urand() < 0.4 ? -1 : (int)(urand() * nbody);
+        if (b0 == b1) b0 = -1;
+        c->body[0] = b0;
+        c->body[1] = b1;
+        for (int i = 0; i < 3; i++) c->pos[i] = P->xpos[3 * b1 + i] + 0.2 * srand1();
+        rand_frame(c->frame);
+        c->dist = -0.002 * urand();
+        c->dim = dimset ? dimset : dims[k % 4];
+        for (int j = 0; j < 2; j++) c->friction[j] = 0.2 + urand();
+        c->friction[2] = 0.01 + 0.02 * urand();
+        c->friction[3] = c->friction[4] = 0.001 + 0.01 * urand();
+        memcpy(c->solref, SOLREF_DEF, sizeof c->solref);
+        memcpy(c->solimp, SOLIMP_DEF, sizeof c->solimp);
+        cs_rows_make(c, k, &bd, &o, &P->blk[k]);
+    }
+}
+
+static int g_dense_max = 0; /* Newton's dense/CG switch used by solve_prob */
+
+static void solve_prob(randprob *P, cs_solver_ws *w, cs_solve_method t, int iters, double tol,
+                       double *a, cs_solve_stats *st, double forces[][CS_MAXDIM])
+{
+    cs_problem p = {P->nbody, P->M, P->a0, P->ncon, P->blk, 0};
+    cs_solver_opts o;
+    cs_solver_opts_default(&o);
+    o.type = t;
+    o.max_iter = iters;
+    o.tolerance = tol;
+    o.newton_dense_max = g_dense_max;
+    ck_assert_int_eq(cs_solve(w, &p, &o, NULL, a, st), 0);
+    for (int k = 0; k < P->ncon; k++) memcpy(forces[k], P->blk[k].force, sizeof forces[k]);
+}
+
+static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial)
+{
+    rng_state = seed;
+    cs_solver_ws *w = cs_solver_create(8, 16);
+    ck_assert_ptr_nonnull(w);
+    double maxdiff = 0, maxgap = 0, maxcg = 0;
+    int maxit_pgs = 0, maxit_newton = 0, maxit_cg = 0;
+    for (int t = 0; t < ntrial; t++) {
+        randprob P;
+        make_random(&P, 2 + t % 3, 4 + t % 5, cone, 0);
+        double a1[6 * RP_MAXB], a2[6 * RP_MAXB], F1[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
+        cs_solve_stats s1, s2;
+        solve_prob(&P, w, CS_METHOD_PGS, 4000, -1, a1, &s1, F1);
+        solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s2, F2);
+        double a3[6 * RP_MAXB], F3[RP_MAXC][CS_MAXDIM];
+        cs_solve_stats s3;
+        g_dense_max = -1; /* the CG path for large islands gives the same forces */
+        solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a3, &s3, F3);
+        g_dense_max = 0;
+        for (int k = 0; k < P.ncon; k++)
+            for (int i = 0; i < CS_MAXDIM; i++) maxcg = fmax(maxcg, fabs(F3[k][i] - F2[k][i]));
+        if (s3.iterations > maxit_cg) maxit_cg = s3.iterations;
+        double fmaxabs = 1;
+        for (int k = 0; k < P.ncon; k++)
+            for (int i = 0; i < CS_MAXDIM; i++) {
+                maxdiff = fmax(maxdiff, fabs(F1[k][i] - F2[k][i]));
+                fmaxabs = fmax(fmaxabs, fabs(F2[k][i]));
+            }
+        ck_assert(s1.feasibility <= 1e-12 * fmaxabs);
+        ck_assert(s2.feasibility <= 1e-12 * fmaxabs);
+        /* strong duality: Newton's primal optimum + PGS's dual optimum = 0 */
+        double gap = fabs(s2.primal_cost + s1.dual_cost) / fmax(fabs(s2.primal_cost), 1e-300);
+        maxgap = fmax(maxgap, gap);
+        if (s1.iterations > maxit_pgs) maxit_pgs = s1.iterations;
+        if (s2.iterations > maxit_newton) maxit_newton = s2.iterations;
+    }
+    printf("agreement %s: max |f_pgs - f_newton| = %.3g, max duality gap (rel) = %.3g, "
+           "max iterations pgs %d newton %d; newton-CG vs dense %.3g (max iterations %d)\n",
+           cone == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal", maxdiff, maxgap, maxit_pgs,
+           maxit_newton, maxcg, maxit_cg);
+    ck_assert(maxcg <= 1e-8);
+    ck_assert(maxdiff <= 1e-6);
+    ck_assert(maxgap <= 1e-9);
+    cs_solver_free(w);
+}
+
+START_TEST(test_agree_elliptic) { run_agreement(CS_CONE_ELLIPTIC, 777, 16); }
+END_TEST
+START_TEST(test_agree_pyramidal) { run_agreement(CS_CONE_PYRAMIDAL, 4242, 16); }
+END_TEST
+
+/* Residual statistics at the solution are small for both solvers. */
+START_TEST(test_residuals)
+{
+    rng_state = 99;
+    cs_solver_ws *w = cs_solver_create(8, 16);
+    randprob P;
+    make_random(&P, 4, 10, CS_CONE_ELLIPTIC, 0);
+    double a[6 * RP_MAXB], F[RP_MAXC][CS_MAXDIM];
+    cs_solve_stats s;
+    solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a, &s, F);
+    double fsc = 0;
+    for (int k = 0; k < P.ncon; k++) fsc = fmax(fsc, fabs(F[k][0]));
+    ck_assert(s.stationarity <= 1e-8 * fsc);
+    ck_assert(s.complementarity <= 1e-8 * fsc * fsc);
+    solve_prob(&P, w, CS_METHOD_PGS, 4000, -1, a, &s, F);
+    ck_assert(s.stationarity <= 1e-8 * fsc);
+    ck_assert(s.complementarity <= 1e-8 * fsc * fsc);
+    cs_solver_free(w);
+}
+END_TEST
+
+/* Islands: union-find over bodies joined by contacts. */
+START_TEST(test_islands)
+{
+    rng_state = 5;
+    randprob P;
+    make_random(&P, 5, 4, CS_CONE_ELLIPTIC, 3);
+    int pairs[4][2] = {{-1, 0}, {0, 1}, {-1, 3}, {3, 4}}; /* islands {0,1}, {3,4}; 2 free */
+    cs_row_opts o = {0.002, 1, CS_CONE_ELLIPTIC, 1};
+    cs_bodies_in bd = {P.xpos, P.xmat, P.iw, P.qvel};
+    for (int k = 0; k < 4; k++) {
+        P.con[k].body[0] = pairs[k][0];
+        P.con[k].body[1] = pairs[k][1];
+        cs_rows_make(&P.con[k], k, &bd, &o, &P.blk[k]);
+    }
+    cs_solver_ws *w = cs_solver_create(8, 16);
+    double a[6 * RP_MAXB], a2[6 * RP_MAXB], F[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
+    cs_solve_stats s;
+    solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a, &s, F);
+    ck_assert_int_eq(s.nisland, 2);
+    ck_assert_int_eq(P.blk[0].island, P.blk[1].island);
+    ck_assert_int_eq(P.blk[2].island, P.blk[3].island);
+    ck_assert_int_ne(P.blk[0].island, P.blk[2].island);
+    ck_assert_int_eq(cs_solver_island(w, 0)->nbody, 2);
+    ck_assert_int_eq(cs_solver_island(w, 1)->nblock, 2);
+    for (int q = 0; q < 6; q++) ck_assert_double_eq(a[12 + q], P.a0[12 + q]); /* body 2 free */
+    /* solving the second island alone gives the same forces */
+    P.ncon = 2;
+    memmove(&P.blk[0], &P.blk[2], 2 * sizeof P.blk[0]);
+    solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s, F2);
+    ck_assert_int_eq(s.nisland, 1);
+    for (int i = 0; i < CS_MAXDIM; i++) {
+        ck_assert_double_eq_tol(F2[0][i], F[2][i], 1e-12);
+        ck_assert_double_eq_tol(F2[1][i], F[3][i], 1e-12);
+    }
+    cs_solver_free(w);
+}
+END_TEST
+
+/* A chain of 40 bodies in one island (above the dense limit: Newton takes the CG path)
+ * plus ground contacts: Newton and PGS agree. */
+START_TEST(test_large_island)
+{
+    rng_state = 2024;
+    static randprob P;
+    make_random(&P, 40, 60, CS_CONE_ELLIPTIC, 0);
+    cs_row_opts o = {0.002, 1, CS_CONE_ELLIPTIC, 1};
+    cs_bodies_in bd = {P.xpos, P.xmat, P.iw, P.qvel};
+    for (int k = 0; k < 60; k++) {
+        P.con[k].body[0] = k < 39 ? k : -1;
+        P.con[k].body[1] = k < 39 ? k + 1 : (k * 7) % 40;
+        for (int i = 0; i < 3; i++) P.con[k].pos[i] = P.xpos[3 * P.con[k].body[1] + i] + 0.1 * srand1();
+        cs_rows_make(&P.con[k], k, &bd, &o, &P.blk[k]);
+    }
+    cs_solver_ws *w = cs_solver_create(RP_MAXB, RP_MAXC);
+    static double a1[6 * RP_MAXB], a2[6 * RP_MAXB], F1[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
+    cs_solve_stats s1, s2;
+    solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s2, F2);
+    ck_assert_int_eq(s2.nisland, 1);
+    ck_assert_int_eq(cs_solver_island(w, 0)->nbody, 40);
+    solve_prob(&P, w, CS_METHOD_PGS, 3000, -1, a1, &s1, F1);
+    double md = 0;
+    for (int k = 0; k < 60; k++)
+        for (int i = 0; i < CS_MAXDIM; i++) md = fmax(md, fabs(F1[k][i] - F2[k][i]));
+    printf("40-body island, 60 contacts: |f_pgs - f_newton(CG)| = %.3g, newton iterations %d, "
+           "duality gap %.3g\n", md, s2.iterations,
+           fabs(s2.primal_cost + s1.dual_cost) / s2.primal_cost);
+    ck_assert(md <= 1e-6);
+    ck_assert(fabs(s2.primal_cost + s1.dual_cost) <= 1e-9 * s2.primal_cost);
+    cs_solver_free(w);
+}
+END_TEST
+
+/* One contact through the body origin with the COM there: A = I/m in the contact frame,
+ * so the full problem is the §7 block with R' = 1/m + R, b = J a0 - a_ref in place of j. */
+START_TEST(test_single_contact_closed_form)
+{
+    sphere_t s;
+    sphere_init(&s, 0.1);
+    cs_contact_in c;
+    sphere_contact(&s, 3, &c);
+    c.pos[2] = 0.1; /* at the origin: no lever arm */
+    c.friction[0] = c.friction[1] = 0.5;
+    cs_bodies_in bd = {s.xpos, s.xmat, s.iw, s.qvel};
+    cs_row_opts o = {0.002, 1, CS_CONE_ELLIPTIC, 1};
+    cs_solver_ws *w = cs_solver_create(1, 1);
+    /* contact-frame b = (b_n, b_t1, b_t2) for the top, bottom and middle zones */
+    double bs[3][3] = {{1, 0.1, 0.2}, {-10, 0.3, -0.1}, {-1, 5, -3}};
+    int zones[3] = {CS_ZONE_TOP, CS_ZONE_BOTTOM, CS_ZONE_MIDDLE};
+    for (int zi = 0; zi < 3; zi++) {
+        cs_block b;
+        cs_rows_make(&c, 0, &bd, &o, &b);
+        for (int i = 0; i < 3; i++) b.aref[i] = -bs[zi][i]; /* a0 = 0: b = -aref */
+        double a0[6] = {0}, a[6];
+        double Rn = 0.5 + b.R[0], kap = (0.5 + b.R[1]) * 0.25, mu = 0.5;
+        double T = mu * hypot(bs[zi][1], bs[zi][2]), jn = bs[zi][0], fe[3];
+        if (jn >= T) {
+            fe[0] = fe[1] = fe[2] = 0;
+        } else if (kap * jn + Rn * T <= 0) {
+            fe[0] = -jn / Rn;
+            fe[1] = -bs[zi][1] / (0.5 + b.R[1]);
+            fe[2] = -bs[zi][2] / (0.5 + b.R[2]);
+        } else {
+            fe[0] = (T - jn) / (Rn + kap);
+            fe[1] = -fe[0] * mu * mu * bs[zi][1] / T;
+            fe[2] = -fe[0] * mu * mu * bs[zi][2] / T;
+        }
+        for (int t = 0; t < 2; t++) {
+            cs_problem p = {1, s.M, a0, 1, &b, 0};
+            cs_solver_opts so;
+            cs_solver_opts_default(&so);
+            so.type = t ? CS_METHOD_NEWTON : CS_METHOD_PGS;
+            so.max_iter = 1000;
+            so.tolerance = 1e-15;
+            cs_solve_stats st;
+            ck_assert_int_eq(cs_solve(w, &p, &so, NULL, a, &st), 0);
+            for (int i = 0; i < 3; i++) ck_assert_double_eq_tol(b.force[i], fe[i], 1e-9);
+            ck_assert_int_eq(b.zone, zones[zi]);
+            /* Newton's law: m a = C^T f */
+            ck_assert_double_eq_tol(2 * a[2], fe[0], 1e-9);
+            ck_assert_double_eq_tol(2 * a[1], fe[1], 1e-9);
+            ck_assert_double_eq_tol(2 * a[0], -fe[2], 1e-9);
+        }
+    }
+    cs_solver_free(w);
+}
+END_TEST
+
+/* ------------------------------------------------------------ the resting sphere ---- */
+
+typedef struct {
+    double pen, fn, force[6];
+    int it_last, it_max_rest, it_cold;
+    double max_friction, min_edge;
+} rest_result;
+
+/* Semi-implicit Euler, as MuJoCo: v += h a, z += h v. 4 s from touching at rest. */
+static void sphere_rest_opts(cs_solve_method type, cs_cone_type cone, int dim, double tol, int maxit,
+                             int exact, rest_result *res)
+{
+    sphere_t s;
+    sphere_init(&s, 0.1);
+    cs_solver_ws *w = cs_solver_create(1, 1);
+    cs_row_opts o = {0.002, 1, cone, 1};
+    cs_solver_opts so;
+    cs_solver_opts_default(&so);
+    so.type = type;
+    so.max_iter = maxit;
+    so.tolerance = tol;
+    so.exact_block = exact;
+    double a[6], aprev[6] = {0};
+    int have_prev = 0;
+    memset(res, 0, sizeof *res);
+    res->min_edge = 1e300;
+    for (int step = 0; step < 2000; step++) {
+        cs_contact_in c;
+        sphere_contact(&s, dim, &c);
+        cs_block b;
+        int nblk = 0;
+        if (c.dist < c.margin - c.gap) {
+            cs_bodies_in bd = {s.xpos, s.xmat, s.iw, s.qvel};
+            cs_rows_make(&c, 0, &bd, &o, &b);
+            nblk = 1;
+        }
+        cs_problem p = {1, s.M, s.a0, nblk, &b, 0};
+        cs_solve_stats st;
+        ck_assert_int_eq(cs_solve(w, &p, &so, have_prev ? aprev : NULL, a, &st), 0);
+        if (nblk) {
+            memcpy(res->force, b.force, sizeof res->force);
+            res->it_last = st.iterations;
+            if (step >= 1900 && st.iterations > res->it_max_rest) res->it_max_rest = st.iterations;
+            for (int r = 0; r < b.nrow && b.kind == CS_BLOCK_PYRAMIDAL; r++)
+                res->min_edge = fmin(res->min_edge, b.f[r]);
+            if (step == 1999) { /* the same rest problem from a cold start */
+                cs_solve(w, &p, &so, NULL, a, &st);
+                res->it_cold = st.iterations;
+                cs_solve(w, &p, &so, aprev, a, &st);
+            }
+        }
+        memcpy(aprev, a, sizeof a);
+        have_prev = 1;
+        for (int q = 0; q < 6; q++) s.qvel[q] += 0.002 * a[q];
+        for (int i = 0; i < 3; i++) s.xpos[i] += 0.002 * s.qvel[i];
+    }
+    res->pen = 0.1 - s.xpos[2];
+    res->fn = res->force[0];
+    for (int i = 1; i < dim; i++) res->max_friction = fmax(res->max_friction, fabs(res->force[i]));
+    cs_solver_free(w);
+}
+
+static void sphere_rest(cs_solve_method type, cs_cone_type cone, int dim, rest_result *res)
+{
+    sphere_rest_opts(type, cone, dim, 1e-15, 1000, 1, res);
+}
+
+/* With the default options (100 iterations, tolerance 1e-8) the sphere rests at §8's
+ * penetration for every solver and cone; MuJoCo's scalar pass over the pyramid edges
+ * (exact_block = 0) is reported for comparison. */
+START_TEST(test_sphere_rest_defaults)
+{
+    for (int v = 0; v < 5; v++) {
+        rest_result r;
+        sphere_rest_opts(v & 1 ? CS_METHOD_NEWTON : CS_METHOD_PGS,
+                         (v & 2) || v == 4 ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC, 3, 1e-8, 100,
+                         v != 4, &r);
+        printf("sphere, default options, %s %s%s: pen %.9g m f_n %.9g N, rest iterations %d\n",
+               (v & 2) || v == 4 ? "pyramidal" : "elliptic", v & 1 ? "newton" : "pgs",
+               v == 4 ? " (MuJoCo's edge pass)" : "", r.pen, r.fn, r.it_max_rest);
+        if (v == 4) continue;
+        ck_assert_double_eq_tol(r.pen, 3.67182e-4, 1e-9);
+        ck_assert_double_eq_tol(r.fn, 19.62, 1e-6);
+    }
+}
+END_TEST
+
+/* Rest penetration from the force balance K imp(x)^2 x / (1 - imp(x)) * c = g, c = ratio of
+ * the normal stiffness factor; found by bisection (independent of the solvers). */
+static double rest_pen(double coef)
+{
+    double s[5], lo = 0, hi = 0.001, K = 1 / (0.95 * 0.95 * 0.02 * 0.02);
+    cs_solimp_clamp(SOLIMP_DEF, s);
+    for (int k = 0; k < 200; k++) {
+        double x = 0.5 * (lo + hi), imp = cs_impedance(s, -x, 0, NULL);
+        if (coef * K * imp * imp * x / (1 - imp) < 9.81) lo = x; else hi = x;
+    }
+    return 0.5 * (lo + hi);
+}
+
+START_TEST(test_sphere_rest_elliptic)
+{
+    double pen = rest_pen(1);
+    ck_assert_double_eq_tol(pen, 3.67182e-4, 1e-9);
+    for (int t = 0; t < 2; t++) {
+        rest_result r;
+        sphere_rest(t ? CS_METHOD_NEWTON : CS_METHOD_PGS, CS_CONE_ELLIPTIC, 3, &r);
+        printf("sphere elliptic %s: pen %.9g m, f_n %.12g N, rest iterations warm %d (max over "
+               "last 100 steps %d), cold %d\n",
+               t ? "newton" : "pgs", r.pen, r.fn, r.it_last, r.it_max_rest, r.it_cold);
+        ck_assert_double_eq_tol(r.pen, 3.67182e-4, 1e-9);
+        ck_assert_double_eq_tol(r.fn, 19.62, 1e-7);
+        ck_assert(r.max_friction <= 1e-9);
+        ck_assert_int_le(r.it_max_rest, 3);
+        if (!t) ck_assert_int_lt(r.it_max_rest, r.it_cold);
+    }
+}
+END_TEST
+
+START_TEST(test_sphere_rest_condim6)
+{
+    rest_result r;
+    sphere_rest(CS_METHOD_PGS, CS_CONE_ELLIPTIC, 6, &r);
+    ck_assert_double_eq_tol(r.pen, 3.67182e-4, 1e-9);
+    ck_assert_double_eq_tol(r.fn, 19.62, 1e-7);
+    sphere_rest(CS_METHOD_NEWTON, CS_CONE_ELLIPTIC, 4, &r);
+    ck_assert_double_eq_tol(r.fn, 19.62, 1e-7);
+}
+END_TEST
+
+START_TEST(test_sphere_rest_pyramidal)
+{
+    /* 4 edges share f_n, each with R = 2 mu^2 (1-imp)/imp tran (1 + f^2): with friction 1,
+     * impratio 1 the normal stiffness matches the elliptic one (MuJoCo's "normal match") */
+    double pen = rest_pen(4 / (2 * 1.0 * (1 + 1.0)));
+    for (int t = 0; t < 2; t++) {
+        rest_result r;
+        sphere_rest(t ? CS_METHOD_NEWTON : CS_METHOD_PGS, CS_CONE_PYRAMIDAL, 3, &r);
+        printf("sphere pyramidal %s: pen %.9g m, f_n %.12g N, rest iterations warm %d, cold %d\n",
+               t ? "newton" : "pgs", r.pen, r.fn, r.it_max_rest, r.it_cold);
+        ck_assert_double_eq_tol(r.pen, pen, 1e-9);
+        ck_assert_double_eq_tol(r.fn, 19.62, 1e-7);
+        ck_assert(r.min_edge >= 0);
+        ck_assert_int_le(r.it_max_rest, 5);
+        if (!t) ck_assert_int_lt(r.it_max_rest, r.it_cold);
+        ck_assert(r.max_friction <= 1e-6); /* edge pairs balance only to PGS accuracy */
+    }
+}
+END_TEST
+
+/* A 1 kg box (half sizes 0.2 0.1 0.05) resting on its 4 bottom corners: coupled contacts,
+ * so a cold PGS needs many sweeps while the warm start needs a handful. */
+static void rodrigues(double *R, const double *w, double h)
+{
+    double th = h * sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    if (th == 0) return;
+    double k[3] = {w[0] * h / th, w[1] * h / th, w[2] * h / th}, E[9], Rn[9];
+    double c = cos(th), sn = sin(th), v = 1 - c;
+    double m[9] = {c + k[0] * k[0] * v, k[0] * k[1] * v - k[2] * sn, k[0] * k[2] * v + k[1] * sn,
+                   k[1] * k[0] * v + k[2] * sn, c + k[1] * k[1] * v, k[1] * k[2] * v - k[0] * sn,
+                   k[2] * k[0] * v - k[1] * sn, k[2] * k[1] * v + k[0] * sn, c + k[2] * k[2] * v};
+    memcpy(E, m, sizeof E);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            Rn[3 * i + j] = 0;
+            for (int l = 0; l < 3; l++) Rn[3 * i + j] += R[3 * i + l] * E[3 * l + j];
+        }
+    memcpy(R, Rn, sizeof Rn);
+}
+
+static void box_rest(cs_solve_method type, cs_cone_type cone, double *pen, double *fsum,
+                     int *it_warm, int *it_cold)
+{
+    double hs[3] = {0.2, 0.1, 0.05}, m = 1;
+    double xpos[3] = {0, 0, 0.05}, xmat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, qvel[6] = {0};
+    double I[3] = {m / 3 * (hs[1] * hs[1] + hs[2] * hs[2]), m / 3 * (hs[0] * hs[0] + hs[2] * hs[2]),
+                   m / 3 * (hs[0] * hs[0] + hs[1] * hs[1])};
+    double M[36] = {0}, a0[6] = {0, 0, -9.81, 0, 0, 0}, iw[2] = {1 / m, (1 / I[0] + 1 / I[1] + 1 / I[2]) / 3};
+    for (int i = 0; i < 3; i++) {
+        M[7 * i] = m;
+        M[7 * (3 + i)] = I[i];
+    }
+    cs_solver_ws *w = cs_solver_create(1, 4);
+    cs_row_opts o = {0.002, 1, cone, 1};
+    cs_solver_opts so;
+    cs_solver_opts_default(&so);
+    so.type = type;
+    so.max_iter = 1000;
+    so.tolerance = 1e-13;
+    double a[6], aprev[6] = {0};
+    *it_warm = 0;
+    for (int step = 0; step < 1500; step++) {
+        cs_contact_in c[4];
+        cs_block b[4];
+        int nb = 0;
+        double mind = 1;
+        for (int k = 0; k < 4; k++) {
+            double cl[3] = {(k & 1) ? hs[0] : -hs[0], (k & 2) ? hs[1] : -hs[1], -hs[2]}, cw[3];
+            for (int i = 0; i < 3; i++)
+                cw[i] = xpos[i] + xmat[3 * i] * cl[0] + xmat[3 * i + 1] * cl[1] + xmat[3 * i + 2] * cl[2];
+            sphere_t dummy;
+            sphere_init(&dummy, 0.1);
+            sphere_contact(&dummy, 3, &c[nb]);
+            c[nb].dist = cw[2];
+            for (int i = 0; i < 3; i++) c[nb].pos[i] = cw[i];
+            c[nb].pos[2] -= 0.5 * cw[2];
+            mind = fmin(mind, cw[2]);
+            if (c[nb].dist < 0) {
+                cs_bodies_in bd = {xpos, xmat, iw, qvel};
+                cs_rows_make(&c[nb], nb, &bd, &o, &b[nb]);
+                nb++;
+            }
+        }
+        cs_problem p = {1, M, a0, nb, b, 0};
+        cs_solve_stats st;
+        ck_assert_int_eq(cs_solve(w, &p, &so, step ? aprev : NULL, a, &st), 0);
+        if (step >= 1400 && st.iterations > *it_warm) *it_warm = st.iterations;
+        if (step == 1499) {
+            *fsum = 0;
+            for (int k = 0; k < nb; k++) *fsum += b[k].force[0];
+            ck_assert_int_eq(nb, 4);
+            cs_solve(w, &p, &so, NULL, a, &st);
+            *it_cold = st.iterations;
+            *pen = -mind;
+        }
+        memcpy(aprev, a, sizeof a);
+        for (int q = 0; q < 6; q++) qvel[q] += 0.002 * a[q];
+        for (int i = 0; i < 3; i++) xpos[i] += 0.002 * qvel[i];
+        rodrigues(xmat, qvel + 3, 0.002);
+    }
+    cs_solver_free(w);
+}
+
+START_TEST(test_box_rest_warmstart)
+{
+    double pen4 = rest_pen(4); /* each corner carries m g / 4 with dA = 1/m */
+    for (int c = 0; c < 2; c++)
+        for (int t = 0; t < 2; t++) {
+            double pen, fs;
+            int iw, ic;
+            box_rest(t ? CS_METHOD_NEWTON : CS_METHOD_PGS, c ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC,
+                     &pen, &fs, &iw, &ic);
+            printf("box on 4 corners, %s %s: pen %.9g m (force balance %.9g), sum f_n %.9g N, "
+                   "iterations at rest: warm max %d, cold %d\n",
+                   c ? "pyramidal" : "elliptic", t ? "newton" : "pgs", pen, pen4, fs, iw, ic);
+            ck_assert_double_eq_tol(fs, 9.81, 1e-6);
+            ck_assert_double_eq_tol(pen, pen4, 1e-9); /* friction 1: pyramid matches too */
+            ck_assert_int_le(iw, 15);
+            if (!t) ck_assert_int_lt(10 * iw, ic);
+        }
+}
+END_TEST
+
+/* The issue's case: a box on a 33-degree incline with mu 0.6 (gravity tilted instead of the
+ * plane), sliding from rest for 2 s (the issue: 4 s), must travel g (sin - mu cos) t^2 / 2. */
+static double box_incline(cs_solve_method type, cs_cone_type cone, int exact, int *maxit)
+{
+    double hs[3] = {0.2, 0.1, 0.05}, m = 1, gam = 33 * PI / 180;
+    double xpos[3] = {0, 0, 0.05 - 1e-4}, xmat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, qvel[6] = {0};
+    double I[3] = {m / 3 * (hs[1] * hs[1] + hs[2] * hs[2]), m / 3 * (hs[0] * hs[0] + hs[2] * hs[2]),
+                   m / 3 * (hs[0] * hs[0] + hs[1] * hs[1])};
+    double M[36] = {0}, iw[2] = {1 / m, (1 / I[0] + 1 / I[1] + 1 / I[2]) / 3};
+    double a0[6] = {0, 9.81 * sin(gam), -9.81 * cos(gam), 0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        M[7 * i] = m;
+        M[7 * (3 + i)] = I[i];
+    }
+    cs_solver_ws *w = cs_solver_create(1, 4);
+    cs_row_opts o = {0.002, 1, cone, 1};
+    cs_solver_opts so;
+    cs_solver_opts_default(&so);
+    so.type = type;
+    so.exact_block = exact;
+    so.max_iter = 2000;
+    so.tolerance = 1e-15;
+    double a[6], aprev[6] = {0};
+    *maxit = 0;
+    for (int step = 0; step < 1000; step++) {
+        cs_contact_in c[4];
+        cs_block b[4];
+        int nb = 0;
+        for (int k = 0; k < 4; k++) {
+            double cl[3] = {(k & 1) ? hs[0] : -hs[0], (k & 2) ? hs[1] : -hs[1], -hs[2]}, cw[3];
+            for (int i = 0; i < 3; i++)
+                cw[i] = xpos[i] + xmat[3 * i] * cl[0] + xmat[3 * i + 1] * cl[1] + xmat[3 * i + 2] * cl[2];
+            sphere_t dummy;
+            sphere_init(&dummy, 0.1);
+            sphere_contact(&dummy, 3, &c[nb]);
+            c[nb].friction[0] = c[nb].friction[1] = 0.6;
+            c[nb].dist = cw[2];
+            for (int i = 0; i < 3; i++) c[nb].pos[i] = cw[i];
+            c[nb].pos[2] -= 0.5 * cw[2];
+            if (c[nb].dist < 0) {
+                cs_bodies_in bd = {xpos, xmat, iw, qvel};
+                cs_rows_make(&c[nb], nb, &bd, &o, &b[nb]);
+                nb++;
+            }
+        }
+        cs_problem p = {1, M, a0, nb, b, 0};
+        cs_solve_stats st;
+        ck_assert_int_eq(cs_solve(w, &p, &so, step ? aprev : NULL, a, &st), 0);
+        if (st.iterations > *maxit) *maxit = st.iterations;
+        memcpy(aprev, a, sizeof a);
+        for (int q = 0; q < 6; q++) qvel[q] += 0.002 * a[q];
+        for (int i = 0; i < 3; i++) xpos[i] += 0.002 * qvel[i];
+        rodrigues(xmat, qvel + 3, 0.002);
+    }
+    cs_solver_free(w);
+    return xpos[1];
+}
+
+START_TEST(test_box_incline)
+{
+    double gam = 33 * PI / 180, d = 0.5 * 9.81 * (sin(gam) - 0.6 * cos(gam)) * 4;
+    const char *names[4] = {"pgs exact-block", "pgs MuJoCo split", "newton", "pyramidal pgs"};
+    double y[4];
+    for (int v = 0; v < 4; v++) {
+        int it;
+        y[v] = box_incline(v == 2 ? CS_METHOD_NEWTON : CS_METHOD_PGS,
+                           v == 3 ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC, v != 1, &it);
+        printf("incline 33 deg mu 0.6, 2 s: %s slides %.6f m (formula %.6f, %+.3f%%), max "
+               "iterations %d\n",
+               names[v], y[v], d, 100 * (y[v] - d) / d, it);
+    }
+    ck_assert_double_eq_tol(y[0], d, 0.005 * d);
+    ck_assert_double_eq_tol(y[2], d, 0.005 * d);
+    ck_assert_double_eq_tol(y[0], y[2], 1e-6);
+}
+END_TEST
+
+/* A sliding contact: the exact-block PGS matches Newton; MuJoCo's single split pass is
+ * reported for comparison. */
+START_TEST(test_sliding_split_vs_exact)
+{
+    sphere_t s;
+    sphere_init(&s, 0.1 - 3.5e-4);
+    s.qvel[1] = 1.0; /* sliding along t1 */
+    s.qvel[0] = -0.4;
+    cs_contact_in c;
+    sphere_contact(&s, 3, &c);
+    c.friction[0] = 0.6;
+    c.friction[1] = 0.3;
+    cs_bodies_in bd = {s.xpos, s.xmat, s.iw, s.qvel};
+    cs_row_opts o = {0.002, 1, CS_CONE_ELLIPTIC, 1};
+    cs_solver_ws *w = cs_solver_create(1, 1);
+    double F[3][6], a[6];
+    int its[3];
+    for (int v = 0; v < 3; v++) {
+        cs_block b;
+        cs_rows_make(&c, 0, &bd, &o, &b);
+        cs_problem p = {1, s.M, s.a0, 1, &b, 0};
+        cs_solver_opts so;
+        cs_solver_opts_default(&so);
+        so.type = v == 2 ? CS_METHOD_NEWTON : CS_METHOD_PGS;
+        so.exact_block = v != 1;
+        so.max_iter = 2000;
+        so.tolerance = 1e-15;
+        cs_solve_stats st;
+        cs_solve(w, &p, &so, NULL, a, &st);
+        memcpy(F[v], b.force, sizeof F[v]);
+        its[v] = st.iterations;
+    }
+    printf("sliding contact: exact PGS (%d it) f = (%.12g, %.12g, %.12g); split PGS (%d it) "
+           "f = (%.12g, %.12g, %.12g); Newton (%d it) f = (%.12g, %.12g, %.12g)\n",
+           its[0], F[0][0], F[0][1], F[0][2], its[1], F[1][0], F[1][1], F[1][2], its[2], F[2][0],
+           F[2][1], F[2][2]);
+    for (int i = 0; i < 3; i++) ck_assert_double_eq_tol(F[0][i], F[2][i], 1e-8);
+    ck_assert(F[2][0] > 0 && F[2][1] < 0); /* friction opposes the t1 sliding */
+    cs_solver_free(w);
+}
+END_TEST
+
+static Suite *solver_suite(void)
+{
+    Suite *s = suite_create("solver");
+    TCase *t = tcase_create("rows");
+    tcase_add_test(t, test_impedance_hand);
+    tcase_add_test(t, test_solref_hand);
+    tcase_add_test(t, test_rows_sphere_hand);
+    tcase_add_test(t, test_jacobian_two_bodies);
+    suite_add_tcase(s, t);
+    t = tcase_create("local");
+    tcase_add_test(t, test_fn_qcqp_worked);
+    tcase_add_test(t, test_cone_qp_kkt);
+    tcase_add_test(t, test_fn_qcqp_vs_cone);
+    tcase_add_test(t, test_nonneg_qp_kkt);
+    tcase_add_test(t, test_soft_zones_worked);
+    suite_add_tcase(s, t);
+    t = tcase_create("solve");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, test_agree_elliptic);
+    tcase_add_test(t, test_agree_pyramidal);
+    tcase_add_test(t, test_residuals);
+    tcase_add_test(t, test_islands);
+    tcase_add_test(t, test_large_island);
+    tcase_add_test(t, test_single_contact_closed_form);
+    tcase_add_test(t, test_sliding_split_vs_exact);
+    suite_add_tcase(s, t);
+    t = tcase_create("sphere");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, test_sphere_rest_elliptic);
+    tcase_add_test(t, test_sphere_rest_condim6);
+    tcase_add_test(t, test_sphere_rest_pyramidal);
+    tcase_add_test(t, test_sphere_rest_defaults);
+    tcase_add_test(t, test_box_rest_warmstart);
+    tcase_add_test(t, test_box_incline);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(solver_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int nf = srunner_ntests_failed(r);
+    srunner_free(r);
+    return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
