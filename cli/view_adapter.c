@@ -14,19 +14,6 @@ static int geom_visible(const cs_model *m, int g)
     return m->geom_group[g] < VISIBLE_GROUPS && m->geom_rgba[4 * g + 3] > 0;
 }
 
-const char *cs_view_zone_word(int zone)
-{
-    switch (zone) {
-    case CS_CZONE_NONE: return "none";
-    case CS_CZONE_TOP: return "top";
-    case CS_CZONE_BOTTOM: return "bottom";
-    case CS_CZONE_MIDDLE: return "middle";
-    case CS_CZONE_PYRAMID: return "pyramid";
-    case CS_CZONE_NORMAL: return "normal";
-    default: return "?";
-    }
-}
-
 void cs_view_solver_name(const cs_option *o, char *buf, size_t len)
 {
     const char *s = o->solver == CS_SOLVER_PGS      ? "PGS"
@@ -143,7 +130,7 @@ static int fill_contacts(cs_view *v)
             memset(o->force, 0, sizeof o->force);
         else
             memcpy(o->force, c->force, sizeof o->force);
-        snprintf(o->zone, sizeof o->zone, "%s", cs_view_zone_word(zone));
+        snprintf(o->zone, sizeof o->zone, "%s", cs_contact_zone_name(zone));
         o->slip = c->dim >= 3 ? hypot(c->vel[1], c->vel[2]) : 0;
         o->dist = c->dist;
         o->geom1 = c->geom1;

@@ -39,12 +39,11 @@ typedef struct {
 int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key);
 void cs_view_free(cs_view *v);
 
-/* The contact CSV's zone word for a cs_contact_zone value ("?" for an unknown value). */
-const char *cs_view_zone_word(int zone);
 /* "PGS elliptic", "Newton pyramidal", ... */
 void cs_view_solver_name(const cs_option *o, char *buf, size_t len);
 
-/* Fills the scene from the current data: geoms (model order), contacts, HUD numbers,
+/* Fills the scene from the current data: geoms (model order), contacts (zone words as
+ * the contact CSV's, cs_contact_zone_name), HUD numbers,
  * extent and force scale; after steps it first recomputes kinematics, contacts and
  * forces of the current state (cs_forward), so all of them describe the same state. Reads s->selected_body for the HUD's body lines; leaves
  * overlay and the selections alone. Arrays stay valid until cs_view_free. */

@@ -126,13 +126,26 @@ END_TEST
 
 START_TEST(zone_words_are_the_csv_words)
 {
-    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_NONE), "none");
-    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_TOP), "top");
-    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_BOTTOM), "bottom");
-    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_MIDDLE), "middle");
-    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_PYRAMID), "pyramid");
-    ck_assert_str_eq(cs_view_zone_word(CS_CZONE_NORMAL), "normal");
-    ck_assert_str_eq(cs_view_zone_word(42), "?");
+    fixture f;
+    setup(&f, load_scene("box_stack.xml"), -1);
+    static const struct {
+        int zone;
+        const char *word;
+    } z[] = {{CS_CZONE_NONE, "none"},       {CS_CZONE_TOP, "top"},
+             {CS_CZONE_BOTTOM, "bottom"},   {CS_CZONE_MIDDLE, "middle"},
+             {CS_CZONE_PYRAMID, "pyramid"}, {CS_CZONE_NORMAL, "normal"}};
+    int n = sizeof z / sizeof z[0];
+    ck_assert_int_ge(f.m->nconmax, n);
+    memset(f.d->contact, 0, n * sizeof *f.d->contact);
+    for (int i = 0; i < n; i++) {
+        f.d->contact[i].dim = 3;
+        f.d->contact[i].zone = z[i].zone;
+    }
+    f.d->ncon = n;
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_eq(f.s.ncontact, n);
+    for (int i = 0; i < n; i++) ck_assert_str_eq(f.s.contacts[i].zone, z[i].word);
+    teardown(&f);
 }
 END_TEST
 
@@ -407,10 +420,10 @@ START_TEST(replay_shows_the_recorded_states)
     FILE *out = fdopen(fd, "w");
     cs_traj_header(out);
     double pos15[3] = {0};
-    cs_traj_rows(out, m, d, 0);
+    cs_traj_rows(out, m, d, 0, 0.0);
     for (int k = 1; k <= 30; k++) {
         cs_step(m, d);
-        if (k % 5 == 0) cs_traj_rows(out, m, d, k);
+        if (k % 5 == 0) cs_traj_rows(out, m, d, k, k * m->opt.timestep);
         if (k == 15) memcpy(pos15, d->qpos, sizeof pos15);
     }
     fclose(out);
