@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "commands.h"
 #include "conesim.h"
 #include "render.h"
@@ -64,16 +65,6 @@ static int parse_long(const char *s, long *out)
     return 1;
 }
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v)) return 0;
-    *out = v;
-    return 1;
-}
-
 /* Checks one option's value; returns 0 with a message on stderr when it is bad. */
 static int set_opt(view_opts *o, const char *name, const char *arg)
 {
@@ -110,7 +101,7 @@ static int set_opt(view_opts *o, const char *name, const char *arg)
         if (!parse_long(arg, &l) || l < 0) goto bad_value;
         o->steps = l;
     } else if (strcmp(name, "--duration") == 0) {
-        if (!parse_double(arg, &o->duration) || o->duration < 0) goto bad_value;
+        if (cs_arg_number(arg, &o->duration) != CS_ARG_OK || o->duration < 0) goto bad_value;
     } else if (strcmp(name, "--replay") == 0) {
         o->replay = arg;
     } else if (strcmp(name, "--frames") == 0) {

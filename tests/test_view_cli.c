@@ -132,6 +132,7 @@ START_TEST(bad_command_lines_exit_2)
         {{"view", sp, "--height", "12x"}, "bad value '12x' for --height"},
         {{"view", sp, "--steps", "-3"}, "bad value '-3' for --steps"},
         {{"view", sp, "--steps", "5", "--duration", "1"}, "not both"},
+        {{"view", sp, "--duration", "inf"}, "bad value 'inf' for --duration"},
         {{"view", sp, "--key", "0"}, "has 0 keyframe(s)"},
         {{"view", sp, "--key", "x"}, "bad value 'x' for --key"},
         {{"view", sp, "--timestep", "-1"}, "must be positive"},
