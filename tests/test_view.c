@@ -204,6 +204,35 @@ START_TEST(contacts_are_copied)
 }
 END_TEST
 
+START_TEST(resting_sphere_contact)
+{
+    /* The real pipeline: after half a second the sphere rests on the plane; the scene
+     * carries the contact collision found, its weight as the normal force, and an arrow
+     * a third of the extent long (the force scale's promise). */
+    fixture f;
+    setup(&f, load_scene("sphere_plane.xml"), -1);
+    for (int k = 0; k < 250; k++) ck_assert_int_eq(cs_view_step(&f.v), 0);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_ge(f.s.ncontact, 1);
+    ck_assert_int_eq(f.s.ncontact, f.d->ncon);
+    double fn = 0;
+    for (int i = 0; i < f.s.ncontact; i++) {
+        const cs_render_contact *c = &f.s.contacts[i];
+        ck_assert_int_eq(c->geom1, cs_name2id_geom(f.m, "floor"));
+        ck_assert_int_eq(c->geom2, cs_name2id_geom(f.m, "sphere"));
+        ck_assert_double_eq_tol(c->frame[2], 1, 1e-9); /* n = +z, floor to sphere */
+        ck_assert_str_eq(c->zone, cs_contact_zone_name(f.d->contact[i].zone));
+        ck_assert_double_lt(c->slip, 1e-3);
+        fn += c->force[0];
+    }
+    ck_assert_double_eq_tol(fn, 2 * 9.81, 0.02 * 2 * 9.81);
+    ck_assert_double_eq_tol(fn * f.s.force_scale, f.s.extent / 3, 0.02 * f.s.extent / 3);
+    ck_assert_int_eq(f.s.hud.ncon, f.d->ncon);
+    ck_assert_int_gt(f.s.hud.iterations, 0);
+    teardown(&f);
+}
+END_TEST
+
 START_TEST(hud_numbers)
 {
     fixture f;
@@ -504,6 +533,7 @@ static Suite *suite(void)
     tcase_add_test(tc, poses_follow_the_steps);
     tcase_add_test(tc, zone_words_are_the_csv_words);
     tcase_add_test(tc, contacts_are_copied);
+    tcase_add_test(tc, resting_sphere_contact);
     tcase_add_test(tc, hud_numbers);
     tcase_add_test(tc, welded_body_velocity);
     tcase_add_test(tc, extent_and_force_scale);
