@@ -90,6 +90,11 @@ typedef struct {
 int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, double fn,
                   double *x, cs_qcqp_info *info);
 
+/* The same solve for the PGS inner loop: no residuals; returns 1 when the bound is active,
+ * 0 when not, -1 / -2 as cs_qcqp_solve; *lambda receives the multiplier (0 if inactive). */
+int cs_qcqp_solve_x(int n, const double *H, const double *b, const double *mu, double fn,
+                    double *x, double *lambda);
+
 /* Soft-cone block response (§7) from residual j (r+1 entries: j_n, j_t...), normal
  * regulariser Rn > 0, friction scales mu (r, physical friction) and kappa > 0
  * (= Rn mu_1^2 / impratio). Writes force f (r+1), cost, and if hess != NULL the

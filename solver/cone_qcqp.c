@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 
 #define QCQP_MAXIT 60
 
@@ -90,11 +91,10 @@ static void fill_info(int n, const double *H, const double *b, const double *mu,
     info->complementarity = lam * (s2 - fn * fn);
 }
 
-int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, double fn,
-                  double *x, cs_qcqp_info *info_out)
+/* The solve; residuals only when `residuals` (the PGS inner loop skips them). */
+static int qcqp(int n, const double *H, const double *b, const double *mu, double fn, double *x,
+                cs_qcqp_info *info, int residuals)
 {
-    /* info == NULL: the caller (a PGS sweep) wants x only; skip the residuals */
-    cs_qcqp_info local, *info = info_out ? info_out : &local;
     if (n < 1 || n > CS_MAXFRIC || !(fn >= 0) || !isfinite(fn)) return -2;
     int idx[CS_MAXFRIC], m = 0;
     for (int k = 0; k < n; k++) {
@@ -122,7 +122,8 @@ int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, dou
     for (int k = 0; k < CS_MAXFRIC; k++) info->x_unc[k] = 0;
     for (int k = 0; k < n; k++) x[k] = 0;
     if (m == 0) {
-        if (info_out) fill_info(n, H, b, mu, fn, x, 0, info);
+        info->lambda = 0;
+        if (residuals) fill_info(n, H, b, mu, fn, x, 0, info);
         return 0;
     }
     solve_neg(m, L, c, z, y);
@@ -177,9 +178,24 @@ int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, dou
         info->active = 1;
         info->iterations = it;
     }
-    if (info_out)
-        fill_info(n, H, b, mu, fn, x, lam, info);
-    else
-        info->lambda = lam;
+    info->lambda = lam;
+    if (residuals) fill_info(n, H, b, mu, fn, x, lam, info);
     return 0;
+}
+
+int cs_qcqp_solve(int n, const double *H, const double *b, const double *mu, double fn,
+                  double *x, cs_qcqp_info *info)
+{
+    cs_qcqp_info local;
+    /* info == NULL: the caller wants x only; skip the residuals */
+    return qcqp(n, H, b, mu, fn, x, info ? info : &local, info != NULL);
+}
+
+int cs_qcqp_solve_x(int n, const double *H, const double *b, const double *mu, double fn,
+                    double *x, double *lambda)
+{
+    cs_qcqp_info info;
+    int rc = qcqp(n, H, b, mu, fn, x, &info, 0);
+    *lambda = rc == 0 ? info.lambda : 0;
+    return rc < 0 ? rc : info.active;
 }

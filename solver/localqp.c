@@ -59,53 +59,13 @@ static double norm(int n, const double *v)
 int cs_fn_qcqp(int n, const double *H, const double *b, const double *mu, double fn, double *x,
                double *lambda)
 {
-    double B[25], L[25], c[5], y[5], w[5];
-    *lambda = 0;
     if (!(fn > 0)) { /* apex: the only feasible point */
+        *lambda = 0;
         memset(x, 0, sizeof(double) * n);
         return 0;
     }
-    for (int i = 0; i < n; i++) {
-        c[i] = mu[i] * b[i];
-        for (int k = 0; k < n; k++) B[i * n + k] = mu[i] * H[i * n + k] * mu[k];
-    }
-    memcpy(L, B, sizeof(double) * n * n);
-    if (cs_i_chol(n, L)) return -1;
-    for (int i = 0; i < n; i++) y[i] = -c[i];
-    cs_i_chol_solve(n, L, y);
-    double ny = norm(n, y);
-    if (ny <= fn) {
-        for (int i = 0; i < n; i++) x[i] = mu[i] * y[i];
-        return 0;
-    }
-    /* Root of phi(l) = 1/fn - 1/||y(l)|| (nearly linear, the trust-region secular form),
-     * Newton guarded by the bracket [0, ||c||/fn] (at the upper end ||y|| <= fn). */
-    double lo = 0, hi = norm(n, c) / fn, l = 0;
-    for (int it = 0; it < 100; it++) {
-        double ph = 1 / fn - 1 / ny;
-        if (ph > 0) lo = l; else hi = l;
-        if (fabs(ny - fn) <= 1e-15 * fn || hi - lo <= 1e-16 * hi) break;
-        /* phi' = -(y^T (B + l I)^-1 y) / ||y||^3, y^T (B+lI)^-1 y = ||L^-1 y||^2 */
-        for (int i = 0; i < n; i++) {
-            double s = y[i];
-            for (int k = 0; k < i; k++) s -= L[i * n + k] * w[k];
-            w[i] = s / L[i * n + i];
-        }
-        double dph = -norm(n, w) * norm(n, w) / (ny * ny * ny);
-        double ln = l - ph / dph;
-        if (!(ln > lo && ln < hi)) ln = 0.5 * (lo + hi);
-        l = ln;
-        memcpy(L, B, sizeof(double) * n * n);
-        for (int i = 0; i < n; i++) L[i * n + i] += l;
-        if (cs_i_chol(n, L)) return -1;
-        for (int i = 0; i < n; i++) y[i] = -c[i];
-        cs_i_chol_solve(n, L, y);
-        ny = norm(n, y);
-    }
-    *lambda = l;
-    double s = fn / ny; /* onto the boundary exactly */
-    for (int i = 0; i < n; i++) x[i] = mu[i] * y[i] * s;
-    return 1;
+    int rc = cs_qcqp_solve_x(n, H, b, mu, fn, x, lambda);
+    return rc < 0 ? -1 : rc;
 }
 
 /* g'(t) and the minimiser x(t) of the block cost at normal t. */

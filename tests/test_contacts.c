@@ -1,0 +1,204 @@
+/* Contacts through the whole pipeline (sim -> collision -> solver): every geom type pair
+ * conesim collides, full manifolds of resting boxes, frames, and the contact CSV. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conesim.h"
+
+static const char *const TYPES[] = {"sphere", "capsule", "ellipsoid", "cylinder", "box"};
+#define NTYPES 5
+
+static cs_model *load_file(const char *path)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(path, NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "load failed: %s", err);
+    return m;
+}
+
+static const char *gname(const cs_model *m, int g) { return m->geom_name[g] ? m->geom_name[g] : "?"; }
+
+/* contacts whose geoms are named a and b (in this order) */
+static int find(const cs_data *d, const cs_model *m, const char *a, const char *b, int *first,
+                double *mindist)
+{
+    int n = 0;
+    *mindist = INFINITY;
+    for (int i = 0; i < d->ncon; i++) {
+        const cs_contact *c = &d->contact[i];
+        if (strcmp(gname(m, c->geom1), a) || strcmp(gname(m, c->geom2), b)) continue;
+        if (!n) *first = i;
+        if (c->dist < *mindist) *mindist = c->dist;
+        n++;
+    }
+    return n;
+}
+
+static void check_frame(const double *F)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double s = F[3 * i] * F[3 * j] + F[3 * i + 1] * F[3 * j + 1] + F[3 * i + 2] * F[3 * j + 2];
+            ck_assert_double_eq_tol(s, i == j, 1e-12);
+        }
+    /* right-handed: n x t1 = t2 */
+    double c[3] = {F[1] * F[5] - F[2] * F[4], F[2] * F[3] - F[0] * F[5], F[0] * F[4] - F[1] * F[3]};
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(c[k], F[6 + k], 1e-12);
+}
+
+/* all_pairs.xml: each pair overlaps by 0.01 m along +z, static geom first */
+START_TEST(test_every_pair_type)
+{
+    cs_model *m = load_file(CS_TEST_DATA "/good/all_pairs.xml");
+    cs_data *d = cs_make_data(m);
+    cs_forward(m, d);
+    char a[64], b[64];
+    int npairs = 0;
+    for (int i = 0; i < NTYPES; i++) {
+        /* plane pairs */
+        snprintf(b, sizeof b, "p_%s", TYPES[i]);
+        int first;
+        double mind;
+        int n = find(d, m, "plane", b, &first, &mind);
+        ck_assert_msg(n >= 1, "no contact plane-%s", TYPES[i]);
+        ck_assert_msg(fabs(mind + 0.01) < 1e-9, "plane-%s depth %.17g", TYPES[i], mind);
+        npairs++;
+        for (int j = i; j < NTYPES; j++) {
+            snprintf(a, sizeof a, "s_%s_%s", TYPES[i], TYPES[j]);
+            snprintf(b, sizeof b, "f_%s_%s", TYPES[i], TYPES[j]);
+            n = find(d, m, a, b, &first, &mind);
+            ck_assert_msg(n >= 1, "no contact %s-%s", TYPES[i], TYPES[j]);
+            /* support-function pairs (GJK/EPA) are accurate to ~1e-7 m, analytic ones exact */
+            ck_assert_msg(fabs(mind + 0.01) < 1e-6, "%s-%s depth %.17g", TYPES[i], TYPES[j], mind);
+            const double *nrm = d->contact[first].frame;
+            ck_assert_msg(nrm[2] > 1 - 1e-9, "%s-%s normal z %.17g", TYPES[i], TYPES[j], nrm[2]);
+            npairs++;
+        }
+    }
+    ck_assert_int_eq(npairs, 20);
+    for (int i = 0; i < d->ncon; i++) {
+        check_frame(d->contact[i].frame);
+        /* overlapping pairs all enter the solver and push apart */
+        ck_assert_int_eq(d->contact[i].exclude, 0);
+        ck_assert(d->contact[i].force[0] > 0);
+    }
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
+/* Resting flat faces give full manifolds: a single deepest point would make them rock. */
+START_TEST(test_flat_manifolds)
+{
+    cs_model *m = load_file(CS_TEST_DATA "/good/all_pairs.xml");
+    cs_data *d = cs_make_data(m);
+    cs_forward(m, d);
+    int first;
+    double mind;
+    ck_assert_int_eq(find(d, m, "plane", "p_box", &first, &mind), 4);
+    ck_assert_int_ge(find(d, m, "plane", "p_cylinder", &first, &mind), 3);
+    ck_assert_int_ge(find(d, m, "s_box_box", "f_box_box", &first, &mind), 4);
+    ck_assert_int_ge(find(d, m, "s_cylinder_box", "f_cylinder_box", &first, &mind), 3);
+    ck_assert_int_ge(find(d, m, "s_cylinder_cylinder", "f_cylinder_cylinder", &first, &mind), 3);
+    cs_free_data(d);
+    cs_free_model(m);
+
+    /* the seed's stack: each box-box interface and the floor get 4 corner points */
+    m = load_file(CS_SCENES "/box_stack.xml");
+    d = cs_make_data(m);
+    for (int k = 0; k < 50; k++) cs_step(m, d);
+    ck_assert_int_eq(find(d, m, "floor", "box1", &first, &mind), 4);
+    ck_assert_int_ge(find(d, m, "box1", "box2", &first, &mind), 4);
+    ck_assert_int_ge(find(d, m, "box2", "box3", &first, &mind), 4);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
+/* Margin and gap: detected within the margin, solved only within margin - gap. */
+START_TEST(test_margin_gap)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml_string(
+        "<mujoco><worldbody><geom name='floor' type='plane' size='1 1 1' margin='0.02' gap='0.01'/>"
+        "<body name='a' pos='0 0 0.115'><freejoint/><geom name='a' size='0.1'/></body>"
+        "<body name='b' pos='1 0 0.105'><freejoint/><geom name='b' size='0.1'/></body>"
+        "<body name='c' pos='2 0 0.125'><freejoint/><geom name='c' size='0.1'/></body>"
+        "</worldbody></mujoco>", "margin.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    cs_data *d = cs_make_data(m);
+    cs_forward(m, d);
+    int first;
+    double mind;
+    /* a: dist 0.015 < margin 0.02 but > margin - gap 0.01: detected, kept out */
+    ck_assert_int_eq(find(d, m, "floor", "a", &first, &mind), 1);
+    ck_assert_int_eq(d->contact[first].exclude, 1);
+    ck_assert_int_eq(d->contact[first].zone, CS_CZONE_NONE);
+    ck_assert_double_eq(d->contact[first].force[0], 0);
+    /* b: dist 0.005 < 0.01: in the solver */
+    ck_assert_int_eq(find(d, m, "floor", "b", &first, &mind), 1);
+    ck_assert_int_eq(d->contact[first].exclude, 0);
+    /* c: dist 0.025 beyond the margin: no contact */
+    ck_assert_int_eq(find(d, m, "floor", "c", &first, &mind), 0);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
+/* The contact CSV: header, one row per contact, 25 fields, zone words, names in pair order. */
+START_TEST(test_contact_csv)
+{
+    cs_model *m = load_file(CS_SCENES "/ball_roll.xml");
+    cs_data *d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+    /* the ball starts touching and bounces off at steps 8-9; at step 12 it is back */
+    for (int k = 0; k < 12; k++) cs_step(m, d);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cs_contact_header(f);
+    cs_contact_rows(f, m, d, 10, 0.02);
+    fclose(f);
+    const char *hdr = "step,time,geom1,geom2,dim,px,py,pz,nx,ny,nz,dist,fn,f1,f2,f3,f4,f5,"
+                      "vn,v1,v2,v3,v4,v5,zone\n";
+    ck_assert(strncmp(buf, hdr, strlen(hdr)) == 0);
+    ck_assert_int_eq(d->ncon, 1);
+    int rows = 0;
+    for (char *line = strchr(buf, '\n') + 1; *line; line = strchr(line, '\n') + 1) {
+        int commas = 0;
+        for (char *p = line; *p != '\n'; p++) commas += *p == ',';
+        ck_assert_int_eq(commas, 24);
+        ck_assert(strncmp(line, "10,0.02,floor,ball,6,", 21) == 0);
+        char *zone = strrchr(line, ',');
+        *strchr(zone, '\n') = 0;
+        ck_assert_msg(!strcmp(zone, ",middle") || !strcmp(zone, ",bottom") || !strcmp(zone, ",top"),
+                      "zone %s", zone);
+        *strchr(zone, 0) = '\n';
+        rows++;
+    }
+    ck_assert_int_eq(rows, d->ncon);
+    free(buf);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("contacts");
+    TCase *tc = tcase_create("pipeline");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_every_pair_type);
+    tcase_add_test(tc, test_flat_manifolds);
+    tcase_add_test(tc, test_margin_gap);
+    tcase_add_test(tc, test_contact_csv);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
