@@ -330,6 +330,12 @@ static int run_run(int argc, char **argv)
         int bad = cs_check_finite(m, d);
         if (bad >= 0) {
             char buf[32];
+            if (bar) { /* end the progress line first */
+                progress(k + 1, n);
+                putchar('\n');
+                fflush(stdout);
+                bar = 0;
+            }
             fprintf(stderr, "conesim run: warning: simulation diverged at step %ld (body %s)\n",
                     k + 1, cs_body_label(m, m->free_body[bad], buf, sizeof buf));
             rc = CS_EXIT_DIVERGED;
@@ -353,6 +359,12 @@ static int run_run(int argc, char **argv)
         }
         if (bar && (k % 256 == 0)) progress(k + 1, n);
     }
+    if (bar) { /* the bar shows where the run ended */
+        progress(k, n);
+        putchar('\n');
+        fflush(stdout);
+        bar = 0;
+    }
     if (interrupted) {
         fprintf(stderr, "conesim run: interrupted after step %ld\n", k);
         rc = interrupted == SIGINT ? 130 : 143;
@@ -360,10 +372,6 @@ static int run_run(int argc, char **argv)
         cs_traj_rows(rec.f, m, d, n, t_start + n * h);
     }
     double wall = now() - t0;
-    if (bar) {
-        progress(n, n);
-        putchar('\n');
-    }
     double fn = 0;
     for (int c = 0; c < d->ncon; c++) fn += d->contact[c].force[0];
     printf("steps %ld  simulated %.6g s  wall %.3f s  %.0f steps/s\n", k, k * h, wall,
