@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pty.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +365,53 @@ START_TEST(test_signals)
 }
 END_TEST
 
+/* The progress bar: on a terminal only, and not with --quiet. */
+static char *run_on_pty(const char *const *args)
+{
+    const char *argv[16];
+    int n = 0, fd;
+    argv[n++] = conesim;
+    for (; *args; args++) argv[n++] = *args;
+    argv[n] = NULL;
+    pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        execv(conesim, (char *const *)argv);
+        _exit(127);
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *s = malloc(cap);
+    ck_assert(s != NULL);
+    for (;;) { /* until the child closes the terminal (EIO on Linux) */
+        ssize_t r = read(fd, s + len, cap - len - 1);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        len += (size_t)r;
+        ck_assert(len < cap - 1);
+    }
+    s[len] = 0;
+    close(fd);
+    ck_assert_int_eq(finish(pid), 0);
+    return s;
+}
+
+START_TEST(test_progress_tty)
+{
+    char sc[512];
+    scene(sc, sizeof sc, "sphere_plane.xml");
+    const char *a[] = {"run", sc, "--steps", "2000", NULL};
+    const char *q[] = {"run", sc, "--steps", "2000", "--quiet", NULL};
+    char *o = run_on_pty(a);
+    ck_assert_msg(strstr(o, "\r[") != NULL && strstr(o, "100%") != NULL, "no bar: %s", o);
+    ck_assert(strstr(o, "final normal force") != NULL);
+    free(o);
+    o = run_on_pty(q);
+    ck_assert_msg(strstr(o, "\r[") == NULL, "bar with --quiet: %s", o); /* (the pty turns \n into \r\n) */
+    ck_assert(strstr(o, "final normal force") != NULL);
+    free(o);
+}
+END_TEST
+
 /* ---- exit codes ------------------------------------------------------------------------- */
 START_TEST(test_unwritable_output)
 {
@@ -471,6 +519,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_quickstart_summary);
     tcase_add_test(t, test_deterministic);
     tcase_add_test(t, test_signals);
+    tcase_add_test(t, test_progress_tty);
     tcase_add_test(t, test_unwritable_output);
     tcase_add_test(t, test_bad_command_line);
     tcase_add_test(t, test_bad_scene);
