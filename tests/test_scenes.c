@@ -325,10 +325,11 @@ typedef struct {
  * rows have K = 0, so a_ref_t = -B v_t and w = a_t + B v_t. In the middle zone
  * (cone-math.md §7) the friction is -f_n D^2 w / ||D w|| with D = diag(friction), on the
  * cone's surface ||D^-1 phi|| = f_n. */
-static void aniso_run(const char *scene, aniso_stats *st)
+static void aniso_run(const char *scene, const char *solver, double law_tol, aniso_stats *st)
 {
     memset(st, 0, sizeof *st);
     cs_model *m = load_scene(scene);
+    if (solver) set_opt(m, "solver", solver);
     cs_data *d = cs_make_data(m);
     ck_assert_int_eq(m->nkey, 1);
     cs_reset_key(m, d, 0);
@@ -376,7 +377,7 @@ static void aniso_run(const char *scene, aniso_stats *st)
             double diff[5];
             for (int i = 0; i < r; i++) diff[i] = phi[i] + fn * mu[i] * mu[i] * j[1 + i] / T;
             double fe = norm(diff, r) / norm(phi, r);
-            ck_assert_msg(fe < 1e-6, "%s step %d: friction off -f_n D^2 w/||Dw|| by %g", scene,
+            ck_assert_msg(fe < law_tol, "%s step %d: friction off -f_n D^2 w/||Dw|| by %g", scene,
                           k, fe);
             if (fe > st->max_force_err) st->max_force_err = fe;
             /* Angle to ideal Coulomb sliding (cone-math §3), in the sliding plane.
@@ -407,30 +408,41 @@ static void aniso_run(const char *scene, aniso_stats *st)
             }
         }
     }
-    /* at rest on the plane at the end */
-    ck_assert_double_lt(norm(d->qvel, 3), 1e-6);
+    /* at rest on the plane at the end (to 10 um/s: PGS stops short of the exact solution) */
+    ck_assert_double_lt(norm(d->qvel, 3), 1e-5);
     cs_free_data(d);
     cs_free_model(m);
 }
 
+/* The scenes' solver is Newton (MuJoCo's default), whose forces are a function of the final
+ * residual, so the soft-cone law holds to rounding and is checked to 1e-6. PGS iterates on
+ * the forces and stops on the scaled cost improvement (1e-8) or at 100 sweeps, which it
+ * reaches in the ill-conditioned steps where the box comes to rest: there the law holds
+ * only to a few 1e-3 (the cone and the dissipation still hold exactly, each block solve
+ * ends on the cone), so PGS is checked to 1e-2, enough to tell D^2 from D or a sign. */
 START_TEST(test_aniso_box)
 {
     static const char *scenes[] = {"aniso_box_condim3.xml", "aniso_box_condim4.xml",
                                    "aniso_box_condim6.xml"};
-    for (int i = 0; i < 3; i++) {
-        aniso_stats st;
-        aniso_run(scenes[i], &st);
-        /* the tests above must have had something to check */
-        ck_assert_int_gt(st.middle, 100);
-        ck_assert_int_gt(st.sliding, 100);
-        ck_assert_int_gt(st.angle_checked, 50);
-        printf("report: %s: %d middle-zone contacts (cone err %.2g, force-law err %.2g), %d "
-               "sliding (max f.v/(f_n|v_s|) %.3g), largest angle to -D^2 v/||Dv|| %.4g deg, "
-               "%.4g deg where the bound applies (%d checked, max angle/bound %.3g)\n",
-               scenes[i], st.middle, st.max_cone_err, st.max_force_err, st.sliding,
-               st.max_power, st.max_angle * 180 / M_PI, st.max_angle_checked * 180 / M_PI, st.angle_checked,
-               st.max_angle_bound_ratio);
-    }
+    static const char *solver[] = {NULL, "PGS"};
+    static const double tol[] = {1e-6, 1e-2};
+    for (int sv = 0; sv < 2; sv++)
+        for (int i = 0; i < 3; i++) {
+            aniso_stats st;
+            aniso_run(scenes[i], solver[sv], tol[sv], &st);
+            /* the tests above must have had something to check */
+            ck_assert_int_gt(st.middle, 100);
+            ck_assert_int_gt(st.sliding, 100);
+            ck_assert_int_gt(st.angle_checked, 50);
+            printf("report: %s (%s): %d middle-zone contacts (cone err %.2g, force-law err "
+                   "%.2g), %d sliding (max f.v/(f_n|v_s|) %.3g), largest angle to -D^2 "
+                   "v/||Dv|| %.4g deg, %.4g deg where the bound applies (%d checked, max "
+                   "angle/bound %.3g)\n",
+                   scenes[i], solver[sv] ? solver[sv] : "Newton", st.middle, st.max_cone_err,
+                   st.max_force_err, st.sliding, st.max_power, st.max_angle * 180 / M_PI,
+                   st.max_angle_checked * 180 / M_PI, st.angle_checked,
+                   st.max_angle_bound_ratio);
+        }
 }
 END_TEST
 
