@@ -295,6 +295,32 @@ START_TEST(test_deterministic)
 }
 END_TEST
 
+/* --set overrides an option without editing the file: incline_stick.xml says impratio="10",
+ * so --set option.impratio=10 changes nothing and impratio=1 (faster creep) changes the
+ * trajectory. */
+START_TEST(test_set_override)
+{
+    char sc[512], r0[512], r1[512], r2[512];
+    scene(sc, sizeof sc, "incline_stick.xml");
+    tmp_path(r0, sizeof r0, "r0.csv");
+    tmp_path(r1, sizeof r1, "r1.csv");
+    tmp_path(r2, sizeof r2, "r2.csv");
+    const char *a0[] = {"run", sc, "--steps", "200", "--record", r0, "--quiet", NULL};
+    const char *a1[] = {"run", sc, "--steps", "200", "--record", r1, "--quiet", "--set",
+                        "option.impratio=10", NULL};
+    const char *a2[] = {"run", sc, "--steps", "200", "--record", r2, "--quiet", "--set",
+                        "impratio=1", NULL};
+    ck_assert_int_eq(run(a0, NULL, NULL), 0);
+    ck_assert_int_eq(run(a1, NULL, NULL), 0);
+    ck_assert_int_eq(run(a2, NULL, NULL), 0);
+    size_t n0, n1, n2;
+    char *x0 = slurp(r0, &n0), *x1 = slurp(r1, &n1), *x2 = slurp(r2, &n2);
+    ck_assert(n0 == n1 && memcmp(x0, x1, n0) == 0);
+    ck_assert(n0 != n2 || memcmp(x0, x2, n0) != 0);
+    free(x0), free(x1), free(x2);
+}
+END_TEST
+
 /* Whole rows of whole steps: every line complete with 16 fields, and each step holds all
  * three bodies. */
 static long check_whole_traj(const char *path)
@@ -518,6 +544,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_steps_duration);
     tcase_add_test(t, test_quickstart_summary);
     tcase_add_test(t, test_deterministic);
+    tcase_add_test(t, test_set_override);
     tcase_add_test(t, test_signals);
     tcase_add_test(t, test_progress_tty);
     tcase_add_test(t, test_unwritable_output);
@@ -547,7 +574,7 @@ int main(int argc, char **argv)
     /* leave nothing behind */
     static const char *files[] = {"stdout.txt", "stderr.txt", "traj.csv", "contacts.csv",
                                   "traj0.csv", "r1.csv", "c1.csv", "r2.csv", "c2.csv",
-                                  "sig.csv", "ok.csv"};
+                                  "sig.csv", "ok.csv", "r0.csv"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char p[512];
         tmp_path(p, sizeof p, files[i]);
