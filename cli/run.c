@@ -372,6 +372,8 @@ static int run_run(int argc, char **argv)
         cs_traj_rows(rec.f, m, d, n, t_start + n * h);
     }
     double wall = now() - t0;
+    /* the summary describes the final state: its contacts and the forces found there */
+    if (rc != CS_EXIT_DIVERGED && k > 0) cs_forward(m, d);
     double fn = 0;
     for (int c = 0; c < d->ncon; c++) fn += d->contact[c].force[0];
     printf("steps %ld  simulated %.6g s  wall %.3f s  %.0f steps/s\n", k, k * h, wall,
