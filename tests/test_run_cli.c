@@ -362,10 +362,12 @@ static void wait_for_rows(const char *path)
  * runs, what is on disk is already whole rows. SIGTERM exits 143. */
 START_TEST(test_signals)
 {
-    char sc[512], rec[512];
+    char sc[512], rec[512], con[512];
     scene(sc, sizeof sc, "box_stack.xml");
     tmp_path(rec, sizeof rec, "sig.csv");
-    const char *a[] = {"run", sc, "--steps", "100000000", "--record", rec, "--quiet", NULL};
+    tmp_path(con, sizeof con, "sigc.csv");
+    const char *a[] = {"run", sc, "--steps", "100000000", "--record", rec, "--contacts", con,
+                       "--quiet", NULL};
     static const int sig[] = {SIGINT, SIGTERM}, code[] = {130, 143};
     for (int i = 0; i < 2; i++) {
         unlink(rec);
@@ -382,6 +384,21 @@ START_TEST(test_signals)
         ck_assert_int_eq(finish(pid), code[i]);
         long end = check_whole_traj(rec);
         ck_assert(end >= mid && end > 0);
+        /* the contact file too: whole rows of 25 fields, whole steps of 12 contacts */
+        char *c = slurp(con, NULL), *f[32];
+        size_t len = strlen(c);
+        ck_assert(len > 0 && c[len - 1] == '\n');
+        long rows = 0;
+        for (char *p = strchr(c, '\n') + 1; *p;) {
+            char *e = strchr(p, '\n');
+            *e = 0;
+            ck_assert_int_eq(fields(p, f, 32), 25);
+            ck_assert_int_eq(parse_step(f[0]), rows / 12);
+            rows++;
+            p = e + 1;
+        }
+        ck_assert(rows > 0 && rows % 12 == 0);
+        free(c);
         char p[512];
         tmp_path(p, sizeof p, "stderr.txt");
         char *err = slurp(p, NULL);
@@ -574,7 +591,7 @@ int main(int argc, char **argv)
     /* leave nothing behind */
     static const char *files[] = {"stdout.txt", "stderr.txt", "traj.csv", "contacts.csv",
                                   "traj0.csv", "r1.csv", "c1.csv", "r2.csv", "c2.csv",
-                                  "sig.csv", "ok.csv", "r0.csv"};
+                                  "sig.csv", "sigc.csv", "ok.csv", "r0.csv"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char p[512];
         tmp_path(p, sizeof p, files[i]);
