@@ -169,6 +169,69 @@ static double now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
+/* A recording on disk must always be whole rows (interface.md), so stdio may never write
+ * out a full buffer in the middle of a row: before each step's rows we bound their size and
+ * flush first when they might not fit in the buffer. */
+typedef struct {
+    FILE *f;
+    const char *path;
+    char *buf;
+    size_t size, pending; /* buffer size; upper bound of the bytes written since the flush */
+} out_file;
+
+static int out_open(out_file *o, const char *path, size_t maxrows)
+{
+    o->path = path;
+    o->f = fopen(path, "w");
+    if (!o->f) return 0;
+    o->size = maxrows * 4 > (1u << 16) ? maxrows * 4 : (1u << 16);
+    o->buf = malloc(o->size);
+    if (o->buf) setvbuf(o->f, o->buf, _IOFBF, o->size);
+    o->pending = 0;
+    return 1;
+}
+
+static int out_flush(out_file *o)
+{
+    o->pending = 0;
+    if (fflush(o->f) != 0 || ferror(o->f)) {
+        fprintf(stderr, "conesim run: error writing '%s': %s\n", o->path, strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+/* make room for rows of at most `bytes` bytes */
+static int out_reserve(out_file *o, size_t bytes)
+{
+    if (o->pending + bytes > o->size && !out_flush(o)) return 0;
+    o->pending += bytes;
+    return 1;
+}
+
+static int out_close(out_file *o)
+{
+    int ok = 1;
+    if (o->f) {
+        ok = fflush(o->f) == 0 && !ferror(o->f);
+        ok = fclose(o->f) == 0 && ok;
+    }
+    free(o->buf);
+    o->f = NULL;
+    o->buf = NULL;
+    return ok;
+}
+
+/* Upper bounds of a trajectory row (16 fields) and a contact row (25 fields): %.17g needs
+ * at most 24 characters, a long 20, plus the names. */
+static size_t label_len(char *const *names, int n, const char *stem)
+{
+    size_t len = strlen(stem) + 11;
+    for (int i = 0; i < n; i++)
+        if (names[i] && strlen(names[i]) > len) len = strlen(names[i]);
+    return len;
+}
+
 static void progress(long k, long n)
 {
     int w = 40, filled = n ? (int)(w * k / n) : w;
@@ -194,7 +257,7 @@ static int run_run(int argc, char **argv)
         return CS_EXIT_SCENE;
     }
     int rc = CS_EXIT_OK;
-    FILE *rec = NULL, *con = NULL;
+    out_file rec = {0}, con = {0};
     cs_data *d = NULL;
     for (int i = 0; i < o.nset; i++) {
         if (cs_option_set(&m->opt, o.set_name[i], o.set_value[i], err, sizeof err) != 0) {
@@ -209,25 +272,18 @@ static int run_run(int argc, char **argv)
         goto done;
     }
     /* open outputs before running: an unwritable path fails fast */
-    if (o.record) {
-        rec = fopen(o.record, "w");
-        if (!rec) {
-            fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.record, strerror(errno));
-            rc = CS_EXIT_OUTPUT;
-            goto done;
-        }
-        static char recbuf[1 << 16];
-        setvbuf(rec, recbuf, _IOFBF, sizeof recbuf);
+    size_t traj_row = 16 * 25 + label_len(m->body_name, m->nbody, "body") + 1;
+    size_t con_row = 25 * 25 + 2 * label_len(m->geom_name, m->ngeom, "geom") + 8;
+    size_t traj_step = (size_t)m->nfree * traj_row, con_step = (size_t)m->nconmax * con_row;
+    if (o.record && !out_open(&rec, o.record, traj_step)) {
+        fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.record, strerror(errno));
+        rc = CS_EXIT_OUTPUT;
+        goto done;
     }
-    if (o.contacts) {
-        con = fopen(o.contacts, "w");
-        if (!con) {
-            fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.contacts, strerror(errno));
-            rc = CS_EXIT_OUTPUT;
-            goto done;
-        }
-        static char conbuf[1 << 16];
-        setvbuf(con, conbuf, _IOFBF, sizeof conbuf);
+    if (o.contacts && !out_open(&con, o.contacts, con_step)) {
+        fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.contacts, strerror(errno));
+        rc = CS_EXIT_OUTPUT;
+        goto done;
     }
     d = cs_make_data(m);
     if (!d) {
@@ -242,11 +298,15 @@ static int run_run(int argc, char **argv)
     int bar = !o.quiet && isatty(STDOUT_FILENO);
     /* row times are t_start + k h exactly (interface.md), not the accumulated d->time */
     const double t_start = d->time;
-    if (rec) {
-        cs_traj_header(rec);
-        cs_traj_rows(rec, m, d, 0, t_start);
+    if (rec.f) {
+        cs_traj_header(rec.f);
+        cs_traj_rows(rec.f, m, d, 0, t_start);
+        rec.pending = traj_step + 256;
     }
-    if (con) cs_contact_header(con);
+    if (con.f) {
+        cs_contact_header(con.f);
+        con.pending = 512;
+    }
     double t0 = now(), sumcon = 0, sumit = 0, maxpen = 0;
     int maxcon = 0;
     long k;
@@ -254,7 +314,14 @@ static int run_run(int argc, char **argv)
         double tk = t_start + k * h;
         cs_step(m, d);
         /* the step's contacts were found at state k, and its forces move it to k + 1 */
-        if (con && k % o.every == 0) cs_contact_rows(con, m, d, k, tk);
+        if (con.f && k % o.every == 0) {
+            if (!out_reserve(&con, (size_t)d->ncon * con_row)) {
+                rc = CS_EXIT_OUTPUT;
+                k++;
+                break;
+            }
+            cs_contact_rows(con.f, m, d, k, tk);
+        }
         sumcon += d->ncon;
         if (d->ncon > maxcon) maxcon = d->ncon;
         sumit += d->solver.iterations;
@@ -263,30 +330,50 @@ static int run_run(int argc, char **argv)
         int bad = cs_check_finite(m, d);
         if (bad >= 0) {
             char buf[32];
+            if (bar) { /* end the progress line first */
+                progress(k + 1, n);
+                putchar('\n');
+                fflush(stdout);
+                bar = 0;
+            }
             fprintf(stderr, "conesim run: warning: simulation diverged at step %ld (body %s)\n",
                     k + 1, cs_body_label(m, m->free_body[bad], buf, sizeof buf));
             rc = CS_EXIT_DIVERGED;
             k++;
             break;
         }
-        if (rec && k + 1 < n && (k + 1) % o.every == 0) cs_traj_rows(rec, m, d, k + 1, t_start + (k + 1) * h);
+        if (rec.f && k + 1 < n && (k + 1) % o.every == 0) {
+            if (!out_reserve(&rec, traj_step)) {
+                rc = CS_EXIT_OUTPUT;
+                k++;
+                break;
+            }
+            cs_traj_rows(rec.f, m, d, k + 1, t_start + (k + 1) * h);
+        }
         if ((k + 1) % 4096 == 0) { /* whole rows on disk regularly */
-            if (rec) fflush(rec);
-            if (con) fflush(con);
+            if ((rec.f && !out_flush(&rec)) || (con.f && !out_flush(&con))) {
+                rc = CS_EXIT_OUTPUT;
+                k++;
+                break;
+            }
         }
         if (bar && (k % 256 == 0)) progress(k + 1, n);
+    }
+    if (bar) { /* the bar shows where the run ended */
+        progress(k, n);
+        putchar('\n');
+        fflush(stdout);
+        bar = 0;
     }
     if (interrupted) {
         fprintf(stderr, "conesim run: interrupted after step %ld\n", k);
         rc = interrupted == SIGINT ? 130 : 143;
-    } else if (rec && rc == CS_EXIT_OK) {
-        cs_traj_rows(rec, m, d, n, t_start + n * h);
+    } else if (rec.f && rc == CS_EXIT_OK && n > 0) { /* n == 0: step 0 is already written */
+        cs_traj_rows(rec.f, m, d, n, t_start + n * h);
     }
     double wall = now() - t0;
-    if (bar) {
-        progress(n, n);
-        putchar('\n');
-    }
+    /* the summary describes the final state: its contacts and the forces found there */
+    if (rc != CS_EXIT_DIVERGED && k > 0) cs_forward(m, d);
     double fn = 0;
     for (int c = 0; c < d->ncon; c++) fn += d->contact[c].force[0];
     printf("steps %ld  simulated %.6g s  wall %.3f s  %.0f steps/s\n", k, k * h, wall,
@@ -303,11 +390,11 @@ static int run_run(int argc, char **argv)
                q[5], q[6], v[0], v[1], v[2], v[3], v[4], v[5]);
     }
 done:
-    if (rec && fclose(rec) != 0 && rc == CS_EXIT_OK) {
+    if (rec.f && !out_close(&rec) && rc == CS_EXIT_OK) {
         fprintf(stderr, "conesim run: error writing '%s'\n", o.record);
         rc = CS_EXIT_OUTPUT;
     }
-    if (con && fclose(con) != 0 && rc == CS_EXIT_OK) {
+    if (con.f && !out_close(&con) && rc == CS_EXIT_OK) {
         fprintf(stderr, "conesim run: error writing '%s'\n", o.contacts);
         rc = CS_EXIT_OUTPUT;
     }

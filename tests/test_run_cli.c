@@ -1,0 +1,602 @@
+/* `conesim run` end to end (interface.md): CSV headers, %.17g numbers, row counts with
+ * --every, --duration rounding, determinism, SIGINT/SIGTERM, exit codes. The executable is
+ * run directly (fork + execv, no shell); argv[1] is its path. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef CS_SCENES
+#error "CS_SCENES (the scenes directory) must be defined by the build"
+#endif
+#ifndef CS_TEST_DATA
+#error "CS_TEST_DATA must be defined by the build"
+#endif
+
+static const char *conesim;
+static char tmpdir[256];
+
+static const char *TRAJ_HEADER = "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
+static const char *CON_HEADER = "step,time,geom1,geom2,dim,px,py,pz,nx,ny,nz,dist,fn,f1,f2,f3,f4,"
+                                "f5,vn,v1,v2,v3,v4,v5,zone";
+
+static void tmp_path(char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "%s/%s", tmpdir, name);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *s = malloc(cap);
+    ck_assert(s != NULL);
+    size_t r;
+    while ((r = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (cap - n < 2) {
+            cap *= 2;
+            s = realloc(s, cap);
+            ck_assert(s != NULL);
+        }
+    }
+    fclose(f);
+    s[n] = 0;
+    if (len) *len = n;
+    return s;
+}
+
+/* Start `conesim ARGS...` with stdout and stderr to files in tmpdir; returns the pid. */
+static pid_t start(const char *const *args)
+{
+    char out[512], err[512];
+    tmp_path(out, sizeof out, "stdout.txt");
+    tmp_path(err, sizeof err, "stderr.txt");
+    const char *argv[64];
+    int n = 0;
+    argv[n++] = conesim;
+    for (; *args; args++) argv[n++] = *args;
+    argv[n] = NULL;
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fi = open("/dev/null", O_RDONLY);
+        if (fo < 0 || fe < 0 || fi < 0) _exit(126);
+        dup2(fi, 0), dup2(fo, 1), dup2(fe, 2);
+        execv(conesim, (char *const *)argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+static int finish(pid_t pid)
+{
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        ck_assert(errno == EINTR);
+    ck_assert_msg(WIFEXITED(st), "conesim died of signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    return WEXITSTATUS(st);
+}
+
+/* Run to completion; *out / *err (if given) receive stdout / stderr (free them). */
+static int run(const char *const *args, char **out, char **err)
+{
+    int rc = finish(start(args));
+    char p[512];
+    if (out) {
+        tmp_path(p, sizeof p, "stdout.txt");
+        *out = slurp(p, NULL);
+    }
+    if (err) {
+        tmp_path(p, sizeof p, "stderr.txt");
+        *err = slurp(p, NULL);
+    }
+    return rc;
+}
+
+static void scene(char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "%s/%s", CS_SCENES, name);
+}
+
+/* Split a CSV text into lines (modifies it); returns the count. Asserts that the text
+ * ends with a newline: whole rows only. */
+static int lines(char *s, char **line, int max)
+{
+    size_t len = strlen(s);
+    ck_assert_msg(len > 0 && s[len - 1] == '\n', "file does not end with a whole row");
+    int n = 0;
+    for (char *p = s; *p;) {
+        char *e = strchr(p, '\n');
+        *e = 0;
+        ck_assert(n < max);
+        line[n++] = p;
+        p = e + 1;
+    }
+    return n;
+}
+
+/* Split one row at commas (modifies it); returns the field count. */
+static int fields(char *row, char **f, int max)
+{
+    int n = 0;
+    for (char *p = row;;) {
+        ck_assert(n < max);
+        f[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c) break;
+        *c = 0;
+        p = c + 1;
+    }
+    return n;
+}
+
+/* A number written with %.17g: parses completely and prints back to the same text. */
+static void check_g17(const char *text)
+{
+    char *end, back[64];
+    double v = strtod(text, &end);
+    ck_assert_msg(end != text && *end == 0, "'%s' is not a number", text);
+    snprintf(back, sizeof back, "%.17g", v);
+    ck_assert_msg(strcmp(back, text) == 0, "'%s' is not %%.17g (would be '%s')", text, back);
+}
+
+static long parse_step(const char *text)
+{
+    char *end;
+    long k = strtol(text, &end, 10);
+    ck_assert_msg(end != text && *end == 0, "bad step '%s'", text);
+    return k;
+}
+
+/* ---- formats, --every, final state ---------------------------------------------------- */
+START_TEST(test_csv_formats_every)
+{
+    char sc[512], rec[512], con[512];
+    scene(sc, sizeof sc, "box_stack.xml"); /* 3 free bodies, 12 contacts at rest */
+    tmp_path(rec, sizeof rec, "traj.csv");
+    tmp_path(con, sizeof con, "contacts.csv");
+    const char *args[] = {"run", sc, "--steps", "10", "--every", "3", "--record", rec,
+                          "--contacts", con, NULL};
+    char *out;
+    ck_assert_int_eq(run(args, &out, NULL), 0);
+    /* not a terminal: no progress bar (no carriage returns), just the summary */
+    ck_assert_msg(strchr(out, '\r') == NULL, "progress bar written to a pipe");
+    ck_assert(strstr(out, "steps 10") != NULL);
+    ck_assert(strstr(out, "box1") && strstr(out, "box2") && strstr(out, "box3"));
+    free(out);
+
+    /* trajectory: rows for k = 0, 3, 6, 9 and the final state 10, three bodies each */
+    char *t = slurp(rec, NULL), *line[256], *f[32];
+    ck_assert(t != NULL);
+    int n = lines(t, line, 256);
+    ck_assert_str_eq(line[0], TRAJ_HEADER);
+    static const long want[] = {0, 3, 6, 9, 10};
+    static const char *body[] = {"box1", "box2", "box3"};
+    ck_assert_int_eq(n, 1 + 5 * 3);
+    for (int i = 1; i < n; i++) {
+        ck_assert_int_eq(fields(line[i], f, 32), 16);
+        long k = parse_step(f[0]);
+        ck_assert_int_eq(k, want[(i - 1) / 3]);
+        ck_assert_str_eq(f[2], body[(i - 1) % 3]);
+        /* time = k * timestep exactly, written %.17g */
+        char tt[64];
+        snprintf(tt, sizeof tt, "%.17g", k * 0.002);
+        ck_assert_str_eq(f[1], tt);
+        for (int j = 3; j < 16; j++) check_g17(f[j]);
+    }
+    free(t);
+
+    /* contacts: the same k below N (no step follows state 10), every contact a row */
+    char *c = slurp(con, NULL), *cl[256];
+    ck_assert(c != NULL);
+    n = lines(c, cl, 256);
+    ck_assert_str_eq(cl[0], CON_HEADER);
+    int per[4] = {0};
+    for (int i = 1; i < n; i++) {
+        ck_assert_int_eq(fields(cl[i], f, 32), 25);
+        long k = parse_step(f[0]);
+        ck_assert_msg(k == 0 || k == 3 || k == 6 || k == 9, "contact row for step %ld", k);
+        per[k / 3]++;
+        ck_assert(parse_step(f[4]) == 3); /* condim */
+        for (int j = 5; j < 24; j++) check_g17(f[j]);
+        ck_assert_msg(strcmp(f[24], "top") == 0 || strcmp(f[24], "bottom") == 0 ||
+                          strcmp(f[24], "middle") == 0 || strcmp(f[24], "none") == 0,
+                      "zone '%s'", f[24]);
+    }
+    for (int i = 1; i < 4; i++) ck_assert_int_eq(per[i], 12); /* 4 per face contact */
+    free(c);
+}
+END_TEST
+
+/* --steps 0: the initial state once; --duration T: round(T / timestep) steps */
+START_TEST(test_steps_duration)
+{
+    char sc[512], rec[512], *line[64], *f[32];
+    scene(sc, sizeof sc, "sphere_plane.xml");
+    tmp_path(rec, sizeof rec, "traj0.csv");
+    const char *a0[] = {"run", sc, "--steps", "0", "--record", rec, "--quiet", NULL};
+    ck_assert_int_eq(run(a0, NULL, NULL), 0);
+    char *t = slurp(rec, NULL);
+    ck_assert_int_eq(lines(t, line, 64), 2);
+    free(t);
+    /* 0.0101 / 0.002 = 5.05 -> 5 steps; 0.0109 -> 5.45 -> 5; 0.0111 -> 5.55 -> 6 */
+    static const char *dur[] = {"0.0101", "0.0109", "0.0111"};
+    static const long nst[] = {5, 5, 6};
+    for (int i = 0; i < 3; i++) {
+        const char *a[] = {"run", sc, "--duration", dur[i], "--record", rec, "--quiet", NULL};
+        ck_assert_int_eq(run(a, NULL, NULL), 0);
+        t = slurp(rec, NULL);
+        int n = lines(t, line, 64);
+        ck_assert_int_eq(n, 1 + nst[i] + 1);
+        fields(line[n - 1], f, 32);
+        ck_assert_int_eq(parse_step(f[0]), nst[i]);
+        free(t);
+    }
+    /* --timestep changes the count: 0.01 s at 0.001 s is 10 steps */
+    const char *a[] = {"run", sc, "--duration", "0.01", "--timestep", "0.001", "--record", rec,
+                       "--quiet", NULL};
+    ck_assert_int_eq(run(a, NULL, NULL), 0);
+    t = slurp(rec, NULL);
+    int n = lines(t, line, 64);
+    ck_assert_int_eq(n, 12);
+    fields(line[n - 1], f, 32);
+    ck_assert_str_eq(f[1], "0.01");
+    free(t);
+}
+END_TEST
+
+/* The README's quick-start line: the sphere rests at 19.62 N. */
+START_TEST(test_quickstart_summary)
+{
+    char sc[512], *out;
+    scene(sc, sizeof sc, "sphere_plane.xml");
+    const char *a[] = {"run", sc, NULL};
+    ck_assert_int_eq(run(a, &out, NULL), 0);
+    const char *want[] = {"steps 500", "simulated 1 s", "wall", "steps/s", "contacts mean",
+                          "solver iterations mean", "max penetration",
+                          "final normal force 19.62 N", "ball", "pos", "quat", "vel", "angvel"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(out, want[i]) != NULL, "summary lacks '%s':\n%s", want[i], out);
+    free(out);
+}
+END_TEST
+
+/* Same inputs, same bytes. */
+START_TEST(test_deterministic)
+{
+    char sc[512], r1[512], c1[512], r2[512], c2[512];
+    scene(sc, sizeof sc, "aniso_box_condim6.xml");
+    tmp_path(r1, sizeof r1, "r1.csv");
+    tmp_path(c1, sizeof c1, "c1.csv");
+    tmp_path(r2, sizeof r2, "r2.csv");
+    tmp_path(c2, sizeof c2, "c2.csv");
+    const char *a1[] = {"run", sc, "--steps", "300", "--record", r1, "--contacts", c1, "--quiet", NULL};
+    const char *a2[] = {"run", sc, "--steps", "300", "--record", r2, "--contacts", c2, "--quiet", NULL};
+    ck_assert_int_eq(run(a1, NULL, NULL), 0);
+    ck_assert_int_eq(run(a2, NULL, NULL), 0);
+    size_t n1, n2, m1, m2;
+    char *x1 = slurp(r1, &n1), *x2 = slurp(r2, &n2), *y1 = slurp(c1, &m1), *y2 = slurp(c2, &m2);
+    ck_assert(n1 > 1000 && m1 > 1000);
+    ck_assert(n1 == n2 && memcmp(x1, x2, n1) == 0);
+    ck_assert(m1 == m2 && memcmp(y1, y2, m1) == 0);
+    free(x1), free(x2), free(y1), free(y2);
+}
+END_TEST
+
+/* --set overrides an option without editing the file: incline_stick.xml says impratio="10",
+ * so --set option.impratio=10 changes nothing and impratio=1 (faster creep) changes the
+ * trajectory. */
+START_TEST(test_set_override)
+{
+    char sc[512], r0[512], r1[512], r2[512];
+    scene(sc, sizeof sc, "incline_stick.xml");
+    tmp_path(r0, sizeof r0, "r0.csv");
+    tmp_path(r1, sizeof r1, "r1.csv");
+    tmp_path(r2, sizeof r2, "r2.csv");
+    const char *a0[] = {"run", sc, "--steps", "200", "--record", r0, "--quiet", NULL};
+    const char *a1[] = {"run", sc, "--steps", "200", "--record", r1, "--quiet", "--set",
+                        "option.impratio=10", NULL};
+    const char *a2[] = {"run", sc, "--steps", "200", "--record", r2, "--quiet", "--set",
+                        "impratio=1", NULL};
+    ck_assert_int_eq(run(a0, NULL, NULL), 0);
+    ck_assert_int_eq(run(a1, NULL, NULL), 0);
+    ck_assert_int_eq(run(a2, NULL, NULL), 0);
+    size_t n0, n1, n2;
+    char *x0 = slurp(r0, &n0), *x1 = slurp(r1, &n1), *x2 = slurp(r2, &n2);
+    ck_assert(n0 == n1 && memcmp(x0, x1, n0) == 0);
+    ck_assert(n0 != n2 || memcmp(x0, x2, n0) != 0);
+    free(x0), free(x1), free(x2);
+}
+END_TEST
+
+/* Whole rows of whole steps: every line complete with 16 fields, and each step holds all
+ * three bodies. */
+static long check_whole_traj(const char *path)
+{
+    char *t = slurp(path, NULL);
+    ck_assert(t != NULL);
+    size_t len = strlen(t);
+    ck_assert_msg(len > 0 && t[len - 1] == '\n', "recording ends inside a row");
+    ck_assert(strncmp(t, TRAJ_HEADER, strlen(TRAJ_HEADER)) == 0);
+    long rows = 0, last = -1;
+    char *p = strchr(t, '\n') + 1, *f[32];
+    while (*p) {
+        char *e = strchr(p, '\n');
+        *e = 0;
+        ck_assert_int_eq(fields(p, f, 32), 16);
+        last = parse_step(f[0]);
+        ck_assert_int_eq(last, rows / 3);
+        for (int j = 3; j < 16; j++) check_g17(f[j]);
+        rows++;
+        p = e + 1;
+    }
+    free(t);
+    ck_assert_int_eq(rows % 3, 0);
+    return rows;
+}
+
+static void wait_for_rows(const char *path)
+{
+    struct stat sb;
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < 3000; i++) { /* up to 30 s (ASan builds are slow) */
+        if (stat(path, &sb) == 0 && sb.st_size > 4096) return;
+        nanosleep(&ts, NULL);
+    }
+    ck_abort_msg("no rows written to %s", path);
+}
+
+/* SIGINT: the run stops after the current step, closes whole rows, exits 130; while it
+ * runs, what is on disk is already whole rows. SIGTERM exits 143. */
+START_TEST(test_signals)
+{
+    char sc[512], rec[512], con[512];
+    scene(sc, sizeof sc, "box_stack.xml");
+    tmp_path(rec, sizeof rec, "sig.csv");
+    tmp_path(con, sizeof con, "sigc.csv");
+    const char *a[] = {"run", sc, "--steps", "100000000", "--record", rec, "--contacts", con,
+                       "--quiet", NULL};
+    static const int sig[] = {SIGINT, SIGTERM}, code[] = {130, 143};
+    for (int i = 0; i < 2; i++) {
+        unlink(rec);
+        pid_t pid = start(a);
+        wait_for_rows(rec);
+        /* mid-run: stopped between system calls, the file holds whole rows */
+        ck_assert_int_eq(kill(pid, SIGSTOP), 0);
+        int st;
+        ck_assert_int_eq(waitpid(pid, &st, WUNTRACED), pid);
+        ck_assert(WIFSTOPPED(st));
+        long mid = check_whole_traj(rec);
+        ck_assert_int_eq(kill(pid, SIGCONT), 0);
+        ck_assert_int_eq(kill(pid, sig[i]), 0);
+        ck_assert_int_eq(finish(pid), code[i]);
+        long end = check_whole_traj(rec);
+        ck_assert(end >= mid && end > 0);
+        /* the contact file too: whole rows of 25 fields, whole steps of 12 contacts */
+        char *c = slurp(con, NULL), *f[32];
+        size_t len = strlen(c);
+        ck_assert(len > 0 && c[len - 1] == '\n');
+        long rows = 0;
+        for (char *p = strchr(c, '\n') + 1; *p;) {
+            char *e = strchr(p, '\n');
+            *e = 0;
+            ck_assert_int_eq(fields(p, f, 32), 25);
+            ck_assert_int_eq(parse_step(f[0]), rows / 12);
+            rows++;
+            p = e + 1;
+        }
+        ck_assert(rows > 0 && rows % 12 == 0);
+        free(c);
+        char p[512];
+        tmp_path(p, sizeof p, "stderr.txt");
+        char *err = slurp(p, NULL);
+        ck_assert_msg(strstr(err, "interrupted") != NULL, "stderr: %s", err);
+        free(err);
+    }
+}
+END_TEST
+
+/* The progress bar: on a terminal only, and not with --quiet. */
+static char *run_on_pty(const char *const *args)
+{
+    const char *argv[16];
+    int n = 0, fd;
+    argv[n++] = conesim;
+    for (; *args; args++) argv[n++] = *args;
+    argv[n] = NULL;
+    pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        execv(conesim, (char *const *)argv);
+        _exit(127);
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *s = malloc(cap);
+    ck_assert(s != NULL);
+    for (;;) { /* until the child closes the terminal (EIO on Linux) */
+        ssize_t r = read(fd, s + len, cap - len - 1);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        len += (size_t)r;
+        ck_assert(len < cap - 1);
+    }
+    s[len] = 0;
+    close(fd);
+    ck_assert_int_eq(finish(pid), 0);
+    return s;
+}
+
+START_TEST(test_progress_tty)
+{
+    char sc[512];
+    scene(sc, sizeof sc, "sphere_plane.xml");
+    const char *a[] = {"run", sc, "--steps", "2000", NULL};
+    const char *q[] = {"run", sc, "--steps", "2000", "--quiet", NULL};
+    char *o = run_on_pty(a);
+    ck_assert_msg(strstr(o, "\r[") != NULL && strstr(o, "100%") != NULL, "no bar: %s", o);
+    ck_assert(strstr(o, "final normal force") != NULL);
+    free(o);
+    o = run_on_pty(q);
+    ck_assert_msg(strstr(o, "\r[") == NULL, "bar with --quiet: %s", o); /* (the pty turns \n into \r\n) */
+    ck_assert(strstr(o, "final normal force") != NULL);
+    free(o);
+}
+END_TEST
+
+/* ---- exit codes ------------------------------------------------------------------------- */
+START_TEST(test_unwritable_output)
+{
+    char sc[512], ok[512];
+    scene(sc, sizeof sc, "sphere_plane.xml");
+    tmp_path(ok, sizeof ok, "ok.csv");
+    const char *bad = "/nonexistent-dir-conesim/x.csv";
+    const char *a1[] = {"run", sc, "--steps", "1000000000", "--record", bad, NULL};
+    const char *a2[] = {"run", sc, "--steps", "1000000000", "--record", ok, "--contacts", bad, NULL};
+    const char *const *as[] = {a1, a2};
+    for (int i = 0; i < 2; i++) {
+        char *out, *err;
+        /* fails before running: a billion steps would not finish within the test's timeout */
+        ck_assert_int_eq(run(as[i], &out, &err), 4);
+        ck_assert_msg(strstr(err, bad) != NULL, "message does not name the file: %s", err);
+        ck_assert_msg(strstr(out, "steps") == NULL, "it ran: %s", out);
+        free(out), free(err);
+    }
+    /* a write error during the run (a full disk) is exit 4 too */
+    const char *a3[] = {"run", sc, "--steps", "100000", "--record", "/dev/full", "--quiet", NULL};
+    if (access("/dev/full", W_OK) == 0) {
+        char *err;
+        ck_assert_int_eq(run(a3, NULL, &err), 4);
+        ck_assert(strstr(err, "/dev/full") != NULL);
+        free(err);
+    }
+}
+END_TEST
+
+START_TEST(test_bad_command_line)
+{
+    char sc[512];
+    scene(sc, sizeof sc, "sphere_plane.xml");
+    const char *cases[][8] = {
+        {"run", NULL},                                    /* no scene */
+        {"run", sc, "--frobnicate", NULL},                /* unknown option */
+        {"run", sc, "--steps", NULL},                     /* missing value */
+        {"run", sc, "--steps", "1.5", NULL},              /* not an integer */
+        {"run", sc, "--steps", "-1", NULL},
+        {"run", sc, "--steps", "5", "--duration", "1", NULL},
+        {"run", sc, "--duration", "nan", NULL},
+        {"run", sc, "--every", "0", NULL},
+        {"run", sc, "--timestep", "0", NULL},
+        {"run", sc, "--solver", "simplex", NULL},
+        {"run", sc, "--cone", "round", NULL},
+        {"run", sc, "--iterations", "-3", NULL},
+        {"run", sc, "--set", "impratio", NULL},           /* no '=' */
+        {"run", sc, "--set", "option.nosuch=1", NULL},
+        {"run", sc, "--key", "0", NULL},                  /* the scene has no keyframe */
+        {"run", sc, sc, NULL},                            /* two scenes */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out, *err;
+        int rc = run(cases[i], &out, &err);
+        ck_assert_msg(rc == 2, "case %zu (%s): exit %d", i, cases[i][2] ? cases[i][2] : "-", rc);
+        ck_assert_msg(strlen(err) > 0, "case %zu: no message", i);
+        ck_assert_msg(strstr(out, "steps") == NULL, "case %zu ran", i);
+        free(out), free(err);
+    }
+}
+END_TEST
+
+START_TEST(test_bad_scene)
+{
+    char bad[512], *err;
+    snprintf(bad, sizeof bad, "%s/bad/hinge_joint.xml", CS_TEST_DATA);
+    const char *a[] = {"run", bad, NULL};
+    ck_assert_int_eq(run(a, NULL, &err), 3);
+    /* FILE:LINE: what is wrong */
+    char want[600];
+    snprintf(want, sizeof want, "%s:", bad);
+    char *p = strstr(err, want);
+    ck_assert_msg(p != NULL, "stderr: %s", err);
+    p += strlen(want);
+    ck_assert_msg(*p >= '1' && *p <= '9', "no line number: %s", err);
+    free(err);
+    const char *b[] = {"run", "/nonexistent-scene.xml", NULL};
+    ck_assert_int_eq(run(b, NULL, &err), 3);
+    ck_assert(strstr(err, "/nonexistent-scene.xml") != NULL);
+    free(err);
+}
+END_TEST
+
+/* Divergence: an absurd gravity overflows the state to Inf/NaN; exit 1 after a warning
+ * naming the step and the body. */
+START_TEST(test_diverged)
+{
+    char sc[512], *err;
+    scene(sc, sizeof sc, "sphere_plane.xml");
+    const char *a[] = {"run", sc, "--timestep", "1e200", "--steps", "100", "--quiet", NULL};
+    ck_assert_int_eq(run(a, NULL, &err), 1);
+    ck_assert_msg(strstr(err, "diverged at step 1 ") != NULL, "stderr: %s", err);
+    ck_assert_msg(strstr(err, "ball") != NULL, "stderr: %s", err);
+    free(err);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("run-cli");
+    TCase *t = tcase_create("run");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, test_csv_formats_every);
+    tcase_add_test(t, test_steps_duration);
+    tcase_add_test(t, test_quickstart_summary);
+    tcase_add_test(t, test_deterministic);
+    tcase_add_test(t, test_set_override);
+    tcase_add_test(t, test_signals);
+    tcase_add_test(t, test_progress_tty);
+    tcase_add_test(t, test_unwritable_output);
+    tcase_add_test(t, test_bad_command_line);
+    tcase_add_test(t, test_bad_scene);
+    tcase_add_test(t, test_diverged);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_run_cli PATH/TO/conesim\n");
+        return 2;
+    }
+    conesim = argv[1];
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/conesim-run-cli-XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    /* leave nothing behind */
+    static const char *files[] = {"stdout.txt", "stderr.txt", "traj.csv", "contacts.csv",
+                                  "traj0.csv", "r1.csv", "c1.csv", "r2.csv", "c2.csv",
+                                  "sig.csv", "sigc.csv", "ok.csv", "r0.csv"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char p[512];
+        tmp_path(p, sizeof p, files[i]);
+        unlink(p);
+    }
+    rmdir(tmpdir);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
