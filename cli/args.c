@@ -1,6 +1,7 @@
 /* Strict number parsing: a typo must be an error, never a silent 0. */
 #include "args.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,3 +63,15 @@ const char *cs_arg_error(int code)
     }
     return "is invalid";
 }
+
+int cs_arg_long(const char *text, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end) return 0;
+    *out = v;
+    return 1;
+}
+
+int cs_arg_double(const char *text, double *out) { return cs_arg_number(text, out) == CS_ARG_OK; }

@@ -7,6 +7,10 @@ enum { CS_ARG_OK = 0, CS_ARG_NAN = -1, CS_ARG_INF = -2, CS_ARG_EMPTY = -3, CS_AR
 /* The whole of text must be one finite number (strtod syntax, no trailing junk). */
 int cs_arg_number(const char *text, double *out);
 
+/* Whole-text integer / finite number: 1 if it parses, else 0 (for simple option checks). */
+int cs_arg_long(const char *text, long *out);
+int cs_arg_double(const char *text, double *out);
+
 /* Comma-separated finite numbers, at most max of them. On error *bad is the 1-based
  * item at fault (for CS_ARG_MANY the count found so far + 1). */
 int cs_arg_list(const char *text, double *out, int max, int *count, int *bad);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "commands.h"
 #include "conesim.h"
 
@@ -50,36 +51,16 @@ static const opt_def OPTS[] = {
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
-static int parse_long(const char *s, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end) return 0;
-    *out = v;
-    return 1;
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v)) return 0;
-    *out = v;
-    return 1;
-}
-
 static int set_opt(run_opts *o, const char *name, const char *arg)
 {
     long l;
     if (strcmp(name, "--steps") == 0) {
-        if (!parse_long(arg, &l) || l < 0) return 0;
+        if (!cs_arg_long(arg, &l) || l < 0) return 0;
         o->steps = l;
     } else if (strcmp(name, "--duration") == 0) {
-        if (!parse_double(arg, &o->duration) || o->duration < 0) return 0;
+        if (!cs_arg_double(arg, &o->duration) || o->duration < 0) return 0;
     } else if (strcmp(name, "--every") == 0) {
-        if (!parse_long(arg, &l) || l < 1) return 0;
+        if (!cs_arg_long(arg, &l) || l < 1) return 0;
         o->every = l;
     } else if (strcmp(name, "--record") == 0) {
         o->record = arg;
@@ -87,7 +68,7 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         o->contacts = arg;
     } else if (strcmp(name, "--key") == 0) {
         if (strcmp(arg, "none") == 0) o->key = -1;
-        else if (!parse_long(arg, &l) || l < 0 || l > 1000000) return 0;
+        else if (!cs_arg_long(arg, &l) || l < 0 || l > 1000000) return 0;
         else o->key = (int)l;
     } else if (strcmp(name, "--quiet") == 0) {
         o->quiet = 1;

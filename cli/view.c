@@ -55,16 +55,6 @@ static const char *const OPTS_ARG[] = {
 };
 static const char *const OPTS_FLAG[] = {"--paused"};
 
-static int parse_long(const char *s, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end) return 0;
-    *out = v;
-    return 1;
-}
-
 /* Checks one option's value; returns 0 with a message on stderr when it is bad. */
 static int set_opt(view_opts *o, const char *name, const char *arg)
 {
@@ -88,24 +78,24 @@ static int set_opt(view_opts *o, const char *name, const char *arg)
         }
         o->camera = arg;
     } else if (strcmp(name, "--width") == 0 || strcmp(name, "--height") == 0) {
-        if (!parse_long(arg, &l) || l < 1 || l > 8192) goto bad_value;
+        if (!cs_arg_long(arg, &l) || l < 1 || l > 8192) goto bad_value;
         *(name[2] == 'w' ? &o->width : &o->height) = (int)l;
     } else if (strcmp(name, "--key") == 0) {
         if (strcmp(arg, "none") == 0) o->key = -1;
-        else if (!parse_long(arg, &l) || l < 0 || l > 1000000) goto bad_value;
+        else if (!cs_arg_long(arg, &l) || l < 0 || l > 1000000) goto bad_value;
         else o->key = (int)l;
     } else if (strcmp(name, "--screenshot") == 0) {
         if (!*arg) goto bad_value;
         o->screenshot = arg;
     } else if (strcmp(name, "--steps") == 0) {
-        if (!parse_long(arg, &l) || l < 0) goto bad_value;
+        if (!cs_arg_long(arg, &l) || l < 0) goto bad_value;
         o->steps = l;
     } else if (strcmp(name, "--duration") == 0) {
         if (cs_arg_number(arg, &o->duration) != CS_ARG_OK || o->duration < 0) goto bad_value;
     } else if (strcmp(name, "--replay") == 0) {
         o->replay = arg;
     } else if (strcmp(name, "--frames") == 0) {
-        if (!parse_long(arg, &l) || l < 1) goto bad_value;
+        if (!cs_arg_long(arg, &l) || l < 1) goto bad_value;
         o->frames = l;
     } else if (strcmp(name, "--paused") == 0) {
         o->paused = 1;
