@@ -51,6 +51,7 @@ const runOurs = (scene, cfg, t, c) => new Promise((resolve, reject) => {
 });
 
 const rows = [];
+const seen = new Set();
 let fails = 0;
 try {
   for (const scene of scenes) {
@@ -71,6 +72,7 @@ try {
         const v = M[q];
         const met = v !== undefined && v <= max;
         const gap = gaps.get(`${sname} ${cfg.name} ${q}`);
+        seen.add(`${sname} ${cfg.name} ${q}`);
         const verdict = met ? (gap ? 'ok+listed' : 'ok') : (gap ? 'GAP' : 'FAIL');
         if (verdict === 'FAIL') fails++;
         rows.push([sname, cfg.name, q, fmt(v), fmt(max), verdict]);
@@ -88,4 +90,6 @@ console.log(line(head));
 for (const r of rows) console.log(line(r));
 console.log(`\n${rows.filter((r) => r[5].startsWith('ok')).length} met, ` +
   `${rows.filter((r) => r[5] === 'GAP').length} known gaps, ${fails} regressions`);
+if (opt.only.length === 0)
+  for (const k of gaps.keys()) if (!seen.has(k)) console.log(`warning: known-gaps lists "${k}", which is no target`);
 if (opt.check && fails > 0) process.exit(1);
