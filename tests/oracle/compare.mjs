@@ -95,7 +95,10 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
     for (const r of rs) {
       const o = os.find((x) => x.body === r.body);
       if (!o) { missing++; continue; }
-      upd(M, 'pos_abs', norm([o.x - r.x, o.y - r.y, o.z - r.z]));
+      const dp = norm([o.x - r.x, o.y - r.y, o.z - r.z]);
+      upd(M, 'pos_abs', dp);
+      upd(M, 'pos_rel', dp / Math.max(norm([r.x, r.y, r.z]), 1e-6 * zmax));
+      upd(M, 'height_abs', Math.abs(o.z - r.z));
       upd(M, 'height_rel', Math.abs(o.z - r.z) / Math.max(Math.abs(r.z), 1e-6 * zmax));
       const dq = [o.qw - r.qw, o.qx - r.qx, o.qy - r.qy, o.qz - r.qz];
       const sq = [o.qw + r.qw, o.qx + r.qx, o.qy + r.qy, o.qz + r.qz];
@@ -113,6 +116,7 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
     if (!o0 || !o1) continue;
     const dr = norm([r1.x - r0.x, r1.y - r0.y, r1.z - r0.z]), dO = norm([o1.x - o0.x, o1.y - o0.y, o1.z - o0.z]);
     upd(M, 'displacement_ref', dr); upd(M, 'displacement_ours', dO);
+    upd(M, 'displacement_abs', Math.abs(dO - dr));
     upd(M, 'displacement_rel', Math.abs(dO - dr) / Math.max(dr, 1e-12));
   }
   const so = stopStep(oursT, vstop), sr = stopStep(refT, vstop);
@@ -143,7 +147,10 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
       const df = norm(sub(cforce(a), cforce(b)));
       upd(M, 'f_abs', df);
       upd(M, 'f_rel', df / Math.max(norm(cforce(b)), 1e-6 * fscale));
-      if (same) upd(M, 'f_sameset_abs', df);
+      if (same) {
+        upd(M, 'f_sameset_abs', df);
+        upd(M, 'f_sameset_rel', df / Math.max(norm(cforce(b)), 1e-6 * fscale));
+      }
     }
     // net contact force on each geom (one geom per body in these scenes: the body's net force)
     const net = (cs) => {
@@ -164,7 +171,7 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
   M.nocontact_frac_diff = Math.abs(noneO - noneR) / ns;
   M.contact_count_differs = diffCount;
   M.sameset_steps = sameSet; M.contact_steps = steps.length;
-  if (!('f_sameset_abs' in M)) M.f_sameset_abs = 0;
+  if (!('f_sameset_abs' in M)) { M.f_sameset_abs = 0; M.f_sameset_rel = 0; }
   return M;
 }
 
