@@ -52,6 +52,7 @@ const runOurs = (scene, cfg, t, c) => new Promise((resolve, reject) => {
 
 const rows = [];
 const seen = new Set();
+const newtonRef = new Map(); // "scene cone" -> MuJoCo Newton CSVs of this run
 let fails = 0;
 try {
   for (const scene of scenes) {
@@ -78,6 +79,13 @@ try {
       if (tg.length === 0) {
         const [b, a, r] = both('pos_abs');
         rows.push([sname, cfg.name, b, a, r, '-', 'info']);
+      }
+      if (cfg.solver === 'newton') newtonRef.set(`${sname} ${cfg.cone}`, [f('rt'), f('rc')]);
+      else if (newtonRef.has(`${sname} ${cfg.cone}`)) {
+        // our PGS against MuJoCo's Newton: the converged optimum both solvers aim at
+        const [nt, nc] = newtonRef.get(`${sname} ${cfg.cone}`);
+        const N = compareRuns(readCsv(f('ot')), readCsv(f('oc')), readCsv(nt), readCsv(nc));
+        rows.push([sname, cfg.name, 'pos vs MuJoCo newton', fmt(N.pos_abs), fmt(N.pos_rel), '-', 'info']);
       }
       for (const { q, max } of tg) {
         const v = M[q];
