@@ -76,14 +76,22 @@ function stopStep(rows, vstop) {
   return out;
 }
 
-const upd = (o, k, v) => { if (!(k in o) || v > o[k] || Number.isNaN(v)) o[k] = v; };
+// Keep the maximum of each quantity, and in o.at the step where it was reached.
+let curStep = null;
+const upd = (o, k, v) => {
+  if (!(k in o) || v > o[k] || Number.isNaN(v)) {
+    o[k] = v;
+    if (curStep !== null) o.at[k] = curStep; else delete o.at[k];
+  }
+};
 
 // Every quantity compared; max over steps (and bodies/contacts). *_abs in the CSV's unit,
 // *_rel divided by the reference's magnitude (row by row; a reference below 1e-6 of the
 // run's largest counts against that floor so near-zero rows do not blow up).
 export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
   const vstop = opts.vstop ?? 1e-3;
-  const M = {};
+  const M = { at: {} };
+  curStep = null;
   // --- trajectories
   const ot = byStep(oursT), rt = byStep(refT);
   M.steps_ours = Math.max(...ot.keys()); M.steps_ref = Math.max(...rt.keys());
@@ -92,6 +100,7 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
   for (const [k, rs] of rt) {
     const os = ot.get(k);
     if (!os) { missing++; continue; }
+    curStep = k;
     for (const r of rs) {
       const o = os.find((x) => x.body === r.body);
       if (!o) { missing++; continue; }
@@ -107,6 +116,7 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
       upd(M, 'angvel_abs', norm([o.wx - r.wx, o.wy - r.wy, o.wz - r.wz]));
     }
   }
+  curStep = null;
   M.traj_rows_missing = missing;
   // displacement of each body over the run, relative difference
   const first = (rows, b) => rows.find((r) => r.body === b);
@@ -132,6 +142,7 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
   const fnscale = Math.max(1e-300, ...refC.map((c) => Math.abs(c.fn)));
   let noneO = 0, noneR = 0, sameSet = 0, diffCount = 0;
   for (const k of steps) {
+    curStep = k;
     const A = oc.get(k) || [], B = rc.get(k) || [];
     if (A.length === 0) noneO++;
     if (B.length === 0) noneR++;
@@ -166,6 +177,7 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
       upd(M, 'netf_rel', norm(sub(fa, fb)) / Math.max(norm(fb), 1e-6 * fscale));
     }
   }
+  curStep = null;
   const ns = Math.max(1, steps.length);
   M.nocontact_frac_ours = noneO / ns; M.nocontact_frac_ref = noneR / ns;
   M.nocontact_frac_diff = Math.abs(noneO - noneR) / ns;
@@ -193,6 +205,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(proces
   try {
     const M = compareRuns(...files.map(readCsv));
     if (json) process.stdout.write(JSON.stringify(M, null, 1) + '\n');
-    else for (const [k, v] of Object.entries(M)) process.stdout.write(`${k.padEnd(22)} ${fmt(v)}\n`);
+    else for (const [k, v] of Object.entries(M))
+      if (k !== 'at') process.stdout.write(`${k.padEnd(22)} ${fmt(v)}${k in M.at ? `  (step ${M.at[k]})` : ''}\n`);
   } catch (e) { process.stderr.write(`compare: ${e.message}\n`); process.exit(2); }
 }

@@ -74,18 +74,19 @@ try {
         const kind = q.slice(base.length + 1);
         const a = kind === 'rel' || kind === 'abs' ? M[`${base}_abs`] : M[q];
         const r = kind === 'rel' || kind === 'abs' ? M[`${base}_rel`] : undefined;
-        return [base, fmt(a), fmt(r), kind === 'rel' ? 'rel' : 'abs'];
+        const at = M.at[q] ?? M.at[`${base}_abs`];
+        return [base, fmt(a), fmt(r), kind === 'rel' ? 'rel' : 'abs', at === undefined ? '-' : String(at)];
       };
       if (tg.length === 0) {
-        const [b, a, r] = both('pos_abs');
-        rows.push([sname, cfg.name, b, a, r, '-', 'info']);
+        const [b, a, r, , at] = both('pos_abs');
+        rows.push([sname, cfg.name, b, a, r, at, '-', 'info']);
       }
       if (cfg.solver === 'newton') newtonRef.set(`${sname} ${cfg.cone}`, [f('rt'), f('rc')]);
       else if (newtonRef.has(`${sname} ${cfg.cone}`)) {
         // our PGS against MuJoCo's Newton: the converged optimum both solvers aim at
         const [nt, nc] = newtonRef.get(`${sname} ${cfg.cone}`);
         const N = compareRuns(readCsv(f('ot')), readCsv(f('oc')), readCsv(nt), readCsv(nc));
-        rows.push([sname, cfg.name, 'pos vs MuJoCo newton', fmt(N.pos_abs), fmt(N.pos_rel), '-', 'info']);
+        rows.push([sname, cfg.name, 'pos vs MuJoCo newton', fmt(N.pos_abs), fmt(N.pos_rel), String(N.at.pos_abs ?? '-'), '-', 'info']);
       }
       for (const { q, max } of tg) {
         const v = M[q];
@@ -94,8 +95,8 @@ try {
         seen.add(`${sname} ${cfg.name} ${q}`);
         const verdict = met ? (gap ? 'ok+listed' : 'ok') : (gap ? 'GAP' : 'FAIL');
         if (verdict === 'FAIL') fails++;
-        const [b, a, r, kind] = both(q);
-        rows.push([sname, cfg.name, b, a, r, `${kind}<=${fmt(max)}`, verdict]);
+        const [b, a, r, kind, at] = both(q);
+        rows.push([sname, cfg.name, b, a, r, at, `${kind}<=${fmt(max)}`, verdict]);
       }
     }
   }
@@ -103,12 +104,12 @@ try {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
-const head = ['scene', 'solver/cone', 'quantity', 'max abs', 'max rel', 'target', 'verdict'];
+const head = ['scene', 'solver/cone', 'quantity', 'max abs', 'max rel', 'at step', 'target', 'verdict'];
 const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (r) => r.map((c, i) => c.padEnd(w[i])).join('  ').trimEnd();
 console.log(line(head));
 for (const r of rows) console.log(line(r));
-const verdicts = rows.map((r) => r[6]);
+const verdicts = rows.map((r) => r[7]);
 console.log(`\n${verdicts.filter((v) => v.startsWith('ok')).length} met, ` +
   `${verdicts.filter((v) => v === 'GAP').length} known gaps, ${fails} regressions`);
 if (opt.only.length === 0)
