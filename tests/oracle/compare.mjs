@@ -43,6 +43,7 @@ function worldForce(c) {
 }
 const cpos = (c) => [c.px, c.py, c.pz];
 const cforce = (c) => [c.fn, c.f1, c.f2, c.f3, c.f4, c.f5];
+const cvel = (c) => [c.vn, c.v1, c.v2, c.v3, c.v4, c.v5];
 const active = (c) => c.zone !== 'none';
 
 // Greedy nearest matching within each geom pair. Returns { pairs: [[a, b, d]], unmatchedA, unmatchedB }.
@@ -140,7 +141,8 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
   const steps = [...rt.keys()].filter((k) => k < M.steps_ref);
   const fscale = Math.max(1e-300, ...refC.map((c) => norm(cforce(c))));
   const fnscale = Math.max(1e-300, ...refC.map((c) => Math.abs(c.fn)));
-  let noneO = 0, noneR = 0, sameSet = 0, diffCount = 0;
+  let noneO = 0, noneR = 0, sameSet = 0, diffCount = 0, zoneDiff = 0;
+  M.zone_pairs = {}; // "ours/ref" zone labels of matched contacts that disagree -> count
   for (const k of steps) {
     curStep = k;
     const A = oc.get(k) || [], B = rc.get(k) || [];
@@ -151,8 +153,14 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
     const same = unmatchedA === 0 && unmatchedB === 0 && pairs.every(([, , d]) => d <= (opts.sameTol ?? 1e-3));
     if (same) sameSet++;
     for (const [a, b, d] of pairs) {
+      if (a.zone !== b.zone) {
+        zoneDiff++;
+        const z = `${a.zone}/${b.zone}`;
+        M.zone_pairs[z] = (M.zone_pairs[z] || 0) + 1;
+      }
       upd(M, 'cpos_abs', d);
       upd(M, 'dist_abs', Math.abs(a.dist - b.dist));
+      upd(M, 'cvel_abs', norm(sub(cvel(a), cvel(b))));
       upd(M, 'fn_abs', Math.abs(a.fn - b.fn));
       upd(M, 'fn_rel', Math.abs(a.fn - b.fn) / Math.max(Math.abs(b.fn), 1e-6 * fnscale));
       const df = norm(sub(cforce(a), cforce(b)));
@@ -182,6 +190,7 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
   M.nocontact_frac_ours = noneO / ns; M.nocontact_frac_ref = noneR / ns;
   M.nocontact_frac_diff = Math.abs(noneO - noneR) / ns;
   M.contact_count_differs = diffCount;
+  M.zone_differs = zoneDiff;
   M.sameset_steps = sameSet; M.contact_steps = steps.length;
   if (!('f_sameset_abs' in M)) { M.f_sameset_abs = 0; M.f_sameset_rel = 0; }
   return M;
@@ -206,6 +215,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(proces
     const M = compareRuns(...files.map(readCsv));
     if (json) process.stdout.write(JSON.stringify(M, null, 1) + '\n');
     else for (const [k, v] of Object.entries(M))
-      if (k !== 'at') process.stdout.write(`${k.padEnd(22)} ${fmt(v)}${k in M.at ? `  (step ${M.at[k]})` : ''}\n`);
+      if (k === 'zone_pairs') process.stdout.write(`${k.padEnd(22)} ${JSON.stringify(v)}\n`);
+      else if (k !== 'at') process.stdout.write(`${k.padEnd(22)} ${fmt(v)}${k in M.at ? `  (step ${M.at[k]})` : ''}\n`);
   } catch (e) { process.stderr.write(`compare: ${e.message}\n`); process.exit(2); }
 }
