@@ -40,3 +40,5 @@ export function targetsFor(scene, cfg) {
     return scene === 'sphere_plane' && cfg.cone === 'elliptic' ? RULES.sphere_plane : [];
   return RULES[scene] || [];
 }
+
+export function hasRules(scene) { return scene in RULES; }
