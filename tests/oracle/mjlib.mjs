@@ -1,0 +1,164 @@
+// MuJoCo (the mujoco-js WebAssembly build) as conesim's reference: run an MJCF scene and write
+// the same trajectory and contact CSVs `conesim run` writes (shared/spec/interface.md), with the
+// same step convention: trajectory row k = state after k steps; contact rows k = the contacts
+// and forces computed at state k (MuJoCo computes them inside mj_step before integrating).
+import load from 'mujoco-js';
+import fs from 'fs';
+
+let mjPromise = null;
+// One wasm instance per process: loading it costs most of a short run.
+export function loadMujoco() {
+  if (!mjPromise) mjPromise = load();
+  return mjPromise;
+}
+
+// C's %.17g: 17 significant digits; scientific when the exponent is < -4 or >= 17.
+export function g17(x) {
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : (x > 0 ? 'inf' : '-inf');
+  const strip = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
+  const [mant, exp] = x.toExponential(16).split('e');
+  const e = parseInt(exp, 10);
+  if (e < -4 || e >= 17) return `${strip(mant)}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  return strip(x.toFixed(Math.max(0, 16 - e)));
+}
+
+const mjOBJ_BODY = 1, mjOBJ_GEOM = 5;
+const SOLVERS = { pgs: 0, cg: 1, newton: 2 };
+const CONES = { pyramidal: 0, elliptic: 1 };
+
+// opt: { scene, steps | duration, record, contacts, every, solver, cone, iterations,
+//        tolerance, timestep, key ('first' | 'none' | index), set: [[name, value], ...] }
+// Returns { steps, timestep, ncon_max }.
+export async function runScene(opt) {
+  const mj = await loadMujoco();
+  mj.FS.writeFile('/scene.xml', fs.readFileSync(opt.scene, 'utf8'));
+  let m;
+  try { m = mj.MjModel.loadFromXML('/scene.xml'); } catch (e) {
+    throw new Error(`${opt.scene}: MuJoCo could not load it`);
+  }
+  try {
+    if (opt.timestep !== undefined) m.opt.timestep = opt.timestep;
+    if (opt.solver !== undefined) {
+      const s = SOLVERS[String(opt.solver).toLowerCase()];
+      if (s === undefined) throw new Error(`unknown solver ${opt.solver}`);
+      m.opt.solver = s;
+    }
+    if (opt.cone !== undefined) {
+      const c = CONES[String(opt.cone).toLowerCase()];
+      if (c === undefined) throw new Error(`unknown cone ${opt.cone}`);
+      m.opt.cone = c;
+    }
+    if (opt.iterations !== undefined) m.opt.iterations = opt.iterations;
+    if (opt.tolerance !== undefined) m.opt.tolerance = opt.tolerance;
+    for (const [k, v] of opt.set || []) {
+      const f = k.replace(/^option\./, '');
+      if (!(f in m.opt)) throw new Error(`unknown option ${k}`);
+      m.opt[f] = parseFloat(v);
+    }
+    const d = new mj.MjData(m);
+    try {
+      return writeRun(mj, m, d, opt);
+    } finally { d.delete(); }
+  } finally { m.delete(); }
+}
+
+function writeRun(mj, m, d, opt) {
+  const key = opt.key === undefined ? 'first' : opt.key;
+  if (key !== 'none' && m.nkey > 0) mj.mj_resetDataKeyframe(m, d, key === 'first' ? 0 : parseInt(key, 10));
+  const h = m.opt.timestep;
+  const every = opt.every || 1;
+  const nsteps = opt.steps !== undefined ? opt.steps
+    : Math.round((opt.duration !== undefined ? opt.duration : 1.0) / h);
+  const name = (type, id, prefix) => mj.mj_id2name(m, type, id) || `${prefix}${id}`;
+  const elliptic = m.opt.cone === 1;
+
+  // Free bodies in model order: those whose first joint is free (type 0). Model and data
+  // arrays are views into the wasm heap that go stale when it grows: copy what we keep.
+  const jntType = Array.from(m.jnt_type), bodyJnt = Array.from(m.body_jntadr);
+  const jntQpos = Array.from(m.jnt_qposadr), jntDof = Array.from(m.jnt_dofadr);
+  const free = [];
+  for (let b = 1; b < m.nbody; b++) if (bodyJnt[b] >= 0 && jntType[bodyJnt[b]] === 0) free.push(b);
+  const bodyName = free.map((b) => name(mjOBJ_BODY, b, 'body'));
+  const geomName = [];
+  for (let g = 0; g < m.ngeom; g++) geomName.push(name(mjOBJ_GEOM, g, 'geom'));
+
+  const rec = opt.record ? fs.openSync(opt.record, 'w') : null;
+  const con = opt.contacts ? fs.openSync(opt.contacts, 'w') : null;
+  if (rec) fs.writeSync(rec, 'step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n');
+  if (con) fs.writeSync(con, 'step,time,geom1,geom2,dim,px,py,pz,nx,ny,nz,dist,fn,f1,f2,f3,f4,f5,vn,v1,v2,v3,v4,v5,zone\n');
+
+  const writeState = (k) => {
+    const qpos = d.qpos, qvel = d.qvel; // re-read: views go stale
+    let out = '';
+    free.forEach((b, i) => {
+      const qa = jntQpos[bodyJnt[b]], va = jntDof[bodyJnt[b]];
+      out += `${g17(k)},${g17(k * h)},${bodyName[i]}`;
+      for (let j = 0; j < 7; j++) out += ',' + g17(qpos[qa + j]);
+      for (let j = 0; j < 6; j++) out += ',' + g17(qvel[va + j]);
+      out += '\n';
+    });
+    fs.writeSync(rec, out);
+  };
+
+  const fbuf = new mj.DoubleBuffer(6);
+  let nconMax = 0;
+  const writeContacts = (k) => {
+    const ncon = d.ncon;
+    if (ncon > nconMax) nconMax = ncon;
+    let out = '';
+    for (let i = 0; i < ncon; i++) {
+      const c = d.contact.get(i);
+      try {
+        const dim = c.dim, adr = c.efc_address;
+        const f = [0, 0, 0, 0, 0, 0], v = [0, 0, 0, 0, 0, 0];
+        const mu = Array.from(c.friction);
+        let zone = 'none';
+        if (adr >= 0) {
+          mj.mj_contactForce(m, d, i, fbuf);
+          const fv = fbuf.GetView();
+          for (let j = 0; j < dim; j++) f[j] = fv[j];
+          const vel = d.efc_vel;
+          if (dim === 1) { v[0] = vel[adr]; zone = 'normal'; }
+          else if (elliptic) {
+            for (let j = 0; j < dim; j++) v[j] = vel[adr + j];
+            // PGS leaves efc_state unset, so the zone is read off the force itself:
+            // top = separated (zero force), middle = on the cone surface, bottom = inside.
+            let r2 = 0;
+            for (let j = 1; j < dim; j++) r2 += (f[j] / mu[j - 1]) ** 2;
+            zone = f[0] <= 0 ? 'top' : Math.abs(Math.sqrt(r2) / f[0] - 1) < 1e-6 ? 'middle' : 'bottom';
+          } else {
+            // pyramid edge rows are J_n +- mu_j J_j: their velocities give vn and v_j back
+            v[0] = 0.5 * (vel[adr] + vel[adr + 1]);
+            for (let j = 0; j < dim - 1; j++) v[j + 1] = (vel[adr + 2 * j] - vel[adr + 2 * j + 1]) / (2 * mu[j]);
+            zone = 'pyramid';
+          }
+        }
+        const p = Array.from(c.pos), fr = Array.from(c.frame);
+        const cols = [g17(k), g17(k * h), geomName[c.geom1], geomName[c.geom2], String(dim)];
+        for (let j = 0; j < 3; j++) cols.push(g17(p[j]));
+        for (let j = 0; j < 3; j++) cols.push(g17(fr[j]));
+        cols.push(g17(c.dist));
+        for (let j = 0; j < 6; j++) cols.push(g17(f[j]));
+        for (let j = 0; j < 6; j++) cols.push(g17(v[j]));
+        cols.push(zone);
+        out += cols.join(',') + '\n';
+      } finally { c.delete(); }
+    }
+    if (out) fs.writeSync(con, out);
+  };
+
+  try {
+    for (let k = 0; k < nsteps; k++) {
+      if (rec && k % every === 0) writeState(k);
+      mj.mj_step(m, d); // contacts and forces now belong to state k (computed before integrating)
+      if (con && k % every === 0) writeContacts(k);
+    }
+    if (rec) writeState(nsteps);
+  } finally {
+    fbuf.delete();
+    if (rec) fs.closeSync(rec);
+    if (con) fs.closeSync(con);
+  }
+  return { steps: nsteps, timestep: h, ncon_max: nconMax };
+}
