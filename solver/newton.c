@@ -243,7 +243,10 @@ void cs_i_newton(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, 
             int b = w->isl_bodies[badr + k];
             for (int q = 0; q < 6; q++) gn += g[6 * b + q] * g[6 * b + q];
         }
-        if (scale * sqrt(gn) < o->tolerance) break;
+        /* as MuJoCo: always attempt one Newton step, test the gradient only after it (a
+         * warm start that already meets the tolerance would otherwise keep its forces,
+         * which lag the optimum by up to the tolerance step after step) */
+        if (iter > 0 && scale * sqrt(gn) < o->tolerance) break;
         if (dense) {
             /* H = M + sum J^T Hl J over the island's dofs, Cholesky */
             memset(H, 0, sizeof(double) * nv * nv);
