@@ -289,6 +289,7 @@ static int run_run(int argc, char **argv)
         con.pending = 512;
     }
     double t0 = now(), sumcon = 0, sumit = 0, maxpen = 0;
+    long atlimit = 0;
     int maxcon = 0;
     long k;
     for (k = 0; k < n && !interrupted; k++) {
@@ -306,6 +307,7 @@ static int run_run(int argc, char **argv)
         sumcon += d->ncon;
         if (d->ncon > maxcon) maxcon = d->ncon;
         sumit += d->solver.iterations;
+        atlimit += d->solver.at_limit;
         for (int c = 0; c < d->ncon; c++)
             if (-d->contact[c].dist > maxpen) maxpen = -d->contact[c].dist;
         int bad = cs_check_finite(m, d);
@@ -362,6 +364,10 @@ static int run_run(int argc, char **argv)
     printf("contacts mean %.3g max %d  solver iterations mean %.3g  max penetration %.6g m  "
            "final normal force %.6g N\n",
            k ? sumcon / k : 0.0, maxcon, k ? sumit / k : 0.0, maxpen, fn);
+    /* honest about the solver: steps it left unconverged */
+    if (atlimit)
+        printf("solver stopped at its iteration limit (%d) on %ld of %ld steps: raise "
+               "--iterations for converged forces\n", m->opt.iterations, atlimit, k);
     for (int f = 0; f < m->nfree; f++) {
         char buf[32];
         const double *q = d->qpos + 7 * f, *v = d->qvel + 6 * f;

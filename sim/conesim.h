@@ -160,6 +160,7 @@ typedef struct {
 
 typedef struct {
     int iterations;
+    int at_limit;         /* 1: stopped by the iteration limit, not by the tolerance */
     double cost;          /* primal cost at the solution */
     double dual_cost;     /* dual cost at the solution (their sum is 0 at the optimum) */
     double improvement;   /* last scaled cost improvement */

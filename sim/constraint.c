@@ -112,6 +112,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
         c->zone = zone_of(b);
     }
     d->solver.iterations = st.iterations;
+    d->solver.at_limit = st.iterations >= so.max_iter;
     d->solver.cost = st.primal_cost;
     d->solver.dual_cost = st.dual_cost;
     d->solver.primal_feas = st.feasibility;
