@@ -23,6 +23,7 @@
 enum { ST_KIN, ST_COLL, ST_SMOOTH, ST_CONSTR, ST_INTEG, NSTAGE };
 static const char *const STAGE_NAME[NSTAGE] = {"kinematics", "collision", "smooth",
                                                 "constraint", "integrate"};
+static const char *const STAGE_SHORT[NSTAGE] = {"kin", "collide", "smooth", "constr", "integ"};
 
 typedef struct {
     int nscene;
@@ -374,9 +375,9 @@ static void print_header(int stages)
     printf("%-22s %6s %6s %7s %8s %9s %8s %12s %8s %10s", "scene", "bodies", "geoms", "steps",
            "wall[s]", "steps/s", "realtime", "contacts", "rows", "iterations");
     if (stages)
-        for (int s = 0; s < NSTAGE; s++) printf(" %7.6s", STAGE_NAME[s]);
+        for (int s = 0; s < NSTAGE; s++) printf(" %7s", STAGE_SHORT[s]);
     printf(" %9s %8s\n", "data", "rss");
-    printf("%-22s %6s %6s %7s %8s %9s %8s %12s %8s %10s", "", "", "", "", "", "", "x",
+    printf("%-22s %6s %6s %7s %8s %9s %8s %12s %8s %10s", "", "", "", "", "", "", "",
            "mean/max", "mean", "mean/max");
     if (stages)
         for (int s = 0; s < NSTAGE; s++) printf(" %7s", "us/step");
@@ -393,7 +394,7 @@ static void print_row(const bench_row *r, int stages)
     else snprintf(data, sizeof data, "-");
     double sps = r->wall > 0 ? r->steps / r->wall : 0;
     double rtf = r->wall > 0 ? r->steps * r->timestep / r->wall : 0;
-    printf("%-22s %6d %6d %7ld %8.3f %9.0f %8.3g %12s %8.1f %10s", name, r->bodies, r->geoms,
+    printf("%-22s %6d %6d %7ld %8.4f %9.0f %8.3g %12s %8.1f %10s", name, r->bodies, r->geoms,
            r->steps, r->wall, sps, rtf, cm, r->efc_mean, it);
     if (stages)
         for (int s = 0; s < NSTAGE; s++) printf(" %7.1f", 1e6 * r->stage[s] / r->steps);
@@ -409,14 +410,30 @@ static void csv_header(FILE *f)
     fprintf(f, ",model_bytes,data_bytes,maxrss_kib,status\n");
 }
 
+/* a path is quoted when it holds a comma, quote or newline (RFC 4180) */
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
 static void csv_row(FILE *f, const bench_row *r, int stages)
 {
     double sps = r->wall > 0 ? r->steps / r->wall : 0;
     double rtf = r->wall > 0 ? r->steps * r->timestep / r->wall : 0;
-    fprintf(f, "%s,%d,%d,%d,%s,%s,%.17g,%ld,%.9g,%.9g,%.9g,%.9g,%d,%.9g,%.9g,%d", r->scene,
-            r->bodies, r->geoms, r->dofs, solver_name(r->solver), cone_name(r->cone),
-            r->timestep, r->steps, r->wall, sps, rtf, r->con_mean, r->con_max, r->efc_mean,
-            r->iter_mean, r->iter_max);
+    csv_field(f, r->scene);
+    fprintf(f, ",%d,%d,%d,%s,%s,%.17g,%ld,%.9g,%.9g,%.9g,%.9g,%d,%.9g,%.9g,%d", r->bodies,
+            r->geoms, r->dofs, solver_name(r->solver), cone_name(r->cone), r->timestep,
+            r->steps, r->wall, sps, rtf, r->con_mean, r->con_max, r->efc_mean, r->iter_mean,
+            r->iter_max);
     for (int s = 0; s < NSTAGE; s++) {
         if (stages) fprintf(f, ",%.6g", 1e6 * r->stage[s] / r->steps);
         else fprintf(f, ",");
