@@ -85,9 +85,9 @@ static int count_lines(const char *text)
     return n;
 }
 
-/* the table's columns: scene bodies geoms steps wall steps/s realtime contacts rows iterations
+/* the table's columns: scene bodies geoms steps wall cpu steps/s realtime contacts rows iterations
  * kin collide smooth constr integ data rss */
-enum { NCOL = 17 };
+enum { NCOL = 18 };
 
 START_TEST(table_shape)
 {
@@ -101,8 +101,8 @@ START_TEST(table_shape)
     ck_assert_int_eq(n, NCOL);
     ck_assert_str_eq(f[0], "scene");
     ck_assert_str_eq(f[3], "steps");
-    ck_assert_str_eq(f[7], "contacts");
-    ck_assert_str_eq(f[9], "iterations");
+    ck_assert_str_eq(f[8], "contacts");
+    ck_assert_str_eq(f[10], "iterations");
 
     ck_assert(line_of(r.out, 2, line, sizeof line));
     n = split(line, " ", f, 64);
@@ -111,8 +111,8 @@ START_TEST(table_shape)
     ck_assert_str_eq(f[1], "1");  /* bodies, the world not counted */
     ck_assert_str_eq(f[2], "2");  /* plane + sphere */
     ck_assert_str_eq(f[3], "5");
-    ck_assert_str_eq(f[7], "1.0/1"); /* resting on the plane: one contact at every step */
-    ck_assert(atof(f[5]) > 0);       /* steps/s */
+    ck_assert_str_eq(f[8], "1.0/1"); /* resting on the plane: one contact at every step */
+    ck_assert(atof(f[6]) > 0);       /* steps/s */
 
     ck_assert(line_of(r.out, 3, line, sizeof line));
     n = split(line, " ", f, 64);
@@ -153,10 +153,10 @@ START_TEST(csv_shape)
     ck_assert_int_eq(count_lines(text), 3);
     ck_assert(line_of(text, 0, line, sizeof line));
     int ncol = split(line, ",", f, 64);
-    ck_assert_int_eq(ncol, 25);
+    ck_assert_int_eq(ncol, 26);
     ck_assert_str_eq(f[0], "scene");
     ck_assert_str_eq(f[7], "steps");
-    ck_assert_str_eq(f[12], "contacts_max");
+    ck_assert_str_eq(f[13], "contacts_max");
     ck_assert_str_eq(f[ncol - 1], "status");
     ck_assert(line_of(text, 2, line, sizeof line));
     ck_assert_int_eq(split(line, ",", f, 64), ncol);
@@ -187,7 +187,7 @@ START_TEST(overrides_reach_the_model)
     slurp(path, text, sizeof text);
     remove(path);
     ck_assert(line_of(text, 1, line, sizeof line));
-    ck_assert_int_eq(split(line, ",", f, 64), 25);
+    ck_assert_int_eq(split(line, ",", f, 64), 26);
     ck_assert_str_eq(f[4], "newton");
     ck_assert_str_eq(f[5], "pyramidal");
     ck_assert_str_eq(f[6], "0.001");
