@@ -101,7 +101,7 @@ static int set_opt(bench_opts *o, const char *name, const char *arg)
 static int default_scenes(bench_opts *o)
 {
     char exe[PATH_MAX], base[PATH_MAX + 16];
-    const char *roots[2] = {".", NULL};
+    const char *roots[2] = {".", NULL}; /* the current directory, then the source tree */
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         exe[n] = 0;
@@ -115,9 +115,10 @@ static int default_scenes(bench_opts *o)
     for (int r = 0; r < 2 && roots[r]; r++) {
         char pat[PATH_MAX + 32];
         int flags = 0;
-        snprintf(pat, sizeof pat, "%s/bench/*.xml", roots[r]);
+        const char *pre = r == 0 ? "" : roots[r], *sl = r == 0 ? "" : "/"; /* "bench/x.xml", not "./bench/x.xml" */
+        snprintf(pat, sizeof pat, "%s%sbench/*.xml", pre, sl);
         if (glob(pat, flags, NULL, &o->found) == 0) flags = GLOB_APPEND;
-        snprintf(pat, sizeof pat, "%s/scenes/*.xml", roots[r]);
+        snprintf(pat, sizeof pat, "%s%sscenes/*.xml", pre, sl);
         int rc = glob(pat, flags, NULL, &o->found);
         o->have_found = flags || rc == 0;
         if (o->found.gl_pathc > 0) break;
