@@ -406,7 +406,7 @@ static void print_row(const bench_row *r, int stages)
     else snprintf(data, sizeof data, "-");
     double sps = r->wall > 0 ? r->steps / r->wall : 0;
     double rtf = r->wall > 0 ? r->steps * r->timestep / r->wall : 0;
-    printf("%-22s %6d %6d %7ld %8.4f %8.4f %9.0f %8.3g %12s %8.1f %10s", name, r->bodies,
+    printf("%-22s %6d %6d %7ld %8.4f %8.4f %9.0f %8.4g %12s %8.1f %10s", name, r->bodies,
            r->geoms, r->steps, r->wall, r->cpu, sps, rtf, cm, r->efc_mean, it);
     if (stages)
         for (int s = 0; s < NSTAGE; s++) printf(" %7.1f", 1e6 * r->stage[s] / r->steps);

@@ -254,6 +254,31 @@ START_TEST(unwritable_csv)
 }
 END_TEST
 
+START_TEST(divergence_is_exit_1)
+{
+    char path[] = "/tmp/conesim-bench-csv-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    close(fd);
+    char args[512];
+    /* gravity near DBL_MAX overflows the velocity within a few steps */
+    snprintf(args, sizeof args,
+             "scenes/sphere_plane.xml --steps 20 --set 'gravity=0 0 -1.7e308' --csv '%s'", path);
+    result r;
+    run(&r, args);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert(strstr(r.err, "diverged") != NULL);
+    ck_assert(strstr(r.out, "DIVERGED") != NULL);
+    char text[8192], line[2048], *f[64];
+    slurp(path, text, sizeof text);
+    remove(path);
+    ck_assert(line_of(text, 1, line, sizeof line));
+    int n = split(line, ",", f, 64);
+    ck_assert_int_eq(n, 26);
+    ck_assert_str_eq(f[n - 1], "diverged");
+}
+END_TEST
+
 START_TEST(help_documents_options)
 {
     char cmd[1024];
@@ -290,6 +315,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, bad_command_line);
     tcase_add_test(tc, bad_scene);
     tcase_add_test(tc, unwritable_csv);
+    tcase_add_test(tc, divergence_is_exit_1);
     tcase_add_test(tc, help_documents_options);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
