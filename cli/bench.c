@@ -96,36 +96,34 @@ static int set_opt(bench_opts *o, const char *name, const char *arg)
     return 1;
 }
 
-/* The default set: bench/ then scenes/ (every .xml file), from the current directory, else from
- * the source tree next to the executable (build/conesim -> ../bench). */
+/* The default set: bench/ then scenes/ (every .xml file), from the current directory, else
+ * from the source tree next to the executable (build/conesim -> ../bench). */
 static int default_scenes(bench_opts *o)
 {
-    char exe[PATH_MAX], base[PATH_MAX + 16];
-    const char *roots[2] = {".", NULL}; /* the current directory, then the source tree */
+    char exe[PATH_MAX], roots[2][PATH_MAX];
+    int nroot = 1;
+    roots[0][0] = 0; /* the current directory: names stay "bench/x.xml" */
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         exe[n] = 0;
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = 0;
-            snprintf(base, sizeof base, "%s/..", exe);
-            roots[1] = base;
+            if ((size_t)snprintf(roots[nroot], sizeof roots[0], "%s/../", exe) < sizeof roots[0])
+                nroot++;
         }
     }
-    for (int r = 0; r < 2 && roots[r]; r++) {
-        char pat[PATH_MAX + 32];
-        int flags = 0;
-        const char *pre = r == 0 ? "" : roots[r], *sl = r == 0 ? "" : "/"; /* "bench/x.xml", not "./bench/x.xml" */
-        snprintf(pat, sizeof pat, "%s%sbench/*.xml", pre, sl);
-        if (glob(pat, flags, NULL, &o->found) == 0) flags = GLOB_APPEND;
-        snprintf(pat, sizeof pat, "%s%sscenes/*.xml", pre, sl);
-        int rc = glob(pat, flags, NULL, &o->found);
-        o->have_found = flags || rc == 0;
-        if (o->found.gl_pathc > 0) break;
-        if (o->have_found) globfree(&o->found);
-        o->have_found = 0;
+    memset(&o->found, 0, sizeof o->found);
+    o->have_found = 1; /* globfree is safe on an empty or failed result */
+    for (int r = 0; r < nroot && o->found.gl_pathc == 0; r++) {
+        static const char *const dirs[2] = {"bench", "scenes"};
+        for (int k = 0; k < 2; k++) {
+            char pat[PATH_MAX + 32];
+            if ((size_t)snprintf(pat, sizeof pat, "%s%s/*.xml", roots[r], dirs[k]) < sizeof pat)
+                glob(pat, o->found.gl_pathc ? GLOB_APPEND : 0, NULL, &o->found);
+        }
     }
-    if (!o->have_found || o->found.gl_pathc == 0) {
+    if (o->found.gl_pathc == 0) {
         fprintf(stderr, "conesim bench: no scene given, and no bench/*.xml or scenes/*.xml "
                         "found here or next to the executable\n");
         return 0;
@@ -238,7 +236,7 @@ typedef struct {
     int con_max, iter_max;
     long long model_bytes, data_bytes; /* -1 unknown */
     long rss_kib;
-    int diverged;               /* 0, or the 1-based step after which a state was not finite */
+    int diverged;               /* 1: a state was not finite after the timed steps */
     int solver, cone;
 } bench_row;
 
@@ -291,7 +289,8 @@ static void start_state(const cs_model *m, cs_data *d)
     else cs_reset(m, d);
 }
 
-/* Returns CS_EXIT_OK, CS_EXIT_DIVERGED (row filled, marked) or another exit code. */
+/* Returns CS_EXIT_OK, CS_EXIT_DIVERGED (row filled, marked), -1 (out of memory, no row) or
+ * another exit code (no row). */
 static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
 {
     char err[1024];
@@ -315,7 +314,7 @@ static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
     if (!d) {
         fprintf(stderr, "conesim bench: %s: out of memory\n", path);
         cs_free_model(m);
-        return CS_EXIT_DIVERGED;
+        return -1;
     }
     row->bodies = m->nbody - 1; /* the world is not counted */
     row->geoms = m->ngeom;
@@ -367,7 +366,10 @@ static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
     return CS_EXIT_OK;
 }
 
-static const char *solver_name(int s) { return s == CS_SOLVER_PGS ? "pgs" : s == CS_SOLVER_CG ? "cg" : "newton"; }
+static const char *solver_name(int s)
+{
+    return s == CS_SOLVER_PGS ? "pgs" : s == CS_SOLVER_CG ? "cg" : "newton";
+}
 static const char *cone_name(int c) { return c == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal"; }
 
 /* the scene's file name without directory and .xml, for the table */
@@ -416,7 +418,8 @@ static void print_row(const bench_row *r, int stages)
 
 static void csv_header(FILE *f)
 {
-    fprintf(f, "scene,bodies,geoms,dofs,solver,cone,timestep,steps,wall_s,cpu_s,steps_per_s,realtime,"
+    fprintf(f, "scene,bodies,geoms,dofs,solver,cone,timestep,steps,wall_s,cpu_s,steps_per_s,"
+               "realtime,"
                "contacts_mean,contacts_max,rows_mean,iter_mean,iter_max");
     for (int s = 0; s < NSTAGE; s++) fprintf(f, ",%s_us", STAGE_NAME[s]);
     fprintf(f, ",model_bytes,data_bytes,maxrss_kib,status\n");
@@ -499,7 +502,7 @@ static int run_bench(int argc, char **argv)
         bench_row row;
         int r = bench_scene(&o, o.scene[i], &row);
         if (r != CS_EXIT_OK && r != CS_EXIT_DIVERGED) {
-            rc = r;
+            rc = r < 0 ? CS_EXIT_DIVERGED : r; /* as `run`: out of memory is exit 1 */
             goto done;
         }
         if (r == CS_EXIT_DIVERGED) rc = r;

@@ -206,6 +206,19 @@ START_TEST(duration_counts_steps)
 }
 END_TEST
 
+START_TEST(default_set)
+{
+    result r;
+    run(&r, "--steps 1 --no-stages"); /* no scene: bench/ then scenes/ */
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    const char *tower = strstr(r.out, "\ntower_10 "), *sphere = strstr(r.out, "\nsphere_plane ");
+    ck_assert(tower != NULL);
+    ck_assert(sphere != NULL);
+    ck_assert(tower < sphere);
+    ck_assert_int_ge(count_lines(r.out), 2 + 10 + 1);
+}
+END_TEST
+
 START_TEST(bad_command_line)
 {
     static const char *const bad[] = {
@@ -312,6 +325,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, csv_shape);
     tcase_add_test(tc, overrides_reach_the_model);
     tcase_add_test(tc, duration_counts_steps);
+    tcase_add_test(tc, default_set);
     tcase_add_test(tc, bad_command_line);
     tcase_add_test(tc, bad_scene);
     tcase_add_test(tc, unwritable_csv);
