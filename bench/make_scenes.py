@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Writes the benchmark scenes in bench/ (MJCF). Run from anywhere: python3 bench/make_scenes.py
+
+The scenes are committed; this script is how they were made, so a size can be changed and the
+file regenerated. Random placements use a fixed seed per scene, so the output is the same on
+every run. Only the MJCF subset conesim reads is used (it runs unchanged in MuJoCo).
+"""
+import math
+import os
+import random
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OPTION = '<option timestep="0.002" cone="elliptic" solver="PGS"/>'
+FLOOR = '<geom name="floor" type="plane" size="0 0 0.1" rgba="0.8 0.8 0.8 1"/>'
+COLORS = ["0.85 0.3 0.25 1", "0.3 0.7 0.35 1", "0.25 0.45 0.85 1", "0.85 0.7 0.2 1"]
+
+
+def f(x):
+    return "%.6g" % x
+
+
+def rand_quat(rng):
+    # uniform random rotation (Shoemake)
+    u1, u2, u3 = rng.random(), rng.random(), rng.random()
+    a, b = math.sqrt(1 - u1), math.sqrt(u1)
+    q = (b * math.cos(2 * math.pi * u3), a * math.sin(2 * math.pi * u2),
+         a * math.cos(2 * math.pi * u2), b * math.sin(2 * math.pi * u3))
+    return " ".join(f(c) for c in q)
+
+
+def bin_walls(half, height, thick=0.02):
+    """Four static box walls around [-half, half]^2, standing on the floor."""
+    h, t, z = half + thick, thick, height / 2
+    return [
+        '<geom name="wall_px" type="box" pos="%s 0 %s" size="%s %s %s" rgba="0.6 0.6 0.65 0.3"/>'
+        % (f(h), f(z), f(t), f(h + t), f(z)),
+        '<geom name="wall_nx" type="box" pos="%s 0 %s" size="%s %s %s" rgba="0.6 0.6 0.65 0.3"/>'
+        % (f(-h), f(z), f(t), f(h + t), f(z)),
+        '<geom name="wall_py" type="box" pos="0 %s %s" size="%s %s %s" rgba="0.6 0.6 0.65 0.3"/>'
+        % (f(h), f(z), f(h), f(t), f(z)),
+        '<geom name="wall_ny" type="box" pos="0 %s %s" size="%s %s %s" rgba="0.6 0.6 0.65 0.3"/>'
+        % (f(-h), f(z), f(h), f(t), f(z)),
+    ]
+
+
+def body(name, pos, geom, quat=None):
+    q = ' quat="%s"' % quat if quat else ""
+    return ('<body name="%s" pos="%s"%s>\n      <freejoint/>\n      %s\n    </body>'
+            % (name, " ".join(f(c) for c in pos), q, geom))
+
+
+def write(name, header, world, nconmax=None):
+    size = '\n  <size nconmax="%d"/>' % nconmax if nconmax else ""
+    text = "<!-- %s -->\n<mujoco model=\"%s\">\n  %s%s\n  <worldbody>\n    %s\n  </worldbody>\n</mujoco>\n" % (
+        header.strip().replace("\n", "\n     "), name, OPTION, size, "\n    ".join(world))
+    with open(os.path.join(HERE, name + ".xml"), "w") as out:
+        out.write(text)
+
+
+def shape(kind, i, r):
+    c = COLORS[i % len(COLORS)]
+    if kind == "sphere":
+        return '<geom type="sphere" size="%s" rgba="%s"/>' % (f(r), c)
+    if kind == "box":
+        return '<geom type="box" size="%s %s %s" rgba="%s"/>' % (f(0.8 * r), f(0.8 * r), f(0.8 * r), c)
+    return '<geom type="capsule" size="%s %s" rgba="%s"/>' % (f(0.6 * r), f(r), c)
+
+
+def lattice_drop(name, n, kinds, header, spacing=0.12, r=0.05, seed=1):
+    """n x n x n bodies on a jittered lattice above the floor, inside a bin, falling."""
+    rng = random.Random(seed)
+    half = n * spacing / 2
+    world = [FLOOR] + bin_walls(half + 0.02, max(0.3, n * spacing))
+    k = 0
+    for iz in range(n):
+        for iy in range(n):
+            for ix in range(n):
+                x = (ix - (n - 1) / 2) * spacing + rng.uniform(-0.01, 0.01)
+                y = (iy - (n - 1) / 2) * spacing + rng.uniform(-0.01, 0.01)
+                z = 0.1 + iz * spacing
+                kind = kinds[k % len(kinds)]
+                quat = rand_quat(rng) if kind != "sphere" else None
+                world.append(body("b%d" % k, (x, y, z), shape(kind, k, r), quat))
+                k += 1
+    write(name, header, world)
+
+
+def tower(name, n, header, h=0.05):
+    """n boxes of half-size h stacked exactly face to face on the floor, at rest."""
+    world = [FLOOR]
+    for k in range(n):
+        g = '<geom type="box" size="%s %s %s" rgba="%s"/>' % (f(h), f(h), f(h), COLORS[k % 4])
+        world.append(body("box%d" % k, (0, 0, h + 2 * h * k), g))
+    write(name, header, world)
+
+
+def pyramid(name, base, header, h=0.05):
+    """A 2D pyramid of boxes (base boxes in the bottom row), small gaps along x."""
+    world = [FLOOR]
+    k = 0
+    for row in range(base):
+        m = base - row
+        for i in range(m):
+            x = (i - (m - 1) / 2) * (2 * h + 0.002)
+            g = '<geom type="box" size="%s %s %s" rgba="%s"/>' % (f(h), f(h), f(h), COLORS[row % 4])
+            world.append(body("box%d" % k, (x, 0, h + 2 * h * row), g))
+            k += 1
+    write(name, header, world)
+
+
+def grid(name, n, kind, header, spacing=0.12, r=0.05):
+    """n x n bodies resting on the floor, not touching each other."""
+    world = [FLOOR]
+    k = 0
+    for iy in range(n):
+        for ix in range(n):
+            x = (ix - (n - 1) / 2) * spacing
+            y = (iy - (n - 1) / 2) * spacing
+            z = r if kind == "sphere" else 0.8 * r
+            world.append(body("b%d" % k, (x, y, z), shape(kind, k, r)))
+            k += 1
+    write(name, header, world)
+
+
+def capsule_heap(name, n, header, seed=3):
+    """Capsules in random orientations on a 5x5 lattice of columns, 0.3 m apart (more than a
+    capsule's length, so none overlap), falling onto the floor: a jumbled heap."""
+    rng = random.Random(seed)
+    world = [FLOOR]
+    for k in range(n):
+        ix, iy, iz = k % 5, (k // 5) % 5, k // 25
+        x = (ix - 2) * 0.3 + rng.uniform(-0.02, 0.02)
+        y = (iy - 2) * 0.3 + rng.uniform(-0.02, 0.02)
+        z = 0.15 + 0.3 * iz
+        g = '<geom type="capsule" size="0.03 0.1" rgba="%s"/>' % COLORS[k % 4]
+        world.append(body("cap%d" % k, (x, y, z), g, rand_quat(rng)))
+    write(name, header, world)
+
+
+def main():
+    lattice_drop("spheres_bin_64", 4, ["sphere"], """
+spheres_bin_64: 64 spheres (r 0.05, 1000 kg/m^3) on a jittered 4x4x4 lattice fall into a bin
+(floor plane + 4 static box walls) and settle. Elliptic cones, PGS.
+What it measures: sphere-sphere/plane/box narrow phase and a small pile's solve.
+What to look for: the layers land between 0.1 and 0.3 s, then the pile settles; no divergence.""")
+    lattice_drop("spheres_bin_512", 8, ["sphere"], """
+spheres_bin_512: 512 spheres (r 0.05) on a jittered 8x8x8 lattice fall into a bin and settle
+into a deep pile. Elliptic cones, PGS.
+What it measures: broad phase and PGS on one large island (hundreds of bodies touching).
+What to look for: iterations near the limit once the pile forms; about 1000 contacts.""")
+    lattice_drop("mixed_pile_125", 5, ["sphere", "box", "capsule"], """
+mixed_pile_125: 125 bodies, spheres, boxes (half-size 0.04) and capsules (r 0.03, half-length
+0.05) in random orientations on a jittered 5x5x5 lattice, falling into a bin.
+What it measures: every narrow-phase path (analytic sphere/plane/box pairs, box-box manifolds,
+libccd for capsule-box and the like) in one scene.
+What to look for: the collision stage's share of the step; box-box contacts have several points.""")
+    lattice_drop("mixed_pile_343", 7, ["sphere", "box", "capsule"], """
+mixed_pile_343: as mixed_pile_125 with 343 bodies on a 7x7x7 lattice.
+What it measures: how collision and the solve scale from 125 to 343 mixed bodies.
+What to look for: roughly linear growth of collision time per step with the contact count.""")
+    tower("tower_10", 10, """
+tower_10: 10 boxes (half-size 0.05, 1 kg) stacked face to face on the floor, at rest.
+What it measures: a tall, thin island: PGS convergence along a chain (4 points per face).
+What to look for: the tower stands; iterations per step stay well below the limit.""")
+    tower("tower_40", 40, """
+tower_40: 40 boxes (half-size 0.05, 1 kg) stacked face to face, 4 m tall, at rest.
+What it measures: PGS on a long chain, where information travels one box per sweep.
+What to look for: the floor contacts carry 40 m g = 392.4 N once settled (5 s). PGS hits its limit
+and the tower sways (it falls within 3 s at 100 iterations); Newton holds it upright.""")
+    pyramid("pyramid_55", 10, """
+pyramid_55: a 2D pyramid of 55 boxes (half-size 0.05), base of 10, 2 mm gaps along x.
+What it measures: the classic stacking benchmark: a wide island of box-box face manifolds.
+What to look for: the pyramid stands; rows ~ 4 points x 3 per face contact.""")
+    grid("grid_spheres_1024", 32, "sphere", """
+grid_spheres_1024: 1024 spheres (r 0.05) resting on the floor on a 32x32 grid, 2 cm apart.
+What it measures: per-body overhead at scale: 1024 islands of one contact each.
+What to look for: one contact per sphere; cost per step linear in the body count.""")
+    grid("grid_boxes_400", 20, "box", """
+grid_boxes_400: 400 boxes (half-size 0.04) resting on the floor on a 20x20 grid, 4 cm apart.
+What it measures: plane-box manifolds at scale: 400 islands of 4 contact points.
+What to look for: 4 contacts per box, 1600 in all; the grid stays at rest.""")
+    capsule_heap("capsule_heap_100", 100, """
+capsule_heap_100: 100 capsules (r 0.03, half-length 0.1) in random orientations, 4 layers of
+5x5, 0.3 m apart, fall onto the floor (no walls) and tumble into a low heap.
+What it measures: capsule-capsule and capsule-plane contacts; many small islands that merge.
+What to look for: contacts rise in waves as each layer lands (top layer at about 0.45 s).""")
+
+
+if __name__ == "__main__":
+    main()
