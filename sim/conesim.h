@@ -196,7 +196,6 @@ typedef struct {
     /* free-body dynamics (per free joint) */
     double *M;            /* 36: mass matrix in free-joint coordinates, row-major */
     double *M_L;          /* 36: lower Cholesky factor, M = L L^T */
-    double *Minv;         /* 36: M^-1 */
 
     /* contacts (collision fills) */
     int ncon;

@@ -114,7 +114,6 @@ void cs_smooth(const cs_model *m, cs_data *d)
         double *M = d->M + 36 * f, *L = d->M_L + 36 * f;
         cs_free_mass6(mass, c, I, R, M);
         if (!cs_chol6(M, L)) d->warning[CS_WARN_BADQACC]++; /* cannot happen for checked models */
-        cs_chol6_inverse(L, d->Minv + 36 * f);
 
         const double *w = d->qvel + 6 * f + 3;
         double wc[3], wwc[3], Iw[3], t[3], bias[6];
@@ -135,8 +134,9 @@ void cs_smooth(const cs_model *m, cs_data *d)
 
         /* applied forces of every body welded to this one, at its COM */
         double qx[6] = {0};
-        for (int k = b; k < m->nbody; k++) {
-            if (m->body_weldid[k] != b) continue;
+        /* free joints sit on children of the world, so b's welded bodies are its subtree:
+         * contiguous in body order from b */
+        for (int k = b; k < m->nbody && m->body_weldid[k] == b; k++) {
             const double *F = d->xfrc_applied + 6 * k, *tau = F + 3;
             double r[3], rf[3], tw[3], tl[3];
             for (int j = 0; j < 3; j++) r[j] = d->xipos[3 * k + j] - d->xpos[3 * b + j];
