@@ -15,9 +15,9 @@
 
 #include "args.h"
 #include "commands.h"
+#include "overrides.h"
 #include "conesim.h"
 
-#define MAXSET 64
 #define MAXSCENE 256
 
 enum { ST_KIN, ST_COLL, ST_SMOOTH, ST_CONSTR, ST_INTEG, NSTAGE };
@@ -34,10 +34,7 @@ typedef struct {
     long warmup;       /* untimed steps before each timed run */
     int stages;        /* time each stage (default on) */
     const char *csv;
-    int nset;
-    const char *set_name[MAXSET];
-    const char *set_value[MAXSET];
-    char set_buf[MAXSET][128];
+    cs_overrides set;
     glob_t found;      /* the default scene set, when no scene is given */
     int have_found;
 } bench_opts;
@@ -80,20 +77,8 @@ static int set_opt(bench_opts *o, const char *name, const char *arg)
         return 1;
     }
     /* the rest are option overrides: --timestep etc. mean --set option.NAME=VALUE */
-    if (o->nset >= MAXSET) return 0;
-    const char *n = name + 2, *v = arg;
-    if (strcmp(name, "--set") == 0) {
-        const char *eq = strchr(arg, '=');
-        if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof o->set_buf[0]) return 0;
-        memcpy(o->set_buf[o->nset], arg, (size_t)(eq - arg));
-        o->set_buf[o->nset][eq - arg] = 0;
-        n = o->set_buf[o->nset];
-        v = eq + 1;
-    }
-    o->set_name[o->nset] = n;
-    o->set_value[o->nset] = v;
-    o->nset++;
-    return 1;
+    char why[160];
+    return cs_overrides_add(&o->set, name, arg, why, sizeof why);
 }
 
 /* The default set: bench/ then scenes/ (every .xml file), from the current directory, else
@@ -303,12 +288,10 @@ static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
         return CS_EXIT_SCENE;
     }
     long long h1 = heap_in_use();
-    for (int i = 0; i < o->nset; i++) {
-        if (cs_option_set(&m->opt, o->set_name[i], o->set_value[i], err, sizeof err) != 0) {
-            fprintf(stderr, "conesim bench: %s\n", err);
-            cs_free_model(m);
-            return CS_EXIT_USAGE;
-        }
+    if (cs_overrides_apply(&o->set, m, err, sizeof err) != 0) {
+        fprintf(stderr, "conesim bench: %s\n", err);
+        cs_free_model(m);
+        return CS_EXIT_USAGE;
     }
     cs_data *d = cs_make_data(m);
     if (!d) {
@@ -480,11 +463,10 @@ static int run_bench(int argc, char **argv)
             rc = CS_EXIT_SCENE;
             goto done;
         }
-        for (int k = 0; k < o.nset && rc == CS_EXIT_OK; k++)
-            if (cs_option_set(&m->opt, o.set_name[k], o.set_value[k], err, sizeof err) != 0) {
-                fprintf(stderr, "conesim bench: %s\n", err);
-                rc = CS_EXIT_USAGE;
-            }
+        if (cs_overrides_apply(&o.set, m, err, sizeof err) != 0) {
+            fprintf(stderr, "conesim bench: %s\n", err);
+            rc = CS_EXIT_USAGE;
+        }
         cs_free_model(m);
         if (rc != CS_EXIT_OK) goto done;
     }

@@ -10,6 +10,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "overrides.h"
 #include "conesim.h"
 
 typedef struct {
@@ -21,10 +22,7 @@ typedef struct {
     int quiet;
     long every;        /* record every K-th step */
     int key;           /* -2: default (first keyframe if any), -1: reference pose */
-    int nset;          /* option overrides, applied in order after loading */
-    const char *set_name[64];
-    const char *set_value[64];
-    char set_buf[64][128];
+    cs_overrides set;  /* option overrides, applied in order after loading */
 } run_opts;
 
 /* Option table: add an entry (and a case in set_opt) for each new option. */
@@ -74,19 +72,8 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         o->quiet = 1;
     } else {
         /* option overrides: --timestep etc. are --set option.NAME=VALUE */
-        if (o->nset >= 64) return 0;
-        const char *n = name + 2, *v = arg;
-        if (strcmp(name, "--set") == 0) {
-            const char *eq = strchr(arg, '=');
-            if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof o->set_buf[0]) return 0;
-            memcpy(o->set_buf[o->nset], arg, (size_t)(eq - arg));
-            o->set_buf[o->nset][eq - arg] = 0;
-            n = o->set_buf[o->nset];
-            v = eq + 1;
-        }
-        o->set_name[o->nset] = n;
-        o->set_value[o->nset] = v;
-        o->nset++;
+        char why[160];
+        if (!cs_overrides_add(&o->set, name, arg, why, sizeof why)) return 0;
     }
     return 1;
 }
@@ -240,12 +227,10 @@ static int run_run(int argc, char **argv)
     int rc = CS_EXIT_OK;
     out_file rec = {0}, con = {0};
     cs_data *d = NULL;
-    for (int i = 0; i < o.nset; i++) {
-        if (cs_option_set(&m->opt, o.set_name[i], o.set_value[i], err, sizeof err) != 0) {
-            fprintf(stderr, "conesim run: %s\n", err);
-            rc = CS_EXIT_USAGE;
-            goto done;
-        }
+    if (cs_overrides_apply(&o.set, m, err, sizeof err) != 0) {
+        fprintf(stderr, "conesim run: %s\n", err);
+        rc = CS_EXIT_USAGE;
+        goto done;
     }
     if (o.key >= m->nkey) {
         fprintf(stderr, "conesim run: --key %d: the scene has %d keyframe(s)\n", o.key, m->nkey);

@@ -11,6 +11,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "overrides.h"
 #include "conesim.h"
 #include "render.h"
 #include "view_adapter.h"
@@ -28,7 +29,6 @@ const char *__lsan_default_suppressions(void)
            "leak:dri\nleak:libglapi\n";
 }
 
-#define MAXSET 64
 
 typedef struct {
     const char *scene;
@@ -42,10 +42,7 @@ typedef struct {
     const char *replay;
     int paused;
     long frames;            /* > 0: quit after that many frames */
-    int nset;
-    const char *set_name[MAXSET];
-    const char *set_value[MAXSET];
-    char set_buf[MAXSET][128];
+    cs_overrides set;
 } view_opts;
 
 static const char *const OPTS_ARG[] = {
@@ -101,25 +98,11 @@ static int set_opt(view_opts *o, const char *name, const char *arg)
         o->paused = 1;
     } else {
         /* option overrides: --timestep etc. are --set option.NAME=VALUE, checked by sim */
-        if (o->nset >= MAXSET) {
-            fprintf(stderr, "conesim view: more than %d option overrides\n", MAXSET);
+        char why[160];
+        if (!cs_overrides_add(&o->set, name, arg, why, sizeof why)) {
+            fprintf(stderr, "conesim view: %s\n", why);
             return 0;
         }
-        const char *n = name + 2, *v = arg;
-        if (strcmp(name, "--set") == 0) {
-            const char *eq = strchr(arg, '=');
-            if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof o->set_buf[0]) {
-                fprintf(stderr, "conesim view: --set: expected NAME=VALUE, got '%s'\n", arg);
-                return 0;
-            }
-            memcpy(o->set_buf[o->nset], arg, (size_t)(eq - arg));
-            o->set_buf[o->nset][eq - arg] = 0;
-            n = o->set_buf[o->nset];
-            v = eq + 1;
-        }
-        o->set_name[o->nset] = n;
-        o->set_value[o->nset] = v;
-        o->nset++;
     }
     return 1;
 bad_value:
@@ -347,12 +330,10 @@ static int run_view(int argc, char **argv)
     cs_replay rep;
     memset(&rep, 0, sizeof rep);
     png_out out = {0};
-    for (int i = 0; i < o.nset; i++) {
-        if (cs_option_set(&m->opt, o.set_name[i], o.set_value[i], err, sizeof err) != 0) {
-            fprintf(stderr, "conesim view: %s\n", err);
-            rc = CS_EXIT_USAGE;
-            goto done;
-        }
+    if (cs_overrides_apply(&o.set, m, err, sizeof err) != 0) {
+        fprintf(stderr, "conesim view: %s\n", err);
+        rc = CS_EXIT_USAGE;
+        goto done;
     }
     if (o.key >= m->nkey) {
         fprintf(stderr, "conesim view: --key %d: the scene has %d keyframe(s)\n", o.key, m->nkey);
