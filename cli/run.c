@@ -19,6 +19,7 @@ typedef struct {
     double duration;   /* -1: default 1 s */
     const char *record;
     const char *contacts;
+    const char *solverlog;
     int quiet;
     long every;        /* record every K-th step */
     int key;           /* -2: default (first keyframe if any), -1: reference pose */
@@ -37,6 +38,7 @@ static const opt_def OPTS[] = {
     {"--duration", 1, "--duration SECONDS simulated time, round(T / timestep) steps (default 1 s)"},
     {"--record", 1, "--record FILE.csv  trajectory CSV (step,time,body,x..wz)"},
     {"--contacts", 1, "--contacts FILE.csv per-contact CSV (geoms, point, normal, dist, forces, velocities, zone)"},
+    {"--solver-log", 1, "--solver-log FILE.csv per-step, per-island solver record"},
     {"--every", 1, "--every K          record every K-th step (default 1); the final state always"},
     {"--key", 1, "--key K|none       initial keyframe (default: the first one, if any)"},
     {"--quiet", 0, "--quiet            no progress bar, summary only"},
@@ -64,6 +66,8 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         o->record = arg;
     } else if (strcmp(name, "--contacts") == 0) {
         o->contacts = arg;
+    } else if (strcmp(name, "--solver-log") == 0) {
+        o->solverlog = arg;
     } else if (strcmp(name, "--key") == 0) {
         if (strcmp(arg, "none") == 0) o->key = -1;
         else if (!cs_arg_long(arg, &l) || l < 0 || l > 1000000) return 0;
@@ -225,7 +229,7 @@ static int run_run(int argc, char **argv)
         return CS_EXIT_SCENE;
     }
     int rc = CS_EXIT_OK;
-    out_file rec = {0}, con = {0};
+    out_file rec = {0}, con = {0}, sol = {0};
     cs_data *d = NULL;
     if (cs_overrides_apply(&o.set, m, err, sizeof err) != 0) {
         fprintf(stderr, "conesim run: %s\n", err);
@@ -251,6 +255,12 @@ static int run_run(int argc, char **argv)
         rc = CS_EXIT_OUTPUT;
         goto done;
     }
+    size_t sol_row = 14 * 25, sol_step = (size_t)(m->nfree + 1) * sol_row;
+    if (o.solverlog && !out_open(&sol, o.solverlog, sol_step)) {
+        fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.solverlog, strerror(errno));
+        rc = CS_EXIT_OUTPUT;
+        goto done;
+    }
     d = cs_make_data(m);
     if (!d) {
         fprintf(stderr, "conesim run: out of memory\n");
@@ -273,6 +283,10 @@ static int run_run(int argc, char **argv)
         cs_contact_header(con.f);
         con.pending = 512;
     }
+    if (sol.f) {
+        cs_solver_header(sol.f);
+        sol.pending = 512;
+    }
     double t0 = now(), sumcon = 0, sumit = 0, maxpen = 0;
     long atlimit = 0;
     int maxcon = 0;
@@ -288,6 +302,14 @@ static int run_run(int argc, char **argv)
                 break;
             }
             cs_contact_rows(con.f, m, d, k, tk);
+        }
+        if (sol.f && k % o.every == 0) {
+            if (!out_reserve(&sol, (size_t)d->solver.nisland * sol_row)) {
+                rc = CS_EXIT_OUTPUT;
+                k++;
+                break;
+            }
+            cs_solver_rows(sol.f, m, d, k, tk);
         }
         sumcon += d->ncon;
         if (d->ncon > maxcon) maxcon = d->ncon;
@@ -319,7 +341,8 @@ static int run_run(int argc, char **argv)
             cs_traj_rows(rec.f, m, d, k + 1, t_start + (k + 1) * h);
         }
         if ((k + 1) % 4096 == 0) { /* whole rows on disk regularly */
-            if ((rec.f && !out_flush(&rec)) || (con.f && !out_flush(&con))) {
+            if ((rec.f && !out_flush(&rec)) || (con.f && !out_flush(&con)) ||
+                (sol.f && !out_flush(&sol))) {
                 rc = CS_EXIT_OUTPUT;
                 k++;
                 break;
@@ -366,6 +389,10 @@ done:
         fprintf(stderr, "conesim run: error writing '%s'\n", o.record);
         rc = CS_EXIT_OUTPUT;
     }
+    if (sol.f && !out_close(&sol) && rc == CS_EXIT_OK) {
+        fprintf(stderr, "conesim run: error writing '%s'\n", o.solverlog);
+        rc = CS_EXIT_OUTPUT;
+    }
     if (con.f && !out_close(&con) && rc == CS_EXIT_OK) {
         fprintf(stderr, "conesim run: error writing '%s'\n", o.contacts);
         rc = CS_EXIT_OUTPUT;
@@ -385,6 +412,9 @@ const cs_command cs_cmd_run = {
     "                     fn,f1..f5,vn,v1..v5,zone (contacts found at state `step`, the forces\n"
     "                     that move it on; zone top/bottom/middle/pyramid/normal, none = kept\n"
     "                     out of the solver by the gap)\n"
+    "  --solver-log FILE.csv per step and contact island: step,time,island,bodies,contacts,\n"
+    "                     iterations,at_limit,warm,improvement,primal_cost,dual_cost,\n"
+    "                     feasibility,stationarity,complementarity (rows as --contacts)\n"
     "  --every K          record every K-th step (default 1); the final state always\n"
     "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
     "  --quiet            no progress bar, summary only\n"

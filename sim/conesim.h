@@ -273,6 +273,11 @@ void cs_traj_rows(FILE *f, const cs_model *m, const cs_data *d, long step, doubl
  * state, with the forces that move it on), time = that state's time */
 void cs_contact_header(FILE *f);
 void cs_contact_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* solver CSV: one row per contact island of the step taken from state `step` (iterations,
+ * whether the limit stopped it, warm start used, last scaled improvement, primal and dual
+ * cost (their sum is 0 at the optimum), cone feasibility, stationarity, complementarity) */
+void cs_solver_header(FILE *f);
+void cs_solver_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
 /* the contact CSV's zone word for a cs_contact_zone */
 const char *cs_contact_zone_name(int zone);
 /* body name, or "body<i>" (MuJoCo index) when unnamed; buf must hold 32 bytes */

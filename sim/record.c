@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "conesim.h"
+#include "solver/solver.h"
 
 const char *cs_body_label(const cs_model *m, int body, char *buf, size_t bufsz)
 {
@@ -70,5 +71,22 @@ void cs_contact_rows(FILE *f, const cs_model *m, const cs_data *d, long step, do
         for (int k = 0; k < 6; k++) fprintf(f, ",%.17g", k < c->dim ? c->force[k] : 0.0);
         for (int k = 0; k < 6; k++) fprintf(f, ",%.17g", k < c->dim ? c->vel[k] : 0.0);
         fprintf(f, ",%s\n", zone_word(c->zone));
+    }
+}
+
+void cs_solver_header(FILE *f)
+{
+    fputs("step,time,island,bodies,contacts,iterations,at_limit,warm,improvement,primal_cost,"
+          "dual_cost,feasibility,stationarity,complementarity\n", f);
+}
+
+void cs_solver_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
+{
+    for (int i = 0; i < d->solver.nisland; i++) {
+        const cs_island_stats *s = cs_solver_island(d->solver_ws, i);
+        fprintf(f, "%ld,%.17g,%d,%d,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", step,
+                time, i, s->nbody, s->nblock, s->iterations, s->iterations >= m->opt.iterations,
+                s->warm_used, s->improvement, s->primal_cost, s->dual_cost, s->feasibility,
+                s->stationarity, s->complementarity);
     }
 }

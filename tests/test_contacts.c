@@ -186,6 +186,40 @@ START_TEST(test_contact_csv)
 }
 END_TEST
 
+/* The solver CSV: one row per island; at a Newton solution strong duality holds (primal +
+ * dual optimum = 0, cone-math.md §7) and the forces lie in their cones. */
+START_TEST(test_solver_csv)
+{
+    cs_model *m = load_file(CS_SCENES "/box_stack.xml");
+    cs_data *d = cs_make_data(m);
+    for (int k = 0; k < 20; k++) cs_step(m, d);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cs_solver_header(f);
+    cs_solver_rows(f, m, d, 20, 0.5);
+    fclose(f);
+    ck_assert_int_eq(d->solver.nisland, 1); /* the stack is one island */
+    char *row = strchr(buf, '\n') + 1;
+    ck_assert(strncmp(row, "20,0.5,0,3,", 11) == 0);
+    double v[14];
+    char *p = row;
+    for (int i = 0; i < 14; i++) {
+        v[i] = strtod(p, &p);
+        if (*p == ',') p++;
+    }
+    ck_assert_int_eq((int)v[4], d->nblock);
+    double primal = v[9], dual = v[10];
+    ck_assert(primal > 0);
+    ck_assert_msg(fabs(primal + dual) <= 1e-9 * fabs(primal), "primal %g dual %g", primal, dual);
+    ck_assert(v[11] <= 1e-12); /* cone feasibility */
+    ck_assert_ptr_null(strchr(strchr(row, '\n') + 1, '\n'));
+    free(buf);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("contacts");
@@ -195,6 +229,7 @@ int main(void)
     tcase_add_test(tc, test_flat_manifolds);
     tcase_add_test(tc, test_margin_gap);
     tcase_add_test(tc, test_contact_csv);
+    tcase_add_test(tc, test_solver_csv);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
