@@ -213,7 +213,7 @@ typedef struct {
     struct cs_collision *collision;      /* broad/narrow phase (collision/collision.h) */
     struct cs_geom_contact *rawcon;      /* nconmax: contacts as collision/ reports them */
     struct cs_solver_ws *solver_ws;      /* PGS / Newton workspace (solver/solver.h) */
-    double *fxpos, *fxmat, *finvw;       /* per free joint: origin, rotation, invweight0 */
+    double *fxpos, *fxmat;               /* per free joint: origin, rotation */
 } cs_data;
 
 /* ---- loading (sim/mjcf*.c) ---------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* The constraint stage: one soft-contact block per contact that enters the solver
  * (dist < margin - gap), solved by solver/ (PGS or Newton, elliptic or pyramidal), then
  * forces, velocities and zones copied back onto the contacts. */
+#include <stddef.h>
 #include <string.h>
 
 #include "conesim.h"
@@ -43,9 +44,8 @@ void cs_constraint(const cs_model *m, cs_data *d)
         int b = m->free_body[f];
         memcpy(d->fxpos + 3 * f, d->xpos + 3 * b, 3 * sizeof(double));
         memcpy(d->fxmat + 9 * f, d->xmat + 9 * b, 9 * sizeof(double));
-        memcpy(d->finvw + 2 * f, m->body_invweight0 + 2 * b, 2 * sizeof(double));
     }
-    cs_bodies_in bodies = {d->fxpos, d->fxmat, d->finvw, d->qvel};
+    cs_bodies_in bodies = {d->fxpos, d->fxmat, NULL, d->qvel}; /* weights come per contact */
     cs_row_opts ro = {m->opt.timestep, m->opt.impratio, (cs_cone_type)m->opt.cone,
                       !(m->opt.disableflags & CS_DSBL_REFSAFE)};
 
@@ -68,7 +68,11 @@ void cs_constraint(const cs_model *m, cs_data *d)
         ci.body[1] = geom_free(m, c->geom2);
         /* static-static and self contacts carry no dofs (the filters normally drop them) */
         if (ci.body[0] == ci.body[1]) continue;
-        cs_rows_make(&ci, i, &bodies, &ro, &d->blocks[nb]);
+        /* R's diagonal approximation uses the geoms' own bodies, as MuJoCo */
+        int gb1 = m->geom_body[c->geom1], gb2 = m->geom_body[c->geom2];
+        double iw[4] = {m->body_invweight0[2 * gb1], m->body_invweight0[2 * gb1 + 1],
+                        m->body_invweight0[2 * gb2], m->body_invweight0[2 * gb2 + 1]};
+        cs_rows_make_iw(&ci, i, &bodies, &ro, iw, &d->blocks[nb]);
         c->efc_address = nefc;
         nefc += d->blocks[nb].nrow;
         nb++;

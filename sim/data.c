@@ -11,7 +11,7 @@
     X(qpos) X(qvel) X(qacc) X(qacc_smooth) X(qacc_warmstart) X(qfrc_applied) \
     X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_smooth) X(qfrc_constraint) \
     X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(geom_aabb) X(M) X(M_L) \
-    X(contact) X(blocks) X(rawcon) X(fxpos) X(fxmat) X(finvw)
+    X(contact) X(blocks) X(rawcon) X(fxpos) X(fxmat)
 
 void cs_free_data(cs_data *d)
 {
@@ -38,7 +38,7 @@ cs_data *cs_make_data(const cs_model *m)
     A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb); A(ximat, 9 * nb);
     A(geom_xpose, ng); A(geom_aabb, 6 * ng); A(M, 36 * nf); A(M_L, 36 * nf);
     A(contact, nc); A(blocks, nc); A(rawcon, nc);
-    A(fxpos, 3 * nf); A(fxmat, 9 * nf); A(finvw, 2 * nf);
+    A(fxpos, 3 * nf); A(fxmat, 9 * nf);
 #undef A
     int oom = 0;
 #define CHECK(f) oom |= (d->f == NULL);

@@ -126,6 +126,18 @@ void cs_contact_jacobian(const cs_contact_in *c, const cs_bodies_in *bd, double 
 int cs_rows_make(const cs_contact_in *c, int ci, const cs_bodies_in *bd, const cs_row_opts *o,
                  cs_block *out)
 {
+    double iw[4] = {0, 0, 0, 0};
+    for (int s = 0; s < 2; s++)
+        if (c->body[s] >= 0) {
+            iw[2 * s] = bd->invweight0[2 * c->body[s]];
+            iw[2 * s + 1] = bd->invweight0[2 * c->body[s] + 1];
+        }
+    return cs_rows_make_iw(c, ci, bd, o, iw, out);
+}
+
+int cs_rows_make_iw(const cs_contact_in *c, int ci, const cs_bodies_in *bd, const cs_row_opts *o,
+                    const double invweight[4], cs_block *out)
+{
     memset(out, 0, sizeof *out);
     int warn = 0, dim = c->dim;
     if (dim != 1 && dim != 3 && dim != 4 && dim != 6) {
@@ -159,12 +171,7 @@ int cs_rows_make(const cs_contact_in *c, int ci, const cs_bodies_in *bd, const c
     }
     cs_solimp_clamp(c->solimp, si);
 
-    double tran = 0, rot = 0;
-    for (int s = 0; s < 2; s++)
-        if (c->body[s] >= 0) {
-            tran += bd->invweight0[2 * c->body[s]];
-            rot += bd->invweight0[2 * c->body[s] + 1];
-        }
+    double tran = invweight[0] + invweight[2], rot = invweight[1] + invweight[3];
 
     if (dim == 1) {
         out->kind = CS_BLOCK_FRICTIONLESS;

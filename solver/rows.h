@@ -104,5 +104,10 @@ void cs_contact_jacobian(const cs_contact_in *c, const cs_bodies_in *b, double J
 /* Make one block; returns a CS_ROWS_WARN_* mask. The solver state of `out` is zeroed. */
 int cs_rows_make(const cs_contact_in *c, int contact_index, const cs_bodies_in *b,
                  const cs_row_opts *o, cs_block *out);
+/* The same with the diagonal approximation's weights given per side: invweight = (trans,
+ * rot) of geom1's body, then geom2's (0 for static geometry). MuJoCo takes them from the
+ * geoms' own bodies, which differ from the free body's for jointless child bodies. */
+int cs_rows_make_iw(const cs_contact_in *c, int contact_index, const cs_bodies_in *b,
+                    const cs_row_opts *o, const double invweight[4], cs_block *out);
 
 #endif
