@@ -19,6 +19,8 @@ struct cs_solver_ws {
     int *isl_bodies, *isl_body_adr, *isl_body_num;
     int *isl_blocks, *isl_block_adr, *isl_block_num;
     cs_island_stats *ist;
+    long long *gkey; /* PGS pair groups: sort keys (body pair, position), max_block */
+    int *gadr;       /* PGS pair groups: start of each group in gkey, max_block + 1 */
     int nisland;
     double meaninertia;
 };
