@@ -182,6 +182,7 @@ static int make_groups(cs_solver_ws *w, const cs_problem *p, const cs_solver_opt
     for (int k = 0; k < nci; k++)
         if (k == 0 || w->gkey[k] / GKEY_POS != w->gkey[k - 1] / GKEY_POS) w->gadr[ng++] = k;
     w->gadr[ng] = nci;
+    for (int k = 0; k < nci; k++) w->gvalid[k] = 0; /* no Hessian factor kept yet */
     return ng;
 }
 
@@ -192,9 +193,11 @@ static int slot(const cs_block *b, int s, const int *gb)
 }
 
 /* Group primal at x (nd = 6 or 12): cost, and if g: gradient M (x - at) - sum J^T f; if H:
- * Hessian M + sum J^T H_i J (lower triangle only). */
+ * Hessian M + sum J^T H_i J (lower triangle only); if sig: the blocks' Hessian signatures;
+ * if jo / fo: their residuals J x - a_ref / forces (CS_MAXROWS per block). */
 static double group_eval(const cs_problem *p, const cs_block *const *bl, int nb, const int *gb,
-                         int ngb, const double *at, const double *x, double *g, double *H)
+                         int ngb, const double *at, const double *x, double *g, double *H,
+                         int *sig, double *jo, double *fo)
 {
     int nd = 6 * ngb;
     double c = 0;
@@ -215,43 +218,56 @@ static double group_eval(const cs_problem *p, const cs_block *const *bl, int nb,
         const cs_block *b = bl[k];
         int n = b->nrow, sl[2] = {slot(b, 0, gb), slot(b, 1, gb)};
         double j[CS_MAXROWS], f[CS_MAXROWS], Hb[CS_MAXROWS * CS_MAXROWS], l;
-        /* the block's J over the pair's dofs: columns col[0..nc) of the 12 */
-        int nc = 0, col[12], dof[12];
-        for (int s = 0; s < 2; s++)
-            if (sl[s] >= 0)
-                for (int q = 0; q < 6; q++) {
-                    col[nc] = 6 * s + q;
-                    dof[nc++] = sl[s] + q;
-                }
         for (int r = 0; r < n; r++) {
             double v = -b->aref[r];
-            for (int m = 0; m < nc; m++) v += b->J[r][col[m]] * x[dof[m]];
+            for (int s = 0; s < 2; s++) {
+                if (sl[s] < 0) continue;
+                const double *Jr = &b->J[r][6 * s], *xs = x + sl[s];
+                for (int q = 0; q < 6; q++) v += Jr[q] * xs[q];
+            }
             j[r] = v;
         }
         cs_zone z = cs_block_soft(b, j, f, &l, H ? Hb : NULL);
         c += l;
+        if (jo) memcpy(jo + CS_MAXROWS * k, j, sizeof(double) * n);
+        if (fo) memcpy(fo + CS_MAXROWS * k, f, sizeof(double) * n);
+        if (sig) { /* which constant Hessian the block has here; -1: none (cone zone) */
+            if (b->kind == CS_BLOCK_ELLIPTIC) {
+                sig[k] = z == CS_ZONE_MIDDLE ? -1 : (int)z;
+            } else {
+                sig[k] = 0;
+                for (int r = 0; r < n; r++) sig[k] |= (f[r] > 0) << r;
+            }
+        }
         if (z == CS_ZONE_TOP) continue; /* no force, no curvature */
-        if (g)
-            for (int m = 0; m < nc; m++) {
-                double v = 0;
-                for (int r = 0; r < n; r++) v += b->J[r][col[m]] * f[r];
-                g[dof[m]] -= v;
+        for (int s = 0; s < 2; s++) {
+            if (sl[s] < 0) continue;
+            if (g) {
+                double *gs = g + sl[s];
+                for (int r = 0; r < n; r++) {
+                    const double *Jr = &b->J[r][6 * s];
+                    for (int q = 0; q < 6; q++) gs[q] -= Jr[q] * f[r];
+                }
             }
-        if (!H) continue;
-        double HJ[CS_MAXROWS][12]; /* Hb J */
-        for (int r = 0; r < n; r++)
-            for (int m = 0; m < nc; m++) {
-                double v = 0;
-                for (int r2 = 0; r2 < n; r2++) v += Hb[r * n + r2] * b->J[r2][col[m]];
-                HJ[r][m] = v;
+            if (!H) continue;
+            double HJ[CS_MAXROWS][6]; /* Hb J, side s */
+            for (int r = 0; r < n; r++)
+                for (int q = 0; q < 6; q++) {
+                    double v = 0;
+                    for (int r2 = 0; r2 < n; r2++) v += Hb[r * n + r2] * b->J[r2][6 * s + q];
+                    HJ[r][q] = v;
+                }
+            for (int s2 = 0; s2 < 2; s2++) { /* H rows of side s2, columns of side s */
+                if (sl[s2] < sl[s]) continue; /* lower triangle: row block >= column block */
+                for (int q2 = 0; q2 < 6; q2++)
+                    for (int q = 0; q < 6; q++) {
+                        if (sl[s2] == sl[s] && q > q2) continue;
+                        double v = 0;
+                        for (int r = 0; r < n; r++) v += b->J[r][6 * s2 + q2] * HJ[r][q];
+                        H[(sl[s2] + q2) * nd + sl[s] + q] += v;
+                    }
             }
-        for (int m = 0; m < nc; m++)
-            for (int m2 = 0; m2 < nc; m2++) {
-                if (dof[m2] > dof[m]) continue;
-                double v = 0;
-                for (int r = 0; r < n; r++) v += b->J[r][col[m]] * HJ[r][m2];
-                H[dof[m] * nd + dof[m2]] += v;
-            }
+        }
     }
     return c;
 }
@@ -291,7 +307,9 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
     /* damped Newton; stop when the gradient is rounding-level against M (x - a~) or the
      * line search cannot decrease the cost any more. The line search evaluates the
      * gradient at its trial point too, which the next convergence test reuses. */
-    double c = group_eval(p, bl, gn, gb, ngb, at, x, gr, NULL), gt[GMAXD];
+    int sig[MAXB];
+    double jb0[MAXB * CS_MAXROWS], fbuf[2][MAXB * CS_MAXROWS], *fx = fbuf[0], *ft = fbuf[1];
+    double c = group_eval(p, bl, gn, gb, ngb, at, x, gr, NULL, sig, jb0, fx), gt[GMAXD];
     for (int it = 0;; it++) {
         double gmax = 0, gsc = 0;
         for (int k = 0; k < ngb; k++) {
@@ -305,18 +323,35 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
         for (int i = 0; i < nd; i++) gmax = fmax(gmax, fabs(gr[i]));
         if (gmax <= 1e-14 * gsc || gmax == 0) break;
         if (it >= 50) return -1;
-        group_eval(p, bl, gn, gb, ngb, at, x, NULL, H);
+        /* The Hessian is constant while no block is in the cone zone and the zones stay
+         * (a resting stack: all bottom zone), so its factor is kept for the later sweeps
+         * of this solve. */
+        double *Hf = w->gfac + (size_t)GMAXD * GMAXD * (size_t)(g0 / 2);
+        int same = w->gvalid[g0], cacheable = 1;
+        for (int k = 0; k < gn; k++) {
+            same = same && sig[k] == w->gsig[g0 + k];
+            cacheable = cacheable && sig[k] >= 0;
+        }
+        if (!same || !cacheable) {
+            group_eval(p, bl, gn, gb, ngb, at, x, NULL, H, NULL, NULL, NULL);
+            if (cs_i_chol(nd, H)) return -1;
+            w->gvalid[g0] = cacheable;
+            if (cacheable) {
+                memcpy(Hf, H, sizeof(double) * nd * nd);
+                memcpy(w->gsig + g0, sig, sizeof(int) * gn);
+            }
+        }
+        const double *L = w->gvalid[g0] ? Hf : H;
         for (int i = 0; i < nd; i++) dx[i] = -gr[i];
-        if (cs_i_chol(nd, H)) return -1;
-        cs_i_chol_solve(nd, H, dx);
+        cs_i_chol_solve(nd, L, dx);
         double gd = 0;
         for (int i = 0; i < nd; i++) gd += gr[i] * dx[i];
         if (!(gd < 0)) break;
         double al = 1, ct = 0;
-        int ok = 0;
+        int ok = 0, sigt[MAXB];
         for (int ls = 0; ls < 40; ls++, al *= 0.5) {
             for (int i = 0; i < nd; i++) xt[i] = x[i] + al * dx[i];
-            ct = group_eval(p, bl, gn, gb, ngb, at, xt, gt, NULL);
+            ct = group_eval(p, bl, gn, gb, ngb, at, xt, gt, NULL, sigt, NULL, ft);
             if (ct <= c + 1e-4 * al * gd) {
                 ok = 1;
                 break;
@@ -325,28 +360,24 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
         if (!ok) break; /* no decrease left at rounding level */
         memcpy(x, xt, sizeof(double) * nd);
         memcpy(gr, gt, sizeof(double) * nd);
+        memcpy(sig, sigt, sizeof(int) * gn);
+        double *sw = fx; /* the forces at x follow x */
+        fx = ft;
+        ft = sw;
         c = ct;
     }
-    /* forces f_i = f_soft(J_i x - a_ref_i); dual change sum d.r + 1/2 (sum J^T d).da + 1/2 d.R d
-     * with r the residuals at the current a and da = sum M^-1 J^T d */
+    /* forces f_i = f_soft(J_i x - a_ref_i) (fx, from the last evaluation at x); dual change
+     * sum d.r + 1/2 (sum J^T d).da + 1/2 d.R d with r = J a - a_ref + R f the residuals at
+     * the current a (jb0, from the first evaluation) and da = sum M^-1 J^T d */
     double da[GMAXD] = {0}, jtd[GMAXD] = {0}, ch = 0;
     for (int k = 0; k < gn; k++) {
         cs_block *b = &p->blocks[(int)(w->gkey[g0 + k] % GKEY_POS)];
         int n = b->nrow, sl[2] = {slot(b, 0, gb), slot(b, 1, gb)};
-        double j[CS_MAXROWS], r[CS_MAXROWS], f[CS_MAXROWS], d[CS_MAXROWS], l;
+        const double *f = fx + CS_MAXROWS * k, *j0 = jb0 + CS_MAXROWS * k;
+        double d[CS_MAXROWS];
         for (int q = 0; q < n; q++) {
-            double v = -b->aref[q];
-            for (int s = 0; s < 2; s++)
-                if (sl[s] >= 0)
-                    for (int i = 0; i < 6; i++) v += b->J[q][6 * s + i] * x[sl[s] + i];
-            j[q] = v;
-        }
-        cs_block_soft(b, j, f, &l, NULL);
-        cs_i_resid(b, a, r);
-        for (int q = 0; q < n; q++) {
-            r[q] += b->R[q] * b->f[q];
             d[q] = f[q] - b->f[q];
-            ch += d[q] * (r[q] + 0.5 * b->R[q] * d[q]);
+            ch += d[q] * (j0[q] + b->R[q] * b->f[q] + 0.5 * b->R[q] * d[q]);
             b->Jd[q] = b->f[q]; /* old forces, should the group be restored */
             b->f[q] = f[q];
         }

@@ -47,10 +47,13 @@ cs_solver_ws *cs_solver_create(int max_body, int max_block)
     w->ist = malloc(sizeof(cs_island_stats) * nb);
     w->gkey = malloc(sizeof(long long) * nc);
     w->gadr = malloc(sizeof(int) * (nc + 1));
+    w->gvalid = malloc(sizeof(int) * nc);
+    w->gsig = malloc(sizeof(int) * nc);
+    w->gfac = malloc(sizeof(double) * 144 * (nc / 2 + 1));
     if (!w->L || !w->a || !w->grad || !w->dir || !w->Mdir || !w->tmp || !w->H || !w->P || !w->pcg || !w->parent ||
         !w->body_island || !w->body_local || !w->isl_bodies || !w->isl_body_adr ||
         !w->isl_body_num || !w->isl_blocks || !w->isl_block_adr || !w->isl_block_num ||
-        !w->ist || !w->gkey || !w->gadr) {
+        !w->ist || !w->gkey || !w->gadr || !w->gvalid || !w->gsig || !w->gfac) {
         cs_solver_free(w);
         return NULL;
     }
@@ -81,6 +84,9 @@ void cs_solver_free(cs_solver_ws *w)
     free(w->ist);
     free(w->gkey);
     free(w->gadr);
+    free(w->gvalid);
+    free(w->gsig);
+    free(w->gfac);
     free(w);
 }
 

@@ -21,6 +21,9 @@ struct cs_solver_ws {
     cs_island_stats *ist;
     long long *gkey; /* PGS pair groups: sort keys (body pair, position), max_block */
     int *gadr;       /* PGS pair groups: start of each group in gkey, max_block + 1 */
+    int *gvalid, *gsig; /* PGS pair groups, by position in gkey: a group starting there has
+                           a kept Hessian factor / the blocks' Hessian signatures */
+    double *gfac;    /* kept factors: 144 doubles per 2 positions (groups have >= 2 blocks) */
     int nisland;
     double meaninertia;
 };
