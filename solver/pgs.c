@@ -11,7 +11,6 @@
 #include "solver_internal.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define MINVAL 1e-15
@@ -145,10 +144,31 @@ static double block_update(cs_block *b, const cs_solver_opts *o, double *a)
 #define GKEY_POS (1LL << 24) /* gkey = pair * GKEY_POS + block index */
 #define GMAXD 12
 
-static int cmp_ll(const void *x, const void *y)
+/* In-place heapsort: glibc's qsort may malloc a merge buffer (arrays over 1 KB), and the
+ * step allocates nothing. */
+static void sift(long long *v, int i, int n)
 {
-    long long u = *(const long long *)x, v = *(const long long *)y;
-    return (u > v) - (u < v);
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) return;
+        if (c + 1 < n && v[c + 1] > v[c]) c++;
+        if (v[i] >= v[c]) return;
+        long long t = v[i];
+        v[i] = v[c];
+        v[c] = t;
+        i = c;
+    }
+}
+
+static void sort_ll(long long *v, int n)
+{
+    for (int i = n / 2 - 1; i >= 0; i--) sift(v, i, n);
+    for (int e = n - 1; e > 0; e--) {
+        long long t = v[0];
+        v[0] = v[e];
+        v[e] = t;
+        sift(v, 0, e);
+    }
 }
 
 /* Groups of an island's blocks by body pair (with pair_group off: one block each), in
@@ -170,13 +190,13 @@ static int make_groups(cs_solver_ws *w, const cs_problem *p, const cs_solver_opt
     if (grouped) {
         /* by pair, then re-keyed by each pair's first block: groups are visited in the
          * order their first contact comes (the caller's order, MuJoCo's sweep order) */
-        qsort(w->gkey, (size_t)nci, sizeof *w->gkey, cmp_ll);
+        sort_ll(w->gkey, nci);
         for (int k = 0; k < nci;) { /* one run of equal pairs per pass */
             long long pk = w->gkey[k] / GKEY_POS, first = w->gkey[k] % GKEY_POS;
             for (; k < nci && w->gkey[k] / GKEY_POS == pk; k++)
                 w->gkey[k] = first * GKEY_POS + w->gkey[k] % GKEY_POS;
         }
-        qsort(w->gkey, (size_t)nci, sizeof *w->gkey, cmp_ll);
+        sort_ll(w->gkey, nci);
     }
     int ng = 0;
     for (int k = 0; k < nci; k++)
