@@ -1,6 +1,7 @@
 /* Matrix-free dual PGS over contact blocks (design.md): a = a0 + M^-1 J^T f is kept
  * current; block i sees residual r_i = J_i a - a_ref_i + R_i f_i and the dim x dim
- * G_i = J_i M^-1 J_i^T + R_i; the update touches the block's two bodies only.
+ * G_i = J_i M^-1 J_i^T + R_i; the update touches the block's two bodies only. By default
+ * the blocks of one body pair are one Gauss-Seidel block (pair groups, below).
  *
  * Stopping (as MuJoCo's mj_solPGS): after each sweep, improvement = -(sum of the blocks'
  * dual cost changes) * scale, scale = 1 / (meaninertia * max(1, nv)), nv = 6 * bodies of
@@ -132,14 +133,14 @@ static double block_update(cs_block *b, const cs_solver_opts *o, double *a)
  *   min_x 1/2 (x - a~)^T M (x - a~) + sum_i l_i(J_i x - a_ref_i)
  * over the pair's 6 or 12 accelerations, whose minimiser gives the forces in closed form,
  * f_i = f_soft(J_i x - a_ref_i) (in the cone by construction). That small problem is
- * smooth and strongly convex, so a damped Newton iteration with the soft-cone Hessians
- * solves it to rounding in a few steps, however many contacts the pair has, where an
+ * strongly convex and continuously differentiable (piecewise twice), so a damped Newton
+ * iteration with the soft-cone Hessians (zones re-read at each point) solves it to
+ * rounding in a few steps, however many contacts the pair has, where an
  * active-set or projected method over the stacked cones would be far larger.
- * Measured (2 s runs, default 100 sweeps / tolerance 1e-8): incline_33 went from 161 steps
- * at the sweep limit to 0 (mean sweeps 19.6 -> 1.0), its pyramidal version 79 -> 0, the
- * aniso_box scenes ~20 -> 0. Over-relaxing the group updates (omega 1.1 .. 1.5, kept only
- * when the result stays in the cones and lowers the cost) did not consistently cut the
- * sweeps of box_stack, whose remaining coupling is between the pairs of the stack. */
+ * Measured (2 s runs, default 100 sweeps / tolerance 1e-8; steps at the sweep limit, mean
+ * sweeps a step, before -> after): incline_33 161 -> 0, 19.6 -> 1.0; its pyramidal version
+ * 79 -> 0, 11.1 -> 1.0; box_stack 20 -> 0, 26 -> 2.9 (there the pairs of the stack still
+ * couple, but through whole manifolds); aniso_box_condim3/6 21/19 -> 0, 9.4/9.7 -> 1.2. */
 
 #define GKEY_POS (1LL << 24) /* gkey = pair * GKEY_POS + block index */
 #define GMAXD 12
@@ -215,7 +216,7 @@ static int slot(const cs_block *b, int s, const int *gb)
 /* Group primal at x (nd = 6 or 12): cost, and if g: gradient M (x - at) - sum J^T f; if H:
  * Hessian M + sum J^T H_i J (lower triangle only); if sig: the blocks' Hessian signatures;
  * if jo / fo: their residuals J x - a_ref / forces (CS_MAXROWS per block). */
-static double group_eval(const cs_problem *p, const cs_block *const *bl, int nb, const int *gb,
+static double group_eval(const cs_problem *p, const long long *key, int nb, const int *gb,
                          int ngb, const double *at, const double *x, double *g, double *H,
                          int *sig, double *jo, double *fo)
 {
@@ -235,7 +236,7 @@ static double group_eval(const cs_problem *p, const cs_block *const *bl, int nb,
         }
     }
     for (int k = 0; k < nb; k++) {
-        const cs_block *b = bl[k];
+        const cs_block *b = &p->blocks[(int)(key[k] % GKEY_POS)];
         int n = b->nrow, sl[2] = {slot(b, 0, gb), slot(b, 1, gb)};
         double j[CS_MAXROWS], f[CS_MAXROWS], Hb[CS_MAXROWS * CS_MAXROWS], l;
         for (int r = 0; r < n; r++) {
@@ -297,39 +298,34 @@ static double group_eval(const cs_problem *p, const cs_block *const *bl, int nb,
 static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, double *a,
                         double *impr)
 {
-    enum { MAXB = 64 }; /* larger groups are swept in chunks of MAXB blocks */
-    if (gn > MAXB) {
-        int rc = 0;
-        for (int c = 0, sz; c < gn; c += sz) {
-            sz = gn - c < MAXB ? gn - c : MAXB;
-            if (gn - c - sz == 1) sz--; /* no chunk of one block */
-            rc |= group_update(w, p, g0 + c, sz, a, impr);
-        }
-        return rc; /* on failure the caller also sweeps the blocks one by one: still descent */
-    }
-    const cs_block *bl[MAXB];
-    for (int k = 0; k < gn; k++) bl[k] = &p->blocks[(int)(w->gkey[g0 + k] % GKEY_POS)];
-    int gb[2], ngb = 0;
+    const long long *key = w->gkey + g0;
+    const cs_block *b0 = &p->blocks[(int)(key[0] % GKEY_POS)];
+    int gb[2] = {-1, -1}, ngb = 0;
     for (int s = 0; s < 2; s++)
-        if (bl[0]->body[s] >= 0) gb[ngb++] = bl[0]->body[s];
+        if (b0->body[s] >= 0) gb[ngb++] = b0->body[s];
+    if (!ngb) return -1; /* not in an island: cannot happen */
     if (ngb == 2 && gb[0] > gb[1]) { int t = gb[0]; gb[0] = gb[1]; gb[1] = t; }
     int nd = 6 * ngb;
     double at[GMAXD], x[GMAXD], gr[GMAXD], H[GMAXD * GMAXD], dx[GMAXD], xt[GMAXD];
     for (int k = 0; k < ngb; k++) memcpy(x + 6 * k, a + 6 * gb[k], sizeof(double) * 6);
     memcpy(at, x, sizeof(double) * nd);
-    for (int k = 0; k < gn; k++) /* a~ = a - M^-1 J^T f of the group */
+    for (int k = 0; k < gn; k++) { /* a~ = a - M^-1 J^T f of the group */
+        const cs_block *b = &p->blocks[(int)(key[k] % GKEY_POS)];
         for (int s = 0; s < 2; s++) {
-            int sl = slot(bl[k], s, gb);
+            int sl = slot(b, s, gb);
             if (sl < 0) continue;
             for (int q = 0; q < 6; q++)
-                for (int r = 0; r < bl[k]->nrow; r++) at[sl + q] -= bl[k]->W[6 * s + q][r] * bl[k]->f[r];
+                for (int r = 0; r < b->nrow; r++) at[sl + q] -= b->W[6 * s + q][r] * b->f[r];
         }
+    }
     /* damped Newton; stop when the gradient is rounding-level against M (x - a~) or the
      * line search cannot decrease the cost any more. The line search evaluates the
      * gradient at its trial point too, which the next convergence test reuses. */
-    int sig[MAXB];
-    double jb0[MAXB * CS_MAXROWS], fbuf[2][MAXB * CS_MAXROWS], *fx = fbuf[0], *ft = fbuf[1];
-    double c = group_eval(p, bl, gn, gb, ngb, at, x, gr, NULL, sig, jb0, fx), gt[GMAXD];
+    /* per-block buffers of the workspace, at the group's positions */
+    int *sig = w->gsc0 + g0, *sigt = w->gsc1 + g0;
+    double *jb0 = w->gj0 + (size_t)CS_MAXROWS * g0, *fx = w->gf0 + (size_t)CS_MAXROWS * g0,
+           *ft = w->gf1 + (size_t)CS_MAXROWS * g0;
+    double c = group_eval(p, key, gn, gb, ngb, at, x, gr, NULL, sig, jb0, fx), gt[GMAXD];
     for (int it = 0;; it++) {
         double gmax = 0, gsc = 0;
         for (int k = 0; k < ngb; k++) {
@@ -342,7 +338,7 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
         }
         for (int i = 0; i < nd; i++) gmax = fmax(gmax, fabs(gr[i]));
         if (gmax <= 1e-14 * gsc || gmax == 0) break;
-        if (it >= 50) return -1;
+        if (it >= 50) break; /* rounding floor above the test: the cost check below decides */
         /* The Hessian is constant while no block is in the cone zone and the zones stay
          * (a resting stack: all bottom zone), so its factor is kept for the later sweeps
          * of this solve. */
@@ -353,7 +349,7 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
             cacheable = cacheable && sig[k] >= 0;
         }
         if (!same || !cacheable) {
-            group_eval(p, bl, gn, gb, ngb, at, x, NULL, H, NULL, NULL, NULL);
+            group_eval(p, key, gn, gb, ngb, at, x, NULL, H, NULL, NULL, NULL);
             if (cs_i_chol(nd, H)) return -1;
             w->gvalid[g0] = cacheable;
             if (cacheable) {
@@ -368,28 +364,36 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
         for (int i = 0; i < nd; i++) gd += gr[i] * dx[i];
         if (!(gd < 0)) break;
         double al = 1, ct = 0;
-        int ok = 0, sigt[MAXB];
+        int ok = 0;
         for (int ls = 0; ls < 40; ls++, al *= 0.5) {
             for (int i = 0; i < nd; i++) xt[i] = x[i] + al * dx[i];
-            ct = group_eval(p, bl, gn, gb, ngb, at, xt, gt, NULL, sigt, NULL, ft);
+            ct = group_eval(p, key, gn, gb, ngb, at, xt, gt, NULL, sigt, NULL, ft);
             if (ct <= c + 1e-4 * al * gd) {
                 ok = 1;
                 break;
             }
         }
         if (!ok) break; /* no decrease left at rounding level */
+        double st = 0, xs = 0;
+        for (int i = 0; i < nd; i++) {
+            st = fmax(st, fabs(xt[i] - x[i]));
+            xs = fmax(xs, fabs(x[i]));
+        }
         memcpy(x, xt, sizeof(double) * nd);
         memcpy(gr, gt, sizeof(double) * nd);
-        memcpy(sig, sigt, sizeof(int) * gn);
-        double *sw = fx; /* the forces at x follow x */
+        int *si = sig; /* the signatures and forces at x follow x */
+        sig = sigt;
+        sigt = si;
+        double *sw = fx;
         fx = ft;
         ft = sw;
         c = ct;
+        if (st <= 1e-15 * xs) break; /* the step no longer moves x */
     }
     /* forces f_i = f_soft(J_i x - a_ref_i) (fx, from the last evaluation at x); dual change
      * sum d.r + 1/2 (sum J^T d).da + 1/2 d.R d with r = J a - a_ref + R f the residuals at
      * the current a (jb0, from the first evaluation) and da = sum M^-1 J^T d */
-    double da[GMAXD] = {0}, jtd[GMAXD] = {0}, ch = 0;
+    double da[GMAXD] = {0}, jtd[GMAXD] = {0}, ch = 0, chs = 0;
     for (int k = 0; k < gn; k++) {
         cs_block *b = &p->blocks[(int)(w->gkey[g0 + k] % GKEY_POS)];
         int n = b->nrow, sl[2] = {slot(b, 0, gb), slot(b, 1, gb)};
@@ -398,6 +402,7 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
         for (int q = 0; q < n; q++) {
             d[q] = f[q] - b->f[q];
             ch += d[q] * (j0[q] + b->R[q] * b->f[q] + 0.5 * b->R[q] * d[q]);
+            chs += fabs(d[q] * (j0[q] + b->R[q] * b->f[q])) + fabs(0.5 * b->R[q] * d[q] * d[q]);
             b->Jd[q] = b->f[q]; /* old forces, should the group be restored */
             b->f[q] = f[q];
         }
@@ -410,12 +415,14 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
                 }
         }
     }
-    for (int i = 0; i < nd; i++) ch += 0.5 * jtd[i] * da[i];
-    /* an exact joint minimiser cannot raise the cost beyond rounding; anything more means
-     * the small solve went wrong: restore, and let the blocks be swept one by one */
-    double fs = 0;
-    for (int i = 0; i < nd; i++) fs = fmax(fs, fabs(jtd[i] * da[i]));
-    if (ch > 1e-10 * fs + 1e-300 && ch > 0) {
+    for (int i = 0; i < nd; i++) {
+        ch += 0.5 * jtd[i] * da[i];
+        chs += fabs(0.5 * jtd[i] * da[i]);
+    }
+    /* an exact joint minimiser cannot raise the cost beyond rounding (relative to the
+     * terms summed); anything more means the small solve went wrong: restore, and let the
+     * blocks be swept one by one */
+    if (ch > 1e-10 * chs) {
         for (int k = 0; k < gn; k++) {
             cs_block *b = &p->blocks[(int)(w->gkey[g0 + k] % GKEY_POS)];
             memcpy(b->f, b->Jd, sizeof(double) * b->nrow);

@@ -50,10 +50,16 @@ cs_solver_ws *cs_solver_create(int max_body, int max_block)
     w->gvalid = malloc(sizeof(int) * nc);
     w->gsig = malloc(sizeof(int) * nc);
     w->gfac = malloc(sizeof(double) * 144 * (nc / 2 + 1));
+    w->gj0 = malloc(sizeof(double) * CS_MAXROWS * nc);
+    w->gf0 = malloc(sizeof(double) * CS_MAXROWS * nc);
+    w->gf1 = malloc(sizeof(double) * CS_MAXROWS * nc);
+    w->gsc0 = malloc(sizeof(int) * nc);
+    w->gsc1 = malloc(sizeof(int) * nc);
     if (!w->L || !w->a || !w->grad || !w->dir || !w->Mdir || !w->tmp || !w->H || !w->P || !w->pcg || !w->parent ||
         !w->body_island || !w->body_local || !w->isl_bodies || !w->isl_body_adr ||
         !w->isl_body_num || !w->isl_blocks || !w->isl_block_adr || !w->isl_block_num ||
-        !w->ist || !w->gkey || !w->gadr || !w->gvalid || !w->gsig || !w->gfac) {
+        !w->ist || !w->gkey || !w->gadr || !w->gvalid || !w->gsig || !w->gfac ||
+        !w->gj0 || !w->gf0 || !w->gf1 || !w->gsc0 || !w->gsc1) {
         cs_solver_free(w);
         return NULL;
     }
@@ -87,6 +93,11 @@ void cs_solver_free(cs_solver_ws *w)
     free(w->gvalid);
     free(w->gsig);
     free(w->gfac);
+    free(w->gj0);
+    free(w->gf0);
+    free(w->gf1);
+    free(w->gsc0);
+    free(w->gsc1);
     free(w);
 }
 

@@ -24,6 +24,9 @@ struct cs_solver_ws {
     int *gvalid, *gsig; /* PGS pair groups, by position in gkey: a group starting there has
                            a kept Hessian factor / the blocks' Hessian signatures */
     double *gfac;    /* kept factors: 144 doubles per 2 positions (groups have >= 2 blocks) */
+    double *gj0, *gf0, *gf1; /* group solve, CS_MAXROWS per position: residuals at the start,
+                                forces at the current and the trial point */
+    int *gsc0, *gsc1;        /* group solve: Hessian signatures at the current / trial point */
     int nisland;
     double meaninertia;
 };

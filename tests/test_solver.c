@@ -456,7 +456,7 @@ END_TEST
 /* ------------------------------------------------------- solver problems ---- */
 
 #define RP_MAXB 40
-#define RP_MAXC 64
+#define RP_MAXC 80
 typedef struct {
     int nbody, ncon;
     double xpos[3 * RP_MAXB], xmat[9 * RP_MAXB], iw[2 * RP_MAXB], qvel[6 * RP_MAXB],
@@ -559,6 +559,7 @@ static void make_random(randprob *P, int nbody, int ncon, cs_cone_type cone, int
 }
 
 static int g_dense_max = 0; /* Newton's dense/CG switch used by solve_prob */
+static int g_pair_group = 1; /* PGS pair groups in solve_prob */
 
 static void solve_prob(randprob *P, cs_solver_ws *w, cs_solve_method t, int iters, double tol,
                        double *a, cs_solve_stats *st, double forces[][CS_MAXDIM])
@@ -570,6 +571,7 @@ static void solve_prob(randprob *P, cs_solver_ws *w, cs_solve_method t, int iter
     o.max_iter = iters;
     o.tolerance = tol;
     o.newton_dense_max = g_dense_max;
+    o.pgs_pair_group = g_pair_group;
     ck_assert_int_eq(cs_solve(w, &p, &o, NULL, a, st), 0);
     for (int k = 0; k < P->ncon; k++) memcpy(forces[k], P->blk[k].force, sizeof forces[k]);
 }
@@ -715,6 +717,47 @@ START_TEST(test_large_island)
     ck_assert(md <= 1e-6);
     ck_assert(fabs(s2.primal_cost + s1.dual_cost) <= 1e-9 * s2.primal_cost);
     cs_solver_free(w);
+}
+END_TEST
+
+/* A large pair group (no size limit in the group solve): 70 contacts of one body
+ * with static geometry plus a few with a second body, random condims: PGS with pair
+ * groups agrees with Newton. Pyramidal too. */
+START_TEST(test_pair_group_large)
+{
+    for (int c = 0; c < 2; c++) {
+        rng_state = 31 + c;
+        static randprob P;
+        cs_cone_type cone = c ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC;
+        make_random(&P, 2, 74, cone, 0);
+        cs_row_opts o = {0.002, 1, cone, 1};
+        cs_bodies_in bd = {P.xpos, P.xmat, P.iw, P.qvel};
+        for (int k = 0; k < 74; k++) {
+            P.con[k].body[0] = k < 70 ? -1 : 0;
+            P.con[k].body[1] = 1;
+            for (int i = 0; i < 3; i++) P.con[k].pos[i] = P.xpos[3 + i] + 0.2 * srand1();
+            cs_rows_make(&P.con[k], k, &bd, &o, &P.blk[k]);
+        }
+        cs_solver_ws *w = cs_solver_create(RP_MAXB, RP_MAXC);
+        static double a1[6 * RP_MAXB], a2[6 * RP_MAXB], F1[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
+        cs_solve_stats s1, s2;
+        solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s2, F2);
+        solve_prob(&P, w, CS_METHOD_PGS, 1000, -1, a1, &s1, F1);
+        double md = 0, fm = 1;
+        for (int k = 0; k < 74; k++)
+            for (int i = 0; i < CS_MAXDIM; i++) {
+                md = fmax(md, fabs(F1[k][i] - F2[k][i]));
+                fm = fmax(fm, fabs(F2[k][i]));
+            }
+        printf("pair group of 70 blocks (%s): |f_pgs - f_newton| = %.3g, pgs sweeps %d, newton "
+               "%d, gap %.3g\n", c ? "pyramidal" : "elliptic", md, s1.iterations, s2.iterations,
+               fabs(s2.primal_cost + s1.dual_cost) / fabs(s2.primal_cost));
+        fflush(stdout);
+        ck_assert(md <= 1e-6);
+        ck_assert(s1.feasibility <= 1e-12 * fm);
+        ck_assert(fabs(s2.primal_cost + s1.dual_cost) <= 1e-9 * fabs(s2.primal_cost));
+        cs_solver_free(w);
+    }
 }
 END_TEST
 
@@ -1237,6 +1280,7 @@ static Suite *solver_suite(void)
     tcase_add_test(t, test_residuals);
     tcase_add_test(t, test_islands);
     tcase_add_test(t, test_large_island);
+    tcase_add_test(t, test_pair_group_large);
     tcase_add_test(t, test_single_contact_closed_form);
     tcase_add_test(t, test_sliding_split_vs_exact);
     suite_add_tcase(s, t);
