@@ -368,7 +368,13 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
         for (int ls = 0; ls < 40; ls++, al *= 0.5) {
             for (int i = 0; i < nd; i++) xt[i] = x[i] + al * dx[i];
             ct = group_eval(p, key, gn, gb, ngb, at, xt, gt, NULL, sigt, NULL, ft);
-            if (ct <= c + 1e-4 * al * gd) {
+            /* Armijo; near the optimum the cost change drowns in rounding (the cost then
+             * pins x only to sqrt(eps)), so a full step that halves the gradient at a cost
+             * unchanged to rounding is taken too */
+            double gtm = 0;
+            for (int i = 0; i < nd; i++) gtm = fmax(gtm, fabs(gt[i]));
+            if (ct <= c + 1e-4 * al * gd ||
+                (ls == 0 && gtm <= 0.5 * gmax && ct <= c + 1e-13 * fabs(c))) {
                 ok = 1;
                 break;
             }
@@ -388,7 +394,7 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
         fx = ft;
         ft = sw;
         c = ct;
-        if (st <= 1e-15 * xs) break; /* the step no longer moves x */
+        if (st == 0 && xs >= 0) break; /* the step no longer moves x */
     }
     /* forces f_i = f_soft(J_i x - a_ref_i) (fx, from the last evaluation at x); dual change
      * sum d.r + 1/2 (sum J^T d).da + 1/2 d.R d with r = J a - a_ref + R f the residuals at
