@@ -318,10 +318,10 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
                 for (int r = 0; r < b->nrow; r++) at[sl + q] -= b->W[6 * s + q][r] * b->f[r];
         }
     }
-    /* damped Newton; stop when the gradient is rounding-level against M (x - a~) or the
+    /* Damped Newton; stop when the gradient is rounding-level against M (x - a~) or the
      * line search cannot decrease the cost any more. The line search evaluates the
-     * gradient at its trial point too, which the next convergence test reuses. */
-    /* per-block buffers of the workspace, at the group's positions */
+     * gradient at its trial point too, which the next convergence test reuses. Per-block
+     * buffers are the workspace's, at the group's positions. */
     int *sig = w->gsc0 + g0, *sigt = w->gsc1 + g0;
     double *jb0 = w->gj0 + (size_t)CS_MAXROWS * g0, *fx = w->gf0 + (size_t)CS_MAXROWS * g0,
            *ft = w->gf1 + (size_t)CS_MAXROWS * g0;
@@ -380,11 +380,8 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
             }
         }
         if (!ok) break; /* no decrease left at rounding level */
-        double st = 0, xs = 0;
-        for (int i = 0; i < nd; i++) {
-            st = fmax(st, fabs(xt[i] - x[i]));
-            xs = fmax(xs, fabs(x[i]));
-        }
+        double st = 0;
+        for (int i = 0; i < nd; i++) st = fmax(st, fabs(xt[i] - x[i]));
         memcpy(x, xt, sizeof(double) * nd);
         memcpy(gr, gt, sizeof(double) * nd);
         int *si = sig; /* the signatures and forces at x follow x */
@@ -394,7 +391,7 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, int g0, int gn, do
         fx = ft;
         ft = sw;
         c = ct;
-        if (st == 0 && xs >= 0) break; /* the step no longer moves x */
+        if (st == 0) break; /* the step no longer moves x */
     }
     /* forces f_i = f_soft(J_i x - a_ref_i) (fx, from the last evaluation at x); dual change
      * sum d.r + 1/2 (sum J^T d).da + 1/2 d.R d with r = J a - a_ref + R f the residuals at
