@@ -13,6 +13,7 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->tolerance = 1e-8;
     o->exact_block = 1;
     o->newton_dense_max = 0;
+    o->pgs_pair_group = 1;
 }
 
 cs_solver_ws *cs_solver_create(int max_body, int max_block)
@@ -44,10 +45,21 @@ cs_solver_ws *cs_solver_create(int max_body, int max_block)
     w->isl_block_adr = malloc(sizeof(int) * (nb + 1));
     w->isl_block_num = malloc(sizeof(int) * (nb + 1));
     w->ist = malloc(sizeof(cs_island_stats) * nb);
+    w->gkey = malloc(sizeof(long long) * nc);
+    w->gadr = malloc(sizeof(int) * (nc + 1));
+    w->gvalid = malloc(sizeof(int) * nc);
+    w->gsig = malloc(sizeof(int) * nc);
+    w->gfac = malloc(sizeof(double) * 144 * (nc / 2 + 1));
+    w->gj0 = malloc(sizeof(double) * CS_MAXROWS * nc);
+    w->gf0 = malloc(sizeof(double) * CS_MAXROWS * nc);
+    w->gf1 = malloc(sizeof(double) * CS_MAXROWS * nc);
+    w->gsc0 = malloc(sizeof(int) * nc);
+    w->gsc1 = malloc(sizeof(int) * nc);
     if (!w->L || !w->a || !w->grad || !w->dir || !w->Mdir || !w->tmp || !w->H || !w->P || !w->pcg || !w->parent ||
         !w->body_island || !w->body_local || !w->isl_bodies || !w->isl_body_adr ||
         !w->isl_body_num || !w->isl_blocks || !w->isl_block_adr || !w->isl_block_num ||
-        !w->ist) {
+        !w->ist || !w->gkey || !w->gadr || !w->gvalid || !w->gsig || !w->gfac ||
+        !w->gj0 || !w->gf0 || !w->gf1 || !w->gsc0 || !w->gsc1) {
         cs_solver_free(w);
         return NULL;
     }
@@ -76,6 +88,16 @@ void cs_solver_free(cs_solver_ws *w)
     free(w->isl_block_adr);
     free(w->isl_block_num);
     free(w->ist);
+    free(w->gkey);
+    free(w->gadr);
+    free(w->gvalid);
+    free(w->gsig);
+    free(w->gfac);
+    free(w->gj0);
+    free(w->gf0);
+    free(w->gf1);
+    free(w->gsc0);
+    free(w->gsc1);
     free(w);
 }
 

@@ -41,6 +41,10 @@ typedef struct {
     int newton_dense_max; /* Newton: islands of up to this many bodies use a dense Cholesky
                              (0: default 32, capped at CS_NEWTON_DENSE_CAP), larger ones CG;
                              < 0: always CG */
+    int pgs_pair_group;   /* PGS (with exact_block): 1 (default) = the blocks of one body pair
+                             (a box's corners on the ground, a box-on-box manifold) are one
+                             Gauss-Seidel block, minimised jointly and exactly; 0 = one
+                             contact block at a time */
 } cs_solver_opts;
 
 void cs_solver_opts_default(cs_solver_opts *o);

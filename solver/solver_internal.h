@@ -19,6 +19,14 @@ struct cs_solver_ws {
     int *isl_bodies, *isl_body_adr, *isl_body_num;
     int *isl_blocks, *isl_block_adr, *isl_block_num;
     cs_island_stats *ist;
+    long long *gkey; /* PGS pair groups: sort keys (body pair, position), max_block */
+    int *gadr;       /* PGS pair groups: start of each group in gkey, max_block + 1 */
+    int *gvalid, *gsig; /* PGS pair groups, by position in gkey: a group starting there has
+                           a kept Hessian factor / the blocks' Hessian signatures */
+    double *gfac;    /* kept factors: 144 doubles per 2 positions (groups have >= 2 blocks) */
+    double *gj0, *gf0, *gf1; /* group solve, CS_MAXROWS per position: residuals at the start,
+                                forces at the current and the trial point */
+    int *gsc0, *gsc1;        /* group solve: Hessian signatures at the current / trial point */
     int nisland;
     double meaninertia;
 };

@@ -456,7 +456,7 @@ END_TEST
 /* ------------------------------------------------------- solver problems ---- */
 
 #define RP_MAXB 40
-#define RP_MAXC 64
+#define RP_MAXC 80
 typedef struct {
     int nbody, ncon;
     double xpos[3 * RP_MAXB], xmat[9 * RP_MAXB], iw[2 * RP_MAXB], qvel[6 * RP_MAXB],
@@ -559,6 +559,7 @@ static void make_random(randprob *P, int nbody, int ncon, cs_cone_type cone, int
 }
 
 static int g_dense_max = 0; /* Newton's dense/CG switch used by solve_prob */
+static int g_pair_group = 1; /* PGS pair groups in solve_prob */
 
 static void solve_prob(randprob *P, cs_solver_ws *w, cs_solve_method t, int iters, double tol,
                        double *a, cs_solve_stats *st, double forces[][CS_MAXDIM])
@@ -570,6 +571,7 @@ static void solve_prob(randprob *P, cs_solver_ws *w, cs_solve_method t, int iter
     o.max_iter = iters;
     o.tolerance = tol;
     o.newton_dense_max = g_dense_max;
+    o.pgs_pair_group = g_pair_group;
     ck_assert_int_eq(cs_solve(w, &p, &o, NULL, a, st), 0);
     for (int k = 0; k < P->ncon; k++) memcpy(forces[k], P->blk[k].force, sizeof forces[k]);
 }
@@ -715,6 +717,47 @@ START_TEST(test_large_island)
     ck_assert(md <= 1e-6);
     ck_assert(fabs(s2.primal_cost + s1.dual_cost) <= 1e-9 * s2.primal_cost);
     cs_solver_free(w);
+}
+END_TEST
+
+/* A large pair group (no size limit in the group solve): 70 contacts of one body
+ * with static geometry plus a few with a second body, random condims: PGS with pair
+ * groups agrees with Newton. Pyramidal too. */
+START_TEST(test_pair_group_large)
+{
+    for (int c = 0; c < 2; c++) {
+        rng_state = 31 + c;
+        static randprob P;
+        cs_cone_type cone = c ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC;
+        make_random(&P, 2, 74, cone, 0);
+        cs_row_opts o = {0.002, 1, cone, 1};
+        cs_bodies_in bd = {P.xpos, P.xmat, P.iw, P.qvel};
+        for (int k = 0; k < 74; k++) {
+            P.con[k].body[0] = k < 70 ? -1 : 0;
+            P.con[k].body[1] = 1;
+            for (int i = 0; i < 3; i++) P.con[k].pos[i] = P.xpos[3 + i] + 0.2 * srand1();
+            cs_rows_make(&P.con[k], k, &bd, &o, &P.blk[k]);
+        }
+        cs_solver_ws *w = cs_solver_create(RP_MAXB, RP_MAXC);
+        static double a1[6 * RP_MAXB], a2[6 * RP_MAXB], F1[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
+        cs_solve_stats s1, s2;
+        solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s2, F2);
+        solve_prob(&P, w, CS_METHOD_PGS, 1000, -1, a1, &s1, F1);
+        double md = 0, fm = 1;
+        for (int k = 0; k < 74; k++)
+            for (int i = 0; i < CS_MAXDIM; i++) {
+                md = fmax(md, fabs(F1[k][i] - F2[k][i]));
+                fm = fmax(fm, fabs(F2[k][i]));
+            }
+        printf("pair group of 70 blocks (%s): |f_pgs - f_newton| = %.3g, pgs sweeps %d, newton "
+               "%d, gap %.3g\n", c ? "pyramidal" : "elliptic", md, s1.iterations, s2.iterations,
+               fabs(s2.primal_cost + s1.dual_cost) / fabs(s2.primal_cost));
+        fflush(stdout);
+        ck_assert(md <= 1e-6);
+        ck_assert(s1.feasibility <= 1e-12 * fm);
+        ck_assert(fabs(s2.primal_cost + s1.dual_cost) <= 1e-9 * fabs(s2.primal_cost));
+        cs_solver_free(w);
+    }
 }
 END_TEST
 
@@ -943,8 +986,8 @@ static void rodrigues(double *R, const double *w, double h)
     memcpy(R, Rn, sizeof Rn);
 }
 
-static void box_rest(cs_solve_method type, cs_cone_type cone, double *pen, double *fsum,
-                     int *it_warm, int *it_cold)
+static void box_rest_opts(cs_solve_method type, cs_cone_type cone, int group, double *pen,
+                          double *fsum, int *it_warm, int *it_cold)
 {
     double hs[3] = {0.2, 0.1, 0.05}, m = 1;
     double xpos[3] = {0, 0, 0.05}, xmat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, qvel[6] = {0};
@@ -962,6 +1005,7 @@ static void box_rest(cs_solve_method type, cs_cone_type cone, double *pen, doubl
     so.type = type;
     so.max_iter = 1000;
     so.tolerance = 1e-13;
+    so.pgs_pair_group = group;
     double a[6], aprev[6] = {0};
     *it_warm = 0;
     for (int step = 0; step < 1500; step++) {
@@ -1006,6 +1050,29 @@ static void box_rest(cs_solve_method type, cs_cone_type cone, double *pen, doubl
     cs_solver_free(w);
 }
 
+/* With pgs_pair_group (the default) the 4 corners are one Gauss-Seidel block solved exactly:
+ * a cold start then needs only a couple of sweeps too. */
+static void box_rest(cs_solve_method type, cs_cone_type cone, double *pen, double *fsum,
+                     int *it_warm, int *it_cold)
+{
+    box_rest_opts(type, cone, type == CS_METHOD_PGS ? 0 : 1, pen, fsum, it_warm, it_cold);
+    if (type != CS_METHOD_PGS) return;
+    double pen2, fs2;
+    int iw2, ic2;
+    box_rest_opts(type, cone, 1, &pen2, &fs2, &iw2, &ic2);
+    printf("box on 4 corners, %s pgs, pair groups: pen %.9g m, sum f_n %.9g N, iterations at "
+           "rest: warm max %d, cold %d\n", cone == CS_CONE_PYRAMIDAL ? "pyramidal" : "elliptic",
+           pen2, fs2, iw2, ic2);
+    ck_assert_double_eq_tol(fs2, 9.81, 1e-6);
+    ck_assert_double_eq_tol(pen2, *pen, 1e-9);
+    ck_assert_int_le(iw2, 2);
+    ck_assert_int_le(ic2, 3);
+    ck_assert_int_le(iw2, ic2);
+}
+
+/* The warm-start assertions below are about the one-block-at-a-time PGS
+ * (pgs_pair_group = 0), where a cold start needs many sweeps; box_rest checks the grouped
+ * default alongside. */
 START_TEST(test_box_rest_warmstart)
 {
     double pen4 = rest_pen(4); /* each corner carries m g / 4 with dA = 1/m */
@@ -1028,7 +1095,8 @@ END_TEST
 
 /* The issue's case: a box on a 33-degree incline with mu 0.6 (gravity tilted instead of the
  * plane), sliding from rest for 2 s (the issue: 4 s), must travel g (sin - mu cos) t^2 / 2. */
-static double box_incline(cs_solve_method type, cs_cone_type cone, int exact, int *maxit)
+static double box_incline_opts(cs_solve_method type, cs_cone_type cone, int exact, int group,
+                               int budget, int *maxit, int *atlimit, double *sumit)
 {
     double hs[3] = {0.2, 0.1, 0.05}, m = 1, gam = 33 * PI / 180;
     double xpos[3] = {0, 0, 0.05 - 1e-4}, xmat[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, qvel[6] = {0};
@@ -1046,10 +1114,12 @@ static double box_incline(cs_solve_method type, cs_cone_type cone, int exact, in
     cs_solver_opts_default(&so);
     so.type = type;
     so.exact_block = exact;
-    so.max_iter = 2000;
+    so.pgs_pair_group = group;
+    so.max_iter = budget;
     so.tolerance = 1e-15;
     double a[6], aprev[6] = {0};
-    *maxit = 0;
+    *maxit = *atlimit = 0;
+    *sumit = 0;
     for (int step = 0; step < 1000; step++) {
         cs_contact_in c[4];
         cs_block b[4];
@@ -1075,6 +1145,8 @@ static double box_incline(cs_solve_method type, cs_cone_type cone, int exact, in
         cs_solve_stats st;
         ck_assert_int_eq(cs_solve(w, &p, &so, step ? aprev : NULL, a, &st), 0);
         if (st.iterations > *maxit) *maxit = st.iterations;
+        *atlimit += nb && st.iterations >= budget;
+        *sumit += st.iterations;
         memcpy(aprev, a, sizeof a);
         for (int q = 0; q < 6; q++) qvel[q] += 0.002 * a[q];
         for (int i = 0; i < 3; i++) xpos[i] += 0.002 * qvel[i];
@@ -1082,6 +1154,13 @@ static double box_incline(cs_solve_method type, cs_cone_type cone, int exact, in
     }
     cs_solver_free(w);
     return xpos[1];
+}
+
+static double box_incline(cs_solve_method type, cs_cone_type cone, int exact, int *maxit)
+{
+    int lim;
+    double sum;
+    return box_incline_opts(type, cone, exact, 1, 2000, maxit, &lim, &sum);
 }
 
 START_TEST(test_box_incline)
@@ -1100,6 +1179,39 @@ START_TEST(test_box_incline)
     ck_assert_double_eq_tol(y[0], d, 0.005 * d);
     ck_assert_double_eq_tol(y[2], d, 0.005 * d);
     ck_assert_double_eq_tol(y[0], y[2], 1e-6);
+}
+END_TEST
+
+/* The sliding, hopping box on the incline (4 corners on one body): with its corners solved
+ * jointly (pgs_pair_group, the default) PGS reaches Newton's trajectory within a budget of
+ * 10 sweeps a step, where one block at a time needs hundreds of sweeps on some steps and
+ * with 10 ends millimetres away. Both cones. */
+START_TEST(test_box_incline_sweeps)
+{
+    for (int c = 0; c < 2; c++) {
+        cs_cone_type cone = c ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC;
+        int itn, itg, itb, itg10, itb10, lim, limg, limb, limg10, limb10;
+        double sn, sg, sb, sg10, sb10;
+        double yn = box_incline_opts(CS_METHOD_NEWTON, cone, 1, 1, 100, &itn, &lim, &sn);
+        double yg = box_incline_opts(CS_METHOD_PGS, cone, 1, 1, 2000, &itg, &limg, &sg);
+        double yb = box_incline_opts(CS_METHOD_PGS, cone, 1, 0, 2000, &itb, &limb, &sb);
+        double yg10 = box_incline_opts(CS_METHOD_PGS, cone, 1, 1, 10, &itg10, &limg10, &sg10);
+        double yb10 = box_incline_opts(CS_METHOD_PGS, cone, 1, 0, 10, &itb10, &limb10, &sb10);
+        printf("incline %s, tolerance 1e-15: sweeps a step (max / total over 1000 steps): pair "
+               "groups %d / %.0f, one block at a time %d / %.0f; budget 10: pair groups at the "
+               "limit on %d steps, |y - y_newton| %.3g m; one block at a time at the limit on %d "
+               "steps, |y - y_newton| %.3g m\n",
+               c ? "pyramidal" : "elliptic", itg, sg, itb, sb, limg10, fabs(yg10 - yn), limb10,
+               fabs(yb10 - yn));
+        ck_assert_double_eq_tol(yg, yn, 1e-6);
+        ck_assert_double_eq_tol(yb, yn, 1e-6); /* both converge to the same optimum */
+        ck_assert_int_lt(5 * itg, itb);
+        ck_assert_double_lt(2 * sg, sb);
+        ck_assert_int_eq(limg10, 0);
+        ck_assert_double_eq_tol(yg10, yn, 1e-6);
+        ck_assert_int_gt(limb10, 0);
+        ck_assert_double_gt(fabs(yb10 - yn), 1e-4);
+    }
 }
 END_TEST
 
@@ -1168,6 +1280,7 @@ static Suite *solver_suite(void)
     tcase_add_test(t, test_residuals);
     tcase_add_test(t, test_islands);
     tcase_add_test(t, test_large_island);
+    tcase_add_test(t, test_pair_group_large);
     tcase_add_test(t, test_single_contact_closed_form);
     tcase_add_test(t, test_sliding_split_vs_exact);
     suite_add_tcase(s, t);
@@ -1179,6 +1292,7 @@ static Suite *solver_suite(void)
     tcase_add_test(t, test_sphere_rest_defaults);
     tcase_add_test(t, test_box_rest_warmstart);
     tcase_add_test(t, test_box_incline);
+    tcase_add_test(t, test_box_incline_sweeps);
     suite_add_tcase(s, t);
     return s;
 }
