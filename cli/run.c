@@ -375,7 +375,9 @@ static int run_run(int argc, char **argv)
     /* honest about the solver: steps it left unconverged */
     if (atlimit)
         printf("solver stopped at its iteration limit (%d) on %ld of %ld steps: raise "
-               "--iterations for converged forces\n", m->opt.iterations, atlimit, k);
+               "--iterations for converged forces%s\n", m->opt.iterations, atlimit, k,
+               m->opt.solver == CS_SOLVER_PGS && m->opt.pgs_blocks == CS_PGS_CONTACT
+                   ? " (or --set pgs_blocks=pair)" : "");
     for (int f = 0; f < m->nfree; f++) {
         char buf[32];
         const double *q = d->qpos + 7 * f, *v = d->qvel + 6 * f;
@@ -422,7 +424,10 @@ const cs_command cs_cmd_run = {
     "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10,\n"
-    "                     option.gravity=\"0 0 -1\", option.flag.gravity=disable\n\n"
+    "                     option.gravity=\"0 0 -1\", option.flag.gravity=disable;\n"
+    "                     pgs_blocks=contact|pair (conesim's own, no MJCF attribute): PGS\n"
+    "                     blocks of one contact (default, the card's algorithm) or of all\n"
+    "                     contacts of one body pair, minimised jointly (fewer sweeps)\n\n"
     "Exit codes: 0 ok, 1 diverged, 2 bad command line, 3 bad scene, 4 output not writable,\n"
     "130/143 interrupted by SIGINT/SIGTERM (the recording holds whole rows).\n",
     run_run,

@@ -26,6 +26,7 @@ const char *cs_version(void);
 /* ---- options (MJCF <option>, MuJoCo's numbering of enums) ------------------------- */
 /* cs_cone_type (CS_CONE_PYRAMIDAL, CS_CONE_ELLIPTIC) comes from solver/rows.h. */
 typedef enum { CS_SOLVER_PGS = 0, CS_SOLVER_CG = 1, CS_SOLVER_NEWTON = 2 } cs_solver_type;
+typedef enum { CS_PGS_CONTACT = 0, CS_PGS_PAIR = 1 } cs_pgs_blocks;
 
 /* <flag> bits: disable flags (set = the feature is off, MuJoCo's disableflags) */
 enum {
@@ -58,6 +59,11 @@ typedef struct {
     double o_solref[2];
     double o_solimp[5];
     double o_friction[5];
+    int pgs_blocks;       /* conesim's own (no MJCF attribute; `--set pgs_blocks=...`):
+                             CS_PGS_CONTACT (default, the card: one contact block at a time,
+                             normal first then the fixed-normal QCQP, to the block's exact
+                             minimiser) or CS_PGS_PAIR (all contacts of one body pair as one
+                             block, minimised jointly: far fewer sweeps on boxes and stacks) */
     int disableflags;     /* CS_DSBL_* */
     int enableflags;      /* CS_ENBL_* */
 } cs_option;

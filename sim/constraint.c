@@ -92,6 +92,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
     so.type = m->opt.solver == CS_SOLVER_PGS ? CS_METHOD_PGS : CS_METHOD_NEWTON;
     so.max_iter = m->opt.iterations;
     so.tolerance = m->opt.tolerance;
+    so.pgs_pair_group = m->opt.pgs_blocks == CS_PGS_PAIR;
     const double *warm = (m->opt.disableflags & CS_DSBL_WARMSTART) ? NULL : d->qacc_warmstart;
     cs_solve_stats st;
     if (cs_solve(d->solver_ws, &p, &so, warm, d->qacc, &st) != 0) {

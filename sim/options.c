@@ -64,6 +64,12 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         else return fail(err, errsz, name, value, "expects pyramidal or elliptic");
         return 0;
     }
+    if (strcmp(key, "pgs_blocks") == 0) { /* conesim's own: not an MJCF attribute */
+        if (strcasecmp(value, "contact") == 0) o->pgs_blocks = CS_PGS_CONTACT;
+        else if (strcasecmp(value, "pair") == 0) o->pgs_blocks = CS_PGS_PAIR;
+        else return fail(err, errsz, name, value, "expects contact or pair");
+        return 0;
+    }
     if (strcmp(key, "solver") == 0) {
         if (strcasecmp(value, "pgs") == 0) o->solver = CS_SOLVER_PGS;
         else if (strcasecmp(value, "newton") == 0) o->solver = CS_SOLVER_NEWTON;
