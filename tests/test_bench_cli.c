@@ -8,39 +8,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_capture.h"
+
 static const char *exe, *root;
-
-typedef struct {
-    char out[16384];
-    char err[4096];
-    int rc;
-} result;
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = 0;
-    if (f) fclose(f);
-}
 
 /* run `conesim bench ARGS` from the source root, stdout and stderr captured separately */
 static void run(result *r, const char *args)
 {
-    char errpath[] = "/tmp/conesim-bench-XXXXXX";
-    int fd = mkstemp(errpath);
-    ck_assert(fd >= 0);
-    close(fd);
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' bench %s 2>'%s'", root, exe, args, errpath);
-    FILE *p = popen(cmd, "r");
-    ck_assert(p != NULL);
-    size_t n = fread(r->out, 1, sizeof r->out - 1, p);
-    r->out[n] = 0;
-    int st = pclose(p);
-    r->rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    slurp(errpath, r->err, sizeof r->err);
-    remove(errpath);
+    char prefix[2048];
+    snprintf(prefix, sizeof prefix, "cd '%s' && '%s' bench", root, exe);
+    run_capture(r, prefix, args);
 }
 
 /* split a line in place; returns the field count. Runs of blanks are one separator (the

@@ -9,38 +9,16 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "cli_capture.h"
+
 static const char *exe;
-
-typedef struct {
-    char out[16384];
-    char err[4096];
-    int rc;
-} result;
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = 0;
-    if (f) fclose(f);
-}
 
 /* run `conesim ARGS`, stdout and stderr captured separately */
 static void run(result *r, const char *args)
 {
-    char errpath[] = "/tmp/conesim-cli-XXXXXX";
-    int fd = mkstemp(errpath);
-    ck_assert(fd >= 0);
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>'%s'", exe, args, errpath);
-    FILE *p = popen(cmd, "r");
-    ck_assert(p != NULL);
-    size_t n = fread(r->out, 1, sizeof r->out - 1, p);
-    r->out[n] = 0;
-    int st = pclose(p);
-    r->rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    slurp(errpath, r->err, sizeof r->err);
-    remove(errpath);
+    char prefix[1024];
+    snprintf(prefix, sizeof prefix, "'%s'", exe);
+    run_capture(r, prefix, args);
 }
 
 /* ------------------------------------------------ a small strict JSON reader */
