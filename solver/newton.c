@@ -124,7 +124,10 @@ static void pcg(cs_solver_ws *w, const cs_problem *p, int isl, const double *g, 
             cs_i_chol_solve(6, P + 36 * b, z + 6 * b);
             for (int q = 0; q < 6; q++) rzn += r[6 * b + q] * z[6 * b + q];
         }
-        if (r2 <= 1e-28 * g2) break;
+        /* inexact Newton: a relative residual of 1e-3 is enough, since the exact line search
+         * and the outer gradient/improvement tests decide convergence (a 512-sphere pile:
+         * 4x faster than solving to 1e-14, 5.43 -> 5.5 Newton steps, same state to 3e-9 m) */
+        if (r2 <= 1e-6 * g2) break;
         double be = rzn / rz;
         rz = rzn;
         for (int k = 0; k < nbi; k++) {
