@@ -74,7 +74,6 @@ typedef struct {
     char *path;           /* file the model came from (for messages) */
     int nbody, ngeom, nfree, nq, nv, npair, nexclude, nkey;
     int nconmax;          /* capacity of data->contact */
-    int nefcmax;          /* capacity of constraint rows (nconmax * 6) */
     cs_option opt;
 
     /* bodies (nbody) */
@@ -197,7 +196,6 @@ typedef struct {
     double *xipos;        /* 3: COM in world */
     double *ximat;        /* 9: principal inertia axes in world */
     cs_pose *geom_xpose;  /* per geom world pose */
-    double *geom_aabb;    /* 6 per geom: min xyz, max xyz, margin included; planes +-INFINITY */
 
     /* free-body dynamics (per free joint) */
     double *M;            /* 36: mass matrix in free-joint coordinates, row-major */
@@ -249,7 +247,7 @@ int cs_name2id_geom(const cs_model *m, const char *name);
 void cs_step(const cs_model *m, cs_data *d);     /* all stages + integrate */
 void cs_forward(const cs_model *m, cs_data *d);  /* all stages, no integration */
 /* Stages in order; each reads and writes data only. */
-void cs_kinematics(const cs_model *m, cs_data *d);  /* xpos, xquat, xmat, xipos, geoms, aabbs */
+void cs_kinematics(const cs_model *m, cs_data *d);  /* xpos, xquat, xmat, xipos, geom poses */
 void cs_collide(const cs_model *m, cs_data *d);     /* contacts (collision/, sim/collide.c) */
 void cs_smooth(const cs_model *m, cs_data *d);      /* M, factor, bias, qacc_smooth */
 void cs_constraint(const cs_model *m, cs_data *d);  /* rows + solve -> qacc (sim/constraint.c) */

@@ -10,7 +10,7 @@
 #define CS_DATA_ARRAYS(X) \
     X(qpos) X(qvel) X(qacc) X(qacc_smooth) X(qacc_warmstart) X(qfrc_applied) \
     X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_smooth) X(qfrc_constraint) \
-    X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(geom_aabb) X(M) X(M_L) \
+    X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(M) X(M_L) \
     X(contact) X(blocks) X(rawcon) X(fxpos) X(fxmat)
 
 void cs_free_data(cs_data *d)
@@ -36,7 +36,7 @@ cs_data *cs_make_data(const cs_model *m)
     A(qfrc_applied, nv); A(xfrc_applied, 6 * nb); A(qfrc_bias, nv); A(qfrc_gravity, nv);
     A(qfrc_smooth, nv); A(qfrc_constraint, nv);
     A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb); A(ximat, 9 * nb);
-    A(geom_xpose, ng); A(geom_aabb, 6 * ng); A(M, 36 * nf); A(M_L, 36 * nf);
+    A(geom_xpose, ng); A(M, 36 * nf); A(M_L, 36 * nf);
     A(contact, nc); A(blocks, nc); A(rawcon, nc);
     A(fxpos, 3 * nf); A(fxmat, 9 * nf);
 #undef A

@@ -318,7 +318,6 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     m->nexclude = c->nexcl;
     m->nkey = c->nkey;
     m->nconmax = c->nconmax > 0 ? c->nconmax : 100 + 8 * (ng + c->npair);
-    m->nefcmax = 6 * m->nconmax;
     m->opt = c->opt;
 #define A(f, n) (m->f = calloc((size_t)(n) + 1, sizeof *m->f))
     A(body_parent, nb); A(body_weldid, nb); A(body_free, nb); A(body_geomadr, nb);

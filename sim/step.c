@@ -35,29 +35,6 @@ static void cross(const double a[3], const double b[3], double c[3])
     memcpy(c, t, sizeof t);
 }
 
-/* World half-extents of a geom's bounding box. */
-static void geom_extent(int type, const double *s, const double R[9], double h[3])
-{
-    for (int i = 0; i < 3; i++) {
-        const double *r = R + 3 * i;
-        switch (type) {
-        case CS_GEOM_SPHERE: h[i] = s[0]; break;
-        case CS_GEOM_CAPSULE: h[i] = fabs(r[2]) * s[1] + s[0]; break;
-        case CS_GEOM_CYLINDER:
-            h[i] = fabs(r[2]) * s[1] + s[0] * sqrt(fmax(0, 1 - r[2] * r[2]));
-            break;
-        case CS_GEOM_ELLIPSOID:
-            h[i] = sqrt(r[0] * r[0] * s[0] * s[0] + r[1] * r[1] * s[1] * s[1] +
-                        r[2] * r[2] * s[2] * s[2]);
-            break;
-        case CS_GEOM_BOX:
-            h[i] = fabs(r[0]) * s[0] + fabs(r[1]) * s[1] + fabs(r[2]) * s[2];
-            break;
-        default: h[i] = INFINITY; break;
-        }
-    }
-}
-
 void cs_kinematics(const cs_model *m, cs_data *d)
 {
     d->xquat[0] = 1;
@@ -92,12 +69,6 @@ void cs_kinematics(const cs_model *m, cs_data *d)
         double Rg[9];
         cs_quat2mat(Rg, m->geom_quat + 4 * g);
         mulmm3(d->xmat + 9 * b, Rg, p->mat);
-        double h[3];
-        geom_extent(m->geom_type[g], m->geom_size + 3 * g, p->mat, h);
-        for (int k = 0; k < 3; k++) {
-            d->geom_aabb[6 * g + k] = p->pos[k] - h[k] - m->geom_margin[g];
-            d->geom_aabb[6 * g + 3 + k] = p->pos[k] + h[k] + m->geom_margin[g];
-        }
     }
 }
 
