@@ -267,6 +267,7 @@ static int run_run(int argc, char **argv)
         rc = CS_EXIT_DIVERGED;
         goto done;
     }
+    d->solver_stats = o.solverlog != NULL; /* residuals cost time: only when recorded */
     int key = o.key == -2 ? (m->nkey ? 0 : -1) : o.key;
     if (key >= 0) cs_reset_key(m, d, key);
     double h = m->opt.timestep;

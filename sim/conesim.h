@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "collision/geom.h"
+#include "solver/mass.h"
 #include "solver/rows.h"
 
 const char *cs_version(void);
@@ -64,6 +65,8 @@ typedef struct {
                              normal first then the fixed-normal QCQP, to the block's exact
                              minimiser) or CS_PGS_PAIR (all contacts of one body pair as one
                              block, minimised jointly: far fewer sweeps on boxes and stacks) */
+    int threads;          /* conesim's own (`--threads`, `--set threads=N`): threads for the
+                             contact islands, 0 = all cores; results do not depend on it */
     int disableflags;     /* CS_DSBL_* */
     int enableflags;      /* CS_ENBL_* */
 } cs_option;
@@ -99,6 +102,20 @@ typedef struct {
     double *free_inertia; /* 9: composite inertia about free_com, in the body frame */
 
     double *qpos0;        /* nq: the reference pose (from body pos/quat) */
+
+    /* degrees of freedom (nv) as a forest of kinematic trees: a dof's parent comes before
+     * it and every tree's dofs are contiguous (MuJoCo's order). A free joint is one tree,
+     * a chain of 6 dofs: 3 translations along the world axes, then 3 rotations about the
+     * body's local axes. The mass matrix is stored over it (solver/mass.h). */
+    int ntree, nM;
+    int *dof_parent;      /* parent dof, -1 at a tree's root */
+    int *dof_Madr;        /* start of the dof's row in qM */
+    int *dof_treeid, *dof_bodyid;
+    int *dof_rot;         /* 1: a rotation about dof_xaxis through dof_xanchor; 0: a
+                             translation along dof_xaxis */
+    int *tree_dofadr, *tree_dofnum; /* ntree */
+    int *body_lastdof;    /* nbody: last dof of the chain that moves the body, -1 static */
+    int *body_treeid;     /* nbody: -1 static */
 
     /* geoms (ngeom) */
     int *geom_type;       /* cs_geom_type (MuJoCo's mjtGeom codes) */
@@ -197,27 +214,33 @@ typedef struct {
     double *ximat;        /* 9: principal inertia axes in world */
     cs_pose *geom_xpose;  /* per geom world pose */
 
-    /* free-body dynamics (per free joint) */
-    double *M;            /* 36: mass matrix in free-joint coordinates, row-major */
-    double *M_L;          /* 36: lower Cholesky factor, M = L L^T */
+    /* dofs */
+    double *dof_xaxis;    /* 3 per dof: world axis of the dof's motion */
+    double *dof_xanchor;  /* 3 per dof: a world point on a rotation's axis */
+    /* the mass matrix, factored in the smooth stage (solver/mass.h's layout) */
+    double *qM, *qLD;     /* nM */
+    double *qLDiagInv;    /* nv */
+    cs_mass mass;         /* the operator over them and the model's tree arrays */
 
     /* contacts (collision fills) */
     int ncon;
     cs_contact *contact;  /* nconmax */
 
-    /* constraint rows (solver fills): one block per contact that enters the solver */
+    /* constraint rows of the step (solver/rows.h): one block per contact that enters the
+     * solver, sized by the step, storage reused */
     int nefc;             /* rows in all blocks */
-    int nblock;
-    cs_block *blocks;     /* nconmax: rows, forces and zones (solver/rows.h) */
+    cs_efc efc;
     cs_solver_stat solver;
 
+    int solver_stats;     /* set to 1 for the residual statistics of d->solver and
+                             cs_solver_island (costs a little time per step) */
     int warning[CS_NWARN];/* counts, e.g. contacts dropped because data->contact was full */
 
     /* module contexts, created with the data (they hold the scratch a step needs) */
     struct cs_collision *collision;      /* broad/narrow phase (collision/collision.h) */
     struct cs_geom_contact *rawcon;      /* nconmax: contacts as collision/ reports them */
     struct cs_solver_ws *solver_ws;      /* PGS / Newton workspace (solver/solver.h) */
-    double *fxpos, *fxmat;               /* per free joint: origin, rotation */
+    double *jac;                         /* scratch: 2 sides x 6 x nv point Jacobians */
 } cs_data;
 
 /* ---- loading (sim/mjcf*.c) ---------------------------------------------------------- */
@@ -250,7 +273,11 @@ void cs_forward(const cs_model *m, cs_data *d);  /* all stages, no integration *
 void cs_kinematics(const cs_model *m, cs_data *d);  /* xpos, xquat, xmat, xipos, geom poses */
 void cs_collide(const cs_model *m, cs_data *d);     /* contacts (collision/, sim/collide.c) */
 void cs_smooth(const cs_model *m, cs_data *d);      /* M, factor, bias, qacc_smooth */
-void cs_constraint(const cs_model *m, cs_data *d);  /* rows + solve -> qacc (sim/constraint.c) */
+void cs_constraint(const cs_model *m, cs_data *d);  /* rows + solve + store -> qacc
+                                                       (sim/constraint.c) */
+/* Contact i's force in its contact frame, in condim order (normal, t1, t2, spin, roll1,
+ * roll2; unused entries 0), as MuJoCo's mj_contactForce. */
+void cs_contact_force(const cs_model *m, const cs_data *d, int i, double f[6]);
 void cs_integrate(const cs_model *m, cs_data *d);   /* semi-implicit Euler */
 
 /* helpers on the free-body dynamics */

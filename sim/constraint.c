@@ -1,27 +1,21 @@
-/* The constraint stage: one soft-contact block per contact that enters the solver
- * (dist < margin - gap), solved by solver/ (PGS or Newton, elliptic or pyramidal), then
- * forces, velocities and zones copied back onto the contacts. */
+/* The constraint stage: rows (one soft-contact block per contact that enters the solver,
+ * dist < margin - gap, in generalised coordinates), the solve (solver/: PGS or Newton,
+ * elliptic or pyramidal), and the store stage that puts forces, velocities and zones back
+ * onto the contacts. */
 #include <stddef.h>
 #include <string.h>
 
 #include "conesim.h"
 #include "solver/solver.h"
 
-/* the free joint a geom moves with, -1 for static geometry */
-static int geom_free(const cs_model *m, int geom)
+static int zone_of(const cs_efc *e, int k)
 {
-    int w = m->body_weldid[m->geom_body[geom]];
-    return w ? m->body_free[w] : -1;
-}
-
-static int zone_of(const cs_block *b)
-{
-    switch (b->kind) {
+    switch (e->blk_kind[k]) {
     case CS_BLOCK_FRICTIONLESS: return CS_CZONE_NORMAL;
     case CS_BLOCK_PYRAMIDAL: return CS_CZONE_PYRAMID;
-    case CS_BLOCK_ELLIPTIC: break;
+    default: break;
     }
-    switch (b->zone) {
+    switch (e->blk_zone[k]) {
     case CS_ZONE_TOP: return CS_CZONE_TOP;
     case CS_ZONE_BOTTOM: return CS_CZONE_BOTTOM;
     case CS_ZONE_MIDDLE: return CS_CZONE_MIDDLE;
@@ -29,30 +23,60 @@ static int zone_of(const cs_block *b)
     return CS_CZONE_NONE;
 }
 
-void cs_constraint(const cs_model *m, cs_data *d)
+/* One side of a contact: the tree that moves geom's body, and the Jacobians of the world
+ * point p moving with it over the tree's dofs (jac: 6 x ndof scratch, jacp then jacr). */
+static void contact_side(const cs_model *m, const cs_data *d, int geom, const double p[3],
+                         double *jac, cs_contact_side *s)
 {
-    int nv = m->nv;
-    d->nefc = 0;
-    d->nblock = 0;
-    memcpy(d->qacc, d->qacc_smooth, (size_t)nv * sizeof *d->qacc);
-    memset(d->qfrc_constraint, 0, (size_t)nv * sizeof *d->qfrc_constraint);
-    memset(&d->solver, 0, sizeof d->solver);
-    if (d->ncon == 0) return;
-
-    /* per-free-joint kinematics in the layout solver/ indexes by body */
-    for (int f = 0; f < m->nfree; f++) {
-        int b = m->free_body[f];
-        memcpy(d->fxpos + 3 * f, d->xpos + 3 * b, 3 * sizeof(double));
-        memcpy(d->fxmat + 9 * f, d->xmat + 9 * b, 9 * sizeof(double));
+    int b = m->geom_body[geom], t = m->body_treeid[b];
+    s->invweight[0] = m->body_invweight0[2 * b];
+    s->invweight[1] = m->body_invweight0[2 * b + 1];
+    s->tree = t;
+    if (t < 0) {
+        s->dofadr = s->ndof = 0;
+        s->jacp = s->jacr = jac;
+        return;
     }
-    cs_bodies_in bodies = {d->fxpos, d->fxmat, NULL, d->qvel}; /* weights come per contact */
+    int adr = m->tree_dofadr[t], n = m->tree_dofnum[t];
+    double *jp = jac, *jr = jac + 3 * n;
+    memset(jac, 0, sizeof(double) * 6 * (size_t)n);
+    for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) {
+        const double *ax = d->dof_xaxis + 3 * i, *an = d->dof_xanchor + 3 * i;
+        int c = i - adr;
+        if (m->dof_rot[i]) {
+            double r[3] = {p[0] - an[0], p[1] - an[1], p[2] - an[2]};
+            jp[c] = ax[1] * r[2] - ax[2] * r[1];
+            jp[n + c] = ax[2] * r[0] - ax[0] * r[2];
+            jp[2 * n + c] = ax[0] * r[1] - ax[1] * r[0];
+            for (int k = 0; k < 3; k++) jr[k * n + c] = ax[k];
+        } else {
+            for (int k = 0; k < 3; k++) jp[k * n + c] = ax[k];
+        }
+    }
+    s->dofadr = adr;
+    s->ndof = n;
+    s->jacp = jp;
+    s->jacr = jr;
+}
+
+/* rows of every contact that enters the solver */
+static void make_rows(const cs_model *m, cs_data *d)
+{
     cs_row_opts ro = {m->opt.timestep, m->opt.impratio, (cs_cone_type)m->opt.cone,
                       !(m->opt.disableflags & CS_DSBL_REFSAFE)};
-
-    int nb = 0, nefc = 0;
+    int maxtree = 0;
+    for (int t = 0; t < m->ntree; t++)
+        if (m->tree_dofnum[t] > maxtree) maxtree = m->tree_dofnum[t];
     for (int i = 0; i < d->ncon; i++) {
         cs_contact *c = &d->contact[i];
         if (c->exclude) continue;
+        int t1 = m->body_treeid[m->geom_body[c->geom1]], t2 = m->body_treeid[m->geom_body[c->geom2]];
+        /* static-static contacts carry no dofs (the filters normally drop them); two geoms
+         * of one free body cannot collide either */
+        if (t1 < 0 && t2 < 0) continue;
+        if (t1 == t2 && m->body_weldid[m->geom_body[c->geom1]] ==
+                            m->body_weldid[m->geom_body[c->geom2]])
+            continue;
         cs_contact_in ci;
         memcpy(ci.pos, c->pos, sizeof ci.pos);
         memcpy(ci.frame, c->frame, sizeof ci.frame);
@@ -64,35 +88,57 @@ void cs_constraint(const cs_model *m, cs_data *d)
         memcpy(ci.solimp, c->solimp, sizeof ci.solimp);
         ci.margin = c->margin;
         ci.gap = c->gap;
-        ci.body[0] = geom_free(m, c->geom1);
-        ci.body[1] = geom_free(m, c->geom2);
-        /* static-static and self contacts carry no dofs (the filters normally drop them) */
-        if (ci.body[0] == ci.body[1]) continue;
-        /* R's diagonal approximation uses the geoms' own bodies, as MuJoCo */
-        int gb1 = m->geom_body[c->geom1], gb2 = m->geom_body[c->geom2];
-        double iw[4] = {m->body_invweight0[2 * gb1], m->body_invweight0[2 * gb1 + 1],
-                        m->body_invweight0[2 * gb2], m->body_invweight0[2 * gb2 + 1]};
-        cs_rows_make_iw(&ci, i, &bodies, &ro, iw, &d->blocks[nb]);
-        c->efc_address = nefc;
-        nefc += d->blocks[nb].nrow;
-        nb++;
+        cs_contact_side sd[2];
+        contact_side(m, d, c->geom1, c->pos, d->jac, &sd[0]);
+        contact_side(m, d, c->geom2, c->pos, d->jac + 6 * (size_t)maxtree, &sd[1]);
+        c->efc_address = d->efc.nefc;
+        if (cs_efc_add_contact(&d->efc, &ci, i, sd, d->qvel, &ro) < 0) {
+            c->efc_address = -1;
+            d->warning[CS_WARN_BADQACC]++; /* out of memory: the contact is left out */
+        }
     }
-    d->nblock = nb;
-    d->nefc = nefc;
-    if (nb == 0) return;
+    d->nefc = d->efc.nefc;
+}
 
-    /* MuJoCo's stopping-rule scale: mean of diag(M) over all dofs. For free joints in these
-     * coordinates the diagonal does not depend on the pose. */
-    double tr = 0;
-    for (int f = 0; f < m->nfree; f++)
-        for (int k = 0; k < 6; k++) tr += d->M[36 * f + 7 * k];
-    cs_problem p = {m->nfree, d->M, d->qacc_smooth, nb, d->blocks, nv ? tr / nv : 1};
+/* store: forces, contact-frame velocities and zones onto the contacts; qfrc_constraint =
+ * J^T f */
+static void store(const cs_model *m, cs_data *d)
+{
+    const cs_efc *e = &d->efc;
+    for (int k = 0; k < e->nblock; k++) {
+        cs_contact *c = &d->contact[e->blk_id[k]];
+        memcpy(c->force, e->blk_force + CS_MAXDIM * k, sizeof c->force);
+        memcpy(c->vel, e->blk_cvel + CS_MAXDIM * k, sizeof c->vel);
+        c->zone = zone_of(e, k);
+    }
+    memset(d->qfrc_constraint, 0, (size_t)m->nv * sizeof *d->qfrc_constraint);
+    for (int r = 0; r < e->nefc; r++) {
+        const double *J = e->J + e->J_rowadr[r];
+        const int *ci = e->J_colind + e->J_rowadr[r];
+        for (int q = 0; q < e->J_rownnz[r]; q++) d->qfrc_constraint[ci[q]] += J[q] * e->force[r];
+    }
+}
+
+void cs_constraint(const cs_model *m, cs_data *d)
+{
+    int nv = m->nv;
+    d->nefc = 0;
+    cs_efc_clear(&d->efc);
+    memcpy(d->qacc, d->qacc_smooth, (size_t)nv * sizeof *d->qacc);
+    memset(d->qfrc_constraint, 0, (size_t)nv * sizeof *d->qfrc_constraint);
+    memset(&d->solver, 0, sizeof d->solver);
+    if (d->ncon == 0) return;
+    make_rows(m, d);
+    if (d->efc.nblock == 0) return;
+
+    cs_problem p = {&d->mass, d->qacc_smooth, &d->efc, 0};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
     so.type = m->opt.solver == CS_SOLVER_PGS ? CS_METHOD_PGS : CS_METHOD_NEWTON;
     so.max_iter = m->opt.iterations;
     so.tolerance = m->opt.tolerance;
-    so.pgs_pair_group = m->opt.pgs_blocks == CS_PGS_PAIR;
+    so.blocking = m->opt.pgs_blocks == CS_PGS_PAIR ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
+    so.stats = d->solver_stats;
     const double *warm = (m->opt.disableflags & CS_DSBL_WARMSTART) ? NULL : d->qacc_warmstart;
     cs_solve_stats st;
     if (cs_solve(d->solver_ws, &p, &so, warm, d->qacc, &st) != 0) {
@@ -100,22 +146,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
         memcpy(d->qacc, d->qacc_smooth, (size_t)nv * sizeof *d->qacc);
         return;
     }
-    double da[6];
-    for (int f = 0; f < m->nfree; f++) {
-        for (int k = 0; k < 6; k++) da[k] = d->qacc[6 * f + k] - d->qacc_smooth[6 * f + k];
-        for (int r = 0; r < 6; r++) {
-            double s = 0;
-            for (int k = 0; k < 6; k++) s += d->M[36 * f + 6 * r + k] * da[k];
-            d->qfrc_constraint[6 * f + r] = s;
-        }
-    }
-    for (int k = 0; k < nb; k++) {
-        const cs_block *b = &d->blocks[k];
-        cs_contact *c = &d->contact[b->contact];
-        memcpy(c->force, b->force, (size_t)b->dim * sizeof(double));
-        memcpy(c->vel, b->cvel, (size_t)b->dim * sizeof(double));
-        c->zone = zone_of(b);
-    }
+    store(m, d);
     d->solver.iterations = st.iterations;
     d->solver.at_limit = st.iterations >= so.max_iter;
     d->solver.cost = st.primal_cost;
@@ -124,10 +155,13 @@ void cs_constraint(const cs_model *m, cs_data *d)
     d->solver.stationarity = st.stationarity;
     d->solver.complementarity = st.complementarity;
     d->solver.nisland = st.nisland;
-    double imp = 0;
-    for (int i = 0; i < st.nisland; i++) {
-        const cs_island_stats *is = cs_solver_island(d->solver_ws, i);
-        if (is->improvement > imp) imp = is->improvement;
-    }
-    d->solver.improvement = imp;
+    d->solver.improvement = st.improvement;
+}
+
+void cs_contact_force(const cs_model *m, const cs_data *d, int i, double f[6])
+{
+    (void)m;
+    memset(f, 0, 6 * sizeof *f);
+    if (i < 0 || i >= d->ncon) return;
+    memcpy(f, d->contact[i].force, 6 * sizeof *f);
 }

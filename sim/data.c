@@ -10,8 +10,8 @@
 #define CS_DATA_ARRAYS(X) \
     X(qpos) X(qvel) X(qacc) X(qacc_smooth) X(qacc_warmstart) X(qfrc_applied) \
     X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_smooth) X(qfrc_constraint) \
-    X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(M) X(M_L) \
-    X(contact) X(blocks) X(rawcon) X(fxpos) X(fxmat)
+    X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(dof_xaxis) X(dof_xanchor) \
+    X(qM) X(qLD) X(qLDiagInv) X(contact) X(rawcon) X(jac)
 
 void cs_free_data(cs_data *d)
 {
@@ -21,6 +21,7 @@ void cs_free_data(cs_data *d)
 #undef FREE_ARRAY
     cs_collision_free(d->collision);
     cs_solver_free(d->solver_ws);
+    cs_efc_free(&d->efc);
     free(d);
 }
 
@@ -28,7 +29,7 @@ cs_data *cs_make_data(const cs_model *m)
 {
     cs_data *d = calloc(1, sizeof *d);
     if (!d) return NULL;
-    size_t nb = (size_t)m->nbody, ng = (size_t)m->ngeom, nf = (size_t)m->nfree;
+    size_t nb = (size_t)m->nbody, ng = (size_t)m->ngeom, nM = (size_t)m->nM;
     size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nc = (size_t)m->nconmax;
     /* +1 so empty models still get valid pointers */
 #define A(f, n) (d->f = calloc((size_t)(n) + 1, sizeof *d->f))
@@ -36,9 +37,12 @@ cs_data *cs_make_data(const cs_model *m)
     A(qfrc_applied, nv); A(xfrc_applied, 6 * nb); A(qfrc_bias, nv); A(qfrc_gravity, nv);
     A(qfrc_smooth, nv); A(qfrc_constraint, nv);
     A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb); A(ximat, 9 * nb);
-    A(geom_xpose, ng); A(M, 36 * nf); A(M_L, 36 * nf);
-    A(contact, nc); A(blocks, nc); A(rawcon, nc);
-    A(fxpos, 3 * nf); A(fxmat, 9 * nf);
+    A(geom_xpose, ng); A(dof_xaxis, 3 * nv); A(dof_xanchor, 3 * nv);
+    A(qM, nM); A(qLD, nM); A(qLDiagInv, nv);
+    A(contact, nc); A(rawcon, nc);
+    int maxtree = 0;
+    for (int t = 0; t < m->ntree; t++) maxtree = m->tree_dofnum[t] > maxtree ? m->tree_dofnum[t] : maxtree;
+    A(jac, 12 * (size_t)maxtree);
 #undef A
     int oom = 0;
 #define CHECK(f) oom |= (d->f == NULL);
@@ -46,8 +50,12 @@ cs_data *cs_make_data(const cs_model *m)
 #undef CHECK
     char err[256];
     d->collision = cs_collision_make(m, err, sizeof err);
-    d->solver_ws = cs_solver_create(m->nfree, m->nconmax);
-    oom |= !d->collision || !d->solver_ws;
+    cs_efc_init(&d->efc);
+    d->mass = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
+                        m->tree_dofadr, m->tree_dofnum, d->qM, d->qLD, d->qLDiagInv};
+    d->solver_ws = cs_solver_create(m->nv, m->ntree);
+    oom |= !d->collision || !d->solver_ws ||
+           (d->solver_ws && cs_solver_set_threads(d->solver_ws, m->opt.threads) < 0);
     if (oom) {
         cs_free_data(d);
         return NULL;
@@ -67,6 +75,7 @@ void cs_reset(const cs_model *m, cs_data *d)
     memset(d->xfrc_applied, 0, 6 * (size_t)m->nbody * sizeof *d->xfrc_applied);
     d->ncon = 0;
     d->nefc = 0;
+    cs_efc_clear(&d->efc);
     memset(&d->solver, 0, sizeof d->solver);
     memset(d->warning, 0, sizeof d->warning);
     cs_forward(m, d);

@@ -338,6 +338,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     A(exclude_body1, c->nexcl); A(exclude_body2, c->nexcl);
     A(key_time, c->nkey); A(key_qpos, (size_t)nq * c->nkey); A(key_qvel, (size_t)nv * c->nkey);
     A(key_name, c->nkey);
+    A(dof_parent, nv); A(dof_Madr, nv); A(dof_treeid, nv); A(dof_bodyid, nv); A(dof_rot, nv);
+    A(tree_dofadr, nfree); A(tree_dofnum, nfree); A(body_lastdof, nb); A(body_treeid, nb);
 #undef A
     int oom = 0;
 #define CHECK(f) oom |= (m->f == NULL);
@@ -373,6 +375,27 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->free_inertia + 9 * f, finert + 9 * f, 9 * sizeof(double));
     }
     memcpy(m->qpos0, qpos0, (size_t)nq * sizeof(double));
+    /* one tree per free joint: a chain of 6 dofs; row i of M holds i + 1 entries */
+    m->ntree = nfree;
+    m->nM = 0;
+    for (int f = 0; f < nfree; f++) {
+        m->tree_dofadr[f] = 6 * f;
+        m->tree_dofnum[f] = 6;
+        for (int k = 0; k < 6; k++) {
+            int i = 6 * f + k;
+            m->dof_parent[i] = k ? i - 1 : -1;
+            m->dof_treeid[i] = f;
+            m->dof_bodyid[i] = fbody[f];
+            m->dof_rot[i] = k >= 3;
+            m->dof_Madr[i] = m->nM;
+            m->nM += k + 1;
+        }
+    }
+    for (int b = 0; b < nb; b++) {
+        int f = weld[b] ? bfree[weld[b]] : -1;
+        m->body_treeid[b] = f;
+        m->body_lastdof[b] = f >= 0 ? 6 * f + 5 : -1;
+    }
     for (int i = 0; i < ng; i++) {
         cs_gspec *s = &c->geom[i].s;
         m->geom_type[i] = s->type;

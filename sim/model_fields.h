@@ -11,7 +11,9 @@
     X(geom_solmix) X(geom_solref) X(geom_solimp) X(geom_margin) X(geom_gap) X(geom_rgba) \
     X(geom_rbound) X(geom_mass) X(pair_geom1) X(pair_geom2) X(pair_condim) \
     X(pair_friction) X(pair_solref) X(pair_solreffriction) X(pair_solimp) X(pair_margin) \
-    X(pair_gap) X(exclude_body1) X(exclude_body2) X(key_time) X(key_qpos) X(key_qvel)
+    X(pair_gap) X(exclude_body1) X(exclude_body2) X(key_time) X(key_qpos) X(key_qvel) \
+    X(dof_parent) X(dof_Madr) X(dof_treeid) X(dof_bodyid) X(dof_rot) X(tree_dofadr) \
+    X(tree_dofnum) X(body_lastdof) X(body_treeid)
 
 #define CS_MODEL_NAMES(X) \
     X(body_name, nbody) X(free_name, nfree) X(geom_name, ngeom) X(pair_name, npair) \

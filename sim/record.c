@@ -85,7 +85,7 @@ void cs_solver_rows(FILE *f, const cs_model *m, const cs_data *d, long step, dou
     for (int i = 0; i < d->solver.nisland; i++) {
         const cs_island_stats *s = cs_solver_island(d->solver_ws, i);
         fprintf(f, "%ld,%.17g,%d,%d,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", step,
-                time, i, s->nbody, s->nblock, s->iterations, s->iterations >= m->opt.iterations,
+                time, i, s->ntree, s->nblock, s->iterations, s->iterations >= m->opt.iterations,
                 s->warm_used, s->improvement, s->primal_cost, s->dual_cost, s->feasibility,
                 s->stationarity, s->complementarity);
     }

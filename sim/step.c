@@ -61,6 +61,16 @@ void cs_kinematics(const cs_model *m, cs_data *d)
         cs_quat2mat(Ri, m->body_iquat + 4 * b);
         mulmm3(xm, Ri, d->ximat + 9 * b);
     }
+    /* dof axes: a free joint's translations along the world axes, its rotations about the
+     * body's local axes through the body origin */
+    for (int i = 0; i < m->nv; i++) {
+        int b = m->dof_bodyid[i], k = (i - m->tree_dofadr[m->dof_treeid[i]]) % 3;
+        double *ax = d->dof_xaxis + 3 * i, *an = d->dof_xanchor + 3 * i;
+        for (int j = 0; j < 3; j++) {
+            ax[j] = m->dof_rot[i] ? d->xmat[9 * b + 3 * j + k] : (j == k);
+            an[j] = d->xpos[3 * b + j];
+        }
+    }
     for (int g = 0; g < m->ngeom; g++) {
         int b = m->geom_body[g];
         cs_pose *p = &d->geom_xpose[g];
@@ -82,9 +92,10 @@ void cs_smooth(const cs_model *m, cs_data *d)
         int b = m->free_body[f];
         const double *R = d->xmat + 9 * b, *c = m->free_com + 3 * f, *I = m->free_inertia + 9 * f;
         double mass = m->free_mass[f];
-        double *M = d->M + 36 * f, *L = d->M_L + 36 * f;
+        double M[36];
         cs_free_mass6(mass, c, I, R, M);
-        if (!cs_chol6(M, L)) d->warning[CS_WARN_BADQACC]++; /* cannot happen for checked models */
+        for (int i = 0; i < 6; i++) /* row i: M(i,i), M(i,i-1), ..., M(i,0) */
+            for (int j = 0; j <= i; j++) d->qM[m->dof_Madr[6 * f + i] + j] = M[6 * i + i - j];
 
         const double *w = d->qvel + 6 * f + 3;
         double wc[3], wwc[3], Iw[3], t[3], bias[6];
@@ -124,8 +135,10 @@ void cs_smooth(const cs_model *m, cs_data *d)
             d->qfrc_bias[6 * f + k] = bias[k] - qg[k];
             d->qfrc_smooth[6 * f + k] = d->qfrc_applied[6 * f + k] + qx[k] - d->qfrc_bias[6 * f + k];
         }
-        cs_chol6_solve(L, d->qacc_smooth + 6 * f, d->qfrc_smooth + 6 * f);
     }
+    if (cs_mass_factor(&d->mass)) d->warning[CS_WARN_BADQACC]++; /* not for checked models */
+    memcpy(d->qacc_smooth, d->qfrc_smooth, (size_t)m->nv * sizeof *d->qacc_smooth);
+    cs_mass_solve(&d->mass, d->qacc_smooth, 0, m->nv);
 }
 
 void cs_forward(const cs_model *m, cs_data *d)
@@ -167,26 +180,26 @@ void cs_step(const cs_model *m, cs_data *d)
 
 void cs_solve_M(const cs_model *m, const cs_data *d, double *x, const double *y)
 {
-    for (int f = 0; f < m->nfree; f++) cs_chol6_solve(d->M_L + 36 * f, x + 6 * f, y + 6 * f);
+    if (x != y) memcpy(x, y, (size_t)m->nv * sizeof *x);
+    cs_mass_solve(&d->mass, x, 0, m->nv);
 }
 
 void cs_mul_M(const cs_model *m, const cs_data *d, double *y, const double *x)
 {
-    for (int f = 0; f < m->nfree; f++)
-        for (int i = 0; i < 6; i++) {
-            double s = 0;
-            for (int j = 0; j < 6; j++) s += d->M[36 * f + 6 * i + j] * x[6 * f + j];
-            y[6 * f + i] = s;
-        }
+    cs_mass_mul(&d->mass, y, x, 0, m->nv);
 }
 
 double cs_energy_kinetic(const cs_model *m, const cs_data *d)
 {
+    /* 1/2 v^T M v from the stored lower triangle */
     double e = 0;
-    for (int f = 0; f < m->nfree; f++)
-        for (int i = 0; i < 6; i++)
-            for (int j = 0; j < 6; j++)
-                e += 0.5 * d->qvel[6 * f + i] * d->M[36 * f + 6 * i + j] * d->qvel[6 * f + j];
+    for (int i = 0; i < m->nv; i++) {
+        int a = m->dof_Madr[i];
+        e += 0.5 * d->qM[a] * d->qvel[i] * d->qvel[i];
+        a++;
+        for (int j = m->dof_parent[i]; j >= 0; j = m->dof_parent[j], a++)
+            e += d->qM[a] * d->qvel[i] * d->qvel[j];
+    }
     return e;
 }
 

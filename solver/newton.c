@@ -1,159 +1,181 @@
-/* Primal Newton on 1/2 (a - a0)^T M (a - a0) + sum_i l_i(J_i a - a_ref_i) (cone-math.md
- * §7), per island. The Hessian M + sum J_i^T H_i J_i is assembled dense over the island's
- * dofs and Cholesky-factored for islands of up to newton_dense_max bodies; larger
- * islands use matrix-free block-Jacobi preconditioned CG (O(nnz J) per product).
- * Line search: exact, a bracketed safeguarded Newton on the directional derivative; zones
- * are re-classified at every trial point (the curvature of l jumps across zone borders).
- * Stopping as MuJoCo's Newton: scaled improvement or scaled gradient norm < tolerance. */
+/* Primal Newton on 1/2 (a - a0)^T M (a - a0) + sum_k l_k(J_k a - a_ref_k)
+ * (docs/contact-math.md §7), per island. The Hessian M + sum J_k^T H_k J_k is assembled
+ * dense over the island's dofs and Cholesky-factored for islands of up to
+ * newton_dense_max dofs; larger islands use matrix-free CG preconditioned with the
+ * Hessian's per-tree diagonal blocks. Line search: exact, a bracketed safeguarded Newton
+ * on the directional derivative; zones are re-classified at every trial point (the
+ * curvature of l jumps across zone borders). Stopping as MuJoCo's Newton: scaled
+ * improvement or scaled gradient norm < tolerance. */
 #include "solver_internal.h"
 
 #include <math.h>
 #include <string.h>
 
-/* u = J v for a block (v body-indexed, 6 per body). */
-static void block_mul(const cs_block *b, const double *v, double *u)
+/* island trees as dof ranges */
+#define FOR_ISLAND_DOFS(w, p, isl, q)                                                     \
+    for (int t_ = 0; t_ < (w)->isl_tree_num[isl]; t_++)                                   \
+        for (int q = (p)->M->tree_dofadr[(w)->isl_trees[(w)->isl_tree_adr[isl] + t_]],   \
+                 e_ = q + (p)->M->tree_dofnum[(w)->isl_trees[(w)->isl_tree_adr[isl] + t_]]; \
+             q < e_; q++)
+
+/* u = J v for block k (v dof-indexed). */
+static void block_mul(const cs_efc *e, int k, const double *v, double *u)
 {
-    for (int r = 0; r < b->nrow; r++) {
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    const int *ci = e->J_colind + adr;
+    for (int r = 0; r < e->blk_nrow[k]; r++) {
+        const double *J = e->J + adr + r * nnz;
         double s = 0;
-        for (int q = 0; q < 2; q++)
-            if (b->body[q] >= 0)
-                for (int m = 0; m < 6; m++) s += b->J[r][6 * q + m] * v[6 * b->body[q] + m];
+        for (int q = 0; q < nnz; q++) s += J[q] * v[ci[q]];
         u[r] = s;
     }
 }
 
-/* dst (6x6, leading dimension ld) += J_s1^T Hl J_s2 of a block. */
-static void add_jthj(const cs_block *b, int s1, int s2, double *dst, int ld)
+/* For every pair of the block's columns (c1, c2) with map[c1] >= map[c2] >= 0 (a local
+ * index; -1 skips): dst[map[c1] * ld + map[c2]] += (J^T Hl J)[c1][c2]. Lower triangle. */
+static void add_jthj(const cs_efc *e, int k, const double *Hl, const int *map, double *dst,
+                     int ld)
 {
-    int n = b->nrow;
-    double HJ[CS_MAXROWS][6];
+    int n = e->blk_nrow[k], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    const double *J = e->J + adr;
+    double HJ[CS_MAXROWS * 64];
+    if (nnz > 64) return; /* a block over two trees larger than 32 dofs each: not assembled */
     for (int r = 0; r < n; r++)
-        for (int q = 0; q < 6; q++) {
+        for (int q = 0; q < nnz; q++) {
             double v = 0;
-            for (int c = 0; c < n; c++) v += b->Hl[r * n + c] * b->J[c][6 * s2 + q];
-            HJ[r][q] = v;
+            for (int c = 0; c < n; c++) v += Hl[r * n + c] * J[c * nnz + q];
+            HJ[r * nnz + q] = v;
         }
-    for (int q1 = 0; q1 < 6; q1++)
-        for (int q2 = 0; q2 < 6; q2++) {
+    for (int q1 = 0; q1 < nnz; q1++) {
+        int i = map[q1];
+        if (i < 0) continue;
+        for (int q2 = 0; q2 < nnz; q2++) {
+            int j = map[q2];
+            if (j < 0 || j > i) continue;
             double v = 0;
-            for (int r = 0; r < n; r++) v += b->J[r][6 * s1 + q1] * HJ[r][q2];
-            dst[q1 * ld + q2] += v;
-        }
-}
-
-/* out = (M + sum J^T Hl J) v over the island (body-indexed vectors). */
-static void hess_mul(cs_solver_ws *w, const cs_problem *p, int isl, const double *v, double *out)
-{
-    int badr = w->isl_body_adr[isl], nbi = w->isl_body_num[isl];
-    int cadr = w->isl_block_adr[isl], nci = w->isl_block_num[isl];
-    for (int k = 0; k < nbi; k++) {
-        int b = w->isl_bodies[badr + k];
-        for (int q = 0; q < 6; q++) {
-            double s = 0;
-            for (int m = 0; m < 6; m++) s += p->M[36 * b + 6 * q + m] * v[6 * b + m];
-            out[6 * b + q] = s;
+            for (int r = 0; r < n; r++) v += J[r * nnz + q1] * HJ[r * nnz + q2];
+            dst[i * ld + j] += v;
         }
     }
-    for (int k = 0; k < nci; k++) {
-        const cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
-        int n = b->nrow;
+}
+
+/* out = (M + sum J^T Hl J) v over the island (dof-indexed vectors). */
+static void hess_mul(cs_solver_ws *w, const cs_problem *p, int isl, const double *v, double *out)
+{
+    const cs_efc *e = p->efc;
+    cs_i_mass_mul(w, p, isl, out, v);
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b], n = e->blk_nrow[k];
+        int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+        const int *ci = e->J_colind + adr;
+        const double *Hl = w->Hl + w->Gadr[k];
         double u[CS_MAXROWS], hu[CS_MAXROWS];
-        block_mul(b, v, u);
+        block_mul(e, k, v, u);
         for (int r = 0; r < n; r++) {
             hu[r] = 0;
-            for (int c = 0; c < n; c++) hu[r] += b->Hl[r * n + c] * u[c];
+            for (int c = 0; c < n; c++) hu[r] += Hl[r * n + c] * u[c];
         }
-        for (int s = 0; s < 2; s++)
-            if (b->body[s] >= 0)
-                for (int q = 0; q < 6; q++)
-                    for (int r = 0; r < n; r++) out[6 * b->body[s] + q] += b->J[r][6 * s + q] * hu[r];
+        for (int r = 0; r < n; r++) {
+            const double *J = e->J + adr + r * nnz;
+            for (int q = 0; q < nnz; q++) out[ci[q]] += J[q] * hu[r];
+        }
     }
 }
 
 /* Large islands: solve H x = -g by conjugate gradients, matrix-free, preconditioned with
- * the per-body 6x6 diagonal blocks of H (Cholesky-factored). The exact line search that
+ * the per-tree diagonal blocks of H (Cholesky-factored). The exact line search that
  * follows makes an inexact direction safe; CG from 0 always yields a descent direction. */
 static void pcg(cs_solver_ws *w, const cs_problem *p, int isl, const double *g, double *x)
 {
-    int badr = w->isl_body_adr[isl], nbi = w->isl_body_num[isl];
-    int cadr = w->isl_block_adr[isl], nci = w->isl_block_num[isl];
-    int nb6 = 6 * w->max_body;
-    double *r = w->pcg, *z = r + nb6, *d = z + nb6, *Hd = d + nb6, *P = w->P;
-    for (int k = 0; k < nbi; k++) {
-        int b = w->isl_bodies[badr + k];
-        memcpy(P + 36 * b, p->M + 36 * b, sizeof(double) * 36);
+    const cs_efc *e = p->efc;
+    const cs_mass *M = p->M;
+    int nv = w->nv;
+    double *r = w->pcg, *z = r + nv, *d = z + nv, *Hd = d + nv;
+    /* per-tree blocks: M's, plus each block's J^T Hl J restricted to a side's tree; local
+     * index of a dof in its tree goes through w->dof_local */
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
+        int nd = M->tree_dofnum[tr];
+        double *P = w->P + w->tree_Padr[tr];
+        for (int i = 0; i < nd; i++) {
+            w->dof_local[lo + i] = i;
+            for (int j = 0; j <= i; j++) P[i * nd + j] = P[j * nd + i] = cs_mass_get(M, lo + i, lo + j);
+        }
     }
-    for (int k = 0; k < nci; k++) {
-        const cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
-        for (int s = 0; s < 2; s++)
-            if (b->body[s] >= 0) add_jthj(b, s, s, P + 36 * b->body[s], 6);
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+        const int *ci = e->J_colind + adr;
+        for (int s = 0; s < 2; s++) {
+            int tr = e->blk_tree[2 * k + s];
+            if (tr < 0 || nnz > 64) continue;
+            int map[64], nd = M->tree_dofnum[tr], lo = M->tree_dofadr[tr];
+            for (int q = 0; q < nnz; q++) map[q] = (ci[q] >= lo && ci[q] < lo + nd) ? w->dof_local[ci[q]] : -1;
+            add_jthj(e, k, w->Hl + w->Gadr[k], map, w->P + w->tree_Padr[tr], nd);
+        }
     }
     double rz = 0, g2 = 0;
-    for (int k = 0; k < nbi; k++) {
-        int b = w->isl_bodies[badr + k];
-        cs_i_chol(6, P + 36 * b); /* M_b PD plus PSD terms */
-        for (int q = 0; q < 6; q++) {
-            x[6 * b + q] = 0;
-            r[6 * b + q] = -g[6 * b + q];
-            z[6 * b + q] = r[6 * b + q];
-            g2 += g[6 * b + q] * g[6 * b + q];
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
+        int nd = M->tree_dofnum[tr];
+        double *P = w->P + w->tree_Padr[tr];
+        cs_i_chol(nd, P); /* M's block PD plus PSD terms */
+        for (int q = lo; q < lo + nd; q++) {
+            x[q] = 0;
+            r[q] = -g[q];
+            z[q] = r[q];
+            g2 += g[q] * g[q];
         }
-        cs_i_chol_solve(6, P + 36 * b, z + 6 * b);
-        for (int q = 0; q < 6; q++) {
-            d[6 * b + q] = z[6 * b + q];
-            rz += r[6 * b + q] * z[6 * b + q];
+        cs_i_chol_solve(nd, P, z + lo);
+        for (int q = lo; q < lo + nd; q++) {
+            d[q] = z[q];
+            rz += r[q] * z[q];
         }
     }
-    for (int it = 0; it < 6 * nbi + 50; it++) {
+    for (int it = 0; it < w->isl_nv[isl] + 50; it++) {
         hess_mul(w, p, isl, d, Hd);
         double dHd = 0, r2 = 0, rzn = 0;
-        for (int k = 0; k < nbi; k++) {
-            int b = w->isl_bodies[badr + k];
-            for (int q = 0; q < 6; q++) dHd += d[6 * b + q] * Hd[6 * b + q];
-        }
+        FOR_ISLAND_DOFS(w, p, isl, q) dHd += d[q] * Hd[q];
         if (!(dHd > 0)) break;
         double al = rz / dHd;
-        for (int k = 0; k < nbi; k++) {
-            int b = w->isl_bodies[badr + k];
-            for (int q = 0; q < 6; q++) {
-                x[6 * b + q] += al * d[6 * b + q];
-                r[6 * b + q] -= al * Hd[6 * b + q];
-                r2 += r[6 * b + q] * r[6 * b + q];
-                z[6 * b + q] = r[6 * b + q];
+        for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+            int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
+            int nd = M->tree_dofnum[tr];
+            for (int q = lo; q < lo + nd; q++) {
+                x[q] += al * d[q];
+                r[q] -= al * Hd[q];
+                r2 += r[q] * r[q];
+                z[q] = r[q];
             }
-            cs_i_chol_solve(6, P + 36 * b, z + 6 * b);
-            for (int q = 0; q < 6; q++) rzn += r[6 * b + q] * z[6 * b + q];
+            cs_i_chol_solve(nd, w->P + w->tree_Padr[tr], z + lo);
+            for (int q = lo; q < lo + nd; q++) rzn += r[q] * z[q];
         }
         /* inexact Newton: a relative residual of 1e-3 is enough, since the exact line search
-         * and the outer gradient/improvement tests decide convergence (a 512-sphere pile:
-         * 4x faster than solving to 1e-14, 5.43 -> 5.5 Newton steps, same state to 3e-9 m) */
+         * and the outer gradient/improvement tests decide convergence */
         if (r2 <= 1e-6 * g2) break;
         double be = rzn / rz;
         rz = rzn;
-        for (int k = 0; k < nbi; k++) {
-            int b = w->isl_bodies[badr + k];
-            for (int q = 0; q < 6; q++) d[6 * b + q] = z[6 * b + q] + be * d[6 * b + q];
-        }
+        FOR_ISLAND_DOFS(w, p, isl, q) d[q] = z[q] + be * d[q];
     }
 }
 
-/* phi'(alpha), phi''(alpha) along dir: uses b->jres (j at alpha = 0) and b->Jd. */
+/* phi'(alpha), phi''(alpha) along dir: uses w->jres (j at alpha = 0) and w->Jd. */
 static void line_eval(cs_solver_ws *w, const cs_problem *p, int isl, double alpha, double dMr,
                       double dMd, double *d1, double *d2)
 {
-    int cadr = w->isl_block_adr[isl], nci = w->isl_block_num[isl];
+    const cs_efc *e = p->efc;
     double s1 = dMr + alpha * dMd, s2 = dMd;
-    for (int k = 0; k < nci; k++) {
-        const cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
-        int n = b->nrow;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b], n = e->blk_nrow[k], r0 = e->blk_row[k];
+        const double *jr = w->jres + r0, *Jd = w->Jd + r0;
         double j[CS_MAXROWS], f[CS_MAXROWS], h[CS_MAXROWS * CS_MAXROWS], l;
-        for (int r = 0; r < n; r++) j[r] = b->jres[r] + alpha * b->Jd[r];
-        cs_block_soft(b, j, f, &l, h);
+        for (int r = 0; r < n; r++) j[r] = jr[r] + alpha * Jd[r];
+        cs_efc_soft(e, k, j, f, &l, h);
         for (int r = 0; r < n; r++) {
-            s1 -= f[r] * b->Jd[r];
+            s1 -= f[r] * Jd[r];
             double hv = 0;
-            for (int c = 0; c < n; c++) hv += h[r * n + c] * b->Jd[c];
-            s2 += b->Jd[r] * hv;
+            for (int c = 0; c < n; c++) hv += h[r * n + c] * Jd[c];
+            s2 += Jd[r] * hv;
         }
     }
     *d1 = s1;
@@ -193,124 +215,95 @@ static double line_search(cs_solver_ws *w, const cs_problem *p, int isl, double 
     return a;
 }
 
-void cs_i_newton(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, int isl,
-                 const double *a_warm)
+void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl)
 {
+    const cs_problem *p = w->p;
+    const cs_solver_opts *o = w->o;
+    cs_efc *e = p->efc;
     cs_island_stats *st = &w->ist[isl];
-    int badr = w->isl_body_adr[isl], nbi = w->isl_body_num[isl];
-    int cadr = w->isl_block_adr[isl], nci = w->isl_block_num[isl];
-    int nv = 6 * nbi;
-    double *a = w->a, *g = w->grad, *dir = w->dir, *Md = w->Mdir, *H = w->H;
+    int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], nv = w->isl_nv[isl];
+    double *a = w->a, *g = w->grad, *dir = w->dir, *Md = w->Mdir, *H = t->H;
 
-    if (a_warm) { /* keep the warm acceleration if its primal cost beats a0's */
-        double c0 = cs_i_primal(w, p, isl, a), cw = cs_i_primal(w, p, isl, a_warm);
+    if (w->a_warm) { /* keep the warm acceleration if its primal cost beats a0's */
+        double c0 = cs_i_primal(w, p, isl, a), cw = cs_i_primal(w, p, isl, w->a_warm);
         if (cw < c0) {
-            for (int k = 0; k < nbi; k++) {
-                int b = w->isl_bodies[badr + k];
-                memcpy(a + 6 * b, a_warm + 6 * b, sizeof(double) * 6);
-            }
+            FOR_ISLAND_DOFS(w, p, isl, q) a[q] = w->a_warm[q];
             st->warm_used = 1;
         }
     }
-    double scale = cs_i_scale(w, isl);
+    double scale = cs_i_scale(w, p, isl);
     double cost = cs_i_primal(w, p, isl, a);
-    int dmax = o->newton_dense_max == 0 ? 32 : o->newton_dense_max;
-    if (dmax > CS_NEWTON_DENSE_CAP) dmax = CS_NEWTON_DENSE_CAP;
-    int dense = nbi <= dmax;
+    int dmax = o->newton_dense_max == 0 ? w->dmax : o->newton_dense_max;
+    if (dmax > w->dmax) dmax = w->dmax;
+    int dense = nv <= dmax;
+    if (dense) {
+        int n = 0;
+        FOR_ISLAND_DOFS(w, p, isl, q) w->dof_local[q] = n++;
+    }
     int iter = 0;
     while (iter < o->max_iter) {
         /* gradient M (a - a0) - J^T f; block Hessians of the soft-cone costs */
-        for (int k = 0; k < nbi; k++) {
-            int b = w->isl_bodies[badr + k];
-            const double *M = p->M + 36 * b;
-            for (int q = 0; q < 6; q++) {
-                double s = 0;
-                for (int m = 0; m < 6; m++) s += M[6 * q + m] * (a[6 * b + m] - p->a0[6 * b + m]);
-                g[6 * b + q] = s;
-            }
-        }
-        for (int k = 0; k < nci; k++) {
-            cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
+        FOR_ISLAND_DOFS(w, p, isl, q) w->tmp[q] = a[q] - p->a0[q];
+        cs_i_mass_mul(w, p, isl, g, w->tmp);
+        for (int b = 0; b < nbk; b++) {
+            int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
+            int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+            const int *ci = e->J_colind + adr;
             double f[CS_MAXROWS], l;
-            cs_i_resid(b, a, b->jres);
-            cs_block_soft(b, b->jres, f, &l, b->Hl);
-            for (int s = 0; s < 2; s++) {
-                int bi = b->body[s];
-                if (bi < 0) continue;
-                for (int q = 0; q < 6; q++)
-                    for (int r = 0; r < b->nrow; r++) g[6 * bi + q] -= b->J[r][6 * s + q] * f[r];
+            cs_i_resid(e, k, a, w->jres + r0);
+            cs_efc_soft(e, k, w->jres + r0, f, &l, w->Hl + w->Gadr[k]);
+            for (int r = 0; r < e->blk_nrow[k]; r++) {
+                const double *J = e->J + adr + r * nnz;
+                for (int q = 0; q < nnz; q++) g[ci[q]] -= J[q] * f[r];
             }
         }
         double gn = 0;
-        for (int k = 0; k < nbi; k++) {
-            int b = w->isl_bodies[badr + k];
-            for (int q = 0; q < 6; q++) gn += g[6 * b + q] * g[6 * b + q];
-        }
+        FOR_ISLAND_DOFS(w, p, isl, q) gn += g[q] * g[q];
         /* as MuJoCo: always attempt one Newton step, test the gradient only after it (a
          * warm start that already meets the tolerance would otherwise keep its forces,
          * which lag the optimum by up to the tolerance step after step) */
         if (iter > 0 && scale * sqrt(gn) < o->tolerance) break;
         if (dense) {
-            /* H = M + sum J^T Hl J over the island's dofs, Cholesky */
+            /* H = M + sum J^T Hl J over the island's dofs (lower triangle), Cholesky */
             memset(H, 0, sizeof(double) * nv * nv);
-            for (int k = 0; k < nbi; k++) {
-                int b = w->isl_bodies[badr + k];
-                for (int q = 0; q < 6; q++)
-                    for (int m = 0; m < 6; m++) H[(6 * k + q) * nv + 6 * k + m] = p->M[36 * b + 6 * q + m];
+            for (int tt = 0; tt < w->isl_tree_num[isl]; tt++) {
+                int tr = w->isl_trees[w->isl_tree_adr[isl] + tt], lo = p->M->tree_dofadr[tr];
+                for (int i = lo; i < lo + p->M->tree_dofnum[tr]; i++)
+                    for (int j = lo; j <= i; j++)
+                        H[w->dof_local[i] * nv + w->dof_local[j]] = cs_mass_get(p->M, i, j);
             }
-            for (int k = 0; k < nci; k++) {
-                const cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
-                for (int s1 = 0; s1 < 2; s1++) {
-                    if (b->body[s1] < 0) continue;
-                    for (int s2 = 0; s2 < 2; s2++) {
-                        if (b->body[s2] < 0) continue;
-                        add_jthj(b, s1, s2, H + 6 * w->body_local[b->body[s1]] * nv +
-                                                6 * w->body_local[b->body[s2]], nv);
-                    }
-                }
+            for (int b = 0; b < nbk; b++) {
+                int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
+                int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], map[64];
+                const int *ci = e->J_colind + adr;
+                if (nnz > 64) continue;
+                for (int q = 0; q < nnz; q++) map[q] = w->dof_local[ci[q]];
+                add_jthj(e, k, w->Hl + w->Gadr[k], map, H, nv);
             }
+            for (int i = 0; i < nv; i++) /* the lower triangle holds it all */
+                for (int j = i + 1; j < nv; j++) H[i * nv + j] = H[j * nv + i];
             if (cs_i_chol(nv, H)) break; /* cannot occur with M PD */
-            double *x = w->tmp;
-            for (int k = 0; k < nbi; k++) {
-                int b = w->isl_bodies[badr + k];
-                for (int q = 0; q < 6; q++) x[6 * k + q] = -g[6 * b + q];
-            }
+            double *x = t->x;
+            FOR_ISLAND_DOFS(w, p, isl, q) x[w->dof_local[q]] = -g[q];
             cs_i_chol_solve(nv, H, x);
-            for (int k = nbi - 1; k >= 0; k--) { /* island-local -> body-indexed */
-                int b = w->isl_bodies[badr + k];
-                for (int q = 0; q < 6; q++) dir[6 * b + q] = x[6 * k + q];
-            }
+            FOR_ISLAND_DOFS(w, p, isl, q) dir[q] = x[w->dof_local[q]];
         } else {
             pcg(w, p, isl, g, dir);
         }
+        cs_i_mass_mul(w, p, isl, Md, dir);
         double dMr = 0, dMd = 0;
-        for (int k = 0; k < nbi; k++) {
-            int b = w->isl_bodies[badr + k];
-            const double *M = p->M + 36 * b;
-            for (int q = 0; q < 6; q++) {
-                double s = 0;
-                for (int m = 0; m < 6; m++) s += M[6 * q + m] * dir[6 * b + m];
-                Md[6 * b + q] = s;
-            }
+        FOR_ISLAND_DOFS(w, p, isl, q) {
+            dMr += Md[q] * (a[q] - p->a0[q]);
+            dMd += Md[q] * dir[q];
         }
-        for (int k = 0; k < nbi; k++) {
-            int b = w->isl_bodies[badr + k];
-            for (int q = 0; q < 6; q++) {
-                dMr += Md[6 * b + q] * (a[6 * b + q] - p->a0[6 * b + q]);
-                dMd += Md[6 * b + q] * dir[6 * b + q];
-            }
-        }
-        for (int k = 0; k < nci; k++) {
-            cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
-            block_mul(b, dir, b->Jd);
+        for (int b = 0; b < nbk; b++) {
+            int k = w->isl_blocks[badr + b];
+            block_mul(e, k, dir, w->Jd + e->blk_row[k]);
         }
         double alpha = line_search(w, p, isl, dMr, dMd);
         iter++;
         if (alpha == 0) break;
-        for (int k = 0; k < nbi; k++) {
-            int b = w->isl_bodies[badr + k];
-            for (int q = 0; q < 6; q++) a[6 * b + q] += alpha * dir[6 * b + q];
-        }
+        FOR_ISLAND_DOFS(w, p, isl, q) a[q] += alpha * dir[q];
         double nc = cs_i_primal(w, p, isl, a);
         st->improvement = scale * (cost - nc);
         cost = nc;
@@ -318,10 +311,10 @@ void cs_i_newton(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, 
     }
     st->iterations = iter;
     /* reported forces: the soft-cone forces at the final a */
-    for (int k = 0; k < nci; k++) {
-        cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
+    for (int b = 0; b < nbk; b++) {
+        int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
         double l;
-        cs_i_resid(b, a, b->jres);
-        cs_block_soft(b, b->jres, b->f, &l, NULL);
+        cs_i_resid(e, k, a, w->jres + r0);
+        cs_efc_soft(e, k, w->jres + r0, e->force + r0, &l, NULL);
     }
 }

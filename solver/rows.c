@@ -1,4 +1,4 @@
-/* Constraint rows of one contact (cone-math.md §8), with the details settled against
+/* Constraint rows of one contact (docs/contact-math.md §8), with the details settled against
  * MuJoCo's engine_core_constraint.c (mj_instantiateContact, mj_diagApprox, getsolparam,
  * getimpedance, mj_makeImpedance):
  * - the impedance of a whole block is computed once from its FIRST row's pos and margin
@@ -11,6 +11,7 @@
 #include "rows.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MINVAL 1e-15 /* mjMINVAL */
@@ -92,73 +93,169 @@ void cs_solref_kb(const double r[2], double dw, double *K, double *B)
         *B = -r[1] / fmax(MINVAL, dw);
 }
 
-void cs_contact_jacobian(const cs_contact_in *c, const cs_bodies_in *bd, double J[6][12])
+/* ---- storage ---------------------------------------------------------------------- */
+
+#define ROW_ARRAYS(X) X(type) X(id) X(block) X(J_rownnz) X(J_rowadr) X(pos) X(margin) X(dA) \
+    X(K) X(B) X(vel) X(aref) X(R) X(force)
+#define BLOCK_ARRAYS(X) X(blk_kind, 1) X(blk_dim, 1) X(blk_nrow, 1) X(blk_row, 1) \
+    X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_friction, 5) \
+    X(blk_mu, 1) X(blk_kappa, 1) X(blk_imp, 1) X(blk_impP, 1) X(blk_margin_c, 1) \
+    X(blk_cvel, CS_MAXDIM) X(blk_force, CS_MAXDIM) X(blk_zone, 1)
+
+void cs_efc_init(cs_efc *e) { memset(e, 0, sizeof *e); }
+
+void cs_efc_free(cs_efc *e)
 {
-    memset(J, 0, sizeof(double) * 72);
+#define FREE_R(f) free(e->f);
+#define FREE_B(f, n) free(e->f);
+    ROW_ARRAYS(FREE_R)
+    BLOCK_ARRAYS(FREE_B)
+#undef FREE_R
+#undef FREE_B
+    free(e->J_colind);
+    free(e->J);
+    cs_efc_init(e);
+}
+
+void cs_efc_clear(cs_efc *e) { e->nefc = e->nblock = e->nnz = 0; }
+
+static int grow(void **p, size_t elem, int need, int *cap_out, int cap)
+{
+    if (need <= cap) return 0;
+    (void)cap_out;
+    void *q = realloc(*p, elem * (size_t)need);
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
+static int newcap(int cap, int need)
+{
+    int c = cap ? cap : 16;
+    while (c < need) c = c > (1 << 29) ? need : c + c / 2 + 16;
+    return c;
+}
+
+int cs_efc_reserve(cs_efc *e, int nblock, int nrow, int nnz)
+{
+    int nb = e->nblock + nblock, nr = e->nefc + nrow, nz = e->nnz + nnz;
+    if (nr > e->cap_efc) {
+        int c = newcap(e->cap_efc, nr);
+#define GROW_R(f) if (grow((void **)&e->f, sizeof *e->f, c, NULL, e->cap_efc)) return -1;
+        ROW_ARRAYS(GROW_R)
+#undef GROW_R
+        e->cap_efc = c;
+    }
+    if (nb > e->cap_block) {
+        int c = newcap(e->cap_block, nb);
+#define GROW_B(f, n) if (grow((void **)&e->f, (n) * sizeof *e->f, c, NULL, e->cap_block)) return -1;
+        BLOCK_ARRAYS(GROW_B)
+#undef GROW_B
+        e->cap_block = c;
+    }
+    if (nz > e->cap_nnz) {
+        int c = newcap(e->cap_nnz, nz);
+        if (grow((void **)&e->J_colind, sizeof *e->J_colind, c, NULL, e->cap_nnz) ||
+            grow((void **)&e->J, sizeof *e->J, c, NULL, e->cap_nnz))
+            return -1;
+        e->cap_nnz = c;
+    }
+    return 0;
+}
+
+double cs_efc_J(const cs_efc *e, int r, int q)
+{
+    const int *ci = e->J_colind + e->J_rowadr[r];
+    for (int k = 0; k < e->J_rownnz[r]; k++)
+        if (ci[k] == q) return e->J[e->J_rowadr[r] + k];
+    return 0;
+}
+
+/* ---- one contact's block -------------------------------------------------------------- */
+
+/* Contact-frame Jacobian rows (n, t1, t2, then rotations about n, t1, t2) of the velocity of
+ * side 1 relative to side 0, over the block's columns (side 0's dofs, then side 1's). */
+static void frame_jacobian(const cs_contact_in *c, const cs_contact_side *sd, int merged,
+                           int dim, int ncol, double *Jc)
+{
+    memset(Jc, 0, sizeof(double) * (size_t)dim * (size_t)ncol);
     for (int s = 0; s < 2; s++) {
-        int b = c->body[s];
-        if (b < 0) continue;
-        double sg = s ? 1.0 : -1.0; /* velocity of geom2 relative to geom1 */
-        const double *R = bd->xmat + 9 * b, *x = bd->xpos + 3 * b;
-        double r[3] = {c->pos[0] - x[0], c->pos[1] - x[1], c->pos[2] - x[2]};
-        /* point velocity = v + (R w_local) x r = v - [r]x R w_local */
-        double Jp[3][6] = {{0}}, Jr[3][6] = {{0}};
-        for (int i = 0; i < 3; i++) Jp[i][i] = 1;
-        for (int k = 0; k < 3; k++) {
-            double col[3] = {R[0 * 3 + k], R[1 * 3 + k], R[2 * 3 + k]}; /* R e_k */
-            double cr[3] = {col[1] * r[2] - col[2] * r[1], col[2] * r[0] - col[0] * r[2],
-                            col[0] * r[1] - col[1] * r[0]};             /* (R e_k) x r */
-            for (int i = 0; i < 3; i++) {
-                Jp[i][3 + k] = cr[i];
-                Jr[i][3 + k] = col[i];
-            }
-        }
-        for (int row = 0; row < 6; row++) {
+        const cs_contact_side *S = &sd[s];
+        if (S->ndof == 0) continue;
+        double sg = s ? 1.0 : -1.0;
+        int col0 = (s == 1 && !merged) ? sd[0].ndof : 0;
+        for (int row = 0; row < dim; row++) {
             const double *axis = c->frame + 3 * (row % 3);
-            double(*src)[6] = row < 3 ? Jp : Jr;
-            for (int q = 0; q < 6; q++)
-                J[row][6 * s + q] +=
-                    sg * (axis[0] * src[0][q] + axis[1] * src[1][q] + axis[2] * src[2][q]);
+            const double *src = row < 3 ? S->jacp : S->jacr;
+            double *Jr = Jc + (size_t)row * ncol + col0;
+            for (int q = 0; q < S->ndof; q++)
+                Jr[q] += sg * (axis[0] * src[q] + axis[1] * src[S->ndof + q] +
+                               axis[2] * src[2 * S->ndof + q]);
         }
     }
 }
 
-int cs_rows_make(const cs_contact_in *c, int ci, const cs_bodies_in *bd, const cs_row_opts *o,
-                 cs_block *out)
+int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_contact_side sd[2],
+                       const double *qvel, const cs_row_opts *o)
 {
-    double iw[4] = {0, 0, 0, 0};
-    for (int s = 0; s < 2; s++)
-        if (c->body[s] >= 0) {
-            iw[2 * s] = bd->invweight0[2 * c->body[s]];
-            iw[2 * s + 1] = bd->invweight0[2 * c->body[s] + 1];
-        }
-    return cs_rows_make_iw(c, ci, bd, o, iw, out);
-}
-
-int cs_rows_make_iw(const cs_contact_in *c, int ci, const cs_bodies_in *bd, const cs_row_opts *o,
-                    const double invweight[4], cs_block *out)
-{
-    memset(out, 0, sizeof *out);
     int warn = 0, dim = c->dim;
     if (dim != 1 && dim != 3 && dim != 4 && dim != 6) {
         warn |= CS_ROWS_BAD_DIM;
         dim = 1;
     }
-    out->dim = dim;
-    out->contact = ci;
-    out->body[0] = c->body[0];
-    out->body[1] = c->body[1];
-    out->island = -1;
-    out->margin_c = c->margin - c->gap;
-    for (int j = 0; j < dim - 1; j++) out->friction[j] = fmax(1e-5, c->friction[j]);
-    const double *f = out->friction;
+    /* two sides in one tree (links of one articulated body) share columns */
+    int merged = sd[0].ndof > 0 && sd[1].ndof > 0 && sd[0].tree == sd[1].tree;
+    int ncol = merged ? sd[0].ndof : sd[0].ndof + sd[1].ndof;
+    int kind = dim == 1 ? CS_BLOCK_FRICTIONLESS
+                        : (o->cone == CS_CONE_ELLIPTIC ? CS_BLOCK_ELLIPTIC : CS_BLOCK_PYRAMIDAL);
+    int nrow = kind == CS_BLOCK_PYRAMIDAL ? 2 * (dim - 1) : (kind == CS_BLOCK_ELLIPTIC ? dim : 1);
+    if (cs_efc_reserve(e, 1, nrow, nrow * ncol)) return -1;
 
-    double Jc[6][12];
-    cs_contact_jacobian(c, bd, Jc);
-    for (int j = 0; j < dim; j++)
-        for (int s = 0; s < 2; s++)
-            if (c->body[s] >= 0)
-                for (int q = 0; q < 6; q++) out->cvel[j] += Jc[j][6 * s + q] * bd->qvel[6 * c->body[s] + q];
+    int k = e->nblock++, r0 = e->nefc;
+    e->nefc += nrow;
+    e->blk_kind[k] = kind;
+    e->blk_dim[k] = dim;
+    e->blk_nrow[k] = nrow;
+    e->blk_row[k] = r0;
+    e->blk_id[k] = id;
+    e->blk_zone[k] = CS_ZONE_TOP;
+    e->blk_margin_c[k] = c->margin - c->gap;
+    for (int s = 0; s < 2; s++) {
+        int keep = !(merged && s == 1);
+        e->blk_tree[2 * k + s] = keep ? sd[s].tree : -1;
+        e->blk_dofadr[2 * k + s] = keep ? sd[s].dofadr : 0;
+        e->blk_ndof[2 * k + s] = keep ? sd[s].ndof : 0;
+    }
+    double *fr = e->blk_friction + 5 * k;
+    memset(fr, 0, 5 * sizeof *fr);
+    for (int j = 0; j < dim - 1; j++) fr[j] = fmax(1e-5, c->friction[j]);
+    memset(e->blk_force + CS_MAXDIM * k, 0, CS_MAXDIM * sizeof(double));
+    e->blk_mu[k] = e->blk_kappa[k] = 0;
+
+    /* the frame Jacobian goes straight into the rows' value storage; pyramid edges are
+     * combinations of it, made in place from a copy */
+    double Jc[6 * 2 * 64], *Jframe = Jc;
+    double *Jrows = e->J + e->nnz;
+    int big = dim * ncol > (int)(sizeof Jc / sizeof *Jc);
+    if (kind == CS_BLOCK_PYRAMIDAL && !big) {
+        frame_jacobian(c, sd, merged, dim, ncol, Jframe);
+    } else {
+        Jframe = Jrows; /* elliptic/frictionless rows are the frame rows; a pyramid too large
+                           for the stack copy is built from the frame rows in reverse */
+        frame_jacobian(c, sd, merged, dim, ncol, Jframe);
+    }
+    double *cv = e->blk_cvel + CS_MAXDIM * k;
+    for (int j = 0; j < CS_MAXDIM; j++) cv[j] = 0;
+    for (int j = 0; j < dim; j++) cv[j] = 0;
+    for (int j = 0; j < dim; j++) {
+        double v = 0;
+        for (int s = 0, col = 0; s < 2; s++) {
+            int a = e->blk_dofadr[2 * k + s], n = e->blk_ndof[2 * k + s];
+            for (int q = 0; q < n; q++) v += Jframe[(size_t)j * ncol + col + q] * qvel[a + q];
+            col += n;
+        }
+        cv[j] = v;
+    }
 
     double sr[2], srf[2] = {0, 0}, si[5];
     warn |= cs_solref_fix(c->solref, o->timestep, o->refsafe, sr) ? CS_ROWS_WARN_SOLREF : 0;
@@ -170,69 +267,85 @@ int cs_rows_make_iw(const cs_contact_in *c, int ci, const cs_bodies_in *bd, cons
         if (o->refsafe && srf[0] > 0) srf[0] = fmax(srf[0], 2 * o->timestep);
     }
     cs_solimp_clamp(c->solimp, si);
+    double tran = sd[0].invweight[0] + sd[1].invweight[0];
+    double rot = sd[0].invweight[1] + sd[1].invweight[1];
 
-    double tran = invweight[0] + invweight[2], rot = invweight[1] + invweight[3];
-
-    if (dim == 1) {
-        out->kind = CS_BLOCK_FRICTIONLESS;
-        out->nrow = 1;
-        memcpy(out->J[0], Jc[0], sizeof Jc[0]);
-        out->pos[0] = c->dist;
-        out->margin[0] = out->margin_c;
-        out->dA[0] = tran;
-    } else if (o->cone == CS_CONE_ELLIPTIC) {
-        out->kind = CS_BLOCK_ELLIPTIC;
-        out->nrow = dim;
-        for (int j = 0; j < dim; j++) {
-            memcpy(out->J[j], Jc[j], sizeof Jc[j]);
-            out->dA[j] = j < 3 ? tran : rot;
-        }
-        out->pos[0] = c->dist; /* friction rows: pos = margin = 0 */
-        out->margin[0] = out->margin_c;
-    } else {
-        out->kind = CS_BLOCK_PYRAMIDAL;
-        out->nrow = 2 * (dim - 1);
-        for (int k = 0; k < dim - 1; k++) {
-            for (int q = 0; q < 12; q++) {
-                out->J[2 * k][q] = Jc[0][q] + f[k] * Jc[k + 1][q];
-                out->J[2 * k + 1][q] = Jc[0][q] - f[k] * Jc[k + 1][q];
-            }
-            out->dA[2 * k] = out->dA[2 * k + 1] = tran + f[k] * f[k] * (k < 2 ? tran : rot);
-        }
-        for (int j = 0; j < out->nrow; j++) {
-            out->pos[j] = c->dist;
-            out->margin[j] = out->margin_c;
+    if (kind == CS_BLOCK_PYRAMIDAL) {
+        if (big) { /* rows 2k, 2k+1 from frame rows 0 and k+1; fill from the last edge down
+                      so frame rows are read before they are overwritten */
+            for (int kk = dim - 2; kk >= 0; kk--)
+                for (int q = 0; q < ncol; q++) {
+                    double n0 = Jframe[q], t = Jframe[(size_t)(kk + 1) * ncol + q];
+                    Jrows[(size_t)(2 * kk) * ncol + q] = n0 + fr[kk] * t;
+                    Jrows[(size_t)(2 * kk + 1) * ncol + q] = n0 - fr[kk] * t;
+                }
+        } else {
+            for (int kk = 0; kk < dim - 1; kk++)
+                for (int q = 0; q < ncol; q++) {
+                    double n0 = Jframe[q], t = Jframe[(size_t)(kk + 1) * ncol + q];
+                    Jrows[(size_t)(2 * kk) * ncol + q] = n0 + fr[kk] * t;
+                    Jrows[(size_t)(2 * kk + 1) * ncol + q] = n0 - fr[kk] * t;
+                }
         }
     }
+    for (int j = 0; j < nrow; j++) {
+        int r = r0 + j;
+        e->type[r] = kind;
+        e->id[r] = id;
+        e->block[r] = k;
+        e->J_rownnz[r] = ncol;
+        e->J_rowadr[r] = e->nnz + j * ncol;
+        int *ci = e->J_colind + e->J_rowadr[r];
+        for (int s = 0, col = 0; s < 2; s++) {
+            int a = e->blk_dofadr[2 * k + s], n = e->blk_ndof[2 * k + s];
+            for (int q = 0; q < n; q++) ci[col + q] = a + q;
+            col += n;
+        }
+        e->force[r] = 0;
+        if (kind == CS_BLOCK_PYRAMIDAL) {
+            int kk = j / 2;
+            e->dA[r] = tran + fr[kk] * fr[kk] * (kk < 2 ? tran : rot);
+            e->pos[r] = c->dist;
+            e->margin[r] = e->blk_margin_c[k];
+        } else {
+            e->dA[r] = j < 3 ? tran : rot;
+            e->pos[r] = j == 0 ? c->dist : 0; /* friction rows: pos = margin = 0 */
+            e->margin[r] = j == 0 ? e->blk_margin_c[k] : 0;
+        }
+    }
+    e->nnz += nrow * ncol;
 
     /* impedance once per block, from the first row */
-    out->imp = cs_impedance(si, out->pos[0], out->margin[0], &out->impP);
-    double imp = out->imp;
-    for (int j = 0; j < out->nrow; j++) {
-        out->R[j] = fmax(MINVAL, (1 - imp) * out->dA[j] / imp);
-        int ellfric = out->kind == CS_BLOCK_ELLIPTIC && j > 0;
+    double impP, imp = cs_impedance(si, e->pos[r0], e->margin[r0], &impP);
+    e->blk_imp[k] = imp;
+    e->blk_impP[k] = impP;
+    for (int j = 0; j < nrow; j++) {
+        int r = r0 + j;
+        e->R[r] = fmax(MINVAL, (1 - imp) * e->dA[r] / imp);
+        int ellfric = kind == CS_BLOCK_ELLIPTIC && j > 0;
         const double *ref = ellfric && (srf[0] != 0 || srf[1] != 0) ? srf : sr;
-        cs_solref_kb(ref, si[1], &out->K[j], &out->B[j]);
-        if (ellfric) out->K[j] = 0;
+        cs_solref_kb(ref, si[1], &e->K[r], &e->B[r]);
+        if (ellfric) e->K[r] = 0;
+        const double *Jr = e->J + e->J_rowadr[r];
         double v = 0;
-        for (int s = 0; s < 2; s++)
-            if (c->body[s] >= 0)
-                for (int q = 0; q < 6; q++) v += out->J[j][6 * s + q] * bd->qvel[6 * c->body[s] + q];
-        out->vel[j] = v;
-        out->aref[j] = -out->B[j] * v - out->K[j] * imp * (out->pos[j] - out->margin[j]);
+        for (int s = 0, col = 0; s < 2; s++) {
+            int a = e->blk_dofadr[2 * k + s], n = e->blk_ndof[2 * k + s];
+            for (int q = 0; q < n; q++) v += Jr[col + q] * qvel[a + q];
+            col += n;
+        }
+        e->vel[r] = v;
+        e->aref[r] = -e->B[r] * v - e->K[r] * imp * (e->pos[r] - e->margin[r]);
     }
-
-    if (out->kind != CS_BLOCK_FRICTIONLESS) {
-        double R0 = out->R[0];
-        double R1 = R0 / fmax(MINVAL, o->impratio);
-        out->mu = f[0] * sqrt(R1 / R0);
-        if (out->kind == CS_BLOCK_ELLIPTIC) {
-            out->R[1] = R1;
-            for (int j = 1; j < dim - 1; j++) out->R[j + 1] = R1 * f[0] * f[0] / (f[j] * f[j]);
-            out->kappa = R1 * f[0] * f[0];
+    if (kind != CS_BLOCK_FRICTIONLESS) {
+        double R0 = e->R[r0], R1 = R0 / fmax(MINVAL, o->impratio);
+        e->blk_mu[k] = fr[0] * sqrt(R1 / R0);
+        if (kind == CS_BLOCK_ELLIPTIC) {
+            e->R[r0 + 1] = R1;
+            for (int j = 1; j < dim - 1; j++) e->R[r0 + j + 1] = R1 * fr[0] * fr[0] / (fr[j] * fr[j]);
+            e->blk_kappa[k] = R1 * fr[0] * fr[0];
         } else {
-            double Rpy = 2 * out->mu * out->mu * R0;
-            for (int j = 0; j < out->nrow; j++) out->R[j] = Rpy;
+            double Rpy = 2 * e->blk_mu[k] * e->blk_mu[k] * R0;
+            for (int j = 0; j < nrow; j++) e->R[r0 + j] = Rpy;
         }
     }
     return warn;

@@ -1,9 +1,5 @@
-/* Soft contact constraint rows (cone-math.md §8): Jacobian in the contact frame over the
- * two bodies' 12 free-joint dofs, impedance, K/B, a_ref, R, regularised mu.
- * Plain arrays in, one fixed-size cs_block per contact out; no allocation, no I/O.
- *
- * Free-joint dof convention (MuJoCo's): per body 6 dofs = world linear velocity of the
- * body-frame origin, then angular velocity in the body's LOCAL frame. */
+/* Soft contact constraint rows (docs/contact-math.md §8): Jacobian in the contact frame over
+ * generalised coordinates, impedance, K/B, a_ref, R, regularised mu. No I/O. */
 #ifndef CS_ROWS_H
 #define CS_ROWS_H
 
@@ -36,55 +32,70 @@ typedef struct {
     double friction[5]; /* t1, t2, spin, roll1, roll2 (physical coefficients) */
     double solref[2], solreffriction[2], solimp[5];
     double margin, gap; /* include-margin m_c = margin - gap */
-    int body[2];        /* dynamic body of geom1 / geom2, -1 for static geometry or world */
 } cs_contact_in;
 
-/* Per-body state the rows need (arrays indexed by body). */
+/* One side of a contact (geom1's, then geom2's): the dofs of the kinematic tree that moves
+ * the geom -- contiguous, dofadr .. dofadr + ndof - 1, the whole tree, because the
+ * solver's M^-1 J^T fills the tree -- and the Jacobians of the contact point over them. */
 typedef struct {
-    const double *xpos;       /* 3 per body: world position of the body-frame origin */
-    const double *xmat;       /* 9 per body: rotation body->world, row-major */
-    const double *invweight0; /* 2 per body: (trans, rot) at the reference pose */
-    const double *qvel;       /* 6 per body: current velocity (for vel = J qvel) */
-} cs_bodies_in;
+    int tree;             /* kinematic tree, -1 for static geometry (then ndof = 0) */
+    int dofadr, ndof;
+    const double *jacp;   /* 3 x ndof, row-major: velocity of the point moving with the side */
+    const double *jacr;   /* 3 x ndof: angular velocity of the side */
+    double invweight[2];  /* (trans, rot) of the geom's own body (R's diagonal approximation) */
+} cs_contact_side;
 
 typedef struct {
     double timestep;
     double impratio;    /* MuJoCo default 1 */
-    cs_cone_type cone;  /* default elliptic here (the card); MuJoCo's default is pyramidal */
+    cs_cone_type cone;
     int refsafe;        /* 1 = clamp timeconst >= 2 timestep (MuJoCo default on) */
 } cs_row_opts;
 
-/* One contact's constraint block plus the solver's per-block state. */
+/* The constraint rows of one step, MuJoCo's efc_ layout: per-row arrays, J sparse by rows
+ * (row pointers, dof indices, values). Rows come in blocks, one per contact (dim rows
+ * elliptic, 2 (dim - 1) pyramidal, 1 frictionless); per-block arrays hold what the rows of
+ * a block share. Storage grows when a step needs more and is reused after: no allocation
+ * in a step once the largest has been seen. */
 typedef struct {
-    cs_block_kind kind;
-    int dim;            /* contact condim */
-    int nrow;           /* 1, dim, or 2(dim-1) */
-    int body[2];
-    int contact;        /* index of the contact it came from */
-    double friction[5]; /* physical, floored at 1e-5 (MuJoCo) */
-    double mu;          /* regularised cone coefficient friction_1 / sqrt(impratio) */
-    double kappa;       /* elliptic: R_j friction_j^2 (same for all j) */
-    double imp, impP;   /* impedance of the block (from the normal row's pos) and d imp/d pos */
-    double margin_c;    /* margin - gap */
-    double dA[CS_MAXROWS];
-    double J[CS_MAXROWS][12]; /* columns: body[0]'s 6 dofs, then body[1]'s (zero if static) */
-    double pos[CS_MAXROWS], margin[CS_MAXROWS];
-    double K[CS_MAXROWS], B[CS_MAXROWS];
-    double vel[CS_MAXROWS];   /* J qvel per row (pyramidal: edge velocities) */
-    double cvel[CS_MAXDIM];   /* contact-frame velocity (v_n, v_t1, v_t2, w_spin, w_roll..) */
-    double aref[CS_MAXROWS];
-    double R[CS_MAXROWS];
-    /* solver state / outputs */
-    double f[CS_MAXROWS];     /* row forces: elliptic/frictionless components, pyramid edges */
-    double force[CS_MAXDIM];  /* decoded contact-frame force (f_n, friction ...) */
-    cs_zone zone;             /* zone of the residual J a - a_ref in the soft cone */
-    int island;               /* -1 if no dynamic body */
-    /* scratch owned by the solver */
-    double W[12][CS_MAXROWS]; /* M^-1 J^T */
-    double G[CS_MAXROWS * CS_MAXROWS]; /* J M^-1 J^T + R, row-major nrow x nrow */
-    double jres[CS_MAXROWS], Jd[CS_MAXROWS];
-    double Hl[CS_MAXROWS * CS_MAXROWS]; /* Newton: Hessian of the block's soft-cone cost */
-} cs_block;
+    int nefc, nblock, nnz;
+    int cap_efc, cap_block, cap_nnz;
+    /* rows (nefc) */
+    int *type;            /* cs_block_kind of the row's block */
+    int *id;              /* the contact the row belongs to */
+    int *block;           /* its block */
+    int *J_rownnz, *J_rowadr, *J_colind;
+    double *J;            /* nnz */
+    double *pos, *margin, *dA, *K, *B;
+    double *vel;          /* J qvel (pyramidal: edge velocities) */
+    double *aref, *R;
+    double *force;        /* row-space force: elliptic components, pyramid edges */
+    /* blocks (nblock) */
+    int *blk_kind, *blk_dim, *blk_nrow, *blk_row, *blk_id;
+    int *blk_tree;        /* 2: trees of geom1's and geom2's side (-1 static); equal trees
+                             are merged into side 0 */
+    int *blk_dofadr, *blk_ndof; /* 2: the sides' dof ranges; columns of every row of the
+                                   block are side 0's then side 1's */
+    double *blk_friction; /* 5: physical, floored at 1e-5 (MuJoCo) */
+    double *blk_mu;       /* regularised cone coefficient friction_1 sqrt(R_1 / R_0) */
+    double *blk_kappa;    /* elliptic: R_j friction_j^2 (same for all j) */
+    double *blk_imp, *blk_impP, *blk_margin_c;
+    double *blk_cvel;     /* 6: contact-frame velocity (v_n, v_t1, v_t2, w_spin, w_roll..) */
+    double *blk_force;    /* 6: contact-frame force (f_n, friction ...), decoded */
+    int *blk_zone;        /* cs_zone of the block's residual J a - a_ref */
+} cs_efc;
+
+void cs_efc_init(cs_efc *e);
+void cs_efc_free(cs_efc *e);
+void cs_efc_clear(cs_efc *e); /* no rows; storage kept */
+/* Room for this many more blocks, rows and nonzeros; 0, or -1 out of memory. */
+int cs_efc_reserve(cs_efc *e, int nblock, int nrow, int nnz);
+/* Append one contact's block (grows storage when needed). qvel: the model's velocity (the
+ * sides index it by dof). Returns a CS_ROWS_WARN_* mask, or -1 when out of memory. */
+int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_contact_side side[2],
+                       const double *qvel, const cs_row_opts *o);
+/* Value of row r at dof q (0 where the row has no entry). */
+double cs_efc_J(const cs_efc *e, int r, int q);
 
 /* solimp clamped as MuJoCo does (d0, dwidth, midpoint to [1e-4, 0.9999], width >= 0,
  * power >= 1). */
@@ -96,18 +107,5 @@ double cs_impedance(const double solimp[5], double pos, double m, double *impP);
 void cs_solref_kb(const double solref[2], double dwidth, double *K, double *B);
 /* Validate solref (mixed signs -> 0.02 1, returns 1) and apply refsafe. */
 int cs_solref_fix(const double in[2], double timestep, int refsafe, double out[2]);
-
-/* Jacobian of the contact frame rows (dim rows: n, t1, t2, then rotation rows about
- * n, t1, t2) of the velocity of geom2 relative to geom1, 12 columns. */
-void cs_contact_jacobian(const cs_contact_in *c, const cs_bodies_in *b, double J[6][12]);
-
-/* Make one block; returns a CS_ROWS_WARN_* mask. The solver state of `out` is zeroed. */
-int cs_rows_make(const cs_contact_in *c, int contact_index, const cs_bodies_in *b,
-                 const cs_row_opts *o, cs_block *out);
-/* The same with the diagonal approximation's weights given per side: invweight = (trans,
- * rot) of geom1's body, then geom2's (0 for static geometry). MuJoCo takes them from the
- * geoms' own bodies, which differ from the free body's for jointless child bodies. */
-int cs_rows_make_iw(const cs_contact_in *c, int contact_index, const cs_bodies_in *b,
-                    const cs_row_opts *o, const double invweight[4], cs_block *out);
 
 #endif

@@ -1,10 +1,12 @@
-/* Solver driver: workspace, per-step block preparation (W = M^-1 J^T, G = J W + R),
- * contact islands, the soft-cone block response, costs and residual statistics. */
+/* The solve in stages: prepare (islands; per block W = M^-1 J^T and G = J W + R), then per
+ * island, on the pool's threads: warm start and sweep (pgs.c) or iterate (newton.c), store
+ * (forces and zones onto the blocks), and statistics when asked. */
 #include "solver_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void cs_solver_opts_default(cs_solver_opts *o)
 {
@@ -12,92 +14,95 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->max_iter = 100;
     o->tolerance = 1e-8;
     o->exact_block = 1;
+    o->blocking = CS_PGS_BLOCK_PAIR;
     o->newton_dense_max = 0;
-    o->pgs_pair_group = 1;
+    o->stats = 0;
 }
 
-cs_solver_ws *cs_solver_create(int max_body, int max_block)
+#define DMAX_DEFAULT 192
+
+static void free_threads(cs_solver_ws *w)
 {
-    if (max_body < 1) max_body = 1;
-    if (max_block < 1) max_block = 1;
+    cs_pool_free(w->pool);
+    w->pool = NULL;
+    if (w->tws)
+        for (int i = 0; i < w->nthread; i++) {
+            free(w->tws[i].H);
+            free(w->tws[i].x);
+        }
+    free(w->tws);
+    w->tws = NULL;
+    w->nthread = 0;
+}
+
+int cs_solver_set_threads(cs_solver_ws *w, int n)
+{
+    if (n <= 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = c > 0 ? (int)c : 1;
+    }
+    if (n > 64) n = 64;
+    if (n == w->nthread && w->pool) return n;
+    free_threads(w);
+    w->tws = calloc((size_t)n, sizeof *w->tws);
+    if (!w->tws) return -1;
+    w->nthread = n;
+    size_t d = (size_t)w->dmax;
+    for (int i = 0; i < n; i++) {
+        w->tws[i].H = malloc(sizeof(double) * (d * d + 1));
+        w->tws[i].x = malloc(sizeof(double) * (d + 1));
+        if (!w->tws[i].H || !w->tws[i].x) {
+            free_threads(w);
+            return -1;
+        }
+    }
+    w->pool = cs_pool_create(n);
+    if (!w->pool) {
+        free_threads(w);
+        return -1;
+    }
+    return n;
+}
+
+cs_solver_ws *cs_solver_create(int nv, int ntree)
+{
     cs_solver_ws *w = calloc(1, sizeof *w);
     if (!w) return NULL;
-    size_t nb = (size_t)max_body, nc = (size_t)max_block;
-    w->max_body = max_body;
-    w->max_block = max_block;
-    w->L = malloc(sizeof(double) * 36 * nb);
-    w->a = malloc(sizeof(double) * 6 * nb);
-    w->grad = malloc(sizeof(double) * 6 * nb);
-    w->dir = malloc(sizeof(double) * 6 * nb);
-    w->Mdir = malloc(sizeof(double) * 6 * nb);
-    w->tmp = malloc(sizeof(double) * 6 * nb);
-    size_t nh = nb < CS_NEWTON_DENSE_CAP ? nb : CS_NEWTON_DENSE_CAP;
-    w->H = malloc(sizeof(double) * 36 * nh * nh);
-    w->P = malloc(sizeof(double) * 36 * nb);
-    w->pcg = malloc(sizeof(double) * 24 * nb);
-    w->parent = malloc(sizeof(int) * nb);
-    w->body_island = malloc(sizeof(int) * nb);
-    w->body_local = malloc(sizeof(int) * nb);
-    w->isl_bodies = malloc(sizeof(int) * nb);
-    w->isl_body_adr = malloc(sizeof(int) * (nb + 1));
-    w->isl_body_num = malloc(sizeof(int) * (nb + 1));
-    w->isl_blocks = malloc(sizeof(int) * nc);
-    w->isl_block_adr = malloc(sizeof(int) * (nb + 1));
-    w->isl_block_num = malloc(sizeof(int) * (nb + 1));
-    w->ist = malloc(sizeof(cs_island_stats) * nb);
-    w->gkey = malloc(sizeof(long long) * nc);
-    w->gadr = malloc(sizeof(int) * (nc + 1));
-    w->gvalid = malloc(sizeof(int) * nc);
-    w->gsig = malloc(sizeof(int) * nc);
-    w->gfac = malloc(sizeof(double) * 144 * (nc / 2 + 1));
-    w->gj0 = malloc(sizeof(double) * CS_MAXROWS * nc);
-    w->gf0 = malloc(sizeof(double) * CS_MAXROWS * nc);
-    w->gf1 = malloc(sizeof(double) * CS_MAXROWS * nc);
-    w->gsc0 = malloc(sizeof(int) * nc);
-    w->gsc1 = malloc(sizeof(int) * nc);
-    if (!w->L || !w->a || !w->grad || !w->dir || !w->Mdir || !w->tmp || !w->H || !w->P || !w->pcg || !w->parent ||
-        !w->body_island || !w->body_local || !w->isl_bodies || !w->isl_body_adr ||
-        !w->isl_body_num || !w->isl_blocks || !w->isl_block_adr || !w->isl_block_num ||
-        !w->ist || !w->gkey || !w->gadr || !w->gvalid || !w->gsig || !w->gfac ||
-        !w->gj0 || !w->gf0 || !w->gf1 || !w->gsc0 || !w->gsc1) {
+    size_t n = (size_t)(nv > 0 ? nv : 1), nt = (size_t)(ntree > 0 ? ntree : 1);
+    w->nv = nv;
+    w->ntree = ntree;
+    w->dmax = DMAX_DEFAULT < nv ? DMAX_DEFAULT : (nv > 0 ? nv : 1);
+    int ok = (w->a = malloc(sizeof(double) * n)) && (w->grad = malloc(sizeof(double) * n)) &&
+             (w->dir = malloc(sizeof(double) * n)) && (w->Mdir = malloc(sizeof(double) * n)) &&
+             (w->tmp = calloc(n, sizeof(double))) && (w->pcg = malloc(sizeof(double) * 4 * n)) &&
+             (w->dof_local = malloc(sizeof(int) * n)) && (w->uf = malloc(sizeof(int) * nt)) &&
+             (w->tree_island = malloc(sizeof(int) * nt)) &&
+             (w->tree_Padr = malloc(sizeof(int) * (nt + 1))) &&
+             (w->isl_tree_adr = malloc(sizeof(int) * (nt + 1))) &&
+             (w->isl_tree_num = malloc(sizeof(int) * (nt + 1))) &&
+             (w->isl_trees = malloc(sizeof(int) * nt)) && (w->isl_nv = malloc(sizeof(int) * nt)) &&
+             (w->isl_block_adr = malloc(sizeof(int) * (nt + 1))) &&
+             (w->isl_block_num = malloc(sizeof(int) * (nt + 1))) &&
+             (w->ist = malloc(sizeof(cs_island_stats) * nt));
+    if (!ok || cs_solver_set_threads(w, 1) < 0) {
         cs_solver_free(w);
         return NULL;
     }
+    w->P = NULL; /* sized by the trees at the first solve (cs_solve knows them) */
     return w;
 }
 
 void cs_solver_free(cs_solver_ws *w)
 {
     if (!w) return;
-    free(w->L);
-    free(w->a);
-    free(w->grad);
-    free(w->dir);
-    free(w->Mdir);
-    free(w->tmp);
-    free(w->H);
-    free(w->P);
-    free(w->pcg);
-    free(w->parent);
-    free(w->body_island);
-    free(w->body_local);
-    free(w->isl_bodies);
-    free(w->isl_body_adr);
-    free(w->isl_body_num);
-    free(w->isl_blocks);
-    free(w->isl_block_adr);
-    free(w->isl_block_num);
-    free(w->ist);
-    free(w->gkey);
-    free(w->gadr);
-    free(w->gvalid);
-    free(w->gsig);
-    free(w->gfac);
-    free(w->gj0);
-    free(w->gf0);
-    free(w->gf1);
-    free(w->gsc0);
-    free(w->gsc1);
+    free_threads(w);
+    void *arr[] = {w->a, w->grad, w->dir, w->Mdir, w->tmp, w->pcg, w->dof_local, w->uf,
+                   w->tree_island, w->tree_Padr, w->P, w->isl_tree_adr, w->isl_tree_num,
+                   w->isl_trees, w->isl_nv, w->isl_block_adr, w->isl_block_num, w->isl_blocks,
+                   w->ist, w->W, w->G, w->Hl, w->Gadr, w->jres, w->Jd, w->fold, w->gord,
+                   w->gadr, w->gvalid, w->gsig, w->gsc0, w->gsc1, w->gkey, w->gfac, w->gj0, w->gf0,
+                   w->gf1};
+    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) free(arr[i]);
     free(w);
 }
 
@@ -106,33 +111,38 @@ const cs_island_stats *cs_solver_island(const cs_solver_ws *w, int i)
     return (i >= 0 && i < w->nisland) ? &w->ist[i] : NULL;
 }
 
-void cs_block_decode(const cs_block *b, const double *f, double *force)
+/* ---- block pieces ------------------------------------------------------------------- */
+
+void cs_efc_decode(const cs_efc *e, int k, const double *f, double *force)
 {
     memset(force, 0, sizeof(double) * CS_MAXDIM);
-    if (b->kind == CS_BLOCK_PYRAMIDAL) {
-        /* cone-math.md §5: f_n = sum of edges, phi_j = mu_j (alpha_j+ - alpha_j-) */
-        for (int k = 0; k < b->dim - 1; k++) {
-            force[0] += f[2 * k] + f[2 * k + 1];
-            force[1 + k] = b->friction[k] * (f[2 * k] - f[2 * k + 1]);
+    const double *fr = e->blk_friction + 5 * k;
+    if (e->blk_kind[k] == CS_BLOCK_PYRAMIDAL) {
+        /* docs/contact-math.md §5: f_n = sum of edges, phi_j = mu_j (alpha_j+ - alpha_j-) */
+        for (int j = 0; j < e->blk_dim[k] - 1; j++) {
+            force[0] += f[2 * j] + f[2 * j + 1];
+            force[1 + j] = fr[j] * (f[2 * j] - f[2 * j + 1]);
         }
     } else {
-        for (int j = 0; j < b->nrow; j++) force[j] = f[j];
+        for (int j = 0; j < e->blk_nrow[k]; j++) force[j] = f[j];
     }
 }
 
-cs_zone cs_block_soft(const cs_block *b, const double *j, double *f, double *cost, double *hess)
+cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *cost,
+                    double *hess)
 {
-    int n = b->nrow;
+    int n = e->blk_nrow[k];
+    const double *R = e->R + e->blk_row[k];
     if (hess) memset(hess, 0, sizeof(double) * n * n);
-    if (b->kind != CS_BLOCK_ELLIPTIC) {
+    if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
         /* independent rows: l = j^2/(2R) for j < 0 */
         double c = 0;
         int any = 0;
         for (int i = 0; i < n; i++) {
             if (j[i] < 0) {
-                f[i] = -j[i] / b->R[i];
-                c += 0.5 * j[i] * j[i] / b->R[i];
-                if (hess) hess[i * n + i] = 1 / b->R[i];
+                f[i] = -j[i] / R[i];
+                c += 0.5 * j[i] * j[i] / R[i];
+                if (hess) hess[i * n + i] = 1 / R[i];
                 any = 1;
             } else {
                 f[i] = 0;
@@ -141,132 +151,142 @@ cs_zone cs_block_soft(const cs_block *b, const double *j, double *f, double *cos
         *cost = c;
         return any ? CS_ZONE_BOTTOM : CS_ZONE_TOP;
     }
-    /* elliptic: the §7 closed form of solver/cone (R_j = kappa / friction_j^2, which is
-     * exactly how cs_rows_make set the friction rows' R) */
-    return cs_soft_cone(n - 1, j, b->R[0], b->friction, b->kappa, f, cost, hess);
+    /* elliptic: the §7 closed form (R_j = kappa / friction_j^2, as the rows set them) */
+    return cs_soft_cone(n - 1, j, R[0], e->blk_friction + 5 * k, e->blk_kappa[k], f, cost, hess);
 }
 
-void cs_i_apply(const cs_block *b, const double *d, double *a)
+void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
 {
-    for (int s = 0; s < 2; s++) {
-        int bi = b->body[s];
-        if (bi < 0) continue;
-        for (int q = 0; q < 6; q++) {
-            double v = 0;
-            for (int r = 0; r < b->nrow; r++) v += b->W[6 * s + q][r] * d[r];
-            a[6 * bi + q] += v;
-        }
-    }
-}
-
-void cs_i_resid(const cs_block *b, const double *a, double *j)
-{
-    for (int r = 0; r < b->nrow; r++) {
-        double v = -b->aref[r];
-        for (int s = 0; s < 2; s++) {
-            int bi = b->body[s];
-            if (bi < 0) continue;
-            for (int q = 0; q < 6; q++) v += b->J[r][6 * s + q] * a[6 * bi + q];
-        }
+    int r0 = e->blk_row[k];
+    for (int r = 0; r < e->blk_nrow[k]; r++) {
+        int adr = e->J_rowadr[r0 + r], nnz = e->J_rownnz[r0 + r];
+        const double *J = e->J + adr;
+        const int *ci = e->J_colind + adr;
+        double v = -e->aref[r0 + r];
+        for (int q = 0; q < nnz; q++) v += J[q] * a[ci[q]];
         j[r] = v;
     }
 }
 
-static void mulM(const double *M, const double *x, double *y)
+void cs_i_apply(const cs_solver_ws *w, const cs_efc *e, int k, const double *d, double *a)
 {
-    for (int i = 0; i < 6; i++) {
-        double s = 0;
-        for (int k = 0; k < 6; k++) s += M[6 * i + k] * x[k];
-        y[i] = s;
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    const int *ci = e->J_colind + adr;
+    for (int r = 0; r < e->blk_nrow[k]; r++) {
+        if (d[r] == 0) continue;
+        const double *W = w->W + adr + r * nnz; /* rows of a block are contiguous */
+        for (int q = 0; q < nnz; q++) a[ci[q]] += W[q] * d[r];
+    }
+}
+
+void cs_i_mass_mul(const cs_solver_ws *w, const cs_problem *p, int isl, double *y,
+                   const double *x)
+{
+    const cs_mass *M = p->M;
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
+        int lo = M->tree_dofadr[tr];
+        cs_mass_mul(M, y, x, lo, lo + M->tree_dofnum[tr]);
     }
 }
 
 double cs_i_primal(cs_solver_ws *w, const cs_problem *p, int isl, const double *a)
 {
-    double c = 0, d[6], Md[6], j[CS_MAXROWS], f[CS_MAXROWS], l;
-    for (int k = 0; k < w->isl_body_num[isl]; k++) {
-        int b = w->isl_bodies[w->isl_body_adr[isl] + k];
-        for (int q = 0; q < 6; q++) d[q] = a[6 * b + q] - p->a0[6 * b + q];
-        mulM(p->M + 36 * b, d, Md);
-        for (int q = 0; q < 6; q++) c += 0.5 * d[q] * Md[q];
+    const cs_mass *M = p->M;
+    double c = 0, *d = w->tmp, *Md = w->Mdir, j[CS_MAXROWS], f[CS_MAXROWS], l;
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
+        int lo = M->tree_dofadr[tr], hi = lo + M->tree_dofnum[tr];
+        for (int q = lo; q < hi; q++) d[q] = a[q] - p->a0[q];
+        cs_mass_mul(M, Md, d, lo, hi);
+        for (int q = lo; q < hi; q++) c += 0.5 * d[q] * Md[q];
     }
-    for (int k = 0; k < w->isl_block_num[isl]; k++) {
-        const cs_block *b = &p->blocks[w->isl_blocks[w->isl_block_adr[isl] + k]];
-        cs_i_resid(b, a, j);
-        cs_block_soft(b, j, f, &l, NULL);
+    const cs_efc *e = p->efc;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        cs_i_resid(e, k, a, j);
+        cs_efc_soft(e, k, j, f, &l, NULL);
         c += l;
     }
     return c;
 }
 
-double cs_i_scale(const cs_solver_ws *w, int isl)
+double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl)
 {
-    int nv = 6 * w->isl_body_num[isl];
-    return 1 / (w->meaninertia * (nv > 1 ? nv : 1));
+    (void)p;
+    int nv = w->isl_nv[isl];
+    return 1 / (p->meaninertia * (nv > 1 ? nv : 1));
 }
 
-static double cone_violation(const cs_block *b)
+/* ---- statistics ---------------------------------------------------------------------- */
+
+static double cone_violation(const cs_efc *e, int k, const double *f)
 {
     double v = 0;
-    if (b->kind != CS_BLOCK_ELLIPTIC) {
-        for (int r = 0; r < b->nrow; r++) v = fmax(v, -b->f[r]);
+    int n = e->blk_nrow[k];
+    if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
+        for (int r = 0; r < n; r++) v = fmax(v, -f[r]);
         return v;
     }
+    const double *fr = e->blk_friction + 5 * k;
     double s = 0;
-    for (int k = 0; k < b->dim - 1; k++) s += (b->f[1 + k] / b->friction[k]) * (b->f[1 + k] / b->friction[k]);
-    return fmax(fmax(0, -b->f[0]), sqrt(s) - b->f[0]);
+    for (int j = 0; j < n - 1; j++) s += (f[1 + j] / fr[j]) * (f[1 + j] / fr[j]);
+    return fmax(fmax(0, -f[0]), sqrt(s) - f[0]);
 }
 
-/* Final statistics of an island from the blocks' forces f and w->a. */
-void cs_i_island_stats(cs_solver_ws *w, const cs_problem *p, int isl)
+/* Residuals of an island's final state (forces in e->force, acceleration w->a). Uses the
+ * island's dofs of w->grad and w->dir as scratch. */
+static void island_stats(cs_solver_ws *w, const cs_problem *p, int isl)
 {
     cs_island_stats *st = &w->ist[isl];
-    int badr = w->isl_body_adr[isl], nbi = w->isl_body_num[isl];
-    int cadr = w->isl_block_adr[isl], nci = w->isl_block_num[isl];
-    double *af = w->tmp; /* a(f) = a0 + M^-1 J^T f */
-    for (int k = 0; k < nbi; k++) {
-        int b = w->isl_bodies[badr + k];
-        memcpy(af + 6 * b, p->a0 + 6 * b, sizeof(double) * 6);
+    const cs_efc *e = p->efc;
+    const cs_mass *M = p->M;
+    double *af = w->grad, *d = w->dir; /* a(f) = a0 + M^-1 J^T f */
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
+        int lo = M->tree_dofadr[tr], hi = lo + M->tree_dofnum[tr];
+        for (int q = lo; q < hi; q++) af[q] = p->a0[q];
     }
-    for (int k = 0; k < nci; k++) {
-        const cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
-        cs_i_apply(b, b->f, af);
+    int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
+    for (int b = 0; b < nbk; b++) {
+        int k = w->isl_blocks[badr + b];
+        cs_i_apply(w, e, k, e->force + e->blk_row[k], af);
     }
     double dual = 0, comp = 0, feas = 0, stat = 0, j[CS_MAXROWS], j0[CS_MAXROWS],
-           fs[CS_MAXROWS], l;
-    for (int k = 0; k < nci; k++) {
-        cs_block *b = &p->blocks[w->isl_blocks[cadr + k]];
-        cs_i_resid(b, af, j);
-        cs_i_resid(b, p->a0, j0);
+           ja[CS_MAXROWS], fs[CS_MAXROWS], l;
+    for (int b = 0; b < nbk; b++) {
+        int k = w->isl_blocks[badr + b], r0 = e->blk_row[k], n = e->blk_nrow[k];
+        const double *f = e->force + r0;
+        cs_i_resid(e, k, af, j);
+        cs_i_resid(e, k, p->a0, j0);
         double c = 0;
-        for (int r = 0; r < b->nrow; r++) {
+        for (int r = 0; r < n; r++) {
             /* f.(J a0 - aref) + 1/2 f.(J (a_f - a0) + R f) */
-            dual += b->f[r] * (0.5 * (j[r] + j0[r]) + 0.5 * b->R[r] * b->f[r]);
-            c += b->f[r] * (j[r] + b->R[r] * b->f[r]);
+            dual += f[r] * (0.5 * (j[r] + j0[r]) + 0.5 * e->R[r0 + r] * f[r]);
+            c += f[r] * (j[r] + e->R[r0 + r] * f[r]);
         }
         comp += fabs(c);
-        feas = fmax(feas, cone_violation(b));
-        cs_i_resid(b, w->a, b->jres);
-        b->zone = cs_block_soft(b, b->jres, fs, &l, NULL);
-        for (int r = 0; r < b->nrow; r++) stat = fmax(stat, fabs(fs[r] - b->f[r]));
-        cs_block_decode(b, b->f, b->force);
+        feas = fmax(feas, cone_violation(e, k, f));
+        cs_i_resid(e, k, w->a, ja);
+        cs_efc_soft(e, k, ja, fs, &l, NULL);
+        for (int r = 0; r < n; r++) stat = fmax(stat, fabs(fs[r] - f[r]));
     }
     /* Newton's law residual M (a - a0) - J^T f = M (a - a(f)) */
-    for (int k = 0; k < nbi; k++) {
-        int b = w->isl_bodies[badr + k];
-        double d[6], Md[6];
-        for (int q = 0; q < 6; q++) d[q] = w->a[6 * b + q] - af[6 * b + q];
-        mulM(p->M + 36 * b, d, Md);
-        for (int q = 0; q < 6; q++) stat = fmax(stat, fabs(Md[q]));
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
+        int lo = M->tree_dofadr[tr], hi = lo + M->tree_dofnum[tr];
+        for (int q = lo; q < hi; q++) d[q] = w->a[q] - af[q];
+        cs_mass_mul(M, af, d, lo, hi); /* af is free again */
+        for (int q = lo; q < hi; q++) stat = fmax(stat, fabs(af[q]));
     }
     st->primal_cost = cs_i_primal(w, p, isl, w->a);
     st->dual_cost = dual;
     st->feasibility = feas;
     st->stationarity = stat;
     st->complementarity = comp;
-    st->nbody = nbi;
-    st->nblock = nci;
 }
+
+/* ---- prepare ------------------------------------------------------------------------- */
 
 static int find(int *par, int x)
 {
@@ -277,125 +297,245 @@ static int find(int *par, int x)
     return x;
 }
 
-/* Union-find over bodies joined by contacts; islands listed in order of first appearance
- * so a single-island problem keeps the caller's block order (MuJoCo's sweep order). */
+static int grow_d(double **p, int *cap, int need)
+{
+    if (need <= *cap) return 0;
+    int c = need + need / 2 + 16;
+    double *q = realloc(*p, sizeof(double) * (size_t)c);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static int grow_i(int **p, int need, int cap)
+{
+    if (need <= cap) return 0;
+    int *q = realloc(*p, sizeof(int) * (size_t)need);
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
+static long long *gkey_grow(long long *p, int n)
+{
+    long long *q = realloc(p, sizeof(long long) * (size_t)n);
+    if (!q) free(p);
+    return q;
+}
+
+/* Per-step storage for this many rows, nonzeros, blocks. */
+static int reserve(cs_solver_ws *w, const cs_efc *e)
+{
+    int nnz = e->nnz, nefc = e->nefc, nb = e->nblock, nG = 0;
+    for (int k = 0; k < nb; k++) nG += e->blk_nrow[k] * e->blk_nrow[k];
+    int cap = w->cap_nnz;
+    if (grow_d(&w->W, &cap, nnz)) return -1;
+    w->cap_nnz = cap;
+    cap = w->cap_G;
+    int capH = w->cap_G;
+    if (grow_d(&w->G, &cap, nG) || grow_d(&w->Hl, &capH, nG)) return -1;
+    w->cap_G = cap < capH ? cap : capH;
+    if (nefc > w->cap_efc) {
+        int c = nefc + nefc / 2 + 16, c0 = 0, c1 = 0, c2 = 0;
+        if (grow_d(&w->jres, &c0, c) || grow_d(&w->Jd, &c1, c) || grow_d(&w->fold, &c2, c))
+            return -1;
+        w->cap_efc = c;
+    }
+    if (nb > w->cap_block) {
+        int c = nb + nb / 2 + 16, c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+        if (grow_i(&w->Gadr, c, 0) || grow_i(&w->isl_blocks, c, 0) || grow_i(&w->gord, c, 0) ||
+            grow_i(&w->gadr, c + 1, 0) || grow_i(&w->gvalid, c, 0) || grow_i(&w->gsig, c, 0) ||
+            grow_i(&w->gsc0, c, 0) || grow_i(&w->gsc1, c, 0) ||
+            !(w->gkey = gkey_grow(w->gkey, c)) ||
+            grow_d(&w->gfac, &c0, CS_GMAXD * CS_GMAXD * (c / 2 + 1)) ||
+            grow_d(&w->gj0, &c1, CS_MAXROWS * c) || grow_d(&w->gf0, &c2, CS_MAXROWS * c) ||
+            grow_d(&w->gf1, &c3, CS_MAXROWS * c))
+            return -1;
+        w->cap_block = c;
+    }
+    for (int k = 0, a = 0; k < nb; k++) {
+        w->Gadr[k] = a;
+        a += e->blk_nrow[k] * e->blk_nrow[k];
+    }
+    return 0;
+}
+
+/* Union-find over trees joined by blocks; islands numbered in order of their first block,
+ * so a single-island problem keeps the rows' order (MuJoCo's sweep order). */
 static void make_islands(cs_solver_ws *w, const cs_problem *p)
 {
-    int nb = p->nbody;
-    for (int i = 0; i < nb; i++) {
-        w->parent[i] = i;
-        w->body_island[i] = -1;
+    const cs_efc *e = p->efc;
+    const cs_mass *M = p->M;
+    int nt = M->ntree;
+    for (int i = 0; i < nt; i++) {
+        w->uf[i] = i;
+        w->tree_island[i] = -1;
     }
-    for (int k = 0; k < p->nblock; k++) {
-        const cs_block *b = &p->blocks[k];
-        if (b->body[0] >= 0 && b->body[1] >= 0) {
-            int r0 = find(w->parent, b->body[0]), r1 = find(w->parent, b->body[1]);
-            if (r0 != r1) w->parent[r1 > r0 ? r1 : r0] = r1 > r0 ? r0 : r1;
+    for (int k = 0; k < e->nblock; k++) {
+        int t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
+        if (t0 >= 0 && t1 >= 0) {
+            int r0 = find(w->uf, t0), r1 = find(w->uf, t1);
+            if (r0 != r1) w->uf[r1 > r0 ? r1 : r0] = r1 > r0 ? r0 : r1;
         }
     }
     int nis = 0;
-    /* island id per root, by first block that touches it */
-    for (int k = 0; k < p->nblock; k++) {
-        cs_block *b = &p->blocks[k];
-        int bb = b->body[0] >= 0 ? b->body[0] : b->body[1];
-        if (bb < 0) {
-            b->island = -1;
-            continue;
-        }
-        int root = find(w->parent, bb);
-        if (w->body_island[root] < 0) w->body_island[root] = nis++;
-        b->island = w->body_island[root];
+    for (int k = 0; k < e->nblock; k++) {
+        int t = e->blk_tree[2 * k] >= 0 ? e->blk_tree[2 * k] : e->blk_tree[2 * k + 1];
+        if (t < 0) continue; /* no dofs: the caller keeps such blocks out */
+        int root = find(w->uf, t);
+        if (w->tree_island[root] < 0) w->tree_island[root] = nis++;
     }
-    for (int i = 0; i < nb; i++) {
-        int root = find(w->parent, i);
-        w->body_island[i] = w->body_island[root];
-    }
+    for (int i = 0; i < nt; i++) w->tree_island[i] = w->tree_island[find(w->uf, i)];
     w->nisland = nis;
-    for (int i = 0; i <= nis; i++) w->isl_body_num[i] = w->isl_block_num[i] = 0;
-    for (int i = 0; i < nb; i++)
-        if (w->body_island[i] >= 0) w->isl_body_num[w->body_island[i]]++;
-    for (int k = 0; k < p->nblock; k++)
-        if (p->blocks[k].island >= 0) w->isl_block_num[p->blocks[k].island]++;
-    int ab = 0, ac = 0;
+    for (int i = 0; i <= nis; i++) w->isl_tree_num[i] = w->isl_block_num[i] = 0;
+    for (int i = 0; i < nis; i++) w->isl_nv[i] = 0;
+    for (int i = 0; i < nt; i++)
+        if (w->tree_island[i] >= 0) {
+            w->isl_tree_num[w->tree_island[i]]++;
+            w->isl_nv[w->tree_island[i]] += M->tree_dofnum[i];
+        }
+    for (int k = 0; k < e->nblock; k++) {
+        int t = e->blk_tree[2 * k] >= 0 ? e->blk_tree[2 * k] : e->blk_tree[2 * k + 1];
+        if (t >= 0) w->isl_block_num[w->tree_island[t]]++;
+    }
+    int at = 0, ab = 0;
     for (int i = 0; i < nis; i++) {
-        w->isl_body_adr[i] = ab;
-        w->isl_block_adr[i] = ac;
-        ab += w->isl_body_num[i];
-        ac += w->isl_block_num[i];
-        w->isl_body_num[i] = w->isl_block_num[i] = 0;
+        w->isl_tree_adr[i] = at;
+        w->isl_block_adr[i] = ab;
+        at += w->isl_tree_num[i];
+        ab += w->isl_block_num[i];
+        w->isl_tree_num[i] = w->isl_block_num[i] = 0;
     }
-    for (int i = 0; i < nb; i++) {
-        int is = w->body_island[i];
-        if (is < 0) continue;
-        w->body_local[i] = w->isl_body_num[is];
-        w->isl_bodies[w->isl_body_adr[is] + w->isl_body_num[is]++] = i;
+    for (int i = 0; i < nt; i++) {
+        int is = w->tree_island[i];
+        if (is >= 0) w->isl_trees[w->isl_tree_adr[is] + w->isl_tree_num[is]++] = i;
     }
-    for (int k = 0; k < p->nblock; k++) {
-        int is = p->blocks[k].island;
-        if (is < 0) continue;
+    for (int k = 0; k < e->nblock; k++) {
+        int t = e->blk_tree[2 * k] >= 0 ? e->blk_tree[2 * k] : e->blk_tree[2 * k + 1];
+        if (t < 0) continue;
+        int is = w->tree_island[t];
         w->isl_blocks[w->isl_block_adr[is] + w->isl_block_num[is]++] = k;
     }
+}
+
+/* W = M^-1 J^T and G = J W + R of block k. The rows span their trees' dofs, so scattering
+ * a row into w->tmp sets every dof the tree solves read. */
+static void prepare_block(cs_solver_ws *w, const cs_problem *p, int k)
+{
+    const cs_efc *e = p->efc;
+    const cs_mass *M = p->M;
+    int r0 = e->blk_row[k], n = e->blk_nrow[k];
+    int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    const int *ci = e->J_colind + adr;
+    double *x = w->tmp;
+    for (int r = 0; r < n; r++) {
+        const double *J = e->J + adr + r * nnz;
+        double *W = w->W + adr + r * nnz;
+        for (int q = 0; q < nnz; q++) x[ci[q]] = J[q];
+        for (int s = 0; s < 2; s++) {
+            int lo = e->blk_dofadr[2 * k + s], nd = e->blk_ndof[2 * k + s];
+            if (nd) cs_mass_solve(M, x, lo, lo + nd);
+        }
+        for (int q = 0; q < nnz; q++) W[q] = x[ci[q]];
+    }
+    double *G = w->G + w->Gadr[k];
+    for (int r = 0; r < n; r++) {
+        const double *Jr = e->J + adr + r * nnz;
+        for (int c = 0; c <= r; c++) {
+            const double *Wc = w->W + adr + c * nnz;
+            double v = 0;
+            for (int q = 0; q < nnz; q++) v += Jr[q] * Wc[q];
+            G[r * n + c] = G[c * n + r] = v;
+        }
+        G[r * n + r] += e->R[r0 + r];
+    }
+}
+
+/* store: row forces -> contact-frame forces and zones at the final acceleration */
+static void store_island(cs_solver_ws *w, const cs_problem *p, int isl)
+{
+    cs_efc *e = p->efc;
+    double j[CS_MAXROWS], fs[CS_MAXROWS], l;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        cs_i_resid(e, k, w->a, j);
+        e->blk_zone[k] = cs_efc_soft(e, k, j, fs, &l, NULL);
+        cs_efc_decode(e, k, e->force + e->blk_row[k], e->blk_force + CS_MAXDIM * k);
+    }
+}
+
+static void solve_island(void *arg, int thread, int isl)
+{
+    cs_solver_ws *w = arg;
+    const cs_problem *p = w->p;
+    const cs_mass *M = p->M;
+    cs_island_stats *st = &w->ist[isl];
+    memset(st, 0, sizeof *st);
+    st->ntree = w->isl_tree_num[isl];
+    st->nblock = w->isl_block_num[isl];
+    st->nv = w->isl_nv[isl];
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
+        int lo = M->tree_dofadr[tr], hi = lo + M->tree_dofnum[tr];
+        for (int q = lo; q < hi; q++) w->a[q] = p->a0[q];
+    }
+    for (int b = 0; b < w->isl_block_num[isl]; b++)
+        prepare_block(w, p, w->isl_blocks[w->isl_block_adr[isl] + b]);
+    if (w->o->type == CS_METHOD_NEWTON)
+        cs_i_newton(w, &w->tws[thread], isl);
+    else
+        cs_i_pgs(w, &w->tws[thread], isl);
+    store_island(w, p, isl);
+    if (w->o->stats) island_stats(w, p, isl);
 }
 
 int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, const double *a_warm,
              double *a_out, cs_solve_stats *st)
 {
-    if (p->nbody > w->max_body || p->nblock > w->max_block) return -1;
-    int nb = p->nbody;
-    double mi = 0;
-    for (int b = 0; b < nb; b++) {
-        memcpy(w->L + 36 * b, p->M + 36 * b, sizeof(double) * 36);
-        if (cs_i_chol(6, w->L + 36 * b)) return -1;
-        for (int q = 0; q < 6; q++) mi += p->M[36 * b + 7 * q];
-    }
-    w->meaninertia = p->meaninertia > 0 ? p->meaninertia : (nb ? mi / (6 * nb) : 1);
-    /* per-block W = M^-1 J^T and G = J W + R (contacts between two sides of one body are
-     * not supported: the cross terms of G would be missing) */
-    for (int k = 0; k < p->nblock; k++) {
-        cs_block *b = &p->blocks[k];
-        memset(b->W, 0, sizeof b->W);
-        memset(b->f, 0, sizeof b->f);
-        for (int s = 0; s < 2; s++) {
-            int bi = b->body[s];
-            if (bi < 0) continue;
-            for (int r = 0; r < b->nrow; r++) {
-                double x[6];
-                memcpy(x, &b->J[r][6 * s], sizeof x);
-                cs_i_chol_solve(6, w->L + 36 * bi, x);
-                for (int q = 0; q < 6; q++) b->W[6 * s + q][r] = x[q];
-            }
+    const cs_mass *M = p->M;
+    cs_efc *e = p->efc;
+    memset(st, 0, sizeof *st);
+    if (M->nv != w->nv || M->ntree > w->ntree) return -1;
+    if (!w->P) { /* Newton CG's per-tree preconditioner blocks */
+        int a = 0;
+        for (int t = 0; t < M->ntree; t++) {
+            w->tree_Padr[t] = a;
+            a += M->tree_dofnum[t] * M->tree_dofnum[t];
         }
-        int n = b->nrow;
-        for (int r = 0; r < n; r++)
-            for (int c = 0; c < n; c++) {
-                double v = r == c ? b->R[r] : 0;
-                for (int q = 0; q < 12; q++) v += b->J[r][q] * b->W[q][c];
-                b->G[r * n + c] = v;
-            }
-        b->zone = CS_ZONE_TOP;
-        memset(b->force, 0, sizeof b->force);
+        w->tree_Padr[M->ntree] = a;
+        w->P = malloc(sizeof(double) * (size_t)(a + 1));
+        if (!w->P) return -1;
     }
-    make_islands(w, p);
-    memcpy(w->a, p->a0, sizeof(double) * 6 * nb);
+    if (reserve(w, e)) return -1;
+    double tr = 0;
+    for (int i = 0; i < M->nv; i++) tr += M->qM[M->dof_Madr[i]];
+    cs_problem ps = *p;
+    if (!(ps.meaninertia > 0)) ps.meaninertia = M->nv ? tr / M->nv : 1;
+    memcpy(w->a, p->a0, sizeof(double) * (size_t)M->nv);
+    for (int k = 0; k < e->nblock; k++) {
+        e->blk_zone[k] = CS_ZONE_TOP;
+        memset(e->blk_force + CS_MAXDIM * k, 0, sizeof(double) * CS_MAXDIM);
+    }
+    for (int r = 0; r < e->nefc; r++) e->force[r] = 0;
+    make_islands(w, &ps);
+    w->p = &ps;
+    w->o = o;
+    w->a_warm = a_warm;
+    w->failed = 0;
+    cs_pool_run(w->pool, w->nisland, solve_island, w);
+    w->p = NULL;
     st->nisland = w->nisland;
-    st->iterations = 0;
-    st->primal_cost = st->dual_cost = 0;
-    st->feasibility = st->stationarity = st->complementarity = 0;
-    for (int i = 0; i < w->nisland; i++) {
-        memset(&w->ist[i], 0, sizeof w->ist[i]);
-        if (o->type == CS_METHOD_NEWTON)
-            cs_i_newton(w, p, o, i, a_warm);
-        else
-            cs_i_pgs(w, p, o, i, a_warm);
-        cs_i_island_stats(w, p, i);
+    for (int i = 0; i < w->nisland; i++) { /* in island order: the same for any thread count */
         const cs_island_stats *is = &w->ist[i];
         if (is->iterations > st->iterations) st->iterations = is->iterations;
+        st->improvement = fmax(st->improvement, is->improvement);
         st->primal_cost += is->primal_cost;
         st->dual_cost += is->dual_cost;
         st->feasibility = fmax(st->feasibility, is->feasibility);
         st->stationarity = fmax(st->stationarity, is->stationarity);
         st->complementarity += is->complementarity;
     }
-    memcpy(a_out, w->a, sizeof(double) * 6 * nb);
-    return 0;
+    memcpy(a_out, w->a, sizeof(double) * (size_t)M->nv);
+    return w->failed ? -1 : 0;
 }

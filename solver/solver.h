@@ -1,59 +1,59 @@
-/* Contact solvers over cs_block rows (rows.h): matrix-free dual PGS and primal Newton on
- * MuJoCo's soft-cone problem (cone-math.md §7). Free bodies only: the mass matrix is
- * block-diagonal, one 6x6 block per dynamic body. Contact islands (bodies joined by
- * contacts) are solved independently. Allocation-free after cs_solver_create. */
-/* Use from the step (sim/step.c), per step:
- *   1. for each contact with dist < margin - gap: cs_rows_make(&contact, i, &bodies, &opts,
- *      &blocks[n++]) (bodies: xpos, xmat, invweight0, qvel per dynamic body);
- *   2. cs_problem p = {nbody, M (36/body), a0 (6/body), n, blocks, model meaninertia};
- *   3. cs_solve(ws, &p, &solver_opts, have_prev ? a_prev : NULL, a, &stats);
- *      a_prev = a (kept in data: MuJoCo's qacc_warmstart);
- *   4. per contact: blocks[k].force (contact frame, dim entries), .zone, .cvel;
- *      stats and cs_solver_island(ws, i) for the per-step report.
- * ws = cs_solver_create(max bodies, max contacts) once per data. */
+/* Contact solvers over the constraint rows of a step (rows.h): matrix-free dual PGS and
+ * primal Newton on MuJoCo's soft-cone problem (docs/contact-math.md §7), in generalised
+ * coordinates, with the mass matrix as a factored tree operator (mass.h). Contact islands
+ * (kinematic trees joined by contacts) are independent problems, solved on several threads
+ * with results that do not depend on how many.
+ *
+ * The solve runs in named stages (solver.c): prepare (islands; per block M^-1 J^T, the
+ * block matrix J M^-1 J^T + R and its factors), warm start, sweep (PGS) or iterate
+ * (Newton), store (forces and zones onto the blocks), and statistics only when asked.
+ *
+ * Use, per step: fill a cs_efc with cs_efc_add_contact, factor the mass matrix
+ * (cs_mass_factor), then cs_solve(ws, &problem, &opts, qacc_warmstart or NULL, qacc, &st).
+ * ws = cs_solver_create(nv, ntree) once; its per-step storage grows when a step needs more
+ * and is reused after. */
 #ifndef CS_SOLVER_H
 #define CS_SOLVER_H
 
+#include "mass.h"
 #include "rows.h"
 
 typedef enum { CS_METHOD_PGS = 0, CS_METHOD_NEWTON = 1 } cs_solve_method;
 
-/* The problem of one step. blocks[] are made by cs_rows_make; the solver writes their
- * f / force / zone / island fields and scratch. */
 typedef struct {
-    int nbody;
-    const double *M;    /* 36 per body, row-major, free-joint coordinates (symmetric PD) */
-    const double *a0;   /* 6 per body: unconstrained acceleration */
-    int nblock;
-    cs_block *blocks;
-    double meaninertia; /* stopping-rule scale (MuJoCo stat.meaninertia); <= 0: mean of
-                           diag(M) of this problem */
+    const cs_mass *M;   /* factored */
+    const double *a0;   /* nv: unconstrained acceleration */
+    cs_efc *efc;        /* rows; the solver writes force, blk_force, blk_zone */
+    double meaninertia; /* stopping-rule scale (MuJoCo's stat.meaninertia); <= 0: mean of
+                           diag(M) */
 } cs_problem;
+
+typedef enum {
+    CS_PGS_BLOCK_CONTACT = 0, /* one contact block at a time */
+    CS_PGS_BLOCK_PAIR = 1     /* all blocks of one pair of trees jointly (default) */
+} cs_pgs_blocking;
 
 typedef struct {
     cs_solve_method type;
     int max_iter;     /* MuJoCo default 100 */
     double tolerance; /* MuJoCo default 1e-8 */
-    int exact_block;  /* PGS: 1 = every block's local problem solved exactly (default: cone
-                         QP for elliptic, non-negative QP for pyramidal); 0 = MuJoCo's
-                         updates (one ray/normal step + one fixed-normal QCQP; one scalar
-                         pass over the pyramid edges) */
-    int newton_dense_max; /* Newton: islands of up to this many bodies use a dense Cholesky
-                             (0: default 32, capped at CS_NEWTON_DENSE_CAP), larger ones CG;
-                             < 0: always CG */
-    int pgs_pair_group;   /* PGS (with exact_block): 1 (default) = the blocks of one body pair
-                             (a box's corners on the ground, a box-on-box manifold) are one
-                             Gauss-Seidel block, minimised jointly and exactly; 0 = one
-                             contact block at a time */
+    int exact_block;  /* PGS: 1 = each block's local problem solved exactly (default); 0 =
+                         MuJoCo's updates (one ray/normal step + one fixed-normal QCQP; one
+                         scalar pass over pyramid edges) */
+    int blocking;     /* PGS: cs_pgs_blocking */
+    int newton_dense_max; /* Newton: islands of up to this many dofs are factored densely
+                             (0: default 192), larger ones use preconditioned CG; < 0: CG */
+    int stats;        /* 1: compute the residual statistics of cs_island_stats */
 } cs_solver_opts;
 
 void cs_solver_opts_default(cs_solver_opts *o);
 
 typedef struct {
-    int nbody, nblock;
+    int ntree, nblock, nv;
     int iterations;
     int warm_used;          /* 1 if the warm start beat the cold start */
     double improvement;     /* last scaled improvement */
+    /* with opts.stats only: */
     double primal_cost;     /* 1/2 (a-a0)^T M (a-a0) + sum l(J a - a_ref) at the final a */
     double dual_cost;       /* 1/2 f^T (A+R) f + f^T (J a0 - a_ref) at the final f */
     double feasibility;     /* max cone violation of the reported forces */
@@ -64,23 +64,23 @@ typedef struct {
 typedef struct {
     int nisland;
     int iterations;      /* max over islands */
-    double primal_cost, dual_cost; /* sums */
-    double feasibility, stationarity, complementarity; /* max / max / sum */
+    double improvement;  /* max over islands */
+    double primal_cost, dual_cost; /* sums (opts.stats) */
+    double feasibility, stationarity, complementarity; /* max / max / sum (opts.stats) */
 } cs_solve_stats;
 
 typedef struct cs_solver_ws cs_solver_ws;
 
-/* Largest island (bodies) Newton factors densely; larger ones use preconditioned CG. */
-#define CS_NEWTON_DENSE_CAP 64
-
-/* Capacities: bodies, blocks. Newton's dense Hessian takes 36 min(max_body,
- * CS_NEWTON_DENSE_CAP)^2 doubles. Returns NULL on allocation failure. */
-cs_solver_ws *cs_solver_create(int max_body, int max_block);
+/* Workspace for a model of nv dofs in ntree trees. Returns NULL out of memory. */
+cs_solver_ws *cs_solver_create(int nv, int ntree);
 void cs_solver_free(cs_solver_ws *w);
+/* Threads for the islands (1 = the caller's only; 0 = all cores). Results are the same for
+ * every count. Returns the count in use. */
+int cs_solver_set_threads(cs_solver_ws *w, int nthread);
 
-/* Solve. a_warm: previous step's constrained acceleration (6 per body) or NULL (cold start).
- * a_out: constrained acceleration (6 per body; bodies without contacts get a0).
- * Returns 0, or -1 if capacities are exceeded or a mass block is not positive definite. */
+/* Solve. a_warm: previous step's constrained acceleration (nv) or NULL (cold start).
+ * a_out: constrained acceleration (nv; dofs without contacts get a0).
+ * Returns 0, or -1 out of memory or when a block matrix is not positive definite. */
 int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, const double *a_warm,
              double *a_out, cs_solve_stats *st);
 
@@ -89,10 +89,11 @@ const cs_island_stats *cs_solver_island(const cs_solver_ws *w, int i);
 
 /* --- small pieces, exposed for tests ------------------------------------------------ */
 
-/* Soft-cone response of one block to residual j (nrow entries): forces f (row space),
- * cost l(j), optional Hessian (nrow x nrow). Elliptic uses R[0], kappa and the physical
+/* Soft-cone response of block k to residual j (nrow entries): forces f (row space), cost
+ * l(j), optional Hessian (nrow x nrow). Elliptic uses R_0, kappa and the physical
  * friction; frictionless/pyramidal rows are independent: f = max(0, -j/R). */
-cs_zone cs_block_soft(const cs_block *b, const double *j, double *f, double *cost, double *hess);
+cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *cost,
+                    double *hess);
 
 /* Exact minimiser of 1/2 x^T G x + c^T x over the elliptic cone
  * {x_0 >= ||D^-1 x_t||}, D = diag(mu), x of size dim = 1 + r (r <= 5), G SPD.
@@ -110,7 +111,7 @@ int cs_nonneg_qp(int n, const double *G, const double *c, double *x);
 int cs_fn_qcqp(int n, const double *H, const double *b, const double *mu, double fn, double *x,
                double *lambda);
 
-/* Decode a block's row forces into the contact-frame force (dim entries). */
-void cs_block_decode(const cs_block *b, const double *f, double *force);
+/* Decode block k's row forces f into the contact-frame force (CS_MAXDIM entries). */
+void cs_efc_decode(const cs_efc *e, int k, const double *f, double *force);
 
 #endif

@@ -9,40 +9,70 @@ int cs_i_chol(int n, double *A);
 /* Solve L L^T x = b in place with the factor from cs_i_chol. */
 void cs_i_chol_solve(int n, const double *L, double *x);
 
+/* PGS pair groups: the largest group (two trees) solved jointly, in dofs */
+#define CS_GMAXD 24
+
+/* Scratch of one thread (islands are solved one per thread at a time). */
+typedef struct {
+    double *H;      /* Newton: dense island Hessian, dmax^2 */
+    double *x;      /* Newton: island-local vector, dmax */
+    double *Hg;     /* PGS group: Hessian and its kept factors are per position (ws) */
+} cs_thread_ws;
+
 struct cs_solver_ws {
-    int max_body, max_block;
-    double *L;                       /* 36 per body: Cholesky of M blocks */
-    double *a, *grad, *dir, *Mdir, *tmp; /* 6 per body */
-    double *H;                       /* dense island Hessian (Newton) */
-    double *P, *pcg;                 /* Newton CG: 36 per body preconditioner, 4 x 6 per body */
-    int *parent, *body_island, *body_local;
-    int *isl_bodies, *isl_body_adr, *isl_body_num;
-    int *isl_blocks, *isl_block_adr, *isl_block_num;
-    cs_island_stats *ist;
-    long long *gkey; /* PGS pair groups: sort keys (body pair, position), max_block */
-    int *gadr;       /* PGS pair groups: start of each group in gkey, max_block + 1 */
-    int *gvalid, *gsig; /* PGS pair groups, by position in gkey: a group starting there has
-                           a kept Hessian factor / the blocks' Hessian signatures */
-    double *gfac;    /* kept factors: 144 doubles per 2 positions (groups have >= 2 blocks) */
-    double *gj0, *gf0, *gf1; /* group solve, CS_MAXROWS per position: residuals at the start,
-                                forces at the current and the trial point */
-    int *gsc0, *gsc1;        /* group solve: Hessian signatures at the current / trial point */
+    int nv, ntree;
+    int dmax;                        /* Newton dense limit in dofs */
+    /* per dof */
+    double *a, *grad, *dir, *Mdir, *tmp, *pcg; /* pcg: 4 nv */
+    int *dof_local;
+    /* per tree */
+    int *uf, *tree_island, *tree_Padr; /* union-find parent; island; preconditioner block */
+    double *P;                       /* Newton CG: per-tree dense blocks */
+    /* islands */
     int nisland;
-    double meaninertia;
+    int *isl_tree_adr, *isl_tree_num, *isl_trees, *isl_nv;
+    int *isl_block_adr, *isl_block_num, *isl_blocks;
+    cs_island_stats *ist;
+    /* per step, grown as needed: per row (J's layout), per block */
+    int cap_nnz, cap_efc, cap_block, cap_G;
+    double *W;          /* nnz: M^-1 J^T, laid out as J */
+    double *G, *Hl;     /* per block nrow^2 at Gadr: J M^-1 J^T + R (row-major); Newton's
+                           block Hessians */
+    int *Gadr;
+    double *jres, *Jd, *fold; /* per row */
+    /* PGS pair groups, by position in the island's block list (isl_blocks order) */
+    int *gord, *gadr, *gvalid, *gsig, *gsc0, *gsc1;
+    long long *gkey;
+    double *gfac, *gj0, *gf0, *gf1;
+    /* threads */
+    int nthread;
+    cs_thread_ws *tws;
+    struct cs_pool *pool;
+    /* the solve in progress (read by the worker threads) */
+    const cs_problem *p;
+    const cs_solver_opts *o;
+    const double *a_warm;
+    int failed;
 };
 
-/* a[body] += M^-1 J^T d for a block (uses W). */
-void cs_i_apply(const cs_block *b, const double *d, double *a);
-/* j = J a - aref for a block. */
-void cs_i_resid(const cs_block *b, const double *a, double *j);
+/* j = J a - aref for block k (rows in order). */
+void cs_i_resid(const cs_efc *e, int k, const double *a, double *j);
+/* a += M^-1 J^T d for block k (uses W). */
+void cs_i_apply(const cs_solver_ws *w, const cs_efc *e, int k, const double *d, double *a);
 /* island cost pieces */
 double cs_i_primal(cs_solver_ws *w, const cs_problem *p, int isl, const double *a);
-void cs_i_island_stats(cs_solver_ws *w, const cs_problem *p, int isl);
-double cs_i_scale(const cs_solver_ws *w, int isl);
+double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl);
+/* M x on an island's trees (y, x: dof-indexed) */
+void cs_i_mass_mul(const cs_solver_ws *w, const cs_problem *p, int isl, double *y,
+                   const double *x);
 
-void cs_i_pgs(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, int isl,
-              const double *a_warm);
-void cs_i_newton(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, int isl,
-                 const double *a_warm);
+void cs_i_pgs(cs_solver_ws *w, cs_thread_ws *t, int isl);
+void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl);
+
+/* worker pool (pool.c): run fn(arg, thread, item) for item in [0, n) on nthread threads */
+struct cs_pool *cs_pool_create(int nthread);
+void cs_pool_free(struct cs_pool *pool);
+void cs_pool_run(struct cs_pool *pool, int n, void (*fn)(void *arg, int thread, int item),
+                 void *arg);
 
 #endif

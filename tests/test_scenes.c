@@ -301,16 +301,38 @@ START_TEST(test_incline_sweep)
 END_TEST
 
 /* ---- anisotropic box --------------------------------------------------------------------- */
-/* Constraint residual j = J a - a_ref of a block's rows at the step's solution a = qacc. */
-static void block_residual(const cs_data *d, const cs_block *b, double *j)
+/* A contact block of the step's rows (solver/rows.h), its row arrays from its first row. */
+typedef struct {
+    int kind, dim, nrow, contact, zone, r0;
+    const double *friction, *force, *K, *B, *aref, *vel;
+} blk_view;
+
+static void block_view(const cs_data *d, int k, blk_view *b)
 {
+    const cs_efc *e = &d->efc;
+    b->kind = e->blk_kind[k];
+    b->dim = e->blk_dim[k];
+    b->nrow = e->blk_nrow[k];
+    b->contact = e->blk_id[k];
+    b->zone = e->blk_zone[k];
+    b->r0 = e->blk_row[k];
+    b->friction = e->blk_friction + 5 * k;
+    b->force = e->blk_force + CS_MAXDIM * k;
+    b->K = e->K + b->r0;
+    b->B = e->B + b->r0;
+    b->aref = e->aref + b->r0;
+    b->vel = e->vel + b->r0;
+}
+
+/* Constraint residual j = J a - a_ref of a block's rows at the step's solution a = qacc. */
+static void block_residual(const cs_data *d, const blk_view *b, double *j)
+{
+    const cs_efc *e = &d->efc;
     for (int i = 0; i < b->nrow; i++) {
+        int r = b->r0 + i;
         double s = 0;
-        for (int side = 0; side < 2; side++) {
-            if (b->body[side] < 0) continue;
-            const double *a = d->qacc + 6 * b->body[side];
-            for (int k = 0; k < 6; k++) s += b->J[i][6 * side + k] * a[k];
-        }
+        for (int q = 0; q < e->J_rownnz[r]; q++)
+            s += e->J[e->J_rowadr[r] + q] * d->qacc[e->J_colind[e->J_rowadr[r] + q]];
         j[i] = s - b->aref[i];
     }
 }
@@ -336,8 +358,10 @@ static void aniso_run(const char *scene, const char *solver, double law_tol, ani
     for (int k = 0; k < 600; k++) { /* 1.2 s: slides, spins and comes to rest */
         cs_step(m, d);
         ck_assert(cs_check_finite(m, d) < 0);
-        for (int ib = 0; ib < d->nblock; ib++) {
-            const cs_block *b = d->blocks + ib;
+        for (int ib = 0; ib < d->efc.nblock; ib++) {
+            blk_view bv;
+            block_view(d, ib, &bv);
+            const blk_view *b = &bv;
             ck_assert_int_eq(b->kind, CS_BLOCK_ELLIPTIC);
             int r = b->dim - 1;
             const double *mu = b->friction, *phi = b->force + 1;

@@ -1,0 +1,68 @@
+/* Sparse tree factorisation of the mass matrix (mass.h). For M = L^T D L with L unit lower
+ * triangular and nonzero only where the tree puts it, elimination from the leaves up
+ * creates no fill: eliminating dof k only touches k's ancestors, which are all in k's row. */
+#include "mass.h"
+
+int cs_mass_factor(cs_mass *M)
+{
+    double *q = M->qLD;
+    for (int a = 0; a < M->nM; a++) q[a] = M->qM[a];
+    for (int k = M->nv - 1; k >= 0; k--) {
+        int kk = M->dof_Madr[k];
+        double D = q[kk];
+        if (!(D > 0)) return -1;
+        int ki = kk + 1;
+        for (int i = M->dof_parent[k]; i >= 0; i = M->dof_parent[i], ki++) {
+            double l = q[ki] / D;
+            /* row i from its diagonal up holds i's ancestors, the tail of k's row from ki */
+            int ii = M->dof_Madr[i], o = 0;
+            for (int j = i; j >= 0; j = M->dof_parent[j], o++) q[ii + o] -= l * q[ki + o];
+            q[ki] = l;
+        }
+    }
+    for (int i = 0; i < M->nv; i++) M->qLDiagInv[i] = 1 / q[M->dof_Madr[i]];
+    return 0;
+}
+
+void cs_mass_solve(const cs_mass *M, double *x, int lo, int hi)
+{
+    const double *q = M->qLD;
+    for (int k = hi - 1; k >= lo; k--) { /* L^-T */
+        double xk = x[k];
+        if (xk == 0) continue;
+        int a = M->dof_Madr[k] + 1;
+        for (int i = M->dof_parent[k]; i >= 0; i = M->dof_parent[i], a++) x[i] -= q[a] * xk;
+    }
+    for (int k = lo; k < hi; k++) x[k] *= M->qLDiagInv[k];
+    for (int k = lo; k < hi; k++) { /* L^-1 */
+        int a = M->dof_Madr[k] + 1;
+        double s = x[k];
+        for (int i = M->dof_parent[k]; i >= 0; i = M->dof_parent[i], a++) s -= q[a] * x[i];
+        x[k] = s;
+    }
+}
+
+void cs_mass_mul(const cs_mass *M, double *y, const double *x, int lo, int hi)
+{
+    const double *q = M->qM;
+    for (int i = lo; i < hi; i++) y[i] = 0;
+    for (int i = lo; i < hi; i++) {
+        int a = M->dof_Madr[i];
+        double s = q[a] * x[i];
+        a++;
+        for (int j = M->dof_parent[i]; j >= 0; j = M->dof_parent[j], a++) {
+            s += q[a] * x[j];
+            y[j] += q[a] * x[i];
+        }
+        y[i] += s;
+    }
+}
+
+double cs_mass_get(const cs_mass *M, int i, int j)
+{
+    if (j > i) { int t = i; i = j; j = t; }
+    int a = M->dof_Madr[i];
+    for (int k = i; k >= 0; k = M->dof_parent[k], a++)
+        if (k == j) return M->qM[a];
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* The mass matrix of a kinematic forest as an operator: stored, factored, solved and
+ * multiplied in MuJoCo's sparse tree layout (mj_factorM's L^T D L).
+ *
+ * Dofs are numbered so that a dof's parent comes before it and every tree's dofs are
+ * contiguous. Row i of the lower triangle holds M(i,i), then M(i,p(i)), M(i,p(p(i))), ...
+ * up the tree (p = dof_parent, -1 at a root), starting at dof_Madr[i]. A free joint is a
+ * chain of 6 dofs, so its row 5 holds 6 numbers; hinge, slide and ball joints add dofs to
+ * the chains without changing anything here. */
+#ifndef CS_MASS_H
+#define CS_MASS_H
+
+typedef struct {
+    int nv, nM;               /* dofs, stored entries */
+    int ntree;
+    const int *dof_parent;    /* nv: parent dof, -1 at a tree's root */
+    const int *dof_Madr;      /* nv: row start (the diagonal entry) */
+    const int *dof_treeid;    /* nv */
+    const int *tree_dofadr;   /* ntree: first dof */
+    const int *tree_dofnum;   /* ntree */
+    double *qM;               /* nM: M, filled by the caller */
+    double *qLD;              /* nM: factor: D on the diagonal entries, L below */
+    double *qLDiagInv;        /* nv: 1 / D */
+} cs_mass;
+
+/* Factor qM into qLD, qLDiagInv. Returns 0, or -1 when a pivot is not positive. */
+int cs_mass_factor(cs_mass *M);
+/* x <- M^-1 x on the dofs [lo, hi), which must be whole trees (islands are). */
+void cs_mass_solve(const cs_mass *M, double *x, int lo, int hi);
+/* y = M x on the dofs [lo, hi) (whole trees); y and x must differ. */
+void cs_mass_mul(const cs_mass *M, double *y, const double *x, int lo, int hi);
+/* M(i, j) for j = i or j an ancestor of i (0 otherwise). */
+double cs_mass_get(const cs_mass *M, int i, int j);
+
+#endif
