@@ -65,6 +65,8 @@ typedef struct {
                              normal first then the fixed-normal QCQP, to the block's exact
                              minimiser) or CS_PGS_PAIR (all contacts of one body pair as one
                              block, minimised jointly: far fewer sweeps on boxes and stacks) */
+    int pgs_polish;       /* conesim's own (`--set pgs_polish=K`): PGS finishes with Newton
+                             steps after K sweeps short of the tolerance (0: never) */
     int threads;          /* conesim's own (`--threads`, `--set threads=N`): threads for the
                              contact islands, 0 = all cores; results do not depend on it */
     int disableflags;     /* CS_DSBL_* */

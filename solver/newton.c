@@ -10,6 +10,10 @@
 
 #include <math.h>
 #include <string.h>
+#define CG_TOL 3e-2 /* inexact Newton: relative CG residual */
+
+
+
 
 /* island trees as dof ranges */
 #define FOR_ISLAND_DOFS(w, p, isl, q)                                                     \
@@ -152,7 +156,7 @@ static void pcg(cs_solver_ws *w, const cs_problem *p, int isl, const double *g, 
         }
         /* inexact Newton: a relative residual of 1e-3 is enough, since the exact line search
          * and the outer gradient/improvement tests decide convergence */
-        if (r2 <= 1e-6 * g2) break;
+        if (r2 <= CG_TOL * CG_TOL * g2) break;
         double be = rzn / rz;
         rz = rzn;
         FOR_ISLAND_DOFS(w, p, isl, q) d[q] = z[q] + be * d[q];
@@ -218,12 +222,8 @@ static double line_search(cs_solver_ws *w, const cs_problem *p, int isl, double 
 void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl)
 {
     const cs_problem *p = w->p;
-    const cs_solver_opts *o = w->o;
-    cs_efc *e = p->efc;
     cs_island_stats *st = &w->ist[isl];
-    int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], nv = w->isl_nv[isl];
-    double *a = w->a, *g = w->grad, *dir = w->dir, *Md = w->Mdir, *H = t->H;
-
+    double *a = w->a;
     if (w->a_warm) { /* keep the warm acceleration if its primal cost beats a0's */
         double c0 = cs_i_primal(w, p, isl, a), cw = cs_i_primal(w, p, isl, w->a_warm);
         if (cw < c0) {
@@ -231,6 +231,17 @@ void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl)
             st->warm_used = 1;
         }
     }
+    st->iterations = cs_i_newton_iterate(w, t, isl, w->o->max_iter, 1);
+}
+
+int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter, int first_step)
+{
+    const cs_problem *p = w->p;
+    const cs_solver_opts *o = w->o;
+    cs_efc *e = p->efc;
+    cs_island_stats *st = &w->ist[isl];
+    int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], nv = w->isl_nv[isl];
+    double *a = w->a, *g = w->grad, *dir = w->dir, *Md = w->Mdir, *H = t->H;
     double scale = cs_i_scale(w, p, isl);
     double cost = cs_i_primal(w, p, isl, a);
     int dmax = o->newton_dense_max == 0 ? w->dmax : o->newton_dense_max;
@@ -241,7 +252,7 @@ void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl)
         FOR_ISLAND_DOFS(w, p, isl, q) w->dof_local[q] = n++;
     }
     int iter = 0;
-    while (iter < o->max_iter) {
+    while (iter < max_iter) {
         /* gradient M (a - a0) - J^T f; block Hessians of the soft-cone costs */
         FOR_ISLAND_DOFS(w, p, isl, q) w->tmp[q] = a[q] - p->a0[q];
         cs_i_mass_mul(w, p, isl, g, w->tmp);
@@ -262,7 +273,7 @@ void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl)
         /* as MuJoCo: always attempt one Newton step, test the gradient only after it (a
          * warm start that already meets the tolerance would otherwise keep its forces,
          * which lag the optimum by up to the tolerance step after step) */
-        if (iter > 0 && scale * sqrt(gn) < o->tolerance) break;
+        if ((iter > 0 || !first_step) && scale * sqrt(gn) < o->tolerance) break;
         if (dense) {
             /* H = M + sum J^T Hl J over the island's dofs (lower triangle), Cholesky */
             memset(H, 0, sizeof(double) * nv * nv);
@@ -309,7 +320,6 @@ void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl)
         cost = nc;
         if (st->improvement < o->tolerance) break;
     }
-    st->iterations = iter;
     /* reported forces: the soft-cone forces at the final a */
     for (int b = 0; b < nbk; b++) {
         int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
@@ -317,4 +327,5 @@ void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl)
         cs_i_resid(e, k, a, w->jres + r0);
         cs_efc_soft(e, k, w->jres + r0, e->force + r0, &l, NULL);
     }
+    return iter;
 }

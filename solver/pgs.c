@@ -506,9 +506,41 @@ static void warm_start(cs_solver_ws *w, const cs_problem *p, int isl, const doub
     }
 }
 
+/* Scaled norm of the primal gradient at the sweeps' point: with a = a0 + M^-1 J^T f kept
+ * exactly, M (a - a0) - J^T f_soft(J a - a_ref) = J^T (f - f_soft(J a - a_ref)). Zero only
+ * at the optimum, unlike the improvement of a sweep, which is also small where the sweeps
+ * crawl (stacks). Uses the island's dofs of w->grad. */
+static double pgs_gradient(cs_solver_ws *w, const cs_problem *p, int isl, double scale)
+{
+    const cs_efc *e = p->efc;
+    const cs_mass *M = p->M;
+    double *g = w->grad, j[CS_MAXROWS], fs[CS_MAXROWS], l, gn = 0;
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
+        for (int q = lo; q < lo + M->tree_dofnum[tr]; q++) g[q] = 0;
+    }
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k];
+        int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+        const int *ci = e->J_colind + adr;
+        cs_i_resid(e, k, w->a, j);
+        cs_efc_soft(e, k, j, fs, &l, NULL);
+        for (int r = 0; r < e->blk_nrow[k]; r++) {
+            double d = e->force[r0 + r] - fs[r];
+            if (d == 0) continue;
+            const double *J = e->J + adr + r * nnz;
+            for (int q = 0; q < nnz; q++) g[ci[q]] += J[q] * d;
+        }
+    }
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
+        for (int q = lo; q < lo + M->tree_dofnum[tr]; q++) gn += g[q] * g[q];
+    }
+    return scale * sqrt(gn);
+}
+
 void cs_i_pgs(cs_solver_ws *w, cs_thread_ws *t, int isl)
 {
-    (void)t;
     const cs_problem *p = w->p;
     const cs_solver_opts *o = w->o;
     cs_efc *e = p->efc;
@@ -531,7 +563,13 @@ void cs_i_pgs(cs_solver_ws *w, cs_thread_ws *t, int isl)
         impr *= scale;
         st->improvement = impr;
         iter++;
-        if (impr <= o->tolerance) break; /* <=: tolerance 0 runs to exact stagnation */
+        int small = impr <= o->tolerance; /* <=: tolerance 0 runs to exact stagnation */
+        if (small && (!o->polish_after || pgs_gradient(w, p, isl, scale) < o->tolerance)) break;
+        if (o->polish_after > 0 && (small || iter >= o->polish_after) && iter < o->max_iter) {
+            st->polish = cs_i_newton_iterate(w, t, isl, o->max_iter - iter, 0);
+            iter += st->polish;
+            break;
+        }
     }
     st->iterations = iter;
 }

@@ -16,6 +16,7 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->exact_block = 1;
     o->blocking = CS_PGS_BLOCK_PAIR;
     o->newton_dense_max = 0;
+    o->polish_after = 0;
     o->stats = 0;
 }
 

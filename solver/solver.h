@@ -43,6 +43,8 @@ typedef struct {
     int blocking;     /* PGS: cs_pgs_blocking */
     int newton_dense_max; /* Newton: islands of up to this many dofs are factored densely
                              (0: default 192), larger ones use preconditioned CG; < 0: CG */
+    int polish_after; /* PGS: after this many sweeps without meeting the tolerance, finish
+                         with Newton iterations from the sweeps' point (0: never) */
     int stats;        /* 1: compute the residual statistics of cs_island_stats */
 } cs_solver_opts;
 
@@ -50,7 +52,8 @@ void cs_solver_opts_default(cs_solver_opts *o);
 
 typedef struct {
     int ntree, nblock, nv;
-    int iterations;
+    int iterations;         /* PGS: sweeps plus polish steps */
+    int polish;             /* PGS: Newton steps that finished the solve */
     int warm_used;          /* 1 if the warm start beat the cold start */
     double improvement;     /* last scaled improvement */
     /* with opts.stats only: */

@@ -68,6 +68,10 @@ void cs_i_mass_mul(const cs_solver_ws *w, const cs_problem *p, int isl, double *
 
 void cs_i_pgs(cs_solver_ws *w, cs_thread_ws *t, int isl);
 void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl);
+/* Newton iterations from the island's current w->a, at most max_iter; first_step: take one
+ * step before testing the gradient. Leaves the soft-cone forces at the final a in
+ * e->force. Returns the iterations taken. */
+int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter, int first_step);
 
 /* worker pool (pool.c): run fn(arg, thread, item) for item in [0, n) on nthread threads */
 struct cs_pool *cs_pool_create(int nthread);

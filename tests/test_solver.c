@@ -1,5 +1,6 @@
-/* Solver suite: constraint rows (cone-math.md §8), local cone problems, PGS and Newton on
- * random multi-contact problems, the closed-form soft response (§7), the resting sphere. */
+/* Solver suite: constraint rows (docs/contact-math.md §8), the tree mass operator, local cone
+ * problems, PGS and Newton on random multi-contact problems, the closed-form soft response
+ * (§7), the resting sphere. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +21,107 @@ static double urand(void)
     return (double)(rng_state >> 11) / 9007199254740992.0;
 }
 static double srand1(void) { return 2 * urand() - 1; }
+
+/* ---- free bodies as the solver sees them ----
+ * Each free body is one kinematic tree: a chain of 6 dofs (world linear velocity of the
+ * body-frame origin, then angular velocity in the body's local frame), numbered 6 b .. 6 b + 5,
+ * so qvel and a0 keep 6 numbers per body. */
+#define FB_MAXB 40
+typedef struct {
+    int nbody;
+    int dof_parent[6 * FB_MAXB], dof_Madr[6 * FB_MAXB], dof_treeid[6 * FB_MAXB];
+    int tree_dofadr[FB_MAXB], tree_dofnum[FB_MAXB];
+    double qM[21 * FB_MAXB], qLD[21 * FB_MAXB], qLDiagInv[6 * FB_MAXB];
+    cs_mass mass;
+} fbmass;
+
+/* The tree operator of nbody free bodies with the 6x6 row-major blocks M36 (36 per body),
+ * not factored. Row i of a body holds M(i,i), M(i,i-1), ..., M(i,0). */
+static cs_mass *fb_build(fbmass *F, int nbody, const double *M36)
+{
+    F->nbody = nbody;
+    for (int b = 0; b < nbody; b++) {
+        F->tree_dofadr[b] = 6 * b;
+        F->tree_dofnum[b] = 6;
+        for (int i = 0; i < 6; i++) {
+            int q = 6 * b + i;
+            F->dof_parent[q] = i ? q - 1 : -1;
+            F->dof_Madr[q] = 21 * b + i * (i + 1) / 2;
+            F->dof_treeid[q] = b;
+            for (int j = 0; j <= i; j++) F->qM[F->dof_Madr[q] + j] = M36[36 * b + 6 * i + i - j];
+        }
+    }
+    cs_mass *M = &F->mass;
+    M->nv = 6 * nbody;
+    M->nM = 21 * nbody;
+    M->ntree = nbody;
+    M->dof_parent = F->dof_parent;
+    M->dof_Madr = F->dof_Madr;
+    M->dof_treeid = F->dof_treeid;
+    M->tree_dofadr = F->tree_dofadr;
+    M->tree_dofnum = F->tree_dofnum;
+    M->qM = F->qM;
+    M->qLD = F->qLD;
+    M->qLDiagInv = F->qLDiagInv;
+    return M;
+}
+
+/* ... and factored */
+static const cs_mass *fb_mass(fbmass *F, int nbody, const double *M36)
+{
+    cs_mass *M = fb_build(F, nbody, M36);
+    ck_assert_int_eq(cs_mass_factor(M), 0);
+    return M;
+}
+
+/* Per-body state the contact Jacobians need (arrays indexed by body). */
+typedef struct {
+    const double *xpos; /* 3 per body: world position of the body-frame origin */
+    const double *xmat; /* 9 per body: rotation body->world, row-major */
+    const double *iw;   /* 2 per body: invweight (trans, rot) */
+    const double *qvel; /* 6 per body */
+} fbstate;
+
+/* Side of body b (-1: static) at the contact point p: the velocity of the point moving with
+ * the body is v + (R w_local) x (p - x), so the translation columns are the world axes and
+ * rotation column k is (R e_k) x (p - x); the angular velocity's column k is R e_k. */
+static void fb_side(const fbstate *S, int b, const double p[3], double jacp[18], double jacr[18],
+                    cs_contact_side *sd)
+{
+    memset(sd, 0, sizeof *sd);
+    memset(jacp, 0, 18 * sizeof *jacp);
+    memset(jacr, 0, 18 * sizeof *jacr);
+    sd->jacp = jacp;
+    sd->jacr = jacr;
+    sd->tree = b;
+    if (b < 0) return;
+    sd->dofadr = 6 * b;
+    sd->ndof = 6;
+    sd->invweight[0] = S->iw[2 * b];
+    sd->invweight[1] = S->iw[2 * b + 1];
+    const double *R = S->xmat + 9 * b, *x = S->xpos + 3 * b;
+    double r[3] = {p[0] - x[0], p[1] - x[1], p[2] - x[2]};
+    for (int i = 0; i < 3; i++) jacp[6 * i + i] = 1;
+    for (int k = 0; k < 3; k++) {
+        double a[3] = {R[k], R[3 + k], R[6 + k]};
+        jacp[3 + k] = a[1] * r[2] - a[2] * r[1];
+        jacp[6 + 3 + k] = a[2] * r[0] - a[0] * r[2];
+        jacp[12 + 3 + k] = a[0] * r[1] - a[1] * r[0];
+        for (int i = 0; i < 3; i++) jacr[6 * i + 3 + k] = a[i];
+    }
+}
+
+/* Append the block of contact c between bodies b0 (geom1's) and b1 (geom2's), -1 static.
+ * Returns cs_efc_add_contact's warning mask. */
+static int fb_contact(cs_efc *e, const cs_contact_in *c, int id, int b0, int b1, const fbstate *S,
+                      const cs_row_opts *o)
+{
+    double jp[2][18], jr[2][18];
+    cs_contact_side sd[2];
+    fb_side(S, b0, c->pos, jp[0], jr[0], &sd[0]);
+    fb_side(S, b1, c->pos, jp[1], jr[1], &sd[1]);
+    return cs_efc_add_contact(e, c, id, sd, S->qvel, o);
+}
 
 /* ---------------------------------------------------------------- rows, §8 ---- */
 
@@ -93,6 +195,7 @@ END_TEST
 /* A 2 kg sphere (r 0.1, I = 2/5 m r^2) whose centre is at height z over the z-up plane. */
 typedef struct {
     double xpos[3], xmat[9], iw[2], qvel[6], M[36], a0[6];
+    fbmass fm;
 } sphere_t;
 
 static void sphere_init(sphere_t *s, double z)
@@ -110,6 +213,7 @@ static void sphere_init(sphere_t *s, double z)
     s->a0[2] = -9.81;
 }
 
+/* the plane is geom1 (static), the sphere geom2 */
 static void sphere_contact(const sphere_t *s, int dim, cs_contact_in *c)
 {
     memset(c, 0, sizeof *c);
@@ -125,8 +229,16 @@ static void sphere_contact(const sphere_t *s, int dim, cs_contact_in *c)
     memcpy(c->friction, f, sizeof f);
     memcpy(c->solref, SOLREF_DEF, sizeof c->solref);
     memcpy(c->solimp, SOLIMP_DEF, sizeof c->solimp);
-    c->body[0] = -1; /* plane is geom1 */
-    c->body[1] = 0;
+}
+
+/* The rows of the sphere's one contact alone in e; returns the warning mask. */
+static int sphere_rows(cs_efc *e, const sphere_t *s, const cs_contact_in *c, const cs_row_opts *o)
+{
+    fbstate S = {s->xpos, s->xmat, s->iw, s->qvel};
+    cs_efc_clear(e);
+    int warn = fb_contact(e, c, 0, -1, 0, &S, o);
+    ck_assert_int_ge(warn, 0);
+    return warn;
 }
 
 START_TEST(test_rows_sphere_hand)
@@ -140,59 +252,69 @@ START_TEST(test_rows_sphere_hand)
     sphere_contact(&s, 6, &c);
     c.margin = 0.002;
     c.gap = 0.0005;
-    cs_bodies_in bd = {s.xpos, s.xmat, s.iw, s.qvel};
     cs_row_opts o = {0.002, 1.0, CS_CONE_ELLIPTIC, 1};
-    cs_block b;
-    ck_assert_int_eq(cs_rows_make(&c, 0, &bd, &o, &b), 0);
-    ck_assert_int_eq(b.nrow, 6);
+    cs_efc e;
+    cs_efc_init(&e);
+    ck_assert_int_eq(sphere_rows(&e, &s, &c, &o), 0);
+    ck_assert_int_eq(e.nblock, 1);
+    ck_assert_int_eq(e.blk_nrow[0], 6);
+    ck_assert_int_eq(e.nefc, 6);
     /* lever arm r = p - x = (0, 0, -(0.1 + dist/2)) */
     double rz = -(0.1 - 1.5e-4);
     /* normal row: vz; t1 = y row: v_y + (w x r)_y = v_y - w_x r_z ; t2 = -x row */
-    ck_assert_double_eq_tol(b.J[0][6 + 2], 1, 1e-15);
-    ck_assert_double_eq_tol(b.J[1][6 + 1], 1, 1e-15);
-    ck_assert_double_eq_tol(b.J[1][6 + 3], -rz, 1e-15);
-    ck_assert_double_eq_tol(b.J[2][6 + 0], -1, 1e-15);
-    ck_assert_double_eq_tol(b.J[2][6 + 4], -rz, 1e-15); /* -(w_y r_z) */
-    ck_assert_double_eq_tol(b.J[3][6 + 5], 1, 1e-15);  /* spin about n = z */
-    ck_assert_double_eq_tol(b.J[4][6 + 4], 1, 1e-15);  /* roll about t1 = y */
-    ck_assert_double_eq_tol(b.J[5][6 + 3], -1, 1e-15); /* roll about t2 = -x */
-    for (int q = 0; q < 6; q++) ck_assert_double_eq(b.J[0][q], 0); /* static side */
+    ck_assert_double_eq_tol(cs_efc_J(&e, 0, 2), 1, 1e-15);
+    ck_assert_double_eq_tol(cs_efc_J(&e, 1, 1), 1, 1e-15);
+    ck_assert_double_eq_tol(cs_efc_J(&e, 1, 3), -rz, 1e-15);
+    ck_assert_double_eq_tol(cs_efc_J(&e, 2, 0), -1, 1e-15);
+    ck_assert_double_eq_tol(cs_efc_J(&e, 2, 4), -rz, 1e-15); /* -(w_y r_z) */
+    ck_assert_double_eq_tol(cs_efc_J(&e, 3, 5), 1, 1e-15);  /* spin about n = z */
+    ck_assert_double_eq_tol(cs_efc_J(&e, 4, 4), 1, 1e-15);  /* roll about t1 = y */
+    ck_assert_double_eq_tol(cs_efc_J(&e, 5, 3), -1, 1e-15); /* roll about t2 = -x */
+    /* the static side has no columns: every row spans the sphere's 6 dofs only */
+    ck_assert_int_eq(e.blk_tree[0], -1);
+    ck_assert_int_eq(e.blk_ndof[0], 0);
+    ck_assert_int_eq(e.blk_tree[1], 0);
+    for (int r = 0; r < 6; r++) {
+        ck_assert_int_eq(e.J_rownnz[r], 6);
+        for (int q = 0; q < 6; q++) ck_assert_int_eq(e.J_colind[e.J_rowadr[r] + q], q);
+    }
     /* contact velocity: t2 row = -(v_x + w_y r_z) */
-    ck_assert_double_eq_tol(b.vel[0], -0.2, 1e-15);
-    ck_assert_double_eq_tol(b.vel[2], -(0.3 + 1.5 * rz), 1e-15);
-    ck_assert_double_eq_tol(b.vel[4], 1.5, 1e-15);
-    for (int j = 0; j < 6; j++) ck_assert_double_eq(b.cvel[j], b.vel[j]);
+    ck_assert_double_eq_tol(e.vel[0], -0.2, 1e-15);
+    ck_assert_double_eq_tol(e.vel[2], -(0.3 + 1.5 * rz), 1e-15);
+    ck_assert_double_eq_tol(e.vel[4], 1.5, 1e-15);
+    for (int j = 0; j < 6; j++) ck_assert_double_eq(e.blk_cvel[j], e.vel[j]);
     /* impedance from pos = dist against include-margin 0.0015 */
     double mc = 0.0015, x = (0.0015 + 3e-4) / 0.001; /* >= 1: saturated */
     (void)x;
-    ck_assert_double_eq_tol(b.margin_c, mc, 1e-18);
-    ck_assert_double_eq_tol(b.imp, 0.95, 1e-15);
+    ck_assert_double_eq_tol(e.blk_margin_c[0], mc, 1e-18);
+    ck_assert_double_eq_tol(e.blk_imp[0], 0.95, 1e-15);
     double imp = 0.95, K = 1 / (0.95 * 0.95 * 0.02 * 0.02 * 1), B = 2 / (0.95 * 0.02);
-    ck_assert_double_eq_tol(b.aref[0], -B * (-0.2) - K * imp * (-3e-4 - mc), 1e-10);
+    ck_assert_double_eq_tol(e.aref[0], -B * (-0.2) - K * imp * (-3e-4 - mc), 1e-10);
     for (int j = 1; j < 6; j++) {
-        ck_assert_double_eq(b.K[j], 0);
-        ck_assert_double_eq_tol(b.aref[j], -B * b.vel[j], 1e-12);
+        ck_assert_double_eq(e.K[j], 0);
+        ck_assert_double_eq_tol(e.aref[j], -B * e.vel[j], 1e-12);
     }
     /* R: dA = 1/m for n, t1, t2; 1/I for spin/roll; R_1 = R_0/impratio, R_j f_j^2 = R_1 f_1^2 */
     double R0 = (1 - imp) / imp * 0.5;
-    ck_assert_double_eq_tol(b.R[0], R0, 1e-15);
-    ck_assert_double_eq_tol(b.R[1], R0, 1e-15);
-    ck_assert_double_eq_tol(b.R[2], R0, 1e-15);
-    ck_assert_double_eq_tol(b.R[3], R0 / (0.005 * 0.005), 1e-9);
-    ck_assert_double_eq_tol(b.R[5], R0 / 1e-8, 1e-3);
-    ck_assert_double_eq_tol(b.dA[3], 125, 1e-12);
-    ck_assert_double_eq_tol(b.kappa, R0, 1e-15);
-    ck_assert_double_eq_tol(b.mu, 1, 1e-15);
+    ck_assert_double_eq_tol(e.R[0], R0, 1e-15);
+    ck_assert_double_eq_tol(e.R[1], R0, 1e-15);
+    ck_assert_double_eq_tol(e.R[2], R0, 1e-15);
+    ck_assert_double_eq_tol(e.R[3], R0 / (0.005 * 0.005), 1e-9);
+    ck_assert_double_eq_tol(e.R[5], R0 / 1e-8, 1e-3);
+    ck_assert_double_eq_tol(e.dA[3], 125, 1e-12);
+    ck_assert_double_eq_tol(e.blk_kappa[0], R0, 1e-15);
+    ck_assert_double_eq_tol(e.blk_mu[0], 1, 1e-15);
 
     /* a condim the loader should have rejected is flagged and made frictionless */
     c.dim = 2;
-    ck_assert_int_eq(cs_rows_make(&c, 0, &bd, &o, &b) & CS_ROWS_BAD_DIM, CS_ROWS_BAD_DIM);
-    ck_assert_int_eq(b.nrow, 1);
+    ck_assert_int_eq(sphere_rows(&e, &s, &c, &o) & CS_ROWS_BAD_DIM, CS_ROWS_BAD_DIM);
+    ck_assert_int_eq(e.blk_nrow[0], 1);
+    ck_assert_int_eq(e.blk_kind[0], CS_BLOCK_FRICTIONLESS);
     c.dim = 6;
     /* mixed-sign solref: flagged, default used */
     c.solref[1] = -1;
-    ck_assert_int_eq(cs_rows_make(&c, 0, &bd, &o, &b), CS_ROWS_WARN_SOLREF);
-    ck_assert_double_eq_tol(b.B[0], 2 / (0.95 * 0.02), 1e-12);
+    ck_assert_int_eq(sphere_rows(&e, &s, &c, &o), CS_ROWS_WARN_SOLREF);
+    ck_assert_double_eq_tol(e.B[0], 2 / (0.95 * 0.02), 1e-12);
     c.solref[1] = 1;
 
     /* impratio 4 and solreffriction: R_1 = R_0/4, mu = f_1/2, friction B from solreffriction */
@@ -201,32 +323,34 @@ START_TEST(test_rows_sphere_hand)
     c.solreffriction[1] = 0.5;
     c.friction[0] = 0.8;
     c.friction[1] = 0.4;
-    cs_rows_make(&c, 0, &bd, &o, &b);
-    ck_assert_double_eq_tol(b.R[1], R0 / 4, 1e-15);
-    ck_assert_double_eq_tol(b.R[2], R0 / 4 * 0.64 / 0.16, 1e-14);
-    ck_assert_double_eq_tol(b.mu, 0.4, 1e-15);
-    ck_assert_double_eq_tol(b.B[1], 2 / (0.95 * 0.05), 1e-12);
-    ck_assert_double_eq_tol(b.B[0], B, 1e-12);
+    sphere_rows(&e, &s, &c, &o);
+    ck_assert_double_eq_tol(e.R[1], R0 / 4, 1e-15);
+    ck_assert_double_eq_tol(e.R[2], R0 / 4 * 0.64 / 0.16, 1e-14);
+    ck_assert_double_eq_tol(e.blk_mu[0], 0.4, 1e-15);
+    ck_assert_double_eq_tol(e.B[1], 2 / (0.95 * 0.05), 1e-12);
+    ck_assert_double_eq_tol(e.B[0], B, 1e-12);
 
     /* pyramidal: edges J_n +- f_j J_j, pos = dist for all, K everywhere, common R */
     o.cone = CS_CONE_PYRAMIDAL;
     o.impratio = 1;
     c.dim = 3;
-    cs_rows_make(&c, 0, &bd, &o, &b);
-    ck_assert_int_eq(b.nrow, 4);
-    ck_assert_double_eq_tol(b.J[0][6 + 1], 0.8, 1e-15);
-    ck_assert_double_eq_tol(b.J[1][6 + 1], -0.8, 1e-15);
-    ck_assert_double_eq_tol(b.J[2][6 + 0], -0.4, 1e-15);
-    ck_assert_double_eq_tol(b.J[3][6 + 2], 1, 1e-15);
+    sphere_rows(&e, &s, &c, &o);
+    ck_assert_int_eq(e.blk_nrow[0], 4);
+    ck_assert_int_eq(e.blk_kind[0], CS_BLOCK_PYRAMIDAL);
+    ck_assert_double_eq_tol(cs_efc_J(&e, 0, 1), 0.8, 1e-15);
+    ck_assert_double_eq_tol(cs_efc_J(&e, 1, 1), -0.8, 1e-15);
+    ck_assert_double_eq_tol(cs_efc_J(&e, 2, 0), -0.4, 1e-15);
+    ck_assert_double_eq_tol(cs_efc_J(&e, 3, 2), 1, 1e-15);
     double Rp0 = (1 - imp) / imp * 0.5 * (1 + 0.64);
     for (int j = 0; j < 4; j++) {
-        ck_assert_double_eq_tol(b.R[j], 2 * 0.64 * Rp0, 1e-15);
-        ck_assert_double_eq_tol(b.K[j], K, 1e-9);
+        ck_assert_double_eq_tol(e.R[j], 2 * 0.64 * Rp0, 1e-15);
+        ck_assert_double_eq_tol(e.K[j], K, 1e-9);
     }
-    ck_assert_double_eq_tol(b.aref[1], -B * b.vel[1] - K * imp * (-3e-4 - mc), 1e-10);
-    ck_assert_double_eq_tol(b.dA[2], 0.5 * (1 + 0.16), 1e-15);
-    ck_assert_double_eq_tol(b.cvel[2], -(0.3 + 1.5 * rz), 1e-15); /* still the frame velocity */
-    ck_assert_double_eq_tol(b.vel[1], -0.2 - 0.8 * b.cvel[1], 1e-15);
+    ck_assert_double_eq_tol(e.aref[1], -B * e.vel[1] - K * imp * (-3e-4 - mc), 1e-10);
+    ck_assert_double_eq_tol(e.dA[2], 0.5 * (1 + 0.16), 1e-15);
+    ck_assert_double_eq_tol(e.blk_cvel[2], -(0.3 + 1.5 * rz), 1e-15); /* still the frame velocity */
+    ck_assert_double_eq_tol(e.vel[1], -0.2 - 0.8 * e.blk_cvel[1], 1e-15);
+    cs_efc_free(&e);
 }
 END_TEST
 
@@ -236,6 +360,9 @@ static void rand_rot(double *R);
 START_TEST(test_jacobian_two_bodies)
 {
     rng_state = 8;
+    cs_efc e;
+    cs_efc_init(&e);
+    cs_row_opts o = {0.002, 1, CS_CONE_ELLIPTIC, 1};
     for (int t = 0; t < 50; t++) {
         double xpos[6], xmat[18], qvel[12], iw[4] = {1, 1, 1, 1};
         for (int i = 0; i < 6; i++) xpos[i] = srand1();
@@ -247,11 +374,14 @@ START_TEST(test_jacobian_two_bodies)
         rand_rot(c.frame);
         for (int i = 0; i < 3; i++) c.pos[i] = srand1();
         c.dim = 6;
-        c.body[0] = 0;
-        c.body[1] = 1;
-        cs_bodies_in bd = {xpos, xmat, iw, qvel};
-        double J[6][12], u[2][3], wv[2][3];
-        cs_contact_jacobian(&c, &bd, J);
+        for (int j = 0; j < 5; j++) c.friction[j] = 1;
+        memcpy(c.solref, SOLREF_DEF, sizeof c.solref);
+        memcpy(c.solimp, SOLIMP_DEF, sizeof c.solimp);
+        fbstate S = {xpos, xmat, iw, qvel};
+        cs_efc_clear(&e);
+        ck_assert_int_eq(fb_contact(&e, &c, 0, 0, 1, &S, &o), 0);
+        ck_assert_int_eq(e.nefc, 6);
+        double u[2][3], wv[2][3];
         for (int b = 0; b < 2; b++) {
             const double *R = xmat + 9 * b, *wl = qvel + 6 * b + 3;
             double r[3] = {c.pos[0] - xpos[3 * b], c.pos[1] - xpos[3 * b + 1], c.pos[2] - xpos[3 * b + 2]};
@@ -262,13 +392,63 @@ START_TEST(test_jacobian_two_bodies)
         }
         for (int row = 0; row < 6; row++) {
             double jv = 0, ref = 0;
-            for (int q = 0; q < 12; q++) jv += J[row][q] * qvel[q];
+            for (int q = 0; q < 12; q++) jv += cs_efc_J(&e, row, q) * qvel[q];
             const double *ax = c.frame + 3 * (row % 3);
             for (int i = 0; i < 3; i++)
                 ref += ax[i] * (row < 3 ? u[1][i] - u[0][i] : wv[1][i] - wv[0][i]);
             ck_assert_double_eq_tol(jv, ref, 1e-13);
+            ck_assert_double_eq_tol(e.vel[row], ref, 1e-13);
         }
     }
+    cs_efc_free(&e);
+}
+END_TEST
+
+/* The tree operator of 3 free bodies with random SPD 6x6 blocks: cs_mass_get returns the
+ * entries, and cs_mass_solve inverts cs_mass_mul, over all dofs and over one tree. */
+static void rand_spd(int n, double *G, double diag);
+START_TEST(test_mass_operator)
+{
+    rng_state = 606;
+    for (int t = 0; t < 20; t++) {
+        double M36[3 * 36];
+        for (int b = 0; b < 3; b++) rand_spd(6, M36 + 36 * b, 0.1 + urand());
+        fbmass F;
+        const cs_mass *M = fb_mass(&F, 3, M36);
+        ck_assert_int_eq(M->nv, 18);
+        for (int b = 0; b < 3; b++)
+            for (int i = 0; i < 6; i++)
+                for (int j = 0; j < 6; j++) /* a free body's 6 dofs are one chain: all stored */
+                    ck_assert_double_eq(cs_mass_get(M, 6 * b + i, 6 * b + j), M36[36 * b + 6 * i + j]);
+        ck_assert_double_eq(cs_mass_get(M, 7, 2), 0); /* different trees */
+        double x[18], y[18], z[18], ref[18];
+        for (int q = 0; q < 18; q++) x[q] = srand1();
+        cs_mass_mul(M, y, x, 0, 18);
+        for (int b = 0; b < 3; b++)
+            for (int i = 0; i < 6; i++) {
+                double v = 0;
+                for (int j = 0; j < 6; j++) v += M36[36 * b + 6 * i + j] * x[6 * b + j];
+                ref[6 * b + i] = v;
+            }
+        double ys = 0;
+        for (int q = 0; q < 18; q++) ys = fmax(ys, fabs(ref[q]));
+        for (int q = 0; q < 18; q++) ck_assert_double_eq_tol(y[q], ref[q], 1e-13 * ys);
+        memcpy(z, y, sizeof z);
+        cs_mass_solve(M, z, 0, 18);
+        for (int q = 0; q < 18; q++) ck_assert_double_eq_tol(z[q], x[q], 1e-12);
+        /* one tree alone: the others untouched */
+        memcpy(z, y, sizeof z);
+        cs_mass_solve(M, z, 6, 12);
+        for (int q = 0; q < 18; q++) ck_assert_double_eq_tol(z[q], q >= 6 && q < 12 ? x[q] : y[q], 1e-12);
+        cs_mass_mul(M, z, x, 12, 18);
+        for (int q = 12; q < 18; q++) ck_assert_double_eq_tol(z[q], y[q], 1e-13 * ys);
+    }
+    /* a matrix that is not positive definite is refused */
+    double bad[36] = {0};
+    for (int i = 0; i < 6; i++) bad[7 * i] = 1;
+    bad[7 * 5] = -1;
+    fbmass F;
+    ck_assert_int_eq(cs_mass_factor(fb_build(&F, 1, bad)), -1);
 }
 END_TEST
 
@@ -401,17 +581,24 @@ END_TEST
 
 START_TEST(test_soft_zones_worked)
 {
-    cs_block b;
-    memset(&b, 0, sizeof b);
-    b.kind = CS_BLOCK_ELLIPTIC;
-    b.dim = b.nrow = 3;
-    b.friction[0] = b.friction[1] = 1;
-    b.R[0] = b.R[1] = b.R[2] = 1;
-    b.kappa = 1;
+    /* one elliptic block of 3 rows, made by hand */
+    cs_efc e;
+    cs_efc_init(&e);
+    ck_assert_int_eq(cs_efc_reserve(&e, 1, 3, 0), 0);
+    e.nblock = 1;
+    e.nefc = 3;
+    e.blk_kind[0] = CS_BLOCK_ELLIPTIC;
+    e.blk_dim[0] = e.blk_nrow[0] = 3;
+    e.blk_row[0] = 0;
+    double *fric = e.blk_friction, *R = e.R;
+    memset(fric, 0, 5 * sizeof *fric);
+    fric[0] = fric[1] = 1;
+    R[0] = R[1] = R[2] = 1;
+    e.blk_kappa[0] = 1;
     double f[3], l, h[9];
     for (double jn = -3; jn <= 3; jn += 0.25) {
         double j[3] = {jn, 1, 0}; /* T = 1 */
-        cs_zone z = cs_block_soft(&b, j, f, &l, h);
+        cs_zone z = cs_efc_soft(&e, 0, j, f, &l, h);
         if (jn >= 1) {
             ck_assert_int_eq(z, CS_ZONE_TOP);
             ck_assert_double_eq(f[0], 0);
@@ -429,27 +616,28 @@ START_TEST(test_soft_zones_worked)
     }
     /* both give 1 at j_n = -1 */
     double jb[3] = {-1, 1, 0};
-    cs_block_soft(&b, jb, f, &l, h);
+    cs_efc_soft(&e, 0, jb, f, &l, h);
     ck_assert_double_eq_tol(f[0], 1, 1e-15);
     /* gradient of the cost is -f, Hessian matches finite differences (middle zone) */
-    b.friction[0] = 0.8;
-    b.friction[1] = 0.3;
-    b.R[1] = 1 / 0.64;
-    b.R[2] = 1 / 0.09;
+    fric[0] = 0.8;
+    fric[1] = 0.3;
+    R[1] = 1 / 0.64;
+    R[2] = 1 / 0.09;
     double j0[3] = {0.1, 0.7, -0.9}, f0[3], hh[9];
-    ck_assert_int_eq(cs_block_soft(&b, j0, f0, &l, hh), CS_ZONE_MIDDLE);
+    ck_assert_int_eq(cs_efc_soft(&e, 0, j0, f0, &l, hh), CS_ZONE_MIDDLE);
     for (int k = 0; k < 3; k++) {
         double jp[3], jm[3], fp[3], fm[3], lp, lm, eps = 1e-6;
         memcpy(jp, j0, sizeof jp);
         memcpy(jm, j0, sizeof jm);
         jp[k] += eps;
         jm[k] -= eps;
-        cs_block_soft(&b, jp, fp, &lp, NULL);
-        cs_block_soft(&b, jm, fm, &lm, NULL);
+        cs_efc_soft(&e, 0, jp, fp, &lp, NULL);
+        cs_efc_soft(&e, 0, jm, fm, &lm, NULL);
         ck_assert_double_eq_tol((lp - lm) / (2 * eps), -f0[k], 1e-8);
         for (int i = 0; i < 3; i++)
             ck_assert_double_eq_tol(-(fp[i] - fm[i]) / (2 * eps), hh[i * 3 + k], 1e-7);
     }
+    cs_efc_free(&e);
 }
 END_TEST
 
@@ -462,8 +650,22 @@ typedef struct {
     double xpos[3 * RP_MAXB], xmat[9 * RP_MAXB], iw[2 * RP_MAXB], qvel[6 * RP_MAXB],
         M[36 * RP_MAXB], a0[6 * RP_MAXB];
     cs_contact_in con[RP_MAXC];
-    cs_block blk[RP_MAXC];
+    int cbody[RP_MAXC][2]; /* geom1's and geom2's body, -1 static */
+    fbmass fm;             /* the bodies' mass operator, factored */
+    cs_efc efc;            /* rows of con[0 .. ncon-1], block k from contact k */
 } randprob;
+
+/* The rows of the problem's contacts, anew. */
+static void rp_rows(randprob *P, const cs_row_opts *o)
+{
+    fbstate S = {P->xpos, P->xmat, P->iw, P->qvel};
+    cs_efc_clear(&P->efc);
+    for (int k = 0; k < P->ncon; k++)
+        ck_assert_int_ge(fb_contact(&P->efc, &P->con[k], k, P->cbody[k][0], P->cbody[k][1], &S, o), 0);
+    ck_assert_int_eq(P->efc.nblock, P->ncon);
+}
+
+static void rp_free(randprob *P) { cs_efc_free(&P->efc); }
 
 static void rand_rot(double *R)
 {
@@ -513,9 +715,11 @@ static void rand_frame(double *F)
     memcpy(F, R, sizeof R); /* rows orthonormal, right-handed */
 }
 
+/* A random problem (P's rows storage must be free: zeroed or after rp_free). */
 static void make_random(randprob *P, int nbody, int ncon, cs_cone_type cone, int dimset)
 {
     memset(P, 0, sizeof *P);
+    cs_efc_init(&P->efc);
     P->nbody = nbody;
     P->ncon = ncon;
     for (int b = 0; b < nbody; b++) {
@@ -535,16 +739,16 @@ static void make_random(randprob *P, int nbody, int ncon, cs_cone_type cone, int
         }
         P->a0[6 * b + 2] -= 9.81;
     }
+    fb_mass(&P->fm, nbody, P->M);
     static const int dims[4] = {1, 3, 4, 6};
     cs_row_opts o = {0.002, 1 + urand(), cone, 1};
-    cs_bodies_in bd = {P->xpos, P->xmat, P->iw, P->qvel};
     for (int k = 0; k < ncon; k++) {
         cs_contact_in *c = &P->con[k];
         int b1 = (int)(urand() * nbody);
         int b0 = urand() < 0.4 ? -1 : (int)(urand() * nbody);
         if (b0 == b1) b0 = -1;
-        c->body[0] = b0;
-        c->body[1] = b1;
+        P->cbody[k][0] = b0;
+        P->cbody[k][1] = b1;
         for (int i = 0; i < 3; i++) c->pos[i] = P->xpos[3 * b1 + i] + 0.2 * srand1();
         rand_frame(c->frame);
         c->dist = -0.002 * urand();
@@ -554,38 +758,48 @@ static void make_random(randprob *P, int nbody, int ncon, cs_cone_type cone, int
         c->friction[3] = c->friction[4] = 0.001 + 0.01 * urand();
         memcpy(c->solref, SOLREF_DEF, sizeof c->solref);
         memcpy(c->solimp, SOLIMP_DEF, sizeof c->solimp);
-        cs_rows_make(c, k, &bd, &o, &P->blk[k]);
     }
+    rp_rows(P, &o);
 }
 
 static int g_dense_max = 0; /* Newton's dense/CG switch used by solve_prob */
-static int g_pair_group = 1; /* PGS pair groups in solve_prob */
+static int g_pair_group = 1; /* PGS pair blocking in solve_prob */
 
+/* Solve with the residual statistics on (the tests below read them). */
 static void solve_prob(randprob *P, cs_solver_ws *w, cs_solve_method t, int iters, double tol,
                        double *a, cs_solve_stats *st, double forces[][CS_MAXDIM])
 {
-    cs_problem p = {P->nbody, P->M, P->a0, P->ncon, P->blk, 0};
+    cs_problem p = {&P->fm.mass, P->a0, &P->efc, 0};
     cs_solver_opts o;
     cs_solver_opts_default(&o);
     o.type = t;
     o.max_iter = iters;
     o.tolerance = tol;
     o.newton_dense_max = g_dense_max;
-    o.pgs_pair_group = g_pair_group;
+    o.blocking = g_pair_group ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
+    o.stats = 1;
     ck_assert_int_eq(cs_solve(w, &p, &o, NULL, a, st), 0);
-    for (int k = 0; k < P->ncon; k++) memcpy(forces[k], P->blk[k].force, sizeof forces[k]);
+    for (int k = 0; k < P->efc.nblock; k++)
+        memcpy(forces[k], P->efc.blk_force + CS_MAXDIM * k, sizeof forces[k]);
+}
+
+/* A workspace for the problem's bodies. */
+static cs_solver_ws *rp_solver(const randprob *P)
+{
+    cs_solver_ws *w = cs_solver_create(6 * P->nbody, P->nbody);
+    ck_assert_ptr_nonnull(w);
+    return w;
 }
 
 static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial)
 {
     rng_state = seed;
-    cs_solver_ws *w = cs_solver_create(8, 16);
-    ck_assert_ptr_nonnull(w);
     double maxdiff = 0, maxgap = 0, maxcg = 0;
     int maxit_pgs = 0, maxit_newton = 0, maxit_cg = 0;
     for (int t = 0; t < ntrial; t++) {
-        randprob P;
+        static randprob P;
         make_random(&P, 2 + t % 3, 4 + t % 5, cone, 0);
+        cs_solver_ws *w = rp_solver(&P);
         double a1[6 * RP_MAXB], a2[6 * RP_MAXB], F1[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
         cs_solve_stats s1, s2;
         solve_prob(&P, w, CS_METHOD_PGS, 4000, -1, a1, &s1, F1);
@@ -611,6 +825,8 @@ static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial
         maxgap = fmax(maxgap, gap);
         if (s1.iterations > maxit_pgs) maxit_pgs = s1.iterations;
         if (s2.iterations > maxit_newton) maxit_newton = s2.iterations;
+        cs_solver_free(w);
+        rp_free(&P);
     }
     printf("agreement %s: max |f_pgs - f_newton| = %.3g, max duality gap (rel) = %.3g, "
            "max iterations pgs %d newton %d; newton-CG vs dense %.3g (max iterations %d)\n",
@@ -619,7 +835,6 @@ static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial
     ck_assert(maxcg <= 1e-8);
     ck_assert(maxdiff <= 1e-6);
     ck_assert(maxgap <= 1e-9);
-    cs_solver_free(w);
 }
 
 START_TEST(test_agree_elliptic) { run_agreement(CS_CONE_ELLIPTIC, 777, 16); }
@@ -631,9 +846,9 @@ END_TEST
 START_TEST(test_residuals)
 {
     rng_state = 99;
-    cs_solver_ws *w = cs_solver_create(8, 16);
-    randprob P;
+    static randprob P;
     make_random(&P, 4, 10, CS_CONE_ELLIPTIC, 0);
+    cs_solver_ws *w = rp_solver(&P);
     double a[6 * RP_MAXB], F[RP_MAXC][CS_MAXDIM];
     cs_solve_stats s;
     solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a, &s, F);
@@ -645,44 +860,51 @@ START_TEST(test_residuals)
     ck_assert(s.stationarity <= 1e-8 * fsc);
     ck_assert(s.complementarity <= 1e-8 * fsc * fsc);
     cs_solver_free(w);
+    rp_free(&P);
 }
 END_TEST
 
-/* Islands: union-find over bodies joined by contacts. */
+/* Islands: union-find over trees joined by contacts. */
 START_TEST(test_islands)
 {
     rng_state = 5;
-    randprob P;
+    static randprob P;
     make_random(&P, 5, 4, CS_CONE_ELLIPTIC, 3);
     int pairs[4][2] = {{-1, 0}, {0, 1}, {-1, 3}, {3, 4}}; /* islands {0,1}, {3,4}; 2 free */
     cs_row_opts o = {0.002, 1, CS_CONE_ELLIPTIC, 1};
-    cs_bodies_in bd = {P.xpos, P.xmat, P.iw, P.qvel};
     for (int k = 0; k < 4; k++) {
-        P.con[k].body[0] = pairs[k][0];
-        P.con[k].body[1] = pairs[k][1];
-        cs_rows_make(&P.con[k], k, &bd, &o, &P.blk[k]);
+        P.cbody[k][0] = pairs[k][0];
+        P.cbody[k][1] = pairs[k][1];
     }
-    cs_solver_ws *w = cs_solver_create(8, 16);
+    rp_rows(&P, &o);
+    cs_solver_ws *w = rp_solver(&P);
     double a[6 * RP_MAXB], a2[6 * RP_MAXB], F[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
     cs_solve_stats s;
     solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a, &s, F);
     ck_assert_int_eq(s.nisland, 2);
-    ck_assert_int_eq(P.blk[0].island, P.blk[1].island);
-    ck_assert_int_eq(P.blk[2].island, P.blk[3].island);
-    ck_assert_int_ne(P.blk[0].island, P.blk[2].island);
-    ck_assert_int_eq(cs_solver_island(w, 0)->nbody, 2);
-    ck_assert_int_eq(cs_solver_island(w, 1)->nblock, 2);
+    /* islands are numbered in order of their first block: blocks 0, 1 (bodies 0, 1) make
+     * island 0, blocks 2, 3 (bodies 3, 4) island 1 */
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(cs_solver_island(w, i)->ntree, 2);
+        ck_assert_int_eq(cs_solver_island(w, i)->nblock, 2);
+        ck_assert_int_eq(cs_solver_island(w, i)->nv, 12);
+    }
     for (int q = 0; q < 6; q++) ck_assert_double_eq(a[12 + q], P.a0[12 + q]); /* body 2 free */
     /* solving the second island alone gives the same forces */
     P.ncon = 2;
-    memmove(&P.blk[0], &P.blk[2], 2 * sizeof P.blk[0]);
+    memmove(&P.con[0], &P.con[2], 2 * sizeof P.con[0]);
+    memmove(&P.cbody[0], &P.cbody[2], 2 * sizeof P.cbody[0]);
+    rp_rows(&P, &o);
     solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s, F2);
     ck_assert_int_eq(s.nisland, 1);
+    ck_assert_int_eq(cs_solver_island(w, 0)->ntree, 2);
     for (int i = 0; i < CS_MAXDIM; i++) {
         ck_assert_double_eq_tol(F2[0][i], F[2][i], 1e-12);
         ck_assert_double_eq_tol(F2[1][i], F[3][i], 1e-12);
     }
+    for (int q = 18; q < 30; q++) ck_assert_double_eq_tol(a2[q], a[q], 1e-12);
     cs_solver_free(w);
+    rp_free(&P);
 }
 END_TEST
 
@@ -694,19 +916,18 @@ START_TEST(test_large_island)
     static randprob P;
     make_random(&P, 40, 60, CS_CONE_ELLIPTIC, 0);
     cs_row_opts o = {0.002, 1, CS_CONE_ELLIPTIC, 1};
-    cs_bodies_in bd = {P.xpos, P.xmat, P.iw, P.qvel};
     for (int k = 0; k < 60; k++) {
-        P.con[k].body[0] = k < 39 ? k : -1;
-        P.con[k].body[1] = k < 39 ? k + 1 : (k * 7) % 40;
-        for (int i = 0; i < 3; i++) P.con[k].pos[i] = P.xpos[3 * P.con[k].body[1] + i] + 0.1 * srand1();
-        cs_rows_make(&P.con[k], k, &bd, &o, &P.blk[k]);
+        P.cbody[k][0] = k < 39 ? k : -1;
+        P.cbody[k][1] = k < 39 ? k + 1 : (k * 7) % 40;
+        for (int i = 0; i < 3; i++) P.con[k].pos[i] = P.xpos[3 * P.cbody[k][1] + i] + 0.1 * srand1();
     }
-    cs_solver_ws *w = cs_solver_create(RP_MAXB, RP_MAXC);
+    rp_rows(&P, &o);
+    cs_solver_ws *w = rp_solver(&P);
     static double a1[6 * RP_MAXB], a2[6 * RP_MAXB], F1[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
     cs_solve_stats s1, s2;
     solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s2, F2);
     ck_assert_int_eq(s2.nisland, 1);
-    ck_assert_int_eq(cs_solver_island(w, 0)->nbody, 40);
+    ck_assert_int_eq(cs_solver_island(w, 0)->ntree, 40);
     solve_prob(&P, w, CS_METHOD_PGS, 3000, -1, a1, &s1, F1);
     double md = 0;
     for (int k = 0; k < 60; k++)
@@ -717,12 +938,13 @@ START_TEST(test_large_island)
     ck_assert(md <= 1e-6);
     ck_assert(fabs(s2.primal_cost + s1.dual_cost) <= 1e-9 * s2.primal_cost);
     cs_solver_free(w);
+    rp_free(&P);
 }
 END_TEST
 
 /* A large pair group (no size limit in the group solve): 70 contacts of one body
  * with static geometry plus a few with a second body, random condims: PGS with pair
- * groups agrees with Newton. Pyramidal too. */
+ * blocking agrees with Newton. Pyramidal too. */
 START_TEST(test_pair_group_large)
 {
     for (int c = 0; c < 2; c++) {
@@ -731,14 +953,13 @@ START_TEST(test_pair_group_large)
         cs_cone_type cone = c ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC;
         make_random(&P, 2, 74, cone, 0);
         cs_row_opts o = {0.002, 1, cone, 1};
-        cs_bodies_in bd = {P.xpos, P.xmat, P.iw, P.qvel};
         for (int k = 0; k < 74; k++) {
-            P.con[k].body[0] = k < 70 ? -1 : 0;
-            P.con[k].body[1] = 1;
+            P.cbody[k][0] = k < 70 ? -1 : 0;
+            P.cbody[k][1] = 1;
             for (int i = 0; i < 3; i++) P.con[k].pos[i] = P.xpos[3 + i] + 0.2 * srand1();
-            cs_rows_make(&P.con[k], k, &bd, &o, &P.blk[k]);
         }
-        cs_solver_ws *w = cs_solver_create(RP_MAXB, RP_MAXC);
+        rp_rows(&P, &o);
+        cs_solver_ws *w = rp_solver(&P);
         static double a1[6 * RP_MAXB], a2[6 * RP_MAXB], F1[RP_MAXC][CS_MAXDIM], F2[RP_MAXC][CS_MAXDIM];
         cs_solve_stats s1, s2;
         solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s2, F2);
@@ -757,6 +978,7 @@ START_TEST(test_pair_group_large)
         ck_assert(s1.feasibility <= 1e-12 * fm);
         ck_assert(fabs(s2.primal_cost + s1.dual_cost) <= 1e-9 * fabs(s2.primal_cost));
         cs_solver_free(w);
+        rp_free(&P);
     }
 }
 END_TEST
@@ -771,32 +993,33 @@ START_TEST(test_single_contact_closed_form)
     sphere_contact(&s, 3, &c);
     c.pos[2] = 0.1; /* at the origin: no lever arm */
     c.friction[0] = c.friction[1] = 0.5;
-    cs_bodies_in bd = {s.xpos, s.xmat, s.iw, s.qvel};
     cs_row_opts o = {0.002, 1, CS_CONE_ELLIPTIC, 1};
-    cs_solver_ws *w = cs_solver_create(1, 1);
+    const cs_mass *M = fb_mass(&s.fm, 1, s.M);
+    cs_solver_ws *w = cs_solver_create(6, 1);
+    cs_efc e;
+    cs_efc_init(&e);
     /* contact-frame b = (b_n, b_t1, b_t2) for the top, bottom and middle zones */
     double bs[3][3] = {{1, 0.1, 0.2}, {-10, 0.3, -0.1}, {-1, 5, -3}};
     int zones[3] = {CS_ZONE_TOP, CS_ZONE_BOTTOM, CS_ZONE_MIDDLE};
     for (int zi = 0; zi < 3; zi++) {
-        cs_block b;
-        cs_rows_make(&c, 0, &bd, &o, &b);
-        for (int i = 0; i < 3; i++) b.aref[i] = -bs[zi][i]; /* a0 = 0: b = -aref */
+        sphere_rows(&e, &s, &c, &o);
+        for (int i = 0; i < 3; i++) e.aref[i] = -bs[zi][i]; /* a0 = 0: b = -aref */
         double a0[6] = {0}, a[6];
-        double Rn = 0.5 + b.R[0], kap = (0.5 + b.R[1]) * 0.25, mu = 0.5;
+        double Rn = 0.5 + e.R[0], kap = (0.5 + e.R[1]) * 0.25, mu = 0.5;
         double T = mu * hypot(bs[zi][1], bs[zi][2]), jn = bs[zi][0], fe[3];
         if (jn >= T) {
             fe[0] = fe[1] = fe[2] = 0;
         } else if (kap * jn + Rn * T <= 0) {
             fe[0] = -jn / Rn;
-            fe[1] = -bs[zi][1] / (0.5 + b.R[1]);
-            fe[2] = -bs[zi][2] / (0.5 + b.R[2]);
+            fe[1] = -bs[zi][1] / (0.5 + e.R[1]);
+            fe[2] = -bs[zi][2] / (0.5 + e.R[2]);
         } else {
             fe[0] = (T - jn) / (Rn + kap);
             fe[1] = -fe[0] * mu * mu * bs[zi][1] / T;
             fe[2] = -fe[0] * mu * mu * bs[zi][2] / T;
         }
         for (int t = 0; t < 2; t++) {
-            cs_problem p = {1, s.M, a0, 1, &b, 0};
+            cs_problem p = {M, a0, &e, 0};
             cs_solver_opts so;
             cs_solver_opts_default(&so);
             so.type = t ? CS_METHOD_NEWTON : CS_METHOD_PGS;
@@ -804,14 +1027,15 @@ START_TEST(test_single_contact_closed_form)
             so.tolerance = 1e-15;
             cs_solve_stats st;
             ck_assert_int_eq(cs_solve(w, &p, &so, NULL, a, &st), 0);
-            for (int i = 0; i < 3; i++) ck_assert_double_eq_tol(b.force[i], fe[i], 1e-9);
-            ck_assert_int_eq(b.zone, zones[zi]);
+            for (int i = 0; i < 3; i++) ck_assert_double_eq_tol(e.blk_force[i], fe[i], 1e-9);
+            ck_assert_int_eq(e.blk_zone[0], zones[zi]);
             /* Newton's law: m a = C^T f */
             ck_assert_double_eq_tol(2 * a[2], fe[0], 1e-9);
             ck_assert_double_eq_tol(2 * a[1], fe[1], 1e-9);
             ck_assert_double_eq_tol(2 * a[0], -fe[2], 1e-9);
         }
     }
+    cs_efc_free(&e);
     cs_solver_free(w);
 }
 END_TEST
@@ -830,7 +1054,10 @@ static void sphere_rest_opts(cs_solve_method type, cs_cone_type cone, int dim, d
 {
     sphere_t s;
     sphere_init(&s, 0.1);
-    cs_solver_ws *w = cs_solver_create(1, 1);
+    const cs_mass *M = fb_mass(&s.fm, 1, s.M);
+    cs_solver_ws *w = cs_solver_create(6, 1);
+    cs_efc e;
+    cs_efc_init(&e);
     cs_row_opts o = {0.002, 1, cone, 1};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
@@ -845,22 +1072,21 @@ static void sphere_rest_opts(cs_solve_method type, cs_cone_type cone, int dim, d
     for (int step = 0; step < 2000; step++) {
         cs_contact_in c;
         sphere_contact(&s, dim, &c);
-        cs_block b;
+        cs_efc_clear(&e);
         int nblk = 0;
         if (c.dist < c.margin - c.gap) {
-            cs_bodies_in bd = {s.xpos, s.xmat, s.iw, s.qvel};
-            cs_rows_make(&c, 0, &bd, &o, &b);
+            sphere_rows(&e, &s, &c, &o);
             nblk = 1;
         }
-        cs_problem p = {1, s.M, s.a0, nblk, &b, 0};
+        cs_problem p = {M, s.a0, &e, 0};
         cs_solve_stats st;
         ck_assert_int_eq(cs_solve(w, &p, &so, have_prev ? aprev : NULL, a, &st), 0);
         if (nblk) {
-            memcpy(res->force, b.force, sizeof res->force);
+            memcpy(res->force, e.blk_force, sizeof res->force);
             res->it_last = st.iterations;
             if (step >= 1900 && st.iterations > res->it_max_rest) res->it_max_rest = st.iterations;
-            for (int r = 0; r < b.nrow && b.kind == CS_BLOCK_PYRAMIDAL; r++)
-                res->min_edge = fmin(res->min_edge, b.f[r]);
+            for (int r = 0; r < e.blk_nrow[0] && e.blk_kind[0] == CS_BLOCK_PYRAMIDAL; r++)
+                res->min_edge = fmin(res->min_edge, e.force[r]);
             if (step == 1999) { /* the same rest problem from a cold start */
                 cs_solve(w, &p, &so, NULL, a, &st);
                 res->it_cold = st.iterations;
@@ -875,6 +1101,7 @@ static void sphere_rest_opts(cs_solve_method type, cs_cone_type cone, int dim, d
     res->pen = 0.1 - s.xpos[2];
     res->fn = res->force[0];
     for (int i = 1; i < dim; i++) res->max_friction = fmax(res->max_friction, fabs(res->force[i]));
+    cs_efc_free(&e);
     cs_solver_free(w);
 }
 
@@ -998,19 +1225,24 @@ static void box_rest_opts(cs_solve_method type, cs_cone_type cone, int group, do
         M[7 * i] = m;
         M[7 * (3 + i)] = I[i];
     }
-    cs_solver_ws *w = cs_solver_create(1, 4);
+    fbmass fm;
+    const cs_mass *Mt = fb_mass(&fm, 1, M);
+    cs_solver_ws *w = cs_solver_create(6, 1);
+    cs_efc e;
+    cs_efc_init(&e);
     cs_row_opts o = {0.002, 1, cone, 1};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
     so.type = type;
     so.max_iter = 1000;
     so.tolerance = 1e-13;
-    so.pgs_pair_group = group;
+    so.blocking = group ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
     double a[6], aprev[6] = {0};
     *it_warm = 0;
     for (int step = 0; step < 1500; step++) {
         cs_contact_in c[4];
-        cs_block b[4];
+        fbstate S = {xpos, xmat, iw, qvel};
+        cs_efc_clear(&e);
         int nb = 0;
         double mind = 1;
         for (int k = 0; k < 4; k++) {
@@ -1025,18 +1257,17 @@ static void box_rest_opts(cs_solve_method type, cs_cone_type cone, int group, do
             c[nb].pos[2] -= 0.5 * cw[2];
             mind = fmin(mind, cw[2]);
             if (c[nb].dist < 0) {
-                cs_bodies_in bd = {xpos, xmat, iw, qvel};
-                cs_rows_make(&c[nb], nb, &bd, &o, &b[nb]);
+                ck_assert_int_ge(fb_contact(&e, &c[nb], nb, -1, 0, &S, &o), 0);
                 nb++;
             }
         }
-        cs_problem p = {1, M, a0, nb, b, 0};
+        cs_problem p = {Mt, a0, &e, 0};
         cs_solve_stats st;
         ck_assert_int_eq(cs_solve(w, &p, &so, step ? aprev : NULL, a, &st), 0);
         if (step >= 1400 && st.iterations > *it_warm) *it_warm = st.iterations;
         if (step == 1499) {
             *fsum = 0;
-            for (int k = 0; k < nb; k++) *fsum += b[k].force[0];
+            for (int k = 0; k < nb; k++) *fsum += e.blk_force[CS_MAXDIM * k];
             ck_assert_int_eq(nb, 4);
             cs_solve(w, &p, &so, NULL, a, &st);
             *it_cold = st.iterations;
@@ -1047,10 +1278,11 @@ static void box_rest_opts(cs_solve_method type, cs_cone_type cone, int group, do
         for (int i = 0; i < 3; i++) xpos[i] += 0.002 * qvel[i];
         rodrigues(xmat, qvel + 3, 0.002);
     }
+    cs_efc_free(&e);
     cs_solver_free(w);
 }
 
-/* With pgs_pair_group (the default) the 4 corners are one Gauss-Seidel block solved exactly:
+/* With pair blocking (the default) the 4 corners are one Gauss-Seidel block solved exactly:
  * a cold start then needs only a couple of sweeps too. */
 static void box_rest(cs_solve_method type, cs_cone_type cone, double *pen, double *fsum,
                      int *it_warm, int *it_cold)
@@ -1071,7 +1303,7 @@ static void box_rest(cs_solve_method type, cs_cone_type cone, double *pen, doubl
 }
 
 /* The warm-start assertions below are about the one-block-at-a-time PGS
- * (pgs_pair_group = 0), where a cold start needs many sweeps; box_rest checks the grouped
+ * (CS_PGS_BLOCK_CONTACT), where a cold start needs many sweeps; box_rest checks the grouped
  * default alongside. */
 START_TEST(test_box_rest_warmstart)
 {
@@ -1093,8 +1325,8 @@ START_TEST(test_box_rest_warmstart)
 }
 END_TEST
 
-/* The issue's case: a box on a 33-degree incline with mu 0.6 (gravity tilted instead of the
- * plane), sliding from rest for 2 s (the issue: 4 s), must travel g (sin - mu cos) t^2 / 2. */
+/* A box on a 33-degree incline with mu 0.6 (gravity tilted instead of the plane), sliding
+ * from rest for 2 s, must travel g (sin - mu cos) t^2 / 2. */
 static double box_incline_opts(cs_solve_method type, cs_cone_type cone, int exact, int group,
                                int budget, int *maxit, int *atlimit, double *sumit)
 {
@@ -1108,13 +1340,17 @@ static double box_incline_opts(cs_solve_method type, cs_cone_type cone, int exac
         M[7 * i] = m;
         M[7 * (3 + i)] = I[i];
     }
-    cs_solver_ws *w = cs_solver_create(1, 4);
+    fbmass fm;
+    const cs_mass *Mt = fb_mass(&fm, 1, M);
+    cs_solver_ws *w = cs_solver_create(6, 1);
+    cs_efc e;
+    cs_efc_init(&e);
     cs_row_opts o = {0.002, 1, cone, 1};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
     so.type = type;
     so.exact_block = exact;
-    so.pgs_pair_group = group;
+    so.blocking = group ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
     so.max_iter = budget;
     so.tolerance = 1e-15;
     double a[6], aprev[6] = {0};
@@ -1122,7 +1358,8 @@ static double box_incline_opts(cs_solve_method type, cs_cone_type cone, int exac
     *sumit = 0;
     for (int step = 0; step < 1000; step++) {
         cs_contact_in c[4];
-        cs_block b[4];
+        fbstate S = {xpos, xmat, iw, qvel};
+        cs_efc_clear(&e);
         int nb = 0;
         for (int k = 0; k < 4; k++) {
             double cl[3] = {(k & 1) ? hs[0] : -hs[0], (k & 2) ? hs[1] : -hs[1], -hs[2]}, cw[3];
@@ -1136,12 +1373,11 @@ static double box_incline_opts(cs_solve_method type, cs_cone_type cone, int exac
             for (int i = 0; i < 3; i++) c[nb].pos[i] = cw[i];
             c[nb].pos[2] -= 0.5 * cw[2];
             if (c[nb].dist < 0) {
-                cs_bodies_in bd = {xpos, xmat, iw, qvel};
-                cs_rows_make(&c[nb], nb, &bd, &o, &b[nb]);
+                ck_assert_int_ge(fb_contact(&e, &c[nb], nb, -1, 0, &S, &o), 0);
                 nb++;
             }
         }
-        cs_problem p = {1, M, a0, nb, b, 0};
+        cs_problem p = {Mt, a0, &e, 0};
         cs_solve_stats st;
         ck_assert_int_eq(cs_solve(w, &p, &so, step ? aprev : NULL, a, &st), 0);
         if (st.iterations > *maxit) *maxit = st.iterations;
@@ -1152,6 +1388,7 @@ static double box_incline_opts(cs_solve_method type, cs_cone_type cone, int exac
         for (int i = 0; i < 3; i++) xpos[i] += 0.002 * qvel[i];
         rodrigues(xmat, qvel + 3, 0.002);
     }
+    cs_efc_free(&e);
     cs_solver_free(w);
     return xpos[1];
 }
@@ -1183,7 +1420,7 @@ START_TEST(test_box_incline)
 END_TEST
 
 /* The sliding, hopping box on the incline (4 corners on one body): with its corners solved
- * jointly (pgs_pair_group, the default) PGS reaches Newton's trajectory within a budget of
+ * jointly (CS_PGS_BLOCK_PAIR, the default) PGS reaches Newton's trajectory within a budget of
  * 10 sweeps a step, where one block at a time needs hundreds of sweeps on some steps and
  * with 10 ends millimetres away. Both cones. */
 START_TEST(test_box_incline_sweeps)
@@ -1227,15 +1464,16 @@ START_TEST(test_sliding_split_vs_exact)
     sphere_contact(&s, 3, &c);
     c.friction[0] = 0.6;
     c.friction[1] = 0.3;
-    cs_bodies_in bd = {s.xpos, s.xmat, s.iw, s.qvel};
     cs_row_opts o = {0.002, 1, CS_CONE_ELLIPTIC, 1};
-    cs_solver_ws *w = cs_solver_create(1, 1);
+    const cs_mass *M = fb_mass(&s.fm, 1, s.M);
+    cs_solver_ws *w = cs_solver_create(6, 1);
+    cs_efc e;
+    cs_efc_init(&e);
     double F[3][6], a[6];
     int its[3];
     for (int v = 0; v < 3; v++) {
-        cs_block b;
-        cs_rows_make(&c, 0, &bd, &o, &b);
-        cs_problem p = {1, s.M, s.a0, 1, &b, 0};
+        sphere_rows(&e, &s, &c, &o);
+        cs_problem p = {M, s.a0, &e, 0};
         cs_solver_opts so;
         cs_solver_opts_default(&so);
         so.type = v == 2 ? CS_METHOD_NEWTON : CS_METHOD_PGS;
@@ -1243,8 +1481,8 @@ START_TEST(test_sliding_split_vs_exact)
         so.max_iter = 2000;
         so.tolerance = 1e-15;
         cs_solve_stats st;
-        cs_solve(w, &p, &so, NULL, a, &st);
-        memcpy(F[v], b.force, sizeof F[v]);
+        ck_assert_int_eq(cs_solve(w, &p, &so, NULL, a, &st), 0);
+        memcpy(F[v], e.blk_force, sizeof F[v]);
         its[v] = st.iterations;
     }
     printf("sliding contact: exact PGS (%d it) f = (%.12g, %.12g, %.12g); split PGS (%d it) "
@@ -1253,6 +1491,7 @@ START_TEST(test_sliding_split_vs_exact)
            F[2][1], F[2][2]);
     for (int i = 0; i < 3; i++) ck_assert_double_eq_tol(F[0][i], F[2][i], 1e-8);
     ck_assert(F[2][0] > 0 && F[2][1] < 0); /* friction opposes the t1 sliding */
+    cs_efc_free(&e);
     cs_solver_free(w);
 }
 END_TEST
@@ -1265,6 +1504,7 @@ static Suite *solver_suite(void)
     tcase_add_test(t, test_solref_hand);
     tcase_add_test(t, test_rows_sphere_hand);
     tcase_add_test(t, test_jacobian_two_bodies);
+    tcase_add_test(t, test_mass_operator);
     suite_add_tcase(s, t);
     t = tcase_create("local");
     tcase_add_test(t, test_fn_qcqp_worked);
