@@ -66,8 +66,21 @@ void cs_collide(const cs_model *m, cs_data *d)
 {
     d->ncon = 0;
     if (m->opt.disableflags & (CS_DSBL_CONTACT | CS_DSBL_CONSTRAINT)) return;
-    int dropped = 0;
-    int n = cs_collision_detect(d->collision, d->geom_xpose, d->rawcon, m->nconmax, &dropped);
+    int dropped = 0, n;
+    for (;;) { /* room for every contact up to nconmax: grow and detect again */
+        dropped = 0;
+        n = cs_collision_detect(d->collision, d->geom_xpose, d->rawcon, d->ncon_cap, &dropped);
+        if (dropped <= 0 || d->ncon_cap >= m->nconmax) break;
+        long need = (long)n + dropped;
+        need += need / 2;
+        int cap = need > m->nconmax ? m->nconmax : (int)need;
+        cs_contact *c = realloc(d->contact, (size_t)cap * sizeof *c);
+        if (c) d->contact = c;
+        cs_geom_contact *r = realloc(d->rawcon, (size_t)cap * sizeof *r);
+        if (r) d->rawcon = r;
+        if (!c || !r) break; /* out of memory: keep what fits, counted below */
+        d->ncon_cap = cap;
+    }
     if (dropped) d->warning[CS_WARN_CONTACTFULL] += dropped > 0 ? dropped : 1;
     for (int i = 0; i < n; i++) {
         cs_geom_contact *r = &d->rawcon[i];

@@ -226,7 +226,9 @@ typedef struct {
 
     /* contacts (collision fills) */
     int ncon;
-    cs_contact *contact;  /* nconmax */
+    int ncon_cap;         /* room in contact[] and rawcon[]: grows as a step needs, up to
+                             the model's nconmax */
+    cs_contact *contact;  /* ncon_cap */
 
     /* constraint rows of the step (solver/rows.h): one block per contact that enters the
      * solver, sized by the step, storage reused */
@@ -240,7 +242,7 @@ typedef struct {
 
     /* module contexts, created with the data (they hold the scratch a step needs) */
     struct cs_collision *collision;      /* broad/narrow phase (collision/collision.h) */
-    struct cs_geom_contact *rawcon;      /* nconmax: contacts as collision/ reports them */
+    struct cs_geom_contact *rawcon;      /* ncon_cap: contacts as collision/ reports them */
     struct cs_solver_ws *solver_ws;      /* PGS / Newton workspace (solver/solver.h) */
     double *jac;                         /* scratch: 2 sides x 6 x nv point Jacobians */
 } cs_data;

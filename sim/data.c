@@ -39,7 +39,8 @@ cs_data *cs_make_data(const cs_model *m)
     A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb); A(ximat, 9 * nb);
     A(geom_xpose, ng); A(dof_xaxis, 3 * nv); A(dof_xanchor, 3 * nv);
     A(qM, nM); A(qLD, nM); A(qLDiagInv, nv);
-    A(contact, nc); A(rawcon, nc);
+    d->ncon_cap = nc < 64 ? (int)nc : 64; /* grown by the collision stage as contacts come */
+    A(contact, d->ncon_cap); A(rawcon, d->ncon_cap);
     int maxtree = 0;
     for (int t = 0; t < m->ntree; t++) maxtree = m->tree_dofnum[t] > maxtree ? m->tree_dofnum[t] : maxtree;
     A(jac, 12 * (size_t)maxtree);

@@ -192,7 +192,7 @@ static int make_groups(cs_solver_ws *w, const cs_problem *p, int isl, int groupe
     const cs_mass *M = p->M;
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
     const int *blocks = w->isl_blocks + badr;
-    int *ord = w->gord + badr, *gadr = w->gadr + badr;
+    int *ord = w->gord + badr, *gadr = w->gadr + badr + isl; /* nbk + 1 per island */
     long long *key = w->gkey + badr;
     for (int b = 0; b < nbk; b++) w->gvalid[badr + b] = 0; /* no kept factors yet */
     grouped = grouped && nbk < GKEY_POS && M->ntree < (1 << 18); /* keys fit in 63 bits */
@@ -224,12 +224,14 @@ static int make_groups(cs_solver_ws *w, const cs_problem *p, int isl, int groupe
     return ng;
 }
 
-static void group_init(const cs_solver_ws *w, const cs_problem *p, int badr, int gi, group *g)
+static void group_init(const cs_solver_ws *w, const cs_problem *p, int isl, int gi, group *g)
 {
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
-    int s = w->gadr[badr + gi];
-    g->nb = w->gadr[badr + gi + 1] - s;
+    int badr = w->isl_block_adr[isl];
+    const int *gadr = w->gadr + badr + isl;
+    int s = gadr[gi];
+    g->nb = gadr[gi + 1] - s;
     g->blk = w->gord + badr + s;
     g->pos = badr + s;
     int k = g->blk[0], t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
@@ -354,7 +356,8 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, const group *g, do
     double *jb0 = w->gj0 + (size_t)CS_MAXROWS * pos, *fx = w->gf0 + (size_t)CS_MAXROWS * pos,
            *ft = w->gf1 + (size_t)CS_MAXROWS * pos;
     double c = group_eval(e, g, Ml, at, x, gr, NULL, sig, jb0, fx);
-    double *Hf = w->gfac + (size_t)CS_GMAXD * CS_GMAXD * (size_t)(pos / 2);
+    double *Hf = w->gfac + (size_t)CS_GFAC * (size_t)pos;
+    int keep = nd * nd <= g->nb * CS_GFAC;
     for (int it = 0;; it++) {
         double gmax = 0, gsc = 0;
         for (int i = 0; i < nd; i++) {
@@ -368,7 +371,7 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, const group *g, do
         /* The Hessian is constant while no block is in the cone zone and the zones stay
          * (a resting stack: all bottom zone), so its factor is kept for the later sweeps
          * of this solve. */
-        int same = w->gvalid[pos], cacheable = 1;
+        int same = w->gvalid[pos], cacheable = keep;
         for (int b = 0; b < g->nb; b++) {
             same = same && sig[b] == w->gsig[pos + b];
             cacheable = cacheable && sig[b] >= 0;
@@ -546,7 +549,6 @@ void cs_i_pgs(cs_solver_ws *w, cs_thread_ws *t, int isl)
     cs_efc *e = p->efc;
     cs_island_stats *st = &w->ist[isl];
     if (w->a_warm) warm_start(w, p, isl, w->a_warm);
-    int badr = w->isl_block_adr[isl];
     double scale = cs_i_scale(w, p, isl), *a = w->a;
     int grouped = o->blocking == CS_PGS_BLOCK_PAIR && o->exact_block && w->isl_block_num[isl] > 1;
     int ngroup = make_groups(w, p, isl, grouped);
@@ -555,7 +557,7 @@ void cs_i_pgs(cs_solver_ws *w, cs_thread_ws *t, int isl)
         double impr = 0;
         for (int gi = 0; gi < ngroup; gi++) {
             group g;
-            group_init(w, p, badr, gi, &g);
+            group_init(w, p, isl, gi, &g);
             if (g.nb > 1 && group_update(w, p, &g, a, &impr) == 0) continue;
             for (int b = 0; b < g.nb; b++) /* single block, or the group solve failed */
                 impr -= block_update(w, e, g.blk[b], o->exact_block, a);

@@ -298,60 +298,52 @@ static int find(int *par, int x)
     return x;
 }
 
-static int grow_d(double **p, int *cap, int need)
+/* exact-size (re)allocation of per-step arrays; their capacity is tracked by the caller */
+static int resize(void **p, size_t elem, int n)
 {
-    if (need <= *cap) return 0;
-    int c = need + need / 2 + 16;
-    double *q = realloc(*p, sizeof(double) * (size_t)c);
-    if (!q) return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
-static int grow_i(int **p, int need, int cap)
-{
-    if (need <= cap) return 0;
-    int *q = realloc(*p, sizeof(int) * (size_t)need);
+    void *q = realloc(*p, elem * (size_t)(n > 0 ? n : 1));
     if (!q) return -1;
     *p = q;
     return 0;
 }
 
-static long long *gkey_grow(long long *p, int n)
-{
-    long long *q = realloc(p, sizeof(long long) * (size_t)n);
-    if (!q) free(p);
-    return q;
-}
+static int more(int need) { return need + need / 2 + 16; }
 
-/* Per-step storage for this many rows, nonzeros, blocks. */
+/* Per-step storage for the step's rows, nonzeros, blocks: grows when a step needs more
+ * than any before, then is reused. */
 static int reserve(cs_solver_ws *w, const cs_efc *e)
 {
     int nnz = e->nnz, nefc = e->nefc, nb = e->nblock, nG = 0;
     for (int k = 0; k < nb; k++) nG += e->blk_nrow[k] * e->blk_nrow[k];
-    int cap = w->cap_nnz;
-    if (grow_d(&w->W, &cap, nnz)) return -1;
-    w->cap_nnz = cap;
-    cap = w->cap_G;
-    int capH = w->cap_G;
-    if (grow_d(&w->G, &cap, nG) || grow_d(&w->Hl, &capH, nG)) return -1;
-    w->cap_G = cap < capH ? cap : capH;
+    if (nnz > w->cap_nnz) {
+        int c = more(nnz);
+        if (resize((void **)&w->W, sizeof(double), c)) return -1;
+        w->cap_nnz = c;
+    }
+    if (nG > w->cap_G) {
+        int c = more(nG);
+        if (resize((void **)&w->G, sizeof(double), c) || resize((void **)&w->Hl, sizeof(double), c))
+            return -1;
+        w->cap_G = c;
+    }
     if (nefc > w->cap_efc) {
-        int c = nefc + nefc / 2 + 16, c0 = 0, c1 = 0, c2 = 0;
-        if (grow_d(&w->jres, &c0, c) || grow_d(&w->Jd, &c1, c) || grow_d(&w->fold, &c2, c))
+        int c = more(nefc);
+        if (resize((void **)&w->jres, sizeof(double), c) || resize((void **)&w->Jd, sizeof(double), c) ||
+            resize((void **)&w->fold, sizeof(double), c))
             return -1;
         w->cap_efc = c;
     }
     if (nb > w->cap_block) {
-        int c = nb + nb / 2 + 16, c0 = 0, c1 = 0, c2 = 0, c3 = 0;
-        if (grow_i(&w->Gadr, c, 0) || grow_i(&w->isl_blocks, c, 0) || grow_i(&w->gord, c, 0) ||
-            grow_i(&w->gadr, c + 1, 0) || grow_i(&w->gvalid, c, 0) || grow_i(&w->gsig, c, 0) ||
-            grow_i(&w->gsc0, c, 0) || grow_i(&w->gsc1, c, 0) ||
-            !(w->gkey = gkey_grow(w->gkey, c)) ||
-            grow_d(&w->gfac, &c0, CS_GMAXD * CS_GMAXD * (c / 2 + 1)) ||
-            grow_d(&w->gj0, &c1, CS_MAXROWS * c) || grow_d(&w->gf0, &c2, CS_MAXROWS * c) ||
-            grow_d(&w->gf1, &c3, CS_MAXROWS * c))
+        int c = more(nb);
+        size_t si = sizeof(int), sd = sizeof(double);
+        if (resize((void **)&w->Gadr, si, c) || resize((void **)&w->isl_blocks, si, c) ||
+            resize((void **)&w->gord, si, c) || resize((void **)&w->gadr, si, 2 * c + 1) ||
+            resize((void **)&w->gvalid, si, c) || resize((void **)&w->gsig, si, c) ||
+            resize((void **)&w->gsc0, si, c) || resize((void **)&w->gsc1, si, c) ||
+            resize((void **)&w->gkey, sizeof(long long), c) ||
+            resize((void **)&w->gfac, sd, CS_GFAC * c) ||
+            resize((void **)&w->gj0, sd, CS_MAXROWS * c) || resize((void **)&w->gf0, sd, CS_MAXROWS * c) ||
+            resize((void **)&w->gf1, sd, CS_MAXROWS * c))
             return -1;
         w->cap_block = c;
     }

@@ -11,6 +11,9 @@ void cs_i_chol_solve(int n, const double *L, double *x);
 
 /* PGS pair groups: the largest group (two trees) solved jointly, in dofs */
 #define CS_GMAXD 24
+/* kept group factors: CS_GFAC doubles per block position, so a group of nb blocks keeps
+ * its factor when nd^2 <= nb CS_GFAC (every pair of free bodies: 144 <= 2 72) */
+#define CS_GFAC 72
 
 /* Scratch of one thread (islands are solved one per thread at a time). */
 typedef struct {
