@@ -27,8 +27,8 @@
  * Non-negative block (pyramidal and frictionless rows): primal active set from the warm
  * start's zero pattern. Each working-set subproblem is solved by whichever system is
  * smaller: G_FF on the free set, or the Schur form on the active set with the prepared
- * inverse P = G^-1 (mu_A = P_AA^-1 (P c)_A, x_F = (P mu - P c)_F), which also yields the
- * multipliers. A converged sweep is then one small solve. */
+ * inverse P = G^-1 (G_FF^-1 = P_FF - P_FA P_AA^-1 P_AF) and one step of refinement with G,
+ * since the inverse alone is not backward stable. A converged sweep is one small solve. */
 #include "blockqp.h"
 
 #include <float.h>
@@ -200,6 +200,36 @@ static double secular(int r, const double *ev, const double *w, double nw, doubl
     return lam;
 }
 
+/* The end of the interval of normals t at which the friction's unconstrained minimiser
+ * y0(t) = p + t q, p = -u/ev, q = -v/ev, lies in the ball ||y0|| <= t (a convex condition,
+ * so the set is an interval): the roots of (||q||^2 - 1) t^2 + 2 p.q t + ||p||^2. The
+ * upper end when `up`, else the lower; -1 if there is none (or rounding hides it). */
+static double inactive_end(int r, const double *ev, const double *u, const double *v, double t,
+                           int up)
+{
+    double qq = 0, pq = 0, pp = 0;
+    for (int k = 0; k < r; k++) {
+        double pk = -u[k] / ev[k], qk = -v[k] / ev[k];
+        qq += qk * qk;
+        pq += pk * qk;
+        pp += pk * pk;
+    }
+    double a = qq - 1, b = 2 * pq, disc = b * b - 4 * a * pp, root[2];
+    if (!(disc >= 0)) return -1;
+    double m = -0.5 * (b + copysign(sqrt(disc), b)); /* no cancellation */
+    root[0] = a != 0 ? m / a : -1;
+    root[1] = m != 0 ? pp / m : -1;
+    double best = -1;
+    for (int i = 0; i < 2; i++) {
+        double x = root[i];
+        if (!(x > 0) || !isfinite(x)) continue;
+        if (up ? x >= t * (1 - 1e-12) && (best < 0 || x < best)
+               : x <= t * (1 + 1e-12) && x > best)
+            best = x;
+    }
+    return best;
+}
+
 /* back from eigen-coordinates: x = (t, D Q y) */
 static void to_x(int r, const double *dq, double t, const double *y, double *x)
 {
@@ -280,7 +310,7 @@ int cs_bqp_solve(const cs_bqp *q, const double *c, double *x)
         if (!(t > 0)) t = (nu - c0) / q->g00;
     }
     double lo = 0, hi = INFINITY, wlo = c0 - nu, whi = 0; /* g'(0+) = c0 - ||D c_t|| */
-    int nev = 0, nsec = 0, side = 0;
+    int nev = 0, nsec = 0, side = 0, jumped = 0;
     for (;;) {
         double nw2 = 0;
         for (int k = 0; k < r; k++) {
@@ -289,6 +319,29 @@ int cs_bqp_solve(const cs_bqp *q, const double *c, double *x)
         }
         lam = secular(r, ev, w, sqrt(nw2), t, lam, y, d, &nsec);
         nev++;
+        if (lam == 0 && !jumped) {
+            /* Inside the interval of t where the ball's constraint is inactive g' is
+             * linear, with slope schur, and the slope jumps at the interval's ends, so
+             * Newton from here overshoots a root just past an end. Move to the end on the
+             * root's side (once), onto the active branch with its one-sided slope. */
+            double h0 = q->g00 * t + c0, he = q->g00 * t + c0, ye[5], n2 = 0;
+            for (int k = 0; k < r; k++) h0 += v[k] * y[k];
+            double te = inactive_end(r, ev, u, v, t, h0 < 0);
+            if (te > 0 && te != t) {
+                for (int k = 0; k < r; k++) {
+                    ye[k] = -(u[k] + te * v[k]) * d[k];
+                    n2 += ye[k] * ye[k];
+                }
+                double s = n2 > 0 ? te / sqrt(n2) : 1;
+                he = q->g00 * te + c0;
+                for (int k = 0; k < r; k++) he += v[k] * (ye[k] *= s);
+                if ((he < 0) == (h0 < 0)) { /* the root is beyond the end indeed */
+                    t = te;
+                    for (int k = 0; k < r; k++) y[k] = ye[k];
+                    jumped = 1;
+                }
+            }
+        }
         double vy = 0, hw = 0, A = 0, B = 0, C = 0, E = 0;
         for (int k = 0; k < r; k++) {
             vy += v[k] * y[k];
@@ -299,8 +352,12 @@ int cs_bqp_solve(const cs_bqp *q, const double *c, double *x)
             E += ev[k] * y[k] * y[k] * d[k];
         }
         double h = q->g00 * t + c0 + vy - lam * t;
-        double hp = lam > 0 ? q->g00 - C + (B * B + 2 * t * B + E) / A : q->schur;
-        double dl = lam > 0 ? -(t + B) / A : 0;
+        /* on the sphere (lam >= 0) the implicit derivative; strictly inside, schur */
+        double n2 = 0;
+        for (int k = 0; k < r; k++) n2 += y[k] * y[k];
+        int onsphere = lam > 0 || fabs(sqrt(n2) - t) <= 8 * EPS * t;
+        double hp = onsphere && A > 0 ? q->g00 - C + (B * B + 2 * t * B + E) / A : q->schur;
+        double dl = onsphere && A > 0 ? -(t + B) / A : 0;
         if (h < 0) {
             lo = t;
             wlo = h;
@@ -374,6 +431,26 @@ int cs_nnqp_prepare(cs_nnqp *q, int n, const double *G)
     return 0;
 }
 
+/* d = G_FF^-1 rhs from the inverse P = G^-1: G_FF^-1 = P_FF - P_FA P_AA^-1 P_AF, with
+ * M = chol(P_AA). */
+static void pschur_solve(const double *p, int n, const int *F, int nf, const int *A, int na,
+                         const double *M, const double *rhs, double *d)
+{
+    double e[CS_NNQP_MAXN], m[CS_NNQP_MAXN];
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int f = 0; f < nf; f++) s += sym(p, i, F[f]) * rhs[f];
+        e[i] = s;
+    }
+    for (int a = 0; a < na; a++) m[a] = e[A[a]];
+    if (na) chol_solve(na, M, m);
+    for (int f = 0; f < nf; f++) {
+        double s = e[F[f]];
+        for (int a = 0; a < na; a++) s -= sym(p, F[f], A[a]) * m[a];
+        d[f] = s;
+    }
+}
+
 int cs_nnqp_solve(const cs_nnqp *q, const double *c, double *x)
 {
     int n = q->n;
@@ -388,9 +465,9 @@ int cs_nnqp_solve(const cs_nnqp *q, const double *c, double *x)
         if (!(x[i] > 0) || !isfinite(x[i])) x[i] = 0;
         act[i] = x[i] == 0;
     }
-    double pc[CS_NNQP_MAXN], M[CS_NNQP_MAXN * CS_NNQP_MAXN];
+    double M[CS_NNQP_MAXN * CS_NNQP_MAXN], rhs[CS_NNQP_MAXN], dx[CS_NNQP_MAXN];
     double xs[CS_NNQP_MAXN], lm[CS_NNQP_MAXN];
-    int F[CS_NNQP_MAXN], A[CS_NNQP_MAXN], havepc = 0;
+    int F[CS_NNQP_MAXN], A[CS_NNQP_MAXN];
     for (int it = 1; it <= NNQP_MAXIT; it++) {
         int nf = 0, na = 0;
         for (int i = 0; i < n; i++) {
@@ -401,26 +478,20 @@ int cs_nnqp_solve(const cs_nnqp *q, const double *c, double *x)
         }
         int schur = na <= nf; /* the smaller system */
         if (schur) {
-            if (!havepc) {
-                for (int i = 0; i < n; i++) {
-                    double s = 0;
-                    for (int k = 0; k < n; k++) s += sym(q->p, i, k) * c[k];
-                    pc[i] = s;
-                }
-                havepc = 1;
-            }
-            /* x_A = 0 = (P (mu - c))_A gives mu_A; then x_F = (P (mu - c))_F */
-            for (int a = 0; a < na; a++) {
-                lm[a] = pc[A[a]];
+            for (int a = 0; a < na; a++)
                 for (int b = 0; b <= a; b++) M[a * na + b] = sym(q->p, A[a], A[b]);
-            }
             if (na && !chol(na, M)) return -1;
-            if (na) chol_solve(na, M, lm);
+            for (int f = 0; f < nf; f++) rhs[f] = -c[F[f]];
+            pschur_solve(q->p, n, F, nf, A, na, M, rhs, xs);
+            /* the inverse is not backward stable: one step of refinement with G restores
+             * a residual at rounding level (cond(G) up to ~1e8) */
             for (int f = 0; f < nf; f++) {
-                double s = -pc[F[f]];
-                for (int a = 0; a < na; a++) s += sym(q->p, F[f], A[a]) * lm[a];
-                xs[f] = s;
+                double s = c[F[f]];
+                for (int e = 0; e < nf; e++) s += sym(q->g, F[f], F[e]) * xs[e];
+                rhs[f] = -s;
             }
+            pschur_solve(q->p, n, F, nf, A, na, M, rhs, dx);
+            for (int f = 0; f < nf; f++) xs[f] += dx[f];
         } else {
             for (int f = 0; f < nf; f++) {
                 xs[f] = -c[F[f]];
@@ -435,7 +506,7 @@ int cs_nnqp_solve(const cs_nnqp *q, const double *c, double *x)
         for (int f = 0; f < nf; f++)
             if (xs[f] < 0) {
                 double s = x[F[f]] / (x[F[f]] - xs[f]);
-                if (s < alpha) {
+                if (s <= alpha) { /* s may round to 1 for a tiny negative xs */
                     alpha = s;
                     blk = F[f];
                 }
@@ -447,12 +518,11 @@ int cs_nnqp_solve(const cs_nnqp *q, const double *c, double *x)
             continue;
         }
         for (int f = 0; f < nf; f++) x[F[f]] = xs[f];
-        if (!schur)
-            for (int a = 0; a < na; a++) {
-                double s = c[A[a]];
-                for (int f = 0; f < nf; f++) s += sym(q->g, A[a], F[f]) * xs[f];
-                lm[a] = s;
-            }
+        for (int a = 0; a < na; a++) {
+            double s = c[A[a]];
+            for (int f = 0; f < nf; f++) s += sym(q->g, A[a], F[f]) * xs[f];
+            lm[a] = s;
+        }
         /* optimal on the working set: release the most negative multiplier, if any */
         int rel = -1;
         double lmin = -tol;
