@@ -19,8 +19,11 @@
  * d_k = 1/(ev_k + lam) (implicit differentiation of the secular equation, rearranged so no
  * term grows like lam when t -> 0). Safeguarded Newton on g' with the bracket
  * [0 (g'(0+) = c0 - ||D c_t||), +inf) finds the normal; dlam/dt = -(t + B)/A predicts the
- * next multiplier, so each outer step usually costs one or two secular iterations. The
- * closed-form cases come first: the apex when -c is in the polar cone (c0 >= ||D c_t||) and
+ * next multiplier, so each outer step usually costs one or two secular iterations. Where
+ * the ball's constraint is inactive (an interval of t) g' is linear with slope schur and
+ * its slope jumps at the interval's ends; an evaluation there moves once to the end on the
+ * root's side, so a root just past an end (stick-slip transitions) costs no extra steps.
+ * The closed-form cases come first: the apex when -c is in the polar cone (c0 >= ||D c_t||) and
  * the unconstrained minimiser when it lies in the cone. A warm start supplies t and, from
  * the previous friction and the new c, lam.
  *
@@ -170,7 +173,7 @@ static double secular(int r, const double *ev, const double *w, double nw, doubl
                       double *y, double *d, int *it)
 {
     double lo = fmax(0, nw / t - ev[r - 1]), hi = nw / t - ev[0];
-    double lam = lam0 < lo ? lo : lam0 > hi ? hi : lam0;
+    double lam = lam0 >= lo ? (lam0 <= hi ? lam0 : hi) : lo; /* no guess (< 0, NaN): lo */
     if (!(hi > 0)) lam = 0; /* ||H^-1 w|| <= ||w|| / ev_min <= t: inactive */
     double n = 0;
     for (int k = 0; k < SECULAR_MAXIT; k++) {
