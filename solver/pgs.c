@@ -78,8 +78,9 @@ static double block_update(cs_solver_ws *w, const cs_efc *e, int k, int exact, d
             for (int m = 0; m < n; m++) c[i] -= G[i * n + m] * old[m];
         }
         memcpy(x, old, sizeof(double) * n); /* the current point: the solve's start */
-        int rc = kind == CS_BLOCK_ELLIPTIC ? cs_cone_qp(n, G, c, e->blk_friction + 5 * k, x)
-                                           : cs_nonneg_qp(n, G, c, x);
+        int rc = kind != CS_BLOCK_ELLIPTIC ? cs_nonneg_qp(n, G, c, x)
+                 : w->bqp_ok[k]            ? cs_bqp_solve(&w->bqp[k], c, x)
+                                           : cs_cone_qp(n, G, c, e->blk_friction + 5 * k, x);
         if (rc >= 0) memcpy(f, x, sizeof(double) * n);
     } else {
         /* scalar rows in order (frictionless; MuJoCo's pyramid edges), residual current */

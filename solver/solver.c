@@ -100,7 +100,7 @@ void cs_solver_free(cs_solver_ws *w)
     void *arr[] = {w->a, w->grad, w->dir, w->Mdir, w->tmp, w->pcg, w->dof_local, w->uf,
                    w->tree_island, w->tree_Padr, w->P, w->isl_tree_adr, w->isl_tree_num,
                    w->isl_trees, w->isl_nv, w->isl_block_adr, w->isl_block_num, w->isl_blocks,
-                   w->ist, w->W, w->G, w->Hl, w->Gadr, w->jres, w->Jd, w->fold, w->gord,
+                   w->ist, w->W, w->G, w->Hl, w->Gadr, w->bqp, w->bqp_ok, w->jres, w->Jd, w->fold, w->gord,
                    w->gadr, w->gvalid, w->gsig, w->gsc0, w->gsc1, w->gkey, w->gfac, w->gj0, w->gf0,
                    w->gf1};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) free(arr[i]);
@@ -337,6 +337,7 @@ static int reserve(cs_solver_ws *w, const cs_efc *e)
         int c = more(nb);
         size_t si = sizeof(int), sd = sizeof(double);
         if (resize((void **)&w->Gadr, si, c) || resize((void **)&w->isl_blocks, si, c) ||
+            resize((void **)&w->bqp, sizeof(cs_bqp), c) || resize((void **)&w->bqp_ok, si, c) ||
             resize((void **)&w->gord, si, c) || resize((void **)&w->gadr, si, 2 * c + 1) ||
             resize((void **)&w->gvalid, si, c) || resize((void **)&w->gsig, si, c) ||
             resize((void **)&w->gsc0, si, c) || resize((void **)&w->gsc1, si, c) ||
@@ -443,6 +444,9 @@ static void prepare_block(cs_solver_ws *w, const cs_problem *p, int k)
         }
         G[r * n + r] += e->R[r0 + r];
     }
+    /* the exact elliptic block solve's per-step part (only PGS sweeps use it) */
+    w->bqp_ok[k] = w->o->type == CS_METHOD_PGS && e->blk_kind[k] == CS_BLOCK_ELLIPTIC &&
+                   cs_bqp_prepare(&w->bqp[k], n, G, e->blk_friction + 5 * k) == 0;
 }
 
 /* store: row forces -> contact-frame forces and zones at the final acceleration */

@@ -2,6 +2,7 @@
 #ifndef CS_SOLVER_INTERNAL_H
 #define CS_SOLVER_INTERNAL_H
 
+#include "blockqp.h"
 #include "solver.h"
 
 /* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n); 0 ok, -1 not PD. */
@@ -42,6 +43,8 @@ struct cs_solver_ws {
     double *G, *Hl;     /* per block nrow^2 at Gadr: J M^-1 J^T + R (row-major); Newton's
                            block Hessians */
     int *Gadr;
+    cs_bqp *bqp;        /* per elliptic block: G's factors for the exact block solve */
+    int *bqp_ok;        /* 1 where bqp was prepared */
     double *jres, *Jd, *fold; /* per row */
     /* PGS pair groups, by position in the island's block list (isl_blocks order) */
     int *gord, *gadr, *gvalid, *gsig, *gsc0, *gsc1;
