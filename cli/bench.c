@@ -48,6 +48,7 @@ static const opt_def OPTS[] = {
     {"--steps", 1},  {"--duration", 1},   {"--repeat", 1},     {"--warmup", 1},
     {"--csv", 1},    {"--no-stages", 0},  {"--timestep", 1},   {"--solver", 1},
     {"--cone", 1},   {"--iterations", 1}, {"--tolerance", 1},  {"--set", 1},
+    {"--threads", 1},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
@@ -524,7 +525,9 @@ const cs_command cs_cmd_bench = {
     "  --timestep DT      overrides <option timestep>\n"
     "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name, in every scene\n"
-    "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n\n"
+    "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n"
+    "  --threads N        threads for the contact islands (default 0 = all cores); cpu[s]\n"
+    "                     adds up every thread's time, wall[s] shows the speed-up\n\n"
     "Notes: the first keyframe is the initial state when a scene has one (as `run`).\n"
     "rss is the process's peak so far, so it only grows down the table: bench one scene per\n"
     "process for a per-scene peak. data[KiB] is glibc's heap growth from cs_make_data to the\n"

@@ -47,6 +47,7 @@ static const opt_def OPTS[] = {
     {"--cone", 1, "--cone elliptic|pyramidal overrides <option cone>"},
     {"--iterations", 1, "--iterations N     solver iteration limit"},
     {"--tolerance", 1, "--tolerance X      solver tolerance"},
+    {"--threads", 1, "--threads N        threads for the contact islands (default 0: all cores)"},
     {"--set", 1, "--set NAME=VALUE   override an option attribute, e.g. option.impratio=10"},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
@@ -377,8 +378,8 @@ static int run_run(int argc, char **argv)
     if (atlimit)
         printf("solver stopped at its iteration limit (%d) on %ld of %ld steps: raise "
                "--iterations for converged forces%s\n", m->opt.iterations, atlimit, k,
-               m->opt.solver == CS_SOLVER_PGS && m->opt.pgs_blocks == CS_PGS_CONTACT
-                   ? " (or --set pgs_blocks=pair)" : "");
+               m->opt.solver == CS_SOLVER_PGS && m->opt.pgs_polish == 0
+                   ? " (or --set pgs_polish=5)" : "");
     for (int f = 0; f < m->nfree; f++) {
         char buf[32];
         const double *q = d->qpos + 7 * f, *v = d->qvel + 6 * f;
@@ -426,9 +427,13 @@ const cs_command cs_cmd_run = {
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10,\n"
     "                     option.gravity=\"0 0 -1\", option.flag.gravity=disable;\n"
-    "                     pgs_blocks=contact|pair (conesim's own, no MJCF attribute): PGS\n"
-    "                     blocks of one contact (default, the card's algorithm) or of all\n"
-    "                     contacts of one body pair, minimised jointly (fewer sweeps)\n\n"
+    "                     conesim's own (no MJCF attribute): pgs_blocks=pair|contact, PGS\n"
+    "                     blocks of all contacts of one body pair minimised jointly\n"
+    "                     (default) or of one contact; pgs_polish=K, PGS finishes with\n"
+    "                     Newton steps after K sweeps short of the tolerance (default 5;\n"
+    "                     0: sweeps only); threads=N (as --threads)\n"
+    "  --threads N        threads for the contact islands (default 0 = all cores); the\n"
+    "                     results are the same for every N\n\n"
     "Exit codes: 0 ok, 1 diverged, 2 bad command line, 3 bad scene, 4 output not writable,\n"
     "130/143 interrupted by SIGINT/SIGTERM (the recording holds whole rows).\n",
     run_run,

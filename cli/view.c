@@ -48,7 +48,7 @@ typedef struct {
 static const char *const OPTS_ARG[] = {
     "--overlay", "--camera", "--width", "--height", "--key", "--screenshot", "--steps",
     "--duration", "--replay", "--frames", "--set", "--timestep", "--solver", "--cone",
-    "--iterations", "--tolerance",
+    "--iterations", "--tolerance", "--threads",
 };
 static const char *const OPTS_FLAG[] = {"--paused"};
 
@@ -422,7 +422,8 @@ const cs_command cs_cmd_view = {
     "  --timestep DT      overrides <option timestep>\n"
     "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name\n"
-    "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n\n"
+    "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n"
+    "  --threads N        threads for the contact islands (default 0 = all cores)\n\n"
     "Keys: Space pause/run, Right one step (replay: one frame), Left one frame back\n"
     "(replay), Backspace reset, + / - slow motion (x2, down to 1/64), C contact points,\n"
     "F contact forces, K friction cone, R contact frames, W wireframe, H HUD, ] / [ next or\n"

@@ -61,12 +61,15 @@ typedef struct {
     double o_solimp[5];
     double o_friction[5];
     int pgs_blocks;       /* conesim's own (no MJCF attribute; `--set pgs_blocks=...`):
-                             CS_PGS_CONTACT (default, the card: one contact block at a time,
-                             normal first then the fixed-normal QCQP, to the block's exact
-                             minimiser) or CS_PGS_PAIR (all contacts of one body pair as one
-                             block, minimised jointly: far fewer sweeps on boxes and stacks) */
+                             CS_PGS_PAIR (default: all contacts of one body pair -- a box's
+                             corners on the ground, a box-on-box manifold -- as one block,
+                             minimised jointly and exactly) or CS_PGS_CONTACT (one contact
+                             block at a time: the normal, then the fixed-normal QCQP on the
+                             friction, to the block's exact minimiser) */
     int pgs_polish;       /* conesim's own (`--set pgs_polish=K`): PGS finishes with Newton
-                             steps after K sweeps short of the tolerance (0: never) */
+                             steps after K sweeps short of the tolerance, or when a sweep's
+                             improvement meets it but the primal gradient does not
+                             (default 5; 0: sweeps only, stopped by the improvement) */
     int threads;          /* conesim's own (`--threads`, `--set threads=N`): threads for the
                              contact islands, 0 = all cores; results do not depend on it */
     int disableflags;     /* CS_DSBL_* */

@@ -1012,6 +1012,8 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->ls_iterations = 50;
     o->ls_tolerance = 0.01;
     o->impratio = 1;
+    o->pgs_blocks = CS_PGS_PAIR;
+    o->pgs_polish = 5;
     o->o_solref[0] = 0.02; o->o_solref[1] = 1;
     o->o_solimp[0] = 0.9; o->o_solimp[1] = 0.95; o->o_solimp[2] = 0.001; o->o_solimp[3] = 0.5;
     o->o_solimp[4] = 2;

@@ -1,0 +1,189 @@
+/* The step's core on piles: no allocation once the storage has grown to what the scene
+ * needs, results that do not depend on the thread count, the contact-force accessor, and
+ * the default PGS keeping a stack standing and meeting Newton's optimum. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conesim.h"
+
+/* allocation counter: the test executable is linked with --wrap=malloc,calloc,realloc */
+static long nalloc;
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t m, size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t m, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n)
+{
+    __atomic_add_fetch(&nalloc, 1, __ATOMIC_RELAXED);
+    return __real_malloc(n);
+}
+void *__wrap_calloc(size_t m, size_t n)
+{
+    __atomic_add_fetch(&nalloc, 1, __ATOMIC_RELAXED);
+    return __real_calloc(m, n);
+}
+void *__wrap_realloc(void *p, size_t n)
+{
+    __atomic_add_fetch(&nalloc, 1, __ATOMIC_RELAXED);
+    return __real_realloc(p, n);
+}
+
+static cs_model *load(const char *path, const char *solver, int threads)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(path, NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "load failed: %s", err);
+    if (solver) ck_assert_int_eq(cs_option_set(&m->opt, "solver", solver, err, sizeof err), 0);
+    char t[16];
+    snprintf(t, sizeof t, "%d", threads);
+    ck_assert_int_eq(cs_option_set(&m->opt, "threads", t, err, sizeof err), 0);
+    return m;
+}
+
+/* A pile that has formed, started afresh from its state: the first steps grow the
+ * storage to the pile's contacts and rows; after them, steps allocate nothing. */
+static void pile_no_alloc(const char *solver)
+{
+    cs_model *m = load(CS_BENCH "/spheres_bin_64.xml", solver, 2);
+    cs_data *d = cs_make_data(m);
+    for (int k = 0; k < 400; k++) cs_step(m, d); /* the spheres fall and settle */
+    ck_assert_int_gt(d->ncon, 64);
+    cs_data *d2 = cs_make_data(m);
+    memcpy(d2->qpos, d->qpos, sizeof(double) * (size_t)m->nq);
+    memcpy(d2->qvel, d->qvel, sizeof(double) * (size_t)m->nv);
+    for (int k = 0; k < 10; k++) cs_step(m, d2);
+    long before = nalloc;
+    for (int k = 0; k < 100; k++) cs_step(m, d2);
+    ck_assert_msg(nalloc == before, "%s: %ld allocations in 100 steps of a formed pile", solver,
+                  nalloc - before);
+    ck_assert_int_gt(d2->ncon, 64);
+    /* and the counter does see the library's allocations, so the zero means something */
+    cs_data *d3 = cs_make_data(m);
+    ck_assert_int_gt(nalloc, before);
+    cs_free_data(d3);
+    cs_free_data(d2);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+
+START_TEST(test_pile_no_alloc_pgs) { pile_no_alloc("pgs"); }
+END_TEST
+START_TEST(test_pile_no_alloc_newton) { pile_no_alloc("newton"); }
+END_TEST
+
+/* Islands are solved on several threads; the state must not depend on how many. */
+START_TEST(test_threads_identical)
+{
+    const char *solvers[2] = {"pgs", "newton"};
+    for (int s = 0; s < 2; s++) {
+        double *q[3], *f[3];
+        int ncon[3];
+        for (int t = 0; t < 3; t++) {
+            cs_model *m = load(CS_BENCH "/spheres_bin_64.xml", solvers[s], t + 1);
+            cs_data *d = cs_make_data(m);
+            for (int k = 0; k < 250; k++) cs_step(m, d);
+            q[t] = malloc(sizeof(double) * (size_t)(m->nq + m->nv));
+            memcpy(q[t], d->qpos, sizeof(double) * (size_t)m->nq);
+            memcpy(q[t] + m->nq, d->qvel, sizeof(double) * (size_t)m->nv);
+            ncon[t] = d->ncon;
+            f[t] = malloc(sizeof(double) * 6 * (size_t)(d->ncon + 1));
+            for (int i = 0; i < d->ncon; i++) cs_contact_force(m, d, i, f[t] + 6 * i);
+            if (t == 2) {
+                ck_assert_int_gt(d->solver.nisland, 1); /* several islands to share out */
+                for (int t2 = 0; t2 < 2; t2++) {
+                    ck_assert_int_eq(ncon[t2], ncon[2]);
+                    ck_assert(memcmp(q[t2], q[2], sizeof(double) * (size_t)(m->nq + m->nv)) == 0);
+                    ck_assert(memcmp(f[t2], f[2], sizeof(double) * 6 * (size_t)ncon[2]) == 0);
+                }
+            }
+            cs_free_data(d);
+            cs_free_model(m);
+        }
+        for (int t = 0; t < 3; t++) {
+            free(q[t]);
+            free(f[t]);
+        }
+    }
+}
+END_TEST
+
+/* cs_contact_force: the contact-frame force in condim order; the normal forces of a
+ * resting stack carry its weight. */
+START_TEST(test_contact_force)
+{
+    cs_model *m = load(CS_SCENES "/box_stack.xml", NULL, 1);
+    cs_data *d = cs_make_data(m);
+    for (int k = 0; k < 200; k++) cs_step(m, d);
+    double fn = 0, mass = 0, f[6];
+    for (int i = 0; i < d->ncon; i++) {
+        cs_contact_force(m, d, i, f);
+        ck_assert(memcmp(f, d->contact[i].force, sizeof f) == 0);
+        for (int j = d->contact[i].dim; j < 6; j++) ck_assert(f[j] == 0);
+        const double *n = d->contact[i].frame;
+        if (m->body_treeid[m->geom_body[d->contact[i].geom1]] < 0) fn += f[0] * n[2];
+    }
+    for (int b = 1; b < m->nbody; b++) mass += m->body_mass[b];
+    ck_assert_double_eq_tol(fn, mass * 9.81, 1e-6 * mass * 9.81);
+    cs_contact_force(m, d, -1, f);
+    for (int j = 0; j < 6; j++) ck_assert(f[j] == 0);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
+/* A tower of 10 boxes under the default PGS (pair blocks, Newton finish): it stands, as
+ * under Newton, and both put the top box at the same height. */
+START_TEST(test_tower_default_pgs)
+{
+    double top[2][3];
+    const char *solvers[2] = {"pgs", "newton"};
+    for (int s = 0; s < 2; s++) {
+        cs_model *m = load(CS_BENCH "/tower_10.xml", solvers[s], 1);
+        cs_data *d = cs_make_data(m);
+        int b = cs_name2id_body(m, "box9");
+        ck_assert_int_gt(b, 0);
+        double z0 = d->xpos[3 * b + 2];
+        long atlimit = 0;
+        for (int k = 0; k < 500; k++) {
+            cs_step(m, d);
+            atlimit += d->solver.at_limit;
+        }
+        memcpy(top[s], d->xpos + 3 * b, sizeof top[s]);
+        ck_assert_msg(hypot(top[s][0], top[s][1]) < 1e-3, "%s: top box moved %g m sideways",
+                      solvers[s], hypot(top[s][0], top[s][1]));
+        ck_assert(fabs(top[s][2] - z0) < 0.01); /* settles by the contacts' softness only */
+        ck_assert_int_eq(atlimit, 0);
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(top[0][k], top[1][k], 1e-6);
+}
+END_TEST
+
+static Suite *core_suite(void)
+{
+    Suite *s = suite_create("core");
+    TCase *t = tcase_create("core");
+    tcase_set_timeout(t, 240);
+    tcase_add_test(t, test_pile_no_alloc_pgs);
+    tcase_add_test(t, test_pile_no_alloc_newton);
+    tcase_add_test(t, test_threads_identical);
+    tcase_add_test(t, test_contact_force);
+    tcase_add_test(t, test_tower_default_pgs);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(core_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int nf = srunner_ntests_failed(r);
+    srunner_free(r);
+    return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
