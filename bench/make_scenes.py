@@ -49,8 +49,10 @@ def body(name, pos, geom, quat=None):
             % (name, " ".join(f(c) for c in pos), q, geom))
 
 
-def write(name, header, world, nconmax=None):
+def write(name, header, world, nconmax=None, assets=None):
     size = '\n  <size nconmax="%d"/>' % nconmax if nconmax else ""
+    if assets:
+        size += "\n  <asset>\n    %s\n  </asset>" % "\n    ".join(assets)
     text = "<!-- %s -->\n<mujoco model=\"%s\">\n  %s%s\n  <worldbody>\n    %s\n  </worldbody>\n</mujoco>\n" % (
         header.strip().replace("\n", "\n     "), name, OPTION, size, "\n    ".join(world))
     with open(os.path.join(HERE, name + ".xml"), "w") as out:
@@ -83,6 +85,36 @@ def lattice_drop(name, n, kinds, header, spacing=0.12, r=0.05, seed=1):
                 world.append(body("b%d" % k, (x, y, z), shape(kind, k, r), quat))
                 k += 1
     write(name, header, world)
+
+
+# an irregular 12-vertex polyhedron about 2 r across (the same shape as scenes/meshes/rock.obj)
+ROCK = [(1.0, 0.1, 0.0), (-0.9, 0.2, 0.1), (0.1, 1.1, -0.1), (0.0, -1.0, 0.2), (0.2, 0.0, 0.8),
+        (-0.1, 0.1, -0.9), (0.6, 0.6, 0.5), (-0.5, 0.6, -0.4), (0.5, -0.6, -0.5), (-0.6, -0.5, 0.5),
+        (0.7, -0.2, 0.6), (-0.3, -0.7, -0.6)]
+
+
+def bin_drop(name, nxy, nz, kind, header, spacing=0.12, r=0.05, seed=5):
+    """nxy x nxy x nz bodies of one kind, random orientations, falling into a bin."""
+    rng = random.Random(seed)
+    half = nxy * spacing / 2
+    world = [FLOOR] + bin_walls(half + 0.02, max(0.3, nz * spacing))
+    assets = None
+    if kind == "mesh":
+        assets = ['<mesh name="rock" scale="%s %s %s" vertex="%s"/>'
+                  % (f(r), f(r), f(r), "  ".join(" ".join(f(c) for c in v) for v in ROCK))]
+    k = 0
+    for iz in range(nz):
+        for iy in range(nxy):
+            for ix in range(nxy):
+                x = (ix - (nxy - 1) / 2) * spacing + rng.uniform(-0.01, 0.01)
+                y = (iy - (nxy - 1) / 2) * spacing + rng.uniform(-0.01, 0.01)
+                z = 0.1 + iz * spacing
+                c = COLORS[k % len(COLORS)]
+                g = ('<geom type="mesh" mesh="rock" rgba="%s"/>' % c if kind == "mesh"
+                     else shape(kind, k, r))
+                world.append(body("b%d" % k, (x, y, z), g, rand_quat(rng)))
+                k += 1
+    write(name, header, world, assets=assets)
 
 
 def tower(name, n, header, h=0.05):
@@ -179,6 +211,16 @@ What to look for: one contact per sphere; cost per step linear in the body count
 grid_boxes_400: 400 boxes (half-size 0.04) resting on the floor on a 20x20 grid, 4 cm apart.
 What it measures: plane-box manifolds at scale: 400 islands of 4 contact points.
 What to look for: 4 contacts per box, 1600 in all; the grid stays at rest.""")
+    bin_drop("mesh_bin_100", 5, 4, "mesh", """
+mesh_bin_100: 100 convex meshes (an irregular 12-vertex polyhedron about 0.1 m across) in
+random orientations on a jittered 5x5x4 lattice fall into a bin and settle.
+What it measures: mesh collision: the hull support climb in GJK/EPA for mesh-mesh and
+mesh-wall pairs, the plane-mesh patch for the floor.
+What to look for: steps per second against boxes_bin_100 (the same bin with boxes).""")
+    bin_drop("boxes_bin_100", 5, 4, "box", """
+boxes_bin_100: the bin of mesh_bin_100 with boxes (half-size 0.04) instead of the meshes.
+What it measures: the same pile through the analytic box-box and box-plane paths.
+What to look for: the reference for mesh_bin_100's speed.""")
     capsule_heap("capsule_heap_100", 100, """
 capsule_heap_100: 100 capsules (r 0.03, half-length 0.1) in random orientations, 4 layers of
 5x5, 0.3 m apart, fall onto the floor (no walls) and tumble into a low heap.

@@ -6,7 +6,7 @@
 #include "conesim.h"
 
 static const char *const GEOMTYPE[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
-                                       "cylinder", "box"};
+                                       "cylinder", "box", "mesh"};
 
 static void print_model(const cs_model *m)
 {
@@ -57,6 +57,20 @@ static void print_model(const cs_model *m)
                m->geom_condim[g], m->geom_contype[g], m->geom_conaffinity[g], f[0], f[1], f[2],
                sr[0], sr[1], si[0], si[1], si[2], si[3], si[4], m->geom_margin[g], m->geom_gap[g],
                m->geom_priority[g], m->geom_solmix[g], m->geom_mass[g]);
+    }
+    if (m->nmesh) {
+        printf("\nmeshes (frame: centre of mass and principal axes of the vertex data)\n");
+        printf("  %3s %-14s %8s %8s %10s %10s %-12s %-30s %s\n", "id", "name", "vertices",
+               "faces", "hull verts", "hull faces", "volume", "frame pos", "frame quat");
+        for (int k = 0; k < m->nmesh; k++) {
+            const int *gr = m->mesh_graph + m->mesh_graphadr[k];
+            const double *p = m->mesh_pos + 3 * k, *q = m->mesh_quat + 4 * k;
+            printf("  %3d %-14s %8d %8d %10d %10d %-12.6g (%8.4g, %8.4g, %8.4g) (%.4g, %.4g, %.4g, %.4g)\n",
+                   k, m->mesh_name[k], m->mesh_vertnum[k], m->mesh_facenum[k], gr[0], gr[1],
+                   m->mesh_volume[k], p[0], p[1], p[2], q[0], q[1], q[2], q[3]);
+        }
+        printf("  mesh geoms: mass = density * volume (or the geom's mass); the body table "
+               "shows the inertia\n");
     }
     if (m->npair) {
         printf("\ncontact pairs\n");

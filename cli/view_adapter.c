@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collision/hull.h"
 #include "view_adapter.h"
 
 /* MuJoCo's viewers show geom groups 0, 1 and 2 by default and hide 3 to 5. */
@@ -110,6 +111,18 @@ static void fill_geoms(cs_view *v)
         for (int k = 0; k < 4; k++) o->rgba[k] = (float)m->geom_rgba[4 * g + k];
         if (m->geom_group[g] >= VISIBLE_GROUPS) o->rgba[3] = 0;
         o->body = m->geom_body[g];
+        int id = m->geom_dataid ? m->geom_dataid[g] : -1;
+        if (o->type == CS_GEOM_MESH && id >= 0) {
+            cs_hull h;
+            cs_hull_view(&h, m->mesh_graph + m->mesh_graphadr[id], m->mesh_hull + m->mesh_hulladr[id]);
+            o->mesh_vert = m->mesh_vert + 3 * m->mesh_vertadr[id];
+            o->mesh_face = m->mesh_face + 3 * m->mesh_faceadr[id];
+            o->mesh_nface = m->mesh_facenum[id];
+            o->hull_vert = h.vert;
+            o->hull_nface = h.nface;
+            o->hull_faceadr = h.faceadr;
+            o->hull_facevert = h.facevert;
+        }
     }
 }
 

@@ -15,15 +15,24 @@
 typedef struct {
     int type;
     const double *size;
+    const cs_hull *hull;
     double pos[3];
     double mat[9];
     double inflate; /* margin / 2 */
 } ccd_obj;
 
-static void local_support(int type, const double *s, const double d[3], double x[3])
+static void local_support(int type, const double *s, const cs_hull *h, const double d[3],
+                          double x[3])
 {
     double len;
     switch (type) {
+    case CS_GEOM_MESH: {
+        const double *v = h->vert + 3 * cs_hull_support(h, d);
+        x[0] = v[0];
+        x[1] = v[1];
+        x[2] = v[2];
+        break;
+    }
     case CS_GEOM_SPHERE:
         len = sqrt(cs_dot3(d, d));
         for (int i = 0; i < 3; i++)
@@ -61,7 +70,7 @@ void cs_support(const cs_shape *sh, const double d[3], double out[3])
 {
     double dl[3], xl[3];
     cs_mulmtv(dl, sh->mat, d);
-    local_support(sh->type, sh->size, dl, xl);
+    local_support(sh->type, sh->size, sh->hull, dl, xl);
     cs_mulmv(out, sh->mat, xl);
     for (int i = 0; i < 3; i++)
         out[i] += sh->pos[i];
@@ -72,7 +81,7 @@ static void obj_support(const void *o, const ccd_vec3_t *dir, ccd_vec3_t *v)
     const ccd_obj *ob = o;
     double d[3] = {dir->v[0], dir->v[1], dir->v[2]}, dl[3], xl[3], x[3];
     cs_mulmtv(dl, ob->mat, d);
-    local_support(ob->type, ob->size, dl, xl);
+    local_support(ob->type, ob->size, ob->hull, dl, xl);
     cs_mulmv(x, ob->mat, xl);
     double len = sqrt(cs_dot3(d, d));
     for (int i = 0; i < 3; i++)
@@ -90,6 +99,7 @@ static void make_obj(ccd_obj *o, const cs_shape *s, double inflate)
 {
     o->type = s->type;
     o->size = s->size;
+    o->hull = s->hull;
     memcpy(o->pos, s->pos, sizeof o->pos);
     memcpy(o->mat, s->mat, sizeof o->mat);
     o->inflate = inflate;
@@ -679,7 +689,8 @@ static void rotate(double out[9], const double u[3], double th, const double m[9
 
 static int can_rest_flat(int t)
 {
-    return t == CS_GEOM_BOX || t == CS_GEOM_CYLINDER || t == CS_GEOM_CAPSULE;
+    return t == CS_GEOM_BOX || t == CS_GEOM_CYLINDER || t == CS_GEOM_CAPSULE ||
+           t == CS_GEOM_MESH;
 }
 
 int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_shape *b,
@@ -715,7 +726,7 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
         cs_mulmv(rrel, rr, rel);
         for (int i = 0; i < 3; i++)
             rpos[i] = p[i] + rrel[i];
-        cs_shape br = {b->type, b->size, rpos, rmat};
+        cs_shape br = {b->type, b->size, rpos, rmat, b->hull};
         double nk[3], pk[3], dk;
         if (!single_contact(opt, a, &br, margin, 0, nk, pk, &dk))
             continue;

@@ -114,6 +114,10 @@ cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
             fail(err, errlen, "collision: geom %d has an unsupported type", i);
             return NULL;
         }
+        if (g->type == CS_GEOM_MESH && (g->hull.nvert < 4 || !g->hull.vert || !g->hull.adj)) {
+            fail(err, errlen, "collision: mesh geom %d has no hull", i);
+            return NULL;
+        }
         if (!valid_condim(g->condim)) {
             fail(err, errlen, "collision: geom %d has condim other than 1, 3, 4, 6", i);
             return NULL;
@@ -252,6 +256,33 @@ void cs_geom_aabb(int type, const double size[3], const cs_pose *p, double margi
     }
 }
 
+void cs_geom_aabb_hull(const cs_hull *h, const cs_pose *p, double margin, double lo[3],
+                       double hi[3])
+{
+    double c[3], e[3], wc[3];
+    for (int i = 0; i < 3; i++) {
+        c[i] = 0.5 * (h->aabb[i] + h->aabb[3 + i]);
+        e[i] = 0.5 * (h->aabb[3 + i] - h->aabb[i]);
+    }
+    cs_mulmv(wc, p->mat, c);
+    for (int i = 0; i < 3; i++) {
+        const double *row = p->mat + 3 * i;
+        double hw = fabs(row[0]) * e[0] + fabs(row[1]) * e[1] + fabs(row[2]) * e[2];
+        lo[i] = p->pos[i] + wc[i] - hw - margin;
+        hi[i] = p->pos[i] + wc[i] + hw + margin;
+    }
+}
+
+/* a geom's AABB: meshes by their hull's box */
+static void geom_aabb(const cs_collision_geom *g, const cs_pose *p, double margin, double lo[3],
+                      double hi[3])
+{
+    if (g->type == CS_GEOM_MESH)
+        cs_geom_aabb_hull(&g->hull, p, margin, lo, hi);
+    else
+        cs_geom_aabb(g->type, g->size, p, margin, lo, hi);
+}
+
 /* merge sort of idx[0..n) by key[idx] (stable, no allocation) */
 static void sort_by(int *idx, int *tmp, int n, const double *key, int stride)
 {
@@ -329,8 +360,7 @@ int cs_collision_broadphase(cs_collision *c, const cs_pose *poses)
     c->ncand = 0;
     for (int k = 0; k < c->nsolid; k++) {
         int g = c->solid[k];
-        cs_geom_aabb(c->geom[g].type, c->geom[g].size, poses + g, c->geom[g].margin,
-                     c->lo + 3 * g, c->hi + 3 * g);
+        geom_aabb(c->geom + g, poses + g, c->geom[g].margin, c->lo + 3 * g, c->hi + 3 * g);
         c->order[k] = g;
     }
     /* sweep along the axis where the boxes are most spread (fewest overlaps) */
@@ -410,6 +440,8 @@ static cs_narrow_fn table(int t1, int t2)
             return cs_plane_cylinder;
         case CS_GEOM_BOX:
             return cs_plane_box;
+        case CS_GEOM_MESH:
+            return cs_plane_mesh;
         default:
             return NULL;
         }
@@ -439,7 +471,9 @@ static cs_narrow_fn table(int t1, int t2)
     case CS_GEOM_CYLINDER:
         return cs_convex_ccd;
     case CS_GEOM_BOX:
-        return t2 == CS_GEOM_BOX ? cs_box_box : NULL;
+        return t2 == CS_GEOM_BOX ? cs_box_box : cs_convex_ccd;
+    case CS_GEOM_MESH:
+        return cs_convex_ccd;
     default:
         return NULL;
     }
@@ -449,12 +483,22 @@ int cs_collide_pair(const cs_collision *c, int type1, const double size1[3], con
                     int type2, const double size2[3], const cs_pose *p2, double margin,
                     cs_geom_contact *out)
 {
+    return cs_collide_pair_hull(c, type1, size1, NULL, p1, type2, size2, NULL, p2, margin, out);
+}
+
+int cs_collide_pair_hull(const cs_collision *c, int type1, const double size1[3],
+                         const cs_hull *hull1, const cs_pose *p1, int type2,
+                         const double size2[3], const cs_hull *hull2, const cs_pose *p2,
+                         double margin, cs_geom_contact *out)
+{
     if (type1 > type2 || type1 < 0 || type2 >= CS_GEOM_NTYPES)
+        return 0;
+    if ((type1 == CS_GEOM_MESH && !hull1) || (type2 == CS_GEOM_MESH && !hull2))
         return 0;
     cs_narrow_fn fn = table(type1, type2);
     if (!fn)
         return 0;
-    cs_shape a = {type1, size1, p1->pos, p1->mat}, b = {type2, size2, p2->pos, p2->mat};
+    cs_shape a = {type1, size1, p1->pos, p1->mat, hull1}, b = {type2, size2, p2->pos, p2->mat, hull2};
     cs_collision_options def;
     const cs_collision_options *opt = c ? &c->opt : NULL;
     if (!opt) {
@@ -481,8 +525,10 @@ static int emit(const cs_collision *c, const cs_pose *poses, int g1, int g2, int
         gap = fmax(a->gap, b->gap);
     }
     cs_geom_contact buf[CS_MAXCONPAIR];
-    int n = cs_collide_pair(c, a->type, a->size, poses + g1, b->type, b->size, poses + g2,
-                            margin, buf);
+    int n = cs_collide_pair_hull(c, a->type, a->size, a->type == CS_GEOM_MESH ? &a->hull : NULL,
+                                 poses + g1, b->type, b->size,
+                                 b->type == CS_GEOM_MESH ? &b->hull : NULL, poses + g2, margin,
+                                 buf);
     for (int k = 0; k < n; k++) {
         if (ncon >= maxcon) {
             *dropped += n - k;
@@ -520,8 +566,8 @@ static int pair_near(const cs_collision *c, const cs_pose *poses, int g1, int g2
 {
     double l1[3], h1[3], l2[3], h2[3];
     const cs_collision_geom *a = c->geom + g1, *b = c->geom + g2;
-    cs_geom_aabb(a->type, a->size, poses + g1, 0, l1, h1);
-    cs_geom_aabb(b->type, b->size, poses + g2, 0, l2, h2);
+    geom_aabb(a, poses + g1, 0, l1, h1);
+    geom_aabb(b, poses + g2, 0, l2, h2);
     for (int i = 0; i < 3; i++)
         if (l2[i] > h1[i] + m || l1[i] > h2[i] + m)
             return 0;

@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "geom.h"
+#include "hull.h"
 
 #define CS_MAXCONPAIR 8    /* most contacts one geom pair yields (box-box) */
 #define CS_MINMU 1e-5      /* friction floor, as MuJoCo's mjMINMU */
@@ -42,6 +43,8 @@ typedef struct {
     double solref[2];
     double solimp[5];
     double margin, gap;
+    cs_hull hull;        /* CS_GEOM_MESH: its convex hull (arrays owned by the caller, who
+                          * keeps them alive as long as the context); zeros otherwise */
 } cs_collision_geom;
 
 /* An explicit <pair>: bypasses all filters; its values are final (the loader resolves
@@ -122,9 +125,13 @@ int cs_collision_detect(cs_collision *c, const cs_pose *poses, cs_geom_contact *
 
 /* --- lower-level pieces (used by detect; exposed for tests and tools) ------------- */
 
-/* World AABB of a geom, margin included: lo[3], hi[3]. Planes get +-HUGE_VAL. */
+/* World AABB of a geom, margin included: lo[3], hi[3]. Planes get +-HUGE_VAL. Meshes:
+ * the box of size[] about the origin (cs_geom_aabb_hull is tighter). */
 void cs_geom_aabb(int type, const double size[3], const cs_pose *pose, double margin,
                   double lo[3], double hi[3]);
+/* World AABB of a hull's local bounding box. */
+void cs_geom_aabb_hull(const cs_hull *h, const cs_pose *pose, double margin, double lo[3],
+                       double hi[3]);
 
 /* Candidate automatic pairs after the broad phase and filters of the last
  * cs_collision_detect (or cs_collision_broadphase) call: pairs[2*k], pairs[2*k+1], ordered
@@ -143,6 +150,11 @@ int cs_collision_filter(const cs_collision *c, int i, int j);
 int cs_collide_pair(const cs_collision *c, int type1, const double size1[3], const cs_pose *p1,
                     int type2, const double size2[3], const cs_pose *p2, double margin,
                     cs_geom_contact *out);
+/* The same with hulls for CS_GEOM_MESH geoms (NULL for the other types). */
+int cs_collide_pair_hull(const cs_collision *c, int type1, const double size1[3],
+                         const cs_hull *hull1, const cs_pose *p1, int type2,
+                         const double size2[3], const cs_hull *hull2, const cs_pose *p2,
+                         double margin, cs_geom_contact *out);
 
 /* Complete a contact frame the MuJoCo way: frame[0..2] the normal (normalised here);
  * frame[3..5] a tangent hint or zeros. Default tangent: world y made orthogonal to the

@@ -12,7 +12,9 @@ typedef enum {
     CS_GEOM_ELLIPSOID = 4, /* size: three semi-axes */
     CS_GEOM_CYLINDER = 5,  /* size: radius, half-length (along local z) */
     CS_GEOM_BOX = 6,       /* size: three half-sizes */
-    CS_GEOM_NTYPES = 7
+    CS_GEOM_MESH = 7,      /* convex hull of a mesh (collision/hull.h); size: half-extents
+                            * of its bounding box about the geom origin */
+    CS_GEOM_NTYPES = 8
 } cs_geom_type;
 
 /* A geom's world pose: position and rotation matrix (row-major, columns are the

@@ -10,6 +10,7 @@ typedef struct {
     const double *size;
     const double *pos;
     const double *mat; /* row-major; column k = local axis k in world */
+    const cs_hull *hull; /* CS_GEOM_MESH only */
 } cs_shape;
 
 /* Raw point of a pair routine: frame[0..2] normal (geom1 -> geom2), frame[3..5]
@@ -46,6 +47,9 @@ int cs_capsule_box(const cs_collision_options *, const cs_shape *, const cs_shap
  * the half-lengths). Returns 0 for (near) parallel segments, leaving s, t unset. */
 int cs_segseg(const double c1[3], const double u1[3], const double c2[3], const double u2[3],
               double *s, double *t);
+/* mesh.c: plane against a hull's vertices (every vertex of a resting face, at most 4) */
+int cs_plane_mesh(const cs_collision_options *, const cs_shape *, const cs_shape *, double,
+                  cs_rawcon *);
 /* boxbox.c */
 int cs_box_box(const cs_collision_options *, const cs_shape *, const cs_shape *, double,
                cs_rawcon *);

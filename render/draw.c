@@ -53,6 +53,58 @@ void cs_gl_draw_mesh(cs_renderer *r, int mesh, const double rot[9], const double
     glDrawElements(GL_TRIANGLES, r->mesh[mesh].count, GL_UNSIGNED_INT, 0);
 }
 
+/* A mesh geom: its triangles flat shaded by the key light (per face, on the CPU, through
+ * the overlay batch), or in wireframe mode its convex hull's edges, the shape collisions
+ * use. No planar shadow. */
+static void draw_user_mesh(cs_renderer *r, const cs_render_geom *g, double extent, int wire,
+                           float emit)
+{
+    const double *R = g->pose.mat, *P = g->pose.pos;
+    double l[3] = {0.3, 0.5, 1.0};
+    cs_v3normalize(l);
+    if (wire && g->hull_vert) {
+        const float rgb[3] = {g->rgba[0], g->rgba[1], g->rgba[2]};
+        for (int f = 0; f < g->hull_nface; f++) {
+            int a = g->hull_faceadr[f], n = g->hull_faceadr[f + 1] - a;
+            for (int k = 0; k < n; k++) {
+                double x[3], y[3];
+                const double *u = g->hull_vert + 3 * g->hull_facevert[a + k];
+                const double *v = g->hull_vert + 3 * g->hull_facevert[a + (k + 1) % n];
+                for (int i = 0; i < 3; i++) {
+                    x[i] = P[i] + R[3 * i] * u[0] + R[3 * i + 1] * u[1] + R[3 * i + 2] * u[2];
+                    y[i] = P[i] + R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
+                }
+                cs_gl_segment(r, x, y, 0.002 * extent, rgb);
+            }
+        }
+    } else {
+        for (int f = 0; f < g->mesh_nface; f++) {
+            double w[3][3];
+            for (int k = 0; k < 3; k++) {
+                const double *u = g->mesh_vert + 3 * g->mesh_face[3 * f + k];
+                for (int i = 0; i < 3; i++)
+                    w[k][i] = P[i] + R[3 * i] * u[0] + R[3 * i + 1] * u[1] + R[3 * i + 2] * u[2];
+            }
+            double e1[3], e2[3], n[3];
+            for (int i = 0; i < 3; i++) {
+                e1[i] = w[1][i] - w[0][i];
+                e2[i] = w[2][i] - w[0][i];
+            }
+            cs_v3cross(e1, e2, n);
+            if (!(cs_v3norm(n) > 0))
+                continue;
+            cs_v3normalize(n);
+            double lit = 0.35 + 0.65 * fabs(cs_v3dot(n, l)) + emit;
+            float rgb[3];
+            for (int i = 0; i < 3; i++)
+                rgb[i] = (float)fmin(1.0, g->rgba[i] * lit);
+            cs_gl_triangle(r, w[0], w[1], w[2], rgb);
+        }
+    }
+    cs_gl_batch_flush(r);
+    glUseProgram(r->prog_mesh);
+}
+
 static void draw_geom(cs_renderer *r, const cs_render_geom *g, double extent, int selected,
                       int wire)
 {
@@ -101,6 +153,13 @@ static void draw_geom(cs_renderer *r, const cs_render_geom *g, double extent, in
         }
         break;
     }
+    case CS_GEOM_MESH:
+        if (!r->shadow && g->mesh_vert) {
+            if (wire)
+                glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+            draw_user_mesh(r, g, extent, wire, emit);
+        }
+        break;
     default:
         break;
     }

@@ -231,6 +231,27 @@ static void batch_add(cs_renderer *r, int t, const double rot[9], const double p
     r->nbatch += (size_t)T->n;
 }
 
+void cs_gl_triangle(cs_renderer *r, const double a[3], const double b[3], const double c[3],
+                    const float rgb[3])
+{
+    if (r->nbatch + 3 > r->cap_batch) {
+        size_t cap = r->cap_batch ? 2 * r->cap_batch : 16384;
+        float *nb = realloc(r->batch, cap * 6 * sizeof *nb);
+        if (!nb)
+            return;
+        r->batch = nb;
+        r->cap_batch = cap;
+    }
+    const double *p[3] = {a, b, c};
+    float *o = r->batch + 6 * r->nbatch;
+    for (int k = 0; k < 3; k++, o += 6) {
+        for (int i = 0; i < 3; i++)
+            o[i] = (float)p[k][i];
+        o[3] = rgb[0], o[4] = rgb[1], o[5] = rgb[2];
+    }
+    r->nbatch += 3;
+}
+
 void cs_gl_batch_flush(cs_renderer *r)
 {
     if (r->nbatch == 0)

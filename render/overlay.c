@@ -19,6 +19,7 @@ static double geom_radius(const cs_render_geom *g)
     case CS_GEOM_ELLIPSOID:
         return fmax(s[0], fmax(s[1], s[2]));
     case CS_GEOM_BOX:
+    case CS_GEOM_MESH:
         return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
     default:
         return 0;

@@ -140,6 +140,7 @@ double cs_ray_geom(const cs_render_geom *g, const double origin[3], const double
         return best(t, ray_sphere(o, d, bot, s[0]));
     }
     case CS_GEOM_BOX:
+    case CS_GEOM_MESH: /* a mesh's size is its bounding box about the geom origin */
         return ray_box(o, d, s);
     default:
         return -1;

@@ -20,6 +20,15 @@ typedef struct {
     cs_pose pose;       /* world pose */
     float rgba[4];      /* alpha < 1 is drawn blended after the opaque geoms */
     int body;           /* body id (MuJoCo's numbering, world = 0): picking reports it */
+    /* CS_GEOM_MESH: triangles (3 vertex indices each) over vertices in the geom frame, and
+     * the convex hull's faces (polygons over hull vertices) for wireframe mode; NULL for
+     * the primitives. The arrays belong to the caller (the model). */
+    const double *mesh_vert;
+    const int *mesh_face;
+    int mesh_nface;
+    const double *hull_vert;
+    const int *hull_faceadr, *hull_facevert;
+    int hull_nface;
 } cs_render_geom;
 
 typedef struct {

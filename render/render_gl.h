@@ -71,6 +71,9 @@ void cs_gl_segment(cs_renderer *r, const double a[3], const double b[3], double 
 void cs_gl_arrow(cs_renderer *r, const double from[3], const double vec[3], double radius,
                  const float rgb[3]);
 void cs_gl_batch_flush(cs_renderer *r);
+/* One triangle in one colour into the same batch. */
+void cs_gl_triangle(cs_renderer *r, const double a[3], const double b[3], const double c[3],
+                    const float rgb[3]);
 
 /* overlay.c */
 double cs_scene_extent(const cs_render_scene *s);

@@ -35,6 +35,10 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
         memcpy(g[i].solimp, m->geom_solimp + 5 * i, sizeof g[i].solimp);
         g[i].margin = m->geom_margin[i];
         g[i].gap = m->geom_gap[i];
+        int id = m->geom_dataid ? m->geom_dataid[i] : -1;
+        if (g[i].type == CS_GEOM_MESH && id >= 0)
+            cs_hull_view(&g[i].hull, m->mesh_graph + m->mesh_graphadr[id],
+                         m->mesh_hull + m->mesh_hulladr[id]);
     }
     for (int i = 0; i < np; i++) {
         p[i].geom1 = m->pair_geom1[i];

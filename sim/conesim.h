@@ -156,6 +156,22 @@ typedef struct {
     double *key_qpos;     /* nq each (quaternions normalised) */
     double *key_qvel;     /* nv each */
     char **key_name;
+
+    /* meshes (nmesh, from <mesh> assets): a mesh geom collides as its mesh's convex hull */
+    int nmesh, nmeshvert, nmeshface, nmeshgraph, nmeshhull;
+    int *geom_dataid;     /* ngeom: mesh of a mesh geom, -1 otherwise */
+    int *mesh_vertadr, *mesh_vertnum; /* into mesh_vert (vertices) */
+    int *mesh_faceadr, *mesh_facenum; /* into mesh_face (triangles) */
+    int *mesh_graphadr;   /* into mesh_graph: the hull's ints (collision/hull.h layout) */
+    int *mesh_hulladr;    /* into mesh_hull: the hull's doubles (collision/hull.h layout) */
+    double *mesh_vert;    /* 3 per vertex, in the mesh frame (= the geom frame) */
+    int *mesh_face;       /* 3 vertex indices (local to the mesh) per triangle */
+    int *mesh_graph;
+    double *mesh_hull;
+    double *mesh_pos;     /* 3: the mesh frame (centre of mass) in the vertex data's frame */
+    double *mesh_quat;    /* 4: its principal axes there */
+    double *mesh_volume;  /* volume, or surface area for inertia="shell" */
+    char **mesh_name;
 } cs_model;
 
 /* ---- data ------------------------------------------------------------------------------- */

@@ -338,7 +338,7 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
 {
     int k = keyword(c, n, "type", GEOMTYPES);
     if (k >= 0) {
-        if (k == 1 || k == 7 || k == 8)
+        if (k == 1 || k == 8)
             FAILN(c, n, "type", "geom type '%s' is not supported (primitives only)", GEOMTYPES[k]);
         g->type = k;
     }
@@ -386,7 +386,7 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     if (keyword(c, n, "fluidshape", FLUID) == 1)
         FAILN(c, n, "fluidshape", "fluid forces are not supported");
     char *s = attr(c, n, "mesh");
-    if (s) FAILN(c, n, "mesh", "meshes are not supported");
+    if (s) g->mesh = s;
     s = attr(c, n, "hfield");
     if (s) FAILN(c, n, "hfield", "height fields are not supported");
 }
@@ -465,6 +465,11 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
         } else if (strcmp(en, "joint") == 0) {
             check_attrs(c, ch, JOINT_ATTRS + 2, JOINT_VISUAL);
             read_joint_attrs(c, ch, &c->cls[me].joint);
+        } else if (strcmp(en, "mesh") == 0) {
+            check_attrs(c, ch, (const char *const[]){"scale", NULL},
+                        (const char *const[]){"maxhullvert", "inertia", "smoothnormal", NULL});
+            double v[3];
+            if (nums(c, ch, "scale", v, 3, 3)) memcpy(c->cls[me].meshscale, v, sizeof v);
         } else if (strcmp(en, "default") == 0) {
             parse_default(c, ch, me);
         } else {
@@ -812,9 +817,11 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
     check_attrs(c, n, (const char *const[]){"angle", "eulerseq", "autolimits",
         "inertiafromgeom", "boundmass", "boundinertia", "settotalmass", "balanceinertia",
         "inertiagrouprange", "coordinate", "fusestatic", "alignfree", "discardvisual",
-        "usethread", "strippath", "saveinertial", "exactmeshinertia", NULL},
-        (const char *const[]){"meshdir", "texturedir", "assetdir", "convexhull", "fitaabb",
-                              NULL});
+        "usethread", "strippath", "saveinertial", "exactmeshinertia", "meshdir", "assetdir",
+        NULL},
+        (const char *const[]){"texturedir", "convexhull", "fitaabb", NULL});
+    c->meshdir = attr(c, n, "meshdir");
+    c->assetdir = attr(c, n, "assetdir");
     static const char *const ANG[] = {"radian", "degree", NULL};
     int k = keyword(c, n, "angle", ANG);
     if (k >= 0) c->degree = k;
@@ -941,6 +948,96 @@ static void parse_keyframe(cs_mjcf *c, xmlNode *n)
     }
 }
 
+/* ---- <asset> --------------------------------------------------------------------------- */
+static void parse_mesh(cs_mjcf *c, xmlNode *n)
+{
+    check_attrs(c, n, (const char *const[]){"name", "class", "file", "scale", "refpos",
+        "refquat", "vertex", "face", "maxhullvert", "inertia", "content_type", NULL},
+        (const char *const[]){"normal", "texcoord", "smoothnormal", "material", NULL});
+    if (attr(c, n, "builtin")) FAILN(c, n, "builtin", "built-in meshes are not supported");
+    cs_meshir M;
+    memset(&M, 0, sizeof M);
+    int k = class_of(c, n, 0);
+    memcpy(M.scale, c->cls[k].meshscale, sizeof M.scale);
+    M.refquat[0] = 1;
+    M.maxhullvert = -1;
+    M.line = line_of(n);
+    M.file = attr(c, n, "file");
+    M.name = attr(c, n, "name");
+    nums(c, n, "scale", M.scale, 3, 3);
+    nums(c, n, "refpos", M.refpos, 3, 3);
+    if (nums(c, n, "refquat", M.refquat, 4, 4)) {
+        double l = sqrt(M.refquat[0] * M.refquat[0] + M.refquat[1] * M.refquat[1] +
+                        M.refquat[2] * M.refquat[2] + M.refquat[3] * M.refquat[3]);
+        if (l < 1e-14) FAILN(c, n, "refquat", "zero quaternion");
+    }
+    for (int i = 0; i < 3; i++)
+        if (M.scale[i] == 0) FAILN(c, n, "scale", "scale must not be zero");
+    int cnt = 0;
+    double *v = nums_alloc(c, n, "vertex", &cnt);
+    if (v) {
+        if (cnt % 3) FAILN(c, n, "vertex", "expects 3 numbers per vertex, got %d numbers", cnt);
+        M.vertex = v;
+        M.nvertex = cnt / 3;
+    }
+    double *f = nums_alloc(c, n, "face", &cnt);
+    if (f) {
+        if (cnt % 3) FAILN(c, n, "face", "expects 3 indices per face, got %d numbers", cnt);
+        M.nface = cnt / 3;
+        M.face = cs_mjcf_alloc(c, (size_t)(cnt ? cnt : 1) * sizeof *M.face);
+        for (int i = 0; i < cnt; i++) {
+            if (f[i] != floor(f[i])) FAILN(c, n, "face", "'%g' is not an integer", f[i]);
+            if (f[i] < 0 || f[i] >= M.nvertex)
+                FAILN(c, n, "face", "vertex index %g out of range (%d vertices)", f[i],
+                      M.nvertex);
+            M.face[i] = (int)f[i];
+        }
+    }
+    if (M.file && M.vertex) FAILN(c, n, "vertex", "give the vertices in the file or here, not both");
+    if (!M.file && !M.vertex) FAILN(c, n, NULL, "a mesh needs a file or vertex data");
+    if (M.face && !M.vertex) FAILN(c, n, "face", "faces need inline vertex data");
+    int iv;
+    if (int1(c, n, "maxhullvert", &iv)) {
+        if (iv != -1 && iv < 4) FAILN(c, n, "maxhullvert", "must be -1 or larger than 3");
+        M.maxhullvert = iv;
+    }
+    static const char *const INERTIA[] = {"legacy", "convex", "exact", "shell", NULL};
+    int ki = keyword(c, n, "inertia", INERTIA);
+    if (ki >= 0) M.inertia = ki;
+    static const char *const CTYPE[] = {"model/stl", "model/obj", NULL};
+    int ct = keyword(c, n, "content_type", CTYPE);
+    if (!M.name && M.file) {
+        /* MuJoCo: the file name without path and extension */
+        const char *b = strrchr(M.file, '/');
+        b = b ? b + 1 : M.file;
+        M.name = cs_mjcf_strdup(c, b);
+        char *dot = strrchr(M.name, '.');
+        if (dot && dot != M.name) *dot = 0;
+    }
+    if (!M.name) FAILN(c, n, "name", "a mesh without a file needs a name");
+    if (cs_mjcf_find_mesh(c, M.name) >= 0) FAILN(c, n, "name", "duplicate mesh name '%s'", M.name);
+    M.format = ct + 1; /* the content type overrides the file's extension */
+    cs_mjcf_grow(c, (void **)&c->mesh, &c->capmesh, c->nmesh, sizeof *c->mesh);
+    c->mesh[c->nmesh++] = M;
+}
+
+static void parse_asset(cs_mjcf *c, xmlNode *n)
+{
+    check_attrs(c, n, NULL, NULL);
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        const char *en = ename(ch);
+        if (strcmp(en, "mesh") == 0) parse_mesh(c, ch);
+        else {
+            /* textures and materials are visual; height fields and skins are only reachable
+             * through elements that are checked where they appear */
+            char buf[96];
+            snprintf(buf, sizeof buf, "asset/%s", en);
+            note_ignored(c, buf);
+        }
+    }
+}
+
 /* ---- document ----------------------------------------------------------------------------- */
 static void parse_root(cs_mjcf *c, xmlNode *root)
 {
@@ -978,7 +1075,8 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
             parse_body_children(c, ch, 0, 0);
         } else if (strcmp(en, "contact") == 0) parse_contact(c, ch);
         else if (strcmp(en, "keyframe") == 0) parse_keyframe(c, ch);
-        else if (strcmp(en, "asset") == 0 || strcmp(en, "visual") == 0 ||
+        else if (strcmp(en, "asset") == 0) parse_asset(c, ch);
+        else if (strcmp(en, "visual") == 0 ||
                  strcmp(en, "statistic") == 0 || strcmp(en, "custom") == 0 ||
                  strcmp(en, "sensor") == 0)
             /* assets are only reachable through geom mesh/hfield/material, checked there;
@@ -1076,6 +1174,7 @@ static cs_model *load(xmlDoc *(*read)(xmlParserCtxt *, const void *, const char 
         c->cls[0].name = cs_mjcf_strdup(c, "main");
         c->cls[0].parent = -1;
         default_gspec(&c->cls[0].geom);
+        c->cls[0].meshscale[0] = c->cls[0].meshscale[1] = c->cls[0].meshscale[2] = 1;
         default_pspec(&c->cls[0].pair);
         c->cls[0].joint.type = "hinge"; /* MuJoCo's default joint type */
         /* body 0: the world */

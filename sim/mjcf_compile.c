@@ -16,11 +16,20 @@
 #define BFAIL(c, b, attr, ...) cs_mjcf_fail((c), (b)->line, "body", (attr), __VA_ARGS__)
 
 static const char *const TYPENAME[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
-                                       "cylinder", "box"};
+                                       "cylinder", "box", "mesh"};
 
 static void resolve_geom(cs_mjcf *c, cs_geomir *g)
 {
     cs_gspec *s = &g->s;
+    g->meshid = -1;
+    if (s->type == CS_GEOM_MESH) {
+        if (!s->mesh) GFAIL(c, g, "mesh", "a geom of type mesh needs a mesh attribute");
+        g->meshid = cs_mjcf_find_mesh(c, s->mesh);
+        if (g->meshid < 0) GFAIL(c, g, "mesh", "no mesh asset named '%s'", s->mesh);
+    } else if (s->mesh) {
+        GFAIL(c, g, "mesh", "fitting a %s to a mesh is not supported (use type=\"mesh\")",
+              TYPENAME[s->type]);
+    }
     if (s->has_fromto) {
         if (s->type != CS_GEOM_CAPSULE && s->type != CS_GEOM_CYLINDER &&
             s->type != CS_GEOM_BOX && s->type != CS_GEOM_ELLIPSOID)
@@ -40,7 +49,7 @@ static void resolve_geom(cs_mjcf *c, cs_geomir *g)
             s->size[1] = s->size[0];
         }
     }
-    static const int NSIZE[] = {0, 0, 1, 2, 3, 2, 3};
+    static const int NSIZE[] = {0, 0, 1, 2, 3, 2, 3, 0};
     for (int i = 0; i < NSIZE[s->type]; i++)
         if (!(s->size[i] > 0))
             GFAIL(c, g, "size", "%s needs %d positive size%s (size[%d] is %g)",
@@ -100,6 +109,7 @@ static int find_body(const cs_mjcf *c, const char *name)
 cs_model *cs_mjcf_compile(cs_mjcf *c)
 {
     int nb = c->nbody, ng = c->ngeom;
+    cs_mjcf_meshes(c);
     /* geoms: shapes and masses */
     double *gmass = cs_mjcf_alloc(c, (size_t)ng * sizeof *gmass);
     double *ginertia = cs_mjcf_alloc(c, (size_t)ng * 3 * sizeof *ginertia);
@@ -118,12 +128,26 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             cs_mulquat(g->s.quat, g->fquat, g->s.quat);
             cs_normquat(g->s.quat);
         }
-        double vol = cs_geom_volume(g->s.type, g->s.size);
+        const cs_meshir *M = g->meshid >= 0 ? &c->mesh[g->meshid] : NULL;
+        if (M) {
+            /* the geom sits at the mesh's inertial frame (MuJoCo's frameaccum) */
+            double mp[3];
+            rotate(g->s.quat, M->pos, mp);
+            for (int k = 0; k < 3; k++) g->s.pos[k] += mp[k];
+            cs_mulquat(g->s.quat, g->s.quat, M->quat);
+            cs_normquat(g->s.quat);
+            for (int k = 0; k < 3; k++)
+                g->s.size[k] = fmax(fabs(M->aamm[k]), fabs(M->aamm[3 + k]));
+        }
+        double vol = M ? M->volume : cs_geom_volume(g->s.type, g->s.size);
         int counts = g->s.group >= c->igroup[0] && g->s.group <= c->igroup[1];
         gcounts[i] = counts;
         double m = g->s.mass >= 0 ? g->s.mass : g->s.density * vol;
         gmass[i] = counts ? m : 0;
-        cs_geom_inertia(g->s.type, g->s.size, gmass[i], ginertia + 3 * i);
+        if (M)
+            for (int k = 0; k < 3; k++) ginertia[3 * i + k] = gmass[i] / vol * M->inertia_u[k];
+        else
+            cs_geom_inertia(g->s.type, g->s.size, gmass[i], ginertia + 3 * i);
     }
 
     /* bodies: mass properties, world frames at the reference pose, welds */
@@ -340,6 +364,23 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     A(key_name, c->nkey);
     A(dof_parent, nv); A(dof_Madr, nv); A(dof_treeid, nv); A(dof_bodyid, nv); A(dof_rot, nv);
     A(tree_dofadr, nfree); A(tree_dofnum, nfree); A(body_lastdof, nb); A(body_treeid, nb);
+    int nme = c->nmesh, nmv = 0, nmf = 0, nmg = 0, nmh = 0;
+    for (int k = 0; k < nme; k++) {
+        nmv += c->mesh[k].nvert;
+        nmf += c->mesh[k].ntri;
+        nmg += c->mesh[k].ngraph;
+        nmh += c->mesh[k].nhull;
+    }
+    m->nmesh = nme;
+    m->nmeshvert = nmv;
+    m->nmeshface = nmf;
+    m->nmeshgraph = nmg;
+    m->nmeshhull = nmh;
+    A(geom_dataid, ng); A(mesh_vertadr, nme); A(mesh_vertnum, nme); A(mesh_faceadr, nme);
+    A(mesh_facenum, nme); A(mesh_graphadr, nme); A(mesh_hulladr, nme);
+    A(mesh_vert, 3 * (size_t)nmv); A(mesh_face, 3 * (size_t)nmf); A(mesh_graph, nmg);
+    A(mesh_hull, nmh); A(mesh_pos, 3 * nme); A(mesh_quat, 4 * nme); A(mesh_volume, nme);
+    A(mesh_name, nme);
 #undef A
     int oom = 0;
 #define CHECK(f) oom |= (m->f == NULL);
@@ -416,9 +457,32 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->geom_margin[i] = s->margin;
         m->geom_gap[i] = s->gap;
         memcpy(m->geom_rgba + 4 * i, s->rgba, 4 * sizeof(double));
-        m->geom_rbound[i] = rbound(s->type, s->size);
+        m->geom_dataid[i] = c->geom[i].meshid;
+        m->geom_rbound[i] = c->geom[i].meshid >= 0 ? c->mesh[c->geom[i].meshid].rbound
+                                                   : rbound(s->type, s->size);
         m->geom_mass[i] = gmass[i];
         m->geom_name[i] = dupname(c->geom[i].name);
+    }
+    for (int k = 0, av = 0, af = 0, ag = 0, ah = 0; k < nme; k++) {
+        const cs_meshir *M = &c->mesh[k];
+        m->mesh_vertadr[k] = av;
+        m->mesh_vertnum[k] = M->nvert;
+        m->mesh_faceadr[k] = af;
+        m->mesh_facenum[k] = M->ntri;
+        m->mesh_graphadr[k] = ag;
+        m->mesh_hulladr[k] = ah;
+        memcpy(m->mesh_vert + 3 * (size_t)av, M->vert, 3 * (size_t)M->nvert * sizeof(double));
+        memcpy(m->mesh_face + 3 * (size_t)af, M->tri, 3 * (size_t)M->ntri * sizeof(int));
+        memcpy(m->mesh_graph + ag, M->graph, (size_t)M->ngraph * sizeof(int));
+        memcpy(m->mesh_hull + ah, M->hull, (size_t)M->nhull * sizeof(double));
+        memcpy(m->mesh_pos + 3 * k, M->pos, 3 * sizeof(double));
+        memcpy(m->mesh_quat + 4 * k, M->quat, 4 * sizeof(double));
+        m->mesh_volume[k] = M->volume;
+        m->mesh_name[k] = dupname(M->name);
+        av += M->nvert;
+        af += M->ntri;
+        ag += M->ngraph;
+        ah += M->nhull;
     }
     for (int i = 0; i < np; i++) {
         cs_pspec *s = &c->pair[i].s;

@@ -19,6 +19,7 @@ typedef struct {
     double friction[3], solmix, solref[2], solimp[5], margin, gap, rgba[4];
     double mass; /* < 0: not given */
     double density;
+    char *mesh;  /* mesh asset name (type mesh) */
 } cs_gspec;
 
 typedef struct {
@@ -38,7 +39,41 @@ typedef struct {
     cs_gspec geom;
     cs_pspec pair;
     cs_jspec joint;
+    double meshscale[3];
 } cs_dclass;
+
+/* mesh inertia modes (MuJoCo's asset/mesh/inertia) */
+enum { CS_MESH_LEGACY = 0, CS_MESH_CONVEX = 1, CS_MESH_EXACT = 2, CS_MESH_SHELL = 3 };
+
+/* <mesh> asset: as written, then what mjcf_mesh.c computes from it */
+typedef struct {
+    char *name, *file;    /* file as written (NULL: inline vertex) */
+    int line;
+    double scale[3], refpos[3], refquat[4];
+    double *vertex;       /* inline vertex attribute, 3 per vertex */
+    int nvertex;
+    int *face;            /* inline face attribute, 3 per face */
+    int nface;
+    int maxhullvert;      /* -1: unlimited */
+    int inertia;          /* CS_MESH_* */
+    int used;             /* referenced by a mesh geom */
+    int format;           /* 0: by the file's extension, 1: STL, 2: OBJ */
+    /* compiled: vertices in the mesh frame (centred at the centre of mass, principal
+     * axes), triangles, hull (collision/hull.h layout), the frame's offset from the
+     * vertex data, volume (area for shell) and principal moments per unit density */
+    double *vert;
+    int nvert;
+    int *tri;
+    int ntri;
+    int *graph;
+    int ngraph;
+    double *hull;
+    int nhull;
+    double pos[3], quat[4];
+    double volume, inertia_u[3];
+    double aamm[6];       /* vertex bounding box in the mesh frame (lo, hi) */
+    double rbound;        /* largest vertex distance from the frame origin */
+} cs_meshir;
 
 typedef struct {
     char *name;
@@ -56,6 +91,7 @@ typedef struct {
     char *name;
     int body, line;
     double fpos[3], fquat[4]; /* enclosing <frame>s, applied after fromto (as MuJoCo) */
+    int meshid;               /* type mesh: index into cs_mjcf.mesh */
 } cs_geomir;
 
 typedef struct {
@@ -112,6 +148,11 @@ typedef struct {
 
     char **ignored;
     int nignored, capignored;
+
+    /* assets */
+    char *meshdir, *assetdir;
+    cs_meshir *mesh;
+    int nmesh, capmesh;
 } cs_mjcf;
 
 /* memory owned by the loader context (freed together on success and on error) */
@@ -122,6 +163,11 @@ void cs_mjcf_grow(cs_mjcf *c, void **arr, int *cap, int n, size_t es);
 /* error at a line: "FILE:LINE: element <x>[ attribute 'y']: msg"; never returns */
 void cs_mjcf_fail(cs_mjcf *c, int line, const char *elem, const char *attr, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 5, 6)));
+
+/* mjcf_mesh.c: read every used mesh's file, build its hull, mass properties and frame
+ * (errors through cs_mjcf_fail, naming the <mesh> line and, for OBJ, the file's line) */
+void cs_mjcf_meshes(cs_mjcf *c);
+int cs_mjcf_find_mesh(const cs_mjcf *c, const char *name);
 
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);

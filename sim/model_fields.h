@@ -13,10 +13,13 @@
     X(pair_friction) X(pair_solref) X(pair_solreffriction) X(pair_solimp) X(pair_margin) \
     X(pair_gap) X(exclude_body1) X(exclude_body2) X(key_time) X(key_qpos) X(key_qvel) \
     X(dof_parent) X(dof_Madr) X(dof_treeid) X(dof_bodyid) X(dof_rot) X(tree_dofadr) \
-    X(tree_dofnum) X(body_lastdof) X(body_treeid)
+    X(tree_dofnum) X(body_lastdof) X(body_treeid) \
+    X(geom_dataid) X(mesh_vertadr) X(mesh_vertnum) X(mesh_faceadr) X(mesh_facenum) \
+    X(mesh_graphadr) X(mesh_hulladr) X(mesh_vert) X(mesh_face) X(mesh_graph) X(mesh_hull) \
+    X(mesh_pos) X(mesh_quat) X(mesh_volume)
 
 #define CS_MODEL_NAMES(X) \
     X(body_name, nbody) X(free_name, nfree) X(geom_name, ngeom) X(pair_name, npair) \
-    X(key_name, nkey)
+    X(key_name, nkey) X(mesh_name, nmesh)
 
 #endif

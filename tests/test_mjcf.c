@@ -154,6 +154,81 @@ START_TEST(test_frames_scene)
 }
 END_TEST
 
+/* Mesh assets: volumes, centres of mass and inertia of shapes with known answers, read
+ * from binary and ASCII STL, OBJ (quads, v/vt/vn) and inline vertices. */
+static double body_mass(const cs_model *m, const char *name)
+{
+    return m->body_mass[cs_name2id_body(m, name)];
+}
+
+START_TEST(test_mesh_assets)
+{
+    char err[1024] = "";
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/meshes.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(m->nmesh, 11);
+    /* hexagonal prism r 0.05, h 0.04 (float coordinates in the STL) */
+    double vhex = 1.5 * sqrt(3.0) * 0.05 * 0.05 * 0.04;
+    ck_assert_double_eq_tol(body_mass(m, "hex"), 1000 * vhex, 1e-6 * 1000 * vhex);
+    /* its frame: the centre of the prism, 0.02 up from the data's origin */
+    int hb = cs_name2id_body(m, "hex");
+    ck_assert_double_eq_tol(m->body_ipos[3 * hb + 2], 0.02, 1e-8);
+    /* unit cube from 0 to 1: centre (0.5, 0.5, 0.5), I = m/6 */
+    int cb = cs_name2id_body(m, "cube"), cg = cs_name2id_geom(m, "cube");
+    ck_assert_double_eq_tol(body_mass(m, "cube"), 1000, 1e-9);
+    for (int k = 0; k < 3; k++) {
+        ck_assert_double_eq_tol(m->geom_pos[3 * cg + k], 0.5, 1e-12);
+        ck_assert_double_eq_tol(m->body_inertia[3 * cb + k], 1000.0 / 6, 1e-9);
+    }
+    ck_assert_int_eq(m->geom_type[cg], CS_GEOM_MESH);
+    int id = m->geom_dataid[cg];
+    ck_assert_int_ge(id, 0);
+    ck_assert_int_eq(m->mesh_graph[m->mesh_graphadr[id]], 8);     /* hull vertices */
+    ck_assert_int_eq(m->mesh_graph[m->mesh_graphadr[id] + 1], 6); /* hull faces */
+    ck_assert_int_eq(m->mesh_facenum[id], 12);                    /* quads fanned */
+    /* refpos moves the data: the centre is then the geom origin */
+    int cc = cs_name2id_geom(m, "cube_centred");
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(m->geom_pos[3 * cc + k], 0, 1e-12);
+    /* refquat turns the data, the geom keeps its own pos */
+    int ct = cs_name2id_geom(m, "cube_turned");
+    ck_assert_double_eq_tol(m->geom_pos[3 * ct], 0.1, 1e-12);
+    /* class scale 2 1 1: twice the volume, box inertia of a 2 x 1 x 1 block */
+    int lb = cs_name2id_body(m, "cube_long");
+    ck_assert_double_eq_tol(body_mass(m, "cube_long"), 2000, 1e-9);
+    double Il[3] = {m->body_inertia[3 * lb], m->body_inertia[3 * lb + 1], m->body_inertia[3 * lb + 2]};
+    ck_assert_double_eq_tol(Il[0] + Il[1] + Il[2], 2000.0 * (2 * 5 + 2) / 12, 1e-8);
+    ck_assert_double_eq_tol(fmin(Il[0], fmin(Il[1], Il[2])), 2000.0 * 2 / 12, 1e-8);
+    /* a mirror keeps the volume positive and puts the centre at -0.5 */
+    ck_assert_double_eq_tol(body_mass(m, "cube_mirror"), 1000, 1e-9);
+    ck_assert_double_eq_tol(m->geom_pos[3 * cs_name2id_geom(m, "cube_mirror")], -0.5, 1e-12);
+    /* hollow cube of mass 1, side 1: I = 5/18 */
+    int sb = cs_name2id_body(m, "cube_shell");
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(m->body_inertia[3 * sb + k], 5.0 / 18, 1e-12);
+    /* ASCII STL tetrahedron: volume 1/6, centre at the vertices' mean */
+    int tb = cs_name2id_body(m, "tet");
+    ck_assert_double_eq_tol(body_mass(m, "tet"), 1000.0 / 6, 1e-9);
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(m->body_ipos[3 * tb + k], 0.25, 1e-12);
+    /* faceless OBJ: the hull is the mesh; maxhullvert caps it */
+    int rf = m->geom_dataid[cs_name2id_geom(m, "rock_few")];
+    ck_assert_int_le(m->mesh_graph[m->mesh_graphadr[rf]], 5);
+    int rk = m->geom_dataid[cs_name2id_geom(m, "rock")];
+    ck_assert_int_eq(m->mesh_facenum[rk], m->mesh_graph[m->mesh_graphadr[rk] + 1]);
+    /* inline box, convex inertia: the box's mass and moments */
+    int bb = cs_name2id_body(m, "boxm");
+    ck_assert_double_eq_tol(body_mass(m, "boxm"), 8, 1e-12);
+    double Ib = m->body_inertia[3 * bb] + m->body_inertia[3 * bb + 1] + m->body_inertia[3 * bb + 2];
+    ck_assert_double_eq_tol(Ib, 8.0 / 12 * 2 * (0.16 + 0.04 + 0.01), 1e-12);
+    /* vertices sit in the geom frame: centred, within rbound */
+    int va = m->mesh_vertadr[id], vn = m->mesh_vertnum[id];
+    double mean[3] = {0, 0, 0};
+    for (int v = 0; v < vn; v++)
+        for (int k = 0; k < 3; k++) mean[k] += m->mesh_vert[3 * (va + v) + k] / vn;
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(mean[k], 0, 1e-12);
+    ck_assert_double_eq_tol(m->geom_rbound[cg], sqrt(0.75), 1e-12);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_bad_catalogue)
 {
     static char names[128][256];
@@ -363,6 +438,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_compiler_scene);
     tcase_add_test(t, test_frames_scene);
     tcase_add_test(t, test_bad_catalogue);
+    tcase_add_test(t, test_mesh_assets);
     tcase_add_test(t, test_missing_file);
     tcase_add_test(t, test_mutation_fuzz);
     tcase_add_test(t, test_cli_exit_codes);

@@ -605,6 +605,46 @@ END_TEST
 /* Three boxes stacked: a statically determinate stack at rest. After the soft contacts
  * take up their rest penetration (a few time constants of 0.02 s), nothing moves: each
  * box drifts less than 1 mm over the 5 s, and the floor carries 3 m g. */
+/* mesh_shapes: the box written as a mesh moves as the box primitive (the same floor
+ * contacts, so the same trajectory up to rounding); the nut settles flat on a hexagonal
+ * face held by four contacts, the rock on a triangular face by three. */
+static int pair_contacts(const cs_model *m, const cs_data *d, const char *geom)
+{
+    int g = cs_name2id_geom(m, geom), n = 0;
+    for (int i = 0; i < d->ncon; i++)
+        if ((d->contact[i].geom1 == g || d->contact[i].geom2 == g) && !d->contact[i].exclude) n++;
+    return n;
+}
+
+START_TEST(test_mesh_shapes)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_SCENES "/mesh_shapes.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    cs_data *d = cs_make_data(m);
+    int fm = m->body_free[cs_name2id_body(m, "boxmesh")], fb = m->body_free[cs_name2id_body(m, "box")];
+    double worst = 0;
+    for (int s = 0; s < 1500; s++) {
+        cs_step(m, d);
+        const double *a = d->qpos + 7 * fm, *b = d->qpos + 7 * fb;
+        double off[7] = {0, 0.6, 0, 0, 0, 0, 0};
+        for (int k = 0; k < 7; k++) worst = fmax(worst, fabs(a[k] - b[k] - off[k]));
+        ck_assert_int_eq(pair_contacts(m, d, "boxmesh"), pair_contacts(m, d, "box"));
+    }
+    printf("report: mesh_shapes box mesh vs box primitive: max qpos difference %.3g over 3 s\n", worst);
+    ck_assert_msg(worst < 1e-9, "box mesh and box part by %g", worst);
+    ck_assert_int_eq(pair_contacts(m, d, "box"), 4);
+    ck_assert_int_eq(pair_contacts(m, d, "nut"), 4);
+    ck_assert_int_eq(pair_contacts(m, d, "rock"), 3);
+    /* the nut lies flat: its axis (body z) vertical, its centre half its height up */
+    int nb = cs_name2id_body(m, "nut");
+    ck_assert_msg(fabs(d->xmat[9 * nb + 8]) > 0.9999, "nut axis z component %g", d->xmat[9 * nb + 8]);
+    ck_assert(fabs(d->xipos[3 * nb + 2] - 0.02) < 1e-3);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_box_stack)
 {
     cs_model *m = load_scene("box_stack.xml");
@@ -660,6 +700,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_spin_condim4);
     tcase_add_test(t, test_roll_condim6);
     tcase_add_test(t, test_box_stack);
+    tcase_add_test(t, test_mesh_shapes);
     suite_add_tcase(s, t);
     return s;
 }

@@ -4,6 +4,7 @@
 // and forces computed at state k (MuJoCo computes them inside mj_step before integrating).
 import load from 'mujoco-js';
 import fs from 'fs';
+import path from 'path';
 
 let mjPromise = null;
 // One wasm instance per process: loading it costs most of a short run.
@@ -27,12 +28,31 @@ const mjOBJ_BODY = 1, mjOBJ_GEOM = 5;
 const SOLVERS = { pgs: 0, cg: 1, newton: 2 };
 const CONES = { pyramidal: 0, elliptic: 1 };
 
+// Mesh files named by <mesh file="..."> go into the wasm file system where MuJoCo looks
+// for them next to /scene.xml (compiler meshdir, else assetdir).
+function writeMeshFiles(mj, scene, xml) {
+  const comp = xml.match(/<compiler\b[^>]*>/);
+  const dirOf = (a) => (comp && comp[0].match(new RegExp(`\\b${a}="([^"]*)"`)) || [])[1];
+  const dir = dirOf('meshdir') ?? dirOf('assetdir') ?? '';
+  for (const m of xml.matchAll(/<mesh\b[^>]*\bfile="([^"]+)"/g)) {
+    const rel = path.posix.join(dir, m[1]);
+    let at = '';
+    for (const part of path.posix.dirname('/' + rel).split('/').filter(Boolean)) {
+      at += '/' + part;
+      try { mj.FS.mkdir(at); } catch (e) { /* exists */ }
+    }
+    mj.FS.writeFile('/' + rel, fs.readFileSync(path.join(path.dirname(scene), rel)));
+  }
+}
+
 // opt: { scene, steps | duration, record, contacts, every, solver, cone, iterations,
 //        tolerance, timestep, key ('first' | 'none' | index), set: [[name, value], ...] }
 // Returns { steps, timestep, ncon_max }.
 export async function runScene(opt) {
   const mj = await loadMujoco();
-  mj.FS.writeFile('/scene.xml', fs.readFileSync(opt.scene, 'utf8'));
+  const xml = fs.readFileSync(opt.scene, 'utf8');
+  mj.FS.writeFile('/scene.xml', xml);
+  writeMeshFiles(mj, opt.scene, xml);
   let m;
   try { m = mj.MjModel.loadFromXML('/scene.xml'); } catch (e) {
     throw new Error(`${opt.scene}: MuJoCo could not load it`);

@@ -26,6 +26,7 @@ const RULES = {
   aniso_box_condim3: [{ q: 'pos_abs', max: 1e-3 }, { q: 'stop_steps', max: 10 }, { q: 'f_sameset_abs', max: 1e-4 * MG }],
   ball_roll: [{ q: 'pos_abs', max: 1e-6 }, { q: 'f_rel', max: 1e-6 }],
   welded_feet: [{ q: 'pos_abs', max: 1e-9 }, { q: 'height_rel', max: 1e-9 }],
+  mesh_rock: [{ q: 'pos_abs', max: 1e-6 }],
 };
 RULES.incline_33 = RULES.incline_slide;
 RULES.aniso_box_condim4 = RULES.aniso_box_condim3;

@@ -1,0 +1,58 @@
+/* Convex hulls of point sets (mesh geoms): built once with qhull, then read through a view.
+ *
+ * A hull is two plain arrays, so that a model can own them without knowing this struct:
+ *   graph (ints):  nvert, nface, nfacevert, start[6],
+ *                  adjadr[nvert + 1], adj[adjadr[nvert]]       vertex neighbours (edges)
+ *                  faceadr[nface + 1], facevert[faceadr[nface]] face polygons, counter-clockwise
+ *                                                               seen from outside
+ *   data (doubles): aabb[6] (lo, hi), vert[3 nvert], plane[4 nface] (unit outward normal n,
+ *                  offset d: n.x <= d inside)
+ * Coplanar hull triangles are merged into one polygon per face. start[] holds the extreme
+ * vertices along -x, +x, -y, +y, -z, +z: the support function starts at the best of them
+ * and climbs the edge graph, so it visits a few dozen vertices even on hulls of thousands. */
+#ifndef CS_HULL_H
+#define CS_HULL_H
+
+#include <stddef.h>
+
+typedef struct {
+    int nvert, nface;
+    const double *aabb;     /* 6: lo[3], hi[3] */
+    const double *vert;     /* 3 per vertex */
+    const double *plane;    /* 4 per face */
+    const int *start;       /* 6 */
+    const int *adjadr, *adj;
+    const int *faceadr, *facevert;
+} cs_hull;
+
+/* A built hull: malloc'd arrays in the layout above; triangles (3 hull-vertex indices each,
+ * counter-clockwise from outside) for mass properties and drawing. */
+typedef struct {
+    int *graph;
+    int ngraph;
+    double *data;
+    int ndata;
+    int *tri;
+    int ntri;
+} cs_hull_data;
+
+/* Hull of n points (3 doubles each). maxvert > 3 caps the hull's vertices (MuJoCo's
+ * maxhullvert), -1 = all. Returns 0, or -1 with a message in err: fewer than 4 points,
+ * all points coplanar (or collinear), qhull failure, out of memory. */
+int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char *err,
+                  size_t errlen);
+void cs_hull_data_free(cs_hull_data *h);
+
+/* Move a built hull into another frame: x' = R^T (x - c) (R row-major). */
+void cs_hull_transform(cs_hull_data *h, const double c[3], const double R[9]);
+
+/* Point the view at the arrays (no copy). */
+void cs_hull_view(cs_hull *h, const int *graph, const double *data);
+
+/* Index of a vertex maximising d.x (local frame), by climbing the edge graph. */
+int cs_hull_support(const cs_hull *h, const double d[3]);
+
+/* The same by scanning every vertex (reference for tests). */
+int cs_hull_support_brute(const cs_hull *h, const double d[3]);
+
+#endif

@@ -1,0 +1,496 @@
+/* Mesh file readers. Debian's general mesh libraries (assimp) are large for two formats
+ * whose subset here is a page of code each; these readers are tested in tests/test_meshfile.c. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "meshfile.h"
+
+void cs_meshfile_free(cs_meshfile *m)
+{
+    if (!m)
+        return;
+    free(m->vert);
+    free(m->face);
+    memset(m, 0, sizeof *m);
+}
+
+static int fail(char *err, size_t errlen, int *line, int at, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int fail(char *err, size_t errlen, int *line, int at, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    if (line)
+        *line = at;
+    return -1;
+}
+
+/* growable arrays */
+typedef struct {
+    double *v;
+    int n, cap;
+} dvec;
+typedef struct {
+    int *v;
+    int n, cap;
+} ivec;
+
+static int dpush(dvec *a, double x)
+{
+    if (a->n == a->cap) {
+        int cap = a->cap ? 2 * a->cap : 256;
+        double *p = realloc(a->v, (size_t)cap * sizeof *p);
+        if (!p)
+            return 0;
+        a->v = p;
+        a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return 1;
+}
+
+static int ipush(ivec *a, int x)
+{
+    if (a->n == a->cap) {
+        int cap = a->cap ? 2 * a->cap : 256;
+        int *p = realloc(a->v, (size_t)cap * sizeof *p);
+        if (!p)
+            return 0;
+        a->v = p;
+        a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return 1;
+}
+
+/* ---- STL: merge repeated vertices ------------------------------------------------ */
+typedef struct {
+    double x[3];
+    int idx;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const keyed *p = a, *q = b;
+    for (int k = 0; k < 3; k++)
+        if (p->x[k] != q->x[k])
+            return p->x[k] < q->x[k] ? -1 : 1;
+    return (p->idx > q->idx) - (p->idx < q->idx);
+}
+
+/* tri: 9 coordinates per triangle -> unique vertices (first-appearance order), faces */
+static int stl_finish(const double *tri, int ntri, cs_meshfile *out, char *err, size_t errlen)
+{
+    int n = 3 * ntri;
+    keyed *k = malloc((size_t)n * sizeof *k);
+    int *id = malloc((size_t)n * sizeof *id), *first = malloc((size_t)n * sizeof *first);
+    out->vert = malloc((size_t)n * 3 * sizeof *out->vert);
+    out->face = malloc((size_t)n * sizeof *out->face);
+    if (!k || !id || !first || !out->vert || !out->face) {
+        free(k);
+        free(id);
+        free(first);
+        cs_meshfile_free(out);
+        return fail(err, errlen, NULL, 0, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        memcpy(k[i].x, tri + 3 * i, 3 * sizeof(double));
+        k[i].idx = i;
+    }
+    qsort(k, (size_t)n, sizeof *k, cmp_keyed);
+    /* each corner maps to the first corner with the same coordinates */
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        if (i > 0 && memcmp(k[i].x, k[i - 1].x, sizeof k[i].x) == 0)
+            j = first[k[i - 1].idx];
+        else
+            j = k[i].idx;
+        first[k[i].idx] = j;
+    }
+    int nv = 0;
+    for (int i = 0; i < n; i++)
+        id[i] = -1;
+    for (int i = 0; i < n; i++) {
+        int r = first[i];
+        if (id[r] < 0) {
+            id[r] = nv;
+            memcpy(out->vert + 3 * nv, tri + 3 * r, 3 * sizeof(double));
+            nv++;
+        }
+        out->face[i] = id[r];
+    }
+    out->nvert = nv;
+    out->nface = ntri;
+    free(k);
+    free(id);
+    free(first);
+    return 0;
+}
+
+/* an ASCII STL starts with "solid"; so do some binary ones, whose size then fits their
+ * triangle count */
+static int is_ascii_stl(const char *b, size_t len)
+{
+    if (len >= 84) {
+        uint32_t nt;
+        memcpy(&nt, b + 80, 4);
+        if (84 + 50 * (size_t)nt == len)
+            return 0;
+    }
+    size_t i = 0;
+    while (i < len && isspace((unsigned char)b[i]))
+        i++;
+    return len - i >= 5 && strncmp(b + i, "solid", 5) == 0;
+}
+
+static int stl_binary(const char *b, size_t len, cs_meshfile *out, char *err, size_t errlen)
+{
+    if (len < 84)
+        return fail(err, errlen, NULL, 0,
+                    "truncated binary STL: %zu bytes, the header alone needs 84", len);
+    uint32_t nt;
+    memcpy(&nt, b + 80, 4); /* little-endian, as the format and the machines here are */
+    size_t need = 84 + 50 * (size_t)nt;
+    if (len < need)
+        return fail(err, errlen, NULL, 0,
+                    "truncated binary STL: %u triangles need %zu bytes, the file has %zu", nt,
+                    need, len);
+    if (len > need)
+        return fail(err, errlen, NULL, 0,
+                    "malformed binary STL: %u triangles need %zu bytes, the file has %zu", nt,
+                    need, len);
+    if (nt == 0)
+        return fail(err, errlen, NULL, 0, "the STL file has no triangles");
+    if (nt > 50000000)
+        return fail(err, errlen, NULL, 0, "the STL file has too many triangles (%u)", nt);
+    double *tri = malloc((size_t)nt * 9 * sizeof *tri);
+    if (!tri)
+        return fail(err, errlen, NULL, 0, "out of memory");
+    for (uint32_t t = 0; t < nt; t++) {
+        const char *p = b + 84 + 50 * (size_t)t + 12;
+        for (int k = 0; k < 9; k++) {
+            float f;
+            memcpy(&f, p + 4 * k, 4);
+            if (!isfinite(f)) {
+                free(tri);
+                return fail(err, errlen, NULL, 0, "triangle %u has a coordinate that is not finite",
+                            t + 1);
+            }
+            tri[9 * (size_t)t + k] = f;
+        }
+    }
+    int rc = stl_finish(tri, (int)nt, out, err, errlen);
+    free(tri);
+    return rc;
+}
+
+/* next whitespace-separated token; tracks the line */
+static int token(const char *b, size_t len, size_t *pos, int *line, const char **tok,
+                 size_t *tl)
+{
+    size_t i = *pos;
+    while (i < len && isspace((unsigned char)b[i])) {
+        if (b[i] == '\n')
+            (*line)++;
+        i++;
+    }
+    if (i >= len)
+        return 0;
+    size_t s = i;
+    while (i < len && !isspace((unsigned char)b[i]))
+        i++;
+    *tok = b + s;
+    *tl = i - s;
+    *pos = i;
+    return 1;
+}
+
+static int tok_is(const char *t, size_t l, const char *w)
+{
+    return l == strlen(w) && strncmp(t, w, l) == 0;
+}
+
+static int tok_num(const char *t, size_t l, double *v)
+{
+    char buf[64];
+    if (l == 0 || l >= sizeof buf)
+        return 0;
+    memcpy(buf, t, l);
+    buf[l] = 0;
+    char *end;
+    *v = strtod(buf, &end);
+    return *end == 0 && isfinite(*v);
+}
+
+static int stl_ascii(const char *b, size_t len, cs_meshfile *out, char *err, size_t errlen,
+                     int *line)
+{
+    size_t pos = 0;
+    int ln = 1, corners = 0, ended = 0, infacet = 0;
+    const char *t;
+    size_t tl;
+    dvec tri = {0};
+    token(b, len, &pos, &ln, &t, &tl); /* "solid" */
+    /* the rest of the first line is the solid's name */
+    while (pos < len && b[pos] != '\n')
+        pos++;
+    while (token(b, len, &pos, &ln, &t, &tl)) {
+        if (tok_is(t, tl, "endsolid")) {
+            ended = 1;
+            break;
+        }
+        if (tok_is(t, tl, "facet")) {
+            if (infacet) {
+                free(tri.v);
+                return fail(err, errlen, line, ln, "'facet' inside a facet (missing 'endfacet')");
+            }
+            infacet = 1;
+            corners = 0;
+        } else if (tok_is(t, tl, "endfacet")) {
+            if (!infacet || corners != 3) {
+                free(tri.v);
+                return fail(err, errlen, line, ln, "a facet needs exactly 3 vertices (got %d)",
+                            corners);
+            }
+            infacet = 0;
+        } else if (tok_is(t, tl, "vertex")) {
+            if (!infacet) {
+                free(tri.v);
+                return fail(err, errlen, line, ln, "'vertex' outside a facet");
+            }
+            for (int k = 0; k < 3; k++) {
+                double v;
+                int l0 = ln;
+                if (!token(b, len, &pos, &ln, &t, &tl) || ln != l0 || !tok_num(t, tl, &v)) {
+                    free(tri.v);
+                    return fail(err, errlen, line, l0, "'vertex' needs 3 finite numbers");
+                }
+                if (!dpush(&tri, v)) {
+                    free(tri.v);
+                    return fail(err, errlen, NULL, 0, "out of memory");
+                }
+            }
+            corners++;
+        } else if (tok_is(t, tl, "normal") || tok_is(t, tl, "outer") || tok_is(t, tl, "loop") ||
+                   tok_is(t, tl, "endloop")) {
+            /* structure words; the facet normal's numbers follow 'normal' */
+        } else {
+            double v;
+            if (!tok_num(t, tl, &v)) {
+                free(tri.v);
+                return fail(err, errlen, line, ln, "unexpected '%.*s' in ASCII STL", (int)(tl > 40 ? 40 : tl), t);
+            }
+        }
+    }
+    if (!ended || infacet) {
+        free(tri.v);
+        return fail(err, errlen, line, ln, "truncated ASCII STL: the file ends %s",
+                    infacet ? "inside a facet" : "without 'endsolid'");
+    }
+    if (tri.n == 0) {
+        free(tri.v);
+        return fail(err, errlen, line, ln, "the STL file has no triangles");
+    }
+    int rc = stl_finish(tri.v, tri.n / 9, out, err, errlen);
+    free(tri.v);
+    return rc;
+}
+
+/* ---- OBJ ------------------------------------------------------------------------- */
+static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, size_t errlen,
+                     int *line)
+{
+    dvec v = {0};
+    ivec f = {0}, fline = {0};
+    int ln = 0, rc = -1;
+    size_t pos = 0;
+    while (pos < len) {
+        ln++;
+        size_t e = pos;
+        while (e < len && b[e] != '\n')
+            e++;
+        char buf[4096];
+        size_t l = e - pos;
+        if (l >= sizeof buf) {
+            fail(err, errlen, line, ln, "line longer than %zu characters", sizeof buf - 1);
+            goto done;
+        }
+        memcpy(buf, b + pos, l);
+        buf[l] = 0;
+        pos = e + 1;
+        char *h = strchr(buf, '#');
+        if (h)
+            *h = 0;
+        char *s = buf;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (s[0] == 'v' && isspace((unsigned char)s[1])) {
+            double x[3];
+            char *p = s + 1;
+            for (int k = 0; k < 3; k++) {
+                char *end;
+                x[k] = strtod(p, &end);
+                if (end == p || !isfinite(x[k]) || (*end && !isspace((unsigned char)*end))) {
+                    fail(err, errlen, line, ln, "'v' needs 3 finite numbers");
+                    goto done;
+                }
+                p = end;
+            }
+            for (int k = 0; k < 3; k++)
+                if (!dpush(&v, x[k]))
+                    goto oom;
+        } else if (s[0] == 'f' && isspace((unsigned char)s[1])) {
+            int idx[64], n = 0;
+            char *p = s + 1;
+            for (;;) {
+                while (isspace((unsigned char)*p))
+                    p++;
+                if (!*p)
+                    break;
+                char *end;
+                long i = strtol(p, &end, 10);
+                if (end == p) {
+                    fail(err, errlen, line, ln, "'f' needs vertex indices (got '%.20s')", p);
+                    goto done;
+                }
+                /* v/vt/vn: only v matters here */
+                while (*end && !isspace((unsigned char)*end)) {
+                    if (*end != '/' && !isdigit((unsigned char)*end) && *end != '-') {
+                        fail(err, errlen, line, ln, "'f' has a malformed index '%.20s'", p);
+                        goto done;
+                    }
+                    end++;
+                }
+                if (i == 0) {
+                    fail(err, errlen, line, ln, "vertex index 0 (OBJ counts from 1)");
+                    goto done;
+                }
+                if (i < 0) /* relative to the vertices read so far */
+                    i = v.n / 3 + 1 + i;
+                if (i < 1) {
+                    fail(err, errlen, line, ln, "relative vertex index before the first vertex");
+                    goto done;
+                }
+                if (n == 64) {
+                    fail(err, errlen, line, ln, "a face with more than 64 vertices");
+                    goto done;
+                }
+                idx[n++] = (int)(i - 1);
+                p = end;
+            }
+            if (n < 3) {
+                fail(err, errlen, line, ln, "a face needs at least 3 vertices (got %d)", n);
+                goto done;
+            }
+            for (int k = 1; k + 1 < n; k++) {
+                if (!ipush(&f, idx[0]) || !ipush(&f, idx[k]) || !ipush(&f, idx[k + 1]) ||
+                    !ipush(&fline, ln))
+                    goto oom;
+            }
+        }
+        /* everything else (vn, vt, o, g, s, usemtl, mtllib, l, p) does not shape the hull */
+    }
+    int nv = v.n / 3;
+    for (int k = 0; k < f.n; k++)
+        if (f.v[k] >= nv) {
+            fail(err, errlen, line, fline.v[k / 3], "vertex index %d out of range (%d vertices)",
+                 f.v[k] + 1, nv);
+            goto done;
+        }
+    if (nv == 0) {
+        fail(err, errlen, line, ln, "the OBJ file has no vertices ('v' records)");
+        goto done;
+    }
+    out->vert = v.v;
+    out->nvert = nv;
+    out->face = f.v;
+    out->nface = f.n / 3;
+    v.v = NULL;
+    f.v = NULL;
+    rc = 0;
+    goto done;
+oom:
+    fail(err, errlen, NULL, 0, "out of memory");
+done:
+    free(v.v);
+    free(f.v);
+    free(fline.v);
+    return rc;
+}
+
+static int format_of(const char *name)
+{
+    const char *dot = name ? strrchr(name, '.') : NULL;
+    if (dot && strcasecmp(dot, ".stl") == 0)
+        return CS_MESHFILE_STL;
+    if (dot && strcasecmp(dot, ".obj") == 0)
+        return CS_MESHFILE_OBJ;
+    return CS_MESHFILE_AUTO;
+}
+
+int cs_meshfile_parse(const char *buf, size_t len, const char *name, int format,
+                      cs_meshfile *out, char *err, size_t errlen, int *line)
+{
+    memset(out, 0, sizeof *out);
+    if (line)
+        *line = 0;
+    if (format == CS_MESHFILE_AUTO)
+        format = format_of(name);
+    if (format == CS_MESHFILE_STL)
+        return is_ascii_stl(buf, len) ? stl_ascii(buf, len, out, err, errlen, line)
+                                      : stl_binary(buf, len, out, err, errlen);
+    if (format == CS_MESHFILE_OBJ)
+        return obj_parse(buf, len, out, err, errlen, line);
+    return fail(err, errlen, NULL, 0, "unknown mesh format (the file must end in .stl or .obj)");
+}
+
+int cs_meshfile_read(const char *path, int format, cs_meshfile *out, char *err, size_t errlen,
+                     int *line)
+{
+    memset(out, 0, sizeof *out);
+    if (line)
+        *line = 0;
+    if (format == CS_MESHFILE_AUTO && format_of(path) == CS_MESHFILE_AUTO)
+        return fail(err, errlen, NULL, 0, "unknown mesh format (the file must end in .stl or .obj)");
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return fail(err, errlen, NULL, 0, "cannot open the mesh file");
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? 2 * cap : 65536;
+            char *p = realloc(buf, cap + 1);
+            if (!p) {
+                free(buf);
+                fclose(fp);
+                return fail(err, errlen, NULL, 0, "out of memory");
+            }
+            buf = p;
+        }
+        size_t r = fread(buf + len, 1, cap - len, fp);
+        len += r;
+        if (r == 0)
+            break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(buf);
+        return fail(err, errlen, NULL, 0, "cannot read the mesh file");
+    }
+    buf[len] = 0;
+    int rc = cs_meshfile_parse(buf, len, path, format, out, err, errlen, line);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,294 @@
+/* <mesh> assets compiled as MuJoCo's compiler does (user_mesh.cc, XMLreference "mesh"):
+ * vertices from the file or the vertex attribute, then refpos subtracted, rotated by the
+ * conjugate of refquat, scaled; the convex hull (qhull); the centre of mass and inertia of
+ * the union of pyramids from the face centroid (legacy: absolute volumes over the mesh's
+ * faces, convex: the hull's faces, exact: signed volumes, shell: the surface); finally the
+ * vertices move to the centre of mass and principal axes, and that offset (pos, quat) is
+ * composed with every geom that uses the mesh. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collision/hull.h"
+#include "inertia.h"
+#include "meshfile.h"
+#include "mjcf_ir.h"
+
+#define MINVAL 1e-15 /* MuJoCo's mjMINVAL */
+
+#define MFAIL(c, M, attr, ...) cs_mjcf_fail((c), (M)->line, "mesh", (attr), __VA_ARGS__)
+
+int cs_mjcf_find_mesh(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->nmesh; i++)
+        if (c->mesh[i].name && strcmp(c->mesh[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* MuJoCo's rule: an absolute file name as is; else an absolute meshdir (or assetdir) with
+ * the name appended; else the model file's directory, then meshdir, then the name */
+static char *resolve_path(cs_mjcf *c, const char *file)
+{
+    const char *dir = c->meshdir ? c->meshdir : c->assetdir;
+    size_t n = strlen(file) + (dir ? strlen(dir) : 0) + strlen(c->file) + 4;
+    char *p = cs_mjcf_alloc(c, n);
+    if (file[0] == '/') {
+        snprintf(p, n, "%s", file);
+        return p;
+    }
+    if (dir && dir[0] == '/') {
+        size_t l = strlen(dir);
+        snprintf(p, n, "%s%s%s", dir, l && dir[l - 1] == '/' ? "" : "/", file);
+        return p;
+    }
+    const char *slash = strrchr(c->file, '/');
+    int base = slash ? (int)(slash - c->file + 1) : 0;
+    size_t l = dir ? strlen(dir) : 0;
+    snprintf(p, n, "%.*s%s%s%s", base, c->file, dir ? dir : "",
+             l && dir[l - 1] != '/' ? "/" : "", file);
+    return p;
+}
+
+static double tri_area(const double *a, const double *b, const double *c, double normal[3],
+                       double center[3])
+{
+    double e1[3], e2[3], n[3];
+    for (int i = 0; i < 3; i++) {
+        e1[i] = b[i] - a[i];
+        e2[i] = c[i] - a[i];
+        center[i] = (a[i] + b[i] + c[i]) / 3;
+    }
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int i = 0; i < 3; i++) normal[i] = l > 0 ? n[i] / l : 0;
+    return l / 2;
+}
+
+/* the mesh's vertices and faces, as read */
+static void load_data(cs_mjcf *c, cs_meshir *M)
+{
+    if (!M->file) {
+        M->nvert = M->nvertex;
+        M->vert = cs_mjcf_alloc(c, (size_t)M->nvert * 3 * sizeof *M->vert);
+        memcpy(M->vert, M->vertex, (size_t)M->nvert * 3 * sizeof *M->vert);
+        M->ntri = M->nface;
+        M->tri = M->face;
+        return;
+    }
+    const char *path = resolve_path(c, M->file);
+    cs_meshfile f;
+    char err[300];
+    int line = 0;
+    if (cs_meshfile_read(path, M->format, &f, err, sizeof err, &line) != 0) {
+        if (line > 0) MFAIL(c, M, "file", "%s:%d: %s", path, line, err);
+        MFAIL(c, M, "file", "%s: %s", path, err);
+    }
+    /* into loader memory before anything else can fail */
+    M->nvert = f.nvert;
+    M->ntri = f.nface;
+    M->vert = NULL;
+    M->tri = NULL;
+    double *vv = NULL;
+    int *tt = NULL;
+    vv = calloc((size_t)f.nvert * 3 + 1, sizeof *vv);
+    tt = calloc((size_t)f.nface * 3 + 1, sizeof *tt);
+    if (vv && tt) {
+        memcpy(vv, f.vert, (size_t)f.nvert * 3 * sizeof *vv);
+        if (f.nface) memcpy(tt, f.face, (size_t)f.nface * 3 * sizeof *tt);
+    }
+    cs_meshfile_free(&f);
+    if (!vv || !tt) {
+        free(vv);
+        free(tt);
+        MFAIL(c, M, "file", "out of memory");
+    }
+    /* hand the blocks to the context's list: cs_mjcf_alloc then copy keeps one rule */
+    M->vert = cs_mjcf_alloc(c, ((size_t)M->nvert * 3 + 1) * sizeof *M->vert);
+    M->tri = cs_mjcf_alloc(c, ((size_t)M->ntri * 3 + 1) * sizeof *M->tri);
+    memcpy(M->vert, vv, (size_t)M->nvert * 3 * sizeof *vv);
+    memcpy(M->tri, tt, (size_t)M->ntri * 3 * sizeof *tt);
+    free(vv);
+    free(tt);
+}
+
+static void compile_mesh(cs_mjcf *c, cs_meshir *M)
+{
+    load_data(c, M);
+    if (M->nvert < 4)
+        MFAIL(c, M, M->file ? "file" : "vertex", "a mesh needs at least 4 vertices (got %d)",
+              M->nvert);
+    /* user transform: translate, rotate by the conjugate of refquat, scale */
+    double q[4], R[9];
+    memcpy(q, M->refquat, sizeof q);
+    cs_normquat(q);
+    cs_quat2mat(R, q);
+    for (int i = 0; i < M->nvert; i++) {
+        double *x = M->vert + 3 * i, y[3];
+        for (int k = 0; k < 3; k++) y[k] = x[k] - M->refpos[k];
+        for (int k = 0; k < 3; k++)
+            x[k] = (R[k] * y[0] + R[3 + k] * y[1] + R[6 + k] * y[2]) * M->scale[k];
+    }
+    if (M->scale[0] * M->scale[1] * M->scale[2] < 0)
+        for (int f = 0; f < M->ntri; f++) { /* a mirror turns the faces inside out */
+            int t = M->tri[3 * f + 1];
+            M->tri[3 * f + 1] = M->tri[3 * f + 2];
+            M->tri[3 * f + 2] = t;
+        }
+
+    /* the hull, copied into loader memory at once */
+    cs_hull_data hd;
+    char err[300];
+    if (cs_hull_build(M->vert, M->nvert, M->maxhullvert, &hd, err, sizeof err) != 0)
+        MFAIL(c, M, M->file ? "file" : "vertex", "%s", err);
+    int *graph = calloc((size_t)hd.ngraph, sizeof *graph);
+    double *hull = calloc((size_t)hd.ndata, sizeof *hull);
+    int *htri = calloc((size_t)hd.ntri * 3 + 1, sizeof *htri);
+    int ngraph = hd.ngraph, nhull = hd.ndata, nhtri = hd.ntri;
+    if (graph && hull && htri) {
+        memcpy(graph, hd.graph, (size_t)ngraph * sizeof *graph);
+        memcpy(hull, hd.data, (size_t)nhull * sizeof *hull);
+        memcpy(htri, hd.tri, (size_t)nhtri * 3 * sizeof *htri);
+    }
+    cs_hull_data_free(&hd);
+    if (!graph || !hull || !htri) {
+        free(graph);
+        free(hull);
+        free(htri);
+        MFAIL(c, M, NULL, "out of memory");
+    }
+    M->graph = cs_mjcf_alloc(c, (size_t)ngraph * sizeof *M->graph);
+    M->hull = cs_mjcf_alloc(c, (size_t)nhull * sizeof *M->hull);
+    int *ht = cs_mjcf_alloc(c, ((size_t)nhtri * 3 + 1) * sizeof *ht);
+    memcpy(M->graph, graph, (size_t)ngraph * sizeof *graph);
+    memcpy(M->hull, hull, (size_t)nhull * sizeof *hull);
+    memcpy(ht, htri, (size_t)nhtri * 3 * sizeof *ht);
+    free(graph);
+    free(hull);
+    free(htri);
+    M->ngraph = ngraph;
+    M->nhull = nhull;
+    const double *hv = M->hull + 6;
+    int nhv = M->graph[0];
+
+    /* no faces: the hull's triangles are the mesh (MuJoCo copies the hull graph) */
+    if (M->ntri == 0) {
+        M->nvert = nhv;
+        M->vert = cs_mjcf_alloc(c, (size_t)nhv * 3 * sizeof *M->vert);
+        memcpy(M->vert, hv, (size_t)nhv * 3 * sizeof *M->vert);
+        M->tri = ht;
+        M->ntri = nhtri;
+    }
+
+    /* area-weighted centroid of the faces */
+    double facecen[3] = {0, 0, 0}, area = 0, nrm[3], ctr[3];
+    for (int f = 0; f < M->ntri; f++) {
+        const int *t = M->tri + 3 * f;
+        double a = tri_area(M->vert + 3 * t[0], M->vert + 3 * t[1], M->vert + 3 * t[2], nrm, ctr);
+        for (int k = 0; k < 3; k++) facecen[k] += a * ctr[k];
+        area += a;
+    }
+    if (area < MINVAL) MFAIL(c, M, NULL, "mesh surface area is too small (%g)", area);
+    for (int k = 0; k < 3; k++) facecen[k] /= area;
+
+    /* volume (or area) and centre of mass over the chosen faces */
+    int shell = M->inertia == CS_MESH_SHELL, convex = M->inertia == CS_MESH_CONVEX;
+    const double *V = convex ? hv : M->vert;
+    const int *F = convex ? ht : M->tri;
+    int nf = convex ? nhtri : M->ntri;
+    double com[3] = {0, 0, 0}, total = 0;
+    for (int f = 0; f < (shell ? M->ntri : nf); f++) {
+        const int *t = (shell ? M->tri : F) + 3 * f;
+        const double *VV = shell ? M->vert : V;
+        double a = tri_area(VV + 3 * t[0], VV + 3 * t[1], VV + 3 * t[2], nrm, ctr), w;
+        if (shell) {
+            w = a;
+        } else {
+            double d[3] = {ctr[0] - facecen[0], ctr[1] - facecen[1], ctr[2] - facecen[2]};
+            w = (d[0] * nrm[0] + d[1] * nrm[1] + d[2] * nrm[2]) * a / 3;
+            if (M->inertia == CS_MESH_LEGACY) w = fabs(w);
+        }
+        total += w;
+        for (int k = 0; k < 3; k++) com[k] += w * (ctr[k] * 0.75 + facecen[k] * 0.25);
+    }
+    if (total < MINVAL) {
+        if (shell) MFAIL(c, M, NULL, "mesh surface area is too small (%g)", total);
+        if (total < 0)
+            MFAIL(c, M, "inertia", "mesh volume is negative (%g): the faces are misoriented",
+                  total);
+        MFAIL(c, M, "inertia", "mesh volume is too small (%g); inertia=\"shell\" uses the "
+                               "surface instead", total);
+    }
+    for (int k = 0; k < 3; k++) com[k] /= total;
+
+    /* inertia about the centre of mass, per unit density */
+    static const int K[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+    double P[6] = {0, 0, 0, 0, 0, 0};
+    total = 0;
+    for (int f = 0; f < (shell ? M->ntri : nf); f++) {
+        const int *t = (shell ? M->tri : F) + 3 * f;
+        const double *VV = shell ? M->vert : V;
+        double D[3], E[3], G[3];
+        for (int k = 0; k < 3; k++) {
+            D[k] = VV[3 * t[0] + k] - com[k];
+            E[k] = VV[3 * t[1] + k] - com[k];
+            G[k] = VV[3 * t[2] + k] - com[k];
+        }
+        double a = tri_area(D, E, G, nrm, ctr), w;
+        w = shell ? a : (ctr[0] * nrm[0] + ctr[1] * nrm[1] + ctr[2] * nrm[2]) * a / 3;
+        if (M->inertia == CS_MESH_LEGACY) w = fabs(w);
+        total += w;
+        double C = shell ? 12 : 20;
+        for (int j = 0; j < 6; j++) {
+            int x = K[j][0], y = K[j][1];
+            P[j] += w / C *
+                    (2 * (D[x] * D[y] + E[x] * E[y] + G[x] * G[y]) + D[x] * E[y] + D[y] * E[x] +
+                     D[x] * G[y] + D[y] * G[x] + E[x] * G[y] + E[y] * G[x]);
+        }
+    }
+    double I[9] = {P[1] + P[2], -P[3], -P[4], -P[3], P[0] + P[2], -P[5],
+                   -P[4], -P[5], P[0] + P[1]};
+    double ev[3], eq[4];
+    cs_eig3(I, ev, eq);
+    if (!(ev[0] > 0 && ev[1] > 0 && ev[2] > 0))
+        MFAIL(c, M, NULL, "mesh inertia is not positive (principal moments %g, %g, %g)", ev[0],
+              ev[1], ev[2]);
+    const double atol = 1e-9, rtol = 1e-6;
+    if (ev[0] + ev[1] < ev[2] * (1 - rtol) - atol || ev[0] + ev[2] < ev[1] * (1 - rtol) - atol ||
+        ev[1] + ev[2] < ev[0] * (1 - rtol) - atol)
+        MFAIL(c, M, NULL, "mesh inertia (%g, %g, %g) violates A + B >= C", ev[0], ev[1], ev[2]);
+    M->volume = total;
+    memcpy(M->inertia_u, ev, sizeof ev);
+    memcpy(M->pos, com, sizeof com);
+    memcpy(M->quat, eq, sizeof eq);
+
+    /* into the mesh frame: x' = R^T (x - com) */
+    double Rm[9];
+    cs_quat2mat(Rm, eq);
+    for (int k = 0; k < 3; k++) {
+        M->aamm[k] = HUGE_VAL;
+        M->aamm[3 + k] = -HUGE_VAL;
+    }
+    M->rbound = 0;
+    for (int i = 0; i < M->nvert; i++) {
+        double *x = M->vert + 3 * i, y[3];
+        for (int k = 0; k < 3; k++) y[k] = x[k] - com[k];
+        for (int k = 0; k < 3; k++) {
+            x[k] = Rm[k] * y[0] + Rm[3 + k] * y[1] + Rm[6 + k] * y[2];
+            M->aamm[k] = fmin(M->aamm[k], x[k]);
+            M->aamm[3 + k] = fmax(M->aamm[3 + k], x[k]);
+        }
+        M->rbound = fmax(M->rbound, sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]));
+    }
+    cs_hull_data tmp = {M->graph, M->ngraph, M->hull, M->nhull, NULL, 0};
+    cs_hull_transform(&tmp, com, Rm);
+}
+
+void cs_mjcf_meshes(cs_mjcf *c)
+{
+    /* every mesh, used or not: MuJoCo compiles all assets */
+    for (int i = 0; i < c->nmesh; i++) compile_mesh(c, &c->mesh[i]);
+}
