@@ -11,7 +11,7 @@ typedef struct {
 
 extern const cs_command cs_cmd_run, cs_cmd_view, cs_cmd_info, cs_cmd_bench, cs_cmd_cone;
 
-/* Exit codes fixed by ../shared/spec/interface.md. */
+/* Exit codes fixed by the README. */
 enum {
     CS_EXIT_OK = 0,
     CS_EXIT_DIVERGED = 1,

@@ -1,4 +1,4 @@
-/* conesim cone: the chapter's teaching calculator over solver/cone (cone-math.md §2-§7). */
+/* conesim cone: the chapter's teaching calculator over solver/cone (docs/contact-math.md §2-§7). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * A context is created once with capacities; cs_collision_detect allocates nothing
  * (its pair buffer only grows if a step ever has more candidates than any step before).
  *
- * Conventions are MuJoCo's (the 3.x rules of cone-math.md §8; recent MuJoCo sums the two
+ * Conventions are MuJoCo's (the 3.x rules of docs/contact-math.md §8; recent MuJoCo sums the two
  * margins and gaps and detects up to margin + gap instead):
  * - pair order: the geom with the lower type code is geom1 (equal types: the lower index,
  *   or for an explicit pair its geom1 as written);

@@ -369,7 +369,7 @@ int cs_pacing_steps(double wall_dt, double slowmo, double timestep, int max_step
 
 /* ---------------------------------------------------------------- replay */
 
-/* A trajectory CSV (interface.md, `--record`) loaded for `view --replay`: frames are the
+/* A trajectory CSV (README, Output files, `--record`) loaded for `view --replay`: frames are the
  * recorded steps, each with every body's 13 numbers x y z qw qx qy qz vx vy vz wx wy wz.
  * The adapter maps a body's pose to its geoms with the model. */
 typedef struct {

@@ -1,4 +1,4 @@
-/* Trajectory CSV (interface.md `--record`) for `view --replay`. */
+/* Trajectory CSV (README, Output files, `--record`) for `view --replay`. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

@@ -88,7 +88,7 @@ void cs_collide(const cs_model *m, cs_data *d)
     if (dropped) d->warning[CS_WARN_CONTACTFULL] += dropped > 0 ? dropped : 1;
     for (int i = 0; i < n; i++) {
         cs_geom_contact *r = &d->rawcon[i];
-        /* explicit pairs are reported as written (interface.md), even where MuJoCo's type
+        /* explicit pairs are reported as written (README, Output files), even where MuJoCo's type
          * order put the other geom first */
         if (r->pair >= 0 && r->geom1 != m->pair_geom1[r->pair]) cs_contact_flip(r);
         cs_contact *c = &d->contact[i];

@@ -1,6 +1,6 @@
 /* conesim's public API: what the CLI, the viewer and the tests use.
  *
- * Two structs (design.md): cs_model, compiled from MJCF and never changed after loading,
+ * Two structs (docs/design.md): cs_model, compiled from MJCF and never changed after loading,
  * and cs_data, everything a step reads and writes, allocated once from the model's sizes.
  * Arrays are struct-of-arrays with MuJoCo's names and layouts (body i's position is
  * xpos[3*i..3*i+2], matrices row-major), so facts carry over from MuJoCo's docs.
@@ -95,7 +95,7 @@ typedef struct {
     double *body_iquat;   /* 4: principal axes of inertia in the body frame */
     double *body_mass;
     double *body_inertia; /* 3: principal moments about the COM */
-    double *body_invweight0; /* 2: (translational, rotational) mean inverse inertia, cone-math §8 */
+    double *body_invweight0; /* 2: (translational, rotational) mean inverse inertia, docs/contact-math.md §8 */
     char **body_name;     /* NULL when unnamed */
 
     /* free joints (nfree): the bodies that move, with the inertia of everything welded
@@ -321,9 +321,9 @@ int cs_jac_point(const cs_model *m, const cs_data *d, int body, const double poi
 /* ---- recording (sim/record.c) ------------------------------------------------------- */
 void cs_traj_header(FILE *f);
 /* one row per free body, in model order, for the state after `step` steps; `time` is
- * written as given (interface.md: k * timestep, from the initial state's time) */
+ * written as given (README, Output files: k * timestep, from the initial state's time) */
 void cs_traj_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
-/* contact CSV (interface.md): the contacts of the state after `step` steps (found at that
+/* contact CSV (README, Output files): the contacts of the state after `step` steps (found at that
  * state, with the forces that move it on), time = that state's time */
 void cs_contact_header(FILE *f);
 void cs_contact_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);

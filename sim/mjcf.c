@@ -325,7 +325,7 @@ static void check_condim(cs_mjcf *c, xmlNode *n, int v)
 }
 
 /* solimp outside its ranges is legal MJCF: MuJoCo clamps it when it builds constraint rows
- * (cone-math.md §8), so the solver clamps too and the loader keeps the values as written. */
+ * (docs/contact-math.md §8), so the solver clamps too and the loader keeps the values as written. */
 static void solimp_check(cs_mjcf *c, xmlNode *n, const char *name, const double *s)
 {
     (void)c;

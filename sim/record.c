@@ -1,4 +1,4 @@
-/* Trajectory CSV (interface.md): long format, %.17g so identical runs give identical bytes. */
+/* Trajectory CSV (README, Output files): long format, %.17g so identical runs give identical bytes. */
 #include <stdio.h>
 
 #include "conesim.h"

@@ -1,4 +1,4 @@
-/* The step as stages (design.md). Each stage reads the model and reads/writes data only,
+/* The step as stages (docs/design.md). Each stage reads the model and reads/writes data only,
  * and allocates nothing. */
 #include <math.h>
 #include <string.h>

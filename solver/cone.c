@@ -1,5 +1,5 @@
 /* Cone membership, capacity, maximum dissipation and pyramid encodings
- * (cone-math.md §2, §3, §5). */
+ * (docs/contact-math.md §2, §3, §5). */
 #include "cone.h"
 
 #include <math.h>

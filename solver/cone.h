@@ -1,4 +1,4 @@
-/* Friction-cone math of the chapter (../shared/spec/cone-math.md §2-§7).
+/* Friction-cone math of the chapter (docs/contact-math.md §2-§7).
  * Plain double arrays in and out, no allocation, no I/O.
  * Conventions: r = condim - 1 friction components phi[0..r-1] in condim order
  * (t1, t2, spin, roll1, roll2); mu[0..r-1] their scales (D = diag(mu)). */

@@ -1,4 +1,4 @@
-/* Fixed-normal QCQP of one contact block (cone-math.md §6): the PGS friction update.
+/* Fixed-normal QCQP of one contact block (docs/contact-math.md §6): the PGS friction update.
  * Inner loop of the solver: stack arrays only, n <= CS_MAXFRIC. */
 #include "cone.h"
 

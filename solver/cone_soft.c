@@ -1,4 +1,4 @@
-/* Soft (regularised) cone block response (cone-math.md §7): the residual cost
+/* Soft (regularised) cone block response (docs/contact-math.md §7): the residual cost
  * l(j) = max over f in K of [-f.j - 1/2 f^T R f], its minus-gradient f and its Hessian. */
 #include "cone.h"
 

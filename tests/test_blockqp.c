@@ -341,7 +341,7 @@ START_TEST(test_cone_projection)
         for (int j = 0; j < r; j++)
             ck_assert_double_eq_tol(x[1 + j] / mu[j], p[1 + j], 1e-14 * (1 + nb));
     }
-    /* cone-math.md §6's worked QCQP embedded in a block whose normal lands at 1:
+    /* docs/contact-math.md §6's worked QCQP embedded in a block whose normal lands at 1:
      * H = diag(1, 4), b = (-2, -2), mu = (1, 1/2), f_n = 1 -> x = (0.894427191, 0.223606798),
      * lambda = sqrt(5) - 1; a decoupled normal row with g00 = 1 and c0 = lambda - 1 puts the
      * normal's optimum (G x + c)_0 = lambda t at t = 1. */

@@ -64,7 +64,7 @@ START_TEST(frame_default_rule)
 {
     double f[9] = {0, 0, 1, 0, 0, 0, 0, 0, 0};
     cs_make_frame(f);
-    /* normal +z: t1 = +y, t2 = n x t1 = -x (cone-math.md §8) */
+    /* normal +z: t1 = +y, t2 = n x t1 = -x (docs/contact-math.md §8) */
     ck_assert_double_eq_tol(f[3], 0, 1e-15);
     ck_assert_double_eq_tol(f[4], 1, 1e-15);
     ck_assert_double_eq_tol(f[5], 0, 1e-15);

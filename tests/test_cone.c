@@ -1,4 +1,4 @@
-/* solver/cone: the worked numbers of cone-math.md §2-§7 and random-property checks
+/* solver/cone: the worked numbers of docs/contact-math.md §2-§7 and random-property checks
  * (fixed seeds) of membership, maximum dissipation, pyramid encodings, the fixed-normal
  * QCQP and the soft-cone response. */
 #include <check.h>

@@ -1,4 +1,4 @@
-/* `conesim cone ... --json`: the worked numbers of cone-math.md through the command line,
+/* `conesim cone ... --json`: the worked numbers of docs/contact-math.md through the command line,
  * valid JSON (null, never inf/NaN) whose keys are documented in `conesim help cone`,
  * and exit 2 with a message on bad arguments. argv[1] is the conesim executable. */
 #include <check.h>

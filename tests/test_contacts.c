@@ -187,7 +187,7 @@ START_TEST(test_contact_csv)
 END_TEST
 
 /* The solver CSV: one row per island; at a Newton solution strong duality holds (primal +
- * dual optimum = 0, cone-math.md §7) and the forces lie in their cones. */
+ * dual optimum = 0, docs/contact-math.md §7) and the forces lie in their cones. */
 START_TEST(test_solver_csv)
 {
     cs_model *m = load_file(CS_SCENES "/box_stack.xml");

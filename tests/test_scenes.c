@@ -101,7 +101,7 @@ static double norm(const double *x, int n)
 
 /* ---- sphere_plane ------------------------------------------------------------------- */
 /* At rest the plane carries the weight: sum f_n = m g = 19.62 N. With the default solref
- * the soft contact settles at penetration 3.67182e-4 m (cone-math.md §8 check), and a body
+ * the soft contact settles at penetration 3.67182e-4 m (docs/contact-math.md §8 check), and a body
  * at rest must stay there: no drift of the height over 10 s. */
 START_TEST(test_sphere_rest)
 {
@@ -345,7 +345,7 @@ typedef struct {
 /* Soft-model facts of every elliptic block, after each step of the launched aniso box.
  * MuJoCo's soft cone: the friction residual is w = j_t = J_t a - a_ref_t, and friction
  * rows have K = 0, so a_ref_t = -B v_t and w = a_t + B v_t. In the middle zone
- * (cone-math.md §7) the friction is -f_n D^2 w / ||D w|| with D = diag(friction), on the
+ * (docs/contact-math.md §7) the friction is -f_n D^2 w / ||D w|| with D = diag(friction), on the
  * cone's surface ||D^-1 phi|| = f_n. */
 static void aniso_run(const char *scene, const char *solver, double law_tol, aniso_stats *st)
 {
@@ -404,7 +404,7 @@ static void aniso_run(const char *scene, const char *solver, double law_tol, ani
             ck_assert_msg(fe < law_tol, "%s step %d: friction off -f_n D^2 w/||Dw|| by %g", scene,
                           k, fe);
             if (fe > st->max_force_err) st->max_force_err = fe;
-            /* Angle to ideal Coulomb sliding (cone-math §3), in the sliding plane.
+            /* Angle to ideal Coulomb sliding (docs/contact-math.md §3), in the sliding plane.
              * w_s = B (v_s + a_s / B): the angle between v_s and w_s has sine at most
              * eps = |a_s| / (B |v_s|) (< 1). M = D_s^2 = diag(mu1^2, mu2^2) maps both to the
              * friction directions; in 2-D |Mx ^ My| = det M |x ^ y| and |Mx| >= mu_min^2 |x|,

@@ -281,7 +281,7 @@ START_TEST(test_compound_body)
     cs_quat2mat(R, m->body_iquat + 4);
     ck_assert_double_eq_tol(fabs(R[2]), 1, 1e-12); /* column 2: the smallest moment */
     ck_assert_double_eq_tol(m->free_mass[0], 4, 1e-14);
-    /* invweight0: 1/m and the mean of the inverse principal moments (cone-math §8) */
+    /* invweight0: 1/m and the mean of the inverse principal moments (docs/contact-math.md §8) */
     ck_assert_double_eq_tol(m->body_invweight0[2], 0.25, 1e-12);
     ck_assert_double_eq_tol(m->body_invweight0[3], (2 / Iperp + 1 / Iax) / 3, 1e-9);
     cs_free_model(m);

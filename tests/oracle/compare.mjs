@@ -1,4 +1,4 @@
-// Line up two runs of one scene (conesim's and MuJoCo's CSVs, shared/spec/interface.md) step by
+// Line up two runs of one scene (conesim's and MuJoCo's CSVs, the README) step by
 // step and measure how far apart they are. Library (compareRuns) and command line:
 //   node compare.mjs OURS_TRAJ OURS_CONTACTS REF_TRAJ REF_CONTACTS [--json]
 // Contacts are matched per step by geom pair and nearest position (greedy, closest pairs first).

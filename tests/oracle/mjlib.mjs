@@ -1,5 +1,5 @@
 // MuJoCo (the mujoco-js WebAssembly build) as conesim's reference: run an MJCF scene and write
-// the same trajectory and contact CSVs `conesim run` writes (shared/spec/interface.md), with the
+// the same trajectory and contact CSVs `conesim run` writes (the README), with the
 // same step convention: trajectory row k = state after k steps; contact rows k = the contacts
 // and forces computed at state k (MuJoCo computes them inside mj_step before integrating).
 import load from 'mujoco-js';
