@@ -234,6 +234,35 @@ void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl)
     st->iterations = cs_i_newton_iterate(w, t, isl, w->o->max_iter, 1);
 }
 
+/* Island-local dof numbers for the dense Hessian: trees in breadth-first order over the
+ * trees they touch through contacts (a chain or a heap of bodies then has a narrow band,
+ * and the factor works only inside its envelope). */
+static void island_order(cs_solver_ws *w, const cs_problem *p, int isl)
+{
+    const cs_mass *M = p->M;
+    int adr = w->isl_tree_adr[isl], num = w->isl_tree_num[isl], n = 0, head = 0, tail = 0;
+    int *queue = w->tnext;
+    for (int i = 0; i < num; i++) w->uf[w->isl_trees[adr + i]] = 0; /* not yet queued */
+    for (int i = 0; i < num; i++) {
+        int r = w->isl_trees[adr + i];
+        if (w->uf[r]) continue;
+        w->uf[r] = 1;
+        queue[adr + tail++] = r;
+        while (head < tail) {
+            int t = queue[adr + head++];
+            for (int q = M->tree_dofadr[t]; q < M->tree_dofadr[t] + M->tree_dofnum[t]; q++)
+                w->dof_local[q] = n++;
+            for (int a = w->tadjadr[t]; a < w->tadjadr[t + 1]; a++) {
+                int u = w->tadj[a];
+                if (!w->uf[u]) {
+                    w->uf[u] = 1;
+                    queue[adr + tail++] = u;
+                }
+            }
+        }
+    }
+}
+
 int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter, int first_step)
 {
     const cs_problem *p = w->p;
@@ -247,10 +276,7 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
     int dmax = o->newton_dense_max == 0 ? w->dmax : o->newton_dense_max;
     if (dmax > w->dmax) dmax = w->dmax;
     int dense = nv <= dmax;
-    if (dense) {
-        int n = 0;
-        FOR_ISLAND_DOFS(w, p, isl, q) w->dof_local[q] = n++;
-    }
+    if (dense) island_order(w, p, isl);
     int iter = 0;
     while (iter < max_iter) {
         /* gradient M (a - a0) - J^T f; block Hessians of the soft-cone costs */
@@ -291,12 +317,10 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
                 for (int q = 0; q < nnz; q++) map[q] = w->dof_local[ci[q]];
                 add_jthj(e, k, w->Hl + w->Gadr[k], map, H, nv);
             }
-            for (int i = 0; i < nv; i++) /* the lower triangle holds it all */
-                for (int j = i + 1; j < nv; j++) H[i * nv + j] = H[j * nv + i];
-            if (cs_i_chol(nv, H)) break; /* cannot occur with M PD */
+            if (cs_i_chol_env(nv, H, t->first)) break; /* cannot occur with M PD */
             double *x = t->x;
             FOR_ISLAND_DOFS(w, p, isl, q) x[w->dof_local[q]] = -g[q];
-            cs_i_chol_solve(nv, H, x);
+            cs_i_chol_env_solve(nv, H, t->first, x);
             FOR_ISLAND_DOFS(w, p, isl, q) dir[q] = x[w->dof_local[q]];
         } else {
             pcg(w, p, isl, g, dir);

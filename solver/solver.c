@@ -30,6 +30,7 @@ static void free_threads(cs_solver_ws *w)
         for (int i = 0; i < w->nthread; i++) {
             free(w->tws[i].H);
             free(w->tws[i].x);
+            free(w->tws[i].first);
         }
     free(w->tws);
     w->tws = NULL;
@@ -52,7 +53,8 @@ int cs_solver_set_threads(cs_solver_ws *w, int n)
     for (int i = 0; i < n; i++) {
         w->tws[i].H = malloc(sizeof(double) * (d * d + 1));
         w->tws[i].x = malloc(sizeof(double) * (d + 1));
-        if (!w->tws[i].H || !w->tws[i].x) {
+        w->tws[i].first = malloc(sizeof(int) * (d + 1));
+        if (!w->tws[i].H || !w->tws[i].x || !w->tws[i].first) {
             free_threads(w);
             return -1;
         }
@@ -78,6 +80,7 @@ cs_solver_ws *cs_solver_create(int nv, int ntree)
              (w->tmp = calloc(n, sizeof(double))) && (w->pcg = malloc(sizeof(double) * 4 * n)) &&
              (w->dof_local = malloc(sizeof(int) * n)) && (w->uf = malloc(sizeof(int) * nt)) &&
              (w->tree_island = malloc(sizeof(int) * nt)) &&
+             (w->tadjadr = malloc(sizeof(int) * (nt + 1))) && (w->tnext = malloc(sizeof(int) * nt)) &&
              (w->tree_Padr = malloc(sizeof(int) * (nt + 1))) &&
              (w->isl_tree_adr = malloc(sizeof(int) * (nt + 1))) &&
              (w->isl_tree_num = malloc(sizeof(int) * (nt + 1))) &&
@@ -98,7 +101,7 @@ void cs_solver_free(cs_solver_ws *w)
     if (!w) return;
     free_threads(w);
     void *arr[] = {w->a, w->grad, w->dir, w->Mdir, w->tmp, w->pcg, w->dof_local, w->uf,
-                   w->tree_island, w->tree_Padr, w->P, w->isl_tree_adr, w->isl_tree_num,
+                   w->tree_island, w->tree_Padr, w->tadjadr, w->tadj, w->tnext, w->P, w->isl_tree_adr, w->isl_tree_num,
                    w->isl_trees, w->isl_nv, w->isl_block_adr, w->isl_block_num, w->isl_blocks,
                    w->ist, w->W, w->G, w->Hl, w->Gadr, w->bqp, w->bqp_ok, w->jres, w->Jd, w->fold, w->gord,
                    w->gadr, w->gvalid, w->gsig, w->gsc0, w->gsc1, w->gkey, w->gfac, w->gj0, w->gf0,
@@ -341,7 +344,7 @@ static int reserve(cs_solver_ws *w, const cs_efc *e)
             resize((void **)&w->gord, si, c) || resize((void **)&w->gadr, si, 2 * c + 1) ||
             resize((void **)&w->gvalid, si, c) || resize((void **)&w->gsig, si, c) ||
             resize((void **)&w->gsc0, si, c) || resize((void **)&w->gsc1, si, c) ||
-            resize((void **)&w->gkey, sizeof(long long), c) ||
+            resize((void **)&w->gkey, sizeof(long long), c) || resize((void **)&w->tadj, si, 2 * c) ||
             resize((void **)&w->gfac, sd, CS_GFAC * c) ||
             resize((void **)&w->gj0, sd, CS_MAXROWS * c) || resize((void **)&w->gf0, sd, CS_MAXROWS * c) ||
             resize((void **)&w->gf1, sd, CS_MAXROWS * c))
@@ -410,6 +413,24 @@ static void make_islands(cs_solver_ws *w, const cs_problem *p)
         if (t < 0) continue;
         int is = w->tree_island[t];
         w->isl_blocks[w->isl_block_adr[is] + w->isl_block_num[is]++] = k;
+    }
+    /* trees joined by blocks, as lists per tree (Newton orders an island's dofs by it) */
+    for (int i = 0; i <= nt; i++) w->tadjadr[i] = 0;
+    for (int k = 0; k < e->nblock; k++) {
+        int t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
+        if (t0 >= 0 && t1 >= 0 && t0 != t1) {
+            w->tadjadr[t0 + 1]++;
+            w->tadjadr[t1 + 1]++;
+        }
+    }
+    for (int i = 0; i < nt; i++) w->tadjadr[i + 1] += w->tadjadr[i];
+    for (int i = 0; i < nt; i++) w->uf[i] = w->tadjadr[i]; /* fill positions */
+    for (int k = 0; k < e->nblock; k++) {
+        int t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
+        if (t0 >= 0 && t1 >= 0 && t0 != t1) {
+            w->tadj[w->uf[t0]++] = t1;
+            w->tadj[w->uf[t1]++] = t0;
+        }
     }
 }
 

@@ -10,6 +10,11 @@ int cs_i_chol(int n, double *A);
 /* Solve L L^T x = b in place with the factor from cs_i_chol. */
 void cs_i_chol_solve(int n, const double *L, double *x);
 
+/* The same for a matrix with an envelope (row i's first nonzero column first[i], set by
+ * the factor): work only inside it. An ordering with a small bandwidth keeps it narrow. */
+int cs_i_chol_env(int n, double *A, int *first);
+void cs_i_chol_env_solve(int n, const double *L, const int *first, double *x);
+
 /* PGS pair groups: the largest group (two trees) solved jointly, in dofs */
 #define CS_GMAXD 24
 /* kept group factors: CS_GFAC doubles per block position, so a group of nb blocks keeps
@@ -20,6 +25,7 @@ void cs_i_chol_solve(int n, const double *L, double *x);
 typedef struct {
     double *H;      /* Newton: dense island Hessian, dmax^2 */
     double *x;      /* Newton: island-local vector, dmax */
+    int *first;     /* Newton: the dense factor's envelope, dmax */
     double *Hg;     /* PGS group: Hessian and its kept factors are per position (ws) */
 } cs_thread_ws;
 
@@ -31,6 +37,8 @@ struct cs_solver_ws {
     int *dof_local;
     /* per tree */
     int *uf, *tree_island, *tree_Padr; /* union-find parent; island; preconditioner block */
+    int *tadjadr, *tadj, *tnext;     /* trees joined by blocks (CSR, built with the islands);
+                                        a breadth-first order of each island's trees */
     double *P;                       /* Newton CG: per-tree dense blocks */
     /* islands */
     int nisland;
