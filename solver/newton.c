@@ -63,7 +63,30 @@ static void add_jthj(const cs_efc *e, int k, const double *Hl, const int *map, d
     }
 }
 
-/* out = (M + sum J^T Hl J) v over the island (dof-indexed vectors). */
+/* dst (nd x nd, lower triangle) += J_s^T Hl J_s for the columns [c0, c0 + nd) of block k's
+ * rows: one side's tree. */
+static void add_side_jthj(const cs_efc *e, int k, const double *Hl, int c0, int nd, double *dst)
+{
+    int n = e->blk_nrow[k], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    const double *J = e->J + adr + c0;
+    double HJ[CS_MAXROWS * 64];
+    if (nd > 64) return;
+    for (int r = 0; r < n; r++)
+        for (int q = 0; q < nd; q++) {
+            double v = 0;
+            for (int c = 0; c < n; c++) v += Hl[r * n + c] * J[c * nnz + q];
+            HJ[r * nd + q] = v;
+        }
+    for (int q1 = 0; q1 < nd; q1++)
+        for (int q2 = 0; q2 <= q1; q2++) {
+            double v = 0;
+            for (int r = 0; r < n; r++) v += J[r * nnz + q1] * HJ[r * nd + q2];
+            dst[q1 * nd + q2] += v;
+        }
+}
+
+/* out = (M + sum J^T Hl J) v over the island (dof-indexed vectors); blocks without
+ * curvature (top zone: no force) are skipped. */
 static void hess_mul(cs_solver_ws *w, const cs_problem *p, int isl, const double *v, double *out)
 {
     const cs_efc *e = p->efc;
@@ -73,6 +96,7 @@ static void hess_mul(cs_solver_ws *w, const cs_problem *p, int isl, const double
         int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
         const int *ci = e->J_colind + adr;
         const double *Hl = w->Hl + w->Gadr[k];
+        if (e->blk_zone[k] == CS_ZONE_TOP) continue;
         double u[CS_MAXROWS], hu[CS_MAXROWS];
         block_mul(e, k, v, u);
         for (int r = 0; r < n; r++) {
@@ -108,15 +132,18 @@ static void pcg(cs_solver_ws *w, const cs_problem *p, int isl, const double *g, 
     }
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[w->isl_block_adr[isl] + b];
-        int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-        const int *ci = e->J_colind + adr;
-        for (int s = 0; s < 2; s++) {
-            int tr = e->blk_tree[2 * k + s];
-            if (tr < 0 || nnz > 64) continue;
-            int map[64], nd = M->tree_dofnum[tr], lo = M->tree_dofadr[tr];
-            for (int q = 0; q < nnz; q++) map[q] = (ci[q] >= lo && ci[q] < lo + nd) ? w->dof_local[ci[q]] : -1;
-            add_jthj(e, k, w->Hl + w->Gadr[k], map, w->P + w->tree_Padr[tr], nd);
+        if (e->blk_zone[k] == CS_ZONE_TOP) continue;
+        for (int s = 0, c0 = 0; s < 2; s++) { /* a side's columns are its tree's dofs */
+            int tr = e->blk_tree[2 * k + s], nd = e->blk_ndof[2 * k + s];
+            if (tr >= 0) add_side_jthj(e, k, w->Hl + w->Gadr[k], c0, nd, w->P + w->tree_Padr[tr]);
+            c0 += nd;
         }
+    }
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) { /* the upper triangle from the lower */
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], nd = M->tree_dofnum[tr];
+        double *P = w->P + w->tree_Padr[tr];
+        for (int i = 0; i < nd; i++)
+            for (int j = i + 1; j < nd; j++) P[i * nd + j] = P[j * nd + i];
     }
     double rz = 0, g2 = 0;
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
@@ -288,7 +315,7 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
             const int *ci = e->J_colind + adr;
             double f[CS_MAXROWS], l;
             cs_i_resid(e, k, a, w->jres + r0);
-            cs_efc_soft(e, k, w->jres + r0, f, &l, w->Hl + w->Gadr[k]);
+            e->blk_zone[k] = cs_efc_soft(e, k, w->jres + r0, f, &l, w->Hl + w->Gadr[k]);
             for (int r = 0; r < e->blk_nrow[k]; r++) {
                 const double *J = e->J + adr + r * nnz;
                 for (int q = 0; q < nnz; q++) g[ci[q]] -= J[q] * f[r];

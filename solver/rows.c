@@ -119,10 +119,9 @@ void cs_efc_free(cs_efc *e)
 
 void cs_efc_clear(cs_efc *e) { e->nefc = e->nblock = e->nnz = 0; }
 
-static int grow(void **p, size_t elem, int need, int *cap_out, int cap)
+static int grow(void **p, size_t elem, int need, int cap)
 {
     if (need <= cap) return 0;
-    (void)cap_out;
     void *q = realloc(*p, elem * (size_t)need);
     if (!q) return -1;
     *p = q;
@@ -141,22 +140,22 @@ int cs_efc_reserve(cs_efc *e, int nblock, int nrow, int nnz)
     int nb = e->nblock + nblock, nr = e->nefc + nrow, nz = e->nnz + nnz;
     if (nr > e->cap_efc) {
         int c = newcap(e->cap_efc, nr);
-#define GROW_R(f) if (grow((void **)&e->f, sizeof *e->f, c, NULL, e->cap_efc)) return -1;
+#define GROW_R(f) if (grow((void **)&e->f, sizeof *e->f, c, e->cap_efc)) return -1;
         ROW_ARRAYS(GROW_R)
 #undef GROW_R
         e->cap_efc = c;
     }
     if (nb > e->cap_block) {
         int c = newcap(e->cap_block, nb);
-#define GROW_B(f, n) if (grow((void **)&e->f, (n) * sizeof *e->f, c, NULL, e->cap_block)) return -1;
+#define GROW_B(f, n) if (grow((void **)&e->f, (n) * sizeof *e->f, c, e->cap_block)) return -1;
         BLOCK_ARRAYS(GROW_B)
 #undef GROW_B
         e->cap_block = c;
     }
     if (nz > e->cap_nnz) {
         int c = newcap(e->cap_nnz, nz);
-        if (grow((void **)&e->J_colind, sizeof *e->J_colind, c, NULL, e->cap_nnz) ||
-            grow((void **)&e->J, sizeof *e->J, c, NULL, e->cap_nnz))
+        if (grow((void **)&e->J_colind, sizeof *e->J_colind, c, e->cap_nnz) ||
+            grow((void **)&e->J, sizeof *e->J, c, e->cap_nnz))
             return -1;
         e->cap_nnz = c;
     }
@@ -246,7 +245,6 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     }
     double *cv = e->blk_cvel + CS_MAXDIM * k;
     for (int j = 0; j < CS_MAXDIM; j++) cv[j] = 0;
-    for (int j = 0; j < dim; j++) cv[j] = 0;
     for (int j = 0; j < dim; j++) {
         double v = 0;
         for (int s = 0, col = 0; s < 2; s++) {

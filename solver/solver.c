@@ -217,7 +217,6 @@ double cs_i_primal(cs_solver_ws *w, const cs_problem *p, int isl, const double *
 
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl)
 {
-    (void)p;
     int nv = w->isl_nv[isl];
     return 1 / (p->meaninertia * (nv > 1 ? nv : 1));
 }
@@ -515,15 +514,18 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     cs_efc *e = p->efc;
     memset(st, 0, sizeof *st);
     if (M->nv != w->nv || M->ntree > w->ntree) return -1;
-    if (!w->P) { /* Newton CG's per-tree preconditioner blocks */
-        int a = 0;
-        for (int t = 0; t < M->ntree; t++) {
+    /* Newton CG's per-tree preconditioner blocks, laid out for this forest */
+    int nP = 0;
+    for (int t = 0; t < M->ntree; t++) nP += M->tree_dofnum[t] * M->tree_dofnum[t];
+    if (!w->P || nP != w->tree_Padr[M->ntree]) {
+        double *P = realloc(w->P, sizeof(double) * (size_t)(nP + 1));
+        if (!P) return -1;
+        w->P = P;
+        for (int t = 0, a = 0; t < M->ntree; t++) {
             w->tree_Padr[t] = a;
             a += M->tree_dofnum[t] * M->tree_dofnum[t];
         }
-        w->tree_Padr[M->ntree] = a;
-        w->P = malloc(sizeof(double) * (size_t)(a + 1));
-        if (!w->P) return -1;
+        w->tree_Padr[M->ntree] = nP;
     }
     if (reserve(w, e)) return -1;
     double tr = 0;
