@@ -16,24 +16,23 @@ fail() {
   exit 1
 }
 # Only a mapped (visible) window can take the focus: GLFW's window exists, unmapped, before
-# it is shown, and focusing that one fails with BadMatch.
+# it is shown, and focusing that one fails with BadMatch. A window found may also be gone
+# by the time it is focused (BadWindow), so each try searches again.
 win=
+why=
 for i in $(seq 300); do
+  kill -0 "$pid" 2>/dev/null || fail "conesim view exited before its window could be focused"
   win=$(xdotool search --onlyvisible --name 'conesim' 2>/dev/null | head -n 1)
-  [ -n "$win" ] && break
-  kill -0 "$pid" 2>/dev/null || fail "conesim view exited before its window appeared"
-  sleep 0.1
-done
-[ -n "$win" ] || fail "no viewer window appeared within 30 s"
-focused=
-for i in $(seq 50); do
-  if xdotool windowfocus --sync "$win" && [ "$(xdotool getwindowfocus)" = "$win" ]; then
-    focused=1
-    break
+  if [ -n "$win" ]; then
+    if why=$(xdotool windowfocus --sync "$win" 2>&1) &&
+       [ "$(xdotool getwindowfocus 2>/dev/null)" = "$win" ]; then
+      break
+    fi
+    win=
   fi
   sleep 0.1
 done
-[ -n "$focused" ] || fail "could not focus the viewer window $win"
+[ -n "$win" ] || fail "could not find and focus the viewer window within 30 s${why:+: $why}"
 xdotool mousemove --window "$win" 320 180 || fail "xdotool mousemove failed"
 for k in space Right k f space; do xdotool key "$k" || fail "xdotool key $k failed"; done
 xdotool mousedown 1 mousemove --window "$win" 400 200 mouseup 1 || fail "xdotool drag failed"
