@@ -68,7 +68,8 @@ void cs_collide(const cs_model *m, cs_data *d)
     if (m->opt.disableflags & (CS_DSBL_CONTACT | CS_DSBL_CONSTRAINT)) return;
     int dropped = 0;
     int n = cs_collision_detect(d->collision, d->geom_xpose, d->rawcon, m->nconmax, &dropped);
-    if (dropped) d->warning[CS_WARN_CONTACTFULL] += dropped > 0 ? dropped : 1;
+    if (dropped > 0) d->warning[CS_WARN_CONTACTFULL] += dropped;
+    if (dropped < 0) d->warning[CS_WARN_NOMEM]++; /* the broad phase could not grow */
     for (int i = 0; i < n; i++) {
         cs_geom_contact *r = &d->rawcon[i];
         /* explicit pairs are reported as written (interface.md), even where MuJoCo's type

@@ -74,12 +74,14 @@ static void conjq(const double q[4], double r[4])
     r[0] = q[0]; r[1] = -q[1]; r[2] = -q[2]; r[3] = -q[3];
 }
 
-static char *dupname(const char *s)
+/* a copy of a name (NULL stays NULL); a failed copy sets *oom */
+static char *dupname(const char *s, int *oom)
 {
     if (!s) return NULL;
     size_t n = strlen(s) + 1;
     char *p = malloc(n);
     if (p) memcpy(p, s, n);
+    else *oom = 1;
     return p;
 }
 
@@ -306,9 +308,10 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
 
     /* ---- nothing can fail from here on: build the model ---- */
     cs_model *m = calloc(1, sizeof *m);
-    if (!m) cs_mjcf_fail(c, 0, NULL, NULL, "out of memory");
-    m->modelname = dupname(c->modelname);
-    m->path = dupname(c->file);
+    if (!m) cs_mjcf_nomem(c);
+    int nameoom = 0;
+    m->modelname = dupname(c->modelname, &nameoom);
+    m->path = dupname(c->file, &nameoom);
     m->nbody = nb;
     m->ngeom = ng;
     m->nfree = nfree;
@@ -348,7 +351,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
 #undef CHECKN
     if (oom) {
         cs_free_model(m);
-        cs_mjcf_fail(c, 0, NULL, NULL, "out of memory");
+        cs_mjcf_nomem(c);
     }
     for (int b = 0; b < nb; b++) {
         cs_bspec *B = &c->body[b];
@@ -363,11 +366,11 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->body_iquat + 4 * b, biquat + 4 * b, 4 * sizeof(double));
         m->body_mass[b] = bmass[b];
         memcpy(m->body_inertia + 3 * b, binert + 3 * b, 3 * sizeof(double));
-        m->body_name[b] = dupname(B->name);
+        m->body_name[b] = dupname(B->name, &nameoom);
     }
     for (int f = 0; f < nfree; f++) {
         m->free_body[f] = fbody[f];
-        m->free_name[f] = dupname(c->body[fbody[f]].jname);
+        m->free_name[f] = dupname(c->body[fbody[f]].jname, &nameoom);
         m->free_mass[f] = fmass[f];
         memcpy(m->free_com + 3 * f, fcom + 3 * f, 3 * sizeof(double));
         memcpy(m->free_inertia + 9 * f, finert + 9 * f, 9 * sizeof(double));
@@ -395,7 +398,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->geom_rgba + 4 * i, s->rgba, 4 * sizeof(double));
         m->geom_rbound[i] = rbound(s->type, s->size);
         m->geom_mass[i] = gmass[i];
-        m->geom_name[i] = dupname(c->geom[i].name);
+        m->geom_name[i] = dupname(c->geom[i].name, &nameoom);
     }
     for (int i = 0; i < np; i++) {
         cs_pspec *s = &c->pair[i].s;
@@ -408,7 +411,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->pair_solimp + 5 * i, s->solimp, 5 * sizeof(double));
         m->pair_margin[i] = s->margin;
         m->pair_gap[i] = s->gap;
-        m->pair_name[i] = dupname(c->pair[i].name);
+        m->pair_name[i] = dupname(c->pair[i].name, &nameoom);
     }
     for (int i = 0; i < c->nexcl; i++) {
         m->exclude_body1[i] = eb1[i];
@@ -419,7 +422,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->key_time[k] = K->time;
         memcpy(m->key_qpos + (size_t)nq * k, K->qpos ? K->qpos : qpos0, (size_t)nq * sizeof(double));
         if (K->qvel) memcpy(m->key_qvel + (size_t)nv * k, K->qvel, (size_t)nv * sizeof(double));
-        m->key_name[k] = dupname(K->name);
+        m->key_name[k] = dupname(K->name, &nameoom);
     }
 
     /* body_invweight0 (MuJoCo: mean diagonal of J_com M^-1 J_com^T at qpos0, J_com the
@@ -455,6 +458,10 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         }
         m->body_invweight0[2 * b] = (diag[0] + diag[1] + diag[2]) / 3;
         m->body_invweight0[2 * b + 1] = (diag[3] + diag[4] + diag[5]) / 3;
+    }
+    if (nameoom) {
+        cs_free_model(m);
+        cs_mjcf_nomem(c);
     }
     return m;
 }

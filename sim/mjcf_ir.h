@@ -80,6 +80,7 @@ typedef struct {
 typedef struct {
     const char *file;
     jmp_buf jb;
+    int nomem;            /* the failure was memory exhaustion (errno ENOMEM for the caller) */
     char *err;
     size_t errsz;
     void **allocs;
@@ -122,6 +123,9 @@ void cs_mjcf_grow(cs_mjcf *c, void **arr, int *cap, int n, size_t es);
 /* error at a line: "FILE:LINE: element <x>[ attribute 'y']: msg"; never returns */
 void cs_mjcf_fail(cs_mjcf *c, int line, const char *elem, const char *attr, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 5, 6)));
+
+/* out of memory: "FILE: out of memory"; never returns */
+void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
 
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);
