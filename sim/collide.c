@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
 #include "stages.h"
@@ -10,9 +11,9 @@
 struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errlen)
 {
     int ng = m->ngeom, np = m->npair, ne = m->nexclude;
-    cs_collision_geom *g = calloc((size_t)ng + 1, sizeof *g);
-    cs_collision_pair *p = calloc((size_t)np + 1, sizeof *p);
-    cs_collision_exclude *x = calloc((size_t)ne + 1, sizeof *x);
+    cs_collision_geom *g = cs_calloc((size_t)ng + 1, sizeof *g);
+    cs_collision_pair *p = cs_calloc((size_t)np + 1, sizeof *p);
+    cs_collision_exclude *x = cs_calloc((size_t)ne + 1, sizeof *x);
     struct cs_collision *c = NULL;
     if (!g || !p || !x) {
         snprintf(err, errlen, "out of memory");
@@ -56,9 +57,9 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
     opt.filterparent = !(m->opt.disableflags & CS_DSBL_FILTERPARENT);
     c = cs_collision_create(g, ng, p, np, x, ne, &opt, err, errlen);
 done:
-    free(g);
-    free(p);
-    free(x);
+    cs_free(g);
+    cs_free(p);
+    cs_free(x);
     return c;
 }
 

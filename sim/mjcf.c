@@ -19,6 +19,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "alloc.h"
 #include "inertia.h"
 #include "mjcf_ir.h"
 
@@ -27,12 +28,12 @@ void *cs_mjcf_alloc(cs_mjcf *c, size_t n)
 {
     if (c->nalloc == c->capalloc) {
         int cap = c->capalloc ? 2 * c->capalloc : 64;
-        void **p = realloc(c->allocs, (size_t)cap * sizeof *p);
+        void **p = cs_realloc(c->allocs, (size_t)cap * sizeof *p);
         if (!p) cs_mjcf_nomem(c);
         c->allocs = p;
         c->capalloc = cap;
     }
-    void *p = calloc(1, n ? n : 1);
+    void *p = cs_calloc(1, n ? n : 1);
     if (!p) cs_mjcf_nomem(c);
     c->allocs[c->nalloc++] = p;
     return p;
@@ -1034,8 +1035,8 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
 
 static void free_ctx(cs_mjcf *c)
 {
-    for (int i = 0; i < c->nalloc; i++) free(c->allocs[i]);
-    free(c->allocs);
+    for (int i = 0; i < c->nalloc; i++) cs_free(c->allocs[i]);
+    cs_free(c->allocs);
 }
 
 static void silent(void *ctx, const char *msg, ...)
@@ -1107,11 +1108,11 @@ static int read_all(const char *path, char **buf, size_t *len)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return errno;
     size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
+    char *b = cs_malloc(cap);
     int rc = b ? 0 : ENOMEM;
     while (rc == 0) {
         if (n == cap) {
-            char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(b, cap * 2);
+            char *nb = cap > SIZE_MAX / 2 ? NULL : cs_realloc(b, cap * 2);
             if (!nb) {
                 rc = ENOMEM;
                 break;
@@ -1127,7 +1128,7 @@ static int read_all(const char *path, char **buf, size_t *len)
     close(fd);
     if (rc == 0 && n > INT_MAX) rc = EFBIG; /* libxml2 takes an int length */
     if (rc) {
-        free(b);
+        cs_free(b);
         return rc;
     }
     *buf = b;
@@ -1138,7 +1139,7 @@ static int read_all(const char *path, char **buf, size_t *len)
 static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn, char *err,
                       size_t errsz)
 {
-    cs_mjcf *c = calloc(1, sizeof *c);
+    cs_mjcf *c = cs_calloc(1, sizeof *c);
     if (!c) {
         if (err && errsz) snprintf(err, errsz, "%s: out of memory", name);
         errno = ENOMEM;
@@ -1152,7 +1153,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
     cs_model *volatile m = NULL;
     if (!px) {
         if (err && errsz) snprintf(err, errsz, "%s: out of memory", name);
-        free(c);
+        cs_free(c);
         errno = ENOMEM;
         return NULL;
     }
@@ -1209,7 +1210,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
     if (doc) xmlFreeDoc(doc);
     xmlFreeParserCtxt(px);
     free_ctx(c);
-    free(c);
+    cs_free(c);
     if (!m) errno = why;
     return m;
 }
@@ -1229,7 +1230,7 @@ cs_model *cs_load_xml(const char *path, FILE *warn, char *err, size_t errsz)
     }
     cs_model *m = load(buf, len, path, warn, err, errsz);
     int e = errno;
-    free(buf);
+    cs_free(buf);
     errno = e;
     return m;
 }

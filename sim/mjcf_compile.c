@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "dynamics.h"
 #include "inertia.h"
 #include "mjcf_ir.h"
@@ -79,7 +80,7 @@ static char *dupname(const char *s, int *oom)
 {
     if (!s) return NULL;
     size_t n = strlen(s) + 1;
-    char *p = malloc(n);
+    char *p = cs_malloc(n);
     if (p) memcpy(p, s, n);
     else *oom = 1;
     return p;
@@ -307,7 +308,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     }
 
     /* ---- nothing can fail from here on: build the model ---- */
-    cs_model *m = calloc(1, sizeof *m);
+    cs_model *m = cs_calloc(1, sizeof *m);
     if (!m) cs_mjcf_nomem(c);
     int nameoom = 0;
     m->modelname = dupname(c->modelname, &nameoom);
@@ -322,7 +323,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     m->nkey = c->nkey;
     m->nconmax = c->nconmax > 0 ? c->nconmax : 100 + 8 * (ng + c->npair);
     m->opt = c->opt;
-#define A(f, n) (m->f = calloc((size_t)(n) + 1, sizeof *m->f))
+#define A(f, n) (m->f = cs_calloc((size_t)(n) + 1, sizeof *m->f))
     A(body_parent, nb); A(body_weldid, nb); A(body_free, nb); A(body_geomadr, nb);
     A(body_geomnum, nb); A(body_pos, 3 * nb); A(body_quat, 4 * nb); A(body_ipos, 3 * nb);
     A(body_iquat, 4 * nb); A(body_mass, nb); A(body_inertia, 3 * nb);

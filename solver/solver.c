@@ -1,6 +1,7 @@
 /* Solver driver: workspace, per-step block preparation (W = M^-1 J^T, G = J W + R),
  * contact islands, the soft-cone block response, costs and residual statistics. */
 #include "solver_internal.h"
+#include "alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,41 +21,41 @@ cs_solver_ws *cs_solver_create(int max_body, int max_block)
 {
     if (max_body < 1) max_body = 1;
     if (max_block < 1) max_block = 1;
-    cs_solver_ws *w = calloc(1, sizeof *w);
+    cs_solver_ws *w = cs_calloc(1, sizeof *w);
     if (!w) return NULL;
     size_t nb = (size_t)max_body, nc = (size_t)max_block;
     w->max_body = max_body;
     w->max_block = max_block;
-    w->L = malloc(sizeof(double) * 36 * nb);
-    w->a = malloc(sizeof(double) * 6 * nb);
-    w->grad = malloc(sizeof(double) * 6 * nb);
-    w->dir = malloc(sizeof(double) * 6 * nb);
-    w->Mdir = malloc(sizeof(double) * 6 * nb);
-    w->tmp = malloc(sizeof(double) * 6 * nb);
+    w->L = cs_malloc(sizeof(double) * 36 * nb);
+    w->a = cs_malloc(sizeof(double) * 6 * nb);
+    w->grad = cs_malloc(sizeof(double) * 6 * nb);
+    w->dir = cs_malloc(sizeof(double) * 6 * nb);
+    w->Mdir = cs_malloc(sizeof(double) * 6 * nb);
+    w->tmp = cs_malloc(sizeof(double) * 6 * nb);
     size_t nh = nb < CS_NEWTON_DENSE_CAP ? nb : CS_NEWTON_DENSE_CAP;
-    w->H = malloc(sizeof(double) * 36 * nh * nh);
-    w->P = malloc(sizeof(double) * 36 * nb);
-    w->pcg = malloc(sizeof(double) * 24 * nb);
-    w->parent = malloc(sizeof(int) * nb);
-    w->body_island = malloc(sizeof(int) * nb);
-    w->body_local = malloc(sizeof(int) * nb);
-    w->isl_bodies = malloc(sizeof(int) * nb);
-    w->isl_body_adr = malloc(sizeof(int) * (nb + 1));
-    w->isl_body_num = malloc(sizeof(int) * (nb + 1));
-    w->isl_blocks = malloc(sizeof(int) * nc);
-    w->isl_block_adr = malloc(sizeof(int) * (nb + 1));
-    w->isl_block_num = malloc(sizeof(int) * (nb + 1));
-    w->ist = malloc(sizeof(cs_island_stats) * nb);
-    w->gkey = malloc(sizeof(long long) * nc);
-    w->gadr = malloc(sizeof(int) * (nc + 1));
-    w->gvalid = malloc(sizeof(int) * nc);
-    w->gsig = malloc(sizeof(int) * nc);
-    w->gfac = malloc(sizeof(double) * 144 * (nc / 2 + 1));
-    w->gj0 = malloc(sizeof(double) * CS_MAXROWS * nc);
-    w->gf0 = malloc(sizeof(double) * CS_MAXROWS * nc);
-    w->gf1 = malloc(sizeof(double) * CS_MAXROWS * nc);
-    w->gsc0 = malloc(sizeof(int) * nc);
-    w->gsc1 = malloc(sizeof(int) * nc);
+    w->H = cs_malloc(sizeof(double) * 36 * nh * nh);
+    w->P = cs_malloc(sizeof(double) * 36 * nb);
+    w->pcg = cs_malloc(sizeof(double) * 24 * nb);
+    w->parent = cs_malloc(sizeof(int) * nb);
+    w->body_island = cs_malloc(sizeof(int) * nb);
+    w->body_local = cs_malloc(sizeof(int) * nb);
+    w->isl_bodies = cs_malloc(sizeof(int) * nb);
+    w->isl_body_adr = cs_malloc(sizeof(int) * (nb + 1));
+    w->isl_body_num = cs_malloc(sizeof(int) * (nb + 1));
+    w->isl_blocks = cs_malloc(sizeof(int) * nc);
+    w->isl_block_adr = cs_malloc(sizeof(int) * (nb + 1));
+    w->isl_block_num = cs_malloc(sizeof(int) * (nb + 1));
+    w->ist = cs_malloc(sizeof(cs_island_stats) * nb);
+    w->gkey = cs_malloc(sizeof(long long) * nc);
+    w->gadr = cs_malloc(sizeof(int) * (nc + 1));
+    w->gvalid = cs_malloc(sizeof(int) * nc);
+    w->gsig = cs_malloc(sizeof(int) * nc);
+    w->gfac = cs_malloc(sizeof(double) * 144 * (nc / 2 + 1));
+    w->gj0 = cs_malloc(sizeof(double) * CS_MAXROWS * nc);
+    w->gf0 = cs_malloc(sizeof(double) * CS_MAXROWS * nc);
+    w->gf1 = cs_malloc(sizeof(double) * CS_MAXROWS * nc);
+    w->gsc0 = cs_malloc(sizeof(int) * nc);
+    w->gsc1 = cs_malloc(sizeof(int) * nc);
     if (!w->L || !w->a || !w->grad || !w->dir || !w->Mdir || !w->tmp || !w->H || !w->P || !w->pcg || !w->parent ||
         !w->body_island || !w->body_local || !w->isl_bodies || !w->isl_body_adr ||
         !w->isl_body_num || !w->isl_blocks || !w->isl_block_adr || !w->isl_block_num ||
@@ -69,36 +70,36 @@ cs_solver_ws *cs_solver_create(int max_body, int max_block)
 void cs_solver_free(cs_solver_ws *w)
 {
     if (!w) return;
-    free(w->L);
-    free(w->a);
-    free(w->grad);
-    free(w->dir);
-    free(w->Mdir);
-    free(w->tmp);
-    free(w->H);
-    free(w->P);
-    free(w->pcg);
-    free(w->parent);
-    free(w->body_island);
-    free(w->body_local);
-    free(w->isl_bodies);
-    free(w->isl_body_adr);
-    free(w->isl_body_num);
-    free(w->isl_blocks);
-    free(w->isl_block_adr);
-    free(w->isl_block_num);
-    free(w->ist);
-    free(w->gkey);
-    free(w->gadr);
-    free(w->gvalid);
-    free(w->gsig);
-    free(w->gfac);
-    free(w->gj0);
-    free(w->gf0);
-    free(w->gf1);
-    free(w->gsc0);
-    free(w->gsc1);
-    free(w);
+    cs_free(w->L);
+    cs_free(w->a);
+    cs_free(w->grad);
+    cs_free(w->dir);
+    cs_free(w->Mdir);
+    cs_free(w->tmp);
+    cs_free(w->H);
+    cs_free(w->P);
+    cs_free(w->pcg);
+    cs_free(w->parent);
+    cs_free(w->body_island);
+    cs_free(w->body_local);
+    cs_free(w->isl_bodies);
+    cs_free(w->isl_body_adr);
+    cs_free(w->isl_body_num);
+    cs_free(w->isl_blocks);
+    cs_free(w->isl_block_adr);
+    cs_free(w->isl_block_num);
+    cs_free(w->ist);
+    cs_free(w->gkey);
+    cs_free(w->gadr);
+    cs_free(w->gvalid);
+    cs_free(w->gsig);
+    cs_free(w->gfac);
+    cs_free(w->gj0);
+    cs_free(w->gf0);
+    cs_free(w->gf1);
+    cs_free(w->gsc0);
+    cs_free(w->gsc1);
+    cs_free(w);
 }
 
 const cs_island_stats *cs_solver_island(const cs_solver_ws *w, int i)
