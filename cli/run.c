@@ -366,6 +366,11 @@ static int run_run(int argc, char **argv)
     }
     int key = o.key == -2 ? (m->nkey ? 0 : -1) : o.key;
     if (key >= 0) cs_reset_key(m, d, key);
+    if (d->warning[CS_WARN_NOMEM]) {
+        fprintf(stderr, "conesim run: out of memory\n");
+        rc = CS_EXIT_NOMEM;
+        goto done;
+    }
     int bar = !o.quiet && isatty(STDOUT_FILENO);
     /* row times are t_start + k h exactly (interface.md), not the accumulated d->time */
     const double t_start = d->time;
