@@ -60,7 +60,7 @@ typedef struct {
     double o_solimp[5];
     double o_friction[5];
     int pgs_blocks;       /* conesim's own (no MJCF attribute; `--set pgs_blocks=...`):
-                             CS_PGS_CONTACT (default, the card: one contact block at a time,
+                             CS_PGS_CONTACT (default: one contact block at a time,
                              normal first then the fixed-normal QCQP, to the block's exact
                              minimiser) or CS_PGS_PAIR (all contacts of one body pair as one
                              block, minimised jointly: far fewer sweeps on boxes and stacks) */

@@ -50,7 +50,7 @@ typedef struct {
 typedef struct {
     double timestep;
     double impratio;    /* MuJoCo default 1 */
-    cs_cone_type cone;  /* default elliptic here (the card); MuJoCo's default is pyramidal */
+    cs_cone_type cone;  /* default elliptic here; MuJoCo's default is pyramidal */
     int refsafe;        /* 1 = clamp timeconst >= 2 timestep (MuJoCo default on) */
 } cs_row_opts;
 

@@ -1093,8 +1093,8 @@ START_TEST(test_box_rest_warmstart)
 }
 END_TEST
 
-/* The issue's case: a box on a 33-degree incline with mu 0.6 (gravity tilted instead of the
- * plane), sliding from rest for 2 s (the issue: 4 s), must travel g (sin - mu cos) t^2 / 2. */
+/* A box on a 33-degree incline with mu 0.6 (gravity tilted instead of the plane), sliding
+ * from rest for 2 s, must travel g (sin - mu cos) t^2 / 2. */
 static double box_incline_opts(cs_solve_method type, cs_cone_type cone, int exact, int group,
                                int budget, int *maxit, int *atlimit, double *sumit)
 {
