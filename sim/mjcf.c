@@ -127,7 +127,9 @@ static char *attr(cs_mjcf *c, xmlNode *n, const char *name)
 {
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
     if (!v) return NULL;
+    c->xmlpending = v; /* the copy may fail and jump out */
     char *s = cs_mjcf_strdup(c, (const char *)v);
+    c->xmlpending = NULL;
     xmlFree(v);
     return s;
 }
@@ -1205,6 +1207,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         }
     } else {
         m = NULL;
+        if (c->xmlpending) xmlFree(c->xmlpending);
     }
     int why = c->nomem ? ENOMEM : EINVAL;
     if (doc) xmlFreeDoc(doc);

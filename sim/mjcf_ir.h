@@ -81,6 +81,7 @@ typedef struct {
     const char *file;
     jmp_buf jb;
     int nomem;            /* the failure was memory exhaustion (errno ENOMEM for the caller) */
+    void *xmlpending;     /* a libxml2 string being copied: freed if the copy fails */
     char *err;
     size_t errsz;
     void **allocs;
