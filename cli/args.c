@@ -75,3 +75,12 @@ int cs_arg_long(const char *text, long *out)
 }
 
 int cs_arg_double(const char *text, double *out) { return cs_arg_number(text, out) == CS_ARG_OK; }
+
+int cs_arg_steps(double duration, double timestep, long *n)
+{
+    double s = duration / timestep;
+    /* 2^62: far beyond any run, and k * timestep stays exact enough to be the time */
+    if (!(s >= 0 && s < 0x1p62)) return 0;
+    *n = (long)llround(s);
+    return 1;
+}

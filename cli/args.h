@@ -15,6 +15,10 @@ int cs_arg_double(const char *text, double *out);
  * item at fault (for CS_ARG_MANY the count found so far + 1). */
 int cs_arg_list(const char *text, double *out, int max, int *count, int *bad);
 
+/* round(duration / timestep) steps into *n: 1, or 0 when that is not a number of steps a
+ * long can count (absurd durations or tiny timesteps). */
+int cs_arg_steps(double duration, double timestep, long *n);
+
 /* One line describing an error code, e.g. "is not a number". */
 const char *cs_arg_error(int code);
 

@@ -275,8 +275,8 @@ static void start_state(const cs_model *m, cs_data *d)
     else cs_reset(m, d);
 }
 
-/* Returns CS_EXIT_OK, CS_EXIT_DIVERGED (row filled, marked), -1 (out of memory, no row) or
- * another exit code (no row). */
+/* Returns CS_EXIT_OK, CS_EXIT_DIVERGED (row filled, marked) or another exit code (no
+ * row). */
 static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
 {
     char err[1024];
@@ -284,10 +284,7 @@ static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
     row->scene = path;
     long long h0 = heap_in_use();
     cs_model *m = cs_load_xml(path, stderr, err, sizeof err);
-    if (!m) {
-        fprintf(stderr, "%s\n", err);
-        return CS_EXIT_SCENE;
-    }
+    if (!m) return cs_load_exit(err);
     long long h1 = heap_in_use();
     if (cs_overrides_apply(&o->set, m, err, sizeof err) != 0) {
         fprintf(stderr, "conesim bench: %s\n", err);
@@ -298,7 +295,7 @@ static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
     if (!d) {
         fprintf(stderr, "conesim bench: %s: out of memory\n", path);
         cs_free_model(m);
-        return -1;
+        return CS_EXIT_NOMEM;
     }
     row->bodies = m->nbody - 1; /* the world is not counted */
     row->geoms = m->ngeom;
@@ -306,8 +303,15 @@ static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
     row->timestep = m->opt.timestep;
     row->solver = m->opt.solver;
     row->cone = m->opt.cone;
-    row->steps = o->steps >= 0 ? o->steps
-                               : llround((o->duration >= 0 ? o->duration : 1.0) / m->opt.timestep);
+    double dur = o->duration >= 0 ? o->duration : 1.0;
+    row->steps = o->steps;
+    if (o->steps < 0 && !cs_arg_steps(dur, m->opt.timestep, &row->steps)) {
+        fprintf(stderr, "conesim bench: %s: %g s at timestep %g s is too many steps to count\n",
+                path, dur, m->opt.timestep);
+        cs_free_data(d);
+        cs_free_model(m);
+        return CS_EXIT_USAGE;
+    }
     if (row->steps < 1) row->steps = 1;
     row->wall = INFINITY;
     for (long r = 0; r < o->repeat; r++) {
@@ -340,8 +344,13 @@ static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
     row->model_bytes = h0 >= 0 ? h1 - h0 : -1;
     row->data_bytes = h0 >= 0 ? h2 - h1 : -1; /* the data plus the scratch its first steps made */
     row->rss_kib = max_rss_kib();
+    int nomem = d->warning[CS_WARN_NOMEM] > 0;
     cs_free_data(d);
     cs_free_model(m);
+    if (nomem) {
+        fprintf(stderr, "conesim bench: %s: out of memory during the steps\n", path);
+        return CS_EXIT_NOMEM;
+    }
     if (row->diverged) {
         fprintf(stderr, "conesim bench: warning: %s diverged (a state is not finite after the "
                         "timed steps)\n", path);
@@ -460,8 +469,7 @@ static int run_bench(int argc, char **argv)
         char err[1024];
         cs_model *m = cs_load_xml(o.scene[i], NULL, err, sizeof err);
         if (!m) {
-            fprintf(stderr, "%s\n", err);
-            rc = CS_EXIT_SCENE;
+            rc = cs_load_exit(err);
             goto done;
         }
         if (cs_overrides_apply(&o.set, m, err, sizeof err) != 0) {
@@ -485,7 +493,7 @@ static int run_bench(int argc, char **argv)
         bench_row row;
         int r = bench_scene(&o, o.scene[i], &row);
         if (r != CS_EXIT_OK && r != CS_EXIT_DIVERGED) {
-            rc = r < 0 ? CS_EXIT_DIVERGED : r; /* as `run`: out of memory is exit 1 */
+            rc = r;
             goto done;
         }
         if (r == CS_EXIT_DIVERGED) rc = r;
@@ -533,6 +541,7 @@ const cs_command cs_cmd_bench = {
     "process for a per-scene peak. data[KiB] is glibc's heap growth from cs_make_data to the\n"
     "end of the runs ('-' when unknown, e.g. under AddressSanitizer).\n\n"
     "Exit codes: 0 ok, 1 a scene diverged (its row is marked), 2 bad command line or override,\n"
-    "3 bad scene (FILE:LINE message; nothing is timed), 4 the CSV file is not writable.\n",
+    "3 bad scene (FILE:LINE message; nothing is timed), 4 the CSV file is not writable,\n"
+    "6 out of memory.\n",
     run_bench,
 };

@@ -2,6 +2,9 @@
 #ifndef CS_COMMANDS_H
 #define CS_COMMANDS_H
 
+#include <errno.h>
+#include <stdio.h>
+
 typedef struct {
     const char *name;
     const char *synopsis; /* one line for `conesim help` */
@@ -17,7 +20,17 @@ enum {
     CS_EXIT_DIVERGED = 1,
     CS_EXIT_USAGE = 2,
     CS_EXIT_SCENE = 3,
-    CS_EXIT_OUTPUT = 4
+    CS_EXIT_OUTPUT = 4,
+    CS_EXIT_NODISPLAY = 5, /* view: no display or no OpenGL 3.3 context */
+    CS_EXIT_NOMEM = 6      /* out of memory, in any command */
 };
+
+/* After cs_load_xml failed (errno still its): print its message, return the exit code. */
+static inline int cs_load_exit(const char *err)
+{
+    int e = errno;
+    fprintf(stderr, "%s\n", err);
+    return e == ENOMEM ? CS_EXIT_NOMEM : CS_EXIT_SCENE;
+}
 
 #endif

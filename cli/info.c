@@ -109,10 +109,7 @@ static int run_info(int argc, char **argv)
     }
     char err[1024];
     cs_model *m = cs_load_xml(argv[1], stderr, err, sizeof err);
-    if (!m) {
-        fprintf(stderr, "%s\n", err);
-        return CS_EXIT_SCENE;
-    }
+    if (!m) return cs_load_exit(err);
     print_model(m);
     cs_free_model(m);
     return CS_EXIT_OK;
@@ -123,6 +120,7 @@ const cs_command cs_cmd_info = {
     "usage: conesim info SCENE\n\n"
     "Prints the compiled model: options, bodies (mass, COM in the body frame, principal\n"
     "inertia, invweight0), geoms with their contact parameters, explicit pairs, excludes\n"
-    "and keyframes. A bad scene prints FILE:LINE: what is wrong and exits 3.\n",
+    "and keyframes. A bad scene prints FILE:LINE: what is wrong and exits 3; out of memory\n"
+    "exits 6.\n",
     run_info,
 };

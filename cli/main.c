@@ -24,6 +24,9 @@ static void usage(FILE *out)
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-6s %s\n", commands[i]->name, commands[i]->synopsis);
     fprintf(out, "  %-6s %s\n", "help", "help [COMMAND]: this text, or a command's options");
+    fprintf(out, "\nexit codes: 0 ok, 1 diverged, 2 bad command line, 3 bad scene, 4 output not\n"
+                 "writable, 5 no display (view), 6 out of memory, 129/130/143 interrupted by\n"
+                 "SIGHUP/SIGINT/SIGTERM\n");
 }
 
 int main(int argc, char **argv)

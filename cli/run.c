@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -83,6 +84,8 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
     return 1;
 }
 
+static int same_file(const char *a, const char *b);
+
 static int parse_args(int argc, char **argv, run_opts *o)
 {
     o->steps = -1;
@@ -127,13 +130,64 @@ static int parse_args(int argc, char **argv, run_opts *o)
         fprintf(stderr, "conesim run: give --steps or --duration, not both\n");
         return 0;
     }
+    /* two outputs in one file would interleave their rows */
+    const char *out[3] = {o->record, o->contacts, o->solverlog};
+    static const char *const flag[3] = {"--record", "--contacts", "--solver-log"};
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (out[i] && out[j] && same_file(out[i], out[j])) {
+                fprintf(stderr, "conesim run: %s and %s name the same file ('%s')\n", flag[i],
+                        flag[j], out[j]);
+                return 0;
+            }
     return 1;
 }
 
-/* SIGINT/SIGTERM end the run after the current step; the recording keeps whole rows. */
+/* SIGINT/SIGTERM/SIGHUP end the run after the current step (or interrupt reading the
+ * scene); the recording keeps whole rows and ends with the state the run stopped at. */
 static volatile sig_atomic_t interrupted = 0;
 
 static void on_signal(int sig) { interrupted = sig; }
+
+static int signal_exit(int sig) { return 128 + sig; } /* the shell's convention */
+
+/* An identity for an output path, before it is opened: the file's device and inode when it
+ * exists, else its directory's and its own name (so "x" and "./x" are the same file). */
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+    const char *base; /* NULL when the file exists */
+} file_id;
+
+static int path_id(const char *path, file_id *id)
+{
+    struct stat st;
+    memset(id, 0, sizeof *id);
+    if (stat(path, &st) == 0) {
+        id->dev = st.st_dev;
+        id->ino = st.st_ino;
+        return 1;
+    }
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (stat(dir, &st) != 0) return 0; /* cannot be opened anyway: out_open says why */
+    id->dev = st.st_dev;
+    id->ino = st.st_ino;
+    id->base = slash ? slash + 1 : path;
+    return 1;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0) return 1;
+    file_id x, y;
+    if (!path_id(a, &x) || !path_id(b, &y)) return 0;
+    if (x.dev != y.dev || x.ino != y.ino || !x.base != !y.base) return 0;
+    return !x.base || strcmp(x.base, y.base) == 0;
+}
 
 static double now(void)
 {
@@ -213,6 +267,34 @@ static void progress(long k, long n)
     fflush(stdout);
 }
 
+/* end the progress line (it shows where the run stopped) before a message */
+static void end_bar(int *bar, long k, long n)
+{
+    if (!*bar) return;
+    progress(k, n);
+    putchar('\n');
+    fflush(stdout);
+    *bar = 0;
+}
+
+/* state k: positions, velocities, the warm start and the time (2 nq + 2 nv + 1 numbers; nq
+ * is at least nv, room for both) */
+static void save_state(const cs_model *m, const cs_data *d, double *s)
+{
+    memcpy(s, d->qpos, (size_t)m->nq * sizeof *s);
+    memcpy(s + m->nq, d->qvel, (size_t)m->nv * sizeof *s);
+    memcpy(s + m->nq + m->nv, d->qacc_warmstart, (size_t)m->nv * sizeof *s);
+    s[m->nq + 2 * m->nv] = d->time;
+}
+
+static void restore_state(const cs_model *m, cs_data *d, const double *s)
+{
+    memcpy(d->qpos, s, (size_t)m->nq * sizeof *s);
+    memcpy(d->qvel, s + m->nq, (size_t)m->nv * sizeof *s);
+    memcpy(d->qacc_warmstart, s + m->nq + m->nv, (size_t)m->nv * sizeof *s);
+    d->time = s[m->nq + 2 * m->nv];
+}
+
 static int run_run(int argc, char **argv)
 {
     run_opts o = {0};
@@ -223,15 +305,20 @@ static int run_run(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     char err[1024];
     cs_model *m = cs_load_xml(o.scene, stderr, err, sizeof err);
     if (!m) {
-        fprintf(stderr, "%s\n", err);
-        return CS_EXIT_SCENE;
+        if (errno == EINTR && interrupted) {
+            fprintf(stderr, "conesim run: interrupted while reading '%s'\n", o.scene);
+            return signal_exit(interrupted);
+        }
+        return cs_load_exit(err);
     }
     int rc = CS_EXIT_OK;
     out_file rec = {0}, con = {0}, sol = {0};
     cs_data *d = NULL;
+    double *last = NULL;
     if (cs_overrides_apply(&o.set, m, err, sizeof err) != 0) {
         fprintf(stderr, "conesim run: %s\n", err);
         rc = CS_EXIT_USAGE;
@@ -262,17 +349,30 @@ static int run_run(int argc, char **argv)
         rc = CS_EXIT_OUTPUT;
         goto done;
     }
+    double h = m->opt.timestep, dur = o.duration >= 0 ? o.duration : 1.0;
+    long n = o.steps;
+    if (n < 0 && !cs_arg_steps(dur, h, &n)) {
+        fprintf(stderr, "conesim run: %g s at timestep %g s is too many steps to count\n", dur, h);
+        rc = CS_EXIT_USAGE;
+        goto done;
+    }
     d = cs_make_data(m);
-    if (!d) {
+    /* the last accepted state, restored when a step goes wrong: recordings and the summary
+     * end at a finite state */
+    last = malloc(sizeof *last * (size_t)(2 * m->nq + 2 * m->nv + 1));
+    if (!d || !last) {
         fprintf(stderr, "conesim run: out of memory\n");
-        rc = CS_EXIT_DIVERGED;
+        rc = CS_EXIT_NOMEM;
         goto done;
     }
     d->solver_stats = o.solverlog != NULL; /* residuals cost time: only when recorded */
     int key = o.key == -2 ? (m->nkey ? 0 : -1) : o.key;
     if (key >= 0) cs_reset_key(m, d, key);
-    double h = m->opt.timestep;
-    long n = o.steps >= 0 ? o.steps : (long)llround((o.duration >= 0 ? o.duration : 1.0) / h);
+    if (d->warning[CS_WARN_NOMEM]) {
+        fprintf(stderr, "conesim run: out of memory\n");
+        rc = CS_EXIT_NOMEM;
+        goto done;
+    }
     int bar = !o.quiet && isatty(STDOUT_FILENO);
     /* row times are t_start + k h exactly (interface.md), not the accumulated d->time */
     const double t_start = d->time;
@@ -290,12 +390,43 @@ static int run_run(int argc, char **argv)
         sol.pending = 512;
     }
     double t0 = now(), sumcon = 0, sumit = 0, maxpen = 0;
-    long atlimit = 0;
+    long atlimit = 0, dropsteps = 0, dropped = 0;
     int maxcon = 0;
-    long k;
-    for (k = 0; k < n && !interrupted; k++) {
+    long k = 0; /* steps taken; d holds state k */
+    while (k < n && !interrupted) {
         double tk = t_start + k * h;
+        save_state(m, d, last);
+        int full0 = d->warning[CS_WARN_CONTACTFULL], nomem0 = d->warning[CS_WARN_NOMEM];
         cs_step(m, d);
+        if (d->warning[CS_WARN_NOMEM] != nomem0) {
+            end_bar(&bar, k, n);
+            fprintf(stderr, "conesim run: out of memory in step %ld\n", k + 1);
+            restore_state(m, d, last);
+            rc = CS_EXIT_NOMEM;
+            break;
+        }
+        int bad = cs_check_finite(m, d);
+        if (bad >= 0) {
+            char buf[32];
+            end_bar(&bar, k, n);
+            fprintf(stderr, "conesim run: warning: simulation diverged at step %ld (body %s); "
+                            "the recordings end at step %ld\n",
+                    k + 1, cs_body_label(m, m->free_body[bad], buf, sizeof buf), k);
+            restore_state(m, d, last);
+            rc = CS_EXIT_DIVERGED;
+            break;
+        }
+        if (d->warning[CS_WARN_CONTACTFULL] != full0) {
+            if (!dropsteps) {
+                end_bar(&bar, k, n);
+                fprintf(stderr, "conesim run: warning: step %ld found more contacts than the "
+                                "capacity (%d): %d dropped (raise <size nconmax>; the summary "
+                                "counts all drops)\n",
+                        k + 1, m->nconmax, d->warning[CS_WARN_CONTACTFULL] - full0);
+            }
+            dropsteps++;
+            dropped += d->warning[CS_WARN_CONTACTFULL] - full0;
+        }
         /* the step's contacts were found at state k, and its forces move it to k + 1 */
         if (con.f && k % o.every == 0) {
             if (!out_reserve(&con, (size_t)d->ncon * con_row)) {
@@ -319,61 +450,49 @@ static int run_run(int argc, char **argv)
         atlimit += d->solver.at_limit;
         for (int c = 0; c < d->ncon; c++)
             if (-d->contact[c].dist > maxpen) maxpen = -d->contact[c].dist;
-        int bad = cs_check_finite(m, d);
-        if (bad >= 0) {
-            char buf[32];
-            if (bar) { /* end the progress line first */
-                progress(k + 1, n);
-                putchar('\n');
-                fflush(stdout);
-                bar = 0;
-            }
-            fprintf(stderr, "conesim run: warning: simulation diverged at step %ld (body %s)\n",
-                    k + 1, cs_body_label(m, m->free_body[bad], buf, sizeof buf));
-            rc = CS_EXIT_DIVERGED;
-            k++;
-            break;
-        }
-        if (rec.f && k + 1 < n && (k + 1) % o.every == 0) {
+        k++;
+        if (rec.f && k < n && k % o.every == 0) {
             if (!out_reserve(&rec, traj_step)) {
                 rc = CS_EXIT_OUTPUT;
-                k++;
                 break;
             }
-            cs_traj_rows(rec.f, m, d, k + 1, t_start + (k + 1) * h);
+            cs_traj_rows(rec.f, m, d, k, t_start + k * h);
         }
-        if ((k + 1) % 4096 == 0) { /* whole rows on disk regularly */
+        if (k % 4096 == 0) { /* whole rows on disk regularly */
             if ((rec.f && !out_flush(&rec)) || (con.f && !out_flush(&con)) ||
                 (sol.f && !out_flush(&sol))) {
                 rc = CS_EXIT_OUTPUT;
-                k++;
                 break;
             }
         }
-        if (bar && (k % 256 == 0)) progress(k + 1, n);
+        if (bar && ((k - 1) % 256 == 0)) progress(k, n);
     }
-    if (bar) { /* the bar shows where the run ended */
-        progress(k, n);
-        putchar('\n');
-        fflush(stdout);
-        bar = 0;
-    }
-    if (interrupted) {
+    end_bar(&bar, k, n);
+    if (interrupted && rc == CS_EXIT_OK) {
         fprintf(stderr, "conesim run: interrupted after step %ld\n", k);
-        rc = interrupted == SIGINT ? 130 : 143;
-    } else if (rec.f && rc == CS_EXIT_OK && n > 0) { /* n == 0: step 0 is already written */
-        cs_traj_rows(rec.f, m, d, n, t_start + n * h);
+        rc = signal_exit(interrupted);
+    }
+    /* the recording ends with the state the run stopped at (step 0 is already written) */
+    if (rec.f && rc != CS_EXIT_OUTPUT && k > 0 && !(k < n && k % o.every == 0)) {
+        if (out_reserve(&rec, traj_step)) cs_traj_rows(rec.f, m, d, k, t_start + k * h);
+        else rc = CS_EXIT_OUTPUT;
     }
     double wall = now() - t0;
     /* the summary describes the final state: its contacts and the forces found there */
-    if (rc != CS_EXIT_DIVERGED && k > 0) cs_forward(m, d);
+    if (k > 0 || rc == CS_EXIT_DIVERGED || rc == CS_EXIT_NOMEM) cs_forward(m, d);
     double fn = 0;
     for (int c = 0; c < d->ncon; c++) fn += d->contact[c].force[0];
+    char fnbuf[48];
+    if (isfinite(fn)) snprintf(fnbuf, sizeof fnbuf, "%.6g N", fn);
+    else snprintf(fnbuf, sizeof fnbuf, "not finite");
     printf("steps %ld  simulated %.6g s  wall %.3f s  %.0f steps/s\n", k, k * h, wall,
            wall > 0 ? k / wall : 0.0);
     printf("contacts mean %.3g max %d  solver iterations mean %.3g  max penetration %.6g m  "
-           "final normal force %.6g N\n",
-           k ? sumcon / k : 0.0, maxcon, k ? sumit / k : 0.0, maxpen, fn);
+           "final normal force %s\n",
+           k ? sumcon / k : 0.0, maxcon, k ? sumit / k : 0.0, maxpen, fnbuf);
+    if (dropsteps)
+        printf("contacts dropped at the capacity (%d, <size nconmax>): %ld on %ld of %ld steps\n",
+               m->nconmax, dropped, dropsteps, k);
     /* honest about the solver: steps it left unconverged */
     if (atlimit)
         printf("solver stopped at its iteration limit (%d) on %ld of %ld steps: raise "
@@ -401,6 +520,7 @@ done:
         fprintf(stderr, "conesim run: error writing '%s'\n", o.contacts);
         rc = CS_EXIT_OUTPUT;
     }
+    free(last);
     cs_free_data(d);
     cs_free_model(m);
     return rc;
@@ -434,7 +554,10 @@ const cs_command cs_cmd_run = {
     "                     0: sweeps only); threads=N (as --threads)\n"
     "  --threads N        threads for the contact islands (default 0 = all cores); the\n"
     "                     results are the same for every N\n\n"
+    "A run stops at the last finite state when it diverges; the recordings end there, and\n"
+    "with --every K they always end with the state the run stopped at.\n\n"
     "Exit codes: 0 ok, 1 diverged, 2 bad command line, 3 bad scene, 4 output not writable,\n"
-    "130/143 interrupted by SIGINT/SIGTERM (the recording holds whole rows).\n",
+    "6 out of memory, 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM (the recordings hold\n"
+    "whole rows).\n",
     run_run,
 };

@@ -17,7 +17,6 @@
 #include "view_adapter.h"
 
 /* No display or no OpenGL 3.3 context: neither a bad command line nor a bad file. */
-#define CS_EXIT_NODISPLAY 5
 
 /* Mesa and X11 keep allocations for the life of the process (GLFW stays initialised on
  * purpose, see render/README.md); they are not ours. Only LeakSanitizer calls this. */
@@ -247,8 +246,8 @@ static int screenshot(cs_view *v, const view_opts *o, const cs_camera *cam, long
             return interrupted == SIGINT ? 130 : 143;
         }
         if (cs_view_step(v) != 0) {
-            fprintf(stderr, "conesim view: warning: %s\n", v->message);
-            return CS_EXIT_DIVERGED;
+            fprintf(stderr, "conesim view: %s%s\n", v->nomem ? "" : "warning: ", v->message);
+            return v->nomem ? CS_EXIT_NOMEM : CS_EXIT_DIVERGED;
         }
     }
     cs_render_scene s;
@@ -267,7 +266,7 @@ static int screenshot(cs_view *v, const view_opts *o, const cs_camera *cam, long
     int rc = CS_EXIT_OK;
     if (!rgb) {
         fprintf(stderr, "conesim view: out of memory for a %dx%d image\n", o->width, o->height);
-        rc = CS_EXIT_OUTPUT;
+        rc = CS_EXIT_NOMEM;
     } else if (cs_render_offscreen(r, &s, cam, o->width, o->height, rgb, err, sizeof err) != 0) {
         fprintf(stderr, "conesim view: rendering failed: %s\n", err);
         rc = CS_EXIT_NODISPLAY;
@@ -307,8 +306,8 @@ static int window(cs_view *v, const view_opts *o, const cs_camera *cam)
         return CS_EXIT_NODISPLAY;
     }
     if (rc != 0) {
-        fprintf(stderr, "conesim view: warning: %s\n", v->message);
-        return CS_EXIT_DIVERGED;
+        fprintf(stderr, "conesim view: %s%s\n", v->nomem ? "" : "warning: ", v->message);
+        return v->nomem ? CS_EXIT_NOMEM : CS_EXIT_DIVERGED;
     }
     return CS_EXIT_OK;
 }
@@ -320,10 +319,7 @@ static int run_view(int argc, char **argv)
     if (!parse_args(argc, argv, &o)) return CS_EXIT_USAGE;
     char err[1024];
     cs_model *m = cs_load_xml(o.scene, stderr, err, sizeof err);
-    if (!m) {
-        fprintf(stderr, "%s\n", err);
-        return CS_EXIT_SCENE;
-    }
+    if (!m) return cs_load_exit(err);
     int rc = CS_EXIT_OK, have_view = 0;
     cs_data *d = NULL;
     cs_view v;
@@ -341,8 +337,8 @@ static int run_view(int argc, char **argv)
         goto done;
     }
     if (o.replay && cs_replay_load(o.replay, &rep, err, sizeof err) != 0) {
+        rc = errno == ENOMEM ? CS_EXIT_NOMEM : CS_EXIT_SCENE;
         fprintf(stderr, "%s\n", err);
-        rc = CS_EXIT_SCENE;
         goto done;
     }
     /* An unwritable PNG fails before any stepping. */
@@ -355,7 +351,7 @@ static int run_view(int argc, char **argv)
     if (d && key >= 0) cs_reset_key(m, d, key);
     if (!d || cs_view_init(&v, m, d, key) != 0) {
         fprintf(stderr, "conesim view: out of memory\n");
-        rc = CS_EXIT_DIVERGED;
+        rc = CS_EXIT_NOMEM;
         goto done;
     }
     have_view = 1;
@@ -379,7 +375,13 @@ static int run_view(int argc, char **argv)
     /* --steps/--duration: how far to go before the screenshot (or before the window
      * opens); in replay mode they count recorded frames and seconds of the recording. */
     double h = o.replay ? cs_view_replay_dt(&v) : m->opt.timestep;
-    long n = o.steps >= 0 ? o.steps : o.duration >= 0 ? (long)llround(o.duration / h) : 0;
+    long n = o.steps >= 0 ? o.steps : 0;
+    if (o.steps < 0 && o.duration >= 0 && !cs_arg_steps(o.duration, h, &n)) {
+        fprintf(stderr, "conesim view: %g s at timestep %g s is too many steps to count\n",
+                o.duration, h);
+        rc = CS_EXIT_USAGE;
+        goto done;
+    }
     if (o.screenshot) {
         rc = screenshot(&v, &o, &cam, n, &out);
     } else {
@@ -434,6 +436,6 @@ const cs_command cs_cmd_view = {
     "Exit codes: 0 ok, 1 diverged (a warning names the step), 2 bad command line, 3 bad\n"
     "scene or replay file (FILE:LINE: message), 4 the PNG cannot be written (no partial\n"
     "file is left), 5 no display or no OpenGL 3.3 context (headless: run under xvfb-run -a),\n"
-    "130/143 interrupted while stepping for a screenshot.\n",
+    "6 out of memory, 130/143 interrupted while stepping for a screenshot.\n",
     run_view,
 };

@@ -209,8 +209,14 @@ int cs_view_step(cs_view *v)
         cs_view_replay_show(v, v->frame + 1);
         return 0;
     }
+    int nomem0 = v->d->warning[CS_WARN_NOMEM];
     cs_step(v->m, v->d);
     v->nstep++;
+    if (v->d->warning[CS_WARN_NOMEM] != nomem0) {
+        v->nomem = 1;
+        snprintf(v->message, sizeof v->message, "out of memory in step %ld", v->nstep);
+        return 1;
+    }
     int bad = cs_check_finite(v->m, v->d);
     if (bad >= 0) {
         char buf[32];

@@ -22,6 +22,7 @@ typedef struct {
     char message[160];        /* HUD line (divergence, replay position) */
     long nstep;               /* steps taken since the last reset */
     int diverged;             /* free index that went non-finite, -1 = none */
+    int nomem;                /* a step ran out of memory (its contacts are missing) */
     int stale;                /* stepped since the last forward (see cs_view_fill) */
     double *fill_pose;        /* 12 per body: xpos, xmat at the last fill (the state the
                                * viewer's perturbation anchor refers to) */
@@ -50,7 +51,7 @@ void cs_view_solver_name(const cs_option *o, char *buf, size_t len);
 void cs_view_fill(cs_view *v, cs_render_scene *s);
 
 /* One cs_step; returns 0, or 1 when the state became non-finite (v->diverged names the
- * free joint, v->message says so). In replay mode: the next recorded frame instead. */
+ * free joint, v->message says so) or the step ran out of memory (v->nomem, v->message). In replay mode: the next recorded frame instead. */
 int cs_view_step(cs_view *v);
 /* Back to the initial state (the keyframe, or the reference pose); replay: frame 0. */
 void cs_view_reset(cs_view *v);

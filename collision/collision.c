@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "internal.h"
 
 struct cs_collision {
@@ -76,21 +77,21 @@ void cs_collision_free(cs_collision *c)
 {
     if (!c)
         return;
-    free(c->geom);
-    free(c->pair);
-    free(c->exclude);
-    free(c->pairkey);
-    free(c->pairorder);
-    free(c->plane);
-    free(c->solid);
-    free(c->lo);
-    free(c->hi);
-    free(c->order);
-    free(c->tmp);
-    free(c->cand);
-    free(c->candtmp);
-    free(c->candout);
-    free(c);
+    cs_free(c->geom);
+    cs_free(c->pair);
+    cs_free(c->exclude);
+    cs_free(c->pairkey);
+    cs_free(c->pairorder);
+    cs_free(c->plane);
+    cs_free(c->solid);
+    cs_free(c->lo);
+    cs_free(c->hi);
+    cs_free(c->order);
+    cs_free(c->tmp);
+    cs_free(c->cand);
+    cs_free(c->candtmp);
+    cs_free(c->candout);
+    cs_free(c);
 }
 
 static int valid_condim(int d)
@@ -139,7 +140,7 @@ cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
             return NULL;
         }
     }
-    cs_collision *c = calloc(1, sizeof *c);
+    cs_collision *c = cs_calloc(1, sizeof *c);
     if (!c)
         goto oom;
     c->ngeom = ngeom;
@@ -150,21 +151,21 @@ cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
     else
         cs_collision_options_default(&c->opt);
     size_t ng = ngeom > 0 ? (size_t)ngeom : 1;
-    c->geom = malloc(ng * sizeof *c->geom);
-    c->pair = malloc((npair ? npair : 1) * sizeof *c->pair);
-    c->exclude = malloc((nexclude ? nexclude : 1) * sizeof *c->exclude);
-    c->pairkey = malloc((npair ? npair : 1) * sizeof *c->pairkey);
-    c->pairorder = malloc((npair ? npair : 1) * sizeof *c->pairorder);
-    c->plane = malloc(ng * sizeof(int));
-    c->solid = malloc(ng * sizeof(int));
-    c->lo = malloc(3 * ng * sizeof(double));
-    c->hi = malloc(3 * ng * sizeof(double));
-    c->order = malloc(ng * sizeof(int));
-    c->tmp = malloc(ng * sizeof(int));
+    c->geom = cs_malloc(ng * sizeof *c->geom);
+    c->pair = cs_malloc((npair ? npair : 1) * sizeof *c->pair);
+    c->exclude = cs_malloc((nexclude ? nexclude : 1) * sizeof *c->exclude);
+    c->pairkey = cs_malloc((npair ? npair : 1) * sizeof *c->pairkey);
+    c->pairorder = cs_malloc((npair ? npair : 1) * sizeof *c->pairorder);
+    c->plane = cs_malloc(ng * sizeof(int));
+    c->solid = cs_malloc(ng * sizeof(int));
+    c->lo = cs_malloc(3 * ng * sizeof(double));
+    c->hi = cs_malloc(3 * ng * sizeof(double));
+    c->order = cs_malloc(ng * sizeof(int));
+    c->tmp = cs_malloc(ng * sizeof(int));
     c->capcand = 8 * (int)ng + 16;
-    c->cand = malloc((size_t)c->capcand * sizeof(uint64_t));
-    c->candtmp = malloc((size_t)c->capcand * sizeof(uint64_t));
-    c->candout = malloc((size_t)c->capcand * 2 * sizeof(int));
+    c->cand = cs_malloc((size_t)c->capcand * sizeof(uint64_t));
+    c->candtmp = cs_malloc((size_t)c->capcand * sizeof(uint64_t));
+    c->candout = cs_malloc((size_t)c->capcand * 2 * sizeof(int));
     if (!c->geom || !c->pair || !c->exclude || !c->pairkey || !c->pairorder || !c->plane || !c->solid ||
         !c->lo || !c->hi || !c->order || !c->tmp || !c->cand || !c->candtmp || !c->candout)
         goto oom;
@@ -323,15 +324,15 @@ static int push_cand(cs_collision *c, uint64_t k)
     if (c->ncand == c->capcand) {
         /* grows only past the largest candidate count seen so far */
         int cap = 2 * c->capcand;
-        uint64_t *a = realloc(c->cand, (size_t)cap * sizeof *a);
+        uint64_t *a = cs_realloc(c->cand, (size_t)cap * sizeof *a);
         if (!a)
             return 0;
         c->cand = a;
-        uint64_t *b = realloc(c->candtmp, (size_t)cap * sizeof *b);
+        uint64_t *b = cs_realloc(c->candtmp, (size_t)cap * sizeof *b);
         if (!b)
             return 0;
         c->candtmp = b;
-        int *o = realloc(c->candout, (size_t)cap * 2 * sizeof *o);
+        int *o = cs_realloc(c->candout, (size_t)cap * 2 * sizeof *o);
         if (!o)
             return 0;
         c->candout = o;

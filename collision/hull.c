@@ -1,5 +1,6 @@
 /* Convex hull construction (qhull, reentrant library, triangulated output as MuJoCo asks
  * for it: "Qt"), merged into polygon faces, with the vertex graph for the support climb. */
+#include "alloc.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +32,9 @@ void cs_hull_data_free(cs_hull_data *h)
 {
     if (!h)
         return;
-    free(h->graph);
-    free(h->data);
-    free(h->tri);
+    cs_free(h->graph);
+    cs_free(h->data);
+    cs_free(h->tri);
     memset(h, 0, sizeof *h);
 }
 
@@ -200,7 +201,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
         set_err(err, errlen, why);
         return -1;
     }
-    double *copy = malloc((size_t)n * 3 * sizeof *copy);
+    double *copy = cs_malloc((size_t)n * 3 * sizeof *copy);
     char *errbuf = NULL;
     size_t errsz = 0;
     FILE *ef = open_memstream(&errbuf, &errsz);
@@ -209,10 +210,10 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     int rc = -1, ntri = 0;
     if (!copy || !ef) {
         set_err(err, errlen, "out of memory");
-        free(copy);
+        cs_free(copy);
         if (ef)
             fclose(ef);
-        free(errbuf);
+        cs_free(errbuf);
         return -1;
     }
     memcpy(copy, pts, (size_t)n * 3 * sizeof *copy);
@@ -236,7 +237,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
         goto done;
     }
     /* hull vertices in input order (deterministic, and a box mesh keeps its corner order) */
-    map = malloc((size_t)n * sizeof *map);
+    map = cs_malloc((size_t)n * sizeof *map);
     if (!map)
         goto oom;
     for (int i = 0; i < n; i++)
@@ -250,9 +251,9 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
             map[i] = nv++;
     int nfacet = 0;
     FORALLfacets nfacet++;
-    tri = malloc((size_t)nfacet * 3 * sizeof *tri);
-    tnorm = malloc((size_t)nfacet * 4 * sizeof *tnorm);
-    edges = malloc((size_t)nfacet * 6 * sizeof *edges);
+    tri = cs_malloc((size_t)nfacet * 3 * sizeof *tri);
+    tnorm = cs_malloc((size_t)nfacet * 4 * sizeof *tnorm);
+    edges = cs_malloc((size_t)nfacet * 6 * sizeof *edges);
     if (!tri || !tnorm || !edges)
         goto oom;
     int nedge = 0;
@@ -279,7 +280,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     }
     /* vertex coordinates by hull index */
     int nvmax = nv;
-    double *vx = malloc((size_t)nvmax * 3 * sizeof *vx);
+    double *vx = cs_malloc((size_t)nvmax * 3 * sizeof *vx);
     if (!vx)
         goto oom;
     for (int i = 0; i < n; i++)
@@ -323,11 +324,11 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
         }
     /* faces: coplanar triangles grouped (qhull gives the triangles of one merged facet the
      * same plane) */
-    group = malloc((size_t)(ntri ? ntri : 1) * sizeof *group);
-    gv = malloc((size_t)(ntri ? 3 * ntri : 1) * sizeof *gv);
-    ang = malloc((size_t)(ntri ? 3 * ntri : 1) * sizeof *ang);
+    group = cs_malloc((size_t)(ntri ? ntri : 1) * sizeof *group);
+    gv = cs_malloc((size_t)(ntri ? 3 * ntri : 1) * sizeof *gv);
+    ang = cs_malloc((size_t)(ntri ? 3 * ntri : 1) * sizeof *ang);
     if (!group || !gv || !ang) {
-        free(vx);
+        cs_free(vx);
         goto oom;
     }
     int nface = 0;
@@ -345,12 +346,12 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     }
     /* sizes */
     int nfv = 0;
-    int *fcount = calloc((size_t)nface + 1, sizeof *fcount);
-    int *mark = malloc((size_t)nv * sizeof *mark);
+    int *fcount = cs_calloc((size_t)nface + 1, sizeof *fcount);
+    int *mark = cs_malloc((size_t)nv * sizeof *mark);
     if (!fcount || !mark) {
-        free(fcount);
-        free(mark);
-        free(vx);
+        cs_free(fcount);
+        cs_free(mark);
+        cs_free(vx);
         goto oom;
     }
     for (int i = 0; i < nv; i++)
@@ -358,14 +359,14 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     /* per face: its distinct vertices (a pass per face keeps it simple; hulls are built once) */
     int ngraph = 9 + (nv + 1) + 2 * ne + (nface + 1) + 3 * ntri;
     int ndata = 6 + 3 * nv + 4 * nface;
-    int *g = malloc((size_t)ngraph * sizeof *g);
-    double *d = malloc((size_t)ndata * sizeof *d);
+    int *g = cs_malloc((size_t)ngraph * sizeof *g);
+    double *d = cs_malloc((size_t)ndata * sizeof *d);
     if (!g || !d) {
-        free(g);
-        free(d);
-        free(fcount);
-        free(mark);
-        free(vx);
+        cs_free(g);
+        cs_free(d);
+        cs_free(fcount);
+        cs_free(mark);
+        cs_free(vx);
         goto oom;
     }
     g[0] = nv;
@@ -380,13 +381,13 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     for (int i = 0; i < nv; i++)
         adjadr[i + 1] += adjadr[i];
     {
-        int *cur = malloc((size_t)nv * sizeof *cur);
+        int *cur = cs_malloc((size_t)nv * sizeof *cur);
         if (!cur) {
-            free(g);
-            free(d);
-            free(fcount);
-            free(mark);
-            free(vx);
+            cs_free(g);
+            cs_free(d);
+            cs_free(fcount);
+            cs_free(mark);
+            cs_free(vx);
             goto oom;
         }
         for (int i = 0; i < nv; i++)
@@ -399,7 +400,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
             int a = edges[2 * k], b = edges[2 * k + 1];
             adj[cur[b]++] = a;
         }
-        free(cur);
+        cs_free(cur);
         /* the second pass appended smaller neighbours after larger ones: sort each list */
         for (int i = 0; i < nv; i++) {
             int *l = adj + adjadr[i], m = adjadr[i + 1] - adjadr[i];
@@ -478,9 +479,9 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     out->tri = tri;
     tri = NULL;
     finish_bounds(g, d);
-    free(fcount);
-    free(mark);
-    free(vx);
+    cs_free(fcount);
+    cs_free(mark);
+    cs_free(vx);
     rc = 0;
     goto done;
 oom:
@@ -491,14 +492,14 @@ done : {
     qh_memfreeshort(qh, &curlong, &totlong);
 }
     fclose(ef);
-    free(errbuf);
-    free(copy);
-    free(map);
-    free(tri);
-    free(tnorm);
-    free(edges);
-    free(group);
-    free(gv);
-    free(ang);
+    cs_free(errbuf);
+    cs_free(copy);
+    cs_free(map);
+    cs_free(tri);
+    cs_free(tnorm);
+    cs_free(edges);
+    cs_free(group);
+    cs_free(gv);
+    cs_free(ang);
     return rc;
 }

@@ -2,6 +2,7 @@
  * vertices around it within the margin (they form a connected patch of the edge graph). A
  * hull resting on a face thus gets a contact at every corner of that face, as a box does;
  * faces with more than 4 corners keep 4 that span the patch. */
+#include "alloc.h"
 #include <math.h>
 #include <string.h>
 

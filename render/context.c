@@ -185,8 +185,8 @@ cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int sampl
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_VISIBLE, hidden ? GLFW_FALSE : GLFW_TRUE);
-    glfwWindowHint(GLFW_SAMPLES, hidden ? 0 : samples);
-    GLFWwindow *win = glfwCreateWindow(hidden ? 1 : w, hidden ? 1 : h,
+    glfwWindowHint(GLFW_SAMPLES, hidden == 1 ? 0 : samples);
+    GLFWwindow *win = glfwCreateWindow(hidden == 1 ? 1 : w, hidden == 1 ? 1 : h,
                                        title ? title : "conesim", NULL, NULL);
     if (!win) {
         snprintf(err, errlen, "cannot create an OpenGL 3.3 core context: %s", glfw_error);

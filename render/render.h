@@ -384,7 +384,7 @@ typedef struct {
 
 /* Reads and checks the whole file: the header, 16 fields a row, numbers, every step
  * listing the same bodies in the same order, steps increasing. Errors are
- * "FILE:LINE: what is wrong". Returns 0 or -1. */
+ * "FILE:LINE: what is wrong". Returns 0 or -1 (errno ENOMEM when memory ran out). */
 int cs_replay_load(const char *path, cs_replay *r, char *err, size_t errlen);
 void cs_replay_free(cs_replay *r);
 /* Body index by name, or -1. */

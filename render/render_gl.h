@@ -56,7 +56,8 @@ struct cs_renderer {
     float shadow_mat[16];
 };
 
-/* context.c */
+/* context.c: hidden 0 = a shown window, 1 = a hidden 1x1 one (off-screen work), 2 = a
+ * window of the full size not shown yet (the caller shows it once it keeps it) */
 cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int samples, char *err,
                           size_t errlen);
 /* mesh.c */

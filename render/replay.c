@@ -69,6 +69,18 @@ static int split(char *line, char **f, int max)
     return n;
 }
 
+/* A step number: a decimal integer that fits a long (the recorder writes %ld). */
+static int step_number(const char *s, long *v)
+{
+    char *end;
+    errno = 0;
+    long l = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || l < 0)
+        return -1;
+    *v = l;
+    return 0;
+}
+
 static int number(const char *s, double *v)
 {
     char *end;
@@ -90,7 +102,7 @@ int cs_replay_load(const char *path, cs_replay *r, char *err, size_t errlen)
     size_t linecap = 0;
     ssize_t len;
     size_t cap_frames = 0, cap_state = 0, cap_names = 0, cap_time = 0;
-    int rc = -1, row_in_step = 0, first_step_done = 0;
+    int rc = -1, row_in_step = 0, first_step_done = 0, oom = 0;
     while ((len = getline(&line, &linecap, fp)) >= 0) {
         c.line++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -114,9 +126,10 @@ int cs_replay_load(const char *path, cs_replay *r, char *err, size_t errlen)
             fail(&c, "wrong number of fields", d);
             goto done;
         }
-        double step, t, v[CS_REPLAY_NUMS];
-        if (number(f[0], &step) != 0 || step < 0 || step != floor(step)) {
-            fail(&c, "bad step", f[0]);
+        long step;
+        double t, v[CS_REPLAY_NUMS];
+        if (step_number(f[0], &step) != 0) {
+            fail(&c, "bad step (expected an integer from 0 to 2^63-1)", f[0]);
             goto done;
         }
         if (number(f[1], &t) != 0) {
@@ -130,10 +143,10 @@ int cs_replay_load(const char *path, cs_replay *r, char *err, size_t errlen)
                 fail(&c, "bad number", d);
                 goto done;
             }
-        int new_step = r->nframe == 0 || (long)step != r->step[r->nframe - 1];
+        int new_step = r->nframe == 0 || step != r->step[r->nframe - 1];
         if (new_step) {
             if (r->nframe > 0) {
-                if ((long)step < r->step[r->nframe - 1]) {
+                if (step < r->step[r->nframe - 1]) {
                     fail(&c, "steps must increase", f[0]);
                     goto done;
                 }
@@ -146,9 +159,10 @@ int cs_replay_load(const char *path, cs_replay *r, char *err, size_t errlen)
             if (grow((void **)&r->step, &cap_frames, (size_t)r->nframe + 1, sizeof *r->step) ||
                 grow((void **)&r->time, &cap_time, (size_t)r->nframe + 1, sizeof *r->time)) {
                 fail(&c, "out of memory", NULL);
+                oom = 1;
                 goto done;
             }
-            r->step[r->nframe] = (long)step;
+            r->step[r->nframe] = step;
             r->time[r->nframe] = t;
             r->nframe++;
             row_in_step = 0;
@@ -166,6 +180,7 @@ int cs_replay_load(const char *path, cs_replay *r, char *err, size_t errlen)
             if (grow((void **)&r->names, &cap_names, (size_t)r->nbody + 1, sizeof *r->names) ||
                 !(r->names[r->nbody] = strdup(name))) {
                 fail(&c, "out of memory", NULL);
+                oom = 1;
                 goto done;
             }
             r->nbody++;
@@ -177,6 +192,7 @@ int cs_replay_load(const char *path, cs_replay *r, char *err, size_t errlen)
         size_t at = (size_t)(r->nframe - 1) * (size_t)r->nbody + (size_t)row_in_step;
         if (grow((void **)&r->state, &cap_state, (at + 1) * CS_REPLAY_NUMS, sizeof *r->state)) {
             fail(&c, "out of memory", NULL);
+            oom = 1;
             goto done;
         }
         memcpy(r->state + at * CS_REPLAY_NUMS, v, sizeof v);
@@ -201,6 +217,8 @@ done:
     fclose(fp);
     if (rc != 0)
         cs_replay_free(r);
+    if (oom)
+        errno = ENOMEM;
     return rc;
 }
 

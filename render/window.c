@@ -88,17 +88,21 @@ int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, cha
     }
     loop_ctx L;
     memset(&L, 0, sizeof L);
-    L.r = cs_gl_create(o->width, o->height, o->title, 0, o->samples < 0 ? 4 : o->samples, err,
+    /* not shown until kept: a window shown and then replaced would flash on screen (and
+     * scripts driving the viewer could find the replaced one) */
+    L.r = cs_gl_create(o->width, o->height, o->title, 2, o->samples < 0 ? 4 : o->samples, err,
                        errlen);
     const char *gl = L.r ? L.r->gl_name : "";
     if (L.r && o->samples < 0 && (strstr(gl, "llvmpipe") || strstr(gl, "softpipe"))) {
         /* Software GL: 4x multisampling costs ~3x the frame time; interactivity wins. */
         cs_renderer_destroy(L.r);
-        L.r = cs_gl_create(o->width, o->height, o->title, 0, 0, err, errlen);
+        L.r = cs_gl_create(o->width, o->height, o->title, 2, 0, err, errlen);
     }
     if (!L.r)
         return -1;
     GLFWwindow *win = L.r->window;
+    glfwShowWindow(win);
+    L.r->hidden = 0;
     cs_viewer_state_init(&L.v, &o->camera, o->overlay);
     L.v.paused = o->start_paused;
     cs_input_init(&L.in);

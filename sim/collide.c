@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
 #include "stages.h"
@@ -10,9 +11,9 @@
 struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errlen)
 {
     int ng = m->ngeom, np = m->npair, ne = m->nexclude;
-    cs_collision_geom *g = calloc((size_t)ng + 1, sizeof *g);
-    cs_collision_pair *p = calloc((size_t)np + 1, sizeof *p);
-    cs_collision_exclude *x = calloc((size_t)ne + 1, sizeof *x);
+    cs_collision_geom *g = cs_calloc((size_t)ng + 1, sizeof *g);
+    cs_collision_pair *p = cs_calloc((size_t)np + 1, sizeof *p);
+    cs_collision_exclude *x = cs_calloc((size_t)ne + 1, sizeof *x);
     struct cs_collision *c = NULL;
     if (!g || !p || !x) {
         snprintf(err, errlen, "out of memory");
@@ -60,9 +61,9 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
     opt.filterparent = !(m->opt.disableflags & CS_DSBL_FILTERPARENT);
     c = cs_collision_create(g, ng, p, np, x, ne, &opt, err, errlen);
 done:
-    free(g);
-    free(p);
-    free(x);
+    cs_free(g);
+    cs_free(p);
+    cs_free(x);
     return c;
 }
 
@@ -78,14 +79,18 @@ void cs_collide(const cs_model *m, cs_data *d)
         long need = (long)n + dropped;
         need += need / 2;
         int cap = need > m->nconmax ? m->nconmax : (int)need;
-        cs_contact *c = realloc(d->contact, (size_t)cap * sizeof *c);
+        cs_contact *c = cs_realloc(d->contact, (size_t)cap * sizeof *c);
         if (c) d->contact = c;
-        cs_geom_contact *r = realloc(d->rawcon, (size_t)cap * sizeof *r);
+        cs_geom_contact *r = cs_realloc(d->rawcon, (size_t)cap * sizeof *r);
         if (r) d->rawcon = r;
-        if (!c || !r) break; /* out of memory: keep what fits, counted below */
+        if (!c || !r) { /* out of memory: keep what fits, counted below */
+            d->warning[CS_WARN_NOMEM]++;
+            break;
+        }
         d->ncon_cap = cap;
     }
-    if (dropped) d->warning[CS_WARN_CONTACTFULL] += dropped > 0 ? dropped : 1;
+    if (dropped > 0) d->warning[CS_WARN_CONTACTFULL] += dropped;
+    if (dropped < 0) d->warning[CS_WARN_NOMEM]++; /* the broad phase could not grow */
     for (int i = 0; i < n; i++) {
         cs_geom_contact *r = &d->rawcon[i];
         /* explicit pairs are reported as written (README, Output files), even where MuJoCo's type

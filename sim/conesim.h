@@ -81,7 +81,11 @@ typedef struct {
     char *modelname;
     char *path;           /* file the model came from (for messages) */
     int nbody, ngeom, nfree, nq, nv, npair, nexclude, nkey;
-    int nconmax;          /* capacity of data->contact */
+    int nconmax;          /* most contacts a step keeps (<size nconmax>, else 100 + 8 per
+                             geom and pair); more are dropped with a warning */
+    int ncon_reserve;     /* contacts the data holds room for from the start: nconmax when
+                             <size nconmax> gives it (as MuJoCo reserves it), else a few; the
+                             room grows as steps need, up to nconmax */
     cs_option opt;
 
     /* bodies (nbody) */
@@ -211,7 +215,10 @@ typedef struct {
     int nisland;
 } cs_solver_stat;
 
-enum { CS_WARN_CONTACTFULL = 0, CS_WARN_BADQACC = 1, CS_NWARN = 2 };
+/* warning counts: contacts dropped because data->contact was full; steps whose mass matrix
+ * was not positive definite; steps that ran without memory they needed (their contacts are
+ * missing: the results are wrong from there on) */
+enum { CS_WARN_CONTACTFULL = 0, CS_WARN_BADQACC = 1, CS_WARN_NOMEM = 2, CS_NWARN = 3 };
 
 typedef struct {
     double time;
@@ -268,12 +275,17 @@ typedef struct {
 
 /* ---- loading (sim/mjcf*.c) ---------------------------------------------------------- */
 /* Load an MJCF file. On error returns NULL and writes "FILE:LINE: element <x> attribute
- * 'y': what is wrong" into err. Visual-only elements/attributes that are ignored are
- * listed once on `warn` (may be NULL). */
+ * 'y': what is wrong" into err, and sets errno: ENOMEM when memory ran out ("FILE: out of
+ * memory"), EINTR when a signal interrupted reading the file, another errno value when the
+ * file cannot be read, EINVAL for a bad scene. Visual-only elements/attributes that are
+ * ignored are listed once on `warn` (may be NULL). */
 cs_model *cs_load_xml(const char *path, FILE *warn, char *err, size_t errsz);
-/* The same from a string; `name` stands for the file in messages. */
+/* The same from a string, or from len bytes (a NUL byte among them is an error); `name`
+ * stands for the file in messages. */
 cs_model *cs_load_xml_string(const char *xml, const char *name, FILE *warn, char *err,
                              size_t errsz);
+cs_model *cs_load_xml_buffer(const char *xml, size_t len, const char *name, FILE *warn,
+                             char *err, size_t errsz);
 void cs_free_model(cs_model *m);
 /* Override one <option> attribute by its MJCF name ("timestep", "cone", "solver",
  * "impratio", "iterations", "gravity", "o_solref", ...; "flag.NAME" = enable|disable; an
@@ -282,7 +294,8 @@ void cs_free_model(cs_model *m);
 int cs_option_set(cs_option *o, const char *name, const char *value, char *err, size_t errsz);
 
 /* ---- data (sim/data.c) ------------------------------------------------------------------ */
-cs_data *cs_make_data(const cs_model *m);  /* reset to qpos0, zero velocity, then forward */
+cs_data *cs_make_data(const cs_model *m);  /* reset to qpos0, zero velocity, then forward;
+                                              NULL when out of memory */
 void cs_free_data(cs_data *d);
 void cs_reset(const cs_model *m, cs_data *d);
 int cs_reset_key(const cs_model *m, cs_data *d, int key); /* 0 ok, -1 bad index */

@@ -94,7 +94,7 @@ static void make_rows(const cs_model *m, cs_data *d)
         c->efc_address = d->efc.nefc;
         if (cs_efc_add_contact(&d->efc, &ci, i, sd, d->qvel, &ro) < 0) {
             c->efc_address = -1;
-            d->warning[CS_WARN_BADQACC]++; /* out of memory: the contact is left out */
+            d->warning[CS_WARN_NOMEM]++; /* the contact is left out */
         }
     }
     d->nefc = d->efc.nefc;
@@ -142,8 +142,9 @@ void cs_constraint(const cs_model *m, cs_data *d)
     so.polish_after = m->opt.pgs_polish;
     const double *warm = (m->opt.disableflags & CS_DSBL_WARMSTART) ? NULL : d->qacc_warmstart;
     cs_solve_stats st;
-    if (cs_solve(d->solver_ws, &p, &so, warm, d->qacc, &st) != 0) {
-        d->warning[CS_WARN_BADQACC]++;
+    int rc = cs_solve(d->solver_ws, &p, &so, warm, d->qacc, &st);
+    if (rc != 0) {
+        d->warning[rc == CS_SOLVE_NOMEM ? CS_WARN_NOMEM : CS_WARN_BADQACC]++;
         memcpy(d->qacc, d->qacc_smooth, (size_t)nv * sizeof *d->qacc);
         return;
     }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
 #include "solver/solver.h"
@@ -16,30 +17,30 @@
 void cs_free_data(cs_data *d)
 {
     if (!d) return;
-#define FREE_ARRAY(f) free(d->f);
+#define FREE_ARRAY(f) cs_free(d->f);
     CS_DATA_ARRAYS(FREE_ARRAY)
 #undef FREE_ARRAY
     cs_collision_free(d->collision);
     cs_solver_free(d->solver_ws);
     cs_efc_free(&d->efc);
-    free(d);
+    cs_free(d);
 }
 
 cs_data *cs_make_data(const cs_model *m)
 {
-    cs_data *d = calloc(1, sizeof *d);
+    cs_data *d = cs_calloc(1, sizeof *d);
     if (!d) return NULL;
     size_t nb = (size_t)m->nbody, ng = (size_t)m->ngeom, nM = (size_t)m->nM;
-    size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nc = (size_t)m->nconmax;
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
     /* +1 so empty models still get valid pointers */
-#define A(f, n) (d->f = calloc((size_t)(n) + 1, sizeof *d->f))
+#define A(f, n) (d->f = cs_calloc((size_t)(n) + 1, sizeof *d->f))
     A(qpos, nq); A(qvel, nv); A(qacc, nv); A(qacc_smooth, nv); A(qacc_warmstart, nv);
     A(qfrc_applied, nv); A(xfrc_applied, 6 * nb); A(qfrc_bias, nv); A(qfrc_gravity, nv);
     A(qfrc_smooth, nv); A(qfrc_constraint, nv);
     A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb); A(ximat, 9 * nb);
     A(geom_xpose, ng); A(dof_xaxis, 3 * nv); A(dof_xanchor, 3 * nv);
     A(qM, nM); A(qLD, nM); A(qLDiagInv, nv);
-    d->ncon_cap = nc < 64 ? (int)nc : 64; /* grown by the collision stage as contacts come */
+    d->ncon_cap = m->ncon_reserve; /* grown by the collision stage as contacts come */
     A(contact, d->ncon_cap); A(rawcon, d->ncon_cap);
     int maxtree = 0;
     for (int t = 0; t < m->ntree; t++) maxtree = m->tree_dofnum[t] > maxtree ? m->tree_dofnum[t] : maxtree;
@@ -62,6 +63,10 @@ cs_data *cs_make_data(const cs_model *m)
         return NULL;
     }
     cs_reset(m, d);
+    if (d->warning[CS_WARN_NOMEM]) { /* the first collision could not grow its arrays */
+        cs_free_data(d);
+        return NULL;
+    }
     return d;
 }
 

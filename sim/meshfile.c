@@ -1,5 +1,6 @@
 /* Mesh file readers. Debian's general mesh libraries (assimp) are large for two formats
  * whose subset here is a page of code each; these readers are tested in tests/test_meshfile.c. */
+#include "alloc.h"
 #include <ctype.h>
 #include <stdarg.h>
 #include <math.h>
@@ -15,8 +16,8 @@ void cs_meshfile_free(cs_meshfile *m)
 {
     if (!m)
         return;
-    free(m->vert);
-    free(m->face);
+    cs_free(m->vert);
+    cs_free(m->face);
     memset(m, 0, sizeof *m);
 }
 
@@ -49,7 +50,7 @@ static int dpush(dvec *a, double x)
 {
     if (a->n == a->cap) {
         int cap = a->cap ? 2 * a->cap : 256;
-        double *p = realloc(a->v, (size_t)cap * sizeof *p);
+        double *p = cs_realloc(a->v, (size_t)cap * sizeof *p);
         if (!p)
             return 0;
         a->v = p;
@@ -63,7 +64,7 @@ static int ipush(ivec *a, int x)
 {
     if (a->n == a->cap) {
         int cap = a->cap ? 2 * a->cap : 256;
-        int *p = realloc(a->v, (size_t)cap * sizeof *p);
+        int *p = cs_realloc(a->v, (size_t)cap * sizeof *p);
         if (!p)
             return 0;
         a->v = p;
@@ -92,14 +93,14 @@ static int cmp_keyed(const void *a, const void *b)
 static int stl_finish(const double *tri, int ntri, cs_meshfile *out, char *err, size_t errlen)
 {
     int n = 3 * ntri;
-    keyed *k = malloc((size_t)n * sizeof *k);
-    int *id = malloc((size_t)n * sizeof *id), *first = malloc((size_t)n * sizeof *first);
-    out->vert = malloc((size_t)n * 3 * sizeof *out->vert);
-    out->face = malloc((size_t)n * sizeof *out->face);
+    keyed *k = cs_malloc((size_t)n * sizeof *k);
+    int *id = cs_malloc((size_t)n * sizeof *id), *first = cs_malloc((size_t)n * sizeof *first);
+    out->vert = cs_malloc((size_t)n * 3 * sizeof *out->vert);
+    out->face = cs_malloc((size_t)n * sizeof *out->face);
     if (!k || !id || !first || !out->vert || !out->face) {
-        free(k);
-        free(id);
-        free(first);
+        cs_free(k);
+        cs_free(id);
+        cs_free(first);
         cs_meshfile_free(out);
         return fail(err, errlen, NULL, 0, "out of memory");
     }
@@ -131,9 +132,9 @@ static int stl_finish(const double *tri, int ntri, cs_meshfile *out, char *err, 
     }
     out->nvert = nv;
     out->nface = ntri;
-    free(k);
-    free(id);
-    free(first);
+    cs_free(k);
+    cs_free(id);
+    cs_free(first);
     return 0;
 }
 
@@ -173,7 +174,7 @@ static int stl_binary(const char *b, size_t len, cs_meshfile *out, char *err, si
         return fail(err, errlen, NULL, 0, "the STL file has no triangles");
     if (nt > 50000000)
         return fail(err, errlen, NULL, 0, "the STL file has too many triangles (%u)", nt);
-    double *tri = malloc((size_t)nt * 9 * sizeof *tri);
+    double *tri = cs_malloc((size_t)nt * 9 * sizeof *tri);
     if (!tri)
         return fail(err, errlen, NULL, 0, "out of memory");
     for (uint32_t t = 0; t < nt; t++) {
@@ -182,7 +183,7 @@ static int stl_binary(const char *b, size_t len, cs_meshfile *out, char *err, si
             float f;
             memcpy(&f, p + 4 * k, 4);
             if (!isfinite(f)) {
-                free(tri);
+                cs_free(tri);
                 return fail(err, errlen, NULL, 0, "triangle %u has a coordinate that is not finite",
                             t + 1);
             }
@@ -190,7 +191,7 @@ static int stl_binary(const char *b, size_t len, cs_meshfile *out, char *err, si
         }
     }
     int rc = stl_finish(tri, (int)nt, out, err, errlen);
-    free(tri);
+    cs_free(tri);
     return rc;
 }
 
@@ -251,32 +252,32 @@ static int stl_ascii(const char *b, size_t len, cs_meshfile *out, char *err, siz
         }
         if (tok_is(t, tl, "facet")) {
             if (infacet) {
-                free(tri.v);
+                cs_free(tri.v);
                 return fail(err, errlen, line, ln, "'facet' inside a facet (missing 'endfacet')");
             }
             infacet = 1;
             corners = 0;
         } else if (tok_is(t, tl, "endfacet")) {
             if (!infacet || corners != 3) {
-                free(tri.v);
+                cs_free(tri.v);
                 return fail(err, errlen, line, ln, "a facet needs exactly 3 vertices (got %d)",
                             corners);
             }
             infacet = 0;
         } else if (tok_is(t, tl, "vertex")) {
             if (!infacet) {
-                free(tri.v);
+                cs_free(tri.v);
                 return fail(err, errlen, line, ln, "'vertex' outside a facet");
             }
             for (int k = 0; k < 3; k++) {
                 double v;
                 int l0 = ln;
                 if (!token(b, len, &pos, &ln, &t, &tl) || ln != l0 || !tok_num(t, tl, &v)) {
-                    free(tri.v);
+                    cs_free(tri.v);
                     return fail(err, errlen, line, l0, "'vertex' needs 3 finite numbers");
                 }
                 if (!dpush(&tri, v)) {
-                    free(tri.v);
+                    cs_free(tri.v);
                     return fail(err, errlen, NULL, 0, "out of memory");
                 }
             }
@@ -287,22 +288,22 @@ static int stl_ascii(const char *b, size_t len, cs_meshfile *out, char *err, siz
         } else {
             double v;
             if (!tok_num(t, tl, &v)) {
-                free(tri.v);
+                cs_free(tri.v);
                 return fail(err, errlen, line, ln, "unexpected '%.*s' in ASCII STL", (int)(tl > 40 ? 40 : tl), t);
             }
         }
     }
     if (!ended || infacet) {
-        free(tri.v);
+        cs_free(tri.v);
         return fail(err, errlen, line, ln, "truncated ASCII STL: the file ends %s",
                     infacet ? "inside a facet" : "without 'endsolid'");
     }
     if (tri.n == 0) {
-        free(tri.v);
+        cs_free(tri.v);
         return fail(err, errlen, line, ln, "the STL file has no triangles");
     }
     int rc = stl_finish(tri.v, tri.n / 9, out, err, errlen);
-    free(tri.v);
+    cs_free(tri.v);
     return rc;
 }
 
@@ -422,9 +423,9 @@ static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
 oom:
     fail(err, errlen, NULL, 0, "out of memory");
 done:
-    free(v.v);
-    free(f.v);
-    free(fline.v);
+    cs_free(v.v);
+    cs_free(f.v);
+    cs_free(fline.v);
     return rc;
 }
 
@@ -470,9 +471,9 @@ int cs_meshfile_read(const char *path, int format, cs_meshfile *out, char *err, 
     for (;;) {
         if (len == cap) {
             cap = cap ? 2 * cap : 65536;
-            char *p = realloc(buf, cap + 1);
+            char *p = cs_realloc(buf, cap + 1);
             if (!p) {
-                free(buf);
+                cs_free(buf);
                 fclose(fp);
                 return fail(err, errlen, NULL, 0, "out of memory");
             }
@@ -486,11 +487,11 @@ int cs_meshfile_read(const char *path, int format, cs_meshfile *out, char *err, 
     int bad = ferror(fp);
     fclose(fp);
     if (bad) {
-        free(buf);
+        cs_free(buf);
         return fail(err, errlen, NULL, 0, "cannot read the mesh file");
     }
     buf[len] = 0;
     int rc = cs_meshfile_parse(buf, len, path, format, out, err, errlen, line);
-    free(buf);
+    cs_free(buf);
     return rc;
 }

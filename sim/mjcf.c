@@ -3,17 +3,23 @@
  * Anything outside the supported subset that would change physics is an error naming the
  * line; visual-only things are accepted and listed once. */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "alloc.h"
 #include "inertia.h"
 #include "mjcf_ir.h"
 
@@ -22,13 +28,13 @@ void *cs_mjcf_alloc(cs_mjcf *c, size_t n)
 {
     if (c->nalloc == c->capalloc) {
         int cap = c->capalloc ? 2 * c->capalloc : 64;
-        void **p = realloc(c->allocs, (size_t)cap * sizeof *p);
-        if (!p) cs_mjcf_fail(c, 0, NULL, NULL, "out of memory");
+        void **p = cs_realloc(c->allocs, (size_t)cap * sizeof *p);
+        if (!p) cs_mjcf_nomem(c);
         c->allocs = p;
         c->capalloc = cap;
     }
-    void *p = calloc(1, n ? n : 1);
-    if (!p) cs_mjcf_fail(c, 0, NULL, NULL, "out of memory");
+    void *p = cs_calloc(1, n ? n : 1);
+    if (!p) cs_mjcf_nomem(c);
     c->allocs[c->nalloc++] = p;
     return p;
 }
@@ -69,6 +75,13 @@ void cs_mjcf_fail(cs_mjcf *c, int line, const char *elem, const char *attr, cons
         else
             snprintf(c->err, c->errsz, "%s:%d: %s", c->file, line, msg);
     }
+    longjmp(c->jb, 1);
+}
+
+void cs_mjcf_nomem(cs_mjcf *c)
+{
+    c->nomem = 1;
+    if (c->err && c->errsz) snprintf(c->err, c->errsz, "%s: out of memory", c->file);
     longjmp(c->jb, 1);
 }
 
@@ -114,7 +127,9 @@ static char *attr(cs_mjcf *c, xmlNode *n, const char *name)
 {
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
     if (!v) return NULL;
+    c->xmlpending = v; /* the copy may fail and jump out */
     char *s = cs_mjcf_strdup(c, (const char *)v);
+    c->xmlpending = NULL;
     xmlFree(v);
     return s;
 }
@@ -1122,8 +1137,8 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
 
 static void free_ctx(cs_mjcf *c)
 {
-    for (int i = 0; i < c->nalloc; i++) free(c->allocs[i]);
-    free(c->allocs);
+    for (int i = 0; i < c->nalloc; i++) cs_free(c->allocs[i]);
+    cs_free(c->allocs);
 }
 
 static void silent(void *ctx, const char *msg, ...)
@@ -1138,12 +1153,98 @@ static void silent_structured(void *ctx, const xmlError *e)
     (void)e;
 }
 
-static cs_model *load(xmlDoc *(*read)(xmlParserCtxt *, const void *, const char *),
-                      const void *src, const char *name, FILE *warn, char *err, size_t errsz)
+/* What the parser reported, kept until parsing ends: errors cannot be raised from inside
+ * libxml2's callbacks (a longjmp out of the parser would leak its state). */
+typedef struct {
+    int err_line;             /* libxml2's first error: where the problem is, not where it */
+    char err_msg[256];        /* gave up (an unclosed tag is noticed at the next mismatch) */
+    int entity_line;          /* first entity declaration or reference, 0 if none */
+    char entity[64];
+} parse_notes;
+
+static void first_error(void *ctx, const xmlError *e)
 {
-    cs_mjcf *c = calloc(1, sizeof *c);
+    parse_notes *pn = ((xmlParserCtxt *)ctx)->_private;
+    if (!e || e->level < XML_ERR_ERROR || pn->err_msg[0]) return;
+    pn->err_line = e->line;
+    snprintf(pn->err_msg, sizeof pn->err_msg, "%s", e->message ? e->message : "unreadable XML");
+    size_t l = strlen(pn->err_msg);
+    while (l && (pn->err_msg[l - 1] == '\n' || pn->err_msg[l - 1] == ' ')) pn->err_msg[--l] = 0;
+}
+
+static void note_entity(void *ctx, const xmlChar *name)
+{
+    xmlParserCtxt *px = ctx;
+    parse_notes *pn = px->_private;
+    if (pn->entity_line) return;
+    pn->entity_line = px->input ? px->input->line : 1;
+    snprintf(pn->entity, sizeof pn->entity, "%s", name ? (const char *)name : "");
+}
+
+/* MuJoCo's parser knows no DTDs: a declared entity would change what the file says */
+static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *publicId,
+                           const xmlChar *systemId, xmlChar *content)
+{
+    (void)type, (void)publicId, (void)systemId, (void)content;
+    note_entity(ctx, name);
+}
+
+static void on_unparsed_entity_decl(void *ctx, const xmlChar *name, const xmlChar *publicId,
+                                    const xmlChar *systemId, const xmlChar *notationName)
+{
+    (void)publicId, (void)systemId, (void)notationName;
+    note_entity(ctx, name);
+}
+
+static void on_reference(void *ctx, const xmlChar *name) { note_entity(ctx, name); }
+
+static const int XMLOPTS = XML_PARSE_NONET | XML_PARSE_BIG_LINES;
+
+/* The whole file in memory (read here, not by libxml2, so that a signal interrupts a read
+ * that blocks, e.g. on a FIFO without a writer, instead of being retried). Returns 0, or
+ * an errno value. */
+static int read_all(const char *path, char **buf, size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    size_t cap = 1 << 16, n = 0;
+    char *b = cs_malloc(cap);
+    int rc = b ? 0 : ENOMEM;
+    while (rc == 0) {
+        if (n == cap) {
+            char *nb = cap > SIZE_MAX / 2 ? NULL : cs_realloc(b, cap * 2);
+            if (!nb) {
+                rc = ENOMEM;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, b + n, cap - n);
+        if (r < 0) rc = errno;
+        else if (r == 0) break;
+        else n += (size_t)r;
+    }
+    close(fd);
+    if (rc == 0 && n > INT_MAX) rc = EFBIG; /* libxml2 takes an int length */
+    if (rc) {
+        cs_free(b);
+        return rc;
+    }
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn, char *err,
+                      size_t errsz)
+{
+    cs_mjcf *c = cs_calloc(1, sizeof *c);
     if (!c) {
         if (err && errsz) snprintf(err, errsz, "%s: out of memory", name);
+        errno = ENOMEM;
         return NULL;
     }
     init_ctx(c, name, err, errsz);
@@ -1154,20 +1255,33 @@ static cs_model *load(xmlDoc *(*read)(xmlParserCtxt *, const void *, const char 
     cs_model *volatile m = NULL;
     if (!px) {
         if (err && errsz) snprintf(err, errsz, "%s: out of memory", name);
-        free(c);
+        cs_free(c);
+        errno = ENOMEM;
         return NULL;
     }
+    parse_notes pn = {0};
+    px->_private = &pn;
+    px->sax->serror = (xmlStructuredErrorFunc)first_error; /* const in newer libxml2 */
+    px->sax->entityDecl = on_entity_decl;
+    px->sax->unparsedEntityDecl = on_unparsed_entity_decl;
+    px->sax->reference = on_reference;
     if (setjmp(c->jb) == 0) {
-        doc = read(px, src, name);
+        const char *nul = memchr(buf, 0, len);
+        if (nul) {
+            int line = 1;
+            for (const char *p = buf; p < nul; p++) line += *p == '\n';
+            cs_mjcf_fail(c, line, NULL, NULL, "NUL byte (not allowed in XML)");
+        }
+        doc = xmlCtxtReadMemory(px, buf, (int)len, name, NULL, XMLOPTS);
+        if (pn.entity_line)
+            cs_mjcf_fail(c, pn.entity_line, NULL, NULL,
+                         "entity '%s': DOCTYPE entities are not supported (MJCF has no DTD)",
+                         pn.entity);
         if (!doc) {
             const xmlError *e = xmlCtxtGetLastError(px);
-            if (e && e->domain == XML_FROM_IO)
-                cs_mjcf_fail(c, 0, NULL, NULL, "cannot read the file");
-            char msg[256];
-            snprintf(msg, sizeof msg, "%s", e && e->message ? e->message : "unreadable XML");
-            size_t l = strlen(msg);
-            while (l && (msg[l - 1] == '\n' || msg[l - 1] == ' ')) msg[--l] = 0;
-            cs_mjcf_fail(c, e ? e->line : 0, NULL, NULL, "malformed XML: %s", msg);
+            if (!pn.err_msg[0] && e && e->code == XML_ERR_NO_MEMORY) cs_mjcf_nomem(c);
+            cs_mjcf_fail(c, pn.err_msg[0] ? pn.err_line : e ? e->line : 0, NULL, NULL,
+                         "malformed XML: %s", pn.err_msg[0] ? pn.err_msg : "unreadable XML");
         }
         cs_mjcf_grow(c, (void **)&c->cls, &c->capcls, 0, sizeof *c->cls);
         c->ncls = 1;
@@ -1194,35 +1308,45 @@ static cs_model *load(xmlDoc *(*read)(xmlParserCtxt *, const void *, const char 
         }
     } else {
         m = NULL;
+        if (c->xmlpending) xmlFree(c->xmlpending);
     }
+    int why = c->nomem ? ENOMEM : EINVAL;
     if (doc) xmlFreeDoc(doc);
     xmlFreeParserCtxt(px);
     free_ctx(c);
-    free(c);
+    cs_free(c);
+    if (!m) errno = why;
     return m;
-}
-
-static const int XMLOPTS = XML_PARSE_NONET | XML_PARSE_BIG_LINES;
-
-static xmlDoc *read_file(xmlParserCtxt *px, const void *src, const char *name)
-{
-    (void)name;
-    return xmlCtxtReadFile(px, (const char *)src, NULL, XMLOPTS);
-}
-
-static xmlDoc *read_mem(xmlParserCtxt *px, const void *src, const char *name)
-{
-    const char *s = src;
-    return xmlCtxtReadMemory(px, s, (int)strlen(s), name, NULL, XMLOPTS);
 }
 
 cs_model *cs_load_xml(const char *path, FILE *warn, char *err, size_t errsz)
 {
-    return load(read_file, path, path, warn, err, errsz);
+    char *buf;
+    size_t len;
+    int rc = read_all(path, &buf, &len);
+    if (rc) {
+        if (err && errsz) {
+            if (rc == ENOMEM) snprintf(err, errsz, "%s: out of memory", path);
+            else snprintf(err, errsz, "%s:0: cannot read the file: %s", path, strerror(rc));
+        }
+        errno = rc;
+        return NULL;
+    }
+    cs_model *m = load(buf, len, path, warn, err, errsz);
+    int e = errno;
+    cs_free(buf);
+    errno = e;
+    return m;
+}
+
+cs_model *cs_load_xml_buffer(const char *xml, size_t len, const char *name, FILE *warn,
+                             char *err, size_t errsz)
+{
+    return load(xml, len, name, warn, err, errsz);
 }
 
 cs_model *cs_load_xml_string(const char *xml, const char *name, FILE *warn, char *err,
                              size_t errsz)
 {
-    return load(read_mem, xml, name, warn, err, errsz);
+    return load(xml, strlen(xml), name, warn, err, errsz);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "dynamics.h"
 #include "inertia.h"
 #include "mjcf_ir.h"
@@ -83,12 +84,14 @@ static void conjq(const double q[4], double r[4])
     r[0] = q[0]; r[1] = -q[1]; r[2] = -q[2]; r[3] = -q[3];
 }
 
-static char *dupname(const char *s)
+/* a copy of a name (NULL stays NULL); a failed copy sets *oom */
+static char *dupname(const char *s, int *oom)
 {
     if (!s) return NULL;
     size_t n = strlen(s) + 1;
-    char *p = malloc(n);
+    char *p = cs_malloc(n);
     if (p) memcpy(p, s, n);
+    else *oom = 1;
     return p;
 }
 
@@ -329,10 +332,11 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     }
 
     /* ---- nothing can fail from here on: build the model ---- */
-    cs_model *m = calloc(1, sizeof *m);
-    if (!m) cs_mjcf_fail(c, 0, NULL, NULL, "out of memory");
-    m->modelname = dupname(c->modelname);
-    m->path = dupname(c->file);
+    cs_model *m = cs_calloc(1, sizeof *m);
+    if (!m) cs_mjcf_nomem(c);
+    int nameoom = 0;
+    m->modelname = dupname(c->modelname, &nameoom);
+    m->path = dupname(c->file, &nameoom);
     m->nbody = nb;
     m->ngeom = ng;
     m->nfree = nfree;
@@ -342,8 +346,9 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     m->nexclude = c->nexcl;
     m->nkey = c->nkey;
     m->nconmax = c->nconmax > 0 ? c->nconmax : 100 + 8 * (ng + c->npair);
+    m->ncon_reserve = c->nconmax > 0 ? c->nconmax : (m->nconmax < 64 ? m->nconmax : 64);
     m->opt = c->opt;
-#define A(f, n) (m->f = calloc((size_t)(n) + 1, sizeof *m->f))
+#define A(f, n) (m->f = cs_calloc((size_t)(n) + 1, sizeof *m->f))
     A(body_parent, nb); A(body_weldid, nb); A(body_free, nb); A(body_geomadr, nb);
     A(body_geomnum, nb); A(body_pos, 3 * nb); A(body_quat, 4 * nb); A(body_ipos, 3 * nb);
     A(body_iquat, 4 * nb); A(body_mass, nb); A(body_inertia, 3 * nb);
@@ -391,7 +396,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
 #undef CHECKN
     if (oom) {
         cs_free_model(m);
-        cs_mjcf_fail(c, 0, NULL, NULL, "out of memory");
+        cs_mjcf_nomem(c);
     }
     for (int b = 0; b < nb; b++) {
         cs_bspec *B = &c->body[b];
@@ -406,11 +411,11 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->body_iquat + 4 * b, biquat + 4 * b, 4 * sizeof(double));
         m->body_mass[b] = bmass[b];
         memcpy(m->body_inertia + 3 * b, binert + 3 * b, 3 * sizeof(double));
-        m->body_name[b] = dupname(B->name);
+        m->body_name[b] = dupname(B->name, &nameoom);
     }
     for (int f = 0; f < nfree; f++) {
         m->free_body[f] = fbody[f];
-        m->free_name[f] = dupname(c->body[fbody[f]].jname);
+        m->free_name[f] = dupname(c->body[fbody[f]].jname, &nameoom);
         m->free_mass[f] = fmass[f];
         memcpy(m->free_com + 3 * f, fcom + 3 * f, 3 * sizeof(double));
         memcpy(m->free_inertia + 9 * f, finert + 9 * f, 9 * sizeof(double));
@@ -461,7 +466,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->geom_rbound[i] = c->geom[i].meshid >= 0 ? c->mesh[c->geom[i].meshid].rbound
                                                    : rbound(s->type, s->size);
         m->geom_mass[i] = gmass[i];
-        m->geom_name[i] = dupname(c->geom[i].name);
+        m->geom_name[i] = dupname(c->geom[i].name, &nameoom);
     }
     for (int k = 0, av = 0, af = 0, ag = 0, ah = 0; k < nme; k++) {
         const cs_meshir *M = &c->mesh[k];
@@ -478,7 +483,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->mesh_pos + 3 * k, M->pos, 3 * sizeof(double));
         memcpy(m->mesh_quat + 4 * k, M->quat, 4 * sizeof(double));
         m->mesh_volume[k] = M->volume;
-        m->mesh_name[k] = dupname(M->name);
+        m->mesh_name[k] = dupname(M->name, &nameoom);
         av += M->nvert;
         af += M->ntri;
         ag += M->ngraph;
@@ -495,7 +500,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->pair_solimp + 5 * i, s->solimp, 5 * sizeof(double));
         m->pair_margin[i] = s->margin;
         m->pair_gap[i] = s->gap;
-        m->pair_name[i] = dupname(c->pair[i].name);
+        m->pair_name[i] = dupname(c->pair[i].name, &nameoom);
     }
     for (int i = 0; i < c->nexcl; i++) {
         m->exclude_body1[i] = eb1[i];
@@ -506,7 +511,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->key_time[k] = K->time;
         memcpy(m->key_qpos + (size_t)nq * k, K->qpos ? K->qpos : qpos0, (size_t)nq * sizeof(double));
         if (K->qvel) memcpy(m->key_qvel + (size_t)nv * k, K->qvel, (size_t)nv * sizeof(double));
-        m->key_name[k] = dupname(K->name);
+        m->key_name[k] = dupname(K->name, &nameoom);
     }
 
     /* body_invweight0 (MuJoCo: mean diagonal of J_com M^-1 J_com^T at qpos0, J_com the
@@ -542,6 +547,10 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         }
         m->body_invweight0[2 * b] = (diag[0] + diag[1] + diag[2]) / 3;
         m->body_invweight0[2 * b + 1] = (diag[3] + diag[4] + diag[5]) / 3;
+    }
+    if (nameoom) {
+        cs_free_model(m);
+        cs_mjcf_nomem(c);
     }
     return m;
 }

@@ -116,6 +116,8 @@ typedef struct {
 typedef struct {
     const char *file;
     jmp_buf jb;
+    int nomem;            /* the failure was memory exhaustion (errno ENOMEM for the caller) */
+    void *xmlpending;     /* a libxml2 string being copied: freed if the copy fails */
     char *err;
     size_t errsz;
     void **allocs;
@@ -168,6 +170,8 @@ void cs_mjcf_fail(cs_mjcf *c, int line, const char *elem, const char *attr, cons
  * (errors through cs_mjcf_fail, naming the <mesh> line and, for OBJ, the file's line) */
 void cs_mjcf_meshes(cs_mjcf *c);
 int cs_mjcf_find_mesh(const cs_mjcf *c, const char *name);
+/* out of memory: "FILE: out of memory"; never returns */
+void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
 
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);

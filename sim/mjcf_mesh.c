@@ -5,6 +5,7 @@
  * faces, convex: the hull's faces, exact: signed volumes, shell: the surface); finally the
  * vertices move to the centre of mass and principal axes, and that offset (pos, quat) is
  * composed with every geom that uses the mesh. */
+#include "alloc.h"
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -94,16 +95,16 @@ static void load_data(cs_mjcf *c, cs_meshir *M)
     M->tri = NULL;
     double *vv = NULL;
     int *tt = NULL;
-    vv = calloc((size_t)f.nvert * 3 + 1, sizeof *vv);
-    tt = calloc((size_t)f.nface * 3 + 1, sizeof *tt);
+    vv = cs_calloc((size_t)f.nvert * 3 + 1, sizeof *vv);
+    tt = cs_calloc((size_t)f.nface * 3 + 1, sizeof *tt);
     if (vv && tt) {
         memcpy(vv, f.vert, (size_t)f.nvert * 3 * sizeof *vv);
         if (f.nface) memcpy(tt, f.face, (size_t)f.nface * 3 * sizeof *tt);
     }
     cs_meshfile_free(&f);
     if (!vv || !tt) {
-        free(vv);
-        free(tt);
+        cs_free(vv);
+        cs_free(tt);
         MFAIL(c, M, "file", "out of memory");
     }
     /* hand the blocks to the context's list: cs_mjcf_alloc then copy keeps one rule */
@@ -111,8 +112,8 @@ static void load_data(cs_mjcf *c, cs_meshir *M)
     M->tri = cs_mjcf_alloc(c, ((size_t)M->ntri * 3 + 1) * sizeof *M->tri);
     memcpy(M->vert, vv, (size_t)M->nvert * 3 * sizeof *vv);
     memcpy(M->tri, tt, (size_t)M->ntri * 3 * sizeof *tt);
-    free(vv);
-    free(tt);
+    cs_free(vv);
+    cs_free(tt);
 }
 
 static void compile_mesh(cs_mjcf *c, cs_meshir *M)
@@ -144,9 +145,9 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M)
     char err[300];
     if (cs_hull_build(M->vert, M->nvert, M->maxhullvert, &hd, err, sizeof err) != 0)
         MFAIL(c, M, M->file ? "file" : "vertex", "%s", err);
-    int *graph = calloc((size_t)hd.ngraph, sizeof *graph);
-    double *hull = calloc((size_t)hd.ndata, sizeof *hull);
-    int *htri = calloc((size_t)hd.ntri * 3 + 1, sizeof *htri);
+    int *graph = cs_calloc((size_t)hd.ngraph, sizeof *graph);
+    double *hull = cs_calloc((size_t)hd.ndata, sizeof *hull);
+    int *htri = cs_calloc((size_t)hd.ntri * 3 + 1, sizeof *htri);
     int ngraph = hd.ngraph, nhull = hd.ndata, nhtri = hd.ntri;
     if (graph && hull && htri) {
         memcpy(graph, hd.graph, (size_t)ngraph * sizeof *graph);
@@ -155,9 +156,9 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M)
     }
     cs_hull_data_free(&hd);
     if (!graph || !hull || !htri) {
-        free(graph);
-        free(hull);
-        free(htri);
+        cs_free(graph);
+        cs_free(hull);
+        cs_free(htri);
         MFAIL(c, M, NULL, "out of memory");
     }
     M->graph = cs_mjcf_alloc(c, (size_t)ngraph * sizeof *M->graph);
@@ -166,9 +167,9 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M)
     memcpy(M->graph, graph, (size_t)ngraph * sizeof *graph);
     memcpy(M->hull, hull, (size_t)nhull * sizeof *hull);
     memcpy(ht, htri, (size_t)nhtri * 3 * sizeof *ht);
-    free(graph);
-    free(hull);
-    free(htri);
+    cs_free(graph);
+    cs_free(hull);
+    cs_free(htri);
     M->ngraph = ngraph;
     M->nhull = nhull;
     const double *hv = M->hull + 6;

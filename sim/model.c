@@ -2,25 +2,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "conesim.h"
 #include "model_fields.h"
 
 void cs_free_model(cs_model *m)
 {
     if (!m) return;
-#define FREE_ARRAY(f) free(m->f);
+#define FREE_ARRAY(f) cs_free(m->f);
     CS_MODEL_ARRAYS(FREE_ARRAY)
 #undef FREE_ARRAY
 #define FREE_NAMES(f, n) \
     if (m->f) { \
-        for (int i = 0; i < m->n; i++) free(m->f[i]); \
-        free(m->f); \
+        for (int i = 0; i < m->n; i++) cs_free(m->f[i]); \
+        cs_free(m->f); \
     }
     CS_MODEL_NAMES(FREE_NAMES)
 #undef FREE_NAMES
-    free(m->modelname);
-    free(m->path);
-    free(m);
+    cs_free(m->modelname);
+    cs_free(m->path);
+    cs_free(m);
 }
 
 static int lookup(char *const *names, int n, const char *name)

@@ -4,7 +4,7 @@
  * Why an exact local solve: MuJoCo's elliptic PGS does one ray/normal step and one
  * fixed-normal QCQP per block per sweep. That split is not an exact minimisation over the
  * curved cone, and a sweep can stop (zero improvement) short of the optimum on sliding
- * contacts. Here the card's structure is kept -- "normal first, then the fixed-normal QCQP"
+ * contacts. Here the block structure is kept -- "normal first, then the fixed-normal QCQP"
  * -- but nested and converged: the block cost minimised over the friction for a fixed
  * normal t, g(t) = min_{||D^-1 phi|| <= t} q(t, phi), is convex in t (partial minimisation
  * of a jointly convex problem), and by the envelope theorem g'(t) = (G x + c)_0 - lambda t,

@@ -2,6 +2,7 @@
  * by an atomic counter, so which thread takes which island varies from run to run; the
  * results do not, because islands share nothing and every island is computed the same
  * way on any thread. */
+#include "alloc.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static void *worker(void *varg)
 {
     struct cs_pool *p = ((worker_arg *)varg)->pool;
     int id = ((worker_arg *)varg)->id;
-    free(varg);
+    cs_free(varg);
     long seen = 0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
@@ -54,12 +55,12 @@ static void *worker(void *varg)
 
 struct cs_pool *cs_pool_create(int nthread)
 {
-    struct cs_pool *p = calloc(1, sizeof *p);
+    struct cs_pool *p = cs_calloc(1, sizeof *p);
     if (!p) return NULL;
     p->nthread = nthread < 1 ? 1 : nthread;
-    p->th = calloc((size_t)p->nthread, sizeof *p->th);
+    p->th = cs_calloc((size_t)p->nthread, sizeof *p->th);
     if (!p->th) {
-        free(p);
+        cs_free(p);
         return NULL;
     }
     pthread_mutex_init(&p->mu, NULL);
@@ -67,10 +68,17 @@ struct cs_pool *cs_pool_create(int nthread)
     pthread_cond_init(&p->done, NULL);
     atomic_init(&p->next, 0);
     for (int i = 1; i < p->nthread; i++) {
-        worker_arg *a = malloc(sizeof *a);
-        if (!a || (a->pool = p, a->id = i, pthread_create(&p->th[i], NULL, worker, a) != 0)) {
-            free(a);
-            p->nthread = i; /* run with the threads that started */
+        worker_arg *a = cs_malloc(sizeof *a);
+        if (!a) { /* out of memory: no pool */
+            p->nthread = i;
+            cs_pool_free(p);
+            return NULL;
+        }
+        a->pool = p;
+        a->id = i;
+        if (pthread_create(&p->th[i], NULL, worker, a) != 0) {
+            cs_free(a);
+            p->nthread = i; /* the system refused a thread: run with those that started */
             break;
         }
     }
@@ -88,8 +96,8 @@ void cs_pool_free(struct cs_pool *p)
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->go);
     pthread_cond_destroy(&p->done);
-    free(p->th);
-    free(p);
+    cs_free(p->th);
+    cs_free(p);
 }
 
 void cs_pool_run(struct cs_pool *p, int n, void (*fn)(void *, int, int), void *arg)

@@ -10,6 +10,7 @@
  *   and R_j = R_1 f_1^2/f_j^2; pyramidal every edge 2 mu^2 R_edge0, mu = f_1 sqrt(R_1/R_0). */
 #include "rows.h"
 
+#include "alloc.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,14 +107,14 @@ void cs_efc_init(cs_efc *e) { memset(e, 0, sizeof *e); }
 
 void cs_efc_free(cs_efc *e)
 {
-#define FREE_R(f) free(e->f);
-#define FREE_B(f, n) free(e->f);
+#define FREE_R(f) cs_free(e->f);
+#define FREE_B(f, n) cs_free(e->f);
     ROW_ARRAYS(FREE_R)
     BLOCK_ARRAYS(FREE_B)
 #undef FREE_R
 #undef FREE_B
-    free(e->J_colind);
-    free(e->J);
+    cs_free(e->J_colind);
+    cs_free(e->J);
     cs_efc_init(e);
 }
 
@@ -122,7 +123,7 @@ void cs_efc_clear(cs_efc *e) { e->nefc = e->nblock = e->nnz = 0; }
 static int grow(void **p, size_t elem, int need, int cap)
 {
     if (need <= cap) return 0;
-    void *q = realloc(*p, elem * (size_t)need);
+    void *q = cs_realloc(*p, elem * (size_t)need);
     if (!q) return -1;
     *p = q;
     return 0;

@@ -2,6 +2,7 @@
  * island, on the pool's threads: warm start and sweep (pgs.c) or iterate (newton.c), store
  * (forces and zones onto the blocks), and statistics when asked. */
 #include "solver_internal.h"
+#include "alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,11 +29,11 @@ static void free_threads(cs_solver_ws *w)
     w->pool = NULL;
     if (w->tws)
         for (int i = 0; i < w->nthread; i++) {
-            free(w->tws[i].H);
-            free(w->tws[i].x);
-            free(w->tws[i].first);
+            cs_free(w->tws[i].H);
+            cs_free(w->tws[i].x);
+            cs_free(w->tws[i].first);
         }
-    free(w->tws);
+    cs_free(w->tws);
     w->tws = NULL;
     w->nthread = 0;
 }
@@ -46,14 +47,14 @@ int cs_solver_set_threads(cs_solver_ws *w, int n)
     if (n > 64) n = 64;
     if (n == w->nthread && w->pool) return n;
     free_threads(w);
-    w->tws = calloc((size_t)n, sizeof *w->tws);
+    w->tws = cs_calloc((size_t)n, sizeof *w->tws);
     if (!w->tws) return -1;
     w->nthread = n;
     size_t d = (size_t)w->dmax;
     for (int i = 0; i < n; i++) {
-        w->tws[i].H = malloc(sizeof(double) * (d * d + 1));
-        w->tws[i].x = malloc(sizeof(double) * (d + 1));
-        w->tws[i].first = malloc(sizeof(int) * (d + 1));
+        w->tws[i].H = cs_malloc(sizeof(double) * (d * d + 1));
+        w->tws[i].x = cs_malloc(sizeof(double) * (d + 1));
+        w->tws[i].first = cs_malloc(sizeof(int) * (d + 1));
         if (!w->tws[i].H || !w->tws[i].x || !w->tws[i].first) {
             free_threads(w);
             return -1;
@@ -69,25 +70,25 @@ int cs_solver_set_threads(cs_solver_ws *w, int n)
 
 cs_solver_ws *cs_solver_create(int nv, int ntree)
 {
-    cs_solver_ws *w = calloc(1, sizeof *w);
+    cs_solver_ws *w = cs_calloc(1, sizeof *w);
     if (!w) return NULL;
     size_t n = (size_t)(nv > 0 ? nv : 1), nt = (size_t)(ntree > 0 ? ntree : 1);
     w->nv = nv;
     w->ntree = ntree;
     w->dmax = DMAX_DEFAULT < nv ? DMAX_DEFAULT : (nv > 0 ? nv : 1);
-    int ok = (w->a = malloc(sizeof(double) * n)) && (w->grad = malloc(sizeof(double) * n)) &&
-             (w->dir = malloc(sizeof(double) * n)) && (w->Mdir = malloc(sizeof(double) * n)) &&
-             (w->tmp = calloc(n, sizeof(double))) && (w->pcg = malloc(sizeof(double) * 4 * n)) &&
-             (w->dof_local = malloc(sizeof(int) * n)) && (w->uf = malloc(sizeof(int) * nt)) &&
-             (w->tree_island = malloc(sizeof(int) * nt)) &&
-             (w->tadjadr = malloc(sizeof(int) * (nt + 1))) && (w->tnext = malloc(sizeof(int) * nt)) &&
-             (w->tree_Padr = malloc(sizeof(int) * (nt + 1))) &&
-             (w->isl_tree_adr = malloc(sizeof(int) * (nt + 1))) &&
-             (w->isl_tree_num = malloc(sizeof(int) * (nt + 1))) &&
-             (w->isl_trees = malloc(sizeof(int) * nt)) && (w->isl_nv = malloc(sizeof(int) * nt)) &&
-             (w->isl_block_adr = malloc(sizeof(int) * (nt + 1))) &&
-             (w->isl_block_num = malloc(sizeof(int) * (nt + 1))) &&
-             (w->ist = malloc(sizeof(cs_island_stats) * nt));
+    int ok = (w->a = cs_malloc(sizeof(double) * n)) && (w->grad = cs_malloc(sizeof(double) * n)) &&
+             (w->dir = cs_malloc(sizeof(double) * n)) && (w->Mdir = cs_malloc(sizeof(double) * n)) &&
+             (w->tmp = cs_calloc(n, sizeof(double))) && (w->pcg = cs_malloc(sizeof(double) * 4 * n)) &&
+             (w->dof_local = cs_malloc(sizeof(int) * n)) && (w->uf = cs_malloc(sizeof(int) * nt)) &&
+             (w->tree_island = cs_malloc(sizeof(int) * nt)) &&
+             (w->tadjadr = cs_malloc(sizeof(int) * (nt + 1))) && (w->tnext = cs_malloc(sizeof(int) * nt)) &&
+             (w->tree_Padr = cs_malloc(sizeof(int) * (nt + 1))) &&
+             (w->isl_tree_adr = cs_malloc(sizeof(int) * (nt + 1))) &&
+             (w->isl_tree_num = cs_malloc(sizeof(int) * (nt + 1))) &&
+             (w->isl_trees = cs_malloc(sizeof(int) * nt)) && (w->isl_nv = cs_malloc(sizeof(int) * nt)) &&
+             (w->isl_block_adr = cs_malloc(sizeof(int) * (nt + 1))) &&
+             (w->isl_block_num = cs_malloc(sizeof(int) * (nt + 1))) &&
+             (w->ist = cs_malloc(sizeof(cs_island_stats) * nt));
     if (!ok || cs_solver_set_threads(w, 1) < 0) {
         cs_solver_free(w);
         return NULL;
@@ -106,8 +107,8 @@ void cs_solver_free(cs_solver_ws *w)
                    w->ist, w->W, w->G, w->Hl, w->Gadr, w->bqp, w->bqp_ok, w->jres, w->Jd, w->fold, w->gord,
                    w->gadr, w->gvalid, w->gsig, w->gsc0, w->gsc1, w->gkey, w->gfac, w->gj0, w->gf0,
                    w->gf1};
-    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) free(arr[i]);
-    free(w);
+    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
+    cs_free(w);
 }
 
 const cs_island_stats *cs_solver_island(const cs_solver_ws *w, int i)
@@ -303,7 +304,7 @@ static int find(int *par, int x)
 /* exact-size (re)allocation of per-step arrays; their capacity is tracked by the caller */
 static int resize(void **p, size_t elem, int n)
 {
-    void *q = realloc(*p, elem * (size_t)(n > 0 ? n : 1));
+    void *q = cs_realloc(*p, elem * (size_t)(n > 0 ? n : 1));
     if (!q) return -1;
     *p = q;
     return 0;
@@ -518,8 +519,8 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     int nP = 0;
     for (int t = 0; t < M->ntree; t++) nP += M->tree_dofnum[t] * M->tree_dofnum[t];
     if (!w->P || nP != w->tree_Padr[M->ntree]) {
-        double *P = realloc(w->P, sizeof(double) * (size_t)(nP + 1));
-        if (!P) return -1;
+        double *P = cs_realloc(w->P, sizeof(double) * (size_t)(nP + 1));
+        if (!P) return CS_SOLVE_NOMEM;
         w->P = P;
         for (int t = 0, a = 0; t < M->ntree; t++) {
             w->tree_Padr[t] = a;
@@ -527,7 +528,7 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
         }
         w->tree_Padr[M->ntree] = nP;
     }
-    if (reserve(w, e)) return -1;
+    if (reserve(w, e)) return CS_SOLVE_NOMEM;
     double tr = 0;
     for (int i = 0; i < M->nv; i++) tr += M->qM[M->dof_Madr[i]];
     cs_problem ps = *p;
@@ -542,7 +543,6 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     w->p = &ps;
     w->o = o;
     w->a_warm = a_warm;
-    w->failed = 0;
     cs_pool_run(w->pool, w->nisland, solve_island, w);
     w->p = NULL;
     st->nisland = w->nisland;
@@ -557,5 +557,5 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
         st->complementarity += is->complementarity;
     }
     memcpy(a_out, w->a, sizeof(double) * (size_t)M->nv);
-    return w->failed ? -1 : 0;
+    return 0;
 }

@@ -83,7 +83,9 @@ int cs_solver_set_threads(cs_solver_ws *w, int nthread);
 
 /* Solve. a_warm: previous step's constrained acceleration (nv) or NULL (cold start).
  * a_out: constrained acceleration (nv; dofs without contacts get a0).
- * Returns 0, or -1 out of memory or when a block matrix is not positive definite. */
+ * Returns 0, CS_SOLVE_NOMEM when the per-step storage could not grow, or -1 when the
+ * problem does not fit the workspace. */
+#define CS_SOLVE_NOMEM (-2)
 int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, const double *a_warm,
              double *a_out, cs_solve_stats *st);
 

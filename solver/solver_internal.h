@@ -66,7 +66,6 @@ struct cs_solver_ws {
     const cs_problem *p;
     const cs_solver_opts *o;
     const double *a_warm;
-    int failed;
 };
 
 /* j = J a - aref for block k (rows in order). */

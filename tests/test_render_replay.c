@@ -107,6 +107,28 @@ START_TEST(bad_files_name_the_line)
 }
 END_TEST
 
+/* Steps are integers within long's range: beyond it is an error at the step column, and two
+ * huge distinct steps stay two frames. */
+START_TEST(huge_steps)
+{
+    expect_error(HEAD "1e300,0,a,0,0,0,1,0,0,0,0,0,0,0,0,0\n", "2: bad step");
+    expect_error(HEAD "9223372036854775808,0,a,0,0,0,1,0,0,0,0,0,0,0,0,0\n", "2: bad step");
+    expect_error(HEAD "0,0,a,0,0,0,1,0,0,0,0,0,0,0,0,0\n"
+                      "99999999999999999999,0.1,a,0,0,0,1,0,0,0,0,0,0,0,0,0\n", "3: bad step");
+    const char *p = write_file(HEAD
+        "9223372036854775806,0,a,0,0,0,1,0,0,0,0,0,0,0,0,0\n"
+        "9223372036854775807,0.5,a,0,0,0,1,0,0,0,0,0,0,0,0,0\n");
+    cs_replay r;
+    char err[256];
+    ck_assert_msg(cs_replay_load(p, &r, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(r.nframe, 2);
+    ck_assert(r.step[0] == 9223372036854775806L && r.step[1] == 9223372036854775807L);
+    ck_assert_double_eq(r.time[1], 0.5);
+    cs_replay_free(&r);
+    unlink(p);
+}
+END_TEST
+
 START_TEST(quaternion_is_normalised)
 {
     double q[4] = {2, 0, 0, 0}, m[9];
@@ -149,6 +171,7 @@ int main(void)
     TCase *tc = tcase_create("replay");
     tcase_add_test(tc, loads_a_recording);
     tcase_add_test(tc, bad_files_name_the_line);
+    tcase_add_test(tc, huge_steps);
     tcase_add_test(tc, quaternion_is_normalised);
     tcase_add_test(tc, geom_pose_composes_with_the_body);
     suite_add_tcase(su, tc);

@@ -6,9 +6,11 @@
 #include <fcntl.h>
 #include <pty.h>
 #include <signal.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,6 +25,7 @@
 
 static const char *conesim;
 static char tmpdir[256];
+static rlim_t child_as_limit; /* address-space limit of the next children, 0 = none */
 
 static const char *TRAJ_HEADER = "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
 static const char *CON_HEADER = "step,time,geom1,geom2,dim,px,py,pz,nx,ny,nz,dist,fn,f1,f2,f3,f4,"
@@ -74,6 +77,10 @@ static pid_t start(const char *const *args)
         int fi = open("/dev/null", O_RDONLY);
         if (fo < 0 || fe < 0 || fi < 0) _exit(126);
         dup2(fi, 0), dup2(fo, 1), dup2(fe, 2);
+        if (child_as_limit) {
+            struct rlimit rl = {child_as_limit, child_as_limit};
+            setrlimit(RLIMIT_AS, &rl);
+        }
         execv(conesim, (char *const *)argv);
         _exit(127);
     }
@@ -505,6 +512,14 @@ START_TEST(test_bad_command_line)
         {"run", sc, "--set", "option.nosuch=1", NULL},
         {"run", sc, "--key", "0", NULL},                  /* the scene has no keyframe */
         {"run", sc, sc, NULL},                            /* two scenes */
+        /* more steps than a long counts: refused, not run as 0 steps */
+        {"run", sc, "--duration", "1e18", NULL},
+        {"run", sc, "--timestep", "1e-300", NULL},
+        {"run", sc, "--set", "timestep=4.9e-324", NULL},
+        /* one file for two outputs would interleave their rows */
+        {"run", sc, "--record", "/tmp/cs-same.csv", "--contacts", "/tmp/cs-same.csv", NULL},
+        {"run", sc, "--record", "/tmp/cs-same.csv", "--solver-log", "/tmp/./cs-same.csv", NULL},
+        {"run", sc, "--contacts", "/tmp/cs-same.csv", "--solver-log", "/tmp//cs-same.csv", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out, *err;
@@ -514,6 +529,8 @@ START_TEST(test_bad_command_line)
         ck_assert_msg(strstr(out, "steps") == NULL, "case %zu ran", i);
         free(out), free(err);
     }
+    /* the refused outputs were not created */
+    ck_assert_int_ne(access("/tmp/cs-same.csv", F_OK), 0);
 }
 END_TEST
 
@@ -552,6 +569,213 @@ START_TEST(test_diverged)
 }
 END_TEST
 
+/* At divergence the recordings end at the last finite state: no contact row with an
+ * infinite force or NaN friction, a trajectory ending with the state the warning names,
+ * and a summary without inf or nan. Gravity 1e307 overflows the ball's velocity in the
+ * second step; the forces of that step are already infinite. */
+START_TEST(test_diverged_recordings_finite)
+{
+    char sc[512], rec[512], con[512], *out, *err;
+    scene(sc, sizeof sc, "sphere_plane.xml");
+    tmp_path(rec, sizeof rec, "div.csv");
+    tmp_path(con, sizeof con, "divc.csv");
+    for (int every = 1; every <= 5; every += 4) {
+        char ev[8];
+        snprintf(ev, sizeof ev, "%d", every);
+        const char *a[] = {"run", sc, "--set", "option.gravity=0 0 -1e307", "--steps", "50",
+                           "--record", rec, "--contacts", con, "--every", ev, "--quiet", NULL};
+        ck_assert_int_eq(run(a, &out, &err), 1);
+        long last = -1;
+        const char *at = strstr(err, "recordings end at step ");
+        ck_assert_msg(at != NULL, "stderr: %s", err);
+        last = strtol(at + strlen("recordings end at step "), NULL, 10);
+        ck_assert_msg(strstr(out, "inf") == NULL && strstr(out, "nan") == NULL, "summary: %s", out);
+        char *t = slurp(rec, NULL), *line[64], *f[32];
+        int n = lines(t, line, 64);
+        ck_assert_int_ge(n, 2);
+        for (int i = 1; i < n; i++) {
+            ck_assert_int_eq(fields(line[i], f, 32), 16);
+            for (int j = 1; j < 16; j++) ck_assert_msg(isfinite(strtod(f[j], NULL)), "%s", f[j]);
+        }
+        ck_assert_int_eq(parse_step(f[0]), last); /* the last row is the state it stopped at */
+        free(t);
+        char *c = slurp(con, NULL), *cl[64];
+        n = lines(c, cl, 64);
+        for (int i = 1; i < n; i++) {
+            ck_assert_int_eq(fields(cl[i], f, 32), 25);
+            ck_assert(parse_step(f[0]) < last);
+            for (int j = 5; j < 24; j++) ck_assert_msg(isfinite(strtod(f[j], NULL)), "%s", f[j]);
+        }
+        free(c), free(out), free(err);
+    }
+}
+END_TEST
+
+/* Contacts dropped because the contact array is full: one warning with the count, and the
+ * summary says on how many steps. 20 coincident boxes on a plane make far more than the
+ * 40 contacts this scene has room for. */
+START_TEST(test_contact_capacity)
+{
+    char sc[512], *out, *err;
+    tmp_path(sc, sizeof sc, "pile.xml");
+    FILE *f = fopen(sc, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "<mujoco><size nconmax=\"40\"/><worldbody>"
+               "<geom type=\"plane\" size=\"5 5 0.1\"/>");
+    for (int i = 0; i < 20; i++)
+        fprintf(f, "<body pos=\"0 0 0.1\"><freejoint/><geom type=\"box\" size=\"0.1 0.1 0.1\"/>"
+                   "</body>");
+    fprintf(f, "</worldbody></mujoco>\n");
+    fclose(f);
+    const char *a[] = {"run", sc, "--steps", "3", "--quiet", NULL};
+    ck_assert_int_eq(run(a, &out, &err), 0);
+    const char *w = strstr(err, "more contacts than the capacity (40)");
+    ck_assert_msg(w != NULL, "stderr: %s", err);
+    ck_assert_msg(strstr(w + strlen("more contacts than the capacity"), "capacity") == NULL, "warned more than once: %s", err);
+    ck_assert_msg(strstr(w, " dropped") != NULL, "no count: %s", err);
+    ck_assert_msg(strstr(out, "contacts dropped at the capacity (40") != NULL, "summary: %s", out);
+    ck_assert_msg(strstr(out, "on 3 of 3 steps") != NULL, "summary: %s", out);
+    free(out), free(err);
+}
+END_TEST
+
+/* Out of memory has its own exit code (6) and message in every command that simulates:
+ * a contact capacity of a billion cannot be allocated (the address space is limited too,
+ * where the sanitizer allows it, so that overcommitting kernels refuse it as well). */
+START_TEST(test_out_of_memory)
+{
+    char sc[512];
+    tmp_path(sc, sizeof sc, "huge.xml");
+    FILE *f = fopen(sc, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "<mujoco><size nconmax=\"1000000000\"/><worldbody>"
+               "<geom type=\"plane\" size=\"1 1 0.1\"/><body pos=\"0 0 0.1\"><freejoint/>"
+               "<geom type=\"sphere\" size=\"0.1\"/></body></worldbody></mujoco>\n");
+    fclose(f);
+    const char *old = getenv("ASAN_OPTIONS");
+    char asan[1024];
+    snprintf(asan, sizeof asan, "%s%sallocator_may_return_null=1", old ? old : "", old ? ":" : "");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("ASAN_OPTIONS", asan, 1);
+#if !defined(__SANITIZE_ADDRESS__)
+    child_as_limit = (rlim_t)4 << 30;
+#endif
+    const char *cmds[][8] = {
+        {"run", sc, "--steps", "2", "--quiet", NULL},
+        {"view", sc, "--screenshot", "/tmp/cs-oom.png", NULL},
+        {"bench", sc, "--steps", "2", NULL},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char *out, *err;
+        int rc = run(cmds[i], &out, &err);
+        ck_assert_msg(rc == 6, "%s: exit %d, stderr: %s", cmds[i][0], rc, err);
+        ck_assert_msg(strstr(err, "out of memory") != NULL, "%s: stderr: %s", cmds[i][0], err);
+        free(out), free(err);
+    }
+    child_as_limit = 0;
+    if (saved) setenv("ASAN_OPTIONS", saved, 1);
+    else unsetenv("ASAN_OPTIONS");
+    free(saved);
+}
+END_TEST
+
+/* A scene that is a FIFO nobody writes to: reading it blocks, and SIGINT must still end the
+ * run (exit 130). The signal is sent once conesim (not the forked test before its exec,
+ * which has the test runner's handlers) has installed its handler (SigCgt), and again
+ * until the process ends, so no timing matters. */
+static int catches_sigint(pid_t pid)
+{
+    char p[64], line[256];
+    snprintf(p, sizeof p, "/proc/%d/comm", (int)pid);
+    FILE *cf = fopen(p, "r");
+    if (!cf) return 0;
+    int is_conesim = fgets(line, sizeof line, cf) && strncmp(line, "conesim", 7) == 0;
+    fclose(cf);
+    if (!is_conesim) return 0;
+    snprintf(p, sizeof p, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(p, "r");
+    if (!f) return 0;
+    int yes = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "SigCgt:", 7) == 0) yes = (strtoull(line + 7, NULL, 16) >> (SIGINT - 1)) & 1;
+    fclose(f);
+    return yes;
+}
+
+START_TEST(test_fifo_scene_interruptible)
+{
+    char fifo[512];
+    tmp_path(fifo, sizeof fifo, "scene.fifo");
+    unlink(fifo);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    const char *a[] = {"run", fifo, "--quiet", NULL};
+    pid_t pid = start(a);
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    int i;
+    for (i = 0; i < 3000 && !catches_sigint(pid); i++) nanosleep(&ts, NULL);
+    ck_assert_msg(i < 3000, "conesim never installed its SIGINT handler");
+    int st = 0;
+    pid_t w = 0;
+    for (i = 0; i < 1500 && (w = waitpid(pid, &st, WNOHANG)) == 0; i++) {
+        kill(pid, SIGINT);
+        nanosleep(&ts, NULL);
+    }
+    if (w == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        ck_abort_msg("SIGINT did not end a run blocked on reading a FIFO");
+    }
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 130);
+    char p[512];
+    tmp_path(p, sizeof p, "stderr.txt");
+    char *err = slurp(p, NULL);
+    ck_assert_msg(strstr(err, "interrupted") != NULL, "stderr: %s", err);
+    free(err);
+    unlink(fifo);
+}
+END_TEST
+
+/* SIGHUP is handled as SIGTERM (exit 129), and with --every K an interrupted recording
+ * still ends with the state the run stopped at. */
+START_TEST(test_interrupt_every)
+{
+    char sc[512], rec[512];
+    scene(sc, sizeof sc, "box_stack.xml");
+    tmp_path(rec, sizeof rec, "every.csv");
+    unlink(rec);
+    const char *a[] = {"run", sc, "--steps", "100000000", "--every", "97", "--record", rec,
+                       "--quiet", NULL};
+    pid_t pid = start(a);
+    wait_for_rows(rec);
+    ck_assert_int_eq(kill(pid, SIGHUP), 0);
+    ck_assert_int_eq(finish(pid), 129);
+    char p[512];
+    tmp_path(p, sizeof p, "stderr.txt");
+    char *err = slurp(p, NULL);
+    const char *at = strstr(err, "interrupted after step ");
+    ck_assert_msg(at != NULL, "stderr: %s", err);
+    long stopped = strtol(at + strlen("interrupted after step "), NULL, 10);
+    free(err);
+    char *t = slurp(rec, NULL), *line[1 << 16], *f[32];
+    int n = lines(t, line, 1 << 16);
+    ck_assert_int_ge(n, 7);
+    long prev = -1;
+    for (int i = 1; i < n; i++) {
+        ck_assert_int_eq(fields(line[i], f, 32), 16);
+        long k = parse_step(f[0]);
+        /* rows of steps 0, 97, 194, ... then the final state, three bodies each */
+        ck_assert(k % 97 == 0 || (i >= n - 3 && k == stopped));
+        if ((i - 1) % 3 == 0) {
+            ck_assert(k > prev);
+            prev = k;
+        }
+    }
+    ck_assert_int_eq(prev, stopped);
+    free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("run-cli");
@@ -568,6 +792,11 @@ static Suite *suite(void)
     tcase_add_test(t, test_bad_command_line);
     tcase_add_test(t, test_bad_scene);
     tcase_add_test(t, test_diverged);
+    tcase_add_test(t, test_diverged_recordings_finite);
+    tcase_add_test(t, test_contact_capacity);
+    tcase_add_test(t, test_out_of_memory);
+    tcase_add_test(t, test_fifo_scene_interruptible);
+    tcase_add_test(t, test_interrupt_every);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,7 +1,7 @@
-/* Physics acceptance tests on the seed's scenes (the scenes directory, issue 6). Each test asserts a
+/* Physics acceptance tests on the example scenes (the scenes directory). Each test asserts a
  * physical fact (Coulomb's law, equilibrium, maximum dissipation, the soft cone's own
  * closed forms), with tolerances derived in the comments, never a number copied from a
- * previous run. Measured quantities the issue asks to report are printed on stdout
+ * previous run. Measured quantities worth reading are printed on stdout
  * ("report: ..."), visible in the test log. */
 #include <check.h>
 #include <math.h>

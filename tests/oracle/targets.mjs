@@ -1,4 +1,4 @@
-// The agreement targets of issue 7, as maxima of compare.mjs's quantities.
+// The agreement targets between conesim and MuJoCo, as maxima of compare.mjs's quantities.
 //   pos_abs       body position error, m (max over steps and bodies)
 //   height_rel    body height error / height
 //   fn_rel, f_rel per-contact normal force / whole force error, relative (contacts matched
