@@ -566,6 +566,7 @@ void cs_i_pgs(cs_solver_ws *w, cs_thread_ws *t, int isl)
         impr *= scale;
         st->improvement = impr;
         iter++;
+        if (!isfinite(impr)) break; /* a problem that is not finite: no sweep count helps */
         int small = impr <= o->tolerance; /* <=: tolerance 0 runs to exact stagnation */
         if (small && (!o->polish_after || pgs_gradient(w, p, isl, scale) < o->tolerance)) break;
         if (o->polish_after > 0 && (small || iter >= o->polish_after) && iter < o->max_iter) {
