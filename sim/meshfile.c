@@ -46,33 +46,24 @@ typedef struct {
     int n, cap;
 } ivec;
 
-static int dpush(dvec *a, double x)
+/* append one element to a growing array (v, n, cap) of elem-sized entries */
+static int push(void **v, int *n, int *cap, size_t elem, const void *x)
 {
-    if (a->n == a->cap) {
-        int cap = a->cap ? 2 * a->cap : 256;
-        double *p = cs_realloc(a->v, (size_t)cap * sizeof *p);
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 256;
+        void *p = cs_realloc(*v, (size_t)c * elem);
         if (!p)
             return 0;
-        a->v = p;
-        a->cap = cap;
+        *v = p;
+        *cap = c;
     }
-    a->v[a->n++] = x;
+    memcpy((char *)*v + (size_t)(*n)++ * elem, x, elem);
     return 1;
 }
 
-static int ipush(ivec *a, int x)
-{
-    if (a->n == a->cap) {
-        int cap = a->cap ? 2 * a->cap : 256;
-        int *p = cs_realloc(a->v, (size_t)cap * sizeof *p);
-        if (!p)
-            return 0;
-        a->v = p;
-        a->cap = cap;
-    }
-    a->v[a->n++] = x;
-    return 1;
-}
+static int dpush(dvec *a, double x) { return push((void **)&a->v, &a->n, &a->cap, sizeof x, &x); }
+
+static int ipush(ivec *a, int x) { return push((void **)&a->v, &a->n, &a->cap, sizeof x, &x); }
 
 /* ---- STL: merge repeated vertices ------------------------------------------------ */
 typedef struct {

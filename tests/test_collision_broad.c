@@ -7,29 +7,7 @@
 #include "collision.h"
 #include "test_collision_util.h"
 
-/* allocation counter: the test executable is linked with --wrap=malloc,calloc,realloc */
-static long n_alloc = 0;
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t m, size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t m, size_t n);
-void *__wrap_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n)
-{
-    n_alloc++;
-    return __real_malloc(n);
-}
-void *__wrap_calloc(size_t m, size_t n)
-{
-    n_alloc++;
-    return __real_calloc(m, n);
-}
-void *__wrap_realloc(void *p, size_t n)
-{
-    n_alloc++;
-    return __real_realloc(p, n);
-}
+#include "alloc_count.h"
 
 static cs_collision_geom mkgeom(int type, double s0, double s1, double s2, int body, int weld,
                                 int weldparent)
@@ -484,18 +462,18 @@ START_TEST(detect_allocates_nothing)
     int dropped;
     int n0 = cs_collision_detect(c, p, con, 4096, &dropped);
     ck_assert_int_gt(n0, 30);
-    long before = n_alloc;
+    long before = alloc_count;
     int same = 1;
     for (int r = 0; r < 5; r++) /* no Check macros inside: they may allocate */
         same &= cs_collision_detect(c, p, con, 4096, &dropped) == n0;
-    long during = n_alloc - before;
+    long during = alloc_count - before;
     ck_assert_int_eq(during, 0);
     ck_assert(same);
     cs_collision_free(c);
     /* and the wrapper does see the library's allocations (so the zero means something) */
-    before = n_alloc;
+    before = alloc_count;
     c = cs_collision_create(g, NG, NULL, 0, NULL, 0, NULL, err, sizeof err);
-    during = n_alloc - before;
+    during = alloc_count - before;
     ck_assert_int_gt(during, 5);
     cs_collision_free(c);
 }

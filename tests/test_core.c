@@ -9,29 +9,7 @@
 
 #include "conesim.h"
 
-/* allocation counter: the test executable is linked with --wrap=malloc,calloc,realloc */
-static long nalloc;
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t m, size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t m, size_t n);
-void *__wrap_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n)
-{
-    __atomic_add_fetch(&nalloc, 1, __ATOMIC_RELAXED);
-    return __real_malloc(n);
-}
-void *__wrap_calloc(size_t m, size_t n)
-{
-    __atomic_add_fetch(&nalloc, 1, __ATOMIC_RELAXED);
-    return __real_calloc(m, n);
-}
-void *__wrap_realloc(void *p, size_t n)
-{
-    __atomic_add_fetch(&nalloc, 1, __ATOMIC_RELAXED);
-    return __real_realloc(p, n);
-}
+#include "alloc_count.h"
 
 static cs_model *load(const char *path, const char *solver, int threads)
 {
@@ -57,14 +35,14 @@ static void pile_no_alloc(const char *solver)
     memcpy(d2->qpos, d->qpos, sizeof(double) * (size_t)m->nq);
     memcpy(d2->qvel, d->qvel, sizeof(double) * (size_t)m->nv);
     for (int k = 0; k < 10; k++) cs_step(m, d2);
-    long before = nalloc;
+    long before = alloc_count;
     for (int k = 0; k < 100; k++) cs_step(m, d2);
-    ck_assert_msg(nalloc == before, "%s: %ld allocations in 100 steps of a formed pile", solver,
-                  nalloc - before);
+    ck_assert_msg(alloc_count == before, "%s: %ld allocations in 100 steps of a formed pile", solver,
+                  alloc_count - before);
     ck_assert_int_gt(d2->ncon, 64);
     /* and the counter does see the library's allocations, so the zero means something */
     cs_data *d3 = cs_make_data(m);
-    ck_assert_int_gt(nalloc, before);
+    ck_assert_int_gt(alloc_count, before);
     cs_free_data(d3);
     cs_free_data(d2);
     cs_free_data(d);
