@@ -12,6 +12,7 @@
 struct cs_pool {
     int nthread;            /* including the caller */
     pthread_t *th;
+    struct worker_arg_s *wargs; /* one per worker, owned here: workers never allocate or free */
     pthread_mutex_t mu;
     pthread_cond_t go, done;
     long generation;
@@ -22,7 +23,7 @@ struct cs_pool {
     void *arg;
 };
 
-typedef struct { struct cs_pool *pool; int id; } worker_arg;
+typedef struct worker_arg_s { struct cs_pool *pool; int id; } worker_arg;
 
 static void drain(struct cs_pool *p, int id)
 {
@@ -37,7 +38,6 @@ static void *worker(void *varg)
 {
     struct cs_pool *p = ((worker_arg *)varg)->pool;
     int id = ((worker_arg *)varg)->id;
-    cs_free(varg);
     long seen = 0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
@@ -59,7 +59,10 @@ struct cs_pool *cs_pool_create(int nthread)
     if (!p) return NULL;
     p->nthread = nthread < 1 ? 1 : nthread;
     p->th = cs_calloc((size_t)p->nthread, sizeof *p->th);
-    if (!p->th) {
+    p->wargs = cs_calloc((size_t)p->nthread, sizeof *p->wargs);
+    if (!p->th || !p->wargs) {
+        cs_free(p->th);
+        cs_free(p->wargs);
         cs_free(p);
         return NULL;
     }
@@ -68,16 +71,10 @@ struct cs_pool *cs_pool_create(int nthread)
     pthread_cond_init(&p->done, NULL);
     atomic_init(&p->next, 0);
     for (int i = 1; i < p->nthread; i++) {
-        worker_arg *a = cs_malloc(sizeof *a);
-        if (!a) { /* out of memory: no pool */
-            p->nthread = i;
-            cs_pool_free(p);
-            return NULL;
-        }
+        worker_arg *a = &p->wargs[i];
         a->pool = p;
         a->id = i;
         if (pthread_create(&p->th[i], NULL, worker, a) != 0) {
-            cs_free(a);
             p->nthread = i; /* the system refused a thread: run with those that started */
             break;
         }
@@ -97,6 +94,7 @@ void cs_pool_free(struct cs_pool *p)
     pthread_cond_destroy(&p->go);
     pthread_cond_destroy(&p->done);
     cs_free(p->th);
+    cs_free(p->wargs);
     cs_free(p);
 }
 
