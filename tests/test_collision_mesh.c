@@ -380,6 +380,82 @@ START_TEST(box_mesh_vs_primitives)
 }
 END_TEST
 
+/* A sphere against a box written as a mesh, touching a face, an edge or a corner (shallow
+ * overlap or a gap within the margin): the contact is the closed form. The normal runs
+ * from the centre to the nearest box point, the depth is that distance less the radius,
+ * and the point sits on the centre's normal line, midway between the surfaces. */
+START_TEST(sphere_mesh_closed_form)
+{
+    tc_seed(5);
+    double s[3] = {0.2, 0.15, 0.1}, p[24];
+    box_corners(s, p);
+    thull H;
+    ck_assert_int_eq(mkhull(&H, p, 8, -1), 0);
+    const double r = 0.04, margin = 0.01;
+    int nface = 0, nedge = 0, ncorner = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        cs_pose b, a;
+        tc_random_pose(&b, 0.3);
+        /* a nearest box point q (local), on a face, an edge or a corner, and an outward
+         * direction from it within that feature's normal cone */
+        double q[3], u[3] = {0, 0, 0};
+        int kind = trial % 3;
+        for (int i = 0; i < 3; i++)
+            q[i] = tc_uni(-s[i], s[i]);
+        int order[3] = {0, 1, 2};
+        for (int i = 2; i > 0; i--) {
+            int j = (int)tc_uni(0, i + 1 - 1e-9), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        for (int k = 0; k <= kind; k++) {
+            int ax = order[k];
+            double sg = tc_uni(-1, 1) < 0 ? -1 : 1;
+            q[ax] = sg * s[ax];
+            u[ax] = sg * tc_uni(0.05, 1);
+        }
+        double ul = sqrt(cs_dot3(u, u));
+        double gap = tc_uni(-0.02, margin); /* signed distance sphere - box */
+        double cl[3];
+        for (int i = 0; i < 3; i++)
+            cl[i] = q[i] + (r + gap) * u[i] / ul;
+        cs_mulmv(a.pos, b.mat, cl);
+        for (int i = 0; i < 3; i++)
+            a.pos[i] += b.pos[i];
+        tc_random_rot(a.mat);
+        double ss[3] = {r, 0, 0};
+        cs_geom_contact c[CS_MAXCONPAIR];
+        int n = pair(CS_GEOM_SPHERE, ss, NULL, &a, CS_GEOM_MESH, s, &H.h, &b, margin, c);
+        if (gap > margin - 1e-9)
+            continue;
+        ck_assert_msg(n == 1, "trial %d: %d contacts", trial, n);
+        double nw[3];
+        for (int i = 0; i < 3; i++)
+            nw[i] = -(cl[i] - q[i]) / (r + gap); /* local: sphere -> box */
+        double nx[3];
+        cs_mulmv(nx, b.mat, nw);
+        double e = 0;
+        for (int i = 0; i < 3; i++)
+            e = fmax(e, fabs(c[0].frame[i] - nx[i]));
+        ck_assert_msg(fabs(c[0].dist - gap) < 1e-10, "trial %d kind %d: dist %.12g vs %.12g",
+                      trial, kind, c[0].dist, gap);
+        ck_assert_msg(e < 1e-8, "trial %d kind %d: normal off by %g", trial, kind, e);
+        for (int i = 0; i < 3; i++) {
+            double want = a.pos[i] + (r + 0.5 * gap) * nx[i];
+            ck_assert_msg(fabs(c[0].pos[i] - want) < 1e-10, "trial %d kind %d: point off by %g",
+                          trial, kind, c[0].pos[i] - want);
+        }
+        nface += kind == 0;
+        nedge += kind == 1;
+        ncorner += kind == 2;
+    }
+    ck_assert_int_gt(nface, 500);
+    ck_assert_int_gt(nedge, 500);
+    ck_assert_int_gt(ncorner, 500);
+    cs_hull_data_free(&H.d);
+}
+END_TEST
+
 /* A hexagonal prism (a nut's outline) flat on a plane: four contacts spanning the face. */
 START_TEST(prism_on_plane)
 {
@@ -466,6 +542,7 @@ int main(void)
     tcase_add_test(tc, transform_moves_planes);
     tcase_add_test(tc, box_mesh_on_plane);
     tcase_add_test(tc, box_mesh_vs_primitives);
+    tcase_add_test(tc, sphere_mesh_closed_form);
     tcase_add_test(tc, prism_on_plane);
     tcase_add_test(tc, hull_aabb);
     suite_add_tcase(s, tc);
