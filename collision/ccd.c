@@ -802,18 +802,21 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
     int cnt = 1;
     if (!opt->multiccd || !can_rest_flat(a->type) || !can_rest_flat(b->type))
         return cnt;
+    double scale = 0;
+    for (int i = 0; i < 3; i++)
+        scale = fmax(scale, fmax(a->size[i], b->size[i]));
+    const double eps = 1e-3, tol = 1e-3 * scale;
+    if ((a->type == CS_GEOM_BOX || a->type == CS_GEOM_MESH) &&
+        (b->type == CS_GEOM_BOX || b->type == CS_GEOM_MESH))
+        cnt = cs_polytope_face_points(a, b, n, margin, tol, out, cnt, CS_MAXCONPAIR);
 
     /* Extra points: tilt geom2 by a small angle about each tangent through p. A flat
      * contact patch then touches at its rim; map that point back to the unperturbed pose
      * and correct its distance to first order (the tilt moved it by delta along n). */
     double fr[9] = {n[0], n[1], n[2], 0, 0, 0, 0, 0, 0};
     cs_make_frame(fr);
-    double scale = 0;
-    for (int i = 0; i < 3; i++)
-        scale = fmax(scale, fmax(a->size[i], b->size[i]));
-    const double eps = 1e-3, tol = 1e-3 * scale;
     double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 4 && cnt < CS_MAXCONPAIR; k++) {
         double u[3];
         for (int i = 0; i < 3; i++)
             u[i] = ((k & 1) ? -1 : 1) * fr[3 * (1 + (k >> 1)) + i];

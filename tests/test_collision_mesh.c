@@ -456,6 +456,66 @@ START_TEST(sphere_mesh_closed_form)
 }
 END_TEST
 
+/* A tetrahedron resting on one of its edges, the edge sloping into a box's top face (as a
+ * box and as a box mesh): both ends of the edge are below the face, so both are contacts,
+ * each as deep as its height over the face, with the face's normal. */
+START_TEST(edge_on_face_both_ends)
+{
+    tc_seed(9);
+    double s[3] = {0.2, 0.2, 0.1}, bp[24];
+    box_corners(s, bp);
+    thull HB, HT;
+    ck_assert_int_eq(mkhull(&HB, bp, 8, -1), 0);
+    const double tet[12] = {-0.05, 0, 0, 0.05, 0, 0, 0, 0.05, 0.06, 0, -0.05, 0.06};
+    ck_assert_int_eq(mkhull(&HT, tet, 4, -1), 0);
+    int checked = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        int asmesh = trial & 1;
+        cs_pose a, b;
+        memcpy(a.mat, IDM, sizeof IDM);
+        a.pos[0] = a.pos[1] = a.pos[2] = 0;
+        /* the edge from (-0.05,0,0) to (0.05,0,0) turned about z by yaw, sloping by th,
+         * its middle at height h over the face (the top face is at z = 0.1) */
+        double th = tc_uni(0.005, 0.05), yaw = tc_uni(-3.1, 3.1);
+        double cy = cos(yaw), sy = sin(yaw), ct = cos(th), st = sin(th);
+        double h = -0.05 * st - tc_uni(0.0002, 0.003); /* both ends below */
+        double Ry[9] = {ct, 0, st, 0, 1, 0, -st, 0, ct}, Rz[9] = {cy, -sy, 0, sy, cy, 0, 0, 0, 1};
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                b.mat[3 * i + j] = Rz[3 * i] * Ry[j] + Rz[3 * i + 1] * Ry[3 + j] +
+                                   Rz[3 * i + 2] * Ry[6 + j];
+        b.pos[0] = tc_uni(-0.1, 0.1);
+        b.pos[1] = tc_uni(-0.1, 0.1);
+        b.pos[2] = 0.1 + h;
+        double ends[2][3];
+        for (int e = 0; e < 2; e++) {
+            cs_mulmv(ends[e], b.mat, tet + 3 * e);
+            for (int i = 0; i < 3; i++)
+                ends[e][i] += b.pos[i];
+        }
+        double ts[3] = {0.05, 0.05, 0.06};
+        cs_geom_contact c[CS_MAXCONPAIR];
+        int n = asmesh ? pair(CS_GEOM_MESH, s, &HB.h, &a, CS_GEOM_MESH, ts, &HT.h, &b, 0, c)
+                       : pair(CS_GEOM_BOX, s, NULL, &a, CS_GEOM_MESH, ts, &HT.h, &b, 0, c);
+        for (int e = 0; e < 2; e++) {
+            double want = ends[e][2] - 0.1;
+            int found = 0;
+            for (int k = 0; k < n && !found; k++) {
+                double dx = c[k].pos[0] - ends[e][0], dy = c[k].pos[1] - ends[e][1];
+                found = fabs(dx) < 1e-9 && fabs(dy) < 1e-9 && fabs(c[k].dist - want) < 1e-9 &&
+                        fabs(c[k].frame[2] - 1) < 1e-9;
+            }
+            ck_assert_msg(found, "trial %d (%s): end %d (depth %g) not a contact of %d", trial,
+                          asmesh ? "mesh" : "box", e, want, n);
+        }
+        checked++;
+    }
+    ck_assert_int_eq(checked, 400);
+    cs_hull_data_free(&HB.d);
+    cs_hull_data_free(&HT.d);
+}
+END_TEST
+
 /* A hexagonal prism (a nut's outline) flat on a plane: four contacts spanning the face. */
 START_TEST(prism_on_plane)
 {
@@ -543,6 +603,7 @@ int main(void)
     tcase_add_test(tc, box_mesh_on_plane);
     tcase_add_test(tc, box_mesh_vs_primitives);
     tcase_add_test(tc, sphere_mesh_closed_form);
+    tcase_add_test(tc, edge_on_face_both_ends);
     tcase_add_test(tc, prism_on_plane);
     tcase_add_test(tc, hull_aabb);
     suite_add_tcase(s, tc);
