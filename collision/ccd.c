@@ -592,11 +592,110 @@ static int blow_up(const cs_shape *A, const cs_shape *B, sv s[4], int n)
     return 0;
 }
 
+static int strictly_convex(int t)
+{
+    return t == CS_GEOM_SPHERE || t == CS_GEOM_ELLIPSOID;
+}
+
+/* A strictly convex shape touches along n at one point, its support point: the contact
+ * lies there, moved half the distance towards the other surface. EPA's witness points are
+ * blends of support points, inside such a shape and off that point sideways (by about the
+ * square root of its tolerance), which would give the contact force a spurious lever arm. */
+static void place_on_support(const cs_shape *A, const cs_shape *B, const double n[3],
+                             double dist, double p[3])
+{
+    double x[3];
+    if (strictly_convex(B->type)) {
+        double nn[3] = {-n[0], -n[1], -n[2]};
+        cs_support(B, nn, x);
+        for (int i = 0; i < 3; i++)
+            p[i] = x[i] - 0.5 * dist * n[i];
+    } else if (strictly_convex(A->type)) {
+        cs_support(A, n, x);
+        for (int i = 0; i < 3; i++)
+            p[i] = x[i] + 0.5 * dist * n[i];
+    }
+}
+
+static int single_contact_raw(const cs_collision_options *opt, const cs_shape *A,
+                              const cs_shape *B, double margin, int polish, double n[3],
+                              double p[3], double *dist);
+static double gjk_distance(const cs_shape *A, const cs_shape *B, double tol, double pa[3],
+                           double pb[3], sv s[4], int *encl, int *ns);
+static double sep_along(const cs_shape *A, const cs_shape *B, const double n[3], double *sa,
+                        double *sb);
+
+/* A sphere is its centre grown by its radius, a capsule its segment: while the cores stay
+ * apart (penetration less than the radii), GJK's distance between the cores gives the
+ * exact normal and depth. EPA on the grown shapes only reaches them to its tolerance, and
+ * the polish of its normal stalls where the overlap has a ridge (a sphere on a hull's
+ * edge). Returns -1 when the cores touch. */
+static int core_contact(const cs_shape *A, const cs_shape *B, double margin, double n[3],
+                        double p[3], double *dist)
+{
+    double ra = 0, rb = 0, sa[3], sb[3];
+    cs_shape ca = *A, cb = *B;
+    if (A->type == CS_GEOM_SPHERE || A->type == CS_GEOM_CAPSULE) {
+        ra = A->size[0];
+        memcpy(sa, A->size, sizeof sa);
+        sa[0] = 0;
+        ca.size = sa;
+    }
+    if (B->type == CS_GEOM_SPHERE || B->type == CS_GEOM_CAPSULE) {
+        rb = B->size[0];
+        memcpy(sb, B->size, sizeof sb);
+        sb[0] = 0;
+        cb.size = sb;
+    }
+    double scale = 0;
+    for (int i = 0; i < 3; i++)
+        scale = fmax(scale, fmax(A->size[i], B->size[i]));
+    double tol = 1e-10 * (scale > 0 ? scale : 1);
+    double pa[3], pb[3];
+    sv simplex[4];
+    int encl, ns;
+    double d = gjk_distance(&ca, &cb, tol, pa, pb, simplex, &encl, &ns);
+    if (!(d > tol))
+        return -1;
+    for (int i = 0; i < 3; i++)
+        n[i] = (pb[i] - pa[i]) / d;
+    /* the distance as the gap between the support planes along n: consistent with n
+     * (GJK's |pb - pa| is within its tolerance above it) */
+    double sa_, sb_;
+    *dist = sep_along(A, B, n, &sa_, &sb_);
+    if (*dist > margin)
+        return 0;
+    for (int i = 0; i < 3; i++)
+        p[i] = 0.5 * (pa[i] + ra * n[i] + pb[i] - rb * n[i]);
+    double shift = 0.5 * (sa_ + sb_) - cs_dot3(n, p);
+    for (int i = 0; i < 3; i++)
+        p[i] += shift * n[i];
+    return 1;
+}
+
+/* One contact between A and B: through the cores of spheres and capsules when they stay
+ * apart, else single_contact_raw; the point on the support point of a strictly convex
+ * side. */
+static int single_contact(const cs_collision_options *opt, const cs_shape *A, const cs_shape *B,
+                          double margin, int polish, double n[3], double p[3], double *dist)
+{
+    int r = -1;
+    if (A->type == CS_GEOM_SPHERE || A->type == CS_GEOM_CAPSULE ||
+        B->type == CS_GEOM_SPHERE || B->type == CS_GEOM_CAPSULE)
+        r = core_contact(A, B, margin, n, p, dist);
+    if (r < 0)
+        r = single_contact_raw(opt, A, B, margin, polish, n, p, dist);
+    if (r)
+        place_on_support(A, B, n, *dist, p);
+    return r;
+}
+
 /* One contact between A and B: GJK distance when apart, MPR when overlapping, its normal
  * then refined to the direction of least overlap (MPR's portal normal can be degrees off
  * on curved patches; the refinement makes depth and normal consistent with the supports). */
-static int single_contact(const cs_collision_options *opt, const cs_shape *A, const cs_shape *B,
-                          double margin, int polish, double n[3], double p[3], double *dist)
+static int single_contact_raw(const cs_collision_options *opt, const cs_shape *A,
+                              const cs_shape *B, double margin, int polish, double n[3],
+                              double p[3], double *dist)
 {
     double scale = 0;
     for (int i = 0; i < 3; i++)
@@ -703,18 +802,21 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
     int cnt = 1;
     if (!opt->multiccd || !can_rest_flat(a->type) || !can_rest_flat(b->type))
         return cnt;
+    double scale = 0;
+    for (int i = 0; i < 3; i++)
+        scale = fmax(scale, fmax(a->size[i], b->size[i]));
+    const double eps = 1e-3, tol = 1e-3 * scale;
+    if ((a->type == CS_GEOM_BOX || a->type == CS_GEOM_MESH) &&
+        (b->type == CS_GEOM_BOX || b->type == CS_GEOM_MESH))
+        cnt = cs_polytope_face_points(a, b, n, margin, tol, out, cnt, CS_MAXCONPAIR);
 
     /* Extra points: tilt geom2 by a small angle about each tangent through p. A flat
      * contact patch then touches at its rim; map that point back to the unperturbed pose
      * and correct its distance to first order (the tilt moved it by delta along n). */
     double fr[9] = {n[0], n[1], n[2], 0, 0, 0, 0, 0, 0};
     cs_make_frame(fr);
-    double scale = 0;
-    for (int i = 0; i < 3; i++)
-        scale = fmax(scale, fmax(a->size[i], b->size[i]));
-    const double eps = 1e-3, tol = 1e-3 * scale;
     double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 4 && cnt < CS_MAXCONPAIR; k++) {
         double u[3];
         for (int i = 0; i < 3; i++)
             u[i] = ((k & 1) ? -1 : 1) * fr[3 * (1 + (k >> 1)) + i];

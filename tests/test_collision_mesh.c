@@ -380,6 +380,142 @@ START_TEST(box_mesh_vs_primitives)
 }
 END_TEST
 
+/* A sphere against a box written as a mesh, touching a face, an edge or a corner (shallow
+ * overlap or a gap within the margin): the contact is the closed form. The normal runs
+ * from the centre to the nearest box point, the depth is that distance less the radius,
+ * and the point sits on the centre's normal line, midway between the surfaces. */
+START_TEST(sphere_mesh_closed_form)
+{
+    tc_seed(5);
+    double s[3] = {0.2, 0.15, 0.1}, p[24];
+    box_corners(s, p);
+    thull H;
+    ck_assert_int_eq(mkhull(&H, p, 8, -1), 0);
+    const double r = 0.04, margin = 0.01;
+    int nface = 0, nedge = 0, ncorner = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        cs_pose b, a;
+        tc_random_pose(&b, 0.3);
+        /* a nearest box point q (local), on a face, an edge or a corner, and an outward
+         * direction from it within that feature's normal cone */
+        double q[3], u[3] = {0, 0, 0};
+        int kind = trial % 3;
+        for (int i = 0; i < 3; i++)
+            q[i] = tc_uni(-s[i], s[i]);
+        int order[3] = {0, 1, 2};
+        for (int i = 2; i > 0; i--) {
+            int j = (int)tc_uni(0, i + 1 - 1e-9), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        for (int k = 0; k <= kind; k++) {
+            int ax = order[k];
+            double sg = tc_uni(-1, 1) < 0 ? -1 : 1;
+            q[ax] = sg * s[ax];
+            u[ax] = sg * tc_uni(0.05, 1);
+        }
+        double ul = sqrt(cs_dot3(u, u));
+        double gap = tc_uni(-0.02, margin); /* signed distance sphere - box */
+        double cl[3];
+        for (int i = 0; i < 3; i++)
+            cl[i] = q[i] + (r + gap) * u[i] / ul;
+        cs_mulmv(a.pos, b.mat, cl);
+        for (int i = 0; i < 3; i++)
+            a.pos[i] += b.pos[i];
+        tc_random_rot(a.mat);
+        double ss[3] = {r, 0, 0};
+        cs_geom_contact c[CS_MAXCONPAIR];
+        int n = pair(CS_GEOM_SPHERE, ss, NULL, &a, CS_GEOM_MESH, s, &H.h, &b, margin, c);
+        if (gap > margin - 1e-9)
+            continue;
+        ck_assert_msg(n == 1, "trial %d: %d contacts", trial, n);
+        double nw[3];
+        for (int i = 0; i < 3; i++)
+            nw[i] = -(cl[i] - q[i]) / (r + gap); /* local: sphere -> box */
+        double nx[3];
+        cs_mulmv(nx, b.mat, nw);
+        double e = 0;
+        for (int i = 0; i < 3; i++)
+            e = fmax(e, fabs(c[0].frame[i] - nx[i]));
+        ck_assert_msg(fabs(c[0].dist - gap) < 1e-10, "trial %d kind %d: dist %.12g vs %.12g",
+                      trial, kind, c[0].dist, gap);
+        ck_assert_msg(e < 1e-8, "trial %d kind %d: normal off by %g", trial, kind, e);
+        for (int i = 0; i < 3; i++) {
+            double want = a.pos[i] + (r + 0.5 * gap) * nx[i];
+            ck_assert_msg(fabs(c[0].pos[i] - want) < 1e-10, "trial %d kind %d: point off by %g",
+                          trial, kind, c[0].pos[i] - want);
+        }
+        nface += kind == 0;
+        nedge += kind == 1;
+        ncorner += kind == 2;
+    }
+    ck_assert_int_gt(nface, 500);
+    ck_assert_int_gt(nedge, 500);
+    ck_assert_int_gt(ncorner, 500);
+    cs_hull_data_free(&H.d);
+}
+END_TEST
+
+/* A tetrahedron resting on one of its edges, the edge sloping into a box's top face (as a
+ * box and as a box mesh): both ends of the edge are below the face, so both are contacts,
+ * each as deep as its height over the face, with the face's normal. */
+START_TEST(edge_on_face_both_ends)
+{
+    tc_seed(9);
+    double s[3] = {0.2, 0.2, 0.1}, bp[24];
+    box_corners(s, bp);
+    thull HB, HT;
+    ck_assert_int_eq(mkhull(&HB, bp, 8, -1), 0);
+    const double tet[12] = {-0.05, 0, 0, 0.05, 0, 0, 0, 0.05, 0.06, 0, -0.05, 0.06};
+    ck_assert_int_eq(mkhull(&HT, tet, 4, -1), 0);
+    int checked = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        int asmesh = trial & 1;
+        cs_pose a, b;
+        memcpy(a.mat, IDM, sizeof IDM);
+        a.pos[0] = a.pos[1] = a.pos[2] = 0;
+        /* the edge from (-0.05,0,0) to (0.05,0,0) turned about z by yaw, sloping by th,
+         * its middle at height h over the face (the top face is at z = 0.1) */
+        double th = tc_uni(0.005, 0.05), yaw = tc_uni(-3.1, 3.1);
+        double cy = cos(yaw), sy = sin(yaw), ct = cos(th), st = sin(th);
+        double h = -0.05 * st - tc_uni(0.0002, 0.003); /* both ends below */
+        double Ry[9] = {ct, 0, st, 0, 1, 0, -st, 0, ct}, Rz[9] = {cy, -sy, 0, sy, cy, 0, 0, 0, 1};
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                b.mat[3 * i + j] = Rz[3 * i] * Ry[j] + Rz[3 * i + 1] * Ry[3 + j] +
+                                   Rz[3 * i + 2] * Ry[6 + j];
+        b.pos[0] = tc_uni(-0.1, 0.1);
+        b.pos[1] = tc_uni(-0.1, 0.1);
+        b.pos[2] = 0.1 + h;
+        double ends[2][3];
+        for (int e = 0; e < 2; e++) {
+            cs_mulmv(ends[e], b.mat, tet + 3 * e);
+            for (int i = 0; i < 3; i++)
+                ends[e][i] += b.pos[i];
+        }
+        double ts[3] = {0.05, 0.05, 0.06};
+        cs_geom_contact c[CS_MAXCONPAIR];
+        int n = asmesh ? pair(CS_GEOM_MESH, s, &HB.h, &a, CS_GEOM_MESH, ts, &HT.h, &b, 0, c)
+                       : pair(CS_GEOM_BOX, s, NULL, &a, CS_GEOM_MESH, ts, &HT.h, &b, 0, c);
+        for (int e = 0; e < 2; e++) {
+            double want = ends[e][2] - 0.1;
+            int found = 0;
+            for (int k = 0; k < n && !found; k++) {
+                double dx = c[k].pos[0] - ends[e][0], dy = c[k].pos[1] - ends[e][1];
+                found = fabs(dx) < 1e-9 && fabs(dy) < 1e-9 && fabs(c[k].dist - want) < 1e-9 &&
+                        fabs(c[k].frame[2] - 1) < 1e-9;
+            }
+            ck_assert_msg(found, "trial %d (%s): end %d (depth %g) not a contact of %d", trial,
+                          asmesh ? "mesh" : "box", e, want, n);
+        }
+        checked++;
+    }
+    ck_assert_int_eq(checked, 400);
+    cs_hull_data_free(&HB.d);
+    cs_hull_data_free(&HT.d);
+}
+END_TEST
+
 /* A hexagonal prism (a nut's outline) flat on a plane: four contacts spanning the face. */
 START_TEST(prism_on_plane)
 {
@@ -466,6 +602,8 @@ int main(void)
     tcase_add_test(tc, transform_moves_planes);
     tcase_add_test(tc, box_mesh_on_plane);
     tcase_add_test(tc, box_mesh_vs_primitives);
+    tcase_add_test(tc, sphere_mesh_closed_form);
+    tcase_add_test(tc, edge_on_face_both_ends);
     tcase_add_test(tc, prism_on_plane);
     tcase_add_test(tc, hull_aabb);
     suite_add_tcase(s, tc);

@@ -645,6 +645,61 @@ START_TEST(test_mesh_shapes)
 }
 END_TEST
 
+/* mesh_pedestal: resting meshes stay at rest while a ball strikes one of them. The stone
+ * sits on a triangular face (three contacts on the pedestal), the prism on a rectangular
+ * side (four on the floor); neither moves a millimetre. The ball touches the stone, leaves
+ * the pedestal and ends rolling on the floor beside it. */
+static int geom_pair_contacts(const cs_model *m, const cs_data *d, const char *g1,
+                              const char *g2)
+{
+    int a = cs_name2id_geom(m, g1), b = cs_name2id_geom(m, g2), n = 0;
+    for (int i = 0; i < d->ncon; i++) {
+        const cs_contact *c = &d->contact[i];
+        n += !c->exclude && ((c->geom1 == a && c->geom2 == b) || (c->geom1 == b && c->geom2 == a));
+    }
+    return n;
+}
+
+START_TEST(test_mesh_pedestal)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_SCENES "/mesh_pedestal.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    cs_data *d = cs_make_data(m);
+    int bs = cs_name2id_body(m, "stone"), bp = cs_name2id_body(m, "prism"),
+        bb = cs_name2id_body(m, "ball"), gb = cs_name2id_geom(m, "ball"),
+        gs = cs_name2id_geom(m, "stone");
+    cs_forward(m, d);
+    double s0[3], p0[3];
+    memcpy(s0, d->xpos + 3 * bs, sizeof s0);
+    memcpy(p0, d->xpos + 3 * bp, sizeof p0);
+    int hit = 0;
+    for (int s = 0; s < 1000; s++) {
+        cs_step(m, d);
+        for (int i = 0; i < d->ncon; i++) {
+            const cs_contact *c = &d->contact[i];
+            hit |= (c->geom1 == gb && c->geom2 == gs) || (c->geom1 == gs && c->geom2 == gb);
+        }
+        if (s > 50) {
+            ck_assert_int_eq(geom_pair_contacts(m, d, "pedestal", "stone"), 3);
+            ck_assert_int_eq(geom_pair_contacts(m, d, "floor", "prism"), 4);
+        }
+    }
+    double ds = 0, dp = 0;
+    for (int k = 0; k < 3; k++) {
+        ds = fmax(ds, fabs(d->xpos[3 * bs + k] - s0[k]));
+        dp = fmax(dp, fabs(d->xpos[3 * bp + k] - p0[k]));
+    }
+    ck_assert_msg(ds < 1e-3 && dp < 1e-3, "stone moved %g, prism %g", ds, dp);
+    ck_assert(hit);
+    const double *x = d->xpos + 3 * bb;
+    ck_assert_msg(fabs(x[2] - 0.03) < 1e-3, "ball height %g", x[2]);
+    ck_assert(fmax(fabs(x[0] - 0.3), fabs(x[1])) > 0.12 + 0.03);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_box_stack)
 {
     cs_model *m = load_scene("box_stack.xml");
@@ -701,6 +756,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_roll_condim6);
     tcase_add_test(t, test_box_stack);
     tcase_add_test(t, test_mesh_shapes);
+    tcase_add_test(t, test_mesh_pedestal);
     suite_add_tcase(s, t);
     return s;
 }
