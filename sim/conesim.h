@@ -360,6 +360,24 @@ const char *cs_contact_zone_name(int zone);
 const char *cs_body_label(const cs_model *m, int body, char *buf, size_t bufsz);
 const char *cs_geom_label(const cs_model *m, int geom, char *buf, size_t bufsz);
 
+/* ---- fields by name (sim/fields.c), for bindings that must not copy the layouts ------ */
+typedef enum { CS_FIELD_INT = 0, CS_FIELD_DOUBLE = 1 } cs_field_type;
+typedef struct {
+    const char *name;     /* the struct member's name (geom_xpos, geom_xmat: geom_xpose's) */
+    int type;             /* cs_field_type */
+    int ndim;             /* 0 scalar, 1 fixed vector (shape[0]), 2 rows x columns */
+    int shape[2];
+    int stride;           /* bytes from one row to the next, 0 when packed */
+    void *ptr;            /* the first element, valid until the owner is freed; for a
+                             contact, until the next step or reset (d->contact grows) */
+} cs_field;
+/* Field k (0, 1, ... until -1 is returned) of the model, the data, the options, contact i. */
+int cs_model_field(const cs_model *m, int k, cs_field *out);
+int cs_data_field(const cs_model *m, const cs_data *d, int k, cs_field *out);
+int cs_option_field(const cs_option *o, int k, cs_field *out);
+int cs_contact_field(const cs_data *d, int i, int k, cs_field *out); /* -1 also: i >= ncon */
+cs_option *cs_model_option(cs_model *m); /* &m->opt, for bindings */
+
 /* ---- small math used across sim/ (sim/mathutil.c) ----------------------------------- */
 void cs_quat2mat(double mat[9], const double q[4]);
 void cs_mulquat(double r[4], const double a[4], const double b[4]);
