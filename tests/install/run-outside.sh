@@ -29,3 +29,14 @@ LD_LIBRARY_PATH=$libdir "$tmp/outside" "$src/scenes/sphere_plane.xml"
 # the installed program runs from the scratch root too
 LD_LIBRARY_PATH=$libdir "$(find "$root" -path '*/bin/conesim')" run "$src/scenes/sphere_plane.xml" \
   --steps 10 --quiet >/dev/null
+# `import conesim` from the installed package (Debian's python3 with numpy; not under the
+# sanitizers, whose runtime the interpreter would have to preload)
+pkgdir=$(find "$root" -type d -name conesim -path '*/dist-packages/*' -o -type d -name conesim -path '*/site-packages/*' | head -n 1)
+if [ -z "$san" ] && [ -n "$pkgdir" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  PYTHONPATH=$(dirname "$pkgdir") CONESIM_LIBRARY=$libdir/libconesim.so.0 /usr/bin/python3 -c '
+import sys, conesim
+m = conesim.Model.from_xml_path(sys.argv[1]); d = conesim.Data(m); conesim.step(m, d, 500)
+fn = conesim.contact_force(m, d, 0)[0]
+print("python: f_n %.6f N from %s" % (fn, conesim.__file__))
+sys.exit(0 if abs(fn - 19.62) < 1e-9 else 1)' "$src/scenes/sphere_plane.xml"
+fi
