@@ -16,16 +16,25 @@
 #ifndef CONESIM_H
 #define CONESIM_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-#include "collision/geom.h"
-#include "solver/mass.h"
-#include "solver/rows.h"
+#include "cs_version.h" /* CS_VERSION_MAJOR, _MINOR, _PATCH, CS_VERSION "x.y.z" */
+#include "geom.h"       /* cs_geom_type, cs_pose */
+#include "cone_type.h"  /* cs_cone_type */
 
+#ifdef __cplusplus
+extern "C" {
+#ifdef __cplusplus
+}
+#endif
+
+#endif
+
+/* The version of the library actually linked ("x.y.z"), against CS_VERSION compiled in. */
 const char *cs_version(void);
 
 /* ---- options (MJCF <option>, MuJoCo's numbering of enums) ------------------------- */
-/* cs_cone_type (CS_CONE_PYRAMIDAL, CS_CONE_ELLIPTIC) comes from solver/rows.h. */
 typedef enum { CS_SOLVER_PGS = 0, CS_SOLVER_CG = 1, CS_SOLVER_NEWTON = 2 } cs_solver_type;
 typedef enum { CS_PGS_CONTACT = 0, CS_PGS_PAIR = 1 } cs_pgs_blocks;
 
@@ -130,7 +139,7 @@ typedef struct {
     int *geom_type;       /* cs_geom_type (MuJoCo's mjtGeom codes) */
     int *geom_body;
     int *geom_contype, *geom_conaffinity, *geom_condim, *geom_priority, *geom_group;
-    double *geom_size;    /* 3, MuJoCo's meaning per type (collision/geom.h) */
+    double *geom_size;    /* 3, MuJoCo's meaning per type (geom.h) */
     double *geom_pos;     /* 3, in the body frame */
     double *geom_quat;    /* 4 */
     double *geom_friction;/* 3: slide, spin, roll */
@@ -248,7 +257,7 @@ typedef struct {
     /* the mass matrix, factored in the smooth stage (solver/mass.h's layout) */
     double *qM, *qLD;     /* nM */
     double *qLDiagInv;    /* nv */
-    cs_mass mass;         /* the operator over them and the model's tree arrays */
+    struct cs_mass *mass; /* the operator over them and the model's tree arrays (internal) */
 
     /* contacts (collision fills) */
     int ncon;
@@ -256,10 +265,10 @@ typedef struct {
                              the model's nconmax */
     cs_contact *contact;  /* ncon_cap */
 
-    /* constraint rows of the step (solver/rows.h): one block per contact that enters the
-     * solver, sized by the step, storage reused */
+    /* constraint rows of the step: one block per contact that enters the solver, sized by
+     * the step, storage reused (their layout is internal: solver/rows.h in the source) */
     int nefc;             /* rows in all blocks */
-    cs_efc efc;
+    struct cs_efc *efc;
     cs_solver_stat solver;
 
     int solver_stats;     /* set to 1 for the residual statistics of d->solver and
@@ -350,6 +359,24 @@ const char *cs_contact_zone_name(int zone);
 /* body name, or "body<i>" (MuJoCo index) when unnamed; buf must hold 32 bytes */
 const char *cs_body_label(const cs_model *m, int body, char *buf, size_t bufsz);
 const char *cs_geom_label(const cs_model *m, int geom, char *buf, size_t bufsz);
+
+/* ---- fields by name (sim/fields.c), for bindings that must not copy the layouts ------ */
+typedef enum { CS_FIELD_INT = 0, CS_FIELD_DOUBLE = 1 } cs_field_type;
+typedef struct {
+    const char *name;     /* the struct member's name (geom_xpos, geom_xmat: geom_xpose's) */
+    int type;             /* cs_field_type */
+    int ndim;             /* 0 scalar, 1 fixed vector (shape[0]), 2 rows x columns */
+    int shape[2];
+    int stride;           /* bytes from one row to the next, 0 when packed */
+    void *ptr;            /* the first element, valid until the owner is freed; for a
+                             contact, until the next step or reset (d->contact grows) */
+} cs_field;
+/* Field k (0, 1, ... until -1 is returned) of the model, the data, the options, contact i. */
+int cs_model_field(const cs_model *m, int k, cs_field *out);
+int cs_data_field(const cs_model *m, const cs_data *d, int k, cs_field *out);
+int cs_option_field(const cs_option *o, int k, cs_field *out);
+int cs_contact_field(const cs_data *d, int i, int k, cs_field *out); /* -1 also: i >= ncon */
+cs_option *cs_model_option(cs_model *m); /* &m->opt, for bindings */
 
 /* ---- small math used across sim/ (sim/mathutil.c) ----------------------------------- */
 void cs_quat2mat(double mat[9], const double q[4]);

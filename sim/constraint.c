@@ -91,20 +91,20 @@ static void make_rows(const cs_model *m, cs_data *d)
         cs_contact_side sd[2];
         contact_side(m, d, c->geom1, c->pos, d->jac, &sd[0]);
         contact_side(m, d, c->geom2, c->pos, d->jac + 6 * (size_t)maxtree, &sd[1]);
-        c->efc_address = d->efc.nefc;
-        if (cs_efc_add_contact(&d->efc, &ci, i, sd, d->qvel, &ro) < 0) {
+        c->efc_address = d->efc->nefc;
+        if (cs_efc_add_contact(d->efc, &ci, i, sd, d->qvel, &ro) < 0) {
             c->efc_address = -1;
             d->warning[CS_WARN_NOMEM]++; /* the contact is left out */
         }
     }
-    d->nefc = d->efc.nefc;
+    d->nefc = d->efc->nefc;
 }
 
 /* store: forces, contact-frame velocities and zones onto the contacts; qfrc_constraint =
  * J^T f */
 static void store(const cs_model *m, cs_data *d)
 {
-    const cs_efc *e = &d->efc;
+    const cs_efc *e = d->efc;
     for (int k = 0; k < e->nblock; k++) {
         cs_contact *c = &d->contact[e->blk_id[k]];
         memcpy(c->force, e->blk_force + CS_MAXDIM * k, sizeof c->force);
@@ -123,15 +123,15 @@ void cs_constraint(const cs_model *m, cs_data *d)
 {
     int nv = m->nv;
     d->nefc = 0;
-    cs_efc_clear(&d->efc);
+    cs_efc_clear(d->efc);
     memcpy(d->qacc, d->qacc_smooth, (size_t)nv * sizeof *d->qacc);
     memset(d->qfrc_constraint, 0, (size_t)nv * sizeof *d->qfrc_constraint);
     memset(&d->solver, 0, sizeof d->solver);
     if (d->ncon == 0) return;
     make_rows(m, d);
-    if (d->efc.nblock == 0) return;
+    if (d->efc->nblock == 0) return;
 
-    cs_problem p = {&d->mass, d->qacc_smooth, &d->efc, 0};
+    cs_problem p = {d->mass, d->qacc_smooth, d->efc, 0};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
     so.type = m->opt.solver == CS_SOLVER_PGS ? CS_METHOD_PGS : CS_METHOD_NEWTON;

@@ -5,6 +5,8 @@
 #include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
+#include "solver/mass.h"
+#include "solver/rows.h"
 #include "solver/solver.h"
 #include "stages.h"
 
@@ -22,7 +24,9 @@ void cs_free_data(cs_data *d)
 #undef FREE_ARRAY
     cs_collision_free(d->collision);
     cs_solver_free(d->solver_ws);
-    cs_efc_free(&d->efc);
+    if (d->efc) cs_efc_free(d->efc);
+    cs_free(d->efc);
+    cs_free(d->mass);
     cs_free(d);
 }
 
@@ -52,11 +56,14 @@ cs_data *cs_make_data(const cs_model *m)
 #undef CHECK
     char err[256];
     d->collision = cs_collision_make(m, err, sizeof err);
-    cs_efc_init(&d->efc);
-    d->mass = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
+    d->efc = cs_malloc(sizeof *d->efc);
+    d->mass = cs_malloc(sizeof *d->mass);
+    if (d->efc) cs_efc_init(d->efc);
+    if (d->mass)
+        *d->mass = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
                         m->tree_dofadr, m->tree_dofnum, d->qM, d->qLD, d->qLDiagInv};
     d->solver_ws = cs_solver_create(m->nv, m->ntree);
-    oom |= !d->collision || !d->solver_ws ||
+    oom |= !d->collision || !d->solver_ws || !d->efc || !d->mass ||
            (d->solver_ws && cs_solver_set_threads(d->solver_ws, m->opt.threads) < 0);
     if (oom) {
         cs_free_data(d);
@@ -81,7 +88,7 @@ void cs_reset(const cs_model *m, cs_data *d)
     memset(d->xfrc_applied, 0, 6 * (size_t)m->nbody * sizeof *d->xfrc_applied);
     d->ncon = 0;
     d->nefc = 0;
-    cs_efc_clear(&d->efc);
+    cs_efc_clear(d->efc);
     memset(&d->solver, 0, sizeof d->solver);
     memset(d->warning, 0, sizeof d->warning);
     cs_forward(m, d);

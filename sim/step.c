@@ -5,6 +5,7 @@
 
 #include "conesim.h"
 #include "dynamics.h"
+#include "solver/mass.h"
 
 static void mulmv3(const double R[9], const double v[3], double out[3])
 {
@@ -136,9 +137,9 @@ void cs_smooth(const cs_model *m, cs_data *d)
             d->qfrc_smooth[6 * f + k] = d->qfrc_applied[6 * f + k] + qx[k] - d->qfrc_bias[6 * f + k];
         }
     }
-    if (cs_mass_factor(&d->mass)) d->warning[CS_WARN_BADQACC]++; /* not for checked models */
+    if (cs_mass_factor(d->mass)) d->warning[CS_WARN_BADQACC]++; /* not for checked models */
     memcpy(d->qacc_smooth, d->qfrc_smooth, (size_t)m->nv * sizeof *d->qacc_smooth);
-    cs_mass_solve(&d->mass, d->qacc_smooth, 0, m->nv);
+    cs_mass_solve(d->mass, d->qacc_smooth, 0, m->nv);
 }
 
 void cs_forward(const cs_model *m, cs_data *d)
@@ -181,12 +182,12 @@ void cs_step(const cs_model *m, cs_data *d)
 void cs_solve_M(const cs_model *m, const cs_data *d, double *x, const double *y)
 {
     if (x != y) memcpy(x, y, (size_t)m->nv * sizeof *x);
-    cs_mass_solve(&d->mass, x, 0, m->nv);
+    cs_mass_solve(d->mass, x, 0, m->nv);
 }
 
 void cs_mul_M(const cs_model *m, const cs_data *d, double *y, const double *x)
 {
-    cs_mass_mul(&d->mass, y, x, 0, m->nv);
+    cs_mass_mul(d->mass, y, x, 0, m->nv);
 }
 
 double cs_energy_kinetic(const cs_model *m, const cs_data *d)

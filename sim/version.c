@@ -1,3 +1,3 @@
 #include "conesim.h"
 
-const char *cs_version(void) { return "0.1.0"; }
+const char *cs_version(void) { return CS_VERSION; }

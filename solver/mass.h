@@ -9,7 +9,7 @@
 #ifndef CS_MASS_H
 #define CS_MASS_H
 
-typedef struct {
+typedef struct cs_mass {
     int nv, nM;               /* dofs, stored entries */
     int ntree;
     const int *dof_parent;    /* nv: parent dof, -1 at a tree's root */

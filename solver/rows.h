@@ -4,9 +4,7 @@
 #define CS_ROWS_H
 
 #include "cone.h"
-
-/* MuJoCo's mjtCone order. */
-typedef enum { CS_CONE_PYRAMIDAL = 0, CS_CONE_ELLIPTIC = 1 } cs_cone_type;
+#include "cone_type.h"
 
 /* Row layout of a block. */
 typedef enum {
@@ -57,7 +55,7 @@ typedef struct {
  * elliptic, 2 (dim - 1) pyramidal, 1 frictionless); per-block arrays hold what the rows of
  * a block share. Storage grows when a step needs more and is reused after: no allocation
  * in a step once the largest has been seen. */
-typedef struct {
+typedef struct cs_efc {
     int nefc, nblock, nnz;
     int cap_efc, cap_block, cap_nnz;
     /* rows (nefc) */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "solver/rows.h"
 
 static const char *const TYPES[] = {"sphere", "capsule", "ellipsoid", "cylinder", "box"};
 #define NTYPES 5
@@ -209,7 +210,7 @@ START_TEST(test_solver_csv)
         v[i] = strtod(p, &p);
         if (*p == ',') p++;
     }
-    ck_assert_int_eq((int)v[4], d->efc.nblock);
+    ck_assert_int_eq((int)v[4], d->efc->nblock);
     double primal = v[9], dual = v[10];
     ck_assert(primal > 0);
     ck_assert_msg(fabs(primal + dual) <= 1e-9 * fabs(primal), "primal %g dual %g", primal, dual);

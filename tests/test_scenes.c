@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "solver/rows.h"
 
 #ifndef CS_SCENES
 #error "CS_SCENES (the scenes directory) must be defined by the build"
@@ -309,7 +310,7 @@ typedef struct {
 
 static void block_view(const cs_data *d, int k, blk_view *b)
 {
-    const cs_efc *e = &d->efc;
+    const cs_efc *e = d->efc;
     b->kind = e->blk_kind[k];
     b->dim = e->blk_dim[k];
     b->nrow = e->blk_nrow[k];
@@ -327,7 +328,7 @@ static void block_view(const cs_data *d, int k, blk_view *b)
 /* Constraint residual j = J a - a_ref of a block's rows at the step's solution a = qacc. */
 static void block_residual(const cs_data *d, const blk_view *b, double *j)
 {
-    const cs_efc *e = &d->efc;
+    const cs_efc *e = d->efc;
     for (int i = 0; i < b->nrow; i++) {
         int r = b->r0 + i;
         double s = 0;
@@ -358,7 +359,7 @@ static void aniso_run(const char *scene, const char *solver, double law_tol, ani
     for (int k = 0; k < 600; k++) { /* 1.2 s: slides, spins and comes to rest */
         cs_step(m, d);
         ck_assert(cs_check_finite(m, d) < 0);
-        for (int ib = 0; ib < d->efc.nblock; ib++) {
+        for (int ib = 0; ib < d->efc->nblock; ib++) {
             blk_view bv;
             block_view(d, ib, &bv);
             const blk_view *b = &bv;

@@ -1,0 +1,164 @@
+"""The Python package against libconesim: names, views, errors, physics, and the CLI."""
+import csv
+import gc
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import conesim
+
+SCENES = os.environ["CONESIM_SCENES"]
+SPHERE = os.path.join(SCENES, "sphere_plane.xml")
+
+BALL_3KG = """<mujoco model="ball3">
+  <option timestep="0.002" cone="elliptic" solver="PGS"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="1 1 0.1"/>
+    <body name="ball" pos="0 0 0.1"><freejoint/>
+      <geom name="sphere" type="sphere" size="0.1" mass="3"/></body>
+  </worldbody>
+</mujoco>"""
+
+
+def test_sizes_and_model_arrays():
+    m = conesim.Model.from_xml_path(SPHERE)
+    assert (m.nq, m.nv, m.nbody, m.ngeom) == (7, 6, 2, 2)
+    assert m.body_mass.shape == (2,) and m.body_mass[1] == 2.0
+    assert m.geom_size.shape == (2, 3) and m.geom_size[1, 0] == 0.1
+    assert m.geom_type[0] == 0 and m.geom_type[1] == 2  # plane, sphere (mjtGeom)
+    assert m.geom("floor").id == 0 and m.geom("sphere").id == 1
+    assert m.body("ball").id == 1
+    with pytest.raises(KeyError):
+        m.geom("nothing")
+    with pytest.raises(ValueError):  # the model is immutable: its arrays are read-only
+        m.body_mass[1] = 5
+
+
+def test_resting_ball_weighs_m_g():
+    m = conesim.Model.from_xml_string(BALL_3KG)
+    d = conesim.Data(m)
+    conesim.step(m, d, 500)
+    assert d.ncon == 1
+    f = conesim.contact_force(m, d, 0)
+    assert f.shape == (6,)
+    weight = m.body_mass[m.body("ball").id] * np.linalg.norm(m.opt.gravity)
+    assert f[0] == pytest.approx(weight, rel=1e-9)
+    assert f[0] == pytest.approx(29.43, abs=1e-9)
+    c = d.contact[0]
+    assert {c.geom1, c.geom2} == {m.geom("floor").id, m.geom("sphere").id}
+    assert c.dist < 0  # resting in the soft contact's slight penetration
+    assert np.allclose(c.frame[:3], [0, 0, 1])  # the normal, floor to ball
+    assert c.pos.shape == (3,) and abs(c.pos[2] - c.dist / 2) < 1e-12
+
+
+def test_views_share_c_memory_and_outlive_nothing():
+    m = conesim.Model.from_xml_path(SPHERE)
+    d = conesim.Data(m)
+    q = d.qpos
+    q[2] = 0.5  # written through the view into cs_data
+    conesim.forward(m, d)
+    assert d.xpos[1, 2] == 0.5 and np.shares_memory(q, d.qpos)
+    conesim.reset_data(m, d)
+    assert d.time == 0 and np.array_equal(d.qpos, m.qpos0)
+    # a view keeps its data (and the data its model) alive
+    qvel = conesim.Data(conesim.Model.from_xml_path(SPHERE)).qvel
+    gc.collect()
+    qvel[:] = 1.0
+    assert qvel.sum() == 6.0
+
+
+def test_contact_views_stay_valid_across_steps():
+    m = conesim.Model.from_xml_path(os.path.join(SCENES, "box_stack.xml"))
+    d = conesim.Data(m)
+    conesim.step(m, d, 1)
+    pos = d.contact[0].pos
+    before = pos.__array_interface__["data"][0]
+    conesim.step(m, d, 200)
+    assert d.ncon > 0
+    assert d.contact[0].pos.__array_interface__["data"][0] == before
+    assert np.array_equal(pos, d.contact[0].pos)
+    with pytest.raises(IndexError):
+        d.contact[d.ncon]
+
+
+def test_options_writable_until_data():
+    m = conesim.Model.from_xml_path(SPHERE)
+    m.opt.timestep = 0.001
+    m.opt.gravity = [0, 0, -1.62]
+    m.opt.cone = 0
+    assert m.opt.timestep == 0.001 and m.opt.gravity[2] == -1.62 and m.opt.cone == 0
+    with pytest.raises(ValueError):
+        m.opt.timestep = -1
+    with pytest.raises(TypeError):
+        m.opt.iterations = None
+    with pytest.raises(ValueError):
+        m.opt.gravity = [0, 0]
+    d = conesim.Data(m)
+    conesim.step(m, d, 10)
+    assert d.time == pytest.approx(0.01)
+    with pytest.raises(RuntimeError):
+        m.opt.timestep = 0.002
+
+
+def test_bad_scene_is_a_value_error_with_file_and_line(tmp_path):
+    bad = tmp_path / "bad.xml"
+    bad.write_text('<mujoco>\n<worldbody>\n<geom type="sphere" size="-1"/>\n</worldbody>\n</mujoco>\n')
+    with pytest.raises(ValueError, match=r"bad\.xml:3: "):
+        conesim.Model.from_xml_path(bad)
+    with pytest.raises(ValueError, match=r"scene:1: "):
+        conesim.Model.from_xml_string("<mujoco><nonsense/></mujoco>", "scene")
+    with pytest.raises(ValueError):
+        conesim.Model.from_xml_path(tmp_path / "missing.xml")
+
+
+def test_wrong_types_and_shapes():
+    m = conesim.Model.from_xml_path(SPHERE)
+    d = conesim.Data(m)
+    with pytest.raises(TypeError):
+        conesim.Model.from_xml_path(3)
+    with pytest.raises(TypeError):
+        conesim.Data("model")
+    with pytest.raises(TypeError):
+        conesim.step(m, "data")
+    with pytest.raises(TypeError):
+        conesim.step(m, d, 1.5)
+    with pytest.raises(ValueError):
+        conesim.step(m, d, -1)
+    with pytest.raises(ValueError):
+        conesim.step(conesim.Model.from_xml_path(SPHERE), d)
+    with pytest.raises(ValueError):
+        d.qpos = np.zeros(3)
+    with pytest.raises(TypeError):
+        d.qvel = ["a"] * 6
+    with pytest.raises(ValueError):
+        conesim.contact_force(m, d, 5)
+    with pytest.raises(TypeError):
+        conesim.contact_force(m, d, "0")
+    d.qvel = np.ones(6)
+    assert d.qvel.sum() == 6
+
+
+def test_python_and_cli_trajectories_are_identical(tmp_path):
+    scene = os.path.join(SCENES, "incline_slide.xml")
+    out = tmp_path / "traj.csv"
+    subprocess.run([os.environ["CONESIM_EXE"], "run", scene, "--steps", "300", "--quiet",
+                    "--record", str(out), "--threads", "1"], check=True)
+    rows = [r for r in csv.DictReader(open(out)) if int(r["step"]) == 300]
+    m = conesim.Model.from_xml_path(scene)
+    m.opt.threads = 1
+    d = conesim.Data(m)
+    conesim.step(m, d, 300)
+    assert len(rows) == m.nfree
+    for f, r in enumerate(rows):
+        cli = [float(r[k]) for k in ("x", "y", "z", "qw", "qx", "qy", "qz")]
+        assert list(d.qpos[7 * f:7 * f + 7]) == cli  # bit for bit (%.17g round-trips)
+        cli_v = [float(r[k]) for k in ("vx", "vy", "vz", "wx", "wy", "wz")]
+        assert list(d.qvel[6 * f:6 * f + 6]) == cli_v
+
+
+def test_cone_and_version():
+    assert conesim.cone_capacity(2.0, 0.5, 0.5, 0.3) == pytest.approx(1.0)
+    assert conesim.cone_capacity(1.0, 1.0, 0.5, np.pi / 2) == pytest.approx(0.5)
+    assert conesim.version() == conesim.__version__ and conesim.__version__.count(".") == 2

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Install the build into a scratch root, then build tests/install/outside.c as a user would,
+# with nothing but `pkg-config --cflags --libs conesim`, against the shared and then the
+# static library, and run both. Args: BUILD_DIR SOURCE_DIR CC [CFLAGS for the sanitizers].
+set -eu
+build=$1 src=$2 cc=$3 san=${4:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$tmp/root
+meson install -C "$build" --destdir "$root" --no-rebuild --quiet >/dev/null
+pc=$(find "$root" -name conesim.pc)
+[ -n "$pc" ] || { echo "no conesim.pc installed" >&2; exit 1; }
+export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$root"
+libdir=$(dirname "$(dirname "$pc")")
+cflags=$(pkg-config --cflags conesim)
+echo "cflags: $cflags"
+echo "libs:   $(pkg-config --libs conesim)"
+# shared
+# shellcheck disable=SC2086
+"$cc" -std=c17 -Wall -Wextra -Werror $san $cflags "$src/tests/install/outside.c" \
+  -o "$tmp/outside" $(pkg-config --libs conesim) -lm
+LD_LIBRARY_PATH=$libdir "$tmp/outside" "$src/scenes/sphere_plane.xml"
+# static: the archive itself, its dependencies from Libs.private / Requires.private
+# shellcheck disable=SC2086
+"$cc" -std=c17 -Wall -Wextra -Werror $san $cflags "$src/tests/install/outside.c" \
+  -o "$tmp/outside-static" "$libdir/libconesim.a" \
+  $(pkg-config --static --libs conesim | sed 's/-lconesim//') -lm
+"$tmp/outside-static" "$src/scenes/sphere_plane.xml"
+# the installed program runs from the scratch root too
+LD_LIBRARY_PATH=$libdir "$(find "$root" -path '*/bin/conesim')" run "$src/scenes/sphere_plane.xml" \
+  --steps 10 --quiet >/dev/null
+# `import conesim` from the installed package (Debian's python3 with numpy; not under the
+# sanitizers, whose runtime the interpreter would have to preload)
+pkgdir=$(find "$root" -type d -name conesim -path '*/dist-packages/*' -o -type d -name conesim -path '*/site-packages/*' | head -n 1)
+if [ -z "$san" ] && [ -n "$pkgdir" ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  PYTHONPATH=$(dirname "$pkgdir") CONESIM_LIBRARY=$libdir/libconesim.so.0 /usr/bin/python3 -c '
+import sys, conesim
+m = conesim.Model.from_xml_path(sys.argv[1]); d = conesim.Data(m); conesim.step(m, d, 500)
+fn = conesim.contact_force(m, d, 0)[0]
+print("python: f_n %.6f N from %s" % (fn, conesim.__file__))
+sys.exit(0 if abs(fn - 19.62) < 1e-9 else 1)' "$src/scenes/sphere_plane.xml"
+fi
