@@ -34,7 +34,8 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
         memcpy(g[i].friction, m->geom_friction + 3 * i, sizeof g[i].friction);
         memcpy(g[i].solref, m->geom_solref + 2 * i, sizeof g[i].solref);
         memcpy(g[i].solimp, m->geom_solimp + 5 * i, sizeof g[i].solimp);
-        g[i].margin = m->geom_margin[i];
+        /* <flag override>: every contact's margin is o_margin (MuJoCo's mj_assignMargin) */
+        g[i].margin = (m->opt.enableflags & CS_ENBL_OVERRIDE) ? m->opt.o_margin : m->geom_margin[i];
         g[i].gap = m->geom_gap[i];
         int id = m->geom_dataid ? m->geom_dataid[i] : -1;
         if (g[i].type == CS_GEOM_MESH && id >= 0)
@@ -49,7 +50,7 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
         memcpy(p[i].solref, m->pair_solref + 2 * i, sizeof p[i].solref);
         memcpy(p[i].solreffriction, m->pair_solreffriction + 2 * i, sizeof p[i].solreffriction);
         memcpy(p[i].solimp, m->pair_solimp + 5 * i, sizeof p[i].solimp);
-        p[i].margin = m->pair_margin[i];
+        p[i].margin = (m->opt.enableflags & CS_ENBL_OVERRIDE) ? m->opt.o_margin : m->pair_margin[i];
         p[i].gap = m->pair_gap[i];
     }
     for (int i = 0; i < ne; i++) {
@@ -111,6 +112,12 @@ void cs_collide(const cs_model *m, cs_data *d)
         memcpy(c->solimp, r->solimp, sizeof c->solimp);
         c->margin = r->margin;
         c->gap = r->gap;
+        if (m->opt.enableflags & CS_ENBL_OVERRIDE) { /* MuJoCo's mj_assignRef/Imp/Friction */
+            memcpy(c->friction, m->opt.o_friction, sizeof c->friction);
+            memcpy(c->solref, m->opt.o_solref, sizeof c->solref);
+            memcpy(c->solreffriction, m->opt.o_solref, sizeof c->solreffriction);
+            memcpy(c->solimp, m->opt.o_solimp, sizeof c->solimp);
+        }
         c->efc_address = -1;
         c->zone = CS_CZONE_NONE;
     }

@@ -143,6 +143,38 @@ START_TEST(test_tower_default_pgs)
 }
 END_TEST
 
+/* <flag override="enable">: the o_ parameters replace every contact's own. The slide scene's
+ * box (friction 0.5 on a slope with tan = 0.55) slides; with o_friction 1 it sticks, and
+ * o_margin sets the contacts' margin. */
+START_TEST(test_override)
+{
+    double y[2];
+    for (int ov = 0; ov < 2; ov++) {
+        cs_model *m = load(CS_SCENES "/incline_slide.xml", "newton", 1);
+        char err[256];
+        if (ov) {
+            ck_assert_int_eq(cs_option_set(&m->opt, "flag.override", "enable", err, sizeof err), 0);
+            ck_assert_int_eq(cs_option_set(&m->opt, "o_friction", "1 1 0.005 0.0001 0.0001", err, sizeof err), 0);
+            ck_assert_int_eq(cs_option_set(&m->opt, "o_margin", "0.003", err, sizeof err), 0);
+        }
+        cs_data *d = cs_make_data(m);
+        int b = cs_name2id_body(m, "box");
+        double y0 = d->xpos[3 * b + 1];
+        for (int k = 0; k < 250; k++) cs_step(m, d);
+        y[ov] = d->xpos[3 * b + 1] - y0;
+        ck_assert_int_gt(d->ncon, 0);
+        for (int i = 0; i < d->ncon; i++) {
+            ck_assert_double_eq(d->contact[i].friction[0], ov ? 1 : 0.5);
+            ck_assert_double_eq(d->contact[i].margin, ov ? 0.003 : 0);
+        }
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+    ck_assert_msg(fabs(y[0]) > 0.02, "without override the box slides (%g m)", y[0]);
+    ck_assert_msg(fabs(y[1]) < 1e-3, "with o_friction 1 it sticks (%g m)", y[1]);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
     Suite *s = suite_create("core");
@@ -153,6 +185,7 @@ static Suite *core_suite(void)
     tcase_add_test(t, test_threads_identical);
     tcase_add_test(t, test_contact_force);
     tcase_add_test(t, test_tower_default_pgs);
+    tcase_add_test(t, test_override);
     suite_add_tcase(s, t);
     return s;
 }
