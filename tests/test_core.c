@@ -144,7 +144,8 @@ START_TEST(test_tower_default_pgs)
 END_TEST
 
 /* <flag override="enable">: the o_ parameters replace every contact's own. The slide scene's
- * box (friction 0.5 on a slope with tan = 0.55) slides; with o_friction 1 it sticks, and
+ * box (friction 0.5 on a slope with tan = 0.55) slides; with o_friction 1 it sticks (but for
+ * the soft model's creep), and
  * o_margin sets the contacts' margin. */
 START_TEST(test_override)
 {
@@ -159,9 +160,10 @@ START_TEST(test_override)
         }
         cs_data *d = cs_make_data(m);
         int b = cs_name2id_body(m, "box");
+        for (int k = 0; k < 100; k++) cs_step(m, d); /* lands and settles */
         double y0 = d->xpos[3 * b + 1];
         for (int k = 0; k < 250; k++) cs_step(m, d);
-        y[ov] = d->xpos[3 * b + 1] - y0;
+        y[ov] = d->xpos[3 * b + 1] - y0; /* then 0.5 s */
         ck_assert_int_gt(d->ncon, 0);
         for (int i = 0; i < d->ncon; i++) {
             ck_assert_double_eq(d->contact[i].friction[0], ov ? 1 : 0.5);
@@ -171,7 +173,9 @@ START_TEST(test_override)
         cs_free_model(m);
     }
     ck_assert_msg(fabs(y[0]) > 0.02, "without override the box slides (%g m)", y[0]);
-    ck_assert_msg(fabs(y[1]) < 1e-3, "with o_friction 1 it sticks (%g m)", y[1]);
+    /* sticking, up to the soft contacts' creep (about 1 mm/s here) */
+    ck_assert_msg(fabs(y[1]) < 1e-3 && fabs(y[1]) < 0.1 * fabs(y[0]),
+                  "with o_friction 1 it sticks (%g m against %g)", y[1], y[0]);
 }
 END_TEST
 
