@@ -21,6 +21,8 @@ __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyfram
 
 __version__ = lib.cs_version().decode()
 
+from . import cone  # noqa: E402  the cone calculator: conesim.cone.check, .slide, ...
+
 _CTYPE = {0: np.intc, 1: np.float64}
 _CONTACT_FIELDS = None  # name -> index, filled at import below
 _ERRSZ = 1024

@@ -162,3 +162,25 @@ def test_cone_and_version():
     assert conesim.cone_capacity(2.0, 0.5, 0.5, 0.3) == pytest.approx(1.0)
     assert conesim.cone_capacity(1.0, 1.0, 0.5, np.pi / 2) == pytest.approx(0.5)
     assert conesim.version() == conesim.__version__ and conesim.__version__.count(".") == 2
+
+
+def test_cone_calculator_worked_numbers():
+    """docs/contact-math.md's worked numbers through conesim.cone."""
+    c = conesim.cone.check(20, [0.8, 0.4], [9.6, 6.4])  # (9.6/16)^2 + (6.4/8)^2 = 1
+    assert c["where"] == "boundary" and c["radius"] == pytest.approx(1.0)
+    assert conesim.cone.check(20, [0.8, 0.4], [6, 8])["where"] == "outside"
+    f, power = conesim.cone.slide(20, [0.8, 0.4], [1, 1])
+    assert f == pytest.approx([-14.310835056, -3.577708764])
+    assert power == pytest.approx(-17.888543820)
+    q = conesim.cone.qcqp([[1, 0], [0, 4]], [-2, -2], [1, 0.5], 1)
+    assert q["active"] and q["lambda"] == pytest.approx(np.sqrt(5) - 1)
+    assert np.sum((q["x"] / [1, 0.5]) ** 2) == pytest.approx(1.0)
+    zone, f, cost, hess = conesim.cone.soft([-0.5, 1], 1, [1])
+    assert zone == "middle" and f == pytest.approx([0.75, -0.75])
+    alpha, ok = conesim.cone.pyramid_encode(1, [1, 1], [0.5, 0])
+    fn, back = conesim.cone.pyramid_decode([1, 1], alpha)
+    assert ok and fn == pytest.approx(1) and back == pytest.approx([0.5, 0])
+    with pytest.raises(ValueError):
+        conesim.cone.qcqp([[1, 2], [2, 1]], [1, 1], [1, 1], 1)  # not positive definite
+    with pytest.raises(ValueError):
+        conesim.cone.slide(1, [1, 1], [1, 2, 3])
