@@ -26,7 +26,6 @@ typedef struct {
     double *H;      /* Newton: dense island Hessian, dmax^2 */
     double *x;      /* Newton: island-local vector, dmax */
     int *first;     /* Newton: the dense factor's envelope, dmax */
-    double *Hg;     /* PGS group: Hessian and its kept factors are per position (ws) */
 } cs_thread_ws;
 
 struct cs_solver_ws {
