@@ -335,6 +335,8 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
     int dmax = o->newton_dense_max == 0 ? w->dmax : o->newton_dense_max;
     if (dmax > w->dmax) dmax = w->dmax;
     int dense = nv <= dmax;
+    for (int b = 0; b < nbk && dense; b++) /* add_jthj takes rows of up to 64 dofs */
+        dense = e->J_rownnz[e->blk_row[w->isl_blocks[badr + b]]] <= 64;
     if (dense) island_order(w, p, isl);
     int iter = 0;
     while (iter < max_iter) {
