@@ -45,6 +45,18 @@ if tail -n +2 "$T/t1.csv" | while IFS=, read -r mu gx disp rest; do
 done; then ok "rows equal single runs"
 else fails=$((fails + 1)); fi
 
+# --- body.NAME.pos moves a free body's start ------------------------------------------------
+"$B" run "$S" --set body.block.pos[0]=0.5 --set "body.block.pos[2]=0.3" --steps 1 --quiet \
+    --record "$T/p.csv" > /dev/null || fail "run --set body.block.pos exit $?"
+start=$(sed -n 2p "$T/p.csv" | cut -d, -f4-6)
+[ "$start" = "0.5,0,0.29999999999999999" ] && ok "body.block.pos sets the start" \
+    || fail "the block starts at $start, not (0.5, 0, 0.3)"
+# dropped from 0.3 m for 0.3 s: it falls 0.2 m (to the floor) then rests there
+"$B" sweep "$S" --vary body.block.pos[2]=0.1:0.3:2 --duration 0.3 --metric displacement \
+    --out "$T/drop.csv" || fail "sweep body.block.pos exit $?"
+awk -F, 'NR == 3 { exit !($2 > 0.19 && $2 < 0.21) }' "$T/drop.csv" \
+    || fail "the block dropped from 0.3 m moved $(sed -n 3p "$T/drop.csv")"
+
 # --- --find: the stick/slide limit mu g_z = 0.6 * 9.81 --------------------------------------
 out=$("$B" sweep "$S" --find option.gravity[0]=4:8 --until 'verdict>0.5' --duration 1) \
     || fail "--find exit $?"
