@@ -12,7 +12,8 @@ typedef struct {
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
 } cs_command;
 
-extern const cs_command cs_cmd_run, cs_cmd_view, cs_cmd_info, cs_cmd_bench, cs_cmd_cone;
+extern const cs_command cs_cmd_run, cs_cmd_view, cs_cmd_info, cs_cmd_bench, cs_cmd_cone,
+    cs_cmd_sweep;
 
 /* Exit codes fixed by the README. */
 enum {

@@ -6,7 +6,7 @@
 #include "conesim.h"
 
 static const cs_command *const commands[] = {
-    &cs_cmd_run, &cs_cmd_view, &cs_cmd_info, &cs_cmd_bench, &cs_cmd_cone,
+    &cs_cmd_run, &cs_cmd_view, &cs_cmd_info, &cs_cmd_bench, &cs_cmd_cone, &cs_cmd_sweep,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -21,8 +21,16 @@ typedef struct {
  * checked when applied. */
 int cs_overrides_add(cs_overrides *o, const char *opt, const char *arg, char *why, size_t whylen);
 
-/* Applies them to the model's options (between loading and cs_make_data). Returns 0, or -1
- * with the option module's message in err. */
+/* One override by name, between loading and cs_make_data: an option ("option.impratio",
+ * "option.gravity[0]": one element of a vector option, the rest kept) or a model attribute
+ * by element name: geom.NAME.friction|solref|solimp|solmix[K], pair.INDEX|NAME.friction|
+ * solref|solreffriction|solimp[K], body.NAME.pos[K] (for a free body also its joint's
+ * start, qpos0 and every keyframe, so the body starts there). Without [K] the value lists
+ * every element. Returns 0, or -1 with a message in err. */
+int cs_model_override(cs_model *m, const char *name, const char *value, char *err,
+                      size_t errlen);
+
+/* Applies them in order (cs_model_override). Returns 0, or -1 with a message in err. */
 int cs_overrides_apply(const cs_overrides *o, cs_model *m, char *err, size_t errlen);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "metrics.h"
 #include "overrides.h"
 #include "conesim.h"
 
@@ -21,6 +22,7 @@ typedef struct {
     const char *record;
     const char *contacts;
     const char *solverlog;
+    const char *summary;
     int quiet;
     long every;        /* record every K-th step */
     int key;           /* -2: default (first keyframe if any), -1: reference pose */
@@ -40,6 +42,7 @@ static const opt_def OPTS[] = {
     {"--record", 1, "--record FILE.csv  trajectory CSV (step,time,body,x..wz)"},
     {"--contacts", 1, "--contacts FILE.csv per-contact CSV (geoms, point, normal, dist, forces, velocities, zone)"},
     {"--solver-log", 1, "--solver-log FILE.csv per-step, per-island solver record"},
+    {"--summary", 1, "--summary FILE.csv the outcome in one row (as conesim sweep's)"},
     {"--every", 1, "--every K          record every K-th step (default 1); the final state always"},
     {"--key", 1, "--key K|none       initial keyframe (default: the first one, if any)"},
     {"--quiet", 0, "--quiet            no progress bar, summary only"},
@@ -68,6 +71,8 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         o->record = arg;
     } else if (strcmp(name, "--contacts") == 0) {
         o->contacts = arg;
+    } else if (strcmp(name, "--summary") == 0) {
+        o->summary = arg;
     } else if (strcmp(name, "--solver-log") == 0) {
         o->solverlog = arg;
     } else if (strcmp(name, "--key") == 0) {
@@ -131,10 +136,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
         return 0;
     }
     /* two outputs in one file would interleave their rows */
-    const char *out[3] = {o->record, o->contacts, o->solverlog};
-    static const char *const flag[3] = {"--record", "--contacts", "--solver-log"};
-    for (int i = 0; i < 3; i++)
-        for (int j = i + 1; j < 3; j++)
+    const char *out[4] = {o->record, o->contacts, o->solverlog, o->summary};
+    static const char *const flag[4] = {"--record", "--contacts", "--solver-log", "--summary"};
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
             if (out[i] && out[j] && same_file(out[i], out[j])) {
                 fprintf(stderr, "conesim run: %s and %s name the same file ('%s')\n", flag[i],
                         flag[j], out[j]);
@@ -317,6 +322,8 @@ static int run_run(int argc, char **argv)
     }
     int rc = CS_EXIT_OK;
     out_file rec = {0}, con = {0}, sol = {0};
+    FILE *sum = NULL;
+    cs_metrics met = {0};
     cs_data *d = NULL;
     double *last = NULL;
     if (cs_overrides_apply(&o.set, m, err, sizeof err) != 0) {
@@ -349,6 +356,11 @@ static int run_run(int argc, char **argv)
         rc = CS_EXIT_OUTPUT;
         goto done;
     }
+    if (o.summary && !(sum = fopen(o.summary, "w"))) {
+        fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.summary, strerror(errno));
+        rc = CS_EXIT_OUTPUT;
+        goto done;
+    }
     double h = m->opt.timestep, dur = o.duration >= 0 ? o.duration : 1.0;
     long n = o.steps;
     if (n < 0 && !cs_arg_steps(dur, h, &n)) {
@@ -369,6 +381,11 @@ static int run_run(int argc, char **argv)
     int key = o.key == -2 ? (m->nkey ? 0 : -1) : o.key;
     if (key >= 0) cs_reset_key(m, d, key);
     if (d->warning[CS_WARN_NOMEM]) {
+        fprintf(stderr, "conesim run: out of memory\n");
+        rc = CS_EXIT_NOMEM;
+        goto done;
+    }
+    if (sum && cs_metrics_begin(&met, m, d, n) != 0) {
         fprintf(stderr, "conesim run: out of memory\n");
         rc = CS_EXIT_NOMEM;
         goto done;
@@ -444,6 +461,7 @@ static int run_run(int argc, char **argv)
             }
             cs_solver_rows(sol.f, m, d, k, tk);
         }
+        if (sum) cs_metrics_step(&met, m, d);
         sumcon += d->ncon;
         if (d->ncon > maxcon) maxcon = d->ncon;
         sumit += d->solver.iterations;
@@ -478,6 +496,19 @@ static int run_run(int argc, char **argv)
         else rc = CS_EXIT_OUTPUT;
     }
     double wall = now() - t0;
+    if (sum) {
+        cs_metrics_end(&met, m, d);
+        met.wall = wall;
+        char buf[64];
+        for (int i = 0; i < CS_NMETRIC; i++)
+            fprintf(sum, "%s%s", i ? "," : "", cs_metric_names[i]);
+        fputc('\n', sum);
+        for (int i = 0; i < CS_NMETRIC; i++) {
+            cs_metrics_format(&met, i, buf, sizeof buf);
+            fprintf(sum, "%s%s", i ? "," : "", buf);
+        }
+        fputc('\n', sum);
+    }
     /* the summary describes the final state: its contacts and the forces found there */
     if (k > 0 || rc == CS_EXIT_DIVERGED || rc == CS_EXIT_NOMEM) cs_forward(m, d);
     double fn = 0;
@@ -520,6 +551,15 @@ done:
         fprintf(stderr, "conesim run: error writing '%s'\n", o.contacts);
         rc = CS_EXIT_OUTPUT;
     }
+    if (sum) {
+        int ok = fflush(sum) == 0 && !ferror(sum);
+        ok = fclose(sum) == 0 && ok;
+        if (!ok && rc == CS_EXIT_OK) {
+            fprintf(stderr, "conesim run: error writing '%s'\n", o.summary);
+            rc = CS_EXIT_OUTPUT;
+        }
+    }
+    free(met.start);
     free(last);
     cs_free_data(d);
     cs_free_model(m);
@@ -539,6 +579,9 @@ const cs_command cs_cmd_run = {
     "  --solver-log FILE.csv per step and contact island: step,time,island,bodies,contacts,\n"
     "                     iterations,at_limit,warm,improvement,primal_cost,dual_cost,\n"
     "                     feasibility,stationarity,complementarity (rows as --contacts)\n"
+    "  --summary FILE.csv the outcome in one row, as `conesim sweep` writes it:\n"
+    "                     displacement,max_slip,verdict,max_penetration,mean_contacts,\n"
+    "                     mean_iterations,wall (see `conesim help sweep`)\n"
     "  --every K          record every K-th step (default 1); the final state always\n"
     "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
     "  --quiet            no progress bar, summary only\n"
@@ -546,6 +589,10 @@ const cs_command cs_cmd_run = {
     "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10,\n"
+    "                     option.gravity[0]=2 (one element), or a model attribute:\n"
+    "                     geom.NAME.friction[K], geom.NAME.solref|solimp|solmix,\n"
+    "                     pair.INDEX.friction[K], pair.INDEX.solref|solreffriction|solimp,\n"
+    "                     body.NAME.pos[K] (a free body starts there);\n"
     "                     option.gravity=\"0 0 -1\", option.flag.gravity=disable;\n"
     "                     conesim's own (no MJCF attribute): pgs_blocks=pair|contact, PGS\n"
     "                     blocks of all contacts of one body pair minimised jointly\n"

@@ -1,0 +1,80 @@
+#include "metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const cs_metric_names[CS_NMETRIC] = {
+    "displacement", "max_slip", "verdict", "max_penetration", "mean_contacts",
+    "mean_iterations", "wall",
+};
+
+int cs_metric_index(const char *name)
+{
+    for (int i = 0; i < CS_NMETRIC; i++)
+        if (strcmp(name, cs_metric_names[i]) == 0) return i;
+    return -1;
+}
+
+int cs_metrics_begin(cs_metrics *r, const cs_model *m, const cs_data *d, long nsteps)
+{
+    double speed = r->slide_speed > 0 ? r->slide_speed : CS_SLIDE_SPEED;
+    memset(r, 0, sizeof *r);
+    r->slide_speed = speed;
+    r->nsteps = nsteps;
+    r->start = malloc(sizeof *r->start * (size_t)(3 * m->nfree + 1));
+    if (!r->start) return -1;
+    for (int f = 0; f < m->nfree; f++) memcpy(r->start + 3 * f, d->qpos + 7 * f, 3 * sizeof(double));
+    return 0;
+}
+
+void cs_metrics_step(cs_metrics *r, const cs_model *m, const cs_data *d)
+{
+    (void)m;
+    r->steps++;
+    r->sumcon += d->ncon;
+    r->sumit += d->solver.iterations;
+    /* the last half: steps after the middle one (all of a one-step run) */
+    int late = 2 * r->steps > r->nsteps;
+    double fastest = 0;
+    for (int c = 0; c < d->ncon; c++) {
+        const cs_contact *con = &d->contact[c];
+        if (-con->dist > r->max_penetration) r->max_penetration = -con->dist;
+        if (con->exclude || con->dim < 3) continue;
+        double s = hypot(con->vel[1], con->vel[2]);
+        if (s > r->max_slip) r->max_slip = s;
+        if (s > fastest) fastest = s;
+    }
+    if (late) {
+        r->late_slip += fastest;
+        r->late_steps++;
+    }
+}
+
+void cs_metrics_end(cs_metrics *r, const cs_model *m, const cs_data *d)
+{
+    r->displacement = 0;
+    for (int f = 0; r->start && f < m->nfree; f++) {
+        const double *a = r->start + 3 * f, *b = d->qpos + 7 * f;
+        double dist = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
+                           (b[2] - a[2]) * (b[2] - a[2]));
+        if (dist > r->displacement) r->displacement = dist;
+    }
+    free(r->start);
+    r->start = NULL;
+}
+
+void cs_metrics_format(const cs_metrics *r, int i, char *buf, size_t len)
+{
+    double v = 0;
+    switch (i) {
+    case 0: v = r->displacement; break;
+    case 1: v = r->max_slip; break;
+    case 2: snprintf(buf, len, "%s", r->late_steps && r->late_slip / (double)r->late_steps > r->slide_speed ? "slide" : "stick"); return;
+    case 3: v = r->max_penetration; break;
+    case 4: v = r->steps ? r->sumcon / (double)r->steps : 0; break;
+    case 5: v = r->steps ? r->sumit / (double)r->steps : 0; break;
+    case 6: v = r->wall; break;
+    }
+    snprintf(buf, len, "%.17g", v);
+}

@@ -1,0 +1,799 @@
+/* conesim sweep: run a scene over a grid of parameters on N threads, one summary row per
+ * run; bisect one parameter for a transition; or write the runs as `conesim run` jobs for
+ * another machine and merge their outputs. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "commands.h"
+#include "metrics.h"
+#include "overrides.h"
+#include "conesim.h"
+
+#define MAXVARY 8
+#define MAXPASS 64
+
+typedef struct {
+    const char *name;
+    char buf[128];
+    double start, stop;
+    long count;
+} vary_def;
+
+typedef struct {
+    const char *scene;
+    vary_def vary[MAXVARY];
+    int nvary;
+    int metric[CS_NMETRIC], nmetric;
+    long threads;
+    const char *out;
+    cs_overrides set;
+    const char *pass[MAXPASS][2]; /* run's options as given, for --emit-jobs */
+    int npass;
+    long steps;
+    double duration;
+    int key;
+    double slide_speed;
+    /* --find */
+    int find;
+    int until_metric, until_gt;
+    double until_value;
+    long bisect_steps;
+    /* jobs */
+    const char *emit, *jobs_dir, *collect, *program;
+} sweep_opts;
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "conesim sweep: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return 0;
+}
+
+/* NAME=START:STOP:COUNT (vary) or NAME=LO:HI (find) */
+static int parse_vary(vary_def *v, const char *arg, int find)
+{
+    const char *eq = strrchr(arg, '=');
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof v->buf)
+        return usage_error("%s: expected NAME=%s", arg, find ? "LO:HI" : "START:STOP:COUNT");
+    memcpy(v->buf, arg, (size_t)(eq - arg));
+    v->buf[eq - arg] = 0;
+    v->name = v->buf;
+    char tmp[256];
+    snprintf(tmp, sizeof tmp, "%s", eq + 1);
+    char *c1 = strchr(tmp, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || (find && c2) || (!find && !c2))
+        return usage_error("%s: expected NAME=%s", arg, find ? "LO:HI" : "START:STOP:COUNT");
+    *c1 = 0;
+    if (c2) *c2 = 0;
+    if (!cs_arg_double(tmp, &v->start) || !cs_arg_double(c1 + 1, &v->stop))
+        return usage_error("%s: %s", arg, "the range's ends must be finite numbers");
+    v->count = 2;
+    if (!find && (!cs_arg_long(c2 + 1, &v->count) || v->count < 1 || v->count > 1000000))
+        return usage_error("%s: %s", arg, "COUNT must be a whole number from 1 to 1000000");
+    if (find && !(v->start < v->stop)) return usage_error("%s: %s", arg, "needs LO < HI");
+    return 1;
+}
+
+static int parse_metrics(sweep_opts *o, const char *arg)
+{
+    char tmp[256];
+    snprintf(tmp, sizeof tmp, "%s", arg);
+    o->nmetric = 0;
+    for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int i = cs_metric_index(t);
+        if (i < 0)
+            return usage_error("--metric: unknown metric '%s' (displacement, max_slip, verdict, "
+                               "max_penetration, mean_contacts, mean_iterations, wall%s)", t, "");
+        for (int j = 0; j < o->nmetric; j++)
+            if (o->metric[j] == i) return usage_error("--metric: '%s' twice%s", t, "");
+        o->metric[o->nmetric++] = i;
+    }
+    if (!o->nmetric) return usage_error("--metric: no metric in '%s'%s", arg, "");
+    return 1;
+}
+
+static int parse_until(sweep_opts *o, const char *arg)
+{
+    const char *op = strpbrk(arg, "<>");
+    char name[64];
+    if (!op || op == arg || (size_t)(op - arg) >= sizeof name)
+        return usage_error("--until: expected METRIC>VALUE or METRIC<VALUE, got '%s'%s", arg, "");
+    snprintf(name, sizeof name, "%.*s", (int)(op - arg), arg);
+    o->until_metric = cs_metric_index(name);
+    if (o->until_metric < 0 || o->until_metric == 6)
+        return usage_error("--until: unknown metric '%s'%s", name, "");
+    o->until_gt = *op == '>';
+    if (!cs_arg_double(op + 1, &o->until_value))
+        return usage_error("--until: '%s' is not a finite number%s", op + 1, "");
+    return 1;
+}
+
+static int is_run_option(const char *a)
+{
+    static const char *const R[] = {"--duration", "--steps", "--solver", "--cone", "--iterations",
+                                    "--tolerance", "--set", "--key", "--timestep"};
+    for (size_t i = 0; i < sizeof R / sizeof R[0]; i++)
+        if (strcmp(a, R[i]) == 0) return 1;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, sweep_opts *o)
+{
+    o->steps = -1;
+    o->duration = -1;
+    o->key = -2;
+    o->threads = 1;
+    o->bisect_steps = -1;
+    o->until_metric = -1;
+    int have_metric = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] == 0) {
+            if (o->scene) return usage_error("more than one scene given ('%s')%s", a, "");
+            o->scene = a;
+            continue;
+        }
+        if (i + 1 >= argc) return usage_error("option %s needs a value%s", a, "");
+        const char *arg = argv[++i];
+        long l;
+        if (strcmp(a, "--vary") == 0) {
+            if (o->nvary >= MAXVARY) return usage_error("more than %s --vary%s", "8", "");
+            if (!parse_vary(&o->vary[o->nvary], arg, 0)) return 0;
+            o->nvary++;
+        } else if (strcmp(a, "--find") == 0) {
+            if (o->find) return usage_error("--find given twice%s%s", "", "");
+            if (!parse_vary(&o->vary[0], arg, 1)) return 0;
+            o->find = 1;
+        } else if (strcmp(a, "--until") == 0) {
+            if (!parse_until(o, arg)) return 0;
+        } else if (strcmp(a, "--bisect-steps") == 0) {
+            if (!cs_arg_long(arg, &l) || l < 1 || l > 200)
+                return usage_error("--bisect-steps: '%s' is not a whole number from 1 to 200%s", arg, "");
+            o->bisect_steps = l;
+        } else if (strcmp(a, "--metric") == 0) {
+            if (!parse_metrics(o, arg)) return 0;
+            have_metric = 1;
+        } else if (strcmp(a, "--threads") == 0) {
+            if (!cs_arg_long(arg, &l) || l < 1 || l > 256)
+                return usage_error("--threads: '%s' is not a whole number from 1 to 256%s", arg, "");
+            o->threads = l;
+        } else if (strcmp(a, "--slide-speed") == 0) {
+            if (!cs_arg_double(arg, &o->slide_speed) || !(o->slide_speed > 0))
+                return usage_error("--slide-speed: '%s' is not a positive number%s", arg, "");
+        } else if (strcmp(a, "--out") == 0) {
+            o->out = arg;
+        } else if (strcmp(a, "--emit-jobs") == 0) {
+            o->emit = arg;
+        } else if (strcmp(a, "--jobs-dir") == 0) {
+            o->jobs_dir = arg;
+        } else if (strcmp(a, "--conesim") == 0) {
+            o->program = arg;
+        } else if (strcmp(a, "--collect") == 0) {
+            o->collect = arg;
+        } else if (is_run_option(a)) {
+            char why[160];
+            if (strcmp(a, "--steps") == 0) {
+                if (!cs_arg_long(arg, &l) || l < 0) return usage_error("bad value '%s' for %s", arg, a);
+                o->steps = l;
+            } else if (strcmp(a, "--duration") == 0) {
+                if (!cs_arg_double(arg, &o->duration) || o->duration < 0)
+                    return usage_error("bad value '%s' for %s", arg, a);
+            } else if (strcmp(a, "--key") == 0) {
+                if (strcmp(arg, "none") == 0) o->key = -1;
+                else if (!cs_arg_long(arg, &l) || l < 0 || l > 1000000)
+                    return usage_error("bad value '%s' for %s", arg, a);
+                else o->key = (int)l;
+            } else if (!cs_overrides_add(&o->set, a, arg, why, sizeof why)) {
+                return usage_error("%s%s", why, "");
+            }
+            if (o->npass >= MAXPASS) return usage_error("too many run options%s%s", "", "");
+            o->pass[o->npass][0] = a;
+            o->pass[o->npass][1] = arg;
+            o->npass++;
+        } else {
+            return usage_error("unknown option '%s' (see 'conesim help sweep')%s", a, "");
+        }
+    }
+    if (!have_metric) {
+        o->nmetric = 6; /* all but wall */
+        for (int i = 0; i < 6; i++) o->metric[i] = i;
+    }
+    if (o->collect) {
+        if (o->scene || o->nvary || o->find || o->emit)
+            return usage_error("--collect DIR takes only --out (and --metric)%s%s", "", "");
+        if (!o->out) return usage_error("--collect needs --out FILE.csv%s%s", "", "");
+        return 1;
+    }
+    if (!o->scene) return usage_error("no scene given%s%s", "", "");
+    if (o->steps >= 0 && o->duration >= 0)
+        return usage_error("give --steps or --duration, not both%s%s", "", "");
+    if (o->find) {
+        if (o->nvary) return usage_error("--find and --vary do not mix%s%s", "", "");
+        if (o->until_metric < 0) return usage_error("--find needs --until 'METRIC>VALUE'%s%s", "", "");
+        if (o->emit) return usage_error("--find and --emit-jobs do not mix%s%s", "", "");
+        return 1;
+    }
+    if (o->until_metric >= 0 || o->bisect_steps >= 0)
+        return usage_error("--until and --bisect-steps go with --find%s%s", "", "");
+    if (!o->nvary) return usage_error("nothing to vary: give --vary NAME=START:STOP:COUNT%s%s", "", "");
+    if (o->emit && o->out) return usage_error("--emit-jobs writes jobs, not --out (use --collect later)%s%s", "", "");
+    if (!o->emit && !o->out) return usage_error("no output: give --out FILE.csv%s%s", "", "");
+    if (o->jobs_dir && !o->emit) return usage_error("--jobs-dir goes with --emit-jobs%s%s", "", "");
+    return 1;
+}
+
+/* ---- one run ------------------------------------------------------------------------ */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* Loads the scene, applies the overrides and the varied values, runs it into *r. Returns an
+ * exit code (0, or 1 diverged: *r holds the run up to there) with a message in err. */
+static int run_one(const sweep_opts *o, const char *const *names, const double *values, int nv,
+                   int single_thread, cs_metrics *r, char *err, size_t errlen)
+{
+    cs_model *m = cs_load_xml(o->scene, NULL, err, errlen);
+    if (!m) return errno == ENOMEM ? CS_EXIT_NOMEM : CS_EXIT_SCENE;
+    int rc = CS_EXIT_OK;
+    cs_data *d = NULL;
+    double *last = NULL;
+    char msg[512];
+    if (cs_overrides_apply(&o->set, m, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "%s", msg);
+        rc = CS_EXIT_USAGE;
+        goto done;
+    }
+    for (int i = 0; i < nv; i++) {
+        char val[32];
+        snprintf(val, sizeof val, "%.17g", values[i]);
+        if (cs_model_override(m, names[i], val, msg, sizeof msg) != 0) {
+            snprintf(err, errlen, "%s", msg);
+            rc = CS_EXIT_USAGE;
+            goto done;
+        }
+    }
+    if (single_thread) m->opt.threads = 1;
+    if (o->key >= m->nkey) {
+        snprintf(err, errlen, "--key %d: the scene has %d keyframe(s)", o->key, m->nkey);
+        rc = CS_EXIT_USAGE;
+        goto done;
+    }
+    long n = o->steps;
+    if (n < 0 && !cs_arg_steps(o->duration >= 0 ? o->duration : 1.0, m->opt.timestep, &n)) {
+        snprintf(err, errlen, "too many steps to count");
+        rc = CS_EXIT_USAGE;
+        goto done;
+    }
+    d = cs_make_data(m);
+    last = malloc(sizeof *last * (size_t)(m->nq + 1));
+    if (!d || !last) {
+        snprintf(err, errlen, "out of memory");
+        rc = CS_EXIT_NOMEM;
+        goto done;
+    }
+    int key = o->key == -2 ? (m->nkey ? 0 : -1) : o->key;
+    if (key >= 0) cs_reset_key(m, d, key);
+    r->slide_speed = o->slide_speed;
+    if (d->warning[CS_WARN_NOMEM] || cs_metrics_begin(r, m, d, n) != 0) {
+        snprintf(err, errlen, "out of memory");
+        rc = CS_EXIT_NOMEM;
+        goto done;
+    }
+    double t0 = now();
+    for (long k = 0; k < n; k++) {
+        memcpy(last, d->qpos, (size_t)m->nq * sizeof *last);
+        int nomem0 = d->warning[CS_WARN_NOMEM];
+        cs_step(m, d);
+        if (d->warning[CS_WARN_NOMEM] != nomem0) {
+            snprintf(err, errlen, "out of memory in step %ld", k + 1);
+            rc = CS_EXIT_NOMEM;
+            break;
+        }
+        if (cs_check_finite(m, d) >= 0) {
+            /* as run: the outcome is that of the last finite state */
+            memcpy(d->qpos, last, (size_t)m->nq * sizeof *last);
+            snprintf(err, errlen, "diverged at step %ld", k + 1);
+            rc = CS_EXIT_DIVERGED;
+            break;
+        }
+        cs_metrics_step(r, m, d);
+    }
+    r->wall = now() - t0;
+    cs_metrics_end(r, m, d);
+done:
+    free(last);
+    cs_free_data(d);
+    cs_free_model(m);
+    return rc;
+}
+
+/* ---- the grid ----------------------------------------------------------------------- */
+
+static double grid_value(const vary_def *v, long i)
+{
+    if (v->count == 1) return v->start;
+    if (i == v->count - 1) return v->stop;
+    return v->start + (v->stop - v->start) * (double)i / (double)(v->count - 1);
+}
+
+/* combination c: the last --vary changes fastest */
+static void combination(const sweep_opts *o, long c, double *values)
+{
+    for (int j = o->nvary - 1; j >= 0; j--) {
+        values[j] = grid_value(&o->vary[j], c % o->vary[j].count);
+        c /= o->vary[j].count;
+    }
+}
+
+typedef struct {
+    const sweep_opts *o;
+    long ncomb, next, done;
+    cs_metrics *res;
+    int *rc;
+    char (*err)[256];
+    int bar;
+    pthread_mutex_t lock;
+} pool;
+
+static void progress(long k, long n)
+{
+    int w = 40, filled = n ? (int)(w * k / n) : w;
+    fprintf(stderr, "\r[%.*s%*s] %ld/%ld runs", filled, "========================================",
+            w - filled, "", k, n);
+}
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    const char *names[MAXVARY];
+    double values[MAXVARY];
+    for (int j = 0; j < p->o->nvary; j++) names[j] = p->o->vary[j].name;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        long c = p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (c >= p->ncomb) break;
+        combination(p->o, c, values);
+        p->rc[c] = run_one(p->o, names, values, p->o->nvary, p->o->threads > 1, &p->res[c],
+                           p->err[c], sizeof p->err[c]);
+        pthread_mutex_lock(&p->lock);
+        p->done++;
+        if (p->bar) progress(p->done, p->ncomb);
+        pthread_mutex_unlock(&p->lock);
+    }
+    return NULL;
+}
+
+static void write_header(FILE *f, const sweep_opts *o, const char *const *names, int nv)
+{
+    for (int j = 0; j < nv; j++) fprintf(f, "%s%s", j ? "," : "", names[j]);
+    for (int i = 0; i < o->nmetric; i++)
+        fprintf(f, "%s%s", nv || i ? "," : "", cs_metric_names[o->metric[i]]);
+    fputc('\n', f);
+}
+
+static void write_row(FILE *f, const sweep_opts *o, const double *values, int nv,
+                      const cs_metrics *r)
+{
+    char buf[64];
+    for (int j = 0; j < nv; j++) fprintf(f, "%s%.17g", j ? "," : "", values[j]);
+    for (int i = 0; i < o->nmetric; i++) {
+        cs_metrics_format(r, o->metric[i], buf, sizeof buf);
+        fprintf(f, "%s%s", nv || i ? "," : "", buf);
+    }
+    fputc('\n', f);
+}
+
+static int close_out(FILE *f, const char *path)
+{
+    int ok = fflush(f) == 0 && !ferror(f);
+    ok = fclose(f) == 0 && ok;
+    if (!ok) {
+        fprintf(stderr, "conesim sweep: error writing '%s'\n", path);
+        return CS_EXIT_OUTPUT;
+    }
+    return CS_EXIT_OK;
+}
+
+static long combinations(const sweep_opts *o)
+{
+    long n = 1;
+    for (int j = 0; j < o->nvary; j++) {
+        if (n > 10000000 / o->vary[j].count) return -1;
+        n *= o->vary[j].count;
+    }
+    return n;
+}
+
+/* the first combination, loaded and set up in this thread: a bad scene or name fails
+ * before any work, with one message */
+static int check_first(const sweep_opts *o)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(o->scene, stderr, err, sizeof err);
+    if (!m) return cs_load_exit(err);
+    int rc = CS_EXIT_OK;
+    if (cs_overrides_apply(&o->set, m, err, sizeof err) != 0) {
+        fprintf(stderr, "conesim sweep: %s\n", err);
+        rc = CS_EXIT_USAGE;
+    }
+    for (int j = 0; rc == CS_EXIT_OK && j < (o->find ? 1 : o->nvary); j++) {
+        char val[32];
+        snprintf(val, sizeof val, "%.17g", o->vary[j].start);
+        if (cs_model_override(m, o->vary[j].name, val, err, sizeof err) != 0) {
+            fprintf(stderr, "conesim sweep: %s: %s\n", o->find ? "--find" : "--vary", err);
+            rc = CS_EXIT_USAGE;
+        }
+    }
+    if (rc == CS_EXIT_OK && o->key >= m->nkey) {
+        fprintf(stderr, "conesim sweep: --key %d: the scene has %d keyframe(s)\n", o->key, m->nkey);
+        rc = CS_EXIT_USAGE;
+    }
+    cs_free_model(m);
+    return rc;
+}
+
+static int sweep_grid(const sweep_opts *o)
+{
+    long ncomb = combinations(o);
+    if (ncomb < 0) {
+        fprintf(stderr, "conesim sweep: more than 10000000 combinations\n");
+        return CS_EXIT_USAGE;
+    }
+    FILE *f = fopen(o->out, "w");
+    if (!f) {
+        fprintf(stderr, "conesim sweep: cannot write '%s': %s\n", o->out, strerror(errno));
+        return CS_EXIT_OUTPUT;
+    }
+    pool p = {.o = o, .ncomb = ncomb, .bar = isatty(STDERR_FILENO)};
+    p.res = calloc((size_t)ncomb, sizeof *p.res);
+    p.rc = calloc((size_t)ncomb, sizeof *p.rc);
+    p.err = calloc((size_t)ncomb, sizeof *p.err);
+    long nt = o->threads < ncomb ? o->threads : ncomb;
+    pthread_t th[256];
+    int rc = CS_EXIT_OK;
+    if (!p.res || !p.rc || !p.err) {
+        fprintf(stderr, "conesim sweep: out of memory\n");
+        rc = CS_EXIT_NOMEM;
+        goto done;
+    }
+    pthread_mutex_init(&p.lock, NULL);
+    long started = 0;
+    for (; started < nt; started++)
+        if (pthread_create(&th[started], NULL, worker, &p) != 0) break;
+    if (started == 0) worker(&p); /* no thread to be had: do it here */
+    for (long t = 0; t < started; t++) pthread_join(th[t], NULL);
+    pthread_mutex_destroy(&p.lock);
+    if (p.bar) fputc('\n', stderr);
+    const char *names[MAXVARY];
+    double values[MAXVARY];
+    for (int j = 0; j < o->nvary; j++) names[j] = o->vary[j].name;
+    write_header(f, o, names, o->nvary);
+    for (long c = 0; c < ncomb; c++) {
+        combination(o, c, values);
+        if (p.rc[c] != CS_EXIT_OK && p.rc[c] != CS_EXIT_DIVERGED) {
+            fprintf(stderr, "conesim sweep: run %ld: %s\n", c, p.err[c]);
+            if (rc == CS_EXIT_OK || rc == CS_EXIT_DIVERGED) rc = p.rc[c];
+            continue;
+        }
+        if (p.rc[c] == CS_EXIT_DIVERGED) {
+            fprintf(stderr, "conesim sweep: warning: run %ld %s; its row describes the last "
+                            "finite state\n", c, p.err[c]);
+            if (rc == CS_EXIT_OK) rc = CS_EXIT_DIVERGED;
+        }
+        write_row(f, o, values, o->nvary, &p.res[c]);
+    }
+done:
+    free(p.res);
+    free(p.rc);
+    free(p.err);
+    int wrc = close_out(f, o->out);
+    return rc != CS_EXIT_OK ? rc : wrc;
+}
+
+/* ---- --find: bisection -------------------------------------------------------------- */
+
+static double metric_number(const cs_metrics *r, int i)
+{
+    char buf[64];
+    cs_metrics_format(r, i, buf, sizeof buf);
+    if (i == 2) return strcmp(buf, "slide") == 0; /* verdict: slide 1, stick 0 */
+    return strtod(buf, NULL);
+}
+
+static int find_eval(const sweep_opts *o, FILE *f, double x, int *holds)
+{
+    const char *name = o->vary[0].name;
+    cs_metrics r = {0};
+    char err[512];
+    int rc = run_one(o, &name, &x, 1, 0, &r, err, sizeof err);
+    if (rc != CS_EXIT_OK && rc != CS_EXIT_DIVERGED) {
+        fprintf(stderr, "conesim sweep: %s=%.17g: %s\n", name, x, err);
+        return rc;
+    }
+    if (f) write_row(f, o, &x, 1, &r);
+    double v = metric_number(&r, o->until_metric);
+    *holds = o->until_gt ? v > o->until_value : v < o->until_value;
+    return CS_EXIT_OK;
+}
+
+static int sweep_find(const sweep_opts *o)
+{
+    FILE *f = NULL;
+    if (o->out && !(f = fopen(o->out, "w"))) {
+        fprintf(stderr, "conesim sweep: cannot write '%s': %s\n", o->out, strerror(errno));
+        return CS_EXIT_OUTPUT;
+    }
+    const char *name = o->vary[0].name;
+    if (f) write_header(f, o, &name, 1);
+    double lo = o->vary[0].start, hi = o->vary[0].stop;
+    int hlo, hhi, rc;
+    if ((rc = find_eval(o, f, lo, &hlo)) || (rc = find_eval(o, f, hi, &hhi))) goto done;
+    char cond[96];
+    snprintf(cond, sizeof cond, "%s%c%.17g", cs_metric_names[o->until_metric],
+             o->until_gt ? '>' : '<', o->until_value);
+    if (hlo == hhi) {
+        fprintf(stderr, "conesim sweep: %s %s at both ends of [%.17g, %.17g]: no transition to "
+                        "find there\n", cond, hlo ? "holds" : "fails", lo, hi);
+        rc = CS_EXIT_DIVERGED;
+        goto done;
+    }
+    for (long k = 0; o->bisect_steps >= 0 ? k < o->bisect_steps
+                                          : hi - lo > 1e-3 * fmax(fabs(lo), fabs(hi));
+         k++) {
+        double mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi)) break;
+        int hm;
+        if ((rc = find_eval(o, f, mid, &hm))) goto done;
+        if (hm == hlo) lo = mid;
+        else hi = mid;
+    }
+    printf("%s in [%.17g, %.17g]: %s %s at %.17g, %s at %.17g\n", name, lo, hi, cond,
+           hlo ? "holds" : "fails", lo, hhi ? "holds" : "fails", hi);
+done:
+    if (f) {
+        int wrc = close_out(f, o->out);
+        if (rc == CS_EXIT_OK) rc = wrc;
+    }
+    return rc;
+}
+
+/* ---- jobs for another machine ------------------------------------------------------- */
+
+/* an argument for sh -c, quoted only when it must be (xargs -I reads quotes too) */
+static void put_arg(FILE *f, const char *s)
+{
+    int plain = *s != 0;
+    for (const char *p = s; *p; p++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+.,/:=[]@%",
+                    *p))
+            plain = 0;
+    fputc(' ', f);
+    if (plain) {
+        fputs(s, f);
+        return;
+    }
+    fputc('\'', f);
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'') fputs("'\\''", f);
+        else fputc(*p, f);
+    }
+    fputc('\'', f);
+}
+
+static int sweep_emit(const sweep_opts *o)
+{
+    long ncomb = combinations(o);
+    if (ncomb < 0) {
+        fprintf(stderr, "conesim sweep: more than 10000000 combinations\n");
+        return CS_EXIT_USAGE;
+    }
+    const char *dir = o->jobs_dir ? o->jobs_dir : "sweep-jobs";
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "conesim sweep: cannot make '%s': %s\n", dir, strerror(errno));
+        return CS_EXIT_OUTPUT;
+    }
+    char absdir[PATH_MAX], scene[PATH_MAX], prog[PATH_MAX], path[PATH_MAX + 32];
+    if (!realpath(dir, absdir) || !realpath(o->scene, scene)) {
+        fprintf(stderr, "conesim sweep: cannot resolve '%s': %s\n", dir, strerror(errno));
+        return CS_EXIT_OUTPUT;
+    }
+    if (o->program) snprintf(prog, sizeof prog, "%s", o->program);
+    else {
+        ssize_t len = readlink("/proc/self/exe", prog, sizeof prog - 1);
+        if (len <= 0) snprintf(prog, sizeof prog, "conesim");
+        else prog[len] = 0;
+    }
+    snprintf(path, sizeof path, "%s/params.csv", absdir);
+    FILE *jobs = fopen(o->emit, "w"), *params = jobs ? fopen(path, "w") : NULL;
+    if (!jobs || !params) {
+        fprintf(stderr, "conesim sweep: cannot write '%s': %s\n", jobs ? path : o->emit,
+                strerror(errno));
+        if (jobs) fclose(jobs);
+        return CS_EXIT_OUTPUT;
+    }
+    const char *names[MAXVARY];
+    double values[MAXVARY];
+    for (int j = 0; j < o->nvary; j++) names[j] = o->vary[j].name;
+    write_header(params, o, names, o->nvary);
+    for (long c = 0; c < ncomb; c++) {
+        combination(o, c, values);
+        for (int j = 0; j < o->nvary; j++) fprintf(params, "%s%.17g", j ? "," : "", values[j]);
+        fputc('\n', params);
+        fputs(prog + (*prog == ' '), jobs); /* the program path, as is */
+        fputs(" run", jobs);
+        put_arg(jobs, scene);
+        for (int i = 0; i < o->npass; i++) {
+            put_arg(jobs, o->pass[i][0]);
+            put_arg(jobs, o->pass[i][1]);
+        }
+        for (int j = 0; j < o->nvary; j++) {
+            char set[256];
+            snprintf(set, sizeof set, "%s=%.17g", names[j], values[j]);
+            put_arg(jobs, "--set");
+            put_arg(jobs, set);
+        }
+        snprintf(path, sizeof path, "%s/run-%06ld.csv", absdir, c);
+        put_arg(jobs, "--quiet");
+        put_arg(jobs, "--summary");
+        put_arg(jobs, path);
+        fputc('\n', jobs);
+    }
+    int rc = close_out(params, "params.csv");
+    int rc2 = close_out(jobs, o->emit);
+    return rc ? rc : rc2;
+}
+
+/* one line without its newline; 0 at the end of the file */
+static int read_line(FILE *f, char *buf, size_t len)
+{
+    if (!fgets(buf, (int)len, f)) return 0;
+    buf[strcspn(buf, "\r\n")] = 0;
+    return 1;
+}
+
+static int sweep_collect(const sweep_opts *o)
+{
+    char path[PATH_MAX + 32], line[4096], head[4096], row[4096];
+    snprintf(path, sizeof path, "%s/params.csv", o->collect);
+    FILE *params = fopen(path, "r");
+    if (!params || !read_line(params, head, sizeof head)) {
+        fprintf(stderr, "conesim sweep: cannot read '%s' (written by --emit-jobs): %s\n", path,
+                params ? "empty" : strerror(errno));
+        if (params) fclose(params);
+        return CS_EXIT_USAGE;
+    }
+    /* the parameter names: the header's columns before the first metric */
+    int nv = 0;
+    char *save = NULL, headcopy[4096];
+    snprintf(headcopy, sizeof headcopy, "%s", head);
+    for (char *t = strtok_r(headcopy, ",", &save); t && cs_metric_index(t) < 0;
+         t = strtok_r(NULL, ",", &save))
+        nv++;
+    FILE *f = fopen(o->out, "w");
+    if (!f) {
+        fprintf(stderr, "conesim sweep: cannot write '%s': %s\n", o->out, strerror(errno));
+        fclose(params);
+        return CS_EXIT_OUTPUT;
+    }
+    /* the header: the parameters, then the metrics asked for now */
+    char *comma = head;
+    for (int j = 0; j < nv; j++) comma = strchr(comma, ',') ? strchr(comma, ',') + 1 : comma + strlen(comma);
+    fprintf(f, "%.*s", (int)(nv ? comma - head - (*comma || comma[-1] == ',' ? 1 : 0) : 0), head);
+    for (int i = 0; i < o->nmetric; i++)
+        fprintf(f, "%s%s", nv || i ? "," : "", cs_metric_names[o->metric[i]]);
+    fputc('\n', f);
+    int rc = CS_EXIT_OK;
+    for (long c = 0; read_line(params, line, sizeof line); c++) {
+        snprintf(path, sizeof path, "%s/run-%06ld.csv", o->collect, c);
+        FILE *r = fopen(path, "r");
+        if (!r || !read_line(r, head, sizeof head) || !read_line(r, row, sizeof row)) {
+            fprintf(stderr, "conesim sweep: %s: missing or incomplete (did its job run?)\n", path);
+            if (r) fclose(r);
+            rc = CS_EXIT_USAGE;
+            continue;
+        }
+        fclose(r);
+        /* the run's columns by name */
+        char *col[CS_NMETRIC] = {0};
+        char *hs = NULL, *rs = NULL;
+        char *h = strtok_r(head, ",", &hs), *v = strtok_r(row, ",", &rs);
+        for (; h && v; h = strtok_r(NULL, ",", &hs), v = strtok_r(NULL, ",", &rs)) {
+            int i = cs_metric_index(h);
+            if (i >= 0) col[i] = v;
+        }
+        fputs(line, f);
+        for (int i = 0; i < o->nmetric; i++) {
+            const char *s = col[o->metric[i]];
+            if (!s) {
+                fprintf(stderr, "conesim sweep: %s: no column %s\n", path,
+                        cs_metric_names[o->metric[i]]);
+                rc = CS_EXIT_USAGE;
+                s = "";
+            }
+            fprintf(f, "%s%s", nv || i ? "," : "", s);
+        }
+        fputc('\n', f);
+    }
+    fclose(params);
+    int wrc = close_out(f, o->out);
+    return rc != CS_EXIT_OK ? rc : wrc;
+}
+
+static int run_sweep(int argc, char **argv)
+{
+    sweep_opts o = {0};
+    if (!parse_args(argc, argv, &o)) return CS_EXIT_USAGE;
+    if (o.collect) return sweep_collect(&o);
+    int rc = check_first(&o);
+    if (rc != CS_EXIT_OK) return rc;
+    if (o.find) return sweep_find(&o);
+    if (o.emit) return sweep_emit(&o);
+    return sweep_grid(&o);
+}
+
+const cs_command cs_cmd_sweep = {
+    "sweep", "sweep SCENE --vary NAME=START:STOP:COUNT ...: runs over a parameter grid",
+    "usage: conesim sweep SCENE --vary NAME=START:STOP:COUNT [--vary ...] --out FILE.csv\n"
+    "       conesim sweep SCENE --find NAME=LO:HI --until 'METRIC>VALUE' [--out FILE.csv]\n"
+    "       conesim sweep SCENE --vary ... --emit-jobs JOBS.txt [--jobs-dir DIR]\n"
+    "       conesim sweep --collect DIR --out FILE.csv\n\n"
+    "Runs the scene once per combination of the --vary values (the last --vary changes\n"
+    "fastest), each from its own copy of the model, and writes one CSV row per run: the\n"
+    "varied values, then the metrics. Numbers are %.17g; the file does not depend on\n"
+    "--threads.\n\n"
+    "  --vary NAME=START:STOP:COUNT  COUNT values from START to STOP, evenly spaced. NAME is\n"
+    "                     anything `run --set` takes: an option (option.impratio,\n"
+    "                     option.gravity[0]: one element of a vector) or a model attribute\n"
+    "                     by element name: geom.NAME.friction[K] (also solref, solimp,\n"
+    "                     solmix), pair.INDEX.friction[K] (also solref, solreffriction,\n"
+    "                     solimp), body.NAME.pos[K] (a free body starts there)\n"
+    "  --metric LIST      comma-separated columns (default: all but wall):\n"
+    "                     displacement     largest distance a free body travelled (m)\n"
+    "                     max_slip         largest tangential contact speed (m/s)\n"
+    "                     verdict          slide when each step's fastest tangential\n"
+    "                                      contact speed, averaged over the last half of\n"
+    "                                      the steps, exceeds the slide speed; else stick\n"
+    "                                      (sticking soft contacts creep a few mm/s)\n"
+    "                     max_penetration  deepest contact penetration (m)\n"
+    "                     mean_contacts    contacts per step\n"
+    "                     mean_iterations  solver iterations per step\n"
+    "                     wall             seconds the run took (never the same twice)\n"
+    "  --slide-speed V    the verdict's slip speed (default 0.005 m/s)\n"
+    "  --threads N        runs at once (default 1); with N > 1 each run's solver uses one\n"
+    "                     thread\n"
+    "  --out FILE.csv     the summary\n"
+    "  --duration, --steps, --key, --timestep, --solver, --cone, --iterations, --tolerance,\n"
+    "  --set NAME=VALUE   as `conesim run`, for every run (--vary's value wins)\n\n"
+    "  --find NAME=LO:HI  bisect NAME between LO and HI for where the --until condition\n"
+    "                     changes (it must hold at one end only); prints the final bracket.\n"
+    "                     --out records every run made\n"
+    "  --until 'METRIC>VALUE' or 'METRIC<VALUE'  the condition (verdict: slide 1, stick 0)\n"
+    "  --bisect-steps K   K bisections (default: until the bracket is 1e-3 of its ends)\n\n"
+    "  --emit-jobs FILE   write one `conesim run ... --summary DIR/run-NNNNNN.csv` line per\n"
+    "                     combination instead of running them (for GNU parallel, xargs -P or\n"
+    "                     a Slurm array), and DIR/params.csv\n"
+    "  --jobs-dir DIR     where the jobs write (default sweep-jobs)\n"
+    "  --conesim PATH     the program the jobs call (default: this one)\n"
+    "  --collect DIR      merge the jobs' outputs into --out, as the sweep itself writes it\n\n"
+    "A progress bar goes to a terminal on stderr. Exit codes: 0 ok, 1 a run diverged (its row\n"
+    "describes its last finite state) or --find found no transition, 2 bad command line\n"
+    "(also a missing job output in --collect), 3 bad scene, 4 output not writable, 6 out of\n"
+    "memory.\n",
+    run_sweep,
+};

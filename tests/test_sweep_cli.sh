@@ -1,0 +1,103 @@
+#!/bin/sh
+# `conesim sweep` end to end: rows equal single runs, the bytes do not depend on --threads,
+# --find locates Coulomb's stick/slide limit, emitted jobs merge into the same summary, and
+# bad command lines exit 2. Usage: test_sweep_cli.sh CONESIM SCENE (block_tilt.xml).
+set -u
+B=$1
+S=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+# the block's friction is 0.6 and MuJoCo mixes friction by the larger of the two geoms, so
+# the floor's is lowered for the block's to count
+GRID="--vary geom.block.friction[0]=0.3:0.6:2 --vary option.gravity[0]=2:7:3 --duration 0.5 --set geom.floor.friction[0]=0.1"
+
+# --- 1 and 2 threads: identical bytes ------------------------------------------------
+"$B" sweep "$S" $GRID --threads 1 --out "$T/t1.csv" || fail "sweep --threads 1 exit $?"
+"$B" sweep "$S" $GRID --threads 2 --out "$T/t2.csv" || fail "sweep --threads 2 exit $?"
+if cmp -s "$T/t1.csv" "$T/t2.csv"; then ok "1 and 2 threads give the same bytes"
+else fail "1 and 2 threads differ"; fi
+[ "$(wc -l < "$T/t1.csv")" -eq 7 ] || fail "expected a header and 6 rows"
+
+# --- physics: below mu g it sticks, above it slides ---------------------------------------
+# rows: mu 0.3 with g_x 2, 4.5, 7, then mu 0.6 with the same; mu g = 2.943 and 5.886
+verdicts=$(tail -n +2 "$T/t1.csv" | cut -d, -f5 | tr '\n' ' ')
+[ "$verdicts" = "stick slide slide stick stick slide " ] || fail "verdicts '$verdicts'"
+
+# --- each row equals a single `conesim run` -----------------------------------------------
+row=1
+if tail -n +2 "$T/t1.csv" | while IFS=, read -r mu gx disp rest; do
+    "$B" run "$S" --duration 0.5 --set geom.floor.friction[0]=0.1 \
+        --set "geom.block.friction[0]=$mu" --set "option.gravity[0]=$gx" --quiet \
+        --record "$T/r.csv" --summary "$T/s.csv" > /dev/null || { echo "FAIL: run exit"; exit 1; }
+    # the summary's row (without wall) is the sweep's
+    want="$mu,$gx,$(tail -n 1 "$T/s.csv" | cut -d, -f1-6)"
+    got=$(sed -n "$((row + 1))p" "$T/t1.csv")
+    [ "$want" = "$got" ] || { echo "FAIL: row $row: sweep '$got', run '$want'"; exit 1; }
+    # and the displacement is the recorded trajectory's, first row to last
+    d=$(awk -F, 'NR == 2 { x = $4; y = $5; z = $6 } END { printf "%.17g", sqrt(($4-x)*($4-x) + ($5-y)*($5-y) + ($6-z)*($6-z)) }' "$T/r.csv")
+    awk -v a="$d" -v b="$disp" 'BEGIN { e = a - b; if (e < 0) e = -e; exit !(e <= 1e-12 * (b < 0 ? -b : b) + 1e-15) }' \
+        || { echo "FAIL: row $row: displacement $disp, the recording's $d"; exit 1; }
+    row=$((row + 1))
+done; then ok "rows equal single runs"
+else fails=$((fails + 1)); fi
+
+# --- body.NAME.pos moves a free body's start ------------------------------------------------
+"$B" run "$S" --set body.block.pos[0]=0.5 --set "body.block.pos[2]=0.3" --steps 1 --quiet \
+    --record "$T/p.csv" > /dev/null || fail "run --set body.block.pos exit $?"
+start=$(sed -n 2p "$T/p.csv" | cut -d, -f4-6)
+[ "$start" = "0.5,0,0.29999999999999999" ] && ok "body.block.pos sets the start" \
+    || fail "the block starts at $start, not (0.5, 0, 0.3)"
+# dropped from 0.3 m for 0.3 s: it falls 0.2 m (to the floor) then rests there
+"$B" sweep "$S" --vary body.block.pos[2]=0.1:0.3:2 --duration 0.3 --metric displacement \
+    --out "$T/drop.csv" || fail "sweep body.block.pos exit $?"
+awk -F, 'NR == 3 { exit !($2 > 0.19 && $2 < 0.21) }' "$T/drop.csv" \
+    || fail "the block dropped from 0.3 m moved $(sed -n 3p "$T/drop.csv")"
+
+# --- --find: the stick/slide limit mu g_z = 0.6 * 9.81 --------------------------------------
+out=$("$B" sweep "$S" --find option.gravity[0]=4:8 --until 'verdict>0.5' --duration 1) \
+    || fail "--find exit $?"
+echo "$out"
+lo=$(echo "$out" | sed -n 's/.* in \[\([^,]*\), \([^]]*\)\].*/\1/p')
+hi=$(echo "$out" | sed -n 's/.* in \[\([^,]*\), \([^]]*\)\].*/\2/p')
+awk -v lo="$lo" -v hi="$hi" 'BEGIN { m = 0.6 * 9.81; exit !(lo != "" && hi - lo <= 0.01 * m &&
+    lo >= 0.995 * m && hi <= 1.005 * m) }' || fail "bracket [$lo, $hi] not within 0.5% of mu g"
+
+# --- jobs for another machine: run them with xargs, merge, compare --------------------------
+"$B" sweep "$S" $GRID --emit-jobs "$T/jobs.txt" --jobs-dir "$T/jobs" || fail "--emit-jobs exit $?"
+[ "$(wc -l < "$T/jobs.txt")" -eq 6 ] || fail "expected 6 jobs"
+xargs -P 2 -I{} sh -c {} < "$T/jobs.txt" > /dev/null || fail "the jobs failed"
+"$B" sweep --collect "$T/jobs" --out "$T/col.csv" || fail "--collect exit $?"
+if cmp -s "$T/col.csv" "$T/t1.csv"; then ok "collected jobs equal the in-process sweep"
+else fail "collected jobs differ"; diff "$T/col.csv" "$T/t1.csv"; fi
+
+# --- exit codes ---------------------------------------------------------------------------
+expect() {
+    want=$1; shift
+    "$@" > "$T/o" 2> "$T/e"; got=$?
+    if [ "$got" -ne "$want" ]; then fail "exit $got, not $want: $*"; cat "$T/e"
+    elif [ "$want" -eq 2 ] && ! grep -q "conesim sweep: " "$T/e"; then fail "no message: $*"; fi
+}
+expect 2 "$B" sweep "$S" --out "$T/x.csv"
+expect 2 "$B" sweep "$S" --vary option.impratio=1:2 --out "$T/x.csv"
+expect 2 "$B" sweep "$S" --vary option.impratio=1:2:0 --out "$T/x.csv"
+expect 2 "$B" sweep "$S" --vary option.impratio=a:2:3 --out "$T/x.csv"
+expect 2 "$B" sweep "$S" --vary option.nosuch=1:2:2 --out "$T/x.csv"
+expect 2 "$B" sweep "$S" --vary geom.nosuch.friction[0]=1:2:2 --out "$T/x.csv"
+expect 2 "$B" sweep "$S" --vary geom.block.friction[7]=1:2:2 --out "$T/x.csv"
+expect 2 "$B" sweep "$S" --vary option.impratio=1:2:2
+expect 2 "$B" sweep "$S" --vary option.impratio=1:2:2 --metric speed --out "$T/x.csv"
+expect 2 "$B" sweep "$S" --vary option.impratio=1:2:2 --threads 0 --out "$T/x.csv"
+expect 2 "$B" sweep "$S" --find option.impratio=2:1 --until 'displacement>1'
+expect 2 "$B" sweep "$S" --find option.impratio=1:2 --until 'displacement=1'
+expect 2 "$B" sweep "$S" --frobnicate 1
+expect 2 "$B" sweep --collect "$T/nosuch" --out "$T/x.csv"
+expect 3 "$B" sweep "$T/nosuch.xml" --vary option.impratio=1:2:2 --out "$T/x.csv"
+expect 4 "$B" sweep "$S" --vary option.impratio=1:2:2 --steps 2 --out "$T/nodir/x.csv"
+expect 0 "$B" help sweep
+
+[ "$fails" -eq 0 ] && echo "all passed"
+exit "$fails"
