@@ -86,7 +86,7 @@ def select(out, data=None, fn=20.0, mu=(0.8, 0.4), f=(9.6, 6.4), v=(1.0, 1.0)):
     _positive(fn, "fn")
     chk = _cone.check(fn, (mu1, mu2), f)
     fs, power = _cone.slide(fn, (mu1, mu2), v)
-    fig = figure((6.4, 5.2))
+    fig = figure((6.4, 4.6))
     ax = fig.add_subplot()
     x, y = _ellipse(mu1, mu2, fn)
     ax.fill(x, y, color="tab:blue", alpha=0.12)
@@ -99,7 +99,8 @@ def select(out, data=None, fn=20.0, mu=(0.8, 0.4), f=(9.6, 6.4), v=(1.0, 1.0)):
             label=f"max dissipation ({fs[0]:.2f}, {fs[1]:.2f}), P = {power:.2f} W")
     vn = math.hypot(*v)
     if vn > 0:
-        s = max(mu1, mu2) * fn * 0.9 / vn
+        c, sn = -v[0] / vn, -v[1] / vn  # drawn as long as the cone's capacity along -v
+        s = fn / math.sqrt((c / mu1) ** 2 + (sn / mu2) ** 2) / vn
         ax.annotate("", xy=(-v[0] * s, -v[1] * s), xytext=(0, 0),
                     arrowprops=dict(arrowstyle="-|>", color="tab:orange", lw=1.6, ls="--"))
         ax.plot([], [], "--", color="tab:orange", label=f"-v, v = ({v[0]:g}, {v[1]:g}) m/s")
