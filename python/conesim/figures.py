@@ -236,12 +236,13 @@ def zones(out, data=None, Rn=1.0, kappa=1.0, T=1.0):
     soft = lambda jn, t: _cone.soft((jn, t), Rn, (1.0,), kappa=kappa)  # noqa: E731
     span = 3 * max(T, Rn * T / kappa, 1.0)
     jn = np.linspace(-span, span, 241)
-    ts = np.linspace(0, 1.5 * max(T, 1.0), 121)
-    Z = np.array([[codes[soft(a, t)[0]] for a in jn] for t in ts])
+    ts = np.linspace(0, 1.5 * max(T, 1.0), 61)
+    jg = jn[::2]
+    Z = np.array([[codes[soft(a, t)[0]] for a in jg] for t in ts])
     fig = figure((11, 4.6))
     ax, bx = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
     from matplotlib.colors import ListedColormap
-    ax.pcolormesh(jn, ts, Z, cmap=ListedColormap(["#cfe8cf", "#fde2b8", "#f6c1c1"]),
+    ax.pcolormesh(jg, ts, Z, cmap=ListedColormap(["#cfe8cf", "#fde2b8", "#f6c1c1"]),
                   vmin=-0.5, vmax=2.5, shading="auto")
     ax.plot(ts, ts, color="tab:green", lw=1.5, label="j_n = T (top border)")
     ax.plot(-Rn * ts / kappa, ts, color="tab:red", lw=1.5, label="kappa j_n + R_n T = 0")
