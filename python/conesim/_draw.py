@@ -44,7 +44,11 @@ def check_out(path):
         raise DrawError(EXIT_USAGE, f"{path}: the output must end in .png, .svg or .pdf")
 
 
-def save(fig, path, dpi=110):
+DPI = 110  # raster resolution; the commands' --dpi
+
+
+def save(fig, path, dpi=None):
+    dpi = dpi or DPI
     check_out(path)
     try:
         fig.savefig(path, dpi=dpi)

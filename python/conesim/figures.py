@@ -14,6 +14,7 @@ import sys
 import numpy as np
 
 from . import cone as _cone
+from . import _draw
 from ._draw import DrawError, check_out, colormap, fail, figure, save, write_data
 
 NAMES = ("cone", "select", "pyramid", "qcqp", "zones")
@@ -190,7 +191,7 @@ def qcqp(out, data=None, H=((1.0, 0.0), (0.0, 4.0)), b=(-2.0, -2.0), mu=(1.0, 0.
     Z = 0.5 * (H[0, 0] * X * X + 2 * H[0, 1] * X * Y + H[1, 1] * Y * Y) + b[0] * X + b[1] * Y
     ax.contourf(X, Y, Z, levels=24, cmap="Blues_r", alpha=0.55)
     ax.contour(X, Y, Z, levels=24, colors="0.45", linewidths=0.5)
-    ax.contour(X, Y, Z, levels=[obj(x)], colors="tab:red", linewidths=1.6)
+    ax.contour(X, Y, Z, levels=[obj(x)], colors="tab:red", linewidths=1.6, linestyles="solid")
     ex, ey = _ellipse(mu1, mu2, fn)
     ax.plot(ex, ey, color="k", lw=2, label="||D^-1 x|| = f_n")
     ax.plot([xu[0]], [xu[1]], "s", color="tab:orange", label=f"unconstrained ({xu[0]:.3g}, {xu[1]:.3g})")
@@ -301,6 +302,7 @@ def main(argv=None):
                "zones Rn 1, kappa 1, T 1")
     p.add_argument("name", choices=NAMES)
     p.add_argument("--out", required=True, help="FILE.png, .svg or .pdf")
+    p.add_argument("--dpi", type=float, default=110, help="PNG resolution (default 110)")
     p.add_argument("--data", help="write the numbers behind the figure to this CSV")
     p.add_argument("--fn", type=float)
     p.add_argument("--mu", type=lambda s: _floats(s, 2))
@@ -312,6 +314,9 @@ def main(argv=None):
     p.add_argument("--kappa", type=float)
     p.add_argument("--T", type=float)
     a = p.parse_args(argv)
+    if not (a.dpi > 0 and math.isfinite(a.dpi)):
+        p.error("--dpi must be a positive number")
+    _draw.DPI = a.dpi
     allowed = {"cone": ("fn", "mu", "f"), "select": ("fn", "mu", "f", "v"),
                "pyramid": ("fn", "mu", "f"), "qcqp": ("H", "b", "mu", "fn"),
                "zones": ("Rn", "kappa", "T")}[a.name]

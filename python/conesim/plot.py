@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 
+from . import _draw
 from ._draw import (EXIT_INPUT, EXIT_USAGE, DrawError, check_out, figure, fail, save)
 
 TRAJ_COLUMNS = ("step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz").split(",")
@@ -192,7 +193,11 @@ def main(argv=None):
     p.add_argument("--mu", type=float, help="friction coefficient of the cone bound "
                    "(default: estimated from the sliding contacts)")
     p.add_argument("--out", required=True, help="FILE.png, .svg or .pdf")
+    p.add_argument("--dpi", type=float, default=110, help="PNG resolution (default 110)")
     a = p.parse_args(argv)
+    if not (a.dpi > 0 and math.isfinite(a.dpi)):
+        p.error("--dpi must be a positive number")
+    _draw.DPI = a.dpi
     try:
         trajectory(a.trajectory, a.contacts, a.what, a.body, a.out, mu=a.mu)
     except DrawError as e:
