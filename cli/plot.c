@@ -145,7 +145,7 @@ static int run_module(const char *module, const char *prog, const char *help, in
             return CS_EXIT_OK;
         }
     if (find_package() != 0) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+        fprintf(stderr, "%s: cannot set PYTHONPATH and CONESIM_LIBRARY for the package\n", prog);
         return CS_EXIT_NOMEM;
     }
     char **args = calloc((size_t)argc + 6, sizeof *args);

@@ -9,8 +9,8 @@ FORMATS = (".png", ".svg", ".pdf")
 EXIT_USAGE, EXIT_INPUT, EXIT_OUTPUT, EXIT_NOPLOT = 2, 3, 4, 5
 
 
-class DrawError(Exception):
-    """An error with the exit code the command reports it with."""
+class DrawError(ValueError):
+    """Bad arguments, input or output, with the exit code the command reports it with."""
 
     def __init__(self, code, message):
         super().__init__(message)
