@@ -88,12 +88,14 @@ static const char boot[] =
     "import runpy\n"
     "runpy.run_module(mod, run_name='__main__', alter_sys=True)\n";
 
+#if defined(CS_BUILD_ROOT) && defined(CS_PYTHON_SRCDIR)
 static int same_dir(const char *a, const char *b)
 {
     struct stat sa, sb;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
 }
+#endif
 
 static int prepend_env(const char *name, const char *dir)
 {
