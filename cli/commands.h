@@ -13,7 +13,7 @@ typedef struct {
 } cs_command;
 
 extern const cs_command cs_cmd_run, cs_cmd_view, cs_cmd_info, cs_cmd_bench, cs_cmd_cone,
-    cs_cmd_sweep;
+    cs_cmd_sweep, cs_cmd_plot, cs_cmd_figure;
 
 /* Exit codes fixed by the README. */
 enum {
@@ -22,7 +22,8 @@ enum {
     CS_EXIT_USAGE = 2,
     CS_EXIT_SCENE = 3,
     CS_EXIT_OUTPUT = 4,
-    CS_EXIT_NODISPLAY = 5, /* view: no display or no OpenGL 3.3 context */
+    CS_EXIT_NODISPLAY = 5, /* view: no display or no OpenGL 3.3 context; plot, figure:
+                              no python3, numpy or matplotlib */
     CS_EXIT_NOMEM = 6      /* out of memory, in any command */
 };
 

@@ -7,6 +7,7 @@
 
 static const cs_command *const commands[] = {
     &cs_cmd_run, &cs_cmd_view, &cs_cmd_info, &cs_cmd_bench, &cs_cmd_cone, &cs_cmd_sweep,
+    &cs_cmd_plot, &cs_cmd_figure,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -24,8 +25,9 @@ static void usage(FILE *out)
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-6s %s\n", commands[i]->name, commands[i]->synopsis);
     fprintf(out, "  %-6s %s\n", "help", "help [COMMAND]: this text, or a command's options");
-    fprintf(out, "\nexit codes: 0 ok, 1 diverged, 2 bad command line, 3 bad scene, 4 output not\n"
-                 "writable, 5 no display (view), 6 out of memory, 129/130/143 interrupted by\n"
+    fprintf(out, "\nexit codes: 0 ok, 1 diverged, 2 bad command line, 3 bad scene or input file,\n"
+                 "4 output not writable, 5 no display (view) or no python3/numpy/matplotlib\n"
+                 "(plot, figure), 6 out of memory, 129/130/143 interrupted by\n"
                  "SIGHUP/SIGINT/SIGTERM\n");
 }
 

@@ -40,3 +40,11 @@ fn = conesim.contact_force(m, d, 0)[0]
 print("python: f_n %.6f N from %s" % (fn, conesim.__file__))
 sys.exit(0 if abs(fn - 19.62) < 1e-9 else 1)' "$src/scenes/sphere_plane.xml"
 fi
+# `conesim figure` from the installed program over the installed package
+if [ -z "$san" ] && [ -n "$pkgdir" ] && /usr/bin/python3 -c 'import numpy, matplotlib' 2>/dev/null; then
+  PYTHONPATH=$(dirname "$pkgdir") CONESIM_LIBRARY=$libdir/libconesim.so.0 LD_LIBRARY_PATH=$libdir \
+    "$(find "$root" -path '*/bin/conesim')" figure qcqp --out "$tmp/qcqp.png" --data "$tmp/qcqp.csv"
+  grep -q '^lambda,1\.23606797749' "$tmp/qcqp.csv" || { echo "installed figure: wrong multiplier" >&2; exit 1; }
+  head -c 4 "$tmp/qcqp.png" | grep -q PNG || { echo "installed figure: no PNG" >&2; exit 1; }
+  echo "installed figure qcqp: $(grep '^lambda,' "$tmp/qcqp.csv")"
+fi
