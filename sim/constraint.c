@@ -64,9 +64,6 @@ static void make_rows(const cs_model *m, cs_data *d)
 {
     cs_row_opts ro = {m->opt.timestep, m->opt.impratio, (cs_cone_type)m->opt.cone,
                       !(m->opt.disableflags & CS_DSBL_REFSAFE)};
-    int maxtree = 0;
-    for (int t = 0; t < m->ntree; t++)
-        if (m->tree_dofnum[t] > maxtree) maxtree = m->tree_dofnum[t];
     for (int i = 0; i < d->ncon; i++) {
         cs_contact *c = &d->contact[i];
         if (c->exclude) continue;
@@ -90,7 +87,8 @@ static void make_rows(const cs_model *m, cs_data *d)
         ci.gap = c->gap;
         cs_contact_side sd[2];
         contact_side(m, d, c->geom1, c->pos, d->jac, &sd[0]);
-        contact_side(m, d, c->geom2, c->pos, d->jac + 6 * (size_t)maxtree, &sd[1]);
+        /* d->jac holds two sides of the largest tree: side 1 goes after side 0's 6 x ndof */
+        contact_side(m, d, c->geom2, c->pos, d->jac + 6 * (size_t)sd[0].ndof, &sd[1]);
         c->efc_address = d->efc->nefc;
         if (cs_efc_add_contact(d->efc, &ci, i, sd, d->qvel, &ro) < 0) {
             c->efc_address = -1;
