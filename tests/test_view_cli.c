@@ -56,7 +56,13 @@ static int run_argv(int no_display, const char *const *args)
     OUT[len] = 0;
     fclose(f);
     unlink(log);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (rc != 0) { /* the program's own words, for when the exit status was not expected */
+        fprintf(stderr, "conesim");
+        for (int i = 0; args[i]; i++) fprintf(stderr, " %s", args[i]);
+        fprintf(stderr, "\n  exited %d: %s\n", rc, OUT);
+    }
+    return rc;
 }
 
 #define RUN(nd, ...) run_argv(nd, (const char *const[]){__VA_ARGS__, NULL})
