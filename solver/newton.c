@@ -63,40 +63,268 @@ static void add_jthj(const cs_efc *e, int k, const double *Hl, const int *map, d
     }
 }
 
-/* dst (nd x nd, lower triangle) += J_s^T Hl J_s for the columns [c0, c0 + nd) of block k's
- * rows: one side's tree. */
-static void add_side_jthj(const cs_efc *e, int k, const double *Hl, int c0, int nd, double *dst)
+/* y = A x for a dense n x n block (row-major); free bodies' 6 x 6 unrolled */
+static inline void dense_mv(int n, const double *A, const double *x, double *y)
 {
-    int n = e->blk_nrow[k], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-    const double *J = e->J + adr + c0;
-    double HJ[CS_MAXROWS * 64];
-    if (nd > 64) return;
-    for (int r = 0; r < n; r++)
-        for (int q = 0; q < nd; q++) {
-            double v = 0;
-            for (int c = 0; c < n; c++) v += Hl[r * n + c] * J[c * nnz + q];
-            HJ[r * nd + q] = v;
+    if (n == 6) {
+        for (int i = 0; i < 6; i++) {
+            const double *a = A + 6 * i;
+            y[i] = a[0] * x[0] + a[1] * x[1] + a[2] * x[2] + a[3] * x[3] + a[4] * x[4] + a[5] * x[5];
         }
-    for (int q1 = 0; q1 < nd; q1++)
-        for (int q2 = 0; q2 <= q1; q2++) {
-            double v = 0;
-            for (int r = 0; r < n; r++) v += J[r * nnz + q1] * HJ[r * nd + q2];
-            dst[q1 * nd + q2] += v;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];
+        y[i] = s;
+    }
+}
+
+/* In place: A (n x n SPD) -> A^-1 = L^-T L^-1 from its Cholesky factor L. The
+ * preconditioner is applied about a dozen times per factor, so a product beats two
+ * triangular solves. */
+static void invert_spd(int n, double *A)
+{
+    double L[64 * 64], Li[64 * 64];
+    if (n > 64) return; /* trees this large are not preconditioned (the identity) */
+    memcpy(L, A, sizeof(double) * n * n);
+    if (cs_i_chol(n, L)) { /* not PD (cannot happen): the identity */
+        for (int i = 0; i < n * n; i++) A[i] = i % (n + 1) == 0;
+        return;
+    }
+    for (int j = 0; j < n; j++) { /* Li = L^-1, lower triangular, column by column */
+        Li[j * n + j] = 1 / L[j * n + j];
+        for (int i = j + 1; i < n; i++) {
+            double s = 0;
+            for (int k = j; k < i; k++) s -= L[i * n + k] * Li[k * n + j];
+            Li[i * n + j] = s / L[i * n + i];
+        }
+    }
+    for (int i = 0; i < n; i++) /* A^-1 = Li^T Li: entry (i, j) sums over k >= max(i, j) */
+        for (int j = 0; j <= i; j++) {
+            double s = 0;
+            for (int k = i; k < n; k++) s += Li[k * n + i] * Li[k * n + j];
+            A[i * n + j] = A[j * n + i] = s;
         }
 }
 
-/* out = (M + sum J^T Hl J) v over the island (dof-indexed vectors); blocks without
- * curvature (top zone: no force) are skipped. */
-static void hess_mul(cs_solver_ws *w, const cs_problem *p, int isl, const double *v, double *out)
+/* z = P r for a tree's inverted block (identity above 64 dofs) */
+static void apply_block(int n, const double *P, const double *r, double *z)
+{
+    if (n > 64) {
+        memcpy(z, r, sizeof(double) * n);
+        return;
+    }
+    dense_mv(n, P, r, z);
+}
+
+/* ---- the island Hessian by trees, for CG ------------------------------------------------
+ * H = M + sum_k J_k^T Hl_k J_k couples two trees only where a block joins them, so it is
+ * kept as dense per-tree diagonal blocks (Hd) and one dense block per joined pair of trees
+ * (Hoff: the rows of the pair's first tree, the columns of its second). Assembled once per
+ * Newton step, when the zones fix Hl; every CG product is then a few small dense products
+ * instead of a pass over all rows (a box resting on a box: its 4 contacts make one block). */
+
+/* pair key of a two-tree block: (first tree, second tree), first < second */
+static long long pair_key(const cs_efc *e, int k, int ntree)
+{
+    int t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
+    if (t0 > t1) { int t = t0; t0 = t1; t1 = t; }
+    return (long long)t0 * ntree + t1;
+}
+
+/* heapsort of positions by (pair key, position): allocation-free */
+static int pos_less(const cs_efc *e, const int *blocks, int ntree, int a, int b)
+{
+    long long ka = pair_key(e, blocks[a], ntree), kb = pair_key(e, blocks[b], ntree);
+    return ka < kb || (ka == kb && a < b);
+}
+
+static void pos_sift(const cs_efc *e, const int *blocks, int ntree, int *v, int i, int n)
+{
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) return;
+        if (c + 1 < n && pos_less(e, blocks, ntree, v[c], v[c + 1])) c++;
+        if (!pos_less(e, blocks, ntree, v[i], v[c])) return;
+        int t = v[i];
+        v[i] = v[c];
+        v[c] = t;
+        i = c;
+    }
+}
+
+/* The island's pairs of trees: fills hp_ord, hp_tree, hp_blk (at the island's positions)
+ * and hp_adr (per block); returns the number of pairs, and in *nwide the number of blocks
+ * left out (hp_adr -2, listed in hp_ord after the pairs' blocks). */
+static int build_pairs(cs_solver_ws *w, const cs_problem *p, int isl, int *nwide)
 {
     const cs_efc *e = p->efc;
-    cs_i_mass_mul(w, p, isl, out, v);
+    int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], ntree = p->M->ntree;
+    const int *blocks = w->isl_blocks + badr;
+    int *ord = w->hp_ord + badr, n = 0, nfree = 0;
+    for (int b = 0; b < nbk; b++) { /* two-tree blocks first; at the end, blocks too wide
+                                       to assemble (more than 64 columns: multiplied row by
+                                       row) */
+        int k = blocks[b];
+        w->hp_adr[k] = -1;
+        if (e->J_rownnz[e->blk_row[k]] > 64) {
+            w->hp_adr[k] = -2;
+            nfree++;
+        } else if (e->blk_tree[2 * k] >= 0 && e->blk_tree[2 * k + 1] >= 0) {
+            ord[n++] = b;
+        }
+    }
+    for (int b = 0, i = n; b < nbk; b++)
+        if (w->hp_adr[blocks[b]] == -2) ord[i++] = b;
+    *nwide = nfree;
+    for (int i = n / 2 - 1; i >= 0; i--) pos_sift(e, blocks, ntree, ord, i, n);
+    for (int end = n - 1; end > 0; end--) {
+        int t = ord[0];
+        ord[0] = ord[end];
+        ord[end] = t;
+        pos_sift(e, blocks, ntree, ord, 0, end);
+    }
+    int np = 0, *tree = w->hp_tree + 2 * badr, *rng = w->hp_blk + badr + isl;
+    for (int i = 0; i < n; i++) {
+        int k = blocks[ord[i]];
+        long long key = pair_key(e, k, ntree);
+        if (i == 0 || key != pair_key(e, blocks[ord[i - 1]], ntree)) {
+            rng[np] = i;
+            tree[2 * np] = (int)(key / ntree);
+            tree[2 * np + 1] = (int)(key % ntree);
+            w->hp_adr[k] = w->offadr[k]; /* the pair's block: room of its first block */
+            np++;
+        } else {
+            w->hp_adr[k] = w->hp_adr[blocks[ord[i - 1]]];
+        }
+    }
+    rng[np] = n;
+    return np;
+}
+
+/* Hd (lower triangles) and Hoff from M and the blocks' current Hl (top zone: nothing). */
+static void assemble_blocks(cs_solver_ws *w, const cs_problem *p, int isl, int np)
+{
+    const cs_efc *e = p->efc;
+    const cs_mass *M = p->M;
+    int badr = w->isl_block_adr[isl];
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
+        int nd = M->tree_dofnum[tr];
+        double *Hd = w->Hd + w->tree_Padr[tr];
+        for (int i = 0; i < nd; i++) {
+            w->dof_local[lo + i] = i;
+            for (int j = 0; j <= i; j++) Hd[i * nd + j] = cs_mass_get(M, lo + i, lo + j);
+        }
+    }
+    const int *tree = w->hp_tree + 2 * badr;
+    for (int i = 0; i < np; i++) {
+        int adr = w->hp_adr[w->isl_blocks[badr + w->hp_ord[badr + w->hp_blk[badr + isl + i]]]];
+        memset(w->Hoff + adr, 0,
+               sizeof(double) * M->tree_dofnum[tree[2 * i]] * M->tree_dofnum[tree[2 * i + 1]]);
+    }
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
-        int k = w->isl_blocks[w->isl_block_adr[isl] + b], n = e->blk_nrow[k];
+        int k = w->isl_blocks[badr + b];
+        if (e->blk_zone[k] == CS_ZONE_TOP || w->hp_adr[k] == -2) continue;
+        int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0];
+        const double *J = e->J + e->J_rowadr[r0], *Hl = w->Hl + w->Gadr[k];
+        /* HJ = Hl J over all the block's columns, then each side's J_s^T HJ_s (lower
+         * triangle) into its tree's block and the cross term J_first^T HJ_second */
+        double HJ[CS_MAXROWS * 64];
+        for (int r = 0; r < n; r++)
+            for (int q = 0; q < nnz; q++) {
+                double v = 0;
+                for (int c = 0; c < n; c++) v += Hl[r * n + c] * J[c * nnz + q];
+                HJ[r * nnz + q] = v;
+            }
+        for (int s = 0, c0 = 0; s < 2; s++) { /* a side's columns are its tree's dofs */
+            int tr = e->blk_tree[2 * k + s], nd = e->blk_ndof[2 * k + s];
+            if (tr >= 0) {
+                double *D = w->Hd + w->tree_Padr[tr];
+                for (int i = 0; i < nd; i++)
+                    for (int j = 0; j <= i; j++) {
+                        double v = 0;
+                        for (int r = 0; r < n; r++) v += J[r * nnz + c0 + i] * HJ[r * nnz + c0 + j];
+                        D[i * nd + j] += v;
+                    }
+            }
+            c0 += nd;
+        }
+        if (w->hp_adr[k] < 0) continue;
+        /* side 0's columns are the pair's first tree's unless the sides came the other way */
+        int nd0 = e->blk_ndof[2 * k], nd1 = e->blk_ndof[2 * k + 1];
+        int swap = e->blk_tree[2 * k] > e->blk_tree[2 * k + 1];
+        int ca = swap ? nd0 : 0, cb = swap ? 0 : nd0, na = swap ? nd1 : nd0, nb = swap ? nd0 : nd1;
+        double *O = w->Hoff + w->hp_adr[k];
+        for (int i = 0; i < na; i++)
+            for (int j = 0; j < nb; j++) {
+                double v = 0;
+                for (int r = 0; r < n; r++) v += J[r * nnz + ca + i] * HJ[r * nnz + cb + j];
+                O[i * nb + j] += v;
+            }
+    }
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) { /* the upper triangles */
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], nd = M->tree_dofnum[tr];
+        double *Hd = w->Hd + w->tree_Padr[tr];
+        for (int i = 0; i < nd; i++)
+            for (int j = i + 1; j < nd; j++) Hd[i * nd + j] = Hd[j * nd + i];
+    }
+}
+
+/* out = H v over the island from the assembled blocks */
+static void hess_mul_blocks(const cs_solver_ws *w, const cs_problem *p, int isl, int np,
+                            int nwide, const double *v, double *out)
+{
+    const cs_mass *M = p->M;
+    int badr = w->isl_block_adr[isl];
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
+        int nd = M->tree_dofnum[tr];
+        dense_mv(nd, w->Hd + w->tree_Padr[tr], v + lo, out + lo);
+    }
+    const int *tree = w->hp_tree + 2 * badr;
+    for (int i = 0; i < np; i++) {
+        int ta = tree[2 * i], tb = tree[2 * i + 1];
+        int la = M->tree_dofadr[ta], na = M->tree_dofnum[ta];
+        int lb = M->tree_dofadr[tb], nb = M->tree_dofnum[tb];
+        const double *O = w->Hoff + w->hp_adr[w->isl_blocks[badr + w->hp_ord[badr + w->hp_blk[badr + isl + i]]]];
+        const double *va = v + la, *vb = v + lb;
+        double *ya = out + la, *yb = out + lb;
+        if (na == 6 && nb == 6) { /* two free bodies */
+            double y0 = yb[0], y1 = yb[1], y2 = yb[2], y3 = yb[3], y4 = yb[4], y5 = yb[5];
+            for (int r = 0; r < 6; r++) {
+                const double *o = O + 6 * r;
+                double x = va[r];
+                ya[r] += o[0] * vb[0] + o[1] * vb[1] + o[2] * vb[2] + o[3] * vb[3] +
+                         o[4] * vb[4] + o[5] * vb[5];
+                y0 += o[0] * x;
+                y1 += o[1] * x;
+                y2 += o[2] * x;
+                y3 += o[3] * x;
+                y4 += o[4] * x;
+                y5 += o[5] * x;
+            }
+            yb[0] = y0, yb[1] = y1, yb[2] = y2, yb[3] = y3, yb[4] = y4, yb[5] = y5;
+            continue;
+        }
+        for (int r = 0; r < na; r++) {
+            double s = 0, x = va[r];
+            for (int c = 0; c < nb; c++) {
+                s += O[r * nb + c] * vb[c];
+                yb[c] += O[r * nb + c] * x;
+            }
+            ya[r] += s;
+        }
+    }
+    const cs_efc *e = p->efc;
+    int n2 = w->hp_blk[badr + isl + np];
+    for (int i = n2; i < n2 + nwide; i++) {
+        int k = w->isl_blocks[badr + w->hp_ord[badr + i]], n = e->blk_nrow[k];
+        if (e->blk_zone[k] == CS_ZONE_TOP) continue;
         int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
         const int *ci = e->J_colind + adr;
         const double *Hl = w->Hl + w->Gadr[k];
-        if (e->blk_zone[k] == CS_ZONE_TOP) continue;
         double u[CS_MAXROWS], hu[CS_MAXROWS];
         block_mul(e, k, v, u);
         for (int r = 0; r < n; r++) {
@@ -110,72 +338,20 @@ static void hess_mul(cs_solver_ws *w, const cs_problem *p, int isl, const double
     }
 }
 
-/* In place: A (n x n SPD) -> A^-1, through its Cholesky factor. The preconditioner is
- * applied about a dozen times per factor, so a product beats two triangular solves. */
-static void invert_spd(int n, double *A)
-{
-    double L[64 * 64], e[64];
-    if (n > 64) return; /* trees this large are not preconditioned (the identity) */
-    memcpy(L, A, sizeof(double) * n * n);
-    if (cs_i_chol(n, L)) { /* not PD (cannot happen): the identity */
-        for (int i = 0; i < n * n; i++) A[i] = i % (n + 1) == 0;
-        return;
-    }
-    for (int j = 0; j < n; j++) {
-        for (int i = 0; i < n; i++) e[i] = i == j;
-        cs_i_chol_solve(n, L, e);
-        for (int i = 0; i < n; i++) A[i * n + j] = e[i];
-    }
-}
-
-/* z = P r for a tree's inverted block (identity above 64 dofs) */
-static void apply_block(int n, const double *P, const double *r, double *z)
-{
-    if (n > 64) {
-        memcpy(z, r, sizeof(double) * n);
-        return;
-    }
-    for (int i = 0; i < n; i++) {
-        double s = 0;
-        for (int j = 0; j < n; j++) s += P[i * n + j] * r[j];
-        z[i] = s;
-    }
-}
-
 /* Large islands: solve H x = -g by conjugate gradients, matrix-free, preconditioned with
  * the per-tree diagonal blocks of H (Cholesky-factored). The exact line search that
  * follows makes an inexact direction safe; CG from 0 always yields a descent direction. */
-static void pcg(cs_solver_ws *w, const cs_problem *p, int isl, const double *g, double *x)
+static void pcg(cs_solver_ws *w, const cs_problem *p, int isl, int np, int nwide,
+                const double *g, double *x)
 {
-    const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
     int nv = w->nv;
     double *r = w->pcg, *z = r + nv, *d = z + nv, *Hd = d + nv;
-    /* per-tree blocks: M's, plus each block's J^T Hl J restricted to a side's tree; local
-     * index of a dof in its tree goes through w->dof_local */
+    /* the preconditioner: the inverted diagonal blocks */
+    assemble_blocks(w, p, isl, np);
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
-        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
-        int nd = M->tree_dofnum[tr];
-        double *P = w->P + w->tree_Padr[tr];
-        for (int i = 0; i < nd; i++) {
-            w->dof_local[lo + i] = i;
-            for (int j = 0; j <= i; j++) P[i * nd + j] = P[j * nd + i] = cs_mass_get(M, lo + i, lo + j);
-        }
-    }
-    for (int b = 0; b < w->isl_block_num[isl]; b++) {
-        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
-        if (e->blk_zone[k] == CS_ZONE_TOP) continue;
-        for (int s = 0, c0 = 0; s < 2; s++) { /* a side's columns are its tree's dofs */
-            int tr = e->blk_tree[2 * k + s], nd = e->blk_ndof[2 * k + s];
-            if (tr >= 0) add_side_jthj(e, k, w->Hl + w->Gadr[k], c0, nd, w->P + w->tree_Padr[tr]);
-            c0 += nd;
-        }
-    }
-    for (int t = 0; t < w->isl_tree_num[isl]; t++) { /* the upper triangle from the lower */
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], nd = M->tree_dofnum[tr];
-        double *P = w->P + w->tree_Padr[tr];
-        for (int i = 0; i < nd; i++)
-            for (int j = i + 1; j < nd; j++) P[i * nd + j] = P[j * nd + i];
+        memcpy(w->P + w->tree_Padr[tr], w->Hd + w->tree_Padr[tr], sizeof(double) * nd * nd);
     }
     double rz = 0, g2 = 0;
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
@@ -196,7 +372,7 @@ static void pcg(cs_solver_ws *w, const cs_problem *p, int isl, const double *g, 
         }
     }
     for (int it = 0; it < w->isl_nv[isl] + 50; it++) {
-        hess_mul(w, p, isl, d, Hd);
+        hess_mul_blocks(w, p, isl, np, nwide, d, Hd);
         double dHd = 0, r2 = 0, rzn = 0;
         FOR_ISLAND_DOFS(w, p, isl, q) dHd += d[q] * Hd[q];
         if (!(dHd > 0)) break;
@@ -337,7 +513,9 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
     int dense = nv <= dmax;
     for (int b = 0; b < nbk && dense; b++) /* add_jthj takes rows of up to 64 dofs */
         dense = e->J_rownnz[e->blk_row[w->isl_blocks[badr + b]]] <= 64;
+    int np = 0, nwide = 0;
     if (dense) island_order(w, p, isl);
+    else np = build_pairs(w, p, isl, &nwide);
     int iter = 0;
     while (iter < max_iter) {
         /* gradient M (a - a0) - J^T f; block Hessians of the soft-cone costs */
@@ -384,7 +562,7 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
             cs_i_chol_env_solve(nv, H, t->first, x);
             FOR_ISLAND_DOFS(w, p, isl, q) dir[q] = x[w->dof_local[q]];
         } else {
-            pcg(w, p, isl, g, dir);
+            pcg(w, p, isl, np, nwide, g, dir);
         }
         cs_i_mass_mul(w, p, isl, Md, dir);
         double dMr = 0, dMd = 0;

@@ -106,7 +106,7 @@ void cs_solver_free(cs_solver_ws *w)
                    w->isl_trees, w->isl_nv, w->isl_block_adr, w->isl_block_num, w->isl_blocks,
                    w->ist, w->W, w->G, w->Hl, w->Gadr, w->bqp, w->bqp_ok, w->jres, w->Jd, w->fold, w->gord,
                    w->gadr, w->gvalid, w->gsig, w->gsc0, w->gsc1, w->gkey, w->gfac, w->gj0, w->gf0,
-                   w->gf1};
+                   w->gf1, w->Hd, w->hp_ord, w->hp_tree, w->hp_blk, w->hp_adr, w->offadr, w->Hoff};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(w);
 }
@@ -336,9 +336,20 @@ static int reserve(cs_solver_ws *w, const cs_efc *e)
             return -1;
         w->cap_efc = c;
     }
+    int noff = 0;
+    for (int k = 0; k < nb; k++) noff += e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1];
+    if (noff > w->cap_off || !w->Hoff) {
+        int c = more(noff);
+        if (resize((void **)&w->Hoff, sizeof(double), c)) return -1;
+        w->cap_off = c;
+    }
     if (nb > w->cap_block) {
         int c = more(nb);
         size_t si = sizeof(int), sd = sizeof(double);
+        if (resize((void **)&w->hp_ord, si, c) || resize((void **)&w->hp_tree, si, 2 * c) ||
+            resize((void **)&w->hp_blk, si, 2 * c + 1) || resize((void **)&w->hp_adr, si, c) ||
+            resize((void **)&w->offadr, si, c))
+            return -1;
         if (resize((void **)&w->Gadr, si, c) || resize((void **)&w->isl_blocks, si, c) ||
             resize((void **)&w->bqp, sizeof(cs_bqp), c) || resize((void **)&w->bqp_ok, si, c) ||
             resize((void **)&w->gord, si, c) || resize((void **)&w->gadr, si, 2 * c + 1) ||
@@ -351,9 +362,11 @@ static int reserve(cs_solver_ws *w, const cs_efc *e)
             return -1;
         w->cap_block = c;
     }
-    for (int k = 0, a = 0; k < nb; k++) {
+    for (int k = 0, a = 0, o = 0; k < nb; k++) {
         w->Gadr[k] = a;
         a += e->blk_nrow[k] * e->blk_nrow[k];
+        w->offadr[k] = o;
+        o += e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1];
     }
     return 0;
 }
@@ -518,10 +531,13 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     /* Newton CG's per-tree preconditioner blocks, laid out for this forest */
     int nP = 0;
     for (int t = 0; t < M->ntree; t++) nP += M->tree_dofnum[t] * M->tree_dofnum[t];
-    if (!w->P || nP != w->tree_Padr[M->ntree]) {
+    if (!w->P || !w->Hd || nP != w->tree_Padr[M->ntree]) {
         double *P = cs_realloc(w->P, sizeof(double) * (size_t)(nP + 1));
         if (!P) return CS_SOLVE_NOMEM;
         w->P = P;
+        double *Hd = cs_realloc(w->Hd, sizeof(double) * (size_t)(nP + 1));
+        if (!Hd) return CS_SOLVE_NOMEM;
+        w->Hd = Hd;
         for (int t = 0, a = 0; t < M->ntree; t++) {
             w->tree_Padr[t] = a;
             a += M->tree_dofnum[t] * M->tree_dofnum[t];

@@ -38,7 +38,8 @@ struct cs_solver_ws {
     int *uf, *tree_island, *tree_Padr; /* union-find parent; island; preconditioner block */
     int *tadjadr, *tadj, *tnext;     /* trees joined by blocks (CSR, built with the islands);
                                         a breadth-first order of each island's trees */
-    double *P;                       /* Newton CG: per-tree dense blocks */
+    double *P;                       /* Newton CG: per-tree dense blocks (preconditioner) */
+    double *Hd;                      /* Newton CG: the Hessian's per-tree diagonal blocks, as P */
     /* islands */
     int nisland;
     int *isl_tree_adr, *isl_tree_num, *isl_trees, *isl_nv;
@@ -57,6 +58,15 @@ struct cs_solver_ws {
     int *gord, *gadr, *gvalid, *gsig, *gsc0, *gsc1;
     long long *gkey;
     double *gfac, *gj0, *gf0, *gf1;
+    /* Newton CG: the Hessian's off-diagonal blocks, one per pair of trees that rows join
+     * (blocks in island order by position, as isl_blocks) */
+    int *hp_ord;        /* per position: the island's two-tree blocks, sorted by pair */
+    int *hp_tree;       /* 2 per pair (by position of its first block): trees, first < second */
+    int *hp_blk;        /* per pair: position range of its blocks in hp_ord */
+    int *hp_adr;        /* per block: offset of its pair's block in Hoff, or -1 */
+    int *offadr;        /* per block: room in Hoff (nd0 nd1 each, in block order) */
+    double *Hoff;
+    int cap_off;
     /* threads */
     int nthread;
     cs_thread_ws *tws;
