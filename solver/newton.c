@@ -421,10 +421,11 @@ static void line_eval(cs_solver_ws *w, const cs_problem *p, int isl, double alph
     *d2 = s2;
 }
 
-static double line_search(cs_solver_ws *w, const cs_problem *p, int isl, double dMr, double dMd)
+/* d0: phi'(0) = g . dir, from the gradient at hand */
+static double line_search(cs_solver_ws *w, const cs_problem *p, int isl, double dMr, double dMd,
+                          double d0)
 {
-    double d0, h0, lo = 0, hi, a = 1, d1, d2;
-    line_eval(w, p, isl, 0, dMr, dMd, &d0, &h0);
+    double lo = 0, hi, a = 1, d1, d2;
     if (!(d0 < 0)) return 0;
     line_eval(w, p, isl, 1, dMr, dMd, &d1, &d2);
     if (d1 <= 0) {
@@ -506,8 +507,7 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
     cs_island_stats *st = &w->ist[isl];
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], nv = w->isl_nv[isl];
     double *a = w->a, *g = w->grad, *dir = w->dir, *Md = w->Mdir, *H = t->H;
-    double scale = cs_i_scale(w, p, isl);
-    double cost = cs_i_primal(w, p, isl, a);
+    double scale = cs_i_scale(w, p, isl), cost = 0;
     int dmax = o->newton_dense_max == 0 ? w->dmax : o->newton_dense_max;
     if (dmax > w->dmax) dmax = w->dmax;
     int dense = nv <= dmax;
@@ -516,23 +516,33 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
     int np = 0, nwide = 0;
     if (dense) island_order(w, p, isl);
     else np = build_pairs(w, p, isl, &nwide);
-    int iter = 0;
+    int iter = 0, at_a = 0; /* at_a: e->force holds the soft-cone forces at a */
     while (iter < max_iter) {
-        /* gradient M (a - a0) - J^T f; block Hessians of the soft-cone costs */
+        /* at a: the cost (summed as cs_i_primal does), the gradient M (a - a0) - J^T f, the
+         * forces and the block Hessians of the soft-cone costs */
+        double c = 0;
         FOR_ISLAND_DOFS(w, p, isl, q) w->tmp[q] = a[q] - p->a0[q];
         cs_i_mass_mul(w, p, isl, g, w->tmp);
+        FOR_ISLAND_DOFS(w, p, isl, q) c += 0.5 * w->tmp[q] * g[q];
         for (int b = 0; b < nbk; b++) {
             int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
             int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
             const int *ci = e->J_colind + adr;
-            double f[CS_MAXROWS], l;
+            double *f = e->force + r0, l;
             cs_i_resid(e, k, a, w->jres + r0);
             e->blk_zone[k] = cs_efc_soft(e, k, w->jres + r0, f, &l, w->Hl + w->Gadr[k]);
+            c += l;
             for (int r = 0; r < e->blk_nrow[k]; r++) {
                 const double *J = e->J + adr + r * nnz;
                 for (int q = 0; q < nnz; q++) g[ci[q]] -= J[q] * f[r];
             }
         }
+        at_a = 1;
+        if (iter > 0) {
+            st->improvement = scale * (cost - c);
+            if (st->improvement < o->tolerance) break;
+        }
+        cost = c;
         double gn = 0;
         FOR_ISLAND_DOFS(w, p, isl, q) gn += g[q] * g[q];
         /* as MuJoCo: always attempt one Newton step, test the gradient only after it (a
@@ -541,7 +551,8 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
         if ((iter > 0 || !first_step) && scale * sqrt(gn) < o->tolerance) break;
         if (dense) {
             /* H = M + sum J^T Hl J over the island's dofs (lower triangle), Cholesky */
-            memset(H, 0, sizeof(double) * nv * nv);
+            for (int i = 0; i < nv; i++) /* the factor reads the lower triangle only */
+                memset(H + (size_t)i * nv, 0, sizeof(double) * (size_t)(i + 1));
             for (int tt = 0; tt < w->isl_tree_num[isl]; tt++) {
                 int tr = w->isl_trees[w->isl_tree_adr[isl] + tt], lo = p->M->tree_dofadr[tr];
                 for (int i = lo; i < lo + p->M->tree_dofnum[tr]; i++)
@@ -565,30 +576,31 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
             pcg(w, p, isl, np, nwide, g, dir);
         }
         cs_i_mass_mul(w, p, isl, Md, dir);
-        double dMr = 0, dMd = 0;
+        double dMr = 0, dMd = 0, d0 = 0;
         FOR_ISLAND_DOFS(w, p, isl, q) {
             dMr += Md[q] * (a[q] - p->a0[q]);
             dMd += Md[q] * dir[q];
+            d0 += g[q] * dir[q];
         }
         for (int b = 0; b < nbk; b++) {
             int k = w->isl_blocks[badr + b];
             block_mul(e, k, dir, w->Jd + e->blk_row[k]);
         }
-        double alpha = line_search(w, p, isl, dMr, dMd);
+        double alpha = line_search(w, p, isl, dMr, dMd, d0);
         iter++;
         if (alpha == 0) break;
         FOR_ISLAND_DOFS(w, p, isl, q) a[q] += alpha * dir[q];
-        double nc = cs_i_primal(w, p, isl, a);
-        st->improvement = scale * (cost - nc);
-        cost = nc;
-        if (st->improvement < o->tolerance) break;
+        at_a = 0;
     }
-    /* reported forces: the soft-cone forces at the final a */
-    for (int b = 0; b < nbk; b++) {
-        int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
-        double l;
-        cs_i_resid(e, k, a, w->jres + r0);
-        cs_efc_soft(e, k, w->jres + r0, e->force + r0, &l, NULL);
+    if (!at_a) { /* stopped by the iteration limit: the cost and forces at the final a */
+        double nc = cs_i_primal(w, p, isl, a);
+        if (iter > 0) st->improvement = scale * (cost - nc);
+        for (int b = 0; b < nbk; b++) {
+            int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
+            double l;
+            cs_i_resid(e, k, a, w->jres + r0);
+            cs_efc_soft(e, k, w->jres + r0, e->force + r0, &l, NULL);
+        }
     }
     return iter;
 }

@@ -138,8 +138,8 @@ cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *
 {
     int n = e->blk_nrow[k];
     const double *R = e->R + e->blk_row[k];
-    if (hess) memset(hess, 0, sizeof(double) * n * n);
     if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
+        if (hess) memset(hess, 0, sizeof(double) * n * n);
         /* independent rows: l = j^2/(2R) for j < 0 */
         double c = 0;
         int any = 0;
