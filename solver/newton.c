@@ -35,32 +35,58 @@ static void block_mul(const cs_efc *e, int k, const double *v, double *u)
     }
 }
 
-/* For every pair of the block's columns (c1, c2) with map[c1] >= map[c2] >= 0 (a local
- * index; -1 skips): dst[map[c1] * ld + map[c2]] += (J^T Hl J)[c1][c2]. Lower triangle. */
-static void add_jthj(const cs_efc *e, int k, const double *Hl, const int *map, double *dst,
-                     int ld)
+/* dst (ld x ld, lower triangle) += J^T Hl J of block k, whose side s's columns are the
+ * island-local dofs [m[s], m[s] + nd_s) (a tree's dofs are numbered consecutively). Each
+ * entry sums over the rows in order; N > 0 fixes the row count at compile time. */
+static inline __attribute__((always_inline)) void jthj_sides(const double *J, int nnz, int n,
+                                                             const double *Hl, const int *nd,
+                                                             const int *m, double *dst, int ld,
+                                                             const int N)
 {
-    int n = e->blk_nrow[k], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-    const double *J = e->J + adr;
+    if (N > 0) n = N;
     double HJ[CS_MAXROWS * 64];
-    if (nnz > 64) return; /* a block over two trees larger than 32 dofs each: not assembled */
     for (int r = 0; r < n; r++)
         for (int q = 0; q < nnz; q++) {
             double v = 0;
             for (int c = 0; c < n; c++) v += Hl[r * n + c] * J[c * nnz + q];
             HJ[r * nnz + q] = v;
         }
-    for (int q1 = 0; q1 < nnz; q1++) {
-        int i = map[q1];
-        if (i < 0) continue;
-        for (int q2 = 0; q2 < nnz; q2++) {
-            int j = map[q2];
-            if (j < 0 || j > i) continue;
+    for (int s = 0, c0 = 0; s < 2; s++) { /* each side's own block, lower triangle */
+        for (int i = 0; i < nd[s]; i++) {
+            double *row = dst + (size_t)(m[s] + i) * ld + m[s];
+            for (int j = 0; j <= i; j++) {
+                double v = 0;
+                for (int r = 0; r < n; r++) v += J[r * nnz + c0 + i] * HJ[r * nnz + c0 + j];
+                row[j] += v;
+            }
+        }
+        c0 += nd[s];
+    }
+    if (nd[0] == 0 || nd[1] == 0) return;
+    /* the cross block, below the diagonal: rows of the side numbered later */
+    int late = m[1] > m[0], cr = late ? nd[0] : 0, cc = late ? 0 : nd[0];
+    int nr = nd[late], ncol = nd[1 - late];
+    for (int i = 0; i < nr; i++) {
+        double *row = dst + (size_t)(m[late] + i) * ld + m[1 - late];
+        for (int j = 0; j < ncol; j++) {
             double v = 0;
-            for (int r = 0; r < n; r++) v += J[r * nnz + q1] * HJ[r * nnz + q2];
-            dst[i * ld + j] += v;
+            for (int r = 0; r < n; r++) v += J[r * nnz + cr + i] * HJ[r * nnz + cc + j];
+            row[j] += v;
         }
     }
+}
+
+static void add_jthj(const cs_efc *e, int k, const double *Hl, const int *dof_local, double *dst,
+                     int ld)
+{
+    int n = e->blk_nrow[k], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    const double *J = e->J + adr;
+    if (nnz > 64) return; /* a block over two trees larger than 32 dofs each: not assembled */
+    int nd[2] = {e->blk_ndof[2 * k], e->blk_ndof[2 * k + 1]};
+    int m[2] = {nd[0] ? dof_local[e->blk_dofadr[2 * k]] : 0,
+                nd[1] ? dof_local[e->blk_dofadr[2 * k + 1]] : 0};
+    if (n == 3) jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 3);
+    else jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 0);
 }
 
 /* y = A x for a dense n x n block (row-major); free bodies' 6 x 6 unrolled */
@@ -561,11 +587,8 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
             }
             for (int b = 0; b < nbk; b++) {
                 int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
-                int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], map[64];
-                const int *ci = e->J_colind + adr;
-                if (nnz > 64) continue;
-                for (int q = 0; q < nnz; q++) map[q] = w->dof_local[ci[q]];
-                add_jthj(e, k, w->Hl + w->Gadr[k], map, H, nv);
+                if (e->J_rownnz[r0] > 64) continue;
+                add_jthj(e, k, w->Hl + w->Gadr[k], w->dof_local, H, nv);
             }
             if (cs_i_chol_env(nv, H, t->first)) break; /* cannot occur with M PD */
             double *x = t->x;
