@@ -106,6 +106,11 @@ int cs_qcqp_solve_x(int n, const double *H, const double *b, const double *mu, d
 cs_zone cs_soft_cone(int r, const double *j, double Rn, const double *mu, double kappa, double *f,
                      double *cost, double *hess);
 
+/* The same response along a direction dj: f.dj and dj^T hess dj, without forming f or the
+ * Hessian (line searches). Same zones as cs_soft_cone. */
+cs_zone cs_soft_cone_dir(int r, const double *j, const double *dj, double Rn, const double *mu,
+                         double kappa, double *fdj, double *djhdj);
+
 /* MuJoCo's regulariser shape (§7): R[0] = Rn, R_1 = Rn/impratio for the first positive
  * scale mu_1, kappa = R_1 mu_1^2 = Rn mu_1^2 / impratio, R_j = kappa / mu_j^2 for every
  * positive mu_j (0 where mu_j == 0: left out), mubar = sqrt(kappa/Rn) = mu_1/sqrt(impratio).

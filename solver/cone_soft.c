@@ -61,6 +61,43 @@ cs_zone cs_soft_cone(int r, const double *j, double Rn, const double *mu, double
     return CS_ZONE_MIDDLE;
 }
 
+cs_zone cs_soft_cone_dir(int r, const double *j, const double *dj, double Rn, const double *mu,
+                         double kappa, double *fdj, double *djhdj)
+{
+    double u[CS_MAXFRIC], t2 = 0;
+    for (int k = 0; k < r; k++) {
+        u[k] = mu[k] > 0 ? mu[k] * j[k + 1] : 0;
+        t2 += u[k] * u[k];
+    }
+    const double T = sqrt(t2), jn = j[0];
+    if (jn >= T) {
+        *fdj = *djhdj = 0;
+        return CS_ZONE_TOP;
+    }
+    if (kappa * jn + Rn * T <= 0) {
+        double a = -jn / Rn * dj[0], b = dj[0] * dj[0] / Rn;
+        for (int k = 0; k < r; k++) {
+            double w = mu[k] > 0 ? mu[k] * mu[k] / kappa : 0;
+            a -= w * j[k + 1] * dj[k + 1];
+            b += w * dj[k + 1] * dj[k + 1];
+        }
+        *fdj = a;
+        *djhdj = b;
+        return CS_ZONE_BOTTOM;
+    }
+    /* middle: f = fn (1, -g), H = (gt gt^T + w D (I - u u^T / T^2) D) / s, gt = (-1, g) */
+    const double s = Rn + kappa, fn = (T - jn) / s, w = (T - jn) / T;
+    double gd = 0, dd = 0;
+    for (int k = 0; k < r; k++) {
+        double g = mu[k] > 0 ? mu[k] * u[k] / T : 0;
+        gd += g * dj[k + 1];
+        dd += mu[k] * mu[k] * dj[k + 1] * dj[k + 1];
+    }
+    *fdj = fn * (dj[0] - gd);
+    *djhdj = ((gd - dj[0]) * (gd - dj[0]) + w * (dd - gd * gd)) / s;
+    return CS_ZONE_MIDDLE;
+}
+
 int cs_soft_regularizer(int r, double Rn, const double *mu, double impratio, double *R,
                         double *kappa, double *mubar)
 {

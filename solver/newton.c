@@ -433,15 +433,11 @@ static void line_eval(cs_solver_ws *w, const cs_problem *p, int isl, double alph
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[w->isl_block_adr[isl] + b], n = e->blk_nrow[k], r0 = e->blk_row[k];
         const double *jr = w->jres + r0, *Jd = w->Jd + r0;
-        double j[CS_MAXROWS], f[CS_MAXROWS], h[CS_MAXROWS * CS_MAXROWS], l;
+        double j[CS_MAXROWS], fd, dhd;
         for (int r = 0; r < n; r++) j[r] = jr[r] + alpha * Jd[r];
-        cs_efc_soft(e, k, j, f, &l, h);
-        for (int r = 0; r < n; r++) {
-            s1 -= f[r] * Jd[r];
-            double hv = 0;
-            for (int c = 0; c < n; c++) hv += h[r * n + c] * Jd[c];
-            s2 += Jd[r] * hv;
-        }
+        cs_efc_soft_dir(e, k, j, Jd, &fd, &dhd);
+        s1 -= fd;
+        s2 += dhd;
     }
     *d1 = s1;
     *d2 = s2;

@@ -160,6 +160,26 @@ cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *
     return cs_soft_cone(n - 1, j, R[0], e->blk_friction + 5 * k, e->blk_kappa[k], f, cost, hess);
 }
 
+cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *dj, double *fdj,
+                        double *djhdj)
+{
+    int n = e->blk_nrow[k];
+    const double *R = e->R + e->blk_row[k];
+    if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
+        double a = 0, b = 0;
+        for (int i = 0; i < n; i++)
+            if (j[i] < 0) {
+                a -= j[i] / R[i] * dj[i];
+                b += dj[i] * dj[i] / R[i];
+            }
+        *fdj = a;
+        *djhdj = b;
+        return b > 0 ? CS_ZONE_BOTTOM : CS_ZONE_TOP;
+    }
+    return cs_soft_cone_dir(n - 1, j, dj, R[0], e->blk_friction + 5 * k, e->blk_kappa[k], fdj,
+                            djhdj);
+}
+
 void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
 {
     int r0 = e->blk_row[k];

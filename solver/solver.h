@@ -100,6 +100,10 @@ const cs_island_stats *cs_solver_island(const cs_solver_ws *w, int i);
 cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *cost,
                     double *hess);
 
+/* Along a direction dj: f.dj and dj^T hess dj of cs_efc_soft at j (line searches). */
+cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *dj, double *fdj,
+                        double *djhdj);
+
 /* Exact minimiser of 1/2 x^T G x + c^T x over the elliptic cone
  * {x_0 >= ||D^-1 x_t||}, D = diag(mu), x of size dim = 1 + r (r <= 5), G SPD.
  * Outer: a 1-D convex minimisation over the normal x_0 = t (safeguarded secant on

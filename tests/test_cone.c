@@ -932,6 +932,35 @@ START_TEST(soft_hessian_fd)
 }
 END_TEST
 
+START_TEST(soft_directional)
+{
+    /* the line-search form equals the full response contracted with the direction */
+    rng g = {777};
+    int zones[3] = {0, 0, 0};
+    for (int it = 0; it < 4000; it++) {
+        soft_case s;
+        rand_soft(&g, &s);
+        int d = s.r + 1;
+        double f[6], c, H[36], dj[6], fd, dhd, want_fd = 0, want_dhd = 0, mag = 0;
+        for (int k = 0; k < d; k++) dj[k] = gauss(&g);
+        cs_zone z = soft_eval(&s, s.j, f, &c, H);
+        ck_assert_int_eq(cs_soft_cone_dir(s.r, s.j, dj, s.Rn, s.mu, s.kappa, &fd, &dhd), z);
+        zones[z]++;
+        for (int a = 0; a < d; a++) {
+            want_fd += f[a] * dj[a];
+            mag += fabs(f[a] * dj[a]);
+            for (int e = 0; e < d; e++) want_dhd += dj[a] * H[a * d + e] * dj[e];
+        }
+        double hs = 0;
+        for (int k = 0; k < d * d; k++) hs = fmax(hs, fabs(H[k]));
+        NEAR(fd, want_fd, 1e-12 * (1 + mag));
+        NEAR(dhd, want_dhd, 1e-12 * (1 + hs * dot(d, dj, dj)));
+        ck_assert(dhd >= 0);
+    }
+    ck_assert(zones[0] > 100 && zones[1] > 100 && zones[2] > 100);
+}
+END_TEST
+
 START_TEST(soft_continuity)
 {
     /* force and cost are continuous across both zone borders */
@@ -1125,6 +1154,7 @@ static Suite *cone_suite(void)
     tcase_add_test(t, soft_condim1_and_zero_mu);
     tcase_add_test(t, soft_gradient_fd);
     tcase_add_test(t, soft_hessian_fd);
+    tcase_add_test(t, soft_directional);
     tcase_add_test(t, soft_continuity);
     tcase_add_test(t, soft_cost_is_max_over_cone);
     tcase_add_test(t, soft_strong_duality);
