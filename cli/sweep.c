@@ -449,11 +449,15 @@ static int check_first(const sweep_opts *o)
 
 /* The summary is written to OUT.PID.tmp beside it and renamed over OUT at the end (also when
  * interrupted): OUT is never a half-written file, and the temporary one holds the rows of
- * the runs done so far, whole, while the sweep goes on. */
+ * the runs done so far, whole, while the sweep goes on. OUT that exists and is no regular
+ * file (/dev/stdout, a FIFO), or a link to nothing, is written directly; a link, where it
+ * points. */
 typedef struct {
     FILE *f;
     const char *path;
     char tmp[PATH_MAX + 64];
+    char target[PATH_MAX];
+    int direct;
 } sum_file;
 
 static int sum_open(sum_file *s, const char *path)
@@ -462,11 +466,21 @@ static int sum_open(sum_file *s, const char *path)
     int have = stat(path, &st) == 0, fd = -1;
     s->f = NULL;
     s->path = path;
-    if (have && S_ISDIR(st.st_mode)) errno = EISDIR;
-    else if (!have || access(path, W_OK) == 0) {
+    s->direct = have ? !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)
+                     : lstat(path, &st) == 0; /* a dangling link: create what it names */
+    snprintf(s->target, sizeof s->target, "%s", path);
+    if (s->direct) {
+        if ((s->f = fopen(path, "w"))) return 1;
+    } else if (have && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+    } else if ((have && !realpath(path, s->target)) || (have && access(path, W_OK) != 0)) {
+        /* errno says why */
+    } else {
         for (int k = 0; k < 100; k++) {
-            int len = k ? snprintf(s->tmp, sizeof s->tmp, "%s.%ld-%d.tmp", path, (long)getpid(), k)
-                        : snprintf(s->tmp, sizeof s->tmp, "%s.%ld.tmp", path, (long)getpid());
+            int len = k ? snprintf(s->tmp, sizeof s->tmp, "%s.%ld-%d.tmp", s->target,
+                                   (long)getpid(), k)
+                        : snprintf(s->tmp, sizeof s->tmp, "%s.%ld.tmp", s->target,
+                                   (long)getpid());
             if (len < 0 || (size_t)len >= sizeof s->tmp) {
                 errno = ENAMETOOLONG;
                 break;
@@ -493,9 +507,9 @@ static int sum_close(sum_file *s)
     int ok = fflush(s->f) == 0 && !ferror(s->f);
     ok = fclose(s->f) == 0 && ok;
     s->f = NULL;
-    if (ok && rename(s->tmp, s->path) == 0) return CS_EXIT_OK;
+    if (ok && (s->direct || rename(s->tmp, s->target) == 0)) return CS_EXIT_OK;
     fprintf(stderr, "conesim sweep: error writing '%s': %s\n", s->path, strerror(errno));
-    unlink(s->tmp);
+    if (!s->direct) unlink(s->tmp);
     return CS_EXIT_OUTPUT;
 }
 
