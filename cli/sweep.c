@@ -1,6 +1,6 @@
 /* conesim sweep: run a scene over a grid of parameters on N threads, one summary row per
- * run; bisect one parameter for a transition; or write the runs as `conesim run` jobs for
- * another machine and merge their outputs. */
+ * run; search one parameter for a transition, N points a round; or write the runs as
+ * `conesim run` jobs for another machine and merge their outputs. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
@@ -939,7 +939,11 @@ static int run_sweep(int argc, char **argv)
     if (o.collect) return sweep_collect(&o);
     if (!o.emit) catch_signals(); /* emitting jobs is quick: a signal ends it as usual */
     int rc = check_first(&o);
-    if (rc != CS_EXIT_OK) return stop_signal() ? signal_exit(stop_signal()) : rc;
+    if (rc != CS_EXIT_OK && stop_signal()) {
+        fprintf(stderr, "conesim sweep: interrupted while reading '%s'\n", o.scene);
+        return signal_exit(stop_signal());
+    }
+    if (rc != CS_EXIT_OK) return rc;
     if (o.find) return sweep_find(&o);
     if (o.emit) return sweep_emit(&o);
     return sweep_grid(&o);
