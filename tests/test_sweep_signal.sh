@@ -35,11 +35,11 @@ whole_rows() {
         awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }' "$1"
 }
 
-# 200 runs of 200 s each (minutes in all): every interrupt below comes long before the end.
+# 200 runs of 100 s each (minutes in all): every interrupt below comes long before the end.
 # A background job of a script starts with SIGINT ignored, and the sweep keeps an ignored
 # signal ignored: env gives it the default back for the SIGINT case.
 GRID="--vary option.gravity[0]=0:8:200 --threads 2"
-DUR="--duration 200"
+DUR="--duration 100"
 "$B" sweep "$S" $GRID --steps 0 --out "$T/params.csv" || fail "the parameter grid: exit $?"
 
 # the partial summary FILE (K rows): whole rows, the complete sweep's header, its rows in
