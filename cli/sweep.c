@@ -1,11 +1,14 @@
 /* conesim sweep: run a scene over a grid of parameters on N threads, one summary row per
- * run; bisect one parameter for a transition; or write the runs as `conesim run` jobs for
- * another machine and merge their outputs. */
+ * run; search one parameter for a transition, N points a round; or write the runs as
+ * `conesim run` jobs for another machine and merge their outputs. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,13 +245,42 @@ static double now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
+/* SIGINT/SIGTERM/SIGHUP stop handing out runs, and the runs in flight stop after their
+ * current step; the summary keeps the rows of the runs that completed. The worker threads
+ * read the flag: an atomic (lock-free, so the handler may store it). */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the signal flag must be lock-free");
+static atomic_int interrupted;
+
+static void on_signal(int sig) { atomic_store_explicit(&interrupted, sig, memory_order_relaxed); }
+
+static int stop_signal(void) { return atomic_load_explicit(&interrupted, memory_order_relaxed); }
+
+static void catch_signals(void)
+{
+    static const int sig[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sig / sizeof sig[0]; i++) {
+        struct sigaction old, sa;
+        /* one ignored from the start (nohup, a script's background job) stays ignored */
+        if (sigaction(sig[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sig[i], &sa, NULL);
+    }
+}
+
+#define RUN_STOPPED (-1) /* run_one: stopped by a signal, no outcome */
+#define RUN_PENDING (-2) /* the pool: not run (yet) */
+
 /* Loads the scene, applies the overrides and the varied values, runs it into *r. Returns an
- * exit code (0, or 1 diverged: *r holds the run up to there) with a message in err. */
+ * exit code (0, or 1 diverged: *r holds the run up to there) with a message in err, or
+ * RUN_STOPPED when a signal came first. */
 static int run_one(const sweep_opts *o, const char *const *names, const double *values, int nv,
                    int single_thread, cs_metrics *r, char *err, size_t errlen)
 {
+    if (stop_signal()) return RUN_STOPPED;
     cs_model *m = cs_load_xml(o->scene, NULL, err, errlen);
-    if (!m) return errno == ENOMEM ? CS_EXIT_NOMEM : CS_EXIT_SCENE;
+    if (!m) return stop_signal() ? RUN_STOPPED : errno == ENOMEM ? CS_EXIT_NOMEM : CS_EXIT_SCENE;
     int rc = CS_EXIT_OK;
     cs_data *d = NULL;
     double *last = NULL;
@@ -296,6 +328,10 @@ static int run_one(const sweep_opts *o, const char *const *names, const double *
     }
     double t0 = now();
     for (long k = 0; k < n; k++) {
+        if (stop_signal()) {
+            rc = RUN_STOPPED;
+            break;
+        }
         memcpy(last, d->qpos, (size_t)m->nq * sizeof *last);
         int nomem0 = d->warning[CS_WARN_NOMEM];
         cs_step(m, d);
@@ -338,45 +374,6 @@ static void combination(const sweep_opts *o, long c, double *values)
         values[j] = grid_value(&o->vary[j], c % o->vary[j].count);
         c /= o->vary[j].count;
     }
-}
-
-typedef struct {
-    const sweep_opts *o;
-    long ncomb, next, done;
-    cs_metrics *res;
-    int *rc;
-    char (*err)[256];
-    int bar;
-    pthread_mutex_t lock;
-} pool;
-
-static void progress(long k, long n)
-{
-    int w = 40, filled = n ? (int)(w * k / n) : w;
-    fprintf(stderr, "\r[%.*s%*s] %ld/%ld runs", filled, "========================================",
-            w - filled, "", k, n);
-}
-
-static void *worker(void *arg)
-{
-    pool *p = arg;
-    const char *names[MAXVARY];
-    double values[MAXVARY];
-    for (int j = 0; j < p->o->nvary; j++) names[j] = p->o->vary[j].name;
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        long c = p->next++;
-        pthread_mutex_unlock(&p->lock);
-        if (c >= p->ncomb) break;
-        combination(p->o, c, values);
-        p->rc[c] = run_one(p->o, names, values, p->o->nvary, p->o->threads > 1, &p->res[c],
-                           p->err[c], sizeof p->err[c]);
-        pthread_mutex_lock(&p->lock);
-        p->done++;
-        if (p->bar) progress(p->done, p->ncomb);
-        pthread_mutex_unlock(&p->lock);
-    }
-    return NULL;
 }
 
 static void write_header(FILE *f, const sweep_opts *o, const char *const *names, int nv)
@@ -448,6 +445,190 @@ static int check_first(const sweep_opts *o)
     return rc;
 }
 
+/* ---- the summary file --------------------------------------------------------------- */
+
+/* The summary is written to OUT.PID.tmp beside it and renamed over OUT at the end (also when
+ * interrupted): OUT is never a half-written file, and the temporary one holds the rows of
+ * the runs done so far, whole, while the sweep goes on. OUT that exists and is no regular
+ * file (/dev/stdout, a FIFO), or a link to nothing, is written directly; a link, where it
+ * points. */
+typedef struct {
+    FILE *f;
+    const char *path;
+    char tmp[PATH_MAX + 64];
+    char target[PATH_MAX];
+    int direct;
+} sum_file;
+
+static int sum_open(sum_file *s, const char *path)
+{
+    struct stat st;
+    int have = stat(path, &st) == 0, fd = -1;
+    s->f = NULL;
+    s->path = path;
+    s->direct = have ? !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)
+                     : lstat(path, &st) == 0; /* a dangling link: create what it names */
+    snprintf(s->target, sizeof s->target, "%s", path);
+    if (s->direct) {
+        if ((s->f = fopen(path, "w"))) return 1;
+    } else if (have && S_ISDIR(st.st_mode)) {
+        errno = EISDIR;
+    } else if ((have && !realpath(path, s->target)) || (have && access(path, W_OK) != 0)) {
+        /* errno says why */
+    } else {
+        for (int k = 0; k < 100; k++) {
+            int len = k ? snprintf(s->tmp, sizeof s->tmp, "%s.%ld-%d.tmp", s->target,
+                                   (long)getpid(), k)
+                        : snprintf(s->tmp, sizeof s->tmp, "%s.%ld.tmp", s->target,
+                                   (long)getpid());
+            if (len < 0 || (size_t)len >= sizeof s->tmp) {
+                errno = ENAMETOOLONG;
+                break;
+            }
+            fd = open(s->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            if (fd >= 0 || errno != EEXIST) break;
+        }
+    }
+    if (fd >= 0) {
+        /* writing over an existing file would have kept its mode */
+        if (have && fchmod(fd, st.st_mode & 07777) != 0) { /* the umask's mode then */ }
+        if ((s->f = fdopen(fd, "w"))) return 1;
+        int e = errno;
+        close(fd);
+        unlink(s->tmp);
+        errno = e;
+    }
+    fprintf(stderr, "conesim sweep: cannot write '%s': %s\n", path, strerror(errno));
+    return 0;
+}
+
+static int sum_close(sum_file *s)
+{
+    int ok = fflush(s->f) == 0 && !ferror(s->f);
+    ok = fclose(s->f) == 0 && ok;
+    s->f = NULL;
+    if (ok && (s->direct || rename(s->tmp, s->target) == 0)) return CS_EXIT_OK;
+    fprintf(stderr, "conesim sweep: error writing '%s': %s\n", s->path, strerror(errno));
+    if (!s->direct) unlink(s->tmp);
+    return CS_EXIT_OUTPUT;
+}
+
+/* ---- runs on threads ---------------------------------------------------------------- */
+
+/* n runs on up to `threads` threads: the grid's combinations, or the values of one --find
+ * round. Rows go to f in run order as soon as every earlier run is done. */
+typedef struct {
+    const sweep_opts *o;
+    const double *points; /* --find: the round's values; NULL: the grid's combinations */
+    long n, threads;
+    int single;        /* each run's solver on one thread */
+    int bar;           /* progress bar on stderr */
+    int stop_on_error; /* no new run after one that failed */
+    FILE *f;
+    long next, ndone, nwritten;
+    int failed;
+    cs_metrics *res;
+    int *rc; /* RUN_PENDING until the run returns */
+    char (*err)[512];
+    pthread_mutex_t lock;
+} pool;
+
+static int pool_values(const pool *p, long c, double *values)
+{
+    if (p->points) {
+        values[0] = p->points[c];
+        return 1;
+    }
+    combination(p->o, c, values);
+    return p->o->nvary;
+}
+
+static void progress(long k, long n)
+{
+    int w = 40, filled = n ? (int)(w * k / n) : w;
+    fprintf(stderr, "\r[%.*s%*s] %ld/%ld runs", filled, "========================================",
+            w - filled, "", k, n);
+}
+
+/* with the lock held: the rows of the runs that returned, up to the first still pending
+ * (a run that failed or was stopped has none) */
+static void pool_write(pool *p)
+{
+    double values[MAXVARY];
+    long w0 = p->nwritten;
+    for (; p->nwritten < p->n && p->rc[p->nwritten] != RUN_PENDING; p->nwritten++) {
+        long c = p->nwritten;
+        if (p->rc[c] != CS_EXIT_OK && p->rc[c] != CS_EXIT_DIVERGED) continue;
+        int nv = pool_values(p, c, values);
+        write_row(p->f, p->o, values, nv, &p->res[c]);
+    }
+    if (p->nwritten != w0) fflush(p->f); /* whole rows: each ends before the flush */
+}
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    const char *names[MAXVARY];
+    double values[MAXVARY];
+    for (int j = 0; j < MAXVARY; j++) names[j] = p->o->vary[j].name;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        long c = p->next < p->n && !stop_signal() && !p->failed ? p->next++ : -1;
+        pthread_mutex_unlock(&p->lock);
+        if (c < 0) break;
+        int nv = pool_values(p, c, values);
+        int rc = run_one(p->o, names, values, nv, p->single, &p->res[c], p->err[c],
+                         sizeof p->err[c]);
+        pthread_mutex_lock(&p->lock);
+        p->rc[c] = rc;
+        if (rc != RUN_STOPPED) p->ndone++;
+        if (p->stop_on_error && rc != RUN_STOPPED && rc != CS_EXIT_OK && rc != CS_EXIT_DIVERGED)
+            p->failed = 1;
+        if (p->f) pool_write(p);
+        if (p->bar) progress(p->ndone, p->n);
+        pthread_mutex_unlock(&p->lock);
+    }
+    return NULL;
+}
+
+/* Runs the pool; afterwards each rc is an exit code or RUN_STOPPED (stopped, or never
+ * started), and f has the rows of every run that completed. 0, or CS_EXIT_NOMEM. */
+static int pool_run(pool *p)
+{
+    size_t n = (size_t)p->n;
+    p->res = calloc(n, sizeof *p->res);
+    p->rc = malloc(n * sizeof *p->rc);
+    p->err = calloc(n, sizeof *p->err);
+    if (!p->res || !p->rc || !p->err) {
+        fprintf(stderr, "conesim sweep: out of memory\n");
+        return CS_EXIT_NOMEM;
+    }
+    for (long c = 0; c < p->n; c++) p->rc[c] = RUN_PENDING;
+    pthread_mutex_init(&p->lock, NULL);
+    long nt = p->threads < p->n ? p->threads : p->n, started = 0;
+    pthread_t th[256];
+    for (; started < nt; started++)
+        if (pthread_create(&th[started], NULL, worker, p) != 0) break;
+    if (started == 0) worker(p); /* no thread to be had: do it here */
+    for (long t = 0; t < started; t++) pthread_join(th[t], NULL);
+    pthread_mutex_destroy(&p->lock);
+    for (long c = 0; c < p->n; c++)
+        if (p->rc[c] == RUN_PENDING) p->rc[c] = RUN_STOPPED;
+    if (p->f) pool_write(p); /* the completed runs after the first one stopped */
+    return CS_EXIT_OK;
+}
+
+static void pool_free(pool *p)
+{
+    free(p->res);
+    free(p->rc);
+    free(p->err);
+}
+
+static int signal_exit(int sig) { return 128 + sig; } /* the shell's convention, as run */
+
+/* ---- the grid ----------------------------------------------------------------------- */
+
 static int sweep_grid(const sweep_opts *o)
 {
     long ncomb = combinations(o);
@@ -455,37 +636,18 @@ static int sweep_grid(const sweep_opts *o)
         fprintf(stderr, "conesim sweep: more than 10000000 combinations\n");
         return CS_EXIT_USAGE;
     }
-    FILE *f = fopen(o->out, "w");
-    if (!f) {
-        fprintf(stderr, "conesim sweep: cannot write '%s': %s\n", o->out, strerror(errno));
-        return CS_EXIT_OUTPUT;
-    }
-    pool p = {.o = o, .ncomb = ncomb, .bar = isatty(STDERR_FILENO)};
-    p.res = calloc((size_t)ncomb, sizeof *p.res);
-    p.rc = calloc((size_t)ncomb, sizeof *p.rc);
-    p.err = calloc((size_t)ncomb, sizeof *p.err);
-    long nt = o->threads < ncomb ? o->threads : ncomb;
-    pthread_t th[256];
-    int rc = CS_EXIT_OK;
-    if (!p.res || !p.rc || !p.err) {
-        fprintf(stderr, "conesim sweep: out of memory\n");
-        rc = CS_EXIT_NOMEM;
-        goto done;
-    }
-    pthread_mutex_init(&p.lock, NULL);
-    long started = 0;
-    for (; started < nt; started++)
-        if (pthread_create(&th[started], NULL, worker, &p) != 0) break;
-    if (started == 0) worker(&p); /* no thread to be had: do it here */
-    for (long t = 0; t < started; t++) pthread_join(th[t], NULL);
-    pthread_mutex_destroy(&p.lock);
-    if (p.bar) fputc('\n', stderr);
+    sum_file out;
+    if (!sum_open(&out, o->out)) return CS_EXIT_OUTPUT;
     const char *names[MAXVARY];
-    double values[MAXVARY];
     for (int j = 0; j < o->nvary; j++) names[j] = o->vary[j].name;
-    write_header(f, o, names, o->nvary);
-    for (long c = 0; c < ncomb; c++) {
-        combination(o, c, values);
+    write_header(out.f, o, names, o->nvary);
+    fflush(out.f);
+    pool p = {.o = o, .n = ncomb, .threads = o->threads, .single = o->threads > 1,
+              .bar = isatty(STDERR_FILENO), .f = out.f};
+    int rc = pool_run(&p);
+    if (p.bar) fputc('\n', stderr);
+    for (long c = 0; rc != CS_EXIT_NOMEM && c < ncomb; c++) {
+        if (p.rc[c] == RUN_STOPPED) continue;
         if (p.rc[c] != CS_EXIT_OK && p.rc[c] != CS_EXIT_DIVERGED) {
             fprintf(stderr, "conesim sweep: run %ld: %s\n", c, p.err[c]);
             if (rc == CS_EXIT_OK || rc == CS_EXIT_DIVERGED) rc = p.rc[c];
@@ -496,17 +658,19 @@ static int sweep_grid(const sweep_opts *o)
                             "finite state\n", c, p.err[c]);
             if (rc == CS_EXIT_OK) rc = CS_EXIT_DIVERGED;
         }
-        write_row(f, o, values, o->nvary, &p.res[c]);
     }
-done:
-    free(p.res);
-    free(p.rc);
-    free(p.err);
-    int wrc = close_out(f, o->out);
-    return rc != CS_EXIT_OK ? rc : wrc;
+    int wrc = sum_close(&out), sig = stop_signal();
+    if (sig && rc != CS_EXIT_NOMEM) {
+        fprintf(stderr, "conesim sweep: interrupted: %ld of %ld runs completed; the summary '%s' "
+                        "is %s\n", p.ndone, ncomb, o->out,
+                p.ndone < ncomb ? "partial (the rows of those runs)" : "complete");
+        rc = signal_exit(sig);
+    }
+    pool_free(&p);
+    return wrc != CS_EXIT_OK ? wrc : rc;
 }
 
-/* ---- --find: bisection -------------------------------------------------------------- */
+/* ---- --find: N-section -------------------------------------------------------------- */
 
 static double metric_number(const cs_metrics *r, int i)
 {
@@ -516,61 +680,94 @@ static double metric_number(const cs_metrics *r, int i)
     return strtod(buf, NULL);
 }
 
-static int find_eval(const sweep_opts *o, FILE *f, double x, int *holds)
+/* Runs the n values x (at once on up to --threads threads), their rows to f in order, and
+ * whether the condition holds at each. 0; a failed run's exit code (after its message); or
+ * RUN_STOPPED when a signal stopped one of them. *runs counts the runs completed. */
+static int find_round(const sweep_opts *o, FILE *f, const double *x, long n, int *holds,
+                      long *runs)
 {
-    const char *name = o->vary[0].name;
-    cs_metrics r = {0};
-    char err[512];
-    int rc = run_one(o, &name, &x, 1, 0, &r, err, sizeof err);
-    if (rc != CS_EXIT_OK && rc != CS_EXIT_DIVERGED) {
-        fprintf(stderr, "conesim sweep: %s=%.17g: %s\n", name, x, err);
-        return rc;
+    pool p = {.o = o, .points = x, .n = n, .threads = o->threads, .single = o->threads > 1,
+              .stop_on_error = 1, .f = f};
+    int rc = pool_run(&p), stopped = 0;
+    *runs += p.ndone;
+    for (long c = 0; rc != CS_EXIT_NOMEM && c < n; c++) {
+        if (p.rc[c] == RUN_STOPPED) {
+            stopped = 1;
+        } else if (p.rc[c] != CS_EXIT_OK && p.rc[c] != CS_EXIT_DIVERGED) {
+            fprintf(stderr, "conesim sweep: %s=%.17g: %s\n", o->vary[0].name, x[c], p.err[c]);
+            if (rc == CS_EXIT_OK) rc = p.rc[c];
+        } else {
+            double v = metric_number(&p.res[c], o->until_metric);
+            holds[c] = o->until_gt ? v > o->until_value : v < o->until_value;
+        }
     }
-    if (f) write_row(f, o, &x, 1, &r);
-    double v = metric_number(&r, o->until_metric);
-    *holds = o->until_gt ? v > o->until_value : v < o->until_value;
-    return CS_EXIT_OK;
+    pool_free(&p);
+    return rc != CS_EXIT_OK ? rc : stopped ? RUN_STOPPED : CS_EXIT_OK;
 }
 
+/* Each round runs N = --threads points splitting the bracket into N + 1 equal parts and keeps
+ * the first part, from LO's side, where the condition changes: N = 1 is bisection. */
 static int sweep_find(const sweep_opts *o)
 {
-    FILE *f = NULL;
-    if (o->out && !(f = fopen(o->out, "w"))) {
-        fprintf(stderr, "conesim sweep: cannot write '%s': %s\n", o->out, strerror(errno));
-        return CS_EXIT_OUTPUT;
-    }
+    sum_file out = {0};
+    if (o->out && !sum_open(&out, o->out)) return CS_EXIT_OUTPUT;
     const char *name = o->vary[0].name;
-    if (f) write_header(f, o, &name, 1);
-    double lo = o->vary[0].start, hi = o->vary[0].stop;
-    int hlo, hhi, rc;
-    if ((rc = find_eval(o, f, lo, &hlo)) || (rc = find_eval(o, f, hi, &hhi))) goto done;
+    if (out.f) {
+        write_header(out.f, o, &name, 1);
+        fflush(out.f);
+    }
+    double lo = o->vary[0].start, hi = o->vary[0].stop, x[256];
+    int hold[256], hlo = 0, hhi = 0, bracket = 0;
+    long runs = 0, nt = o->threads;
     char cond[96];
     snprintf(cond, sizeof cond, "%s%c%.17g", cs_metric_names[o->until_metric],
              o->until_gt ? '>' : '<', o->until_value);
+    x[0] = lo;
+    x[1] = hi;
+    int rc = find_round(o, out.f, x, 2, hold, &runs);
+    if (rc != CS_EXIT_OK) goto done;
+    hlo = hold[0];
+    hhi = hold[1];
     if (hlo == hhi) {
         fprintf(stderr, "conesim sweep: %s %s at both ends of [%.17g, %.17g]: no transition to "
                         "find there\n", cond, hlo ? "holds" : "fails", lo, hi);
         rc = CS_EXIT_DIVERGED;
         goto done;
     }
+    bracket = 1;
     for (long k = 0; o->bisect_steps >= 0 ? k < o->bisect_steps
                                           : hi - lo > 1e-3 * fmax(fabs(lo), fabs(hi));
          k++) {
-        double mid = 0.5 * (lo + hi);
-        if (!(mid > lo && mid < hi)) break;
-        int hm;
-        if ((rc = find_eval(o, f, mid, &hm))) goto done;
-        if (hm == hlo) lo = mid;
-        else hi = mid;
+        if (stop_signal()) break;
+        /* (N+1-i) lo + i hi over N+1: for N = 1 exactly 0.5 (lo + hi) */
+        long n = 0;
+        for (long i = 1; i <= nt; i++) {
+            double xi = ((double)(nt + 1 - i) * lo + (double)i * hi) / (double)(nt + 1);
+            if (xi > (n ? x[n - 1] : lo) && xi < hi) x[n++] = xi;
+        }
+        if (!n) break; /* no number left between the ends */
+        if ((rc = find_round(o, out.f, x, n, hold, &runs)) != CS_EXIT_OK) goto done;
+        long j = 0;
+        while (j < n && hold[j] == hlo) j++;
+        if (j > 0) lo = x[j - 1];
+        if (j < n) hi = x[j];
     }
-    printf("%s in [%.17g, %.17g]: %s %s at %.17g, %s at %.17g\n", name, lo, hi, cond,
-           hlo ? "holds" : "fails", lo, hhi ? "holds" : "fails", hi);
 done:
-    if (f) {
-        int wrc = close_out(f, o->out);
-        if (rc == CS_EXIT_OK) rc = wrc;
+    if (bracket && (rc == CS_EXIT_OK || rc == RUN_STOPPED || stop_signal()))
+        printf("%s in [%.17g, %.17g]: %s %s at %.17g, %s at %.17g\n", name, lo, hi, cond,
+               hlo ? "holds" : "fails", lo, hhi ? "holds" : "fails", hi);
+    fflush(stdout);
+    int wrc = out.f ? sum_close(&out) : CS_EXIT_OK, sig = stop_signal();
+    if (sig && rc != CS_EXIT_NOMEM) {
+        fprintf(stderr, "conesim sweep: interrupted after %ld runs: %s%s\n", runs,
+                bracket ? "the bracket above is the one reached so far, not the final one"
+                        : "no bracket yet",
+                o->out ? "; --out is partial (the rows of those runs)" : "");
+        rc = signal_exit(sig);
+    } else if (rc == RUN_STOPPED) {
+        rc = CS_EXIT_OK; /* not reached: a run stops only on a signal */
     }
-    return rc;
+    return wrc != CS_EXIT_OK ? wrc : rc;
 }
 
 /* ---- jobs for another machine ------------------------------------------------------- */
@@ -740,7 +937,12 @@ static int run_sweep(int argc, char **argv)
     sweep_opts o = {0};
     if (!parse_args(argc, argv, &o)) return CS_EXIT_USAGE;
     if (o.collect) return sweep_collect(&o);
+    if (!o.emit) catch_signals(); /* emitting jobs is quick: a signal ends it as usual */
     int rc = check_first(&o);
+    if (rc != CS_EXIT_OK && stop_signal()) {
+        fprintf(stderr, "conesim sweep: interrupted while reading '%s'\n", o.scene);
+        return signal_exit(stop_signal());
+    }
     if (rc != CS_EXIT_OK) return rc;
     if (o.find) return sweep_find(&o);
     if (o.emit) return sweep_emit(&o);
@@ -755,8 +957,9 @@ const cs_command cs_cmd_sweep = {
     "       conesim sweep --collect DIR --out FILE.csv\n\n"
     "Runs the scene once per combination of the --vary values (the last --vary changes\n"
     "fastest), each from its own copy of the model, and writes one CSV row per run: the\n"
-    "varied values, then the metrics. Numbers are %.17g; the file does not depend on\n"
-    "--threads.\n\n"
+    "varied values, then the metrics. Numbers are %.17g; a complete file does not depend\n"
+    "on --threads. The summary is written to FILE.csv.PID.tmp beside it (the rows of the\n"
+    "runs done so far, in order) and renamed to FILE.csv at the end.\n\n"
     "  --vary NAME=START:STOP:COUNT  COUNT values from START to STOP, evenly spaced. NAME is\n"
     "                     anything `run --set` takes: an option (option.impratio,\n"
     "                     option.gravity[0]: one element of a vector) or a model attribute\n"
@@ -775,25 +978,36 @@ const cs_command cs_cmd_sweep = {
     "                     mean_iterations  solver iterations per step\n"
     "                     wall             seconds the run took (never the same twice)\n"
     "  --slide-speed V    the verdict's slip speed (default 0.005 m/s)\n"
-    "  --threads N        runs at once (default 1); with N > 1 each run's solver uses one\n"
-    "                     thread\n"
+    "  --threads N        runs at once (default 1; --find: points a round); with N > 1\n"
+    "                     each run's solver uses one thread\n"
     "  --out FILE.csv     the summary\n"
     "  --duration, --steps, --key, --timestep, --solver, --cone, --iterations, --tolerance,\n"
     "  --set NAME=VALUE   as `conesim run`, for every run (--vary's value wins)\n\n"
-    "  --find NAME=LO:HI  bisect NAME between LO and HI for where the --until condition\n"
+    "  --find NAME=LO:HI  search NAME between LO and HI for where the --until condition\n"
     "                     changes (it must hold at one end only); prints the final bracket.\n"
-    "                     --out records every run made\n"
+    "                     Each round runs N = --threads points at once, splitting the\n"
+    "                     bracket into N + 1 equal parts, and keeps the first part from LO\n"
+    "                     where the condition changes: N = 1 is bisection, and N shrinks\n"
+    "                     the bracket N + 1 times a round. --out records every run made: LO,\n"
+    "                     HI, then each round's points in increasing order\n"
     "  --until 'METRIC>VALUE' or 'METRIC<VALUE'  the condition (verdict: slide 1, stick 0)\n"
-    "  --bisect-steps K   K bisections (default: until the bracket is 1e-3 of its ends)\n\n"
+    "  --bisect-steps K   K rounds of N runs (default: until the bracket is 1e-3 of its\n"
+    "                     ends)\n\n"
     "  --emit-jobs FILE   write one `conesim run ... --summary DIR/run-NNNNNN.csv` line per\n"
     "                     combination instead of running them (for GNU parallel, xargs -P or\n"
     "                     a Slurm array), and DIR/params.csv\n"
     "  --jobs-dir DIR     where the jobs write (default sweep-jobs)\n"
     "  --conesim PATH     the program the jobs call (default: this one)\n"
     "  --collect DIR      merge the jobs' outputs into --out, as the sweep itself writes it\n\n"
+    "SIGINT, SIGTERM or SIGHUP (one is enough) hands out no more runs and stops the runs in\n"
+    "flight after their current step; the summary is then written with the header and the\n"
+    "rows of the runs that completed, in combination order, and stderr says how many of how\n"
+    "many completed. --find prints the bracket reached so far, if there is one. A signal\n"
+    "ignored when the sweep starts (nohup, a script's background job) stays ignored.\n\n"
     "A progress bar goes to a terminal on stderr. Exit codes: 0 ok, 1 a run diverged (its row\n"
     "describes its last finite state) or --find found no transition, 2 bad command line\n"
     "(also a missing job output in --collect), 3 bad scene, 4 output not writable, 6 out of\n"
-    "memory.\n",
+    "memory, 129/130/143 interrupted by SIGHUP/SIGINT/SIGTERM (the summary holds whole\n"
+    "rows).\n",
     run_sweep,
 };

@@ -57,14 +57,38 @@ start=$(sed -n 2p "$T/p.csv" | cut -d, -f4-6)
 awk -F, 'NR == 3 { exit !($2 > 0.19 && $2 < 0.21) }' "$T/drop.csv" \
     || fail "the block dropped from 0.3 m moved $(sed -n 3p "$T/drop.csv")"
 
-# --- --find: the stick/slide limit mu g_z = 0.6 * 9.81 --------------------------------------
-out=$("$B" sweep "$S" --find option.gravity[0]=4:8 --until 'verdict>0.5' --duration 1) \
-    || fail "--find exit $?"
-echo "$out"
-lo=$(echo "$out" | sed -n 's/.* in \[\([^,]*\), \([^]]*\)\].*/\1/p')
-hi=$(echo "$out" | sed -n 's/.* in \[\([^,]*\), \([^]]*\)\].*/\2/p')
-awk -v lo="$lo" -v hi="$hi" 'BEGIN { m = 0.6 * 9.81; exit !(lo != "" && hi - lo <= 0.01 * m &&
-    lo >= 0.995 * m && hi <= 1.005 * m) }' || fail "bracket [$lo, $hi] not within 0.5% of mu g"
+# --- --find: the stick/slide limit mu g_z = 0.6 * 9.81 = 5.886 -----------------------------
+# with 1 thread a bisection, with 3 three points a round: both end in a bracket of 1e-3 of its
+# ends around mu g, each end run (stick at the low one, slide at the high one), and 3 threads
+# take fewer rounds. --out holds the two ends, then each round's points in increasing order.
+rounds() { # FILE THREADS: the rounds --out records
+    echo $((($(wc -l < "$1") - 3) / $2))
+}
+for n in 1 3; do
+    out=$("$B" sweep "$S" --find option.gravity[0]=4:8 --until 'verdict>0.5' --duration 1 \
+        --threads $n --out "$T/find$n.csv") || fail "--find --threads $n exit $?"
+    echo "$out"
+    lo=$(echo "$out" | sed -n 's/.* in \[\([^,]*\), \([^]]*\)\].*/\1/p')
+    hi=$(echo "$out" | sed -n 's/.* in \[\([^,]*\), \([^]]*\)\].*/\2/p')
+    awk -v lo="$lo" -v hi="$hi" 'BEGIN { m = 0.6 * 9.81; exit !(lo != "" && lo < m && m < hi &&
+        hi - lo <= 1e-3 * hi) }' || fail "--threads $n: bracket [$lo, $hi] does not hold mu g \
+        within 1e-3"
+    vlo=$(awk -F, -v x="$lo" 'NR > 1 && $1 == x { print $4 }' "$T/find$n.csv")
+    vhi=$(awk -F, -v x="$hi" 'NR > 1 && $1 == x { print $4 }' "$T/find$n.csv")
+    [ "$vlo" = stick ] && [ "$vhi" = slide ] || fail "--threads $n: the ends ran '$vlo', '$vhi'"
+    # the rows after the ends come in whole rounds of n, each in increasing order
+    [ $((($(wc -l < "$T/find$n.csv") - 3) % n)) -eq 0 ] || fail "--threads $n: partial round"
+    awk -F, -v n=$n 'NR > 3 && (NR - 4) % n && $1 <= prev { exit 1 } { prev = $1 }' \
+        "$T/find$n.csv" || fail "--threads $n: a round's points not increasing"
+done
+r1=$(rounds "$T/find1.csv" 1)
+r3=$(rounds "$T/find3.csv" 3)
+[ "$r3" -lt "$r1" ] && ok "--find: 3 threads take $r3 rounds, 1 thread $r1" ||
+    fail "--find: 3 threads took $r3 rounds, 1 thread $r1"
+# --bisect-steps K: K rounds of --threads points
+"$B" sweep "$S" --find option.gravity[0]=4:8 --until 'verdict>0.5' --duration 1 --threads 3 \
+    --bisect-steps 2 --out "$T/find2.csv" > /dev/null || fail "--bisect-steps exit $?"
+[ "$(wc -l < "$T/find2.csv")" -eq 9 ] || fail "--bisect-steps 2 --threads 3: not 2 + 6 runs"
 
 # --- jobs for another machine: run them with xargs, merge, compare --------------------------
 "$B" sweep "$S" $GRID --emit-jobs "$T/jobs.txt" --jobs-dir "$T/jobs" || fail "--emit-jobs exit $?"
