@@ -308,9 +308,14 @@ static int run_run(int argc, char **argv)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* a signal ignored at start stays ignored (nohup, a script's background job), as the
+     * shell's contract with its jobs asks */
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
     char err[1024];
     cs_model *m = cs_load_xml(o.scene, stderr, err, sizeof err);
     if (!m) {

@@ -776,6 +776,41 @@ START_TEST(test_interrupt_every)
 }
 END_TEST
 
+/* A signal ignored when the run starts (nohup, a script's background job) stays ignored:
+ * after SIGHUP the recording keeps growing; SIGTERM then stops the run (143). */
+START_TEST(test_ignored_hup)
+{
+    char sc[512], rec[512];
+    scene(sc, sizeof sc, "box_stack.xml");
+    tmp_path(rec, sizeof rec, "hup.csv");
+    unlink(rec);
+    const char *a[] = {"run", sc, "--steps", "100000000", "--record", rec, "--quiet", NULL};
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGHUP, &ign, &old);
+    pid_t pid = start(a); /* inherits the ignored SIGHUP through exec */
+    sigaction(SIGHUP, &old, NULL);
+    wait_for_rows(rec);
+    ck_assert_int_eq(kill(pid, SIGHUP), 0);
+    struct stat sb;
+    ck_assert_int_eq(stat(rec, &sb), 0);
+    off_t size = sb.st_size;
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    int grew = 0, st;
+    for (int i = 0; i < 3000 && !grew; i++) { /* up to 30 s */
+        ck_assert_msg(waitpid(pid, &st, WNOHANG) == 0, "the run ended on an ignored SIGHUP");
+        grew = stat(rec, &sb) == 0 && sb.st_size > size + 8192;
+        if (!grew) nanosleep(&ts, NULL);
+    }
+    ck_assert_msg(grew, "the recording stopped growing after an ignored SIGHUP");
+    ck_assert_int_eq(kill(pid, SIGTERM), 0);
+    ck_assert_int_eq(finish(pid), 143);
+    unlink(rec);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("run-cli");
@@ -797,6 +832,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_out_of_memory);
     tcase_add_test(t, test_fifo_scene_interruptible);
     tcase_add_test(t, test_interrupt_every);
+    tcase_add_test(t, test_ignored_hup);
     suite_add_tcase(s, t);
     return s;
 }
@@ -820,7 +856,7 @@ int main(int argc, char **argv)
     /* leave nothing behind */
     static const char *files[] = {"stdout.txt", "stderr.txt", "traj.csv", "contacts.csv",
                                   "traj0.csv", "r1.csv", "c1.csv", "r2.csv", "c2.csv",
-                                  "sig.csv", "sigc.csv", "ok.csv", "r0.csv"};
+                                  "sig.csv", "sigc.csv", "hup.csv", "ok.csv", "r0.csv"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char p[512];
         tmp_path(p, sizeof p, files[i]);
