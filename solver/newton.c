@@ -39,11 +39,14 @@ static void block_mul(const cs_efc *e, int k, const double *v, double *u)
  * island-local dofs [m[s], m[s] + nd_s) (a tree's dofs are numbered consecutively). Each
  * entry sums over the rows in order; N > 0 fixes the row count at compile time. */
 static inline __attribute__((always_inline)) void jthj_sides(const double *J, int nnz, int n,
-                                                             const double *Hl, const int *nd,
+                                                             const double *Hl, const int *ndv,
                                                              const int *m, double *dst, int ld,
-                                                             const int N)
+                                                             const int N, const int ND0,
+                                                             const int ND1)
 {
     if (N > 0) n = N;
+    int nd[2] = {ND0 >= 0 ? ND0 : ndv[0], ND1 >= 0 ? ND1 : ndv[1]};
+    if (ND0 >= 0 && ND1 >= 0) nnz = ND0 + ND1;
     double HJ[CS_MAXROWS * 64];
     for (int r = 0; r < n; r++)
         for (int q = 0; q < nnz; q++) {
@@ -85,8 +88,12 @@ static void add_jthj(const cs_efc *e, int k, const double *Hl, const int *dof_lo
     int nd[2] = {e->blk_ndof[2 * k], e->blk_ndof[2 * k + 1]};
     int m[2] = {nd[0] ? dof_local[e->blk_dofadr[2 * k]] : 0,
                 nd[1] ? dof_local[e->blk_dofadr[2 * k + 1]] : 0};
-    if (n == 3) jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 3);
-    else jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 0);
+    /* the common shapes with their sizes fixed: condim 3 between free bodies, or a free
+     * body and the world */
+    if (n == 3 && nd[0] == 6 && nd[1] == 6) jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 3, 6, 6);
+    else if (n == 3 && nd[0] == 6 && nd[1] == 0) jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 3, 6, 0);
+    else if (n == 3) jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 3, -1, -1);
+    else jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 0, -1, -1);
 }
 
 /* y = A x for a dense n x n block (row-major); free bodies' 6 x 6 unrolled */
