@@ -531,8 +531,10 @@ static void solve_island(void *arg, int thread, int isl)
         int lo = M->tree_dofadr[tr], hi = lo + M->tree_dofnum[tr];
         for (int q = lo; q < hi; q++) w->a[q] = p->a0[q];
     }
-    for (int b = 0; b < w->isl_block_num[isl]; b++)
-        prepare_block(w, p, w->isl_blocks[w->isl_block_adr[isl] + b]);
+    /* W and G serve the sweeps (and the statistics' dual cost); Newton works from J */
+    if (w->o->type != CS_METHOD_NEWTON || w->o->stats)
+        for (int b = 0; b < w->isl_block_num[isl]; b++)
+            prepare_block(w, p, w->isl_blocks[w->isl_block_adr[isl] + b]);
     if (w->o->type == CS_METHOD_NEWTON)
         cs_i_newton(w, &w->tws[thread], isl);
     else
