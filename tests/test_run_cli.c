@@ -26,6 +26,7 @@
 static const char *conesim;
 static char tmpdir[256];
 static rlim_t child_as_limit; /* address-space limit of the next children, 0 = none */
+static int child_ignore_hup; /* the next children start with SIGHUP ignored */
 
 static const char *TRAJ_HEADER = "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
 static const char *CON_HEADER = "step,time,geom1,geom2,dim,px,py,pz,nx,ny,nz,dist,fn,f1,f2,f3,f4,"
@@ -77,6 +78,11 @@ static pid_t start(const char *const *args)
         int fi = open("/dev/null", O_RDONLY);
         if (fo < 0 || fe < 0 || fi < 0) _exit(126);
         dup2(fi, 0), dup2(fo, 1), dup2(fe, 2);
+        /* the signals the tests send start with their default action, whatever this process
+         * inherited (a background job of a script ignores SIGINT; nohup ignores SIGHUP) */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, child_ignore_hup ? SIG_IGN : SIG_DFL);
         if (child_as_limit) {
             struct rlimit rl = {child_as_limit, child_as_limit};
             setrlimit(RLIMIT_AS, &rl);
@@ -785,13 +791,9 @@ START_TEST(test_ignored_hup)
     tmp_path(rec, sizeof rec, "hup.csv");
     unlink(rec);
     const char *a[] = {"run", sc, "--steps", "100000000", "--record", rec, "--quiet", NULL};
-    struct sigaction ign, old;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGHUP, &ign, &old);
-    pid_t pid = start(a); /* inherits the ignored SIGHUP through exec */
-    sigaction(SIGHUP, &old, NULL);
+    child_ignore_hup = 1;
+    pid_t pid = start(a); /* starts with SIGHUP ignored, as under nohup */
+    child_ignore_hup = 0;
     wait_for_rows(rec);
     ck_assert_int_eq(kill(pid, SIGHUP), 0);
     struct stat sb;

@@ -67,7 +67,7 @@ check_partial() {
 }
 
 # --- SIGINT: exit 130 -----------------------------------------------------------------------
-env --default-signal=INT "$B" sweep "$S" $GRID $DUR --out "$T/int.csv" 2> "$T/int.err" &
+env --default-signal=INT,TERM,HUP "$B" sweep "$S" $GRID $DUR --out "$T/int.csv" 2> "$T/int.err" &
 pid=$!
 wait_rows "$T/int.csv" 1 || fail "no row appeared in the temporary summary"
 kill -INT "$pid"
@@ -81,7 +81,7 @@ grep -q "runs completed.*partial" "$T/int.err" && grep -q " of 200 runs" "$T/int
 ls "$T"/*.tmp > /dev/null 2>&1 && fail "a temporary file is left"
 
 # --- SIGINT ignored from the start stays ignored; SIGTERM: exit 143 ---------------------------
-"$B" sweep "$S" $GRID $DUR --out "$T/term.csv" 2> "$T/term.err" &
+env --ignore-signal=INT --default-signal=TERM,HUP "$B" sweep "$S" $GRID $DUR --out "$T/term.csv" 2> "$T/term.err" &
 pid=$!
 wait_rows "$T/term.csv" 1 || fail "no row appeared in the temporary summary"
 r0=$(tmp_rows "$T/term.csv" "$pid")
@@ -100,7 +100,7 @@ grep -q "runs completed.*partial" "$T/term.err" ||
 
 # --- --find, SIGHUP: exit 129 and the bracket reached so far ---------------------------------
 # --bisect-steps 200: rounds until no number is left between the ends, far more than reached
-"$B" sweep "$S" --find option.gravity[0]=4:8 --until 'verdict>0.5' --bisect-steps 200 \
+env --default-signal=INT,TERM,HUP "$B" sweep "$S" --find option.gravity[0]=4:8 --until 'verdict>0.5' --bisect-steps 200 \
     --threads 2 $DUR --out "$T/find.csv" > "$T/find.out" 2> "$T/find.err" &
 pid=$!
 # the two ends and one round: there is a bracket
