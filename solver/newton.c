@@ -7,6 +7,7 @@
  * curvature of l jumps across zone borders). Stopping as MuJoCo's Newton: scaled
  * improvement or scaled gradient norm < tolerance. */
 #include "solver_internal.h"
+#include "alloc.h"
 
 #include <math.h>
 #include <string.h>
@@ -528,6 +529,65 @@ static void island_order(cs_solver_ws *w, const cs_problem *p, int isl)
     }
 }
 
+/* Larger islands are factored densely too when their breadth-first numbering keeps the
+ * factor's envelope narrow (a stack, a chain, a row of bodies): the factor then costs less
+ * than the CG iterations would, which on a tall stack are many. Up to NARROW_MAX dofs (the
+ * dense storage is NARROW_MAX^2 doubles a thread). */
+#define NARROW_MAX 768
+
+/* After island_order: is the envelope factor (plus clearing the dense storage) cheaper than
+ * about 15 CG products over the tree and pair blocks? Each tree's rows start at the
+ * smallest local dof that any of its blocks reaches. Uses w->uf for the island's trees. */
+static int narrow(cs_solver_ws *w, const cs_problem *p, int isl)
+{
+    const cs_efc *e = p->efc;
+    const cs_mass *M = p->M;
+    int adr = w->isl_tree_adr[isl], nt = w->isl_tree_num[isl], nv = w->isl_nv[isl];
+    int badr = w->isl_block_adr[isl];
+    for (int i = 0; i < nt; i++) {
+        int tr = w->isl_trees[adr + i];
+        w->uf[tr] = w->dof_local[M->tree_dofadr[tr]];
+    }
+    double cg = 10.0 * nv;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[badr + b], t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
+        if (t0 < 0 || t1 < 0) continue;
+        /* the later tree's rows reach back to the earlier tree's first dof */
+        int s0 = w->dof_local[M->tree_dofadr[t0]], s1 = w->dof_local[M->tree_dofadr[t1]];
+        int m = s0 < s1 ? s0 : s1;
+        if (m < w->uf[t0]) w->uf[t0] = m;
+        if (m < w->uf[t1]) w->uf[t1] = m;
+        cg += 2.0 * e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1];
+    }
+    double fac = 0.5 * (double)nv * nv;
+    for (int i = 0; i < nt; i++) {
+        int tr = w->isl_trees[adr + i], s = w->dof_local[M->tree_dofadr[tr]];
+        cg += (double)M->tree_dofnum[tr] * M->tree_dofnum[tr];
+        for (int q = 0; q < M->tree_dofnum[tr]; q++) {
+            double wd = s + q - w->uf[tr] + 1;
+            fac += 0.5 * wd * wd;
+        }
+    }
+    return fac <= 15 * cg;
+}
+
+/* The thread's dense storage for n dofs; -1 (CG then) if it cannot grow. */
+static int grow_dense(cs_thread_ws *t, int n)
+{
+    if (n <= t->cap) return 0;
+    double *H = cs_realloc(t->H, sizeof(double) * ((size_t)n * n + 1));
+    if (!H) return -1;
+    t->H = H;
+    double *x = cs_realloc(t->x, sizeof(double) * ((size_t)n + 1));
+    if (!x) return -1;
+    t->x = x;
+    int *f = cs_realloc(t->first, sizeof(int) * ((size_t)n + 1));
+    if (!f) return -1;
+    t->first = f;
+    t->cap = n;
+    return 0;
+}
+
 int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter, int first_step)
 {
     const cs_problem *p = w->p;
@@ -535,16 +595,19 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
     cs_efc *e = p->efc;
     cs_island_stats *st = &w->ist[isl];
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], nv = w->isl_nv[isl];
-    double *a = w->a, *g = w->grad, *dir = w->dir, *Md = w->Mdir, *H = t->H;
+    double *a = w->a, *g = w->grad, *dir = w->dir, *Md = w->Mdir, *H;
     double scale = cs_i_scale(w, p, isl), cost = 0;
     int dmax = o->newton_dense_max == 0 ? w->dmax : o->newton_dense_max;
     if (dmax > w->dmax) dmax = w->dmax;
-    int dense = nv <= dmax;
-    for (int b = 0; b < nbk && dense; b++) /* add_jthj takes rows of up to 64 dofs */
-        dense = e->J_rownnz[e->blk_row[w->isl_blocks[badr + b]]] <= 64;
+    int dense = nv <= dmax, narrow_ok = o->newton_dense_max == 0 && nv <= NARROW_MAX;
+    for (int b = 0; b < nbk && (dense || narrow_ok); b++) /* add_jthj: rows of <= 64 dofs */
+        if (e->J_rownnz[e->blk_row[w->isl_blocks[badr + b]]] > 64) dense = narrow_ok = 0;
     int np = 0, nwide = 0;
-    if (dense) island_order(w, p, isl);
-    else np = build_pairs(w, p, isl, &nwide);
+    if (dense || narrow_ok) island_order(w, p, isl);
+    if (!dense && narrow_ok && narrow(w, p, isl) && grow_dense(t, nv) == 0) dense = 1;
+    if (!dense) np = build_pairs(w, p, isl, &nwide);
+    H = t->H; /* after any growth */
+    st->newton_dense = dense ? 1 : 2;
     int iter = 0, at_a = 0; /* at_a: e->force holds the soft-cone forces at a */
     while (iter < max_iter) {
         /* at a: the cost (summed as cs_i_primal does), the gradient M (a - a0) - J^T f, the

@@ -55,6 +55,7 @@ int cs_solver_set_threads(cs_solver_ws *w, int n)
         w->tws[i].H = cs_malloc(sizeof(double) * (d * d + 1));
         w->tws[i].x = cs_malloc(sizeof(double) * (d + 1));
         w->tws[i].first = cs_malloc(sizeof(int) * (d + 1));
+        w->tws[i].cap = w->dmax;
         if (!w->tws[i].H || !w->tws[i].x || !w->tws[i].first) {
             free_threads(w);
             return -1;

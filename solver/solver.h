@@ -42,7 +42,9 @@ typedef struct {
                          scalar pass over pyramid edges) */
     int blocking;     /* PGS: cs_pgs_blocking */
     int newton_dense_max; /* Newton: islands of up to this many dofs are factored densely
-                             (0: default 192), larger ones use preconditioned CG; < 0: CG */
+                             (0: default 192, and up to 768 when the factor's envelope is
+                             narrow: a stack, a chain), larger ones use preconditioned CG;
+                             < 0: CG */
     int polish_after; /* PGS: after this many sweeps without meeting the tolerance, finish
                          with Newton iterations from the sweeps' point (0: never) */
     int stats;        /* 1: compute the residual statistics of cs_island_stats */
@@ -55,6 +57,7 @@ typedef struct {
     int iterations;         /* PGS: sweeps plus polish steps */
     int polish;             /* PGS: Newton steps that finished the solve */
     int warm_used;          /* 1 if the warm start beat the cold start */
+    int newton_dense;       /* Newton steps made: 1 dense factor, 2 CG (0: none) */
     double improvement;     /* last scaled improvement */
     /* with opts.stats only: */
     double primal_cost;     /* 1/2 (a-a0)^T M (a-a0) + sum l(J a - a_ref) at the final a */

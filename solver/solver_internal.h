@@ -23,9 +23,10 @@ void cs_i_chol_env_solve(int n, const double *L, const int *first, double *x);
 
 /* Scratch of one thread (islands are solved one per thread at a time). */
 typedef struct {
-    double *H;      /* Newton: dense island Hessian, dmax^2 */
-    double *x;      /* Newton: island-local vector, dmax */
-    int *first;     /* Newton: the dense factor's envelope, dmax */
+    double *H;      /* Newton: dense island Hessian, cap^2 */
+    double *x;      /* Newton: island-local vector, cap */
+    int *first;     /* Newton: the dense factor's envelope, cap */
+    int cap;        /* dofs the three hold: dmax, grown for narrow islands */
 } cs_thread_ws;
 
 struct cs_solver_ws {

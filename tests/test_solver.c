@@ -928,14 +928,26 @@ START_TEST(test_large_island)
     solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a2, &s2, F2);
     ck_assert_int_eq(s2.nisland, 1);
     ck_assert_int_eq(cs_solver_island(w, 0)->ntree, 40);
+    /* 240 dofs, but a chain: the breadth-first envelope is narrow, so it is factored */
+    ck_assert_int_eq(cs_solver_island(w, 0)->newton_dense, 1);
+    static double a3[6 * RP_MAXB], F3[RP_MAXC][CS_MAXDIM];
+    cs_solve_stats s3;
+    g_dense_max = -1; /* and conjugate gradients on the assembled blocks */
+    solve_prob(&P, w, CS_METHOD_NEWTON, 100, 1e-15, a3, &s3, F3);
+    g_dense_max = 0;
+    ck_assert_int_eq(cs_solver_island(w, 0)->newton_dense, 2);
     solve_prob(&P, w, CS_METHOD_PGS, 3000, -1, a1, &s1, F1);
-    double md = 0;
+    double md = 0, mc = 0;
     for (int k = 0; k < 60; k++)
-        for (int i = 0; i < CS_MAXDIM; i++) md = fmax(md, fabs(F1[k][i] - F2[k][i]));
-    printf("40-body island, 60 contacts: |f_pgs - f_newton(CG)| = %.3g, newton iterations %d, "
-           "duality gap %.3g\n", md, s2.iterations,
-           fabs(s2.primal_cost + s1.dual_cost) / s2.primal_cost);
+        for (int i = 0; i < CS_MAXDIM; i++) {
+            md = fmax(md, fabs(F1[k][i] - F2[k][i]));
+            mc = fmax(mc, fabs(F3[k][i] - F2[k][i]));
+        }
+    printf("40-body island, 60 contacts: |f_pgs - f_newton(dense)| = %.3g, |f_cg - f_dense| = "
+           "%.3g, newton iterations %d (CG %d), duality gap %.3g\n", md, mc, s2.iterations,
+           s3.iterations, fabs(s2.primal_cost + s1.dual_cost) / s2.primal_cost);
     ck_assert(md <= 1e-6);
+    ck_assert(mc <= 1e-6);
     ck_assert(fabs(s2.primal_cost + s1.dual_cost) <= 1e-9 * s2.primal_cost);
     cs_solver_free(w);
     rp_free(&P);
