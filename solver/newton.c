@@ -36,14 +36,15 @@ static void block_mul(const cs_efc *e, int k, const double *v, double *u)
     }
 }
 
-/* dst (ld x ld, lower triangle) += J^T Hl J of block k, whose side s's columns are the
- * island-local dofs [m[s], m[s] + nd_s) (a tree's dofs are numbered consecutively). Each
- * entry sums over the rows in order; N > 0 fixes the row count at compile time. */
-static inline __attribute__((always_inline)) void jthj_sides(const double *J, int nnz, int n,
-                                                             const double *Hl, const int *ndv,
-                                                             const int *m, double *dst, int ld,
-                                                             const int N, const int ND0,
-                                                             const int ND1)
+/* The curvature J^T Hl J of block k by its sides (side s: the columns [c_s, c_s + nd_s) of
+ * the block's rows, c_0 = 0, c_1 = nd_0): each side's lower triangle is added at D[s] (row
+ * stride ld[s]; NULL: left out), and, if X is given, the cross block with the rows of side xs
+ * and the columns of the other at X (row stride ldx). Each entry sums over the rows in
+ * order. N, ND0, ND1 >= 0 fix the sizes at compile time. */
+static inline __attribute__((always_inline)) void
+block_curvature(const double *J, int nnz, int n, const double *Hl, const int *ndv,
+                double *const *D, const int *ld, double *X, int ldx, int xs, const int N,
+                const int ND0, const int ND1)
 {
     if (N > 0) n = N;
     int nd[2] = {ND0 >= 0 ? ND0 : ndv[0], ND1 >= 0 ? ND1 : ndv[1]};
@@ -55,24 +56,22 @@ static inline __attribute__((always_inline)) void jthj_sides(const double *J, in
             for (int c = 0; c < n; c++) v += Hl[r * n + c] * J[c * nnz + q];
             HJ[r * nnz + q] = v;
         }
-    for (int s = 0, c0 = 0; s < 2; s++) { /* each side's own block, lower triangle */
+    for (int s = 0, c0 = 0; s < 2; c0 += nd[s], s++) {
+        if (!D[s]) continue;
         for (int i = 0; i < nd[s]; i++) {
-            double *row = dst + (size_t)(m[s] + i) * ld + m[s];
+            double *row = D[s] + (size_t)i * ld[s];
             for (int j = 0; j <= i; j++) {
                 double v = 0;
                 for (int r = 0; r < n; r++) v += J[r * nnz + c0 + i] * HJ[r * nnz + c0 + j];
                 row[j] += v;
             }
         }
-        c0 += nd[s];
     }
-    if (nd[0] == 0 || nd[1] == 0) return;
-    /* the cross block, below the diagonal: rows of the side numbered later */
-    int late = m[1] > m[0], cr = late ? nd[0] : 0, cc = late ? 0 : nd[0];
-    int nr = nd[late], ncol = nd[1 - late];
-    for (int i = 0; i < nr; i++) {
-        double *row = dst + (size_t)(m[late] + i) * ld + m[1 - late];
-        for (int j = 0; j < ncol; j++) {
+    if (!X || nd[0] == 0 || nd[1] == 0) return;
+    int cr = xs ? nd[0] : 0, cc = xs ? 0 : nd[0];
+    for (int i = 0; i < nd[xs]; i++) {
+        double *row = X + (size_t)i * ldx;
+        for (int j = 0; j < nd[1 - xs]; j++) {
             double v = 0;
             for (int r = 0; r < n; r++) v += J[r * nnz + cr + i] * HJ[r * nnz + cc + j];
             row[j] += v;
@@ -80,21 +79,40 @@ static inline __attribute__((always_inline)) void jthj_sides(const double *J, in
     }
 }
 
+/* block_curvature for block k, with the common shapes' sizes fixed (condim 3 between free
+ * bodies, or a free body and the world). Blocks of more than 64 columns are left out. */
+static void add_curvature(const cs_efc *e, int k, const double *Hl, double *const *D,
+                          const int *ld, double *X, int ldx, int xs)
+{
+    int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0];
+    const double *J = e->J + e->J_rowadr[r0];
+    const int nd[2] = {e->blk_ndof[2 * k], e->blk_ndof[2 * k + 1]};
+    if (nnz > 64) return;
+    if (n == 3 && nd[0] == 6 && nd[1] == 6)
+        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, 3, 6, 6);
+    else if (n == 3 && nd[0] == 6 && nd[1] == 0)
+        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, 3, 6, 0);
+    else if (n == 3)
+        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, 3, -1, -1);
+    else
+        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, 0, -1, -1);
+}
+
+/* dense island Hessian (ld x ld, lower triangle) += J^T Hl J of block k; a side's dofs are
+ * numbered consecutively in the island (island_order), from dof_local of its first dof */
 static void add_jthj(const cs_efc *e, int k, const double *Hl, const int *dof_local, double *dst,
                      int ld)
 {
-    int n = e->blk_nrow[k], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-    const double *J = e->J + adr;
-    if (nnz > 64) return; /* a block over two trees larger than 32 dofs each: not assembled */
-    int nd[2] = {e->blk_ndof[2 * k], e->blk_ndof[2 * k + 1]};
-    int m[2] = {nd[0] ? dof_local[e->blk_dofadr[2 * k]] : 0,
-                nd[1] ? dof_local[e->blk_dofadr[2 * k + 1]] : 0};
-    /* the common shapes with their sizes fixed: condim 3 between free bodies, or a free
-     * body and the world */
-    if (n == 3 && nd[0] == 6 && nd[1] == 6) jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 3, 6, 6);
-    else if (n == 3 && nd[0] == 6 && nd[1] == 0) jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 3, 6, 0);
-    else if (n == 3) jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 3, -1, -1);
-    else jthj_sides(J, nnz, n, Hl, nd, m, dst, ld, 0, -1, -1);
+    int m[2];
+    double *D[2];
+    for (int s = 0; s < 2; s++) {
+        int has = e->blk_ndof[2 * k + s] > 0;
+        m[s] = has ? dof_local[e->blk_dofadr[2 * k + s]] : 0;
+        D[s] = has ? dst + (size_t)m[s] * ld + m[s] : NULL;
+    }
+    int late = m[1] > m[0]; /* the cross block below the diagonal: the later side's rows */
+    const int lds[2] = {ld, ld};
+    add_curvature(e, k, Hl, D, lds, dst + (size_t)m[late] * ld + m[1 - late], ld, late);
 }
 
 /* y = A x for a dense n x n block (row-major); free bodies' 6 x 6 unrolled */
@@ -261,42 +279,18 @@ static void assemble_blocks(cs_solver_ws *w, const cs_problem *p, int isl, int n
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[badr + b];
         if (e->blk_zone[k] == CS_ZONE_TOP || w->hp_adr[k] == -2) continue;
-        int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0];
-        const double *J = e->J + e->J_rowadr[r0], *Hl = w->Hl + w->Gadr[k];
-        /* HJ = Hl J over all the block's columns, then each side's J_s^T HJ_s (lower
-         * triangle) into its tree's block and the cross term J_first^T HJ_second */
-        double HJ[CS_MAXROWS * 64];
-        for (int r = 0; r < n; r++)
-            for (int q = 0; q < nnz; q++) {
-                double v = 0;
-                for (int c = 0; c < n; c++) v += Hl[r * n + c] * J[c * nnz + q];
-                HJ[r * nnz + q] = v;
-            }
-        for (int s = 0, c0 = 0; s < 2; s++) { /* a side's columns are its tree's dofs */
-            int tr = e->blk_tree[2 * k + s], nd = e->blk_ndof[2 * k + s];
-            if (tr >= 0) {
-                double *D = w->Hd + w->tree_Padr[tr];
-                for (int i = 0; i < nd; i++)
-                    for (int j = 0; j <= i; j++) {
-                        double v = 0;
-                        for (int r = 0; r < n; r++) v += J[r * nnz + c0 + i] * HJ[r * nnz + c0 + j];
-                        D[i * nd + j] += v;
-                    }
-            }
-            c0 += nd;
+        /* each side into its tree's block; the cross term, rows of the pair's first tree
+         * (side 0's unless the sides came the other way), into the pair's block */
+        double *D[2];
+        int ld[2];
+        for (int s = 0; s < 2; s++) {
+            int tr = e->blk_tree[2 * k + s];
+            D[s] = tr >= 0 ? w->Hd + w->tree_Padr[tr] : NULL;
+            ld[s] = e->blk_ndof[2 * k + s];
         }
-        if (w->hp_adr[k] < 0) continue;
-        /* side 0's columns are the pair's first tree's unless the sides came the other way */
-        int nd0 = e->blk_ndof[2 * k], nd1 = e->blk_ndof[2 * k + 1];
-        int swap = e->blk_tree[2 * k] > e->blk_tree[2 * k + 1];
-        int ca = swap ? nd0 : 0, cb = swap ? 0 : nd0, na = swap ? nd1 : nd0, nb = swap ? nd0 : nd1;
-        double *O = w->Hoff + w->hp_adr[k];
-        for (int i = 0; i < na; i++)
-            for (int j = 0; j < nb; j++) {
-                double v = 0;
-                for (int r = 0; r < n; r++) v += J[r * nnz + ca + i] * HJ[r * nnz + cb + j];
-                O[i * nb + j] += v;
-            }
+        int xs = e->blk_tree[2 * k] > e->blk_tree[2 * k + 1];
+        double *X = w->hp_adr[k] >= 0 ? w->Hoff + w->hp_adr[k] : NULL;
+        add_curvature(e, k, w->Hl + w->Gadr[k], D, ld, X, ld[1 - xs], xs);
     }
     for (int t = 0; t < w->isl_tree_num[isl]; t++) { /* the upper triangles */
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], nd = M->tree_dofnum[tr];
