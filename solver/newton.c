@@ -185,27 +185,6 @@ static long long pair_key(const cs_efc *e, int k, int ntree)
     return (long long)t0 * ntree + t1;
 }
 
-/* heapsort of positions by (pair key, position): allocation-free */
-static int pos_less(const cs_efc *e, const int *blocks, int ntree, int a, int b)
-{
-    long long ka = pair_key(e, blocks[a], ntree), kb = pair_key(e, blocks[b], ntree);
-    return ka < kb || (ka == kb && a < b);
-}
-
-static void pos_sift(const cs_efc *e, const int *blocks, int ntree, int *v, int i, int n)
-{
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= n) return;
-        if (c + 1 < n && pos_less(e, blocks, ntree, v[c], v[c + 1])) c++;
-        if (!pos_less(e, blocks, ntree, v[i], v[c])) return;
-        int t = v[i];
-        v[i] = v[c];
-        v[c] = t;
-        i = c;
-    }
-}
-
 /* The island's pairs of trees: fills hp_ord, hp_tree, hp_blk (at the island's positions)
  * and hp_adr (per block); returns the number of pairs, and in *nwide the number of blocks
  * left out (hp_adr -2, listed in hp_ord after the pairs' blocks). */
@@ -227,16 +206,20 @@ static int build_pairs(cs_solver_ws *w, const cs_problem *p, int isl, int *nwide
             ord[n++] = b;
         }
     }
+    /* sorted by (pair, position); were the keys to overflow, every block is left out of
+     * the assembly instead (row by row: right, only slower) */
+    long long *key = w->hp_key + badr;
+    if ((double)ntree * ntree * nbk >= 9e18) {
+        for (int i = 0; i < n; i++) w->hp_adr[blocks[ord[i]]] = -2;
+        nfree += n;
+        n = 0;
+    }
+    for (int i = 0; i < n; i++) key[i] = pair_key(e, blocks[ord[i]], ntree) * nbk + ord[i];
+    cs_i_sort_ll(key, n);
+    for (int i = 0; i < n; i++) ord[i] = (int)(key[i] % nbk);
     for (int b = 0, i = n; b < nbk; b++)
         if (w->hp_adr[blocks[b]] == -2) ord[i++] = b;
     *nwide = nfree;
-    for (int i = n / 2 - 1; i >= 0; i--) pos_sift(e, blocks, ntree, ord, i, n);
-    for (int end = n - 1; end > 0; end--) {
-        int t = ord[0];
-        ord[0] = ord[end];
-        ord[end] = t;
-        pos_sift(e, blocks, ntree, ord, 0, end);
-    }
     int np = 0, *tree = w->hp_tree + 2 * badr, *rng = w->hp_blk + badr + isl;
     for (int i = 0; i < n; i++) {
         int k = blocks[ord[i]];

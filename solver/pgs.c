@@ -156,33 +156,6 @@ static int local_dof(const group *g, int q)
 
 #define GKEY_POS (1LL << 24) /* key = pair * GKEY_POS + position */
 
-/* In-place heapsort: glibc's qsort may malloc a merge buffer, and a step allocates
- * nothing. */
-static void sift(long long *v, int i, int n)
-{
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= n) return;
-        if (c + 1 < n && v[c + 1] > v[c]) c++;
-        if (v[i] >= v[c]) return;
-        long long t = v[i];
-        v[i] = v[c];
-        v[c] = t;
-        i = c;
-    }
-}
-
-static void sort_ll(long long *v, int n)
-{
-    for (int i = n / 2 - 1; i >= 0; i--) sift(v, i, n);
-    for (int e = n - 1; e > 0; e--) {
-        long long t = v[0];
-        v[0] = v[e];
-        v[e] = t;
-        sift(v, 0, e);
-    }
-}
-
 /* Order an island's blocks into groups: by pair of trees, the blocks of a pair in their
  * order, groups in the order of their first block (the rows' order, MuJoCo's sweep
  * order). Pairs with more than CS_GMAXD dofs stay single blocks. Fills w->gord (block
@@ -207,12 +180,12 @@ static int make_groups(cs_solver_ws *w, const cs_problem *p, int isl, int groupe
         key[b] = pair * GKEY_POS + b;
     }
     if (grouped) {
-        sort_ll(key, nbk);
+        cs_i_sort_ll(key, nbk);
         for (int b = 0; b < nbk;) { /* re-key each pair's run by its first position */
             long long pk = key[b] / GKEY_POS, first = key[b] % GKEY_POS;
             for (; b < nbk && key[b] / GKEY_POS == pk; b++) key[b] = first * GKEY_POS + key[b] % GKEY_POS;
         }
-        sort_ll(key, nbk);
+        cs_i_sort_ll(key, nbk);
     } else {
         for (int b = 0; b < nbk; b++) key[b] = (long long)b * GKEY_POS + b;
     }

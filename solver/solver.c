@@ -107,7 +107,7 @@ void cs_solver_free(cs_solver_ws *w)
                    w->isl_trees, w->isl_nv, w->isl_block_adr, w->isl_block_num, w->isl_blocks,
                    w->ist, w->W, w->G, w->Hl, w->Gadr, w->bqp, w->bqp_ok, w->jres, w->Jd, w->fold, w->gord,
                    w->gadr, w->gvalid, w->gsig, w->gsc0, w->gsc1, w->gkey, w->gfac, w->gj0, w->gf0,
-                   w->gf1, w->Hd, w->hp_ord, w->hp_tree, w->hp_blk, w->hp_adr, w->offadr, w->Hoff};
+                   w->gf1, w->Hd, w->hp_ord, w->hp_tree, w->hp_blk, w->hp_adr, w->hp_key, w->offadr, w->Hoff};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(w);
 }
@@ -159,6 +159,33 @@ cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *
     }
     /* elliptic: the §7 closed form (R_j = kappa / friction_j^2, as the rows set them) */
     return cs_soft_cone(n - 1, j, R[0], e->blk_friction + 5 * k, e->blk_kappa[k], f, cost, hess);
+}
+
+/* In-place heapsort: glibc's qsort may malloc a merge buffer, and a step allocates
+ * nothing. */
+static void sift(long long *v, int i, int n)
+{
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) return;
+        if (c + 1 < n && v[c + 1] > v[c]) c++;
+        if (v[i] >= v[c]) return;
+        long long t = v[i];
+        v[i] = v[c];
+        v[c] = t;
+        i = c;
+    }
+}
+
+void cs_i_sort_ll(long long *v, int n)
+{
+    for (int i = n / 2 - 1; i >= 0; i--) sift(v, i, n);
+    for (int e = n - 1; e > 0; e--) {
+        long long t = v[0];
+        v[0] = v[e];
+        v[e] = t;
+        sift(v, 0, e);
+    }
 }
 
 cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *dj, double *fdj,
@@ -368,7 +395,7 @@ static int reserve(cs_solver_ws *w, const cs_efc *e)
         int c = more(nb);
         size_t si = sizeof(int), sd = sizeof(double);
         if (resize((void **)&w->hp_ord, si, c) || resize((void **)&w->hp_tree, si, 2 * c) ||
-            resize((void **)&w->hp_blk, si, 2 * c + 1) || resize((void **)&w->hp_adr, si, c) ||
+            resize((void **)&w->hp_blk, si, 2 * c + 1) || resize((void **)&w->hp_adr, si, c) || resize((void **)&w->hp_key, sizeof(long long), c) ||
             resize((void **)&w->offadr, si, c))
             return -1;
         if (resize((void **)&w->Gadr, si, c) || resize((void **)&w->isl_blocks, si, c) ||

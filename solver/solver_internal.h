@@ -65,6 +65,7 @@ struct cs_solver_ws {
     int *hp_tree;       /* 2 per pair (by position of its first block): trees, first < second */
     int *hp_blk;        /* per pair: position range of its blocks in hp_ord */
     int *hp_adr;        /* per block: offset of its pair's block in Hoff, or -1 */
+    long long *hp_key;  /* per position: sort keys */
     int *offadr;        /* per block: room in Hoff (nd0 nd1 each, in block order) */
     double *Hoff;
     int cap_off;
@@ -77,6 +78,9 @@ struct cs_solver_ws {
     const cs_solver_opts *o;
     const double *a_warm;
 };
+
+/* In-place heapsort, ascending (glibc's qsort may allocate, and a step allocates nothing). */
+void cs_i_sort_ll(long long *v, int n);
 
 /* j = J a - aref for block k (rows in order). */
 void cs_i_resid(const cs_efc *e, int k, const double *a, double *j);
