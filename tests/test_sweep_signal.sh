@@ -66,14 +66,19 @@ check_partial() {
     echo "$f: $k whole rows of 200"
 }
 
+# send SIG to the sweep in the background and wait for it; sets rc to its exit status
+stop_with() {
+    kill "-$1" "$pid"
+    wait "$pid"
+    rc=$?
+    pid=
+}
+
 # --- SIGINT: exit 130 -----------------------------------------------------------------------
 env --default-signal=INT,TERM,HUP "$B" sweep "$S" $GRID $DUR --out "$T/int.csv" 2> "$T/int.err" &
 pid=$!
 wait_rows "$T/int.csv" 1 || fail "no row appeared in the temporary summary"
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-pid=
+stop_with INT
 [ "$rc" -eq 130 ] && ok "SIGINT exits 130" || { fail "SIGINT: exit $rc"; cat "$T/int.err"; }
 [ -f "$T/int.csv" ] && check_partial "$T/int.csv"
 grep -q "runs completed.*partial" "$T/int.err" && grep -q " of 200 runs" "$T/int.err" ||
@@ -89,10 +94,7 @@ kill -INT "$pid"
 # three more rows: the sweep went on handing out runs after the ignored SIGINT
 wait_rows "$T/term.csv" $((r0 + 3)) && ok "an ignored SIGINT stays ignored" ||
     fail "the sweep stopped after a SIGINT it started with ignored"
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-pid=
+stop_with TERM
 [ "$rc" -eq 143 ] && ok "SIGTERM exits 143" || { fail "SIGTERM: exit $rc"; cat "$T/term.err"; }
 [ -f "$T/term.csv" ] && check_partial "$T/term.csv"
 grep -q "runs completed.*partial" "$T/term.err" ||
@@ -105,10 +107,7 @@ env --default-signal=INT,TERM,HUP "$B" sweep "$S" --find option.gravity[0]=4:8 -
 pid=$!
 # the two ends and one round: there is a bracket
 wait_rows "$T/find.csv" 4 || fail "--find: no rows appeared in the temporary file"
-kill -HUP "$pid"
-wait "$pid"
-rc=$?
-pid=
+stop_with HUP
 [ "$rc" -eq 129 ] && ok "--find: SIGHUP exits 129" || { fail "--find: SIGHUP exit $rc"; cat "$T/find.err"; }
 whole_rows "$T/find.csv" || fail "--find: --out not whole rows"
 grep -q "interrupted after .* runs.*reached so far" "$T/find.err" ||
