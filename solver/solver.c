@@ -107,7 +107,8 @@ void cs_solver_free(cs_solver_ws *w)
                    w->isl_trees, w->isl_nv, w->isl_block_adr, w->isl_block_num, w->isl_blocks,
                    w->ist, w->W, w->G, w->Hl, w->Gadr, w->bqp, w->bqp_ok, w->jres, w->Jd, w->fold, w->gord,
                    w->gadr, w->gvalid, w->gsig, w->gsc0, w->gsc1, w->gkey, w->gfac, w->gj0, w->gf0,
-                   w->gf1, w->Hd, w->hp_ord, w->hp_tree, w->hp_blk, w->hp_adr, w->hp_key, w->offadr, w->Hoff};
+                   w->gf1, w->Hd, w->hp_ord, w->hp_tree, w->hp_blk, w->hp_adr, w->hp_key,
+                   w->offadr, w->Hoff};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(w);
 }
@@ -364,8 +365,11 @@ static int more(int need) { return need + need / 2 + 16; }
  * than any before, then is reused. */
 static int reserve(cs_solver_ws *w, const cs_efc *e)
 {
-    int nnz = e->nnz, nefc = e->nefc, nb = e->nblock, nG = 0;
-    for (int k = 0; k < nb; k++) nG += e->blk_nrow[k] * e->blk_nrow[k];
+    int nnz = e->nnz, nefc = e->nefc, nb = e->nblock, nG = 0, noff = 0;
+    for (int k = 0; k < nb; k++) {
+        nG += e->blk_nrow[k] * e->blk_nrow[k];
+        noff += e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1]; /* two-tree curvature blocks */
+    }
     if (nnz > w->cap_nnz) {
         int c = more(nnz);
         if (resize((void **)&w->W, sizeof(double), c)) return -1;
@@ -384,8 +388,6 @@ static int reserve(cs_solver_ws *w, const cs_efc *e)
             return -1;
         w->cap_efc = c;
     }
-    int noff = 0;
-    for (int k = 0; k < nb; k++) noff += e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1];
     if (noff > w->cap_off || !w->Hoff) {
         int c = more(noff);
         if (resize((void **)&w->Hoff, sizeof(double), c)) return -1;
@@ -395,8 +397,8 @@ static int reserve(cs_solver_ws *w, const cs_efc *e)
         int c = more(nb);
         size_t si = sizeof(int), sd = sizeof(double);
         if (resize((void **)&w->hp_ord, si, c) || resize((void **)&w->hp_tree, si, 2 * c) ||
-            resize((void **)&w->hp_blk, si, 2 * c + 1) || resize((void **)&w->hp_adr, si, c) || resize((void **)&w->hp_key, sizeof(long long), c) ||
-            resize((void **)&w->offadr, si, c))
+            resize((void **)&w->hp_blk, si, 2 * c + 1) || resize((void **)&w->hp_adr, si, c) ||
+            resize((void **)&w->hp_key, sizeof(long long), c) || resize((void **)&w->offadr, si, c))
             return -1;
         if (resize((void **)&w->Gadr, si, c) || resize((void **)&w->isl_blocks, si, c) ||
             resize((void **)&w->bqp, sizeof(cs_bqp), c) || resize((void **)&w->bqp_ok, si, c) ||
