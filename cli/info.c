@@ -8,13 +8,56 @@
 static const char *const GEOMTYPE[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
                                        "cylinder", "box", "mesh"};
 
+/* "free", the body's joint types ("hinge+slide"), "weld" for none, "-" for the world */
+static const char *body_kind(const cs_model *m, int b)
+{
+    static char buf[64];
+    if (b == 0) return "-";
+    if (!m->body_jntnum[b]) return "weld";
+    buf[0] = 0;
+    for (int j = m->body_jntadr[b]; j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
+        if (buf[0]) strncat(buf, "+", sizeof buf - strlen(buf) - 1);
+        strncat(buf, cs_jnt_type_name(m->jnt_type[j]), sizeof buf - strlen(buf) - 1);
+    }
+    return buf;
+}
+
+static void print_joints(const cs_model *m)
+{
+    char buf[32], buf2[32];
+    printf("\njoints\n");
+    printf("  %3s %-14s %-6s %-14s %5s %5s %-24s %-24s %-22s %s\n", "id", "name", "type", "body",
+           "qpos", "dof", "pos (body frame)", "axis", "range", "stiffness damping armature "
+           "frictionloss margin");
+    for (int j = 0; j < m->njnt; j++) {
+        const double *p = m->jnt_pos + 3 * j, *a = m->jnt_axis + 3 * j, *r = m->jnt_range + 2 * j;
+        int i = m->jnt_dofadr[j];
+        char range[48] = "unlimited";
+        if (m->jnt_limited[j]) snprintf(range, sizeof range, "[%g, %g]", r[0], r[1]);
+        printf("  %3d %-14s %-6s %-14s %5d %5d (%6.3g, %6.3g, %6.3g) (%6.3g, %6.3g, %6.3g) "
+               "%-22s %g %g %g %g %g\n",
+               j, cs_joint_label(m, j, buf, sizeof buf), cs_jnt_type_name(m->jnt_type[j]),
+               cs_body_label(m, m->jnt_bodyid[j], buf2, sizeof buf2), m->jnt_qposadr[j], i,
+               p[0], p[1], p[2], a[0], a[1], a[2], range, m->jnt_stiffness[j], m->dof_damping[i],
+               m->dof_armature[i], m->dof_frictionloss[i], m->jnt_margin[j]);
+    }
+    printf("\ndofs (kinematic trees: each tree's dofs are contiguous; parent -1 starts a tree)\n");
+    printf("  %3s %-14s %-6s %-6s %-5s %s\n", "id", "joint", "parent", "tree", "body",
+           "invweight0");
+    for (int i = 0; i < m->nv; i++)
+        printf("  %3d %-14s %-6d %-6d %-5d %.6g\n", i,
+               cs_joint_label(m, m->dof_jntid[i], buf, sizeof buf), m->dof_parent[i],
+               m->dof_treeid[i], m->dof_bodyid[i], m->dof_invweight0[i]);
+}
+
 static void print_model(const cs_model *m)
 {
     const cs_option *o = &m->opt;
     char buf[32], buf2[32];
     printf("model '%s' (%s)\n", m->modelname, m->path);
-    printf("  bodies %d, free bodies %d (nq %d, nv %d), geoms %d, pairs %d, excludes %d, keys %d\n\n",
-           m->nbody, m->nfree, m->nq, m->nv, m->ngeom, m->npair, m->nexclude, m->nkey);
+    printf("  bodies %d, joints %d (nq %d, nv %d, trees %d), geoms %d, pairs %d, excludes %d, "
+           "keys %d\n\n", m->nbody, m->njnt, m->nq, m->nv, m->ntree, m->ngeom, m->npair,
+           m->nexclude, m->nkey);
     printf("options\n");
     printf("  timestep %g  gravity (%g, %g, %g)\n", o->timestep, o->gravity[0], o->gravity[1],
            o->gravity[2]);
@@ -40,9 +83,10 @@ static void print_model(const cs_model *m)
         printf("  %3d %-16s %-6d %-6s %11.5g  (%9.4g, %9.4g, %9.4g)  (%10.4g, %10.4g, %10.4g)  "
                "(%.4g, %.4g)\n",
                b, cs_body_label(m, b, buf, sizeof buf), m->body_parent[b],
-               m->body_free[b] >= 0 ? "free" : b ? "weld" : "-", m->body_mass[b], c[0], c[1],
+               body_kind(m, b), m->body_mass[b], c[0], c[1],
                c[2], I[0], I[1], I[2], m->body_invweight0[2 * b], m->body_invweight0[2 * b + 1]);
     }
+    if (m->njnt) print_joints(m);
     printf("\ngeoms\n");
     printf("  %3s %-14s %-10s %-14s %-28s %-5s %-6s %-22s %-14s %-28s %-9s %s\n", "id", "name",
            "type", "body", "size", "cdim", "ct/ca", "friction", "solref", "solimp",

@@ -22,9 +22,12 @@ int cs_metrics_begin(cs_metrics *r, const cs_model *m, const cs_data *d, long ns
     memset(r, 0, sizeof *r);
     r->slide_speed = speed;
     r->nsteps = nsteps;
-    r->start = malloc(sizeof *r->start * (size_t)(3 * m->nfree + 1));
+    r->start = malloc(sizeof *r->start * (size_t)(3 * m->nbody + 1));
     if (!r->start) return -1;
-    for (int f = 0; f < m->nfree; f++) memcpy(r->start + 3 * f, d->qpos + 7 * f, 3 * sizeof(double));
+    for (int b = 1; b < m->nbody; b++) {
+        double q[4], v[3], w[3];
+        if (m->body_treeid[b] >= 0) cs_body_state(m, d, b, r->start + 3 * b, q, v, w);
+    }
     return 0;
 }
 
@@ -54,8 +57,11 @@ void cs_metrics_step(cs_metrics *r, const cs_model *m, const cs_data *d)
 void cs_metrics_end(cs_metrics *r, const cs_model *m, const cs_data *d)
 {
     r->displacement = 0;
-    for (int f = 0; r->start && f < m->nfree; f++) {
-        const double *a = r->start + 3 * f, *b = d->qpos + 7 * f;
+    for (int k = 1; r->start && k < m->nbody; k++) {
+        if (m->body_treeid[k] < 0) continue;
+        double b[3], q[4], v[3], w[3];
+        const double *a = r->start + 3 * k;
+        cs_body_state(m, d, k, b, q, v, w);
         double dist = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) +
                            (b[2] - a[2]) * (b[2] - a[2]));
         if (dist > r->displacement) r->displacement = dist;

@@ -211,12 +211,13 @@ int cs_model_override(cs_model *m, const char *name, const char *value, char *er
     if (k >= 0) dst[k] = v[0];
     else memcpy(dst, v, (size_t)count * sizeof *v);
     /* a free body starts at its joint's qpos (qpos0 or a keyframe): move that too */
-    if (body > 0 && m->body_free[body] >= 0) {
-        int f = m->body_free[body];
+    int jf = body > 0 && m->body_jntnum[body] == 1 ? m->body_jntadr[body] : -1;
+    if (jf >= 0 && m->jnt_type[jf] == CS_JNT_FREE) {
+        int a = m->jnt_qposadr[jf];
         for (int j = 0; j < 3; j++) {
             if (k >= 0 && j != k) continue;
-            m->qpos0[7 * f + j] = dst[j];
-            for (int key = 0; key < m->nkey; key++) m->key_qpos[(size_t)key * m->nq + 7 * f + j] = dst[j];
+            m->qpos0[a + j] = dst[j];
+            for (int key = 0; key < m->nkey; key++) m->key_qpos[(size_t)key * m->nq + a + j] = dst[j];
         }
     }
     return 0;

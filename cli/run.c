@@ -20,6 +20,7 @@ typedef struct {
     long steps;        /* -1: from duration */
     double duration;   /* -1: default 1 s */
     const char *record;
+    const char *joints;
     const char *contacts;
     const char *solverlog;
     const char *summary;
@@ -40,6 +41,7 @@ static const opt_def OPTS[] = {
     {"--steps", 1, "--steps N          number of steps"},
     {"--duration", 1, "--duration SECONDS simulated time, round(T / timestep) steps (default 1 s)"},
     {"--record", 1, "--record FILE.csv  trajectory CSV (step,time,body,x..wz)"},
+    {"--joints", 1, "--joints FILE.csv  joint CSV (step,time,joint,type,q0..q6,v0..v5)"},
     {"--contacts", 1, "--contacts FILE.csv per-contact CSV (geoms, point, normal, dist, forces, velocities, zone)"},
     {"--solver-log", 1, "--solver-log FILE.csv per-step, per-island solver record"},
     {"--summary", 1, "--summary FILE.csv the outcome in one row (as conesim sweep's)"},
@@ -69,6 +71,8 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         o->every = l;
     } else if (strcmp(name, "--record") == 0) {
         o->record = arg;
+    } else if (strcmp(name, "--joints") == 0) {
+        o->joints = arg;
     } else if (strcmp(name, "--contacts") == 0) {
         o->contacts = arg;
     } else if (strcmp(name, "--summary") == 0) {
@@ -136,10 +140,11 @@ static int parse_args(int argc, char **argv, run_opts *o)
         return 0;
     }
     /* two outputs in one file would interleave their rows */
-    const char *out[4] = {o->record, o->contacts, o->solverlog, o->summary};
-    static const char *const flag[4] = {"--record", "--contacts", "--solver-log", "--summary"};
-    for (int i = 0; i < 4; i++)
-        for (int j = i + 1; j < 4; j++)
+    const char *out[5] = {o->record, o->joints, o->contacts, o->solverlog, o->summary};
+    static const char *const flag[5] = {"--record", "--joints", "--contacts", "--solver-log",
+                                        "--summary"};
+    for (int i = 0; i < 5; i++)
+        for (int j = i + 1; j < 5; j++)
             if (out[i] && out[j] && same_file(out[i], out[j])) {
                 fprintf(stderr, "conesim run: %s and %s name the same file ('%s')\n", flag[i],
                         flag[j], out[j]);
@@ -326,7 +331,7 @@ static int run_run(int argc, char **argv)
         return cs_load_exit(err);
     }
     int rc = CS_EXIT_OK;
-    out_file rec = {0}, con = {0}, sol = {0};
+    out_file rec = {0}, jnt = {0}, con = {0}, sol = {0};
     FILE *sum = NULL;
     cs_metrics met = {0};
     cs_data *d = NULL;
@@ -344,9 +349,17 @@ static int run_run(int argc, char **argv)
     /* open outputs before running: an unwritable path fails fast */
     size_t traj_row = 16 * 25 + label_len(m->body_name, m->nbody, "body") + 1;
     size_t con_row = 25 * 25 + 2 * label_len(m->geom_name, m->ngeom, "geom") + 8;
-    size_t traj_step = (size_t)m->nfree * traj_row, con_step = (size_t)m->nconmax * con_row;
+    int nmoving = 0;
+    for (int b = 1; b < m->nbody; b++) nmoving += m->body_treeid[b] >= 0;
+    size_t traj_step = (size_t)nmoving * traj_row, con_step = (size_t)m->nconmax * con_row;
     if (o.record && !out_open(&rec, o.record, traj_step)) {
         fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.record, strerror(errno));
+        rc = CS_EXIT_OUTPUT;
+        goto done;
+    }
+    size_t jnt_step = (size_t)m->njnt * (16 * 25 + label_len(m->jnt_name, m->njnt, "joint") + 8);
+    if (o.joints && !out_open(&jnt, o.joints, jnt_step)) {
+        fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.joints, strerror(errno));
         rc = CS_EXIT_OUTPUT;
         goto done;
     }
@@ -355,7 +368,7 @@ static int run_run(int argc, char **argv)
         rc = CS_EXIT_OUTPUT;
         goto done;
     }
-    size_t sol_row = 14 * 25, sol_step = (size_t)(m->nfree + 1) * sol_row;
+    size_t sol_row = 14 * 25, sol_step = (size_t)(m->ntree + 1) * sol_row;
     if (o.solverlog && !out_open(&sol, o.solverlog, sol_step)) {
         fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.solverlog, strerror(errno));
         rc = CS_EXIT_OUTPUT;
@@ -403,6 +416,11 @@ static int run_run(int argc, char **argv)
         cs_traj_rows(rec.f, m, d, 0, t_start);
         rec.pending = traj_step + 256;
     }
+    if (jnt.f) {
+        cs_joint_header(jnt.f);
+        cs_joint_rows(jnt.f, m, d, 0, t_start);
+        jnt.pending = jnt_step + 256;
+    }
     if (con.f) {
         cs_contact_header(con.f);
         con.pending = 512;
@@ -433,7 +451,7 @@ static int run_run(int argc, char **argv)
             end_bar(&bar, k, n);
             fprintf(stderr, "conesim run: warning: simulation diverged at step %ld (body %s); "
                             "the recordings end at step %ld\n",
-                    k + 1, cs_body_label(m, m->free_body[bad], buf, sizeof buf), k);
+                    k + 1, cs_body_label(m, bad, buf, sizeof buf), k);
             restore_state(m, d, last);
             rc = CS_EXIT_DIVERGED;
             break;
@@ -481,8 +499,16 @@ static int run_run(int argc, char **argv)
             }
             cs_traj_rows(rec.f, m, d, k, t_start + k * h);
         }
+        if (jnt.f && k < n && k % o.every == 0) {
+            if (!out_reserve(&jnt, jnt_step)) {
+                rc = CS_EXIT_OUTPUT;
+                break;
+            }
+            cs_joint_rows(jnt.f, m, d, k, t_start + k * h);
+        }
         if (k % 4096 == 0) { /* whole rows on disk regularly */
-            if ((rec.f && !out_flush(&rec)) || (con.f && !out_flush(&con)) ||
+            if ((rec.f && !out_flush(&rec)) || (jnt.f && !out_flush(&jnt)) ||
+                (con.f && !out_flush(&con)) ||
                 (sol.f && !out_flush(&sol))) {
                 rc = CS_EXIT_OUTPUT;
                 break;
@@ -498,6 +524,10 @@ static int run_run(int argc, char **argv)
     /* the recording ends with the state the run stopped at (step 0 is already written) */
     if (rec.f && rc != CS_EXIT_OUTPUT && k > 0 && !(k < n && k % o.every == 0)) {
         if (out_reserve(&rec, traj_step)) cs_traj_rows(rec.f, m, d, k, t_start + k * h);
+        else rc = CS_EXIT_OUTPUT;
+    }
+    if (jnt.f && rc != CS_EXIT_OUTPUT && k > 0 && !(k < n && k % o.every == 0)) {
+        if (out_reserve(&jnt, jnt_step)) cs_joint_rows(jnt.f, m, d, k, t_start + k * h);
         else rc = CS_EXIT_OUTPUT;
     }
     double wall = now() - t0;
@@ -535,17 +565,23 @@ static int run_run(int argc, char **argv)
                "--iterations for converged forces%s\n", m->opt.iterations, atlimit, k,
                m->opt.solver == CS_SOLVER_PGS && m->opt.pgs_polish == 0
                    ? " (or --set pgs_polish=5)" : "");
-    for (int f = 0; f < m->nfree; f++) {
+    for (int b = 1; b < m->nbody; b++) {
+        if (m->body_treeid[b] < 0) continue;
         char buf[32];
-        const double *q = d->qpos + 7 * f, *v = d->qvel + 6 * f;
+        double q[7], v[6];
+        cs_body_state(m, d, b, q, q + 3, v, v + 3);
         printf("  %-16s pos (%.6g, %.6g, %.6g) quat (%.6g, %.6g, %.6g, %.6g) vel (%.6g, %.6g, "
                "%.6g) angvel (%.6g, %.6g, %.6g)\n",
-               cs_body_label(m, m->free_body[f], buf, sizeof buf), q[0], q[1], q[2], q[3], q[4],
+               cs_body_label(m, b, buf, sizeof buf), q[0], q[1], q[2], q[3], q[4],
                q[5], q[6], v[0], v[1], v[2], v[3], v[4], v[5]);
     }
 done:
     if (rec.f && !out_close(&rec) && rc == CS_EXIT_OK) {
         fprintf(stderr, "conesim run: error writing '%s'\n", o.record);
+        rc = CS_EXIT_OUTPUT;
+    }
+    if (jnt.f && !out_close(&jnt) && rc == CS_EXIT_OK) {
+        fprintf(stderr, "conesim run: error writing '%s'\n", o.joints);
         rc = CS_EXIT_OUTPUT;
     }
     if (sol.f && !out_close(&sol) && rc == CS_EXIT_OK) {
@@ -577,6 +613,12 @@ const cs_command cs_cmd_run = {
     "  --steps N          number of steps\n"
     "  --duration SECONDS simulated time, round(T / timestep) steps (default 1 s)\n"
     "  --record FILE.csv  trajectory CSV: step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+    "                     (one row per moving body: every body with a joint on its chain\n"
+    "                     to the world; velocity of the body origin in world, angular\n"
+    "                     velocity in the body frame)\n"
+    "  --joints FILE.csv  joint CSV: step,time,joint,type,q0..q6,v0..v5 (one row per joint,\n"
+    "                     qpos and qvel components in MuJoCo's layout, blank where the\n"
+    "                     type has fewer: free 7/6, ball 4/3, slide and hinge 1/1)\n"
     "  --contacts FILE.csv per-contact CSV: step,time,geom1,geom2,dim,px,py,pz,nx,ny,nz,dist,\n"
     "                     fn,f1..f5,vn,v1..v5,zone (contacts found at state `step`, the forces\n"
     "                     that move it on; zone top/bottom/middle/pyramid/normal, none = kept\n"

@@ -360,13 +360,13 @@ static int run_view(int argc, char **argv)
         rc = CS_EXIT_SCENE;
         goto done;
     }
-    for (int f = 0; o.replay && f < m->nfree; f++) {
+    for (int j = 0; o.replay && j < m->njnt; j++) {
         int found = 0;
-        for (int i = 0; i < rep.nbody; i++) found |= v.replay_free[i] == f;
+        for (int i = 0; i < rep.nbody; i++) found |= v.replay_free[i] == j;
         if (!found) {
             char buf[32];
             fprintf(stderr, "conesim view: warning: %s has no rows for body %s: it stays put\n",
-                    o.replay, cs_body_label(m, m->free_body[f], buf, sizeof buf));
+                    o.replay, cs_body_label(m, m->jnt_bodyid[j], buf, sizeof buf));
         }
     }
     cs_camera cam;

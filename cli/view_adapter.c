@@ -51,7 +51,8 @@ static void fix_extent(cs_view *v)
     }
     /* A resting body's weight a third of the scene long. */
     double mass = 0, g = 0;
-    for (int f = 0; f < m->nfree; f++) mass += m->free_mass[f];
+    for (int b = 1; b < m->nbody; b++)
+        if (m->body_treeid[b] >= 0) mass += m->body_mass[b];
     if (!(m->opt.disableflags & CS_DSBL_GRAVITY))
         g = sqrt(m->opt.gravity[0] * m->opt.gravity[0] + m->opt.gravity[1] * m->opt.gravity[1] +
                  m->opt.gravity[2] * m->opt.gravity[2]);
@@ -155,13 +156,10 @@ static int fill_contacts(cs_view *v)
 /* World velocity of body b's frame origin (0 for static bodies). */
 static void body_velocity(const cs_view *v, int b, double vel[3])
 {
-    double jacp[18], jacr[18];
+    double pos[3], quat[4], w[3];
     memset(vel, 0, 3 * sizeof *vel);
-    int f = cs_jac_point(v->m, v->d, b, v->d->xpos + 3 * b, jacp, jacr);
-    if (f < 0) return;
-    const double *qv = v->d->qvel + 6 * f;
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 6; c++) vel[r] += jacp[6 * r + c] * qv[c];
+    if (v->m->body_treeid[b] < 0) return;
+    cs_body_state(v->m, v->d, b, pos, quat, vel, w);
 }
 
 void cs_view_fill(cs_view *v, cs_render_scene *s)
@@ -222,7 +220,7 @@ int cs_view_step(cs_view *v)
         char buf[32];
         v->diverged = bad;
         snprintf(v->message, sizeof v->message, "simulation diverged at step %ld (body %s)",
-                 v->nstep, cs_body_label(v->m, v->m->free_body[bad], buf, sizeof buf));
+                 v->nstep, cs_body_label(v->m, bad, buf, sizeof buf));
         return 1;
     }
     v->stale = 1;
@@ -258,9 +256,8 @@ void cs_view_perturb(cs_view *v, const cs_perturb *p)
     cs_data *d = v->d;
     memset(d->xfrc_applied, 0, 6 * (size_t)m->nbody * sizeof *d->xfrc_applied);
     if (!p || !p->active || v->replay || p->body <= 0 || p->body >= m->nbody) return;
-    int b = p->body, w = m->body_weldid[b];
-    if (w <= 0 || m->body_free[w] < 0) return; /* static: nothing to push */
-    int f = m->body_free[w];
+    int b = p->body, w0 = m->body_weldid[b];
+    if (w0 <= 0) return; /* static: nothing to push */
     if (v->stale) cs_kinematics(m, d); /* the COM and anchor velocity of the state now */
     /* The anchor in the body frame of the last fill, then in the world now. */
     const double *P = v->fill_pose + 12 * b, *R = P + 3, *x = d->xpos + 3 * b,
@@ -273,12 +270,19 @@ void cs_view_perturb(cs_view *v, const cs_perturb *p)
         anchor[i] = x[i] + Rn[3 * i] * loc[0] + Rn[3 * i + 1] * loc[1] + Rn[3 * i + 2] * loc[2];
     cs_perturb q = *p;
     memcpy(q.anchor, anchor, sizeof anchor);
-    double jacp[18], jacr[18], va[3] = {0, 0, 0}, F[3], r[3], tau[3];
-    cs_jac_point(m, d, b, anchor, jacp, jacr);
-    for (int i = 0; i < 3; i++)
-        for (int c = 0; c < 6; c++) va[i] += jacp[6 * i + c] * d->qvel[6 * f + c];
-    /* The mass of everything that moves with the body. */
-    cs_perturb_force(&q, m->free_mass[f], va, F);
+    double va[3], F[3], r[3], tau[3], pos[3], quat[4], wl[3], w[3], R2[9], wr[3];
+    /* the anchor's velocity: the origin's plus w x (anchor - origin) */
+    cs_body_state(m, d, b, pos, quat, va, wl);
+    cs_quat2mat(R2, quat);
+    for (int i = 0; i < 3; i++) w[i] = R2[3 * i] * wl[0] + R2[3 * i + 1] * wl[1] + R2[3 * i + 2] * wl[2];
+    for (int i = 0; i < 3; i++) r[i] = anchor[i] - pos[i];
+    cross3(w, r, wr);
+    for (int i = 0; i < 3; i++) va[i] += wr[i];
+    /* The mass of the rigid body it belongs to (everything welded to it). */
+    double mass = 0;
+    for (int k = 1; k < m->nbody; k++)
+        if (m->body_weldid[k] == w0) mass += m->body_mass[k];
+    cs_perturb_force(&q, mass, va, F);
     for (int i = 0; i < 3; i++) r[i] = anchor[i] - d->xipos[3 * b + i];
     cross3(r, F, tau);
     memcpy(d->xfrc_applied + 6 * b, F, sizeof F);
@@ -300,14 +304,16 @@ int cs_view_replay_bind(cs_view *v, const cs_replay *r, const char *path, char *
     }
     for (int i = 0; i < r->nbody; i++) {
         map[i] = -1;
-        for (int f = 0; f < m->nfree && map[i] < 0; f++) {
+        for (int b = 1; b < m->nbody && map[i] < 0; b++) {
             char buf[32];
-            if (strcmp(cs_body_label(m, m->free_body[f], buf, sizeof buf), r->names[i]) == 0)
-                map[i] = f;
+            int j = m->body_jntadr[b];
+            if (m->body_jntnum[b] == 1 && m->jnt_type[j] == CS_JNT_FREE &&
+                strcmp(cs_body_label(m, b, buf, sizeof buf), r->names[i]) == 0)
+                map[i] = j;
         }
         if (map[i] < 0) {
-            snprintf(err, errlen, "%s: body '%s' is not a free body of %s", path, r->names[i],
-                     m->path ? m->path : "the scene");
+            snprintf(err, errlen, "%s: body '%s' is not a free body of %s (a replay moves "
+                     "free bodies only)", path, r->names[i], m->path ? m->path : "the scene");
             free(map);
             return -1;
         }
@@ -331,8 +337,8 @@ void cs_view_replay_show(cs_view *v, int f)
     for (int i = 0; i < r->nbody; i++) {
         const double *s = cs_replay_body(r, f, i);
         int j = v->replay_free[i];
-        memcpy(d->qpos + 7 * j, s, 7 * sizeof *s);
-        memcpy(d->qvel + 6 * j, s + 7, 6 * sizeof *s);
+        memcpy(d->qpos + v->m->jnt_qposadr[j], s, 7 * sizeof *s);
+        memcpy(d->qvel + v->m->jnt_dofadr[j], s + 7, 6 * sizeof *s);
     }
     d->time = r->time[f];
     memset(d->xfrc_applied, 0, 6 * (size_t)v->m->nbody * sizeof *d->xfrc_applied);

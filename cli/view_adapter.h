@@ -21,7 +21,7 @@ typedef struct {
     char body_label[64];      /* the selected body's name for the HUD */
     char message[160];        /* HUD line (divergence, replay position) */
     long nstep;               /* steps taken since the last reset */
-    int diverged;             /* free index that went non-finite, -1 = none */
+    int diverged;             /* body of the first joint that went non-finite, -1 = none */
     int nomem;                /* a step ran out of memory (its contacts are missing) */
     int stale;                /* stepped since the last forward (see cs_view_fill) */
     double *fill_pose;        /* 12 per body: xpos, xmat at the last fill (the state the

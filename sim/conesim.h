@@ -7,12 +7,18 @@
  *
  * Bodies use MuJoCo's indexing: world = 0, then depth-first document order. Geoms are
  * numbered body by body (body_geomadr), as MuJoCo's compiler numbers them.
- * Degrees of freedom: only free joints. Free joint f (0-based, in body order) owns
- * qpos[7f..7f+6] = body-frame position (3) + unit quaternion (w first) and
- * qvel[6f..6f+5] = world linear velocity of the body-frame origin + angular velocity in
- * the body's local frame (MuJoCo's free-joint convention). Bodies without a joint are
- * welded to their parent (body_weldid names the free body, or 0 for the world, that
- * carries them). */
+ * Joints use MuJoCo's joint table (jnt_*, body_jntadr/jntnum, body_dofadr/dofnum, dof_*):
+ * joints are numbered in body order, and within a body in document order; each owns
+ * jnt_qposadr.. in qpos and jnt_dofadr.. in qvel, in MuJoCo's layout per type:
+ *   free  qpos 7 = body-frame position (3) + unit quaternion (w first);
+ *         qvel 6 = world linear velocity of the body-frame origin + angular velocity in the
+ *         body's local frame;
+ *   ball  qpos 4 = unit quaternion relative to the reference pose; qvel 3 = local angular
+ *         velocity;
+ *   slide qpos 1 = displacement along the axis; hinge qpos 1 = angle (radians) about it;
+ *         qvel 1 each.
+ * Several joints of one body compose in document order. Bodies without a joint are welded
+ * to their parent (body_weldid names the nearest body with joints, or 0 for the world). */
 #ifndef CONESIM_H
 #define CONESIM_H
 
@@ -45,7 +51,13 @@ enum {
     CS_DSBL_GRAVITY = 1 << 2,
     CS_DSBL_WARMSTART = 1 << 3,
     CS_DSBL_FILTERPARENT = 1 << 4,
-    CS_DSBL_REFSAFE = 1 << 5
+    CS_DSBL_REFSAFE = 1 << 5,
+    CS_DSBL_FRICTIONLOSS = 1 << 6,
+    CS_DSBL_LIMIT = 1 << 7,
+    CS_DSBL_PASSIVE = 1 << 8,
+    CS_DSBL_EULERDAMP = 1 << 9,
+    CS_DSBL_SPRING = 1 << 10,
+    CS_DSBL_DAMPER = 1 << 11
 };
 /* enable flags (set = on, MuJoCo's enableflags) */
 enum {
@@ -86,10 +98,16 @@ typedef struct {
 } cs_option;
 
 /* ---- model ---------------------------------------------------------------------------- */
+/* joint types, MuJoCo's mjtJoint numbering */
+typedef enum { CS_JNT_FREE = 0, CS_JNT_BALL = 1, CS_JNT_SLIDE = 2, CS_JNT_HINGE = 3 } cs_joint_type;
+/* qpos and qvel sizes of a joint type */
+int cs_jnt_nq(int type);
+int cs_jnt_nv(int type);
+
 typedef struct {
     char *modelname;
     char *path;           /* file the model came from (for messages) */
-    int nbody, ngeom, nfree, nq, nv, npair, nexclude, nkey;
+    int nbody, njnt, ngeom, nq, nv, npair, nexclude, nkey;
     int nconmax;          /* most contacts a step keeps (<size nconmax>, else 100 + 8 per
                              geom and pair); more are dropped with a warning */
     int ncon_reserve;     /* contacts the data holds room for from the start: nconmax when
@@ -99,8 +117,14 @@ typedef struct {
 
     /* bodies (nbody) */
     int *body_parent;     /* parent body, -1 for the world */
-    int *body_weldid;     /* free body this body moves with, 0 = static (welded to world) */
-    int *body_free;       /* free-joint index f of this body, -1 if it has none */
+    int *body_rootid;     /* the child of the world whose subtree holds the body */
+    int *body_weldid;     /* nearest body with joints on the chain to the world (itself when
+                             it has joints), 0 = static (welded to the world) */
+    int *body_jntadr, *body_jntnum; /* the body's joints (adr -1 when none) */
+    int *body_dofadr, *body_dofnum; /* the body's dofs (adr -1 when none) */
+    int *body_simple;     /* MuJoCo's body_simple: 2 = slide joints only along body axes at
+                             the body frame, no children, inertia at the body frame; 1 =
+                             simple with rotations; 0 = general (used for invweight0) */
     int *body_geomadr, *body_geomnum;
     double *body_pos;     /* 3: frame relative to parent (qpos0 frame for free bodies) */
     double *body_quat;    /* 4 */
@@ -111,26 +135,38 @@ typedef struct {
     double *body_invweight0; /* 2: (translational, rotational) mean inverse inertia, docs/contact-math.md §8 */
     char **body_name;     /* NULL when unnamed */
 
-    /* free joints (nfree): the bodies that move, with the inertia of everything welded
-     * to them (the body itself and its jointless descendants) */
-    int *free_body;       /* body index */
-    char **free_name;     /* joint name or NULL */
-    double *free_mass;
-    double *free_com;     /* 3: composite COM in the free body's frame */
-    double *free_inertia; /* 9: composite inertia about free_com, in the body frame */
+    /* joints (njnt), MuJoCo's mjtJoint types and meanings */
+    int *jnt_type;        /* cs_joint_type */
+    int *jnt_qposadr, *jnt_dofadr, *jnt_bodyid;
+    int *jnt_limited;     /* 1: range is enforced by a limit row */
+    double *jnt_pos;      /* 3: anchor in the body frame */
+    double *jnt_axis;     /* 3: unit axis in the body frame (hinge, slide) */
+    double *jnt_range;    /* 2: slide (m), hinge (rad); ball: [0, max angle] */
+    double *jnt_stiffness;/* spring towards qpos_spring */
+    double *jnt_margin;   /* a limit row is made within this distance of the limit */
+    double *jnt_solref;   /* 2: solreflimit */
+    double *jnt_solimp;   /* 5: solimplimit */
+    char **jnt_name;
 
-    double *qpos0;        /* nq: the reference pose (from body pos/quat) */
+    double *qpos0;        /* nq: the reference pose (free: body pos/quat; ball: identity;
+                             hinge, slide: ref) */
+    double *qpos_spring;  /* nq: where springs are at rest (springref; free, ball: qpos0) */
 
     /* degrees of freedom (nv) as a forest of kinematic trees: a dof's parent comes before
-     * it and every tree's dofs are contiguous (MuJoCo's order). A free joint is one tree,
-     * a chain of 6 dofs: 3 translations along the world axes, then 3 rotations about the
-     * body's local axes. The mass matrix is stored over it (solver/mass.h). */
+     * it and every tree's dofs are contiguous (MuJoCo's order). A free joint's 6 dofs are 3
+     * translations along the world axes, then 3 rotations about the body's local axes; a
+     * ball's 3 are rotations about the body's local axes; hinge and slide one each. The
+     * mass matrix is stored over it (solver/mass.h). */
     int ntree, nM;
     int *dof_parent;      /* parent dof, -1 at a tree's root */
     int *dof_Madr;        /* start of the dof's row in qM */
-    int *dof_treeid, *dof_bodyid;
-    int *dof_rot;         /* 1: a rotation about dof_xaxis through dof_xanchor; 0: a
-                             translation along dof_xaxis */
+    int *dof_treeid, *dof_bodyid, *dof_jntid;
+    double *dof_armature; /* added to M's diagonal */
+    double *dof_damping;  /* viscous: -damping qvel (implicit in Euler unless eulerdamp is off) */
+    double *dof_frictionloss; /* dry friction: a row bounded by +-frictionloss */
+    double *dof_solref;   /* 2: solreffriction */
+    double *dof_solimp;   /* 5: solimpfriction */
+    double *dof_invweight0; /* inverse inertia at qpos0 (MuJoCo's), R for joint rows */
     int *tree_dofadr, *tree_dofnum; /* ntree */
     int *body_lastdof;    /* nbody: last dof of the chain that moves the body, -1 static */
     int *body_treeid;     /* nbody: -1 static */
@@ -240,7 +276,8 @@ typedef struct {
     double *xfrc_applied; /* 6 per body: world force, world torque at the body's COM */
     double *qfrc_bias;    /* nv: Coriolis/gyroscopic minus gravity (MuJoCo's sign: M a = f - bias) */
     double *qfrc_gravity; /* nv: generalized gravity force (already inside qfrc_bias) */
-    double *qfrc_smooth;  /* nv: qfrc_applied + J^T xfrc_applied - qfrc_bias */
+    double *qfrc_passive; /* nv: joint springs and dampers */
+    double *qfrc_smooth;  /* nv: qfrc_applied + J^T xfrc_applied + qfrc_passive - qfrc_bias */
     double *qfrc_constraint; /* nv: J^T f from the solver */
 
     /* kinematics (per body) */
@@ -251,13 +288,26 @@ typedef struct {
     double *ximat;        /* 9: principal inertia axes in world */
     cs_pose *geom_xpose;  /* per geom world pose */
 
+    /* joints */
+    double *xanchor;      /* 3 per joint: world position of the joint's anchor */
+    double *xaxis;        /* 3 per joint: world axis (hinge, slide) */
+
     /* dofs */
     double *dof_xaxis;    /* 3 per dof: world axis of the dof's motion */
     double *dof_xanchor;  /* 3 per dof: a world point on a rotation's axis */
+    double *cdof;         /* 6 per dof: motion (angular, linear) of a unit dof velocity, at the
+                             tree's reference point (the root body's origin) */
+    double *cvel;         /* 6 per body: its motion at the same point */
     /* the mass matrix, factored in the smooth stage (solver/mass.h's layout) */
     double *qM, *qLD;     /* nM */
     double *qLDiagInv;    /* nv */
     struct cs_mass *mass; /* the operator over them and the model's tree arrays (internal) */
+    /* M + h diag(damping) and its factor, for implicit damping in the Euler step */
+    double *qH, *qHLD, *qHDiagInv;
+    struct cs_mass *massH;
+    /* smooth-stage scratch (per body: composite inertia 13, bias acceleration and force 6;
+     * per dof: cdof's time derivative 6) */
+    double *crb, *cacc, *cfrc, *cdofdot;
 
     /* contacts (collision fills) */
     int ncon;
@@ -279,7 +329,8 @@ typedef struct {
     struct cs_collision *collision;      /* broad/narrow phase (collision/collision.h) */
     struct cs_geom_contact *rawcon;      /* ncon_cap: contacts as collision/ reports them */
     struct cs_solver_ws *solver_ws;      /* PGS / Newton workspace (solver/solver.h) */
-    double *jac;                         /* scratch: 2 sides x 6 x nv point Jacobians */
+    double *jac;                         /* scratch: 2 sides x 6 x (largest tree) point
+                                            Jacobians, then 1 x nv for a joint row */
 } cs_data;
 
 /* ---- loading (sim/mjcf*.c) ---------------------------------------------------------- */
@@ -325,26 +376,39 @@ void cs_constraint(const cs_model *m, cs_data *d);  /* rows + solve + store -> q
 void cs_contact_force(const cs_model *m, const cs_data *d, int i, double f[6]);
 void cs_integrate(const cs_model *m, cs_data *d);   /* semi-implicit Euler */
 
-/* helpers on the free-body dynamics */
+/* helpers on the dynamics */
 void cs_solve_M(const cs_model *m, const cs_data *d, double *x, const double *y); /* x = M^-1 y */
 void cs_mul_M(const cs_model *m, const cs_data *d, double *y, const double *x);   /* y = M x */
 double cs_energy_kinetic(const cs_model *m, const cs_data *d);
 double cs_energy_potential(const cs_model *m, const cs_data *d); /* gravity, from the COMs */
-/* world angular momentum about the COM and linear momentum of free joint f */
-void cs_momentum(const cs_model *m, const cs_data *d, int f, double L[3], double p[3]);
-int cs_check_finite(const cs_model *m, const cs_data *d); /* -1 ok, else first bad free index */
-/* Jacobian of a world point fixed to `body`, over the 6 dofs of the free joint that moves it:
- * point velocity = jacp qvel[6f..6f+5], body angular velocity (world) = jacr qvel[6f..].
- * jacp, jacr are 3x6 row-major. Returns f, or -1 for a static body (jacobians zeroed).
- * Constraint rows J = frame * (jac of geom2's body - jac of geom1's body) come from it. */
-int cs_jac_point(const cs_model *m, const cs_data *d, int body, const double point[3],
-                 double jacp[18], double jacr[18]);
+/* Linear momentum p and angular momentum L about the tree's centre of mass, of kinematic
+ * tree t (world frame), from the last kinematics. */
+void cs_momentum(const cs_model *m, const cs_data *d, int t, double L[3], double p[3]);
+/* -1 when qpos and qvel are finite, else the body of the first joint with a value that is not */
+int cs_check_finite(const cs_model *m, const cs_data *d);
+/* Jacobians of a world point fixed to `body` (MuJoCo's mj_jac), from the last kinematics:
+ * point velocity = jacp qvel, body angular velocity (world) = jacr qvel; jacp and jacr are
+ * 3 x nv row-major (either may be NULL). Zero for a static body. */
+void cs_jac(const cs_model *m, const cs_data *d, int body, const double point[3], double *jacp,
+            double *jacr);
+/* Pose and velocity of a body at the current qpos and qvel (not the last kinematics):
+ * frame origin, orientation, world linear velocity of the origin, angular velocity in the
+ * body's frame (the free joint's convention). */
+void cs_body_state(const cs_model *m, const cs_data *d, int body, double pos[3], double quat[4],
+                   double vel[3], double angvel_local[3]);
 
 /* ---- recording (sim/record.c) ------------------------------------------------------- */
 void cs_traj_header(FILE *f);
-/* one row per free body, in model order, for the state after `step` steps; `time` is
- * written as given (README, Output files: k * timestep, from the initial state's time) */
+/* one row per moving body (every body with a dof on its chain to the world), in model order,
+ * for the state after `step` steps; `time` is written as given (README, Output files:
+ * k * timestep, from the initial state's time) */
 void cs_traj_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* joint CSV (README, Output files): one row per joint, qpos and qvel components in MuJoCo's
+ * layout, blank where the joint type has fewer */
+void cs_joint_header(FILE *f);
+void cs_joint_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* the joint type's MJCF word */
+const char *cs_jnt_type_name(int type);
 /* contact CSV (README, Output files): the contacts of the state after `step` steps (found at that
  * state, with the forces that move it on), time = that state's time */
 void cs_contact_header(FILE *f);
@@ -359,6 +423,8 @@ const char *cs_contact_zone_name(int zone);
 /* body name, or "body<i>" (MuJoCo index) when unnamed; buf must hold 32 bytes */
 const char *cs_body_label(const cs_model *m, int body, char *buf, size_t bufsz);
 const char *cs_geom_label(const cs_model *m, int geom, char *buf, size_t bufsz);
+const char *cs_joint_label(const cs_model *m, int jnt, char *buf, size_t bufsz);
+int cs_name2id_joint(const cs_model *m, const char *name); /* -1 if absent */
 
 /* ---- fields by name (sim/fields.c), for bindings that must not copy the layouts ------ */
 typedef enum { CS_FIELD_INT = 0, CS_FIELD_DOUBLE = 1 } cs_field_type;
@@ -385,5 +451,7 @@ void cs_normquat(double q[4]);
 void cs_mat2quat(double q[4], const double mat[9]);
 void cs_axisangle2quat(double q[4], const double axis[3], double angle);
 void cs_quat_z2vec(double q[4], const double vec[3]);
+void cs_quat2vel(double v[3], const double q[4]);                 /* axis * angle, |angle| <= pi */
+void cs_subquat(double v[3], const double a[4], const double b[4]); /* rotation vector of b^-1 a */
 
 #endif

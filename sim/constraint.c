@@ -7,6 +7,7 @@
 
 #include "conesim.h"
 #include "solver/solver.h"
+#include "stages.h"
 
 static int zone_of(const cs_efc *e, int k)
 {
@@ -43,7 +44,7 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
     for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) {
         const double *ax = d->dof_xaxis + 3 * i, *an = d->dof_xanchor + 3 * i;
         int c = i - adr;
-        if (m->dof_rot[i]) {
+        if (cs_dof_rotates(m, i)) {
             double r[3] = {p[0] - an[0], p[1] - an[1], p[2] - an[2]};
             jp[c] = ax[1] * r[2] - ax[2] * r[1];
             jp[n + c] = ax[2] * r[0] - ax[0] * r[2];

@@ -12,9 +12,10 @@
 
 #define CS_DATA_ARRAYS(X) \
     X(qpos) X(qvel) X(qacc) X(qacc_smooth) X(qacc_warmstart) X(qfrc_applied) \
-    X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_smooth) X(qfrc_constraint) \
-    X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(dof_xaxis) X(dof_xanchor) \
-    X(qM) X(qLD) X(qLDiagInv) X(contact) X(rawcon) X(jac)
+    X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_passive) X(qfrc_smooth) \
+    X(qfrc_constraint) X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(xanchor) \
+    X(xaxis) X(dof_xaxis) X(dof_xanchor) X(cdof) X(cvel) X(qM) X(qLD) X(qLDiagInv) X(qH) \
+    X(qHLD) X(qHDiagInv) X(crb) X(cacc) X(cfrc) X(cdofdot) X(contact) X(rawcon) X(jac)
 
 void cs_free_data(cs_data *d)
 {
@@ -27,6 +28,7 @@ void cs_free_data(cs_data *d)
     if (d->efc) cs_efc_free(d->efc);
     cs_free(d->efc);
     cs_free(d->mass);
+    cs_free(d->massH);
     cs_free(d);
 }
 
@@ -34,21 +36,25 @@ cs_data *cs_make_data(const cs_model *m)
 {
     cs_data *d = cs_calloc(1, sizeof *d);
     if (!d) return NULL;
-    size_t nb = (size_t)m->nbody, ng = (size_t)m->ngeom, nM = (size_t)m->nM;
+    size_t nb = (size_t)m->nbody, ng = (size_t)m->ngeom, nM = (size_t)m->nM, nj = (size_t)m->njnt;
     size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
     /* +1 so empty models still get valid pointers */
 #define A(f, n) (d->f = cs_calloc((size_t)(n) + 1, sizeof *d->f))
     A(qpos, nq); A(qvel, nv); A(qacc, nv); A(qacc_smooth, nv); A(qacc_warmstart, nv);
     A(qfrc_applied, nv); A(xfrc_applied, 6 * nb); A(qfrc_bias, nv); A(qfrc_gravity, nv);
-    A(qfrc_smooth, nv); A(qfrc_constraint, nv);
+    A(qfrc_passive, nv); A(qfrc_smooth, nv); A(qfrc_constraint, nv);
     A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb); A(ximat, 9 * nb);
-    A(geom_xpose, ng); A(dof_xaxis, 3 * nv); A(dof_xanchor, 3 * nv);
+    A(geom_xpose, ng); A(xanchor, 3 * nj); A(xaxis, 3 * nj); A(dof_xaxis, 3 * nv);
+    A(dof_xanchor, 3 * nv); A(cdof, 6 * nv); A(cvel, 6 * nb);
     A(qM, nM); A(qLD, nM); A(qLDiagInv, nv);
+    /* qHDiagInv: the pivots, then the implicit step's right-hand side */
+    A(qH, nM); A(qHLD, nM); A(qHDiagInv, 2 * nv);
+    A(crb, 13 * nb); A(cacc, 6 * nb); A(cfrc, 18 * nb); A(cdofdot, 6 * nv);
     d->ncon_cap = m->ncon_reserve; /* grown by the collision stage as contacts come */
     A(contact, d->ncon_cap); A(rawcon, d->ncon_cap);
     int maxtree = 0;
     for (int t = 0; t < m->ntree; t++) maxtree = m->tree_dofnum[t] > maxtree ? m->tree_dofnum[t] : maxtree;
-    A(jac, 12 * (size_t)maxtree);
+    A(jac, 12 * (size_t)maxtree > nv ? 12 * (size_t)maxtree : nv);
 #undef A
     int oom = 0;
 #define CHECK(f) oom |= (d->f == NULL);
@@ -58,12 +64,16 @@ cs_data *cs_make_data(const cs_model *m)
     d->collision = cs_collision_make(m, err, sizeof err);
     d->efc = cs_malloc(sizeof *d->efc);
     d->mass = cs_malloc(sizeof *d->mass);
+    d->massH = cs_malloc(sizeof *d->massH);
     if (d->efc) cs_efc_init(d->efc);
     if (d->mass)
         *d->mass = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
                         m->tree_dofadr, m->tree_dofnum, d->qM, d->qLD, d->qLDiagInv};
+    if (d->massH)
+        *d->massH = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
+                         m->tree_dofadr, m->tree_dofnum, d->qH, d->qHLD, d->qHDiagInv};
     d->solver_ws = cs_solver_create(m->nv, m->ntree);
-    oom |= !d->collision || !d->solver_ws || !d->efc || !d->mass ||
+    oom |= !d->collision || !d->solver_ws || !d->efc || !d->mass || !d->massH ||
            (d->solver_ws && cs_solver_set_threads(d->solver_ws, m->opt.threads) < 0);
     if (oom) {
         cs_free_data(d);

@@ -1,5 +1,8 @@
 /* Small rotation helpers (MuJoCo's conventions: quaternions w first, matrices row-major). */
 #include <math.h>
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 #include "conesim.h"
 
@@ -95,4 +98,25 @@ void cs_quat_z2vec(double q[4], const double vec[3])
         return;
     }
     cs_axisangle2quat(q, axis, atan2(a, v[2]));
+}
+
+/* rotation vector (axis * angle, angle in [-pi, pi]) of a unit quaternion */
+void cs_quat2vel(double v[3], const double q[4])
+{
+    double s = sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (s < 1e-300) {
+        v[0] = v[1] = v[2] = 0;
+        return;
+    }
+    double a = 2 * atan2(s, q[0]);
+    if (a > M_PI) a -= 2 * M_PI;
+    for (int k = 0; k < 3; k++) v[k] = q[k + 1] / s * a;
+}
+
+/* rotation vector of b^-1 a: the local rotation that takes b to a */
+void cs_subquat(double v[3], const double a[4], const double b[4])
+{
+    double bc[4] = {b[0], -b[1], -b[2], -b[3]}, d[4];
+    cs_mulquat(d, bc, a);
+    cs_quat2vel(v, d);
 }

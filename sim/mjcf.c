@@ -22,6 +22,7 @@
 #include "alloc.h"
 #include "inertia.h"
 #include "mjcf_ir.h"
+#include "stages.h"
 
 /* ---- context memory and errors ------------------------------------------------------- */
 void *cs_mjcf_alloc(cs_mjcf *c, size_t n)
@@ -433,22 +434,57 @@ static const char *const PAIR_ATTRS[] = {"name", "class", "geom1", "geom2", "con
 
 static const char *const JOINT_TYPES[] = {"free", "ball", "slide", "hinge", NULL};
 
+static const char *const LIMITED[] = {"false", "true", "auto", NULL};
+
 static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
 {
     int k = keyword(c, n, "type", JOINT_TYPES);
-    if (k >= 0) { j->is_free = (k == 0); j->type = JOINT_TYPES[k]; }
+    if (k >= 0) j->type = k; /* the list is in cs_joint_type order */
+    nums(c, n, "pos", j->pos, 3, 3);
+    nums(c, n, "axis", j->axis, 3, 3);
+    num1(c, n, "ref", &j->ref);
+    num1(c, n, "springref", &j->springref);
+    k = keyword(c, n, "limited", LIMITED);
+    if (k >= 0) j->limited = k;
+    nums(c, n, "range", j->range, 2, 2);
     double v;
-    if (num1(c, n, "damping", &v)) j->damping = v;
-    if (num1(c, n, "armature", &v)) j->armature = v;
-    if (num1(c, n, "frictionloss", &v)) j->frictionloss = v;
-    if (num1(c, n, "stiffness", &v)) j->stiffness = v;
+    if (num1(c, n, "margin", &v)) j->margin = v;
+    if (num1(c, n, "damping", &v)) { nonneg(c, n, "damping", &v, 1); j->damping = v; }
+    if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); j->armature = v; }
+    if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); j->frictionloss = v; }
+    if (num1(c, n, "stiffness", &v)) { nonneg(c, n, "stiffness", &v, 1); j->stiffness = v; }
+    nums(c, n, "solreflimit", j->solreflimit, 2, 2);
+    nums(c, n, "solreffriction", j->solreffriction, 2, 2);
+    double si[5];
+    int ni = nums(c, n, "solimplimit", si, 3, 5);
+    if (ni) { solimp_check(c, n, "solimplimit", si); memcpy(j->solimplimit, si, (size_t)ni * sizeof *si); }
+    ni = nums(c, n, "solimpfriction", si, 3, 5);
+    if (ni) { solimp_check(c, n, "solimpfriction", si); memcpy(j->solimpfriction, si, (size_t)ni * sizeof *si); }
+    double sd[2];
+    if (nums(c, n, "springdamper", sd, 2, 2) && (sd[0] != 0 || sd[1] != 0))
+        FAILN(c, n, "springdamper", "springdamper is not supported (give stiffness and damping)");
 }
 
-static const char *const JOINT_ATTRS[] = {"name", "class", "type", "group", "pos", "axis",
+static void default_jspec(cs_jspec *j)
+{
+    memset(j, 0, sizeof *j);
+    j->type = CS_JNT_HINGE;
+    j->axis[2] = 1;
+    j->limited = CS_LIMITED_AUTO;
+    j->solreflimit[0] = j->solreffriction[0] = 0.02;
+    j->solreflimit[1] = j->solreffriction[1] = 1;
+    const double si[5] = {0.9, 0.95, 0.001, 0.5, 2};
+    memcpy(j->solimplimit, si, sizeof si);
+    memcpy(j->solimpfriction, si, sizeof si);
+}
+
+static const char *const JOINT_ATTRS[] = {"name", "class", "type", "pos", "axis",
     "damping", "armature", "frictionloss", "stiffness", "springref", "ref", "limited", "range",
-    "margin", "solreflimit", "solimplimit", "solreffriction", "solimpfriction",
-    "actuatorfrclimited", "actuatorfrcrange", "actuatorgravcomp", "springdamper", NULL};
-static const char *const JOINT_VISUAL[] = {"user", NULL};
+    "margin", "solreflimit", "solimplimit", "solreffriction", "solimpfriction", "springdamper",
+    NULL};
+/* no physics without actuators (refused where they appear) or as labels */
+static const char *const JOINT_VISUAL[] = {"user", "group", "actuatorfrclimited",
+    "actuatorfrcrange", "actuatorgravcomp", NULL};
 
 /* ---- <default> ---------------------------------------------------------------------- */
 static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
@@ -585,37 +621,36 @@ static void parse_inertial(cs_mjcf *c, xmlNode *n, cs_bspec *b)
     }
 }
 
-static void parse_joint(cs_mjcf *c, xmlNode *n, cs_bspec *b, int cls, int freejoint)
+static void parse_joint(cs_mjcf *c, xmlNode *n, int body, int cls, int freejoint)
 {
-    char *name;
+    cs_jointir J = {0};
     if (freejoint) {
-        check_attrs(c, n, (const char *const[]){"name", "group", "align", NULL}, NULL);
+        check_attrs(c, n, (const char *const[]){"name", "align", NULL},
+                    (const char *const[]){"group", NULL});
         int al;
         if (boolean(c, n, "align", &al) && al)
             FAILN(c, n, "align", "aligned free joints are not supported");
+        default_jspec(&J.s);
+        J.s.type = CS_JNT_FREE;
+        J.s.limited = CS_LIMITED_FALSE;
     } else {
         check_attrs(c, n, JOINT_ATTRS, JOINT_VISUAL);
         int k = class_of(c, n, cls);
-        cs_jspec j = c->cls[k].joint;
-        read_joint_attrs(c, n, &j);
-        if (!j.is_free)
-            FAILN(c, n, "type", "joint type '%s' is not supported (free joints only)", j.type);
-        if (j.damping != 0) FAILN(c, n, "damping", "joint damping is not supported");
-        if (j.armature != 0) FAILN(c, n, "armature", "armature is not supported");
-        if (j.frictionloss != 0) FAILN(c, n, "frictionloss", "frictionloss is not supported");
-        if (j.stiffness != 0) FAILN(c, n, "stiffness", "joint stiffness is not supported");
-        double p[3];
-        if (nums(c, n, "pos", p, 3, 3) && (p[0] != 0 || p[1] != 0 || p[2] != 0))
-            FAILN(c, n, "pos", "a free joint sits at the body frame (pos must be 0 0 0)");
+        J.s = c->cls[k].joint;
+        read_joint_attrs(c, n, &J.s);
     }
-    if (b->is_free) FAILN(c, n, NULL, "a body may have only one joint");
-    b->is_free = 1;
-    name = attr(c, n, "name");
-    if (name)
-        for (int i = 0; i < c->nbody; i++)
-            if (c->body[i].jname && strcmp(c->body[i].jname, name) == 0)
-                FAILN(c, n, "name", "duplicate joint name '%s'", name);
-    b->jname = name;
+    J.name = attr(c, n, "name");
+    if (J.name)
+        for (int i = 0; i < c->njnt; i++)
+            if (c->jnt[i].name && strcmp(c->jnt[i].name, J.name) == 0)
+                FAILN(c, n, "name", "duplicate joint name '%s'", J.name);
+    J.body = body;
+    J.line = line_of(n);
+    cs_bspec *b = &c->body[body];
+    if (b->njnt == 0) b->jnt0 = c->njnt;
+    b->njnt++;
+    cs_mjcf_grow(c, (void **)&c->jnt, &c->capjnt, c->njnt, sizeof *c->jnt);
+    c->jnt[c->njnt++] = J;
 }
 
 static const char *const VISUAL_ELEMS[] = {"site", "camera", "light", NULL};
@@ -666,11 +701,11 @@ static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F,
         } else if (strcmp(en, "joint") == 0 || strcmp(en, "freejoint") == 0) {
             if (me == 0) FAILN(c, ch, NULL, "the world body cannot have joints");
             if (in_frame) FAILN(c, ch, NULL, "not allowed inside <frame>");
-            parse_joint(c, ch, &c->body[me], cls, en[0] == 'f');
+            parse_joint(c, ch, me, cls, en[0] == 'f');
         } else if (strcmp(en, "body") == 0) continue;
         else if (in_list(en, VISUAL_ELEMS)) note_ignored(c, en);
-        else FAILN(c, ch, NULL, "element not supported here (rigid free bodies and static "
-                                "primitives only)");
+        else FAILN(c, ch, NULL, "element not supported here (bodies, joints, geoms, "
+                                "inertials and frames only)");
     }
 }
 
@@ -734,29 +769,19 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
 static void parse_flag(cs_mjcf *c, xmlNode *n)
 {
     static const char *const ED[] = {"disable", "enable", NULL};
-    static const struct { const char *name; int bit; int enable; } F[] = {
-        {"constraint", CS_DSBL_CONSTRAINT, 0}, {"contact", CS_DSBL_CONTACT, 0},
-        {"gravity", CS_DSBL_GRAVITY, 0},       {"warmstart", CS_DSBL_WARMSTART, 0},
-        {"filterparent", CS_DSBL_FILTERPARENT, 0}, {"refsafe", CS_DSBL_REFSAFE, 0},
-        {"override", CS_ENBL_OVERRIDE, 1},     {"energy", CS_ENBL_ENERGY, 1},
-        {"multiccd", CS_ENBL_MULTICCD, 1},     {"island", CS_ENBL_ISLAND, 1},
-    };
     /* flags whose features the subset does not have (or that only change speed/diagnostics):
      * accepted with no effect */
-    static const char *const NOEFFECT[] = {"equality", "frictionloss", "limit", "passive",
-        "clampctrl", "actuation", "sensor", "midphase", "eulerdamp", "autoreset", "nativeccd",
-        "fwdinv", "invdiscrete", "spring", "damper", "sleep", NULL};
+    static const char *const NOEFFECT[] = {"equality", "clampctrl", "actuation", "sensor",
+        "midphase", "autoreset", "nativeccd", "fwdinv", "invdiscrete", "sleep", NULL};
     for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *an = (const char *)a->name;
         int k = keyword(c, n, an, ED);
-        size_t i;
-        for (i = 0; i < sizeof F / sizeof F[0]; i++)
-            if (strcmp(an, F[i].name) == 0) break;
-        if (i < sizeof F / sizeof F[0]) {
-            int *w = F[i].enable ? &c->opt.enableflags : &c->opt.disableflags;
-            int set = F[i].enable ? (k == 1) : (k == 0);
-            if (set) *w |= F[i].bit;
-            else *w &= ~F[i].bit;
+        int bit, enable;
+        if (cs_flag_lookup(an, &bit, &enable) == 0) {
+            int *w = enable ? &c->opt.enableflags : &c->opt.disableflags;
+            int set = enable ? (k == 1) : (k == 0);
+            if (set) *w |= bit;
+            else *w &= ~bit;
         } else if (!in_list(an, NOEFFECT)) {
             FAILN(c, n, an, "unknown flag");
         }
@@ -849,7 +874,7 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
         memcpy(c->eulerseq, es, 4);
     }
     int b;
-    boolean(c, n, "autolimits", &b); /* limits do not exist in the subset */
+    if (boolean(c, n, "autolimits", &b)) c->autolimits = b;
     static const char *const IFG[] = {"false", "true", "auto", NULL};
     k = keyword(c, n, "inertiafromgeom", IFG);
     if (k >= 0) c->inertiafromgeom = k;
@@ -1110,6 +1135,7 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     c->errsz = errsz;
     if (err && errsz) err[0] = 0;
     c->degree = 1;
+    c->autolimits = 1;
     memcpy(c->eulerseq, "xyz", 4);
     c->inertiafromgeom = 2;
     c->settotalmass = -1;
@@ -1290,7 +1316,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         default_gspec(&c->cls[0].geom);
         c->cls[0].meshscale[0] = c->cls[0].meshscale[1] = c->cls[0].meshscale[2] = 1;
         default_pspec(&c->cls[0].pair);
-        c->cls[0].joint.type = "hinge"; /* MuJoCo's default joint type */
+        default_jspec(&c->cls[0].joint);
         /* body 0: the world */
         cs_mjcf_grow(c, (void **)&c->body, &c->capbody, 0, sizeof *c->body);
         c->nbody = 1;

@@ -1,20 +1,24 @@
 /* Compiling the loader's intermediate form into a cs_model, as MuJoCo's compiler does:
  * fromto, size checks, geom masses (density or mass), body inertia from geoms or
- * <inertial> (principal axes), bounds, welds, free-body composites, pairs, keys, qpos0,
- * body_invweight0. All checks come before the model is allocated, so an error frees only
+ * <inertial> (principal axes), bounds, joints (axes, units, limits), welds, the dof forest,
+ * pairs, keys, qpos0, and the inverse weights at qpos0 (invweight.c). All checks come before the model is allocated, so an error frees only
  * loader memory. */
 #include <math.h>
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
-#include "dynamics.h"
 #include "inertia.h"
 #include "mjcf_ir.h"
 #include "model_fields.h"
+#include "stages.h"
 
 #define GFAIL(c, g, attr, ...) cs_mjcf_fail((c), (g)->line, "geom", (attr), __VA_ARGS__)
 #define BFAIL(c, b, attr, ...) cs_mjcf_fail((c), (b)->line, "body", (attr), __VA_ARGS__)
+#define JFAIL(c, j, attr, ...) cs_mjcf_fail((c), (j)->line, "joint", (attr), __VA_ARGS__)
 
 static const char *const TYPENAME[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
                                        "cylinder", "box", "mesh"};
@@ -109,6 +113,57 @@ static int find_body(const cs_mjcf *c, const char *name)
     return -1;
 }
 
+/* units, axis, limits of one joint, as MuJoCo's compiler resolves them */
+static void resolve_joint(cs_mjcf *c, cs_jointir *J)
+{
+    cs_jspec *s = &J->s;
+    const cs_bspec *B = &c->body[J->body];
+    double unit = c->degree ? M_PI / 180 : 1;
+    if (s->type == CS_JNT_FREE) {
+        if (B->parent != 0)
+            JFAIL(c, J, "type", "a free joint can only be used on a child of <worldbody> (as in "
+                                "MuJoCo)");
+        if (B->njnt > 1) /* named at the body's second joint */
+            JFAIL(c, &c->jnt[B->jnt0 + 1], NULL, "a free joint can only appear by itself in a body");
+        s->limited = CS_LIMITED_FALSE;
+        return;
+    }
+    if (s->type == CS_JNT_HINGE || s->type == CS_JNT_SLIDE) {
+        double l = sqrt(s->axis[0] * s->axis[0] + s->axis[1] * s->axis[1] + s->axis[2] * s->axis[2]);
+        if (l < 1e-14) JFAIL(c, J, "axis", "zero-length axis");
+        for (int k = 0; k < 3; k++) s->axis[k] /= l;
+    } else {
+        s->axis[0] = s->axis[1] = 0; /* a ball's dofs are the body's axes */
+        s->axis[2] = 1;
+    }
+    int has_range = s->range[0] != 0 || s->range[1] != 0;
+    if (s->limited == CS_LIMITED_AUTO) {
+        if (!c->autolimits && has_range)
+            JFAIL(c, J, "limited", "range is given with compiler autolimits=\"false\": set limited");
+        s->limited = has_range ? CS_LIMITED_TRUE : CS_LIMITED_FALSE;
+    }
+    if (s->range[0] > s->range[1])
+        JFAIL(c, J, "range", "range min %g is above max %g", s->range[0], s->range[1]);
+    if (s->limited) {
+        if (s->type == CS_JNT_BALL) {
+            if (!(s->range[1] > 0))
+                JFAIL(c, J, "range", "a limited ball joint needs a positive largest angle "
+                                     "(range=\"0 max\")");
+        } else if (!(s->range[0] < s->range[1])) {
+            JFAIL(c, J, "range", "a limited joint needs range min < max (got %g %g)",
+                  s->range[0], s->range[1]);
+        }
+    }
+    if (s->type == CS_JNT_HINGE) {
+        s->ref *= unit;
+        s->springref *= unit;
+    }
+    if (s->type == CS_JNT_HINGE || s->type == CS_JNT_BALL)
+        for (int k = 0; k < 2; k++) s->range[k] *= unit;
+}
+
+static int near0(double x) { return fabs(x) < 1e-6; }
+
 cs_model *cs_mjcf_compile(cs_mjcf *c)
 {
     int nb = c->nbody, ng = c->ngeom;
@@ -161,11 +216,9 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     double *xpos = cs_mjcf_alloc(c, (size_t)nb * 3 * sizeof *xpos);
     double *xquat = cs_mjcf_alloc(c, (size_t)nb * 4 * sizeof *xquat);
     int *weld = cs_mjcf_alloc(c, (size_t)nb * sizeof *weld);
-    int *bfree = cs_mjcf_alloc(c, (size_t)nb * sizeof *bfree);
-    int nfree = 0;
+    for (int j = 0; j < c->njnt; j++) resolve_joint(c, &c->jnt[j]);
     xquat[0] = 1;
     biquat[0] = 1;
-    bfree[0] = -1;
     for (int b = 1; b < nb; b++) {
         cs_bspec *B = &c->body[b];
         int p = B->parent;
@@ -173,16 +226,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         for (int k = 0; k < 3; k++) xpos[3 * b + k] += xpos[3 * p + k];
         cs_mulquat(xquat + 4 * b, xquat + 4 * p, B->quat);
         cs_normquat(xquat + 4 * b);
-        bfree[b] = -1;
-        if (B->is_free) {
-            if (p != 0)
-                BFAIL(c, B, NULL, "free joint can only be used on top level (a child of "
-                                  "<worldbody>, as in MuJoCo)");
-            weld[b] = b;
-            bfree[b] = nfree++;
-        } else {
-            weld[b] = weld[p];
-        }
+        weld[b] = B->njnt ? b : weld[p];
         int use_geoms = c->inertiafromgeom == 1 || (c->inertiafromgeom == 2 && !B->has_inertial);
         biquat[4 * b] = 1;
         if (use_geoms) {
@@ -245,40 +289,45 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         }
     }
 
-    /* free joints: composite of everything welded to them, in the free body's frame */
-    double *fmass = cs_mjcf_alloc(c, (size_t)(nfree ? nfree : 1) * sizeof *fmass);
-    double *fcom = cs_mjcf_alloc(c, (size_t)(nfree ? nfree : 1) * 3 * sizeof *fcom);
-    double *finert = cs_mjcf_alloc(c, (size_t)(nfree ? nfree : 1) * 9 * sizeof *finert);
-    int *fbody = cs_mjcf_alloc(c, (size_t)(nfree ? nfree : 1) * sizeof *fbody);
-    for (int b = 1; b < nb; b++) {
-        if (bfree[b] < 0) continue;
-        int f = bfree[b];
-        fbody[f] = b;
+    /* a free body carries everything welded to it: that composite needs mass and inertia */
+    for (int j = 0; j < c->njnt; j++) {
+        if (c->jnt[j].s.type != CS_JNT_FREE) continue;
+        int b = c->jnt[j].body;
         cs_mass_acc acc;
         cs_mass_acc_init(&acc);
-        double qinv[4];
+        double qinv[4], I[9], com[3];
         conjq(xquat + 4 * b, qinv);
         for (int k = b; k < nb; k++) {
             if (weld[k] != b) continue;
             double rq[4], rp[3], d[3], ip[3], iq[4];
             cs_mulquat(rq, qinv, xquat + 4 * k);
-            for (int j = 0; j < 3; j++) d[j] = xpos[3 * k + j] - xpos[3 * b + j];
+            for (int i = 0; i < 3; i++) d[i] = xpos[3 * k + i] - xpos[3 * b + i];
             rotate(qinv, d, rp);
             rotate(rq, bipos + 3 * k, ip);
-            for (int j = 0; j < 3; j++) ip[j] += rp[j];
+            for (int i = 0; i < 3; i++) ip[i] += rp[i];
             cs_mulquat(iq, rq, biquat + 4 * k);
             cs_mass_acc_add(&acc, bmass[k], ip, iq, binert + 3 * k);
         }
         cs_bspec *B = &c->body[b];
-        if (!cs_mass_acc_result(&acc, fcom + 3 * f, finert + 9 * f) || acc.mass < 1e-15)
+        if (!cs_mass_acc_result(&acc, com, I) || acc.mass < 1e-15)
             BFAIL(c, B, NULL, "a free body needs a positive mass (its geoms and <inertial> "
                               "give %g)", acc.mass);
-        fmass[f] = acc.mass;
         double ev[3], q[4];
-        cs_eig3(finert + 9 * f, ev, q);
+        cs_eig3(I, ev, q);
         if (!(ev[2] > 1e-15))
             BFAIL(c, B, NULL, "a free body needs positive inertia (principal moments %g, %g, %g)",
                   ev[0], ev[1], ev[2]);
+    }
+
+    /* joints' addresses, in body (= joint) order */
+    int nj = c->njnt, nq = 0, nv = 0;
+    int *jqadr = cs_mjcf_alloc(c, (size_t)(nj + 1) * sizeof *jqadr);
+    int *jdadr = cs_mjcf_alloc(c, (size_t)(nj + 1) * sizeof *jdadr);
+    for (int j = 0; j < nj; j++) {
+        jqadr[j] = nq;
+        jdadr[j] = nv;
+        nq += cs_jnt_nq(c->jnt[j].s.type);
+        nv += cs_jnt_nv(c->jnt[j].s.type);
     }
 
     /* pairs and excludes */
@@ -303,32 +352,73 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         if (eb2[i] < 0) cs_mjcf_fail(c, e->line, "exclude", "body2", "no body named '%s'", e->body2);
     }
 
-    /* reference pose and keys */
-    int nq = 7 * nfree, nv = 6 * nfree;
+    /* reference pose, spring rest pose, keys */
     double *qpos0 = cs_mjcf_alloc(c, (size_t)(nq + 1) * sizeof *qpos0);
-    for (int f = 0; f < nfree; f++) {
-        memcpy(qpos0 + 7 * f, xpos + 3 * fbody[f], 3 * sizeof *qpos0);
-        memcpy(qpos0 + 7 * f + 3, xquat + 4 * fbody[f], 4 * sizeof *qpos0);
+    double *qspring = cs_mjcf_alloc(c, (size_t)(nq + 1) * sizeof *qspring);
+    for (int j = 0; j < nj; j++) {
+        const cs_jspec *J = &c->jnt[j].s;
+        double *q = qpos0 + jqadr[j], *qs = qspring + jqadr[j];
+        int b = c->jnt[j].body;
+        switch (J->type) {
+        case CS_JNT_FREE:
+            memcpy(q, xpos + 3 * b, 3 * sizeof *q);
+            memcpy(q + 3, xquat + 4 * b, 4 * sizeof *q);
+            memcpy(qs, q, 7 * sizeof *q);
+            break;
+        case CS_JNT_BALL:
+            q[0] = qs[0] = 1;
+            q[1] = q[2] = q[3] = qs[1] = qs[2] = qs[3] = 0;
+            break;
+        default:
+            q[0] = J->ref;
+            qs[0] = J->springref;
+        }
     }
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
         if (K->qpos && K->nqpos != nq)
-            cs_mjcf_fail(c, K->line, "key", "qpos", "expects %d numbers (7 per free body), got %d",
-                         nq, K->nqpos);
+            cs_mjcf_fail(c, K->line, "key", "qpos", "expects %d numbers (nq: the joints' "
+                         "positions in MuJoCo's layout), got %d", nq, K->nqpos);
         if (K->qvel && K->nqvel != nv)
-            cs_mjcf_fail(c, K->line, "key", "qvel", "expects %d numbers (6 per free body), got %d",
-                         nv, K->nqvel);
-        for (int f = 0; K->qpos && f < nfree; f++) {
-            double *q = K->qpos + 7 * f + 3;
+            cs_mjcf_fail(c, K->line, "key", "qvel", "expects %d numbers (nv: the joints' "
+                         "velocities in MuJoCo's layout), got %d", nv, K->nqvel);
+        for (int j = 0; K->qpos && j < nj; j++) {
+            int t = c->jnt[j].s.type;
+            if (t != CS_JNT_FREE && t != CS_JNT_BALL) continue;
+            double *q = K->qpos + jqadr[j] + (t == CS_JNT_FREE ? 3 : 0);
             double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
             if (l < 1e-15)
-                cs_mjcf_fail(c, K->line, "key", "qpos", "zero quaternion for free body %d", f);
-            for (int j = 0; j < 4; j++) q[j] /= l;
+                cs_mjcf_fail(c, K->line, "key", "qpos", "zero quaternion for joint %d", j);
+            if (t == CS_JNT_BALL && fabs(l - 1) > 1e-6)
+                cs_mjcf_fail(c, K->line, "key", "qpos", "ball joint %d%s%s%s: quaternion "
+                             "(%g %g %g %g) is not of unit length", j,
+                             c->jnt[j].name ? " '" : "", c->jnt[j].name ? c->jnt[j].name : "",
+                             c->jnt[j].name ? "'" : "", q[0], q[1], q[2], q[3]);
+            for (int i = 0; i < 4; i++) q[i] /= l;
         }
         if (K->name)
             for (int j = 0; j < k; j++)
                 if (c->key[j].name && strcmp(c->key[j].name, K->name) == 0)
                     cs_mjcf_fail(c, K->line, "key", "name", "duplicate key name '%s'", K->name);
+    }
+
+    /* the dof forest: a dof's parent is the previous dof of its body, else the last dof of
+     * the parent's chain; a dof without a parent starts a tree */
+    int *lastdof = cs_mjcf_alloc(c, (size_t)nb * sizeof *lastdof);
+    int *dparent = cs_mjcf_alloc(c, (size_t)(nv + 1) * sizeof *dparent);
+    int *dtree = cs_mjcf_alloc(c, (size_t)(nv + 1) * sizeof *dtree);
+    int ntree = 0, nM = 0;
+    lastdof[0] = -1;
+    for (int b = 1; b < nb; b++) {
+        lastdof[b] = lastdof[c->body[b].parent];
+        for (int j = c->body[b].jnt0; j < c->body[b].jnt0 + c->body[b].njnt; j++)
+            for (int k = 0; k < cs_jnt_nv(c->jnt[j].s.type); k++) {
+                int i = jdadr[j] + k;
+                dparent[i] = lastdof[b];
+                dtree[i] = dparent[i] < 0 ? ntree++ : dtree[dparent[i]];
+                lastdof[b] = i;
+                for (int a = i; a >= 0; a = dparent[a]) nM++;
+            }
     }
 
     /* ---- nothing can fail from here on: build the model ---- */
@@ -339,7 +429,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     m->path = dupname(c->file, &nameoom);
     m->nbody = nb;
     m->ngeom = ng;
-    m->nfree = nfree;
+    m->njnt = nj;
     m->nq = nq;
     m->nv = nv;
     m->npair = c->npair;
@@ -349,12 +439,16 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     m->ncon_reserve = c->nconmax > 0 ? c->nconmax : (m->nconmax < 64 ? m->nconmax : 64);
     m->opt = c->opt;
 #define A(f, n) (m->f = cs_calloc((size_t)(n) + 1, sizeof *m->f))
-    A(body_parent, nb); A(body_weldid, nb); A(body_free, nb); A(body_geomadr, nb);
+    A(body_parent, nb); A(body_rootid, nb); A(body_weldid, nb); A(body_jntadr, nb);
+    A(body_jntnum, nb); A(body_dofadr, nb); A(body_dofnum, nb); A(body_simple, nb);
+    A(body_geomadr, nb);
     A(body_geomnum, nb); A(body_pos, 3 * nb); A(body_quat, 4 * nb); A(body_ipos, 3 * nb);
     A(body_iquat, 4 * nb); A(body_mass, nb); A(body_inertia, 3 * nb);
     A(body_invweight0, 2 * nb); A(body_name, nb);
-    A(free_body, nfree); A(free_name, nfree); A(free_mass, nfree); A(free_com, 3 * nfree);
-    A(free_inertia, 9 * nfree); A(qpos0, nq);
+    A(jnt_type, nj); A(jnt_qposadr, nj); A(jnt_dofadr, nj); A(jnt_bodyid, nj);
+    A(jnt_limited, nj); A(jnt_pos, 3 * nj); A(jnt_axis, 3 * nj); A(jnt_range, 2 * nj);
+    A(jnt_stiffness, nj); A(jnt_margin, nj); A(jnt_solref, 2 * nj); A(jnt_solimp, 5 * nj);
+    A(jnt_name, nj); A(qpos0, nq); A(qpos_spring, nq);
     A(geom_type, ng); A(geom_body, ng); A(geom_contype, ng); A(geom_conaffinity, ng);
     A(geom_condim, ng); A(geom_priority, ng); A(geom_group, ng); A(geom_size, 3 * ng);
     A(geom_pos, 3 * ng); A(geom_quat, 4 * ng); A(geom_friction, 3 * ng); A(geom_solmix, ng);
@@ -367,8 +461,10 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     A(exclude_body1, c->nexcl); A(exclude_body2, c->nexcl);
     A(key_time, c->nkey); A(key_qpos, (size_t)nq * c->nkey); A(key_qvel, (size_t)nv * c->nkey);
     A(key_name, c->nkey);
-    A(dof_parent, nv); A(dof_Madr, nv); A(dof_treeid, nv); A(dof_bodyid, nv); A(dof_rot, nv);
-    A(tree_dofadr, nfree); A(tree_dofnum, nfree); A(body_lastdof, nb); A(body_treeid, nb);
+    A(dof_parent, nv); A(dof_Madr, nv); A(dof_treeid, nv); A(dof_bodyid, nv); A(dof_jntid, nv);
+    A(dof_armature, nv); A(dof_damping, nv); A(dof_frictionloss, nv); A(dof_solref, 2 * nv);
+    A(dof_solimp, 5 * nv); A(dof_invweight0, nv);
+    A(tree_dofadr, ntree); A(tree_dofnum, ntree); A(body_lastdof, nb); A(body_treeid, nb);
     int nme = c->nmesh, nmv = 0, nmf = 0, nmg = 0, nmh = 0;
     for (int k = 0; k < nme; k++) {
         nmv += c->mesh[k].nvert;
@@ -402,7 +498,6 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         cs_bspec *B = &c->body[b];
         m->body_parent[b] = B->parent;
         m->body_weldid[b] = weld[b];
-        m->body_free[b] = bfree[b];
         m->body_geomadr[b] = B->ngeom ? B->geom0 : -1;
         m->body_geomnum[b] = B->ngeom;
         memcpy(m->body_pos + 3 * b, B->pos, 3 * sizeof(double));
@@ -413,34 +508,83 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->body_inertia + 3 * b, binert + 3 * b, 3 * sizeof(double));
         m->body_name[b] = dupname(B->name, &nameoom);
     }
-    for (int f = 0; f < nfree; f++) {
-        m->free_body[f] = fbody[f];
-        m->free_name[f] = dupname(c->body[fbody[f]].jname, &nameoom);
-        m->free_mass[f] = fmass[f];
-        memcpy(m->free_com + 3 * f, fcom + 3 * f, 3 * sizeof(double));
-        memcpy(m->free_inertia + 9 * f, finert + 9 * f, 9 * sizeof(double));
-    }
-    memcpy(m->qpos0, qpos0, (size_t)nq * sizeof(double));
-    /* one tree per free joint: a chain of 6 dofs; row i of M holds i + 1 entries */
-    m->ntree = nfree;
-    m->nM = 0;
-    for (int f = 0; f < nfree; f++) {
-        m->tree_dofadr[f] = 6 * f;
-        m->tree_dofnum[f] = 6;
-        for (int k = 0; k < 6; k++) {
-            int i = 6 * f + k;
-            m->dof_parent[i] = k ? i - 1 : -1;
-            m->dof_treeid[i] = f;
-            m->dof_bodyid[i] = fbody[f];
-            m->dof_rot[i] = k >= 3;
-            m->dof_Madr[i] = m->nM;
-            m->nM += k + 1;
+    /* joints and their dofs */
+    for (int j = 0; j < nj; j++) {
+        const cs_jspec *J = &c->jnt[j].s;
+        m->jnt_type[j] = J->type;
+        m->jnt_qposadr[j] = jqadr[j];
+        m->jnt_dofadr[j] = jdadr[j];
+        m->jnt_bodyid[j] = c->jnt[j].body;
+        m->jnt_limited[j] = J->limited == CS_LIMITED_TRUE;
+        memcpy(m->jnt_pos + 3 * j, J->pos, 3 * sizeof(double));
+        memcpy(m->jnt_axis + 3 * j, J->axis, 3 * sizeof(double));
+        memcpy(m->jnt_range + 2 * j, J->range, 2 * sizeof(double));
+        m->jnt_stiffness[j] = J->stiffness;
+        m->jnt_margin[j] = J->margin;
+        memcpy(m->jnt_solref + 2 * j, J->solreflimit, 2 * sizeof(double));
+        memcpy(m->jnt_solimp + 5 * j, J->solimplimit, 5 * sizeof(double));
+        m->jnt_name[j] = dupname(c->jnt[j].name, &nameoom);
+        for (int k = 0; k < cs_jnt_nv(J->type); k++) {
+            int i = jdadr[j] + k;
+            m->dof_jntid[i] = j;
+            m->dof_bodyid[i] = c->jnt[j].body;
+            m->dof_armature[i] = J->armature;
+            m->dof_damping[i] = J->damping;
+            m->dof_frictionloss[i] = J->frictionloss;
+            memcpy(m->dof_solref + 2 * i, J->solreffriction, 2 * sizeof(double));
+            memcpy(m->dof_solimp + 5 * i, J->solimpfriction, 5 * sizeof(double));
         }
     }
+    memcpy(m->qpos0, qpos0, (size_t)nq * sizeof(double));
+    memcpy(m->qpos_spring, qspring, (size_t)nq * sizeof(double));
+    /* the forest: row i of M holds M(i,i) and one entry per ancestor dof */
+    m->ntree = ntree;
+    m->nM = 0;
+    for (int i = 0; i < nv; i++) {
+        m->dof_parent[i] = dparent[i];
+        m->dof_treeid[i] = dtree[i];
+        m->dof_Madr[i] = m->nM;
+        for (int a = i; a >= 0; a = dparent[a]) m->nM++;
+        if (dparent[i] < 0) m->tree_dofadr[dtree[i]] = i;
+        m->tree_dofnum[dtree[i]]++;
+    }
     for (int b = 0; b < nb; b++) {
-        int f = weld[b] ? bfree[weld[b]] : -1;
-        m->body_treeid[b] = f;
-        m->body_lastdof[b] = f >= 0 ? 6 * f + 5 : -1;
+        const cs_bspec *B = &c->body[b];
+        int p = B->parent;
+        m->body_rootid[b] = (b == 0 || p == 0) ? b : m->body_rootid[p];
+        m->body_jntadr[b] = B->njnt ? B->jnt0 : -1;
+        m->body_jntnum[b] = B->njnt;
+        int nd = 0;
+        for (int j = B->jnt0; j < B->jnt0 + B->njnt; j++) nd += cs_jnt_nv(c->jnt[j].s.type);
+        m->body_dofadr[b] = nd ? jdadr[B->jnt0] : -1;
+        m->body_dofnum[b] = nd;
+        m->body_lastdof[b] = lastdof[b];
+        m->body_treeid[b] = lastdof[b] >= 0 ? dtree[lastdof[b]] : -1;
+    }
+    /* MuJoCo's body_simple: the inertial frame is the body frame, and the body is a root or
+     * hangs from a static child of the world; a parent is never simple; joints must sit at
+     * the body origin with axis-aligned hinge/slide axes and nothing after a rotation; slide
+     * joints only give 2 */
+    for (int b = 1; b < nb; b++) {
+        const double *ip = m->body_ipos + 3 * b, *iq = m->body_iquat + 4 * b;
+        int same = near0(ip[0]) && near0(ip[1]) && near0(ip[2]) &&
+                   near0(iq[1]) && near0(iq[2]) && near0(iq[3]) && near0(fabs(iq[0]) - 1);
+        int p = m->body_parent[b];
+        m->body_simple[b] = same && (m->body_rootid[b] == b ||
+                                     (m->body_parent[p] == 0 && m->body_dofnum[p] == 0));
+        if (p > 0) m->body_simple[p] = 0;
+        int rot = 0, allslide = 1;
+        for (int j = m->body_jntadr[b]; j >= 0 && j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
+            const double *a = m->jnt_axis + 3 * j, *jp = m->jnt_pos + 3 * j;
+            int t = m->jnt_type[j];
+            int aligned = (!near0(a[0])) + (!near0(a[1])) + (!near0(a[2])) == 1;
+            if (rot || !(near0(jp[0]) && near0(jp[1]) && near0(jp[2])) ||
+                ((t == CS_JNT_HINGE || t == CS_JNT_SLIDE) && !aligned))
+                m->body_simple[b] = 0;
+            if (t == CS_JNT_BALL || t == CS_JNT_HINGE) rot = 1;
+            if (t != CS_JNT_SLIDE) allslide = 0;
+        }
+        if (m->body_simple[b] && m->body_dofnum[b]) m->body_simple[b] = allslide ? 2 : 1;
     }
     for (int i = 0; i < ng; i++) {
         cs_gspec *s = &c->geom[i].s;
@@ -514,43 +658,22 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->key_name[k] = dupname(K->name, &nameoom);
     }
 
-    /* body_invweight0 (MuJoCo: mean diagonal of J_com M^-1 J_com^T at qpos0, J_com the
-     * body's COM Jacobian; static bodies 0) */
-    for (int b = 1; b < nb; b++) {
-        int w = weld[b];
-        if (!w) continue;
-        int f = bfree[w];
-        double R[9], M[36], L[36], Mi[36], J[36] = {0}, r[3], ip[3];
-        cs_quat2mat(R, xquat + 4 * w);
-        cs_free_mass6(fmass[f], fcom + 3 * f, finert + 9 * f, R, M);
-        cs_chol6(M, L);
-        cs_chol6_inverse(L, Mi);
-        rotate(xquat + 4 * b, bipos + 3 * b, ip);
-        for (int k = 0; k < 3; k++) r[k] = xpos[3 * b + k] + ip[k] - xpos[3 * w + k];
-        /* v_p = v - [r]x R w_local ; w_world = R w_local */
-        double S[9] = {0, -r[2], r[1], r[2], 0, -r[0], -r[1], r[0], 0};
-        for (int i = 0; i < 3; i++) {
-            J[6 * i + i] = 1;
-            for (int j = 0; j < 3; j++) {
-                double t = 0;
-                for (int k = 0; k < 3; k++) t += S[3 * i + k] * R[3 * k + j];
-                J[6 * i + 3 + j] = -t;
-                J[6 * (3 + i) + 3 + j] = R[3 * i + j];
-            }
-        }
-        double diag[6];
-        for (int i = 0; i < 6; i++) {
-            double s = 0;
-            for (int a = 0; a < 6; a++)
-                for (int bb = 0; bb < 6; bb++) s += J[6 * i + a] * Mi[6 * a + bb] * J[6 * i + bb];
-            diag[i] = s;
-        }
-        m->body_invweight0[2 * b] = (diag[0] + diag[1] + diag[2]) / 3;
-        m->body_invweight0[2 * b + 1] = (diag[3] + diag[4] + diag[5]) / 3;
-    }
     if (nameoom) {
         cs_free_model(m);
         cs_mjcf_nomem(c);
+    }
+    /* inverse weights at qpos0; the mass matrix there must be positive definite */
+    int bad = cs_model_invweight0(m);
+    if (bad == -1) {
+        cs_free_model(m);
+        cs_mjcf_nomem(c);
+    }
+    if (bad > 0) {
+        int b = m->dof_bodyid[bad - 1];
+        cs_free_model(m);
+        BFAIL(c, &c->body[b], NULL, "the mass matrix is not positive definite at the reference "
+                                    "pose: a moving body (or its subtree) without mass or "
+                                    "inertia");
     }
     return m;
 }

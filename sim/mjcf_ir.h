@@ -27,10 +27,17 @@ typedef struct {
     double friction[5], solref[2], solreffriction[2], solimp[5], margin, gap;
 } cs_pspec;
 
+/* limited="false|true|auto" */
+enum { CS_LIMITED_FALSE = 0, CS_LIMITED_TRUE = 1, CS_LIMITED_AUTO = 2 };
+
 typedef struct {
-    int is_free;          /* type="free" (anything else is rejected when used) */
-    const char *type;     /* as written, for messages */
-    double damping, armature, frictionloss, stiffness;
+    int type;             /* cs_joint_type */
+    double pos[3], axis[3];
+    double ref, springref; /* as written (degrees for hinges under angle="degree") */
+    int limited;          /* CS_LIMITED_* */
+    double range[2];      /* as written */
+    double margin, damping, armature, frictionloss, stiffness;
+    double solreflimit[2], solimplimit[5], solreffriction[2], solimpfriction[5];
 } cs_jspec;
 
 typedef struct {
@@ -76,11 +83,16 @@ typedef struct {
 } cs_meshir;
 
 typedef struct {
+    cs_jspec s;
+    char *name;
+    int body, line;
+} cs_jointir;
+
+typedef struct {
     char *name;
     int parent, line;
     double pos[3], quat[4];
-    int is_free;
-    char *jname;
+    int jnt0, njnt;       /* its joints in cs_mjcf.jnt, document order */
     int has_inertial;
     double imass, ipos[3], iquat[4], iinertia[3];
     int geom0, ngeom;
@@ -125,6 +137,7 @@ typedef struct {
 
     /* compiler */
     int degree;
+    int autolimits;       /* limited="auto" follows range (MuJoCo's default: true) */
     char eulerseq[4];
     int inertiafromgeom; /* 0 false, 1 true, 2 auto */
     double boundmass, boundinertia, settotalmass;
@@ -141,6 +154,8 @@ typedef struct {
     int nbody, capbody;
     cs_geomir *geom;
     int ngeom, capgeom;
+    cs_jointir *jnt;
+    int njnt, capjnt;
     cs_pairir *pair;
     int npair, cappair;
     cs_exclir *excl;

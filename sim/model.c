@@ -41,3 +41,8 @@ int cs_name2id_geom(const cs_model *m, const char *name)
 {
     return lookup(m->geom_name, m->ngeom, name);
 }
+
+int cs_name2id_joint(const cs_model *m, const char *name)
+{
+    return lookup(m->jnt_name, m->njnt, name);
+}

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "conesim.h"
+#include "stages.h"
 
 static int parse_nums(const char *s, double *out, int n)
 {
@@ -32,28 +33,43 @@ static int fail(char *err, size_t errsz, const char *name, const char *value, co
     return -1;
 }
 
+/* <flag> names with an effect, MuJoCo's meaning (disable flags: set = feature off) */
+static const struct { const char *name; int bit, enable; } FLAGS[] = {
+    {"constraint", CS_DSBL_CONSTRAINT, 0}, {"contact", CS_DSBL_CONTACT, 0},
+    {"gravity", CS_DSBL_GRAVITY, 0}, {"warmstart", CS_DSBL_WARMSTART, 0},
+    {"filterparent", CS_DSBL_FILTERPARENT, 0}, {"refsafe", CS_DSBL_REFSAFE, 0},
+    {"frictionloss", CS_DSBL_FRICTIONLOSS, 0}, {"limit", CS_DSBL_LIMIT, 0},
+    {"passive", CS_DSBL_PASSIVE, 0}, {"eulerdamp", CS_DSBL_EULERDAMP, 0},
+    {"spring", CS_DSBL_SPRING, 0}, {"damper", CS_DSBL_DAMPER, 0},
+    {"override", CS_ENBL_OVERRIDE, 1}, {"energy", CS_ENBL_ENERGY, 1},
+    {"multiccd", CS_ENBL_MULTICCD, 1}, {"island", CS_ENBL_ISLAND, 1}};
+
+int cs_flag_lookup(const char *name, int *bit, int *enable)
+{
+    for (size_t i = 0; i < sizeof FLAGS / sizeof FLAGS[0]; i++)
+        if (strcmp(name, FLAGS[i].name) == 0) {
+            *bit = FLAGS[i].bit;
+            *enable = FLAGS[i].enable;
+            return 0;
+        }
+    return -1;
+}
+
 int cs_option_set(cs_option *o, const char *name, const char *value, char *err, size_t errsz)
 {
     const char *key = strncmp(name, "option.", 7) == 0 ? name + 7 : name;
     double v[5];
     int n;
     if (strncmp(key, "flag.", 5) == 0) {
-        static const struct { const char *name; int bit, enable; } F[] = {
-            {"constraint", CS_DSBL_CONSTRAINT, 0}, {"contact", CS_DSBL_CONTACT, 0},
-            {"gravity", CS_DSBL_GRAVITY, 0}, {"warmstart", CS_DSBL_WARMSTART, 0},
-            {"filterparent", CS_DSBL_FILTERPARENT, 0}, {"refsafe", CS_DSBL_REFSAFE, 0},
-            {"override", CS_ENBL_OVERRIDE, 1}, {"energy", CS_ENBL_ENERGY, 1},
-            {"multiccd", CS_ENBL_MULTICCD, 1}, {"island", CS_ENBL_ISLAND, 1}};
-        int on;
+        int on, bit, enable;
         if (strcmp(value, "enable") == 0) on = 1;
         else if (strcmp(value, "disable") == 0) on = 0;
         else return fail(err, errsz, name, value, "expects enable or disable");
-        for (size_t i = 0; i < sizeof F / sizeof F[0]; i++) {
-            if (strcmp(key + 5, F[i].name) != 0) continue;
-            int *w = F[i].enable ? &o->enableflags : &o->disableflags;
-            int set = F[i].enable ? on : !on;
-            if (set) *w |= F[i].bit;
-            else *w &= ~F[i].bit;
+        if (cs_flag_lookup(key + 5, &bit, &enable) == 0) {
+            int *w = enable ? &o->enableflags : &o->disableflags;
+            int set = enable ? on : !on;
+            if (set) *w |= bit;
+            else *w &= ~bit;
             return 0;
         }
         return fail(err, errsz, name, value, "unknown flag");

@@ -1,5 +1,6 @@
 /* Trajectory CSV (README, Output files): long format, %.17g so identical runs give identical bytes. */
 #include <stdio.h>
+#include <string.h>
 
 #include "conesim.h"
 #include "solver/solver.h"
@@ -18,6 +19,24 @@ const char *cs_geom_label(const cs_model *m, int geom, char *buf, size_t bufsz)
     return buf;
 }
 
+const char *cs_joint_label(const cs_model *m, int jnt, char *buf, size_t bufsz)
+{
+    if (m->jnt_name[jnt]) return m->jnt_name[jnt];
+    snprintf(buf, bufsz, "joint%d", jnt);
+    return buf;
+}
+
+const char *cs_jnt_type_name(int type)
+{
+    switch (type) {
+    case CS_JNT_FREE: return "free";
+    case CS_JNT_BALL: return "ball";
+    case CS_JNT_SLIDE: return "slide";
+    case CS_JNT_HINGE: return "hinge";
+    default: return "?";
+    }
+}
+
 void cs_traj_header(FILE *f)
 {
     fputs("step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n", f);
@@ -26,12 +45,43 @@ void cs_traj_header(FILE *f)
 void cs_traj_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
 {
     char buf[32];
-    for (int j = 0; j < m->nfree; j++) {
-        const double *q = d->qpos + 7 * j, *v = d->qvel + 6 * j;
-        fprintf(f, "%ld,%.17g,%s", step, time,
-                cs_body_label(m, m->free_body[j], buf, sizeof buf));
-        for (int k = 0; k < 7; k++) fprintf(f, ",%.17g", q[k]);
-        for (int k = 0; k < 6; k++) fprintf(f, ",%.17g", v[k]);
+    for (int b = 1; b < m->nbody; b++) {
+        if (m->body_treeid[b] < 0) continue;
+        double s[13];
+        int j = m->body_jntadr[b];
+        if (m->body_jntnum[b] == 1 && m->jnt_type[j] == CS_JNT_FREE) {
+            /* a free body's row is its joint's state, as stored */
+            memcpy(s, d->qpos + m->jnt_qposadr[j], 7 * sizeof *s);
+            memcpy(s + 7, d->qvel + m->jnt_dofadr[j], 6 * sizeof *s);
+        } else {
+            cs_body_state(m, d, b, s, s + 3, s + 7, s + 10);
+        }
+        fprintf(f, "%ld,%.17g,%s", step, time, cs_body_label(m, b, buf, sizeof buf));
+        for (int k = 0; k < 13; k++) fprintf(f, ",%.17g", s[k]);
+        fputc('\n', f);
+    }
+}
+
+void cs_joint_header(FILE *f)
+{
+    fputs("step,time,joint,type,q0,q1,q2,q3,q4,q5,q6,v0,v1,v2,v3,v4,v5\n", f);
+}
+
+void cs_joint_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
+{
+    char buf[32];
+    for (int j = 0; j < m->njnt; j++) {
+        int t = m->jnt_type[j], nq = cs_jnt_nq(t), nv = cs_jnt_nv(t);
+        fprintf(f, "%ld,%.17g,%s,%s", step, time, cs_joint_label(m, j, buf, sizeof buf),
+                cs_jnt_type_name(t));
+        for (int k = 0; k < 7; k++) {
+            if (k < nq) fprintf(f, ",%.17g", d->qpos[m->jnt_qposadr[j] + k]);
+            else fputc(',', f);
+        }
+        for (int k = 0; k < 6; k++) {
+            if (k < nv) fprintf(f, ",%.17g", d->qvel[m->jnt_dofadr[j] + k]);
+            else fputc(',', f);
+        }
         fputc('\n', f);
     }
 }

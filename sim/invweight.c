@@ -1,0 +1,107 @@
+/* The inverse weights at the reference pose (MuJoCo's set0): per body, the mean diagonal of
+ * J M^-1 J^T for the Jacobian of its centre of mass (translation, rotation); per joint, the
+ * mean diagonal of M^-1 over its dofs. They scale the regularisation R of contact and joint
+ * rows (docs/contact-math.md §8). MuJoCo's shortcut for simple slide-only bodies (1/mass) is
+ * kept so the numbers agree. */
+#include <string.h>
+
+#include "alloc.h"
+#include "conesim.h"
+#include "solver/mass.h"
+#include "stages.h"
+
+#define MINVAL 1e-15 /* mjMINVAL */
+
+#define KIN_ARRAYS(X) \
+    X(qpos) X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(xanchor) X(xaxis) \
+    X(dof_xaxis) X(dof_xanchor) X(cdof) X(crb) X(qM) X(qLD) X(qLDiagInv)
+
+static void free_kin(cs_data *d)
+{
+#define F(f) cs_free(d->f);
+    KIN_ARRAYS(F)
+#undef F
+}
+
+int cs_model_invweight0(cs_model *m)
+{
+    int nv = m->nv, nb = m->nbody;
+    cs_data d;
+    memset(&d, 0, sizeof d);
+    size_t nj = (size_t)m->njnt;
+#define A(f, n) (d.f = cs_calloc((size_t)(n) + 1, sizeof *d.f))
+    A(qpos, m->nq); A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb);
+    A(ximat, 9 * nb); A(geom_xpose, m->ngeom); A(xanchor, 3 * nj); A(xaxis, 3 * nj);
+    A(dof_xaxis, 3 * nv); A(dof_xanchor, 3 * nv); A(cdof, 6 * nv); A(crb, 13 * nb);
+    A(qM, m->nM); A(qLD, m->nM); A(qLDiagInv, nv);
+#undef A
+    double *jac = cs_calloc(6 * (size_t)nv + 1, sizeof *jac);
+    double *x = cs_calloc((size_t)nv + 1, sizeof *x);
+    int oom = !jac || !x;
+#define C(f) oom |= d.f == NULL;
+    KIN_ARRAYS(C)
+#undef C
+    if (oom) {
+        free_kin(&d);
+        cs_free(jac);
+        cs_free(x);
+        return -1;
+    }
+    cs_mass M = {nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
+                 m->tree_dofadr, m->tree_dofnum, d.qM, d.qLD, d.qLDiagInv};
+    memcpy(d.qpos, m->qpos0, (size_t)m->nq * sizeof *d.qpos);
+    cs_kinematics(m, &d);
+    cs_make_mass(m, &d);
+    int rc = 0;
+    if (cs_mass_factor(&M)) {
+        for (int k = nv - 1; k >= 0 && !rc; k--)
+            if (!(d.qLD[m->dof_Madr[k]] > 0)) rc = k + 1;
+        if (!rc) rc = 1;
+        goto done;
+    }
+    /* diag(J M^-1 J^T) for row r of J: x = M^-1 J_r^T, then J_r . x */
+    for (int b = 0; b < nb; b++) {
+        double *w = m->body_invweight0 + 2 * b;
+        w[0] = w[1] = 0;
+        if (b == 0 || m->body_weldid[b] == 0) continue;
+        if (m->body_simple[b] == 2) {
+            w[0] = 1 / (m->body_mass[b] > MINVAL ? m->body_mass[b] : MINVAL);
+            continue;
+        }
+        cs_jac(m, &d, b, d.xipos + 3 * b, jac, jac + 3 * (size_t)nv);
+        for (int r = 0; r < 6; r++) {
+            const double *J = jac + (size_t)r * nv;
+            memcpy(x, J, (size_t)nv * sizeof *x);
+            cs_mass_solve(&M, x, 0, nv);
+            double s = 0;
+            for (int i = 0; i < nv; i++) s += J[i] * x[i];
+            w[r / 3] += s / 3;
+        }
+    }
+    for (int j = 0; j < m->njnt; j++) {
+        int a = m->jnt_dofadr[j], b = m->jnt_bodyid[j], n = cs_jnt_nv(m->jnt_type[j]);
+        if (m->body_simple[b] == 2) {
+            m->dof_invweight0[a] = 1 / (m->body_mass[b] > MINVAL ? m->body_mass[b] : MINVAL);
+            continue;
+        }
+        double diag[6];
+        for (int k = 0; k < n; k++) {
+            memset(x, 0, (size_t)nv * sizeof *x);
+            x[a + k] = 1;
+            cs_mass_solve(&M, x, 0, nv);
+            diag[k] = x[a + k];
+        }
+        /* a free joint: translations and rotations averaged apart; a ball: its three */
+        for (int g = 0; g < n; g += 3) {
+            int len = n - g < 3 ? n - g : 3;
+            double s = 0;
+            for (int k = 0; k < len; k++) s += diag[g + k];
+            for (int k = 0; k < len; k++) m->dof_invweight0[a + g + k] = s / len;
+        }
+    }
+done:
+    free_kin(&d);
+    cs_free(jac);
+    cs_free(x);
+    return rc;
+}

@@ -1,0 +1,214 @@
+/* The kinematics stage: body frames from qpos down each tree, one switch on joint type (as
+ * MuJoCo's mj_kinematics), then the dofs' world axes and motions, the inertial frames and the
+ * geom poses. */
+#include <math.h>
+#include <string.h>
+
+#include "conesim.h"
+#include "spatial.h"
+
+int cs_jnt_nq(int type) { return type == CS_JNT_FREE ? 7 : type == CS_JNT_BALL ? 4 : 1; }
+int cs_jnt_nv(int type) { return type == CS_JNT_FREE ? 6 : type == CS_JNT_BALL ? 3 : 1; }
+
+/* Apply joint j to the frame (xp, xq) it acts on; its world anchor and axis (before its own
+ * motion, which leaves them in place) go to anchor and axis. */
+static void apply_joint(const cs_model *m, const double *qpos, int j, double xp[3], double xq[4],
+                        double anchor[3], double axis[3])
+{
+    const double *q = qpos + m->jnt_qposadr[j];
+    axis[0] = axis[1] = 0;
+    axis[2] = 1;
+    if (m->jnt_type[j] == CS_JNT_FREE) {
+        memcpy(xp, q, 3 * sizeof *xp);
+        memcpy(xq, q + 3, 4 * sizeof *xq);
+        cs_normquat(xq);
+        memcpy(anchor, xp, 3 * sizeof *anchor);
+        return;
+    }
+    double R[9], v[3];
+    cs_quat2mat(R, xq);
+    sp_mulmv3(R, m->jnt_axis + 3 * j, axis);
+    sp_mulmv3(R, m->jnt_pos + 3 * j, anchor);
+    for (int k = 0; k < 3; k++) anchor[k] += xp[k];
+    switch (m->jnt_type[j]) {
+    case CS_JNT_SLIDE: {
+        double s = q[0] - m->qpos0[m->jnt_qposadr[j]];
+        for (int k = 0; k < 3; k++) xp[k] += s * axis[k];
+        break;
+    }
+    case CS_JNT_BALL:
+    case CS_JNT_HINGE: {
+        double ql[4];
+        if (m->jnt_type[j] == CS_JNT_BALL) {
+            memcpy(ql, q, sizeof ql);
+            cs_normquat(ql);
+        } else {
+            cs_axisangle2quat(ql, m->jnt_axis + 3 * j, q[0] - m->qpos0[m->jnt_qposadr[j]]);
+        }
+        cs_mulquat(xq, xq, ql);
+        /* a rotation about the anchor, not the body origin */
+        cs_quat2mat(R, xq);
+        sp_mulmv3(R, m->jnt_pos + 3 * j, v);
+        for (int k = 0; k < 3; k++) xp[k] = anchor[k] - v[k];
+        break;
+    }
+    default: break;
+    }
+}
+
+/* Compose body b's joints, in order, onto its frame (xp, xq: the frame at qpos0 on entry).
+ * Writes the joints' anchors and axes when xanchor is given. */
+static void apply_joints(const cs_model *m, const double *qpos, int b, double xp[3], double xq[4],
+                         double *xanchor, double *xaxis)
+{
+    for (int j = m->body_jntadr[b]; j >= 0 && j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
+        double anchor[3], axis[3];
+        apply_joint(m, qpos, j, xp, xq, anchor, axis);
+        if (xanchor) {
+            memcpy(xanchor + 3 * j, anchor, sizeof anchor);
+            memcpy(xaxis + 3 * j, axis, sizeof axis);
+        }
+    }
+    cs_normquat(xq);
+}
+
+/* body b's frame at qpos from its parent's (pp, pq) */
+static void body_frame(const cs_model *m, const double *qpos, int b, const double pp[3],
+                       const double pq[4], double xp[3], double xq[4], double *xanchor,
+                       double *xaxis)
+{
+    double R[9];
+    cs_quat2mat(R, pq);
+    sp_mulmv3(R, m->body_pos + 3 * b, xp);
+    for (int k = 0; k < 3; k++) xp[k] += pp[k];
+    cs_mulquat(xq, pq, m->body_quat + 4 * b);
+    apply_joints(m, qpos, b, xp, xq, xanchor, xaxis);
+}
+
+/* the dof's rotation flag: a hinge, a ball's dofs, a free joint's last three */
+static int dof_rotates(const cs_model *m, int i)
+{
+    int j = m->dof_jntid[i];
+    switch (m->jnt_type[j]) {
+    case CS_JNT_HINGE:
+    case CS_JNT_BALL: return 1;
+    case CS_JNT_FREE: return i - m->jnt_dofadr[j] >= 3;
+    default: return 0;
+    }
+}
+
+void cs_kinematics(const cs_model *m, cs_data *d)
+{
+    d->xquat[0] = 1;
+    d->xmat[0] = d->xmat[4] = d->xmat[8] = 1;
+    d->ximat[0] = d->ximat[4] = d->ximat[8] = 1;
+    for (int b = 1; b < m->nbody; b++) {
+        double *xp = d->xpos + 3 * b, *xq = d->xquat + 4 * b, *xm = d->xmat + 9 * b;
+        int p = m->body_parent[b];
+        body_frame(m, d->qpos, b, d->xpos + 3 * p, d->xquat + 4 * p, xp, xq, d->xanchor, d->xaxis);
+        cs_quat2mat(xm, xq);
+        sp_mulmv3(xm, m->body_ipos + 3 * b, d->xipos + 3 * b);
+        for (int k = 0; k < 3; k++) d->xipos[3 * b + k] += xp[k];
+        double Ri[9];
+        cs_quat2mat(Ri, m->body_iquat + 4 * b);
+        sp_mulmm3(xm, Ri, d->ximat + 9 * b);
+    }
+    /* dofs: hinge and slide along the joint axis; ball and a free joint's rotations about the
+     * body's own axes (after all of its joints, as MuJoCo's), a free joint's translations along
+     * the world axes. cdof: the motion at the tree's reference point o, the root's origin. */
+    for (int i = 0; i < m->nv; i++) {
+        int j = m->dof_jntid[i], b = m->dof_bodyid[i], k = i - m->jnt_dofadr[j];
+        double *ax = d->dof_xaxis + 3 * i, *an = d->dof_xanchor + 3 * i, *s = d->cdof + 6 * i;
+        const double *o = d->xpos + 3 * m->body_rootid[b];
+        memcpy(an, d->xanchor + 3 * j, 3 * sizeof *an);
+        switch (m->jnt_type[j]) {
+        case CS_JNT_FREE:
+        case CS_JNT_BALL:
+            for (int r = 0; r < 3; r++)
+                ax[r] = m->jnt_type[j] == CS_JNT_FREE && k < 3 ? (r == k) : d->xmat[9 * b + 3 * r + k % 3];
+            break;
+        default:
+            memcpy(ax, d->xaxis + 3 * j, 3 * sizeof *ax);
+        }
+        if (dof_rotates(m, i)) {
+            /* linear motion at o of a unit rotation about ax through an: ax x (o - an) */
+            double r[3] = {o[0] - an[0], o[1] - an[1], o[2] - an[2]};
+            memcpy(s, ax, 3 * sizeof *s);
+            sp_cross(ax, r, s + 3);
+        } else {
+            s[0] = s[1] = s[2] = 0;
+            memcpy(s + 3, ax, 3 * sizeof *s);
+        }
+    }
+    for (int g = 0; g < m->ngeom; g++) {
+        int b = m->geom_body[g];
+        cs_pose *p = &d->geom_xpose[g];
+        sp_mulmv3(d->xmat + 9 * b, m->geom_pos + 3 * g, p->pos);
+        for (int k = 0; k < 3; k++) p->pos[k] += d->xpos[3 * b + k];
+        double Rg[9];
+        cs_quat2mat(Rg, m->geom_quat + 4 * g);
+        sp_mulmm3(d->xmat + 9 * b, Rg, p->mat);
+    }
+}
+
+int cs_dof_rotates(const cs_model *m, int i) { return dof_rotates(m, i); }
+
+/* Pose of b at qpos and its spatial velocity (w, v0: the linear motion at the world origin)
+ * at qvel, computed down its chain (recursion depth = the body's depth). Hinge and slide
+ * axes are taken before their joint's motion, ball and free rotations about the body's
+ * final axes, as the dofs are defined. */
+static void state_at(const cs_model *m, const double *qpos, const double *qvel, int b,
+                     double xp[3], double xq[4], double w[3], double v0[3])
+{
+    if (b == 0) {
+        xp[0] = xp[1] = xp[2] = 0;
+        xq[0] = 1; xq[1] = xq[2] = xq[3] = 0;
+        w[0] = w[1] = w[2] = v0[0] = v0[1] = v0[2] = 0;
+        return;
+    }
+    double pp[3], pq[4], R[9];
+    state_at(m, qpos, qvel, m->body_parent[b], pp, pq, w, v0);
+    double fp[3], fq[4];
+    body_frame(m, qpos, b, pp, pq, fp, fq, NULL, NULL);
+    double Rf[9];
+    cs_quat2mat(Rf, fq);
+    cs_quat2mat(R, pq);
+    sp_mulmv3(R, m->body_pos + 3 * b, xp);
+    for (int k = 0; k < 3; k++) xp[k] += pp[k];
+    cs_mulquat(xq, pq, m->body_quat + 4 * b);
+    for (int j = m->body_jntadr[b]; j >= 0 && j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
+        double anchor[3], axis[3], wl[3], a[3];
+        apply_joint(m, qpos, j, xp, xq, anchor, axis);
+        const double *qd = qvel + m->jnt_dofadr[j];
+        switch (m->jnt_type[j]) {
+        case CS_JNT_SLIDE:
+            for (int k = 0; k < 3; k++) v0[k] += qd[0] * axis[k];
+            continue;
+        case CS_JNT_FREE:
+            for (int k = 0; k < 3; k++) v0[k] += qd[k];
+            sp_mulmv3(Rf, qd + 3, wl);
+            break;
+        case CS_JNT_BALL: sp_mulmv3(Rf, qd, wl); break;
+        default:
+            for (int k = 0; k < 3; k++) wl[k] = qd[0] * axis[k];
+        }
+        /* a rotation about the anchor moves the world origin's point by anchor x w */
+        for (int k = 0; k < 3; k++) w[k] += wl[k];
+        sp_cross(anchor, wl, a);
+        for (int k = 0; k < 3; k++) v0[k] += a[k];
+    }
+    memcpy(xp, fp, sizeof fp);
+    memcpy(xq, fq, sizeof fq);
+}
+
+void cs_body_state(const cs_model *m, const cs_data *d, int body, double pos[3], double quat[4],
+                   double vel[3], double angvel_local[3])
+{
+    double w[3], v0[3], R[9], t[3];
+    state_at(m, d->qpos, d->qvel, body, pos, quat, w, v0);
+    /* the origin's velocity: v0 + w x (x - 0) */
+    sp_cross(w, pos, t);
+    for (int k = 0; k < 3; k++) vel[k] = v0[k] + t[k];
+    cs_quat2mat(R, quat);
+    sp_mulmtv3(R, w, angvel_local);
+}

@@ -1,0 +1,260 @@
+/* The smooth stage: the mass matrix by composite rigid bodies (with armature), bias forces
+ * by recursive Newton-Euler, gravity, applied and passive (spring, damper) forces, the
+ * factor, and the unconstrained acceleration. Spatial quantities of a tree are taken at one
+ * reference point, its root body's origin (cdof, cvel: kinematics.c). */
+#include <math.h>
+#include <string.h>
+
+#include "conesim.h"
+#include "solver/mass.h"
+#include "spatial.h"
+#include "stages.h"
+
+/* per body: crb (13) own then composite inertia; cfrc 18: inertial, gravity, applied */
+enum { NF = 18 };
+
+static const double *ref_point(const cs_model *m, const cs_data *d, int b)
+{
+    return d->xpos + 3 * m->body_rootid[b];
+}
+
+/* body b's own inertia about its tree's reference point */
+static void body_inertia(const cs_model *m, const cs_data *d, int b, double I[SP_NINERT])
+{
+    const double *o = ref_point(m, d, b), *R = d->ximat + 9 * b, *p = m->body_inertia + 3 * b;
+    double mass = m->body_mass[b], r[3];
+    for (int k = 0; k < 3; k++) r[k] = d->xipos[3 * b + k] - o[k];
+    I[0] = mass;
+    for (int k = 0; k < 3; k++) I[1 + k] = mass * r[k];
+    double r2 = sp_dot3(r, r);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            I[4 + 3 * i + j] = R[3 * i] * p[0] * R[3 * j] + R[3 * i + 1] * p[1] * R[3 * j + 1] +
+                               R[3 * i + 2] * p[2] * R[3 * j + 2] +
+                               mass * ((i == j ? r2 : 0) - r[i] * r[j]);
+}
+
+void cs_make_mass(const cs_model *m, cs_data *d)
+{
+    double *crb = d->crb;
+    for (int b = 1; b < m->nbody; b++)
+        if (m->body_treeid[b] >= 0) body_inertia(m, d, b, crb + SP_NINERT * b);
+    /* composites, leaves first; a static parent ends the tree */
+    for (int b = m->nbody - 1; b > 0; b--) {
+        int p = m->body_parent[b];
+        if (m->body_treeid[b] < 0 || p <= 0 || m->body_treeid[p] < 0) continue;
+        for (int k = 0; k < SP_NINERT; k++) crb[SP_NINERT * p + k] += crb[SP_NINERT * b + k];
+    }
+    for (int i = 0; i < m->nv; i++) {
+        double F[6];
+        sp_mul_inert(crb + SP_NINERT * m->dof_bodyid[i], d->cdof + 6 * i, F);
+        double *row = d->qM + m->dof_Madr[i];
+        int a = 0;
+        for (int j = i; j >= 0; j = m->dof_parent[j]) row[a++] = sp_dot6(d->cdof + 6 * j, F);
+        row[0] += m->dof_armature[i];
+    }
+}
+
+/* velocities and the bias force of every body (RNE without gravity), gravity and applied
+ * forces, summed over subtrees and projected on the dofs */
+static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
+{
+    double g[3] = {0, 0, 0};
+    if (!(m->opt.disableflags & CS_DSBL_GRAVITY)) memcpy(g, m->opt.gravity, sizeof g);
+    memset(d->cvel, 0, 6 * sizeof *d->cvel);
+    memset(d->cacc, 0, 6 * sizeof *d->cacc);
+    for (int b = 1; b < m->nbody; b++) {
+        double *v = d->cvel + 6 * b, *a = d->cacc + 6 * b, *f = cfrc + NF * b;
+        if (m->body_treeid[b] < 0) {
+            memset(v, 0, 6 * sizeof *v);
+            memset(a, 0, 6 * sizeof *a);
+            memset(f, 0, NF * sizeof *f);
+            continue;
+        }
+        int p = m->body_parent[b];
+        memcpy(v, d->cvel + 6 * p, 6 * sizeof *v); /* a static parent's are zero */
+        memcpy(a, d->cacc + 6 * p, 6 * sizeof *a);
+        /* cdof's rate is cvel x cdof; a free joint's translations have none, and a ball's
+         * (or a free joint's) rotations use the velocity before their own (their own adds
+         * w x w = 0 in sum) */
+        for (int i = m->body_dofadr[b]; i >= 0 && i < m->body_dofadr[b] + m->body_dofnum[b];) {
+            int j = m->dof_jntid[i], n = 1;
+            double *sd = d->cdofdot + 6 * i;
+            switch (m->jnt_type[j]) {
+            case CS_JNT_FREE:
+                memset(sd, 0, 18 * sizeof *sd);
+                for (int k = 0; k < 3; k++)
+                    for (int r = 0; r < 6; r++) v[r] += d->cdof[6 * (i + k) + r] * d->qvel[i + k];
+                i += 3;
+                sd += 18;
+                /* fall through */
+            case CS_JNT_BALL:
+                n = 3;
+                break;
+            default: break;
+            }
+            for (int k = 0; k < n; k++) sp_cross_motion(v, d->cdof + 6 * (i + k), sd + 6 * k);
+            for (int k = 0; k < n; k++)
+                for (int r = 0; r < 6; r++) v[r] += d->cdof[6 * (i + k) + r] * d->qvel[i + k];
+            i += n;
+        }
+        for (int i = m->body_dofadr[b]; i >= 0 && i < m->body_dofadr[b] + m->body_dofnum[b]; i++)
+            for (int r = 0; r < 6; r++) a[r] += d->cdofdot[6 * i + r] * d->qvel[i];
+        /* f = I a + v x* (I v) */
+        double I[SP_NINERT], Iv[6], t[6];
+        body_inertia(m, d, b, I);
+        sp_mul_inert(I, a, f);
+        sp_mul_inert(I, v, Iv);
+        sp_cross_force(v, Iv, t);
+        for (int r = 0; r < 6; r++) f[r] += t[r];
+        /* gravity at the COM: torque about o is (c - o) x m g */
+        const double *o = ref_point(m, d, b), *c = d->xipos + 3 * b;
+        double r[3] = {c[0] - o[0], c[1] - o[1], c[2] - o[2]}, mg[3], tq[3];
+        for (int k = 0; k < 3; k++) mg[k] = m->body_mass[b] * g[k];
+        sp_cross(r, mg, tq);
+        memcpy(f + 6, tq, sizeof tq);
+        memcpy(f + 9, mg, sizeof mg);
+        /* applied: world force at the COM and world torque */
+        const double *F = d->xfrc_applied + 6 * b;
+        sp_cross(r, F, tq);
+        for (int k = 0; k < 3; k++) {
+            f[12 + k] = F[3 + k] + tq[k];
+            f[15 + k] = F[k];
+        }
+    }
+    for (int b = m->nbody - 1; b > 0; b--) {
+        int p = m->body_parent[b];
+        if (m->body_treeid[b] < 0 || p <= 0 || m->body_treeid[p] < 0) continue;
+        for (int k = 0; k < NF; k++) cfrc[NF * p + k] += cfrc[NF * b + k];
+    }
+    for (int i = 0; i < m->nv; i++) {
+        const double *s = d->cdof + 6 * i, *f = cfrc + NF * m->dof_bodyid[i];
+        double gi = sp_dot6(s, f + 6);
+        d->qfrc_gravity[i] = gi;
+        d->qfrc_bias[i] = sp_dot6(s, f) - gi;
+        d->qfrc_smooth[i] = d->qfrc_applied[i] + sp_dot6(s, f + 12);
+    }
+}
+
+/* joint springs (towards qpos_spring) and dampers (explicit here; Euler makes the damping
+ * implicit in the step unless eulerdamp is off) */
+static void passive(const cs_model *m, cs_data *d)
+{
+    memset(d->qfrc_passive, 0, (size_t)m->nv * sizeof *d->qfrc_passive);
+    int dis = m->opt.disableflags;
+    if (dis & CS_DSBL_PASSIVE) return;
+    if (!(dis & CS_DSBL_SPRING))
+        for (int j = 0; j < m->njnt; j++) {
+            double k = m->jnt_stiffness[j];
+            if (k == 0) continue;
+            int pa = m->jnt_qposadr[j], da = m->jnt_dofadr[j];
+            const double *q = d->qpos + pa, *q0 = m->qpos_spring + pa;
+            double *f = d->qfrc_passive + da, dif[3], qn[4];
+            switch (m->jnt_type[j]) {
+            case CS_JNT_FREE:
+                for (int r = 0; r < 3; r++) f[r] = -k * (q[r] - q0[r]);
+                q += 3;
+                q0 += 3;
+                f += 3;
+                /* fall through */
+            case CS_JNT_BALL:
+                memcpy(qn, q, sizeof qn);
+                cs_normquat(qn);
+                cs_subquat(dif, qn, q0);
+                for (int r = 0; r < 3; r++) f[r] = -k * dif[r];
+                break;
+            default:
+                f[0] = -k * (q[0] - q0[0]);
+            }
+        }
+    if (!(dis & CS_DSBL_DAMPER))
+        for (int i = 0; i < m->nv; i++) d->qfrc_passive[i] -= m->dof_damping[i] * d->qvel[i];
+}
+
+void cs_smooth(const cs_model *m, cs_data *d)
+{
+    cs_make_mass(m, d);
+    bias_forces(m, d, d->cfrc);
+    passive(m, d);
+    for (int i = 0; i < m->nv; i++) d->qfrc_smooth[i] += d->qfrc_passive[i] - d->qfrc_bias[i];
+    if (cs_mass_factor(d->mass)) d->warning[CS_WARN_BADQACC]++; /* not for checked models */
+    memcpy(d->qacc_smooth, d->qfrc_smooth, (size_t)m->nv * sizeof *d->qacc_smooth);
+    cs_mass_solve(d->mass, d->qacc_smooth, 0, m->nv);
+}
+
+double cs_energy_kinetic(const cs_model *m, const cs_data *d)
+{
+    /* 1/2 v^T M v from the stored lower triangle */
+    double e = 0;
+    for (int i = 0; i < m->nv; i++) {
+        int a = m->dof_Madr[i];
+        e += 0.5 * d->qM[a] * d->qvel[i] * d->qvel[i];
+        a++;
+        for (int j = m->dof_parent[i]; j >= 0; j = m->dof_parent[j], a++)
+            e += d->qM[a] * d->qvel[i] * d->qvel[j];
+    }
+    return e;
+}
+
+double cs_energy_potential(const cs_model *m, const cs_data *d)
+{
+    double e = 0;
+    if (!(m->opt.disableflags & CS_DSBL_GRAVITY))
+        for (int b = 1; b < m->nbody; b++) {
+            if (!m->body_weldid[b]) continue;
+            for (int k = 0; k < 3; k++)
+                e -= m->body_mass[b] * m->opt.gravity[k] * d->xipos[3 * b + k];
+        }
+    if (m->opt.disableflags & (CS_DSBL_PASSIVE | CS_DSBL_SPRING)) return e;
+    for (int j = 0; j < m->njnt; j++) {
+        double k = m->jnt_stiffness[j], dif[3], qn[4];
+        if (k == 0) continue;
+        const double *q = d->qpos + m->jnt_qposadr[j], *q0 = m->qpos_spring + m->jnt_qposadr[j];
+        switch (m->jnt_type[j]) {
+        case CS_JNT_FREE:
+            for (int r = 0; r < 3; r++) e += 0.5 * k * (q[r] - q0[r]) * (q[r] - q0[r]);
+            q += 3;
+            q0 += 3;
+            /* fall through */
+        case CS_JNT_BALL:
+            memcpy(qn, q, sizeof qn);
+            cs_normquat(qn);
+            cs_subquat(dif, qn, q0);
+            e += 0.5 * k * sp_dot3(dif, dif);
+            break;
+        default:
+            e += 0.5 * k * (q[0] - q0[0]) * (q[0] - q0[0]);
+        }
+    }
+    return e;
+}
+
+void cs_momentum(const cs_model *m, const cs_data *d, int t, double L[3], double p[3])
+{
+    double M = 0, mc[3] = {0, 0, 0};
+    L[0] = L[1] = L[2] = p[0] = p[1] = p[2] = 0;
+    for (int b = 1; b < m->nbody; b++) {
+        if (m->body_treeid[b] != t) continue;
+        M += m->body_mass[b];
+        for (int k = 0; k < 3; k++) mc[k] += m->body_mass[b] * d->xipos[3 * b + k];
+    }
+    if (!(M > 0)) return;
+    double C[3] = {mc[0] / M, mc[1] / M, mc[2] / M};
+    for (int b = 1; b < m->nbody; b++) {
+        if (m->body_treeid[b] != t) continue;
+        const double *v = d->cvel + 6 * b, *o = ref_point(m, d, b), *c = d->xipos + 3 * b;
+        const double *R = d->ximat + 9 * b, *I = m->body_inertia + 3 * b;
+        double r[3] = {c[0] - o[0], c[1] - o[1], c[2] - o[2]}, vc[3], wr[3], wl[3], h[3], rc[3];
+        sp_cross(v, r, wr);
+        for (int k = 0; k < 3; k++) vc[k] = v[3 + k] + wr[k];
+        sp_mulmtv3(R, v, wl);
+        for (int k = 0; k < 3; k++) wl[k] *= I[k];
+        sp_mulmv3(R, wl, h);
+        for (int k = 0; k < 3; k++) rc[k] = c[k] - C[k];
+        sp_cross(rc, vc, wr);
+        for (int k = 0; k < 3; k++) {
+            p[k] += m->body_mass[b] * vc[k];
+            L[k] += h[k] + m->body_mass[b] * wr[k];
+        }
+    }
+}
