@@ -64,7 +64,7 @@ START_TEST(test_everything_scene)
     ck_assert_ptr_null(strstr(strstr(buf, "light") + 1, "light"));
     free(buf);
     ck_assert_int_eq(m->nbody, 8);
-    ck_assert_int_eq(m->nfree, 4);
+    ck_assert_int_eq(m->njnt, 4);
     ck_assert_int_eq(m->ngeom, 11);
     ck_assert_int_eq(m->npair, 2);
     ck_assert_int_eq(m->nexclude, 1);
@@ -352,7 +352,8 @@ START_TEST(test_cli_exit_codes)
 }
 END_TEST
 
-/* the CSV of a run: header, rows for step 0..N per free body, %.17g */
+/* the CSV of a run: header, rows for step 0..N per moving body (everything.xml: 4 free
+ * bodies, one with a welded child), %.17g */
 START_TEST(test_cli_record)
 {
     char path[] = "/tmp/cs_test_recXXXXXX";
@@ -373,7 +374,7 @@ START_TEST(test_cli_record)
     }
     fclose(f);
     remove(path);
-    ck_assert_int_eq(rows, 8 * 4);
+    ck_assert_int_eq(rows, 8 * 5);
     ck_assert_int_eq(last, 7);
     (void)fd;
 }
@@ -395,11 +396,11 @@ START_TEST(test_cli_every_and_sigint)
     int rows = 0;
     while (fgets(line, sizeof line, f) && rows < 64) steps[rows++] = strtol(line, NULL, 10);
     fclose(f);
-    ck_assert_int_eq(rows, 4 * 4);
+    ck_assert_int_eq(rows, 4 * 5);
     ck_assert_int_eq(steps[0], 0);
-    ck_assert_int_eq(steps[4], 4);
-    ck_assert_int_eq(steps[8], 8);
-    ck_assert_int_eq(steps[12], 10);
+    ck_assert_int_eq(steps[5], 4);
+    ck_assert_int_eq(steps[10], 8);
+    ck_assert_int_eq(steps[15], 10);
 
     char cmd[1200];
     snprintf(cmd, sizeof cmd,
