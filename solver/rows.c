@@ -232,18 +232,10 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     memset(e->blk_force + CS_MAXDIM * k, 0, CS_MAXDIM * sizeof(double));
     e->blk_mu[k] = e->blk_kappa[k] = 0;
 
-    /* the frame Jacobian goes straight into the rows' value storage; pyramid edges are
-     * combinations of it, made in place from a copy */
-    double Jc[6 * 2 * 64], *Jframe = Jc;
-    double *Jrows = e->J + e->nnz;
-    int big = dim * ncol > (int)(sizeof Jc / sizeof *Jc);
-    if (kind == CS_BLOCK_PYRAMIDAL && !big) {
-        frame_jacobian(c, sd, merged, dim, ncol, Jframe);
-    } else {
-        Jframe = Jrows; /* elliptic/frictionless rows are the frame rows; a pyramid too large
-                           for the stack copy is built from the frame rows in reverse */
-        frame_jacobian(c, sd, merged, dim, ncol, Jframe);
-    }
+    /* the frame Jacobian goes straight into the rows' value storage (dim rows; a pyramid's
+     * 2 (dim - 1) rows are room for them); pyramid edges are made from it in place below */
+    double *Jframe = e->J + e->nnz, *Jrows = Jframe;
+    frame_jacobian(c, sd, merged, dim, ncol, Jframe);
     double *cv = e->blk_cvel + CS_MAXDIM * k;
     for (int j = 0; j < CS_MAXDIM; j++) cv[j] = 0;
     for (int j = 0; j < dim; j++) {
@@ -270,22 +262,15 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     double rot = sd[0].invweight[1] + sd[1].invweight[1];
 
     if (kind == CS_BLOCK_PYRAMIDAL) {
-        if (big) { /* rows 2k, 2k+1 from frame rows 0 and k+1; fill from the last edge down
-                      so frame rows are read before they are overwritten */
-            for (int kk = dim - 2; kk >= 0; kk--)
-                for (int q = 0; q < ncol; q++) {
-                    double n0 = Jframe[q], t = Jframe[(size_t)(kk + 1) * ncol + q];
-                    Jrows[(size_t)(2 * kk) * ncol + q] = n0 + fr[kk] * t;
-                    Jrows[(size_t)(2 * kk + 1) * ncol + q] = n0 - fr[kk] * t;
-                }
-        } else {
-            for (int kk = 0; kk < dim - 1; kk++)
-                for (int q = 0; q < ncol; q++) {
-                    double n0 = Jframe[q], t = Jframe[(size_t)(kk + 1) * ncol + q];
-                    Jrows[(size_t)(2 * kk) * ncol + q] = n0 + fr[kk] * t;
-                    Jrows[(size_t)(2 * kk + 1) * ncol + q] = n0 - fr[kk] * t;
-                }
-        }
+        /* edges 2k, 2k+1 from frame rows 0 and k+1, filled from the last edge down: edge k
+         * writes rows 2k, 2k+1 >= k + 1 while the edges after it read only frame rows 0 .. k,
+         * and within a column both reads come before the writes */
+        for (int kk = dim - 2; kk >= 0; kk--)
+            for (int q = 0; q < ncol; q++) {
+                double n0 = Jframe[q], t = Jframe[(size_t)(kk + 1) * ncol + q];
+                Jrows[(size_t)(2 * kk) * ncol + q] = n0 + fr[kk] * t;
+                Jrows[(size_t)(2 * kk + 1) * ncol + q] = n0 - fr[kk] * t;
+            }
     }
     for (int j = 0; j < nrow; j++) {
         int r = r0 + j;

@@ -23,6 +23,12 @@ void cs_solver_opts_default(cs_solver_opts *o)
 
 #define DMAX_DEFAULT 192
 
+/* a thread's per-block scratch for trees of up to maxtd dofs */
+static double *thread_scratch(double *old, int maxtd)
+{
+    return cs_realloc(old, sizeof(double) * (2 * CS_MAXROWS * (size_t)(maxtd > 0 ? maxtd : 1)));
+}
+
 static void free_threads(cs_solver_ws *w)
 {
     cs_pool_free(w->pool);
@@ -32,6 +38,7 @@ static void free_threads(cs_solver_ws *w)
             cs_free(w->tws[i].H);
             cs_free(w->tws[i].x);
             cs_free(w->tws[i].first);
+            cs_free(w->tws[i].scr);
         }
     cs_free(w->tws);
     w->tws = NULL;
@@ -56,7 +63,8 @@ int cs_solver_set_threads(cs_solver_ws *w, int n)
         w->tws[i].x = cs_malloc(sizeof(double) * (d + 1));
         w->tws[i].first = cs_malloc(sizeof(int) * (d + 1));
         w->tws[i].cap = w->dmax;
-        if (!w->tws[i].H || !w->tws[i].x || !w->tws[i].first) {
+        w->tws[i].scr = thread_scratch(NULL, w->maxtd);
+        if (!w->tws[i].H || !w->tws[i].x || !w->tws[i].first || !w->tws[i].scr) {
             free_threads(w);
             return -1;
         }
@@ -580,6 +588,18 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     cs_efc *e = p->efc;
     memset(st, 0, sizeof *st);
     if (M->nv != w->nv || M->ntree > w->ntree) return -1;
+    /* the threads' per-block scratch, sized by the largest tree */
+    int maxtd = 0;
+    for (int t = 0; t < M->ntree; t++)
+        if (M->tree_dofnum[t] > maxtd) maxtd = M->tree_dofnum[t];
+    if (maxtd > w->maxtd) {
+        for (int i = 0; i < w->nthread; i++) {
+            double *s = thread_scratch(w->tws[i].scr, maxtd);
+            if (!s) return CS_SOLVE_NOMEM;
+            w->tws[i].scr = s;
+        }
+        w->maxtd = maxtd;
+    }
     /* Newton CG's per-tree preconditioner blocks, laid out for this forest */
     int nP = 0;
     for (int t = 0; t < M->ntree; t++) nP += M->tree_dofnum[t] * M->tree_dofnum[t];
