@@ -23,6 +23,10 @@
                  e_ = q + (p)->M->tree_dofnum[(w)->isl_trees[(w)->isl_tree_adr[isl] + t_]]; \
              q < e_; q++)
 
+/* Zones where a block's cost has curvature (top: none; a friction-loss row's linear zones:
+ * none). */
+static int curved(int zone) { return zone == CS_ZONE_BOTTOM || zone == CS_ZONE_MIDDLE; }
+
 /* u = J v for block k (v dof-indexed). */
 static void block_mul(const cs_efc *e, int k, const double *v, double *u)
 {
@@ -227,7 +231,8 @@ static int build_pairs(cs_solver_ws *w, const cs_problem *p, int isl, int *nwide
     return np;
 }
 
-/* Hd (lower triangles) and Hoff from M and the blocks' current Hl (top zone: nothing). */
+/* Hd (lower triangles) and Hoff from M and the blocks' current Hl (zones without curvature:
+ * nothing). */
 static void assemble_blocks(cs_solver_ws *w, cs_thread_ws *th, const cs_problem *p, int isl,
                             int np)
 {
@@ -251,7 +256,7 @@ static void assemble_blocks(cs_solver_ws *w, cs_thread_ws *th, const cs_problem 
     }
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[badr + b];
-        if (e->blk_zone[k] == CS_ZONE_TOP || w->hp_adr[k] == -2) continue;
+        if (!curved(e->blk_zone[k]) || w->hp_adr[k] == -2) continue;
         /* each side into its tree's block; the cross term, rows of the pair's first tree
          * (side 0's unless the sides came the other way), into the pair's block */
         double *D[2];
@@ -322,7 +327,7 @@ static void hess_mul_blocks(const cs_solver_ws *w, const cs_problem *p, int isl,
     int n2 = w->hp_blk[badr + isl + np];
     for (int i = n2; i < n2 + nwide; i++) {
         int k = w->isl_blocks[badr + w->hp_ord[badr + i]], n = e->blk_nrow[k];
-        if (e->blk_zone[k] == CS_ZONE_TOP) continue;
+        if (!curved(e->blk_zone[k])) continue;
         int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
         const int *ci = e->J_colind + adr;
         const double *Hl = w->Hl + w->Gadr[k];
@@ -618,7 +623,8 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
             }
             for (int b = 0; b < nbk; b++) {
                 int k = w->isl_blocks[badr + b];
-                add_jthj(e, k, w->Hl + w->Gadr[k], w->dof_local, H, nv, t->scr);
+                if (curved(e->blk_zone[k]))
+                    add_jthj(e, k, w->Hl + w->Gadr[k], w->dof_local, H, nv, t->scr);
             }
             if (cs_i_chol_env(nv, H, t->first)) break; /* cannot occur with M PD */
             double *x = t->x;
