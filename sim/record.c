@@ -137,6 +137,6 @@ void cs_solver_rows(FILE *f, const cs_model *m, const cs_data *d, long step, dou
         fprintf(f, "%ld,%.17g,%d,%d,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", step,
                 time, i, s->ntree, s->nblock, s->iterations, s->iterations >= m->opt.iterations,
                 s->warm_used, s->improvement, s->primal_cost, s->dual_cost, s->feasibility,
-                s->stationarity, s->complementarity, s->polish);
+                s->stationarity, s->complementarity, s->finish);
     }
 }

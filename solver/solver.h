@@ -19,7 +19,12 @@
 #include "mass.h"
 #include "rows.h"
 
-typedef enum { CS_METHOD_PGS = 0, CS_METHOD_NEWTON = 1 } cs_solve_method;
+/* The methods (solver/methods.c holds their table). */
+typedef enum {
+    CS_METHOD_PGS = 0,    /* dual block Gauss-Seidel (pgs.c), finished by Newton when asked */
+    CS_METHOD_NEWTON = 1, /* primal Newton (newton.c) */
+    CS_METHOD_COUNT
+} cs_solve_method;
 
 typedef struct {
     const cs_mass *M;   /* factored */
@@ -46,8 +51,12 @@ typedef struct {
                              (0: default 192, and up to 768 when the factor's envelope is
                              narrow: a stack, a chain), larger ones use preconditioned CG;
                              < 0: CG */
-    int polish_after; /* PGS: after this many sweeps without meeting the tolerance, finish
-                         with Newton iterations from the sweeps' point (0: never) */
+    int finish_after; /* PGS: after this many sweeps without meeting the tolerance, or when
+                         the improvement meets it but the primal gradient does not, PGS hands
+                         its point to the Newton finish (0: never) */
+    int ls_iterations;   /* Newton's line search: most evaluations (MuJoCo default 50) */
+    double ls_tolerance; /* Newton's line search stops when |phi'| < tolerance ls_tolerance
+                            |dir| / scale (MuJoCo default 0.01) */
     int stats;        /* 1: compute the residual statistics of cs_island_stats */
 } cs_solver_opts;
 
@@ -55,8 +64,8 @@ void cs_solver_opts_default(cs_solver_opts *o);
 
 typedef struct {
     int ntree, nblock, nv;
-    int iterations;         /* PGS: sweeps plus polish steps */
-    int polish;             /* PGS: Newton steps that finished the solve */
+    int iterations;         /* all methods' iterations (PGS: sweeps plus finishing steps) */
+    int finish;             /* iterations of the finishing method (PGS: Newton steps) */
     int warm_used;          /* 1 if the warm start beat the cold start */
     int newton_dense;       /* Newton steps made: 1 dense factor, 2 CG (0: none) */
     double improvement;     /* last scaled improvement */

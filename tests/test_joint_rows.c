@@ -331,7 +331,7 @@ static int solve_rc(cs_solver_ws *w, const cs_mass *M, const double *a0, cs_efc 
     o.tolerance = v < V_PGS_POLISH ? 0 : 1e-15; /* sweeps: to stagnation */
     o.blocking = v == V_PGS_PAIR || v == V_PGS_POLISH ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
     o.exact_block = v != V_PGS_MUJOCO;
-    o.polish_after = v == V_PGS_POLISH ? 5 : 0;
+    o.finish_after = v == V_PGS_POLISH ? 5 : 0;
     o.newton_dense_max = v == V_NEWTON_CG ? -1 : 0;
     return cs_solve(w, &p, &o, warm, a, st);
 }
