@@ -49,7 +49,7 @@ static const opt_def OPTS[] = {
     {"--key", 1, "--key K|none       initial keyframe (default: the first one, if any)"},
     {"--quiet", 0, "--quiet            no progress bar, summary only"},
     {"--timestep", 1, "--timestep DT      overrides <option timestep>"},
-    {"--solver", 1, "--solver pgs|newton overrides <option solver>"},
+    {"--solver", 1, "--solver pgs|cg|newton overrides <option solver>"},
     {"--cone", 1, "--cone elliptic|pyramidal overrides <option cone>"},
     {"--iterations", 1, "--iterations N     solver iteration limit"},
     {"--tolerance", 1, "--tolerance X      solver tolerance"},
@@ -633,7 +633,7 @@ const cs_command cs_cmd_run = {
     "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
     "  --quiet            no progress bar, summary only\n"
     "  --timestep DT      overrides <option timestep>\n"
-    "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
+    "  --solver pgs|cg|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10,\n"
     "                     option.gravity[0]=2 (one element), or a model attribute:\n"

@@ -832,7 +832,6 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
     if (k >= 0) o->cone = k;
     static const char *const SOLVERS[] = {"PGS", "CG", "Newton", NULL};
     k = keyword(c, n, "solver", SOLVERS);
-    if (k == 1) FAILN(c, n, "solver", "the CG solver is not supported (PGS or Newton)");
     if (k >= 0) o->solver = k;
     static const char *const INTEG[] = {"Euler", "RK4", "implicit", "implicitfast", NULL};
     k = keyword(c, n, "integrator", INTEG);

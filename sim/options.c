@@ -88,8 +88,9 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
     }
     if (strcmp(key, "solver") == 0) {
         if (strcasecmp(value, "pgs") == 0) o->solver = CS_SOLVER_PGS;
+        else if (strcasecmp(value, "cg") == 0) o->solver = CS_SOLVER_CG;
         else if (strcasecmp(value, "newton") == 0) o->solver = CS_SOLVER_NEWTON;
-        else return fail(err, errsz, name, value, "expects PGS or Newton");
+        else return fail(err, errsz, name, value, "expects PGS, CG or Newton");
         return 0;
     }
     struct { const char *name; double *dst; int count, positive, integer; } NUM[] = {

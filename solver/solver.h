@@ -23,6 +23,7 @@
 typedef enum {
     CS_METHOD_PGS = 0,    /* dual block Gauss-Seidel (pgs.c), finished by Newton when asked */
     CS_METHOD_NEWTON = 1, /* primal Newton (newton.c) */
+    CS_METHOD_CG = 2,     /* MuJoCo's primal nonlinear conjugate gradients (cg.c) */
     CS_METHOD_COUNT
 } cs_solve_method;
 
@@ -54,9 +55,10 @@ typedef struct {
     int finish_after; /* PGS: after this many sweeps without meeting the tolerance, or when
                          the improvement meets it but the primal gradient does not, PGS hands
                          its point to the Newton finish (0: never) */
-    int ls_iterations;   /* Newton's line search: most evaluations (MuJoCo default 50) */
-    double ls_tolerance; /* Newton's line search stops when |phi'| < tolerance ls_tolerance
-                            |dir| / scale (MuJoCo default 0.01) */
+    int ls_iterations;   /* Newton's and CG's line search: most evaluations (MuJoCo default
+                            50) */
+    double ls_tolerance; /* Newton's and CG's line search stops when |phi'| < tolerance
+                            ls_tolerance |dir| / scale (MuJoCo default 0.01) */
     int stats;        /* 1: compute the residual statistics of cs_island_stats */
 } cs_solver_opts;
 

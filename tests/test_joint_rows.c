@@ -310,12 +310,13 @@ END_TEST
 
 /* The solver paths compared: PGS sweeps only (pair groups, single blocks, MuJoCo's
  * updates), PGS with the Newton finish, Newton dense, Newton CG. */
-enum { V_PGS_PAIR, V_PGS_BLOCK, V_PGS_MUJOCO, V_PGS_POLISH, V_NEWTON, V_NEWTON_CG, NVARIANT };
-static const char *VNAME[NVARIANT] = {"pgs pair", "pgs contact", "pgs mujoco", "pgs+polish",
-                                      "newton dense", "newton cg"};
+enum { V_PGS_PAIR, V_PGS_BLOCK, V_PGS_MUJOCO, V_PGS_POLISH, V_NEWTON, V_NEWTON_CG, V_CG, NVARIANT };
+static const char *VNAME[NVARIANT] = {"pgs pair", "pgs contact", "pgs mujoco", "pgs+finish",
+                                      "newton dense", "newton cg", "cg"};
 
 static int g_sweeps = 4000;      /* sweeps of the PGS-only paths */
 static int g_newton_steps = 100; /* Newton's iteration limit */
+static int g_cg_steps = 2000;    /* CG's */
 
 /* cs_solve's return code (no assertion: Check's assertions allocate, so the allocation
  * count of a solve is taken around this) */
@@ -326,8 +327,8 @@ static int solve_rc(cs_solver_ws *w, const cs_mass *M, const double *a0, cs_efc 
     cs_solver_opts o;
     cs_solver_opts_default(&o);
     o.stats = 1;
-    o.type = v >= V_NEWTON ? CS_METHOD_NEWTON : CS_METHOD_PGS;
-    o.max_iter = v == V_PGS_POLISH ? 500 : v >= V_NEWTON ? g_newton_steps : g_sweeps;
+    o.type = v == V_CG ? CS_METHOD_CG : v >= V_NEWTON ? CS_METHOD_NEWTON : CS_METHOD_PGS;
+    o.max_iter = v == V_PGS_POLISH ? 500 : v == V_CG ? g_cg_steps : v >= V_NEWTON ? g_newton_steps : g_sweeps;
     o.tolerance = v < V_PGS_POLISH ? 0 : 1e-15; /* sweeps: to stagnation */
     o.blocking = v == V_PGS_PAIR || v == V_PGS_POLISH ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
     o.exact_block = v != V_PGS_MUJOCO;
@@ -646,7 +647,7 @@ static double agree(jprob *P, const char *what)
                                 made);
     }
     /* warm started from the optimum: kept, and the same optimum */
-    for (int v = V_PGS_POLISH; v <= V_NEWTON_CG; v++) {
+    for (int v = V_PGS_POLISH; v < NVARIANT; v++) {
         solve_v(w, M, P->a0, &P->e, v, aref, a, &st);
         ck_assert_int_eq(cs_solver_island(w, 0)->warm_used, 1);
         double d = 0;

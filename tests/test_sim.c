@@ -638,7 +638,10 @@ START_TEST(test_option_set)
     ck_assert_ptr_nonnull(strstr(err, "must be positive"));
     ck_assert_int_eq(cs_option_set(o, "gravity", "0 0", err, sizeof err), -1);
     ck_assert_int_eq(cs_option_set(o, "iterations", "2.5", err, sizeof err), -1);
-    ck_assert_int_eq(cs_option_set(o, "solver", "CG", err, sizeof err), -1);
+    ck_assert_int_eq(cs_option_set(o, "solver", "CG", err, sizeof err), 0);
+    ck_assert_int_eq(o->solver, CS_SOLVER_CG);
+    ck_assert_int_eq(cs_option_set(o, "solver", "newton", err, sizeof err), 0);
+    ck_assert_int_eq(cs_option_set(o, "solver", "jacobi", err, sizeof err), -1);
     ck_assert_int_eq(cs_option_set(o, "nonsense", "1", err, sizeof err), -1);
     ck_assert_double_eq(o->timestep, 0.001); /* failed sets change nothing */
     cs_free_model(m);

@@ -794,8 +794,8 @@ static cs_solver_ws *rp_solver(const randprob *P)
 static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial)
 {
     rng_state = seed;
-    double maxdiff = 0, maxgap = 0, maxcg = 0;
-    int maxit_pgs = 0, maxit_newton = 0, maxit_cg = 0;
+    double maxdiff = 0, maxgap = 0, maxcg = 0, maxpcg = 0;
+    int maxit_pgs = 0, maxit_newton = 0, maxit_cg = 0, maxit_pcg = 0;
     for (int t = 0; t < ntrial; t++) {
         static randprob P;
         make_random(&P, 2 + t % 3, 4 + t % 5, cone, 0);
@@ -811,6 +811,14 @@ static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial
         g_dense_max = 0;
         for (int k = 0; k < P.ncon; k++)
             for (int i = 0; i < CS_MAXDIM; i++) maxcg = fmax(maxcg, fabs(F3[k][i] - F2[k][i]));
+        /* MuJoCo's CG (the method) on the same cost reaches the same optimum */
+        double a4[6 * RP_MAXB], F4[RP_MAXC][CS_MAXDIM];
+        cs_solve_stats s4;
+        solve_prob(&P, w, CS_METHOD_CG, 2000, 1e-15, a4, &s4, F4);
+        for (int k = 0; k < P.ncon; k++)
+            for (int i = 0; i < CS_MAXDIM; i++) maxpcg = fmax(maxpcg, fabs(F4[k][i] - F2[k][i]));
+        maxgap = fmax(maxgap, fabs(s4.primal_cost - s2.primal_cost) / fmax(fabs(s2.primal_cost), 1e-300));
+        if (s4.iterations > maxit_pcg) maxit_pcg = s4.iterations;
         if (s3.iterations > maxit_cg) maxit_cg = s3.iterations;
         double fmaxabs = 1;
         for (int k = 0; k < P.ncon; k++)
@@ -829,10 +837,12 @@ static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial
         rp_free(&P);
     }
     printf("agreement %s: max |f_pgs - f_newton| = %.3g, max duality gap (rel) = %.3g, "
-           "max iterations pgs %d newton %d; newton-CG vs dense %.3g (max iterations %d)\n",
+           "max iterations pgs %d newton %d; newton-CG vs dense %.3g (max iterations %d); "
+           "CG method vs Newton %.3g (max iterations %d)\n",
            cone == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal", maxdiff, maxgap, maxit_pgs,
-           maxit_newton, maxcg, maxit_cg);
+           maxit_newton, maxcg, maxit_cg, maxpcg, maxit_pcg);
     ck_assert(maxcg <= 1e-8);
+    ck_assert(maxpcg <= 1e-6);
     ck_assert(maxdiff <= 1e-6);
     ck_assert(maxgap <= 1e-9);
 }

@@ -102,6 +102,17 @@ def test_options_writable_until_data():
         m.opt.timestep = 0.002
 
 
+def test_solver_cg_by_name_and_number():
+    m = conesim.Model.from_xml_path(SPHERE)
+    m.opt.solver = "cg"
+    assert m.opt.solver == 1  # MuJoCo's mjSOL_CG
+    m.opt.solver = 2
+    m.opt.solver = "CG"
+    d = conesim.Data(m)
+    conesim.step(m, d, 50)
+    assert d.ncon > 0
+
+
 def test_bad_scene_is_a_value_error_with_file_and_line(tmp_path):
     bad = tmp_path / "bad.xml"
     bad.write_text('<mujoco>\n<worldbody>\n<geom type="sphere" size="-1"/>\n</worldbody>\n</mujoco>\n')
