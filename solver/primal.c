@@ -6,14 +6,13 @@
 #include <math.h>
 #include <string.h>
 
-/* The line search's safeguards. Its bracket doubles from the first trial point while phi'
- * stays negative, at most LS_EXPAND_MAX times (2^60 times the first step: no cost of a
- * finite problem is that flat); the bracketed Newton steps stop when phi' is rounding
- * noise against phi'(0) (LS_SLOPE_FLOOR: a few hundred ulps of the slope's terms) or the
- * bracket has shrunk to the last bits of alpha (LS_BRACKET_FLOOR), at most LS_REFINE_MAX
- * steps (a safeguarded Newton on a piecewise-smooth convex phi' needs a handful). */
+/* The line search's safeguards besides MuJoCo's ls_tolerance and ls_iterations. Its bracket
+ * doubles from the first trial point while phi' stays negative, at most LS_EXPAND_MAX times
+ * (2^60 times the first step: no cost of a finite problem is that flat); the bracketed
+ * Newton steps stop when phi' is rounding noise against phi'(0) (LS_SLOPE_FLOOR: a few
+ * hundred ulps of the slope's terms) or the bracket has shrunk to the last bits of alpha
+ * (LS_BRACKET_FLOOR), whichever comes first with the tolerance (tolerance 0 runs to them). */
 #define LS_EXPAND_MAX 60
-#define LS_REFINE_MAX 60
 #define LS_SLOPE_FLOOR 1e-14
 #define LS_BRACKET_FLOOR 1e-15
 
@@ -84,38 +83,45 @@ double cs_i_line_search(cs_solver_ws *w, int isl, const double *jres, const doub
                         double dMr, double dMd, double d0, double start, double gtol,
                         int max_eval)
 {
-    (void)gtol;
-    (void)max_eval;
     double lo = 0, hi, a = start, d1, d2;
+    int n = 0; /* evaluations of phi' */
     if (!(d0 < 0)) return 0;
     if (!(a > 0)) { /* phi's Newton step from 0 (phi'' >= dir^T M dir > 0) */
         line_eval(w, isl, jres, Jd, 0, dMr, dMd, &d1, &d2);
+        n++;
         a = -d0 / d2;
         if (!(a > 0 && isfinite(a))) return 0;
     }
     line_eval(w, isl, jres, Jd, a, dMr, dMd, &d1, &d2);
-    if (d1 <= 0) {
+    n++;
+    if (fabs(d1) < gtol) return a;
+    if (d1 <= 0) { /* still descending: double until phi' turns positive */
         lo = a;
         hi = 2 * a;
-        for (int k = 0; k < LS_EXPAND_MAX; k++) {
+        for (int k = 0; k < LS_EXPAND_MAX && n < max_eval; k++) {
             double e1, e2;
             line_eval(w, isl, jres, Jd, hi, dMr, dMd, &e1, &e2);
+            n++;
             if (e1 > 0) break;
             lo = hi;
             a = hi;
             d1 = e1;
             d2 = e2;
+            if (fabs(d1) < gtol) return a;
             hi *= 2;
         }
     } else {
         hi = a;
     }
-    for (int k = 0; k < LS_REFINE_MAX; k++) {
-        if (fabs(d1) <= LS_SLOPE_FLOOR * fabs(d0) || hi - lo <= LS_BRACKET_FLOOR * hi) break;
+    while (n < max_eval) { /* safeguarded Newton on phi' inside [lo, hi] */
+        if (fabs(d1) < gtol || fabs(d1) <= LS_SLOPE_FLOOR * fabs(d0) ||
+            hi - lo <= LS_BRACKET_FLOOR * hi)
+            break;
         double an = d2 > 0 ? a - d1 / d2 : 0.5 * (lo + hi);
         if (!(an > lo && an < hi)) an = 0.5 * (lo + hi);
         a = an;
         line_eval(w, isl, jres, Jd, a, dMr, dMd, &d1, &d2);
+        n++;
         if (d1 > 0) hi = a; else lo = a;
     }
     return a;
