@@ -19,13 +19,149 @@
 
 /* MuJoCo's mjMINVAL: the floor of beta's denominator (a zero old gradient restarts) */
 #define MINVAL 1e-15
+/* Trees of up to DENSE_TREE dofs (a free body: 6) keep M and M^-1 as dense blocks for the
+ * solve: a dense 6 x 6 product is cheaper than walking the tree's sparse rows, and each
+ * block serves every iteration of the step. Larger trees (long chains) use the sparse
+ * operator, whose work grows with the tree's depth rather than its square. */
+#define DENSE_TREE 12
+/* The point's products kept along the steps drift by rounding; every REFRESH iterations
+ * they are formed anew from a (a long solve run to a tight tolerance otherwise stalls at
+ * the drift, ~1e-8 relative after 2000 steps; the bench piles need under 100) */
+#define REFRESH 50
 
 typedef struct {
     int nv;
-    double *g, *Mg, *gold, *Mgold, *s, *Ms, *d; /* per dof */
+    double *g, *Mg, *gold, *Mgold, *s, *Ms; /* per dof */
+    double *d, *Md;                         /* a - a0 and M (a - a0), kept along the steps */
     int cap_efc;
-    double *jres, *Jd;                          /* per row: J a - a_ref, J s */
+    size_t cap_quad;
+    double *jres, *Jd;                      /* per row: J a - a_ref (kept along the steps),
+                                               J s */
+    double *quad;                           /* the line search's data, CS_LINE_QUAD_BLOCK a block */
+    int *tree_adr;                          /* per tree: its blocks' offset in Mt and Mi, or
+                                               -1 (sparse) */
+    double *Mt, *Mi;                        /* dense M and M^-1 of the small trees */
+    int nMt;
 } cg_ws;
+
+/* the island's small trees' dense M and M^-1 (M fixed for the step) */
+static void dense_blocks(cg_ws *cw, const cs_solver_ws *w, int isl)
+{
+    const cs_mass *M = w->p->M;
+    double scr[DENSE_TREE];
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], o = cw->tree_adr[tr];
+        if (o < 0) continue;
+        int lo = M->tree_dofadr[tr], nd = M->tree_dofnum[tr];
+        double *A = cw->Mt + o, *B = cw->Mi + o;
+        for (int i = 0; i < nd; i++)
+            for (int j = 0; j <= i; j++)
+                A[i * nd + j] = A[j * nd + i] = cs_mass_get(M, lo + i, lo + j);
+        memcpy(B, A, sizeof(double) * (size_t)(nd * nd));
+        cs_i_invert_spd(nd, B, scr);
+    }
+}
+
+/* y = M x (inv = 0) or M^-1 x (inv = 1; y may be x) on tree tr's dofs [lo, lo + nd) */
+static inline void tree_op(const cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, int inv,
+                           double *y, const double *x)
+{
+    int o = cw->tree_adr[tr];
+    if (o >= 0) {
+        double xt[DENSE_TREE];
+        memcpy(xt, x + lo, sizeof(double) * (size_t)nd);
+        cs_i_dense_mv(nd, (inv ? cw->Mi : cw->Mt) + o, xt, y + lo);
+    } else if (inv) {
+        if (y != x) memcpy(y + lo, x + lo, sizeof(double) * (size_t)nd);
+        cs_mass_solve(M, y, lo, lo + nd);
+    } else {
+        cs_mass_mul(M, y, x, lo, lo + nd);
+    }
+}
+
+/* the island's trees: tr, its first dof lo and its dofs nd */
+#define FOR_TREES(w, M, isl, tr, lo, nd)                                                   \
+    for (int t_ = 0, tr, lo, nd; t_ < (w)->isl_tree_num[isl] &&                             \
+                                 (tr = (w)->isl_trees[(w)->isl_tree_adr[isl] + t_],          \
+                                 lo = (M)->tree_dofadr[tr], nd = (M)->tree_dofnum[tr], 1);  \
+         t_++)
+
+/* u = J v (v gathered once) and g -= J^T f for one block's rows (n x nnz, row-major, columns
+ * ci); N, NNZ > 0 fix the sizes at compile time for the common shapes */
+static inline __attribute__((always_inline)) void
+jmul(const double *J, const int *ci, int n, int nnz, const double *v, double *u, const int N,
+     const int NNZ)
+{
+    if (N > 0) n = N;
+    if (NNZ > 0) nnz = NNZ;
+    double vl[2 * DENSE_TREE];
+    for (int q = 0; q < nnz; q++) vl[q] = v[ci[q]];
+    for (int r = 0; r < n; r++, J += nnz) {
+        double sum = 0;
+        for (int q = 0; q < nnz; q++) sum += J[q] * vl[q];
+        u[r] = sum;
+    }
+}
+
+static inline __attribute__((always_inline)) void
+jtmul(const double *J, const int *ci, int n, int nnz, const double *f, double *g, const int N,
+      const int NNZ)
+{
+    if (N > 0) n = N;
+    if (NNZ > 0) nnz = NNZ;
+    for (int q = 0; q < nnz; q++) {
+        double sum = 0;
+        for (int r = 0; r < n; r++) sum += J[r * nnz + q] * f[r];
+        g[ci[q]] -= sum;
+    }
+}
+
+/* u = J v for block k (v dof-indexed) */
+static void block_mul(const cs_efc *e, int k, const double *v, double *u)
+{
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], n = e->blk_nrow[k];
+    const int *ci = e->J_colind + adr;
+    const double *J = e->J + adr;
+    if (n == 3 && nnz == 6) jmul(J, ci, n, nnz, v, u, 3, 6);
+    else if (n == 3 && nnz == 12) jmul(J, ci, n, nnz, v, u, 3, 12);
+    else if (nnz <= 2 * DENSE_TREE) jmul(J, ci, n, nnz, v, u, 0, 0);
+    else cs_i_block_mul(e, k, v, u); /* sides of large trees */
+}
+
+/* g -= J^T f for block k */
+static void block_tmul(const cs_efc *e, int k, const double *f, double *g)
+{
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], n = e->blk_nrow[k];
+    const int *ci = e->J_colind + adr;
+    const double *J = e->J + adr;
+    if (n == 3 && nnz == 6) jtmul(J, ci, n, nnz, f, g, 3, 6);
+    else if (n == 3 && nnz == 12) jtmul(J, ci, n, nnz, f, g, 3, 12);
+    else jtmul(J, ci, n, nnz, f, g, 0, 0);
+}
+
+/* At the current point (d = a - a0, Md = M d, jres = J a - a_ref), the blocks' part: the
+ * soft-cone forces into e->force, the zones, g -= J^T f; returns the blocks' cost. As
+ * MuJoCo's CG, the point's products are updated along each step (a += alpha s: Md += alpha
+ * M s, jres += alpha J s) rather than formed anew: an iteration then makes one product
+ * with M, one solve with its factor and one pass over J each way. alpha != 0: jres is
+ * moved by alpha Jd first. */
+static double blocks_eval(cg_ws *cw, const cs_solver_ws *w, int isl, double alpha)
+{
+    cs_efc *e = w->p->efc;
+    double c = 0, *g = cw->g;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k], n = e->blk_nrow[k];
+        double *f = e->force + r0, *j = cw->jres + r0, l;
+        if (alpha != 0)
+            for (int r = 0; r < n; r++) j[r] += alpha * cw->Jd[r0 + r];
+        cs_zone z = cs_i_soft_force(e, k, j, f, &l);
+        e->blk_zone[k] = z;
+        if (z == CS_ZONE_TOP) continue;
+        c += l;
+        block_tmul(e, k, f, g);
+    }
+    return c;
+}
 
 static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl, int max_iter,
                                  int handoff, int *iters)
@@ -34,51 +170,99 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     (void)handoff;
     cg_ws *cw = ws;
     const cs_problem *p = w->p;
+    const cs_mass *M = p->M;
     const cs_solver_opts *o = w->o;
-    const cs_efc *e = p->efc;
+    cs_efc *e = p->efc;
     cs_island_stats *st = &w->ist[isl];
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
     double *a = w->a, *g = cw->g, *Mg = cw->Mg, *s = cw->s, *Ms = cw->Ms;
+    double *gold = cw->gold, *Mgold = cw->Mgold, *d = cw->d, *Md = cw->Md;
     double scale = cs_i_scale(w, p, isl);
-    double cost = cs_i_primal_eval(w, isl, a, g, cw->jres, NULL, cw->d);
-    double gMg = 0;
-    CS_FOR_ISLAND_DOFS(w, p, isl, q) Mg[q] = g[q];
-    cs_i_mass_solve(w, p, isl, Mg);
-    CS_FOR_ISLAND_DOFS(w, p, isl, q) gMg += g[q] * Mg[q];
+    dense_blocks(cw, w, isl);
+    /* the start: d, M d, J a - a_ref, cost, gradient, M^-1 g */
+    double cost = 0, gMg = 0;
+    FOR_TREES(w, M, isl, tr, lo, nd) {
+        for (int q = lo; q < lo + nd; q++) d[q] = a[q] - p->a0[q];
+        tree_op(cw, M, tr, lo, nd, 0, Md, d);
+        for (int q = lo; q < lo + nd; q++) {
+            g[q] = Md[q];
+            cost += 0.5 * d[q] * Md[q];
+        }
+    }
+    for (int b = 0; b < nbk; b++) {
+        int k = w->isl_blocks[badr + b];
+        cs_i_resid(e, k, a, cw->jres + e->blk_row[k]);
+    }
+    cost += blocks_eval(cw, w, isl, 0);
+    FOR_TREES(w, M, isl, tr, lo, nd) {
+        tree_op(cw, M, tr, lo, nd, 1, Mg, g);
+        for (int q = lo; q < lo + nd; q++) gMg += g[q] * Mg[q];
+    }
     *iters = 0;
     if (fmax(0, 0.5 * scale * gMg) < o->tolerance) return CS_ITER_CONVERGED;
-    CS_FOR_ISLAND_DOFS(w, p, isl, q) s[q] = -Mg[q];
     int iter = 0;
+    double beta = 0; /* the first direction: -M^-1 g */
     cs_iter_status status = CS_ITER_LIMIT;
     while (iter < max_iter) {
-        cs_i_mass_mul(w, p, isl, Ms, s);
-        double dMr = 0, dMd = 0, d0 = 0;
-        CS_FOR_ISLAND_DOFS(w, p, isl, q) {
-            dMr += Ms[q] * (a[q] - p->a0[q]);
-            dMd += Ms[q] * s[q];
-            d0 += g[q] * s[q];
+        /* the direction, its M product and the line's scalars */
+        double dMr = 0, dMd = 0, d0 = 0, sn = 0;
+        FOR_TREES(w, M, isl, tr, lo, nd) {
+            for (int q = lo; q < lo + nd; q++) s[q] = -Mg[q] + beta * s[q];
+            tree_op(cw, M, tr, lo, nd, 0, Ms, s);
+            for (int q = lo; q < lo + nd; q++) {
+                dMr += s[q] * Md[q];
+                dMd += Ms[q] * s[q];
+                d0 += g[q] * s[q];
+                sn += s[q] * s[q];
+            }
         }
         for (int b = 0; b < nbk; b++) {
             int k = w->isl_blocks[badr + b];
-            cs_i_block_mul(e, k, s, cw->Jd + e->blk_row[k]);
+            block_mul(e, k, s, cw->Jd + e->blk_row[k]);
         }
         /* from the Newton step of the cost along s (CG's s has no natural length) */
-        double alpha = cs_i_line_search(w, isl, cw->jres, cw->Jd, dMr, dMd, d0, 0,
-                                        cs_i_line_gtol(w, isl, s, scale), o->ls_iterations);
+        double gtol = o->tolerance * o->ls_tolerance * sqrt(sn) / scale;
+        double alpha = cs_i_line_search(w, isl, cw->jres, cw->Jd, cw->quad, dMr, dMd, d0, 0,
+                                        gtol, o->ls_iterations);
         if (alpha == 0) {
             status = CS_ITER_STALLED;
             break;
         }
-        CS_FOR_ISLAND_DOFS(w, p, isl, q) {
-            a[q] += alpha * s[q];
-            cw->gold[q] = g[q];
-            cw->Mgold[q] = Mg[q];
+        /* the step, and the cost and gradient there */
+        double c = 0;
+        int fresh = (iter + 1) % REFRESH == 0;
+        FOR_TREES(w, M, isl, tr, lo, nd) {
+            for (int q = lo; q < lo + nd; q++) {
+                a[q] += alpha * s[q];
+                d[q] += alpha * s[q];
+                Md[q] += alpha * Ms[q];
+                gold[q] = g[q];
+                Mgold[q] = Mg[q];
+            }
+            if (fresh) {
+                for (int q = lo; q < lo + nd; q++) d[q] = a[q] - p->a0[q];
+                tree_op(cw, M, tr, lo, nd, 0, Md, d);
+            }
+            for (int q = lo; q < lo + nd; q++) {
+                g[q] = Md[q];
+                c += 0.5 * d[q] * Md[q];
+            }
         }
-        double c = cs_i_primal_eval(w, isl, a, g, cw->jres, NULL, cw->d);
-        CS_FOR_ISLAND_DOFS(w, p, isl, q) Mg[q] = g[q];
-        cs_i_mass_solve(w, p, isl, Mg);
-        double gn = 0;
-        CS_FOR_ISLAND_DOFS(w, p, isl, q) gn += g[q] * g[q];
+        if (fresh)
+            for (int b = 0; b < nbk; b++) {
+                int k = w->isl_blocks[badr + b];
+                cs_i_resid(e, k, a, cw->jres + e->blk_row[k]);
+            }
+        c += blocks_eval(cw, w, isl, fresh ? 0 : alpha);
+        double gn = 0, num = 0, den = 0;
+        FOR_TREES(w, M, isl, tr, lo, nd) {
+            tree_op(cw, M, tr, lo, nd, 1, Mg, g);
+            for (int q = lo; q < lo + nd; q++) {
+                gn += g[q] * g[q];
+                num += g[q] * (Mg[q] - Mgold[q]);
+                den += gold[q] * Mgold[q];
+            }
+        }
         st->improvement = scale * (cost - c);
         cost = c;
         iter++;
@@ -88,13 +272,7 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
             break;
         }
         /* Polak-Ribiere, restarted (beta = 0) where it turns negative */
-        double num = 0, den = 0;
-        CS_FOR_ISLAND_DOFS(w, p, isl, q) {
-            num += g[q] * (Mg[q] - cw->Mgold[q]);
-            den += cw->gold[q] * cw->Mgold[q];
-        }
-        double beta = fmax(0, num / fmax(MINVAL, den));
-        CS_FOR_ISLAND_DOFS(w, p, isl, q) s[q] = -Mg[q] + beta * s[q];
+        beta = fmax(0, num / fmax(MINVAL, den));
     }
     *iters = iter;
     return status;
@@ -111,7 +289,8 @@ static void cg_destroy(void *ws)
 {
     cg_ws *cw = ws;
     if (!cw) return;
-    void *arr[] = {cw->g, cw->Mg, cw->gold, cw->Mgold, cw->s, cw->Ms, cw->d, cw->jres, cw->Jd};
+    void *arr[] = {cw->g, cw->Mg, cw->gold, cw->Mgold, cw->s, cw->Ms, cw->d, cw->Md, cw->jres,
+                   cw->Jd, cw->quad, cw->tree_adr, cw->Mt, cw->Mi};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(cw);
 }
@@ -124,7 +303,8 @@ static void *cg_create(const cs_solver_ws *w)
     cw->nv = w->nv;
     if (!(cw->g = cs_malloc(n)) || !(cw->Mg = cs_malloc(n)) || !(cw->gold = cs_malloc(n)) ||
         !(cw->Mgold = cs_malloc(n)) || !(cw->s = cs_malloc(n)) || !(cw->Ms = cs_malloc(n)) ||
-        !(cw->d = cs_malloc(n))) {
+        !(cw->d = cs_malloc(n)) || !(cw->Md = cs_malloc(n)) ||
+        !(cw->tree_adr = cs_malloc(sizeof(int) * (size_t)(w->ntree > 0 ? w->ntree : 1)))) {
         cg_destroy(cw);
         return NULL;
     }
@@ -134,7 +314,29 @@ static void *cg_create(const cs_solver_ws *w)
 static int cg_reserve(void *ws, const cs_solver_ws *w)
 {
     cg_ws *cw = ws;
-    int nefc = w->p->efc->nefc;
+    const cs_mass *M = w->p->M;
+    int nefc = w->p->efc->nefc, nb = w->p->efc->nblock, nMt = 0;
+    for (int t = 0; t < M->ntree; t++) { /* the small trees' dense blocks */
+        int nd = M->tree_dofnum[t];
+        cw->tree_adr[t] = nd <= DENSE_TREE ? nMt : -1;
+        if (nd <= DENSE_TREE) nMt += nd * nd;
+    }
+    if (nMt > cw->nMt || !cw->Mt) {
+        double *a = cs_realloc(cw->Mt, sizeof(double) * (size_t)(nMt + 1));
+        if (!a) return -1;
+        cw->Mt = a;
+        double *b = cs_realloc(cw->Mi, sizeof(double) * (size_t)(nMt + 1));
+        if (!b) return -1;
+        cw->Mi = b;
+        cw->nMt = nMt;
+    }
+    if (CS_LINE_QUAD_BLOCK * (size_t)nb > cw->cap_quad) {
+        size_t c = CS_LINE_QUAD_BLOCK * (size_t)(nb + nb / 2 + 16);
+        double *q = cs_realloc(cw->quad, sizeof(double) * c);
+        if (!q) return -1;
+        cw->quad = q;
+        cw->cap_quad = c;
+    }
     if (nefc <= cw->cap_efc) return 0;
     int c = nefc + nefc / 2 + 16;
     double *j = cs_realloc(cw->jres, sizeof(double) * (size_t)c);

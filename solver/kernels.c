@@ -215,3 +215,71 @@ double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl)
     int nv = w->isl_nv[isl];
     return 1 / (p->meaninertia * (nv > 1 ? nv : 1));
 }
+
+/* In place: A (n x n SPD) -> A^-1 = L^-T L^-1 from its Cholesky factor L (d: n scratch).
+ * The preconditioner is applied about a dozen times per factor, so a product beats two
+ * triangular solves. L and then L^-1 take A's lower triangle; the product's off-diagonal
+ * entries go to the upper triangle and its diagonal to d (neither is read again), then are
+ * mirrored. */
+void cs_i_invert_spd(int n, double *A, double *d)
+{
+    if (cs_i_chol(n, A)) { /* not PD (cannot happen): the identity */
+        for (int i = 0; i < n * n; i++) A[i] = i % (n + 1) == 0;
+        return;
+    }
+    for (int j = 0; j < n; j++) { /* L^-1 column by column, over L: column j reads L's
+                                     columns >= j (still L's) and its own rows < i */
+        A[j * n + j] = 1 / A[j * n + j];
+        for (int i = j + 1; i < n; i++) {
+            double s = 0;
+            for (int k = j; k < i; k++) s -= A[i * n + k] * A[k * n + j];
+            A[i * n + j] = s / A[i * n + i];
+        }
+    }
+    for (int i = 0; i < n; i++) /* A^-1 = Li^T Li: entry (i, j) sums over k >= max(i, j) */
+        for (int j = 0; j <= i; j++) {
+            double s = 0;
+            for (int k = i; k < n; k++) s += A[k * n + i] * A[k * n + j];
+            if (i == j) d[i] = s;
+            else A[j * n + i] = s;
+        }
+    for (int i = 0; i < n; i++) {
+        A[i * n + i] = d[i];
+        for (int j = 0; j < i; j++) A[i * n + j] = A[j * n + i];
+    }
+}
+
+cs_zone cs_i_soft_force(const cs_efc *e, int k, const double *j, double *f, double *cost)
+{
+    if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) return cs_efc_soft(e, k, j, f, cost, NULL);
+    /* cs_soft_cone without the Hessian, in terms of u = D j_t and T = |u| */
+    int n = e->blk_nrow[k];
+    const double *mu = e->blk_friction + 5 * k;
+    double Rn = e->R[e->blk_row[k]], kap = e->blk_kappa[k], u[CS_MAXDIM], t2 = 0;
+    for (int i = 1; i < n; i++) {
+        u[i] = mu[i - 1] > 0 ? mu[i - 1] * j[i] : 0;
+        t2 += u[i] * u[i];
+    }
+    double T = sqrt(t2), jn = j[0];
+    if (jn >= T) { /* top */
+        for (int i = 0; i < n; i++) f[i] = 0;
+        *cost = 0;
+        return CS_ZONE_TOP;
+    }
+    if (kap * jn + Rn * T <= 0) { /* bottom: f = -R^-1 j, R_i = kappa / mu_i^2 */
+        f[0] = -jn / Rn;
+        double c = jn * jn / Rn;
+        for (int i = 1; i < n; i++) {
+            double wi = mu[i - 1] > 0 ? mu[i - 1] * mu[i - 1] / kap : 0;
+            f[i] = -wi * j[i];
+            c += wi * j[i] * j[i];
+        }
+        *cost = 0.5 * c;
+        return CS_ZONE_BOTTOM;
+    }
+    double fn = (T - jn) / (Rn + kap), sc = fn / T; /* middle */
+    f[0] = fn;
+    for (int i = 1; i < n; i++) f[i] = -sc * (mu[i - 1] > 0 ? mu[i - 1] : 0) * u[i];
+    *cost = 0.5 * (T - jn) * fn;
+    return CS_ZONE_MIDDLE;
+}

@@ -57,6 +57,8 @@ typedef struct {
     int cap_efc, cap_G, cap_block, cap_off;
     double *jres, *Jd;        /* per row: J a - a_ref, J dir */
     double *Hl;               /* per block nrow^2 at Gadr: the soft-cone Hessians */
+    double *quad;             /* the line search's data, CS_LINE_QUAD_BLOCK a block */
+    size_t cap_quad;
     /* CG: the Hessian's off-diagonal blocks, one per pair of trees that rows join
      * (blocks in island order by position, as isl_blocks) */
     int *hp_ord;              /* per position: the island's two-tree blocks, sorted by pair */
@@ -152,56 +154,6 @@ static void add_jthj(const cs_efc *e, int k, const double *Hl, const int *dof_lo
     int late = m[1] > m[0]; /* the cross block below the diagonal: the later side's rows */
     const int lds[2] = {ld, ld};
     add_curvature(e, k, Hl, D, lds, dst + (size_t)m[late] * ld + m[1 - late], ld, late, HJ);
-}
-
-/* y = A x for a dense n x n block (row-major); free bodies' 6 x 6 unrolled */
-static inline void dense_mv(int n, const double *A, const double *x, double *y)
-{
-    if (n == 6) {
-        for (int i = 0; i < 6; i++) {
-            const double *a = A + 6 * i;
-            y[i] = a[0] * x[0] + a[1] * x[1] + a[2] * x[2] + a[3] * x[3] + a[4] * x[4] + a[5] * x[5];
-        }
-        return;
-    }
-    for (int i = 0; i < n; i++) {
-        double s = 0;
-        for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];
-        y[i] = s;
-    }
-}
-
-/* In place: A (n x n SPD) -> A^-1 = L^-T L^-1 from its Cholesky factor L (d: n scratch).
- * The preconditioner is applied about a dozen times per factor, so a product beats two
- * triangular solves. L and then L^-1 take A's lower triangle; the product's off-diagonal
- * entries go to the upper triangle and its diagonal to d (neither is read again), then are
- * mirrored. */
-static void invert_spd(int n, double *A, double *d)
-{
-    if (cs_i_chol(n, A)) { /* not PD (cannot happen): the identity */
-        for (int i = 0; i < n * n; i++) A[i] = i % (n + 1) == 0;
-        return;
-    }
-    for (int j = 0; j < n; j++) { /* L^-1 column by column, over L: column j reads L's
-                                     columns >= j (still L's) and its own rows < i */
-        A[j * n + j] = 1 / A[j * n + j];
-        for (int i = j + 1; i < n; i++) {
-            double s = 0;
-            for (int k = j; k < i; k++) s -= A[i * n + k] * A[k * n + j];
-            A[i * n + j] = s / A[i * n + i];
-        }
-    }
-    for (int i = 0; i < n; i++) /* A^-1 = Li^T Li: entry (i, j) sums over k >= max(i, j) */
-        for (int j = 0; j <= i; j++) {
-            double s = 0;
-            for (int k = i; k < n; k++) s += A[k * n + i] * A[k * n + j];
-            if (i == j) d[i] = s;
-            else A[j * n + i] = s;
-        }
-    for (int i = 0; i < n; i++) {
-        A[i * n + i] = d[i];
-        for (int j = 0; j < i; j++) A[i * n + j] = A[j * n + i];
-    }
 }
 
 /* ---- the island Hessian by trees, for CG ------------------------------------------------
@@ -322,7 +274,7 @@ static void hess_mul_blocks(const newton_ws *nw, const cs_solver_ws *w, const cs
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
         int nd = M->tree_dofnum[tr];
-        dense_mv(nd, nw->Hd + nw->tree_Padr[tr], v + lo, out + lo);
+        cs_i_dense_mv(nd, nw->Hd + nw->tree_Padr[tr], v + lo, out + lo);
     }
     const int *tree = nw->hp_tree + 2 * badr;
     for (int i = 0; i < np; i++) {
@@ -399,14 +351,14 @@ static void pcg(newton_ws *nw, cs_solver_ws *w, nthread *th, const cs_problem *p
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
         int nd = M->tree_dofnum[tr];
         double *P = nw->P + nw->tree_Padr[tr];
-        invert_spd(nd, P, th->scr); /* M's block PD plus PSD terms */
+        cs_i_invert_spd(nd, P, th->scr); /* M's block PD plus PSD terms */
         for (int q = lo; q < lo + nd; q++) {
             x[q] = 0;
             r[q] = -g[q];
             z[q] = r[q];
             g2 += g[q] * g[q];
         }
-        dense_mv(nd, P, r + lo, z + lo);
+        cs_i_dense_mv(nd, P, r + lo, z + lo);
         for (int q = lo; q < lo + nd; q++) {
             d[q] = z[q];
             rz += r[q] * z[q];
@@ -427,7 +379,7 @@ static void pcg(newton_ws *nw, cs_solver_ws *w, nthread *th, const cs_problem *p
                 r2 += r[q] * r[q];
                 z[q] = r[q];
             }
-            dense_mv(nd, nw->P + nw->tree_Padr[tr], r + lo, z + lo);
+            cs_i_dense_mv(nd, nw->P + nw->tree_Padr[tr], r + lo, z + lo);
             for (int q = lo; q < lo + nd; q++) rzn += r[q] * z[q];
         }
         /* inexact Newton: a relative residual of CG_TOL is enough, since the exact line search
@@ -605,7 +557,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
             cs_i_block_mul(e, k, dir, nw->Jd + e->blk_row[k]);
         }
         /* from the Newton step itself, alpha = 1 */
-        double alpha = cs_i_line_search(w, isl, nw->jres, nw->Jd, dMr, dMd, d0, 1,
+        double alpha = cs_i_line_search(w, isl, nw->jres, nw->Jd, nw->quad, dMr, dMd, d0, 1,
                                         cs_i_line_gtol(w, isl, dir, scale), o->ls_iterations);
         iter++;
         if (alpha == 0) {
@@ -687,7 +639,7 @@ static void newton_destroy(void *ws)
     void *arr[] = {nw->grad, nw->dir, nw->Mdir, nw->d, nw->pcg, nw->dof_local, nw->mark,
                    nw->queue, nw->tree_Padr, nw->P, nw->Hd, nw->jres, nw->Jd, nw->Hl,
                    nw->hp_ord, nw->hp_tree, nw->hp_blk, nw->hp_adr, nw->hp_key, nw->offadr,
-                   nw->Hoff};
+                   nw->Hoff, nw->quad};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(nw);
 }
@@ -786,6 +738,13 @@ static int newton_reserve(void *ws, const cs_solver_ws *w)
             resize((void **)&nw->hp_key, sizeof(long long), c) || resize((void **)&nw->offadr, si, c))
             return -1;
         nw->cap_block = c;
+    }
+    if (CS_LINE_QUAD_BLOCK * (size_t)nb > nw->cap_quad) {
+        size_t c = CS_LINE_QUAD_BLOCK * (size_t)more(nb);
+        double *q = cs_realloc(nw->quad, sizeof(double) * c);
+        if (!q) return -1;
+        nw->quad = q;
+        nw->cap_quad = c;
     }
     for (int k = 0, o = 0; k < nb; k++) {
         nw->offadr[k] = o;

@@ -53,20 +53,123 @@ double cs_i_primal_eval(cs_solver_ws *w, int isl, const double *a, double *g, do
     return c;
 }
 
-/* phi'(alpha), phi''(alpha) along the direction, block by block in closed form */
-static void line_eval(const cs_solver_ws *w, int isl, const double *jres, const double *Jd,
-                      double alpha, double dMr, double dMd, double *d1, double *d2)
+/* The line's data, made once per search as MuJoCo's PrimalPrepare does, in three compact
+ * runs over the island's blocks so that each evaluation is a pass over contiguous records:
+ * - an elliptic block: its residual along the line is j_n(alpha) = j_n + alpha dj_n and,
+ *   with u = D j_t and v = D dj_t, the friction part's squared norm
+ *   T^2(alpha) = uu + 2 alpha uv + alpha^2 vv, which is all its soft cost depends on
+ *   (docs/contact-math.md §7: bottom zone l = j_n^2 / (2 R_n) + T^2 / (2 kappa), middle
+ *   l = (T - j_n)^2 / (2 (R_n + kappa)), top 0): ELL doubles;
+ * - a one-sided row (frictionless, pyramid edge, limit): l = j^2 / (2 R) where j < 0: ROW;
+ * - a friction-loss row, MuJoCo's Huber cost: FLOSS. */
+enum { ELL = 10, ROW = 4, FLOSS = 4 };
+_Static_assert(ELL <= CS_LINE_QUAD_BLOCK && ROW * CS_MAXROWS <= CS_LINE_QUAD_BLOCK &&
+                   FLOSS <= CS_LINE_QUAD_BLOCK, "a block's line data fits its room");
+
+typedef struct {
+    int ne, nr, nf;
+    const double *ell, *row, *floss;
+} line_data;
+
+static void line_prepare(const cs_solver_ws *w, int isl, const double *jres, const double *Jd,
+                         double *quad, line_data *L)
 {
     const cs_efc *e = w->p->efc;
+    int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], ne = 0, nr = 0, nf = 0;
+    for (int b = 0; b < nbk; b++) {
+        int k = w->isl_blocks[badr + b];
+        if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) ne++;
+        else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) nf++;
+        else nr += e->blk_nrow[k];
+    }
+    /* the island's room: CS_LINE_QUAD_BLOCK doubles per block from its first position */
+    quad += CS_LINE_QUAD_BLOCK * (size_t)badr;
+    double *ell = quad, *row = quad + ELL * ne, *fl = row + ROW * nr;
+    L->ne = ne;
+    L->nr = nr;
+    L->nf = nf;
+    L->ell = ell;
+    L->row = row;
+    L->floss = fl;
+    for (int b = 0; b < nbk; b++) {
+        int k = w->isl_blocks[badr + b], r0 = e->blk_row[k], n = e->blk_nrow[k];
+        const double *jr = jres + r0, *jd = Jd + r0, *R = e->R + r0;
+        if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) {
+            const double *mu = e->blk_friction + 5 * k;
+            double uu = 0, uv = 0, vv = 0;
+            for (int i = 1; i < n; i++) {
+                double m = mu[i - 1] > 0 ? mu[i - 1] : 0, u = m * jr[i], v = m * jd[i];
+                uu += u * u;
+                uv += u * v;
+                vv += v * v;
+            }
+            double Rn = R[0], kap = e->blk_kappa[k];
+            ell[0] = jr[0];
+            ell[1] = jd[0];
+            ell[2] = uu;
+            ell[3] = uv;
+            ell[4] = vv;
+            ell[5] = Rn;
+            ell[6] = kap;
+            ell[7] = 1 / Rn;
+            ell[8] = kap > 0 ? 1 / kap : 0; /* no friction: u = v = 0 */
+            ell[9] = 1 / (Rn + kap);
+            ell += ELL;
+        } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+            fl[0] = jr[0];
+            fl[1] = jd[0];
+            fl[2] = R[0];
+            fl[3] = e->frictionloss[r0];
+            fl += FLOSS;
+        } else {
+            for (int r = 0; r < n; r++, row += ROW) {
+                row[0] = jr[r];
+                row[1] = jd[r];
+                row[2] = jd[r] / R[r];
+                row[3] = jd[r] * jd[r] / R[r];
+            }
+        }
+    }
+}
+
+/* phi'(alpha), phi''(alpha) along the direction from the line's data */
+static void line_eval(const line_data *L, double alpha, double dMr, double dMd, double *d1,
+                      double *d2)
+{
     double s1 = dMr + alpha * dMd, s2 = dMd;
-    for (int b = 0; b < w->isl_block_num[isl]; b++) {
-        int k = w->isl_blocks[w->isl_block_adr[isl] + b], n = e->blk_nrow[k], r0 = e->blk_row[k];
-        const double *jr = jres + r0, *jd = Jd + r0;
-        double j[CS_MAXROWS], fd, dhd;
-        for (int r = 0; r < n; r++) j[r] = jr[r] + alpha * jd[r];
-        cs_efc_soft_dir(e, k, j, jd, &fd, &dhd);
-        s1 -= fd;
-        s2 += dhd;
+    const double *q = L->ell;
+    for (int i = 0; i < L->ne; i++, q += ELL) {
+        double jn = q[0] + alpha * q[1], tv = q[3] + alpha * q[4]; /* tv = T T' */
+        double T = sqrt(fmax(0, q[2] + alpha * (2 * q[3] + alpha * q[4])));
+        if (jn >= T) continue;           /* top: no force */
+        if (q[6] * jn + q[5] * T <= 0) { /* bottom */
+            s1 += jn * q[1] * q[7] + tv * q[8];
+            s2 += q[1] * q[1] * q[7] + q[4] * q[8];
+        } else { /* middle (T > 0 here) */
+            double dT = tv / T, m = dT - q[1];
+            s1 += (T - jn) * m * q[9];
+            s2 += (m * m + (T - jn) * (q[4] - dT * dT) / T) * q[9];
+        }
+    }
+    q = L->row;
+    for (int i = 0; i < L->nr; i++, q += ROW) {
+        double j = q[0] + alpha * q[1];
+        if (j < 0) {
+            s1 += j * q[2];
+            s2 += q[3];
+        }
+    }
+    q = L->floss;
+    for (int i = 0; i < L->nf; i++, q += FLOSS) { /* MuJoCo's Huber: linear beyond R F */
+        double j = q[0] + alpha * q[1], RF = q[2] * q[3];
+        if (j <= -RF) {
+            s1 -= q[3] * q[1];
+        } else if (j >= RF) {
+            s1 += q[3] * q[1];
+        } else {
+            s1 += j * q[1] / q[2];
+            s2 += q[1] * q[1] / q[2];
+        }
     }
     *d1 = s1;
     *d2 = s2;
@@ -80,19 +183,21 @@ double cs_i_line_gtol(const cs_solver_ws *w, int isl, const double *dir, double 
 }
 
 double cs_i_line_search(cs_solver_ws *w, int isl, const double *jres, const double *Jd,
-                        double dMr, double dMd, double d0, double start, double gtol,
-                        int max_eval)
+                        double *quad, double dMr, double dMd, double d0, double start,
+                        double gtol, int max_eval)
 {
     double lo = 0, hi, a = start, d1, d2;
     int n = 0; /* evaluations of phi' */
     if (!(d0 < 0)) return 0;
+    line_data L;
+    line_prepare(w, isl, jres, Jd, quad, &L);
     if (!(a > 0)) { /* phi's Newton step from 0 (phi'' >= dir^T M dir > 0) */
-        line_eval(w, isl, jres, Jd, 0, dMr, dMd, &d1, &d2);
+        line_eval(&L, 0, dMr, dMd, &d1, &d2);
         n++;
         a = -d0 / d2;
         if (!(a > 0 && isfinite(a))) return 0;
     }
-    line_eval(w, isl, jres, Jd, a, dMr, dMd, &d1, &d2);
+    line_eval(&L, a, dMr, dMd, &d1, &d2);
     n++;
     if (fabs(d1) < gtol) return a;
     if (d1 <= 0) { /* still descending: double until phi' turns positive */
@@ -100,7 +205,7 @@ double cs_i_line_search(cs_solver_ws *w, int isl, const double *jres, const doub
         hi = 2 * a;
         for (int k = 0; k < LS_EXPAND_MAX && n < max_eval; k++) {
             double e1, e2;
-            line_eval(w, isl, jres, Jd, hi, dMr, dMd, &e1, &e2);
+            line_eval(&L, hi, dMr, dMd, &e1, &e2);
             n++;
             if (e1 > 0) break;
             lo = hi;
@@ -120,7 +225,7 @@ double cs_i_line_search(cs_solver_ws *w, int isl, const double *jres, const doub
         double an = d2 > 0 ? a - d1 / d2 : 0.5 * (lo + hi);
         if (!(an > lo && an < hi)) an = 0.5 * (lo + hi);
         a = an;
-        line_eval(w, isl, jres, Jd, a, dMr, dMd, &d1, &d2);
+        line_eval(&L, a, dMr, dMd, &d1, &d2);
         n++;
         if (d1 > 0) hi = a; else lo = a;
     }

@@ -125,6 +125,8 @@ void cs_i_resid(const cs_efc *e, int k, const double *a, double *j);
 void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u);
 /* a += M^-1 J^T d for block k (uses W). */
 void cs_i_apply(const cs_solver_ws *w, const cs_efc *e, int k, const double *d, double *a);
+/* cs_efc_soft's forces, cost and zone without the Hessian (an elliptic block's in one pass) */
+cs_zone cs_i_soft_force(const cs_efc *e, int k, const double *j, double *f, double *cost);
 /* 1 / (meaninertia max(1, nv of the island)): MuJoCo's scale of the stopping rules */
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl);
 /* M x on an island's trees (y, x: dof-indexed) */
@@ -134,6 +136,27 @@ void cs_i_mass_mul(const cs_solver_ws *w, const cs_problem *p, int isl, double *
 void cs_i_mass_solve(const cs_solver_ws *w, const cs_problem *p, int isl, double *x);
 /* the primal cost 1/2 (a-a0)^T M (a-a0) + sum l(J a - a_ref) of an island (uses w->s0, s1) */
 double cs_i_primal(cs_solver_ws *w, const cs_problem *p, int isl, const double *a);
+
+/* y = A x for a dense n x n block (row-major); free bodies' 6 x 6 unrolled */
+static inline void cs_i_dense_mv(int n, const double *A, const double *x, double *y)
+{
+    if (n == 6) {
+        for (int i = 0; i < 6; i++) {
+            const double *a = A + 6 * i;
+            y[i] = a[0] * x[0] + a[1] * x[1] + a[2] * x[2] + a[3] * x[3] + a[4] * x[4] + a[5] * x[5];
+        }
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];
+        y[i] = s;
+    }
+}
+
+/* In place: A (n x n SPD) -> A^-1 from its Cholesky factor (d: n scratch); not PD: the
+ * identity. */
+void cs_i_invert_spd(int n, double *A, double *d);
 
 /* island trees as dof ranges */
 #define CS_FOR_ISLAND_DOFS(w, p, isl, q)                                                  \
@@ -156,13 +179,16 @@ double cs_i_primal_eval(cs_solver_ws *w, int isl, const double *a, double *g, do
                         double *Hl, double *d);
 
 /* The exact line search along dir from a: phi(alpha) = cost(a + alpha dir). jres: J a -
- * a_ref, Jd: J dir (row-indexed); dMr = dir^T M (a - a0), dMd = dir^T M dir, d0 = phi'(0).
+ * a_ref, Jd: J dir (row-indexed); quad: scratch of CS_LINE_QUAD_BLOCK doubles per block
+ * (the island's from its first block's position);
+ * dMr = dir^T M (a - a0), dMd = dir^T M dir, d0 = phi'(0).
  * A bracketed, safeguarded Newton iteration on phi' from alpha = start (0: from phi's own
  * Newton step at 0), stopped when |phi'| < gtol, at a rounding floor, or after max_eval
  * evaluations of phi' (at least one). Returns alpha (0: no descent along dir). */
+#define CS_LINE_QUAD_BLOCK (4 * CS_MAXROWS)
 double cs_i_line_search(cs_solver_ws *w, int isl, const double *jres, const double *Jd,
-                        double dMr, double dMd, double d0, double start, double gtol,
-                        int max_eval);
+                        double *quad, double dMr, double dMd, double d0, double start,
+                        double gtol, int max_eval);
 /* MuJoCo's stopping threshold of the line search: |phi'| below
  * tolerance ls_tolerance |dir| / scale, the gradient tolerance scaled to the direction. */
 double cs_i_line_gtol(const cs_solver_ws *w, int isl, const double *dir, double scale);

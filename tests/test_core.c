@@ -53,12 +53,14 @@ START_TEST(test_pile_no_alloc_pgs) { pile_no_alloc("pgs"); }
 END_TEST
 START_TEST(test_pile_no_alloc_newton) { pile_no_alloc("newton"); }
 END_TEST
+START_TEST(test_pile_no_alloc_cg) { pile_no_alloc("cg"); }
+END_TEST
 
 /* Islands are solved on several threads; the state must not depend on how many. */
 START_TEST(test_threads_identical)
 {
-    const char *solvers[2] = {"pgs", "newton"};
-    for (int s = 0; s < 2; s++) {
+    const char *solvers[3] = {"pgs", "newton", "cg"};
+    for (int s = 0; s < 3; s++) {
         double *q[3], *f[3];
         int ncon[3];
         for (int t = 0; t < 3; t++) {
@@ -115,12 +117,12 @@ START_TEST(test_contact_force)
 END_TEST
 
 /* A tower of 10 boxes under the default PGS (pair blocks, Newton finish): it stands, as
- * under Newton, and both put the top box at the same height. */
+ * under Newton and CG, and all three put the top box at the same height. */
 START_TEST(test_tower_default_pgs)
 {
-    double top[2][3];
-    const char *solvers[2] = {"pgs", "newton"};
-    for (int s = 0; s < 2; s++) {
+    double top[3][3];
+    const char *solvers[3] = {"pgs", "newton", "cg"};
+    for (int s = 0; s < 3; s++) {
         cs_model *m = load(CS_BENCH "/tower_10.xml", solvers[s], 1);
         cs_data *d = cs_make_data(m);
         int b = cs_name2id_body(m, "box9");
@@ -139,7 +141,10 @@ START_TEST(test_tower_default_pgs)
         cs_free_data(d);
         cs_free_model(m);
     }
-    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(top[0][k], top[1][k], 1e-6);
+    for (int k = 0; k < 3; k++) {
+        ck_assert_double_eq_tol(top[0][k], top[1][k], 1e-6);
+        ck_assert_double_eq_tol(top[2][k], top[1][k], 1e-6);
+    }
 }
 END_TEST
 
@@ -186,6 +191,7 @@ static Suite *core_suite(void)
     tcase_set_timeout(t, 240);
     tcase_add_test(t, test_pile_no_alloc_pgs);
     tcase_add_test(t, test_pile_no_alloc_newton);
+    tcase_add_test(t, test_pile_no_alloc_cg);
     tcase_add_test(t, test_threads_identical);
     tcase_add_test(t, test_contact_force);
     tcase_add_test(t, test_tower_default_pgs);

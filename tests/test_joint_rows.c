@@ -316,7 +316,7 @@ static const char *VNAME[NVARIANT] = {"pgs pair", "pgs contact", "pgs mujoco", "
 
 static int g_sweeps = 4000;      /* sweeps of the PGS-only paths */
 static int g_newton_steps = 100; /* Newton's iteration limit */
-static int g_cg_steps = 2000;    /* CG's */
+static int g_cg_steps = 3000;    /* CG's */
 
 /* cs_solve's return code (no assertion: Check's assertions allocate, so the allocation
  * count of a solve is taken around this) */
@@ -329,7 +329,9 @@ static int solve_rc(cs_solver_ws *w, const cs_mass *M, const double *a0, cs_efc 
     o.stats = 1;
     o.type = v == V_CG ? CS_METHOD_CG : v >= V_NEWTON ? CS_METHOD_NEWTON : CS_METHOD_PGS;
     o.max_iter = v == V_PGS_POLISH ? 500 : v == V_CG ? g_cg_steps : v >= V_NEWTON ? g_newton_steps : g_sweeps;
-    o.tolerance = v < V_PGS_POLISH ? 0 : 1e-15; /* sweeps: to stagnation */
+    /* sweeps and CG: to stagnation (CG's stopping rule takes a small positive improvement
+     * as convergence, and a CG step can improve little far from the optimum) */
+    o.tolerance = v < V_PGS_POLISH || v == V_CG ? 0 : 1e-15;
     o.blocking = v == V_PGS_PAIR || v == V_PGS_POLISH ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
     o.exact_block = v != V_PGS_MUJOCO;
     o.finish_after = v == V_PGS_POLISH ? 5 : 0;
