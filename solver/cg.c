@@ -62,17 +62,16 @@ static void dense_blocks(cg_ws *cw, const cs_solver_ws *w, int isl)
     }
 }
 
-/* y = M x (inv = 0) or M^-1 x (inv = 1; y may be x) on tree tr's dofs [lo, lo + nd) */
-static inline void tree_op(const cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, int inv,
-                           double *y, const double *x)
+/* y = M x (inv = 0) or M^-1 x (inv = 1) on tree tr's dofs [lo, lo + nd); y and x differ */
+static inline __attribute__((always_inline)) void tree_op(const cg_ws *cw, const cs_mass *M,
+                                                          int tr, int lo, int nd, int inv,
+                                                          double *y, const double *x)
 {
     int o = cw->tree_adr[tr];
     if (o >= 0) {
-        double xt[DENSE_TREE];
-        memcpy(xt, x + lo, sizeof(double) * (size_t)nd);
-        cs_i_dense_mv(nd, (inv ? cw->Mi : cw->Mt) + o, xt, y + lo);
+        cs_i_dense_mv(nd, (inv ? cw->Mi : cw->Mt) + o, x + lo, y + lo);
     } else if (inv) {
-        if (y != x) memcpy(y + lo, x + lo, sizeof(double) * (size_t)nd);
+        memcpy(y + lo, x + lo, sizeof(double) * (size_t)nd);
         cs_mass_solve(M, y, lo, lo + nd);
     } else {
         cs_mass_mul(M, y, x, lo, lo + nd);
@@ -154,7 +153,11 @@ static double blocks_eval(cg_ws *cw, const cs_solver_ws *w, int isl, double alph
         double *f = e->force + r0, *j = cw->jres + r0, l;
         if (alpha != 0)
             for (int r = 0; r < n; r++) j[r] += alpha * cw->Jd[r0 + r];
-        cs_zone z = cs_i_soft_force(e, k, j, f, &l);
+        cs_zone z = e->blk_kind[k] != CS_BLOCK_ELLIPTIC ? cs_efc_soft(e, k, j, f, &l, NULL)
+                    : n == 3 ? cs_i_soft_ell(n, j, e->blk_friction + 5 * k, e->R[r0],
+                                             e->blk_kappa[k], f, &l, 3)
+                             : cs_i_soft_ell(n, j, e->blk_friction + 5 * k, e->R[r0],
+                                             e->blk_kappa[k], f, &l, 0);
         e->blk_zone[k] = z;
         if (z == CS_ZONE_TOP) continue;
         c += l;
@@ -179,6 +182,8 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     double *gold = cw->gold, *Mgold = cw->Mgold, *d = cw->d, *Md = cw->Md;
     double scale = cs_i_scale(w, p, isl);
     dense_blocks(cw, w, isl);
+    cs_line L;
+    cs_i_line_layout(w, isl, cw->quad, &L);
     /* the start: d, M d, J a - a_ref, cost, gradient, M^-1 g */
     double cost = 0, gMg = 0;
     FOR_TREES(w, M, isl, tr, lo, nd) {
@@ -216,14 +221,15 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
                 sn += s[q] * s[q];
             }
         }
-        for (int b = 0; b < nbk; b++) {
-            int k = w->isl_blocks[badr + b];
-            block_mul(e, k, s, cw->Jd + e->blk_row[k]);
+        cs_i_line_begin(&L);
+        for (int b = 0; b < nbk; b++) { /* J s, and the block's data along the line */
+            int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
+            block_mul(e, k, s, cw->Jd + r0);
+            cs_i_line_add(e, k, cw->jres + r0, cw->Jd + r0, &L);
         }
         /* from the Newton step of the cost along s (CG's s has no natural length) */
         double gtol = o->tolerance * o->ls_tolerance * sqrt(sn) / scale;
-        double alpha = cs_i_line_search(w, isl, cw->jres, cw->Jd, cw->quad, dMr, dMd, d0, 0,
-                                        gtol, o->ls_iterations);
+        double alpha = cs_i_line_run(&L, dMr, dMd, d0, 0, gtol, o->ls_iterations);
         if (alpha == 0) {
             status = CS_ITER_STALLED;
             break;

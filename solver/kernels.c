@@ -252,34 +252,6 @@ void cs_i_invert_spd(int n, double *A, double *d)
 cs_zone cs_i_soft_force(const cs_efc *e, int k, const double *j, double *f, double *cost)
 {
     if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) return cs_efc_soft(e, k, j, f, cost, NULL);
-    /* cs_soft_cone without the Hessian, in terms of u = D j_t and T = |u| */
-    int n = e->blk_nrow[k];
-    const double *mu = e->blk_friction + 5 * k;
-    double Rn = e->R[e->blk_row[k]], kap = e->blk_kappa[k], u[CS_MAXDIM], t2 = 0;
-    for (int i = 1; i < n; i++) {
-        u[i] = mu[i - 1] > 0 ? mu[i - 1] * j[i] : 0;
-        t2 += u[i] * u[i];
-    }
-    double T = sqrt(t2), jn = j[0];
-    if (jn >= T) { /* top */
-        for (int i = 0; i < n; i++) f[i] = 0;
-        *cost = 0;
-        return CS_ZONE_TOP;
-    }
-    if (kap * jn + Rn * T <= 0) { /* bottom: f = -R^-1 j, R_i = kappa / mu_i^2 */
-        f[0] = -jn / Rn;
-        double c = jn * jn / Rn;
-        for (int i = 1; i < n; i++) {
-            double wi = mu[i - 1] > 0 ? mu[i - 1] * mu[i - 1] / kap : 0;
-            f[i] = -wi * j[i];
-            c += wi * j[i] * j[i];
-        }
-        *cost = 0.5 * c;
-        return CS_ZONE_BOTTOM;
-    }
-    double fn = (T - jn) / (Rn + kap), sc = fn / T; /* middle */
-    f[0] = fn;
-    for (int i = 1; i < n; i++) f[i] = -sc * (mu[i - 1] > 0 ? mu[i - 1] : 0) * u[i];
-    *cost = 0.5 * (T - jn) * fn;
-    return CS_ZONE_MIDDLE;
+    return cs_i_soft_ell(e->blk_nrow[k], j, e->blk_friction + 5 * k, e->R[e->blk_row[k]],
+                         e->blk_kappa[k], f, cost, 0);
 }

@@ -66,13 +66,7 @@ enum { ELL = 10, ROW = 4, FLOSS = 4 };
 _Static_assert(ELL <= CS_LINE_QUAD_BLOCK && ROW * CS_MAXROWS <= CS_LINE_QUAD_BLOCK &&
                    FLOSS <= CS_LINE_QUAD_BLOCK, "a block's line data fits its room");
 
-typedef struct {
-    int ne, nr, nf;
-    const double *ell, *row, *floss;
-} line_data;
-
-static void line_prepare(const cs_solver_ws *w, int isl, const double *jres, const double *Jd,
-                         double *quad, line_data *L)
+void cs_i_line_layout(const cs_solver_ws *w, int isl, double *quad, cs_line *L)
 {
     const cs_efc *e = w->p->efc;
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], ne = 0, nr = 0, nf = 0;
@@ -84,63 +78,87 @@ static void line_prepare(const cs_solver_ws *w, int isl, const double *jres, con
     }
     /* the island's room: CS_LINE_QUAD_BLOCK doubles per block from its first position */
     quad += CS_LINE_QUAD_BLOCK * (size_t)badr;
-    double *ell = quad, *row = quad + ELL * ne, *fl = row + ROW * nr;
     L->ne = ne;
     L->nr = nr;
     L->nf = nf;
-    L->ell = ell;
-    L->row = row;
-    L->floss = fl;
-    for (int b = 0; b < nbk; b++) {
-        int k = w->isl_blocks[badr + b], r0 = e->blk_row[k], n = e->blk_nrow[k];
-        const double *jr = jres + r0, *jd = Jd + r0, *R = e->R + r0;
-        if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) {
-            const double *mu = e->blk_friction + 5 * k;
-            double uu = 0, uv = 0, vv = 0;
-            for (int i = 1; i < n; i++) {
-                double m = mu[i - 1] > 0 ? mu[i - 1] : 0, u = m * jr[i], v = m * jd[i];
-                uu += u * u;
-                uv += u * v;
-                vv += v * v;
-            }
-            double Rn = R[0], kap = e->blk_kappa[k];
-            ell[0] = jr[0];
-            ell[1] = jd[0];
-            ell[2] = uu;
-            ell[3] = uv;
-            ell[4] = vv;
-            ell[5] = Rn;
-            ell[6] = kap;
-            ell[7] = 1 / Rn;
-            ell[8] = kap > 0 ? 1 / kap : 0; /* no friction: u = v = 0 */
-            ell[9] = 1 / (Rn + kap);
-            ell += ELL;
-        } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
-            fl[0] = jr[0];
-            fl[1] = jd[0];
-            fl[2] = R[0];
-            fl[3] = e->frictionloss[r0];
-            fl += FLOSS;
-        } else {
-            for (int r = 0; r < n; r++, row += ROW) {
-                row[0] = jr[r];
-                row[1] = jd[r];
-                row[2] = jd[r] / R[r];
-                row[3] = jd[r] * jd[r] / R[r];
+    L->ell = quad;
+    L->row = quad + ELL * ne;
+    L->floss = L->row + ROW * nr;
+    cs_i_line_begin(L);
+}
+
+void cs_i_line_begin(cs_line *L)
+{
+    L->curv0 = 0;
+    L->ell_at = L->ell;
+    L->row_at = L->row;
+    L->floss_at = L->floss;
+}
+
+void cs_i_line_add(const cs_efc *e, int k, const double *jr, const double *jd, cs_line *L)
+{
+    int r0 = e->blk_row[k], n = e->blk_nrow[k];
+    const double *R = e->R + r0;
+    if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) {
+        const double *mu = e->blk_friction + 5 * k;
+        double uu = 0, uv = 0, vv = 0, *q = L->ell_at;
+        for (int i = 1; i < n; i++) {
+            double m = mu[i - 1] > 0 ? mu[i - 1] : 0, u = m * jr[i], v = m * jd[i];
+            uu += u * u;
+            uv += u * v;
+            vv += v * v;
+        }
+        double Rn = R[0], kap = e->blk_kappa[k];
+        q[0] = jr[0];
+        q[1] = jd[0];
+        q[2] = uu;
+        q[3] = uv;
+        q[4] = vv;
+        q[5] = Rn;
+        q[6] = kap;
+        q[7] = 1 / Rn;
+        q[8] = kap > 0 ? 1 / kap : 0; /* no friction: u = v = 0 */
+        q[9] = 1 / (Rn + kap);
+        L->ell_at += ELL;
+        double T = sqrt(uu); /* phi'' at alpha = 0, as line_eval */
+        if (jr[0] < T) {
+            if (kap * jr[0] + Rn * T <= 0) {
+                L->curv0 += jd[0] * jd[0] * q[7] + vv * q[8];
+            } else {
+                double dT = uv / T, m = dT - jd[0];
+                L->curv0 += (m * m + (T - jr[0]) * (vv - dT * dT) / T) * q[9];
             }
         }
+    } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+        double *q = L->floss_at;
+        q[0] = jr[0];
+        q[1] = jd[0];
+        q[2] = R[0];
+        q[3] = e->frictionloss[r0];
+        L->floss_at += FLOSS;
+        if (fabs(jr[0]) < R[0] * q[3]) L->curv0 += jd[0] * jd[0] / R[0];
+    } else {
+        double *q = L->row_at;
+        for (int r = 0; r < n; r++, q += ROW) {
+            q[0] = jr[r];
+            q[1] = jd[r];
+            q[2] = jd[r] / R[r];
+            q[3] = jd[r] * jd[r] / R[r];
+            if (jr[r] < 0) L->curv0 += q[3];
+        }
+        L->row_at = q;
     }
 }
 
 /* phi'(alpha), phi''(alpha) along the direction from the line's data */
-static void line_eval(const line_data *L, double alpha, double dMr, double dMd, double *d1,
+static void line_eval(const cs_line *L, double alpha, double dMr, double dMd, double *d1,
                       double *d2)
 {
     double s1 = dMr + alpha * dMd, s2 = dMd;
     const double *q = L->ell;
     for (int i = 0; i < L->ne; i++, q += ELL) {
         double jn = q[0] + alpha * q[1], tv = q[3] + alpha * q[4]; /* tv = T T' */
-        double T = sqrt(fmax(0, q[2] + alpha * (2 * q[3] + alpha * q[4])));
+        double t2 = q[2] + alpha * (2 * q[3] + alpha * q[4]), T = t2 > 0 ? sqrt(t2) : 0;
         if (jn >= T) continue;           /* top: no force */
         if (q[6] * jn + q[5] * T <= 0) { /* bottom */
             s1 += jn * q[1] * q[7] + tv * q[8];
@@ -186,18 +204,30 @@ double cs_i_line_search(cs_solver_ws *w, int isl, const double *jres, const doub
                         double *quad, double dMr, double dMd, double d0, double start,
                         double gtol, int max_eval)
 {
+    if (!(d0 < 0)) return 0;
+    const cs_efc *e = w->p->efc;
+    cs_line L;
+    cs_i_line_layout(w, isl, quad, &L);
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k];
+        cs_i_line_add(e, k, jres + r0, Jd + r0, &L);
+    }
+    return cs_i_line_run(&L, dMr, dMd, d0, start, gtol, max_eval);
+}
+
+double cs_i_line_run(const cs_line *L0, double dMr, double dMd, double d0, double start,
+                     double gtol, int max_eval)
+{
+    const cs_line *L = L0;
     double lo = 0, hi, a = start, d1, d2;
     int n = 0; /* evaluations of phi' */
     if (!(d0 < 0)) return 0;
-    line_data L;
-    line_prepare(w, isl, jres, Jd, quad, &L);
-    if (!(a > 0)) { /* phi's Newton step from 0 (phi'' >= dir^T M dir > 0) */
-        line_eval(&L, 0, dMr, dMd, &d1, &d2);
-        n++;
-        a = -d0 / d2;
+    if (!(a > 0)) { /* phi's Newton step from 0 (phi'' >= dir^T M dir > 0), phi''(0) made
+                       with the records */
+        a = -d0 / (dMd + L->curv0);
         if (!(a > 0 && isfinite(a))) return 0;
     }
-    line_eval(&L, a, dMr, dMd, &d1, &d2);
+    line_eval(L, a, dMr, dMd, &d1, &d2);
     n++;
     if (fabs(d1) < gtol) return a;
     if (d1 <= 0) { /* still descending: double until phi' turns positive */
@@ -205,7 +235,7 @@ double cs_i_line_search(cs_solver_ws *w, int isl, const double *jres, const doub
         hi = 2 * a;
         for (int k = 0; k < LS_EXPAND_MAX && n < max_eval; k++) {
             double e1, e2;
-            line_eval(&L, hi, dMr, dMd, &e1, &e2);
+            line_eval(L, hi, dMr, dMd, &e1, &e2);
             n++;
             if (e1 > 0) break;
             lo = hi;
@@ -225,7 +255,7 @@ double cs_i_line_search(cs_solver_ws *w, int isl, const double *jres, const doub
         double an = d2 > 0 ? a - d1 / d2 : 0.5 * (lo + hi);
         if (!(an > lo && an < hi)) an = 0.5 * (lo + hi);
         a = an;
-        line_eval(&L, a, dMr, dMd, &d1, &d2);
+        line_eval(L, a, dMr, dMd, &d1, &d2);
         n++;
         if (d1 > 0) hi = a; else lo = a;
     }

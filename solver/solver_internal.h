@@ -11,6 +11,8 @@
 #include "blockqp.h"
 #include "solver.h"
 
+#include <math.h>
+
 /* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n); 0 ok, -1 not PD. */
 int cs_i_chol(int n, double *A);
 /* Solve L L^T x = b in place with the factor from cs_i_chol. */
@@ -127,6 +129,43 @@ void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u);
 void cs_i_apply(const cs_solver_ws *w, const cs_efc *e, int k, const double *d, double *a);
 /* cs_efc_soft's forces, cost and zone without the Hessian (an elliptic block's in one pass) */
 cs_zone cs_i_soft_force(const cs_efc *e, int k, const double *j, double *f, double *cost);
+
+/* an elliptic block's part of it: cs_soft_cone without the Hessian, in terms of u = D j_t
+ * and T = |u| (the rows' friction is floored above 0); N > 0 fixes n at compile time */
+static inline __attribute__((always_inline)) cs_zone
+cs_i_soft_ell(int n, const double *j, const double *mu, double Rn, double kap, double *f,
+              double *cost, const int N)
+{
+    if (N > 0) n = N;
+    double u[CS_MAXDIM], t2 = 0;
+    for (int i = 1; i < n; i++) {
+        u[i] = mu[i - 1] > 0 ? mu[i - 1] * j[i] : 0;
+        t2 += u[i] * u[i];
+    }
+    double T = sqrt(t2), jn = j[0];
+    if (jn >= T) { /* top */
+        for (int i = 0; i < n; i++) f[i] = 0;
+        *cost = 0;
+        return CS_ZONE_TOP;
+    }
+    if (kap * jn + Rn * T <= 0) { /* bottom: f = -R^-1 j, R_i = kappa / mu_i^2 */
+        double ik = 1 / kap;
+        f[0] = -jn / Rn;
+        double c = jn * jn / Rn;
+        for (int i = 1; i < n; i++) {
+            double wi = mu[i - 1] > 0 ? mu[i - 1] * mu[i - 1] * ik : 0;
+            f[i] = -wi * j[i];
+            c += wi * j[i] * j[i];
+        }
+        *cost = 0.5 * c;
+        return CS_ZONE_BOTTOM;
+    }
+    double fn = (T - jn) / (Rn + kap), sc = fn / T; /* middle */
+    f[0] = fn;
+    for (int i = 1; i < n; i++) f[i] = -sc * (mu[i - 1] > 0 ? mu[i - 1] : 0) * u[i];
+    *cost = 0.5 * (T - jn) * fn;
+    return CS_ZONE_MIDDLE;
+}
 /* 1 / (meaninertia max(1, nv of the island)): MuJoCo's scale of the stopping rules */
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl);
 /* M x on an island's trees (y, x: dof-indexed) */
@@ -186,6 +225,21 @@ double cs_i_primal_eval(cs_solver_ws *w, int isl, const double *a, double *g, do
  * Newton step at 0), stopped when |phi'| < gtol, at a rounding floor, or after max_eval
  * evaluations of phi' (at least one). Returns alpha (0: no descent along dir). */
 #define CS_LINE_QUAD_BLOCK (4 * CS_MAXROWS)
+
+/* The same in parts, for a method that forms J dir block by block anyway: the island's
+ * runs in quad (once per island solve: the blocks' kinds are fixed), then per line the
+ * blocks' records in the island's block order (begin, add) and the search (run). */
+typedef struct {
+    int ne, nr, nf;                     /* elliptic blocks, one-sided rows, friction-loss rows */
+    double *ell, *row, *floss;          /* their runs of records */
+    double *ell_at, *row_at, *floss_at; /* where the next records go */
+    double curv0;                       /* the blocks' part of phi''(0), summed by add */
+} cs_line;
+void cs_i_line_layout(const cs_solver_ws *w, int isl, double *quad, cs_line *L);
+void cs_i_line_begin(cs_line *L);
+void cs_i_line_add(const cs_efc *e, int k, const double *jr, const double *jd, cs_line *L);
+double cs_i_line_run(const cs_line *L, double dMr, double dMd, double d0, double start,
+                     double gtol, int max_eval);
 double cs_i_line_search(cs_solver_ws *w, int isl, const double *jres, const double *Jd,
                         double *quad, double dMr, double dMd, double d0, double start,
                         double gtol, int max_eval);
