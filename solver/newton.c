@@ -28,9 +28,12 @@
  * dense storage is NARROW_MAX^2 doubles a thread, 4.5 MiB). */
 #define NARROW_MAX 768
 /* narrow(): the envelope factor is chosen when it costs at most NARROW_CG_PRODUCTS CG
- * products over the tree and pair blocks (a CG solve to CG_TOL takes 10 to 20 on the bench
- * piles) */
+ * products over the tree and pair blocks (about what a CG solve to CG_TOL takes); a
+ * product's flops are counted as its dense blocks' entries plus CG_VECTOR_FLOPS per dof
+ * for the vector updates of an iteration, the factor's as half the squared width of each
+ * row's envelope plus clearing the nv^2 / 2 storage */
 #define NARROW_CG_PRODUCTS 15
+#define CG_VECTOR_FLOPS 10.0
 
 /* per thread: the dense Hessian and the curvature scratch */
 typedef struct {
@@ -433,7 +436,7 @@ static int narrow(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int isl)
         int tr = w->isl_trees[adr + i];
         nw->mark[tr] = nw->dof_local[M->tree_dofadr[tr]];
     }
-    double cg = 10.0 * nv;
+    double cg = CG_VECTOR_FLOPS * nv;
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[badr + b], t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
         if (t0 < 0 || t1 < 0) continue;
@@ -442,7 +445,7 @@ static int narrow(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int isl)
         int m = s0 < s1 ? s0 : s1;
         if (m < nw->mark[t0]) nw->mark[t0] = m;
         if (m < nw->mark[t1]) nw->mark[t1] = m;
-        cg += 2.0 * e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1];
+        cg += 2.0 * e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1]; /* the pair block, both ways */
     }
     double fac = 0.5 * (double)nv * nv;
     for (int i = 0; i < nt; i++) {

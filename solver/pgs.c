@@ -16,7 +16,31 @@
 #include <math.h>
 #include <string.h>
 
+/* MuJoCo's mjMINVAL: below it a normal force counts as zero in MuJoCo's split update */
 #define MINVAL 1e-15
+
+/* The pair group's damped Newton (group_update):
+ * - GROUP_GRAD_FLOOR: converged when every gradient entry is below this times the size of
+ *   the terms of M (x - a~) it sums (a few dozen ulps: what rounding leaves of them);
+ * - GROUP_NEWTON_MAX: at most this many Newton steps (a strongly convex, piecewise
+ *   quadratic problem of <= 24 dofs needs a handful; beyond, the rounding floor sits
+ *   above the gradient test and the cost check after the loop decides);
+ * - GROUP_HALVINGS: the backtracking halves the step at most this often (2^-40 of a
+ *   Newton step is below any change the cost can register);
+ * - ARMIJO: the sufficient decrease of the backtracking (the usual 1e-4);
+ * - a full step is also taken when it at least halves the gradient (GRAD_HALF) at a cost
+ *   unchanged to COST_ROUNDING relative (near the optimum the cost change drowns in
+ *   rounding: the cost pins x only to sqrt(eps));
+ * - GROUP_RESTORE: after the solve, a dual cost rise beyond this times the terms summed
+ *   means the small solve went wrong (an exact joint minimiser cannot raise the cost
+ *   beyond rounding): the group is restored and swept block by block. */
+#define GROUP_GRAD_FLOOR 1e-14
+#define GROUP_NEWTON_MAX 50
+#define GROUP_HALVINGS 40
+#define ARMIJO 1e-4
+#define GRAD_HALF 0.5
+#define COST_ROUNDING 1e-13
+#define GROUP_RESTORE 1e-10
 
 /* pair groups: the largest group (two trees) solved jointly, in dofs */
 #define CS_GMAXD 24
@@ -187,7 +211,10 @@ static int local_dof(const group *g, int q)
     return (q >= g->adr[0] && q < g->adr[0] + g->num[0]) ? q - g->adr[0] : g->num[0] + q - g->adr[1];
 }
 
-#define GKEY_POS (1LL << 24) /* key = pair * GKEY_POS + position */
+/* group sort keys: key = pair * GKEY_POS + position, pair < (ntree + 1)^2 + nblock; with
+ * fewer than GKEY_POS blocks and GKEY_TREES trees a key stays below 2^61 (63 bits fit) */
+#define GKEY_POS (1LL << 24)
+#define GKEY_TREES (1 << 18)
 
 /* Order an island's blocks into groups: by pair of trees, the blocks of a pair in their
  * order, groups in the order of their first block (the rows' order, MuJoCo's sweep
@@ -202,7 +229,7 @@ static int make_groups(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, int isl
     int *ord = pw->gord + badr, *gadr = pw->gadr + badr + isl; /* nbk + 1 per island */
     long long *key = pw->gkey + badr;
     for (int b = 0; b < nbk; b++) pw->gvalid[badr + b] = 0; /* no kept factors yet */
-    grouped = grouped && nbk < GKEY_POS && M->ntree < (1 << 18); /* keys fit in 63 bits */
+    grouped = grouped && nbk < GKEY_POS && M->ntree < GKEY_TREES; /* keys fit in 63 bits */
     long long nt1 = (long long)M->ntree + 1;
     for (int b = 0; b < nbk; b++) {
         int k = blocks[b], t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
@@ -376,8 +403,9 @@ static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const 
             gsc = fmax(gsc, mi);
             gmax = fmax(gmax, fabs(gr[i]));
         }
-        if (gmax <= 1e-14 * gsc || gmax == 0) break;
-        if (it >= 50) break; /* rounding floor above the test: the cost check below decides */
+        if (gmax <= GROUP_GRAD_FLOOR * gsc || gmax == 0) break;
+        if (it >= GROUP_NEWTON_MAX) break; /* rounding floor above the test: the cost check
+                                              below decides */
         /* The Hessian is constant while no block is in the cone zone and the zones stay
          * (a resting stack: all bottom zone), so its factor is kept for the later sweeps
          * of this solve. */
@@ -403,7 +431,7 @@ static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const 
         if (!(gd < 0)) break;
         double al = 1, ct = 0;
         int ok = 0;
-        for (int ls = 0; ls < 40; ls++, al *= 0.5) {
+        for (int ls = 0; ls < GROUP_HALVINGS; ls++, al *= 0.5) {
             for (int i = 0; i < nd; i++) xt[i] = x[i] + al * dx[i];
             ct = group_eval(e, g, Ml, at, xt, gt, NULL, sigt, NULL, ft);
             /* Armijo; near the optimum the cost change drowns in rounding (the cost then
@@ -411,8 +439,8 @@ static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const 
              * unchanged to rounding is taken too */
             double gtm = 0;
             for (int i = 0; i < nd; i++) gtm = fmax(gtm, fabs(gt[i]));
-            if (ct <= c + 1e-4 * al * gd ||
-                (ls == 0 && gtm <= 0.5 * gmax && ct <= c + 1e-13 * fabs(c))) {
+            if (ct <= c + ARMIJO * al * gd ||
+                (ls == 0 && gtm <= GRAD_HALF * gmax && ct <= c + COST_ROUNDING * fabs(c))) {
                 ok = 1;
                 break;
             }
@@ -463,7 +491,7 @@ static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const 
     /* an exact joint minimiser cannot raise the cost beyond rounding (relative to the
      * terms summed); anything more means the small solve went wrong: restore, and let the
      * blocks be swept one by one */
-    if (ch > 1e-10 * chs) {
+    if (ch > GROUP_RESTORE * chs) {
         for (int b = 0; b < g->nb; b++) {
             int k = g->blk[b], r0 = e->blk_row[k];
             memcpy(e->force + r0, fo + r0, sizeof(double) * e->blk_nrow[k]);
