@@ -305,15 +305,15 @@ START_TEST(test_rows_sphere_hand)
     ck_assert_double_eq_tol(e.blk_kappa[0], R0, 1e-15);
     ck_assert_double_eq_tol(e.blk_mu[0], 1, 1e-15);
 
-    /* a condim the loader should have rejected is flagged and made frictionless */
+    /* a condim the loader should have rejected is made frictionless */
     c.dim = 2;
-    ck_assert_int_eq(sphere_rows(&e, &s, &c, &o) & CS_ROWS_BAD_DIM, CS_ROWS_BAD_DIM);
+    ck_assert_int_eq(sphere_rows(&e, &s, &c, &o), 0);
     ck_assert_int_eq(e.blk_nrow[0], 1);
     ck_assert_int_eq(e.blk_kind[0], CS_BLOCK_FRICTIONLESS);
     c.dim = 6;
-    /* mixed-sign solref: flagged, default used */
+    /* mixed-sign solref: the default used, as MuJoCo */
     c.solref[1] = -1;
-    ck_assert_int_eq(sphere_rows(&e, &s, &c, &o), CS_ROWS_WARN_SOLREF);
+    ck_assert_int_eq(sphere_rows(&e, &s, &c, &o), 0);
     ck_assert_double_eq_tol(e.B[0], 2 / (0.95 * 0.02), 1e-12);
     c.solref[1] = 1;
 
