@@ -563,8 +563,8 @@ static int run_run(int argc, char **argv)
     if (atlimit)
         printf("solver stopped at its iteration limit (%d) on %ld of %ld steps: raise "
                "--iterations for converged forces%s\n", m->opt.iterations, atlimit, k,
-               m->opt.solver == CS_SOLVER_PGS && m->opt.pgs_polish == 0
-                   ? " (or --set pgs_polish=5)" : "");
+               m->opt.solver == CS_SOLVER_PGS && m->opt.pgs_finish == 0
+                   ? " (or --set pgs_finish=5)" : "");
     for (int b = 1; b < m->nbody; b++) {
         if (m->body_treeid[b] < 0) continue;
         char buf[32];
@@ -643,7 +643,7 @@ const cs_command cs_cmd_run = {
     "                     option.gravity=\"0 0 -1\", option.flag.gravity=disable;\n"
     "                     conesim's own (no MJCF attribute): pgs_blocks=pair|contact, PGS\n"
     "                     blocks of all contacts of one body pair minimised jointly\n"
-    "                     (default) or of one contact; pgs_polish=K, PGS finishes with\n"
+    "                     (default) or of one contact; pgs_finish=K, PGS finishes with\n"
     "                     Newton steps after K sweeps short of the tolerance (default 5;\n"
     "                     0: sweeps only); threads=N (as --threads)\n"
     "  --threads N        threads for the contact islands (default 0 = all cores); the\n"

@@ -87,7 +87,7 @@ typedef struct {
                              minimised jointly and exactly) or CS_PGS_CONTACT (one contact
                              block at a time: the normal, then the fixed-normal QCQP on the
                              friction, to the block's exact minimiser) */
-    int pgs_polish;       /* conesim's own (`--set pgs_polish=K`): PGS finishes with Newton
+    int pgs_finish;       /* conesim's own (`--set pgs_finish=K`): PGS finishes with Newton
                              steps after K sweeps short of the tolerance, or when a sweep's
                              improvement meets it but the primal gradient does not
                              (default 5; 0: sweeps only, stopped by the improvement) */

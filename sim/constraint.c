@@ -199,7 +199,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
     so.tolerance = m->opt.tolerance;
     so.blocking = m->opt.pgs_blocks == CS_PGS_PAIR ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
     so.stats = d->solver_stats;
-    so.finish_after = m->opt.pgs_polish;
+    so.finish_after = m->opt.pgs_finish;
     so.ls_iterations = m->opt.ls_iterations;
     so.ls_tolerance = m->opt.ls_tolerance;
     const double *warm = (m->opt.disableflags & CS_DSBL_WARMSTART) ? NULL : d->qacc_warmstart;

@@ -23,6 +23,7 @@
 #include "inertia.h"
 #include "mjcf_ir.h"
 #include "stages.h"
+#include "solver/solver.h"
 
 /* ---- context memory and errors ------------------------------------------------------- */
 void *cs_mjcf_alloc(cs_mjcf *c, size_t n)
@@ -1144,14 +1145,17 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->timestep = 0.002;
     o->gravity[2] = -9.81;
     o->cone = CS_CONE_PYRAMIDAL;
-    o->solver = CS_SOLVER_NEWTON;
-    o->iterations = 100;
-    o->tolerance = 1e-8;
-    o->ls_iterations = 50;
-    o->ls_tolerance = 0.01;
+    o->solver = CS_SOLVER_NEWTON; /* MJCF's default solver */
+    /* the solver's numbers from its defaults (one place: cs_solver_opts_default) */
+    cs_solver_opts so;
+    cs_solver_opts_default(&so);
+    o->iterations = so.max_iter;
+    o->tolerance = so.tolerance;
+    o->ls_iterations = so.ls_iterations;
+    o->ls_tolerance = so.ls_tolerance;
     o->impratio = 1;
-    o->pgs_blocks = CS_PGS_PAIR;
-    o->pgs_polish = 5;
+    o->pgs_blocks = so.blocking == CS_PGS_BLOCK_PAIR ? CS_PGS_PAIR : CS_PGS_CONTACT;
+    o->pgs_finish = so.finish_after;
     o->o_solref[0] = 0.02; o->o_solref[1] = 1;
     o->o_solimp[0] = 0.9; o->o_solimp[1] = 0.95; o->o_solimp[2] = 0.001; o->o_solimp[3] = 0.5;
     o->o_solimp[4] = 2;

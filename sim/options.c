@@ -100,7 +100,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         {"o_solref", o->o_solref, 2, 0, 0},      {"o_solimp", o->o_solimp, 5, 0, 0},
         {"o_friction", o->o_friction, 5, 1, 0},  {"iterations", NULL, 1, 1, 1},
         {"ls_iterations", NULL, 1, 1, 1},        {"threads", NULL, 1, 1, 1},
-        {"pgs_polish", NULL, 1, 1, 1},
+        {"pgs_finish", NULL, 1, 1, 1},   {"pgs_polish", NULL, 1, 1, 1}, /* its older name */
     };
     for (size_t i = 0; i < sizeof NUM / sizeof NUM[0]; i++) {
         if (strcmp(key, NUM[i].name) != 0) continue;
@@ -119,7 +119,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
             if (v[0] != floor(v[0]) || v[0] > 1e9) return fail(err, errsz, name, value, "expects an integer");
             if (strcmp(key, "iterations") == 0) o->iterations = (int)v[0];
             else if (strcmp(key, "threads") == 0) o->threads = (int)fmin(v[0], 64);
-            else if (strcmp(key, "pgs_polish") == 0) o->pgs_polish = (int)v[0];
+            else if (strncmp(key, "pgs_", 4) == 0) o->pgs_finish = (int)v[0];
             else o->ls_iterations = (int)v[0];
         } else {
             memcpy(NUM[i].dst, v, (size_t)n * sizeof *v);

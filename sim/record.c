@@ -127,7 +127,7 @@ void cs_contact_rows(FILE *f, const cs_model *m, const cs_data *d, long step, do
 void cs_solver_header(FILE *f)
 {
     fputs("step,time,island,bodies,contacts,iterations,at_limit,warm,improvement,primal_cost,"
-          "dual_cost,feasibility,stationarity,complementarity,polish\n", f);
+          "dual_cost,feasibility,stationarity,complementarity,finish\n", f);
 }
 
 void cs_solver_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)

@@ -11,7 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The defaults of every option, MuJoCo's where MuJoCo has the option. */
+/* The defaults of every option, in one place (the MJCF loader takes its defaults from
+ * here): MuJoCo's where MuJoCo has the option (iterations, tolerance, the line search's);
+ * conesim's own PGS: exact block solves, pair blocks, the Newton finish after 5 sweeps. */
 void cs_solver_opts_default(cs_solver_opts *o)
 {
     o->type = CS_METHOD_PGS;
@@ -20,7 +22,7 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->exact_block = 1;
     o->blocking = CS_PGS_BLOCK_PAIR;
     o->newton_dense_max = 0;
-    o->finish_after = 0;
+    o->finish_after = 5;
     o->ls_iterations = 50;
     o->ls_tolerance = 0.01;
     o->stats = 0;

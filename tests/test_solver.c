@@ -772,6 +772,7 @@ static void solve_prob(randprob *P, cs_solver_ws *w, cs_solve_method t, int iter
     cs_problem p = {&P->fm.mass, P->a0, &P->efc, 0};
     cs_solver_opts o;
     cs_solver_opts_default(&o);
+    o.finish_after = 0; /* the sweeps alone (no Newton finish) */
     o.type = t;
     o.max_iter = iters;
     o.tolerance = tol;
@@ -1044,6 +1045,7 @@ START_TEST(test_single_contact_closed_form)
             cs_problem p = {M, a0, &e, 0};
             cs_solver_opts so;
             cs_solver_opts_default(&so);
+            so.finish_after = 0; /* the sweeps alone (no Newton finish) */
             so.type = t ? CS_METHOD_NEWTON : CS_METHOD_PGS;
             so.max_iter = 1000;
             so.tolerance = 1e-15;
@@ -1083,6 +1085,7 @@ static void sphere_rest_opts(cs_solve_method type, cs_cone_type cone, int dim, d
     cs_row_opts o = {0.002, 1, cone, 1};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
+    so.finish_after = 0; /* the sweeps alone (no Newton finish) */
     so.type = type;
     so.max_iter = maxit;
     so.tolerance = tol;
@@ -1255,6 +1258,7 @@ static void box_rest_opts(cs_solve_method type, cs_cone_type cone, int group, do
     cs_row_opts o = {0.002, 1, cone, 1};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
+    so.finish_after = 0; /* the sweeps alone (no Newton finish) */
     so.type = type;
     so.max_iter = 1000;
     so.tolerance = 1e-13;
@@ -1370,6 +1374,7 @@ static double box_incline_opts(cs_solve_method type, cs_cone_type cone, int exac
     cs_row_opts o = {0.002, 1, cone, 1};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
+    so.finish_after = 0; /* the sweeps alone (no Newton finish) */
     so.type = type;
     so.exact_block = exact;
     so.blocking = group ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
@@ -1498,6 +1503,7 @@ START_TEST(test_sliding_split_vs_exact)
         cs_problem p = {M, s.a0, &e, 0};
         cs_solver_opts so;
         cs_solver_opts_default(&so);
+        so.finish_after = 0; /* the sweeps alone (no Newton finish) */
         so.type = v == 2 ? CS_METHOD_NEWTON : CS_METHOD_PGS;
         so.exact_block = v != 1;
         so.max_iter = 2000;
