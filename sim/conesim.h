@@ -57,14 +57,16 @@ enum {
     CS_DSBL_PASSIVE = 1 << 8,
     CS_DSBL_EULERDAMP = 1 << 9,
     CS_DSBL_SPRING = 1 << 10,
-    CS_DSBL_DAMPER = 1 << 11
+    CS_DSBL_DAMPER = 1 << 11,
+    CS_DSBL_ISLAND = 1 << 12,  /* one problem for all contacts instead of one per island */
+    CS_DSBL_MULTICCD = 1 << 13, /* one point per support-function pair that rests flat */
+    CS_DSBL_NATIVECCD = 1 << 14 /* overlapping support-function pairs by libccd's MPR (as
+                                   MuJoCo's libccd path) instead of conesim's GJK/EPA */
 };
 /* enable flags (set = on, MuJoCo's enableflags) */
 enum {
     CS_ENBL_OVERRIDE = 1 << 0,
-    CS_ENBL_ENERGY = 1 << 1,
-    CS_ENBL_MULTICCD = 1 << 2,
-    CS_ENBL_ISLAND = 1 << 3
+    CS_ENBL_ENERGY = 1 << 1 /* d->energy computed at every step */
 };
 
 typedef struct {
@@ -267,6 +269,7 @@ enum { CS_WARN_CONTACTFULL = 0, CS_WARN_BADQACC = 1, CS_WARN_NOMEM = 2, CS_NWARN
 
 typedef struct {
     double time;
+    double energy[2];     /* potential, kinetic (MuJoCo's order), with the energy flag; else 0 */
     double *qpos;         /* nq */
     double *qvel;         /* nv */
     double *qacc;         /* nv: constrained acceleration of the last step */

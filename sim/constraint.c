@@ -202,6 +202,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
     so.finish_after = m->opt.pgs_finish;
     so.ls_iterations = m->opt.ls_iterations;
     so.ls_tolerance = m->opt.ls_tolerance;
+    so.islands = !(m->opt.disableflags & CS_DSBL_ISLAND);
     const double *warm = (m->opt.disableflags & CS_DSBL_WARMSTART) ? NULL : d->qacc_warmstart;
     cs_solve_stats st;
     int rc = cs_solve(d->solver_ws, &p, &so, warm, d->qacc, &st);

@@ -770,14 +770,25 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
 static void parse_flag(cs_mjcf *c, xmlNode *n)
 {
     static const char *const ED[] = {"disable", "enable", NULL};
-    /* flags whose features the subset does not have (or that only change speed/diagnostics):
-     * accepted with no effect */
+    /* MuJoCo 3.12's flags that change nothing here, either way: features the subset does
+     * not have (equality constraints, actuators and control clamping, sensors, inverse
+     * dynamics and its statistics) or speed only (midphase: the same pairs are found) */
     static const char *const NOEFFECT[] = {"equality", "clampctrl", "actuation", "sensor",
-        "midphase", "autoreset", "nativeccd", "fwdinv", "invdiscrete", "sleep", NULL};
+        "midphase", "fwdinv", "invdiscrete", NULL};
     for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *an = (const char *)a->name;
         int k = keyword(c, n, an, ED);
         int bit, enable;
+        /* the default of each is what conesim does; the other value is a behaviour it lacks */
+        if (strcmp(an, "sleep") == 0 && k == 1)
+            FAILN(c, n, an, "sleeping bodies are not supported");
+        if (strcmp(an, "autoreset") == 0) {
+            if (k == 1)
+                FAILN(c, n, an, "automatic reset is not supported (a run stops at its last "
+                                "finite state): use autoreset=\"disable\"");
+            continue;
+        }
+        if (strcmp(an, "sleep") == 0) continue;
         if (cs_flag_lookup(an, &bit, &enable) == 0) {
             int *w = enable ? &c->opt.enableflags : &c->opt.disableflags;
             int set = enable ? (k == 1) : (k == 0);

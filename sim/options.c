@@ -41,8 +41,9 @@ static const struct { const char *name; int bit, enable; } FLAGS[] = {
     {"frictionloss", CS_DSBL_FRICTIONLOSS, 0}, {"limit", CS_DSBL_LIMIT, 0},
     {"passive", CS_DSBL_PASSIVE, 0}, {"eulerdamp", CS_DSBL_EULERDAMP, 0},
     {"spring", CS_DSBL_SPRING, 0}, {"damper", CS_DSBL_DAMPER, 0},
-    {"override", CS_ENBL_OVERRIDE, 1}, {"energy", CS_ENBL_ENERGY, 1},
-    {"multiccd", CS_ENBL_MULTICCD, 1}, {"island", CS_ENBL_ISLAND, 1}};
+    {"island", CS_DSBL_ISLAND, 0}, {"multiccd", CS_DSBL_MULTICCD, 0},
+    {"nativeccd", CS_DSBL_NATIVECCD, 0},
+    {"override", CS_ENBL_OVERRIDE, 1}, {"energy", CS_ENBL_ENERGY, 1}};
 
 int cs_flag_lookup(const char *name, int *bit, int *enable)
 {

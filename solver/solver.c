@@ -25,6 +25,7 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->finish_after = 5;
     o->ls_iterations = 50;
     o->ls_tolerance = 0.01;
+    o->islands = 1;
     o->stats = 0;
 }
 
@@ -181,6 +182,14 @@ static int find(int *par, int x)
     return x;
 }
 
+/* union of the sets of trees a and b (-1: static, nothing) */
+static void join(int *uf, int a, int b)
+{
+    if (a < 0 || b < 0) return;
+    int r0 = find(uf, a), r1 = find(uf, b);
+    if (r0 != r1) uf[r1 > r0 ? r1 : r0] = r1 > r0 ? r0 : r1;
+}
+
 /* exact-size (re)allocation of per-step arrays; their capacity is tracked by the caller */
 /* exact-size (re)allocation of per-step arrays; their capacity is tracked by the caller */
 static int resize(void **p, size_t elem, int n)
@@ -228,7 +237,7 @@ static int reserve(cs_solver_ws *w, const cs_efc *e, int needs)
 
 /* Union-find over trees joined by blocks; islands numbered in order of their first block,
  * so a single-island problem keeps the rows' order (MuJoCo's sweep order). */
-static void make_islands(cs_solver_ws *w, const cs_problem *p)
+static void make_islands(cs_solver_ws *w, const cs_problem *p, int separate)
 {
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
@@ -237,11 +246,14 @@ static void make_islands(cs_solver_ws *w, const cs_problem *p)
         w->uf[i] = i;
         w->tree_island[i] = -1;
     }
+    int first = -1; /* islands off: the first tree a block touches */
     for (int k = 0; k < e->nblock; k++) {
         int t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
-        if (t0 >= 0 && t1 >= 0) {
-            int r0 = find(w->uf, t0), r1 = find(w->uf, t1);
-            if (r0 != r1) w->uf[r1 > r0 ? r1 : r0] = r1 > r0 ? r0 : r1;
+        join(w->uf, t0, t1);
+        if (!separate) { /* one problem: every block's trees join the first one */
+            if (first < 0) first = t0 >= 0 ? t0 : t1;
+            join(w->uf, t0, first);
+            join(w->uf, t1, first);
         }
     }
     int nis = 0;
@@ -462,7 +474,7 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
         memset(e->blk_force + CS_MAXDIM * k, 0, sizeof(double) * CS_MAXDIM);
     }
     for (int r = 0; r < e->nefc; r++) e->force[r] = 0;
-    make_islands(w, &ps);
+    make_islands(w, &ps, o->islands);
     /* the per-island stages */
     cs_pool_run(w->pool, w->nisland, solve_island, w);
     w->p = NULL;

@@ -59,6 +59,8 @@ typedef struct {
                             50) */
     double ls_tolerance; /* Newton's and CG's line search stops when |phi'| < tolerance
                             ls_tolerance |dir| / scale (MuJoCo default 0.01) */
+    int islands;      /* 1: each contact island is its own problem (default); 0: one problem
+                         for all blocks (MuJoCo's island flag disabled) */
     int stats;        /* 1: compute the residual statistics of cs_island_stats */
 } cs_solver_opts;
 

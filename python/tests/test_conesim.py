@@ -113,6 +113,18 @@ def test_solver_cg_by_name_and_number():
     assert d.ncon > 0
 
 
+def test_energy_flag():
+    m = conesim.Model.from_xml_path(SPHERE)
+    d = conesim.Data(m)
+    conesim.step(m, d, 5)
+    assert list(d.energy) == [0, 0]
+    m = conesim.Model.from_xml_path(SPHERE)
+    m.opt.enableflags = 2  # MuJoCo's mjENBL_ENERGY
+    d = conesim.Data(m)
+    conesim.step(m, d, 5)
+    assert d.energy.shape == (2,) and d.energy[1] > 0
+
+
 def test_bad_scene_is_a_value_error_with_file_and_line(tmp_path):
     bad = tmp_path / "bad.xml"
     bad.write_text('<mujoco>\n<worldbody>\n<geom type="sphere" size="-1"/>\n</worldbody>\n</mujoco>\n')
