@@ -1,6 +1,6 @@
-/* Constraint rows of one contact (docs/contact-math.md §8) or joint (§10), with the details settled against
- * MuJoCo's engine_core_constraint.c (mj_instantiateContact, mj_diagApprox, getsolparam,
- * getimpedance, mj_makeImpedance):
+/* Constraint rows of one contact (docs/contact-math.md §8) or joint (§10), with the details
+ * settled against MuJoCo's engine_core_constraint.c (mj_instantiateContact, mj_diagApprox,
+ * getsolparam, getimpedance, mj_makeImpedance):
  * - the impedance of a whole block is computed once from its FIRST row's pos and margin
  *   (elliptic: the normal row, pos = dist; pyramidal: every edge has pos = dist);
  * - elliptic friction rows have pos = margin = 0 and K = 0; their B comes from
