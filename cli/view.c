@@ -435,7 +435,7 @@ const cs_command cs_cmd_view = {
     "are green inside the range and magenta at or beyond a limit.\n"
     "Mouse: left drag orbit, right drag pan, scroll zoom, double-click a body to track it\n"
     "(or a contact to select it), right double-click clears, Ctrl+left drag pulls a body\n"
-    "with a spring.\n\n"
+    "with a spring (a jointed link turns about its joints; bodies fixed to the world stay).\n\n"
     "Exit codes: 0 ok, 1 diverged (a warning names the step), 2 bad command line, 3 bad\n"
     "scene or replay file (FILE:LINE: message), 4 the PNG cannot be written (no partial\n"
     "file is left), 5 no display or no OpenGL 3.3 context (headless: run under xvfb-run -a),\n"
