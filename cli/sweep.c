@@ -967,7 +967,7 @@ const cs_command cs_cmd_sweep = {
     "                     solmix), pair.INDEX.friction[K] (also solref, solreffriction,\n"
     "                     solimp), body.NAME.pos[K] (a free body starts there)\n"
     "  --metric LIST      comma-separated columns (default: all but wall):\n"
-    "                     displacement     largest distance a free body travelled (m)\n"
+    "                     displacement     largest distance a moving body travelled (m)\n"
     "                     max_slip         largest tangential contact speed (m/s)\n"
     "                     verdict          slide when each step's fastest tangential\n"
     "                                      contact speed, averaged over the last half of\n"

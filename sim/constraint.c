@@ -1,7 +1,9 @@
-/* The constraint stage: rows (one soft-contact block per contact that enters the solver,
- * dist < margin - gap, in generalised coordinates), the solve (solver/: PGS or Newton,
+/* The constraint stage: rows in MuJoCo's order (dry joint friction per dof with
+ * frictionloss, joint limits within their margin, then one soft-contact block per contact
+ * that enters the solver, dist < margin - gap; all in generalised coordinates), the solve (solver/: PGS or Newton,
  * elliptic or pyramidal), and the store stage that puts forces, velocities and zones back
  * onto the contacts. */
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -60,11 +62,67 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
     s->jacr = jr;
 }
 
-/* rows of every contact that enters the solver */
+/* one joint row on dof(s) of tree t: J is zero but for the given entries */
+static void joint_row(const cs_model *m, cs_data *d, int kind, int id, int dof, int n,
+                      const double *jval, double pos, double margin, const double *solref,
+                      const double *solimp, double floss, const cs_row_opts *ro)
+{
+    int t = m->dof_treeid[dof], adr = m->tree_dofadr[t], nd = m->tree_dofnum[t];
+    double *J = d->jac;
+    memset(J, 0, (size_t)nd * sizeof *J);
+    for (int k = 0; k < n; k++) J[dof - adr + k] = jval[k];
+    cs_joint_row_in r = {kind, t, adr, nd, J, pos, margin, {solref[0], solref[1]},
+                         {solimp[0], solimp[1], solimp[2], solimp[3], solimp[4]},
+                         m->dof_invweight0[dof], floss};
+    if (cs_efc_add_joint_row(d->efc, &r, id, d->qvel, ro) < 0) d->warning[CS_WARN_NOMEM]++;
+}
+
+/* dry friction on every dof with frictionloss, then the limits (MuJoCo's order) */
+static void make_joint_rows(const cs_model *m, cs_data *d, const cs_row_opts *ro)
+{
+    int dis = m->opt.disableflags;
+    if (!(dis & CS_DSBL_FRICTIONLOSS))
+        for (int i = 0; i < m->nv; i++) {
+            double one = 1;
+            if (m->dof_frictionloss[i] > 0)
+                joint_row(m, d, CS_BLOCK_FRICTIONLOSS, i, i, 1, &one, 0, 0, m->dof_solref + 2 * i,
+                          m->dof_solimp + 5 * i, m->dof_frictionloss[i], ro);
+        }
+    if (dis & CS_DSBL_LIMIT) return;
+    for (int j = 0; j < m->njnt; j++) {
+        if (!m->jnt_limited[j]) continue;
+        const double *q = d->qpos + m->jnt_qposadr[j], *r = m->jnt_range + 2 * j;
+        const double *sr = m->jnt_solref + 2 * j, *si = m->jnt_solimp + 5 * j;
+        double margin = m->jnt_margin[j];
+        int a = m->jnt_dofadr[j];
+        if (m->jnt_type[j] == CS_JNT_HINGE || m->jnt_type[j] == CS_JNT_SLIDE) {
+            /* lower: dist = q - lo, J = +1; upper: dist = hi - q, J = -1 */
+            double lo = q[0] - r[0], hi = r[1] - q[0], plus = 1, minus = -1;
+            if (lo < margin) joint_row(m, d, CS_BLOCK_LIMIT, j, a, 1, &plus, lo, margin, sr, si, 0, ro);
+            if (hi < margin) joint_row(m, d, CS_BLOCK_LIMIT, j, a, 1, &minus, hi, margin, sr, si, 0, ro);
+        } else if (m->jnt_type[j] == CS_JNT_BALL) {
+            /* the rotation angle against the largest range value, along minus its axis */
+            double qn[4] = {q[0], q[1], q[2], q[3]}, v[3];
+            cs_normquat(qn);
+            cs_quat2vel(v, qn);
+            double angle = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            double dist = fmax(r[0], r[1]) - angle;
+            if (dist < margin) {
+                double jv[3] = {-1, 0, 0};
+                if (angle >= 1e-15)
+                    for (int k = 0; k < 3; k++) jv[k] = -v[k] / angle;
+                joint_row(m, d, CS_BLOCK_LIMIT, j, a, 3, jv, dist, margin, sr, si, 0, ro);
+            }
+        }
+    }
+}
+
+/* rows of the joints, then of every contact that enters the solver */
 static void make_rows(const cs_model *m, cs_data *d)
 {
     cs_row_opts ro = {m->opt.timestep, m->opt.impratio, (cs_cone_type)m->opt.cone,
                       !(m->opt.disableflags & CS_DSBL_REFSAFE)};
+    make_joint_rows(m, d, &ro);
     for (int i = 0; i < d->ncon; i++) {
         cs_contact *c = &d->contact[i];
         if (c->exclude) continue;
@@ -105,6 +163,7 @@ static void store(const cs_model *m, cs_data *d)
 {
     const cs_efc *e = d->efc;
     for (int k = 0; k < e->nblock; k++) {
+        if (e->blk_kind[k] == CS_BLOCK_LIMIT || e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) continue;
         cs_contact *c = &d->contact[e->blk_id[k]];
         memcpy(c->force, e->blk_force + CS_MAXDIM * k, sizeof c->force);
         memcpy(c->vel, e->blk_cvel + CS_MAXDIM * k, sizeof c->vel);
@@ -126,7 +185,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
     memcpy(d->qacc, d->qacc_smooth, (size_t)nv * sizeof *d->qacc);
     memset(d->qfrc_constraint, 0, (size_t)nv * sizeof *d->qfrc_constraint);
     memset(&d->solver, 0, sizeof d->solver);
-    if (d->ncon == 0) return;
+    if (m->opt.disableflags & CS_DSBL_CONSTRAINT) return;
     make_rows(m, d);
     if (d->efc->nblock == 0) return;
 

@@ -10,6 +10,8 @@ const char *cs_zone_name(cs_zone z)
     case CS_ZONE_TOP: return "top";
     case CS_ZONE_BOTTOM: return "bottom";
     case CS_ZONE_MIDDLE: return "middle";
+    case CS_ZONE_LINEARNEG: return "linearneg";
+    case CS_ZONE_LINEARPOS: return "linearpos";
     }
     return "?";
 }

@@ -11,8 +11,19 @@
 /* Where a force lies relative to the cone. */
 typedef enum { CS_CONE_INSIDE = 0, CS_CONE_BOUNDARY = 1, CS_CONE_OUTSIDE = 2 } cs_cone_where;
 
-/* Zone of the soft-cone residual cost (§7). */
-typedef enum { CS_ZONE_TOP = 0, CS_ZONE_BOTTOM = 1, CS_ZONE_MIDDLE = 2 } cs_zone;
+/* Zone of the soft-cone residual cost (§7), and of a joint row's (§10). A contact block is
+ * top (no force), bottom (quadratic: f = -R^-1 j) or middle (on the cone). A limit row is top
+ * (j >= 0, no force) or bottom (j < 0, f = -j/R). A friction-loss row (bound F, MuJoCo's
+ * mjCNSTRSTATE_ names) is bottom when quadratic (|j| < R F, f = -j/R) or in a linear zone:
+ * linearneg (j <= -R F, f = +F) or linearpos (j >= R F, f = -F); its cost has no curvature
+ * there. */
+typedef enum {
+    CS_ZONE_TOP = 0,
+    CS_ZONE_BOTTOM = 1,
+    CS_ZONE_MIDDLE = 2,
+    CS_ZONE_LINEARNEG = 3,
+    CS_ZONE_LINEARPOS = 4
+} cs_zone;
 
 /* ||D^-1 phi|| over the components with mu_j > 0, plus +inf-free handling:
  * components with mu_j == 0 and phi_j != 0 make the force infeasible. */

@@ -23,6 +23,10 @@
                  e_ = q + (p)->M->tree_dofnum[(w)->isl_trees[(w)->isl_tree_adr[isl] + t_]]; \
              q < e_; q++)
 
+/* Zones where a block's cost has curvature (top: none; a friction-loss row's linear zones:
+ * none). */
+static int curved(int zone) { return zone == CS_ZONE_BOTTOM || zone == CS_ZONE_MIDDLE; }
+
 /* u = J v for block k (v dof-indexed). */
 static void block_mul(const cs_efc *e, int k, const double *v, double *u)
 {
@@ -40,16 +44,16 @@ static void block_mul(const cs_efc *e, int k, const double *v, double *u)
  * the block's rows, c_0 = 0, c_1 = nd_0): each side's lower triangle is added at D[s] (row
  * stride ld[s]; NULL: left out), and, if X is given, the cross block with the rows of side xs
  * and the columns of the other at X (row stride ldx). Each entry sums over the rows in
- * order. N, ND0, ND1 >= 0 fix the sizes at compile time. */
+ * order. HJ: n x nnz scratch (the thread's, sized by the largest tree). N, ND0, ND1 >= 0 fix
+ * the sizes at compile time. */
 static inline __attribute__((always_inline)) void
 block_curvature(const double *J, int nnz, int n, const double *Hl, const int *ndv,
-                double *const *D, const int *ld, double *X, int ldx, int xs, const int N,
-                const int ND0, const int ND1)
+                double *const *D, const int *ld, double *X, int ldx, int xs, double *HJ,
+                const int N, const int ND0, const int ND1)
 {
     if (N > 0) n = N;
     int nd[2] = {ND0 >= 0 ? ND0 : ndv[0], ND1 >= 0 ? ND1 : ndv[1]};
     if (ND0 >= 0 && ND1 >= 0) nnz = ND0 + ND1;
-    double HJ[CS_MAXROWS * 64];
     for (int r = 0; r < n; r++)
         for (int q = 0; q < nnz; q++) {
             double v = 0;
@@ -80,28 +84,28 @@ block_curvature(const double *J, int nnz, int n, const double *Hl, const int *nd
 }
 
 /* block_curvature for block k, with the common shapes' sizes fixed (condim 3 between free
- * bodies, or a free body and the world). Blocks of more than 64 columns are left out. */
+ * bodies, or a free body and the world); any other shape, any width, takes the general
+ * instance. */
 static void add_curvature(const cs_efc *e, int k, const double *Hl, double *const *D,
-                          const int *ld, double *X, int ldx, int xs)
+                          const int *ld, double *X, int ldx, int xs, double *HJ)
 {
     int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0];
     const double *J = e->J + e->J_rowadr[r0];
     const int nd[2] = {e->blk_ndof[2 * k], e->blk_ndof[2 * k + 1]};
-    if (nnz > 64) return;
     if (n == 3 && nd[0] == 6 && nd[1] == 6)
-        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, 3, 6, 6);
+        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, HJ, 3, 6, 6);
     else if (n == 3 && nd[0] == 6 && nd[1] == 0)
-        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, 3, 6, 0);
+        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, HJ, 3, 6, 0);
     else if (n == 3)
-        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, 3, -1, -1);
+        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, HJ, 3, -1, -1);
     else
-        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, 0, -1, -1);
+        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, HJ, 0, -1, -1);
 }
 
 /* dense island Hessian (ld x ld, lower triangle) += J^T Hl J of block k; a side's dofs are
  * numbered consecutively in the island (island_order), from dof_local of its first dof */
 static void add_jthj(const cs_efc *e, int k, const double *Hl, const int *dof_local, double *dst,
-                     int ld)
+                     int ld, double *HJ)
 {
     int m[2];
     double *D[2];
@@ -112,7 +116,7 @@ static void add_jthj(const cs_efc *e, int k, const double *Hl, const int *dof_lo
     }
     int late = m[1] > m[0]; /* the cross block below the diagonal: the later side's rows */
     const int lds[2] = {ld, ld};
-    add_curvature(e, k, Hl, D, lds, dst + (size_t)m[late] * ld + m[1 - late], ld, late);
+    add_curvature(e, k, Hl, D, lds, dst + (size_t)m[late] * ld + m[1 - late], ld, late, HJ);
 }
 
 /* y = A x for a dense n x n block (row-major); free bodies' 6 x 6 unrolled */
@@ -132,42 +136,37 @@ static inline void dense_mv(int n, const double *A, const double *x, double *y)
     }
 }
 
-/* In place: A (n x n SPD) -> A^-1 = L^-T L^-1 from its Cholesky factor L. The
- * preconditioner is applied about a dozen times per factor, so a product beats two
- * triangular solves. */
-static void invert_spd(int n, double *A)
+/* In place: A (n x n SPD) -> A^-1 = L^-T L^-1 from its Cholesky factor L (d: n scratch).
+ * The preconditioner is applied about a dozen times per factor, so a product beats two
+ * triangular solves. L and then L^-1 take A's lower triangle; the product's off-diagonal
+ * entries go to the upper triangle and its diagonal to d (neither is read again), then are
+ * mirrored. */
+static void invert_spd(int n, double *A, double *d)
 {
-    double L[64 * 64], Li[64 * 64];
-    if (n > 64) return; /* trees this large are not preconditioned (the identity) */
-    memcpy(L, A, sizeof(double) * n * n);
-    if (cs_i_chol(n, L)) { /* not PD (cannot happen): the identity */
+    if (cs_i_chol(n, A)) { /* not PD (cannot happen): the identity */
         for (int i = 0; i < n * n; i++) A[i] = i % (n + 1) == 0;
         return;
     }
-    for (int j = 0; j < n; j++) { /* Li = L^-1, lower triangular, column by column */
-        Li[j * n + j] = 1 / L[j * n + j];
+    for (int j = 0; j < n; j++) { /* L^-1 column by column, over L: column j reads L's
+                                     columns >= j (still L's) and its own rows < i */
+        A[j * n + j] = 1 / A[j * n + j];
         for (int i = j + 1; i < n; i++) {
             double s = 0;
-            for (int k = j; k < i; k++) s -= L[i * n + k] * Li[k * n + j];
-            Li[i * n + j] = s / L[i * n + i];
+            for (int k = j; k < i; k++) s -= A[i * n + k] * A[k * n + j];
+            A[i * n + j] = s / A[i * n + i];
         }
     }
     for (int i = 0; i < n; i++) /* A^-1 = Li^T Li: entry (i, j) sums over k >= max(i, j) */
         for (int j = 0; j <= i; j++) {
             double s = 0;
-            for (int k = i; k < n; k++) s += Li[k * n + i] * Li[k * n + j];
-            A[i * n + j] = A[j * n + i] = s;
+            for (int k = i; k < n; k++) s += A[k * n + i] * A[k * n + j];
+            if (i == j) d[i] = s;
+            else A[j * n + i] = s;
         }
-}
-
-/* z = P r for a tree's inverted block (identity above 64 dofs) */
-static void apply_block(int n, const double *P, const double *r, double *z)
-{
-    if (n > 64) {
-        memcpy(z, r, sizeof(double) * n);
-        return;
+    for (int i = 0; i < n; i++) {
+        A[i * n + i] = d[i];
+        for (int j = 0; j < i; j++) A[i * n + j] = A[j * n + i];
     }
-    dense_mv(n, P, r, z);
 }
 
 /* ---- the island Hessian by trees, for CG ------------------------------------------------
@@ -187,24 +186,18 @@ static long long pair_key(const cs_efc *e, int k, int ntree)
 
 /* The island's pairs of trees: fills hp_ord, hp_tree, hp_blk (at the island's positions)
  * and hp_adr (per block); returns the number of pairs, and in *nwide the number of blocks
- * left out (hp_adr -2, listed in hp_ord after the pairs' blocks). */
+ * left out of the assembly (hp_adr -2, listed in hp_ord after the pairs' blocks: only when
+ * the sort keys would overflow). */
 static int build_pairs(cs_solver_ws *w, const cs_problem *p, int isl, int *nwide)
 {
     const cs_efc *e = p->efc;
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], ntree = p->M->ntree;
     const int *blocks = w->isl_blocks + badr;
     int *ord = w->hp_ord + badr, n = 0, nfree = 0;
-    for (int b = 0; b < nbk; b++) { /* two-tree blocks first; at the end, blocks too wide
-                                       to assemble (more than 64 columns: multiplied row by
-                                       row) */
+    for (int b = 0; b < nbk; b++) { /* the two-tree blocks */
         int k = blocks[b];
         w->hp_adr[k] = -1;
-        if (e->J_rownnz[e->blk_row[k]] > 64) {
-            w->hp_adr[k] = -2;
-            nfree++;
-        } else if (e->blk_tree[2 * k] >= 0 && e->blk_tree[2 * k + 1] >= 0) {
-            ord[n++] = b;
-        }
+        if (e->blk_tree[2 * k] >= 0 && e->blk_tree[2 * k + 1] >= 0) ord[n++] = b;
     }
     /* sorted by (pair, position); were the keys to overflow, every block is left out of
      * the assembly instead (row by row: right, only slower) */
@@ -238,8 +231,10 @@ static int build_pairs(cs_solver_ws *w, const cs_problem *p, int isl, int *nwide
     return np;
 }
 
-/* Hd (lower triangles) and Hoff from M and the blocks' current Hl (top zone: nothing). */
-static void assemble_blocks(cs_solver_ws *w, const cs_problem *p, int isl, int np)
+/* Hd (lower triangles) and Hoff from M and the blocks' current Hl (zones without curvature:
+ * nothing). */
+static void assemble_blocks(cs_solver_ws *w, cs_thread_ws *th, const cs_problem *p, int isl,
+                            int np)
 {
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
@@ -261,7 +256,7 @@ static void assemble_blocks(cs_solver_ws *w, const cs_problem *p, int isl, int n
     }
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[badr + b];
-        if (e->blk_zone[k] == CS_ZONE_TOP || w->hp_adr[k] == -2) continue;
+        if (!curved(e->blk_zone[k]) || w->hp_adr[k] == -2) continue;
         /* each side into its tree's block; the cross term, rows of the pair's first tree
          * (side 0's unless the sides came the other way), into the pair's block */
         double *D[2];
@@ -273,7 +268,7 @@ static void assemble_blocks(cs_solver_ws *w, const cs_problem *p, int isl, int n
         }
         int xs = e->blk_tree[2 * k] > e->blk_tree[2 * k + 1];
         double *X = w->hp_adr[k] >= 0 ? w->Hoff + w->hp_adr[k] : NULL;
-        add_curvature(e, k, w->Hl + w->Gadr[k], D, ld, X, ld[1 - xs], xs);
+        add_curvature(e, k, w->Hl + w->Gadr[k], D, ld, X, ld[1 - xs], xs, th->scr);
     }
     for (int t = 0; t < w->isl_tree_num[isl]; t++) { /* the upper triangles */
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], nd = M->tree_dofnum[tr];
@@ -332,7 +327,7 @@ static void hess_mul_blocks(const cs_solver_ws *w, const cs_problem *p, int isl,
     int n2 = w->hp_blk[badr + isl + np];
     for (int i = n2; i < n2 + nwide; i++) {
         int k = w->isl_blocks[badr + w->hp_ord[badr + i]], n = e->blk_nrow[k];
-        if (e->blk_zone[k] == CS_ZONE_TOP) continue;
+        if (!curved(e->blk_zone[k])) continue;
         int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
         const int *ci = e->J_colind + adr;
         const double *Hl = w->Hl + w->Gadr[k];
@@ -352,14 +347,14 @@ static void hess_mul_blocks(const cs_solver_ws *w, const cs_problem *p, int isl,
 /* Large islands: solve H x = -g by conjugate gradients, matrix-free, preconditioned with
  * the per-tree diagonal blocks of H (Cholesky-factored). The exact line search that
  * follows makes an inexact direction safe; CG from 0 always yields a descent direction. */
-static void pcg(cs_solver_ws *w, const cs_problem *p, int isl, int np, int nwide,
-                const double *g, double *x)
+static void pcg(cs_solver_ws *w, cs_thread_ws *th, const cs_problem *p, int isl, int np,
+                int nwide, const double *g, double *x)
 {
     const cs_mass *M = p->M;
     int nv = w->nv;
     double *r = w->pcg, *z = r + nv, *d = z + nv, *Hd = d + nv;
     /* the preconditioner: the inverted diagonal blocks */
-    assemble_blocks(w, p, isl, np);
+    assemble_blocks(w, th, p, isl, np);
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], nd = M->tree_dofnum[tr];
         memcpy(w->P + w->tree_Padr[tr], w->Hd + w->tree_Padr[tr], sizeof(double) * nd * nd);
@@ -369,14 +364,14 @@ static void pcg(cs_solver_ws *w, const cs_problem *p, int isl, int np, int nwide
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
         int nd = M->tree_dofnum[tr];
         double *P = w->P + w->tree_Padr[tr];
-        invert_spd(nd, P); /* M's block PD plus PSD terms */
+        invert_spd(nd, P, th->scr); /* M's block PD plus PSD terms */
         for (int q = lo; q < lo + nd; q++) {
             x[q] = 0;
             r[q] = -g[q];
             z[q] = r[q];
             g2 += g[q] * g[q];
         }
-        apply_block(nd, P, r + lo, z + lo);
+        dense_mv(nd, P, r + lo, z + lo);
         for (int q = lo; q < lo + nd; q++) {
             d[q] = z[q];
             rz += r[q] * z[q];
@@ -397,7 +392,7 @@ static void pcg(cs_solver_ws *w, const cs_problem *p, int isl, int np, int nwide
                 r2 += r[q] * r[q];
                 z[q] = r[q];
             }
-            apply_block(nd, w->P + w->tree_Padr[tr], r + lo, z + lo);
+            dense_mv(nd, w->P + w->tree_Padr[tr], r + lo, z + lo);
             for (int q = lo; q < lo + nd; q++) rzn += r[q] * z[q];
         }
         /* inexact Newton: a relative residual of CG_TOL is enough, since the exact line search
@@ -577,8 +572,6 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
     int dmax = o->newton_dense_max == 0 ? w->dmax : o->newton_dense_max;
     if (dmax > w->dmax) dmax = w->dmax;
     int dense = nv <= dmax, narrow_ok = o->newton_dense_max == 0 && nv <= NARROW_MAX;
-    for (int b = 0; b < nbk && (dense || narrow_ok); b++) /* add_jthj: rows of <= 64 dofs */
-        if (e->J_rownnz[e->blk_row[w->isl_blocks[badr + b]]] > 64) dense = narrow_ok = 0;
     int np = 0, nwide = 0;
     if (dense || narrow_ok) island_order(w, p, isl);
     if (!dense && narrow_ok && narrow(w, p, isl) && grow_dense(t, nv) == 0) dense = 1;
@@ -629,9 +622,9 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
                         H[w->dof_local[i] * nv + w->dof_local[j]] = cs_mass_get(p->M, i, j);
             }
             for (int b = 0; b < nbk; b++) {
-                int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
-                if (e->J_rownnz[r0] > 64) continue;
-                add_jthj(e, k, w->Hl + w->Gadr[k], w->dof_local, H, nv);
+                int k = w->isl_blocks[badr + b];
+                if (curved(e->blk_zone[k]))
+                    add_jthj(e, k, w->Hl + w->Gadr[k], w->dof_local, H, nv, t->scr);
             }
             if (cs_i_chol_env(nv, H, t->first)) break; /* cannot occur with M PD */
             double *x = t->x;
@@ -639,7 +632,7 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
             cs_i_chol_env_solve(nv, H, t->first, x);
             FOR_ISLAND_DOFS(w, p, isl, q) dir[q] = x[w->dof_local[q]];
         } else {
-            pcg(w, p, isl, np, nwide, g, dir);
+            pcg(w, t, p, isl, np, nwide, g, dir);
         }
         cs_i_mass_mul(w, p, isl, Md, dir);
         double dMr = 0, dMd = 0, d0 = 0;

@@ -83,9 +83,12 @@ static double block_update(cs_solver_ws *w, const cs_efc *e, int k, int exact, d
                                            : cs_cone_qp(n, G, c, e->blk_friction + 5 * k, x);
         if (rc >= 0) memcpy(f, x, sizeof(double) * n);
     } else {
-        /* scalar rows in order (frictionless; MuJoCo's pyramid edges), residual current */
+        /* scalar rows in order (frictionless, limits, MuJoCo's pyramid edges: onto f >= 0;
+         * a friction-loss row: onto its box), residual current */
+        double lo = kind == CS_BLOCK_FRICTIONLOSS ? -e->frictionloss[r0] : 0;
+        double hi = kind == CS_BLOCK_FRICTIONLOSS ? e->frictionloss[r0] : INFINITY;
         for (int i = 0; i < n; i++) {
-            double nf = fmax(0, f[i] - r[i] / G[i * n + i]), di = nf - f[i];
+            double nf = fmin(hi, fmax(lo, f[i] - r[i] / G[i * n + i])), di = nf - f[i];
             if (di != 0)
                 for (int m = 0; m < n; m++) r[m] += G[m * n + i] * di;
             f[i] = nf;
@@ -104,7 +107,9 @@ static double block_update(cs_solver_ws *w, const cs_efc *e, int k, int exact, d
      * cost, and near the optimum the computed change is rounding noise (~1e-15, from the
      * boundary multiplier times the solution's last-bit error): restoring there freezes PGS
      * short of the optimum, so exact blocks are kept. */
-    if (ch > 0 && !(kind != CS_BLOCK_FRICTIONLESS && exact)) {
+    int scalar = kind == CS_BLOCK_FRICTIONLESS || kind == CS_BLOCK_LIMIT ||
+                 kind == CS_BLOCK_FRICTIONLOSS;
+    if (ch > 0 && !(!scalar && exact)) {
         memcpy(f, old, sizeof(double) * n);
         return 0;
     }
@@ -135,7 +140,15 @@ static double block_update(cs_solver_ws *w, const cs_efc *e, int k, int exact, d
  * Measured (2 s runs, default 100 sweeps / tolerance 1e-8; steps at the sweep limit, mean
  * sweeps a step, before -> after): incline_33 161 -> 0, 19.6 -> 1.0; its pyramidal version
  * 79 -> 0, 11.1 -> 1.0; box_stack 20 -> 0, 26 -> 2.9 (there the pairs of the stack still
- * couple, but through whole manifolds); aniso_box_condim3/6 21/19 -> 0, 9.4/9.7 -> 1.2. */
+ * couple, but through whole manifolds); aniso_box_condim3/6 21/19 -> 0, 9.4/9.7 -> 1.2.
+ *
+ * Joint rows (limits, friction loss; docs/contact-math.md §10) have the trees {tree, -1}, so
+ * they join the group of their tree's contacts with static geometry, and the group's Newton
+ * treats them by their soft response like any block (a friction-loss row's Huber cost is
+ * continuously differentiable and piecewise quadratic; where it has no curvature M keeps the
+ * small Hessian positive definite): a limit and the ground contacts of one arm are settled
+ * jointly. A joint row alone, in a tree above CS_GMAXD dofs, or under contact blocking is a
+ * scalar update: a clamp onto f >= 0 (limit) or onto the box [-F, F] (friction loss). */
 
 
 /* A group: blocks of one pair of trees, at positions gord[gadr[g] .. gadr[g+1]) of the
@@ -266,12 +279,15 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
         if (sig) { /* which constant Hessian the block has here; -1: none (cone zone) */
             if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) {
                 sig[b] = z == CS_ZONE_MIDDLE ? -1 : (int)z;
+            } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+                sig[b] = z == CS_ZONE_BOTTOM; /* quadratic 1/R, else none */
             } else {
                 sig[b] = 0;
                 for (int r = 0; r < n; r++) sig[b] |= (f[r] > 0) << r;
             }
         }
-        if (z == CS_ZONE_TOP) continue; /* no force, no curvature */
+        if (z == CS_ZONE_TOP) continue; /* no force, no curvature (a friction-loss row in a
+                                           linear zone has force, not curvature) */
         if (gr)
             for (int r = 0; r < n; r++) {
                 const double *Jr = e->J + adr + r * nnz;

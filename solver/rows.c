@@ -1,4 +1,4 @@
-/* Constraint rows of one contact (docs/contact-math.md §8), with the details settled against
+/* Constraint rows of one contact (docs/contact-math.md §8) or joint (§10), with the details settled against
  * MuJoCo's engine_core_constraint.c (mj_instantiateContact, mj_diagApprox, getsolparam,
  * getimpedance, mj_makeImpedance):
  * - the impedance of a whole block is computed once from its FIRST row's pos and margin
@@ -7,7 +7,8 @@
  *   solreffriction when either entry is non-zero, else from solref;
  * - pyramidal edges all use solref, K included (their a_ref has a position term);
  * - R is first (1-imp)/imp dA for every row, then overwritten: elliptic R_1 = R_0/impratio
- *   and R_j = R_1 f_1^2/f_j^2; pyramidal every edge 2 mu^2 R_edge0, mu = f_1 sqrt(R_1/R_0). */
+ *   and R_j = R_1 f_1^2/f_j^2; pyramidal every edge 2 mu^2 R_edge0, mu = f_1 sqrt(R_1/R_0);
+ * - joint rows (mj_instantiateLimit, mj_instantiateFriction) at the end of the file. */
 #include "rows.h"
 
 #include "alloc.h"
@@ -97,7 +98,7 @@ void cs_solref_kb(const double r[2], double dw, double *K, double *B)
 /* ---- storage ---------------------------------------------------------------------- */
 
 #define ROW_ARRAYS(X) X(type) X(id) X(block) X(J_rownnz) X(J_rowadr) X(pos) X(margin) X(dA) \
-    X(K) X(B) X(vel) X(aref) X(R) X(force)
+    X(K) X(B) X(vel) X(aref) X(R) X(force) X(frictionloss)
 #define BLOCK_ARRAYS(X) X(blk_kind, 1) X(blk_dim, 1) X(blk_nrow, 1) X(blk_row, 1) \
     X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_friction, 5) \
     X(blk_mu, 1) X(blk_kappa, 1) X(blk_imp, 1) X(blk_impP, 1) X(blk_margin_c, 1) \
@@ -232,18 +233,10 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     memset(e->blk_force + CS_MAXDIM * k, 0, CS_MAXDIM * sizeof(double));
     e->blk_mu[k] = e->blk_kappa[k] = 0;
 
-    /* the frame Jacobian goes straight into the rows' value storage; pyramid edges are
-     * combinations of it, made in place from a copy */
-    double Jc[6 * 2 * 64], *Jframe = Jc;
-    double *Jrows = e->J + e->nnz;
-    int big = dim * ncol > (int)(sizeof Jc / sizeof *Jc);
-    if (kind == CS_BLOCK_PYRAMIDAL && !big) {
-        frame_jacobian(c, sd, merged, dim, ncol, Jframe);
-    } else {
-        Jframe = Jrows; /* elliptic/frictionless rows are the frame rows; a pyramid too large
-                           for the stack copy is built from the frame rows in reverse */
-        frame_jacobian(c, sd, merged, dim, ncol, Jframe);
-    }
+    /* the frame Jacobian goes straight into the rows' value storage (dim rows; a pyramid's
+     * 2 (dim - 1) rows are room for them); pyramid edges are made from it in place below */
+    double *Jframe = e->J + e->nnz, *Jrows = Jframe;
+    frame_jacobian(c, sd, merged, dim, ncol, Jframe);
     double *cv = e->blk_cvel + CS_MAXDIM * k;
     for (int j = 0; j < CS_MAXDIM; j++) cv[j] = 0;
     for (int j = 0; j < dim; j++) {
@@ -270,22 +263,15 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     double rot = sd[0].invweight[1] + sd[1].invweight[1];
 
     if (kind == CS_BLOCK_PYRAMIDAL) {
-        if (big) { /* rows 2k, 2k+1 from frame rows 0 and k+1; fill from the last edge down
-                      so frame rows are read before they are overwritten */
-            for (int kk = dim - 2; kk >= 0; kk--)
-                for (int q = 0; q < ncol; q++) {
-                    double n0 = Jframe[q], t = Jframe[(size_t)(kk + 1) * ncol + q];
-                    Jrows[(size_t)(2 * kk) * ncol + q] = n0 + fr[kk] * t;
-                    Jrows[(size_t)(2 * kk + 1) * ncol + q] = n0 - fr[kk] * t;
-                }
-        } else {
-            for (int kk = 0; kk < dim - 1; kk++)
-                for (int q = 0; q < ncol; q++) {
-                    double n0 = Jframe[q], t = Jframe[(size_t)(kk + 1) * ncol + q];
-                    Jrows[(size_t)(2 * kk) * ncol + q] = n0 + fr[kk] * t;
-                    Jrows[(size_t)(2 * kk + 1) * ncol + q] = n0 - fr[kk] * t;
-                }
-        }
+        /* edges 2k, 2k+1 from frame rows 0 and k+1, filled from the last edge down: edge k
+         * writes rows 2k, 2k+1 >= k + 1 while the edges after it read only frame rows 0 .. k,
+         * and within a column both reads come before the writes */
+        for (int kk = dim - 2; kk >= 0; kk--)
+            for (int q = 0; q < ncol; q++) {
+                double n0 = Jframe[q], t = Jframe[(size_t)(kk + 1) * ncol + q];
+                Jrows[(size_t)(2 * kk) * ncol + q] = n0 + fr[kk] * t;
+                Jrows[(size_t)(2 * kk + 1) * ncol + q] = n0 - fr[kk] * t;
+            }
     }
     for (int j = 0; j < nrow; j++) {
         int r = r0 + j;
@@ -301,6 +287,7 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
             col += n;
         }
         e->force[r] = 0;
+        e->frictionloss[r] = 0;
         if (kind == CS_BLOCK_PYRAMIDAL) {
             int kk = j / 2;
             e->dA[r] = tran + fr[kk] * fr[kk] * (kk < 2 ? tran : rot);
@@ -347,5 +334,72 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
             for (int j = 0; j < nrow; j++) e->R[r0 + j] = Rpy;
         }
     }
+    return warn;
+}
+
+/* ---- one joint row's block ------------------------------------------------------------ */
+
+/* MuJoCo's mj_instantiateLimit / mj_instantiateFriction rows with mj_makeImpedance's numbers
+ * (docs/contact-math.md §10): one scalar row over the tree's dofs; a friction row has
+ * pos = margin = 0 (so imp = solimp's d0 unless flat) and K = 0. */
+int cs_efc_add_joint_row(cs_efc *e, const cs_joint_row_in *in, int id, const double *qvel,
+                         const cs_row_opts *o)
+{
+    int fric = in->kind == CS_BLOCK_FRICTIONLOSS;
+    if ((in->kind != CS_BLOCK_LIMIT && !fric) || in->tree < 0 || in->ndof <= 0 ||
+        in->dofadr < 0 || (fric && !(in->frictionloss > 0 && isfinite(in->frictionloss))))
+        return CS_ROWS_BAD_JOINT;
+    int n = in->ndof;
+    if (cs_efc_reserve(e, 1, 1, n)) return -1;
+    int k = e->nblock++, r = e->nefc++;
+    e->blk_kind[k] = in->kind;
+    e->blk_dim[k] = 1;
+    e->blk_nrow[k] = 1;
+    e->blk_row[k] = r;
+    e->blk_id[k] = id;
+    e->blk_zone[k] = CS_ZONE_TOP;
+    e->blk_tree[2 * k] = in->tree;
+    e->blk_tree[2 * k + 1] = -1;
+    e->blk_dofadr[2 * k] = in->dofadr;
+    e->blk_dofadr[2 * k + 1] = 0;
+    e->blk_ndof[2 * k] = n;
+    e->blk_ndof[2 * k + 1] = 0;
+    memset(e->blk_friction + 5 * k, 0, 5 * sizeof(double));
+    e->blk_mu[k] = e->blk_kappa[k] = 0;
+    memset(e->blk_force + CS_MAXDIM * k, 0, CS_MAXDIM * sizeof(double));
+    memset(e->blk_cvel + CS_MAXDIM * k, 0, CS_MAXDIM * sizeof(double));
+
+    e->type[r] = in->kind;
+    e->id[r] = id;
+    e->block[r] = k;
+    e->J_rownnz[r] = n;
+    e->J_rowadr[r] = e->nnz;
+    double *J = e->J + e->nnz, v = 0;
+    int *ci = e->J_colind + e->nnz;
+    for (int q = 0; q < n; q++) {
+        J[q] = in->J[q];
+        ci[q] = in->dofadr + q;
+        v += J[q] * qvel[in->dofadr + q];
+    }
+    e->nnz += n;
+    e->force[r] = 0;
+    e->frictionloss[r] = fric ? in->frictionloss : 0;
+    e->pos[r] = fric ? 0 : in->pos;
+    e->margin[r] = fric ? 0 : in->margin;
+    e->blk_margin_c[k] = e->margin[r];
+    e->dA[r] = in->invweight;
+    e->vel[r] = v;
+    e->blk_cvel[CS_MAXDIM * k] = v;
+
+    double sr[2], si[5];
+    int warn = cs_solref_fix(in->solref, o->timestep, o->refsafe, sr) ? CS_ROWS_WARN_SOLREF : 0;
+    cs_solimp_clamp(in->solimp, si);
+    double impP, imp = cs_impedance(si, e->pos[r], e->margin[r], &impP);
+    e->blk_imp[k] = imp;
+    e->blk_impP[k] = impP;
+    e->R[r] = fmax(MINVAL, (1 - imp) * e->dA[r] / imp);
+    cs_solref_kb(sr, si[1], &e->K[r], &e->B[r]);
+    if (fric) e->K[r] = 0;
+    e->aref[r] = -e->B[r] * v - e->K[r] * imp * (e->pos[r] - e->margin[r]);
     return warn;
 }

@@ -1,5 +1,6 @@
-/* Soft contact constraint rows (docs/contact-math.md §8): Jacobian in the contact frame over
- * generalised coordinates, impedance, K/B, a_ref, R, regularised mu. No I/O. */
+/* Soft constraint rows (docs/contact-math.md §8, §10): contacts (Jacobian in the contact
+ * frame over generalised coordinates, impedance, K/B, a_ref, R, regularised mu) and joint
+ * rows (limits, dry joint friction). No I/O. */
 #ifndef CS_ROWS_H
 #define CS_ROWS_H
 
@@ -10,7 +11,11 @@
 typedef enum {
     CS_BLOCK_FRICTIONLESS = 0, /* condim 1: one row f_n >= 0 */
     CS_BLOCK_ELLIPTIC = 1,     /* dim rows (n, t1, t2, spin, roll1, roll2), f in the cone */
-    CS_BLOCK_PYRAMIDAL = 2     /* 2(dim-1) edge rows J_n +- mu_j J_j, each edge force >= 0 */
+    CS_BLOCK_PYRAMIDAL = 2,    /* 2(dim-1) edge rows J_n +- mu_j J_j, each edge force >= 0 */
+    CS_BLOCK_LIMIT = 3,        /* one row, one-sided: f >= 0 (joint limit; MuJoCo
+                                  mjCNSTR_LIMIT_JOINT) */
+    CS_BLOCK_FRICTIONLOSS = 4  /* one row, box: -frictionloss <= f <= frictionloss (dry joint
+                                  friction; mjCNSTR_FRICTION_DOF) */
 } cs_block_kind;
 
 #define CS_MAXROWS 10 /* pyramidal condim 6 */
@@ -20,6 +25,8 @@ typedef enum {
 #define CS_ROWS_WARN_SOLREFFRICTION 2 /* mixed-sign solreffriction [replaced by 0 0] */
 #define CS_ROWS_BAD_DIM 4             /* condim not 1, 3, 4, 6: made frictionless (sim's
                                          loader should have rejected it) */
+#define CS_ROWS_BAD_JOINT 8           /* a joint row with an unknown kind, no tree or dofs, or
+                                         a friction bound not positive and finite: left out */
 
 /* One contact as collision/sim deliver it. */
 typedef struct {
@@ -43,6 +50,23 @@ typedef struct {
     double invweight[2];  /* (trans, rot) of the geom's own body (R's diagonal approximation) */
 } cs_contact_side;
 
+/* One joint row: one scalar row on one kinematic tree (docs/contact-math.md §10). */
+typedef struct {
+    int kind;            /* CS_BLOCK_LIMIT or CS_BLOCK_FRICTIONLOSS */
+    int tree;            /* the tree (>= 0) */
+    int dofadr, ndof;    /* the row's columns: the whole tree's dofs (as contact sides) */
+    const double *J;     /* ndof values over those columns (mostly zeros: +-1 on a hinge/slide
+                            dof, a unit axis over a ball joint's 3 dofs) */
+    double pos, margin;  /* limit: distance from the limit (< 0 violated) and the joint's
+                            margin; friction: 0 and 0 (a friction row has no position: both
+                            are taken as 0 whatever is given) */
+    double solref[2], solimp[5];  /* limit: solreflimit/solimplimit; friction:
+                                     solreffriction/solimpfriction */
+    double invweight;    /* R's diagonal approximation: dof_invweight0 of the joint's first
+                            dof */
+    double frictionloss; /* friction: the bound (> 0); limit: unused */
+} cs_joint_row_in;
+
 typedef struct {
     double timestep;
     double impratio;    /* MuJoCo default 1 */
@@ -52,15 +76,16 @@ typedef struct {
 
 /* The constraint rows of one step, MuJoCo's efc_ layout: per-row arrays, J sparse by rows
  * (row pointers, dof indices, values). Rows come in blocks, one per contact (dim rows
- * elliptic, 2 (dim - 1) pyramidal, 1 frictionless); per-block arrays hold what the rows of
- * a block share. Storage grows when a step needs more and is reused after: no allocation
+ * elliptic, 2 (dim - 1) pyramidal, 1 frictionless) or joint row (1 row); per-block arrays
+ * hold what the rows of a block share (a joint block: kind, trees {tree, -1}, dofs, imp,
+ * blk_cvel[0] = J qvel, blk_force[0] = the row's force, zone; friction, mu, kappa 0). Storage grows when a step needs more and is reused after: no allocation
  * in a step once the largest has been seen. */
 typedef struct cs_efc {
     int nefc, nblock, nnz;
     int cap_efc, cap_block, cap_nnz;
     /* rows (nefc) */
     int *type;            /* cs_block_kind of the row's block */
-    int *id;              /* the contact the row belongs to */
+    int *id;              /* the contact (joint row: the caller's id) the row belongs to */
     int *block;           /* its block */
     int *J_rownnz, *J_rowadr, *J_colind;
     double *J;            /* nnz */
@@ -68,6 +93,7 @@ typedef struct cs_efc {
     double *vel;          /* J qvel (pyramidal: edge velocities) */
     double *aref, *R;
     double *force;        /* row-space force: elliptic components, pyramid edges */
+    double *frictionloss; /* friction-loss rows: the bound (0 on every other row) */
     /* blocks (nblock) */
     int *blk_kind, *blk_dim, *blk_nrow, *blk_row, *blk_id;
     int *blk_tree;        /* 2: trees of geom1's and geom2's side (-1 static); equal trees
@@ -80,7 +106,9 @@ typedef struct cs_efc {
     double *blk_imp, *blk_impP, *blk_margin_c;
     double *blk_cvel;     /* 6: contact-frame velocity (v_n, v_t1, v_t2, w_spin, w_roll..) */
     double *blk_force;    /* 6: contact-frame force (f_n, friction ...), decoded */
-    int *blk_zone;        /* cs_zone of the block's residual J a - a_ref */
+    int *blk_zone;        /* cs_zone of the block's residual J a - a_ref (cone.h: contacts
+                             top/bottom/middle; a limit top (no force) or bottom (active);
+                             a friction-loss row bottom (quadratic) or linearneg/linearpos) */
 } cs_efc;
 
 void cs_efc_init(cs_efc *e);
@@ -92,6 +120,15 @@ int cs_efc_reserve(cs_efc *e, int nblock, int nrow, int nnz);
  * sides index it by dof). Returns a CS_ROWS_WARN_* mask, or -1 when out of memory. */
 int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_contact_side side[2],
                        const double *qvel, const cs_row_opts *o);
+/* Append one joint row as its own block (blk_tree = {tree, -1}); id is the caller's (joint
+ * index for a limit, dof index for friction), stored in blk_id and id. Numbers as MuJoCo's
+ * mj_instantiateLimit / mj_instantiateFriction and mj_makeImpedance: imp from solimp at
+ * (pos, margin) (friction: 0, 0), R = max(1e-15, (1 - imp) invweight / imp), solref as
+ * cs_solref_fix, K and B from cs_solref_kb, a_ref = -B vel - K imp (pos - margin) for a
+ * limit and -B vel for friction (K = 0), no impratio. Returns a CS_ROWS_WARN_* mask
+ * (CS_ROWS_BAD_JOINT: nothing appended), -1 out of memory. */
+int cs_efc_add_joint_row(cs_efc *e, const cs_joint_row_in *r, int id, const double *qvel,
+                         const cs_row_opts *o);
 /* Value of row r at dof q (0 where the row has no entry). */
 double cs_efc_J(const cs_efc *e, int r, int q);
 

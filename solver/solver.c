@@ -23,6 +23,12 @@ void cs_solver_opts_default(cs_solver_opts *o)
 
 #define DMAX_DEFAULT 192
 
+/* a thread's per-block scratch for trees of up to maxtd dofs */
+static double *thread_scratch(double *old, int maxtd)
+{
+    return cs_realloc(old, sizeof(double) * (2 * CS_MAXROWS * (size_t)(maxtd > 0 ? maxtd : 1)));
+}
+
 static void free_threads(cs_solver_ws *w)
 {
     cs_pool_free(w->pool);
@@ -32,6 +38,7 @@ static void free_threads(cs_solver_ws *w)
             cs_free(w->tws[i].H);
             cs_free(w->tws[i].x);
             cs_free(w->tws[i].first);
+            cs_free(w->tws[i].scr);
         }
     cs_free(w->tws);
     w->tws = NULL;
@@ -56,7 +63,8 @@ int cs_solver_set_threads(cs_solver_ws *w, int n)
         w->tws[i].x = cs_malloc(sizeof(double) * (d + 1));
         w->tws[i].first = cs_malloc(sizeof(int) * (d + 1));
         w->tws[i].cap = w->dmax;
-        if (!w->tws[i].H || !w->tws[i].x || !w->tws[i].first) {
+        w->tws[i].scr = thread_scratch(NULL, w->maxtd);
+        if (!w->tws[i].H || !w->tws[i].x || !w->tws[i].first || !w->tws[i].scr) {
             free_threads(w);
             return -1;
         }
@@ -130,9 +138,32 @@ void cs_efc_decode(const cs_efc *e, int k, const double *f, double *force)
             force[0] += f[2 * j] + f[2 * j + 1];
             force[1 + j] = fr[j] * (f[2 * j] - f[2 * j + 1]);
         }
-    } else {
+    } else { /* elliptic: the frame components; frictionless and joint rows: one force */
         for (int j = 0; j < e->blk_nrow[k]; j++) force[j] = f[j];
     }
+}
+
+/* A friction-loss row's Huber response (MuJoCo's mj_constraintUpdate_impl,
+ * mjCNSTR_FRICTION_DOF): quadratic for |j| < R F, linear (force at the bound, no curvature)
+ * beyond, the borders going to the linear zones. */
+static cs_zone floss_soft(double j, double R, double F, double *f, double *cost, double *curv)
+{
+    if (j <= -R * F) {
+        *f = F;
+        *cost = -0.5 * R * F * F - F * j;
+        *curv = 0;
+        return CS_ZONE_LINEARNEG;
+    }
+    if (j >= R * F) {
+        *f = -F;
+        *cost = -0.5 * R * F * F + F * j;
+        *curv = 0;
+        return CS_ZONE_LINEARPOS;
+    }
+    *f = -j / R;
+    *cost = 0.5 * j * j / R;
+    *curv = 1 / R;
+    return CS_ZONE_BOTTOM;
 }
 
 cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *cost,
@@ -140,7 +171,14 @@ cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *
 {
     int n = e->blk_nrow[k];
     const double *R = e->R + e->blk_row[k];
+    if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+        double curv;
+        cs_zone z = floss_soft(j[0], R[0], e->frictionloss[e->blk_row[k]], f, cost, &curv);
+        if (hess) hess[0] = curv;
+        return z;
+    }
     if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
+        /* frictionless, pyramid edges, limits */
         if (hess) memset(hess, 0, sizeof(double) * n * n);
         /* independent rows: l = j^2/(2R) for j < 0 */
         double c = 0;
@@ -194,6 +232,13 @@ cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *d
 {
     int n = e->blk_nrow[k];
     const double *R = e->R + e->blk_row[k];
+    if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+        double f, c, curv;
+        cs_zone z = floss_soft(j[0], R[0], e->frictionloss[e->blk_row[k]], &f, &c, &curv);
+        *fdj = f * dj[0];
+        *djhdj = curv * dj[0] * dj[0];
+        return z;
+    }
     if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
         double a = 0, b = 0;
         for (int i = 0; i < n; i++)
@@ -277,7 +322,9 @@ static double cone_violation(const cs_efc *e, int k, const double *f)
 {
     double v = 0;
     int n = e->blk_nrow[k];
-    if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
+    if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) /* the box */
+        return fmax(0, fabs(f[0]) - e->frictionloss[e->blk_row[k]]);
+    if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) { /* one-sided rows */
         for (int r = 0; r < n; r++) v = fmax(v, -f[r]);
         return v;
     }
@@ -317,6 +364,12 @@ static void island_stats(cs_solver_ws *w, const cs_problem *p, int isl)
             /* f.(J a0 - aref) + 1/2 f.(J (a_f - a0) + R f) */
             dual += f[r] * (0.5 * (j[r] + j0[r]) + 0.5 * e->R[r0 + r] * f[r]);
             c += f[r] * (j[r] + e->R[r0 + r] * f[r]);
+        }
+        if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+            /* the box's multipliers: the dual gradient g = j + R f pushes toward one bound
+             * (g > 0: -F, g < 0: +F); its size times the distance to that bound */
+            double g = j[0] + e->R[r0] * f[0], F = e->frictionloss[r0];
+            c = g > 0 ? g * (f[0] + F) : -g * (F - f[0]);
         }
         comp += fabs(c);
         feas = fmax(feas, cone_violation(e, k, f));
@@ -580,6 +633,25 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     cs_efc *e = p->efc;
     memset(st, 0, sizeof *st);
     if (M->nv != w->nv || M->ntree > w->ntree) return -1;
+    for (int k = 0; k < e->nblock; k++) /* every side is a whole tree of M (or static) */
+        for (int s = 0; s < 2; s++) {
+            int t = e->blk_tree[2 * k + s];
+            if (t >= M->ntree || (t >= 0 && (e->blk_dofadr[2 * k + s] != M->tree_dofadr[t] ||
+                                             e->blk_ndof[2 * k + s] != M->tree_dofnum[t])))
+                return -1;
+        }
+    /* the threads' per-block scratch, sized by the largest tree */
+    int maxtd = 0;
+    for (int t = 0; t < M->ntree; t++)
+        if (M->tree_dofnum[t] > maxtd) maxtd = M->tree_dofnum[t];
+    if (maxtd > w->maxtd) {
+        for (int i = 0; i < w->nthread; i++) {
+            double *s = thread_scratch(w->tws[i].scr, maxtd);
+            if (!s) return CS_SOLVE_NOMEM;
+            w->tws[i].scr = s;
+        }
+        w->maxtd = maxtd;
+    }
     /* Newton CG's per-tree preconditioner blocks, laid out for this forest */
     int nP = 0;
     for (int t = 0; t < M->ntree; t++) nP += M->tree_dofnum[t] * M->tree_dofnum[t];

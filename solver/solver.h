@@ -1,5 +1,5 @@
 /* Contact solvers over the constraint rows of a step (rows.h): matrix-free dual PGS and
- * primal Newton on MuJoCo's soft-cone problem (docs/contact-math.md §7), in generalised
+ * primal Newton on MuJoCo's soft-cone problem (docs/contact-math.md §7, joint rows §10), in generalised
  * coordinates, with the mass matrix as a factored tree operator (mass.h). Contact islands
  * (kinematic trees joined by contacts) are independent problems, solved on several threads
  * with results that do not depend on how many.
@@ -8,10 +8,11 @@
  * block matrix J M^-1 J^T + R and its factors), warm start, sweep (PGS) or iterate
  * (Newton), store (forces and zones onto the blocks), and statistics only when asked.
  *
- * Use, per step: fill a cs_efc with cs_efc_add_contact, factor the mass matrix
- * (cs_mass_factor), then cs_solve(ws, &problem, &opts, qacc_warmstart or NULL, qacc, &st).
- * ws = cs_solver_create(nv, ntree) once; its per-step storage grows when a step needs more
- * and is reused after. */
+ * Use, per step: fill a cs_efc with cs_efc_add_contact and cs_efc_add_joint_row, factor the
+ * mass matrix (cs_mass_factor), then cs_solve(ws, &problem, &opts, qacc_warmstart or NULL,
+ * qacc, &st). ws = cs_solver_create(nv, ntree) once; its per-step storage grows when a step
+ * needs more (more rows, or trees larger than any before) and is reused after. A joint row
+ * puts its tree into an island as a contact with static geometry does. */
 #ifndef CS_SOLVER_H
 #define CS_SOLVER_H
 
@@ -62,9 +63,12 @@ typedef struct {
     /* with opts.stats only: */
     double primal_cost;     /* 1/2 (a-a0)^T M (a-a0) + sum l(J a - a_ref) at the final a */
     double dual_cost;       /* 1/2 f^T (A+R) f + f^T (J a0 - a_ref) at the final f */
-    double feasibility;     /* max cone violation of the reported forces */
+    double feasibility;     /* max cone violation of the reported forces (limits: f < 0;
+                               friction-loss rows: |f| beyond the bound) */
     double stationarity;    /* max(|M(a-a0) - J^T f|_inf, max_i |f_i - f_soft(J_i a - aref_i)|) */
-    double complementarity; /* sum_i |f_i . (J_i a - aref_i + R_i f_i)| */
+    double complementarity; /* sum_i |f_i . (J_i a - aref_i + R_i f_i)| over contact and
+                               limit blocks; a friction-loss row adds |g| times the distance
+                               of f to the bound g = J a - aref + R f pushes toward */
 } cs_island_stats;
 
 typedef struct {
@@ -87,7 +91,8 @@ int cs_solver_set_threads(cs_solver_ws *w, int nthread);
 /* Solve. a_warm: previous step's constrained acceleration (nv) or NULL (cold start).
  * a_out: constrained acceleration (nv; dofs without contacts get a0).
  * Returns 0, CS_SOLVE_NOMEM when the per-step storage could not grow, or -1 when the
- * problem does not fit the workspace. */
+ * problem does not fit the workspace (or a block's side is not a whole tree of M: a
+ * contact side's or joint row's dofadr and ndof must be its tree's). */
 #define CS_SOLVE_NOMEM (-2)
 int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, const double *a_warm,
              double *a_out, cs_solve_stats *st);
@@ -97,9 +102,11 @@ const cs_island_stats *cs_solver_island(const cs_solver_ws *w, int i);
 
 /* --- small pieces, exposed for tests ------------------------------------------------ */
 
-/* Soft-cone response of block k to residual j (nrow entries): forces f (row space), cost
- * l(j), optional Hessian (nrow x nrow). Elliptic uses R_0, kappa and the physical
- * friction; frictionless/pyramidal rows are independent: f = max(0, -j/R). */
+/* Soft response of block k to residual j (nrow entries): forces f (row space), cost l(j),
+ * optional Hessian (nrow x nrow), and the zone (cone.h). Elliptic uses R_0, kappa and the
+ * physical friction; frictionless, pyramidal and limit rows are independent:
+ * f = max(0, -j/R); a friction-loss row (bound F) is MuJoCo's Huber: f = -j/R, l = j^2/(2R)
+ * for |j| < R F, else f = -F sign(j), l = F (|j| - R F/2), no curvature. */
 cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *cost,
                     double *hess);
 
@@ -123,7 +130,8 @@ int cs_nonneg_qp(int n, const double *G, const double *c, double *x);
 int cs_fn_qcqp(int n, const double *H, const double *b, const double *mu, double fn, double *x,
                double *lambda);
 
-/* Decode block k's row forces f into the contact-frame force (CS_MAXDIM entries). */
+/* Decode block k's row forces f into the contact-frame force (CS_MAXDIM entries; a joint
+ * row's force in entry 0). */
 void cs_efc_decode(const cs_efc *e, int k, const double *f, double *force);
 
 #endif

@@ -27,11 +27,15 @@ typedef struct {
     double *x;      /* Newton: island-local vector, cap */
     int *first;     /* Newton: the dense factor's envelope, cap */
     int cap;        /* dofs the three hold: dmax, grown for narrow islands */
+    double *scr;    /* Newton: a block's Hl J (CS_MAXROWS x two trees' dofs) and a tree's
+                       preconditioner inversion; 2 CS_MAXROWS maxtd */
 } cs_thread_ws;
 
 struct cs_solver_ws {
     int nv, ntree;
     int dmax;                        /* Newton dense limit in dofs */
+    int maxtd;                       /* the largest tree's dofs the thread scratch holds
+                                        (grown by cs_solve to the model's trees) */
     /* per dof */
     double *a, *grad, *dir, *Mdir, *tmp, *pcg; /* pcg: 4 nv */
     int *dof_local;

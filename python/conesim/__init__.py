@@ -234,6 +234,11 @@ class Model:
     def body(self, key):
         return self._lookup("body", key, self.nbody, lib.cs_name2id_body)
 
+    def joint(self, key):
+        return self._lookup("joint", key, self.njnt, lib.cs_name2id_joint)
+
+    jnt = joint
+
     def __del__(self):
         ptr = self.__dict__.get("_ptr")
         if ptr:

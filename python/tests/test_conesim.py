@@ -184,3 +184,38 @@ def test_cone_calculator_worked_numbers():
         conesim.cone.qcqp([[1, 2], [2, 1]], [1, 1], [1, 1], 1)  # not positive definite
     with pytest.raises(ValueError):
         conesim.cone.slide(1, [1, 1], [1, 2, 3])
+
+
+PENDULUM = """<mujoco>
+  <option timestep="0.0005"/>
+  <worldbody>
+    <body name="arm" pos="0 0 1">
+      <joint name="swing" type="hinge" axis="0 1 0" range="-120 120"/>
+      <geom type="sphere" size="0.01" pos="0.5 0 0" mass="1"/>
+      <body name="tip" pos="0.5 0 0">
+        <joint name="wrist" type="ball"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -0.1" size="0.01" mass="0.01"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+def test_joints_in_mujocos_layout():
+    m = conesim.Model.from_xml_string(PENDULUM)
+    assert (m.njnt, m.nq, m.nv) == (2, 5, 4)
+    assert m.joint("swing").id == 0 and m.jnt("wrist").id == 1
+    assert list(m.jnt_type) == [3, 1]  # hinge, ball (mjtJoint)
+    assert list(m.jnt_qposadr) == [0, 1] and list(m.jnt_dofadr) == [0, 1]
+    assert m.jnt_limited[0] == 1
+    assert m.jnt_range[0] == pytest.approx([-2 * np.pi / 3, 2 * np.pi / 3])  # degrees by default
+    assert list(m.dof_parent) == [-1, 0, 1, 2]
+    d = conesim.Data(m)
+    assert list(d.qpos) == [0, 1, 0, 0, 0]
+    # released horizontal, a point mass on a massless rod swings down: at the bottom
+    # (angle pi/2 about +y takes +x to -z) its speed is sqrt(2 g L)
+    g, L, best = 9.81, 0.5, 0.0
+    for _ in range(4000):
+        conesim.step(m, d)
+        best = max(best, abs(d.qvel[0]) * L)
+    assert best == pytest.approx(np.sqrt(2 * g * L), rel=2e-2)
