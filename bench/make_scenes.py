@@ -193,7 +193,7 @@ def chain(name, n, header, length=0.1, r=0.02, bend=9.0, drop=0.005, damping=0.0
             lines += nest(["  <freejoint/>"], k)
         else:
             axis = "0 0 1" if k % 2 else "0 1 0"
-            lines += nest(['  <joint name="j%d" type="hinge" axis="%s" damping="%s"/>'
+            lines += nest(['  <joint name="j%d" type="hinge" axis="%s" damping="%s" range="-60 60"/>'
                            % (k, axis, f(damping))], k)
         lines += nest(['  <geom type="capsule" fromto="0 0 0 %s 0 0" size="%s" rgba="%s"/>'
                        % (f(length), f(r), COLORS[k % 4])], k)
@@ -217,13 +217,13 @@ def comb(name, n, header, pitch=0.05, reach=0.06, drop=0.08, r=0.012, stiffness=
              '  <geom type="box" size="%s %s %s" mass="1" rgba="%s"/>' % (f(bx), f(by), f(bz), COLORS[2]),
              '</body>',
              '<body name="base" pos="0 %s %s">' % (f(-reach / 2), f(base_z)),
-             '  <joint name="lift" type="slide" axis="0 0 1" damping="1"/>',
+             '  <joint name="lift" type="slide" axis="0 0 1" damping="1" range="-0.05 0.05"/>',
              '  <geom type="box" size="%s 0.02 0.015" pos="0 0 0.02" mass="1" rgba="%s"/>'
              % (f(n * pitch / 2 + 0.01), COLORS[0])]
     for i in range(n):
         x = (i - (n - 1) / 2) * pitch
         world += ['  <body name="finger%d" pos="%s 0 0">' % (i, f(x)),
-                  '    <joint name="f%d" type="hinge" axis="1 0 0" stiffness="%s" damping="%s"/>'
+                  '    <joint name="f%d" type="hinge" axis="1 0 0" stiffness="%s" damping="%s" range="-20 40"/>'
                   % (i, f(stiffness), f(damping)),
                   '    <geom type="capsule" fromto="0 0 0 0 %s %s" size="%s" mass="0.03" rgba="%s"/>'
                   % (f(reach), f(-drop), f(r), COLORS[1 + i % 3]),
@@ -244,7 +244,7 @@ def quadruped(name, header, thigh=(0.06, -0.14), shin=(-0.06, -0.14), r=0.02, st
              '  <freejoint/>',
              '  <geom type="box" size="0.2 0.1 0.04" mass="2" rgba="%s"/>' % COLORS[0]]
     for i, (sx, sy) in enumerate([(1, 1), (1, -1), (-1, 1), (-1, -1)]):
-        spring = 'stiffness="%s" damping="%s"' % (f(stiffness), f(damping))
+        spring = 'stiffness="%s" damping="%s" range="-60 60"' % (f(stiffness), f(damping))
         world += ['  <body name="thigh%d" pos="%s %s 0">' % (i, f(sx * hx), f(sy * hy)),
                   '    <joint name="hip%d" type="hinge" axis="0 1 0" %s/>' % (i, spring),
                   '    <geom type="capsule" fromto="0 0 0 %s 0 %s" size="%s" mass="0.2" rgba="%s"/>'
@@ -314,7 +314,7 @@ What to look for: the reference for mesh_bin_100's speed.""")
     chain("chain_20", 20, """
 chain_20: 20 capsule links (r 0.02, 0.1 m long) in a planar arc (9 degrees per joint) released
 5 mm above the floor. Link 0 is free; links 1-19 hang on hinges whose axes alternate vertical
-and horizontal (damping 0.02). Elliptic cones, Newton (MuJoCo's default).
+and horizontal (damping 0.02, range +-60 degrees). Elliptic cones, Newton (MuJoCo's default).
 What it measures: one articulated tree of 25 dofs (a dense mass matrix: every dof is an
 ancestor of the later ones) with 20 or more floor contacts in one island.
 What to look for: the chain lands and lies still in its arc; no link sinks into the floor.""")
