@@ -362,19 +362,48 @@ int cs_coulomb_block(int dim, const double *G, const double *c, const double *mu
 
 /* ---- the method ---------------------------------------------------------------------- */
 
-/* the previous step's forces, by block index, kept when the block is the same contact or
- * joint row (kind, id, trees, rows): the warm start */
+/* The previous step's forces, the warm start. A block is matched with a kept one of the
+ * same kind, trees and rows whose normal row is nearly the same: two random projections of
+ * the row's Jacobian (the contact point's lever arms) agree to 1e-3. Contact sets of
+ * manifolds change order and size from step to step, so the block index alone is no key. */
 typedef struct {
-    int kind, id, t0, t1, nrow;
+    int kind, t0, t1, nrow;
+    double sig[2];
     double f[CS_MAXDIM];
 } keep;
 
 struct cs_coulomb_ws {
-    int n, cap;
+    int n, cap;           /* kept blocks */
     keep *k;
-    int cap_pat;
-    int *pat;   /* per block: the pyramid's last active pattern */
+    long long *ord;       /* kept blocks sorted by (trees, index): key * 2^24 + index */
+    int cap_blk;
+    int *pat;             /* per block: the pyramid's last active pattern */
+    int *match;           /* per block: the kept block it continues, -1 none */
 };
+
+#define KEY_POS (1LL << 24)
+
+static double weight(int col, int i)
+{
+    unsigned x = (unsigned)col * 2654435761u + (unsigned)i * 40503u + 12345u;
+    x ^= x >> 15;
+    x *= 2246822519u;
+    x ^= x >> 13;
+    return (double)(x & 0xffffu) / 32768.0 - 1;
+}
+
+static void signature(const cs_efc *e, int k, double sig[2])
+{
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    sig[0] = sig[1] = 0;
+    for (int q = 0; q < nnz; q++)
+        for (int i = 0; i < 2; i++) sig[i] += e->J[adr + q] * weight(e->J_colind[adr + q], i);
+}
+
+static long long pair_key(int kind, int t0, int t1)
+{
+    return (((long long)kind * 4096 + (t0 + 1)) * (1LL << 20) + (t1 + 1)) % (1LL << 38);
+}
 
 int cs_i_coulomb_begin(cs_solver_ws *w, const cs_efc *e)
 {
@@ -383,14 +412,42 @@ int cs_i_coulomb_begin(cs_solver_ws *w, const cs_efc *e)
         if (!w->cw) return -1;
     }
     struct cs_coulomb_ws *cw = w->cw;
-    if (e->nblock > cw->cap_pat) {
+    if (e->nblock > cw->cap_blk) {
         int c = e->nblock + e->nblock / 2 + 16;
         int *p = cs_realloc(cw->pat, sizeof(int) * (size_t)c);
         if (!p) return -1;
         cw->pat = p;
-        cw->cap_pat = c;
+        p = cs_realloc(cw->match, sizeof(int) * (size_t)c);
+        if (!p) return -1;
+        cw->match = p;
+        cw->cap_blk = c;
     }
-    for (int k = 0; k < e->nblock; k++) cw->pat[k] = 0;
+    for (int k = 0; k < e->nblock; k++) {
+        cw->pat[k] = 0;
+        cw->match[k] = -1;
+        if (cw->n == 0 || cw->n >= KEY_POS) continue;
+        long long key = pair_key(e->blk_kind[k], e->blk_tree[2 * k], e->blk_tree[2 * k + 1]);
+        int lo = 0, hi = cw->n; /* first kept entry with this key */
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (cw->ord[mid] / KEY_POS < key) lo = mid + 1;
+            else hi = mid;
+        }
+        double sig[2], best = INFINITY;
+        signature(e, k, sig);
+        for (int i = lo; i < cw->n && cw->ord[i] / KEY_POS == key; i++) {
+            int j = (int)(cw->ord[i] % KEY_POS);
+            const keep *kp = &cw->k[j];
+            if (kp->nrow != e->blk_nrow[k] || kp->t0 != e->blk_tree[2 * k] ||
+                kp->t1 != e->blk_tree[2 * k + 1])
+                continue;
+            double dd = fabs(kp->sig[0] - sig[0]) + fabs(kp->sig[1] - sig[1]);
+            if (dd < best && dd <= 1e-3 * (1 + fabs(sig[0]) + fabs(sig[1]))) {
+                best = dd;
+                cw->match[k] = j;
+            }
+        }
+    }
     return 0;
 }
 
@@ -398,25 +455,28 @@ void cs_i_coulomb_end(cs_solver_ws *w, const cs_efc *e)
 {
     struct cs_coulomb_ws *cw = w->cw;
     if (!cw) return;
+    cw->n = 0; /* no warm start next step unless all is kept */
     if (e->nblock > cw->cap) {
         int c = e->nblock + e->nblock / 2 + 16;
         keep *k = cs_realloc(cw->k, sizeof(keep) * (size_t)c);
-        if (!k) {
-            cw->n = 0; /* no warm start next step */
-            return;
-        }
+        if (!k) return;
         cw->k = k;
+        long long *o = cs_realloc(cw->ord, sizeof(long long) * (size_t)c);
+        if (!o) return;
+        cw->ord = o;
         cw->cap = c;
     }
     for (int b = 0; b < e->nblock; b++) {
         keep *k = &cw->k[b];
         k->kind = e->blk_kind[b];
-        k->id = e->blk_id[b];
         k->t0 = e->blk_tree[2 * b];
         k->t1 = e->blk_tree[2 * b + 1];
         k->nrow = e->blk_nrow[b];
+        signature(e, b, k->sig);
         memcpy(k->f, e->force + e->blk_row[b], sizeof(double) * (size_t)k->nrow);
+        cw->ord[b] = pair_key(k->kind, k->t0, k->t1) * KEY_POS + b;
     }
+    cs_i_sort_ll(cw->ord, e->nblock);
     cw->n = e->nblock;
 }
 
@@ -424,7 +484,9 @@ void cs_i_coulomb_free(cs_solver_ws *w)
 {
     if (!w->cw) return;
     cs_free(w->cw->k);
+    cs_free(w->cw->ord);
     cs_free(w->cw->pat);
+    cs_free(w->cw->match);
     cs_free(w->cw);
     w->cw = NULL;
 }
@@ -520,14 +582,11 @@ void cs_i_coulomb(cs_solver_ws *w, cs_thread_ws *t, int isl)
         prepare(w, p, k, pyramid);
         /* warm start: the same block's forces of the previous step */
         double *f = e->force + e->blk_row[k];
-        if (k < cw->n) {
-            const keep *kp = &cw->k[k];
-            if (kp->kind == e->blk_kind[k] && kp->id == e->blk_id[k] && kp->nrow == e->blk_nrow[k] &&
-                kp->t0 == e->blk_tree[2 * k] && kp->t1 == e->blk_tree[2 * k + 1]) {
-                memcpy(f, kp->f, sizeof(double) * (size_t)kp->nrow);
-                cs_i_apply(w, e, k, f, w->a);
-                w->ist[isl].warm_used = 1;
-            }
+        if (cw->match[k] >= 0) {
+            const keep *kp = &cw->k[cw->match[k]];
+            memcpy(f, kp->f, sizeof(double) * (size_t)kp->nrow);
+            cs_i_apply(w, e, k, f, w->a);
+            w->ist[isl].warm_used = 1;
         }
     }
     double h = o->timestep > 0 ? o->timestep : 1;
@@ -536,8 +595,9 @@ void cs_i_coulomb(cs_solver_ws *w, cs_thread_ws *t, int isl)
     while (it < o->max_iter) {
         it++;
         dv = 0;
-        for (int b = 0; b < nbk; b++)
-            dv = fmax(dv, update(w, e, w->isl_blocks[badr + b], pyramid, w->a));
+        for (int b = 0; b < nbk; b++) /* forward, then backward: symmetric Gauss-Seidel */
+            dv = fmax(dv, update(w, e, w->isl_blocks[badr + (it % 2 ? b : nbk - 1 - b)], pyramid,
+                                 w->a));
         if (dv * h <= o->tolerance) break;
     }
     w->ist[isl].iterations = it;

@@ -63,8 +63,8 @@ static int count_lines(const char *text)
 }
 
 /* the table's columns: scene bodies geoms steps wall cpu steps/s realtime contacts rows iterations
- * kin collide smooth constr integ data rss */
-enum { NCOL = 18 };
+ * kin collide smooth constr integ data rss contact */
+enum { NCOL = 19 };
 
 START_TEST(table_shape)
 {
@@ -130,7 +130,7 @@ START_TEST(csv_shape)
     ck_assert_int_eq(count_lines(text), 3);
     ck_assert(line_of(text, 0, line, sizeof line));
     int ncol = split(line, ",", f, 64);
-    ck_assert_int_eq(ncol, 26);
+    ck_assert_int_eq(ncol, 27);
     ck_assert_str_eq(f[0], "scene");
     ck_assert_str_eq(f[7], "steps");
     ck_assert_str_eq(f[13], "contacts_max");
