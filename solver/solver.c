@@ -27,6 +27,8 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->ls_tolerance = 0.01;
     o->islands = 1;
     o->stats = 0;
+    o->timestep = 0;
+    o->coulomb_cone = CS_CONE_ELLIPTIC;
 }
 
 int cs_solver_set_threads(cs_solver_ws *w, int n)
@@ -402,13 +404,18 @@ static void store_island(cs_solver_ws *w, const cs_problem *p, int isl)
 static void stage_store(cs_solver_ws *w, int thread, int isl)
 {
     (void)thread;
-    store_island(w, w->p, isl);
+    const cs_method *m = cs_plans[w->o->type].run;
+    if (m->store) m->store(w->mws[m->slot], w, isl);
+    else store_island(w, w->p, isl);
 }
 
 static void stage_stats(cs_solver_ws *w, int thread, int isl)
 {
     (void)thread;
-    if (w->o->stats) island_stats(w, w->p, isl);
+    const cs_method *m = cs_plans[w->o->type].run;
+    if (!w->o->stats) return;
+    if (m->stats) m->stats(w->mws[m->slot], w, isl);
+    else island_stats(w, w->p, isl);
 }
 
 /* the per-island stages in order (CS_STAGE_PREPARE's global part runs in cs_solve) */
@@ -477,6 +484,7 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     make_islands(w, &ps, o->islands);
     /* the per-island stages */
     cs_pool_run(w->pool, w->nisland, solve_island, w);
+    if (plan->run->end) plan->run->end(w->mws[plan->run->slot], w);
     w->p = NULL;
     st->nisland = w->nisland;
     for (int i = 0; i < w->nisland; i++) { /* in island order: the same for any thread count */

@@ -21,9 +21,11 @@
 
 /* The methods (solver/methods.c holds their table). */
 typedef enum {
-    CS_METHOD_PGS = 0,    /* dual block Gauss-Seidel (pgs.c), finished by Newton when asked */
-    CS_METHOD_NEWTON = 1, /* primal Newton (newton.c) */
-    CS_METHOD_CG = 2,     /* MuJoCo's primal nonlinear conjugate gradients (cg.c) */
+    CS_METHOD_PGS = 0,     /* dual block Gauss-Seidel (pgs.c), finished by Newton when asked */
+    CS_METHOD_NEWTON = 1,  /* primal Newton (newton.c) */
+    CS_METHOD_COULOMB = 2, /* the Coulomb-exact model (coulomb.h): rows from cs_coulomb_rows,
+                              non-smooth block Gauss-Seidel; needs timestep, coulomb_cone */
+    CS_METHOD_CG = 3,      /* MuJoCo's primal nonlinear conjugate gradients (cg.c) */
     CS_METHOD_COUNT
 } cs_solve_method;
 
@@ -62,6 +64,10 @@ typedef struct {
     int islands;      /* 1: each contact island is its own problem (default); 0: one problem
                          for all blocks (MuJoCo's island flag disabled) */
     int stats;        /* 1: compute the residual statistics of cs_island_stats */
+    /* --- Coulomb-exact model (CS_METHOD_COULOMB, coulomb.h) --- */
+    double timestep;  /* the step h: rows are (v+ - v*)/h; the sweeps stop when no block
+                         changes its velocities by more than tolerance (m/s) */
+    int coulomb_cone; /* cs_cone_type: the friction set, ellipsoid or pyramid */
 } cs_solver_opts;
 
 void cs_solver_opts_default(cs_solver_opts *o);
@@ -82,6 +88,11 @@ typedef struct {
     double complementarity; /* sum_i |f_i . (J_i a - aref_i + R_i f_i)| over contact and
                                limit blocks; a friction-loss row adds |g| times the distance
                                of f to the bound g = J a - aref + R f pushes toward */
+    /* CS_METHOD_COULOMB reuses the five (docs/contact-math.md §11): primal_cost = contact
+     * power sum f.v+ (W), dual_cost = the stabilisation's part sum f.v* (W), feasibility =
+     * largest cone violation (N), stationarity = Signorini residual
+     * max |min(f_n, (v_n+ - v*)/(h G_nn))| (N), complementarity = maximum-dissipation
+     * residual (N, the friction's natural map); all maxima but the powers (sums) */
 } cs_island_stats;
 
 typedef struct {

@@ -60,7 +60,11 @@ typedef enum {
  *   return w->a and e->force are the method's result on the island's dofs and blocks
  *   (e->force the soft-cone forces at w->a for a primal method, blk_zone current).
  *   handoff: 1 when called from another method's point (the first step then tests the
- *   gradient before stepping). *iters: iterations taken. */
+ *   gradient before stepping). *iters: iterations taken.
+ * - store: the island's forces in the contact frame and its zones (NULL: the driver's, the
+ *   zones of the soft response at the final acceleration).
+ * - stats: the island's statistics (NULL: the driver's, of the soft problem).
+ * - end: after all islands, on the caller's thread (what a method keeps for the next step). */
 typedef struct cs_method {
     const char *name;
     int slot;  /* its workspace's index in the driver (its cs_solve_method) */
@@ -71,6 +75,9 @@ typedef struct cs_method {
     void (*warm_start)(void *ws, cs_solver_ws *w, int thread, int isl);
     cs_iter_status (*iterate)(void *ws, cs_solver_ws *w, int thread, int isl, int max_iter,
                               int handoff, int *iters);
+    void (*store)(void *ws, cs_solver_ws *w, int isl);
+    void (*stats)(void *ws, cs_solver_ws *w, int isl);
+    void (*end)(void *ws, cs_solver_ws *w);
 } cs_method;
 
 /* A row of the method table (methods.c): the method that runs, and the one that finishes
@@ -81,7 +88,7 @@ typedef struct {
 } cs_plan;
 
 extern const cs_plan cs_plans[CS_METHOD_COUNT];
-extern const cs_method cs_method_pgs, cs_method_newton, cs_method_cg;
+extern const cs_method cs_method_pgs, cs_method_newton, cs_method_cg, cs_method_coulomb;
 
 /* ---- the driver's workspace ---------------------------------------------------------- */
 struct cs_solver_ws {
@@ -246,6 +253,7 @@ double cs_i_line_search(cs_solver_ws *w, int isl, const double *jres, const doub
 /* MuJoCo's stopping threshold of the line search: |phi'| below
  * tolerance ls_tolerance |dir| / scale, the gradient tolerance scaled to the direction. */
 double cs_i_line_gtol(const cs_solver_ws *w, int isl, const double *dir, double scale);
+
 
 /* worker pool (pool.c): run fn(arg, thread, item) for item in [0, n) on nthread threads */
 struct cs_pool *cs_pool_create(int nthread);
