@@ -144,20 +144,25 @@ static void block_tmul(const cs_efc *e, int k, const double *f, double *g)
  * M s, jres += alpha J s) rather than formed anew: an iteration then makes one product
  * with M, one solve with its factor and one pass over J each way. alpha != 0: jres is
  * moved by alpha Jd first. */
-static double blocks_eval(cg_ws *cw, const cs_solver_ws *w, int isl, double alpha)
+static double blocks_eval(cg_ws *cw, const cs_solver_ws *w, int isl, double alpha,
+                          const cs_line *L)
 {
     cs_efc *e = w->p->efc;
     double c = 0, *g = cw->g;
+    const double *rc = L->ell + CS_LINE_ELL_CONST; /* the elliptic blocks' constants, in order */
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k], n = e->blk_nrow[k];
         double *f = e->force + r0, *j = cw->jres + r0, l;
         if (alpha != 0)
             for (int r = 0; r < n; r++) j[r] += alpha * cw->Jd[r0 + r];
-        cs_zone z = e->blk_kind[k] != CS_BLOCK_ELLIPTIC ? cs_efc_soft(e, k, j, f, &l, NULL)
-                    : n == 3 ? cs_i_soft_ell(n, j, e->blk_friction + 5 * k, e->R[r0],
-                                             e->blk_kappa[k], f, &l, 3)
-                             : cs_i_soft_ell(n, j, e->blk_friction + 5 * k, e->R[r0],
-                                             e->blk_kappa[k], f, &l, 0);
+        cs_zone z;
+        if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
+            z = cs_efc_soft(e, k, j, f, &l, NULL);
+        } else {
+            const double *mu = e->blk_friction + 5 * k;
+            z = n == 3 ? cs_i_soft_ell(n, j, mu, rc, f, &l, 3) : cs_i_soft_ell(n, j, mu, rc, f, &l, 0);
+            rc += CS_LINE_ELL;
+        }
         e->blk_zone[k] = z;
         if (z == CS_ZONE_TOP) continue;
         c += l;
@@ -198,7 +203,7 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
         int k = w->isl_blocks[badr + b];
         cs_i_resid(e, k, a, cw->jres + e->blk_row[k]);
     }
-    cost += blocks_eval(cw, w, isl, 0);
+    cost += blocks_eval(cw, w, isl, 0, &L);
     FOR_TREES(w, M, isl, tr, lo, nd) {
         tree_op(cw, M, tr, lo, nd, 1, Mg, g);
         for (int q = lo; q < lo + nd; q++) gMg += g[q] * Mg[q];
@@ -259,7 +264,7 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
                 int k = w->isl_blocks[badr + b];
                 cs_i_resid(e, k, a, cw->jres + e->blk_row[k]);
             }
-        c += blocks_eval(cw, w, isl, fresh ? 0 : alpha);
+        c += blocks_eval(cw, w, isl, fresh ? 0 : alpha, &L);
         double gn = 0, num = 0, den = 0;
         FOR_TREES(w, M, isl, tr, lo, nd) {
             tree_op(cw, M, tr, lo, nd, 1, Mg, g);

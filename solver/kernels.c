@@ -252,6 +252,7 @@ void cs_i_invert_spd(int n, double *A, double *d)
 cs_zone cs_i_soft_force(const cs_efc *e, int k, const double *j, double *f, double *cost)
 {
     if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) return cs_efc_soft(e, k, j, f, cost, NULL);
-    return cs_i_soft_ell(e->blk_nrow[k], j, e->blk_friction + 5 * k, e->R[e->blk_row[k]],
-                         e->blk_kappa[k], f, cost, 0);
+    double Rn = e->R[e->blk_row[k]], kap = e->blk_kappa[k];
+    double rc[5] = {Rn, kap, 1 / Rn, kap > 0 ? 1 / kap : 0, 1 / (Rn + kap)};
+    return cs_i_soft_ell(e->blk_nrow[k], j, e->blk_friction + 5 * k, rc, f, cost, 0);
 }

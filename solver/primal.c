@@ -61,8 +61,13 @@ double cs_i_primal_eval(cs_solver_ws *w, int isl, const double *a, double *g, do
  *   (docs/contact-math.md §7: bottom zone l = j_n^2 / (2 R_n) + T^2 / (2 kappa), middle
  *   l = (T - j_n)^2 / (2 (R_n + kappa)), top 0): ELL doubles;
  * - a one-sided row (frictionless, pyramid edge, limit): l = j^2 / (2 R) where j < 0: ROW;
- * - a friction-loss row, MuJoCo's Huber cost: FLOSS. */
-enum { ELL = 10, ROW = 4, FLOSS = 4 };
+ * - a friction-loss row, MuJoCo's Huber cost: FLOSS.
+ * A record's constants (R and friction's reciprocals) are written once by the layout, its
+ * line's numbers by each add: an elliptic record is j_n, dj_n, uu, uv, vv, then R_n, kappa,
+ * 1/R_n, 1/kappa, 1/(R_n + kappa); a row's j, dj, dj/R, dj^2/R, then 1/R; a friction-loss
+ * row's j, dj, then R and its bound. */
+enum { ELL = CS_LINE_ELL, ROW = 5, FLOSS = 4 };
+_Static_assert(CS_LINE_ELL_CONST == 5, "the elliptic record's constants follow its 5 numbers");
 _Static_assert(ELL <= CS_LINE_QUAD_BLOCK && ROW * CS_MAXROWS <= CS_LINE_QUAD_BLOCK &&
                    FLOSS <= CS_LINE_QUAD_BLOCK, "a block's line data fits its room");
 
@@ -84,6 +89,26 @@ void cs_i_line_layout(const cs_solver_ws *w, int isl, double *quad, cs_line *L)
     L->ell = quad;
     L->row = quad + ELL * ne;
     L->floss = L->row + ROW * nr;
+    double *ell = L->ell, *row = L->row, *fl = L->floss;
+    for (int b = 0; b < nbk; b++) { /* the records' constants */
+        int k = w->isl_blocks[badr + b], r0 = e->blk_row[k], n = e->blk_nrow[k];
+        const double *R = e->R + r0;
+        if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) {
+            double Rn = R[0], kap = e->blk_kappa[k];
+            ell[5] = Rn;
+            ell[6] = kap;
+            ell[7] = 1 / Rn;
+            ell[8] = kap > 0 ? 1 / kap : 0; /* no friction: u = v = 0 */
+            ell[9] = 1 / (Rn + kap);
+            ell += ELL;
+        } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+            fl[2] = R[0];
+            fl[3] = e->frictionloss[r0];
+            fl += FLOSS;
+        } else {
+            for (int r = 0; r < n; r++, row += ROW) row[4] = 1 / R[r];
+        }
+    }
     cs_i_line_begin(L);
 }
 
@@ -97,8 +122,7 @@ void cs_i_line_begin(cs_line *L)
 
 void cs_i_line_add(const cs_efc *e, int k, const double *jr, const double *jd, cs_line *L)
 {
-    int r0 = e->blk_row[k], n = e->blk_nrow[k];
-    const double *R = e->R + r0;
+    int n = e->blk_nrow[k];
     if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) {
         const double *mu = e->blk_friction + 5 * k;
         double uu = 0, uv = 0, vv = 0, *q = L->ell_at;
@@ -108,21 +132,15 @@ void cs_i_line_add(const cs_efc *e, int k, const double *jr, const double *jd, c
             uv += u * v;
             vv += v * v;
         }
-        double Rn = R[0], kap = e->blk_kappa[k];
         q[0] = jr[0];
         q[1] = jd[0];
         q[2] = uu;
         q[3] = uv;
         q[4] = vv;
-        q[5] = Rn;
-        q[6] = kap;
-        q[7] = 1 / Rn;
-        q[8] = kap > 0 ? 1 / kap : 0; /* no friction: u = v = 0 */
-        q[9] = 1 / (Rn + kap);
         L->ell_at += ELL;
         double T = sqrt(uu); /* phi'' at alpha = 0, as line_eval */
         if (jr[0] < T) {
-            if (kap * jr[0] + Rn * T <= 0) {
+            if (q[6] * jr[0] + q[5] * T <= 0) {
                 L->curv0 += jd[0] * jd[0] * q[7] + vv * q[8];
             } else {
                 double dT = uv / T, m = dT - jd[0];
@@ -133,17 +151,15 @@ void cs_i_line_add(const cs_efc *e, int k, const double *jr, const double *jd, c
         double *q = L->floss_at;
         q[0] = jr[0];
         q[1] = jd[0];
-        q[2] = R[0];
-        q[3] = e->frictionloss[r0];
         L->floss_at += FLOSS;
-        if (fabs(jr[0]) < R[0] * q[3]) L->curv0 += jd[0] * jd[0] / R[0];
+        if (fabs(jr[0]) < q[2] * q[3]) L->curv0 += jd[0] * jd[0] / q[2];
     } else {
         double *q = L->row_at;
         for (int r = 0; r < n; r++, q += ROW) {
             q[0] = jr[r];
             q[1] = jd[r];
-            q[2] = jd[r] / R[r];
-            q[3] = jd[r] * jd[r] / R[r];
+            q[2] = jd[r] * q[4];
+            q[3] = jd[r] * jd[r] * q[4];
             if (jr[r] < 0) L->curv0 += q[3];
         }
         L->row_at = q;

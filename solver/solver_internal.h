@@ -138,12 +138,14 @@ void cs_i_apply(const cs_solver_ws *w, const cs_efc *e, int k, const double *d, 
 cs_zone cs_i_soft_force(const cs_efc *e, int k, const double *j, double *f, double *cost);
 
 /* an elliptic block's part of it: cs_soft_cone without the Hessian, in terms of u = D j_t
- * and T = |u| (the rows' friction is floored above 0); N > 0 fixes n at compile time */
+ * and T = |u|; rc: R_n, kappa and the reciprocals 1/R_n, 1/kappa, 1/(R_n + kappa) (an
+ * elliptic line record's constants, CS_LINE_ELL_CONST on); N > 0 fixes n at compile time */
 static inline __attribute__((always_inline)) cs_zone
-cs_i_soft_ell(int n, const double *j, const double *mu, double Rn, double kap, double *f,
+cs_i_soft_ell(int n, const double *j, const double *mu, const double *rc, double *f,
               double *cost, const int N)
 {
     if (N > 0) n = N;
+    double Rn = rc[0], kap = rc[1];
     double u[CS_MAXDIM], t2 = 0;
     for (int i = 1; i < n; i++) {
         u[i] = mu[i - 1] > 0 ? mu[i - 1] * j[i] : 0;
@@ -156,9 +158,9 @@ cs_i_soft_ell(int n, const double *j, const double *mu, double Rn, double kap, d
         return CS_ZONE_TOP;
     }
     if (kap * jn + Rn * T <= 0) { /* bottom: f = -R^-1 j, R_i = kappa / mu_i^2 */
-        double ik = 1 / kap;
-        f[0] = -jn / Rn;
-        double c = jn * jn / Rn;
+        double ik = rc[3];
+        f[0] = -jn * rc[2];
+        double c = jn * jn * rc[2];
         for (int i = 1; i < n; i++) {
             double wi = mu[i - 1] > 0 ? mu[i - 1] * mu[i - 1] * ik : 0;
             f[i] = -wi * j[i];
@@ -167,7 +169,7 @@ cs_i_soft_ell(int n, const double *j, const double *mu, double Rn, double kap, d
         *cost = 0.5 * c;
         return CS_ZONE_BOTTOM;
     }
-    double fn = (T - jn) / (Rn + kap), sc = fn / T; /* middle */
+    double fn = (T - jn) * rc[4], sc = fn / T; /* middle */
     f[0] = fn;
     for (int i = 1; i < n; i++) f[i] = -sc * (mu[i - 1] > 0 ? mu[i - 1] : 0) * u[i];
     *cost = 0.5 * (T - jn) * fn;
@@ -231,7 +233,10 @@ double cs_i_primal_eval(cs_solver_ws *w, int isl, const double *a, double *g, do
  * A bracketed, safeguarded Newton iteration on phi' from alpha = start (0: from phi's own
  * Newton step at 0), stopped when |phi'| < gtol, at a rounding floor, or after max_eval
  * evaluations of phi' (at least one). Returns alpha (0: no descent along dir). */
-#define CS_LINE_QUAD_BLOCK (4 * CS_MAXROWS)
+#define CS_LINE_QUAD_BLOCK (5 * CS_MAXROWS)
+/* an elliptic block's record: CS_LINE_ELL doubles, its constants from CS_LINE_ELL_CONST */
+#define CS_LINE_ELL 10
+#define CS_LINE_ELL_CONST 5
 
 /* The same in parts, for a method that forms J dir block by block anyway: the island's
  * runs in quad (once per island solve: the blocks' kinds are fixed), then per line the
