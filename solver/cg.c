@@ -38,6 +38,8 @@ typedef struct {
     double *jres, *Jd;                      /* per row: J a - a_ref (kept along the steps),
                                                J s */
     double *quad;                           /* the line search's data, CS_LINE_QUAD_BLOCK a block */
+    int *jres_at_a;                         /* per island: 1 when the warm start left
+                                               J a - a_ref in jres */
     int *tree_adr;                          /* per tree: its blocks' offset in Mt and Mi, or
                                                -1 (sparse) */
     double *Mt, *Mi;                        /* dense M and M^-1 of the small trees */
@@ -62,13 +64,40 @@ static void dense_blocks(cg_ws *cw, const cs_solver_ws *w, int isl)
     }
 }
 
+/* vectors of two doubles (SSE2, in every x86-64) */
+typedef double v2d __attribute__((vector_size(16)));
+static inline v2d load2(const double *p)
+{
+    v2d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* y = A x for a symmetric 6 x 6 A (a free body's M or M^-1): y = sum_j x_j (row j of A), two
+ * entries of y at a time */
+static inline void sym6_mv(const double *A, const double *x, double *y)
+{
+    v2d y0 = {0, 0}, y1 = {0, 0}, y2 = {0, 0};
+    for (int j = 0; j < 6; j++, A += 6) {
+        v2d xj = {x[j], x[j]};
+        y0 += xj * load2(A);
+        y1 += xj * load2(A + 2);
+        y2 += xj * load2(A + 4);
+    }
+    memcpy(y, &y0, sizeof y0);
+    memcpy(y + 2, &y1, sizeof y1);
+    memcpy(y + 4, &y2, sizeof y2);
+}
+
 /* y = M x (inv = 0) or M^-1 x (inv = 1) on tree tr's dofs [lo, lo + nd); y and x differ */
 static inline __attribute__((always_inline)) void tree_op(const cg_ws *cw, const cs_mass *M,
                                                           int tr, int lo, int nd, int inv,
                                                           double *y, const double *x)
 {
     int o = cw->tree_adr[tr];
-    if (o >= 0) {
+    if (o >= 0 && nd == 6) {
+        sym6_mv((inv ? cw->Mi : cw->Mt) + o, x + lo, y + lo);
+    } else if (o >= 0) {
         cs_i_dense_mv(nd, (inv ? cw->Mi : cw->Mt) + o, x + lo, y + lo);
     } else if (inv) {
         memcpy(y + lo, x + lo, sizeof(double) * (size_t)nd);
@@ -86,7 +115,9 @@ static inline __attribute__((always_inline)) void tree_op(const cg_ws *cw, const
          t_++)
 
 /* u = J v (v gathered once) and g -= J^T f for one block's rows (n x nnz, row-major, columns
- * ci); N, NNZ > 0 fix the sizes at compile time for the common shapes */
+ * ci); N, NNZ > 0 fix the sizes at compile time for the common shapes, and condim 3 with an
+ * even NNZ takes the columns two at a time (vectors of two doubles: SSE2, in every x86-64) */
+
 static inline __attribute__((always_inline)) void
 jmul(const double *J, const int *ci, int n, int nnz, const double *v, double *u, const int N,
      const int NNZ)
@@ -95,6 +126,19 @@ jmul(const double *J, const int *ci, int n, int nnz, const double *v, double *u,
     if (NNZ > 0) nnz = NNZ;
     double vl[2 * DENSE_TREE];
     for (int q = 0; q < nnz; q++) vl[q] = v[ci[q]];
+    if (N == 3 && NNZ > 0 && NNZ % 2 == 0) { /* the three rows at once */
+        v2d s0 = {0, 0}, s1 = {0, 0}, s2 = {0, 0};
+        for (int q = 0; q < NNZ; q += 2) {
+            v2d x = load2(vl + q);
+            s0 += load2(J + q) * x;
+            s1 += load2(J + NNZ + q) * x;
+            s2 += load2(J + 2 * NNZ + q) * x;
+        }
+        u[0] = s0[0] + s0[1];
+        u[1] = s1[0] + s1[1];
+        u[2] = s2[0] + s2[1];
+        return;
+    }
     for (int r = 0; r < n; r++, J += nnz) {
         double sum = 0;
         for (int q = 0; q < nnz; q++) sum += J[q] * vl[q];
@@ -108,6 +152,15 @@ jtmul(const double *J, const int *ci, int n, int nnz, const double *f, double *g
 {
     if (N > 0) n = N;
     if (NNZ > 0) nnz = NNZ;
+    if (N == 3 && NNZ > 0 && NNZ % 2 == 0) {
+        v2d f0 = {f[0], f[0]}, f1 = {f[1], f[1]}, f2 = {f[2], f[2]};
+        for (int q = 0; q < NNZ; q += 2) {
+            v2d sum = load2(J + q) * f0 + load2(J + NNZ + q) * f1 + load2(J + 2 * NNZ + q) * f2;
+            g[ci[q]] -= sum[0];
+            g[ci[q + 1]] -= sum[1];
+        }
+        return;
+    }
     for (int q = 0; q < nnz; q++) {
         double sum = 0;
         for (int r = 0; r < n; r++) sum += J[r * nnz + q] * f[r];
@@ -199,10 +252,12 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
             cost += 0.5 * d[q] * Md[q];
         }
     }
-    for (int b = 0; b < nbk; b++) {
-        int k = w->isl_blocks[badr + b];
-        cs_i_resid(e, k, a, cw->jres + e->blk_row[k]);
-    }
+    if (!cw->jres_at_a[isl]) /* the warm start made them */
+        for (int b = 0; b < nbk; b++) {
+            int k = w->isl_blocks[badr + b];
+            cs_i_resid(e, k, a, cw->jres + e->blk_row[k]);
+        }
+    cw->jres_at_a[isl] = 0;
     cost += blocks_eval(cw, w, isl, 0, &L);
     FOR_TREES(w, M, isl, tr, lo, nd) {
         tree_op(cw, M, tr, lo, nd, 1, Mg, g);
@@ -289,11 +344,61 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     return status;
 }
 
+/* the blocks' soft cost at residuals j (row-indexed, the island's blocks); f: scratch */
+static double blocks_cost(const cs_solver_ws *w, int isl, const double *j)
+{
+    const cs_efc *e = w->p->efc;
+    double c = 0, f[CS_MAXROWS], l;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        cs_i_soft_force(e, k, j + e->blk_row[k], f, &l);
+        c += l;
+    }
+    return c;
+}
+
+/* As Newton's: the warm acceleration replaces a0 if its primal cost is lower. The residuals
+ * of the one kept stay in jres for the first iteration. */
 static void cg_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
 {
-    (void)ws;
     (void)thread;
-    cs_i_primal_warm_start(w, isl);
+    cg_ws *cw = ws;
+    const cs_problem *p = w->p;
+    const cs_efc *e = p->efc;
+    const double *aw = w->a_warm;
+    int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
+    for (int b = 0; b < nbk; b++) { /* J a0 - a_ref into Jd, J a_warm - a_ref into jres */
+        int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
+        cs_i_resid(e, k, p->a0, cw->Jd + r0);
+        cs_i_resid(e, k, aw, cw->jres + r0);
+    }
+    double c0 = blocks_cost(w, isl, cw->Jd), cwarm = 0;
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) cw->d[q] = aw[q] - p->a0[q];
+    cs_i_mass_mul(w, p, isl, cw->Md, cw->d);
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) cwarm += 0.5 * cw->d[q] * cw->Md[q];
+    cwarm += blocks_cost(w, isl, cw->jres);
+    if (cwarm < c0) {
+        CS_FOR_ISLAND_DOFS(w, p, isl, q) w->a[q] = aw[q];
+        w->ist[isl].warm_used = 1;
+    } else {
+        for (int b = 0; b < nbk; b++) {
+            int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
+            memcpy(cw->jres + r0, cw->Jd + r0, sizeof(double) * (size_t)e->blk_nrow[k]);
+        }
+    }
+    cw->jres_at_a[isl] = 1;
+}
+
+/* store: the forces in the contact frame; the forces and zones are those of the final a
+ * (its last evaluation) */
+static void cg_store(void *ws, cs_solver_ws *w, int isl)
+{
+    (void)ws;
+    cs_efc *e = w->p->efc;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        cs_efc_decode(e, k, e->force + e->blk_row[k], e->blk_force + CS_MAXDIM * k);
+    }
 }
 
 static void cg_destroy(void *ws)
@@ -301,7 +406,7 @@ static void cg_destroy(void *ws)
     cg_ws *cw = ws;
     if (!cw) return;
     void *arr[] = {cw->g, cw->Mg, cw->gold, cw->Mgold, cw->s, cw->Ms, cw->d, cw->Md, cw->jres,
-                   cw->Jd, cw->quad, cw->tree_adr, cw->Mt, cw->Mi};
+                   cw->Jd, cw->quad, cw->tree_adr, cw->Mt, cw->Mi, cw->jres_at_a};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(cw);
 }
@@ -315,7 +420,8 @@ static void *cg_create(const cs_solver_ws *w)
     if (!(cw->g = cs_malloc(n)) || !(cw->Mg = cs_malloc(n)) || !(cw->gold = cs_malloc(n)) ||
         !(cw->Mgold = cs_malloc(n)) || !(cw->s = cs_malloc(n)) || !(cw->Ms = cs_malloc(n)) ||
         !(cw->d = cs_malloc(n)) || !(cw->Md = cs_malloc(n)) ||
-        !(cw->tree_adr = cs_malloc(sizeof(int) * (size_t)(w->ntree > 0 ? w->ntree : 1)))) {
+        !(cw->tree_adr = cs_malloc(sizeof(int) * (size_t)(w->ntree > 0 ? w->ntree : 1))) ||
+        !(cw->jres_at_a = cs_calloc((size_t)(w->ntree > 0 ? w->ntree : 1), sizeof(int)))) {
         cg_destroy(cw);
         return NULL;
     }
@@ -369,4 +475,5 @@ const cs_method cs_method_cg = {
     .reserve = cg_reserve,
     .warm_start = cg_warm_start,
     .iterate = cg_iterate,
+    .store = cg_store,
 };

@@ -132,10 +132,26 @@ cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *d
                             djhdj);
 }
 
+/* cs_i_resid gathers a block's columns of a once up to this many columns (two free bodies:
+ * 12; sides of larger trees read a row by row) */
+#define RESID_GATHER 48
+
 void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
 {
-    int r0 = e->blk_row[k];
-    for (int r = 0; r < e->blk_nrow[k]; r++) {
+    int r0 = e->blk_row[k], n = e->blk_nrow[k], nnz0 = e->J_rownnz[r0];
+    if (nnz0 <= RESID_GATHER) { /* a block's rows share their columns: gather a once */
+        double al[RESID_GATHER];
+        const int *ci = e->J_colind + e->J_rowadr[r0];
+        for (int q = 0; q < nnz0; q++) al[q] = a[ci[q]];
+        const double *J = e->J + e->J_rowadr[r0];
+        for (int r = 0; r < n; r++, J += nnz0) {
+            double v = -e->aref[r0 + r];
+            for (int q = 0; q < nnz0; q++) v += J[q] * al[q];
+            j[r] = v;
+        }
+        return;
+    }
+    for (int r = 0; r < n; r++) {
         int adr = e->J_rowadr[r0 + r], nnz = e->J_rownnz[r0 + r];
         const double *J = e->J + adr;
         const int *ci = e->J_colind + adr;
