@@ -43,6 +43,10 @@ const char *cs_version(void);
 /* ---- options (MJCF <option>, MuJoCo's numbering of enums) ------------------------- */
 typedef enum { CS_SOLVER_PGS = 0, CS_SOLVER_CG = 1, CS_SOLVER_NEWTON = 2 } cs_solver_type;
 typedef enum { CS_PGS_CONTACT = 0, CS_PGS_PAIR = 1 } cs_pgs_blocks;
+/* integrators, MuJoCo's mjtIntegrator numbering (implicit is refused by the loader) */
+typedef enum {
+    CS_INT_EULER = 0, CS_INT_RK4 = 1, CS_INT_IMPLICIT = 2, CS_INT_IMPLICITFAST = 3
+} cs_integrator;
 
 /* <flag> bits: disable flags (set = the feature is off, MuJoCo's disableflags) */
 enum {
@@ -57,7 +61,9 @@ enum {
     CS_DSBL_PASSIVE = 1 << 8,
     CS_DSBL_EULERDAMP = 1 << 9,
     CS_DSBL_SPRING = 1 << 10,
-    CS_DSBL_DAMPER = 1 << 11
+    CS_DSBL_DAMPER = 1 << 11,
+    CS_DSBL_CLAMPCTRL = 1 << 12,
+    CS_DSBL_ACTUATION = 1 << 13
 };
 /* enable flags (set = on, MuJoCo's enableflags) */
 enum {
@@ -95,6 +101,7 @@ typedef struct {
                              contact islands, 0 = all cores; results do not depend on it */
     int disableflags;     /* CS_DSBL_* */
     int enableflags;      /* CS_ENBL_* */
+    int integrator;       /* cs_integrator: Euler (default), RK4 or implicitfast */
 } cs_option;
 
 /* ---- model ---------------------------------------------------------------------------- */
@@ -221,6 +228,34 @@ typedef struct {
     double *mesh_quat;    /* 4: its principal axes there */
     double *mesh_volume;  /* volume, or surface area for inertia="shell" */
     char **mesh_name;
+
+    /* actuators (nu), MuJoCo's model and arrays, on joint transmissions (hinge, slide):
+     * force = gain * (ctrl, or act when the actuator has dynamics) + bias, with
+     * gain = gainprm[0] (+ gainprm[1] length + gainprm[2] velocity when affine) and
+     * bias = biasprm[0] + biasprm[1] length + biasprm[2] velocity (affine, else 0), length =
+     * gear[0] qpos and velocity = gear[0] qvel of the joint; the joint receives gear[0] force.
+     * The shortcuts set these as MuJoCo's: motor gain 1; position gain kp, bias (0, -kp, -kv);
+     * velocity gain kv, bias (0, 0, -kv) */
+    int nu;               /* actuators (= controls) */
+    int na;               /* activations: one per actuator with dynamics */
+    int *actuator_trntype;   /* 0: joint (MuJoCo's mjTRN_JOINT) */
+    int *actuator_dyntype;   /* 0 none, 1 integrator, 2 filter, 3 filterexact (mjtDyn) */
+    int *actuator_gaintype;  /* 0 fixed, 1 affine (mjtGain) */
+    int *actuator_biastype;  /* 0 none, 1 affine (mjtBias) */
+    int *actuator_trnid;     /* 2: the joint, -1 */
+    int *actuator_actadr;    /* its activation in act, -1 when it has none */
+    int *actuator_actnum;    /* 1 or 0 */
+    int *actuator_ctrllimited, *actuator_forcelimited, *actuator_actlimited;
+    int *actuator_actearly;  /* 1: the force uses the next step's activation */
+    double *actuator_dynprm;  /* 10: filter time constant first */
+    double *actuator_gainprm; /* 10 */
+    double *actuator_biasprm; /* 10 (a position actuator's dampratio is already kv here) */
+    double *actuator_ctrlrange, *actuator_forcerange, *actuator_actrange; /* 2 each */
+    double *actuator_gear;    /* 6: gear[0] scales a hinge or slide transmission */
+    char **actuator_name;
+    double *dof_M0;       /* nv: M's diagonal at qpos0, armature included (dampratio's mass) */
+    double *key_ctrl;     /* nu per key */
+    double *key_act;      /* na per key */
 } cs_model;
 
 /* ---- data ------------------------------------------------------------------------------- */
@@ -262,8 +297,10 @@ typedef struct {
 
 /* warning counts: contacts dropped because data->contact was full; steps whose mass matrix
  * was not positive definite; steps that ran without memory they needed (their contacts are
- * missing: the results are wrong from there on) */
-enum { CS_WARN_CONTACTFULL = 0, CS_WARN_BADQACC = 1, CS_WARN_NOMEM = 2, CS_NWARN = 3 };
+ * missing: the results are wrong from there on); steps whose controls were not all finite
+ * (all controls were taken as 0, as MuJoCo does) */
+enum { CS_WARN_CONTACTFULL = 0, CS_WARN_BADQACC = 1, CS_WARN_NOMEM = 2, CS_WARN_BADCTRL = 3,
+       CS_NWARN = 4 };
 
 typedef struct {
     double time;
@@ -302,7 +339,8 @@ typedef struct {
     double *qM, *qLD;     /* nM */
     double *qLDiagInv;    /* nv */
     struct cs_mass *mass; /* the operator over them and the model's tree arrays (internal) */
-    /* M + h diag(damping) and its factor, for implicit damping in the Euler step */
+    /* M + h diag(damping) and its factor, for implicit damping in the Euler step (M - h D,
+     * D = d qfrc_smooth / d qvel without the bias term, for implicitfast) */
     double *qH, *qHLD, *qHDiagInv;
     struct cs_mass *massH;
     /* smooth-stage scratch (per body: composite inertia 13, bias acceleration and force 6;
@@ -331,6 +369,16 @@ typedef struct {
     struct cs_solver_ws *solver_ws;      /* PGS / Newton workspace (solver/solver.h) */
     double *jac;                         /* scratch: 2 sides x 6 x (largest tree) point
                                             Jacobians, then 1 x nv for a joint row */
+
+    /* actuation (MuJoCo's names): the controls are the user's; the rest is the step's */
+    double *ctrl;             /* nu: controls, clamped to ctrlrange when used (not here) */
+    double *act;              /* na: activations (actuators with dynamics) */
+    double *act_dot;          /* na: their time derivatives */
+    double *actuator_length;  /* nu: gear[0] qpos of the joint */
+    double *actuator_velocity;/* nu: gear[0] qvel */
+    double *actuator_force;   /* nu: the scalar force, clamped to forcerange */
+    double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
+    double *rk4;              /* RK4's stages: 4 (nq + 2 nv + 2 na) + 2 nv + na */
 } cs_data;
 
 /* ---- loading (sim/mjcf*.c) ---------------------------------------------------------- */
@@ -407,6 +455,10 @@ void cs_traj_rows(FILE *f, const cs_model *m, const cs_data *d, long step, doubl
  * layout, blank where the joint type has fewer */
 void cs_joint_header(FILE *f);
 void cs_joint_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* actuator CSV (README, Output files): one row per actuator, the control as set (before
+ * clamping) and the force of the step taken from state `step` (as the contact rows) */
+void cs_actuator_header(FILE *f);
+void cs_actuator_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
 /* the joint type's MJCF word */
 const char *cs_jnt_type_name(int type);
 /* contact CSV (README, Output files): the contacts of the state after `step` steps (found at that
@@ -425,6 +477,8 @@ const char *cs_body_label(const cs_model *m, int body, char *buf, size_t bufsz);
 const char *cs_geom_label(const cs_model *m, int geom, char *buf, size_t bufsz);
 const char *cs_joint_label(const cs_model *m, int jnt, char *buf, size_t bufsz);
 int cs_name2id_joint(const cs_model *m, const char *name); /* -1 if absent */
+int cs_name2id_actuator(const cs_model *m, const char *name); /* -1 if absent */
+const char *cs_actuator_label(const cs_model *m, int act, char *buf, size_t bufsz);
 
 /* ---- fields by name (sim/fields.c), for bindings that must not copy the layouts ------ */
 typedef enum { CS_FIELD_INT = 0, CS_FIELD_DOUBLE = 1 } cs_field_type;

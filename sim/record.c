@@ -26,6 +26,23 @@ const char *cs_joint_label(const cs_model *m, int jnt, char *buf, size_t bufsz)
     return buf;
 }
 
+const char *cs_actuator_label(const cs_model *m, int act, char *buf, size_t bufsz)
+{
+    if (m->actuator_name[act]) return m->actuator_name[act];
+    snprintf(buf, bufsz, "actuator%d", act);
+    return buf;
+}
+
+void cs_actuator_header(FILE *f) { fputs("step,time,actuator,ctrl,force\n", f); }
+
+void cs_actuator_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
+{
+    char buf[32];
+    for (int i = 0; i < m->nu; i++)
+        fprintf(f, "%ld,%.17g,%s,%.17g,%.17g\n", step, time, cs_actuator_label(m, i, buf, sizeof buf),
+                d->ctrl[i], d->actuator_force[i]);
+}
+
 const char *cs_jnt_type_name(int type)
 {
     switch (type) {

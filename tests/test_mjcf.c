@@ -240,10 +240,14 @@ START_TEST(test_bad_catalogue)
         char first[512] = "";
         ck_assert_ptr_nonnull(fgets(first, sizeof first, f));
         fclose(f);
+        /* "<!-- expect: LINE: phrase -->", or "FILE:LINE: phrase" when the error is in a
+         * file the scene includes (FILE relative to the scene's directory) */
         int line = 0;
-        char phrase[400] = "";
-        ck_assert_msg(sscanf(first, "<!-- expect: %d: %399[^\n]", &line, phrase) == 2,
-                      "%s: no expect line", names[i]);
+        char phrase[400] = "", file[256] = "";
+        if (sscanf(first, "<!-- expect: %d: %399[^\n]", &line, phrase) != 2)
+            ck_assert_msg(sscanf(first, "<!-- expect: %255[^: ]:%d: %399[^\n]", file, &line,
+                                 phrase) == 3,
+                          "%s: no expect line", names[i]);
         char *end = strstr(phrase, " -->");
         if (end) *end = 0;
         char err[1024] = "";
@@ -251,7 +255,10 @@ START_TEST(test_bad_catalogue)
         if (m) cs_free_model(m);
         ck_assert_msg(m == NULL, "%s: loaded but should fail", names[i]);
         char prefix[600];
-        snprintf(prefix, sizeof prefix, "%.256s:%d: ", names[i], line);
+        if (file[0])
+            snprintf(prefix, sizeof prefix, "%s/bad/%s:%d: ", CS_TEST_DATA, file, line);
+        else
+            snprintf(prefix, sizeof prefix, "%.256s:%d: ", names[i], line);
         ck_assert_msg(strncmp(err, prefix, strlen(prefix)) == 0, "%s: expected '%s...', got '%s'",
                       names[i], prefix, err);
         ck_assert_msg(strstr(err, phrase) != NULL, "%s: expected phrase '%s' in '%s'", names[i],
