@@ -24,7 +24,7 @@ export function g17(x) {
   return strip(x.toFixed(Math.max(0, 16 - e)));
 }
 
-const mjOBJ_BODY = 1, mjOBJ_GEOM = 5;
+const mjOBJ_BODY = 1, mjOBJ_XBODY = 2, mjOBJ_GEOM = 5;
 const SOLVERS = { pgs: 0, cg: 1, newton: 2 };
 const CONES = { pyramidal: 0, elliptic: 1 };
 
@@ -93,13 +93,18 @@ function writeRun(mj, m, d, opt) {
   const name = (type, id, prefix) => mj.mj_id2name(m, type, id) || `${prefix}${id}`;
   const elliptic = m.opt.cone === 1;
 
-  // Free bodies in model order: those whose first joint is free (type 0). Model and data
+  // Moving bodies in model order, as conesim records them: every body welded to one with a
+  // joint (body_weldid != 0). A free body's row is its joint's qpos and qvel as stored; any
+  // other's is the body frame (xpos, xquat) with the world velocity of its origin and the
+  // angular velocity in the body frame (mj_objectVelocity on the XBODY object). Model and data
   // arrays are views into the wasm heap that go stale when it grows: copy what we keep.
   const jntType = Array.from(m.jnt_type), bodyJnt = Array.from(m.body_jntadr);
   const jntQpos = Array.from(m.jnt_qposadr), jntDof = Array.from(m.jnt_dofadr);
-  const free = [];
-  for (let b = 1; b < m.nbody; b++) if (bodyJnt[b] >= 0 && jntType[bodyJnt[b]] === 0) free.push(b);
-  const bodyName = free.map((b) => name(mjOBJ_BODY, b, 'body'));
+  const weld = Array.from(m.body_weldid);
+  const moving = [];
+  for (let b = 1; b < m.nbody; b++) if (weld[b] !== 0) moving.push(b);
+  const isFree = moving.map((b) => bodyJnt[b] >= 0 && jntType[bodyJnt[b]] === 0);
+  const bodyName = moving.map((b) => name(mjOBJ_BODY, b, 'body'));
   const geomName = [];
   for (let g = 0; g < m.ngeom; g++) geomName.push(name(mjOBJ_GEOM, g, 'geom'));
 
@@ -108,14 +113,29 @@ function writeRun(mj, m, d, opt) {
   if (rec) fs.writeSync(rec, 'step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n');
   if (con) fs.writeSync(con, 'step,time,geom1,geom2,dim,px,py,pz,nx,ny,nz,dist,fn,f1,f2,f3,f4,f5,vn,v1,v2,v3,v4,v5,zone\n');
 
+  const vbuf = new mj.DoubleBuffer(6);
   const writeState = (k) => {
+    // the body frames and velocities of this state (mj_step recomputes them all from qpos and
+    // qvel, so computing them here changes nothing that follows)
+    if (!isFree.every((x) => x)) { mj.mj_kinematics(m, d); mj.mj_comPos(m, d); mj.mj_comVel(m, d); }
     const qpos = d.qpos, qvel = d.qvel; // re-read: views go stale
     let out = '';
-    free.forEach((b, i) => {
-      const qa = jntQpos[bodyJnt[b]], va = jntDof[bodyJnt[b]];
+    moving.forEach((b, i) => {
       out += `${g17(k)},${g17(k * h)},${bodyName[i]}`;
-      for (let j = 0; j < 7; j++) out += ',' + g17(qpos[qa + j]);
-      for (let j = 0; j < 6; j++) out += ',' + g17(qvel[va + j]);
+      if (isFree[i]) {
+        const qa = jntQpos[bodyJnt[b]], va = jntDof[bodyJnt[b]];
+        for (let j = 0; j < 7; j++) out += ',' + g17(qpos[qa + j]);
+        for (let j = 0; j < 6; j++) out += ',' + g17(qvel[va + j]);
+      } else {
+        mj.mj_objectVelocity(m, d, mjOBJ_XBODY, b, vbuf, 0); // [angular; linear], world
+        const v = Array.from(vbuf.GetView());
+        const xpos = d.xpos, xquat = d.xquat, xmat = d.xmat;
+        const R = Array.from(xmat.subarray(9 * b, 9 * b + 9));
+        for (let j = 0; j < 3; j++) out += ',' + g17(xpos[3 * b + j]);
+        for (let j = 0; j < 4; j++) out += ',' + g17(xquat[4 * b + j]);
+        for (let j = 0; j < 3; j++) out += ',' + g17(v[3 + j]);
+        for (let j = 0; j < 3; j++) out += ',' + g17(R[j] * v[0] + R[3 + j] * v[1] + R[6 + j] * v[2]);
+      }
       out += '\n';
     });
     fs.writeSync(rec, out);
@@ -177,6 +197,7 @@ function writeRun(mj, m, d, opt) {
     if (rec) writeState(nsteps);
   } finally {
     fbuf.delete();
+    vbuf.delete();
     if (rec) fs.closeSync(rec);
     if (con) fs.closeSync(con);
   }

@@ -27,7 +27,14 @@ const RULES = {
   ball_roll: [{ q: 'pos_abs', max: 1e-6 }, { q: 'f_rel', max: 1e-6 }],
   welded_feet: [{ q: 'pos_abs', max: 1e-9 }, { q: 'height_rel', max: 1e-9 }],
   mesh_rock: [{ q: 'pos_abs', max: 1e-6 }],
+  // articulated scenes (hinge, slide and ball joints, springs, damping, limits): every moving
+  // body's state and every contact force, with both cones
+  pendulum_strike: [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }],
 };
+RULES.gripper_hold = RULES.pendulum_strike;
+RULES.cart_incline = RULES.pendulum_strike;
+RULES.ball_chain_step = RULES.pendulum_strike;
+RULES.slide_pusher = RULES.pendulum_strike;
 RULES.incline_33 = RULES.incline_slide;
 RULES.aniso_box_condim4 = RULES.aniso_box_condim3;
 RULES.aniso_box_condim6 = RULES.aniso_box_condim3;
