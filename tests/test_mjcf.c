@@ -229,6 +229,38 @@ START_TEST(test_mesh_assets)
 }
 END_TEST
 
+/* A model split across files (defaults, an arm that includes its hand, actuators and a
+ * keyframe; two <worldbody> and two <default> sections) compiles to exactly the model of the
+ * same file written in one piece: every array of the model's field table is equal. The hand
+ * is found next to the arm that includes it, the mesh through the main file's meshdir. */
+START_TEST(test_include)
+{
+    char err[1024];
+    cs_model *a = cs_load_xml(CS_TEST_DATA "/good/include_scene.xml", NULL, err, sizeof err);
+    ck_assert_msg(a != NULL, "%s", err);
+    cs_model *b = cs_load_xml(CS_TEST_DATA "/good/include_flat.xml", NULL, err, sizeof err);
+    ck_assert_msg(b != NULL, "%s", err);
+    ck_assert_int_eq(a->nbody, 4);
+    ck_assert_int_eq(a->ngeom, 5);
+    ck_assert_int_eq(a->nu, 2);
+    ck_assert_int_eq(cs_name2id_geom(a, "post"), 1); /* the world's geoms first */
+    cs_field fa, fb;
+    int k = 0;
+    for (; cs_model_field(a, k, &fa) == 0; k++) {
+        ck_assert_int_eq(cs_model_field(b, k, &fb), 0);
+        ck_assert_int_eq(fa.shape[0], fb.shape[0]);
+        ck_assert_int_eq(fa.shape[1], fb.shape[1]);
+        size_t n = (size_t)fa.shape[0] * (size_t)fa.shape[1] *
+                   (fa.type == CS_FIELD_INT ? sizeof(int) : sizeof(double));
+        ck_assert_msg(memcmp(fa.ptr, fb.ptr, n) == 0, "field %s differs", fa.name);
+    }
+    ck_assert_int_gt(k, 100);
+    for (int i = 0; i < a->nu; i++) ck_assert_str_eq(a->actuator_name[i], b->actuator_name[i]);
+    cs_free_model(a);
+    cs_free_model(b);
+}
+END_TEST
+
 START_TEST(test_bad_catalogue)
 {
     static char names[128][256];
@@ -447,6 +479,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_good_scenes);
     tcase_add_test(t, test_everything_scene);
+    tcase_add_test(t, test_include);
     tcase_add_test(t, test_compiler_scene);
     tcase_add_test(t, test_frames_scene);
     tcase_add_test(t, test_bad_catalogue);
