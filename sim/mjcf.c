@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libxml/parser.h>
@@ -1615,11 +1616,15 @@ static xmlNode *include_file(cs_mjcf *c, xmlDoc *doc, xmlNode *n)
     int me = src_of_line(c, line_of(n)), line = line_of(n) - c->src[me].base;
     char *path = file[0] == '/' ? file : join_path(c, c->src[0].dir, file);
     size_t len;
-    int rc = read_all(path, &c->incbuf, &len);
+    struct stat st;
+    int rc = stat(path, &st) ? errno : 0;
     if (rc == ENOENT && file[0] != '/' && strcmp(c->src[me].dir, c->src[0].dir) != 0) {
         path = join_path(c, c->src[me].dir, file);
-        rc = read_all(path, &c->incbuf, &len);
+        rc = stat(path, &st) ? errno : 0;
     }
+    if (!rc && !S_ISREG(st.st_mode)) /* a device or a pipe could be endless or block */
+        FAILN(c, n, "file", "'%s' is not a regular file", path);
+    if (!rc) rc = read_all(path, &c->incbuf, &len);
     if (rc == ENOMEM) cs_mjcf_nomem(c);
     if (rc) FAILN(c, n, "file", "cannot read '%s': %s", path, strerror(rc));
     char real[PATH_MAX];
