@@ -85,6 +85,12 @@ void cs_actuation(const cs_model *m, cs_data *d)
     }
     for (int i = 0; i < nu; i++)
         d->qfrc_actuator[act_dof(m, i)] += m->actuator_gear[6 * i] * d->actuator_force[i];
+    /* a joint's actuatorfrcrange bounds the actuators' total force on it */
+    for (int j = 0; j < m->njnt; j++)
+        if (m->jnt_actfrclimited[j]) {
+            double *f = d->qfrc_actuator + m->jnt_dofadr[j];
+            *f = clip(*f, m->jnt_actfrcrange[2 * j], m->jnt_actfrcrange[2 * j + 1]);
+        }
 }
 
 void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot)

@@ -256,6 +256,9 @@ typedef struct {
     double *dof_M0;       /* nv: M's diagonal at qpos0, armature included (dampratio's mass) */
     double *key_ctrl;     /* nu per key */
     double *key_act;      /* na per key */
+    int *jnt_actfrclimited;   /* njnt: 1 = the actuators' total force on the joint (hinge,
+                                 slide) is clamped to jnt_actfrcrange */
+    double *jnt_actfrcrange;  /* 2 per joint (actuatorfrcrange) */
 } cs_model;
 
 /* ---- data ------------------------------------------------------------------------------- */

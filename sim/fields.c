@@ -72,6 +72,7 @@ static const desc model_fields[] = {
     MA(actuator_biasprm, D, nu, 10), MA(actuator_ctrlrange, D, nu, 2),
     MA(actuator_forcerange, D, nu, 2), MA(actuator_actrange, D, nu, 2),
     MA(actuator_gear, D, nu, 6), MA(dof_M0, D, nv, 1),
+    MA(jnt_actfrclimited, I, njnt, 1), MA(jnt_actfrcrange, D, njnt, 2),
     {"key_ctrl", D, offsetof(cs_model, key_ctrl), 2, offsetof(cs_model, nkey), 0, offsetof(cs_model, nu), 0, 0},
     {"key_act", D, offsetof(cs_model, key_act), 2, offsetof(cs_model, nkey), 0, offsetof(cs_model, na), 0, 0},
 };

@@ -473,6 +473,9 @@ static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
     k = keyword(c, n, "limited", LIMITED);
     if (k >= 0) j->limited = k;
     nums(c, n, "range", j->range, 2, 2);
+    k = keyword(c, n, "actuatorfrclimited", LIMITED);
+    if (k >= 0) j->actfrclimited = k;
+    nums(c, n, "actuatorfrcrange", j->actfrcrange, 2, 2);
     double v;
     if (num1(c, n, "margin", &v)) j->margin = v;
     if (num1(c, n, "damping", &v)) { nonneg(c, n, "damping", &v, 1); j->damping = v; }
@@ -497,6 +500,7 @@ static void default_jspec(cs_jspec *j)
     j->type = CS_JNT_HINGE;
     j->axis[2] = 1;
     j->limited = CS_LIMITED_AUTO;
+    j->actfrclimited = CS_LIMITED_AUTO;
     j->solreflimit[0] = j->solreffriction[0] = 0.02;
     j->solreflimit[1] = j->solreffriction[1] = 1;
     const double si[5] = {0.9, 0.95, 0.001, 0.5, 2};
@@ -507,10 +511,9 @@ static void default_jspec(cs_jspec *j)
 static const char *const JOINT_ATTRS[] = {"name", "class", "type", "pos", "axis",
     "damping", "armature", "frictionloss", "stiffness", "springref", "ref", "limited", "range",
     "margin", "solreflimit", "solimplimit", "solreffriction", "solimpfriction", "springdamper",
-    NULL};
-/* no physics without actuators (refused where they appear) or as labels */
-static const char *const JOINT_VISUAL[] = {"user", "group", "actuatorfrclimited",
-    "actuatorfrcrange", "actuatorgravcomp", NULL};
+    "actuatorfrclimited", "actuatorfrcrange", NULL};
+/* labels, and gravity compensation through actuators (bodies with gravcomp are refused) */
+static const char *const JOINT_VISUAL[] = {"user", "group", "actuatorgravcomp", NULL};
 
 /* ---- actuators ------------------------------------------------------------------------ */
 static void default_aspec(cs_aspec *a)

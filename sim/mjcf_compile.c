@@ -126,8 +126,21 @@ static void resolve_joint(cs_mjcf *c, cs_jointir *J)
         if (B->njnt > 1) /* named at the body's second joint */
             JFAIL(c, &c->jnt[B->jnt0 + 1], NULL, "a free joint can only appear by itself in a body");
         s->limited = CS_LIMITED_FALSE;
+        s->actfrclimited = CS_LIMITED_FALSE;
         return;
     }
+    if (s->type == CS_JNT_BALL) s->actfrclimited = CS_LIMITED_FALSE;
+    int has_afr = s->actfrcrange[0] != 0 || s->actfrcrange[1] != 0;
+    if (s->actfrclimited == CS_LIMITED_AUTO) {
+        if (!c->autolimits && has_afr)
+            JFAIL(c, J, "actuatorfrclimited", "actuatorfrcrange is given with compiler "
+                  "autolimits=\"false\": set actuatorfrclimited");
+        s->actfrclimited = s->actfrcrange[0] < s->actfrcrange[1] ? CS_LIMITED_TRUE
+                                                                 : CS_LIMITED_FALSE;
+    }
+    if (s->actfrclimited == CS_LIMITED_TRUE && !(s->actfrcrange[0] < s->actfrcrange[1]))
+        JFAIL(c, J, "actuatorfrcrange", "a limited actuator force range needs min < max (got %g "
+              "%g)", s->actfrcrange[0], s->actfrcrange[1]);
     if (s->type == CS_JNT_HINGE || s->type == CS_JNT_SLIDE) {
         double l = sqrt(s->axis[0] * s->axis[0] + s->axis[1] * s->axis[1] + s->axis[2] * s->axis[2]);
         if (l < 1e-14) JFAIL(c, J, "axis", "zero-length axis");
@@ -589,6 +602,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     A(actuator_ctrlrange, 2 * nu); A(actuator_forcerange, 2 * nu); A(actuator_actrange, 2 * nu);
     A(actuator_gear, 6 * nu); A(actuator_name, nu); A(dof_M0, nv);
     A(key_ctrl, (size_t)nu * c->nkey); A(key_act, (size_t)na * c->nkey);
+    A(jnt_actfrclimited, nj); A(jnt_actfrcrange, 2 * nj);
 #undef A
     int oom = 0;
 #define CHECK(f) oom |= (m->f == NULL);
@@ -631,6 +645,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->jnt_solref + 2 * j, J->solreflimit, 2 * sizeof(double));
         memcpy(m->jnt_solimp + 5 * j, J->solimplimit, 5 * sizeof(double));
         m->jnt_name[j] = dupname(c->jnt[j].name, &nameoom);
+        m->jnt_actfrclimited[j] = J->actfrclimited == CS_LIMITED_TRUE;
+        memcpy(m->jnt_actfrcrange + 2 * j, J->actfrcrange, 2 * sizeof(double));
         for (int k = 0; k < cs_jnt_nv(J->type); k++) {
             int i = jdadr[j] + k;
             m->dof_jntid[i] = j;

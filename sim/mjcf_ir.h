@@ -38,6 +38,8 @@ typedef struct {
     double range[2];      /* as written */
     double margin, damping, armature, frictionloss, stiffness;
     double solreflimit[2], solimplimit[5], solreffriction[2], solimpfriction[5];
+    int actfrclimited;    /* CS_LIMITED_*: the actuators' total force on the joint clamped */
+    double actfrcrange[2];
 } cs_jspec;
 
 /* actuator dynamics, gain and bias types (MuJoCo's mjtDyn, mjtGain, mjtBias numbering) */

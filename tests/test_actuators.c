@@ -229,6 +229,15 @@ START_TEST(test_servo_model)
     cs_forward(m, d);
     ck_assert_double_eq(d->qfrc_actuator[0], 0);
     m->opt.disableflags &= ~(CS_DSBL_ACTUATION | CS_DSBL_CLAMPCTRL);
+    /* the joint's actuatorfrcrange bounds the actuators' sum on it (here 6.4 - 1.5) */
+    ck_assert_int_eq(m->jnt_actfrclimited[0], 0);
+    m->jnt_actfrclimited[0] = 1;
+    m->jnt_actfrcrange[0] = -2;
+    m->jnt_actfrcrange[1] = 2;
+    cs_forward(m, d);
+    ck_assert_double_eq(d->qfrc_actuator[0], 2);
+    ck_assert_double_eq_tol(d->actuator_force[0], 8 * (1 - 0.2), 1e-12); /* each as it was */
+    m->jnt_actfrclimited[0] = 0;
     /* a position servo settles on its control (underdamped: zeta 0.5, so it overshoots by
      * exp(-pi zeta / sqrt(1 - zeta^2)) = 16% of the 0.5 m step before it settles) */
     d->ctrl[0] = 0.7;
