@@ -47,7 +47,7 @@ typedef struct {
 static const char *const OPTS_ARG[] = {
     "--overlay", "--camera", "--width", "--height", "--key", "--screenshot", "--steps",
     "--duration", "--replay", "--frames", "--set", "--timestep", "--solver", "--cone",
-    "--iterations", "--tolerance", "--threads",
+    "--iterations", "--tolerance", "--threads", "--contact",
 };
 static const char *const OPTS_FLAG[] = {"--paused"};
 
@@ -422,6 +422,7 @@ const cs_command cs_cmd_view = {
     "  --paused           open the window paused\n"
     "  --frames N         close the window after N frames (scripted runs)\n"
     "  --timestep DT      overrides <option timestep>\n"
+    "  --contact soft|coulomb the contact model (no key toggles it yet)\n"
     "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n"
