@@ -22,6 +22,7 @@ typedef struct {
     const char *record;
     const char *joints;
     const char *contacts;
+    const char *limits;
     const char *solverlog;
     const char *summary;
     int quiet;
@@ -43,6 +44,7 @@ static const opt_def OPTS[] = {
     {"--record", 1, "--record FILE.csv  trajectory CSV (step,time,body,x..wz)"},
     {"--joints", 1, "--joints FILE.csv  joint CSV (step,time,joint,type,q0..q6,v0..v5)"},
     {"--contacts", 1, "--contacts FILE.csv per-contact CSV (geoms, point, normal, dist, forces, velocities, zone)"},
+    {"--limits", 1, "--limits FILE.csv  joint limit and dry-friction rows (step,time,joint,kind,dof,pos,force)"},
     {"--solver-log", 1, "--solver-log FILE.csv per-step, per-island solver record"},
     {"--summary", 1, "--summary FILE.csv the outcome in one row (as conesim sweep's)"},
     {"--every", 1, "--every K          record every K-th step (default 1); the final state always"},
@@ -75,6 +77,8 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         o->joints = arg;
     } else if (strcmp(name, "--contacts") == 0) {
         o->contacts = arg;
+    } else if (strcmp(name, "--limits") == 0) {
+        o->limits = arg;
     } else if (strcmp(name, "--summary") == 0) {
         o->summary = arg;
     } else if (strcmp(name, "--solver-log") == 0) {
@@ -140,11 +144,12 @@ static int parse_args(int argc, char **argv, run_opts *o)
         return 0;
     }
     /* two outputs in one file would interleave their rows */
-    const char *out[5] = {o->record, o->joints, o->contacts, o->solverlog, o->summary};
-    static const char *const flag[5] = {"--record", "--joints", "--contacts", "--solver-log",
-                                        "--summary"};
-    for (int i = 0; i < 5; i++)
-        for (int j = i + 1; j < 5; j++)
+    const char *out[6] = {o->record, o->joints, o->contacts, o->limits, o->solverlog,
+                          o->summary};
+    static const char *const flag[6] = {"--record", "--joints", "--contacts", "--limits",
+                                        "--solver-log", "--summary"};
+    for (int i = 0; i < 6; i++)
+        for (int j = i + 1; j < 6; j++)
             if (out[i] && out[j] && same_file(out[i], out[j])) {
                 fprintf(stderr, "conesim run: %s and %s name the same file ('%s')\n", flag[i],
                         flag[j], out[j]);
@@ -331,7 +336,7 @@ static int run_run(int argc, char **argv)
         return cs_load_exit(err);
     }
     int rc = CS_EXIT_OK;
-    out_file rec = {0}, jnt = {0}, con = {0}, sol = {0};
+    out_file rec = {0}, jnt = {0}, con = {0}, lim = {0}, sol = {0};
     FILE *sum = NULL;
     cs_metrics met = {0};
     cs_data *d = NULL;
@@ -365,6 +370,15 @@ static int run_run(int argc, char **argv)
     }
     if (o.contacts && !out_open(&con, o.contacts, con_step)) {
         fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.contacts, strerror(errno));
+        rc = CS_EXIT_OUTPUT;
+        goto done;
+    }
+    /* a joint row: 4 numbers, the joint's label and the kind word; at most a friction row
+     * per dof and two limit rows per joint */
+    size_t lim_row = 4 * 25 + label_len(m->jnt_name, m->njnt, "joint") + 16;
+    size_t lim_step = (size_t)(m->nv + 2 * m->njnt) * lim_row;
+    if (o.limits && !out_open(&lim, o.limits, lim_step)) {
+        fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.limits, strerror(errno));
         rc = CS_EXIT_OUTPUT;
         goto done;
     }
@@ -425,6 +439,10 @@ static int run_run(int argc, char **argv)
         cs_contact_header(con.f);
         con.pending = 512;
     }
+    if (lim.f) {
+        cs_limit_header(lim.f);
+        lim.pending = 512;
+    }
     if (sol.f) {
         cs_solver_header(sol.f);
         sol.pending = 512;
@@ -476,6 +494,14 @@ static int run_run(int argc, char **argv)
             }
             cs_contact_rows(con.f, m, d, k, tk);
         }
+        if (lim.f && k % o.every == 0) {
+            if (!out_reserve(&lim, (size_t)cs_jrow_count(m, d) * lim_row)) {
+                rc = CS_EXIT_OUTPUT;
+                k++;
+                break;
+            }
+            cs_limit_rows(lim.f, m, d, k, tk);
+        }
         if (sol.f && k % o.every == 0) {
             if (!out_reserve(&sol, (size_t)d->solver.nisland * sol_row)) {
                 rc = CS_EXIT_OUTPUT;
@@ -508,7 +534,7 @@ static int run_run(int argc, char **argv)
         }
         if (k % 4096 == 0) { /* whole rows on disk regularly */
             if ((rec.f && !out_flush(&rec)) || (jnt.f && !out_flush(&jnt)) ||
-                (con.f && !out_flush(&con)) ||
+                (con.f && !out_flush(&con)) || (lim.f && !out_flush(&lim)) ||
                 (sol.f && !out_flush(&sol))) {
                 rc = CS_EXIT_OUTPUT;
                 break;
@@ -592,6 +618,10 @@ done:
         fprintf(stderr, "conesim run: error writing '%s'\n", o.contacts);
         rc = CS_EXIT_OUTPUT;
     }
+    if (lim.f && !out_close(&lim) && rc == CS_EXIT_OK) {
+        fprintf(stderr, "conesim run: error writing '%s'\n", o.limits);
+        rc = CS_EXIT_OUTPUT;
+    }
     if (sum) {
         int ok = fflush(sum) == 0 && !ferror(sum);
         ok = fclose(sum) == 0 && ok;
@@ -623,6 +653,12 @@ const cs_command cs_cmd_run = {
     "                     fn,f1..f5,vn,v1..v5,zone (contacts found at state `step`, the forces\n"
     "                     that move it on; zone top/bottom/middle/pyramid/normal, none = kept\n"
     "                     out of the solver by the gap)\n"
+    "  --limits FILE.csv  joint-row CSV: step,time,joint,kind,dof,pos,force, one row per\n"
+    "                     joint limit or dry-friction row in the solver, in MuJoCo's row\n"
+    "                     order (friction per dof, then limits per joint); kind friction,\n"
+    "                     limit_lower, limit_upper (hinge, slide) or limit_angle (ball);\n"
+    "                     pos the distance from the limit (0 for friction), force the\n"
+    "                     row's force (rows of state `step`, as --contacts)\n"
     "  --solver-log FILE.csv per step and contact island: step,time,island,bodies,contacts,\n"
     "                     iterations,at_limit,warm,improvement,primal_cost,dual_cost,\n"
     "                     feasibility,stationarity,complementarity (rows as --contacts)\n"
