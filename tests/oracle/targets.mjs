@@ -35,6 +35,8 @@ const RULES = {
   pendulum_strike: [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 },
     { q: 'jrow_unmatched', max: 0 }, { q: 'limit_f_rel', max: 1e-6 }, { q: 'friction_f_rel', max: 1e-6 }],
 };
+// oracle-only: a capsule chain draped over a box's edges (MuJoCo's capsule-box contact set)
+RULES.capsule_drape = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
 // oracle-only: limits of every kind (both sides of a slide at once) and dry friction on hinge,
 // slide and ball dofs, no contacts
 RULES.joint_friction = RULES.pendulum_strike.filter((r) => r.q !== 'f_rel');
