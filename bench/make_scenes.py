@@ -49,12 +49,12 @@ def body(name, pos, geom, quat=None):
             % (name, " ".join(f(c) for c in pos), q, geom))
 
 
-def write(name, header, world, nconmax=None, assets=None):
+def write(name, header, world, nconmax=None, assets=None, option=OPTION):
     size = '\n  <size nconmax="%d"/>' % nconmax if nconmax else ""
     if assets:
         size += "\n  <asset>\n    %s\n  </asset>" % "\n    ".join(assets)
     text = "<!-- %s -->\n<mujoco model=\"%s\">\n  %s%s\n  <worldbody>\n    %s\n  </worldbody>\n</mujoco>\n" % (
-        header.strip().replace("\n", "\n     "), name, OPTION, size, "\n    ".join(world))
+        header.strip().replace("\n", "\n     "), name, option, size, "\n    ".join(world))
     with open(os.path.join(HERE, name + ".xml"), "w") as out:
         out.write(text)
 
@@ -169,6 +169,96 @@ def capsule_heap(name, n, header, seed=3):
     write(name, header, world)
 
 
+# ---- articulated scenes: MuJoCo's default solver (Newton), elliptic cones ----------------------
+ARTIC_OPTION = '<option timestep="0.002" cone="elliptic" solver="Newton"/>'
+
+
+def nest(lines, depth):
+    return ["  " * depth + x for x in lines]
+
+
+def chain(name, n, header, length=0.1, r=0.02, bend=9.0, drop=0.005, damping=0.02):
+    """n capsule links in a planar arc lying on the floor, released `drop` above it. The first
+    link is a free body; each later one hangs on a hinge, the axes alternating vertical (the arc
+    bends in the floor's plane) and horizontal across the chain (it bends up off the floor). Each
+    link is turned `bend` degrees about z from its parent, so the chain starts as an arc."""
+    half = math.radians(bend) / 2
+    quat = "%s 0 0 %s" % (f(math.cos(half)), f(math.sin(half)))
+    lines = []
+    for k in range(n):
+        pos = "0 0 %s" % f(r + drop) if k == 0 else "%s 0 0" % f(length)
+        q = "" if k == 0 else ' quat="%s"' % quat
+        lines += nest(['<body name="link%d" pos="%s"%s>' % (k, pos, q)], k)
+        if k == 0:
+            lines += nest(["  <freejoint/>"], k)
+        else:
+            axis = "0 0 1" if k % 2 else "0 1 0"
+            lines += nest(['  <joint name="j%d" type="hinge" axis="%s" damping="%s" range="-60 60"/>'
+                           % (k, axis, f(damping))], k)
+        lines += nest(['  <geom type="capsule" fromto="0 0 0 %s 0 0" size="%s" rgba="%s"/>'
+                       % (f(length), f(r), COLORS[k % 4])], k)
+    for k in reversed(range(n)):
+        lines += nest(["</body>"], k)
+    write(name, header, [FLOOR] + lines, option=ARTIC_OPTION)
+
+
+def comb(name, n, header, pitch=0.05, reach=0.06, drop=0.08, r=0.012, stiffness=5.0,
+         damping=0.05, lift=0.002):
+    """A base on a vertical slide carrying n fingers on hinges (axis x, springs holding each
+    finger reaching `reach` out and `drop` down); the fingertips rest on a free box lying on the
+    floor, so the base's and fingers' weight presses the box down through the springs. The base
+    starts `lift` above the height at which the tips touch the box."""
+    bx, by, bz = (n * pitch) / 2 + 0.02, 0.06, 0.05   # box half-sizes
+    top = 2 * bz
+    base_z = top + drop + r + lift
+    world = [FLOOR,
+             '<body name="box" pos="0 0 %s">' % f(bz),
+             '  <freejoint/>',
+             '  <geom type="box" size="%s %s %s" mass="1" rgba="%s"/>' % (f(bx), f(by), f(bz), COLORS[2]),
+             '</body>',
+             '<body name="base" pos="0 %s %s">' % (f(-reach / 2), f(base_z)),
+             '  <joint name="lift" type="slide" axis="0 0 1" damping="1" range="-0.05 0.05"/>',
+             '  <geom type="box" size="%s 0.02 0.015" pos="0 0 0.02" mass="1" rgba="%s"/>'
+             % (f(n * pitch / 2 + 0.01), COLORS[0])]
+    for i in range(n):
+        x = (i - (n - 1) / 2) * pitch
+        world += ['  <body name="finger%d" pos="%s 0 0">' % (i, f(x)),
+                  '    <joint name="f%d" type="hinge" axis="1 0 0" stiffness="%s" damping="%s" range="-20 40"/>'
+                  % (i, f(stiffness), f(damping)),
+                  '    <geom type="capsule" fromto="0 0 0 0 %s %s" size="%s" mass="0.03" rgba="%s"/>'
+                  % (f(reach), f(-drop), f(r), COLORS[1 + i % 3]),
+                  '  </body>']
+    world.append('</body>')
+    write(name, header, world, option=ARTIC_OPTION)
+
+
+def quadruped(name, header, thigh=(0.06, -0.14), shin=(-0.06, -0.14), r=0.02, stiffness=30.0,
+              damping=1.0, drop=0.005):
+    """A box torso on a free joint with 4 legs of two links (hip and knee hinges about y, springs
+    holding the modelled pose, damping); the lower links' ends are the feet. Released `drop`
+    above the floor in the standing pose."""
+    hx, hy = 0.15, 0.13
+    z = -(thigh[1] + shin[1]) + r + drop
+    world = [FLOOR,
+             '<body name="torso" pos="0 0 %s">' % f(z),
+             '  <freejoint/>',
+             '  <geom type="box" size="0.2 0.1 0.04" mass="2" rgba="%s"/>' % COLORS[0]]
+    for i, (sx, sy) in enumerate([(1, 1), (1, -1), (-1, 1), (-1, -1)]):
+        spring = 'stiffness="%s" damping="%s" range="-60 60"' % (f(stiffness), f(damping))
+        world += ['  <body name="thigh%d" pos="%s %s 0">' % (i, f(sx * hx), f(sy * hy)),
+                  '    <joint name="hip%d" type="hinge" axis="0 1 0" %s/>' % (i, spring),
+                  '    <geom type="capsule" fromto="0 0 0 %s 0 %s" size="%s" mass="0.2" rgba="%s"/>'
+                  % (f(thigh[0]), f(thigh[1]), f(r), COLORS[1]),
+                  '    <body name="shin%d" pos="%s 0 %s">' % (i, f(thigh[0]), f(thigh[1])),
+                  '      <joint name="knee%d" type="hinge" axis="0 1 0" %s/>' % (i, spring),
+                  '      <geom type="capsule" fromto="0 0 0 %s 0 %s" size="%s" mass="0.15" rgba="%s"/>'
+                  % (f(shin[0]), f(shin[1]), f(0.9 * r), COLORS[2]),
+                  '    </body>',
+                  '  </body>']
+    world.append('</body>')
+    write(name, header, world, option=ARTIC_OPTION)
+
+
 def main():
     lattice_drop("spheres_bin_64", 4, ["sphere"], """
 spheres_bin_64: 64 spheres (r 0.05, 1000 kg/m^3) on a jittered 4x4x4 lattice fall into a bin
@@ -221,6 +311,28 @@ What to look for: steps per second against boxes_bin_100 (the same bin with boxe
 boxes_bin_100: the bin of mesh_bin_100 with boxes (half-size 0.04) instead of the meshes.
 What it measures: the same pile through the analytic box-box and box-plane paths.
 What to look for: the reference for mesh_bin_100's speed.""")
+    chain("chain_20", 20, """
+chain_20: 20 capsule links (r 0.02, 0.1 m long) in a planar arc (9 degrees per joint) released
+5 mm above the floor. Link 0 is free; links 1-19 hang on hinges whose axes alternate vertical
+and horizontal (damping 0.02, range +-60 degrees). Elliptic cones, Newton (MuJoCo's default).
+What it measures: one articulated tree of 25 dofs (a dense mass matrix: every dof is an
+ancestor of the later ones) with 20 or more floor contacts in one island.
+What to look for: the chain lands and lies still in its arc; no link sinks into the floor.""")
+    comb("comb_10", 10, """
+comb_10: a base (1 kg) on a vertical slide carries 10 fingers on hinges (springs 5 N m/rad,
+damping 0.05) whose tips rest on a free box (1 kg, half-sizes 0.27 x 0.06 x 0.05 m) lying on
+the floor: the base's weight presses the box down through the ten springs.
+What it measures: a branching tree (11 dofs) coupled to a free body through 10 contacts, the
+box's floor manifold under it: one island of 17 dofs.
+What to look for: the base settles 3.5 mm (1.5 mm below where the tips first touch); every
+fingertip keeps touching the box.""")
+    quadruped("quadruped_legs", """
+quadruped_legs: a box torso (2 kg) on a free joint with 4 legs of two capsule links (hip and
+knee hinges about y, springs 30 N m/rad holding the modelled pose, damping 1), released 5 mm
+above the floor standing on its 4 feet.
+What it measures: a floating-base tree of 14 dofs on 4 point contacts: per-step overhead of
+kinematics, the mass matrix and a small Newton solve.
+What to look for: it lands and stands, the torso about 0.30 m up and level.""")
     capsule_heap("capsule_heap_100", 100, """
 capsule_heap_100: 100 capsules (r 0.03, half-length 0.1) in random orientations, 4 layers of
 5x5, 0.3 m apart, fall onto the floor (no walls) and tumble into a low heap.

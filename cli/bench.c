@@ -37,6 +37,8 @@ typedef struct {
     cs_overrides set;
     glob_t found;      /* the default scene set, when no scene is given */
     int have_found;
+    int contact;       /* --contact: -1 as the scene says, CS_CONTACT_SOFT or _COULOMB, 2 both
+                          (each scene twice, soft then coulomb) */
 } bench_opts;
 
 typedef struct {
@@ -48,7 +50,7 @@ static const opt_def OPTS[] = {
     {"--steps", 1},  {"--duration", 1},   {"--repeat", 1},     {"--warmup", 1},
     {"--csv", 1},    {"--no-stages", 0},  {"--timestep", 1},   {"--solver", 1},
     {"--cone", 1},   {"--iterations", 1}, {"--tolerance", 1},  {"--set", 1},
-    {"--threads", 1},
+    {"--threads", 1}, {"--contact", 1},
 };
 #define NOPTS (sizeof OPTS / sizeof OPTS[0])
 
@@ -71,6 +73,13 @@ static int set_opt(bench_opts *o, const char *name, const char *arg)
         return cs_arg_number(arg, &o->duration) == CS_ARG_OK && o->duration > 0;
     if (strcmp(name, "--csv") == 0) {
         o->csv = arg;
+        return 1;
+    }
+    if (strcmp(name, "--contact") == 0) { /* the contact model: soft, coulomb or both */
+        if (strcmp(arg, "soft") == 0) o->contact = CS_CONTACT_SOFT;
+        else if (strcmp(arg, "coulomb") == 0) o->contact = CS_CONTACT_COULOMB;
+        else if (strcmp(arg, "both") == 0) o->contact = 2;
+        else return 0;
         return 1;
     }
     if (strcmp(name, "--no-stages") == 0) {
@@ -128,6 +137,7 @@ static int parse_args(int argc, char **argv, bench_opts *o)
     o->duration = -1;
     o->repeat = 1;
     o->stages = 1;
+    o->contact = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == 0) {
@@ -223,7 +233,7 @@ typedef struct {
     long long model_bytes, data_bytes; /* -1 unknown */
     long rss_kib;
     int diverged;               /* 1: a state was not finite after the timed steps */
-    int solver, cone;
+    int solver, cone, contact;
 } bench_row;
 
 /* One timed run of `steps` steps from the state in d. Per-stage times when `stages`:
@@ -277,7 +287,7 @@ static void start_state(const cs_model *m, cs_data *d)
 
 /* Returns CS_EXIT_OK, CS_EXIT_DIVERGED (row filled, marked) or another exit code (no
  * row). */
-static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
+static int bench_scene(const bench_opts *o, const char *path, int contact, bench_row *row)
 {
     char err[1024];
     memset(row, 0, sizeof *row);
@@ -291,6 +301,7 @@ static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
         cs_free_model(m);
         return CS_EXIT_USAGE;
     }
+    if (contact >= 0) m->opt.contact = contact;
     cs_data *d = cs_make_data(m);
     if (!d) {
         fprintf(stderr, "conesim bench: %s: out of memory\n", path);
@@ -303,6 +314,7 @@ static int bench_scene(const bench_opts *o, const char *path, bench_row *row)
     row->timestep = m->opt.timestep;
     row->solver = m->opt.solver;
     row->cone = m->opt.cone;
+    row->contact = m->opt.contact;
     double dur = o->duration >= 0 ? o->duration : 1.0;
     row->steps = o->steps;
     if (o->steps < 0 && !cs_arg_steps(dur, m->opt.timestep, &row->steps)) {
@@ -363,6 +375,7 @@ static const char *solver_name(int s)
 {
     return s == CS_SOLVER_PGS ? "pgs" : s == CS_SOLVER_CG ? "cg" : "newton";
 }
+static const char *contact_name(int c) { return c == CS_CONTACT_COULOMB ? "coulomb" : "soft"; }
 static const char *cone_name(int c) { return c == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal"; }
 
 /* the scene's file name without directory and .xml, for the table */
@@ -383,12 +396,12 @@ static void print_header(int stages)
            "steps", "wall[s]", "cpu[s]", "steps/s", "realtime", "contacts", "rows", "iterations");
     if (stages)
         for (int s = 0; s < NSTAGE; s++) printf(" %7s", STAGE_SHORT[s]);
-    printf(" %9s %8s\n", "data", "rss");
+    printf(" %9s %8s %8s\n", "data", "rss", "contact");
     printf("%-22s %6s %6s %7s %8s %8s %9s %8s %12s %8s %10s", "", "", "", "", "", "", "", "",
            "mean/max", "mean", "mean/max");
     if (stages)
         for (int s = 0; s < NSTAGE; s++) printf(" %7s", "us/step");
-    printf(" %9s %8s\n", "KiB", "MiB");
+    printf(" %9s %8s %8s\n", "KiB", "MiB", "model");
 }
 
 static void print_row(const bench_row *r, int stages)
@@ -405,7 +418,8 @@ static void print_row(const bench_row *r, int stages)
            r->geoms, r->steps, r->wall, r->cpu, sps, rtf, cm, r->efc_mean, it);
     if (stages)
         for (int s = 0; s < NSTAGE; s++) printf(" %7.1f", 1e6 * r->stage[s] / r->steps);
-    printf(" %9s %8.1f%s\n", data, r->rss_kib / 1024.0, r->diverged ? "  DIVERGED" : "");
+    printf(" %9s %8.1f %8s%s\n", data, r->rss_kib / 1024.0, contact_name(r->contact),
+           r->diverged ? "  DIVERGED" : "");
     fflush(stdout);
 }
 
@@ -415,7 +429,7 @@ static void csv_header(FILE *f)
                "realtime,"
                "contacts_mean,contacts_max,rows_mean,iter_mean,iter_max");
     for (int s = 0; s < NSTAGE; s++) fprintf(f, ",%s_us", STAGE_NAME[s]);
-    fprintf(f, ",model_bytes,data_bytes,maxrss_kib,status\n");
+    fprintf(f, ",model_bytes,data_bytes,maxrss_kib,contact,status\n");
 }
 
 /* a path is quoted when it holds a comma, quote or newline (RFC 4180) */
@@ -449,7 +463,8 @@ static void csv_row(FILE *f, const bench_row *r, int stages)
     /* unknown memory figures are empty fields */
     if (r->model_bytes >= 0) fprintf(f, ",%lld,%lld", r->model_bytes, r->data_bytes);
     else fprintf(f, ",,");
-    fprintf(f, ",%ld,%s\n", r->rss_kib, r->diverged ? "diverged" : "ok");
+    fprintf(f, ",%ld,%s,%s\n", r->rss_kib, contact_name(r->contact),
+            r->diverged ? "diverged" : "ok");
     fflush(f);
 }
 
@@ -489,17 +504,19 @@ static int run_bench(int argc, char **argv)
         csv_header(csv);
     }
     print_header(o.stages);
-    for (int i = 0; i < o.nscene; i++) {
-        bench_row row;
-        int r = bench_scene(&o, o.scene[i], &row);
-        if (r != CS_EXIT_OK && r != CS_EXIT_DIVERGED) {
-            rc = r;
-            goto done;
+    for (int i = 0; i < o.nscene; i++)
+        for (int pass = 0; pass < (o.contact == 2 ? 2 : 1); pass++) {
+            bench_row row;
+            int contact = o.contact == 2 ? pass : o.contact;
+            int r = bench_scene(&o, o.scene[i], contact, &row);
+            if (r != CS_EXIT_OK && r != CS_EXIT_DIVERGED) {
+                rc = r;
+                goto done;
+            }
+            if (r == CS_EXIT_DIVERGED) rc = r;
+            print_row(&row, o.stages);
+            if (csv) csv_row(csv, &row, o.stages);
         }
-        if (r == CS_EXIT_DIVERGED) rc = r;
-        print_row(&row, o.stages);
-        if (csv) csv_row(csv, &row, o.stages);
-    }
 done:
     if (csv && fclose(csv) != 0 && rc == CS_EXIT_OK) {
         fprintf(stderr, "conesim bench: error writing '%s'\n", o.csv);
@@ -534,6 +551,9 @@ const cs_command cs_cmd_bench = {
     "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name, in every scene\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n"
+    "  --contact soft|coulomb|both\n"
+    "                     the contact model (default: the scene's); both: every scene twice,\n"
+    "                     soft then coulomb (column contact)\n"
     "  --threads N        threads for the contact islands (default 0 = all cores); cpu[s]\n"
     "                     adds up every thread's time, wall[s] shows the speed-up\n\n"
     "Notes: the first keyframe is the initial state when a scene has one (as `run`).\n"

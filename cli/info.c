@@ -65,6 +65,10 @@ static void print_model(const cs_model *m)
            o->cone == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal",
            o->solver == CS_SOLVER_PGS ? "PGS" : o->solver == CS_SOLVER_NEWTON ? "Newton" : "CG",
            o->iterations, o->tolerance, o->impratio);
+    printf("  contact %s\n", o->contact == CS_CONTACT_COULOMB
+                                ? "coulomb (hard Signorini normal, exact Coulomb friction; solver, "
+                                  "impratio and solimp unused)"
+                                : "soft (MuJoCo's soft convex model)");
     printf("  flags: contact %s, gravity %s, constraint %s, warmstart %s, refsafe %s, "
            "filterparent %s, override %s\n\n",
            o->disableflags & CS_DSBL_CONTACT ? "off" : "on",

@@ -53,6 +53,7 @@ static const opt_def OPTS[] = {
     {"--timestep", 1, "--timestep DT      overrides <option timestep>"},
     {"--solver", 1, "--solver pgs|newton overrides <option solver>"},
     {"--cone", 1, "--cone elliptic|pyramidal overrides <option cone>"},
+    {"--contact", 1, "--contact soft|coulomb the contact model (default: the scene's, soft)"},
     {"--iterations", 1, "--iterations N     solver iteration limit"},
     {"--tolerance", 1, "--tolerance X      solver tolerance"},
     {"--threads", 1, "--threads N        threads for the contact islands (default 0: all cores)"},
@@ -669,6 +670,11 @@ const cs_command cs_cmd_run = {
     "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
     "  --quiet            no progress bar, summary only\n"
     "  --timestep DT      overrides <option timestep>\n"
+    "  --contact soft|coulomb\n"
+    "                     the contact model (default: the scene's <custom> text\n"
+    "                     conesim:contact, else soft, MuJoCo's): coulomb is hard Signorini\n"
+    "                     normals and exact Coulomb friction (docs/contact-math.md §11); its\n"
+    "                     solver log reports powers and residuals (README)\n"
     "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10,\n"

@@ -125,7 +125,7 @@ static int parse_until(sweep_opts *o, const char *arg)
 static int is_run_option(const char *a)
 {
     static const char *const R[] = {"--duration", "--steps", "--solver", "--cone", "--iterations",
-                                    "--tolerance", "--set", "--key", "--timestep"};
+                                    "--tolerance", "--set", "--key", "--timestep", "--contact"};
     for (size_t i = 0; i < sizeof R / sizeof R[0]; i++)
         if (strcmp(a, R[i]) == 0) return 1;
     return 0;
@@ -981,7 +981,8 @@ const cs_command cs_cmd_sweep = {
     "  --threads N        runs at once (default 1; --find: points a round); with N > 1\n"
     "                     each run's solver uses one thread\n"
     "  --out FILE.csv     the summary\n"
-    "  --duration, --steps, --key, --timestep, --solver, --cone, --iterations, --tolerance,\n"
+    "  --duration, --steps, --key, --timestep, --solver, --cone, --contact, --iterations,\n"
+    "  --tolerance,\n"
     "  --set NAME=VALUE   as `conesim run`, for every run (--vary's value wins)\n\n"
     "  --find NAME=LO:HI  search NAME between LO and HI for where the --until condition\n"
     "                     changes (it must hold at one end only); prints the final bracket.\n"

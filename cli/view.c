@@ -47,7 +47,7 @@ typedef struct {
 static const char *const OPTS_ARG[] = {
     "--overlay", "--camera", "--width", "--height", "--key", "--screenshot", "--steps",
     "--duration", "--replay", "--frames", "--set", "--timestep", "--solver", "--cone",
-    "--iterations", "--tolerance", "--threads",
+    "--iterations", "--tolerance", "--threads", "--contact",
 };
 static const char *const OPTS_FLAG[] = {"--paused"};
 
@@ -60,7 +60,7 @@ static int set_opt(view_opts *o, const char *name, const char *arg)
         unsigned f;
         if (cs_overlay_parse(arg, &f, bad, sizeof bad) != 0) {
             fprintf(stderr, "conesim view: --overlay: unknown overlay '%s' (contacts, forces, "
-                            "cones, frames, wireframe, hud, or none)\n", bad);
+                            "cones, frames, joints, wireframe, hud, or none)\n", bad);
             return 0;
         }
         o->overlay = arg;
@@ -406,8 +406,8 @@ const cs_command cs_cmd_view = {
     "usage: conesim view SCENE [options]\n\n"
     "Opens a window on the scene (OpenGL 3.3) and runs it in real time, or with\n"
     "--screenshot renders one frame off-screen into a PNG and exits.\n\n"
-    "  --overlay LIST     comma list of contacts, forces, cones, frames, wireframe, hud,\n"
-    "                     or none (default contacts,forces; the window adds the HUD)\n"
+    "  --overlay LIST     comma list of contacts, forces, cones, frames, joints, wireframe,\n"
+    "                     hud, or none (default contacts,forces; the window adds the HUD)\n"
     "  --camera AZ,EL,DIST[,X,Y,Z]\n"
     "                     free camera: azimuth and elevation (degrees), distance (m),\n"
     "                     look-at point (default: MuJoCo's 90,-45,1.5 x extent at the centre)\n"
@@ -422,17 +422,21 @@ const cs_command cs_cmd_view = {
     "  --paused           open the window paused\n"
     "  --frames N         close the window after N frames (scripted runs)\n"
     "  --timestep DT      overrides <option timestep>\n"
+    "  --contact soft|coulomb the contact model (no key toggles it yet)\n"
     "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n"
     "  --threads N        threads for the contact islands (default 0 = all cores)\n\n"
     "Keys: Space pause/run, Right one step (replay: one frame), Left one frame back\n"
     "(replay), Backspace reset, + / - slow motion (x2, down to 1/64), C contact points,\n"
-    "F contact forces, K friction cone, R contact frames, W wireframe, H HUD, ] / [ next or\n"
-    "previous contact for the cone overlay, Esc quit.\n"
+    "F contact forces, K friction cone, R contact frames, J joints, W wireframe, H HUD,\n"
+    "] / [ next or previous contact for the cone overlay, Esc quit.\n"
+    "The joints overlay draws each hinge's axis and, when limited, its range as an arc with\n"
+    "the current angle; a slide's axis, range and position; a ball joint's pivot. Positions\n"
+    "are green inside the range and magenta at or beyond a limit.\n"
     "Mouse: left drag orbit, right drag pan, scroll zoom, double-click a body to track it\n"
     "(or a contact to select it), right double-click clears, Ctrl+left drag pulls a body\n"
-    "with a spring.\n\n"
+    "with a spring (a jointed link turns about its joints; bodies fixed to the world stay).\n\n"
     "Exit codes: 0 ok, 1 diverged (a warning names the step), 2 bad command line, 3 bad\n"
     "scene or replay file (FILE:LINE: message), 4 the PNG cannot be written (no partial\n"
     "file is left), 5 no display or no OpenGL 3.3 context (headless: run under xvfb-run -a),\n"

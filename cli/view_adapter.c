@@ -79,7 +79,8 @@ int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
     v->geoms = calloc(m->ngeom > 0 ? (size_t)m->ngeom : 1, sizeof *v->geoms);
     v->contacts = calloc(m->nconmax > 0 ? (size_t)m->nconmax : 1, sizeof *v->contacts);
     v->fill_pose = calloc(12 * (size_t)m->nbody, sizeof *v->fill_pose);
-    if (!v->geoms || !v->contacts || !v->fill_pose) {
+    v->joints = calloc(m->njnt > 0 ? (size_t)m->njnt : 1, sizeof *v->joints);
+    if (!v->geoms || !v->contacts || !v->fill_pose || !v->joints) {
         cs_view_free(v);
         return -1;
     }
@@ -95,7 +96,9 @@ void cs_view_free(cs_view *v)
     free(v->contacts);
     free(v->replay_free);
     free(v->fill_pose);
+    free(v->joints);
     v->fill_pose = NULL;
+    v->joints = NULL;
     v->geoms = NULL;
     v->contacts = NULL;
     v->replay_free = NULL;
@@ -153,6 +156,79 @@ static int fill_contacts(cs_view *v)
     return n;
 }
 
+/* A unit vector perpendicular to the unit axis a that turns with body b: towards b's centre
+ * of mass from the anchor, or where that lies on the axis, the body axis most perpendicular
+ * to it. */
+static void hinge_pointer(const cs_data *d, int b, const double anchor[3], const double a[3],
+                          double clear, double out[3])
+{
+    double r[3], best = -1;
+    for (int k = 0; k < 3; k++) r[k] = d->xipos[3 * b + k] - anchor[k];
+    for (int c = -1; c < 3; c++) {
+        double v[3];
+        for (int k = 0; k < 3; k++) v[k] = c < 0 ? r[k] : d->xmat[9 * b + 3 * k + c];
+        double t = v[0] * a[0] + v[1] * a[1] + v[2] * a[2];
+        for (int k = 0; k < 3; k++) v[k] -= t * a[k];
+        double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        /* the COM direction when it is clear of the axis, else the best body axis */
+        if (c < 0 ? n > clear : n > best) {
+            for (int k = 0; k < 3; k++) out[k] = v[k] / n;
+            if (c < 0) return;
+            best = n;
+        }
+    }
+}
+
+/* The joints as render/ draws them, from the last kinematics (xanchor, xaxis, xipos). */
+static int fill_joints(cs_view *v)
+{
+    const cs_model *m = v->m;
+    const cs_data *d = v->d;
+    int n = 0;
+    for (int j = 0; j < m->njnt; j++) {
+        int type = m->jnt_type[j], b = m->jnt_bodyid[j], qa = m->jnt_qposadr[j];
+        if (type == CS_JNT_FREE) continue;
+        cs_render_joint *o = &v->joints[n++];
+        memset(o, 0, sizeof *o);
+        o->type = type == CS_JNT_BALL ? CS_RENDER_JNT_BALL
+                  : type == CS_JNT_SLIDE ? CS_RENDER_JNT_SLIDE : CS_RENDER_JNT_HINGE;
+        o->body = b;
+        char buf[32];
+        snprintf(o->name, sizeof o->name, "%s", cs_joint_label(m, j, buf, sizeof buf));
+        memcpy(o->anchor, d->xanchor + 3 * j, sizeof o->anchor);
+        memcpy(o->axis, d->xaxis + 3 * j, sizeof o->axis);
+        o->limited = m->jnt_limited[j];
+        o->range[0] = m->jnt_range[2 * j];
+        o->range[1] = m->jnt_range[2 * j + 1];
+        const double *q = d->qpos + qa;
+        switch (type) {
+        case CS_JNT_BALL: {
+            /* the rotation angle of the joint's quaternion (relative to the reference) */
+            double vn = sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+            o->pos = 2 * atan2(vn, fabs(q[0]));
+            break;
+        }
+        case CS_JNT_SLIDE:
+            /* xanchor is where the anchor sits at the reference displacement: carry it to
+             * the current one, so the dot rides with the body */
+            o->pos = q[0];
+            for (int k = 0; k < 3; k++) o->anchor[k] += (q[0] - m->qpos0[qa]) * o->axis[k];
+            break;
+        default:
+            o->pos = q[0];
+            /* the pointer turns with the body: angle 0 is it turned back by the angle */
+            double cur[3], c = cos(q[0]), sn = sin(q[0]), *a = o->axis, kxv[3];
+            hinge_pointer(d, b, o->anchor, a, 1e-3 * v->extent, cur);
+            kxv[0] = a[1] * cur[2] - a[2] * cur[1];
+            kxv[1] = a[2] * cur[0] - a[0] * cur[2];
+            kxv[2] = a[0] * cur[1] - a[1] * cur[0];
+            /* cur is perpendicular to a: rotating by -q is cur cos q - (a x cur) sin q */
+            for (int k = 0; k < 3; k++) o->ref[k] = cur[k] * c - kxv[k] * sn;
+        }
+    }
+    return n;
+}
+
 /* World velocity of body b's frame origin (0 for static bodies). */
 static void body_velocity(const cs_view *v, int b, double vel[3])
 {
@@ -181,6 +257,9 @@ void cs_view_fill(cs_view *v, cs_render_scene *s)
     s->ngeom = m->ngeom;
     s->contacts = v->contacts;
     s->ncontact = fill_contacts(v);
+    v->njoint = fill_joints(v);
+    s->joints = v->joints;
+    s->njoint = v->njoint;
     s->extent = v->extent;
     s->force_scale = v->force_scale;
     cs_render_hud *h = &s->hud;

@@ -14,6 +14,8 @@ typedef struct {
 
     cs_render_geom *geoms;    /* m->ngeom */
     cs_render_contact *contacts; /* m->nconmax */
+    cs_render_joint *joints;  /* the non-free joints, model order (at most m->njnt) */
+    int njoint;
     double extent;            /* fixed at cs_view_init from the initial geoms */
     double center[3];         /* centre of their bounding box (the default look-at) */
     double force_scale;       /* extent / 3 / (total mass |g|), 0 = automatic */
@@ -44,7 +46,8 @@ void cs_view_free(cs_view *v);
 void cs_view_solver_name(const cs_option *o, char *buf, size_t len);
 
 /* Fills the scene from the current data: geoms (model order), contacts (zone words as
- * the contact CSV's, cs_contact_zone_name), HUD numbers,
+ * the contact CSV's, cs_contact_zone_name), the non-free joints (anchor, axis, range, value:
+ * see cs_render_joint), HUD numbers,
  * extent and force scale; after steps it first recomputes kinematics, contacts and
  * forces of the current state (cs_forward), so all of them describe the same state. Reads s->selected_body for the HUD's body lines; leaves
  * overlay and the selections alone. Arrays stay valid until cs_view_free. */

@@ -13,6 +13,7 @@
 #pragma GCC diagnostic pop
 
 #include "render_gl.h"
+#include "vec.h"
 
 /* The vertex list lives in r->buf_2d; r->cap_2d is its capacity in vertices and the
  * used count is tracked here (one HUD is built at a time). */
@@ -180,6 +181,55 @@ static const char *zone_meaning(const char *z)
     return "";
 }
 
+static const char *joint_word(int type)
+{
+    return type == CS_RENDER_JNT_HINGE ? "hinge" : type == CS_RENDER_JNT_SLIDE ? "slide" : "ball";
+}
+
+/* The joints overlay's lines: the selected body's joints (value, range, limit), then how many
+ * joints are at a limit and which. */
+static void joint_lines(lines *l, const cs_render_scene *s)
+{
+    const double deg = 180 / CS_PI;
+    int shown = 0, nlim = 0, more = 0;
+    char names[160] = "";
+    size_t len = 0;
+    for (int k = 0; k < s->njoint; k++) {
+        const cs_render_joint *j = &s->joints[k];
+        int lim = cs_joint_at_limit(j);
+        if (lim && !more) {
+            int n = snprintf(names + len, sizeof names - len, "%s%s", nlim ? ", " : "", j->name);
+            if (n > 0 && len + (size_t)n < sizeof names - 4)
+                len += (size_t)n;
+            else
+                more = 1;
+            names[len] = 0;
+        }
+        nlim += lim != 0;
+        if (s->selected_body <= 0 || j->body != s->selected_body || shown >= 3)
+            continue;
+        char val[96], range[64] = "";
+        if (j->type == CS_RENDER_JNT_SLIDE) {
+            snprintf(val, sizeof val, "%.4f m", j->pos);
+            if (j->limited)
+                snprintf(range, sizeof range, "  range %.4g .. %.4g m", j->range[0], j->range[1]);
+        } else {
+            snprintf(val, sizeof val, "%.4f rad (%.1f deg)", j->pos, j->pos * deg);
+            if (j->limited && j->type == CS_RENDER_JNT_HINGE)
+                snprintf(range, sizeof range, "  range %.1f .. %.1f deg", j->range[0] * deg,
+                         j->range[1] * deg);
+            else if (j->limited)
+                snprintf(range, sizeof range, "  up to %.1f deg", j->range[1] * deg);
+        }
+        addf(l, "joint %s %s %s%s%s", j->name, joint_word(j->type), val, range,
+             lim ? "  AT LIMIT" : "");
+        shown++;
+    }
+    if (s->njoint > 0)
+        addf(l, "joints %d  at a limit: %s%s", s->njoint, nlim ? names : "none",
+             more ? " ..." : "");
+}
+
 void cs_gl_hud(cs_renderer *r, const cs_render_scene *s, int w, int h)
 {
     float scale = h >= 600 ? 2.0f : 1.0f;
@@ -213,12 +263,14 @@ void cs_gl_hud(cs_renderer *r, const cs_render_scene *s, int w, int h)
             addf(&l, "%s N  slip %.4g m/s  cone ratio %.4f%s", buf, c->slip, ratio,
                  ratio >= 1 - 1e-3 ? " (on the boundary)" : "");
         }
+        if (s->overlay & CS_OVERLAY_JOINTS)
+            joint_lines(&l, s);
         if (d->message)
             addf(&l, "%s", d->message);
         panel(r, &l, 4 * scale, 4 * scale, scale, 0, w, h);
         lines keys = {.n = 0};
         addf(&keys, "Space run/pause  Right step  Backspace reset  +/- speed");
-        addf(&keys, "C contacts  F forces  K cone  R frames  W wire  [ ] contact");
+        addf(&keys, "C contacts  F forces  K cone  R frames  J joints  W wire  [ ] contact");
         addf(&keys, "drag: left orbit  right pan  ctrl perturb  dbl-click select");
         if (w >= 640)
             panel(r, &keys, 4 * scale, 4 * scale, scale, 1, w, h);

@@ -1,4 +1,5 @@
-/* Contact overlays: points, force arrows, contact frames, the friction-cone figure. */
+/* Overlays: contact points, force arrows, contact frames, the friction-cone figure; joint
+ * axes, ranges and positions. */
 #include <math.h>
 #include <string.h>
 
@@ -139,6 +140,107 @@ static void draw_cone(cs_renderer *r, const cs_render_contact *c, double scale, 
     }
 }
 
+/* v rotated by angle a about the unit axis k (Rodrigues). */
+static void rotate_about(const double v[3], const double k[3], double a, double out[3])
+{
+    double c = cos(a), sn = sin(a), kxv[3], kv = cs_v3dot(k, v);
+    cs_v3cross(k, v, kxv);
+    for (int i = 0; i < 3; i++)
+        out[i] = v[i] * c + kxv[i] * sn + k[i] * kv * (1 - c);
+}
+
+/* p = a + t v */
+static void along(const double a[3], const double v[3], double t, double p[3])
+{
+    for (int i = 0; i < 3; i++)
+        p[i] = a[i] + t * v[i];
+}
+
+/* A hinge: its axis as an arrow through the anchor; limited, the allowed range as an arc
+ * about the axis closed by two rays, and the current angle as a longer ray with a dot at its
+ * end, green inside the range, magenta at or beyond a limit (and so is that limit's ray). */
+static void draw_hinge(cs_renderer *r, const cs_render_joint *j, double u, int lim)
+{
+    double a[3];
+    along(j->anchor, j->axis, -0.12 * u, a);
+    double v[3] = {0.24 * u * j->axis[0], 0.24 * u * j->axis[1], 0.24 * u * j->axis[2]};
+    cs_gl_arrow(r, a, v, 0.005 * u, cs_color_joint);
+    cs_gl_ball(r, j->anchor, 0.012 * u, cs_color_joint);
+    if (!j->limited || !(cs_v3norm(j->ref) > 0.5))
+        return;
+    double rho = 0.08 * u, lo = j->range[0], hi = j->range[1], span = hi - lo;
+    int full = span >= 2 * CS_PI;
+    if (full)
+        hi = lo + 2 * CS_PI, span = 2 * CS_PI;
+    int n = (int)ceil(span / (CS_PI / 36));
+    if (n < 1)
+        n = 1;
+    double prev[3], d[3], p[3];
+    for (int k = 0; k <= n; k++) {
+        rotate_about(j->ref, j->axis, lo + span * k / n, d);
+        along(j->anchor, d, rho, p);
+        if (k > 0)
+            cs_gl_segment(r, prev, p, 0.004 * u, cs_color_joint);
+        memcpy(prev, p, sizeof p);
+    }
+    if (!full)
+        for (int e = 0; e < 2; e++) {
+            int hit = lim == (e ? 1 : -1);
+            rotate_about(j->ref, j->axis, e ? hi : lo, d);
+            along(j->anchor, d, rho, p);
+            cs_gl_segment(r, j->anchor, p, (hit ? 0.005 : 0.003) * u,
+                          hit ? cs_color_joint_limit : cs_color_joint);
+        }
+    const float *c = lim ? cs_color_joint_limit : cs_color_joint_inside;
+    rotate_about(j->ref, j->axis, j->pos, d);
+    along(j->anchor, d, 1.3 * rho, p);
+    cs_gl_segment(r, j->anchor, p, 0.006 * u, c);
+    cs_gl_ball(r, p, 0.015 * u, c);
+}
+
+/* A slide: limited, the range as an arrow along the axis (head at the upper limit) with the
+ * current position as a dot on it; else a short arrow through the anchor. */
+static void draw_slide(cs_renderer *r, const cs_render_joint *j, double u, int lim)
+{
+    double a[3], b[3], v[3];
+    if (j->limited) {
+        along(j->anchor, j->axis, j->range[0] - j->pos, a);
+        along(j->anchor, j->axis, j->range[1] - j->pos, b);
+        cs_gl_ball(r, a, 0.01 * u, cs_color_joint); /* the lower end; the head is the upper */
+    } else {
+        along(j->anchor, j->axis, -0.12 * u, a);
+        along(j->anchor, j->axis, 0.12 * u, b);
+    }
+    for (int i = 0; i < 3; i++)
+        v[i] = b[i] - a[i];
+    cs_gl_arrow(r, a, v, 0.005 * u, cs_color_joint);
+    cs_gl_ball(r, j->anchor, 0.018 * u, lim ? cs_color_joint_limit : cs_color_joint_inside);
+}
+
+static void draw_joints(cs_renderer *r, const cs_render_scene *s, double u)
+{
+    for (int k = 0; k < s->njoint; k++) {
+        const cs_render_joint *j = &s->joints[k];
+        int lim = cs_joint_at_limit(j);
+        switch (j->type) {
+        case CS_RENDER_JNT_HINGE:
+            draw_hinge(r, j, u, lim);
+            break;
+        case CS_RENDER_JNT_SLIDE:
+            draw_slide(r, j, u, lim);
+            break;
+        case CS_RENDER_JNT_BALL:
+            /* A dot at the pivot; limited, coloured by its rotation against the cone. */
+            cs_gl_ball(r, j->anchor, 0.022 * u,
+                       !j->limited ? cs_color_joint
+                                   : lim ? cs_color_joint_limit : cs_color_joint_inside);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
 void cs_gl_overlays(cs_renderer *r, const cs_render_scene *s)
 {
     double u = r->unit, scale = cs_scene_force_scale(s);
@@ -173,5 +275,7 @@ void cs_gl_overlays(cs_renderer *r, const cs_render_scene *s)
         if (k >= 0)
             draw_cone(r, &s->contacts[k], scale, u);
     }
+    if (ov & CS_OVERLAY_JOINTS)
+        draw_joints(r, s, u);
     cs_gl_batch_flush(r);
 }

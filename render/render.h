@@ -1,8 +1,8 @@
 /* conesim viewer library: draws a per-frame scene description with OpenGL 3.3 core.
  *
  * render/ knows nothing of sim/: an adapter fills a cs_render_scene from the model and
- * data between steps (geoms with world poses, contacts with frames and forces, HUD
- * numbers) and drives either the windowed loop (cs_viewer_run) with callbacks, or the
+ * data between steps (geoms with world poses, contacts with frames and forces, joints
+ * with anchors, axes and ranges, HUD numbers) and drives either the windowed loop (cs_viewer_run) with callbacks, or the
  * off-screen path (cs_render_offscreen_png). Camera math, picking and the input mapping
  * are plain C and usable without a window (tests call them directly). */
 #ifndef CS_RENDER_H
@@ -43,6 +43,25 @@ typedef struct {
     int geom1, geom2;   /* indices into the scene's geoms (or -1) */
 } cs_render_contact;
 
+/* Joint kinds of cs_render_joint.type (MuJoCo's mjtJoint numbers; free joints are not
+ * drawn and not passed). */
+enum { CS_RENDER_JNT_BALL = 1, CS_RENDER_JNT_SLIDE = 2, CS_RENDER_JNT_HINGE = 3 };
+
+typedef struct {
+    int type;           /* CS_RENDER_JNT_* */
+    int body;           /* the body the joint moves (MuJoCo's numbering) */
+    char name[32];      /* for the HUD ("joint<i>" when unnamed) */
+    double anchor[3];   /* world: hinge and ball the pivot; slide the anchor where it is now */
+    double axis[3];     /* world unit axis (hinge, slide) */
+    double ref[3];      /* hinge: world unit vector perpendicular to axis pointing where the
+                         * child would point at angle 0 (so angle a points at ref rotated by a
+                         * about axis, right-handed); the current angle points at rot(pos) ref */
+    double pos;         /* hinge: angle (rad); slide: displacement (m), both in qpos units
+                         * (range's); ball: rotation angle from the reference pose (rad) */
+    int limited;        /* range applies */
+    double range[2];    /* hinge (rad), slide (m); ball: [0, largest rotation angle] */
+} cs_render_joint;
+
 /* Overlay flags (cs_render_scene.overlay). */
 enum {
     CS_OVERLAY_CONTACTS = 1 << 0,   /* contact points */
@@ -51,11 +70,12 @@ enum {
     CS_OVERLAY_FRAMES = 1 << 3,     /* contact frames (n red, t1 green, t2 blue) */
     CS_OVERLAY_WIREFRAME = 1 << 4,  /* geoms as wireframe */
     CS_OVERLAY_HUD = 1 << 5,        /* text panel */
+    CS_OVERLAY_JOINTS = 1 << 6,     /* joint axes, anchors, ranges and current positions */
     CS_OVERLAY_DEFAULT = CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES | CS_OVERLAY_HUD
 };
 
-/* Parses a comma list "contacts,forces,cones,frames,wireframe,hud" (or "none") into flags.
- * Returns 0, or -1 with the offending word copied into bad (if bad != NULL). */
+/* Parses a comma list "contacts,forces,cones,frames,wireframe,hud,joints" (or "none") into
+ * flags. Returns 0, or -1 with the offending word copied into bad (if bad != NULL). */
 int cs_overlay_parse(const char *list, unsigned *flags, char *bad, size_t badlen);
 
 typedef struct {
@@ -78,6 +98,8 @@ typedef struct {
     int ngeom;
     const cs_render_contact *contacts;
     int ncontact;
+    const cs_render_joint *joints;  /* the non-free joints (CS_OVERLAY_JOINTS draws them) */
+    int njoint;
     cs_render_hud hud;
     unsigned overlay;       /* CS_OVERLAY_* */
     int selected_body;      /* -1 = none; its geoms are highlighted */
@@ -94,6 +116,9 @@ extern const float cs_color_contact_point[3];
 extern const float cs_color_cone[3];
 extern const float cs_color_cone_inside[3];   /* friction dot strictly inside the cone */
 extern const float cs_color_cone_boundary[3]; /* friction dot on the boundary (sliding) */
+extern const float cs_color_joint[3];         /* joint axes, hinge arcs, slide ranges */
+extern const float cs_color_joint_inside[3];  /* current position inside the range (or none) */
+extern const float cs_color_joint_limit[3];   /* current position at or beyond a limit */
 
 /* Zero counts, default overlays, nothing selected. */
 void cs_render_scene_init(cs_render_scene *s);
@@ -107,6 +132,11 @@ int cs_render_scene_cone_contact(const cs_render_scene *s);
  * zone "pyramid" r = sum |f_i|/mu_i / fn (the pyramid's edges n +- mu_i e_i);
  * 1 = on the boundary. Returns 0 when fn <= 0. */
 double cs_contact_cone_ratio(const cs_render_contact *c);
+
+/* Where a limited joint is against its range: -1 at or below the lower limit, +1 at or above
+ * the upper one (within 1e-3 of the range's width, at least 1e-6), 0 inside it or when the
+ * joint is not limited. A ball joint's angle is >= 0: only +1 is possible. */
+int cs_joint_at_limit(const cs_render_joint *j);
 
 /* ---------------------------------------------------------------- camera */
 
@@ -195,6 +225,7 @@ typedef enum {
     CS_ACT_TOGGLE_FRAMES,   /* R (contact frames) */
     CS_ACT_TOGGLE_WIREFRAME,/* W */
     CS_ACT_TOGGLE_HUD,      /* H */
+    CS_ACT_TOGGLE_JOINTS,   /* J (MuJoCo's simulate: joints) */
     CS_ACT_NEXT_CONTACT,    /* ] : select the next contact for the cone overlay */
     CS_ACT_PREV_CONTACT,    /* [ */
     CS_ACT_QUIT,            /* Esc */

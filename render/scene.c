@@ -10,6 +10,10 @@ const float cs_color_contact_point[3] = {1.0f, 0.2f, 0.1f};    /* red-orange */
 const float cs_color_cone[3] = {1.0f, 1.0f, 1.0f};             /* white */
 const float cs_color_cone_inside[3] = {0.1f, 1.0f, 0.2f};      /* green: sticking side */
 const float cs_color_cone_boundary[3] = {1.0f, 0.0f, 0.6f};    /* magenta: on the cone */
+/* Joints speak the cone's language: green inside the allowed set, magenta on its edge. */
+const float cs_color_joint[3] = {0.55f, 0.45f, 1.0f};          /* violet */
+const float cs_color_joint_inside[3] = {0.1f, 1.0f, 0.2f};     /* green: within the range */
+const float cs_color_joint_limit[3] = {1.0f, 0.0f, 0.6f};      /* magenta: at a limit */
 
 void cs_render_scene_init(cs_render_scene *s)
 {
@@ -27,6 +31,7 @@ static const struct {
     {"contacts", CS_OVERLAY_CONTACTS}, {"forces", CS_OVERLAY_FORCES},
     {"cones", CS_OVERLAY_CONES},       {"frames", CS_OVERLAY_FRAMES},
     {"wireframe", CS_OVERLAY_WIREFRAME}, {"hud", CS_OVERLAY_HUD},
+    {"joints", CS_OVERLAY_JOINTS},
 };
 
 int cs_overlay_parse(const char *list, unsigned *flags, char *bad, size_t badlen)
@@ -86,4 +91,17 @@ double cs_contact_cone_ratio(const cs_render_contact *c)
             sum += pyramid ? fabs(u) : u * u;
         }
     return (pyramid ? sum : sqrt(sum)) / fn;
+}
+
+int cs_joint_at_limit(const cs_render_joint *j)
+{
+    if (!j->limited)
+        return 0;
+    double lo = j->range[0], hi = j->range[1];
+    double tol = fmax(1e-3 * (hi - lo), 1e-6);
+    if (j->type != CS_RENDER_JNT_BALL && j->pos <= lo + tol)
+        return -1;
+    if (j->pos >= hi - tol)
+        return 1;
+    return 0;
 }

@@ -43,6 +43,10 @@ const char *cs_version(void);
 /* ---- options (MJCF <option>, MuJoCo's numbering of enums) ------------------------- */
 typedef enum { CS_SOLVER_PGS = 0, CS_SOLVER_CG = 1, CS_SOLVER_NEWTON = 2 } cs_solver_type;
 typedef enum { CS_PGS_CONTACT = 0, CS_PGS_PAIR = 1 } cs_pgs_blocks;
+/* contact model (conesim's own, docs/contact-math.md §11): MuJoCo's soft convex model, or
+ * the Coulomb-exact one (hard Signorini normal, maximally dissipative friction in the cone
+ * of the developed normal, true stick) */
+typedef enum { CS_CONTACT_SOFT = 0, CS_CONTACT_COULOMB = 1 } cs_contact_model;
 
 /* <flag> bits: disable flags (set = the feature is off, MuJoCo's disableflags) */
 enum {
@@ -93,6 +97,11 @@ typedef struct {
                              (default 5; 0: sweeps only, stopped by the improvement) */
     int threads;          /* conesim's own (`--threads`, `--set threads=N`): threads for the
                              contact islands, 0 = all cores; results do not depend on it */
+    int contact;          /* conesim's own (`--contact`, `--set contact=`, in MJCF
+                             <custom><text name="conesim:contact" data="coulomb"/>):
+                             cs_contact_model, CS_CONTACT_SOFT by default (MuJoCo's meaning);
+                             CS_CONTACT_COULOMB ignores solver, impratio and solimp (rows are
+                             hard; solref sets the penetration recovery) */
     int disableflags;     /* CS_DSBL_* */
     int enableflags;      /* CS_ENBL_* */
 } cs_option;
@@ -227,7 +236,8 @@ typedef struct {
 typedef enum {
     CS_CZONE_NONE = -1,    /* detected within margin, kept out of the solver by the gap */
     CS_CZONE_TOP = 0, CS_CZONE_BOTTOM = 1, CS_CZONE_MIDDLE = 2,
-    CS_CZONE_PYRAMID = 3, CS_CZONE_NORMAL = 4
+    CS_CZONE_PYRAMID = 3, CS_CZONE_NORMAL = 4,
+    CS_CZONE_SEPARATE = 5, CS_CZONE_STICK = 6, CS_CZONE_SLIDE = 7 /* the Coulomb model's */
 } cs_contact_zone;
 
 /* One contact, filled by collision (geometry, mixed parameters) and the solver (force, vel,

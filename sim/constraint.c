@@ -8,11 +8,15 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "solver/coulomb.h"
 #include "solver/solver.h"
 #include "stages.h"
 
-static int zone_of(const cs_efc *e, int k)
+static int zone_of(const cs_model *m, const cs_efc *e, int k)
 {
+    if (m->opt.contact == CS_CONTACT_COULOMB) /* the Coulomb model's zones (coulomb.c) */
+        return e->blk_zone[k] == CS_ZONE_TOP ? CS_CZONE_SEPARATE
+               : e->blk_zone[k] == CS_ZONE_BOTTOM ? CS_CZONE_STICK : CS_CZONE_SLIDE;
     switch (e->blk_kind[k]) {
     case CS_BLOCK_FRICTIONLESS: return CS_CZONE_NORMAL;
     case CS_BLOCK_PYRAMIDAL: return CS_CZONE_PYRAMID;
@@ -120,7 +124,11 @@ static void make_joint_rows(const cs_model *m, cs_data *d, const cs_row_opts *ro
 /* rows of the joints, then of every contact that enters the solver */
 static void make_rows(const cs_model *m, cs_data *d)
 {
-    cs_row_opts ro = {m->opt.timestep, m->opt.impratio, (cs_cone_type)m->opt.cone,
+    /* the Coulomb model always has the frame rows; its solve takes the cone as the friction
+     * set (docs/contact-math.md §11) */
+    int coulomb = m->opt.contact == CS_CONTACT_COULOMB;
+    cs_row_opts ro = {m->opt.timestep, m->opt.impratio,
+                      coulomb ? CS_CONE_ELLIPTIC : (cs_cone_type)m->opt.cone,
                       !(m->opt.disableflags & CS_DSBL_REFSAFE)};
     make_joint_rows(m, d, &ro);
     for (int i = 0; i < d->ncon; i++) {
@@ -155,6 +163,7 @@ static void make_rows(const cs_model *m, cs_data *d)
         }
     }
     d->nefc = d->efc->nefc;
+    if (coulomb) cs_coulomb_rows(d->efc, m->opt.timestep); /* hard rows, velocity targets */
 }
 
 /* store: forces, contact-frame velocities and zones onto the contacts; qfrc_constraint =
@@ -167,7 +176,7 @@ static void store(const cs_model *m, cs_data *d)
         cs_contact *c = &d->contact[e->blk_id[k]];
         memcpy(c->force, e->blk_force + CS_MAXDIM * k, sizeof c->force);
         memcpy(c->vel, e->blk_cvel + CS_MAXDIM * k, sizeof c->vel);
-        c->zone = zone_of(e, k);
+        c->zone = zone_of(m, e, k);
     }
     memset(d->qfrc_constraint, 0, (size_t)m->nv * sizeof *d->qfrc_constraint);
     for (int r = 0; r < e->nefc; r++) {
@@ -198,6 +207,11 @@ void cs_constraint(const cs_model *m, cs_data *d)
     so.blocking = m->opt.pgs_blocks == CS_PGS_PAIR ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
     so.stats = d->solver_stats;
     so.polish_after = m->opt.pgs_polish;
+    if (m->opt.contact == CS_CONTACT_COULOMB) { /* the Coulomb-exact model's method */
+        so.type = CS_METHOD_COULOMB;
+        so.timestep = m->opt.timestep;
+        so.coulomb_cone = (cs_cone_type)m->opt.cone;
+    }
     const double *warm = (m->opt.disableflags & CS_DSBL_WARMSTART) ? NULL : d->qacc_warmstart;
     cs_solve_stats st;
     int rc = cs_solve(d->solver_ws, &p, &so, warm, d->qacc, &st);

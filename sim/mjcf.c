@@ -1078,6 +1078,28 @@ static void parse_asset(cs_mjcf *c, xmlNode *n)
     }
 }
 
+/* <custom>: MuJoCo keeps its contents as user data without effect. One text element is
+ * conesim's: name="conesim:contact" data="soft|coulomb" chooses the contact model
+ * (docs/contact-math.md §11); everything else in <custom> is noted as ignored. */
+static void parse_custom(cs_mjcf *c, xmlNode *n)
+{
+    int other = 0;
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        char *name = strcmp(ename(ch), "text") == 0 ? attr(c, ch, "name") : NULL;
+        if (!name || strcmp(name, "conesim:contact") != 0) {
+            other = 1;
+            continue;
+        }
+        char *data = attr(c, ch, "data");
+        if (!data) FAILN(c, ch, "data", "conesim:contact needs data=\"soft\" or \"coulomb\"");
+        char err[128];
+        if (cs_option_set(&c->opt, "contact", data, err, sizeof err) != 0)
+            FAILN(c, ch, "data", "conesim:contact: '%s': expects soft or coulomb", data);
+    }
+    if (other) note_ignored(c, "custom");
+}
+
 /* ---- document ----------------------------------------------------------------------------- */
 static void parse_root(cs_mjcf *c, xmlNode *root)
 {
@@ -1116,8 +1138,8 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
         } else if (strcmp(en, "contact") == 0) parse_contact(c, ch);
         else if (strcmp(en, "keyframe") == 0) parse_keyframe(c, ch);
         else if (strcmp(en, "asset") == 0) parse_asset(c, ch);
-        else if (strcmp(en, "visual") == 0 ||
-                 strcmp(en, "statistic") == 0 || strcmp(en, "custom") == 0 ||
+        else if (strcmp(en, "custom") == 0) parse_custom(c, ch);
+        else if (strcmp(en, "visual") == 0 || strcmp(en, "statistic") == 0 ||
                  strcmp(en, "sensor") == 0)
             /* assets are only reachable through geom mesh/hfield/material, checked there;
              * sensors do not act on the physics */
@@ -1153,6 +1175,7 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->impratio = 1;
     o->pgs_blocks = CS_PGS_PAIR;
     o->pgs_polish = 5;
+    o->contact = CS_CONTACT_SOFT;
     o->o_solref[0] = 0.02; o->o_solref[1] = 1;
     o->o_solimp[0] = 0.9; o->o_solimp[1] = 0.95; o->o_solimp[2] = 0.001; o->o_solimp[3] = 0.5;
     o->o_solimp[4] = 2;

@@ -86,6 +86,12 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         else return fail(err, errsz, name, value, "expects contact or pair");
         return 0;
     }
+    if (strcmp(key, "contact") == 0) { /* conesim's own: the contact model */
+        if (strcasecmp(value, "soft") == 0) o->contact = CS_CONTACT_SOFT;
+        else if (strcasecmp(value, "coulomb") == 0) o->contact = CS_CONTACT_COULOMB;
+        else return fail(err, errsz, name, value, "expects soft or coulomb");
+        return 0;
+    }
     if (strcmp(key, "solver") == 0) {
         if (strcasecmp(value, "pgs") == 0) o->solver = CS_SOLVER_PGS;
         else if (strcasecmp(value, "newton") == 0) o->solver = CS_SOLVER_NEWTON;

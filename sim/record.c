@@ -94,6 +94,9 @@ static const char *zone_word(int zone)
     case CS_CZONE_MIDDLE: return "middle";
     case CS_CZONE_PYRAMID: return "pyramid";
     case CS_CZONE_NORMAL: return "normal";
+    case CS_CZONE_SEPARATE: return "separate";
+    case CS_CZONE_STICK: return "stick";
+    case CS_CZONE_SLIDE: return "slide";
     default: return "none";
     }
 }

@@ -34,11 +34,17 @@ static void body_inertia(const cs_model *m, const cs_data *d, int b, double I[SP
                                mass * ((i == j ? r2 : 0) - r[i] * r[j]);
 }
 
-void cs_make_mass(const cs_model *m, cs_data *d)
+/* every moving body's own inertia into crb */
+static void own_inertias(const cs_model *m, cs_data *d)
+{
+    for (int b = 1; b < m->nbody; b++)
+        if (m->body_treeid[b] >= 0) body_inertia(m, d, b, d->crb + SP_NINERT * b);
+}
+
+/* crb from the own inertias to the composites, then the mass matrix's rows */
+static void composite_mass(const cs_model *m, cs_data *d)
 {
     double *crb = d->crb;
-    for (int b = 1; b < m->nbody; b++)
-        if (m->body_treeid[b] >= 0) body_inertia(m, d, b, crb + SP_NINERT * b);
     /* composites, leaves first; a static parent ends the tree */
     for (int b = m->nbody - 1; b > 0; b--) {
         int p = m->body_parent[b];
@@ -55,8 +61,15 @@ void cs_make_mass(const cs_model *m, cs_data *d)
     }
 }
 
+void cs_make_mass(const cs_model *m, cs_data *d)
+{
+    own_inertias(m, d);
+    composite_mass(m, d);
+}
+
 /* velocities and the bias force of every body (RNE without gravity), gravity and applied
- * forces, summed over subtrees and projected on the dofs */
+ * forces, summed over subtrees and projected on the dofs. crb holds the bodies' own
+ * inertias (own_inertias), not yet the composites. */
 static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
 {
     double g[3] = {0, 0, 0};
@@ -101,8 +114,8 @@ static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
         for (int i = m->body_dofadr[b]; i >= 0 && i < m->body_dofadr[b] + m->body_dofnum[b]; i++)
             for (int r = 0; r < 6; r++) a[r] += d->cdofdot[6 * i + r] * d->qvel[i];
         /* f = I a + v x* (I v) */
-        double I[SP_NINERT], Iv[6], t[6];
-        body_inertia(m, d, b, I);
+        const double *I = d->crb + SP_NINERT * b;
+        double Iv[6], t[6];
         sp_mul_inert(I, a, f);
         sp_mul_inert(I, v, Iv);
         sp_cross_force(v, Iv, t);
@@ -173,8 +186,9 @@ static void passive(const cs_model *m, cs_data *d)
 
 void cs_smooth(const cs_model *m, cs_data *d)
 {
-    cs_make_mass(m, d);
+    own_inertias(m, d); /* once: the bias forces use them, then the composites */
     bias_forces(m, d, d->cfrc);
+    composite_mass(m, d);
     passive(m, d);
     for (int i = 0; i < m->nv; i++) d->qfrc_smooth[i] += d->qfrc_passive[i] - d->qfrc_bias[i];
     if (cs_mass_factor(d->mass)) d->warning[CS_WARN_BADQACC]++; /* not for checked models */

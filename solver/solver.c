@@ -19,6 +19,8 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->newton_dense_max = 0;
     o->polish_after = 0;
     o->stats = 0;
+    o->timestep = 0;
+    o->coulomb_cone = CS_CONE_ELLIPTIC;
 }
 
 #define DMAX_DEFAULT 192
@@ -110,6 +112,7 @@ void cs_solver_free(cs_solver_ws *w)
 {
     if (!w) return;
     free_threads(w);
+    cs_i_coulomb_free(w); /* CS_METHOD_COULOMB */
     void *arr[] = {w->a, w->grad, w->dir, w->Mdir, w->tmp, w->pcg, w->dof_local, w->uf,
                    w->tree_island, w->tree_Padr, w->tadjadr, w->tadj, w->tnext, w->P, w->isl_tree_adr, w->isl_tree_num,
                    w->isl_trees, w->isl_nv, w->isl_block_adr, w->isl_block_num, w->isl_blocks,
@@ -614,6 +617,16 @@ static void solve_island(void *arg, int thread, int isl)
         int lo = M->tree_dofadr[tr], hi = lo + M->tree_dofnum[tr];
         for (int q = lo; q < hi; q++) w->a[q] = p->a0[q];
     }
+    if (w->o->type == CS_METHOD_COULOMB) { /* the Coulomb-exact model: its own method */
+        cs_i_coulomb(w, &w->tws[thread], isl);
+        for (int b = 0; b < w->isl_block_num[isl]; b++) {
+            int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+            cs_efc_decode(p->efc, k, p->efc->force + p->efc->blk_row[k],
+                          p->efc->blk_force + CS_MAXDIM * k);
+        }
+        if (w->o->stats) cs_i_coulomb_stats(w, p, isl);
+        return;
+    }
     /* W and G serve the sweeps (and the statistics' dual cost); Newton works from J */
     if (w->o->type != CS_METHOD_NEWTON || w->o->stats)
         for (int b = 0; b < w->isl_block_num[isl]; b++)
@@ -669,6 +682,7 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
         w->tree_Padr[M->ntree] = nP;
     }
     if (reserve(w, e)) return CS_SOLVE_NOMEM;
+    if (o->type == CS_METHOD_COULOMB && cs_i_coulomb_begin(w, e)) return CS_SOLVE_NOMEM;
     double tr = 0;
     for (int i = 0; i < M->nv; i++) tr += M->qM[M->dof_Madr[i]];
     cs_problem ps = *p;
@@ -684,6 +698,7 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     w->o = o;
     w->a_warm = a_warm;
     cs_pool_run(w->pool, w->nisland, solve_island, w);
+    if (o->type == CS_METHOD_COULOMB) cs_i_coulomb_end(w, e);
     w->p = NULL;
     st->nisland = w->nisland;
     for (int i = 0; i < w->nisland; i++) { /* in island order: the same for any thread count */

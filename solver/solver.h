@@ -19,7 +19,12 @@
 #include "mass.h"
 #include "rows.h"
 
-typedef enum { CS_METHOD_PGS = 0, CS_METHOD_NEWTON = 1 } cs_solve_method;
+typedef enum {
+    CS_METHOD_PGS = 0,
+    CS_METHOD_NEWTON = 1,
+    CS_METHOD_COULOMB = 2 /* the Coulomb-exact model (coulomb.h): rows from cs_coulomb_rows,
+                             non-smooth block Gauss-Seidel; needs timestep, coulomb_cone */
+} cs_solve_method;
 
 typedef struct {
     const cs_mass *M;   /* factored */
@@ -49,6 +54,10 @@ typedef struct {
     int polish_after; /* PGS: after this many sweeps without meeting the tolerance, finish
                          with Newton iterations from the sweeps' point (0: never) */
     int stats;        /* 1: compute the residual statistics of cs_island_stats */
+    /* --- Coulomb-exact model (CS_METHOD_COULOMB, coulomb.h) --- */
+    double timestep;  /* the step h: rows are (v+ - v*)/h; the sweeps stop when no block
+                         changes its velocities by more than tolerance (m/s) */
+    int coulomb_cone; /* cs_cone_type: the friction set, ellipsoid or pyramid */
 } cs_solver_opts;
 
 void cs_solver_opts_default(cs_solver_opts *o);
@@ -69,6 +78,11 @@ typedef struct {
     double complementarity; /* sum_i |f_i . (J_i a - aref_i + R_i f_i)| over contact and
                                limit blocks; a friction-loss row adds |g| times the distance
                                of f to the bound g = J a - aref + R f pushes toward */
+    /* CS_METHOD_COULOMB reuses the five (docs/contact-math.md §11): primal_cost = contact
+     * power sum f.v+ (W), dual_cost = the stabilisation's part sum f.v* (W), feasibility =
+     * largest cone violation (N), stationarity = Signorini residual
+     * max |min(f_n, (v_n+ - v*)/(h G_nn))| (N), complementarity = maximum-dissipation
+     * residual (N, the friction's natural map); all maxima but the powers (sums) */
 } cs_island_stats;
 
 typedef struct {

@@ -81,6 +81,7 @@ struct cs_solver_ws {
     const cs_problem *p;
     const cs_solver_opts *o;
     const double *a_warm;
+    struct cs_coulomb_ws *cw;        /* CS_METHOD_COULOMB's state (coulomb.c), NULL until used */
 };
 
 /* In-place heapsort, ascending (glibc's qsort may allocate, and a step allocates nothing). */
@@ -103,6 +104,15 @@ void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl);
  * step before testing the gradient. Leaves the soft-cone forces at the final a in
  * e->force. Returns the iterations taken. */
 int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter, int first_step);
+
+/* CS_METHOD_COULOMB (coulomb.c): begin (serial, before the islands: per-step storage),
+ * the island's sweeps (W, G and the forces' warm start included), its statistics, end
+ * (serial, after: keeps the forces for the next step's warm start), free. */
+int cs_i_coulomb_begin(cs_solver_ws *w, const cs_efc *e);
+void cs_i_coulomb(cs_solver_ws *w, cs_thread_ws *t, int isl);
+void cs_i_coulomb_stats(cs_solver_ws *w, const cs_problem *p, int isl);
+void cs_i_coulomb_end(cs_solver_ws *w, const cs_efc *e);
+void cs_i_coulomb_free(cs_solver_ws *w);
 
 /* worker pool (pool.c): run fn(arg, thread, item) for item in [0, n) on nthread threads */
 struct cs_pool *cs_pool_create(int nthread);

@@ -63,8 +63,8 @@ static int count_lines(const char *text)
 }
 
 /* the table's columns: scene bodies geoms steps wall cpu steps/s realtime contacts rows iterations
- * kin collide smooth constr integ data rss */
-enum { NCOL = 18 };
+ * kin collide smooth constr integ data rss contact */
+enum { NCOL = 19 };
 
 START_TEST(table_shape)
 {
@@ -130,7 +130,7 @@ START_TEST(csv_shape)
     ck_assert_int_eq(count_lines(text), 3);
     ck_assert(line_of(text, 0, line, sizeof line));
     int ncol = split(line, ",", f, 64);
-    ck_assert_int_eq(ncol, 26);
+    ck_assert_int_eq(ncol, 27);
     ck_assert_str_eq(f[0], "scene");
     ck_assert_str_eq(f[7], "steps");
     ck_assert_str_eq(f[13], "contacts_max");
@@ -156,7 +156,7 @@ START_TEST(overrides_reach_the_model)
     char args[512];
     snprintf(args, sizeof args,
              "scenes/sphere_plane.xml --steps 2 --solver newton --cone pyramidal "
-             "--timestep 0.001 --csv '%s'", path);
+             "--timestep 0.001 --contact coulomb --csv '%s'", path);
     result r;
     run(&r, args);
     ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
@@ -164,10 +164,11 @@ START_TEST(overrides_reach_the_model)
     slurp(path, text, sizeof text);
     remove(path);
     ck_assert(line_of(text, 1, line, sizeof line));
-    ck_assert_int_eq(split(line, ",", f, 64), 26);
+    ck_assert_int_eq(split(line, ",", f, 64), 27);
     ck_assert_str_eq(f[4], "newton");
     ck_assert_str_eq(f[5], "pyramidal");
     ck_assert_str_eq(f[6], "0.001");
+    ck_assert_str_eq(f[25], "coulomb"); /* --contact reaches the model */
 }
 END_TEST
 
@@ -264,7 +265,7 @@ START_TEST(divergence_is_exit_1)
     remove(path);
     ck_assert(line_of(text, 1, line, sizeof line));
     int n = split(line, ",", f, 64);
-    ck_assert_int_eq(n, 26);
+    ck_assert_int_eq(n, 27);
     ck_assert_str_eq(f[n - 1], "diverged");
 }
 END_TEST

@@ -433,6 +433,120 @@ START_TEST(shadow_falls_on_the_plane)
 }
 END_TEST
 
+/* A rod hanging from a hinge about y at z = 0.3, limited to [-1, 1] rad, angle 0 pointing
+ * down; seen from the front, so the limit arc lies in the picture's plane. */
+static cs_render_geom JG[2];
+static cs_render_joint JJ[1];
+
+static void build_hinge(cs_render_scene *s, unsigned overlay, double angle)
+{
+    memset(JG, 0, sizeof JG);
+    memset(JJ, 0, sizeof JJ);
+    JG[0].type = CS_GEOM_PLANE;
+    JG[0].size[0] = JG[0].size[1] = 1, JG[0].size[2] = 0.1;
+    JG[0].pose.mat[0] = JG[0].pose.mat[4] = JG[0].pose.mat[8] = 1;
+    JG[0].rgba[0] = 0.25f, JG[0].rgba[1] = 0.3f, JG[0].rgba[2] = 0.35f, JG[0].rgba[3] = 1;
+    /* The rod turned by the angle about +y: its axis -z goes to (-sin a, 0, -cos a). */
+    double c = cos(angle), sn = sin(angle);
+    double rot[9] = {c, 0, sn, 0, 1, 0, -sn, 0, c};
+    JG[1].type = CS_GEOM_CAPSULE;
+    JG[1].size[0] = 0.015, JG[1].size[1] = 0.1;
+    memcpy(JG[1].pose.mat, rot, sizeof rot);
+    JG[1].pose.pos[0] = -0.1 * sn, JG[1].pose.pos[2] = 0.3 - 0.1 * c;
+    JG[1].rgba[0] = 0.9f, JG[1].rgba[1] = 0.6f, JG[1].rgba[2] = 0.2f, JG[1].rgba[3] = 1;
+    JG[1].body = 1;
+    JJ[0].type = CS_RENDER_JNT_HINGE;
+    JJ[0].body = 1;
+    snprintf(JJ[0].name, sizeof JJ[0].name, "knee");
+    JJ[0].anchor[2] = 0.3;
+    JJ[0].axis[1] = 1;
+    JJ[0].ref[2] = -1;
+    JJ[0].pos = angle;
+    JJ[0].limited = 1;
+    JJ[0].range[0] = -1, JJ[0].range[1] = 1;
+    cs_render_scene_init(s);
+    s->geoms = JG;
+    s->ngeom = 2;
+    s->joints = JJ;
+    s->njoint = 1;
+    s->overlay = overlay;
+    s->extent = 1; /* overlay sizes in metres: arc radius 0.08, pointer 0.104 */
+}
+
+static int count_colour(const unsigned char *rgb, const float col[3])
+{
+    int n = 0;
+    for (int i = 0; i < W * H; i++)
+        n += near_color(rgb + 3 * i, col, 12);
+    return n;
+}
+
+/* Colour counts in a 7 x 7 box about the projection of p. */
+static int count_near(const unsigned char *rgb, const cs_camera *c, const double p[3],
+                      const float col[3])
+{
+    int x, y, n = 0;
+    proj(c, p, &x, &y);
+    for (int dy = -3; dy <= 3; dy++)
+        for (int dx = -3; dx <= 3; dx++)
+            if (x + dx >= 0 && x + dx < W && y + dy >= 0 && y + dy < H)
+                n += near_color(px(rgb, W, x + dx, y + dy), col, 12);
+    return n;
+}
+
+START_TEST(joints_overlay_draws_a_limited_hinge)
+{
+    cs_camera c = {90, -5, 0.6, {0, 0, 0.27}, 45};
+    cs_render_scene s;
+    unsigned char *rgb = malloc(W * H * 3);
+    char err[256];
+    /* Inside the range (0.4 rad): the axis and arc in the joint colour, the pointer green,
+     * nothing magenta. */
+    build_hinge(&s, CS_OVERLAY_JOINTS, 0.4);
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err), 0);
+    int arc = count_colour(rgb, cs_color_joint), in = count_colour(rgb, cs_color_joint_inside),
+        lim = count_colour(rgb, cs_color_joint_limit);
+    ck_assert_msg(arc > 150 && in > 40 && lim == 0, "arc %d inside %d limit %d", arc, in, lim);
+    /* The arc where it should be: radius 0.08 about the anchor, at -0.5 rad (-sin, -cos); the
+     * pointer's dot at 0.4 rad, 0.104 out. */
+    double ap[3] = {0.08 * sin(0.5), 0, 0.3 - 0.08 * cos(0.5)};
+    double tip[3] = {-0.104 * sin(0.4), 0, 0.3 - 0.104 * cos(0.4)};
+    ck_assert_int_gt(count_near(rgb, &c, ap, cs_color_joint), 3);
+    ck_assert_int_gt(count_near(rgb, &c, tip, cs_color_joint_inside), 10);
+    const char *dir = getenv("CS_RENDER_TEST_OUT");
+    if (dir) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/joints_inside.png", dir);
+        cs_png_write(path, W, H, rgb, err, sizeof err);
+    }
+    /* Without the overlay: none of its colours. */
+    s.overlay = 0;
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err), 0);
+    ck_assert_int_eq(count_colour(rgb, cs_color_joint), 0);
+    ck_assert_int_eq(count_colour(rgb, cs_color_joint_inside), 0);
+    ck_assert_int_eq(count_colour(rgb, cs_color_joint_limit), 0);
+    /* Past the upper limit (1.05 rad): the pointer and the limit's ray magenta, no green. */
+    build_hinge(&s, CS_OVERLAY_JOINTS, 1.05);
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err), 0);
+    in = count_colour(rgb, cs_color_joint_inside);
+    lim = count_colour(rgb, cs_color_joint_limit);
+    ck_assert_msg(lim > 40 && in == 0, "inside %d limit %d", in, lim);
+    double tip2[3] = {-0.104 * sin(1.05), 0, 0.3 - 0.104 * cos(1.05)};
+    ck_assert_int_gt(count_near(rgb, &c, tip2, cs_color_joint_limit), 10);
+    if (dir) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/joints_limit.png", dir);
+        cs_png_write(path, W, H, rgb, err, sizeof err);
+    }
+    /* At the lower limit too. */
+    build_hinge(&s, CS_OVERLAY_JOINTS, -1);
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err), 0);
+    ck_assert_int_gt(count_colour(rgb, cs_color_joint_limit), 40);
+    ck_assert_int_eq(count_colour(rgb, cs_color_joint_inside), 0);
+    free(rgb);
+}
+END_TEST
+
 START_TEST(png_round_trip)
 {
     cs_camera c = camera();
@@ -586,6 +700,7 @@ int main(void)
     tcase_add_test(tc, wireframe_and_hud_change_the_image);
     tcase_add_test(tc, all_primitives_drawn);
     tcase_add_test(tc, shadow_falls_on_the_plane);
+    tcase_add_test(tc, joints_overlay_draws_a_limited_hinge);
     tcase_add_test(tc, png_round_trip);
     tcase_add_test(tc, screenshot_writes_png);
     tcase_add_test(tc, loop_runs_frames);

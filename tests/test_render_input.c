@@ -73,6 +73,8 @@ START_TEST(keys_map_to_actions)
     ck_assert_int_eq(map_key(GLFW_KEY_K, GLFW_PRESS, 0), CS_ACT_TOGGLE_CONES);
     ck_assert_int_eq(map_key(GLFW_KEY_W, GLFW_PRESS, 0), CS_ACT_TOGGLE_WIREFRAME);
     ck_assert_int_eq(map_key(GLFW_KEY_R, GLFW_PRESS, 0), CS_ACT_TOGGLE_FRAMES);
+    ck_assert_int_eq(map_key(GLFW_KEY_J, GLFW_PRESS, 0), CS_ACT_TOGGLE_JOINTS);
+    ck_assert_int_eq(map_key(GLFW_KEY_J, GLFW_REPEAT, 0), CS_ACT_NONE);
     ck_assert_int_eq(map_key(GLFW_KEY_ESCAPE, GLFW_PRESS, 0), CS_ACT_QUIT);
     ck_assert_int_eq(map_key(GLFW_KEY_RIGHT_BRACKET, GLFW_PRESS, 0), CS_ACT_NEXT_CONTACT);
     /* Ctrl+C is not the contact toggle, and unmapped keys do nothing. */
@@ -224,6 +226,12 @@ START_TEST(viewer_state_follows_actions)
     a = action(CS_ACT_TOGGLE_CONTACTS);
     cs_viewer_apply(&v, &a, NULL, 100, 100);
     ck_assert_uint_eq(v.overlay & CS_OVERLAY_CONTACTS, 0);
+    a = action(CS_ACT_TOGGLE_JOINTS); /* off by default; on, then off again */
+    ck_assert_uint_eq(v.overlay & CS_OVERLAY_JOINTS, 0);
+    ck_assert_int_eq(cs_viewer_apply(&v, &a, NULL, 100, 100), 1);
+    ck_assert_uint_ne(v.overlay & CS_OVERLAY_JOINTS, 0);
+    cs_viewer_apply(&v, &a, NULL, 100, 100);
+    ck_assert_uint_eq(v.overlay & CS_OVERLAY_JOINTS, 0);
     a = action(CS_ACT_RESET);
     cs_viewer_apply(&v, &a, NULL, 100, 100);
     ck_assert_int_eq(v.reset_request, 1);
@@ -607,6 +615,13 @@ START_TEST(overlay_list_parses)
     ck_assert_uint_eq(f, CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES);
     ck_assert_int_eq(cs_overlay_parse("cones,frames,wireframe", &f, bad, sizeof bad), 0);
     ck_assert_uint_eq(f, CS_OVERLAY_CONES | CS_OVERLAY_FRAMES | CS_OVERLAY_WIREFRAME);
+    ck_assert_int_eq(cs_overlay_parse("joints", &f, bad, sizeof bad), 0);
+    ck_assert_uint_eq(f, CS_OVERLAY_JOINTS);
+    ck_assert_int_eq(cs_overlay_parse("contacts,joints,hud", &f, bad, sizeof bad), 0);
+    ck_assert_uint_eq(f, CS_OVERLAY_CONTACTS | CS_OVERLAY_JOINTS | CS_OVERLAY_HUD);
+    ck_assert_uint_eq(CS_OVERLAY_DEFAULT & CS_OVERLAY_JOINTS, 0); /* off unless asked (as MuJoCo) */
+    ck_assert_int_ne(cs_overlay_parse("joint", &f, bad, sizeof bad), 0);
+    ck_assert_str_eq(bad, "joint");
     ck_assert_int_eq(cs_overlay_parse("none", &f, bad, sizeof bad), 0);
     ck_assert_uint_eq(f, 0);
     f = 7;

@@ -7,14 +7,30 @@
 #include <string.h>
 #include <unistd.h>
 
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
 #include "conesim.h"
 #include "render.h"
 #include "view_adapter.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 static cs_model *load_scene(const char *name)
 {
     char path[1024], err[1024];
     snprintf(path, sizeof path, "%s/%s", CS_SCENES, name);
+    cs_model *m = cs_load_xml(path, NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+static cs_model *load_data_file(const char *name)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/%s", CS_TEST_DATA, name);
     cs_model *m = cs_load_xml(path, NULL, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     return m;
@@ -396,6 +412,293 @@ START_TEST(perturbation_is_a_force_at_the_anchor)
 }
 END_TEST
 
+/* ---- articulated bodies: the joints overlay's data and Ctrl-drag through the viewer ---- */
+
+/* v rotated by angle a about the unit axis k */
+static void rotate(const double v[3], const double k[3], double a, double out[3])
+{
+    double kxv[3], kv = k[0] * v[0] + k[1] * v[1] + k[2] * v[2];
+    cross(k, v, kxv);
+    for (int i = 0; i < 3; i++) out[i] = v[i] * cos(a) + kxv[i] * sin(a) + k[i] * kv * (1 - cos(a));
+}
+
+static double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static const cs_render_joint *joint_named(const cs_render_scene *s, const char *name)
+{
+    for (int k = 0; k < s->njoint; k++)
+        if (strcmp(s->joints[k].name, name) == 0) return &s->joints[k];
+    ck_abort_msg("no joint '%s' in the scene", name);
+    return NULL;
+}
+
+START_TEST(joints_are_handed_over)
+{
+    fixture f;
+    setup(&f, load_data_file("good/joints_arm.xml"), 0);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_eq(f.s.njoint, 4);
+    const cs_render_joint *sh = joint_named(&f.s, "shoulder"), *el = joint_named(&f.s, "elbow"),
+                          *lift = joint_named(&f.s, "lift"), *sw = joint_named(&f.s, "swivel");
+    ck_assert_int_eq(sh->type, CS_RENDER_JNT_HINGE);
+    ck_assert_int_eq(el->type, CS_RENDER_JNT_HINGE);
+    ck_assert_int_eq(lift->type, CS_RENDER_JNT_SLIDE);
+    ck_assert_int_eq(sw->type, CS_RENDER_JNT_BALL);
+    ck_assert_int_eq(sh->body, cs_name2id_body(f.m, "upper"));
+    ck_assert_int_eq(lift->body, cs_name2id_body(f.m, "block"));
+    /* The range in qpos units (radians), limited by autolimits. */
+    ck_assert_int_eq(sh->limited, 1);
+    ck_assert_double_eq_tol(sh->range[0], -30 * M_PI / 180, 1e-12);
+    ck_assert_double_eq_tol(sh->range[1], 45 * M_PI / 180, 1e-12);
+    ck_assert_double_eq_tol(sw->range[1], 35 * M_PI / 180, 1e-12);
+    /* The hinge: pivot and axis from the kinematics; ref is a unit vector across the axis,
+     * and turned by the current angle it points from the pivot at the link's centre of
+     * mass (the upper arm lies along +x of the shoulder). */
+    int ju = cs_name2id_joint(f.m, "shoulder"), bu = sh->body;
+    for (int k = 0; k < 3; k++) {
+        ck_assert_double_eq(sh->anchor[k], f.d->xanchor[3 * ju + k]);
+        ck_assert_double_eq(sh->axis[k], f.d->xaxis[3 * ju + k]);
+    }
+    ck_assert_double_eq_tol(dot3(sh->ref, sh->ref), 1, 1e-12);
+    ck_assert_double_eq_tol(dot3(sh->ref, sh->axis), 0, 1e-12);
+    double cur[3], com[3];
+    rotate(sh->ref, sh->axis, sh->pos, cur);
+    for (int k = 0; k < 3; k++) com[k] = f.d->xipos[3 * bu + k] - sh->anchor[k];
+    ck_assert_double_eq_tol(dot3(cur, com), sqrt(dot3(com, com)), 1e-12);
+    /* The ball: its rotation angle, 25 degrees in the keyframe. */
+    ck_assert_double_eq_tol(sw->pos, 25 * M_PI / 180, 1e-9);
+    ck_assert_int_eq(cs_joint_at_limit(sw), 0);
+
+    /* Three seconds on: the upper arm lies on its 45 degree limit and the block on its
+     * lower one; the forearm hangs inside its range. */
+    for (int k = 0; k < 1500; k++) ck_assert_int_eq(cs_view_step(&f.v), 0);
+    cs_view_fill(&f.v, &f.s);
+    sh = joint_named(&f.s, "shoulder");
+    el = joint_named(&f.s, "elbow");
+    lift = joint_named(&f.s, "lift");
+    ck_assert_double_eq(sh->pos, f.d->qpos[f.m->jnt_qposadr[ju]]);
+    ck_assert_int_eq(cs_joint_at_limit(sh), 1);
+    ck_assert_int_eq(cs_joint_at_limit(el), 0);
+    ck_assert_int_eq(cs_joint_at_limit(lift), -1);
+    /* Still turned by the angle, the pointer finds the link: angle 0 stays put in the
+     * parent while the link turns. */
+    rotate(sh->ref, sh->axis, sh->pos, cur);
+    for (int k = 0; k < 3; k++) com[k] = f.d->xipos[3 * bu + k] - sh->anchor[k];
+    ck_assert_double_eq_tol(dot3(cur, com), sqrt(dot3(com, com)), 1e-9);
+    double ref0[3] = {1, 0, 0}; /* the upper arm's +x at angle 0, the keyframe's pose */
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(sh->ref[k], ref0[k], 1e-9);
+    /* The slide's dot rides with the block (its anchor is the body origin here). */
+    int bb = lift->body;
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(lift->anchor[k], f.d->xpos[3 * bb + k], 1e-12);
+    ck_assert_double_eq(lift->pos, f.d->qpos[f.m->jnt_qposadr[cs_name2id_joint(f.m, "lift")]]);
+    teardown(&f);
+
+    /* Free joints are not drawn: a scene of free bodies hands over none. */
+    setup(&f, load_scene("box_stack.xml"), -1);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_eq(f.s.njoint, 0);
+    teardown(&f);
+}
+END_TEST
+
+START_TEST(joint_limit_test)
+{
+    cs_render_joint j;
+    memset(&j, 0, sizeof j);
+    j.type = CS_RENDER_JNT_HINGE;
+    j.range[0] = -1, j.range[1] = 1;
+    j.pos = 5;
+    ck_assert_int_eq(cs_joint_at_limit(&j), 0); /* not limited: never */
+    j.limited = 1;
+    ck_assert_int_eq(cs_joint_at_limit(&j), 1);
+    j.pos = 1 - 1e-4; /* within 1e-3 of the width */
+    ck_assert_int_eq(cs_joint_at_limit(&j), 1);
+    j.pos = 0.99;
+    ck_assert_int_eq(cs_joint_at_limit(&j), 0);
+    j.pos = -1.5;
+    ck_assert_int_eq(cs_joint_at_limit(&j), -1);
+    j.type = CS_RENDER_JNT_BALL; /* range 0..max: the angle is never below */
+    j.range[0] = 0;
+    j.pos = 0;
+    ck_assert_int_eq(cs_joint_at_limit(&j), 0);
+    j.pos = 1.2;
+    ck_assert_int_eq(cs_joint_at_limit(&j), 1);
+}
+END_TEST
+
+/* The viewer's side of a Ctrl-drag, as the window loop runs it: events through cs_input_map,
+ * cs_viewer_apply against the filled scene, cs_viewer_perturb before every step. */
+#define VW 640
+#define VH 480
+
+typedef struct {
+    cs_input in;
+    cs_viewer_state vs;
+} drag;
+
+static void drag_event(drag *g, fixture *f, cs_input_event e, cs_action_kind want)
+{
+    e.height = VH;
+    cs_action a = cs_input_map(&g->in, &e);
+    ck_assert_int_eq(a.kind, want);
+    cs_viewer_apply(&g->vs, &a, &f->s, VW, VH);
+}
+
+static void drag_begin(drag *g, fixture *f, const cs_camera *c, const double at[3])
+{
+    double px[2];
+    cs_input_init(&g->in);
+    cs_viewer_state_init(&g->vs, c, 0);
+    ck_assert_int_eq(cs_camera_project(c, VW, VH, at, px), 0);
+    cs_input_event e = {.kind = CS_EV_BUTTON, .button = GLFW_MOUSE_BUTTON_LEFT,
+                        .action = GLFW_PRESS, .mods = GLFW_MOD_CONTROL, .x = px[0], .y = px[1]};
+    drag_event(g, f, e, CS_ACT_PERTURB_BEGIN);
+}
+
+static void drag_to(drag *g, fixture *f, const cs_camera *c, const double at[3])
+{
+    double px[2];
+    ck_assert_int_eq(cs_camera_project(c, VW, VH, at, px), 0);
+    cs_input_event e = {.kind = CS_EV_MOVE, .x = px[0], .y = px[1]};
+    drag_event(g, f, e, CS_ACT_PERTURB_MOVE);
+}
+
+/* Frames of the loop: before every step the perturbation; a fill every 8 steps. */
+static void hold(drag *g, fixture *f, int steps)
+{
+    for (int k = 0; k < steps; k++) {
+        cs_perturb p;
+        cs_viewer_perturb(&g->vs, &f->s, &p);
+        cs_view_perturb(&f->v, &p);
+        ck_assert_int_eq(cs_view_step(&f->v), 0);
+        if (k % 8 == 7) cs_view_fill(&f->v, &f->s);
+    }
+    cs_view_fill(&f->v, &f->s);
+}
+
+/* A rod hanging from a hinge about y at z = 0.95, 5 cm below the post it hangs from (clear
+ * of it: a static parent's contacts are not filtered), seen from the front (-y). */
+static const char *PENDULUM =
+    "<mujoco><worldbody><body name='post' pos='0 0 1.05'><geom type='box' size='.05 .05 .05'/>"
+    "<body name='rod' pos='0 0 -0.1'><joint name='hinge' axis='0 1 0'/>"
+    "<geom type='capsule' fromto='0 0 -0.04 0 0 -0.5' size='0.03'/></body></body>"
+    "</worldbody></mujoco>";
+
+START_TEST(ctrl_drag_turns_a_hinged_link)
+{
+    fixture f;
+    setup(&f, load_string(PENDULUM), -1);
+    int rod = cs_name2id_body(f.m, "rod");
+    cs_view_fill(&f.v, &f.s);
+    cs_camera c = {90, 0, 2.0, {0, 0, 0.75}, 45};
+    drag g;
+    double grab[3] = {0, -0.03, 0.6}, pull[3] = {0.25, -0.03, 0.6}; /* on the front face */
+    drag_begin(&g, &f, &c, grab);
+    ck_assert_int_eq(g.vs.perturb_active, 1);
+    ck_assert_int_eq(g.vs.perturb_body, rod);
+    drag_to(&g, &f, &c, pull);
+    cs_perturb p;
+    cs_viewer_perturb(&g.vs, &f.s, &p);
+    ck_assert_int_eq(p.active, 1);
+    ck_assert_int_eq(p.body, rod);
+    /* Grabbed on the rod's front face (y = -0.03), pulled 0.25 m along +x in that plane. */
+    ck_assert_double_eq_tol(p.anchor[0], 0, 1e-3);
+    ck_assert_double_eq_tol(p.anchor[1], -0.03, 1e-3);
+    ck_assert_double_eq_tol(p.target[0], 0.25, 1e-3);
+    ck_assert_double_eq_tol(p.target[1], -0.03, 1e-3);
+    ck_assert_double_eq_tol(p.target[2], 0.6, 1e-3);
+
+    /* The spring force at the anchor, with the rod's mass, as xfrc_applied at its COM. */
+    cs_view_perturb(&f.v, &p);
+    double F[3], r[3], tau[3];
+    cs_perturb_force(&p, f.m->body_mass[rod], NULL, F); /* at rest: no damping term */
+    const double *x = f.d->xfrc_applied + 6 * rod;
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(x[k], F[k], 1e-12);
+    ck_assert_double_gt(F[0], 0);
+    for (int k = 0; k < 3; k++) r[k] = p.anchor[k] - f.d->xipos[3 * rod + k];
+    cross(r, F, tau);
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(x[3 + k], tau[k], 1e-12);
+    /* The smooth stage maps it onto the hinge: a generalized force equal to the force's
+     * moment about the hinge axis, and the joint accelerates by M^-1 of it, toward the
+     * pull (a negative angle about +y swings the rod's lower end towards +x). */
+    int j = cs_name2id_joint(f.m, "hinge"), dof = f.m->jnt_dofadr[j];
+    cs_forward(f.m, f.d);
+    double acc = f.d->qacc_smooth[dof];
+    double ra[3], m_ax[3];
+    for (int k = 0; k < 3; k++) ra[k] = p.anchor[k] - f.d->xanchor[3 * j + k];
+    cross(ra, F, m_ax);
+    double moment = dot3(m_ax, f.d->xaxis + 3 * j);
+    ck_assert_double_lt(moment, -0.1);
+    memset(f.d->xfrc_applied, 0, 6 * sizeof *f.d->xfrc_applied * (size_t)f.m->nbody);
+    cs_forward(f.m, f.d);
+    double acc0 = f.d->qacc_smooth[dof], want = 0;
+    ck_assert_double_eq_tol(acc0, 0, 1e-12); /* hanging at rest */
+    cs_solve_M(f.m, f.d, &want, &moment);
+    ck_assert_double_lt(acc, 0);
+    ck_assert_double_eq_tol(acc - acc0, want, 1e-9 * fabs(want));
+
+    /* Held for a second: the rod swings towards the pull and comes to rest where the spring
+     * and gravity balance (about 32 degrees: the spring is the rod's weight per 6 cm). */
+    hold(&g, &f, 500);
+    double q = f.d->qpos[f.m->jnt_qposadr[j]];
+    ck_assert_msg(q < -0.45 && q > -0.7, "hinge angle %g", q);
+    cs_viewer_perturb(&g.vs, &f.s, &p);
+    ck_assert_double_gt(p.anchor[0], 0.15);
+    ck_assert_double_lt(fabs(f.d->qvel[dof]), 0.01);
+    cs_view_perturb(&f.v, &p);
+    cs_forward(f.m, f.d);
+    ck_assert_double_lt(fabs(f.d->qacc_smooth[dof]), 0.05);
+    /* Let go: nothing is applied any more, and the rod swings back. */
+    cs_input_event up = {.kind = CS_EV_BUTTON, .button = GLFW_MOUSE_BUTTON_LEFT,
+                         .action = GLFW_RELEASE, .x = 0, .y = 0};
+    drag_event(&g, &f, up, CS_ACT_PERTURB_END);
+    hold(&g, &f, 50);
+    for (int k = 0; k < 6 * f.m->nbody; k++) ck_assert_double_eq(f.d->xfrc_applied[k], 0);
+    ck_assert_double_gt(f.d->qpos[f.m->jnt_qposadr[j]], q + 0.05);
+    teardown(&f);
+}
+END_TEST
+
+START_TEST(ctrl_drag_leaves_static_bodies_alone)
+{
+    /* Ctrl-drag on the post the rod hangs from (a body welded to the world): the viewer
+     * holds it, the adapter applies nothing, and the state is the one stepped without. */
+    fixture f;
+    setup(&f, load_string(PENDULUM), -1);
+    int post = cs_name2id_body(f.m, "post");
+    ck_assert_int_eq(f.m->body_weldid[post], 0);
+    f.d->qvel[0] = 1; /* the rod swings: something to compare */
+    cs_data *ref = cs_make_data(f.m);
+    ref->qvel[0] = 1;
+    cs_view_fill(&f.v, &f.s);
+    cs_camera c = {90, 0, 2.0, {0, 0, 0.75}, 45};
+    drag g;
+    double grab[3] = {0.03, -0.05, 1.06}, pull[3] = {0.4, -0.05, 1.3};
+    drag_begin(&g, &f, &c, grab);
+    ck_assert_int_eq(g.vs.perturb_body, post);
+    drag_to(&g, &f, &c, pull);
+    cs_perturb p;
+    cs_viewer_perturb(&g.vs, &f.s, &p);
+    ck_assert_int_eq(p.body, post);
+    for (int k = 0; k < 40; k++) {
+        cs_viewer_perturb(&g.vs, &f.s, &p);
+        cs_view_perturb(&f.v, &p);
+        for (int i = 0; i < 6 * f.m->nbody; i++) ck_assert_double_eq(f.d->xfrc_applied[i], 0);
+        ck_assert_int_eq(cs_view_step(&f.v), 0);
+        cs_step(f.m, ref);
+        cs_view_fill(&f.v, &f.s);
+    }
+    for (int i = 0; i < f.m->nq; i++) ck_assert_double_eq(f.d->qpos[i], ref->qpos[i]);
+    for (int i = 0; i < f.m->nv; i++) ck_assert_double_eq(f.d->qvel[i], ref->qvel[i]);
+    ck_assert_double_eq(f.d->xpos[3 * post + 2], 1.05);
+    cs_free_data(ref);
+    teardown(&f);
+}
+END_TEST
+
 START_TEST(divergence_stops_the_step)
 {
     fixture f;
@@ -538,6 +841,10 @@ static Suite *suite(void)
     tcase_add_test(tc, welded_body_velocity);
     tcase_add_test(tc, extent_and_force_scale);
     tcase_add_test(tc, perturbation_is_a_force_at_the_anchor);
+    tcase_add_test(tc, joints_are_handed_over);
+    tcase_add_test(tc, joint_limit_test);
+    tcase_add_test(tc, ctrl_drag_turns_a_hinged_link);
+    tcase_add_test(tc, ctrl_drag_leaves_static_bodies_alone);
     tcase_add_test(tc, divergence_stops_the_step);
     tcase_add_test(tc, reset_returns_to_the_keyframe);
     tcase_add_test(tc, replay_shows_the_recorded_states);

@@ -1,7 +1,8 @@
 /* `conesim view` through the real command (a child process), three groups chosen by argv[1]:
  *   cli     command-line, scene, replay and output errors and their exit codes (no display)
- *   shot    screenshots of every seed scene, pixels of the sphere and the grid, the window
- *           loop and replay (needs a display: run under render/with-display.sh)
+ *   shot    screenshots of every seed scene, pixels of the sphere and the grid, the joints
+ *           overlay on an articulated scene, the window loop and replay (needs a display:
+ *           run under render/with-display.sh)
  *   forces  the resting sphere of sphere_plane.xml shows its contact-force arrow (needs
  *           the collision and solver modules wired into sim/, and a display) */
 #include <check.h>
@@ -251,6 +252,8 @@ START_TEST(help_text)
     expect_out("--camera AZ,EL,DIST");
     expect_out("Backspace reset");
     expect_out("Ctrl+left drag");
+    expect_out("J joints");
+    expect_out("frames, joints, wireframe");
     ck_assert_int_eq(RUN(1, "help"), 0);
     expect_out("view");
 }
@@ -295,19 +298,26 @@ static int distinct_colours(const unsigned char *rgb)
     return n;
 }
 
-/* Takes a screenshot of W x H with extra arguments; returns the image. */
-static unsigned char *shoot(const char *dir, const char *name, const char *const *extra)
+/* Takes a screenshot of W x H of a scene file with extra arguments; returns the image. */
+static unsigned char *shoot_file(const char *dir, const char *path, const char *name,
+                                 const char *const *extra)
 {
     char png[512];
     snprintf(png, sizeof png, "%s/%s.png", dir, name);
     const char *args[32] = {"view", NULL, "--screenshot", png, "--width", "320", "--height", "240"};
-    args[1] = scene(name);
+    args[1] = path;
     int n = 8;
     for (int i = 0; extra && extra[i]; i++) args[n++] = extra[i];
     args[n] = NULL;
     int rc = run_argv(0, args);
     ck_assert_msg(rc == 0, "view %s: exit %d:\n%s", name, rc, OUT);
     return read_png(png);
+}
+
+/* The same for a scene of scenes/ by name. */
+static unsigned char *shoot(const char *dir, const char *name, const char *const *extra)
+{
+    return shoot_file(dir, scene(name), name, extra);
 }
 
 static void camera_of(const char *s, cs_camera *c)
@@ -441,6 +451,57 @@ START_TEST(the_picture_shows_the_stepped_state)
 }
 END_TEST
 
+static int count_colour(const unsigned char *rgb, const float col[3])
+{
+    int n = 0;
+    for (int i = 0; i < W * H; i++) {
+        int near = 1;
+        for (int k = 0; k < 3; k++) near &= abs(rgb[3 * i + k] - (int)lrintf(255 * col[k])) <= 12;
+        n += near;
+    }
+    return n;
+}
+
+START_TEST(articulated_scene_shows_its_joints)
+{
+    /* joints_arm.xml after 3 s: the upper arm on its limit and the block on its slide's
+     * lower limit (magenta), the forearm's and the ball joint's positions inside (green),
+     * the axes and ranges in the joint colour; none of them without the overlay. */
+    char *dir = tmpdir();
+    const char *arm = CS_TEST_DATA "/good/joints_arm.xml", *cam = "90,-15,1.5,0,0,0.45";
+    unsigned char *on = shoot_file(dir, arm, "joints_on",
+                                   (const char *const[]){"--overlay", "joints", "--camera", cam,
+                                                         "--steps", "1500", NULL});
+    unsigned char *off = shoot_file(dir, arm, "joints_off",
+                                    (const char *const[]){"--overlay", "none", "--camera", cam,
+                                                          "--steps", "1500", NULL});
+    int axis = count_colour(on, cs_color_joint), in = count_colour(on, cs_color_joint_inside),
+        lim = count_colour(on, cs_color_joint_limit);
+    ck_assert_msg(axis > 200 && in > 30 && lim > 30, "joint %d inside %d limit %d", axis, in, lim);
+    ck_assert_int_eq(count_colour(off, cs_color_joint), 0);
+    ck_assert_int_eq(count_colour(off, cs_color_joint_inside), 0);
+    ck_assert_int_eq(count_colour(off, cs_color_joint_limit), 0);
+    /* The shoulder's pivot (beside the post, 0.65 m up) is marked in the joint colour. */
+    cs_camera c;
+    camera_of(cam, &c);
+    int x, y, n = 0;
+    double pivot[3] = {-0.45, -0.065, 0.65};
+    project(&c, pivot, &x, &y);
+    for (int dy = -3; dy <= 3; dy++)
+        for (int dx = -3; dx <= 3; dx++) {
+            const unsigned char *p = px(on, x + dx, y + dy);
+            int near = 1;
+            for (int k = 0; k < 3; k++)
+                near &= abs(p[k] - (int)lrintf(255 * cs_color_joint[k])) <= 12;
+            n += near;
+        }
+    ck_assert_msg(n > 5, "only %d joint-coloured pixels at the shoulder", n);
+    free(on);
+    free(off);
+    rm_dir(dir);
+}
+END_TEST
+
 START_TEST(window_and_replay)
 {
     char *dir = tmpdir();
@@ -533,6 +594,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, every_seed_scene);
         tcase_add_test(tc, sphere_and_grid);
         tcase_add_test(tc, the_picture_shows_the_stepped_state);
+        tcase_add_test(tc, articulated_scene_shows_its_joints);
         tcase_add_test(tc, window_and_replay);
     } else if (strcmp(group, "forces") == 0) {
         tcase_add_test(tc, resting_sphere_shows_its_force);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `conesim view` in a real X window driven by real input events (xdotool, XTEST): Space
-# pauses, Right steps, K and F toggle overlays, a left drag orbits, a scroll zooms, and Esc
+# pauses, Right steps, K, F and J toggle overlays, a left drag orbits, a scroll zooms, and Esc
 # must close the viewer well before its --frames safety limit. Skips (77) without xdotool.
 # Usage: view_window.sh CONESIM SCENE (run under render/with-display.sh)
 # Nothing here waits a fixed time for the viewer: on a busy machine it may take seconds to
@@ -34,7 +34,7 @@ for i in $(seq 300); do
 done
 [ -n "$win" ] || fail "could not find and focus the viewer window within 30 s${why:+: $why}"
 xdotool mousemove --window "$win" 320 180 || fail "xdotool mousemove failed"
-for k in space Right k f space; do xdotool key "$k" || fail "xdotool key $k failed"; done
+for k in space Right k f j space; do xdotool key "$k" || fail "xdotool key $k failed"; done
 xdotool mousedown 1 mousemove --window "$win" 400 200 mouseup 1 || fail "xdotool drag failed"
 xdotool click 4 || fail "xdotool click failed"
 xdotool key Escape || fail "xdotool key Escape failed"

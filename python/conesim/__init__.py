@@ -101,7 +101,7 @@ class _Named:
 
 # ---- options ----------------------------------------------------------------------------
 _KEYWORDS = {"cone": ("pyramidal", "elliptic"), "solver": ("pgs", "cg", "newton"),
-             "pgs_blocks": ("contact", "pair")}
+             "pgs_blocks": ("contact", "pair"), "contact": ("soft", "coulomb")}
 
 
 class Option:

@@ -102,6 +102,20 @@ def test_options_writable_until_data():
         m.opt.timestep = 0.002
 
 
+def test_contact_model_option():
+    # soft (MuJoCo's) by default; "coulomb" or 1 picks the Coulomb-exact model: a sphere
+    # dropped on the plane then rests at the model's 1 um depth instead of the soft depth
+    m = conesim.Model.from_xml_path(SPHERE)
+    assert m.opt.contact == 0
+    m.opt.contact = "coulomb"
+    assert m.opt.contact == 1
+    with pytest.raises(ValueError):
+        m.opt.contact = "hard"
+    d = conesim.Data(m)
+    conesim.step(m, d, 1000)
+    assert d.qvel[2] == pytest.approx(0, abs=1e-9)
+
+
 def test_bad_scene_is_a_value_error_with_file_and_line(tmp_path):
     bad = tmp_path / "bad.xml"
     bad.write_text('<mujoco>\n<worldbody>\n<geom type="sphere" size="-1"/>\n</worldbody>\n</mujoco>\n')
