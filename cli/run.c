@@ -23,6 +23,7 @@ typedef struct {
     const char *record;
     const char *joints;
     const char *contacts;
+    const char *limits;
     const char *solverlog;
     const char *summary;
     const char *ctrl;       /* --ctrl: control schedule CSV */
@@ -46,6 +47,7 @@ static const opt_def OPTS[] = {
     {"--record", 1, "--record FILE.csv  trajectory CSV (step,time,body,x..wz)"},
     {"--joints", 1, "--joints FILE.csv  joint CSV (step,time,joint,type,q0..q6,v0..v5)"},
     {"--contacts", 1, "--contacts FILE.csv per-contact CSV (geoms, point, normal, dist, forces, velocities, zone)"},
+    {"--limits", 1, "--limits FILE.csv  joint limit and dry-friction rows (step,time,joint,kind,dof,pos,force)"},
     {"--solver-log", 1, "--solver-log FILE.csv per-step, per-island solver record"},
     {"--actuators", 1, "--actuators FILE.csv actuator CSV (step,time,actuator,ctrl,force)"},
     {"--ctrl", 1, "--ctrl FILE.csv    controls over time (header time,NAME,...; linear between rows)"},
@@ -81,6 +83,8 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         o->joints = arg;
     } else if (strcmp(name, "--contacts") == 0) {
         o->contacts = arg;
+    } else if (strcmp(name, "--limits") == 0) {
+        o->limits = arg;
     } else if (strcmp(name, "--summary") == 0) {
         o->summary = arg;
     } else if (strcmp(name, "--solver-log") == 0) {
@@ -151,12 +155,12 @@ static int parse_args(int argc, char **argv, run_opts *o)
         return 0;
     }
     /* two outputs in one file would interleave their rows */
-    const char *out[6] = {o->record, o->joints, o->contacts, o->solverlog, o->summary,
-                          o->actuators};
-    static const char *const flag[6] = {"--record", "--joints", "--contacts", "--solver-log",
-                                        "--summary", "--actuators"};
-    for (int i = 0; i < 6; i++)
-        for (int j = i + 1; j < 6; j++)
+    const char *out[7] = {o->record, o->joints, o->contacts, o->limits, o->solverlog,
+                          o->summary, o->actuators};
+    static const char *const flag[7] = {"--record", "--joints", "--contacts", "--limits",
+                                        "--solver-log", "--summary", "--actuators"};
+    for (int i = 0; i < 7; i++)
+        for (int j = i + 1; j < 7; j++)
             if (out[i] && out[j] && same_file(out[i], out[j])) {
                 fprintf(stderr, "conesim run: %s and %s name the same file ('%s')\n", flag[i],
                         flag[j], out[j]);
@@ -343,7 +347,7 @@ static int run_run(int argc, char **argv)
         return cs_load_exit(err);
     }
     int rc = CS_EXIT_OK;
-    out_file rec = {0}, jnt = {0}, con = {0}, sol = {0}, act = {0};
+    out_file rec = {0}, jnt = {0}, con = {0}, lim = {0}, sol = {0}, act = {0};
     cs_ctrl_schedule sched = {0};
     FILE *sum = NULL;
     cs_metrics met = {0};
@@ -383,6 +387,15 @@ static int run_run(int argc, char **argv)
     }
     if (o.contacts && !out_open(&con, o.contacts, con_step)) {
         fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.contacts, strerror(errno));
+        rc = CS_EXIT_OUTPUT;
+        goto done;
+    }
+    /* a joint row: 4 numbers, the joint's label and the kind word; at most a friction row
+     * per dof and two limit rows per joint */
+    size_t lim_row = 4 * 25 + label_len(m->jnt_name, m->njnt, "joint") + 16;
+    size_t lim_step = (size_t)(m->nv + 2 * m->njnt) * lim_row;
+    if (o.limits && !out_open(&lim, o.limits, lim_step)) {
+        fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.limits, strerror(errno));
         rc = CS_EXIT_OUTPUT;
         goto done;
     }
@@ -451,6 +464,10 @@ static int run_run(int argc, char **argv)
         cs_contact_header(con.f);
         con.pending = 512;
     }
+    if (lim.f) {
+        cs_limit_header(lim.f);
+        lim.pending = 512;
+    }
     if (sol.f) {
         cs_solver_header(sol.f);
         sol.pending = 512;
@@ -507,6 +524,14 @@ static int run_run(int argc, char **argv)
             }
             cs_contact_rows(con.f, m, d, k, tk);
         }
+        if (lim.f && k % o.every == 0) {
+            if (!out_reserve(&lim, (size_t)cs_jrow_count(m, d) * lim_row)) {
+                rc = CS_EXIT_OUTPUT;
+                k++;
+                break;
+            }
+            cs_limit_rows(lim.f, m, d, k, tk);
+        }
         if (sol.f && k % o.every == 0) {
             if (!out_reserve(&sol, (size_t)d->solver.nisland * sol_row)) {
                 rc = CS_EXIT_OUTPUT;
@@ -547,7 +572,8 @@ static int run_run(int argc, char **argv)
         }
         if (k % 4096 == 0) { /* whole rows on disk regularly */
             if ((rec.f && !out_flush(&rec)) || (jnt.f && !out_flush(&jnt)) ||
-                (con.f && !out_flush(&con)) || (act.f && !out_flush(&act)) ||
+                (con.f && !out_flush(&con)) || (lim.f && !out_flush(&lim)) ||
+                (act.f && !out_flush(&act)) ||
                 (sol.f && !out_flush(&sol))) {
                 rc = CS_EXIT_OUTPUT;
                 break;
@@ -631,6 +657,10 @@ done:
         fprintf(stderr, "conesim run: error writing '%s'\n", o.contacts);
         rc = CS_EXIT_OUTPUT;
     }
+    if (lim.f && !out_close(&lim) && rc == CS_EXIT_OK) {
+        fprintf(stderr, "conesim run: error writing '%s'\n", o.limits);
+        rc = CS_EXIT_OUTPUT;
+    }
     if (act.f && !out_close(&act) && rc == CS_EXIT_OK) {
         fprintf(stderr, "conesim run: error writing '%s'\n", o.actuators);
         rc = CS_EXIT_OUTPUT;
@@ -674,6 +704,12 @@ const cs_command cs_cmd_run = {
     "                     then rows of a time (s, increasing) and one value per name; linear\n"
     "                     between rows, the first row's before it and the last row's after\n"
     "                     it; blank lines and lines starting with # are skipped\n"
+    "  --limits FILE.csv  joint-row CSV: step,time,joint,kind,dof,pos,force, one row per\n"
+    "                     joint limit or dry-friction row in the solver, in MuJoCo's row\n"
+    "                     order (friction per dof, then limits per joint); kind friction,\n"
+    "                     limit_lower, limit_upper (hinge, slide) or limit_angle (ball);\n"
+    "                     pos the distance from the limit (0 for friction), force the\n"
+    "                     row's force (rows of state `step`, as --contacts)\n"
     "  --solver-log FILE.csv per step and contact island: step,time,island,bodies,contacts,\n"
     "                     iterations,at_limit,warm,improvement,primal_cost,dual_cost,\n"
     "                     feasibility,stationarity,complementarity (rows as --contacts)\n"

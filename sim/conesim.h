@@ -435,6 +435,30 @@ void cs_constraint(const cs_model *m, cs_data *d);  /* rows + solve + store -> q
 /* Contact i's force in its contact frame, in condim order (normal, t1, t2, spin, roll1,
  * roll2; unused entries 0), as MuJoCo's mj_contactForce. */
 void cs_contact_force(const cs_model *m, const cs_data *d, int i, double f[6]);
+/* The joint rows of the last constraint stage (limits and dry joint friction), in row
+ * order: MuJoCo's, a friction row per dof with frictionloss, then the limit rows joint by
+ * joint (a hinge's or slide's lower side before its upper). */
+typedef enum {
+    CS_JROW_FRICTION = 0, /* dry friction on one dof: |force| <= frictionloss */
+    CS_JROW_LOWER = 1,    /* hinge or slide at its lower limit: pos = q - range[0] */
+    CS_JROW_UPPER = 2,    /* hinge or slide at its upper limit: pos = range[1] - q */
+    CS_JROW_ANGLE = 3     /* ball joint at its rotation-angle limit: pos = max(range) - angle */
+} cs_jrow_kind;
+typedef struct {
+    int kind;     /* cs_jrow_kind */
+    int joint;    /* the joint (for friction: the dof's joint) */
+    int dof;      /* friction: its dof; limit: the joint's first dof */
+    double pos;   /* distance from the limit (< 0 past it, within margin it is active);
+                     0 for friction, as MuJoCo's efc_pos */
+    double force; /* the row's force (MuJoCo's efc_force): a limit's >= 0 pushes the joint
+                     back into its range, a friction row's opposes the dof's motion */
+} cs_jrow;
+/* The number of joint rows (at most nv + 2 njnt), and row i of them (0, or -1 when i is
+ * out of range). */
+int cs_jrow_count(const cs_model *m, const cs_data *d);
+int cs_jrow_get(const cs_model *m, const cs_data *d, int i, cs_jrow *out);
+/* the limit CSV's kind word: friction, limit_lower, limit_upper, limit_angle */
+const char *cs_jrow_kind_name(int kind);
 void cs_integrate(const cs_model *m, cs_data *d);   /* semi-implicit Euler */
 
 /* helpers on the dynamics */
@@ -478,6 +502,10 @@ const char *cs_jnt_type_name(int type);
  * state, with the forces that move it on), time = that state's time */
 void cs_contact_header(FILE *f);
 void cs_contact_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* joint-row CSV (README, Output files): the limit and dry-friction rows made at the state
+ * after `step` steps, with the forces that move it on, in row order */
+void cs_limit_header(FILE *f);
+void cs_limit_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
 /* solver CSV: one row per contact island of the step taken from state `step` (iterations,
  * whether the limit stopped it, warm start used, last scaled improvement, primal and dual
  * cost (their sum is 0 at the optimum), cone feasibility, stationarity, complementarity) */

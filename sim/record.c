@@ -144,6 +144,35 @@ void cs_contact_rows(FILE *f, const cs_model *m, const cs_data *d, long step, do
     }
 }
 
+const char *cs_jrow_kind_name(int kind)
+{
+    switch (kind) {
+    case CS_JROW_FRICTION: return "friction";
+    case CS_JROW_LOWER: return "limit_lower";
+    case CS_JROW_UPPER: return "limit_upper";
+    case CS_JROW_ANGLE: return "limit_angle";
+    default: return "?";
+    }
+}
+
+void cs_limit_header(FILE *f)
+{
+    fputs("step,time,joint,kind,dof,pos,force\n", f);
+}
+
+void cs_limit_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
+{
+    char buf[32];
+    int n = cs_jrow_count(m, d);
+    for (int i = 0; i < n; i++) {
+        cs_jrow r;
+        cs_jrow_get(m, d, i, &r);
+        fprintf(f, "%ld,%.17g,%s,%s,%d,%.17g,%.17g\n", step, time,
+                cs_joint_label(m, r.joint, buf, sizeof buf), cs_jrow_kind_name(r.kind), r.dof,
+                r.pos, r.force);
+    }
+}
+
 void cs_solver_header(FILE *f)
 {
     fputs("step,time,island,bodies,contacts,iterations,at_limit,warm,improvement,primal_cost,"
