@@ -1,5 +1,7 @@
 /* conesim info: the compiled model as readable tables. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -50,17 +52,55 @@ static void print_joints(const cs_model *m)
                m->dof_treeid[i], m->dof_bodyid[i], m->dof_invweight0[i]);
 }
 
+static const char *const DYN[] = {"none", "integrator", "filter", "filterexact"};
+
+static void range_text(char *buf, size_t n, int limited, const double *r)
+{
+    if (limited) snprintf(buf, n, "[%g, %g]", r[0], r[1]);
+    else snprintf(buf, n, "-");
+}
+
+static void print_actuators(const cs_model *m)
+{
+    char buf[32], buf2[32], cr[48], fr[48], ar[48];
+    printf("\nactuators (force = gain * (ctrl or act) + bias; gain = g0 [+ g1 length + g2 "
+           "velocity]; bias = b0 + b1 length + b2 velocity)\n");
+    printf("  %3s %-14s %-14s %-6s %-11s %-30s %-32s %-18s %-18s %-18s %s\n", "id", "name",
+           "joint", "gear", "dynamics", "gain (g0, g1, g2)", "bias (b0, b1, b2)", "ctrlrange",
+           "forcerange", "actrange", "act");
+    for (int i = 0; i < m->nu; i++) {
+        const double *g = m->actuator_gainprm + 10 * i, *b = m->actuator_biasprm + 10 * i;
+        char gain[64], bias[64], dyn[48];
+        if (m->actuator_gaintype[i] == 1) snprintf(gain, sizeof gain, "affine (%g, %g, %g)", g[0], g[1], g[2]);
+        else snprintf(gain, sizeof gain, "fixed %g", g[0]);
+        if (m->actuator_biastype[i] == 1) snprintf(bias, sizeof bias, "affine (%g, %g, %g)", b[0], b[1], b[2]);
+        else snprintf(bias, sizeof bias, "none");
+        int dt = m->actuator_dyntype[i];
+        if (dt >= 2) snprintf(dyn, sizeof dyn, "%s %g", DYN[dt], m->actuator_dynprm[10 * i]);
+        else snprintf(dyn, sizeof dyn, "%s", DYN[dt]);
+        range_text(cr, sizeof cr, m->actuator_ctrllimited[i], m->actuator_ctrlrange + 2 * i);
+        range_text(fr, sizeof fr, m->actuator_forcelimited[i], m->actuator_forcerange + 2 * i);
+        range_text(ar, sizeof ar, m->actuator_actlimited[i], m->actuator_actrange + 2 * i);
+        printf("  %3d %-14s %-14s %-6g %-11s %-30s %-32s %-18s %-18s %-18s %d\n", i,
+               cs_actuator_label(m, i, buf, sizeof buf),
+               cs_joint_label(m, m->actuator_trnid[2 * i], buf2, sizeof buf2),
+               m->actuator_gear[6 * i], dyn, gain, bias, cr, fr, ar, m->actuator_actadr[i]);
+    }
+}
+
 static void print_model(const cs_model *m)
 {
     const cs_option *o = &m->opt;
     char buf[32], buf2[32];
     printf("model '%s' (%s)\n", m->modelname, m->path);
     printf("  bodies %d, joints %d (nq %d, nv %d, trees %d), geoms %d, pairs %d, excludes %d, "
-           "keys %d\n\n", m->nbody, m->njnt, m->nq, m->nv, m->ntree, m->ngeom, m->npair,
-           m->nexclude, m->nkey);
+           "keys %d, actuators %d (activations %d)\n\n", m->nbody, m->njnt, m->nq, m->nv,
+           m->ntree, m->ngeom, m->npair, m->nexclude, m->nkey, m->nu, m->na);
     printf("options\n");
     printf("  timestep %g  gravity (%g, %g, %g)\n", o->timestep, o->gravity[0], o->gravity[1],
            o->gravity[2]);
+    static const char *const INTEG[] = {"Euler", "RK4", "implicit", "implicitfast"};
+    printf("  integrator %s\n", INTEG[o->integrator & 3]);
     printf("  cone %s  solver %s  iterations %d  tolerance %g  ls_iterations %d  "
            "ls_tolerance %g  impratio %g\n",
            o->cone == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal",
@@ -146,10 +186,21 @@ static void print_model(const cs_model *m)
             printf("  %s - %s\n", cs_body_label(m, m->exclude_body1[e], buf, sizeof buf),
                    cs_body_label(m, m->exclude_body2[e], buf2, sizeof buf2));
     }
+    if (m->nu) print_actuators(m);
     if (m->nkey) {
         printf("\nkeyframes\n");
-        for (int k = 0; k < m->nkey; k++)
-            printf("  %d %s time %g\n", k, m->key_name[k] ? m->key_name[k] : "-", m->key_time[k]);
+        for (int k = 0; k < m->nkey; k++) {
+            printf("  %d %s time %g", k, m->key_name[k] ? m->key_name[k] : "-", m->key_time[k]);
+            if (m->nu) {
+                printf("  ctrl");
+                for (int i = 0; i < m->nu; i++) printf(" %g", m->key_ctrl[(size_t)k * m->nu + i]);
+            }
+            if (m->na) {
+                printf("  act");
+                for (int i = 0; i < m->na; i++) printf(" %g", m->key_act[(size_t)k * m->na + i]);
+            }
+            putchar('\n');
+        }
     }
 }
 
@@ -159,10 +210,30 @@ static int run_info(int argc, char **argv)
         fprintf(stderr, "usage: conesim info SCENE\n");
         return CS_EXIT_USAGE;
     }
-    char err[1024];
-    cs_model *m = cs_load_xml(argv[1], stderr, err, sizeof err);
-    if (!m) return cs_load_exit(err);
+    char err[1024], *ign = NULL;
+    size_t len = 0;
+    FILE *warn = open_memstream(&ign, &len); /* the list of what was ignored */
+    cs_model *m = cs_load_xml(argv[1], warn, err, sizeof err);
+    int e = errno;
+    if (warn) fclose(warn);
+    errno = e;
+    if (!m) {
+        free(ign);
+        return cs_load_exit(err);
+    }
     print_model(m);
+    /* "conesim: FILE: ignored (...): a, b, c" -> one line per item */
+    const char *items = ign ? strstr(ign, "): ") : NULL;
+    printf("\nignored (elements and attributes without effect on the physics)\n");
+    if (!items) printf("  none\n");
+    else
+        for (const char *p = items + 3; *p && *p != '\n';) {
+            size_t n = strcspn(p, ",\n");
+            printf("  %.*s\n", (int)n, p);
+            p += n;
+            while (*p == ',' || *p == ' ') p++;
+        }
+    free(ign);
     cs_free_model(m);
     return CS_EXIT_OK;
 }
@@ -171,8 +242,9 @@ const cs_command cs_cmd_info = {
     "info", "info SCENE: model summary",
     "usage: conesim info SCENE\n\n"
     "Prints the compiled model: options, bodies (mass, COM in the body frame, principal\n"
-    "inertia, invweight0), geoms with their contact parameters, explicit pairs, excludes\n"
-    "and keyframes. A bad scene prints FILE:LINE: what is wrong and exits 3; out of memory\n"
+    "inertia, invweight0), geoms with their contact parameters, explicit pairs, excludes,\n"
+    "actuators, keyframes, and what the loader ignored (elements and attributes without\n"
+    "effect on the physics: sensors, cameras, lights, materials, ...). A bad scene prints FILE:LINE: what is wrong and exits 3; out of memory\n"
     "exits 6.\n",
     run_info,
 };

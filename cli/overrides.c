@@ -180,8 +180,42 @@ static double *model_attr(cs_model *m, const char *name, size_t baselen, int *co
     return NULL;
 }
 
+int cs_ctrl_override(const cs_model *m, cs_data *d, const char *name, const char *value,
+                     char *err, size_t errlen)
+{
+    if (strncmp(name, "ctrl.", 5) != 0) return 1;
+    const char *a = name + 5;
+    int id = cs_name2id_actuator(m, a);
+    if (id < 0 && *a) { /* an index */
+        char *end;
+        long l = strtol(a, &end, 10);
+        if (!*end && isdigit((unsigned char)*a) && l < m->nu) id = (int)l;
+    }
+    if (id < 0) {
+        snprintf(err, errlen, "%s: no actuator named '%s' (the scene has %d)", name, a, m->nu);
+        return -1;
+    }
+    double v;
+    if (parse_values(value, &v, 1) != 1) {
+        snprintf(err, errlen, "%s=%s: expects one finite number", name, value);
+        return -1;
+    }
+    if (d) d->ctrl[id] = v;
+    return 0;
+}
+
+int cs_overrides_apply_ctrl(const cs_overrides *o, const cs_model *m, cs_data *d, char *err,
+                            size_t errlen)
+{
+    for (int i = 0; i < o->n; i++)
+        if (cs_ctrl_override(m, d, o->name[i], o->value[i], err, errlen) < 0) return -1;
+    return 0;
+}
+
 int cs_model_override(cs_model *m, const char *name, const char *value, char *err, size_t errlen)
 {
+    int rc = cs_ctrl_override(m, NULL, name, value, err, errlen);
+    if (rc <= 0) return rc;
     size_t baselen;
     int k = split_index(name, &baselen);
     if (k == -2) {
@@ -225,7 +259,12 @@ int cs_model_override(cs_model *m, const char *name, const char *value, char *er
 
 int cs_overrides_apply(const cs_overrides *o, cs_model *m, char *err, size_t errlen)
 {
-    for (int i = 0; i < o->n; i++)
+    for (int i = 0; i < o->n; i++) {
+        if (!o->ctrl_ok && strncmp(o->name[i], "ctrl.", 5) == 0) {
+            snprintf(err, errlen, "%s: controls are set by run and sweep", o->name[i]);
+            return -1;
+        }
         if (cs_model_override(m, o->name[i], o->value[i], err, errlen) != 0) return -1;
+    }
     return 0;
 }

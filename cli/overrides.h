@@ -14,6 +14,7 @@ typedef struct {
     const char *name[CS_MAXOVERRIDE];
     const char *value[CS_MAXOVERRIDE];
     char buf[CS_MAXOVERRIDE][128];
+    int ctrl_ok;          /* the command applies ctrl.NAME=VALUE (cs_overrides_apply_ctrl) */
 } cs_overrides;
 
 /* Records one override. opt is "--set" (arg "NAME=VALUE") or "--NAME" (arg the value).
@@ -22,6 +23,7 @@ typedef struct {
 int cs_overrides_add(cs_overrides *o, const char *opt, const char *arg, char *why, size_t whylen);
 
 /* One override by name, between loading and cs_make_data: an option ("option.impratio",
+ * a control (ctrl.NAME: checked only; cs_ctrl_override sets it on the data),
  * "option.gravity[0]": one element of a vector option, the rest kept) or a model attribute
  * by element name: geom.NAME.friction|solref|solimp|solmix[K], pair.INDEX|NAME.friction|
  * solref|solreffriction|solimp[K], body.NAME.pos[K] (for a free body also its joint's
@@ -30,7 +32,20 @@ int cs_overrides_add(cs_overrides *o, const char *opt, const char *arg, char *wh
 int cs_model_override(cs_model *m, const char *name, const char *value, char *err,
                       size_t errlen);
 
-/* Applies them in order (cs_model_override). Returns 0, or -1 with a message in err. */
+/* Applies them in order (cs_model_override). A control (ctrl.NAME) is only checked, and
+ * refused when the command does not set controls (ctrl_ok 0). Returns 0, or -1 with a
+ * message in err. */
 int cs_overrides_apply(const cs_overrides *o, cs_model *m, char *err, size_t errlen);
+
+/* ctrl.NAME=VALUE (NAME an actuator's name, or its index): sets d->ctrl of that actuator
+ * (d NULL: only checks the name and the value). Returns 0, 1 when name is not a control
+ * (nothing done), or -1 with a message in err. */
+int cs_ctrl_override(const cs_model *m, cs_data *d, const char *name, const char *value,
+                     char *err, size_t errlen);
+
+/* Sets the controls among the overrides on d (after the reset: a keyframe's ctrl is
+ * replaced). Returns 0, or -1 with a message in err. */
+int cs_overrides_apply_ctrl(const cs_overrides *o, const cs_model *m, cs_data *d, char *err,
+                            size_t errlen);
 
 #endif

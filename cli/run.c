@@ -11,6 +11,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "ctrl.h"
 #include "metrics.h"
 #include "overrides.h"
 #include "conesim.h"
@@ -22,8 +23,11 @@ typedef struct {
     const char *record;
     const char *joints;
     const char *contacts;
+    const char *limits;
     const char *solverlog;
     const char *summary;
+    const char *ctrl;       /* --ctrl: control schedule CSV */
+    const char *actuators;  /* --actuators: actuator CSV */
     int quiet;
     long every;        /* record every K-th step */
     int key;           /* -2: default (first keyframe if any), -1: reference pose */
@@ -43,7 +47,10 @@ static const opt_def OPTS[] = {
     {"--record", 1, "--record FILE.csv  trajectory CSV (step,time,body,x..wz)"},
     {"--joints", 1, "--joints FILE.csv  joint CSV (step,time,joint,type,q0..q6,v0..v5)"},
     {"--contacts", 1, "--contacts FILE.csv per-contact CSV (geoms, point, normal, dist, forces, velocities, zone)"},
+    {"--limits", 1, "--limits FILE.csv  joint limit and dry-friction rows (step,time,joint,kind,dof,pos,force)"},
     {"--solver-log", 1, "--solver-log FILE.csv per-step, per-island solver record"},
+    {"--actuators", 1, "--actuators FILE.csv actuator CSV (step,time,actuator,ctrl,force)"},
+    {"--ctrl", 1, "--ctrl FILE.csv    controls over time (header time,NAME,...; linear between rows)"},
     {"--summary", 1, "--summary FILE.csv the outcome in one row (as conesim sweep's)"},
     {"--every", 1, "--every K          record every K-th step (default 1); the final state always"},
     {"--key", 1, "--key K|none       initial keyframe (default: the first one, if any)"},
@@ -76,10 +83,16 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         o->joints = arg;
     } else if (strcmp(name, "--contacts") == 0) {
         o->contacts = arg;
+    } else if (strcmp(name, "--limits") == 0) {
+        o->limits = arg;
     } else if (strcmp(name, "--summary") == 0) {
         o->summary = arg;
     } else if (strcmp(name, "--solver-log") == 0) {
         o->solverlog = arg;
+    } else if (strcmp(name, "--actuators") == 0) {
+        o->actuators = arg;
+    } else if (strcmp(name, "--ctrl") == 0) {
+        o->ctrl = arg;
     } else if (strcmp(name, "--key") == 0) {
         if (strcmp(arg, "none") == 0) o->key = -1;
         else if (!cs_arg_long(arg, &l) || l < 0 || l > 1000000) return 0;
@@ -102,6 +115,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
     o->duration = -1;
     o->every = 1;
     o->key = -2;
+    o->set.ctrl_ok = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == 0) {
@@ -141,11 +155,12 @@ static int parse_args(int argc, char **argv, run_opts *o)
         return 0;
     }
     /* two outputs in one file would interleave their rows */
-    const char *out[5] = {o->record, o->joints, o->contacts, o->solverlog, o->summary};
-    static const char *const flag[5] = {"--record", "--joints", "--contacts", "--solver-log",
-                                        "--summary"};
-    for (int i = 0; i < 5; i++)
-        for (int j = i + 1; j < 5; j++)
+    const char *out[7] = {o->record, o->joints, o->contacts, o->limits, o->solverlog,
+                          o->summary, o->actuators};
+    static const char *const flag[7] = {"--record", "--joints", "--contacts", "--limits",
+                                        "--solver-log", "--summary", "--actuators"};
+    for (int i = 0; i < 7; i++)
+        for (int j = i + 1; j < 7; j++)
             if (out[i] && out[j] && same_file(out[i], out[j])) {
                 fprintf(stderr, "conesim run: %s and %s name the same file ('%s')\n", flag[i],
                         flag[j], out[j]);
@@ -332,7 +347,8 @@ static int run_run(int argc, char **argv)
         return cs_load_exit(err);
     }
     int rc = CS_EXIT_OK;
-    out_file rec = {0}, jnt = {0}, con = {0}, sol = {0};
+    out_file rec = {0}, jnt = {0}, con = {0}, lim = {0}, sol = {0}, act = {0};
+    cs_ctrl_schedule sched = {0};
     FILE *sum = NULL;
     cs_metrics met = {0};
     cs_data *d = NULL;
@@ -344,6 +360,11 @@ static int run_run(int argc, char **argv)
     }
     if (o.key >= m->nkey) {
         fprintf(stderr, "conesim run: --key %d: the scene has %d keyframe(s)\n", o.key, m->nkey);
+        rc = CS_EXIT_USAGE;
+        goto done;
+    }
+    if (o.ctrl && cs_ctrl_load(o.ctrl, m, &sched, err, sizeof err) != 0) {
+        fprintf(stderr, "conesim run: --ctrl %s\n", err);
         rc = CS_EXIT_USAGE;
         goto done;
     }
@@ -369,9 +390,25 @@ static int run_run(int argc, char **argv)
         rc = CS_EXIT_OUTPUT;
         goto done;
     }
+    /* a joint row: 4 numbers, the joint's label and the kind word; at most a friction row
+     * per dof and two limit rows per joint */
+    size_t lim_row = 4 * 25 + label_len(m->jnt_name, m->njnt, "joint") + 16;
+    size_t lim_step = (size_t)(m->nv + 2 * m->njnt) * lim_row;
+    if (o.limits && !out_open(&lim, o.limits, lim_step)) {
+        fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.limits, strerror(errno));
+        rc = CS_EXIT_OUTPUT;
+        goto done;
+    }
     size_t sol_row = 14 * 25, sol_step = (size_t)(m->ntree + 1) * sol_row;
     if (o.solverlog && !out_open(&sol, o.solverlog, sol_step)) {
         fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.solverlog, strerror(errno));
+        rc = CS_EXIT_OUTPUT;
+        goto done;
+    }
+    size_t act_row = 4 * 25 + label_len(m->actuator_name, m->nu, "actuator") + 8;
+    size_t act_step = (size_t)m->nu * act_row;
+    if (o.actuators && !out_open(&act, o.actuators, act_step)) {
+        fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.actuators, strerror(errno));
         rc = CS_EXIT_OUTPUT;
         goto done;
     }
@@ -399,6 +436,7 @@ static int run_run(int argc, char **argv)
     d->solver_stats = o.solverlog != NULL; /* residuals cost time: only when recorded */
     int key = o.key == -2 ? (m->nkey ? 0 : -1) : o.key;
     if (key >= 0) cs_reset_key(m, d, key);
+    cs_overrides_apply_ctrl(&o.set, m, d, err, sizeof err); /* checked when loading */
     if (d->warning[CS_WARN_NOMEM]) {
         fprintf(stderr, "conesim run: out of memory\n");
         rc = CS_EXIT_NOMEM;
@@ -426,9 +464,17 @@ static int run_run(int argc, char **argv)
         cs_contact_header(con.f);
         con.pending = 512;
     }
+    if (lim.f) {
+        cs_limit_header(lim.f);
+        lim.pending = 512;
+    }
     if (sol.f) {
         cs_solver_header(sol.f);
         sol.pending = 512;
+    }
+    if (act.f) {
+        cs_actuator_header(act.f);
+        act.pending = 512;
     }
     double t0 = now(), sumcon = 0, sumit = 0, maxpen = 0;
     long atlimit = 0, dropsteps = 0, dropped = 0;
@@ -437,6 +483,7 @@ static int run_run(int argc, char **argv)
     while (k < n && !interrupted) {
         double tk = t_start + k * h;
         save_state(m, d, last);
+        if (sched.nrow) cs_ctrl_at(&sched, tk, d->ctrl);
         int full0 = d->warning[CS_WARN_CONTACTFULL], nomem0 = d->warning[CS_WARN_NOMEM];
         cs_step(m, d);
         if (d->warning[CS_WARN_NOMEM] != nomem0) {
@@ -477,6 +524,14 @@ static int run_run(int argc, char **argv)
             }
             cs_contact_rows(con.f, m, d, k, tk);
         }
+        if (lim.f && k % o.every == 0) {
+            if (!out_reserve(&lim, (size_t)cs_jrow_count(m, d) * lim_row)) {
+                rc = CS_EXIT_OUTPUT;
+                k++;
+                break;
+            }
+            cs_limit_rows(lim.f, m, d, k, tk);
+        }
         if (sol.f && k % o.every == 0) {
             if (!out_reserve(&sol, (size_t)d->solver.nisland * sol_row)) {
                 rc = CS_EXIT_OUTPUT;
@@ -484,6 +539,14 @@ static int run_run(int argc, char **argv)
                 break;
             }
             cs_solver_rows(sol.f, m, d, k, tk);
+        }
+        if (act.f && k % o.every == 0) {
+            if (!out_reserve(&act, act_step)) {
+                rc = CS_EXIT_OUTPUT;
+                k++;
+                break;
+            }
+            cs_actuator_rows(act.f, m, d, k, tk);
         }
         if (sum) cs_metrics_step(&met, m, d);
         sumcon += d->ncon;
@@ -509,7 +572,8 @@ static int run_run(int argc, char **argv)
         }
         if (k % 4096 == 0) { /* whole rows on disk regularly */
             if ((rec.f && !out_flush(&rec)) || (jnt.f && !out_flush(&jnt)) ||
-                (con.f && !out_flush(&con)) ||
+                (con.f && !out_flush(&con)) || (lim.f && !out_flush(&lim)) ||
+                (act.f && !out_flush(&act)) ||
                 (sol.f && !out_flush(&sol))) {
                 rc = CS_EXIT_OUTPUT;
                 break;
@@ -593,6 +657,15 @@ done:
         fprintf(stderr, "conesim run: error writing '%s'\n", o.contacts);
         rc = CS_EXIT_OUTPUT;
     }
+    if (lim.f && !out_close(&lim) && rc == CS_EXIT_OK) {
+        fprintf(stderr, "conesim run: error writing '%s'\n", o.limits);
+        rc = CS_EXIT_OUTPUT;
+    }
+    if (act.f && !out_close(&act) && rc == CS_EXIT_OK) {
+        fprintf(stderr, "conesim run: error writing '%s'\n", o.actuators);
+        rc = CS_EXIT_OUTPUT;
+    }
+    cs_ctrl_free(&sched);
     if (sum) {
         int ok = fflush(sum) == 0 && !ferror(sum);
         ok = fclose(sum) == 0 && ok;
@@ -624,6 +697,19 @@ const cs_command cs_cmd_run = {
     "                     fn,f1..f5,vn,v1..v5,zone (contacts found at state `step`, the forces\n"
     "                     that move it on; zone top/bottom/middle/pyramid/normal, none = kept\n"
     "                     out of the solver by the gap)\n"
+    "  --actuators FILE.csv per actuator: step,time,actuator,ctrl,force (the control as set,\n"
+    "                     before ctrlrange clamps it, and the force of the step taken from\n"
+    "                     state `step`, after forcerange; rows as --contacts)\n"
+    "  --ctrl FILE.csv    controls over time: a header time,NAME1,NAME2,... naming actuators,\n"
+    "                     then rows of a time (s, increasing) and one value per name; linear\n"
+    "                     between rows, the first row's before it and the last row's after\n"
+    "                     it; blank lines and lines starting with # are skipped\n"
+    "  --limits FILE.csv  joint-row CSV: step,time,joint,kind,dof,pos,force, one row per\n"
+    "                     joint limit or dry-friction row in the solver, in MuJoCo's row\n"
+    "                     order (friction per dof, then limits per joint); kind friction,\n"
+    "                     limit_lower, limit_upper (hinge, slide) or limit_angle (ball);\n"
+    "                     pos the distance from the limit (0 for friction), force the\n"
+    "                     row's force (rows of state `step`, as --contacts)\n"
     "  --solver-log FILE.csv per step and contact island: step,time,island,bodies,contacts,\n"
     "                     iterations,at_limit,warm,improvement,primal_cost,dual_cost,\n"
     "                     feasibility,stationarity,complementarity (rows as --contacts)\n"
@@ -645,7 +731,9 @@ const cs_command cs_cmd_run = {
     "                     option.gravity[0]=2 (one element), or a model attribute:\n"
     "                     geom.NAME.friction[K], geom.NAME.solref|solimp|solmix,\n"
     "                     pair.INDEX.friction[K], pair.INDEX.solref|solreffriction|solimp,\n"
-    "                     body.NAME.pos[K] (a free body starts there);\n"
+    "                     body.NAME.pos[K] (a free body starts there); a control:\n"
+    "                     ctrl.NAME=VALUE (an actuator's name or index; it replaces the\n"
+    "                     keyframe's, and --ctrl's columns replace it);\n"
     "                     option.gravity=\"0 0 -1\", option.flag.gravity=disable;\n"
     "                     conesim's own (no MJCF attribute): pgs_blocks=pair|contact, PGS\n"
     "                     blocks of all contacts of one body pair minimised jointly\n"

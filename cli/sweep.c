@@ -320,6 +320,13 @@ static int run_one(const sweep_opts *o, const char *const *names, const double *
     }
     int key = o->key == -2 ? (m->nkey ? 0 : -1) : o->key;
     if (key >= 0) cs_reset_key(m, d, key);
+    /* controls after the reset (a keyframe's ctrl is replaced), varied ones last */
+    cs_overrides_apply_ctrl(&o->set, m, d, msg, sizeof msg);
+    for (int i = 0; i < nv; i++) {
+        char val[32];
+        snprintf(val, sizeof val, "%.17g", values[i]);
+        cs_ctrl_override(m, d, names[i], val, msg, sizeof msg);
+    }
     r->slide_speed = o->slide_speed;
     if (d->warning[CS_WARN_NOMEM] || cs_metrics_begin(r, m, d, n) != 0) {
         snprintf(err, errlen, "out of memory");
@@ -935,6 +942,7 @@ static int sweep_collect(const sweep_opts *o)
 static int run_sweep(int argc, char **argv)
 {
     sweep_opts o = {0};
+    o.set.ctrl_ok = 1; /* ctrl.NAME=VALUE: set on each run's data after its reset */
     if (!parse_args(argc, argv, &o)) return CS_EXIT_USAGE;
     if (o.collect) return sweep_collect(&o);
     if (!o.emit) catch_signals(); /* emitting jobs is quick: a signal ends it as usual */
@@ -965,7 +973,8 @@ const cs_command cs_cmd_sweep = {
     "                     option.gravity[0]: one element of a vector) or a model attribute\n"
     "                     by element name: geom.NAME.friction[K] (also solref, solimp,\n"
     "                     solmix), pair.INDEX.friction[K] (also solref, solreffriction,\n"
-    "                     solimp), body.NAME.pos[K] (a free body starts there)\n"
+    "                     solimp), body.NAME.pos[K] (a free body starts there), or a\n"
+    "                     control, ctrl.NAME (an actuator's, held for the run)\n"
     "  --metric LIST      comma-separated columns (default: all but wall):\n"
     "                     displacement     largest distance a moving body travelled (m)\n"
     "                     max_slip         largest tangential contact speed (m/s)\n"

@@ -380,7 +380,7 @@ static int sphere_box_at(const double c[3], double r, const cs_shape *b, double 
         }
     }
     nl[0] = nl[1] = nl[2] = 0;
-    nl[k] = (cl[k] >= 0) ? -1 : 1; /* from the sphere into the box */
+    nl[k] = (cl[k] > 0) ? -1 : 1; /* from the sphere into the box (MuJoCo's on a tie) */
     double dist = -(best + r);
     if (dist > margin)
         return 0;
@@ -403,144 +403,248 @@ int cs_sphere_box(const cs_collision_options *opt, const cs_shape *a, const cs_s
     return sphere_box_at(a->pos, a->size[0], b, margin, out, NULL);
 }
 
-/* g(t) = max_i |P_i + t D_i| - s_i: the box's signed distance where negative */
-static double box_inner(const double P[3], const double D[3], const double s[3], double t)
-{
-    double g = -HUGE_VAL;
-    for (int i = 0; i < 3; i++)
-        g = fmax(g, fabs(P[i] + t * D[i]) - s[i]);
-    return g;
-}
+/* ---- capsule : box ----------------------------------------------------------------
+ * MuJoCo's contact set (its capsule-box routine), worked in the box's frame with the capsule's
+ * axis as the segment P + t H, t in [-1, 1] (P its centre, H its half-axis, |H| = L):
+ *  1. The nearest feature: an end of the axis lying over a face of the box (outside it along
+ *     at most one box axis) or inside it, by its squared distance to the box; then the
+ *     closest pair between the axis and each of the twelve edges, which must beat the best
+ *     so far by more than 1e-15.
+ *  2. A second point along the axis, chosen from that feature and the axis's lean, where the
+ *     capsule stays over the box (below); none when the axis points at or away from a corner,
+ *     meets an edge squarely, or has its nearest end inside the box.
+ *  3. A sphere of the capsule's radius at each of the one or two axis points, against the box.
+ * The set is not the exact nearest-point one: a segment that passes into the box is placed by
+ * the feature nearest to it, not by its deepest point. */
 
-/* Parameter t in [-1, 1] of the point of segment P + t D (box-local) nearest to, or
- * deepest inside, the box with half-sizes s. */
-static double segment_box_param(const double P[3], const double D[3], const double s[3])
+#define CB_MINVAL 1e-15 /* MuJoCo's mjMINVAL */
+
+/* The nearest feature of step 1. */
+typedef struct {
+    double d2;   /* its squared distance */
+    double t;    /* axis parameter of the point nearest to the box */
+    int kind;    /* 0 none, 1 an end over a face or inside, 2 an edge */
+    int face;    /* end: the box axis along which it lies outside, -1 inside */
+    int edge;    /* edge: its box axis j */
+    int corner;  /* edge: bit k set when the edge lies at +S_k; bit j when its nearest point
+                    was marked at the edge's + end */
+    int at_end;  /* edge: the box-side parameter was marked at an end (a corner) */
+    double u;    /* edge: the box-side parameter, -1..1 along the edge */
+} cb_near;
+
+/* Closest points of the axis and the edge C + u S_j e_j (C its midpoint), in the order MuJoCo
+ * takes them: the two lines' closest pair; the edge side clamped to [-1, 1] (the axis side
+ * solved again for it); then the axis side clamped (the edge side solved again and clamped).
+ * *mark is 0 or 2 when a clamp put u at the edge's - or + end, 1 otherwise; a mark from the
+ * first clamp stays even when the second solve moves u back inside (MuJoCo's bookkeeping,
+ * which decides the second point). Returns the squared distance, or -1 when the lines are
+ * parallel. */
+static double axis_edge(const double P[3], const double H[3], double L, const double S[3], int j,
+                        const double C[3], double *t_out, double *u_out, int *mark)
 {
-    /* Inside: g is convex piecewise linear; its minimum is at a breakpoint. */
-    double cand[32];
-    int nc = 0;
-    cand[nc++] = -1;
-    cand[nc++] = 1;
-    for (int i = 0; i < 3; i++)
-        if (fabs(D[i]) > CS_EPS)
-            cand[nc++] = -P[i] / D[i];
-    for (int i = 0; i < 3; i++)
-        for (int j = i + 1; j < 3; j++)
-            for (int si = -1; si <= 1; si += 2)
-                for (int sj = -1; sj <= 1; sj += 2) {
-                    double den = si * D[i] - sj * D[j];
-                    if (fabs(den) > CS_EPS)
-                        cand[nc++] = (s[i] - s[j] - si * P[i] + sj * P[j]) / den;
-                }
-    double tb = 0, gb = HUGE_VAL;
-    for (int k = 0; k < nc; k++) {
-        double t = clamp1(cand[k]);
-        double g = box_inner(P, D, s, t);
-        if (g < gb) {
-            gb = g;
-            tb = t;
+    double w[3] = {C[0] - P[0], C[1] - P[1], C[2] - P[2]};
+    double uu = S[j] * S[j], ut = -S[j] * H[j], tt = L * L;
+    double gu = -S[j] * w[j], gt = cs_dot3(H, w);
+    double det = uu * tt - ut * ut;
+    if (fabs(det) < CB_MINVAL)
+        return -1;
+    double inv = 1 / det;
+    double u = (tt * gu - ut * gt) * inv, t = (uu * gt - ut * gu) * inv;
+    int m = 1;
+    if (u > 1 || u < -1) {
+        double e = u > 1 ? 1 : -1;
+        m = u > 1 ? 2 : 0;
+        u = e;
+        t = (gt - e * ut) * (1 / tt);
+    }
+    if (t > 1 || t < -1) {
+        double e = t > 1 ? 1 : -1;
+        t = e;
+        u = (gu - e * ut) * (1 / uu);
+        if (u > 1) {
+            u = 1;
+            m = 2;
+        } else if (u < -1) {
+            u = -1;
+            m = 0;
         }
     }
-    if (gb < 0)
-        return tb;
-    /* Outside: the nearest feature pair is an end point against the box or the
-     * segment against one of the 12 edges (a face-interior nearest point on the
-     * segment's interior means the segment is parallel to it: an end does as well). */
-    double best = HUGE_VAL;
+    double v[3];
+    for (int i = 0; i < 3; i++)
+        v[i] = w[i] - t * H[i];
+    v[j] += S[j] * u;
+    *t_out = t;
+    *u_out = u;
+    *mark = m;
+    return cs_dot3(v, v);
+}
+
+static cb_near capsule_box_nearest(const double P[3], const double H[3], double L,
+                                   const double S[3], double init)
+{
+    cb_near nb = {init, 0, 0, -1, 0, 0, 0, 0};
+    /* the ends, - first: over a face (clamped along one axis at most) or inside */
     for (int e = -1; e <= 1; e += 2) {
-        double d2 = 0;
+        double x[3], dx[3];
+        int nout = 0, face = -1;
         for (int i = 0; i < 3; i++) {
-            double x = P[i] + e * D[i];
-            double o = fabs(x) - s[i];
-            if (o > 0)
-                d2 += o * o;
+            x[i] = P[i] + e * H[i];
+            double c = x[i] < -S[i] ? -S[i] : (x[i] > S[i] ? S[i] : x[i]);
+            if (c != x[i]) {
+                nout++;
+                face = i;
+            }
+            dx[i] = c - x[i];
         }
-        if (d2 < best) {
-            best = d2;
-            tb = e;
+        if (nout > 1)
+            continue;
+        double d2 = cs_dot3(dx, dx);
+        if (d2 < nb.d2) {
+            nb.d2 = d2;
+            nb.t = e;
+            nb.kind = 1;
+            nb.face = face;
         }
     }
-    for (int j = 0; j < 3; j++) {
-        for (int c = 0; c < 4; c++) {
-            double ec[3], eu[3] = {0, 0, 0};
-            int i1 = (j + 1) % 3, i2 = (j + 2) % 3;
-            ec[j] = 0;
-            ec[i1] = (c & 1) ? s[i1] : -s[i1];
-            ec[i2] = (c & 2) ? s[i2] : -s[i2];
-            eu[j] = s[j];
-            double sp, te;
-            if (!cs_segseg(P, D, ec, eu, &sp, &te))
-                continue; /* parallel to this edge: ends or other edges cover it */
-            double d2 = 0;
-            for (int i = 0; i < 3; i++) {
-                double x = P[i] + sp * D[i] - ec[i] - te * eu[i];
-                d2 += x * x;
-            }
-            if (d2 < best) {
-                best = d2;
-                tb = sp;
-            }
+    /* the edges: along box axis j, at the corner signs of the other two bits of c */
+    for (int j = 0; j < 3; j++)
+        for (int c = 0; c < 8; c++) {
+            if (c & (1 << j))
+                continue;
+            double C[3], t, u;
+            int mark;
+            for (int i = 0; i < 3; i++)
+                C[i] = (c & (1 << i)) ? S[i] : -S[i];
+            C[j] = 0;
+            double d2 = axis_edge(P, H, L, S, j, C, &t, &u, &mark);
+            if (d2 < 0 || !(d2 < nb.d2 - CB_MINVAL))
+                continue;
+            nb.d2 = d2;
+            nb.t = t;
+            nb.kind = 2;
+            nb.edge = j;
+            nb.u = u;
+            nb.at_end = mark != 1;
+            nb.corner = c | (mark == 2 ? 1 << j : 0);
         }
-    }
-    return tb;
+    return nb;
 }
 
-/* Capsule : box. The nearest (or deepest) point of the axis gives the first contact;
- * when it lies on a face, the two ends of the part of the axis over that face give more,
- * so a capsule lying on a box does not rock. */
+/* the smaller of x and y; x when y is not a number below it (an infinite ratio never wins) */
+static double cb_min(double x, double y)
+{
+    return y < x ? y : x;
+}
+
+/* Step 2: the axis parameter of the second point, relative to the first, or 0 with *has = 0
+ * when there is none. u: the axis's unit direction (H = L u); dir: bit k set when H_k > 0. */
+static double capsule_box_second(const cb_near *nb, const double P[3], const double u[3],
+                                 const double H[3], const double S[3], int *has)
+{
+    double ah[3] = {fabs(H[0]), fabs(H[1]), fabs(H[2])};
+    int dir = (H[0] > 0) | (H[1] > 0) << 1 | (H[2] > 0) << 2;
+    *has = 0;
+    if (nb->kind == 2 && nb->at_end) {
+        /* a corner: bits of `in` are the box axes along which the axis's + direction turns
+         * back from the corner into the box. None or all three: it points at the corner or
+         * away from it, no second point. One (k): the + direction leans inwards along k only,
+         * two: the - direction along the third only -- mirrored to one with sgn = -1. */
+        int in = dir ^ nb->corner;
+        if (in == 0 || in == 7)
+            return 0;
+        double sgn = 1, ahead = 1 - nb->t, behind = 1 + nb->t;
+        if (in == 3 || in == 5 || in == 6) {
+            sgn = -1;
+            in = 7 - in;
+            ahead = 1 + nb->t;
+            behind = 1 - nb->t;
+        }
+        int k = in == 1 ? 0 : (in == 2 ? 1 : 2), k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        double d;
+        if (u[k] * u[k] > 0.5) {
+            /* the axis runs mostly along the edge through the corner in k: forwards, at most
+             * to the edge's other corner */
+            d = cb_min(ahead, 2 * S[k] / ah[k]);
+            *has = 1;
+            return sgn * d;
+        }
+        /* mostly across it: backwards over the face, within the box's width in k1 and k2 */
+        d = cb_min(cb_min(behind, 2 * S[k1] / ah[k1]), 2 * S[k2] / ah[k2]);
+        *has = 1;
+        return -sgn * d;
+    }
+    if (nb->kind == 2) {
+        /* inside an edge along j: the axis must cross it leaning into the box over exactly
+         * one of the two faces that meet there (an X seen along the edge); squarely across
+         * it (a T) there is no second point */
+        int j = nb->edge, in = (dir ^ nb->corner) & (7 - (1 << j));
+        if (in != 1 && in != 2 && in != 4)
+            return 0;
+        int a = (j + 1) % 3, b = (j + 2) % 3;
+        /* b: the cross axis along which the capsule's axis has the larger part (the first of
+         * the two on a tie keeps the smaller-part role) */
+        if (fabs(u[a]) > fabs(u[b]))
+            a = b;
+        b = 3 - j - a;
+        double sgn = (in & (1 << b)) ? 1 : -1;
+        double d = sgn > 0 ? 1 - nb->t : 1 + nb->t;
+        /* at most across the face's width in b, and along the edge to its end in the
+         * direction the axis moves */
+        d = cb_min(d, 2 * S[b] / ah[b]);
+        double room = (((dir >> j) & 1) == ((in >> b) & 1)) ? 1 - nb->u : 1 + nb->u;
+        d = cb_min(d, S[j] * room / ah[j]);
+        *has = 1;
+        return sgn * d;
+    }
+    if (nb->face < 0)
+        return 0; /* the nearest end lies inside the box */
+    /* an end over a face: from it towards the other end, up to the first side plane of the box
+     * the axis crosses (the face's own axis aside), at most the whole length */
+    double sgn = nb->t < 0 ? 1 : -1, d = 2, x[3];
+    for (int i = 0; i < 3; i++)
+        x[i] = P[i] - sgn * H[i];
+    for (int i = 0; i < 3; i++) {
+        if (i == nb->face)
+            continue;
+        for (int e = -1; e <= 1; e += 2) {
+            double q = (e * S[i] - x[i]) / H[i] * sgn;
+            if (q > 0 && q < d)
+                d = q;
+        }
+    }
+    *has = 1;
+    return sgn * d;
+}
+
 int cs_capsule_box(const cs_collision_options *opt, const cs_shape *a, const cs_shape *b,
                    double margin, cs_rawcon *out)
 {
     (void)opt;
-    double ax[3], dif[3], P[3], D[3], c[3];
-    double r = a->size[0], h = a->size[1];
-    cs_axis(ax, a->mat, 2);
-    for (int i = 0; i < 3; i++) {
-        dif[i] = a->pos[i] - b->pos[i];
-        ax[i] *= h;
-    }
-    cs_mulmtv(P, b->mat, dif);
-    cs_mulmtv(D, b->mat, ax);
-    double t0 = segment_box_param(P, D, b->size);
+    double r = a->size[0], L = a->size[1], w[3], dif[3], P[3], H[3], ax[3];
+    const double *S = b->size;
     for (int i = 0; i < 3; i++)
-        c[i] = a->pos[i] + t0 * ax[i];
-    int face = -1;
-    int n = sphere_box_at(c, r, b, margin, out, &face);
-    if (!n || face < 0 || h <= 0)
-        return n;
-    /* part of the axis over face `face`: |P_i + t D_i| <= s_i for the two other axes */
-    double lo = -1, hi = 1;
-    for (int i = 0; i < 3; i++) {
-        if (i == face)
-            continue;
-        if (fabs(D[i]) < CS_EPS) {
-            if (fabs(P[i]) > b->size[i])
-                return n;
-            continue;
-        }
-        double t1 = (-b->size[i] - P[i]) / D[i], t2 = (b->size[i] - P[i]) / D[i];
-        if (t1 > t2) {
-            double tmp = t1;
-            t1 = t2;
-            t2 = tmp;
-        }
-        lo = fmax(lo, t1);
-        hi = fmin(hi, t2);
-    }
-    if (lo > hi)
-        return n;
-    double tv[2] = {lo, hi};
-    double tol = 1e-9;
-    for (int k = 0; k < 2; k++) {
-        if (fabs(tv[k] - t0) <= tol || (k == 1 && hi - lo <= tol))
-            continue;
+        dif[i] = a->pos[i] - b->pos[i];
+    cs_mulmtv(P, b->mat, dif);
+    cs_axis(w, a->mat, 2);
+    cs_mulmtv(ax, b->mat, w);
+    for (int i = 0; i < 3; i++)
+        H[i] = ax[i] * L;
+    /* no feature can be farther than this (the first end always beats it) */
+    double init = margin + 2 * (r + L + S[0] + S[1] + S[2]);
+    cb_near nb = capsule_box_nearest(P, H, L, S, init);
+    if (nb.kind == 0)
+        return 0;
+    int has;
+    double dt = capsule_box_second(&nb, P, ax, H, S, &has);
+    int n = 0;
+    for (int k = 0; k < 1 + has; k++) {
+        double t = k ? dt + nb.t : nb.t, x[3], c[3];
         for (int i = 0; i < 3; i++)
-            c[i] = a->pos[i] + tv[k] * ax[i];
-        int f2 = -1;
-        if (sphere_box_at(c, r, b, margin, out + n, &f2)) {
-            if (f2 == face)
-                n++;
-        }
+            x[i] = P[i] + H[i] * t;
+        cs_mulmv(c, b->mat, x);
+        for (int i = 0; i < 3; i++)
+            c[i] += b->pos[i];
+        n += sphere_box_at(c, r, b, margin, out + n, NULL);
     }
     return n;
 }

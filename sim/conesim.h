@@ -43,6 +43,10 @@ const char *cs_version(void);
 /* ---- options (MJCF <option>, MuJoCo's numbering of enums) ------------------------- */
 typedef enum { CS_SOLVER_PGS = 0, CS_SOLVER_CG = 1, CS_SOLVER_NEWTON = 2 } cs_solver_type;
 typedef enum { CS_PGS_CONTACT = 0, CS_PGS_PAIR = 1 } cs_pgs_blocks;
+/* integrators, MuJoCo's mjtIntegrator numbering (implicit is refused by the loader) */
+typedef enum {
+    CS_INT_EULER = 0, CS_INT_RK4 = 1, CS_INT_IMPLICIT = 2, CS_INT_IMPLICITFAST = 3
+} cs_integrator;
 /* contact model (conesim's own, docs/contact-math.md §11): MuJoCo's soft convex model, or
  * the Coulomb-exact one (hard Signorini normal, maximally dissipative friction in the cone
  * of the developed normal, true stick) */
@@ -62,9 +66,11 @@ enum {
     CS_DSBL_EULERDAMP = 1 << 9,
     CS_DSBL_SPRING = 1 << 10,
     CS_DSBL_DAMPER = 1 << 11,
-    CS_DSBL_ISLAND = 1 << 12,  /* one problem for all contacts instead of one per island */
-    CS_DSBL_MULTICCD = 1 << 13, /* one point per support-function pair that rests flat */
-    CS_DSBL_NATIVECCD = 1 << 14 /* overlapping support-function pairs by libccd's MPR (as
+    CS_DSBL_CLAMPCTRL = 1 << 12,
+    CS_DSBL_ACTUATION = 1 << 13,
+    CS_DSBL_ISLAND = 1 << 14,   /* one problem for all contacts instead of one per island */
+    CS_DSBL_MULTICCD = 1 << 15, /* one point per support-function pair that rests flat */
+    CS_DSBL_NATIVECCD = 1 << 16 /* overlapping support-function pairs by libccd's MPR (as
                                    MuJoCo's libccd path) instead of conesim's GJK/EPA */
 };
 /* enable flags (set = on, MuJoCo's enableflags) */
@@ -106,6 +112,7 @@ typedef struct {
                              hard; solref sets the penetration recovery) */
     int disableflags;     /* CS_DSBL_* */
     int enableflags;      /* CS_ENBL_* */
+    int integrator;       /* cs_integrator: Euler (default), RK4 or implicitfast */
 } cs_option;
 
 /* ---- model ---------------------------------------------------------------------------- */
@@ -232,6 +239,37 @@ typedef struct {
     double *mesh_quat;    /* 4: its principal axes there */
     double *mesh_volume;  /* volume, or surface area for inertia="shell" */
     char **mesh_name;
+
+    /* actuators (nu), MuJoCo's model and arrays, on joint transmissions (hinge, slide):
+     * force = gain * (ctrl, or act when the actuator has dynamics) + bias, with
+     * gain = gainprm[0] (+ gainprm[1] length + gainprm[2] velocity when affine) and
+     * bias = biasprm[0] + biasprm[1] length + biasprm[2] velocity (affine, else 0), length =
+     * gear[0] qpos and velocity = gear[0] qvel of the joint; the joint receives gear[0] force.
+     * The shortcuts set these as MuJoCo's: motor gain 1; position gain kp, bias (0, -kp, -kv);
+     * velocity gain kv, bias (0, 0, -kv) */
+    int nu;               /* actuators (= controls) */
+    int na;               /* activations: one per actuator with dynamics */
+    int *actuator_trntype;   /* 0: joint (MuJoCo's mjTRN_JOINT) */
+    int *actuator_dyntype;   /* 0 none, 1 integrator, 2 filter, 3 filterexact (mjtDyn) */
+    int *actuator_gaintype;  /* 0 fixed, 1 affine (mjtGain) */
+    int *actuator_biastype;  /* 0 none, 1 affine (mjtBias) */
+    int *actuator_trnid;     /* 2: the joint, -1 */
+    int *actuator_actadr;    /* its activation in act, -1 when it has none */
+    int *actuator_actnum;    /* 1 or 0 */
+    int *actuator_ctrllimited, *actuator_forcelimited, *actuator_actlimited;
+    int *actuator_actearly;  /* 1: the force uses the next step's activation */
+    double *actuator_dynprm;  /* 10: filter time constant first */
+    double *actuator_gainprm; /* 10 */
+    double *actuator_biasprm; /* 10 (a position actuator's dampratio is already kv here) */
+    double *actuator_ctrlrange, *actuator_forcerange, *actuator_actrange; /* 2 each */
+    double *actuator_gear;    /* 6: gear[0] scales a hinge or slide transmission */
+    char **actuator_name;
+    double *dof_M0;       /* nv: M's diagonal at qpos0, armature included (dampratio's mass) */
+    double *key_ctrl;     /* nu per key */
+    double *key_act;      /* na per key */
+    int *jnt_actfrclimited;   /* njnt: 1 = the actuators' total force on the joint (hinge,
+                                 slide) is clamped to jnt_actfrcrange */
+    double *jnt_actfrcrange;  /* 2 per joint (actuatorfrcrange) */
 } cs_model;
 
 /* ---- data ------------------------------------------------------------------------------- */
@@ -274,8 +312,10 @@ typedef struct {
 
 /* warning counts: contacts dropped because data->contact was full; steps whose mass matrix
  * was not positive definite; steps that ran without memory they needed (their contacts are
- * missing: the results are wrong from there on) */
-enum { CS_WARN_CONTACTFULL = 0, CS_WARN_BADQACC = 1, CS_WARN_NOMEM = 2, CS_NWARN = 3 };
+ * missing: the results are wrong from there on); steps whose controls were not all finite
+ * (all controls were taken as 0, as MuJoCo does) */
+enum { CS_WARN_CONTACTFULL = 0, CS_WARN_BADQACC = 1, CS_WARN_NOMEM = 2, CS_WARN_BADCTRL = 3,
+       CS_NWARN = 4 };
 
 typedef struct {
     double time;
@@ -315,7 +355,8 @@ typedef struct {
     double *qM, *qLD;     /* nM */
     double *qLDiagInv;    /* nv */
     struct cs_mass *mass; /* the operator over them and the model's tree arrays (internal) */
-    /* M + h diag(damping) and its factor, for implicit damping in the Euler step */
+    /* M + h diag(damping) and its factor, for implicit damping in the Euler step (M - h D,
+     * D = d qfrc_smooth / d qvel without the bias term, for implicitfast) */
     double *qH, *qHLD, *qHDiagInv;
     struct cs_mass *massH;
     /* smooth-stage scratch (per body: composite inertia 13, bias acceleration and force 6;
@@ -344,6 +385,16 @@ typedef struct {
     struct cs_solver_ws *solver_ws;      /* PGS / Newton workspace (solver/solver.h) */
     double *jac;                         /* scratch: 2 sides x 6 x (largest tree) point
                                             Jacobians, then 1 x nv for a joint row */
+
+    /* actuation (MuJoCo's names): the controls are the user's; the rest is the step's */
+    double *ctrl;             /* nu: controls, clamped to ctrlrange when used (not here) */
+    double *act;              /* na: activations (actuators with dynamics) */
+    double *act_dot;          /* na: their time derivatives */
+    double *actuator_length;  /* nu: gear[0] qpos of the joint */
+    double *actuator_velocity;/* nu: gear[0] qvel */
+    double *actuator_force;   /* nu: the scalar force, clamped to forcerange */
+    double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
+    double *rk4;              /* RK4's stages: 4 (nq + 2 nv + 2 na) + 2 nv + na */
 } cs_data;
 
 /* ---- loading (sim/mjcf*.c) ---------------------------------------------------------- */
@@ -387,6 +438,30 @@ void cs_constraint(const cs_model *m, cs_data *d);  /* rows + solve + store -> q
 /* Contact i's force in its contact frame, in condim order (normal, t1, t2, spin, roll1,
  * roll2; unused entries 0), as MuJoCo's mj_contactForce. */
 void cs_contact_force(const cs_model *m, const cs_data *d, int i, double f[6]);
+/* The joint rows of the last constraint stage (limits and dry joint friction), in row
+ * order: MuJoCo's, a friction row per dof with frictionloss, then the limit rows joint by
+ * joint (a hinge's or slide's lower side before its upper). */
+typedef enum {
+    CS_JROW_FRICTION = 0, /* dry friction on one dof: |force| <= frictionloss */
+    CS_JROW_LOWER = 1,    /* hinge or slide at its lower limit: pos = q - range[0] */
+    CS_JROW_UPPER = 2,    /* hinge or slide at its upper limit: pos = range[1] - q */
+    CS_JROW_ANGLE = 3     /* ball joint at its rotation-angle limit: pos = max(range) - angle */
+} cs_jrow_kind;
+typedef struct {
+    int kind;     /* cs_jrow_kind */
+    int joint;    /* the joint (for friction: the dof's joint) */
+    int dof;      /* friction: its dof; limit: the joint's first dof */
+    double pos;   /* distance from the limit (< 0 past it, within margin it is active);
+                     0 for friction, as MuJoCo's efc_pos */
+    double force; /* the row's force (MuJoCo's efc_force): a limit's >= 0 pushes the joint
+                     back into its range, a friction row's opposes the dof's motion */
+} cs_jrow;
+/* The number of joint rows (at most nv + 2 njnt), and row i of them (0, or -1 when i is
+ * out of range). */
+int cs_jrow_count(const cs_model *m, const cs_data *d);
+int cs_jrow_get(const cs_model *m, const cs_data *d, int i, cs_jrow *out);
+/* the limit CSV's kind word: friction, limit_lower, limit_upper, limit_angle */
+const char *cs_jrow_kind_name(int kind);
 void cs_integrate(const cs_model *m, cs_data *d);   /* semi-implicit Euler */
 
 /* helpers on the dynamics */
@@ -420,12 +495,20 @@ void cs_traj_rows(FILE *f, const cs_model *m, const cs_data *d, long step, doubl
  * layout, blank where the joint type has fewer */
 void cs_joint_header(FILE *f);
 void cs_joint_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* actuator CSV (README, Output files): one row per actuator, the control as set (before
+ * clamping) and the force of the step taken from state `step` (as the contact rows) */
+void cs_actuator_header(FILE *f);
+void cs_actuator_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
 /* the joint type's MJCF word */
 const char *cs_jnt_type_name(int type);
 /* contact CSV (README, Output files): the contacts of the state after `step` steps (found at that
  * state, with the forces that move it on), time = that state's time */
 void cs_contact_header(FILE *f);
 void cs_contact_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* joint-row CSV (README, Output files): the limit and dry-friction rows made at the state
+ * after `step` steps, with the forces that move it on, in row order */
+void cs_limit_header(FILE *f);
+void cs_limit_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
 /* solver CSV: one row per contact island of the step taken from state `step` (iterations,
  * whether the limit stopped it, warm start used, last scaled improvement, primal and dual
  * cost (their sum is 0 at the optimum), cone feasibility, stationarity, complementarity) */
@@ -438,6 +521,8 @@ const char *cs_body_label(const cs_model *m, int body, char *buf, size_t bufsz);
 const char *cs_geom_label(const cs_model *m, int geom, char *buf, size_t bufsz);
 const char *cs_joint_label(const cs_model *m, int jnt, char *buf, size_t bufsz);
 int cs_name2id_joint(const cs_model *m, const char *name); /* -1 if absent */
+int cs_name2id_actuator(const cs_model *m, const char *name); /* -1 if absent */
+const char *cs_actuator_label(const cs_model *m, int act, char *buf, size_t bufsz);
 
 /* ---- fields by name (sim/fields.c), for bindings that must not copy the layouts ------ */
 typedef enum { CS_FIELD_INT = 0, CS_FIELD_DOUBLE = 1 } cs_field_type;

@@ -244,3 +244,36 @@ void cs_contact_force(const cs_model *m, const cs_data *d, int i, double f[6])
     if (i < 0 || i >= d->ncon) return;
     memcpy(f, d->contact[i].force, 6 * sizeof *f);
 }
+
+/* the joint rows are the first blocks (make_rows makes them before the contacts) */
+int cs_jrow_count(const cs_model *m, const cs_data *d)
+{
+    (void)m;
+    const cs_efc *e = d->efc;
+    int n = 0;
+    while (n < e->nblock &&
+           (e->blk_kind[n] == CS_BLOCK_LIMIT || e->blk_kind[n] == CS_BLOCK_FRICTIONLOSS))
+        n++;
+    return n;
+}
+
+int cs_jrow_get(const cs_model *m, const cs_data *d, int i, cs_jrow *out)
+{
+    if (i < 0 || i >= cs_jrow_count(m, d)) return -1;
+    const cs_efc *e = d->efc;
+    int r = e->blk_row[i], id = e->blk_id[i];
+    if (e->blk_kind[i] == CS_BLOCK_FRICTIONLOSS) {
+        out->kind = CS_JROW_FRICTION;
+        out->dof = id;
+        out->joint = m->dof_jntid[id];
+    } else {
+        out->joint = id;
+        out->dof = m->jnt_dofadr[id];
+        if (m->jnt_type[id] == CS_JNT_BALL) out->kind = CS_JROW_ANGLE;
+        else /* the lower side's row is +1 on the dof, the upper side's -1 */
+            out->kind = cs_efc_J(e, r, out->dof) > 0 ? CS_JROW_LOWER : CS_JROW_UPPER;
+    }
+    out->pos = e->pos[r];
+    out->force = e->force[r];
+    return 0;
+}

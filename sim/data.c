@@ -15,7 +15,9 @@
     X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_passive) X(qfrc_smooth) \
     X(qfrc_constraint) X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(xanchor) \
     X(xaxis) X(dof_xaxis) X(dof_xanchor) X(cdof) X(cvel) X(qM) X(qLD) X(qLDiagInv) X(qH) \
-    X(qHLD) X(qHDiagInv) X(crb) X(cacc) X(cfrc) X(cdofdot) X(contact) X(rawcon) X(jac)
+    X(qHLD) X(qHDiagInv) X(crb) X(cacc) X(cfrc) X(cdofdot) X(contact) X(rawcon) X(jac) \
+    X(ctrl) X(act) X(act_dot) X(actuator_length) X(actuator_velocity) X(actuator_force) \
+    X(qfrc_actuator) X(rk4)
 
 void cs_free_data(cs_data *d)
 {
@@ -47,14 +49,18 @@ cs_data *cs_make_data(const cs_model *m)
     A(geom_xpose, ng); A(xanchor, 3 * nj); A(xaxis, 3 * nj); A(dof_xaxis, 3 * nv);
     A(dof_xanchor, 3 * nv); A(cdof, 6 * nv); A(cvel, 6 * nb);
     A(qM, nM); A(qLD, nM); A(qLDiagInv, nv);
-    /* qHDiagInv: the pivots, then the implicit step's right-hand side */
-    A(qH, nM); A(qHLD, nM); A(qHDiagInv, 2 * nv);
+    /* qHDiagInv: the pivots, then the implicit step's right-hand side and D's diagonal */
+    A(qH, nM); A(qHLD, nM); A(qHDiagInv, 3 * nv);
     A(crb, 13 * nb); A(cacc, 6 * nb); A(cfrc, 18 * nb); A(cdofdot, 6 * nv);
     d->ncon_cap = m->ncon_reserve; /* grown by the collision stage as contacts come */
     A(contact, d->ncon_cap); A(rawcon, d->ncon_cap);
     int maxtree = 0;
     for (int t = 0; t < m->ntree; t++) maxtree = m->tree_dofnum[t] > maxtree ? m->tree_dofnum[t] : maxtree;
     A(jac, 12 * (size_t)maxtree > nv ? 12 * (size_t)maxtree : nv);
+    size_t nu = (size_t)m->nu, na = (size_t)m->na;
+    A(ctrl, nu); A(act, na); A(act_dot, na); A(actuator_length, nu); A(actuator_velocity, nu);
+    A(actuator_force, nu); A(qfrc_actuator, nv);
+    A(rk4, m->opt.integrator == CS_INT_RK4 ? 4 * (nq + 2 * nv + 2 * na) + 2 * nv + na : 0);
 #undef A
     int oom = 0;
 #define CHECK(f) oom |= (d->f == NULL);
@@ -96,6 +102,9 @@ void cs_reset(const cs_model *m, cs_data *d)
     memset(d->qacc_warmstart, 0, (size_t)m->nv * sizeof *d->qacc_warmstart);
     memset(d->qfrc_applied, 0, (size_t)m->nv * sizeof *d->qfrc_applied);
     memset(d->xfrc_applied, 0, 6 * (size_t)m->nbody * sizeof *d->xfrc_applied);
+    memset(d->ctrl, 0, (size_t)m->nu * sizeof *d->ctrl);
+    memset(d->act, 0, (size_t)m->na * sizeof *d->act);
+    memset(d->act_dot, 0, (size_t)m->na * sizeof *d->act_dot);
     d->ncon = 0;
     d->nefc = 0;
     cs_efc_clear(d->efc);
@@ -111,6 +120,8 @@ int cs_reset_key(const cs_model *m, cs_data *d, int key)
     d->time = m->key_time[key];
     memcpy(d->qpos, m->key_qpos + (size_t)m->nq * key, (size_t)m->nq * sizeof *d->qpos);
     memcpy(d->qvel, m->key_qvel + (size_t)m->nv * key, (size_t)m->nv * sizeof *d->qvel);
+    memcpy(d->ctrl, m->key_ctrl + (size_t)m->nu * key, (size_t)m->nu * sizeof *d->ctrl);
+    memcpy(d->act, m->key_act + (size_t)m->na * key, (size_t)m->na * sizeof *d->act);
     cs_forward(m, d);
     return 0;
 }

@@ -62,6 +62,19 @@ static const desc model_fields[] = {
     MA(mesh_vertadr, I, nmesh, 1), MA(mesh_vertnum, I, nmesh, 1), MA(mesh_faceadr, I, nmesh, 1),
     MA(mesh_facenum, I, nmesh, 1), MA(mesh_vert, D, nmeshvert, 3), MA(mesh_face, I, nmeshface, 3),
     MA(mesh_pos, D, nmesh, 3), MA(mesh_quat, D, nmesh, 4), MA(mesh_volume, D, nmesh, 1),
+    MI(nu), MI(na),
+    MA(actuator_trntype, I, nu, 1), MA(actuator_dyntype, I, nu, 1),
+    MA(actuator_gaintype, I, nu, 1), MA(actuator_biastype, I, nu, 1),
+    MA(actuator_trnid, I, nu, 2), MA(actuator_actadr, I, nu, 1), MA(actuator_actnum, I, nu, 1),
+    MA(actuator_ctrllimited, I, nu, 1), MA(actuator_forcelimited, I, nu, 1),
+    MA(actuator_actlimited, I, nu, 1), MA(actuator_actearly, I, nu, 1),
+    MA(actuator_dynprm, D, nu, 10), MA(actuator_gainprm, D, nu, 10),
+    MA(actuator_biasprm, D, nu, 10), MA(actuator_ctrlrange, D, nu, 2),
+    MA(actuator_forcerange, D, nu, 2), MA(actuator_actrange, D, nu, 2),
+    MA(actuator_gear, D, nu, 6), MA(dof_M0, D, nv, 1),
+    MA(jnt_actfrclimited, I, njnt, 1), MA(jnt_actfrcrange, D, njnt, 2),
+    {"key_ctrl", D, offsetof(cs_model, key_ctrl), 2, offsetof(cs_model, nkey), 0, offsetof(cs_model, nu), 0, 0},
+    {"key_act", D, offsetof(cs_model, key_act), 2, offsetof(cs_model, nkey), 0, offsetof(cs_model, na), 0, 0},
 };
 
 #define DS(f, t) {#f, t, offsetof(cs_data, f), 0, NONE, 0, NONE, 0, 0}
@@ -73,7 +86,9 @@ static const desc data_fields[] = {
     DA(qacc_warmstart, nv, 1), DA(qfrc_applied, nv, 1), DA(xfrc_applied, nbody, 6),
     DA(qfrc_bias, nv, 1), DA(qfrc_gravity, nv, 1), DA(qfrc_passive, nv, 1),
     DA(qfrc_smooth, nv, 1),
-    DA(qfrc_constraint, nv, 1), DA(xpos, nbody, 3), DA(xquat, nbody, 4), DA(xmat, nbody, 9),
+    DA(qfrc_constraint, nv, 1), DA(ctrl, nu, 1), DA(act, na, 1), DA(act_dot, na, 1),
+    DA(actuator_length, nu, 1), DA(actuator_velocity, nu, 1), DA(actuator_force, nu, 1),
+    DA(qfrc_actuator, nv, 1), DA(xpos, nbody, 3), DA(xquat, nbody, 4), DA(xmat, nbody, 9),
     DA(xipos, nbody, 3), DA(ximat, nbody, 9), DA(dof_xaxis, nv, 3), DA(dof_xanchor, nv, 3),
     DA(xanchor, njnt, 3), DA(xaxis, njnt, 3), DA(cdof, nv, 6), DA(cvel, nbody, 6),
     DA(qM, nM, 1), DA(qLD, nM, 1), DA(qLDiagInv, nv, 1),
@@ -94,6 +109,7 @@ static const desc option_fields[] = {
     F(cs_option, pgs_blocks, I, 0), F(cs_option, pgs_finish, I, 0), F(cs_option, threads, I, 0),
     F(cs_option, contact, I, 0),
     F(cs_option, disableflags, I, 0), F(cs_option, enableflags, I, 0),
+    F(cs_option, integrator, I, 0),
 };
 
 static const desc contact_fields[] = {

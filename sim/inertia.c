@@ -94,54 +94,69 @@ int cs_mass_acc_result(const cs_mass_acc *a, double com[3], double I[9])
     return 1;
 }
 
-/* Cyclic Jacobi: robust and exact enough for 3x3 (converges in a few sweeps). */
-void cs_eig3(const double Ain[9], double ev[3], double quat[4])
+/* MuJoCo's eigen-decomposition of a symmetric 3x3 matrix (mju_eig3), so that principal
+ * inertias and axes come out as MuJoCo's do, digit for digit: Jacobi rotations accumulated
+ * in a quaternion, each on the largest off-diagonal element of the rotated matrix, until that
+ * element is below 1e-12 (absolute: small bodies' inertias keep MuJoCo's residual) or the
+ * rotation's cosine is within 1e-12 of 1; then eigenvalues sorted decreasing by quarter
+ * turns of the quaternion. */
+static void quat_normalize(double q[4])
 {
-    double A[9], V[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    memcpy(A, Ain, sizeof A);
-    for (int sweep = 0; sweep < 50; sweep++) {
-        double off = fabs(A[1]) + fabs(A[2]) + fabs(A[5]);
-        double scale = fabs(A[0]) + fabs(A[4]) + fabs(A[8]);
-        if (off <= 1e-300 || off <= 1e-17 * scale) break;
-        for (int p = 0; p < 2; p++)
-            for (int q = p + 1; q < 3; q++) {
-                double apq = A[3 * p + q];
-                if (apq == 0) continue;
-                double theta = (A[3 * q + q] - A[3 * p + p]) / (2 * apq);
-                double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
-                double c = 1 / sqrt(t * t + 1), s = t * c;
-                /* A <- G^T A G, V <- V G with G the rotation in the (p, q) plane */
-                for (int k = 0; k < 3; k++) {
-                    double akp = A[3 * k + p], akq = A[3 * k + q];
-                    A[3 * k + p] = c * akp - s * akq;
-                    A[3 * k + q] = s * akp + c * akq;
-                }
-                for (int k = 0; k < 3; k++) {
-                    double apk = A[3 * p + k], aqk = A[3 * q + k];
-                    A[3 * p + k] = c * apk - s * aqk;
-                    A[3 * q + k] = s * apk + c * aqk;
-                }
-                for (int k = 0; k < 3; k++) {
-                    double vkp = V[3 * k + p], vkq = V[3 * k + q];
-                    V[3 * k + p] = c * vkp - s * vkq;
-                    V[3 * k + q] = s * vkp + c * vkq;
-                }
-            }
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (n < 1e-15) {
+        q[0] = 1;
+        q[1] = q[2] = q[3] = 0;
+        return;
     }
-    /* sort descending, carrying eigenvector columns */
-    int idx[3] = {0, 1, 2};
-    double d[3] = {A[0], A[4], A[8]};
-    for (int i = 0; i < 3; i++)
-        for (int j = i + 1; j < 3; j++)
-            if (d[idx[j]] > d[idx[i]]) { int t = idx[i]; idx[i] = idx[j]; idx[j] = t; }
-    double W[9];
-    for (int c = 0; c < 3; c++) {
-        ev[c] = d[idx[c]];
-        for (int r = 0; r < 3; r++) W[3 * r + c] = V[3 * r + idx[c]];
+    for (int k = 0; k < 4; k++) q[k] /= n;
+}
+
+void cs_eig3(const double A[9], double ev[3], double quat[4])
+{
+    const double eps = 1e-12;
+    double V[9], T[9], D[9], r[4];
+    quat[0] = 1;
+    quat[1] = quat[2] = quat[3] = 0;
+    for (int it = 0; it < 500; it++) {
+        cs_quat2mat(V, quat);
+        for (int i = 0; i < 3; i++) /* T = V^T A, D = T V */
+            for (int j = 0; j < 3; j++)
+                T[3 * i + j] = V[i] * A[j] + V[3 + i] * A[3 + j] + V[6 + i] * A[6 + j];
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                D[3 * i + j] = T[3 * i] * V[j] + T[3 * i + 1] * V[3 + j] + T[3 * i + 2] * V[6 + j];
+        ev[0] = D[0];
+        ev[1] = D[4];
+        ev[2] = D[8];
+        int rk, ck, rotk;
+        if (fabs(D[1]) > fabs(D[2]) && fabs(D[1]) > fabs(D[5])) rk = 0, ck = 1, rotk = 2;
+        else if (fabs(D[2]) > fabs(D[5])) rk = 0, ck = 2, rotk = 1;
+        else rk = 1, ck = 2, rotk = 0;
+        if (fabs(D[3 * rk + ck]) < eps) break;
+        double tau = (D[4 * ck] - D[4 * rk]) / (2 * D[3 * rk + ck]);
+        double t = tau >= 0 ? 1 / (tau + sqrt(1 + tau * tau)) : -1 / (-tau + sqrt(1 + tau * tau));
+        double c = 1 / sqrt(1 + t * t);
+        if (c > 1 - eps) break;
+        r[1] = r[2] = r[3] = 0;
+        r[rotk + 1] = tau >= 0 ? -sqrt(0.5 - 0.5 * c) : sqrt(0.5 - 0.5 * c);
+        if (rotk == 1) r[rotk + 1] = -r[rotk + 1];
+        r[0] = sqrt(1 - r[rotk + 1] * r[rotk + 1]);
+        quat_normalize(r);
+        cs_mulquat(quat, quat, r);
+        quat_normalize(quat);
     }
-    /* right-handed: third column = first x second */
-    W[2] = W[3] * W[7] - W[6] * W[4];
-    W[5] = W[6] * W[1] - W[0] * W[7];
-    W[8] = W[0] * W[4] - W[3] * W[1];
-    cs_mat2quat(quat, W);
+    /* decreasing order: compare (0,1), (1,2), (0,1), each swap a quarter turn */
+    for (int j = 0; j < 3; j++) {
+        int a = j % 2;
+        if (ev[a] + eps < ev[a + 1]) {
+            double t = ev[a];
+            ev[a] = ev[a + 1];
+            ev[a + 1] = t;
+            r[0] = 0.707106781186548;
+            r[1] = r[2] = r[3] = 0;
+            r[(a + 2) % 3 + 1] = r[0];
+            cs_mulquat(quat, quat, r);
+            quat_normalize(quat);
+        }
+    }
 }

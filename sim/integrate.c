@@ -1,12 +1,19 @@
-/* Integration: MuJoCo's semi-implicit Euler. Velocity first, with joint damping implicit
- * ((M + h D) qacc = qfrc_smooth + qfrc_constraint, unless eulerdamp is off or no dof has
- * damping), then positions with the new velocity, one switch on joint type: quaternions
- * move on the manifold by the local angular velocity. */
+/* Integration, MuJoCo's integrators. Each ends as MuJoCo's mj_advance: activations from
+ * their rates, the velocity from an acceleration, positions with the new velocity (one switch
+ * on joint type: quaternions move on the manifold by the local angular velocity), time.
+ *   Euler: semi-implicit, joint damping implicit ((M + h D) qacc = qfrc_smooth +
+ *     qfrc_constraint, unless eulerdamp is off or no dof has damping).
+ *   implicitfast: (M - h D) qacc = the same forces, D the velocity derivative of the actuator
+ *     and passive forces (diagonal for joint transmissions and dof damping; no Coriolis
+ *     term), symmetric; a standalone free body's 6 x 6 block adds its gyroscopic derivative
+ *     and is solved apart, as MuJoCo 3.12 does.
+ *   RK4: the classical four stages, each a full forward pass. */
 #include <math.h>
 #include <string.h>
 
 #include "conesim.h"
 #include "solver/mass.h"
+#include "stages.h"
 
 static void quat_integrate(double q[4], const double w[3], double h)
 {
@@ -36,34 +43,266 @@ void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, doubl
     }
 }
 
+/* MuJoCo's mj_advance: activations, velocity by qacc, positions by qvel (d->qvel when NULL) */
+static void advance(const cs_model *m, cs_data *d, const double *act_dot, const double *qacc,
+                    const double *qvel)
+{
+    double h = m->opt.timestep;
+    cs_advance_act(m, d, act_dot);
+    for (int i = 0; i < m->nv; i++) d->qvel[i] += h * qacc[i];
+    cs_integrate_pos(m, d->qpos, qvel ? qvel : d->qvel, h);
+    d->time += h;
+    memcpy(d->qacc_warmstart, d->qacc, (size_t)m->nv * sizeof *d->qacc);
+}
+
+static int damped(const cs_model *m)
+{
+    return !(m->opt.disableflags & (CS_DSBL_PASSIVE | CS_DSBL_DAMPER));
+}
+
 static int implicit_damping(const cs_model *m)
 {
-    if (m->opt.disableflags & (CS_DSBL_EULERDAMP | CS_DSBL_PASSIVE | CS_DSBL_DAMPER)) return 0;
+    if ((m->opt.disableflags & CS_DSBL_EULERDAMP) || !damped(m)) return 0;
     for (int i = 0; i < m->nv; i++)
         if (m->dof_damping[i] > 0) return 1;
     return 0;
 }
 
-void cs_integrate(const cs_model *m, cs_data *d)
+/* qacc from (qH) qacc = qfrc_smooth + qfrc_constraint, qH = M + h diag(hd) already in d->qH;
+ * written to d->qHDiagInv + nv. Returns it, or d->qacc when qH is not positive definite. */
+static const double *solve_qH(const cs_model *m, cs_data *d)
+{
+    int nv = m->nv;
+    double *a = d->qHDiagInv + nv; /* the rhs and solution live past the pivots */
+    for (int i = 0; i < nv; i++) a[i] = d->qfrc_smooth[i] + d->qfrc_constraint[i];
+    if (cs_mass_factor(d->massH)) {
+        d->warning[CS_WARN_BADQACC]++;
+        return d->qacc;
+    }
+    cs_mass_solve(d->massH, a, 0, nv);
+    return a;
+}
+
+static void euler(const cs_model *m, cs_data *d)
+{
+    double h = m->opt.timestep;
+    const double *qacc = d->qacc;
+    if (implicit_damping(m)) {
+        memcpy(d->qH, d->qM, (size_t)m->nM * sizeof *d->qH);
+        for (int i = 0; i < m->nv; i++) d->qH[m->dof_Madr[i]] += h * m->dof_damping[i];
+        qacc = solve_qH(m, d);
+    }
+    advance(m, d, d->act_dot, qacc, NULL);
+}
+
+/* ---- implicitfast ------------------------------------------------------------------- */
+typedef double m3[9]; /* row-major 3 x 3 */
+
+static void mul3(m3 r, const m3 a, const m3 b)
+{
+    m3 t;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            t[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
+    memcpy(r, t, sizeof t);
+}
+
+static void mul3t(m3 r, const m3 a, const m3 b) /* a^T b */
+{
+    m3 t;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            t[3 * i + j] = a[i] * b[j] + a[3 + i] * b[3 + j] + a[6 + i] * b[6 + j];
+    memcpy(r, t, sizeof t);
+}
+
+static void skew(m3 r, const double v[3])
+{
+    r[0] = 0; r[1] = -v[2]; r[2] = v[1];
+    r[3] = v[2]; r[4] = 0; r[5] = -v[0];
+    r[6] = -v[1]; r[7] = v[0]; r[8] = 0;
+}
+
+/* 1 when body b is a standalone free body: its only joint is free, its tree has those 6
+ * dofs and nothing with mass hangs from it (MuJoCo's mj_isFreeBody) */
+static int standalone_free(const cs_model *m, int b)
+{
+    if (m->body_jntnum[b] != 1 || m->jnt_type[m->body_jntadr[b]] != CS_JNT_FREE) return 0;
+    int i = m->jnt_dofadr[m->body_jntadr[b]];
+    if (m->tree_dofnum[m->dof_treeid[i]] != 6) return 0;
+    for (int k = b + 1; k < m->nbody && m->body_rootid[k] == b; k++)
+        if (m->body_mass[k] != 0) return 0;
+    return 1;
+}
+
+/* The velocity derivative of a free body's bias force (qfrc_bias = [f; R^T (s x f + tau)],
+ * f = mass w x (w x s) and tau = w x Iw w at the COM, w = R v the world angular velocity,
+ * s the COM's offset from the body origin): only its rotational columns are non-zero,
+ * [-mass K R; R^T C R] with K = s w^T - (w.s) I + [w x s]x and
+ * C = -mass [s]x K + [w]x Iw - [Iw w]x. */
+static void free_bias_vel(const cs_model *m, const cs_data *d, int b, const double *v,
+                          double B[36])
+{
+    const double *R = d->xmat + 9 * b, *X = d->ximat + 9 * b, *I = m->body_inertia + 3 * b;
+    double mass = m->body_mass[b], s[3], w[3], ws[3], Iww[3];
+    for (int k = 0; k < 3; k++) {
+        s[k] = d->xipos[3 * b + k] - d->xpos[3 * b + k];
+        w[k] = R[3 * k] * v[0] + R[3 * k + 1] * v[1] + R[3 * k + 2] * v[2];
+    }
+    m3 Iw, K, S, W, T, C, lin, rot;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            Iw[3 * i + j] = X[3 * i] * I[0] * X[3 * j] + X[3 * i + 1] * I[1] * X[3 * j + 1] +
+                            X[3 * i + 2] * I[2] * X[3 * j + 2];
+    ws[0] = w[1] * s[2] - w[2] * s[1];
+    ws[1] = w[2] * s[0] - w[0] * s[2];
+    ws[2] = w[0] * s[1] - w[1] * s[0];
+    for (int k = 0; k < 3; k++) Iww[k] = Iw[3 * k] * w[0] + Iw[3 * k + 1] * w[1] + Iw[3 * k + 2] * w[2];
+    double wds = w[0] * s[0] + w[1] * s[1] + w[2] * s[2];
+    skew(K, ws);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) K[3 * i + j] += s[i] * w[j] - (i == j ? wds : 0);
+    mul3(lin, K, R);
+    skew(S, s);
+    skew(W, w);
+    mul3(C, S, K);
+    mul3(T, W, Iw);
+    skew(S, Iww);
+    for (int k = 0; k < 9; k++) C[k] = -mass * C[k] + T[k] - S[k];
+    mul3t(T, R, C);
+    mul3(rot, T, R);
+    memset(B, 0, 36 * sizeof *B);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            B[6 * r + 3 + c] = -mass * lin[3 * r + c];
+            B[6 * (3 + r) + 3 + c] = rot[3 * r + c];
+        }
+}
+
+/* A x = y by Gaussian elimination with partial pivoting (A overwritten); 0 if singular */
+static int solve6(double A[36], double x[6], const double y[6])
+{
+    double b[6];
+    memcpy(b, y, sizeof b);
+    for (int k = 0; k < 6; k++) {
+        int p = k;
+        for (int i = k + 1; i < 6; i++)
+            if (fabs(A[6 * i + k]) > fabs(A[6 * p + k])) p = i;
+        if (A[6 * p + k] == 0) return 0;
+        if (p != k) {
+            for (int j = 0; j < 6; j++) {
+                double t = A[6 * k + j];
+                A[6 * k + j] = A[6 * p + j];
+                A[6 * p + j] = t;
+            }
+            double t = b[k];
+            b[k] = b[p];
+            b[p] = t;
+        }
+        for (int i = k + 1; i < 6; i++) {
+            double f = A[6 * i + k] / A[6 * k + k];
+            for (int j = k; j < 6; j++) A[6 * i + j] -= f * A[6 * k + j];
+            b[i] -= f * b[k];
+        }
+    }
+    for (int k = 5; k >= 0; k--) {
+        double s = b[k];
+        for (int j = k + 1; j < 6; j++) s -= A[6 * k + j] * x[j];
+        x[k] = s / A[6 * k + k];
+    }
+    return 1;
+}
+
+static void implicitfast(const cs_model *m, cs_data *d)
 {
     double h = m->opt.timestep;
     int nv = m->nv;
-    memcpy(d->qacc_warmstart, d->qacc, (size_t)nv * sizeof *d->qacc);
-    if (implicit_damping(m)) {
-        memcpy(d->qH, d->qM, (size_t)m->nM * sizeof *d->qH);
-        for (int i = 0; i < nv; i++) d->qH[m->dof_Madr[i]] += h * m->dof_damping[i];
-        double *a = d->qHDiagInv + nv; /* the rhs and solution live past the pivots */
-        for (int i = 0; i < nv; i++) a[i] = d->qfrc_smooth[i] + d->qfrc_constraint[i];
-        if (cs_mass_factor(d->massH)) {
-            d->warning[CS_WARN_BADQACC]++;
-            for (int i = 0; i < nv; i++) d->qvel[i] += h * d->qacc[i];
-        } else {
-            cs_mass_solve(d->massH, a, 0, nv);
-            for (int i = 0; i < nv; i++) d->qvel[i] += h * a[i];
-        }
-    } else {
-        for (int i = 0; i < nv; i++) d->qvel[i] += h * d->qacc[i];
+    double *D = d->qHDiagInv + 2 * nv; /* d qfrc_smooth / d qvel: diagonal here */
+    memset(D, 0, (size_t)nv * sizeof *D);
+    if (damped(m))
+        for (int i = 0; i < nv; i++) D[i] = -m->dof_damping[i];
+    cs_actuator_vel(m, d, D);
+    memcpy(d->qH, d->qM, (size_t)m->nM * sizeof *d->qH);
+    /* a standalone free body's rows stay M here: its block is solved apart below */
+    for (int i = 0; i < nv; i++) {
+        int b = m->dof_bodyid[i];
+        if (m->jnt_type[m->dof_jntid[i]] == CS_JNT_FREE && standalone_free(m, b)) continue;
+        d->qH[m->dof_Madr[i]] -= h * D[i];
     }
-    cs_integrate_pos(m, d->qpos, d->qvel, h);
-    d->time += h;
+    double *a = d->qHDiagInv + nv;
+    const double *qacc = solve_qH(m, d);
+    if (qacc == a)
+        for (int j = 0; j < m->njnt; j++) {
+            int b = m->jnt_bodyid[j];
+            if (m->jnt_type[j] != CS_JNT_FREE || !standalone_free(m, b)) continue;
+            int o = m->jnt_dofadr[j];
+            double A[36], B[36], y[6], x[6];
+            for (int r = 0; r < 6; r++) /* row o + r of M holds M(r, r), M(r, r - 1), ... */
+                for (int k = 0; k <= r; k++)
+                    A[6 * r + (r - k)] = A[6 * (r - k) + r] = d->qM[m->dof_Madr[o + r] + k];
+            for (int r = 0; r < 6; r++) A[7 * r] -= h * D[o + r];
+            free_bias_vel(m, d, b, d->qvel + o + 3, B);
+            for (int k = 0; k < 36; k++) A[k] += h * B[k];
+            for (int r = 0; r < 6; r++) y[r] = d->qfrc_smooth[o + r] + d->qfrc_constraint[o + r];
+            if (solve6(A, x, y)) memcpy(a + o, x, sizeof x);
+        }
+    advance(m, d, d->act_dot, qacc, NULL);
+}
+
+/* ---- RK4 ------------------------------------------------------------------------------- */
+static void rk4(const cs_model *m, cs_data *d)
+{
+    static const double A[9] = {0.5, 0, 0, 0, 0.5, 0, 0, 0, 1};
+    static const double B[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
+    static const double C[3] = {0.5, 0.5, 1};
+    int nq = m->nq, nv = m->nv, na = m->na, nx = nq + nv + na, nf = nv + na;
+    double h = m->opt.timestep, t0 = d->time;
+    double *X[4], *F[4], *dX = d->rk4 + 4 * (size_t)(nx + nf);
+    for (int i = 0; i < 4; i++) {
+        X[i] = d->rk4 + (size_t)i * nx;
+        F[i] = d->rk4 + 4 * (size_t)nx + (size_t)i * nf;
+    }
+    /* stage 0: the forward pass of this step was already made */
+    memcpy(X[0], d->qpos, (size_t)nq * sizeof(double));
+    memcpy(X[0] + nq, d->qvel, (size_t)nv * sizeof(double));
+    memcpy(X[0] + nq + nv, d->act, (size_t)na * sizeof(double));
+    memcpy(F[0], d->qacc, (size_t)nv * sizeof(double));
+    memcpy(F[0] + nv, d->act_dot, (size_t)na * sizeof(double));
+    for (int i = 1; i < 4; i++) {
+        memset(dX, 0, (size_t)(2 * nv + na) * sizeof *dX);
+        for (int j = 0; j < i; j++) {
+            double a = A[3 * (i - 1) + j];
+            for (int k = 0; k < nv; k++) dX[k] += a * X[j][nq + k];
+            for (int k = 0; k < nf; k++) dX[nv + k] += a * F[j][k];
+        }
+        memcpy(X[i], X[0], (size_t)nx * sizeof(double));
+        cs_integrate_pos(m, X[i], dX, h);
+        for (int k = 0; k < nf; k++) X[i][nq + k] += h * dX[nv + k];
+        memcpy(d->qpos, X[i], (size_t)nq * sizeof(double));
+        memcpy(d->qvel, X[i] + nq, (size_t)nv * sizeof(double));
+        memcpy(d->act, X[i] + nq + nv, (size_t)na * sizeof(double));
+        d->time = t0 + C[i - 1] * h;
+        cs_forward(m, d);
+        memcpy(F[i], d->qacc, (size_t)nv * sizeof(double));
+        memcpy(F[i] + nv, d->act_dot, (size_t)na * sizeof(double));
+    }
+    memset(dX, 0, (size_t)(2 * nv + na) * sizeof *dX);
+    for (int j = 0; j < 4; j++) {
+        for (int k = 0; k < nv; k++) dX[k] += B[j] * X[j][nq + k];
+        for (int k = 0; k < nf; k++) dX[nv + k] += B[j] * F[j][k];
+    }
+    d->time = t0;
+    memcpy(d->qpos, X[0], (size_t)nq * sizeof(double));
+    memcpy(d->qvel, X[0] + nq, (size_t)nv * sizeof(double));
+    memcpy(d->act, X[0] + nq + nv, (size_t)na * sizeof(double));
+    advance(m, d, dX + 2 * nv, dX + nv, dX);
+}
+
+void cs_integrate(const cs_model *m, cs_data *d)
+{
+    switch (m->opt.integrator) {
+    case CS_INT_IMPLICITFAST: implicitfast(m, d); break;
+    case CS_INT_RK4: rk4(m, d); break; /* cs_make_data made the stages' room */
+    default: euler(m, d);
+    }
 }

@@ -1,4 +1,4 @@
-/* The inverse weights at the reference pose (MuJoCo's set0): per body, the mean diagonal of
+/* The inverse weights at the reference pose (MuJoCo's set0), and M's diagonal there (dof_M0): per body, the mean diagonal of
  * J M^-1 J^T for the Jacobian of its centre of mass (translation, rotation); per joint, the
  * mean diagonal of M^-1 over its dofs. They scale the regularisation R of contact and joint
  * rows (docs/contact-math.md §8). MuJoCo's shortcut for simple slide-only bodies (1/mass) is
@@ -52,6 +52,9 @@ int cs_model_invweight0(cs_model *m)
     memcpy(d.qpos, m->qpos0, (size_t)m->nq * sizeof *d.qpos);
     cs_kinematics(m, &d);
     cs_make_mass(m, &d);
+    /* MuJoCo's dof_M0: the diagonal of M at qpos0 (before the factor overwrites nothing:
+     * the factor has its own storage) */
+    for (int i = 0; i < nv; i++) m->dof_M0[i] = d.qM[m->dof_Madr[i]];
     int rc = 0;
     if (cs_mass_factor(&M)) {
         for (int k = nv - 1; k >= 0 && !rc; k--)

@@ -2,6 +2,7 @@
  * resolved against <default> classes into the loader's intermediate form (mjcf_ir.h).
  * Anything outside the supported subset that would change physics is an error naming the
  * line; visual-only things are accepted and listed once. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libxml/parser.h>
@@ -61,6 +63,14 @@ void cs_mjcf_grow(cs_mjcf *c, void **arr, int *cap, int n, size_t es)
     *cap = nc;
 }
 
+/* the file that holds line `line` of the numbering over all the model's files */
+static int src_of_line(const cs_mjcf *c, int line)
+{
+    for (int k = c->nsrc - 1; k > 0; k--)
+        if (line > c->src[k].base && line <= c->src[k].base + c->src[k].nlines) return k;
+    return 0;
+}
+
 void cs_mjcf_fail(cs_mjcf *c, int line, const char *elem, const char *attr, const char *fmt, ...)
 {
     char msg[512];
@@ -69,13 +79,27 @@ void cs_mjcf_fail(cs_mjcf *c, int line, const char *elem, const char *attr, cons
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (c->err && c->errsz) {
+        const char *file = c->file;
+        char where[1024] = "";
+        if (c->nsrc > 0) {
+            int k = src_of_line(c, line);
+            file = c->src[k].path;
+            line -= c->src[k].base;
+            /* the include chain, innermost first */
+            for (int j = k; c->src[j].parent >= 0; j = c->src[j].parent) {
+                size_t l = strlen(where);
+                snprintf(where + l, sizeof where - l, "%s%s:%d", l ? ", from " : " (included from ",
+                         c->src[c->src[j].parent].path, c->src[j].line);
+            }
+            if (where[0]) strncat(where, ")", sizeof where - strlen(where) - 1);
+        }
         if (elem && attr)
-            snprintf(c->err, c->errsz, "%s:%d: element <%s> attribute '%s': %s", c->file, line,
-                     elem, attr, msg);
+            snprintf(c->err, c->errsz, "%s:%d: element <%s> attribute '%s': %s%s", file, line,
+                     elem, attr, msg, where);
         else if (elem)
-            snprintf(c->err, c->errsz, "%s:%d: element <%s>: %s", c->file, line, elem, msg);
+            snprintf(c->err, c->errsz, "%s:%d: element <%s>: %s%s", file, line, elem, msg, where);
         else
-            snprintf(c->err, c->errsz, "%s:%d: %s", c->file, line, msg);
+            snprintf(c->err, c->errsz, "%s:%d: %s%s", file, line, msg, where);
     }
     longjmp(c->jb, 1);
 }
@@ -87,7 +111,9 @@ void cs_mjcf_nomem(cs_mjcf *c)
     longjmp(c->jb, 1);
 }
 
-static int line_of(xmlNode *n) { return (int)xmlGetLineNo(n); }
+/* an element's line in the numbering over all the model's files: an included file's
+ * elements carry its base in _private (the main file's carry none) */
+static int line_of(xmlNode *n) { return (int)(intptr_t)n->_private + (int)xmlGetLineNo(n); }
 static const char *ename(xmlNode *n) { return (const char *)n->name; }
 
 #define FAILN(c, n, attr, ...) cs_mjcf_fail((c), line_of(n), ename(n), (attr), __VA_ARGS__)
@@ -448,6 +474,9 @@ static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
     k = keyword(c, n, "limited", LIMITED);
     if (k >= 0) j->limited = k;
     nums(c, n, "range", j->range, 2, 2);
+    k = keyword(c, n, "actuatorfrclimited", LIMITED);
+    if (k >= 0) j->actfrclimited = k;
+    nums(c, n, "actuatorfrcrange", j->actfrcrange, 2, 2);
     double v;
     if (num1(c, n, "margin", &v)) j->margin = v;
     if (num1(c, n, "damping", &v)) { nonneg(c, n, "damping", &v, 1); j->damping = v; }
@@ -472,6 +501,7 @@ static void default_jspec(cs_jspec *j)
     j->type = CS_JNT_HINGE;
     j->axis[2] = 1;
     j->limited = CS_LIMITED_AUTO;
+    j->actfrclimited = CS_LIMITED_AUTO;
     j->solreflimit[0] = j->solreffriction[0] = 0.02;
     j->solreflimit[1] = j->solreffriction[1] = 1;
     const double si[5] = {0.9, 0.95, 0.001, 0.5, 2};
@@ -482,10 +512,228 @@ static void default_jspec(cs_jspec *j)
 static const char *const JOINT_ATTRS[] = {"name", "class", "type", "pos", "axis",
     "damping", "armature", "frictionloss", "stiffness", "springref", "ref", "limited", "range",
     "margin", "solreflimit", "solimplimit", "solreffriction", "solimpfriction", "springdamper",
-    NULL};
-/* no physics without actuators (refused where they appear) or as labels */
-static const char *const JOINT_VISUAL[] = {"user", "group", "actuatorfrclimited",
-    "actuatorfrcrange", "actuatorgravcomp", NULL};
+    "actuatorfrclimited", "actuatorfrcrange", NULL};
+/* labels, and gravity compensation through actuators (bodies with gravcomp are refused) */
+static const char *const JOINT_VISUAL[] = {"user", "group", "actuatorgravcomp", NULL};
+
+/* ---- actuators ------------------------------------------------------------------------ */
+static void default_aspec(cs_aspec *a)
+{
+    memset(a, 0, sizeof *a);
+    a->gainprm[0] = 1;
+    a->dynprm[0] = 1;
+    a->gear[0] = 1;
+    a->ctrllimited = a->forcelimited = a->actlimited = CS_LIMITED_AUTO;
+    a->actdim = -1;
+}
+
+/* the shortcuts conesim models; other MuJoCo actuator types are refused where they appear */
+static const char *const ACT_TAGS[] = {"general", "motor", "position", "velocity", "intvelocity",
+                                       "damper", NULL};
+static const char *const ACT_OTHER[] = {"cylinder", "muscle", "adhesion", "orientation", "pid",
+                                        "dcmotor", "plugin", NULL};
+
+/* MuJoCo's schema per tag: the attributes every actuator has, then each shortcut's own */
+static const char *const ACT_COMMON[] = {"name", "class", "group", "nsample", "interp", "delay",
+    "ctrlrange", "user", "ctrllimited", "forcelimited", "forcerange", "lengthrange", "gear",
+    "damping", "armature", "cranklength", "joint", "jointinparent", "tendon", "slidersite",
+    "cranksite", "site", "refsite", NULL};
+static const char *const ACT_GENERAL[] = {"actlimited", "actrange", "body", "actdim", "input",
+    "velrange", "ffrange", "dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm",
+    "actearly", NULL};
+static const char *const ACT_POSITION[] = {"inheritrange", "kp", "kv", "dampratio", "timeconst",
+                                           NULL};
+static const char *const ACT_INTVELOCITY[] = {"actlimited", "actrange", "inheritrange", "kp",
+                                              "kv", "dampratio", NULL};
+static const char *const ACT_KV[] = {"kv", NULL};
+/* labels and the length range (used by muscles and `lengthrange` computations only) */
+static const char *const ACT_VISUAL[] = {"group", "user", "lengthrange", "interp", NULL};
+
+static const char *const DYNW[] = {"none", "integrator", "filter", "filterexact", "muscle",
+                                   "dcmotor", "pid", "user", NULL};
+static const char *const GAINW[] = {"fixed", "affine", "muscle", "dcmotor", "so3", "pid", "user",
+                                    NULL};
+static const char *const BIASW[] = {"none", "affine", "muscle", "dcmotor", "so3", "user", NULL};
+
+static const char *const *act_extra(const char *tag)
+{
+    if (strcmp(tag, "general") == 0) return ACT_GENERAL;
+    if (strcmp(tag, "position") == 0) return ACT_POSITION;
+    if (strcmp(tag, "intvelocity") == 0) return ACT_INTVELOCITY;
+    if (strcmp(tag, "velocity") == 0 || strcmp(tag, "damper") == 0) return ACT_KV;
+    return NULL;
+}
+
+static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
+{
+    const char *const *extra = act_extra(tag);
+    for (xmlAttr *a = n->properties; a; a = a->next) {
+        const char *an = (const char *)a->name;
+        if (strcmp(tag, "damper") == 0 && strcmp(an, "ctrllimited") == 0)
+            FAILN(c, n, an, "unknown or unsupported attribute");
+        if (in_list(an, ACT_VISUAL)) {
+            char buf[128];
+            snprintf(buf, sizeof buf, "%s/@%s", tag, an);
+            note_ignored(c, buf);
+            continue;
+        }
+        if (in_list(an, ACT_COMMON) || in_list(an, extra)) continue;
+        FAILN(c, n, an, "unknown or unsupported attribute");
+    }
+}
+
+static int limited_kw(cs_mjcf *c, xmlNode *n, const char *name, int *out)
+{
+    static const char *const LIM[] = {"false", "true", "auto", NULL};
+    int k = keyword(c, n, name, LIM);
+    if (k >= 0) *out = k;
+    return k >= 0;
+}
+
+/* The attributes of one actuator element (or a default class's) onto a, in MuJoCo's order:
+ * the general attributes, then the shortcut's own, which set the gain, bias and dynamics
+ * (mjs_setToMotor, mjs_setToPosition, ...). Returns the joint named as the target, if any. */
+static char *read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag)
+{
+    act_check_attrs(c, n, tag);
+    double v[CS_NGAIN];
+    int k, iv;
+    nums(c, n, "ctrlrange", a->ctrlrange, 2, 2);
+    nums(c, n, "forcerange", a->forcerange, 2, 2);
+    nums(c, n, "actrange", a->actrange, 2, 2);
+    limited_kw(c, n, "ctrllimited", &a->ctrllimited);
+    limited_kw(c, n, "forcelimited", &a->forcelimited);
+    limited_kw(c, n, "actlimited", &a->actlimited);
+    k = nums(c, n, "gear", v, 1, 6);
+    if (k) memcpy(a->gear, v, (size_t)k * sizeof *v); /* the rest keep theirs, as MuJoCo */
+    if ((k = nums(c, n, "damping", v, 1, 3)))
+        for (int i = 0; i < k; i++)
+            if (v[i] != 0) FAILN(c, n, "damping", "actuator damping is not supported (give the "
+                                                  "joint's damping)");
+    if (num1(c, n, "armature", v) && v[0] != 0)
+        FAILN(c, n, "armature", "actuator armature is not supported (give the joint's armature)");
+    if (int1(c, n, "nsample", &iv) && iv != 0)
+        FAILN(c, n, "nsample", "delayed controls are not supported");
+    if (num1(c, n, "delay", v) && v[0] != 0)
+        FAILN(c, n, "delay", "delayed controls are not supported");
+    if (attr(c, n, "input"))
+        FAILN(c, n, "input", "input signatures (pid, so3, dcmotor actuators) are not supported");
+    nums(c, n, "velrange", v, 2, 2); /* pid inputs only: without effect here */
+    nums(c, n, "ffrange", v, 2, 2);
+    if (int1(c, n, "actdim", &iv)) a->actdim = iv;
+    if ((k = keyword(c, n, "dyntype", DYNW)) >= 0) a->dyntype = k;
+    if ((k = keyword(c, n, "gaintype", GAINW)) >= 0) a->gaintype = k;
+    if ((k = keyword(c, n, "biastype", BIASW)) >= 0) a->biastype = k;
+    if ((k = nums(c, n, "dynprm", v, 1, CS_NDYN))) memcpy(a->dynprm, v, (size_t)k * sizeof *v);
+    if ((k = nums(c, n, "gainprm", v, 1, CS_NGAIN))) memcpy(a->gainprm, v, (size_t)k * sizeof *v);
+    if ((k = nums(c, n, "biasprm", v, 1, CS_NBIAS))) memcpy(a->biasprm, v, (size_t)k * sizeof *v);
+    boolean(c, n, "actearly", &a->actearly);
+
+    /* the transmission: joints only */
+    char *joint = attr(c, n, "joint"), *jip = attr(c, n, "jointinparent");
+    if (joint && jip) FAILN(c, n, "jointinparent", "give one transmission target (also 'joint')");
+    if (jip) joint = jip; /* on hinge and slide joints the same as joint */
+    static const char *const TRN[] = {"tendon", "site", "body", "cranksite", NULL};
+    for (int i = 0; TRN[i]; i++)
+        if (attr(c, n, TRN[i]))
+            FAILN(c, n, TRN[i], "%s transmissions are not supported (joint transmissions only)",
+                  TRN[i]);
+    static const char *const TRNX[] = {"refsite", "slidersite", "cranklength", NULL};
+    for (int i = 0; TRNX[i]; i++)
+        if (attr(c, n, TRNX[i]))
+            FAILN(c, n, TRNX[i], "site and slider-crank transmissions are not supported (joint "
+                                 "transmissions only)");
+
+    if (strcmp(tag, "motor") == 0) {
+        a->gainprm[0] = 1;
+        a->dyntype = CS_DYN_NONE;
+        a->gaintype = CS_GAIN_FIXED;
+        a->biastype = CS_BIAS_NONE;
+    } else if (strcmp(tag, "position") == 0 || strcmp(tag, "intvelocity") == 0) {
+        double kp = a->gainprm[0], kv, dr, tc;
+        num1(c, n, "kp", &kp);
+        int has_kv = num1(c, n, "kv", &kv), has_dr = num1(c, n, "dampratio", &dr);
+        int has_tc = num1(c, n, "timeconst", &tc);
+        double ir = a->inheritrange;
+        num1(c, n, "inheritrange", &ir);
+        a->gainprm[0] = kp;
+        a->biasprm[1] = -kp;
+        if (has_kv && has_dr) FAILN(c, n, "dampratio", "kv and dampratio cannot both be defined");
+        if (has_kv) {
+            if (kv < 0) FAILN(c, n, "kv", "kv cannot be negative");
+            a->biasprm[2] = -kv;
+        }
+        if (has_dr) {
+            if (dr < 0) FAILN(c, n, "dampratio", "dampratio cannot be negative");
+            a->biasprm[2] = dr; /* positive: a damping ratio, made kv at compile time */
+        }
+        if (has_tc) {
+            if (tc < 0) FAILN(c, n, "timeconst", "timeconst cannot be negative");
+            a->dynprm[0] = tc;
+            a->dyntype = tc == 0 ? CS_DYN_NONE : CS_DYN_FILTEREXACT;
+        }
+        a->inheritrange = ir;
+        if (ir > 0 && strcmp(tag, "position") == 0 && (a->ctrlrange[0] || a->ctrlrange[1]))
+            FAILN(c, n, "inheritrange", "ctrlrange and inheritrange cannot both be defined");
+        a->gaintype = CS_GAIN_FIXED;
+        a->biastype = CS_BIAS_AFFINE;
+        if (tag[0] == 'i') {
+            a->dyntype = CS_DYN_INTEGRATOR;
+            if (ir > 0 && (a->actrange[0] || a->actrange[1]))
+                FAILN(c, n, "inheritrange", "actrange and inheritrange cannot both be defined");
+        }
+    } else if (strcmp(tag, "velocity") == 0) {
+        double kv = a->gainprm[0];
+        num1(c, n, "kv", &kv);
+        memset(a->biasprm, 0, sizeof a->biasprm);
+        a->gainprm[0] = kv;
+        a->biasprm[2] = -kv;
+        a->dyntype = CS_DYN_NONE;
+        a->gaintype = CS_GAIN_FIXED;
+        a->biastype = CS_BIAS_AFFINE;
+    } else if (strcmp(tag, "damper") == 0) {
+        double kv = a->gaintype == CS_GAIN_AFFINE ? -a->gainprm[2] : 0;
+        num1(c, n, "kv", &kv);
+        memset(a->gainprm, 0, sizeof a->gainprm);
+        a->gainprm[2] = -kv;
+        a->ctrllimited = CS_LIMITED_TRUE;
+        a->dyntype = CS_DYN_NONE;
+        a->gaintype = CS_GAIN_AFFINE;
+        a->biastype = CS_BIAS_NONE;
+        if (kv < 0) FAILN(c, n, "kv", "damping coefficient cannot be negative");
+        if (a->ctrlrange[0] < 0 || a->ctrlrange[1] < 0)
+            FAILN(c, n, "ctrlrange", "damper control range cannot be negative");
+    }
+    return joint;
+}
+
+static void parse_actuators(cs_mjcf *c, xmlNode *n)
+{
+    check_attrs(c, n, NULL, NULL);
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        const char *en = ename(ch);
+        if (in_list(en, ACT_OTHER))
+            FAILN(c, ch, NULL, "actuator type not supported (motor, position, velocity, "
+                               "intvelocity, damper and general are)");
+        if (!in_list(en, ACT_TAGS)) FAILN(c, ch, NULL, "unknown element inside <actuator>");
+        cs_actir A = {0};
+        int k = class_of(c, ch, 0);
+        A.s = c->cls[k].act;
+        for (int i = 0; ACT_TAGS[i]; i++)
+            if (strcmp(en, ACT_TAGS[i]) == 0) A.tag = ACT_TAGS[i];
+        A.joint = read_actuator(c, ch, &A.s, A.tag);
+        if (!A.joint) FAILN(c, ch, "joint", "missing transmission target (a joint)");
+        A.name = attr(c, ch, "name");
+        if (A.name)
+            for (int i = 0; i < c->nact; i++)
+                if (c->act[i].name && strcmp(c->act[i].name, A.name) == 0)
+                    FAILN(c, ch, "name", "duplicate actuator name '%s'", A.name);
+        A.line = line_of(ch);
+        cs_mjcf_grow(c, (void **)&c->act, &c->capact, c->nact, sizeof *c->act);
+        c->act[c->nact++] = A;
+    }
+}
 
 /* ---- <default> ---------------------------------------------------------------------- */
 static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
@@ -522,6 +770,15 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
                         (const char *const[]){"maxhullvert", "inertia", "smoothnormal", NULL});
             double v[3];
             if (nums(c, ch, "scale", v, 3, 3)) memcpy(c->cls[me].meshscale, v, sizeof v);
+        } else if (in_list(en, ACT_TAGS)) {
+            /* one actuator default per class, whatever the shortcut (MuJoCo's) */
+            for (int i = 0; ACT_TAGS[i]; i++)
+                if (strcmp(en, ACT_TAGS[i]) == 0) en = ACT_TAGS[i];
+            if (attr(c, ch, "name") || attr(c, ch, "class"))
+                FAILN(c, ch, attr(c, ch, "name") ? "name" : "class",
+                      "not allowed in a default class");
+            if (read_actuator(c, ch, &c->cls[me].act, en))
+                FAILN(c, ch, "joint", "a transmission target is not allowed in a default class");
         } else if (strcmp(en, "default") == 0) {
             parse_default(c, ch, me);
         } else {
@@ -771,10 +1028,10 @@ static void parse_flag(cs_mjcf *c, xmlNode *n)
 {
     static const char *const ED[] = {"disable", "enable", NULL};
     /* MuJoCo 3.12's flags that change nothing here, either way: features the subset does
-     * not have (equality constraints, actuators and control clamping, sensors, inverse
-     * dynamics and its statistics) or speed only (midphase: the same pairs are found) */
-    static const char *const NOEFFECT[] = {"equality", "clampctrl", "actuation", "sensor",
-        "midphase", "fwdinv", "invdiscrete", NULL};
+     * not have (equality constraints, sensors, inverse dynamics and its statistics) or speed
+     * only (midphase: the same pairs are found) */
+    static const char *const NOEFFECT[] = {"equality", "sensor", "midphase", "fwdinv",
+        "invdiscrete", NULL};
     for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *an = (const char *)a->name;
         int k = keyword(c, n, an, ED);
@@ -847,7 +1104,11 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
     if (k >= 0) o->solver = k;
     static const char *const INTEG[] = {"Euler", "RK4", "implicit", "implicitfast", NULL};
     k = keyword(c, n, "integrator", INTEG);
-    if (k > 0) FAILN(c, n, "integrator", "only the Euler integrator is supported");
+    if (k == CS_INT_IMPLICIT)
+        FAILN(c, n, "integrator", "the implicit integrator is not supported: it needs the "
+                                  "velocity derivative of the Coriolis and centrifugal forces "
+                                  "(use implicitfast, which leaves it out, or Euler)");
+    if (k >= 0) o->integrator = k;
     static const char *const JAC[] = {"dense", "sparse", "auto", NULL};
     keyword(c, n, "jacobian", JAC);
     if (num1(c, n, "o_margin", v)) o->o_margin = v[0];
@@ -987,12 +1248,18 @@ static void parse_keyframe(cs_mjcf *c, xmlNode *n)
         num1(c, ch, "time", &k.time);
         k.qpos = nums_alloc(c, ch, "qpos", &k.nqpos);
         k.qvel = nums_alloc(c, ch, "qvel", &k.nqvel);
-        static const char *const NONE[] = {"act", "ctrl", "mpos", "mquat", NULL};
-        for (int i = 0; NONE[i]; i++) {
+        k.ctrl = nums_alloc(c, ch, "ctrl", &k.nctrl);
+        k.act = nums_alloc(c, ch, "act", &k.nact);
+        /* mocap poses: the model has no mocap bodies to move, MuJoCo's keyframe extras */
+        static const char *const MOCAP[] = {"mpos", "mquat", NULL};
+        for (int i = 0; MOCAP[i]; i++) {
             int cnt;
-            nums_alloc(c, ch, NONE[i], &cnt);
-            if (cnt) FAILN(c, ch, NONE[i], "the model has no %s (expected no values)",
-                           i < 2 ? "actuators" : "mocap bodies");
+            nums_alloc(c, ch, MOCAP[i], &cnt);
+            if (cnt) {
+                char buf[32];
+                snprintf(buf, sizeof buf, "key/@%s", MOCAP[i]);
+                note_ignored(c, buf);
+            }
         }
         cs_mjcf_grow(c, (void **)&c->key, &c->capkey, c->nkey, sizeof *c->key);
         c->key[c->nkey++] = k;
@@ -1125,13 +1392,11 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
     for (xmlNode *ch = root->children; ch; ch = ch->next)
         if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "compiler") == 0)
             parse_compiler(c, ch);
-    /* classes next: elements may precede <default> in the file */
-    int ndef = 0;
+    /* classes next: elements may precede <default> in the file; several top-level
+     * <default> sections all add to the main class, as in MuJoCo */
     for (xmlNode *ch = root->children; ch; ch = ch->next)
-        if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "default") == 0) {
-            if (ndef++) FAILN(c, ch, NULL, "only one top-level <default> is allowed");
+        if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "default") == 0)
             parse_default(c, ch, -1);
-        }
     int nworld = 0;
     for (xmlNode *ch = root->children; ch; ch = ch->next) {
         if (ch->type != XML_ELEMENT_NODE) continue;
@@ -1141,14 +1406,11 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
         else if (strcmp(en, "size") == 0) parse_size(c, ch);
         else if (strcmp(en, "worldbody") == 0) {
             check_attrs(c, ch, NULL, NULL);
-            if (nworld++) {
-                /* MuJoCo merges several worldbody sections; keep it simple and say so */
-                FAILN(c, ch, NULL, "only one <worldbody> is supported");
-            }
-            parse_body_children(c, ch, 0, 0);
+            nworld++;
         } else if (strcmp(en, "contact") == 0) parse_contact(c, ch);
         else if (strcmp(en, "keyframe") == 0) parse_keyframe(c, ch);
         else if (strcmp(en, "asset") == 0) parse_asset(c, ch);
+        else if (strcmp(en, "actuator") == 0) parse_actuators(c, ch);
         else if (strcmp(en, "custom") == 0) parse_custom(c, ch);
         else if (strcmp(en, "visual") == 0 || strcmp(en, "statistic") == 0 ||
                  strcmp(en, "sensor") == 0)
@@ -1157,6 +1419,19 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
             note_ignored(c, en);
         else
             FAILN(c, ch, NULL, "element not supported (it would change the physics)");
+    }
+    /* several <worldbody> sections add to the one world, as in MuJoCo: the world's own
+     * geoms of every section first (a body's geoms are numbered together), then the
+     * bodies in document order */
+    if (nworld) {
+        c->body[0].geom0 = c->ngeom;
+        for (xmlNode *ch = root->children; ch; ch = ch->next)
+            if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "worldbody") == 0)
+                parse_items(c, ch, 0, 0, &XF_IDENTITY, 0);
+        c->body[0].ngeom = c->ngeom - c->body[0].geom0;
+        for (xmlNode *ch = root->children; ch; ch = ch->next)
+            if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "worldbody") == 0)
+                parse_children(c, ch, 0, 0, &XF_IDENTITY);
     }
 }
 
@@ -1301,6 +1576,166 @@ static int read_all(const char *path, char **buf, size_t *len)
     return 0;
 }
 
+/* ---- <include> ------------------------------------------------------------------------ */
+static int count_lines(const char *buf, size_t len)
+{
+    int n = 1;
+    for (size_t i = 0; i < len; i++) n += buf[i] == '\n';
+    return n;
+}
+
+/* a path's directory with its trailing '/', "" for a bare name */
+static char *dir_of(cs_mjcf *c, const char *path)
+{
+    const char *sl = strrchr(path, '/');
+    size_t n = sl ? (size_t)(sl - path + 1) : 0;
+    char *d = cs_mjcf_alloc(c, n + 1);
+    memcpy(d, path, n);
+    d[n] = 0;
+    return d;
+}
+
+static char *join_path(cs_mjcf *c, const char *dir, const char *file)
+{
+    size_t n = strlen(dir) + strlen(file) + 1;
+    char *p = cs_mjcf_alloc(c, n);
+    snprintf(p, n, "%s%s", dir, file);
+    return p;
+}
+
+static void add_src(cs_mjcf *c, const char *path, const char *real, int nlines, int parent,
+                    int line)
+{
+    cs_mjcf_grow(c, (void **)&c->src, &c->capsrc, c->nsrc, sizeof *c->src);
+    cs_srcfile *s = &c->src[c->nsrc];
+    memset(s, 0, sizeof *s);
+    s->path = cs_mjcf_strdup(c, path);
+    s->dir = dir_of(c, path);
+    s->real = real ? cs_mjcf_strdup(c, real) : NULL;
+    s->base = c->nsrc ? c->src[c->nsrc - 1].base + c->src[c->nsrc - 1].nlines : 0;
+    s->nlines = nlines;
+    s->parent = parent;
+    s->line = line;
+    c->nsrc++;
+}
+
+/* every node below n (and n) carries the included file's line base */
+static void set_base(xmlNode *n, int base)
+{
+    n->_private = (void *)(intptr_t)base;
+    for (xmlNode *ch = n->children; ch; ch = ch->next) set_base(ch, base);
+}
+
+static void free_include(cs_mjcf *c)
+{
+    if (c->incdoc) xmlFreeDoc(c->incdoc);
+    if (c->incpx) xmlFreeParserCtxt(c->incpx);
+    cs_free(c->incbuf);
+    c->incdoc = c->incpx = NULL;
+    c->incbuf = NULL;
+}
+
+static void on_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *publicId,
+                           const xmlChar *systemId, xmlChar *content);
+static void on_unparsed_entity_decl(void *ctx, const xmlChar *name, const xmlChar *publicId,
+                                    const xmlChar *systemId, const xmlChar *notationName);
+static void on_reference(void *ctx, const xmlChar *name);
+static void first_error(void *ctx, const xmlError *e);
+
+/* Replaces <include file> by the elements inside the file's root element, as MuJoCo does (a
+ * file name is tried in the main file's directory, then in the including file's); returns
+ * the first element brought in, or what followed the <include>. A file is included once:
+ * a second time (an include cycle among them) is an error. */
+static xmlNode *include_file(cs_mjcf *c, xmlDoc *doc, xmlNode *n)
+{
+    check_attrs(c, n, (const char *const[]){"file", NULL}, NULL);
+    for (xmlNode *ch = n->children; ch; ch = ch->next)
+        if (ch->type == XML_ELEMENT_NODE) FAILN(c, n, NULL, "an <include> cannot have children");
+    char *file = attr(c, n, "file");
+    if (!file || !*file) FAILN(c, n, "file", "required attribute missing");
+    int me = src_of_line(c, line_of(n)), line = line_of(n) - c->src[me].base;
+    char *path = file[0] == '/' ? file : join_path(c, c->src[0].dir, file);
+    size_t len;
+    struct stat st;
+    int rc = stat(path, &st) ? errno : 0;
+    if (rc == ENOENT && file[0] != '/' && strcmp(c->src[me].dir, c->src[0].dir) != 0) {
+        path = join_path(c, c->src[me].dir, file);
+        rc = stat(path, &st) ? errno : 0;
+    }
+    if (!rc && !S_ISREG(st.st_mode)) /* a device or a pipe could be endless or block */
+        FAILN(c, n, "file", "'%s' is not a regular file", path);
+    if (!rc) rc = read_all(path, &c->incbuf, &len);
+    if (rc == ENOMEM) cs_mjcf_nomem(c);
+    if (rc) FAILN(c, n, "file", "cannot read '%s': %s", path, strerror(rc));
+    char real[PATH_MAX];
+    if (!realpath(path, real)) snprintf(real, sizeof real, "%s", path);
+    for (int j = me; j >= 0; j = c->src[j].parent)
+        if (c->src[j].real && strcmp(c->src[j].real, real) == 0)
+            FAILN(c, n, "file", "include cycle: '%s' is already being read (it includes itself, directly or through other files)",
+                  path);
+    for (int j = 0; j < c->nsrc; j++)
+        if (c->src[j].real && strcmp(c->src[j].real, real) == 0)
+            FAILN(c, n, "file", "'%s' is already included (MuJoCo includes a file once)", path);
+    add_src(c, path, real, count_lines(c->incbuf, len), me, line);
+    int k = c->nsrc - 1, base = c->src[k].base;
+    const char *nul = memchr(c->incbuf, 0, len);
+    if (nul) {
+        int l = 1;
+        for (const char *p = c->incbuf; p < nul; p++) l += *p == '\n';
+        cs_mjcf_fail(c, base + l, NULL, NULL, "NUL byte (not allowed in XML)");
+    }
+    xmlParserCtxt *px = xmlNewParserCtxt();
+    if (!px) cs_mjcf_nomem(c);
+    c->incpx = px;
+    parse_notes pn = {0};
+    px->_private = &pn;
+    px->sax->serror = (xmlStructuredErrorFunc)first_error;
+    px->sax->entityDecl = on_entity_decl;
+    px->sax->unparsedEntityDecl = on_unparsed_entity_decl;
+    px->sax->reference = on_reference;
+    xmlDoc *idoc = xmlCtxtReadMemory(px, c->incbuf, (int)len, path, NULL, XMLOPTS);
+    c->incdoc = idoc;
+    if (pn.entity_line)
+        cs_mjcf_fail(c, base + pn.entity_line, NULL, NULL,
+                     "entity '%s': DOCTYPE entities are not supported (MJCF has no DTD)",
+                     pn.entity);
+    if (!idoc) {
+        const xmlError *e = xmlCtxtGetLastError(px);
+        if (!pn.err_msg[0] && e && e->code == XML_ERR_NO_MEMORY) cs_mjcf_nomem(c);
+        cs_mjcf_fail(c, base + (pn.err_msg[0] ? pn.err_line : e ? e->line : 0), NULL, NULL,
+                     "malformed XML: %s", pn.err_msg[0] ? pn.err_msg : "unreadable XML");
+    }
+    xmlNode *root = xmlDocGetRootElement(idoc), *first = NULL;
+    for (xmlNode *ch = root ? root->children : NULL; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        xmlNode *cp = xmlDocCopyNode(ch, doc, 1);
+        if (!cp) cs_mjcf_nomem(c);
+        set_base(cp, base);
+        xmlAddPrevSibling(n, cp);
+        if (!first) first = cp;
+    }
+    if (!first)
+        FAILN(c, n, "file", "'%s' has no elements inside its root element (an empty include)",
+              path);
+    free_include(c);
+    xmlUnlinkNode(n);
+    xmlFreeNode(n);
+    return first;
+}
+
+static void expand_includes(cs_mjcf *c, xmlDoc *doc, xmlNode *parent)
+{
+    xmlNode *ch = parent->children;
+    while (ch) {
+        if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "include") == 0) {
+            ch = include_file(c, doc, ch);
+            continue;
+        }
+        if (ch->type == XML_ELEMENT_NODE) expand_includes(c, doc, ch);
+        ch = ch->next;
+    }
+}
+
 static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn, char *err,
                       size_t errsz)
 {
@@ -1354,6 +1789,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         c->cls[0].meshscale[0] = c->cls[0].meshscale[1] = c->cls[0].meshscale[2] = 1;
         default_pspec(&c->cls[0].pair);
         default_jspec(&c->cls[0].joint);
+        default_aspec(&c->cls[0].act);
         /* body 0: the world */
         cs_mjcf_grow(c, (void **)&c->body, &c->capbody, 0, sizeof *c->body);
         c->nbody = 1;
@@ -1361,7 +1797,11 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         c->body[0].name = cs_mjcf_strdup(c, "world");
         c->body[0].parent = -1;
         c->body[0].quat[0] = c->body[0].iquat[0] = 1;
-        parse_root(c, xmlDocGetRootElement(doc));
+        char real[PATH_MAX];
+        add_src(c, name, realpath(name, real) ? real : NULL, count_lines(buf, len), -1, 0);
+        xmlNode *root = xmlDocGetRootElement(doc);
+        if (root && strcmp(ename(root), "mujoco") == 0) expand_includes(c, doc, root);
+        parse_root(c, root);
         m = cs_mjcf_compile(c);
         if (warn && c->nignored) {
             fprintf(warn, "conesim: %s: ignored (visual only or without effect):", name);
@@ -1372,6 +1812,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
     } else {
         m = NULL;
         if (c->xmlpending) xmlFree(c->xmlpending);
+        free_include(c);
     }
     int why = c->nomem ? ENOMEM : EINVAL;
     if (doc) xmlFreeDoc(doc);

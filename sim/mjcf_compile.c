@@ -126,8 +126,21 @@ static void resolve_joint(cs_mjcf *c, cs_jointir *J)
         if (B->njnt > 1) /* named at the body's second joint */
             JFAIL(c, &c->jnt[B->jnt0 + 1], NULL, "a free joint can only appear by itself in a body");
         s->limited = CS_LIMITED_FALSE;
+        s->actfrclimited = CS_LIMITED_FALSE;
         return;
     }
+    if (s->type == CS_JNT_BALL) s->actfrclimited = CS_LIMITED_FALSE;
+    int has_afr = s->actfrcrange[0] != 0 || s->actfrcrange[1] != 0;
+    if (s->actfrclimited == CS_LIMITED_AUTO) {
+        if (!c->autolimits && has_afr)
+            JFAIL(c, J, "actuatorfrclimited", "actuatorfrcrange is given with compiler "
+                  "autolimits=\"false\": set actuatorfrclimited");
+        s->actfrclimited = s->actfrcrange[0] < s->actfrcrange[1] ? CS_LIMITED_TRUE
+                                                                 : CS_LIMITED_FALSE;
+    }
+    if (s->actfrclimited == CS_LIMITED_TRUE && !(s->actfrcrange[0] < s->actfrcrange[1]))
+        JFAIL(c, J, "actuatorfrcrange", "a limited actuator force range needs min < max (got %g "
+              "%g)", s->actfrcrange[0], s->actfrcrange[1]);
     if (s->type == CS_JNT_HINGE || s->type == CS_JNT_SLIDE) {
         double l = sqrt(s->axis[0] * s->axis[0] + s->axis[1] * s->axis[1] + s->axis[2] * s->axis[2]);
         if (l < 1e-14) JFAIL(c, J, "axis", "zero-length axis");
@@ -160,6 +173,85 @@ static void resolve_joint(cs_mjcf *c, cs_jointir *J)
     }
     if (s->type == CS_JNT_HINGE || s->type == CS_JNT_BALL)
         for (int k = 0; k < 2; k++) s->range[k] *= unit;
+}
+
+static const char *const DYNNAME[] = {"none", "integrator", "filter", "filterexact", "muscle",
+                                       "dcmotor", "pid", "user"};
+static const char *const GAINNAME[] = {"fixed", "affine", "muscle", "dcmotor", "so3", "pid",
+                                       "user"};
+static const char *const BIASNAME[] = {"none", "affine", "muscle", "dcmotor", "so3", "user"};
+
+/* one limit: MuJoCo's autolimits rule and range checks; returns 1 when it is enforced */
+static int resolve_limit(cs_mjcf *c, const cs_actir *A, const char *what, int limited,
+                         const double r[2])
+{
+    char la[32], ra[32];
+    snprintf(la, sizeof la, "%slimited", what);
+    snprintf(ra, sizeof ra, "%srange", what);
+    int has = r[0] != 0 || r[1] != 0;
+    if (limited == CS_LIMITED_AUTO && has && !c->autolimits)
+        cs_mjcf_fail(c, A->line, A->tag, la, "%s is given with compiler autolimits=\"false\": "
+                     "set %s", ra, la);
+    if (has && r[0] > r[1])
+        cs_mjcf_fail(c, A->line, A->tag, ra, "%s min %g is above max %g", ra, r[0], r[1]);
+    int on = limited == CS_LIMITED_TRUE || (limited == CS_LIMITED_AUTO && r[0] < r[1]);
+    if (on && !(r[0] < r[1]))
+        cs_mjcf_fail(c, A->line, A->tag, ra, "a limited actuator needs %s min < max (got %g %g)",
+                     ra, r[0], r[1]);
+    return on;
+}
+
+#define AFAIL(c, A, attr, ...) cs_mjcf_fail((c), (A)->line, (A)->tag, (attr), __VA_ARGS__)
+
+static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
+{
+    cs_aspec *s = &A->s;
+    int j = -1;
+    for (int i = 0; i < c->njnt; i++)
+        if (c->jnt[i].name && strcmp(c->jnt[i].name, A->joint) == 0) j = i;
+    if (j < 0) AFAIL(c, A, "joint", "no joint named '%s'", A->joint);
+    int t = c->jnt[j].s.type;
+    if (t != CS_JNT_HINGE && t != CS_JNT_SLIDE)
+        AFAIL(c, A, "joint", "actuators on %s joints are not supported (hinge and slide joints "
+              "only)", t == CS_JNT_FREE ? "free" : "ball");
+    *jnt = j;
+    if (s->dyntype > CS_DYN_FILTEREXACT)
+        AFAIL(c, A, "dyntype", "dynamics '%s' are not supported (none, integrator, filter, "
+              "filterexact)", DYNNAME[s->dyntype]);
+    if (s->gaintype > CS_GAIN_AFFINE)
+        AFAIL(c, A, "gaintype", "gain '%s' is not supported (fixed, affine)",
+              GAINNAME[s->gaintype]);
+    if (s->biastype > CS_BIAS_AFFINE)
+        AFAIL(c, A, "biastype", "bias '%s' is not supported (none, affine)",
+              BIASNAME[s->biastype]);
+    if (s->actdim > 1)
+        AFAIL(c, A, "actdim", "actdim > 1 is only allowed for user and dcmotor dynamics");
+    if (s->actdim == 1 && s->dyntype == CS_DYN_NONE)
+        AFAIL(c, A, "actdim", "invalid actdim 1 in an actuator without dynamics");
+    if (s->actdim == 0 && s->dyntype != CS_DYN_NONE)
+        AFAIL(c, A, "actdim", "invalid actdim 0 in an actuator with dynamics");
+    /* inheritrange: a position-like actuator takes the joint's range, scaled about its
+     * middle */
+    if (s->gaintype == CS_GAIN_FIXED && s->gainprm[0] == -s->biasprm[1] &&
+        s->biastype == CS_BIAS_AFFINE && s->inheritrange > 0) {
+        double *r;
+        if (s->dyntype == CS_DYN_NONE || s->dyntype == CS_DYN_FILTEREXACT) r = s->ctrlrange;
+        else if (s->dyntype == CS_DYN_INTEGRATOR) r = s->actrange;
+        else AFAIL(c, A, "inheritrange", "inheritrange only available for position and "
+                   "intvelocity actuators");
+        const double *jr = c->jnt[j].s.range; /* radians for hinges by now */
+        if (jr[0] == jr[1])
+            AFAIL(c, A, "inheritrange", "inheritrange used but joint '%s' has no range",
+                  A->joint);
+        double mean = 0.5 * (jr[1] + jr[0]), radius = 0.5 * (jr[1] - jr[0]) * s->inheritrange;
+        r[0] = mean - radius;
+        r[1] = mean + radius;
+    }
+    lim[0] = resolve_limit(c, A, "ctrl", s->ctrllimited, s->ctrlrange);
+    lim[1] = resolve_limit(c, A, "force", s->forcelimited, s->forcerange);
+    lim[2] = resolve_limit(c, A, "act", s->actlimited, s->actrange);
+    if (lim[2] && s->dyntype == CS_DYN_NONE)
+        AFAIL(c, A, "actrange", "actrange given but the actuator has no dynamics (dyntype none)");
 }
 
 static int near0(double x) { return fabs(x) < 1e-6; }
@@ -402,6 +494,24 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
                     cs_mjcf_fail(c, K->line, "key", "name", "duplicate key name '%s'", K->name);
     }
 
+    /* actuators: the joint they drive, their types, ranges (inheritrange, limits) and
+     * activations, as MuJoCo's compiler resolves them */
+    int nu = c->nact, na = 0;
+    int *ajnt = cs_mjcf_alloc(c, (size_t)(nu + 1) * sizeof *ajnt);
+    int *aadr = cs_mjcf_alloc(c, (size_t)(nu + 1) * sizeof *aadr);
+    int *alim = cs_mjcf_alloc(c, (size_t)(3 * nu + 1) * sizeof *alim);
+    for (int i = 0; i < nu; i++) resolve_actuator(c, &c->act[i], ajnt + i, alim + 3 * i);
+    for (int i = 0; i < nu; i++) aadr[i] = c->act[i].s.dyntype != CS_DYN_NONE ? na++ : -1;
+    for (int k = 0; k < c->nkey; k++) {
+        cs_keyir *K = &c->key[k];
+        if (K->ctrl && K->nctrl != nu)
+            cs_mjcf_fail(c, K->line, "key", "ctrl", "expects %d numbers (nu: one per actuator), "
+                         "got %d", nu, K->nctrl);
+        if (K->act && K->nact != na)
+            cs_mjcf_fail(c, K->line, "key", "act", "expects %d numbers (na: one per actuator "
+                         "with dynamics), got %d", na, K->nact);
+    }
+
     /* the dof forest: a dof's parent is the previous dof of its body, else the last dof of
      * the parent's chain; a dof without a parent starts a tree */
     int *lastdof = cs_mjcf_alloc(c, (size_t)nb * sizeof *lastdof);
@@ -482,6 +592,17 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     A(mesh_vert, 3 * (size_t)nmv); A(mesh_face, 3 * (size_t)nmf); A(mesh_graph, nmg);
     A(mesh_hull, nmh); A(mesh_pos, 3 * nme); A(mesh_quat, 4 * nme); A(mesh_volume, nme);
     A(mesh_name, nme);
+    m->nu = nu;
+    m->na = na;
+    A(actuator_trntype, nu); A(actuator_dyntype, nu); A(actuator_gaintype, nu);
+    A(actuator_biastype, nu); A(actuator_trnid, 2 * nu); A(actuator_actadr, nu);
+    A(actuator_actnum, nu); A(actuator_ctrllimited, nu); A(actuator_forcelimited, nu);
+    A(actuator_actlimited, nu); A(actuator_actearly, nu); A(actuator_dynprm, CS_NDYN * nu);
+    A(actuator_gainprm, CS_NGAIN * nu); A(actuator_biasprm, CS_NBIAS * nu);
+    A(actuator_ctrlrange, 2 * nu); A(actuator_forcerange, 2 * nu); A(actuator_actrange, 2 * nu);
+    A(actuator_gear, 6 * nu); A(actuator_name, nu); A(dof_M0, nv);
+    A(key_ctrl, (size_t)nu * c->nkey); A(key_act, (size_t)na * c->nkey);
+    A(jnt_actfrclimited, nj); A(jnt_actfrcrange, 2 * nj);
 #undef A
     int oom = 0;
 #define CHECK(f) oom |= (m->f == NULL);
@@ -524,6 +645,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->jnt_solref + 2 * j, J->solreflimit, 2 * sizeof(double));
         memcpy(m->jnt_solimp + 5 * j, J->solimplimit, 5 * sizeof(double));
         m->jnt_name[j] = dupname(c->jnt[j].name, &nameoom);
+        m->jnt_actfrclimited[j] = J->actfrclimited == CS_LIMITED_TRUE;
+        memcpy(m->jnt_actfrcrange + 2 * j, J->actfrcrange, 2 * sizeof(double));
         for (int k = 0; k < cs_jnt_nv(J->type); k++) {
             int i = jdadr[j] + k;
             m->dof_jntid[i] = j;
@@ -658,6 +781,35 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->key_name[k] = dupname(K->name, &nameoom);
     }
 
+    for (int k = 0; k < c->nkey; k++) {
+        cs_keyir *K = &c->key[k];
+        if (K->ctrl) memcpy(m->key_ctrl + (size_t)nu * k, K->ctrl, (size_t)nu * sizeof(double));
+        if (K->act) memcpy(m->key_act + (size_t)na * k, K->act, (size_t)na * sizeof(double));
+    }
+    for (int i = 0; i < nu; i++) {
+        const cs_aspec *A = &c->act[i].s;
+        m->actuator_trntype[i] = 0;
+        m->actuator_dyntype[i] = A->dyntype;
+        m->actuator_gaintype[i] = A->gaintype;
+        m->actuator_biastype[i] = A->biastype;
+        m->actuator_trnid[2 * i] = ajnt[i];
+        m->actuator_trnid[2 * i + 1] = -1;
+        m->actuator_actadr[i] = aadr[i];
+        m->actuator_actnum[i] = aadr[i] >= 0;
+        m->actuator_ctrllimited[i] = alim[3 * i];
+        m->actuator_forcelimited[i] = alim[3 * i + 1];
+        m->actuator_actlimited[i] = alim[3 * i + 2];
+        m->actuator_actearly[i] = A->actearly;
+        memcpy(m->actuator_dynprm + CS_NDYN * i, A->dynprm, sizeof A->dynprm);
+        memcpy(m->actuator_gainprm + CS_NGAIN * i, A->gainprm, sizeof A->gainprm);
+        memcpy(m->actuator_biasprm + CS_NBIAS * i, A->biasprm, sizeof A->biasprm);
+        memcpy(m->actuator_ctrlrange + 2 * i, A->ctrlrange, sizeof A->ctrlrange);
+        memcpy(m->actuator_forcerange + 2 * i, A->forcerange, sizeof A->forcerange);
+        memcpy(m->actuator_actrange + 2 * i, A->actrange, sizeof A->actrange);
+        memcpy(m->actuator_gear + 6 * i, A->gear, sizeof A->gear);
+        m->actuator_name[i] = dupname(c->act[i].name, &nameoom);
+    }
+
     if (nameoom) {
         cs_free_model(m);
         cs_mjcf_nomem(c);
@@ -674,6 +826,16 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         BFAIL(c, &c->body[b], NULL, "the mass matrix is not positive definite at the reference "
                                     "pose: a moving body (or its subtree) without mass or "
                                     "inertia");
+    }
+    /* dampratio: a position-like actuator's positive biasprm[2] is a damping ratio; kv from
+     * the joint's reflected inertia at qpos0, dof_M0 / gear^2 (MuJoCo's set0) */
+    for (int i = 0; i < nu; i++) {
+        double *b = m->actuator_biasprm + CS_NBIAS * i, *g = m->actuator_gainprm + CS_NGAIN * i;
+        if (g[0] != -b[1] || b[2] <= 0) continue;
+        double trn = fabs(m->actuator_gear[6 * i]), mass = 0;
+        if (trn * trn > 1e-15)
+            mass = m->dof_M0[m->jnt_dofadr[m->actuator_trnid[2 * i]]] / (trn * trn);
+        b[2] = -(b[2] * 2 * sqrt(g[0] * mass));
     }
     return m;
 }

@@ -38,7 +38,28 @@ typedef struct {
     double range[2];      /* as written */
     double margin, damping, armature, frictionloss, stiffness;
     double solreflimit[2], solimplimit[5], solreffriction[2], solimpfriction[5];
+    int actfrclimited;    /* CS_LIMITED_*: the actuators' total force on the joint clamped */
+    double actfrcrange[2];
 } cs_jspec;
+
+/* actuator dynamics, gain and bias types (MuJoCo's mjtDyn, mjtGain, mjtBias numbering) */
+enum { CS_DYN_NONE = 0, CS_DYN_INTEGRATOR = 1, CS_DYN_FILTER = 2, CS_DYN_FILTEREXACT = 3 };
+enum { CS_GAIN_FIXED = 0, CS_GAIN_AFFINE = 1 };
+enum { CS_BIAS_NONE = 0, CS_BIAS_AFFINE = 1 };
+enum { CS_NDYN = 10, CS_NGAIN = 10, CS_NBIAS = 10 };
+
+/* An actuator as the MJCF says it, MuJoCo's mjsActuator fields (a default class holds one
+ * that every actuator element of the class starts from, whatever its shortcut) */
+typedef struct {
+    int dyntype, gaintype, biastype;
+    double gear[6];
+    double dynprm[CS_NDYN], gainprm[CS_NGAIN], biasprm[CS_NBIAS];
+    int ctrllimited, forcelimited, actlimited; /* CS_LIMITED_* */
+    double ctrlrange[2], forcerange[2], actrange[2];
+    double inheritrange;
+    int actearly;
+    int actdim;           /* -1: not given */
+} cs_aspec;
 
 typedef struct {
     char *name;
@@ -46,6 +67,7 @@ typedef struct {
     cs_gspec geom;
     cs_pspec pair;
     cs_jspec joint;
+    cs_aspec act;
     double meshscale[3];
 } cs_dclass;
 
@@ -117,19 +139,39 @@ typedef struct {
     int line;
 } cs_exclir;
 
+/* an actuator element: its spec, its transmission target (a joint) and its tag */
+typedef struct {
+    cs_aspec s;
+    char *name, *joint;
+    const char *tag;      /* motor, position, velocity, intvelocity, general, damper */
+    int line;
+} cs_actir;
+
 typedef struct {
     char *name;
     int line;
     double time;
-    double *qpos, *qvel; /* NULL: not given */
-    int nqpos, nqvel;
+    double *qpos, *qvel, *ctrl, *act; /* NULL: not given */
+    int nqpos, nqvel, nctrl, nact;
 } cs_keyir;
+
+/* A file of the model: the main file (0) or one brought in by <include>. Its elements'
+ * lines are numbered base + line in one sequence (cs_mjcf_fail maps them back). */
+typedef struct {
+    char *path;           /* as opened: the including file's directory joined to the name */
+    char *dir;            /* its directory, with a trailing '/' ("" for the working one) */
+    char *real;           /* its canonical path (NULL when it has none: a string) */
+    int base, nlines;
+    int parent, line;     /* the including file and the <include>'s line there; -1 for 0 */
+} cs_srcfile;
 
 typedef struct {
     const char *file;
     jmp_buf jb;
     int nomem;            /* the failure was memory exhaustion (errno ENOMEM for the caller) */
     void *xmlpending;     /* a libxml2 string being copied: freed if the copy fails */
+    void *incdoc, *incpx; /* an included file's libxml2 document and parser while it is */
+    char *incbuf;         /* read and copied in: freed if that fails */
     char *err;
     size_t errsz;
     void **allocs;
@@ -162,6 +204,12 @@ typedef struct {
     int nexcl, capexcl;
     cs_keyir *key;
     int nkey, capkey;
+    cs_actir *act;
+    int nact, capact;
+
+    /* the model's files (main first, then each <include>d one) */
+    cs_srcfile *src;
+    int nsrc, capsrc;
 
     char **ignored;
     int nignored, capignored;
@@ -177,7 +225,9 @@ void *cs_mjcf_alloc(cs_mjcf *c, size_t n);
 char *cs_mjcf_strdup(cs_mjcf *c, const char *s);
 /* grow *arr (element size es) so that index n fits */
 void cs_mjcf_grow(cs_mjcf *c, void **arr, int *cap, int n, size_t es);
-/* error at a line: "FILE:LINE: element <x>[ attribute 'y']: msg"; never returns */
+/* error at a line (a line of cs_mjcf's numbering over all the files):
+ * "FILE:LINE: element <x>[ attribute 'y']: msg[ (included from FILE:LINE ...)]"; never
+ * returns */
 void cs_mjcf_fail(cs_mjcf *c, int line, const char *elem, const char *attr, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 5, 6)));
 

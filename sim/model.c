@@ -46,3 +46,8 @@ int cs_name2id_joint(const cs_model *m, const char *name)
 {
     return lookup(m->jnt_name, m->njnt, name);
 }
+
+int cs_name2id_actuator(const cs_model *m, const char *name)
+{
+    return lookup(m->actuator_name, m->nu, name);
+}

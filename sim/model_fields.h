@@ -20,10 +20,16 @@
     X(tree_dofnum) X(body_lastdof) X(body_treeid) \
     X(geom_dataid) X(mesh_vertadr) X(mesh_vertnum) X(mesh_faceadr) X(mesh_facenum) \
     X(mesh_graphadr) X(mesh_hulladr) X(mesh_vert) X(mesh_face) X(mesh_graph) X(mesh_hull) \
-    X(mesh_pos) X(mesh_quat) X(mesh_volume)
+    X(mesh_pos) X(mesh_quat) X(mesh_volume) \
+    X(actuator_trntype) X(actuator_dyntype) X(actuator_gaintype) X(actuator_biastype) \
+    X(actuator_trnid) X(actuator_actadr) X(actuator_actnum) X(actuator_ctrllimited) \
+    X(actuator_forcelimited) X(actuator_actlimited) X(actuator_actearly) X(actuator_dynprm) \
+    X(actuator_gainprm) X(actuator_biasprm) X(actuator_ctrlrange) X(actuator_forcerange) \
+    X(actuator_actrange) X(actuator_gear) X(dof_M0) X(key_ctrl) X(key_act) \
+    X(jnt_actfrclimited) X(jnt_actfrcrange)
 
 #define CS_MODEL_NAMES(X) \
     X(body_name, nbody) X(jnt_name, njnt) X(geom_name, ngeom) X(pair_name, npair) \
-    X(key_name, nkey) X(mesh_name, nmesh)
+    X(key_name, nkey) X(mesh_name, nmesh) X(actuator_name, nu)
 
 #endif

@@ -41,6 +41,7 @@ static const struct { const char *name; int bit, enable; } FLAGS[] = {
     {"frictionloss", CS_DSBL_FRICTIONLOSS, 0}, {"limit", CS_DSBL_LIMIT, 0},
     {"passive", CS_DSBL_PASSIVE, 0}, {"eulerdamp", CS_DSBL_EULERDAMP, 0},
     {"spring", CS_DSBL_SPRING, 0}, {"damper", CS_DSBL_DAMPER, 0},
+    {"clampctrl", CS_DSBL_CLAMPCTRL, 0}, {"actuation", CS_DSBL_ACTUATION, 0},
     {"island", CS_DSBL_ISLAND, 0}, {"multiccd", CS_DSBL_MULTICCD, 0},
     {"nativeccd", CS_DSBL_NATIVECCD, 0},
     {"override", CS_ENBL_OVERRIDE, 1}, {"energy", CS_ENBL_ENERGY, 1}};
@@ -85,6 +86,13 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         if (strcasecmp(value, "contact") == 0) o->pgs_blocks = CS_PGS_CONTACT;
         else if (strcasecmp(value, "pair") == 0) o->pgs_blocks = CS_PGS_PAIR;
         else return fail(err, errsz, name, value, "expects contact or pair");
+        return 0;
+    }
+    if (strcmp(key, "integrator") == 0) {
+        if (strcasecmp(value, "euler") == 0) o->integrator = CS_INT_EULER;
+        else if (strcasecmp(value, "rk4") == 0) o->integrator = CS_INT_RK4;
+        else if (strcasecmp(value, "implicitfast") == 0) o->integrator = CS_INT_IMPLICITFAST;
+        else return fail(err, errsz, name, value, "expects Euler, RK4 or implicitfast");
         return 0;
     }
     if (strcmp(key, "contact") == 0) { /* conesim's own: the contact model */

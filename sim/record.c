@@ -26,6 +26,23 @@ const char *cs_joint_label(const cs_model *m, int jnt, char *buf, size_t bufsz)
     return buf;
 }
 
+const char *cs_actuator_label(const cs_model *m, int act, char *buf, size_t bufsz)
+{
+    if (m->actuator_name[act]) return m->actuator_name[act];
+    snprintf(buf, bufsz, "actuator%d", act);
+    return buf;
+}
+
+void cs_actuator_header(FILE *f) { fputs("step,time,actuator,ctrl,force\n", f); }
+
+void cs_actuator_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
+{
+    char buf[32];
+    for (int i = 0; i < m->nu; i++)
+        fprintf(f, "%ld,%.17g,%s,%.17g,%.17g\n", step, time, cs_actuator_label(m, i, buf, sizeof buf),
+                d->ctrl[i], d->actuator_force[i]);
+}
+
 const char *cs_jnt_type_name(int type)
 {
     switch (type) {
@@ -124,6 +141,35 @@ void cs_contact_rows(FILE *f, const cs_model *m, const cs_data *d, long step, do
         for (int k = 0; k < 6; k++) fprintf(f, ",%.17g", k < c->dim ? c->force[k] : 0.0);
         for (int k = 0; k < 6; k++) fprintf(f, ",%.17g", k < c->dim ? c->vel[k] : 0.0);
         fprintf(f, ",%s\n", zone_word(c->zone));
+    }
+}
+
+const char *cs_jrow_kind_name(int kind)
+{
+    switch (kind) {
+    case CS_JROW_FRICTION: return "friction";
+    case CS_JROW_LOWER: return "limit_lower";
+    case CS_JROW_UPPER: return "limit_upper";
+    case CS_JROW_ANGLE: return "limit_angle";
+    default: return "?";
+    }
+}
+
+void cs_limit_header(FILE *f)
+{
+    fputs("step,time,joint,kind,dof,pos,force\n", f);
+}
+
+void cs_limit_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
+{
+    char buf[32];
+    int n = cs_jrow_count(m, d);
+    for (int i = 0; i < n; i++) {
+        cs_jrow r;
+        cs_jrow_get(m, d, i, &r);
+        fprintf(f, "%ld,%.17g,%s,%s,%d,%.17g,%.17g\n", step, time,
+                cs_joint_label(m, r.joint, buf, sizeof buf), cs_jrow_kind_name(r.kind), r.dof,
+                r.pos, r.force);
     }
 }
 

@@ -1,5 +1,6 @@
 /* The smooth stage: the mass matrix by composite rigid bodies (with armature), bias forces
- * by recursive Newton-Euler, gravity, applied and passive (spring, damper) forces, the
+ * by recursive Newton-Euler, gravity, applied, passive (spring, damper) and actuator
+ * forces (actuator.c), the
  * factor, and the unconstrained acceleration. Spatial quantities of a tree are taken at one
  * reference point, its root body's origin (cdof, cvel: kinematics.c). */
 #include <math.h>
@@ -190,7 +191,9 @@ void cs_smooth(const cs_model *m, cs_data *d)
     bias_forces(m, d, d->cfrc);
     composite_mass(m, d);
     passive(m, d);
-    for (int i = 0; i < m->nv; i++) d->qfrc_smooth[i] += d->qfrc_passive[i] - d->qfrc_bias[i];
+    cs_actuation(m, d);
+    for (int i = 0; i < m->nv; i++)
+        d->qfrc_smooth[i] += d->qfrc_passive[i] - d->qfrc_bias[i] + d->qfrc_actuator[i];
     if (cs_mass_factor(d->mass)) d->warning[CS_WARN_BADQACC]++; /* not for checked models */
     memcpy(d->qacc_smooth, d->qfrc_smooth, (size_t)m->nv * sizeof *d->qacc_smooth);
     cs_mass_solve(d->mass, d->qacc_smooth, 0, m->nv);

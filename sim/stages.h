@@ -19,9 +19,19 @@ int cs_dof_rotates(const cs_model *m, int i);
 /* integrate.c: qpos moved by qvel over h, per joint type */
 void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, double h);
 
-/* invweight.c: body_invweight0 and dof_invweight0 at qpos0 (MuJoCo's set0). Returns 0,
+/* invweight.c: body_invweight0, dof_invweight0 and dof_M0 at qpos0 (MuJoCo's set0). Returns 0,
  * -1 out of memory, or 1 + the dof whose pivot was not positive. */
 int cs_model_invweight0(cs_model *m);
+
+/* actuator.c: lengths, velocities, controls, activation rates and forces of the actuators,
+ * and qfrc_actuator (MuJoCo's mj_transmission, actuator velocities and mj_fwdActuation) */
+void cs_actuation(const cs_model *m, cs_data *d);
+/* actuator.c: activations advanced over one step from act_dot (MuJoCo's mj_nextActivation
+ * for each, clamped to actrange) */
+void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot);
+/* actuator.c: diagonal of d qfrc_actuator / d qvel (joint transmissions: per dof), added
+ * into out (nv) */
+void cs_actuator_vel(const cs_model *m, const cs_data *d, double *out);
 
 /* smooth.c: the mass matrix qM by composite rigid bodies, from the kinematics */
 void cs_make_mass(const cs_model *m, cs_data *d);

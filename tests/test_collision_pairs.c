@@ -625,10 +625,14 @@ START_TEST(capsule_box_random)
         double ref = tc_minimize(f_seg_box, &q, NULL) - s1[0];
         cs_geom_contact c[CS_MAXCONPAIR];
         int nc = collide(CS_GEOM_CAPSULE, s1, &a, CS_GEOM_BOX, s, &b, margin, c);
-        CK_COUNT(nc, ref, margin);
-        if (!nc)
-            continue;
-        ck_assert_double_eq_tol(c[0].dist, ref, 1e-9);
+        /* the segment outside the box: the first point is the nearest one, exactly; a
+         * segment that enters the box is placed by its nearest feature (MuJoCo's set), never
+         * deeper than it is */
+        if (ref + s1[0] > 1e-9) {
+            CK_COUNT(nc, ref, margin);
+            if (nc)
+                ck_assert_double_eq_tol(c[0].dist, ref, 1e-9);
+        }
         for (int k = 0; k < nc; k++)
             ck_assert(c[k].dist >= ref - 1e-9 && c[k].dist <= margin);
     }
@@ -661,6 +665,122 @@ START_TEST(capsule_box_lying)
     xs[1] = c[1].pos[0];
     ck_assert_double_eq_tol(fmin(xs[0], xs[1]), 0.6, 1e-12);
     ck_assert_double_eq_tol(fmax(xs[0], xs[1]), 1.0, 1e-12);
+}
+END_TEST
+
+/* Capsule-box point sets against MuJoCo's: the capsule's axis is placed by its nearest feature
+ * (an end over a face or inside, an edge, a corner), and a second sphere along the axis by that
+ * feature and the axis's lean, kept when within the margin. Each case's numbers are native
+ * MuJoCo 3.12.0's (mj_forward on the capsule and the box as two free bodies, d->contact:
+ * point, normal from capsule to box, distance), in its order. The box is 0.4 x 0.3 x 0.2 at the
+ * origin unless moved; margin 0.02; each capsule sinks 1 mm (3 cm for the end inside). */
+typedef struct {
+    double r, L, pos[3], quat[4];
+    double size[3], bpos[3], bquat[4], margin;
+    int n;
+    struct {
+        double pos[3], normal[3], dist;
+    } c[2];
+} capsule_box_case;
+
+static const capsule_box_case CAPSULE_BOX_MUJOCO[] = {
+    /* over an edge, leaning out and down (edge crossed in an X): the edge point and one
+     * over the face */
+    {0.02, 0.1, {0.21, 0.03, 0.11834712794410716},
+     {0.6819983600624985, 0, 0.7313537016191705, 0},
+     {0.2, 0.15, 0.1}, {0, 0, 0}, {1.0, 0, 0, 0}, 0.02, 2,
+     {{{0.19996512176312795, 0.029999999999999999, 0.09950121797487009},
+       {-0.069756473744125594, 0, -0.9975640502598242}, -0.0010000000000000078},
+      {{0.11024359497401756, 0.029999999999999999, 0.10266138765925986},
+       {0, 0, -1}, 0.005322775318519702}}},
+    /* across an edge on its diagonal (a T): the edge point only */
+    {0.02, 0.1, {0.28410155417630173, 0.03, 0.18410155417630172},
+     {0.9237600482099162, -0.019124697336363645, 0.3824939467272728, 0},
+     {0.2, 0.15, 0.1}, {0, 0, 0}, {1.0, 0, 0, 0}, 0.02, 1,
+     {{{0.19964644660940672, 0.026466673733312129, 0.099646446609406719},
+       {-0.70710678118654802, 0, -0.70710678118654724}, -0.0010000000000000391}}},
+    /* from a corner along its edge, rising: the corner and the far end, still over the edge */
+    {0.02, 0.1, {0.21530549694715195, 0.07530549694715193, 0.11530549694715193},
+     {0.7141382963618758, 0.6996898486997092, 0.02099069546099127, 0},
+     {0.2, 0.15, 0.1}, {0, 0, 0}, {1.0, 0, 0, 0}, 0.02, 2,
+     {{{0.19965671992840422, 0.14998243935532785, 0.09963688787378569},
+       {-0.68656014319159109, -0.035121289344322411, -0.72622425242863808}, -0.00099999999999999048},
+      {{0.20188511459605896, -0.024629566359269869, 0.10178218972171982},
+       {-0.72666598271133565, 0, -0.6869909384920363}, 0.005188393679927631}}},
+    /* over a corner, across the top face: the corner and one back over the face */
+    {0.02, 0.1, {0.19, 0.13, 0.12009240792150314},
+     {0.6892250659458447, -0.6274763791203295, 0.362273656395254, 0},
+     {0.2, 0.15, 0.1}, {0, 0, 0}, {1.0, 0, 0, 0}, 0.02, 2,
+     {{{0.19995701367014357, 0.14999605843803429, 0.099501866845577672},
+       {-0.085972659712926086, -0.0078831239313953156, -0.99626630884466227}, -0.0010000000000000044},
+      {{0.14006238305610777, 0.043505510244266216, 0.10254308480794619},
+       {0, 0, -1}, 0.005086169615892356}}},
+    /* pointing at a corner: the corner only */
+    {0.02, 0.1, {0.26870468203356546, 0.21870468203356547, 0.16870468203356548},
+     {0.45970084338098305, 0.6279630301995545, -0.6279630301995545, 0},
+     {0.2, 0.15, 0.1}, {0, 0, 0}, {1.0, 0, 0, 0}, 0.02, 1,
+     {{{0.19971132486540519, 0.14971132486540517, 0.099711324865405182},
+       {-0.57735026918962473, -0.57735026918962629, -0.57735026918962629}, -0.0010000000000000391}}},
+    /* resting on the top face, tilted 3 degrees: the low end and the high end */
+    {0.03, 0.08, {-0.05, 0.02, 0.13318687649943545},
+     {0.7253743710122876, 0, 0.688354575693754, 0},
+     {0.2, 0.15, 0.1}, {0, 0, 0}, {1.0, 0, 0, 0}, 0.02, 2,
+     {{{-0.12989036278036592, 0.02, 0.099499999999999977},
+       {0, 0, -1}, -0.0010000000000000564},
+      {{0.029890362780365914, 0.02, 0.10368687649943548},
+       {0, 0, -1}, 0.0073737529988709416}}},
+    /* its lower end inside the box: that end only */
+    {0.02, 0.1, {0.05, 0.02, 0.18539392014169453},
+     {0.1517576992825313, 0, 0.9884177258166067, 0},
+     {0.2, 0.15, 0.1}, {0, 0, 0}, {1.0, 0, 0, 0}, 0.02, 1,
+     {{{0.080000000000000016, 0.02, 0.084999999999999992},
+       {0, 0, -1}, -0.030000000000000037}}},
+    /* along an edge, inside its length: the nearest edge point and the far end */
+    {0.02, 0.1, {0.2, 0.1, 0.1205085480771152},
+     {0.6964264070984362, -0.7174847355572522, -0.014349694711145045, 0},
+     {0.2, 0.15, 0.1}, {0, 0, 0}, {1.0, 0, 0, 0}, 0.02, 2,
+     {{{0.19898860512653985, 0.14998500674544715, 0.099500224848238811},
+       {0, -0.029986509105670769, -0.99955030352236685}, -0.0010000000000000078},
+      {{0.20000000000000001, 0.099999999999999811, 0.10025427403855761},
+       {0, 0, -1}, 0.00050854807711519026}}},
+    /* the first case with the pair moved and turned: the same points */
+    {0.02, 0.1, {0.4963726693931546, -0.06796357480170268, 0.5548652880141908},
+     {0.5066033252491746, -0.13857041047051022, 0.8120148630005464, 0.25452539058945967},
+     {0.2, 0.15, 0.1}, {0.3, -0.2, 0.5}, {0.9393727128473789, 0.0916432938695913, 0.1832865877391826, 0.2749298816087739}, 0.02, 2,
+     {{{0.48108978476017011, -0.072138477611318086, 0.54055198205006805},
+       {-0.44830262437702445, 0.032844352717650412, -0.89327823519395744}, -0.00099999999999996966},
+      {{0.41220736942246383, -0.12172144787546355, 0.5698210947600868},
+       {-0.39473979817379989, 0.071392499417875857, -0.91601506688731749}, 0.0053227753185196465}}},
+};
+
+START_TEST(capsule_box_mujoco)
+{
+    int ncase = (int)(sizeof CAPSULE_BOX_MUJOCO / sizeof CAPSULE_BOX_MUJOCO[0]);
+    for (int i = 0; i < ncase; i++) {
+        const capsule_box_case *k = &CAPSULE_BOX_MUJOCO[i];
+        cs_pose a, b;
+        double qa[9], qb[9], s1[3] = {k->r, k->L, 0};
+        tc_quat2mat(k->quat, qa);
+        tc_quat2mat(k->bquat, qb);
+        tc_pose(&a, k->pos[0], k->pos[1], k->pos[2], qa);
+        tc_pose(&b, k->bpos[0], k->bpos[1], k->bpos[2], qb);
+        cs_geom_contact c[CS_MAXCONPAIR];
+        int nc = collide(CS_GEOM_CAPSULE, s1, &a, CS_GEOM_BOX, k->size, &b, k->margin, c);
+        ck_assert_msg(nc == k->n, "case %d: %d points, MuJoCo %d", i, nc, k->n);
+        for (int j = 0; j < nc; j++) {
+            for (int d = 0; d < 3; d++) {
+                ck_assert_msg(fabs(c[j].pos[d] - k->c[j].pos[d]) < 1e-12,
+                              "case %d point %d: pos[%d] %.17g, MuJoCo %.17g", i, j, d,
+                              c[j].pos[d], k->c[j].pos[d]);
+                ck_assert_msg(fabs(c[j].frame[d] - k->c[j].normal[d]) < 1e-12,
+                              "case %d point %d: normal[%d] %.17g, MuJoCo %.17g", i, j, d,
+                              c[j].frame[d], k->c[j].normal[d]);
+            }
+            ck_assert_msg(fabs(c[j].dist - k->c[j].dist) < 1e-12,
+                          "case %d point %d: dist %.17g, MuJoCo %.17g", i, j, c[j].dist,
+                          k->c[j].dist);
+        }
+    }
 }
 END_TEST
 
@@ -1231,6 +1351,7 @@ Suite *collision_pairs_suite(void)
     tcase_add_test(t, sphere_cylinder_random);
     tcase_add_test(t, capsule_box_random);
     tcase_add_test(t, capsule_box_lying);
+    tcase_add_test(t, capsule_box_mujoco);
     tcase_add_test(t, box_box_random);
     tcase_add_test(t, box_box_manifolds);
     tcase_add_test(t, plane_manifolds);

@@ -259,6 +259,20 @@ static void limit_holds(const char *xml, const char *what, double load, int solv
     ck_assert_msg(fabs(Ma) < 1e-6 * expect, "M qacc = %g", Ma);
     ck_assert_msg(over >= 0 && over <= pos_bound, "past the range by %g (bound %g)", over, pos_bound);
     ck_assert_msg(fabs(d->qvel[0]) < 1e-6, "still moving: %g", d->qvel[0]);
+    /* the row itself (cs_jrow_get, the --limits CSV): one limit row on the side it rests on,
+     * its force the load (J = -1 on the upper side, +1 on the lower), pos the overshoot */
+    cs_jrow r;
+    ck_assert_int_eq(cs_jrow_count(m, d), 1);
+    ck_assert_int_eq(cs_jrow_get(m, d, 0, &r), 0);
+    ck_assert_int_eq(cs_jrow_get(m, d, 1, &r), -1);
+    cs_jrow_get(m, d, 0, &r);
+    int upper = m->jnt_type[0] == CS_JNT_HINGE;
+    ck_assert_int_eq(r.kind, upper ? CS_JROW_UPPER : CS_JROW_LOWER);
+    ck_assert_str_eq(cs_jrow_kind_name(r.kind), upper ? "limit_upper" : "limit_lower");
+    ck_assert_int_eq(r.joint, 0);
+    ck_assert_int_eq(r.dof, 0);
+    ck_assert_double_eq_tol(r.force, upper ? -f : f, 1e-12 * expect);
+    ck_assert_double_eq_tol(r.pos, -over, 1e-15);
     cs_free_data(d);
     cs_free_model(m);
 }
@@ -280,6 +294,50 @@ START_TEST(test_limit_holds)
         limit_holds(hinge, "hinge arm", 1 * G * 0.3, solver);
         limit_holds(slide, "slide block", 2 * G, solver);
     }
+}
+END_TEST
+
+/* The joint rows in MuJoCo's order: a friction row per dof with frictionloss (the ball's
+ * three dofs, then the hinge's), then the limits joint by joint, a hinge whose margin spans
+ * its range getting both sides (lower first), the ball's rotation-angle limit; and each row's
+ * distance from its limit. */
+START_TEST(test_jrow_order)
+{
+    const char *xml =
+        "<mujoco><worldbody><body pos=\"0 0 1\">"
+        "<joint name=\"ball\" type=\"ball\" range=\"0 30\" frictionloss=\"0.1\"/>"
+        "<geom type=\"capsule\" fromto=\"0 0 0 0.3 0 0\" size=\"0.02\"/>"
+        "<body pos=\"0.3 0 0\"><joint name=\"h\" axis=\"0 1 0\" range=\"-10 10\" "
+        "margin=\"1\" frictionloss=\"0.2\"/>"
+        "<geom type=\"capsule\" fromto=\"0 0 0 0.3 0 0\" size=\"0.02\"/></body>"
+        "</body></worldbody>"
+        "<keyframe><key qpos=\"0.96126169593831889 0 0.27563735581699916 0 0.05\"/></keyframe>"
+        "</mujoco>";
+    cs_model *m = load_string(xml, "order.xml");
+    cs_data *d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+    cs_forward(m, d);
+    ck_assert_int_eq(cs_jrow_count(m, d), 7);
+    const int kind[7] = {CS_JROW_FRICTION, CS_JROW_FRICTION, CS_JROW_FRICTION, CS_JROW_FRICTION,
+                         CS_JROW_ANGLE, CS_JROW_LOWER, CS_JROW_UPPER};
+    const int joint[7] = {0, 0, 0, 1, 0, 1, 1}, dof[7] = {0, 1, 2, 3, 0, 3, 3};
+    /* the ball is turned 32 degrees about y, 2 past its limit; the hinge is at 0.05 rad */
+    const double deg = M_PI / 180, h = 0.05;
+    const double pos[7] = {0, 0, 0, 0, -2 * deg, h + 10 * deg, 10 * deg - h};
+    for (int i = 0; i < 7; i++) {
+        cs_jrow r;
+        ck_assert_int_eq(cs_jrow_get(m, d, i, &r), 0);
+        ck_assert_msg(r.kind == kind[i] && r.joint == joint[i] && r.dof == dof[i],
+                      "row %d: kind %d joint %d dof %d", i, r.kind, r.joint, r.dof);
+        ck_assert_msg(fabs(r.pos - pos[i]) < 1e-12, "row %d: pos %.17g, expected %.17g", i,
+                      r.pos, pos[i]);
+        if (r.kind == CS_JROW_FRICTION)
+            ck_assert(fabs(r.force) <= m->dof_frictionloss[r.dof] * (1 + 1e-12));
+        else
+            ck_assert(r.force >= 0);
+    }
+    cs_free_data(d);
+    cs_free_model(m);
 }
 END_TEST
 
@@ -319,11 +377,24 @@ START_TEST(test_frictionloss_threshold)
                        solver_name(solver), P[k] / Ff, v2, creep, a);
                 ck_assert_msg(fabs(v2 / creep - 1) < 1e-3, "creep %g, P R / B %g", v2, creep);
                 ck_assert_msg(fabs(a) < 1e-6, "accelerates at %g", a);
+                /* the friction row carries the push: -P, inside its bound */
+                cs_jrow r;
+                ck_assert_int_eq(cs_jrow_count(m, d), 1);
+                cs_jrow_get(m, d, 0, &r);
+                ck_assert_int_eq(r.kind, CS_JROW_FRICTION);
+                ck_assert_double_eq_tol(r.force, -P[k], 1e-6 * Ff);
+                ck_assert_double_eq(r.pos, 0);
             } else {
                 double expect = (P[k] - Ff) / mass;
                 printf("report: frictionloss %s P = %.2f F_f: slides, a = %.9f m/s^2 "
                        "((P - F_f) / m = %.9f)\n", solver_name(solver), P[k] / Ff, a, expect);
                 ck_assert_msg(fabs(a / expect - 1) < 1e-6, "a %.12g, expected %.12g", a, expect);
+                /* sliding: the row sits on its bound, against the motion */
+                cs_jrow r;
+                cs_jrow_get(m, d, 0, &r);
+                ck_assert_int_eq(r.kind, CS_JROW_FRICTION);
+                ck_assert_double_eq_tol(r.force, -Ff, 1e-12 * Ff);
+                ck_assert_double_eq_tol(r.force, d->qfrc_constraint[0], 1e-12 * Ff);
             }
             cs_free_data(d);
             cs_free_model(m);
@@ -597,6 +668,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_pendulum_energy_conserved);
     tcase_add_test(tc, test_pendulum_energy_dissipated);
     tcase_add_test(tc, test_limit_holds);
+    tcase_add_test(tc, test_jrow_order);
     tcase_add_test(tc, test_frictionloss_threshold);
     tcase_add_test(tc, test_gripper_threshold);
     tcase_add_test(tc, test_wheels_roll);

@@ -254,6 +254,38 @@ START_TEST(test_mesh_assets)
 }
 END_TEST
 
+/* A model split across files (defaults, an arm that includes its hand, actuators and a
+ * keyframe; two <worldbody> and two <default> sections) compiles to exactly the model of the
+ * same file written in one piece: every array of the model's field table is equal. The hand
+ * is found next to the arm that includes it, the mesh through the main file's meshdir. */
+START_TEST(test_include)
+{
+    char err[1024];
+    cs_model *a = cs_load_xml(CS_TEST_DATA "/good/include_scene.xml", NULL, err, sizeof err);
+    ck_assert_msg(a != NULL, "%s", err);
+    cs_model *b = cs_load_xml(CS_TEST_DATA "/good/include_flat.xml", NULL, err, sizeof err);
+    ck_assert_msg(b != NULL, "%s", err);
+    ck_assert_int_eq(a->nbody, 4);
+    ck_assert_int_eq(a->ngeom, 5);
+    ck_assert_int_eq(a->nu, 2);
+    ck_assert_int_eq(cs_name2id_geom(a, "post"), 1); /* the world's geoms first */
+    cs_field fa, fb;
+    int k = 0;
+    for (; cs_model_field(a, k, &fa) == 0; k++) {
+        ck_assert_int_eq(cs_model_field(b, k, &fb), 0);
+        ck_assert_int_eq(fa.shape[0], fb.shape[0]);
+        ck_assert_int_eq(fa.shape[1], fb.shape[1]);
+        size_t n = (size_t)fa.shape[0] * (size_t)fa.shape[1] *
+                   (fa.type == CS_FIELD_INT ? sizeof(int) : sizeof(double));
+        ck_assert_msg(memcmp(fa.ptr, fb.ptr, n) == 0, "field %s differs", fa.name);
+    }
+    ck_assert_int_gt(k, 100);
+    for (int i = 0; i < a->nu; i++) ck_assert_str_eq(a->actuator_name[i], b->actuator_name[i]);
+    cs_free_model(a);
+    cs_free_model(b);
+}
+END_TEST
+
 START_TEST(test_bad_catalogue)
 {
     static char names[128][256];
@@ -265,10 +297,14 @@ START_TEST(test_bad_catalogue)
         char first[512] = "";
         ck_assert_ptr_nonnull(fgets(first, sizeof first, f));
         fclose(f);
+        /* "<!-- expect: LINE: phrase -->", or "FILE:LINE: phrase" when the error is in a
+         * file the scene includes (FILE relative to the scene's directory) */
         int line = 0;
-        char phrase[400] = "";
-        ck_assert_msg(sscanf(first, "<!-- expect: %d: %399[^\n]", &line, phrase) == 2,
-                      "%s: no expect line", names[i]);
+        char phrase[400] = "", file[256] = "";
+        if (sscanf(first, "<!-- expect: %d: %399[^\n]", &line, phrase) != 2)
+            ck_assert_msg(sscanf(first, "<!-- expect: %255[^: ]:%d: %399[^\n]", file, &line,
+                                 phrase) == 3,
+                          "%s: no expect line", names[i]);
         char *end = strstr(phrase, " -->");
         if (end) *end = 0;
         char err[1024] = "";
@@ -276,7 +312,10 @@ START_TEST(test_bad_catalogue)
         if (m) cs_free_model(m);
         ck_assert_msg(m == NULL, "%s: loaded but should fail", names[i]);
         char prefix[600];
-        snprintf(prefix, sizeof prefix, "%.256s:%d: ", names[i], line);
+        if (file[0])
+            snprintf(prefix, sizeof prefix, "%s/bad/%s:%d: ", CS_TEST_DATA, file, line);
+        else
+            snprintf(prefix, sizeof prefix, "%.256s:%d: ", names[i], line);
         ck_assert_msg(strncmp(err, prefix, strlen(prefix)) == 0, "%s: expected '%s...', got '%s'",
                       names[i], prefix, err);
         ck_assert_msg(strstr(err, phrase) != NULL, "%s: expected phrase '%s' in '%s'", names[i],
@@ -465,6 +504,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_good_scenes);
     tcase_add_test(t, test_everything_scene);
+    tcase_add_test(t, test_include);
     tcase_add_test(t, test_compiler_scene);
     tcase_add_test(t, test_cg_scene);
     tcase_add_test(t, test_frames_scene);

@@ -233,6 +233,60 @@ START_TEST(test_csv_formats_every)
 }
 END_TEST
 
+/* --limits on slide_pusher (a slide joint with range 0..0.2 m pushed by a spring k = 10 N/m
+ * towards q = 1): no row until the pusher reaches its upper end, then one limit_upper row per
+ * step, with --every K on the contacts' steps; once it rests there the row carries the
+ * spring, k (1 - q), with q = 0.2 - pos. */
+static const char *LIM_HEADER = "step,time,joint,kind,dof,pos,force";
+
+START_TEST(test_limits_csv)
+{
+    char sc[512], lim[512], *f[16];
+    scene(sc, sizeof sc, "slide_pusher.xml");
+    tmp_path(lim, sizeof lim, "limits.csv");
+    for (int every = 1; every <= 7; every += 6) {
+        char ev[8];
+        snprintf(ev, sizeof ev, "%d", every);
+        const char *args[] = {"run", sc, "--duration", "1.2", "--every", ev, "--limits", lim,
+                              "--quiet", NULL};
+        ck_assert_int_eq(run(args, NULL, NULL), 0);
+        char *t = slurp(lim, NULL), **line = malloc(2000 * sizeof *line);
+        ck_assert(t && line);
+        int n = lines(t, line, 2000);
+        ck_assert_str_eq(line[0], LIM_HEADER);
+        long first = -1, prev = -1;
+        double pos = 0, force = 0;
+        for (int i = 1; i < n; i++) {
+            ck_assert_int_eq(fields(line[i], f, 16), 7);
+            long k = parse_step(f[0]);
+            ck_assert_msg(k % every == 0 && k < 1200 && k > prev, "row for step %ld", k);
+            char tt[64];
+            snprintf(tt, sizeof tt, "%.17g", k * 0.001);
+            ck_assert_str_eq(f[1], tt);
+            ck_assert_str_eq(f[2], "slide");
+            ck_assert_str_eq(f[3], "limit_upper");
+            ck_assert_str_eq(f[4], "0");
+            check_g17(f[5]);
+            check_g17(f[6]);
+            pos = strtod(f[5], NULL);
+            force = strtod(f[6], NULL);
+            ck_assert_msg(pos < 0 && force >= 0, "step %ld: pos %g force %g", k, pos, force);
+            if (first < 0) first = k;
+            prev = k;
+        }
+        /* 0.2 m at about 5 m/s^2 takes 0.28 s; then a row on every recorded step */
+        ck_assert_msg(first > 250 && first < 320, "first limit row at step %ld", first);
+        ck_assert_int_eq(n - 1, (1199 / every) - (first / every) + 1);
+        double q = 0.2 - pos, spring = 10 * (1 - q);
+        ck_assert_msg(fabs(force - spring) < 1e-3 * spring, "limit force %.9g, spring %.9g",
+                      force, spring);
+        free(line);
+        free(t);
+    }
+    unlink(lim);
+}
+END_TEST
+
 /* --steps 0: the initial state once; --duration T: round(T / timestep) steps */
 START_TEST(test_steps_duration)
 {
@@ -526,6 +580,7 @@ START_TEST(test_bad_command_line)
         {"run", sc, "--record", "/tmp/cs-same.csv", "--contacts", "/tmp/cs-same.csv", NULL},
         {"run", sc, "--record", "/tmp/cs-same.csv", "--solver-log", "/tmp/./cs-same.csv", NULL},
         {"run", sc, "--contacts", "/tmp/cs-same.csv", "--solver-log", "/tmp//cs-same.csv", NULL},
+        {"run", sc, "--limits", "/tmp/cs-same.csv", "--joints", "/tmp/cs-same.csv", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out, *err;
@@ -819,6 +874,7 @@ static Suite *suite(void)
     TCase *t = tcase_create("run");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, test_csv_formats_every);
+    tcase_add_test(t, test_limits_csv);
     tcase_add_test(t, test_steps_duration);
     tcase_add_test(t, test_quickstart_summary);
     tcase_add_test(t, test_deterministic);

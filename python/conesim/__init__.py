@@ -101,7 +101,8 @@ class _Named:
 
 # ---- options ----------------------------------------------------------------------------
 _KEYWORDS = {"cone": ("pyramidal", "elliptic"), "solver": ("pgs", "cg", "newton"),
-             "pgs_blocks": ("contact", "pair"), "contact": ("soft", "coulomb")}
+             "pgs_blocks": ("contact", "pair"), "contact": ("soft", "coulomb"),
+             "integrator": ("euler", "rk4", "implicit", "implicitfast")}
 
 
 class Option:
@@ -238,6 +239,9 @@ class Model:
         return self._lookup("joint", key, self.njnt, lib.cs_name2id_joint)
 
     jnt = joint
+
+    def actuator(self, key):
+        return self._lookup("actuator", key, self.nu, lib.cs_name2id_actuator)
 
     def __del__(self):
         ptr = self.__dict__.get("_ptr")

@@ -256,3 +256,46 @@ def test_joints_in_mujocos_layout():
         conesim.step(m, d)
         best = max(best, abs(d.qvel[0]) * L)
     assert best == pytest.approx(np.sqrt(2 * g * L), rel=2e-2)
+
+
+SERVO = """<mujoco>
+  <option integrator="implicitfast" gravity="0 0 0"/>
+  <worldbody>
+    <body name="arm">
+      <joint name="hinge" axis="0 0 1" range="-90 90"/>
+      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="1"/>
+    </body>
+  </worldbody>
+  <actuator>
+    <position name="servo" joint="hinge" kp="10" dampratio="1" inheritrange="0.5"/>
+    <motor joint="hinge" gear="2"/>
+  </actuator>
+  <keyframe><key ctrl="0.3 0"/></keyframe>
+</mujoco>"""
+
+
+def test_actuators_in_mujocos_layout():
+    m = conesim.Model.from_xml_string(SERVO)
+    assert (m.nu, m.na) == (2, 0)
+    assert m.actuator("servo").id == 0 and m.actuator(1).id == 1
+    assert list(m.actuator_trnid[0]) == [0, -1]
+    assert list(m.actuator_biastype) == [1, 0]  # affine, none (mjtBias)
+    # inheritrange 0.5 of the joint's +-90 degrees
+    assert m.actuator_ctrlrange[0] == pytest.approx([-np.pi / 4, np.pi / 4])
+    # dampratio 1: kv = 2 sqrt(kp I), I = m L^2 / 3 plus the capsule's radius terms
+    kv = -m.actuator_biasprm[0][2]
+    assert kv == pytest.approx(2 * np.sqrt(10 * m.dof_M0[0]))
+    assert m.actuator_gear[1][0] == 2 and m.key_ctrl.shape == (1, 2)
+    d = conesim.Data(m)
+    conesim.reset_data_keyframe(m, d, 0)
+    assert list(d.ctrl) == [0.3, 0]
+    d.ctrl[1] = 0.5  # writable: the motor adds gear * 0.5 = 1 N m
+    conesim.forward(m, d)
+    assert d.actuator_force[0] == pytest.approx(10 * 0.3)
+    assert d.qfrc_actuator[0] == pytest.approx(3 + 2 * 0.5)
+    d.ctrl[1] = 0
+    conesim.step(m, d, 3000)  # critically damped: settles on the setpoint
+    assert d.qpos[0] == pytest.approx(0.3, abs=1e-6)
+    assert d.actuator_length[0] == pytest.approx(d.qpos[0])
+    with pytest.raises(KeyError):
+        m.actuator("nope")

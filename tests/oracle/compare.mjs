@@ -1,7 +1,8 @@
 // Line up two runs of one scene (conesim's and MuJoCo's CSVs, the README) step by
 // step and measure how far apart they are. Library (compareRuns) and command line:
-//   node compare.mjs OURS_TRAJ OURS_CONTACTS REF_TRAJ REF_CONTACTS [--json]
-// Contacts are matched per step by geom pair and nearest position (greedy, closest pairs first).
+//   node compare.mjs OURS_TRAJ OURS_CONTACTS REF_TRAJ REF_CONTACTS [--limits OURS REF] [--json]
+// Contacts are matched per step by geom pair and nearest position (greedy, closest pairs first);
+// joint rows (--limits CSVs) per step by kind (friction, or the limit's side), joint and dof.
 import fs from 'fs';
 import { fileURLToPath } from 'url';
 
@@ -13,7 +14,7 @@ export function readCsv(path) {
     const c = l.split(',');
     if (c.length !== head.length) throw new Error(`${path}:${i + 2}: ${c.length} columns, header has ${head.length}`);
     const r = {};
-    head.forEach((h, j) => { r[h] = /^(body|geom1|geom2|zone)$/.test(h) ? c[j] : Number(c[j]); });
+    head.forEach((h, j) => { r[h] = /^(body|geom1|geom2|zone|joint|kind)$/.test(h) ? c[j] : Number(c[j]); });
     return r;
   });
 }
@@ -193,6 +194,43 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
   M.zone_differs = zoneDiff;
   M.sameset_steps = sameSet; M.contact_steps = steps.length;
   if (!('f_sameset_abs' in M)) { M.f_sameset_abs = 0; M.f_sameset_rel = 0; }
+  if (opts.limits) compareJointRows(M, opts.limits[0], opts.limits[1], steps);
+  return M;
+}
+
+// Joint rows (the --limits CSVs) of the compared steps, matched by (kind, joint, dof): a limit
+// row by its side, a friction row by its dof. Adds to M
+//   jrow_unmatched       rows of either run without a partner (one run's limit active, not
+//                        the other's)
+//   jrow_pos_abs         |pos_ours - pos_ref|, distance from the limit (m or rad)
+//   limit_f_abs / _rel   limit row force error (N or N m), relative to the reference row's
+//                        force, floored at 1e-6 of the run's largest limit force
+//   friction_f_abs / _rel  the same for the dry-friction rows
+// All 0 when neither run has such rows.
+export function compareJointRows(M, oursL, refL, steps) {
+  for (const q of ['jrow_pos_abs', 'limit_f_abs', 'limit_f_rel', 'friction_f_abs', 'friction_f_rel']) M[q] = 0;
+  const key = (r) => `${r.kind} ${r.joint} ${r.dof}`;
+  const scale = (friction) => Math.max(1e-300, ...refL.filter((r) => (r.kind === 'friction') === friction).map((r) => Math.abs(r.force)));
+  const lscale = scale(false), fscale = scale(true);
+  const ol = byStep(oursL), rl = byStep(refL);
+  let unmatched = 0;
+  for (const k of steps) {
+    curStep = k;
+    const A = new Map((ol.get(k) || []).map((r) => [key(r), r]));
+    for (const b of rl.get(k) || []) {
+      const a = A.get(key(b));
+      if (!a) { unmatched++; continue; }
+      A.delete(key(b));
+      const fr = b.kind === 'friction', df = Math.abs(a.force - b.force);
+      upd(M, 'jrow_pos_abs', Math.abs(a.pos - b.pos));
+      upd(M, fr ? 'friction_f_abs' : 'limit_f_abs', df);
+      upd(M, fr ? 'friction_f_rel' : 'limit_f_rel', df / Math.max(Math.abs(b.force), 1e-6 * (fr ? fscale : lscale)));
+    }
+    unmatched += A.size;
+  }
+  curStep = null;
+  M.jrow_unmatched = unmatched;
+  M.jrows_ref = refL.length;
   return M;
 }
 
@@ -206,13 +244,15 @@ export function fmt(x) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {
   const a = process.argv.slice(2);
   const json = a.includes('--json');
-  const files = a.filter((x) => x !== '--json');
-  if (files.length !== 4) {
-    process.stderr.write('usage: compare.mjs OURS_TRAJ OURS_CONTACTS REF_TRAJ REF_CONTACTS [--json]\n');
+  const li = a.indexOf('--limits');
+  const limits = li >= 0 ? a.slice(li + 1, li + 3) : null;
+  const files = a.filter((x, i) => x !== '--json' && (li < 0 || i < li || i > li + 2));
+  if (files.length !== 4 || (limits && limits.length !== 2)) {
+    process.stderr.write('usage: compare.mjs OURS_TRAJ OURS_CONTACTS REF_TRAJ REF_CONTACTS [--limits OURS REF] [--json]\n');
     process.exit(2);
   }
   try {
-    const M = compareRuns(...files.map(readCsv));
+    const M = compareRuns(...files.map(readCsv), limits ? { limits: limits.map(readCsv) } : {});
     if (json) process.stdout.write(JSON.stringify(M, null, 1) + '\n');
     else for (const [k, v] of Object.entries(M))
       if (k === 'zone_pairs') process.stdout.write(`${k.padEnd(22)} ${JSON.stringify(v)}\n`);

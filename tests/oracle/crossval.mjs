@@ -43,9 +43,9 @@ for (const dir of [path.join(root, 'scenes'), path.join(here, 'scenes')])
   if (fs.existsSync(dir)) for (const f of fs.readdirSync(dir).sort()) if (f.endsWith('.xml')) scenes.push(path.join(dir, f));
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crossval-'));
-const runOurs = (scene, cfg, t, c) => new Promise((resolve, reject) => {
+const runOurs = (scene, cfg, t, c, l) => new Promise((resolve, reject) => {
   execFile(opt.conesim, ['run', scene, '--duration', String(opt.duration), '--solver', cfg.solver,
-    '--cone', cfg.cone, '--record', t, '--contacts', c, '--quiet'], (err, so, se) => {
+    '--cone', cfg.cone, '--record', t, '--contacts', c, '--limits', l, '--quiet'], (err, so, se) => {
     if (err) reject(new Error(`conesim failed on ${scene} (${cfg.name}): ${se || err.message}`)); else resolve();
   });
 });
@@ -65,10 +65,11 @@ try {
       // configurations, so that it is seen to load and run in both programs)
       if (opt.check && tg.length === 0 && (cfg.solver !== 'newton' || hasRules(sname))) continue;
       const f = (w) => path.join(tmp, `${sname}.${cfg.solver}.${cfg.cone}.${w}.csv`);
-      const ours = runOurs(scene, cfg, f('ot'), f('oc'));
-      await runScene({ scene, duration: opt.duration, solver: cfg.solver, cone: cfg.cone, record: f('rt'), contacts: f('rc') });
+      const ours = runOurs(scene, cfg, f('ot'), f('oc'), f('ol'));
+      await runScene({ scene, duration: opt.duration, solver: cfg.solver, cone: cfg.cone, record: f('rt'), contacts: f('rc'), limits: f('rl') });
       await ours;
-      const M = compareRuns(readCsv(f('ot')), readCsv(f('oc')), readCsv(f('rt')), readCsv(f('rc')));
+      const M = compareRuns(readCsv(f('ot')), readCsv(f('oc')), readCsv(f('rt')), readCsv(f('rc')),
+        { limits: [readCsv(f('ol')), readCsv(f('rl'))] });
       if (opt.metrics) console.log(id, JSON.stringify(M));
       // a quantity X_abs / X_rel is shown as X with both columns; the target names one of them
       const both = (q) => {

@@ -1,7 +1,8 @@
 // MuJoCo (the mujoco-js WebAssembly build) as conesim's reference: run an MJCF scene and write
-// the same trajectory and contact CSVs `conesim run` writes (the README), with the
-// same step convention: trajectory row k = state after k steps; contact rows k = the contacts
-// and forces computed at state k (MuJoCo computes them inside mj_step before integrating).
+// the same trajectory, contact and joint-row CSVs `conesim run` writes (the README), with the
+// same step convention: trajectory row k = state after k steps; contact and joint rows k = the
+// contacts, rows and forces computed at state k (MuJoCo computes them inside mj_step before
+// integrating).
 import load from 'mujoco-js';
 import fs from 'fs';
 import path from 'path';
@@ -24,8 +25,10 @@ export function g17(x) {
   return strip(x.toFixed(Math.max(0, 16 - e)));
 }
 
-const mjOBJ_BODY = 1, mjOBJ_XBODY = 2, mjOBJ_GEOM = 5;
+const mjOBJ_BODY = 1, mjOBJ_XBODY = 2, mjOBJ_JOINT = 3, mjOBJ_GEOM = 5;
 const SOLVERS = { pgs: 0, cg: 1, newton: 2 };
+const mjCNSTR_FRICTION_DOF = 1, mjCNSTR_LIMIT_JOINT = 3;
+const mjJNT_BALL = 1;
 const CONES = { pyramidal: 0, elliptic: 1 };
 
 // Mesh files named by <mesh file="..."> go into the wasm file system where MuJoCo looks
@@ -45,7 +48,7 @@ function writeMeshFiles(mj, scene, xml) {
   }
 }
 
-// opt: { scene, steps | duration, record, contacts, every, solver, cone, iterations,
+// opt: { scene, steps | duration, record, contacts, limits, every, solver, cone, iterations,
 //        tolerance, timestep, key ('first' | 'none' | index), set: [[name, value], ...] }
 // Returns { steps, timestep, ncon_max }.
 export async function runScene(opt) {
@@ -110,8 +113,10 @@ function writeRun(mj, m, d, opt) {
 
   const rec = opt.record ? fs.openSync(opt.record, 'w') : null;
   const con = opt.contacts ? fs.openSync(opt.contacts, 'w') : null;
+  const lim = opt.limits ? fs.openSync(opt.limits, 'w') : null;
   if (rec) fs.writeSync(rec, 'step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n');
   if (con) fs.writeSync(con, 'step,time,geom1,geom2,dim,px,py,pz,nx,ny,nz,dist,fn,f1,f2,f3,f4,f5,vn,v1,v2,v3,v4,v5,zone\n');
+  if (lim) fs.writeSync(lim, 'step,time,joint,kind,dof,pos,force\n');
 
   const vbuf = new mj.DoubleBuffer(6);
   const writeState = (k) => {
@@ -188,11 +193,48 @@ function writeRun(mj, m, d, opt) {
     if (out) fs.writeSync(con, out);
   };
 
+  // Joint rows (conesim's --limits): MuJoCo's friction rows per dof (efc_type
+  // mjCNSTR_FRICTION_DOF, efc_id = the dof) and limit rows per joint (mjCNSTR_LIMIT_JOINT,
+  // efc_id = the joint), with efc_pos and efc_force. A hinge or slide limit row's side is
+  // the range end whose distance at state k is efc_pos (MuJoCo makes the lower side's row
+  // first when a joint has both); a ball joint's is its rotation angle.
+  const jntName = [];
+  for (let j = 0; j < m.njnt; j++) jntName.push(name(mjOBJ_JOINT, j, 'joint'));
+  const jntRange = Array.from(m.jnt_range), dofJnt = Array.from(m.dof_jntid);
+  let qpos0 = null; // qpos of state k, for the limit sides
+  const writeLimits = (k) => {
+    const nefc = d.nefc;
+    const type = d.efc_type, id = d.efc_id, pos = d.efc_pos, force = d.efc_force;
+    let out = '';
+    const seen = new Map(); // joint -> limit rows so far in this step
+    for (let r = 0; r < nefc; r++) {
+      const t = type[r], i = id[r];
+      let joint, kind, dof;
+      if (t === mjCNSTR_FRICTION_DOF) { joint = dofJnt[i]; kind = 'friction'; dof = i; }
+      else if (t === mjCNSTR_LIMIT_JOINT) {
+        joint = i; dof = jntDof[i];
+        if (jntType[i] === mjJNT_BALL) kind = 'limit_angle';
+        else {
+          const q = qpos0[jntQpos[i]], lo = q - jntRange[2 * i], hi = jntRange[2 * i + 1] - q;
+          const n = seen.get(i) || 0;
+          seen.set(i, n + 1);
+          if (n > 0) kind = 'limit_upper';
+          else if (r + 1 < nefc && type[r + 1] === mjCNSTR_LIMIT_JOINT && id[r + 1] === i) kind = 'limit_lower';
+          else kind = Math.abs(pos[r] - lo) <= Math.abs(pos[r] - hi) ? 'limit_lower' : 'limit_upper';
+        }
+      } else continue;
+      out += `${g17(k)},${g17(k * h)},${jntName[joint]},${kind},${dof},${g17(pos[r])},${g17(force[r])}\n`;
+    }
+    if (out) fs.writeSync(lim, out);
+  };
+
   try {
     for (let k = 0; k < nsteps; k++) {
       if (rec && k % every === 0) writeState(k);
+      if (lim) qpos0 = Array.from(d.qpos);
       mj.mj_step(m, d); // contacts and forces now belong to state k (computed before integrating)
       if (con && k % every === 0) writeContacts(k);
+      if (lim && k % every === 0) writeLimits(k);
     }
     if (rec) writeState(nsteps);
   } finally {
@@ -200,6 +242,7 @@ function writeRun(mj, m, d, opt) {
     vbuf.delete();
     if (rec) fs.closeSync(rec);
     if (con) fs.closeSync(con);
+    if (lim) fs.closeSync(lim);
   }
   return { steps: nsteps, timestep: h, ncon_max: nconMax };
 }

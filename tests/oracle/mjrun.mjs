@@ -1,5 +1,6 @@
-// Run an MJCF scene through MuJoCo (mujoco-js) and write conesim's two CSVs (mjlib.mjs).
-//   node mjrun.mjs SCENE [--steps N | --duration T] [--record F] [--contacts F] [--every K]
+// Run an MJCF scene through MuJoCo (mujoco-js) and write conesim's CSVs (mjlib.mjs).
+//   node mjrun.mjs SCENE [--steps N | --duration T] [--record F] [--contacts F] [--limits F]
+//                  [--every K]
 //                  [--solver pgs|cg|newton] [--cone pyramidal|elliptic] [--iterations N]
 //                  [--tolerance X] [--timestep DT] [--key K|none] [--set option.NAME=VALUE]
 import { runScene } from './mjlib.mjs';
@@ -22,6 +23,7 @@ for (let i = 1; i < argv.length; i++) {
     case '--duration': opt.duration = num(a, need()); break;
     case '--record': opt.record = need(); break;
     case '--contacts': opt.contacts = need(); break;
+    case '--limits': opt.limits = need(); break;
     case '--every': opt.every = num(a, need(), true); if (opt.every < 1) die('--every must be >= 1'); break;
     case '--solver': opt.solver = need(); break;
     case '--cone': opt.cone = need(); break;

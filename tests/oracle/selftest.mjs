@@ -38,7 +38,6 @@ const ot = w('ot', T + '0,0,b,0,0,1,1,0,0,0,0,0,0,0,0,0\n1,0.1,b,0,0,1.001,1,0,0
 const rc = w('rc', C + '0,0,floor,b,3,0,0,0,0,0,1,-0.001,10,0,0,0,0,0,0,0,0,0,0,0,bottom\n');
 const oc = w('oc', C + '0,0,floor,b,3,0,0,0,0,0,1,-0.001,10.1,0,0,0,0,0,0,0,0,0,0,0,bottom\n');
 const M = compareRuns(readCsv(ot), readCsv(oc), readCsv(rt), readCsv(rc));
-fs.rmSync(tmp, { recursive: true, force: true });
 const near = (x, y) => assert.ok(Math.abs(x - y) <= 1e-12 * Math.max(1, Math.abs(y)), `${x} != ${y}`);
 near(M.pos_abs, 1e-3);
 near(M.height_rel, 1e-3);
@@ -47,4 +46,19 @@ near(M.fn_rel, 0.01);
 near(M.netf_rel, 0.01);
 assert.equal(M.nocontact_frac_diff, 0);
 assert.equal(M.sameset_steps, 1);
+// joint rows: matched by kind, joint and dof whatever their order; a row only one run has
+// counts as unmatched
+const L = 'step,time,joint,kind,dof,pos,force\n';
+const ol = w('ol', L + '0,0,s,limit_lower,0,0.01,0\n0,0,s,limit_upper,0,-0.001,8.08\n'
+  + '0,0,h,friction,1,0,-0.5\n');
+const rl = w('rl', L + '0,0,h,friction,1,0,-0.49\n0,0,s,limit_upper,0,-0.002,8\n');
+const J = compareRuns(readCsv(ot), readCsv(oc), readCsv(rt), readCsv(rc), { limits: [readCsv(ol), readCsv(rl)] });
+near(J.limit_f_abs, 0.08);
+near(J.limit_f_rel, 0.01);
+near(J.friction_f_abs, 0.01);
+near(J.friction_f_rel, 0.01 / 0.49);
+near(J.jrow_pos_abs, 0.001);
+assert.equal(J.jrow_unmatched, 1); // our lower row
+assert.equal(J.at.limit_f_abs, 0);
+fs.rmSync(tmp, { recursive: true, force: true });
 console.log('oracle selftest: ok');

@@ -8,6 +8,9 @@
 //   nocontact_frac_diff  difference in the fraction of steps without an active contact
 //   stop_steps    difference in the step from which the body stays still (speed < 1 mm/s)
 //   f_sameset_abs per-contact force error, N, over steps whose contact sets coincide
+//   limit_f_rel, friction_f_rel  joint limit / dry-friction row force error, relative (rows
+//                 of the --limits CSVs matched per step by kind, joint and dof)
+//   jrow_unmatched  joint rows that one run has and the other has not
 export const CONFIGS = [
   { name: 'newton/elliptic', solver: 'newton', cone: 'elliptic' },
   { name: 'newton/pyramidal', solver: 'newton', cone: 'pyramidal' },
@@ -28,13 +31,24 @@ const RULES = {
   welded_feet: [{ q: 'pos_abs', max: 1e-9 }, { q: 'height_rel', max: 1e-9 }],
   mesh_rock: [{ q: 'pos_abs', max: 1e-6 }],
   // articulated scenes (hinge, slide and ball joints, springs, damping, limits): every moving
-  // body's state and every contact force, with both cones
-  pendulum_strike: [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }],
+  // body's state, every contact force and every joint limit and friction row, with both cones
+  pendulum_strike: [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 },
+    { q: 'jrow_unmatched', max: 0 }, { q: 'limit_f_rel', max: 1e-6 }, { q: 'friction_f_rel', max: 1e-6 }],
 };
+// oracle-only: a capsule chain draped over a box's edges (MuJoCo's capsule-box contact set)
+RULES.capsule_drape = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
+// oracle-only: limits of every kind (both sides of a slide at once) and dry friction on hinge,
+// slide and ball dofs, no contacts
+RULES.joint_friction = RULES.pendulum_strike.filter((r) => r.q !== 'f_rel');
 RULES.gripper_hold = RULES.pendulum_strike;
 RULES.cart_incline = RULES.pendulum_strike;
 RULES.ball_chain_step = RULES.pendulum_strike;
 RULES.slide_pusher = RULES.pendulum_strike;
+// actuated: position servos (dampratio, inheritrange, forcerange) under implicitfast, standing
+// on elliptic or pyramidal contacts; gripper_lift is left without targets here: its fingers
+// press with forces clamped by forcerange, whose velocity derivative MuJoCo 3.12 drops from
+// implicitfast (conesim does too, and agrees with native 3.12 to 7e-16 m) and 3.3.8 keeps
+RULES.walker = RULES.pendulum_strike;
 RULES.incline_33 = RULES.incline_slide;
 RULES.aniso_box_condim4 = RULES.aniso_box_condim3;
 RULES.aniso_box_condim6 = RULES.aniso_box_condim3;

@@ -1,0 +1,128 @@
+/* Actuation, MuJoCo's model: joint transmissions (length gear * qpos, moment gear), the
+ * controls clamped to ctrlrange, activation dynamics (integrator, filter, exact filter),
+ * force = gain * (ctrl or act) + bias clamped to forcerange, and qfrc_actuator. Also the
+ * activations' step and the velocity derivative the implicitfast integrator needs. */
+#include <math.h>
+#include <string.h>
+
+#include "conesim.h"
+#include "stages.h"
+
+enum { NDYN = 10, NGAIN = 10, NBIAS = 10 };
+#define MINVAL 1e-15 /* mjMINVAL */
+
+static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+/* the joint's dof and the scalar gear of a (hinge or slide) transmission */
+static int act_dof(const cs_model *m, int i) { return m->jnt_dofadr[m->actuator_trnid[2 * i]]; }
+
+/* activation after one step from act with rate act_dot (MuJoCo's mj_nextActivation) */
+static double next_act(const cs_model *m, int i, double act, double act_dot)
+{
+    if (m->actuator_dyntype[i] == 3) { /* filterexact: exact integration of the filter */
+        double tau = fmax(MINVAL, m->actuator_dynprm[NDYN * i]);
+        act += act_dot * tau * (1 - exp(-m->opt.timestep / tau));
+    } else {
+        act += act_dot * m->opt.timestep;
+    }
+    if (m->actuator_actlimited[i])
+        act = clip(act, m->actuator_actrange[2 * i], m->actuator_actrange[2 * i + 1]);
+    return act;
+}
+
+void cs_actuation(const cs_model *m, cs_data *d)
+{
+    int nu = m->nu;
+    memset(d->qfrc_actuator, 0, (size_t)m->nv * sizeof *d->qfrc_actuator);
+    /* transmission: lengths and velocities (computed also when actuation is off) */
+    for (int i = 0; i < nu; i++) {
+        int j = m->actuator_trnid[2 * i];
+        double g = m->actuator_gear[6 * i];
+        d->actuator_length[i] = g * d->qpos[m->jnt_qposadr[j]];
+        d->actuator_velocity[i] = g * d->qvel[m->jnt_dofadr[j]];
+    }
+    memset(d->actuator_force, 0, (size_t)nu * sizeof *d->actuator_force);
+    if (!nu || (m->opt.disableflags & CS_DSBL_ACTUATION)) {
+        memset(d->act_dot, 0, (size_t)m->na * sizeof *d->act_dot);
+        return;
+    }
+    /* the controls as used: clamped (a copy: d->ctrl stays as the user set it); a control
+     * that is not finite zeroes them all, as MuJoCo does */
+    int bad = 0;
+    double *u = d->actuator_force; /* the forces' room holds the used controls until then */
+    for (int i = 0; i < nu; i++) {
+        u[i] = d->ctrl[i];
+        if (!(m->opt.disableflags & CS_DSBL_CLAMPCTRL) && m->actuator_ctrllimited[i])
+            u[i] = clip(u[i], m->actuator_ctrlrange[2 * i], m->actuator_ctrlrange[2 * i + 1]);
+        if (!isfinite(u[i])) bad = 1;
+    }
+    if (bad) {
+        d->warning[CS_WARN_BADCTRL]++;
+        memset(u, 0, (size_t)nu * sizeof *u);
+    }
+    /* activation rates */
+    for (int i = 0; i < nu; i++) {
+        int a = m->actuator_actadr[i];
+        if (a < 0) continue;
+        if (m->actuator_dyntype[i] == 1) d->act_dot[a] = u[i]; /* integrator */
+        else d->act_dot[a] = (u[i] - d->act[a]) / fmax(MINVAL, m->actuator_dynprm[NDYN * i]);
+    }
+    /* force = gain * (control or activation) + bias */
+    for (int i = 0; i < nu; i++) {
+        const double *gp = m->actuator_gainprm + NGAIN * i, *bp = m->actuator_biasprm + NBIAS * i;
+        double len = d->actuator_length[i], vel = d->actuator_velocity[i];
+        double gain = gp[0];
+        if (m->actuator_gaintype[i] == 1) gain += gp[1] * len + gp[2] * vel;
+        int a = m->actuator_actadr[i];
+        double in = u[i];
+        if (a >= 0)
+            in = m->actuator_actearly[i] ? next_act(m, i, d->act[a], d->act_dot[a]) : d->act[a];
+        double bias = m->actuator_biastype[i] == 1 ? bp[0] + bp[1] * len + bp[2] * vel : 0;
+        double f = gain * in + bias;
+        if (m->actuator_forcelimited[i])
+            f = clip(f, m->actuator_forcerange[2 * i], m->actuator_forcerange[2 * i + 1]);
+        d->actuator_force[i] = f; /* u[i] is not read again */
+    }
+    for (int i = 0; i < nu; i++)
+        d->qfrc_actuator[act_dof(m, i)] += m->actuator_gear[6 * i] * d->actuator_force[i];
+    /* a joint's actuatorfrcrange bounds the actuators' total force on it */
+    for (int j = 0; j < m->njnt; j++)
+        if (m->jnt_actfrclimited[j]) {
+            double *f = d->qfrc_actuator + m->jnt_dofadr[j];
+            *f = clip(*f, m->jnt_actfrcrange[2 * j], m->jnt_actfrcrange[2 * j + 1]);
+        }
+}
+
+void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot)
+{
+    if (!m->na || (m->opt.disableflags & CS_DSBL_ACTUATION)) return;
+    for (int i = 0; i < m->nu; i++) {
+        int a = m->actuator_actadr[i];
+        if (a >= 0) d->act[a] = next_act(m, i, d->act[a], act_dot[a]);
+    }
+}
+
+void cs_actuator_vel(const cs_model *m, const cs_data *d, double *out)
+{
+    if (m->opt.disableflags & CS_DSBL_ACTUATION) return;
+    for (int i = 0; i < m->nu; i++) {
+        /* a force held at its limit does not change with the velocity */
+        if (m->actuator_forcelimited[i]) {
+            double f = d->actuator_force[i];
+            if (f <= m->actuator_forcerange[2 * i] || f >= m->actuator_forcerange[2 * i + 1])
+                continue;
+        }
+        double bv = m->actuator_biastype[i] == 1 ? m->actuator_biasprm[NBIAS * i + 2] : 0;
+        if (m->actuator_gaintype[i] == 1) {
+            double gv = m->actuator_gainprm[NGAIN * i + 2];
+            int a = m->actuator_actadr[i];
+            double in = d->ctrl[i]; /* MuJoCo's: the control as set, not clamped */
+            if (a >= 0)
+                in = m->actuator_actearly[i] ? next_act(m, i, d->act[a], d->act_dot[a])
+                                             : d->act[a];
+            bv += gv * in;
+        }
+        double g = m->actuator_gear[6 * i];
+        out[act_dof(m, i)] += g * g * bv;
+    }
+}
