@@ -88,21 +88,24 @@ static int curved(int zone) { return zone == CS_ZONE_BOTTOM || zone == CS_ZONE_M
  * the sizes at compile time. */
 static inline __attribute__((always_inline)) void
 block_curvature(const double *J, int nnz, int n, const double *Hl, const int *ndv,
-                double *const *D, const int *ld, double *X, int ldx, int xs, double *HJ,
-                const int N, const int ND0, const int ND1)
+                const int *nzv, double *const *D, const int *ld, double *X, int ldx, int xs,
+                double *HJ, const int N, const int ND0, const int ND1)
 {
     if (N > 0) n = N;
     int nd[2] = {ND0 >= 0 ? ND0 : ndv[0], ND1 >= 0 ? ND1 : ndv[1]};
+    /* the columns past a side's last nonzero (nz) add exact zeros: left out */
+    int nz[2] = {ND0 >= 0 ? ND0 : nzv[0], ND1 >= 0 ? ND1 : nzv[1]};
     if (ND0 >= 0 && ND1 >= 0) nnz = ND0 + ND1;
-    for (int r = 0; r < n; r++)
-        for (int q = 0; q < nnz; q++) {
-            double v = 0;
-            for (int c = 0; c < n; c++) v += Hl[r * n + c] * J[c * nnz + q];
-            HJ[r * nnz + q] = v;
-        }
+    for (int s = 0, c0 = 0; s < 2; c0 += nd[s], s++)
+        for (int r = 0; r < n; r++)
+            for (int q = c0; q < c0 + nz[s]; q++) {
+                double v = 0;
+                for (int c = 0; c < n; c++) v += Hl[r * n + c] * J[c * nnz + q];
+                HJ[r * nnz + q] = v;
+            }
     for (int s = 0, c0 = 0; s < 2; c0 += nd[s], s++) {
         if (!D[s]) continue;
-        for (int i = 0; i < nd[s]; i++) {
+        for (int i = 0; i < nz[s]; i++) {
             double *row = D[s] + (size_t)i * ld[s];
             for (int j = 0; j <= i; j++) {
                 double v = 0;
@@ -113,9 +116,9 @@ block_curvature(const double *J, int nnz, int n, const double *Hl, const int *nd
     }
     if (!X || nd[0] == 0 || nd[1] == 0) return;
     int cr = xs ? nd[0] : 0, cc = xs ? 0 : nd[0];
-    for (int i = 0; i < nd[xs]; i++) {
+    for (int i = 0; i < nz[xs]; i++) {
         double *row = X + (size_t)i * ldx;
-        for (int j = 0; j < nd[1 - xs]; j++) {
+        for (int j = 0; j < nz[1 - xs]; j++) {
             double v = 0;
             for (int r = 0; r < n; r++) v += J[r * nnz + cr + i] * HJ[r * nnz + cc + j];
             row[j] += v;
@@ -132,14 +135,16 @@ static void add_curvature(const cs_efc *e, int k, const double *Hl, double *cons
     int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0];
     const double *J = e->J + e->J_rowadr[r0];
     const int nd[2] = {e->blk_ndof[2 * k], e->blk_ndof[2 * k + 1]};
-    if (n == 3 && nd[0] == 6 && nd[1] == 6)
-        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, HJ, 3, 6, 6);
-    else if (n == 3 && nd[0] == 6 && nd[1] == 0)
-        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, HJ, 3, 6, 0);
+    const int nz[2] = {e->blk_nzdof[2 * k], e->blk_nzdof[2 * k + 1]};
+    int whole = nz[0] == nd[0] && nz[1] == nd[1];
+    if (n == 3 && whole && nd[0] == 6 && nd[1] == 6)
+        block_curvature(J, nnz, n, Hl, nd, nz, D, ld, X, ldx, xs, HJ, 3, 6, 6);
+    else if (n == 3 && whole && nd[0] == 6 && nd[1] == 0)
+        block_curvature(J, nnz, n, Hl, nd, nz, D, ld, X, ldx, xs, HJ, 3, 6, 0);
     else if (n == 3)
-        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, HJ, 3, -1, -1);
+        block_curvature(J, nnz, n, Hl, nd, nz, D, ld, X, ldx, xs, HJ, 3, -1, -1);
     else
-        block_curvature(J, nnz, n, Hl, nd, D, ld, X, ldx, xs, HJ, 0, -1, -1);
+        block_curvature(J, nnz, n, Hl, nd, nz, D, ld, X, ldx, xs, HJ, 0, -1, -1);
 }
 
 /* dense island Hessian (ld x ld, lower triangle) += J^T Hl J of block k; a side's dofs are

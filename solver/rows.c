@@ -100,7 +100,7 @@ void cs_solref_kb(const double r[2], double dw, double *K, double *B)
 #define ROW_ARRAYS(X) X(type) X(id) X(block) X(J_rownnz) X(J_rowadr) X(pos) X(margin) X(dA) \
     X(K) X(B) X(vel) X(aref) X(R) X(force) X(frictionloss)
 #define BLOCK_ARRAYS(X) X(blk_kind, 1) X(blk_dim, 1) X(blk_nrow, 1) X(blk_row, 1) \
-    X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_friction, 5) \
+    X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_nzdof, 2) X(blk_friction, 5) \
     X(blk_mu, 1) X(blk_kappa, 1) X(blk_imp, 1) X(blk_margin_c, 1) \
     X(blk_cvel, CS_MAXDIM) X(blk_force, CS_MAXDIM) X(blk_zone, 1)
 
@@ -170,6 +170,23 @@ double cs_efc_J(const cs_efc *e, int r, int q)
     for (int k = 0; k < e->J_rownnz[r]; k++)
         if (ci[k] == q) return e->J[e->J_rowadr[r] + k];
     return 0;
+}
+
+/* blk_nzdof of block k: for each side, the columns up to its last one with a nonzero in any
+ * of the block's nrow rows (nrow x ncol at J) -- every column after it is exactly zero (a
+ * contact on a link of a chain moves only the dofs up to the link's) */
+static void last_nonzero(cs_efc *e, int k, const double *J, int nrow, int ncol)
+{
+    for (int s = 0, c0 = 0; s < 2; s++) {
+        int n = e->blk_ndof[2 * k + s], z = n;
+        for (; z > 0; z--) {
+            int r = 0;
+            while (r < nrow && J[(size_t)r * ncol + c0 + z - 1] == 0) r++;
+            if (r < nrow) break;
+        }
+        e->blk_nzdof[2 * k + s] = z;
+        c0 += n;
+    }
 }
 
 /* ---- one contact's block -------------------------------------------------------------- */
@@ -294,6 +311,7 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
             e->margin[r] = j == 0 ? e->blk_margin_c[k] : 0;
         }
     }
+    last_nonzero(e, k, e->J + e->nnz, nrow, ncol);
     e->nnz += nrow * ncol;
 
     /* impedance once per block, from the first row */
@@ -375,6 +393,7 @@ int cs_efc_add_joint_row(cs_efc *e, const cs_joint_row_in *in, int id, const dou
         ci[q] = in->dofadr + q;
         v += J[q] * qvel[in->dofadr + q];
     }
+    last_nonzero(e, k, J, 1, n);
     e->nnz += n;
     e->force[r] = 0;
     e->frictionloss[r] = fric ? in->frictionloss : 0;

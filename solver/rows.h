@@ -98,6 +98,10 @@ typedef struct cs_efc {
                              are merged into side 0 */
     int *blk_dofadr, *blk_ndof; /* 2: the sides' dof ranges; columns of every row of the
                                    block are side 0's then side 1's */
+    int *blk_nzdof;       /* 2: per side, the columns up to its last nonzero in any of the
+                             block's rows (<= blk_ndof; the side's later columns are zero in
+                             every row: a contact on a chain's link moves the dofs up to the
+                             link's only) */
     double *blk_friction; /* 5: physical, floored at 1e-5 (MuJoCo) */
     double *blk_mu;       /* regularised cone coefficient friction_1 sqrt(R_1 / R_0) */
     double *blk_kappa;    /* elliptic: R_j friction_j^2 (same for all j) */
