@@ -138,37 +138,43 @@ cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *d
 
 void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
 {
-    int r0 = e->blk_row[k], n = e->blk_nrow[k], nnz0 = e->J_rownnz[r0];
+    int r0 = e->blk_row[k], n = e->blk_nrow[k], nnz0 = e->J_rownnz[r0], lo[2], hi[2];
+    cs_i_cols(e, k, lo, hi);
     if (nnz0 <= RESID_GATHER) { /* a block's rows share their columns: gather a once */
         double al[RESID_GATHER];
         const int *ci = e->J_colind + e->J_rowadr[r0];
-        for (int q = 0; q < nnz0; q++) al[q] = a[ci[q]];
+        for (int s = 0; s < 2; s++)
+            for (int q = lo[s]; q < hi[s]; q++) al[q] = a[ci[q]];
         const double *J = e->J + e->J_rowadr[r0];
         for (int r = 0; r < n; r++, J += nnz0) {
             double v = -e->aref[r0 + r];
-            for (int q = 0; q < nnz0; q++) v += J[q] * al[q];
+            for (int s = 0; s < 2; s++)
+                for (int q = lo[s]; q < hi[s]; q++) v += J[q] * al[q];
             j[r] = v;
         }
         return;
     }
     for (int r = 0; r < n; r++) {
-        int adr = e->J_rowadr[r0 + r], nnz = e->J_rownnz[r0 + r];
+        int adr = e->J_rowadr[r0 + r];
         const double *J = e->J + adr;
         const int *ci = e->J_colind + adr;
         double v = -e->aref[r0 + r];
-        for (int q = 0; q < nnz; q++) v += J[q] * a[ci[q]];
+        for (int s = 0; s < 2; s++)
+            for (int q = lo[s]; q < hi[s]; q++) v += J[q] * a[ci[q]];
         j[r] = v;
     }
 }
 
 void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u)
 {
-    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], lo[2], hi[2];
     const int *ci = e->J_colind + adr;
+    cs_i_cols(e, k, lo, hi);
     for (int r = 0; r < e->blk_nrow[k]; r++) {
         const double *J = e->J + adr + r * nnz;
         double s = 0;
-        for (int q = 0; q < nnz; q++) s += J[q] * v[ci[q]];
+        for (int h = 0; h < 2; h++)
+            for (int q = lo[h]; q < hi[h]; q++) s += J[q] * v[ci[q]];
         u[r] = s;
     }
 }

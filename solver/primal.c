@@ -45,9 +45,12 @@ double cs_i_primal_eval(cs_solver_ws *w, int isl, const double *a, double *g, do
         cs_i_resid(e, k, a, jres + r0);
         e->blk_zone[k] = cs_efc_soft(e, k, jres + r0, f, &l, Hl ? Hl + w->Gadr[k] : NULL);
         c += l;
+        int lo[2], hi[2];
+        cs_i_cols(e, k, lo, hi);
         for (int r = 0; r < e->blk_nrow[k]; r++) {
             const double *J = e->J + adr + r * nnz;
-            for (int q = 0; q < nnz; q++) g[ci[q]] -= J[q] * f[r];
+            for (int s = 0; s < 2; s++)
+                for (int q = lo[s]; q < hi[s]; q++) g[ci[q]] -= J[q] * f[r];
         }
     }
     return c;

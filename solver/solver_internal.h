@@ -207,6 +207,18 @@ static inline void cs_i_dense_mv(int n, const double *A, const double *x, double
 void cs_i_invert_spd(int n, double *A, double *d);
 
 /* island trees as dof ranges */
+/* A block's columns that can hold nonzeros: side 0's first blk_nzdof, then side 1's (its
+ * columns start after side 0's blk_ndof); the rest of a row is exactly zero. Fills
+ * lo[2], hi[2] (column positions within a row). */
+static inline void cs_i_cols(const cs_efc *e, int k, int lo[2], int hi[2])
+{
+    int nd0 = e->blk_ndof[2 * k];
+    lo[0] = 0;
+    hi[0] = e->blk_nzdof[2 * k];
+    lo[1] = nd0;
+    hi[1] = nd0 + e->blk_nzdof[2 * k + 1];
+}
+
 #define CS_FOR_ISLAND_DOFS(w, p, isl, q)                                                  \
     for (int t_ = 0; t_ < (w)->isl_tree_num[isl]; t_++)                                   \
         for (int q = (p)->M->tree_dofadr[(w)->isl_trees[(w)->isl_tree_adr[isl] + t_]],   \
