@@ -103,6 +103,26 @@ block_curvature(const double *J, int nnz, int n, const double *Hl, const int *nd
                 for (int c = 0; c < n; c++) v += Hl[r * n + c] * J[c * nnz + q];
                 HJ[r * nnz + q] = v;
             }
+    if (N == 3) { /* the same sums, j innermost over contiguous HJ (vectorisable) */
+        for (int s = 0, c0 = 0; s < 2; c0 += nd[s], s++) {
+            if (!D[s]) continue;
+            const double *H0 = HJ + c0, *H1 = HJ + nnz + c0, *H2 = HJ + 2 * nnz + c0;
+            for (int i = 0; i < nz[s]; i++) {
+                double *restrict row = D[s] + (size_t)i * ld[s];
+                double a0 = J[c0 + i], a1 = J[nnz + c0 + i], a2 = J[2 * nnz + c0 + i];
+                for (int j = 0; j <= i; j++) row[j] += a0 * H0[j] + a1 * H1[j] + a2 * H2[j];
+            }
+        }
+        if (!X || nd[0] == 0 || nd[1] == 0) return;
+        int cr = xs ? nd[0] : 0, cc = xs ? 0 : nd[0];
+        const double *H0 = HJ + cc, *H1 = HJ + nnz + cc, *H2 = HJ + 2 * nnz + cc;
+        for (int i = 0; i < nz[xs]; i++) {
+            double *restrict row = X + (size_t)i * ldx;
+            double a0 = J[cr + i], a1 = J[nnz + cr + i], a2 = J[2 * nnz + cr + i];
+            for (int j = 0; j < nz[1 - xs]; j++) row[j] += a0 * H0[j] + a1 * H1[j] + a2 * H2[j];
+        }
+        return;
+    }
     for (int s = 0, c0 = 0; s < 2; c0 += nd[s], s++) {
         if (!D[s]) continue;
         for (int i = 0; i < nz[s]; i++) {
