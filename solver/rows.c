@@ -194,19 +194,29 @@ static void last_nonzero(cs_efc *e, int k, const double *J, int nrow, int ncol)
 /* Contact-frame Jacobian rows (n, t1, t2, then rotations about n, t1, t2) of the velocity of
  * side 1 relative to side 0, over the block's columns (side 0's dofs, then side 1's). */
 static void frame_jacobian(const cs_contact_in *c, const cs_contact_side *sd, int merged,
-                           int dim, int ncol, double *Jc)
+                           int dim, int ncol, double *Jc, int nz[2])
 {
     memset(Jc, 0, sizeof(double) * (size_t)dim * (size_t)ncol);
+    nz[0] = nz[1] = 0;
     for (int s = 0; s < 2; s++) {
         const cs_contact_side *S = &sd[s];
         if (S->ndof == 0) continue;
+        /* the side's columns past its last nonzero in jacp or jacr stay zero */
+        int n = S->ndof, z = n;
+        for (; z > 0; z--) {
+            int k = 0;
+            while (k < 3 && S->jacp[k * n + z - 1] == 0 && S->jacr[k * n + z - 1] == 0) k++;
+            if (k < 3) break;
+        }
+        int t = (s == 1 && merged) ? 0 : s;
+        if (z > nz[t]) nz[t] = z;
         double sg = s ? 1.0 : -1.0;
         int col0 = (s == 1 && !merged) ? sd[0].ndof : 0;
         for (int row = 0; row < dim; row++) {
             const double *axis = c->frame + 3 * (row % 3);
             const double *src = row < 3 ? S->jacp : S->jacr;
             double *Jr = Jc + (size_t)row * ncol + col0;
-            for (int q = 0; q < S->ndof; q++)
+            for (int q = 0; q < z; q++)
                 Jr[q] += sg * (axis[0] * src[q] + axis[1] * src[S->ndof + q] +
                                axis[2] * src[2 * S->ndof + q]);
         }
@@ -250,15 +260,16 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     /* the frame Jacobian goes straight into the rows' value storage (dim rows; a pyramid's
      * 2 (dim - 1) rows are room for them); pyramid edges are made from it in place below */
     double *Jframe = e->J + e->nnz, *Jrows = Jframe;
-    frame_jacobian(c, sd, merged, dim, ncol, Jframe);
+    frame_jacobian(c, sd, merged, dim, ncol, Jframe, e->blk_nzdof + 2 * k);
+    const int *nz = e->blk_nzdof + 2 * k;
     double *cv = e->blk_cvel + CS_MAXDIM * k;
     for (int j = 0; j < CS_MAXDIM; j++) cv[j] = 0;
     for (int j = 0; j < dim; j++) {
         double v = 0;
         for (int s = 0, col = 0; s < 2; s++) {
-            int a = e->blk_dofadr[2 * k + s], n = e->blk_ndof[2 * k + s];
-            for (int q = 0; q < n; q++) v += Jframe[(size_t)j * ncol + col + q] * qvel[a + q];
-            col += n;
+            int a = e->blk_dofadr[2 * k + s];
+            for (int q = 0; q < nz[s]; q++) v += Jframe[(size_t)j * ncol + col + q] * qvel[a + q];
+            col += e->blk_ndof[2 * k + s];
         }
         cv[j] = v;
     }
@@ -279,7 +290,8 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
          * writes rows 2k, 2k+1 >= k + 1 while the edges after it read only frame rows 0 .. k,
          * and within a column both reads come before the writes */
         for (int kk = dim - 2; kk >= 0; kk--)
-            for (int q = 0; q < ncol; q++) {
+            for (int q = 0; q < ncol; q++) { /* (zero columns too: a pyramid's rows are
+                                                written over the frame's) */
                 double n0 = Jframe[q], t = Jframe[(size_t)(kk + 1) * ncol + q];
                 Jrows[(size_t)(2 * kk) * ncol + q] = n0 + fr[kk] * t;
                 Jrows[(size_t)(2 * kk + 1) * ncol + q] = n0 - fr[kk] * t;
@@ -311,7 +323,6 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
             e->margin[r] = j == 0 ? e->blk_margin_c[k] : 0;
         }
     }
-    last_nonzero(e, k, e->J + e->nnz, nrow, ncol);
     e->nnz += nrow * ncol;
 
     /* impedance once per block, from the first row */
@@ -327,9 +338,9 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
         const double *Jr = e->J + e->J_rowadr[r];
         double v = 0;
         for (int s = 0, col = 0; s < 2; s++) {
-            int a = e->blk_dofadr[2 * k + s], n = e->blk_ndof[2 * k + s];
-            for (int q = 0; q < n; q++) v += Jr[col + q] * qvel[a + q];
-            col += n;
+            int a = e->blk_dofadr[2 * k + s];
+            for (int q = 0; q < nz[s]; q++) v += Jr[col + q] * qvel[a + q];
+            col += e->blk_ndof[2 * k + s];
         }
         e->vel[r] = v;
         e->aref[r] = -e->B[r] * v - e->K[r] * imp * (e->pos[r] - e->margin[r]);
