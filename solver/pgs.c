@@ -310,13 +310,19 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
         int k = g->blk[b], n = e->blk_nrow[k], r0 = e->blk_row[k];
         int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
         const int *ci = e->J_colind + adr;
-        int lc[CS_GMAXD];
-        for (int q = 0; q < nnz; q++) lc[q] = local_dof(g, ci[q]);
+        /* the columns that can be nonzero (qs, ascending; the rest add exact zeros) */
+        int lc[CS_GMAXD], qs[CS_GMAXD], m = 0, lo[2], hi[2];
+        cs_i_cols(e, k, lo, hi);
+        for (int s = 0; s < 2; s++)
+            for (int q = lo[s]; q < hi[s]; q++) {
+                qs[m++] = q;
+                lc[q] = local_dof(g, ci[q]);
+            }
         double j[CS_MAXROWS], f[CS_MAXROWS], Hb[CS_MAXROWS * CS_MAXROWS], l;
         for (int r = 0; r < n; r++) {
             const double *Jr = e->J + adr + r * nnz;
             double v = -e->aref[r0 + r];
-            for (int q = 0; q < nnz; q++) v += Jr[q] * x[lc[q]];
+            for (int t = 0; t < m; t++) v += Jr[qs[t]] * x[lc[qs[t]]];
             j[r] = v;
         }
         cs_zone z = cs_efc_soft(e, k, j, f, &l, H ? Hb : NULL);
@@ -338,18 +344,20 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
         if (gr)
             for (int r = 0; r < n; r++) {
                 const double *Jr = e->J + adr + r * nnz;
-                for (int q = 0; q < nnz; q++) gr[lc[q]] -= Jr[q] * f[r];
+                for (int t = 0; t < m; t++) gr[lc[qs[t]]] -= Jr[qs[t]] * f[r];
             }
         if (!H) continue;
         double HJ[CS_MAXROWS * CS_GMAXD]; /* Hb J */
         for (int r = 0; r < n; r++)
-            for (int q = 0; q < nnz; q++) {
+            for (int t = 0; t < m; t++) {
+                int q = qs[t];
                 double v = 0;
                 for (int r2 = 0; r2 < n; r2++) v += Hb[r * n + r2] * e->J[adr + r2 * nnz + q];
                 HJ[r * nnz + q] = v;
             }
-        for (int q2 = 0; q2 < nnz; q2++)
-            for (int q = 0; q <= q2; q++) {
+        for (int t2 = 0; t2 < m; t2++)
+            for (int t = 0; t <= t2; t++) {
+                int q2 = qs[t2], q = qs[t];
                 double v = 0;
                 for (int r = 0; r < n; r++) v += e->J[adr + r * nnz + q2] * HJ[r * nnz + q];
                 int i = lc[q2], jj = lc[q];
