@@ -179,10 +179,13 @@ static void store(const cs_model *m, cs_data *d)
         c->zone = zone_of(m, e, k);
     }
     memset(d->qfrc_constraint, 0, (size_t)m->nv * sizeof *d->qfrc_constraint);
-    for (int r = 0; r < e->nefc; r++) {
+    for (int r = 0; r < e->nefc; r++) { /* each side's nonzero columns (the rest are 0) */
         const double *J = e->J + e->J_rowadr[r];
         const int *ci = e->J_colind + e->J_rowadr[r];
-        for (int q = 0; q < e->J_rownnz[r]; q++) d->qfrc_constraint[ci[q]] += J[q] * e->force[r];
+        int k = e->block[r], nd0 = e->blk_ndof[2 * k];
+        for (int q = 0; q < e->blk_nzdof[2 * k]; q++) d->qfrc_constraint[ci[q]] += J[q] * e->force[r];
+        for (int q = nd0; q < nd0 + e->blk_nzdof[2 * k + 1]; q++)
+            d->qfrc_constraint[ci[q]] += J[q] * e->force[r];
     }
 }
 

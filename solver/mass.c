@@ -58,6 +58,13 @@ void cs_mass_mul(const cs_mass *M, double *y, const double *x, int lo, int hi)
     }
 }
 
+void cs_mass_row(const cs_mass *M, int i, int lo, double *row)
+{
+    for (int j = lo; j <= i; j++) row[j - lo] = 0;
+    int a = M->dof_Madr[i];
+    for (int k = i; k >= lo; k = M->dof_parent[k], a++) row[k - lo] = M->qM[a];
+}
+
 double cs_mass_get(const cs_mass *M, int i, int j)
 {
     if (j > i) { int t = i; i = j; j = t; }

@@ -30,5 +30,8 @@ void cs_mass_solve(const cs_mass *M, double *x, int lo, int hi);
 void cs_mass_mul(const cs_mass *M, double *y, const double *x, int lo, int hi);
 /* M(i, j) for j = i or j an ancestor of i (0 otherwise). */
 double cs_mass_get(const cs_mass *M, int i, int j);
+/* Row i of M over the columns lo .. i (lo an ancestor-or-earlier dof of i's tree):
+ * row[j - lo] = M_ij, as cs_mass_get, in one walk up i's ancestors. */
+void cs_mass_row(const cs_mass *M, int i, int lo, double *row);
 
 #endif

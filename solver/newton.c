@@ -260,7 +260,7 @@ static void assemble_blocks(newton_ws *nw, cs_solver_ws *w, nthread *th, const c
         double *Hd = nw->Hd + nw->tree_Padr[tr];
         for (int i = 0; i < nd; i++) {
             nw->dof_local[lo + i] = i;
-            for (int j = 0; j <= i; j++) Hd[i * nd + j] = cs_mass_get(M, lo + i, lo + j);
+            cs_mass_row(M, lo + i, lo, Hd + i * nd);
         }
     }
     const int *tree = nw->hp_tree + 2 * badr;
@@ -553,9 +553,9 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
                 memset(H + (size_t)i * nv, 0, sizeof(double) * (size_t)(i + 1));
             for (int tt = 0; tt < w->isl_tree_num[isl]; tt++) {
                 int tr = w->isl_trees[w->isl_tree_adr[isl] + tt], lo = p->M->tree_dofadr[tr];
-                for (int i = lo; i < lo + p->M->tree_dofnum[tr]; i++)
-                    for (int j = lo; j <= i; j++)
-                        H[nw->dof_local[i] * nv + nw->dof_local[j]] = cs_mass_get(p->M, i, j);
+                for (int i = lo; i < lo + p->M->tree_dofnum[tr]; i++) /* (a tree's dofs are
+                                                                       consecutive here) */
+                    cs_mass_row(p->M, i, lo, H + (size_t)nw->dof_local[i] * nv + nw->dof_local[lo]);
             }
             for (int b = 0; b < nbk; b++) {
                 int k = w->isl_blocks[badr + b];

@@ -283,10 +283,11 @@ static void group_mass(const cs_problem *p, const group *g, double *Ml)
     int nd = g->nd;
     memset(Ml, 0, sizeof(double) * nd * nd);
     for (int s = 0, o = 0; s < 2; s++) {
-        for (int i = 0; i < g->num[s]; i++)
-            for (int j = 0; j <= i; j++)
-                Ml[(o + i) * nd + o + j] = Ml[(o + j) * nd + o + i] =
-                    cs_mass_get(p->M, g->adr[s] + i, g->adr[s] + j);
+        for (int i = 0; i < g->num[s]; i++) {
+            double row[CS_GMAXD];
+            cs_mass_row(p->M, g->adr[s] + i, g->adr[s], row);
+            for (int j = 0; j <= i; j++) Ml[(o + i) * nd + o + j] = Ml[(o + j) * nd + o + i] = row[j];
+        }
         o += g->num[s];
     }
 }
