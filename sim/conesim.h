@@ -31,10 +31,6 @@
 
 #ifdef __cplusplus
 extern "C" {
-#ifdef __cplusplus
-}
-#endif
-
 #endif
 
 /* The version of the library actually linked ("x.y.z"), against CS_VERSION compiled in. */
@@ -548,5 +544,9 @@ void cs_axisangle2quat(double q[4], const double axis[3], double angle);
 void cs_quat_z2vec(double q[4], const double vec[3]);
 void cs_quat2vel(double v[3], const double q[4]);                 /* axis * angle, |angle| <= pi */
 void cs_subquat(double v[3], const double a[4], const double b[4]); /* rotation vector of b^-1 a */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
