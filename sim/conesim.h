@@ -515,6 +515,11 @@ const char *cs_geom_label(const cs_model *m, int geom, char *buf, size_t bufsz);
 const char *cs_joint_label(const cs_model *m, int jnt, char *buf, size_t bufsz);
 int cs_name2id_joint(const cs_model *m, const char *name); /* -1 if absent */
 int cs_name2id_actuator(const cs_model *m, const char *name); /* -1 if absent */
+/* the name of element `id` (as MuJoCo's mj_id2name): NULL when unnamed or out of range */
+const char *cs_id2name_body(const cs_model *m, int id);
+const char *cs_id2name_geom(const cs_model *m, int id);
+const char *cs_id2name_joint(const cs_model *m, int id);
+const char *cs_id2name_actuator(const cs_model *m, int id);
 const char *cs_actuator_label(const cs_model *m, int act, char *buf, size_t bufsz);
 
 /* ---- fields by name (sim/fields.c), for bindings that must not copy the layouts ------ */

@@ -217,7 +217,7 @@ class Model:
             return _scalar(f).value
         return _view(self, f, readonly=True)
 
-    def _lookup(self, kind, key, n, names_fn):
+    def _lookup(self, kind, key, n, names_fn, id2name_fn):
         if isinstance(key, str):
             i = names_fn(self._ptr, key.encode())
             if i < 0:
@@ -226,22 +226,24 @@ class Model:
         if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
             if not 0 <= key < n:
                 raise IndexError(f"{kind} index {key} out of range 0..{n - 1}")
-            return _Named(kind, int(key), None)
+            name = id2name_fn(self._ptr, int(key))  # as MuJoCo: "" when unnamed
+            return _Named(kind, int(key), name.decode() if name is not None else "")
         raise TypeError(f"{kind} key must be a name or an index, not {type(key).__name__}")
 
     def geom(self, key):
-        return self._lookup("geom", key, self.ngeom, lib.cs_name2id_geom)
+        return self._lookup("geom", key, self.ngeom, lib.cs_name2id_geom, lib.cs_id2name_geom)
 
     def body(self, key):
-        return self._lookup("body", key, self.nbody, lib.cs_name2id_body)
+        return self._lookup("body", key, self.nbody, lib.cs_name2id_body, lib.cs_id2name_body)
 
     def joint(self, key):
-        return self._lookup("joint", key, self.njnt, lib.cs_name2id_joint)
+        return self._lookup("joint", key, self.njnt, lib.cs_name2id_joint, lib.cs_id2name_joint)
 
     jnt = joint
 
     def actuator(self, key):
-        return self._lookup("actuator", key, self.nu, lib.cs_name2id_actuator)
+        return self._lookup("actuator", key, self.nu, lib.cs_name2id_actuator,
+                            lib.cs_id2name_actuator)
 
     def __del__(self):
         ptr = self.__dict__.get("_ptr")

@@ -276,3 +276,24 @@ def test_actuators_in_mujocos_layout():
     assert d.actuator_length[0] == pytest.approx(d.qpos[0])
     with pytest.raises(KeyError):
         m.actuator("nope")
+
+
+def test_lookup_by_index_gives_the_name():
+    m = conesim.Model.from_xml_string("""<mujoco><worldbody>
+      <geom name="floor" type="plane" size="1 1 0.1"/>
+      <body name="ball" pos="0 0 0.1"><freejoint name="free"/>
+        <geom type="sphere" size="0.1"/></body>
+      <body pos="1 0 0.1"><joint type="slide" axis="1 0 0"/><geom type="box" size=".1 .1 .1"/>
+      </body>
+      <body pos="2 0 0.1"><joint name="rail" type="slide" axis="1 0 0"/>
+        <geom type="box" size=".1 .1 .1"/></body></worldbody>
+      <actuator><motor name="push" joint="rail"/></actuator></mujoco>""")
+    assert m.geom(0).name == "floor" and m.geom(np.int64(0)).name == "floor"
+    assert m.geom(1).name == ""  # unnamed, as MuJoCo's bindings say it
+    assert m.body(1).name == "ball" and m.body(2).name == ""
+    assert m.joint(0).name == "free" and m.jnt(1).name == ""
+    assert m.actuator(0).name == "push"
+    for i in range(m.ngeom):  # by index and by name agree
+        g = m.geom(i)
+        if g.name:
+            assert m.geom(g.name).id == i
