@@ -294,7 +294,12 @@ class _Contacts:
 
 
 class Data:
-    """Everything a step changes (cs_data), made from a Model: conesim.Data(m)."""
+    """Everything a step changes (cs_data), made from a Model: conesim.Data(m).
+
+    It starts from the reference pose qpos0 (zero velocity), as MuJoCo's mj_makeData, and
+    applies no keyframe. `conesim run` starts from the scene's first <key> by default: to
+    start where it does, call conesim.reset_data_keyframe(m, d, 0) (then the two agree bit
+    for bit; examples/keyframe_parity.py)."""
 
     def __init__(self, model):
         _check_type(model, Model, "model")
