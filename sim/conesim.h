@@ -538,6 +538,9 @@ int cs_data_field(const cs_model *m, const cs_data *d, int k, cs_field *out);
 int cs_option_field(const cs_option *o, int k, cs_field *out);
 int cs_contact_field(const cs_data *d, int i, int k, cs_field *out); /* -1 also: i >= ncon */
 cs_option *cs_model_option(cs_model *m); /* &m->opt, for bindings */
+/* Contact field k of all of d->contact at once: ncon_cap rows (the first ncon are the last
+ * step's contacts) of sizeof(cs_contact) bytes; valid while ncon_cap stays the same. */
+int cs_contact_array_field(const cs_data *d, int k, cs_field *out);
 /* The name of element `id` of a kind ("body", "joint", "geom", "actuator", "pair", "key",
  * "mesh"), or NULL when it has none, the kind is unknown or id is out of range (MuJoCo's
  * mj_id2name). */

@@ -108,7 +108,7 @@ static const desc data_fields[] = {
     {"solver_stationarity", D, offsetof(cs_data, solver.stationarity), 0, NONE, 0, NONE, 0, 0},
     {"solver_complementarity", D, offsetof(cs_data, solver.complementarity), 0, NONE, 0, NONE,
      0, 0},
-    DS(solver_stats, I),
+    DS(solver_stats, I), DS(ncon_cap, I),
     {"warning", I, offsetof(cs_data, warning), 1, NONE, CS_NWARN, NONE, 0, 0},
 };
 
@@ -174,6 +174,20 @@ cs_option *cs_model_option(cs_model *m) { return &m->opt; }
 int cs_option_field(const cs_option *o, int k, cs_field *out)
 {
     return describe(option_fields, COUNT(option_fields), k, NULL, o, 1, out);
+}
+
+int cs_contact_array_field(const cs_data *d, int k, cs_field *out)
+{
+    if (k < 0 || k >= COUNT(contact_fields)) return -1;
+    const desc *e = &contact_fields[k];
+    out->name = e->name;
+    out->type = e->type;
+    out->ndim = 2;
+    out->shape[0] = d->ncon_cap;
+    out->shape[1] = e->ndim ? e->cols : 1;
+    out->stride = (int)sizeof(cs_contact);
+    out->ptr = d->contact ? (char *)d->contact + e->off : NULL;
+    return 0;
 }
 
 int cs_contact_field(const cs_data *d, int i, int k, cs_field *out)
