@@ -93,7 +93,8 @@ def _assign(view, value, name):
         raise TypeError(f"{name}: expected numbers, got {arr.dtype}")
     if arr.shape != view.shape:
         raise ValueError(f"{name}: expected shape {view.shape}, got {arr.shape}")
-    view[...] = arr
+    if view.size:  # an empty field has nothing behind it
+        view[...] = arr
 
 
 # ---- named views (MuJoCo's m.body('box').mass, d.joint('hinge').qpos) ----------------
@@ -638,7 +639,8 @@ def set_state(m, d, state):
     d.time = s[0]
     d.qpos[:] = s[1:1 + nq]
     d.qvel[:] = s[1 + nq:1 + nq + nv]
-    d.act[:] = s[1 + nq + nv:]
+    if m.na:
+        d.act[:] = s[1 + nq + nv:]
 
 
 def rollout(m, initial_state, nstep, control=None, nthread=None):
