@@ -61,9 +61,9 @@ def _view(owner, f, readonly=False):
             shape, strides = (rows,), (rowstride,)
         else:
             shape, strides = (rows, cols), (rowstride, item)
-    if not f.ptr or 0 in shape:  # nothing to point at
+    if not f.ptr or 0 in shape:  # nothing to point at (writing nothing into it is fine)
         out = np.empty(shape, dtype)
-        out.flags.writeable = False
+        out.flags.writeable = not readonly
         return out
     return np.asarray(_Holder(owner, f.ptr, shape, strides, dtype, readonly))
 

@@ -131,6 +131,8 @@ def test_contacts_as_arrays():
         c.pos[0, 0] = 1
     with pytest.raises(AttributeError):
         c.nothing
+    assert m.nu == 0 and d.ctrl.shape == (0,)
+    d.ctrl[:] = np.zeros(0)  # no actuators: writing nothing is fine
     d.qpos[2] = 1.0  # lifted clear: no contacts after the next step
     conesim.step(m, d)
     assert d.ncon == 0 and d.contact.pos.shape == (0, 3) and d.contact.force.shape == (0, 6)
