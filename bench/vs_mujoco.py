@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Times scenes under conesim (PGS, Newton) and native MuJoCo (PGS, Newton, CG) in one sitting.
+"""Times scenes under conesim and native MuJoCo (PGS, Newton, CG each) in one sitting.
 
-usage: python3 bench/vs_mujoco.py [--rounds R] [--duration T] [--conesim PATH] [--mjdrive PATH]
-                                  [--csv FILE] SCENE.xml...
+usage: python3 bench/vs_mujoco.py [--rounds R] [--duration T] [--solvers pgs,newton,cg]
+                                  [--conesim PATH] [--mjdrive PATH] [--csv FILE] SCENE.xml...
 
 Each round runs, for every scene, `conesim bench SCENE --duration T --repeat 3 --no-stages
---solver pgs|newton --threads 1` and `mjdrive SCENE --duration T --solver pgs|newton|cg --bench`
+--solver pgs|newton|cg --threads 1` and `mjdrive SCENE --duration T --solver pgs|newton|cg --bench`
 three times (MuJoCo's driver: CPU time of the mj_step loop; the fastest is kept, as conesim's
 --repeat 3 keeps its fastest), interleaved so that both see the same load.
 The table gives the best CPU time over the rounds (the machine is shared: the fastest run is the
@@ -64,23 +64,25 @@ def main():
     ap.add_argument("scenes", nargs="+")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--duration", type=float, default=1.0)
+    ap.add_argument("--solvers", default="pgs,newton,cg",
+                    help="comma-separated, of pgs, newton, cg (both engines run each)")
     ap.add_argument("--conesim", default=os.path.join(HERE, "..", "build", "conesim"))
     ap.add_argument("--mjdrive", default=os.environ.get("MJDRIVE", "/work/mujoco-native/mjdrive"))
     ap.add_argument("--csv", help="also write every run (round, scene, engine, solver, cpu_s)")
     a = ap.parse_args()
+    solvers = [v for v in ("pgs", "newton", "cg") if v in a.solvers.split(",")]
 
     runs = []  # (round, scene, engine, solver, cpu, iterations, at_limit)
     for r in range(a.rounds):
         for scene in a.scenes:
-            for solver in ("pgs", "newton"):
+            for solver in solvers:
                 cpu, it = conesim_bench(a.conesim, scene, solver, a.duration)
                 runs.append((r, scene, "conesim", solver, cpu, it, None))
-            for solver in ("pgs", "newton", "cg"):
                 cpu, it, lim = mujoco_bench(a.mjdrive, scene, solver, a.duration)
                 runs.append((r, scene, "mujoco", solver, cpu, it, lim))
             print("round %d %s done" % (r + 1, os.path.basename(scene)), file=sys.stderr)
     limits = {(s, v): conesim_at_limit(a.conesim, s, v, a.duration)
-              for s in a.scenes for v in ("pgs", "newton")}
+              for s in a.scenes for v in solvers}
 
     if a.csv:
         with open(a.csv, "w", newline="") as f:
@@ -94,11 +96,13 @@ def main():
         lim = b[6] if engine == "mujoco" else limits[(scene, solver)]
         return b[4], b[5], lim, max(x[4] for x in rs)
 
-    cols = [("mujoco", "pgs"), ("mujoco", "newton"), ("mujoco", "cg"),
-            ("conesim", "pgs"), ("conesim", "newton")]
+    names = {"pgs": "PGS", "newton": "Newton", "cg": "CG"}
+    cols = [("mujoco", v) for v in solvers] + [("conesim", v) for v in solvers]
     out = io.StringIO()
-    out.write("| scene | MuJoCo PGS | MuJoCo Newton | MuJoCo CG | conesim PGS | conesim Newton "
-              "| PGS ratio | Newton ratio |\n|---|---|---|---|---|---|---|---|\n")
+    out.write("| scene | " + " | ".join(("MuJoCo " if e == "mujoco" else "conesim ") + names[v]
+                                        for e, v in cols)
+              + " | " + " | ".join(names[v] + " ratio" for v in solvers) + " |\n")
+    out.write("|---" * (1 + len(cols) + len(solvers)) + "|\n")
     for scene in a.scenes:
         name = os.path.splitext(os.path.basename(scene))[0]
         cells = []
@@ -107,9 +111,8 @@ def main():
             cpu, it, lim, worst = best(scene, e, v)
             bests[(e, v)] = cpu
             cells.append("%.4f (%.1f; %d)" % (cpu, it, lim))
-        rp = bests[("mujoco", "pgs")] / bests[("conesim", "pgs")]
-        rn = bests[("mujoco", "newton")] / bests[("conesim", "newton")]
-        out.write("| %s | %s | %.2f | %.2f |\n" % (name, " | ".join(cells), rp, rn))
+        ratios = ["%.2f" % (bests[("mujoco", v)] / bests[("conesim", v)]) for v in solvers]
+        out.write("| %s | %s | %s |\n" % (name, " | ".join(cells), " | ".join(ratios)))
     out.write("\nCPU seconds for %g s simulated, best of %d rounds (mean iterations; steps at the "
               "limit). Ratio = MuJoCo / conesim.\n" % (a.duration, a.rounds))
     sys.stdout.write(out.getvalue())

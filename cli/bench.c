@@ -548,7 +548,7 @@ const cs_command cs_cmd_bench = {
     "  --csv FILE         also write the rows as CSV (header first; stage times in us/step,\n"
     "                     memory in bytes / KiB, status ok|diverged)\n"
     "  --timestep DT      overrides <option timestep>\n"
-    "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
+    "  --solver pgs|cg|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name, in every scene\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n"
     "  --contact soft|coulomb|both\n"

@@ -101,23 +101,27 @@ static void print_model(const cs_model *m)
            o->gravity[2]);
     static const char *const INTEG[] = {"Euler", "RK4", "implicit", "implicitfast"};
     printf("  integrator %s\n", INTEG[o->integrator & 3]);
-    printf("  cone %s  solver %s  iterations %d  tolerance %g  impratio %g\n",
+    printf("  cone %s  solver %s  iterations %d  tolerance %g  ls_iterations %d  "
+           "ls_tolerance %g  impratio %g\n",
            o->cone == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal",
            o->solver == CS_SOLVER_PGS ? "PGS" : o->solver == CS_SOLVER_NEWTON ? "Newton" : "CG",
-           o->iterations, o->tolerance, o->impratio);
+           o->iterations, o->tolerance, o->ls_iterations, o->ls_tolerance, o->impratio);
     printf("  contact %s\n", o->contact == CS_CONTACT_COULOMB
                                 ? "coulomb (hard Signorini normal, exact Coulomb friction; solver, "
                                   "impratio and solimp unused)"
                                 : "soft (MuJoCo's soft convex model)");
     printf("  flags: contact %s, gravity %s, constraint %s, warmstart %s, refsafe %s, "
-           "filterparent %s, override %s\n\n",
+           "filterparent %s, override %s, island %s, multiccd %s, energy %s\n\n",
            o->disableflags & CS_DSBL_CONTACT ? "off" : "on",
            o->disableflags & CS_DSBL_GRAVITY ? "off" : "on",
            o->disableflags & CS_DSBL_CONSTRAINT ? "off" : "on",
            o->disableflags & CS_DSBL_WARMSTART ? "off" : "on",
            o->disableflags & CS_DSBL_REFSAFE ? "off" : "on",
            o->disableflags & CS_DSBL_FILTERPARENT ? "off" : "on",
-           o->enableflags & CS_ENBL_OVERRIDE ? "on" : "off");
+           o->enableflags & CS_ENBL_OVERRIDE ? "on" : "off",
+           o->disableflags & CS_DSBL_ISLAND ? "off (one problem)" : "on",
+           o->disableflags & CS_DSBL_MULTICCD ? "off" : "on",
+           o->enableflags & CS_ENBL_ENERGY ? "on" : "off");
 
     printf("bodies\n");
     printf("  %3s %-16s %-6s %-6s %11s  %-32s %-36s %s\n", "id", "name", "parent", "joint",

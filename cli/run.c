@@ -56,7 +56,7 @@ static const opt_def OPTS[] = {
     {"--key", 1, "--key K|none       initial keyframe (default: the first one, if any)"},
     {"--quiet", 0, "--quiet            no progress bar, summary only"},
     {"--timestep", 1, "--timestep DT      overrides <option timestep>"},
-    {"--solver", 1, "--solver pgs|newton overrides <option solver>"},
+    {"--solver", 1, "--solver pgs|cg|newton overrides <option solver>"},
     {"--cone", 1, "--cone elliptic|pyramidal overrides <option cone>"},
     {"--contact", 1, "--contact soft|coulomb the contact model (default: the scene's, soft)"},
     {"--iterations", 1, "--iterations N     solver iteration limit"},
@@ -628,8 +628,8 @@ static int run_run(int argc, char **argv)
     if (atlimit)
         printf("solver stopped at its iteration limit (%d) on %ld of %ld steps: raise "
                "--iterations for converged forces%s\n", m->opt.iterations, atlimit, k,
-               m->opt.solver == CS_SOLVER_PGS && m->opt.pgs_polish == 0
-                   ? " (or --set pgs_polish=5)" : "");
+               m->opt.solver == CS_SOLVER_PGS && m->opt.pgs_finish == 0
+                   ? " (or --set pgs_finish=5)" : "");
     for (int b = 1; b < m->nbody; b++) {
         if (m->body_treeid[b] < 0) continue;
         char buf[32];
@@ -725,7 +725,7 @@ const cs_command cs_cmd_run = {
     "                     conesim:contact, else soft, MuJoCo's): coulomb is hard Signorini\n"
     "                     normals and exact Coulomb friction (docs/contact-math.md §11); its\n"
     "                     solver log reports powers and residuals (README)\n"
-    "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
+    "  --solver pgs|cg|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10,\n"
     "                     option.gravity[0]=2 (one element), or a model attribute:\n"
@@ -737,7 +737,7 @@ const cs_command cs_cmd_run = {
     "                     option.gravity=\"0 0 -1\", option.flag.gravity=disable;\n"
     "                     conesim's own (no MJCF attribute): pgs_blocks=pair|contact, PGS\n"
     "                     blocks of all contacts of one body pair minimised jointly\n"
-    "                     (default) or of one contact; pgs_polish=K, PGS finishes with\n"
+    "                     (default) or of one contact; pgs_finish=K, PGS finishes with\n"
     "                     Newton steps after K sweeps short of the tolerance (default 5;\n"
     "                     0: sweeps only); threads=N (as --threads)\n"
     "  --threads N        threads for the contact islands (default 0 = all cores); the\n"

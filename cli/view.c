@@ -423,7 +423,7 @@ const cs_command cs_cmd_view = {
     "  --frames N         close the window after N frames (scripted runs)\n"
     "  --timestep DT      overrides <option timestep>\n"
     "  --contact soft|coulomb the contact model (no key toggles it yet)\n"
-    "  --solver pgs|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
+    "  --solver pgs|cg|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n"
     "  --threads N        threads for the contact islands (default 0 = all cores)\n\n"

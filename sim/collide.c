@@ -60,6 +60,8 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
     cs_collision_options opt;
     cs_collision_options_default(&opt);
     opt.filterparent = !(m->opt.disableflags & CS_DSBL_FILTERPARENT);
+    opt.multiccd = !(m->opt.disableflags & CS_DSBL_MULTICCD);
+    opt.ccd_mpr = (m->opt.disableflags & CS_DSBL_NATIVECCD) != 0;
     c = cs_collision_create(g, ng, p, np, x, ne, &opt, err, errlen);
 done:
     cs_free(g);

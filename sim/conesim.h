@@ -67,14 +67,16 @@ enum {
     CS_DSBL_SPRING = 1 << 10,
     CS_DSBL_DAMPER = 1 << 11,
     CS_DSBL_CLAMPCTRL = 1 << 12,
-    CS_DSBL_ACTUATION = 1 << 13
+    CS_DSBL_ACTUATION = 1 << 13,
+    CS_DSBL_ISLAND = 1 << 14,   /* one problem for all contacts instead of one per island */
+    CS_DSBL_MULTICCD = 1 << 15, /* one point per support-function pair that rests flat */
+    CS_DSBL_NATIVECCD = 1 << 16 /* overlapping support-function pairs by libccd's MPR (as
+                                   MuJoCo's libccd path) instead of conesim's GJK/EPA */
 };
 /* enable flags (set = on, MuJoCo's enableflags) */
 enum {
     CS_ENBL_OVERRIDE = 1 << 0,
-    CS_ENBL_ENERGY = 1 << 1,
-    CS_ENBL_MULTICCD = 1 << 2,
-    CS_ENBL_ISLAND = 1 << 3
+    CS_ENBL_ENERGY = 1 << 1 /* d->energy computed at every step */
 };
 
 typedef struct {
@@ -97,7 +99,7 @@ typedef struct {
                              minimised jointly and exactly) or CS_PGS_CONTACT (one contact
                              block at a time: the normal, then the fixed-normal QCQP on the
                              friction, to the block's exact minimiser) */
-    int pgs_polish;       /* conesim's own (`--set pgs_polish=K`): PGS finishes with Newton
+    int pgs_finish;       /* conesim's own (`--set pgs_finish=K`): PGS finishes with Newton
                              steps after K sweeps short of the tolerance, or when a sweep's
                              improvement meets it but the primal gradient does not
                              (default 5; 0: sweeps only, stopped by the improvement) */
@@ -317,6 +319,7 @@ enum { CS_WARN_CONTACTFULL = 0, CS_WARN_BADQACC = 1, CS_WARN_NOMEM = 2, CS_WARN_
 
 typedef struct {
     double time;
+    double energy[2];     /* potential, kinetic (MuJoCo's order), with the energy flag; else 0 */
     double *qpos;         /* nq */
     double *qvel;         /* nv */
     double *qacc;         /* nv: constrained acceleration of the last step */

@@ -1,8 +1,8 @@
 /* The constraint stage: rows in MuJoCo's order (dry joint friction per dof with
  * frictionloss, joint limits within their margin, then one soft-contact block per contact
- * that enters the solver, dist < margin - gap; all in generalised coordinates), the solve (solver/: PGS or Newton,
- * elliptic or pyramidal), and the store stage that puts forces, velocities and zones back
- * onto the contacts. */
+ * that enters the solver, dist < margin - gap; all in generalised coordinates), the solve
+ * (solver/: PGS, CG or Newton, elliptic or pyramidal), and the store stage that puts
+ * forces, velocities and zones back onto the contacts. */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -201,12 +201,17 @@ void cs_constraint(const cs_model *m, cs_data *d)
     cs_problem p = {d->mass, d->qacc_smooth, d->efc, 0};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
-    so.type = m->opt.solver == CS_SOLVER_PGS ? CS_METHOD_PGS : CS_METHOD_NEWTON;
+    so.type = m->opt.solver == CS_SOLVER_PGS  ? CS_METHOD_PGS
+              : m->opt.solver == CS_SOLVER_CG ? CS_METHOD_CG
+                                              : CS_METHOD_NEWTON;
     so.max_iter = m->opt.iterations;
     so.tolerance = m->opt.tolerance;
     so.blocking = m->opt.pgs_blocks == CS_PGS_PAIR ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
     so.stats = d->solver_stats;
-    so.polish_after = m->opt.pgs_polish;
+    so.finish_after = m->opt.pgs_finish;
+    so.ls_iterations = m->opt.ls_iterations;
+    so.ls_tolerance = m->opt.ls_tolerance;
+    so.islands = !(m->opt.disableflags & CS_DSBL_ISLAND);
     if (m->opt.contact == CS_CONTACT_COULOMB) { /* the Coulomb-exact model's method */
         so.type = CS_METHOD_COULOMB;
         so.timestep = m->opt.timestep;

@@ -81,7 +81,8 @@ static const desc model_fields[] = {
 #define DS(f, t) {#f, t, offsetof(cs_data, f), 0, NONE, 0, NONE, 0, 0}
 #define DA(f, n, c) {#f, D, offsetof(cs_data, f), 2, offsetof(cs_model, n), c, NONE, 0, 0}
 static const desc data_fields[] = {
-    DS(time, D), DS(ncon, I), DS(nefc, I),
+    DS(time, D), {"energy", D, offsetof(cs_data, energy), 1, NONE, 2, NONE, 0, 0},
+    DS(ncon, I), DS(nefc, I),
     DA(qpos, nq, 1), DA(qvel, nv, 1), DA(qacc, nv, 1), DA(qacc_smooth, nv, 1),
     DA(qacc_warmstart, nv, 1), DA(qfrc_applied, nv, 1), DA(xfrc_applied, nbody, 6),
     DA(qfrc_bias, nv, 1), DA(qfrc_gravity, nv, 1), DA(qfrc_passive, nv, 1),
@@ -119,7 +120,7 @@ static const desc option_fields[] = {
     F(cs_option, ls_iterations, I, 0), F(cs_option, ls_tolerance, D, 0),
     F(cs_option, impratio, D, 0), F(cs_option, o_margin, D, 0), F(cs_option, o_solref, D, 2),
     F(cs_option, o_solimp, D, 5), F(cs_option, o_friction, D, 5),
-    F(cs_option, pgs_blocks, I, 0), F(cs_option, pgs_polish, I, 0), F(cs_option, threads, I, 0),
+    F(cs_option, pgs_blocks, I, 0), F(cs_option, pgs_finish, I, 0), F(cs_option, threads, I, 0),
     F(cs_option, contact, I, 0),
     F(cs_option, disableflags, I, 0), F(cs_option, enableflags, I, 0),
     F(cs_option, integrator, I, 0),
@@ -141,7 +142,8 @@ static int count(const cs_model *m, size_t off)
     return *(const int *)((const char *)m + off);
 }
 
-/* `base` holds the field: arrays by pointer (model and data), fixed ones in place */
+/* `base` holds the field: arrays sized by the model (ndim 2) by pointer, scalars and fixed
+ * arrays (ndim 1) in place */
 static int describe(const desc *t, int n, int k, const cs_model *m, const void *base,
                     int inplace, cs_field *out)
 {
@@ -154,8 +156,7 @@ static int describe(const desc *t, int n, int k, const cs_model *m, const void *
     out->shape[0] = e->ndim == 2 ? count(m, e->rows_off) : e->ndim == 1 ? e->cols : 1;
     out->shape[1] = e->ndim == 2 ? (e->cols_off != NONE ? count(m, e->cols_off) : e->cols) : 1;
     out->stride = e->stride;
-    /* scalars and fixed vectors live in the struct; rows x columns behind a pointer */
-    out->ptr = (e->ndim <= 1 || inplace) ? (void *)at : (void *)(*(char **)at + e->skip);
+    out->ptr = (e->ndim < 2 || inplace) ? (void *)at : (void *)(*(char **)at + e->skip);
     return 0;
 }
 

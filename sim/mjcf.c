@@ -25,6 +25,7 @@
 #include "inertia.h"
 #include "mjcf_ir.h"
 #include "stages.h"
+#include "solver/solver.h"
 
 /* ---- context memory and errors ------------------------------------------------------- */
 void *cs_mjcf_alloc(cs_mjcf *c, size_t n)
@@ -1026,14 +1027,25 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
 static void parse_flag(cs_mjcf *c, xmlNode *n)
 {
     static const char *const ED[] = {"disable", "enable", NULL};
-    /* flags whose features the subset does not have (or that only change speed/diagnostics):
-     * accepted with no effect */
-    static const char *const NOEFFECT[] = {"equality", "sensor",
-        "midphase", "autoreset", "nativeccd", "fwdinv", "invdiscrete", "sleep", NULL};
+    /* MuJoCo 3.12's flags that change nothing here, either way: features the subset does
+     * not have (equality constraints, sensors, inverse dynamics and its statistics) or speed
+     * only (midphase: the same pairs are found) */
+    static const char *const NOEFFECT[] = {"equality", "sensor", "midphase", "fwdinv",
+        "invdiscrete", NULL};
     for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *an = (const char *)a->name;
         int k = keyword(c, n, an, ED);
         int bit, enable;
+        /* the default of each is what conesim does; the other value is a behaviour it lacks */
+        if (strcmp(an, "sleep") == 0 && k == 1)
+            FAILN(c, n, an, "sleeping bodies are not supported");
+        if (strcmp(an, "autoreset") == 0) {
+            if (k == 1)
+                FAILN(c, n, an, "automatic reset is not supported (a run stops at its last "
+                                "finite state): use autoreset=\"disable\"");
+            continue;
+        }
+        if (strcmp(an, "sleep") == 0) continue;
         if (cs_flag_lookup(an, &bit, &enable) == 0) {
             int *w = enable ? &c->opt.enableflags : &c->opt.disableflags;
             int set = enable ? (k == 1) : (k == 0);
@@ -1089,7 +1101,6 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
     if (k >= 0) o->cone = k;
     static const char *const SOLVERS[] = {"PGS", "CG", "Newton", NULL};
     k = keyword(c, n, "solver", SOLVERS);
-    if (k == 1) FAILN(c, n, "solver", "the CG solver is not supported (PGS or Newton)");
     if (k >= 0) o->solver = k;
     static const char *const INTEG[] = {"Euler", "RK4", "implicit", "implicitfast", NULL};
     k = keyword(c, n, "integrator", INTEG);
@@ -1442,14 +1453,17 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->timestep = 0.002;
     o->gravity[2] = -9.81;
     o->cone = CS_CONE_PYRAMIDAL;
-    o->solver = CS_SOLVER_NEWTON;
-    o->iterations = 100;
-    o->tolerance = 1e-8;
-    o->ls_iterations = 50;
-    o->ls_tolerance = 0.01;
+    o->solver = CS_SOLVER_NEWTON; /* MJCF's default solver */
+    /* the solver's numbers from its defaults (one place: cs_solver_opts_default) */
+    cs_solver_opts so;
+    cs_solver_opts_default(&so);
+    o->iterations = so.max_iter;
+    o->tolerance = so.tolerance;
+    o->ls_iterations = so.ls_iterations;
+    o->ls_tolerance = so.ls_tolerance;
     o->impratio = 1;
-    o->pgs_blocks = CS_PGS_PAIR;
-    o->pgs_polish = 5;
+    o->pgs_blocks = so.blocking == CS_PGS_BLOCK_PAIR ? CS_PGS_PAIR : CS_PGS_CONTACT;
+    o->pgs_finish = so.finish_after;
     o->contact = CS_CONTACT_SOFT;
     o->o_solref[0] = 0.02; o->o_solref[1] = 1;
     o->o_solimp[0] = 0.9; o->o_solimp[1] = 0.95; o->o_solimp[2] = 0.001; o->o_solimp[3] = 0.5;

@@ -42,8 +42,9 @@ static const struct { const char *name; int bit, enable; } FLAGS[] = {
     {"passive", CS_DSBL_PASSIVE, 0}, {"eulerdamp", CS_DSBL_EULERDAMP, 0},
     {"spring", CS_DSBL_SPRING, 0}, {"damper", CS_DSBL_DAMPER, 0},
     {"clampctrl", CS_DSBL_CLAMPCTRL, 0}, {"actuation", CS_DSBL_ACTUATION, 0},
-    {"override", CS_ENBL_OVERRIDE, 1}, {"energy", CS_ENBL_ENERGY, 1},
-    {"multiccd", CS_ENBL_MULTICCD, 1}, {"island", CS_ENBL_ISLAND, 1}};
+    {"island", CS_DSBL_ISLAND, 0}, {"multiccd", CS_DSBL_MULTICCD, 0},
+    {"nativeccd", CS_DSBL_NATIVECCD, 0},
+    {"override", CS_ENBL_OVERRIDE, 1}, {"energy", CS_ENBL_ENERGY, 1}};
 
 int cs_flag_lookup(const char *name, int *bit, int *enable)
 {
@@ -102,8 +103,9 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
     }
     if (strcmp(key, "solver") == 0) {
         if (strcasecmp(value, "pgs") == 0) o->solver = CS_SOLVER_PGS;
+        else if (strcasecmp(value, "cg") == 0) o->solver = CS_SOLVER_CG;
         else if (strcasecmp(value, "newton") == 0) o->solver = CS_SOLVER_NEWTON;
-        else return fail(err, errsz, name, value, "expects PGS or Newton");
+        else return fail(err, errsz, name, value, "expects PGS, CG or Newton");
         return 0;
     }
     struct { const char *name; double *dst; int count, positive, integer; } NUM[] = {
@@ -113,7 +115,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         {"o_solref", o->o_solref, 2, 0, 0},      {"o_solimp", o->o_solimp, 5, 0, 0},
         {"o_friction", o->o_friction, 5, 1, 0},  {"iterations", NULL, 1, 1, 1},
         {"ls_iterations", NULL, 1, 1, 1},        {"threads", NULL, 1, 1, 1},
-        {"pgs_polish", NULL, 1, 1, 1},
+        {"pgs_finish", NULL, 1, 1, 1},   {"pgs_polish", NULL, 1, 1, 1}, /* its older name */
     };
     for (size_t i = 0; i < sizeof NUM / sizeof NUM[0]; i++) {
         if (strcmp(key, NUM[i].name) != 0) continue;
@@ -132,7 +134,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
             if (v[0] != floor(v[0]) || v[0] > 1e9) return fail(err, errsz, name, value, "expects an integer");
             if (strcmp(key, "iterations") == 0) o->iterations = (int)v[0];
             else if (strcmp(key, "threads") == 0) o->threads = (int)fmin(v[0], 64);
-            else if (strcmp(key, "pgs_polish") == 0) o->pgs_polish = (int)v[0];
+            else if (strncmp(key, "pgs_", 4) == 0) o->pgs_finish = (int)v[0];
             else o->ls_iterations = (int)v[0];
         } else {
             memcpy(NUM[i].dst, v, (size_t)n * sizeof *v);

@@ -176,7 +176,7 @@ void cs_limit_rows(FILE *f, const cs_model *m, const cs_data *d, long step, doub
 void cs_solver_header(FILE *f)
 {
     fputs("step,time,island,bodies,contacts,iterations,at_limit,warm,improvement,primal_cost,"
-          "dual_cost,feasibility,stationarity,complementarity,polish\n", f);
+          "dual_cost,feasibility,stationarity,complementarity,finish\n", f);
 }
 
 void cs_solver_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
@@ -186,6 +186,6 @@ void cs_solver_rows(FILE *f, const cs_model *m, const cs_data *d, long step, dou
         fprintf(f, "%ld,%.17g,%d,%d,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", step,
                 time, i, s->ntree, s->nblock, s->iterations, s->iterations >= m->opt.iterations,
                 s->warm_used, s->improvement, s->primal_cost, s->dual_cost, s->feasibility,
-                s->stationarity, s->complementarity, s->polish);
+                s->stationarity, s->complementarity, s->finish);
     }
 }

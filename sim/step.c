@@ -13,6 +13,12 @@ void cs_forward(const cs_model *m, cs_data *d)
     cs_kinematics(m, d);
     cs_collide(m, d);
     cs_smooth(m, d);
+    if (m->opt.enableflags & CS_ENBL_ENERGY) { /* MuJoCo's mj_energyPos and mj_energyVel */
+        d->energy[0] = cs_energy_potential(m, d);
+        d->energy[1] = cs_energy_kinetic(m, d);
+    } else {
+        d->energy[0] = d->energy[1] = 0;
+    }
     cs_constraint(m, d);
 }
 

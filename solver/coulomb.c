@@ -1,7 +1,7 @@
 /* The Coulomb-exact contact model (docs/contact-math.md §11): rows, the local solve of one
  * block, and the method itself, non-smooth block Gauss-Seidel (NSGS) over an island's
- * blocks, with its residual statistics. One more method beside PGS and Newton: solver.c
- * calls cs_i_coulomb for an island when opts.type is CS_METHOD_COULOMB.
+ * blocks, with its residual statistics. One row of the method table (methods.c): the
+ * driver prepares W and G (G = J W, the rows' R being 0) and runs its hooks.
  *
  * Local problem of block k, forces x (the normal x_0, friction x_t), the other blocks fixed:
  * v = G x + c, G = J M^-1 J^T (no regulariser), c = J a - a_ref without this block's force.
@@ -379,6 +379,8 @@ struct cs_coulomb_ws {
     int cap_blk;
     int *pat;             /* per block: the pyramid's last active pattern */
     int *match;           /* per block: the kept block it continues, -1 none */
+    cs_bqp *bqp;          /* per elliptic block: G's factors */
+    int *bqp_ok;          /* 1 where bqp was prepared */
 };
 
 #define KEY_POS (1LL << 24)
@@ -405,13 +407,17 @@ static long long pair_key(int kind, int t0, int t1)
     return (((long long)kind * 4096 + (t0 + 1)) * (1LL << 20) + (t1 + 1)) % (1LL << 38);
 }
 
-int cs_i_coulomb_begin(cs_solver_ws *w, const cs_efc *e)
+static void *coulomb_create(const cs_solver_ws *w)
 {
-    if (!w->cw) {
-        w->cw = cs_calloc(1, sizeof *w->cw);
-        if (!w->cw) return -1;
-    }
-    struct cs_coulomb_ws *cw = w->cw;
+    (void)w;
+    return cs_calloc(1, sizeof(struct cs_coulomb_ws));
+}
+
+/* before the islands: per-step storage, and each block's match among the kept blocks */
+static int coulomb_reserve(void *ws, const cs_solver_ws *w)
+{
+    struct cs_coulomb_ws *cw = ws;
+    const cs_efc *e = w->p->efc;
     if (e->nblock > cw->cap_blk) {
         int c = e->nblock + e->nblock / 2 + 16;
         int *p = cs_realloc(cw->pat, sizeof(int) * (size_t)c);
@@ -420,6 +426,12 @@ int cs_i_coulomb_begin(cs_solver_ws *w, const cs_efc *e)
         p = cs_realloc(cw->match, sizeof(int) * (size_t)c);
         if (!p) return -1;
         cw->match = p;
+        p = cs_realloc(cw->bqp_ok, sizeof(int) * (size_t)c);
+        if (!p) return -1;
+        cw->bqp_ok = p;
+        cs_bqp *q = cs_realloc(cw->bqp, sizeof(cs_bqp) * (size_t)c);
+        if (!q) return -1;
+        cw->bqp = q;
         cw->cap_blk = c;
     }
     for (int k = 0; k < e->nblock; k++) {
@@ -451,9 +463,11 @@ int cs_i_coulomb_begin(cs_solver_ws *w, const cs_efc *e)
     return 0;
 }
 
-void cs_i_coulomb_end(cs_solver_ws *w, const cs_efc *e)
+/* after the islands: the forces kept for the next step's warm start */
+static void coulomb_end(void *ws, cs_solver_ws *w)
 {
-    struct cs_coulomb_ws *cw = w->cw;
+    struct cs_coulomb_ws *cw = ws;
+    const cs_efc *e = w->p->efc;
     if (!cw) return;
     cw->n = 0; /* no warm start next step unless all is kept */
     if (e->nblock > cw->cap) {
@@ -480,56 +494,36 @@ void cs_i_coulomb_end(cs_solver_ws *w, const cs_efc *e)
     cw->n = e->nblock;
 }
 
-void cs_i_coulomb_free(cs_solver_ws *w)
+static void coulomb_destroy(void *ws)
 {
-    if (!w->cw) return;
-    cs_free(w->cw->k);
-    cs_free(w->cw->ord);
-    cs_free(w->cw->pat);
-    cs_free(w->cw->match);
-    cs_free(w->cw);
-    w->cw = NULL;
+    struct cs_coulomb_ws *cw = ws;
+    if (!cw) return;
+    cs_free(cw->k);
+    cs_free(cw->ord);
+    cs_free(cw->pat);
+    cs_free(cw->match);
+    cs_free(cw->bqp);
+    cs_free(cw->bqp_ok);
+    cs_free(cw);
 }
 
-/* W = M^-1 J^T and G = J W (+ a tiny multiple of its diagonal) of block k, and the
- * elliptic factors */
-static void prepare(cs_solver_ws *w, const cs_problem *p, int k, int pyramid)
+/* G = J W (the driver's, the rows' R being 0) plus a tiny multiple of its diagonal, and the
+ * elliptic factors of block k */
+static void prepare(struct cs_coulomb_ws *cw, cs_solver_ws *w, int k, int pyramid)
 {
-    const cs_efc *e = p->efc;
-    const cs_mass *M = p->M;
-    int r0 = e->blk_row[k], n = e->blk_nrow[k];
-    int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-    const int *ci = e->J_colind + adr;
-    double *x = w->tmp;
-    for (int r = 0; r < n; r++) {
-        const double *J = e->J + adr + r * nnz;
-        double *W = w->W + adr + r * nnz;
-        for (int q = 0; q < nnz; q++) x[ci[q]] = J[q];
-        for (int s = 0; s < 2; s++) {
-            int lo = e->blk_dofadr[2 * k + s], nd = e->blk_ndof[2 * k + s];
-            if (nd) cs_mass_solve(M, x, lo, lo + nd);
-        }
-        for (int q = 0; q < nnz; q++) W[q] = x[ci[q]];
-    }
+    const cs_efc *e = w->p->efc;
+    int n = e->blk_nrow[k];
     double *G = w->G + w->Gadr[k], dmax = 0;
-    for (int r = 0; r < n; r++) {
-        const double *Jr = e->J + adr + r * nnz;
-        for (int c = 0; c <= r; c++) {
-            const double *Wc = w->W + adr + c * nnz;
-            double v = 0;
-            for (int q = 0; q < nnz; q++) v += Jr[q] * Wc[q];
-            G[r * n + c] = G[c * n + r] = v;
-        }
-        dmax = fmax(dmax, G[r * n + r]);
-    }
+    for (int r = 0; r < n; r++) dmax = fmax(dmax, G[r * n + r]);
     for (int r = 0; r < n; r++) G[r * n + r] += GREG * dmax + 1e-300;
-    w->bqp_ok[k] = e->blk_kind[k] == CS_BLOCK_ELLIPTIC && n > 1 && !pyramid &&
-                   cs_bqp_prepare(&w->bqp[k], n, G, e->blk_friction + 5 * k) == 0;
+    cw->bqp_ok[k] = e->blk_kind[k] == CS_BLOCK_ELLIPTIC && n > 1 && !pyramid &&
+                    cs_bqp_prepare(&cw->bqp[k], n, G, e->blk_friction + 5 * k) == 0;
 }
 
 /* one block's update; returns the largest change of its own rows' v = G x + c (the
  * acceleration units of J a - a_ref) */
-static double update(cs_solver_ws *w, const cs_efc *e, int k, int pyramid, double *a)
+static double update(struct cs_coulomb_ws *cw, cs_solver_ws *w, const cs_efc *e, int k,
+                     int pyramid, double *a)
 {
     int n = e->blk_nrow[k], r0 = e->blk_row[k], kind = e->blk_kind[k];
     const double *G = w->G + w->Gadr[k];
@@ -548,11 +542,11 @@ static double update(cs_solver_ws *w, const cs_efc *e, int k, int pyramid, doubl
         zone = x[0] > 0 ? CS_ZONE_BOTTOM : CS_ZONE_TOP;
     } else {
         const double *mu = e->blk_friction + 5 * k;
-        int rc = w->bqp_ok[k] || pyramid
-                     ? block_solve(n, w->bqp_ok[k] ? &w->bqp[k] : NULL, G, c, mu, pyramid,
-                                   &w->cw->pat[k], x)
+        int rc = cw->bqp_ok[k] || pyramid
+                     ? block_solve(n, cw->bqp_ok[k] ? &cw->bqp[k] : NULL, G, c, mu, pyramid,
+                                   &cw->pat[k], x)
                      : -1;
-        if (rc == -1 && !w->bqp_ok[k] && !pyramid) cs_cone_qp(n, G, c, mu, x);
+        if (rc == -1 && !cw->bqp_ok[k] && !pyramid) cs_cone_qp(n, G, c, mu, x);
         zone = rc == 0 ? CS_ZONE_TOP : rc == 1 ? CS_ZONE_BOTTOM : CS_ZONE_MIDDLE;
     }
     e->blk_zone[k] = zone;
@@ -568,18 +562,20 @@ static double update(cs_solver_ws *w, const cs_efc *e, int k, int pyramid, doubl
     return dv;
 }
 
-void cs_i_coulomb(cs_solver_ws *w, cs_thread_ws *t, int isl)
+static cs_iter_status coulomb_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
+                                      int max_iter, int handoff, int *iters)
 {
-    (void)t;
+    (void)thread;
+    (void)handoff;
+    struct cs_coulomb_ws *cw = ws;
     const cs_problem *p = w->p;
     cs_efc *e = p->efc;
     const cs_solver_opts *o = w->o;
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
     int pyramid = o->coulomb_cone == CS_CONE_PYRAMIDAL;
-    const struct cs_coulomb_ws *cw = w->cw;
     for (int b = 0; b < nbk; b++) {
         int k = w->isl_blocks[badr + b];
-        prepare(w, p, k, pyramid);
+        prepare(cw, w, k, pyramid);
         /* warm start: the same block's forces of the previous step */
         double *f = e->force + e->blk_row[k];
         if (cw->match[k] >= 0) {
@@ -592,22 +588,40 @@ void cs_i_coulomb(cs_solver_ws *w, cs_thread_ws *t, int isl)
     double h = o->timestep > 0 ? o->timestep : 1;
     int it = 0;
     double dv = 0;
-    while (it < o->max_iter) {
+    cs_iter_status status = CS_ITER_LIMIT;
+    while (it < max_iter) {
         it++;
         dv = 0;
         for (int b = 0; b < nbk; b++) /* forward, then backward: symmetric Gauss-Seidel */
-            dv = fmax(dv, update(w, e, w->isl_blocks[badr + (it % 2 ? b : nbk - 1 - b)], pyramid,
-                                 w->a));
-        if (dv * h <= o->tolerance) break;
+            dv = fmax(dv, update(cw, w, e, w->isl_blocks[badr + (it % 2 ? b : nbk - 1 - b)],
+                                 pyramid, w->a));
+        if (dv * h <= o->tolerance) {
+            status = CS_ITER_CONVERGED;
+            break;
+        }
     }
-    w->ist[isl].iterations = it;
+    *iters = it;
     w->ist[isl].improvement = dv * h;
+    return status;
+}
+
+/* store: the forces in the contact frame (the zones are the sweeps' own) */
+static void coulomb_store(void *ws, cs_solver_ws *w, int isl)
+{
+    (void)ws;
+    cs_efc *e = w->p->efc;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        cs_efc_decode(e, k, e->force + e->blk_row[k], e->blk_force + CS_MAXDIM * k);
+    }
 }
 
 /* ---- statistics --------------------------------------------------------------------- */
 
-void cs_i_coulomb_stats(cs_solver_ws *w, const cs_problem *p, int isl)
+static void coulomb_stats(void *ws, cs_solver_ws *w, int isl)
 {
+    (void)ws;
+    const cs_problem *p = w->p;
     cs_island_stats *st = &w->ist[isl];
     const cs_efc *e = p->efc;
     const cs_solver_opts *o = w->o;
@@ -681,3 +695,16 @@ void cs_i_coulomb_stats(cs_solver_ws *w, const cs_problem *p, int isl)
     st->primal_cost = power;
     st->dual_cost = stab;
 }
+
+const cs_method cs_method_coulomb = {
+    .name = "Coulomb",
+    .slot = CS_METHOD_COULOMB,
+    .needs = CS_NEED_W | CS_NEED_G, /* G = J W: the rows' R is 0 */
+    .create = coulomb_create,
+    .destroy = coulomb_destroy,
+    .reserve = coulomb_reserve,
+    .iterate = coulomb_iterate,
+    .store = coulomb_store,
+    .stats = coulomb_stats,
+    .end = coulomb_end,
+};

@@ -2,43 +2,83 @@
  * (docs/contact-math.md §7), per island. The Hessian M + sum J_k^T H_k J_k is assembled
  * dense over the island's dofs and Cholesky-factored for islands of up to
  * newton_dense_max dofs; larger islands use matrix-free CG preconditioned with the
- * Hessian's per-tree diagonal blocks. Line search: exact, a bracketed safeguarded Newton
- * on the directional derivative; zones are re-classified at every trial point (the
- * curvature of l jumps across zone borders). Stopping as MuJoCo's Newton: scaled
- * improvement or scaled gradient norm < tolerance. */
+ * Hessian's per-tree diagonal blocks. Line search: exact (primal.c), a bracketed
+ * safeguarded Newton on the directional derivative; zones are re-classified at every trial
+ * point (the curvature of l jumps across zone borders). Stopping as MuJoCo's Newton:
+ * scaled improvement or scaled gradient norm < tolerance. */
 #include "solver_internal.h"
 #include "alloc.h"
 
 #include <math.h>
 #include <string.h>
-#define CG_TOL 3e-2 /* inexact Newton: relative CG residual */
 
+/* Inexact Newton for large islands: CG stops at this relative residual. Enough, since the
+ * exact line search makes any descent direction safe and the outer gradient and
+ * improvement tests decide convergence; a direction within 3% of Newton's keeps its fast
+ * local convergence. */
+#define CG_TOL 3e-2
+/* CG's iteration cap beyond the island's dofs (exact arithmetic needs at most nv) */
+#define CG_EXTRA_ITER 50
+/* Islands of up to DENSE_MAX dofs are factored densely (newton_dense_max = 0): at most
+ * nv^3/6 = 1.2 Mflop a factor, and DENSE_MAX^2 doubles (288 KiB) of storage a thread. */
+#define DENSE_MAX 192
+/* Larger islands are factored densely too when their breadth-first numbering keeps the
+ * factor's envelope narrow (a stack, a chain, a row of bodies): the factor then costs less
+ * than the CG iterations would, which on a tall stack are many. Up to NARROW_MAX dofs (the
+ * dense storage is NARROW_MAX^2 doubles a thread, 4.5 MiB). */
+#define NARROW_MAX 768
+/* narrow(): the envelope factor is chosen when it costs at most NARROW_CG_PRODUCTS CG
+ * products over the tree and pair blocks (about what a CG solve to CG_TOL takes); a
+ * product's flops are counted as its dense blocks' entries plus CG_VECTOR_FLOPS per dof
+ * for the vector updates of an iteration, the factor's as half the squared width of each
+ * row's envelope plus clearing the nv^2 / 2 storage */
+#define NARROW_CG_PRODUCTS 15
+#define CG_VECTOR_FLOPS 10.0
 
+/* per thread: the dense Hessian and the curvature scratch */
+typedef struct {
+    double *H;   /* dense island Hessian, cap^2 */
+    double *x;   /* island-local vector, cap */
+    int *first;  /* the dense factor's envelope, cap */
+    int cap;     /* dofs the three hold: dmax, grown for narrow islands */
+    double *scr; /* a block's Hl J (CS_MAXROWS x two trees' dofs) and a tree's
+                    preconditioner inversion; 2 CS_MAXROWS maxtd */
+} nthread;
 
-
-/* island trees as dof ranges */
-#define FOR_ISLAND_DOFS(w, p, isl, q)                                                     \
-    for (int t_ = 0; t_ < (w)->isl_tree_num[isl]; t_++)                                   \
-        for (int q = (p)->M->tree_dofadr[(w)->isl_trees[(w)->isl_tree_adr[isl] + t_]],   \
-                 e_ = q + (p)->M->tree_dofnum[(w)->isl_trees[(w)->isl_tree_adr[isl] + t_]]; \
-             q < e_; q++)
+typedef struct {
+    int nv, ntree;
+    int dmax;                 /* dense limit in dofs (DENSE_MAX, or nv when smaller) */
+    int maxtd;                /* the largest tree's dofs the thread scratch holds */
+    /* per dof */
+    double *grad, *dir, *Mdir, *d, *pcg; /* pcg: 4 nv */
+    int *dof_local;
+    /* per tree */
+    int *mark, *queue, *tree_Padr; /* island_order's marks and queue; preconditioner block */
+    double *P;                /* CG: per-tree dense blocks (preconditioner) */
+    double *Hd;               /* CG: the Hessian's per-tree diagonal blocks, as P */
+    /* per step: per row, per block */
+    int cap_efc, cap_G, cap_block, cap_off;
+    double *jres, *Jd;        /* per row: J a - a_ref, J dir */
+    double *Hl;               /* per block nrow^2 at Gadr: the soft-cone Hessians */
+    double *quad;             /* the line search's data, CS_LINE_QUAD_BLOCK a block */
+    size_t cap_quad;
+    /* CG: the Hessian's off-diagonal blocks, one per pair of trees that rows join
+     * (blocks in island order by position, as isl_blocks) */
+    int *hp_ord;              /* per position: the island's two-tree blocks, sorted by pair */
+    int *hp_tree;             /* 2 per pair (by position of its first block): trees */
+    int *hp_blk;              /* per pair: position range of its blocks in hp_ord */
+    int *hp_adr;              /* per block: offset of its pair's block in Hoff, or -1 */
+    long long *hp_key;        /* per position: sort keys */
+    int *offadr;              /* per block: room in Hoff (nd0 nd1 each, in block order) */
+    double *Hoff;
+    /* threads */
+    int nthread;
+    nthread *th;
+} newton_ws;
 
 /* Zones where a block's cost has curvature (top: none; a friction-loss row's linear zones:
  * none). */
 static int curved(int zone) { return zone == CS_ZONE_BOTTOM || zone == CS_ZONE_MIDDLE; }
-
-/* u = J v for block k (v dof-indexed). */
-static void block_mul(const cs_efc *e, int k, const double *v, double *u)
-{
-    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-    const int *ci = e->J_colind + adr;
-    for (int r = 0; r < e->blk_nrow[k]; r++) {
-        const double *J = e->J + adr + r * nnz;
-        double s = 0;
-        for (int q = 0; q < nnz; q++) s += J[q] * v[ci[q]];
-        u[r] = s;
-    }
-}
 
 /* The curvature J^T Hl J of block k by its sides (side s: the columns [c_s, c_s + nd_s) of
  * the block's rows, c_0 = 0, c_1 = nd_0): each side's lower triangle is added at D[s] (row
@@ -119,56 +159,6 @@ static void add_jthj(const cs_efc *e, int k, const double *Hl, const int *dof_lo
     add_curvature(e, k, Hl, D, lds, dst + (size_t)m[late] * ld + m[1 - late], ld, late, HJ);
 }
 
-/* y = A x for a dense n x n block (row-major); free bodies' 6 x 6 unrolled */
-static inline void dense_mv(int n, const double *A, const double *x, double *y)
-{
-    if (n == 6) {
-        for (int i = 0; i < 6; i++) {
-            const double *a = A + 6 * i;
-            y[i] = a[0] * x[0] + a[1] * x[1] + a[2] * x[2] + a[3] * x[3] + a[4] * x[4] + a[5] * x[5];
-        }
-        return;
-    }
-    for (int i = 0; i < n; i++) {
-        double s = 0;
-        for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];
-        y[i] = s;
-    }
-}
-
-/* In place: A (n x n SPD) -> A^-1 = L^-T L^-1 from its Cholesky factor L (d: n scratch).
- * The preconditioner is applied about a dozen times per factor, so a product beats two
- * triangular solves. L and then L^-1 take A's lower triangle; the product's off-diagonal
- * entries go to the upper triangle and its diagonal to d (neither is read again), then are
- * mirrored. */
-static void invert_spd(int n, double *A, double *d)
-{
-    if (cs_i_chol(n, A)) { /* not PD (cannot happen): the identity */
-        for (int i = 0; i < n * n; i++) A[i] = i % (n + 1) == 0;
-        return;
-    }
-    for (int j = 0; j < n; j++) { /* L^-1 column by column, over L: column j reads L's
-                                     columns >= j (still L's) and its own rows < i */
-        A[j * n + j] = 1 / A[j * n + j];
-        for (int i = j + 1; i < n; i++) {
-            double s = 0;
-            for (int k = j; k < i; k++) s -= A[i * n + k] * A[k * n + j];
-            A[i * n + j] = s / A[i * n + i];
-        }
-    }
-    for (int i = 0; i < n; i++) /* A^-1 = Li^T Li: entry (i, j) sums over k >= max(i, j) */
-        for (int j = 0; j <= i; j++) {
-            double s = 0;
-            for (int k = i; k < n; k++) s += A[k * n + i] * A[k * n + j];
-            if (i == j) d[i] = s;
-            else A[j * n + i] = s;
-        }
-    for (int i = 0; i < n; i++) {
-        A[i * n + i] = d[i];
-        for (int j = 0; j < i; j++) A[i * n + j] = A[j * n + i];
-    }
-}
-
 /* ---- the island Hessian by trees, for CG ------------------------------------------------
  * H = M + sum_k J_k^T Hl_k J_k couples two trees only where a block joins them, so it is
  * kept as dense per-tree diagonal blocks (Hd) and one dense block per joined pair of trees
@@ -188,22 +178,22 @@ static long long pair_key(const cs_efc *e, int k, int ntree)
  * and hp_adr (per block); returns the number of pairs, and in *nwide the number of blocks
  * left out of the assembly (hp_adr -2, listed in hp_ord after the pairs' blocks: only when
  * the sort keys would overflow). */
-static int build_pairs(cs_solver_ws *w, const cs_problem *p, int isl, int *nwide)
+static int build_pairs(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int isl, int *nwide)
 {
     const cs_efc *e = p->efc;
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], ntree = p->M->ntree;
     const int *blocks = w->isl_blocks + badr;
-    int *ord = w->hp_ord + badr, n = 0, nfree = 0;
+    int *ord = nw->hp_ord + badr, n = 0, nfree = 0;
     for (int b = 0; b < nbk; b++) { /* the two-tree blocks */
         int k = blocks[b];
-        w->hp_adr[k] = -1;
+        nw->hp_adr[k] = -1;
         if (e->blk_tree[2 * k] >= 0 && e->blk_tree[2 * k + 1] >= 0) ord[n++] = b;
     }
     /* sorted by (pair, position); were the keys to overflow, every block is left out of
      * the assembly instead (row by row: right, only slower) */
-    long long *key = w->hp_key + badr;
+    long long *key = nw->hp_key + badr;
     if ((double)ntree * ntree * nbk >= 9e18) {
-        for (int i = 0; i < n; i++) w->hp_adr[blocks[ord[i]]] = -2;
+        for (int i = 0; i < n; i++) nw->hp_adr[blocks[ord[i]]] = -2;
         nfree += n;
         n = 0;
     }
@@ -211,9 +201,9 @@ static int build_pairs(cs_solver_ws *w, const cs_problem *p, int isl, int *nwide
     cs_i_sort_ll(key, n);
     for (int i = 0; i < n; i++) ord[i] = (int)(key[i] % nbk);
     for (int b = 0, i = n; b < nbk; b++)
-        if (w->hp_adr[blocks[b]] == -2) ord[i++] = b;
+        if (nw->hp_adr[blocks[b]] == -2) ord[i++] = b;
     *nwide = nfree;
-    int np = 0, *tree = w->hp_tree + 2 * badr, *rng = w->hp_blk + badr + isl;
+    int np = 0, *tree = nw->hp_tree + 2 * badr, *rng = nw->hp_blk + badr + isl;
     for (int i = 0; i < n; i++) {
         int k = blocks[ord[i]];
         long long key = pair_key(e, k, ntree);
@@ -221,10 +211,10 @@ static int build_pairs(cs_solver_ws *w, const cs_problem *p, int isl, int *nwide
             rng[np] = i;
             tree[2 * np] = (int)(key / ntree);
             tree[2 * np + 1] = (int)(key % ntree);
-            w->hp_adr[k] = w->offadr[k]; /* the pair's block: room of its first block */
+            nw->hp_adr[k] = nw->offadr[k]; /* the pair's block: room of its first block */
             np++;
         } else {
-            w->hp_adr[k] = w->hp_adr[blocks[ord[i - 1]]];
+            nw->hp_adr[k] = nw->hp_adr[blocks[ord[i - 1]]];
         }
     }
     rng[np] = n;
@@ -233,7 +223,7 @@ static int build_pairs(cs_solver_ws *w, const cs_problem *p, int isl, int *nwide
 
 /* Hd (lower triangles) and Hoff from M and the blocks' current Hl (zones without curvature:
  * nothing). */
-static void assemble_blocks(cs_solver_ws *w, cs_thread_ws *th, const cs_problem *p, int isl,
+static void assemble_blocks(newton_ws *nw, cs_solver_ws *w, nthread *th, const cs_problem *p, int isl,
                             int np)
 {
     const cs_efc *e = p->efc;
@@ -242,44 +232,44 @@ static void assemble_blocks(cs_solver_ws *w, cs_thread_ws *th, const cs_problem 
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
         int nd = M->tree_dofnum[tr];
-        double *Hd = w->Hd + w->tree_Padr[tr];
+        double *Hd = nw->Hd + nw->tree_Padr[tr];
         for (int i = 0; i < nd; i++) {
-            w->dof_local[lo + i] = i;
+            nw->dof_local[lo + i] = i;
             for (int j = 0; j <= i; j++) Hd[i * nd + j] = cs_mass_get(M, lo + i, lo + j);
         }
     }
-    const int *tree = w->hp_tree + 2 * badr;
+    const int *tree = nw->hp_tree + 2 * badr;
     for (int i = 0; i < np; i++) {
-        int adr = w->hp_adr[w->isl_blocks[badr + w->hp_ord[badr + w->hp_blk[badr + isl + i]]]];
-        memset(w->Hoff + adr, 0,
+        int adr = nw->hp_adr[w->isl_blocks[badr + nw->hp_ord[badr + nw->hp_blk[badr + isl + i]]]];
+        memset(nw->Hoff + adr, 0,
                sizeof(double) * M->tree_dofnum[tree[2 * i]] * M->tree_dofnum[tree[2 * i + 1]]);
     }
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[badr + b];
-        if (!curved(e->blk_zone[k]) || w->hp_adr[k] == -2) continue;
+        if (!curved(e->blk_zone[k]) || nw->hp_adr[k] == -2) continue;
         /* each side into its tree's block; the cross term, rows of the pair's first tree
          * (side 0's unless the sides came the other way), into the pair's block */
         double *D[2];
         int ld[2];
         for (int s = 0; s < 2; s++) {
             int tr = e->blk_tree[2 * k + s];
-            D[s] = tr >= 0 ? w->Hd + w->tree_Padr[tr] : NULL;
+            D[s] = tr >= 0 ? nw->Hd + nw->tree_Padr[tr] : NULL;
             ld[s] = e->blk_ndof[2 * k + s];
         }
         int xs = e->blk_tree[2 * k] > e->blk_tree[2 * k + 1];
-        double *X = w->hp_adr[k] >= 0 ? w->Hoff + w->hp_adr[k] : NULL;
-        add_curvature(e, k, w->Hl + w->Gadr[k], D, ld, X, ld[1 - xs], xs, th->scr);
+        double *X = nw->hp_adr[k] >= 0 ? nw->Hoff + nw->hp_adr[k] : NULL;
+        add_curvature(e, k, nw->Hl + w->Gadr[k], D, ld, X, ld[1 - xs], xs, th->scr);
     }
     for (int t = 0; t < w->isl_tree_num[isl]; t++) { /* the upper triangles */
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], nd = M->tree_dofnum[tr];
-        double *Hd = w->Hd + w->tree_Padr[tr];
+        double *Hd = nw->Hd + nw->tree_Padr[tr];
         for (int i = 0; i < nd; i++)
             for (int j = i + 1; j < nd; j++) Hd[i * nd + j] = Hd[j * nd + i];
     }
 }
 
 /* out = H v over the island from the assembled blocks */
-static void hess_mul_blocks(const cs_solver_ws *w, const cs_problem *p, int isl, int np,
+static void hess_mul_blocks(const newton_ws *nw, const cs_solver_ws *w, const cs_problem *p, int isl, int np,
                             int nwide, const double *v, double *out)
 {
     const cs_mass *M = p->M;
@@ -287,14 +277,14 @@ static void hess_mul_blocks(const cs_solver_ws *w, const cs_problem *p, int isl,
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
         int nd = M->tree_dofnum[tr];
-        dense_mv(nd, w->Hd + w->tree_Padr[tr], v + lo, out + lo);
+        cs_i_dense_mv(nd, nw->Hd + nw->tree_Padr[tr], v + lo, out + lo);
     }
-    const int *tree = w->hp_tree + 2 * badr;
+    const int *tree = nw->hp_tree + 2 * badr;
     for (int i = 0; i < np; i++) {
         int ta = tree[2 * i], tb = tree[2 * i + 1];
         int la = M->tree_dofadr[ta], na = M->tree_dofnum[ta];
         int lb = M->tree_dofadr[tb], nb = M->tree_dofnum[tb];
-        const double *O = w->Hoff + w->hp_adr[w->isl_blocks[badr + w->hp_ord[badr + w->hp_blk[badr + isl + i]]]];
+        const double *O = nw->Hoff + nw->hp_adr[w->isl_blocks[badr + nw->hp_ord[badr + nw->hp_blk[badr + isl + i]]]];
         const double *va = v + la, *vb = v + lb;
         double *ya = out + la, *yb = out + lb;
         if (na == 6 && nb == 6) { /* two free bodies */
@@ -324,15 +314,15 @@ static void hess_mul_blocks(const cs_solver_ws *w, const cs_problem *p, int isl,
         }
     }
     const cs_efc *e = p->efc;
-    int n2 = w->hp_blk[badr + isl + np];
+    int n2 = nw->hp_blk[badr + isl + np];
     for (int i = n2; i < n2 + nwide; i++) {
-        int k = w->isl_blocks[badr + w->hp_ord[badr + i]], n = e->blk_nrow[k];
+        int k = w->isl_blocks[badr + nw->hp_ord[badr + i]], n = e->blk_nrow[k];
         if (!curved(e->blk_zone[k])) continue;
         int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
         const int *ci = e->J_colind + adr;
-        const double *Hl = w->Hl + w->Gadr[k];
+        const double *Hl = nw->Hl + w->Gadr[k];
         double u[CS_MAXROWS], hu[CS_MAXROWS];
-        block_mul(e, k, v, u);
+        cs_i_block_mul(e, k, v, u);
         for (int r = 0; r < n; r++) {
             hu[r] = 0;
             for (int c = 0; c < n; c++) hu[r] += Hl[r * n + c] * u[c];
@@ -347,40 +337,40 @@ static void hess_mul_blocks(const cs_solver_ws *w, const cs_problem *p, int isl,
 /* Large islands: solve H x = -g by conjugate gradients, matrix-free, preconditioned with
  * the per-tree diagonal blocks of H (Cholesky-factored). The exact line search that
  * follows makes an inexact direction safe; CG from 0 always yields a descent direction. */
-static void pcg(cs_solver_ws *w, cs_thread_ws *th, const cs_problem *p, int isl, int np,
+static void pcg(newton_ws *nw, cs_solver_ws *w, nthread *th, const cs_problem *p, int isl, int np,
                 int nwide, const double *g, double *x)
 {
     const cs_mass *M = p->M;
     int nv = w->nv;
-    double *r = w->pcg, *z = r + nv, *d = z + nv, *Hd = d + nv;
+    double *r = nw->pcg, *z = r + nv, *d = z + nv, *Hd = d + nv;
     /* the preconditioner: the inverted diagonal blocks */
-    assemble_blocks(w, th, p, isl, np);
+    assemble_blocks(nw, w, th, p, isl, np);
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], nd = M->tree_dofnum[tr];
-        memcpy(w->P + w->tree_Padr[tr], w->Hd + w->tree_Padr[tr], sizeof(double) * nd * nd);
+        memcpy(nw->P + nw->tree_Padr[tr], nw->Hd + nw->tree_Padr[tr], sizeof(double) * nd * nd);
     }
     double rz = 0, g2 = 0;
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
         int nd = M->tree_dofnum[tr];
-        double *P = w->P + w->tree_Padr[tr];
-        invert_spd(nd, P, th->scr); /* M's block PD plus PSD terms */
+        double *P = nw->P + nw->tree_Padr[tr];
+        cs_i_invert_spd(nd, P, th->scr); /* M's block PD plus PSD terms */
         for (int q = lo; q < lo + nd; q++) {
             x[q] = 0;
             r[q] = -g[q];
             z[q] = r[q];
             g2 += g[q] * g[q];
         }
-        dense_mv(nd, P, r + lo, z + lo);
+        cs_i_dense_mv(nd, P, r + lo, z + lo);
         for (int q = lo; q < lo + nd; q++) {
             d[q] = z[q];
             rz += r[q] * z[q];
         }
     }
-    for (int it = 0; it < w->isl_nv[isl] + 50; it++) {
-        hess_mul_blocks(w, p, isl, np, nwide, d, Hd);
+    for (int it = 0; it < w->isl_nv[isl] + CG_EXTRA_ITER; it++) {
+        hess_mul_blocks(nw, w, p, isl, np, nwide, d, Hd);
         double dHd = 0, r2 = 0, rzn = 0;
-        FOR_ISLAND_DOFS(w, p, isl, q) dHd += d[q] * Hd[q];
+        CS_FOR_ISLAND_DOFS(w, p, isl, q) dHd += d[q] * Hd[q];
         if (!(dHd > 0)) break;
         double al = rz / dHd;
         for (int t = 0; t < w->isl_tree_num[isl]; t++) {
@@ -392,7 +382,7 @@ static void pcg(cs_solver_ws *w, cs_thread_ws *th, const cs_problem *p, int isl,
                 r2 += r[q] * r[q];
                 z[q] = r[q];
             }
-            dense_mv(nd, w->P + w->tree_Padr[tr], r + lo, z + lo);
+            cs_i_dense_mv(nd, nw->P + nw->tree_Padr[tr], r + lo, z + lo);
             for (int q = lo; q < lo + nd; q++) rzn += r[q] * z[q];
         }
         /* inexact Newton: a relative residual of CG_TOL is enough, since the exact line search
@@ -400,100 +390,32 @@ static void pcg(cs_solver_ws *w, cs_thread_ws *th, const cs_problem *p, int isl,
         if (r2 <= CG_TOL * CG_TOL * g2) break;
         double be = rzn / rz;
         rz = rzn;
-        FOR_ISLAND_DOFS(w, p, isl, q) d[q] = z[q] + be * d[q];
+        CS_FOR_ISLAND_DOFS(w, p, isl, q) d[q] = z[q] + be * d[q];
     }
-}
-
-/* phi'(alpha), phi''(alpha) along dir: uses w->jres (j at alpha = 0) and w->Jd. */
-static void line_eval(cs_solver_ws *w, const cs_problem *p, int isl, double alpha, double dMr,
-                      double dMd, double *d1, double *d2)
-{
-    const cs_efc *e = p->efc;
-    double s1 = dMr + alpha * dMd, s2 = dMd;
-    for (int b = 0; b < w->isl_block_num[isl]; b++) {
-        int k = w->isl_blocks[w->isl_block_adr[isl] + b], n = e->blk_nrow[k], r0 = e->blk_row[k];
-        const double *jr = w->jres + r0, *Jd = w->Jd + r0;
-        double j[CS_MAXROWS], fd, dhd;
-        for (int r = 0; r < n; r++) j[r] = jr[r] + alpha * Jd[r];
-        cs_efc_soft_dir(e, k, j, Jd, &fd, &dhd);
-        s1 -= fd;
-        s2 += dhd;
-    }
-    *d1 = s1;
-    *d2 = s2;
-}
-
-/* d0: phi'(0) = g . dir, from the gradient at hand */
-static double line_search(cs_solver_ws *w, const cs_problem *p, int isl, double dMr, double dMd,
-                          double d0)
-{
-    double lo = 0, hi, a = 1, d1, d2;
-    if (!(d0 < 0)) return 0;
-    line_eval(w, p, isl, 1, dMr, dMd, &d1, &d2);
-    if (d1 <= 0) {
-        lo = 1;
-        hi = 2;
-        for (int k = 0; k < 60; k++) {
-            double e1, e2;
-            line_eval(w, p, isl, hi, dMr, dMd, &e1, &e2);
-            if (e1 > 0) break;
-            lo = hi;
-            a = hi;
-            d1 = e1;
-            d2 = e2;
-            hi *= 2;
-        }
-    } else {
-        hi = 1;
-    }
-    for (int k = 0; k < 60; k++) {
-        if (fabs(d1) <= 1e-14 * fabs(d0) || hi - lo <= 1e-15 * hi) break;
-        double an = d2 > 0 ? a - d1 / d2 : 0.5 * (lo + hi);
-        if (!(an > lo && an < hi)) an = 0.5 * (lo + hi);
-        a = an;
-        line_eval(w, p, isl, a, dMr, dMd, &d1, &d2);
-        if (d1 > 0) hi = a; else lo = a;
-    }
-    return a;
-}
-
-void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl)
-{
-    const cs_problem *p = w->p;
-    cs_island_stats *st = &w->ist[isl];
-    double *a = w->a;
-    if (w->a_warm) { /* keep the warm acceleration if its primal cost beats a0's */
-        double c0 = cs_i_primal(w, p, isl, a), cw = cs_i_primal(w, p, isl, w->a_warm);
-        if (cw < c0) {
-            FOR_ISLAND_DOFS(w, p, isl, q) a[q] = w->a_warm[q];
-            st->warm_used = 1;
-        }
-    }
-    st->iterations = cs_i_newton_iterate(w, t, isl, w->o->max_iter, 1);
 }
 
 /* Island-local dof numbers for the dense Hessian: trees in breadth-first order over the
  * trees they touch through contacts (a chain or a heap of bodies then has a narrow band,
  * and the factor works only inside its envelope). */
-static void island_order(cs_solver_ws *w, const cs_problem *p, int isl)
+static void island_order(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int isl)
 {
     const cs_mass *M = p->M;
     int adr = w->isl_tree_adr[isl], num = w->isl_tree_num[isl], n = 0, head = 0, tail = 0;
-    int *queue = w->tnext;
-    for (int i = 0; i < num; i++) w->uf[w->isl_trees[adr + i]] = 0; /* not yet queued */
+    int *queue = nw->queue;
+    for (int i = 0; i < num; i++) nw->mark[w->isl_trees[adr + i]] = 0; /* not yet queued */
     for (int i = 0; i < num; i++) {
         int r = w->isl_trees[adr + i];
-        if (w->uf[r]) continue;
-        w->uf[r] = 1;
+        if (nw->mark[r]) continue;
+        nw->mark[r] = 1;
         queue[adr + tail++] = r;
         while (head < tail) {
             int t = queue[adr + head++];
             for (int q = M->tree_dofadr[t]; q < M->tree_dofadr[t] + M->tree_dofnum[t]; q++)
-                w->dof_local[q] = n++;
+                nw->dof_local[q] = n++;
             for (int a = w->tadjadr[t]; a < w->tadjadr[t + 1]; a++) {
                 int u = w->tadj[a];
-                if (!w->uf[u]) {
-                    w->uf[u] = 1;
+                if (!nw->mark[u]) {
+                    nw->mark[u] = 1;
                     queue[adr + tail++] = u;
                 }
             }
@@ -501,16 +423,10 @@ static void island_order(cs_solver_ws *w, const cs_problem *p, int isl)
     }
 }
 
-/* Larger islands are factored densely too when their breadth-first numbering keeps the
- * factor's envelope narrow (a stack, a chain, a row of bodies): the factor then costs less
- * than the CG iterations would, which on a tall stack are many. Up to NARROW_MAX dofs (the
- * dense storage is NARROW_MAX^2 doubles a thread). */
-#define NARROW_MAX 768
-
 /* After island_order: is the envelope factor (plus clearing the dense storage) cheaper than
  * about 15 CG products over the tree and pair blocks? Each tree's rows start at the
- * smallest local dof that any of its blocks reaches. Uses w->uf for the island's trees. */
-static int narrow(cs_solver_ws *w, const cs_problem *p, int isl)
+ * smallest local dof that any of its blocks reaches. Uses nw->mark for the island's trees. */
+static int narrow(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int isl)
 {
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
@@ -518,33 +434,33 @@ static int narrow(cs_solver_ws *w, const cs_problem *p, int isl)
     int badr = w->isl_block_adr[isl];
     for (int i = 0; i < nt; i++) {
         int tr = w->isl_trees[adr + i];
-        w->uf[tr] = w->dof_local[M->tree_dofadr[tr]];
+        nw->mark[tr] = nw->dof_local[M->tree_dofadr[tr]];
     }
-    double cg = 10.0 * nv;
+    double cg = CG_VECTOR_FLOPS * nv;
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[badr + b], t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
         if (t0 < 0 || t1 < 0) continue;
         /* the later tree's rows reach back to the earlier tree's first dof */
-        int s0 = w->dof_local[M->tree_dofadr[t0]], s1 = w->dof_local[M->tree_dofadr[t1]];
+        int s0 = nw->dof_local[M->tree_dofadr[t0]], s1 = nw->dof_local[M->tree_dofadr[t1]];
         int m = s0 < s1 ? s0 : s1;
-        if (m < w->uf[t0]) w->uf[t0] = m;
-        if (m < w->uf[t1]) w->uf[t1] = m;
-        cg += 2.0 * e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1];
+        if (m < nw->mark[t0]) nw->mark[t0] = m;
+        if (m < nw->mark[t1]) nw->mark[t1] = m;
+        cg += 2.0 * e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1]; /* the pair block, both ways */
     }
     double fac = 0.5 * (double)nv * nv;
     for (int i = 0; i < nt; i++) {
-        int tr = w->isl_trees[adr + i], s = w->dof_local[M->tree_dofadr[tr]];
+        int tr = w->isl_trees[adr + i], s = nw->dof_local[M->tree_dofadr[tr]];
         cg += (double)M->tree_dofnum[tr] * M->tree_dofnum[tr];
         for (int q = 0; q < M->tree_dofnum[tr]; q++) {
-            double wd = s + q - w->uf[tr] + 1;
+            double wd = s + q - nw->mark[tr] + 1;
             fac += 0.5 * wd * wd;
         }
     }
-    return fac <= 15 * cg;
+    return fac <= NARROW_CG_PRODUCTS * cg;
 }
 
 /* The thread's dense storage for n dofs; -1 (CG then) if it cannot grow. */
-static int grow_dense(cs_thread_ws *t, int n)
+static int grow_dense(nthread *t, int n)
 {
     if (n <= t->cap) return 0;
     double *H = cs_realloc(t->H, sizeof(double) * ((size_t)n * n + 1));
@@ -560,57 +476,52 @@ static int grow_dense(cs_thread_ws *t, int n)
     return 0;
 }
 
-int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter, int first_step)
+static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
+                                     int max_iter, int handoff, int *iters)
 {
+    newton_ws *nw = ws;
+    nthread *t = &nw->th[thread];
     const cs_problem *p = w->p;
     const cs_solver_opts *o = w->o;
     cs_efc *e = p->efc;
     cs_island_stats *st = &w->ist[isl];
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], nv = w->isl_nv[isl];
-    double *a = w->a, *g = w->grad, *dir = w->dir, *Md = w->Mdir, *H;
+    double *a = w->a, *g = nw->grad, *dir = nw->dir, *Md = nw->Mdir, *H;
     double scale = cs_i_scale(w, p, isl), cost = 0;
-    int dmax = o->newton_dense_max == 0 ? w->dmax : o->newton_dense_max;
-    if (dmax > w->dmax) dmax = w->dmax;
+    int dmax = o->newton_dense_max == 0 ? nw->dmax : o->newton_dense_max;
+    if (dmax > nw->dmax) dmax = nw->dmax;
     int dense = nv <= dmax, narrow_ok = o->newton_dense_max == 0 && nv <= NARROW_MAX;
     int np = 0, nwide = 0;
-    if (dense || narrow_ok) island_order(w, p, isl);
-    if (!dense && narrow_ok && narrow(w, p, isl) && grow_dense(t, nv) == 0) dense = 1;
-    if (!dense) np = build_pairs(w, p, isl, &nwide);
+    if (dense || narrow_ok) island_order(nw, w, p, isl);
+    if (!dense && narrow_ok && narrow(nw, w, p, isl) && grow_dense(t, nv) == 0) dense = 1;
+    if (!dense) np = build_pairs(nw, w, p, isl, &nwide);
     H = t->H; /* after any growth */
     st->newton_dense = dense ? 1 : 2;
     int iter = 0, at_a = 0; /* at_a: e->force holds the soft-cone forces at a */
+    cs_iter_status status = CS_ITER_LIMIT;
     while (iter < max_iter) {
-        /* at a: the cost (summed as cs_i_primal does), the gradient M (a - a0) - J^T f, the
-         * forces and the block Hessians of the soft-cone costs */
-        double c = 0;
-        FOR_ISLAND_DOFS(w, p, isl, q) w->tmp[q] = a[q] - p->a0[q];
-        cs_i_mass_mul(w, p, isl, g, w->tmp);
-        FOR_ISLAND_DOFS(w, p, isl, q) c += 0.5 * w->tmp[q] * g[q];
-        for (int b = 0; b < nbk; b++) {
-            int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
-            int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-            const int *ci = e->J_colind + adr;
-            double *f = e->force + r0, l;
-            cs_i_resid(e, k, a, w->jres + r0);
-            e->blk_zone[k] = cs_efc_soft(e, k, w->jres + r0, f, &l, w->Hl + w->Gadr[k]);
-            c += l;
-            for (int r = 0; r < e->blk_nrow[k]; r++) {
-                const double *J = e->J + adr + r * nnz;
-                for (int q = 0; q < nnz; q++) g[ci[q]] -= J[q] * f[r];
-            }
-        }
+        /* at a: the cost, the gradient M (a - a0) - J^T f, the forces and the block
+         * Hessians of the soft-cone costs */
+        double c = cs_i_primal_eval(w, isl, a, g, nw->jres, nw->Hl, nw->d);
         at_a = 1;
         if (iter > 0) {
             st->improvement = scale * (cost - c);
-            if (st->improvement < o->tolerance) break;
+            if (st->improvement < o->tolerance) {
+                status = CS_ITER_CONVERGED;
+                break;
+            }
         }
         cost = c;
         double gn = 0;
-        FOR_ISLAND_DOFS(w, p, isl, q) gn += g[q] * g[q];
+        CS_FOR_ISLAND_DOFS(w, p, isl, q) gn += g[q] * g[q];
         /* as MuJoCo: always attempt one Newton step, test the gradient only after it (a
          * warm start that already meets the tolerance would otherwise keep its forces,
-         * which lag the optimum by up to the tolerance step after step) */
-        if ((iter > 0 || !first_step) && scale * sqrt(gn) < o->tolerance) break;
+         * which lag the optimum by up to the tolerance step after step); from another
+         * method's point the gradient is tested first */
+        if ((iter > 0 || handoff) && scale * sqrt(gn) < o->tolerance) {
+            status = CS_ITER_CONVERGED;
+            break;
+        }
         if (dense) {
             /* H = M + sum J^T Hl J over the island's dofs (lower triangle), Cholesky */
             for (int i = 0; i < nv; i++) /* the factor reads the lower triangle only */
@@ -619,36 +530,44 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
                 int tr = w->isl_trees[w->isl_tree_adr[isl] + tt], lo = p->M->tree_dofadr[tr];
                 for (int i = lo; i < lo + p->M->tree_dofnum[tr]; i++)
                     for (int j = lo; j <= i; j++)
-                        H[w->dof_local[i] * nv + w->dof_local[j]] = cs_mass_get(p->M, i, j);
+                        H[nw->dof_local[i] * nv + nw->dof_local[j]] = cs_mass_get(p->M, i, j);
             }
             for (int b = 0; b < nbk; b++) {
                 int k = w->isl_blocks[badr + b];
                 if (curved(e->blk_zone[k]))
-                    add_jthj(e, k, w->Hl + w->Gadr[k], w->dof_local, H, nv, t->scr);
+                    add_jthj(e, k, nw->Hl + w->Gadr[k], nw->dof_local, H, nv, t->scr);
             }
-            if (cs_i_chol_env(nv, H, t->first)) break; /* cannot occur with M PD */
+            if (cs_i_chol_env(nv, H, t->first)) { /* cannot occur with M PD */
+                status = CS_ITER_STALLED;
+                break;
+            }
             double *x = t->x;
-            FOR_ISLAND_DOFS(w, p, isl, q) x[w->dof_local[q]] = -g[q];
+            CS_FOR_ISLAND_DOFS(w, p, isl, q) x[nw->dof_local[q]] = -g[q];
             cs_i_chol_env_solve(nv, H, t->first, x);
-            FOR_ISLAND_DOFS(w, p, isl, q) dir[q] = x[w->dof_local[q]];
+            CS_FOR_ISLAND_DOFS(w, p, isl, q) dir[q] = x[nw->dof_local[q]];
         } else {
-            pcg(w, t, p, isl, np, nwide, g, dir);
+            pcg(nw, w, t, p, isl, np, nwide, g, dir);
         }
         cs_i_mass_mul(w, p, isl, Md, dir);
         double dMr = 0, dMd = 0, d0 = 0;
-        FOR_ISLAND_DOFS(w, p, isl, q) {
+        CS_FOR_ISLAND_DOFS(w, p, isl, q) {
             dMr += Md[q] * (a[q] - p->a0[q]);
             dMd += Md[q] * dir[q];
             d0 += g[q] * dir[q];
         }
         for (int b = 0; b < nbk; b++) {
             int k = w->isl_blocks[badr + b];
-            block_mul(e, k, dir, w->Jd + e->blk_row[k]);
+            cs_i_block_mul(e, k, dir, nw->Jd + e->blk_row[k]);
         }
-        double alpha = line_search(w, p, isl, dMr, dMd, d0);
+        /* from the Newton step itself, alpha = 1 */
+        double alpha = cs_i_line_search(w, isl, nw->jres, nw->Jd, nw->quad, dMr, dMd, d0, 1,
+                                        cs_i_line_gtol(w, isl, dir, scale), o->ls_iterations);
         iter++;
-        if (alpha == 0) break;
-        FOR_ISLAND_DOFS(w, p, isl, q) a[q] += alpha * dir[q];
+        if (alpha == 0) {
+            status = CS_ITER_STALLED;
+            break;
+        }
+        CS_FOR_ISLAND_DOFS(w, p, isl, q) a[q] += alpha * dir[q];
         at_a = 0;
     }
     if (!at_a) { /* stopped by the iteration limit: the cost and forces at the final a */
@@ -657,9 +576,193 @@ int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter,
         for (int b = 0; b < nbk; b++) {
             int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
             double l;
-            cs_i_resid(e, k, a, w->jres + r0);
-            cs_efc_soft(e, k, w->jres + r0, e->force + r0, &l, NULL);
+            cs_i_resid(e, k, a, nw->jres + r0);
+            cs_efc_soft(e, k, nw->jres + r0, e->force + r0, &l, NULL);
         }
     }
-    return iter;
+    *iters = iter;
+    return status;
 }
+
+static void newton_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
+{
+    (void)ws;
+    (void)thread;
+    cs_i_primal_warm_start(w, isl);
+}
+
+/* ---- workspace ------------------------------------------------------------------------ */
+
+/* a thread's per-block scratch for trees of up to maxtd dofs */
+static double *thread_scratch(double *old, int maxtd)
+{
+    return cs_realloc(old, sizeof(double) * (2 * CS_MAXROWS * (size_t)(maxtd > 0 ? maxtd : 1)));
+}
+
+static void free_threads(newton_ws *nw)
+{
+    if (nw->th)
+        for (int i = 0; i < nw->nthread; i++) {
+            cs_free(nw->th[i].H);
+            cs_free(nw->th[i].x);
+            cs_free(nw->th[i].first);
+            cs_free(nw->th[i].scr);
+        }
+    cs_free(nw->th);
+    nw->th = NULL;
+    nw->nthread = 0;
+}
+
+static int make_threads(newton_ws *nw, int n)
+{
+    nw->th = cs_calloc((size_t)n, sizeof *nw->th);
+    if (!nw->th) return -1;
+    nw->nthread = n;
+    size_t d = (size_t)nw->dmax;
+    for (int i = 0; i < n; i++) {
+        nthread *t = &nw->th[i];
+        t->H = cs_malloc(sizeof(double) * (d * d + 1));
+        t->x = cs_malloc(sizeof(double) * (d + 1));
+        t->first = cs_malloc(sizeof(int) * (d + 1));
+        t->cap = nw->dmax;
+        t->scr = thread_scratch(NULL, nw->maxtd);
+        if (!t->H || !t->x || !t->first || !t->scr) {
+            free_threads(nw);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void newton_destroy(void *ws)
+{
+    newton_ws *nw = ws;
+    if (!nw) return;
+    free_threads(nw);
+    void *arr[] = {nw->grad, nw->dir, nw->Mdir, nw->d, nw->pcg, nw->dof_local, nw->mark,
+                   nw->queue, nw->tree_Padr, nw->P, nw->Hd, nw->jres, nw->Jd, nw->Hl,
+                   nw->hp_ord, nw->hp_tree, nw->hp_blk, nw->hp_adr, nw->hp_key, nw->offadr,
+                   nw->Hoff, nw->quad};
+    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
+    cs_free(nw);
+}
+
+static void *newton_create(const cs_solver_ws *w)
+{
+    newton_ws *nw = cs_calloc(1, sizeof *nw);
+    if (!nw) return NULL;
+    size_t n = (size_t)(w->nv > 0 ? w->nv : 1), nt = (size_t)(w->ntree > 0 ? w->ntree : 1);
+    nw->nv = w->nv;
+    nw->ntree = w->ntree;
+    nw->dmax = DENSE_MAX < w->nv ? DENSE_MAX : (w->nv > 0 ? w->nv : 1);
+    int ok = (nw->grad = cs_malloc(sizeof(double) * n)) && (nw->dir = cs_malloc(sizeof(double) * n)) &&
+             (nw->Mdir = cs_malloc(sizeof(double) * n)) && (nw->d = cs_malloc(sizeof(double) * n)) &&
+             (nw->pcg = cs_malloc(sizeof(double) * 4 * n)) &&
+             (nw->dof_local = cs_malloc(sizeof(int) * n)) && (nw->mark = cs_malloc(sizeof(int) * nt)) &&
+             (nw->queue = cs_malloc(sizeof(int) * nt)) &&
+             (nw->tree_Padr = cs_calloc(nt + 1, sizeof(int)));
+    if (!ok) {
+        newton_destroy(nw);
+        return NULL;
+    }
+    return nw;
+}
+
+/* exact-size (re)allocation of per-step arrays; their capacity is tracked by the caller */
+static int resize(void **p, size_t elem, int n)
+{
+    void *q = cs_realloc(*p, elem * (size_t)(n > 0 ? n : 1));
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
+static int more(int need) { return need + need / 2 + 16; }
+
+static int newton_reserve(void *ws, const cs_solver_ws *w)
+{
+    newton_ws *nw = ws;
+    const cs_mass *M = w->p->M;
+    const cs_efc *e = w->p->efc;
+    /* the threads' scratch, sized by the largest tree */
+    int maxtd = 0;
+    for (int t = 0; t < M->ntree; t++)
+        if (M->tree_dofnum[t] > maxtd) maxtd = M->tree_dofnum[t];
+    if (nw->nthread != w->nthread) {
+        free_threads(nw);
+        if (maxtd > nw->maxtd) nw->maxtd = maxtd;
+        if (make_threads(nw, w->nthread)) return -1;
+    }
+    if (maxtd > nw->maxtd) {
+        for (int i = 0; i < nw->nthread; i++) {
+            double *s = thread_scratch(nw->th[i].scr, maxtd);
+            if (!s) return -1;
+            nw->th[i].scr = s;
+        }
+        nw->maxtd = maxtd;
+    }
+    /* CG's per-tree preconditioner blocks, laid out for this forest */
+    int nP = 0;
+    for (int t = 0; t < M->ntree; t++) nP += M->tree_dofnum[t] * M->tree_dofnum[t];
+    if (!nw->P || !nw->Hd || nP != nw->tree_Padr[M->ntree]) {
+        if (resize((void **)&nw->P, sizeof(double), nP + 1) ||
+            resize((void **)&nw->Hd, sizeof(double), nP + 1))
+            return -1;
+        for (int t = 0, a = 0; t < M->ntree; t++) {
+            nw->tree_Padr[t] = a;
+            a += M->tree_dofnum[t] * M->tree_dofnum[t];
+        }
+        nw->tree_Padr[M->ntree] = nP;
+    }
+    int nb = e->nblock, noff = 0;
+    for (int k = 0; k < nb; k++)
+        noff += e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1]; /* two-tree curvature blocks */
+    if (w->nG > nw->cap_G) {
+        int c = more(w->nG);
+        if (resize((void **)&nw->Hl, sizeof(double), c)) return -1;
+        nw->cap_G = c;
+    }
+    if (e->nefc > nw->cap_efc) {
+        int c = more(e->nefc);
+        if (resize((void **)&nw->jres, sizeof(double), c) || resize((void **)&nw->Jd, sizeof(double), c))
+            return -1;
+        nw->cap_efc = c;
+    }
+    if (noff > nw->cap_off || !nw->Hoff) {
+        int c = more(noff);
+        if (resize((void **)&nw->Hoff, sizeof(double), c)) return -1;
+        nw->cap_off = c;
+    }
+    if (nb > nw->cap_block) {
+        int c = more(nb);
+        size_t si = sizeof(int);
+        if (resize((void **)&nw->hp_ord, si, c) || resize((void **)&nw->hp_tree, si, 2 * c) ||
+            resize((void **)&nw->hp_blk, si, 2 * c + 1) || resize((void **)&nw->hp_adr, si, c) ||
+            resize((void **)&nw->hp_key, sizeof(long long), c) || resize((void **)&nw->offadr, si, c))
+            return -1;
+        nw->cap_block = c;
+    }
+    if (CS_LINE_QUAD_BLOCK * (size_t)nb > nw->cap_quad) {
+        size_t c = CS_LINE_QUAD_BLOCK * (size_t)more(nb);
+        double *q = cs_realloc(nw->quad, sizeof(double) * c);
+        if (!q) return -1;
+        nw->quad = q;
+        nw->cap_quad = c;
+    }
+    for (int k = 0, o = 0; k < nb; k++) {
+        nw->offadr[k] = o;
+        o += e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1];
+    }
+    return 0;
+}
+
+const cs_method cs_method_newton = {
+    .name = "Newton",
+    .slot = CS_METHOD_NEWTON,
+    .needs = 0, /* works from J: no W, no G */
+    .create = newton_create,
+    .destroy = newton_destroy,
+    .reserve = newton_reserve,
+    .warm_start = newton_warm_start,
+    .iterate = newton_iterate,
+};

@@ -11,11 +11,55 @@
  * new rows, f = f_soft(J a_warm - a_ref), kept only if their dual cost is <= 0, the cost
  * of f = 0 (per island here, globally in MuJoCo). */
 #include "solver_internal.h"
+#include "alloc.h"
 
 #include <math.h>
 #include <string.h>
 
+/* MuJoCo's mjMINVAL: below it a normal force counts as zero in MuJoCo's split update */
 #define MINVAL 1e-15
+
+/* The pair group's damped Newton (group_update):
+ * - GROUP_GRAD_FLOOR: converged when every gradient entry is below this times the size of
+ *   the terms of M (x - a~) it sums (a few dozen ulps: what rounding leaves of them);
+ * - GROUP_NEWTON_MAX: at most this many Newton steps (a strongly convex, piecewise
+ *   quadratic problem of <= 24 dofs needs a handful; beyond, the rounding floor sits
+ *   above the gradient test and the cost check after the loop decides);
+ * - GROUP_HALVINGS: the backtracking halves the step at most this often (2^-40 of a
+ *   Newton step is below any change the cost can register);
+ * - ARMIJO: the sufficient decrease of the backtracking (the usual 1e-4);
+ * - a full step is also taken when it at least halves the gradient (GRAD_HALF) at a cost
+ *   unchanged to COST_ROUNDING relative (near the optimum the cost change drowns in
+ *   rounding: the cost pins x only to sqrt(eps));
+ * - GROUP_RESTORE: after the solve, a dual cost rise beyond this times the terms summed
+ *   means the small solve went wrong (an exact joint minimiser cannot raise the cost
+ *   beyond rounding): the group is restored and swept block by block. */
+#define GROUP_GRAD_FLOOR 1e-14
+#define GROUP_NEWTON_MAX 50
+#define GROUP_HALVINGS 40
+#define ARMIJO 1e-4
+#define GRAD_HALF 0.5
+#define COST_ROUNDING 1e-13
+#define GROUP_RESTORE 1e-10
+
+/* pair groups: the largest group (two trees) solved jointly, in dofs */
+#define CS_GMAXD 24
+/* kept group factors: CS_GFAC doubles per block position, so a group of nb blocks keeps
+ * its factor when nd^2 <= nb CS_GFAC (every pair of free bodies: 144 <= 2 72) */
+#define CS_GFAC 72
+
+typedef struct {
+    int nv;
+    double *grad;       /* per dof: the primal gradient of the finish test */
+    int cap_efc, cap_block;
+    double *fold;       /* per row: a group's old forces */
+    cs_bqp *bqp;        /* per elliptic block: G's factors for the exact block solve */
+    int *bqp_ok;        /* 1 where bqp was prepared */
+    /* pair groups, by position in the island's block list (isl_blocks order) */
+    int *gord, *gadr, *gvalid, *gsig, *gsc0, *gsc1;
+    long long *gkey;
+    double *gfac, *gj0, *gf0, *gf1;
+} pgs_ws;
 
 /* MuJoCo's split update of an elliptic block (one ray/normal step, one fixed-normal
  * QCQP): kept for comparison (exact_block = 0). f in/out, r = residual at f. */
@@ -59,7 +103,7 @@ static void split_update(const cs_efc *e, int k, const double *G, const double *
 
 /* One block's update, in place (its forces, a); returns the block's dual cost change
  * (<= 0 up to rounding). */
-static double block_update(cs_solver_ws *w, const cs_efc *e, int k, int exact, double *a)
+static double block_update(pgs_ws *pw, cs_solver_ws *w, const cs_efc *e, int k, int exact, double *a)
 {
     int n = e->blk_nrow[k], r0 = e->blk_row[k];
     const double *G = w->G + w->Gadr[k], *R = e->R + r0;
@@ -79,7 +123,7 @@ static double block_update(cs_solver_ws *w, const cs_efc *e, int k, int exact, d
         }
         memcpy(x, old, sizeof(double) * n); /* the current point: the solve's start */
         int rc = kind != CS_BLOCK_ELLIPTIC ? cs_nonneg_qp(n, G, c, x)
-                 : w->bqp_ok[k]            ? cs_bqp_solve(&w->bqp[k], c, x)
+                 : pw->bqp_ok[k]            ? cs_bqp_solve(&pw->bqp[k], c, x)
                                            : cs_cone_qp(n, G, c, e->blk_friction + 5 * k, x);
         if (rc >= 0) memcpy(f, x, sizeof(double) * n);
     } else {
@@ -156,7 +200,7 @@ static double block_update(cs_solver_ws *w, const cs_efc *e, int k, int exact, d
  * against static geometry), at most CS_GMAXD. */
 typedef struct {
     int nb;           /* blocks */
-    const int *blk;   /* their indices (w->gord + start; positions hold block indices) */
+    const int *blk;   /* their indices (pw->gord + start; positions hold block indices) */
     int pos;          /* position of the first block (per-position scratch) */
     int adr[2], num[2], nd;
 } group;
@@ -167,22 +211,25 @@ static int local_dof(const group *g, int q)
     return (q >= g->adr[0] && q < g->adr[0] + g->num[0]) ? q - g->adr[0] : g->num[0] + q - g->adr[1];
 }
 
-#define GKEY_POS (1LL << 24) /* key = pair * GKEY_POS + position */
+/* group sort keys: key = pair * GKEY_POS + position, pair < (ntree + 1)^2 + nblock; with
+ * fewer than GKEY_POS blocks and GKEY_TREES trees a key stays below 2^61 (63 bits fit) */
+#define GKEY_POS (1LL << 24)
+#define GKEY_TREES (1 << 18)
 
 /* Order an island's blocks into groups: by pair of trees, the blocks of a pair in their
  * order, groups in the order of their first block (the rows' order, MuJoCo's sweep
- * order). Pairs with more than CS_GMAXD dofs stay single blocks. Fills w->gord (block
- * indices) and w->gadr; returns the number of groups. */
-static int make_groups(cs_solver_ws *w, const cs_problem *p, int isl, int grouped)
+ * order). Pairs with more than CS_GMAXD dofs stay single blocks. Fills pw->gord (block
+ * indices) and pw->gadr; returns the number of groups. */
+static int make_groups(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, int isl, int grouped)
 {
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
     const int *blocks = w->isl_blocks + badr;
-    int *ord = w->gord + badr, *gadr = w->gadr + badr + isl; /* nbk + 1 per island */
-    long long *key = w->gkey + badr;
-    for (int b = 0; b < nbk; b++) w->gvalid[badr + b] = 0; /* no kept factors yet */
-    grouped = grouped && nbk < GKEY_POS && M->ntree < (1 << 18); /* keys fit in 63 bits */
+    int *ord = pw->gord + badr, *gadr = pw->gadr + badr + isl; /* nbk + 1 per island */
+    long long *key = pw->gkey + badr;
+    for (int b = 0; b < nbk; b++) pw->gvalid[badr + b] = 0; /* no kept factors yet */
+    grouped = grouped && nbk < GKEY_POS && M->ntree < GKEY_TREES; /* keys fit in 63 bits */
     long long nt1 = (long long)M->ntree + 1;
     for (int b = 0; b < nbk; b++) {
         int k = blocks[b], t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
@@ -211,15 +258,15 @@ static int make_groups(cs_solver_ws *w, const cs_problem *p, int isl, int groupe
     return ng;
 }
 
-static void group_init(const cs_solver_ws *w, const cs_problem *p, int isl, int gi, group *g)
+static void group_init(const pgs_ws *pw, const cs_solver_ws *w, const cs_problem *p, int isl, int gi, group *g)
 {
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
     int badr = w->isl_block_adr[isl];
-    const int *gadr = w->gadr + badr + isl;
+    const int *gadr = pw->gadr + badr + isl;
     int s = gadr[gi];
     g->nb = gadr[gi + 1] - s;
-    g->blk = w->gord + badr + s;
+    g->blk = pw->gord + badr + s;
     g->pos = badr + s;
     int k = g->blk[0], t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
     if (t0 < 0 || (t1 >= 0 && t1 < t0)) { int t = t0; t0 = t1; t1 = t; }
@@ -315,7 +362,7 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
 
 /* Exact joint update of a group's blocks; adds the dual cost decrease to *impr. Returns 0,
  * or -1 (nothing changed) if the small Newton solve failed. */
-static int group_update(cs_solver_ws *w, const cs_problem *p, const group *g, double *a,
+static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const group *g, double *a,
                         double *impr)
 {
     cs_efc *e = p->efc;
@@ -342,11 +389,11 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, const group *g, do
      * line search cannot decrease the cost any more. The line search evaluates the
      * gradient at its trial point too, which the next convergence test reuses. Per-block
      * buffers are the workspace's, at the group's positions. */
-    int *sig = w->gsc0 + pos, *sigt = w->gsc1 + pos;
-    double *jb0 = w->gj0 + (size_t)CS_MAXROWS * pos, *fx = w->gf0 + (size_t)CS_MAXROWS * pos,
-           *ft = w->gf1 + (size_t)CS_MAXROWS * pos;
+    int *sig = pw->gsc0 + pos, *sigt = pw->gsc1 + pos;
+    double *jb0 = pw->gj0 + (size_t)CS_MAXROWS * pos, *fx = pw->gf0 + (size_t)CS_MAXROWS * pos,
+           *ft = pw->gf1 + (size_t)CS_MAXROWS * pos;
     double c = group_eval(e, g, Ml, at, x, gr, NULL, sig, jb0, fx);
-    double *Hf = w->gfac + (size_t)CS_GFAC * (size_t)pos;
+    double *Hf = pw->gfac + (size_t)CS_GFAC * (size_t)pos;
     int keep = nd * nd <= g->nb * CS_GFAC;
     for (int it = 0;; it++) {
         double gmax = 0, gsc = 0;
@@ -356,26 +403,27 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, const group *g, do
             gsc = fmax(gsc, mi);
             gmax = fmax(gmax, fabs(gr[i]));
         }
-        if (gmax <= 1e-14 * gsc || gmax == 0) break;
-        if (it >= 50) break; /* rounding floor above the test: the cost check below decides */
+        if (gmax <= GROUP_GRAD_FLOOR * gsc || gmax == 0) break;
+        if (it >= GROUP_NEWTON_MAX) break; /* rounding floor above the test: the cost check
+                                              below decides */
         /* The Hessian is constant while no block is in the cone zone and the zones stay
          * (a resting stack: all bottom zone), so its factor is kept for the later sweeps
          * of this solve. */
-        int same = w->gvalid[pos], cacheable = keep;
+        int same = pw->gvalid[pos], cacheable = keep;
         for (int b = 0; b < g->nb; b++) {
-            same = same && sig[b] == w->gsig[pos + b];
+            same = same && sig[b] == pw->gsig[pos + b];
             cacheable = cacheable && sig[b] >= 0;
         }
         if (!same || !cacheable) {
             group_eval(e, g, Ml, at, x, NULL, H, NULL, NULL, NULL);
             if (cs_i_chol(nd, H)) return -1;
-            w->gvalid[pos] = cacheable;
+            pw->gvalid[pos] = cacheable;
             if (cacheable) {
                 memcpy(Hf, H, sizeof(double) * nd * nd);
-                memcpy(w->gsig + pos, sig, sizeof(int) * g->nb);
+                memcpy(pw->gsig + pos, sig, sizeof(int) * g->nb);
             }
         }
-        const double *L = w->gvalid[pos] ? Hf : H;
+        const double *L = pw->gvalid[pos] ? Hf : H;
         for (int i = 0; i < nd; i++) dx[i] = -gr[i];
         cs_i_chol_solve(nd, L, dx);
         double gd = 0;
@@ -383,7 +431,7 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, const group *g, do
         if (!(gd < 0)) break;
         double al = 1, ct = 0;
         int ok = 0;
-        for (int ls = 0; ls < 40; ls++, al *= 0.5) {
+        for (int ls = 0; ls < GROUP_HALVINGS; ls++, al *= 0.5) {
             for (int i = 0; i < nd; i++) xt[i] = x[i] + al * dx[i];
             ct = group_eval(e, g, Ml, at, xt, gt, NULL, sigt, NULL, ft);
             /* Armijo; near the optimum the cost change drowns in rounding (the cost then
@@ -391,8 +439,8 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, const group *g, do
              * unchanged to rounding is taken too */
             double gtm = 0;
             for (int i = 0; i < nd; i++) gtm = fmax(gtm, fabs(gt[i]));
-            if (ct <= c + 1e-4 * al * gd ||
-                (ls == 0 && gtm <= 0.5 * gmax && ct <= c + 1e-13 * fabs(c))) {
+            if (ct <= c + ARMIJO * al * gd ||
+                (ls == 0 && gtm <= GRAD_HALF * gmax && ct <= c + COST_ROUNDING * fabs(c))) {
                 ok = 1;
                 break;
             }
@@ -415,7 +463,7 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, const group *g, do
      * sum d.r + 1/2 (sum J^T d).da + 1/2 d.R d with r = J a - a_ref + R f the residuals at
      * the current a (jb0, from the first evaluation) and da = sum M^-1 J^T d */
     double da[CS_GMAXD] = {0}, jtd[CS_GMAXD] = {0}, ch = 0, chs = 0;
-    double *fo = w->fold; /* old forces, should the group be restored (rows' positions) */
+    double *fo = pw->fold; /* old forces, should the group be restored (rows' positions) */
     for (int b = 0; b < g->nb; b++) {
         int k = g->blk[b], n = e->blk_nrow[k], r0 = e->blk_row[k];
         int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
@@ -443,7 +491,7 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, const group *g, do
     /* an exact joint minimiser cannot raise the cost beyond rounding (relative to the
      * terms summed); anything more means the small solve went wrong: restore, and let the
      * blocks be swept one by one */
-    if (ch > 1e-10 * chs) {
+    if (ch > GROUP_RESTORE * chs) {
         for (int b = 0; b < g->nb; b++) {
             int k = g->blk[b], r0 = e->blk_row[k];
             memcpy(e->force + r0, fo + r0, sizeof(double) * e->blk_nrow[k]);
@@ -460,8 +508,12 @@ static int group_update(cs_solver_ws *w, const cs_problem *p, const group *g, do
 
 /* warm start: the forces the previous acceleration implies under the new rows, kept if
  * their dual cost beats zero forces */
-static void warm_start(cs_solver_ws *w, const cs_problem *p, int isl, const double *a_warm)
+static void pgs_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
 {
+    (void)ws;
+    (void)thread;
+    const cs_problem *p = w->p;
+    const double *a_warm = w->a_warm;
     cs_efc *e = p->efc;
     const cs_mass *M = p->M;
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
@@ -502,12 +554,12 @@ static void warm_start(cs_solver_ws *w, const cs_problem *p, int isl, const doub
 /* Scaled norm of the primal gradient at the sweeps' point: with a = a0 + M^-1 J^T f kept
  * exactly, M (a - a0) - J^T f_soft(J a - a_ref) = J^T (f - f_soft(J a - a_ref)). Zero only
  * at the optimum, unlike the improvement of a sweep, which is also small where the sweeps
- * crawl (stacks). Uses the island's dofs of w->grad. */
-static double pgs_gradient(cs_solver_ws *w, const cs_problem *p, int isl, double scale)
+ * crawl (stacks). Uses the island's dofs of pw->grad. */
+static double pgs_gradient(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, int isl, double scale)
 {
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
-    double *g = w->grad, j[CS_MAXROWS], fs[CS_MAXROWS], l, gn = 0;
+    double *g = pw->grad, j[CS_MAXROWS], fs[CS_MAXROWS], l, gn = 0;
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
         for (int q = lo; q < lo + M->tree_dofnum[tr]; q++) g[q] = 0;
@@ -532,37 +584,134 @@ static double pgs_gradient(cs_solver_ws *w, const cs_problem *p, int isl, double
     return scale * sqrt(gn);
 }
 
-void cs_i_pgs(cs_solver_ws *w, cs_thread_ws *t, int isl)
+/* the exact elliptic block solve's per-step part: G's factors */
+static void prepare_blocks(pgs_ws *pw, const cs_solver_ws *w, int isl)
 {
+    const cs_efc *e = w->p->efc;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        pw->bqp_ok[k] = w->o->exact_block && e->blk_kind[k] == CS_BLOCK_ELLIPTIC &&
+                        cs_bqp_prepare(&pw->bqp[k], e->blk_nrow[k], w->G + w->Gadr[k],
+                                       e->blk_friction + 5 * k) == 0;
+    }
+}
+
+static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl, int max_iter,
+                                  int handoff, int *iters)
+{
+    (void)thread;
+    (void)handoff;
+    pgs_ws *pw = ws;
     const cs_problem *p = w->p;
     const cs_solver_opts *o = w->o;
     cs_efc *e = p->efc;
     cs_island_stats *st = &w->ist[isl];
-    if (w->a_warm) warm_start(w, p, isl, w->a_warm);
+    prepare_blocks(pw, w, isl);
     double scale = cs_i_scale(w, p, isl), *a = w->a;
     int grouped = o->blocking == CS_PGS_BLOCK_PAIR && o->exact_block && w->isl_block_num[isl] > 1;
-    int ngroup = make_groups(w, p, isl, grouped);
+    int ngroup = make_groups(pw, w, p, isl, grouped);
     int iter = 0;
-    while (iter < o->max_iter) {
+    cs_iter_status status = CS_ITER_LIMIT;
+    while (iter < max_iter) {
         double impr = 0;
         for (int gi = 0; gi < ngroup; gi++) {
             group g;
-            group_init(w, p, isl, gi, &g);
-            if (g.nb > 1 && group_update(w, p, &g, a, &impr) == 0) continue;
+            group_init(pw, w, p, isl, gi, &g);
+            if (g.nb > 1 && group_update(pw, w, p, &g, a, &impr) == 0) continue;
             for (int b = 0; b < g.nb; b++) /* single block, or the group solve failed */
-                impr -= block_update(w, e, g.blk[b], o->exact_block, a);
+                impr -= block_update(pw, w, e, g.blk[b], o->exact_block, a);
         }
         impr *= scale;
         st->improvement = impr;
         iter++;
-        if (!isfinite(impr)) break; /* a problem that is not finite: no sweep count helps */
+        if (!isfinite(impr)) { /* a problem that is not finite: no sweep count helps */
+            status = CS_ITER_STALLED;
+            break;
+        }
         int small = impr <= o->tolerance; /* <=: tolerance 0 runs to exact stagnation */
-        if (small && (!o->polish_after || pgs_gradient(w, p, isl, scale) < o->tolerance)) break;
-        if (o->polish_after > 0 && (small || iter >= o->polish_after) && iter < o->max_iter) {
-            st->polish = cs_i_newton_iterate(w, t, isl, o->max_iter - iter, 0);
-            iter += st->polish;
+        if (small && (!o->finish_after || pgs_gradient(pw, w, p, isl, scale) < o->tolerance)) {
+            status = CS_ITER_CONVERGED;
+            break;
+        }
+        /* crawling, or stopped by the improvement short of the optimum: ask for the finish */
+        if (o->finish_after > 0 && (small || iter >= o->finish_after) && iter < max_iter) {
+            status = CS_ITER_HANDOFF;
             break;
         }
     }
-    st->iterations = iter;
+    *iters = iter;
+    return status;
 }
+
+/* ---- workspace ------------------------------------------------------------------------ */
+
+static void pgs_destroy(void *ws)
+{
+    pgs_ws *pw = ws;
+    if (!pw) return;
+    void *arr[] = {pw->grad, pw->fold, pw->bqp, pw->bqp_ok, pw->gord, pw->gadr, pw->gvalid,
+                   pw->gsig, pw->gsc0, pw->gsc1, pw->gkey, pw->gfac, pw->gj0, pw->gf0, pw->gf1};
+    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
+    cs_free(pw);
+}
+
+static void *pgs_create(const cs_solver_ws *w)
+{
+    pgs_ws *pw = cs_calloc(1, sizeof *pw);
+    if (!pw) return NULL;
+    pw->nv = w->nv;
+    pw->grad = cs_malloc(sizeof(double) * (size_t)(w->nv > 0 ? w->nv : 1));
+    if (!pw->grad) {
+        pgs_destroy(pw);
+        return NULL;
+    }
+    return pw;
+}
+
+static int resize(void **p, size_t elem, int n)
+{
+    void *q = cs_realloc(*p, elem * (size_t)(n > 0 ? n : 1));
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
+static int more(int need) { return need + need / 2 + 16; }
+
+static int pgs_reserve(void *ws, const cs_solver_ws *w)
+{
+    pgs_ws *pw = ws;
+    const cs_efc *e = w->p->efc;
+    if (e->nefc > pw->cap_efc) {
+        int c = more(e->nefc);
+        if (resize((void **)&pw->fold, sizeof(double), c)) return -1;
+        pw->cap_efc = c;
+    }
+    if (e->nblock > pw->cap_block) {
+        int c = more(e->nblock);
+        size_t si = sizeof(int), sd = sizeof(double);
+        if (resize((void **)&pw->bqp, sizeof(cs_bqp), c) || resize((void **)&pw->bqp_ok, si, c) ||
+            resize((void **)&pw->gord, si, c) || resize((void **)&pw->gadr, si, 2 * c + 1) ||
+            resize((void **)&pw->gvalid, si, c) || resize((void **)&pw->gsig, si, c) ||
+            resize((void **)&pw->gsc0, si, c) || resize((void **)&pw->gsc1, si, c) ||
+            resize((void **)&pw->gkey, sizeof(long long), c) ||
+            resize((void **)&pw->gfac, sd, CS_GFAC * c) ||
+            resize((void **)&pw->gj0, sd, CS_MAXROWS * c) ||
+            resize((void **)&pw->gf0, sd, CS_MAXROWS * c) ||
+            resize((void **)&pw->gf1, sd, CS_MAXROWS * c))
+            return -1;
+        pw->cap_block = c;
+    }
+    return 0;
+}
+
+const cs_method cs_method_pgs = {
+    .name = "PGS",
+    .slot = CS_METHOD_PGS,
+    .needs = CS_NEED_W | CS_NEED_G,
+    .create = pgs_create,
+    .destroy = pgs_destroy,
+    .reserve = pgs_reserve,
+    .warm_start = pgs_warm_start,
+    .iterate = pgs_iterate,
+};

@@ -101,7 +101,7 @@ void cs_solref_kb(const double r[2], double dw, double *K, double *B)
     X(K) X(B) X(vel) X(aref) X(R) X(force) X(frictionloss)
 #define BLOCK_ARRAYS(X) X(blk_kind, 1) X(blk_dim, 1) X(blk_nrow, 1) X(blk_row, 1) \
     X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_friction, 5) \
-    X(blk_mu, 1) X(blk_kappa, 1) X(blk_imp, 1) X(blk_impP, 1) X(blk_margin_c, 1) \
+    X(blk_mu, 1) X(blk_kappa, 1) X(blk_imp, 1) X(blk_margin_c, 1) \
     X(blk_cvel, CS_MAXDIM) X(blk_force, CS_MAXDIM) X(blk_zone, 1)
 
 void cs_efc_init(cs_efc *e) { memset(e, 0, sizeof *e); }
@@ -199,11 +199,8 @@ static void frame_jacobian(const cs_contact_in *c, const cs_contact_side *sd, in
 int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_contact_side sd[2],
                        const double *qvel, const cs_row_opts *o)
 {
-    int warn = 0, dim = c->dim;
-    if (dim != 1 && dim != 3 && dim != 4 && dim != 6) {
-        warn |= CS_ROWS_BAD_DIM;
-        dim = 1;
-    }
+    int dim = c->dim;
+    if (dim != 1 && dim != 3 && dim != 4 && dim != 6) dim = 1; /* the loader rejects these */
     /* two sides in one tree (links of one articulated body) share columns */
     int merged = sd[0].ndof > 0 && sd[1].ndof > 0 && sd[0].tree == sd[1].tree;
     int ncol = merged ? sd[0].ndof : sd[0].ndof + sd[1].ndof;
@@ -250,10 +247,8 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     }
 
     double sr[2], srf[2] = {0, 0}, si[5];
-    warn |= cs_solref_fix(c->solref, o->timestep, o->refsafe, sr) ? CS_ROWS_WARN_SOLREF : 0;
-    if ((c->solreffriction[0] > 0) != (c->solreffriction[1] > 0)) {
-        warn |= CS_ROWS_WARN_SOLREFFRICTION;
-    } else {
+    cs_solref_fix(c->solref, o->timestep, o->refsafe, sr);
+    if ((c->solreffriction[0] > 0) == (c->solreffriction[1] > 0)) { /* mixed sign: 0 0 */
         srf[0] = c->solreffriction[0];
         srf[1] = c->solreffriction[1];
         if (o->refsafe && srf[0] > 0) srf[0] = fmax(srf[0], 2 * o->timestep);
@@ -302,9 +297,8 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     e->nnz += nrow * ncol;
 
     /* impedance once per block, from the first row */
-    double impP, imp = cs_impedance(si, e->pos[r0], e->margin[r0], &impP);
+    double imp = cs_impedance(si, e->pos[r0], e->margin[r0], NULL);
     e->blk_imp[k] = imp;
-    e->blk_impP[k] = impP;
     for (int j = 0; j < nrow; j++) {
         int r = r0 + j;
         e->R[r] = fmax(MINVAL, (1 - imp) * e->dA[r] / imp);
@@ -334,7 +328,7 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
             for (int j = 0; j < nrow; j++) e->R[r0 + j] = Rpy;
         }
     }
-    return warn;
+    return 0;
 }
 
 /* ---- one joint row's block ------------------------------------------------------------ */
@@ -392,14 +386,13 @@ int cs_efc_add_joint_row(cs_efc *e, const cs_joint_row_in *in, int id, const dou
     e->blk_cvel[CS_MAXDIM * k] = v;
 
     double sr[2], si[5];
-    int warn = cs_solref_fix(in->solref, o->timestep, o->refsafe, sr) ? CS_ROWS_WARN_SOLREF : 0;
+    cs_solref_fix(in->solref, o->timestep, o->refsafe, sr);
     cs_solimp_clamp(in->solimp, si);
-    double impP, imp = cs_impedance(si, e->pos[r], e->margin[r], &impP);
+    double imp = cs_impedance(si, e->pos[r], e->margin[r], NULL);
     e->blk_imp[k] = imp;
-    e->blk_impP[k] = impP;
     e->R[r] = fmax(MINVAL, (1 - imp) * e->dA[r] / imp);
     cs_solref_kb(sr, si[1], &e->K[r], &e->B[r]);
     if (fric) e->K[r] = 0;
     e->aref[r] = -e->B[r] * v - e->K[r] * imp * (e->pos[r] - e->margin[r]);
-    return warn;
+    return 0;
 }

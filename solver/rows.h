@@ -20,13 +20,11 @@ typedef enum {
 
 #define CS_MAXROWS 10 /* pyramidal condim 6 */
 
-/* Warnings raised while making rows (bit mask), MuJoCo's behaviour in brackets. */
-#define CS_ROWS_WARN_SOLREF 1         /* mixed-sign solref [replaced by 0.02 1] */
-#define CS_ROWS_WARN_SOLREFFRICTION 2 /* mixed-sign solreffriction [replaced by 0 0] */
-#define CS_ROWS_BAD_DIM 4             /* condim not 1, 3, 4, 6: made frictionless (sim's
-                                         loader should have rejected it) */
-#define CS_ROWS_BAD_JOINT 8           /* a joint row with an unknown kind, no tree or dofs, or
-                                         a friction bound not positive and finite: left out */
+/* cs_efc_add_joint_row's answer for a joint row with an unknown kind, no tree or dofs, or
+ * a friction bound not positive and finite: left out. (What MuJoCo replaces silently is
+ * replaced here too: a mixed-sign solref by 0.02 1, a mixed-sign solreffriction by 0 0, a
+ * condim not 1, 3, 4, 6 -- which the loader rejects -- by a frictionless contact.) */
+#define CS_ROWS_BAD_JOINT 8
 
 /* One contact as collision/sim deliver it. */
 typedef struct {
@@ -103,7 +101,7 @@ typedef struct cs_efc {
     double *blk_friction; /* 5: physical, floored at 1e-5 (MuJoCo) */
     double *blk_mu;       /* regularised cone coefficient friction_1 sqrt(R_1 / R_0) */
     double *blk_kappa;    /* elliptic: R_j friction_j^2 (same for all j) */
-    double *blk_imp, *blk_impP, *blk_margin_c;
+    double *blk_imp, *blk_margin_c;
     double *blk_cvel;     /* 6: contact-frame velocity (v_n, v_t1, v_t2, w_spin, w_roll..) */
     double *blk_force;    /* 6: contact-frame force (f_n, friction ...), decoded */
     int *blk_zone;        /* cs_zone of the block's residual J a - a_ref (cone.h: contacts
@@ -117,7 +115,7 @@ void cs_efc_clear(cs_efc *e); /* no rows; storage kept */
 /* Room for this many more blocks, rows and nonzeros; 0, or -1 out of memory. */
 int cs_efc_reserve(cs_efc *e, int nblock, int nrow, int nnz);
 /* Append one contact's block (grows storage when needed). qvel: the model's velocity (the
- * sides index it by dof). Returns a CS_ROWS_WARN_* mask, or -1 when out of memory. */
+ * sides index it by dof). Returns 0, or -1 when out of memory. */
 int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_contact_side side[2],
                        const double *qvel, const cs_row_opts *o);
 /* Append one joint row as its own block (blk_tree = {tree, -1}); id is the caller's (joint
@@ -125,8 +123,8 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
  * mj_instantiateLimit / mj_instantiateFriction and mj_makeImpedance: imp from solimp at
  * (pos, margin) (friction: 0, 0), R = max(1e-15, (1 - imp) invweight / imp), solref as
  * cs_solref_fix, K and B from cs_solref_kb, a_ref = -B vel - K imp (pos - margin) for a
- * limit and -B vel for friction (K = 0), no impratio. Returns a CS_ROWS_WARN_* mask
- * (CS_ROWS_BAD_JOINT: nothing appended), -1 out of memory. */
+ * limit and -B vel for friction (K = 0), no impratio. Returns 0, CS_ROWS_BAD_JOINT
+ * (nothing appended) or -1 out of memory. */
 int cs_efc_add_joint_row(cs_efc *e, const cs_joint_row_in *r, int id, const double *qvel,
                          const cs_row_opts *o);
 /* Value of row r at dof q (0 where the row has no entry). */

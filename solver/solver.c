@@ -1,6 +1,8 @@
-/* The solve in stages: prepare (islands; per block W = M^-1 J^T and G = J W + R), then per
- * island, on the pool's threads: warm start and sweep (pgs.c) or iterate (newton.c), store
- * (forces and zones onto the blocks), and statistics when asked. */
+/* The driver: the solve in stages (cs_solve_stage: prepare, warm start, iterate, store,
+ * statistics), each method from the table (methods.c) through its hooks. The stages that
+ * run per island run on the pool's threads, one island per thread at a time; the driver
+ * composes the methods (the plan's method, then its finishing method when it asks) and
+ * owns every default (cs_solver_opts_default). */
 #include "solver_internal.h"
 #include "alloc.h"
 
@@ -9,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The defaults of every option, in one place (the MJCF loader takes its defaults from
+ * here): MuJoCo's where MuJoCo has the option (iterations, tolerance, the line search's);
+ * conesim's own PGS: exact block solves, pair blocks, the Newton finish after 5 sweeps. */
 void cs_solver_opts_default(cs_solver_opts *o)
 {
     o->type = CS_METHOD_PGS;
@@ -17,34 +22,13 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->exact_block = 1;
     o->blocking = CS_PGS_BLOCK_PAIR;
     o->newton_dense_max = 0;
-    o->polish_after = 0;
+    o->finish_after = 5;
+    o->ls_iterations = 50;
+    o->ls_tolerance = 0.01;
+    o->islands = 1;
     o->stats = 0;
     o->timestep = 0;
     o->coulomb_cone = CS_CONE_ELLIPTIC;
-}
-
-#define DMAX_DEFAULT 192
-
-/* a thread's per-block scratch for trees of up to maxtd dofs */
-static double *thread_scratch(double *old, int maxtd)
-{
-    return cs_realloc(old, sizeof(double) * (2 * CS_MAXROWS * (size_t)(maxtd > 0 ? maxtd : 1)));
-}
-
-static void free_threads(cs_solver_ws *w)
-{
-    cs_pool_free(w->pool);
-    w->pool = NULL;
-    if (w->tws)
-        for (int i = 0; i < w->nthread; i++) {
-            cs_free(w->tws[i].H);
-            cs_free(w->tws[i].x);
-            cs_free(w->tws[i].first);
-            cs_free(w->tws[i].scr);
-        }
-    cs_free(w->tws);
-    w->tws = NULL;
-    w->nthread = 0;
 }
 
 int cs_solver_set_threads(cs_solver_ws *w, int n)
@@ -55,27 +39,13 @@ int cs_solver_set_threads(cs_solver_ws *w, int n)
     }
     if (n > 64) n = 64;
     if (n == w->nthread && w->pool) return n;
-    free_threads(w);
-    w->tws = cs_calloc((size_t)n, sizeof *w->tws);
-    if (!w->tws) return -1;
-    w->nthread = n;
-    size_t d = (size_t)w->dmax;
-    for (int i = 0; i < n; i++) {
-        w->tws[i].H = cs_malloc(sizeof(double) * (d * d + 1));
-        w->tws[i].x = cs_malloc(sizeof(double) * (d + 1));
-        w->tws[i].first = cs_malloc(sizeof(int) * (d + 1));
-        w->tws[i].cap = w->dmax;
-        w->tws[i].scr = thread_scratch(NULL, w->maxtd);
-        if (!w->tws[i].H || !w->tws[i].x || !w->tws[i].first || !w->tws[i].scr) {
-            free_threads(w);
-            return -1;
-        }
-    }
+    cs_pool_free(w->pool);
     w->pool = cs_pool_create(n);
     if (!w->pool) {
-        free_threads(w);
+        w->nthread = 0;
         return -1;
     }
+    w->nthread = n; /* the methods' per-thread scratch follows at the next solve */
     return n;
 }
 
@@ -86,14 +56,11 @@ cs_solver_ws *cs_solver_create(int nv, int ntree)
     size_t n = (size_t)(nv > 0 ? nv : 1), nt = (size_t)(ntree > 0 ? ntree : 1);
     w->nv = nv;
     w->ntree = ntree;
-    w->dmax = DMAX_DEFAULT < nv ? DMAX_DEFAULT : (nv > 0 ? nv : 1);
-    int ok = (w->a = cs_malloc(sizeof(double) * n)) && (w->grad = cs_malloc(sizeof(double) * n)) &&
-             (w->dir = cs_malloc(sizeof(double) * n)) && (w->Mdir = cs_malloc(sizeof(double) * n)) &&
-             (w->tmp = cs_calloc(n, sizeof(double))) && (w->pcg = cs_malloc(sizeof(double) * 4 * n)) &&
-             (w->dof_local = cs_malloc(sizeof(int) * n)) && (w->uf = cs_malloc(sizeof(int) * nt)) &&
+    int ok = (w->a = cs_malloc(sizeof(double) * n)) && (w->s0 = cs_calloc(n, sizeof(double))) &&
+             (w->s1 = cs_malloc(sizeof(double) * n)) && (w->s2 = cs_malloc(sizeof(double) * n)) &&
+             (w->s3 = cs_malloc(sizeof(double) * n)) && (w->uf = cs_malloc(sizeof(int) * nt)) &&
              (w->tree_island = cs_malloc(sizeof(int) * nt)) &&
-             (w->tadjadr = cs_malloc(sizeof(int) * (nt + 1))) && (w->tnext = cs_malloc(sizeof(int) * nt)) &&
-             (w->tree_Padr = cs_malloc(sizeof(int) * (nt + 1))) &&
+             (w->tadjadr = cs_malloc(sizeof(int) * (nt + 1))) &&
              (w->isl_tree_adr = cs_malloc(sizeof(int) * (nt + 1))) &&
              (w->isl_tree_num = cs_malloc(sizeof(int) * (nt + 1))) &&
              (w->isl_trees = cs_malloc(sizeof(int) * nt)) && (w->isl_nv = cs_malloc(sizeof(int) * nt)) &&
@@ -104,22 +71,23 @@ cs_solver_ws *cs_solver_create(int nv, int ntree)
         cs_solver_free(w);
         return NULL;
     }
-    w->P = NULL; /* sized by the trees at the first solve (cs_solve knows them) */
     return w;
 }
 
 void cs_solver_free(cs_solver_ws *w)
 {
     if (!w) return;
-    free_threads(w);
-    cs_i_coulomb_free(w); /* CS_METHOD_COULOMB */
-    void *arr[] = {w->a, w->grad, w->dir, w->Mdir, w->tmp, w->pcg, w->dof_local, w->uf,
-                   w->tree_island, w->tree_Padr, w->tadjadr, w->tadj, w->tnext, w->P, w->isl_tree_adr, w->isl_tree_num,
-                   w->isl_trees, w->isl_nv, w->isl_block_adr, w->isl_block_num, w->isl_blocks,
-                   w->ist, w->W, w->G, w->Hl, w->Gadr, w->bqp, w->bqp_ok, w->jres, w->Jd, w->fold, w->gord,
-                   w->gadr, w->gvalid, w->gsig, w->gsc0, w->gsc1, w->gkey, w->gfac, w->gj0, w->gf0,
-                   w->gf1, w->Hd, w->hp_ord, w->hp_tree, w->hp_blk, w->hp_adr, w->hp_key,
-                   w->offadr, w->Hoff};
+    cs_pool_free(w->pool);
+    for (int i = 0; i < CS_METHOD_COUNT; i++)
+        for (int r = 0; r < 2; r++) {
+            const cs_method *m = r ? cs_plans[i].finish : cs_plans[i].run;
+            if (m && w->mws[m->slot] && m->destroy) m->destroy(w->mws[m->slot]);
+            if (m) w->mws[m->slot] = NULL;
+        }
+    void *arr[] = {w->a, w->s0, w->s1, w->s2, w->s3, w->uf, w->tree_island, w->tadjadr,
+                   w->tadj, w->isl_tree_adr, w->isl_tree_num, w->isl_trees, w->isl_nv,
+                   w->isl_block_adr, w->isl_block_num, w->isl_blocks, w->ist, w->Gadr, w->W,
+                   w->G};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(w);
 }
@@ -127,196 +95,6 @@ void cs_solver_free(cs_solver_ws *w)
 const cs_island_stats *cs_solver_island(const cs_solver_ws *w, int i)
 {
     return (i >= 0 && i < w->nisland) ? &w->ist[i] : NULL;
-}
-
-/* ---- block pieces ------------------------------------------------------------------- */
-
-void cs_efc_decode(const cs_efc *e, int k, const double *f, double *force)
-{
-    memset(force, 0, sizeof(double) * CS_MAXDIM);
-    const double *fr = e->blk_friction + 5 * k;
-    if (e->blk_kind[k] == CS_BLOCK_PYRAMIDAL) {
-        /* docs/contact-math.md §5: f_n = sum of edges, phi_j = mu_j (alpha_j+ - alpha_j-) */
-        for (int j = 0; j < e->blk_dim[k] - 1; j++) {
-            force[0] += f[2 * j] + f[2 * j + 1];
-            force[1 + j] = fr[j] * (f[2 * j] - f[2 * j + 1]);
-        }
-    } else { /* elliptic: the frame components; frictionless and joint rows: one force */
-        for (int j = 0; j < e->blk_nrow[k]; j++) force[j] = f[j];
-    }
-}
-
-/* A friction-loss row's Huber response (MuJoCo's mj_constraintUpdate_impl,
- * mjCNSTR_FRICTION_DOF): quadratic for |j| < R F, linear (force at the bound, no curvature)
- * beyond, the borders going to the linear zones. */
-static cs_zone floss_soft(double j, double R, double F, double *f, double *cost, double *curv)
-{
-    if (j <= -R * F) {
-        *f = F;
-        *cost = -0.5 * R * F * F - F * j;
-        *curv = 0;
-        return CS_ZONE_LINEARNEG;
-    }
-    if (j >= R * F) {
-        *f = -F;
-        *cost = -0.5 * R * F * F + F * j;
-        *curv = 0;
-        return CS_ZONE_LINEARPOS;
-    }
-    *f = -j / R;
-    *cost = 0.5 * j * j / R;
-    *curv = 1 / R;
-    return CS_ZONE_BOTTOM;
-}
-
-cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *cost,
-                    double *hess)
-{
-    int n = e->blk_nrow[k];
-    const double *R = e->R + e->blk_row[k];
-    if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
-        double curv;
-        cs_zone z = floss_soft(j[0], R[0], e->frictionloss[e->blk_row[k]], f, cost, &curv);
-        if (hess) hess[0] = curv;
-        return z;
-    }
-    if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
-        /* frictionless, pyramid edges, limits */
-        if (hess) memset(hess, 0, sizeof(double) * n * n);
-        /* independent rows: l = j^2/(2R) for j < 0 */
-        double c = 0;
-        int any = 0;
-        for (int i = 0; i < n; i++) {
-            if (j[i] < 0) {
-                f[i] = -j[i] / R[i];
-                c += 0.5 * j[i] * j[i] / R[i];
-                if (hess) hess[i * n + i] = 1 / R[i];
-                any = 1;
-            } else {
-                f[i] = 0;
-            }
-        }
-        *cost = c;
-        return any ? CS_ZONE_BOTTOM : CS_ZONE_TOP;
-    }
-    /* elliptic: the §7 closed form (R_j = kappa / friction_j^2, as the rows set them) */
-    return cs_soft_cone(n - 1, j, R[0], e->blk_friction + 5 * k, e->blk_kappa[k], f, cost, hess);
-}
-
-/* In-place heapsort: glibc's qsort may malloc a merge buffer, and a step allocates
- * nothing. */
-static void sift(long long *v, int i, int n)
-{
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= n) return;
-        if (c + 1 < n && v[c + 1] > v[c]) c++;
-        if (v[i] >= v[c]) return;
-        long long t = v[i];
-        v[i] = v[c];
-        v[c] = t;
-        i = c;
-    }
-}
-
-void cs_i_sort_ll(long long *v, int n)
-{
-    for (int i = n / 2 - 1; i >= 0; i--) sift(v, i, n);
-    for (int e = n - 1; e > 0; e--) {
-        long long t = v[0];
-        v[0] = v[e];
-        v[e] = t;
-        sift(v, 0, e);
-    }
-}
-
-cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *dj, double *fdj,
-                        double *djhdj)
-{
-    int n = e->blk_nrow[k];
-    const double *R = e->R + e->blk_row[k];
-    if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
-        double f, c, curv;
-        cs_zone z = floss_soft(j[0], R[0], e->frictionloss[e->blk_row[k]], &f, &c, &curv);
-        *fdj = f * dj[0];
-        *djhdj = curv * dj[0] * dj[0];
-        return z;
-    }
-    if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
-        double a = 0, b = 0;
-        for (int i = 0; i < n; i++)
-            if (j[i] < 0) {
-                a -= j[i] / R[i] * dj[i];
-                b += dj[i] * dj[i] / R[i];
-            }
-        *fdj = a;
-        *djhdj = b;
-        return b > 0 ? CS_ZONE_BOTTOM : CS_ZONE_TOP;
-    }
-    return cs_soft_cone_dir(n - 1, j, dj, R[0], e->blk_friction + 5 * k, e->blk_kappa[k], fdj,
-                            djhdj);
-}
-
-void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
-{
-    int r0 = e->blk_row[k];
-    for (int r = 0; r < e->blk_nrow[k]; r++) {
-        int adr = e->J_rowadr[r0 + r], nnz = e->J_rownnz[r0 + r];
-        const double *J = e->J + adr;
-        const int *ci = e->J_colind + adr;
-        double v = -e->aref[r0 + r];
-        for (int q = 0; q < nnz; q++) v += J[q] * a[ci[q]];
-        j[r] = v;
-    }
-}
-
-void cs_i_apply(const cs_solver_ws *w, const cs_efc *e, int k, const double *d, double *a)
-{
-    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-    const int *ci = e->J_colind + adr;
-    for (int r = 0; r < e->blk_nrow[k]; r++) {
-        if (d[r] == 0) continue;
-        const double *W = w->W + adr + r * nnz; /* rows of a block are contiguous */
-        for (int q = 0; q < nnz; q++) a[ci[q]] += W[q] * d[r];
-    }
-}
-
-void cs_i_mass_mul(const cs_solver_ws *w, const cs_problem *p, int isl, double *y,
-                   const double *x)
-{
-    const cs_mass *M = p->M;
-    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
-        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
-        int lo = M->tree_dofadr[tr];
-        cs_mass_mul(M, y, x, lo, lo + M->tree_dofnum[tr]);
-    }
-}
-
-double cs_i_primal(cs_solver_ws *w, const cs_problem *p, int isl, const double *a)
-{
-    const cs_mass *M = p->M;
-    double c = 0, *d = w->tmp, *Md = w->Mdir, j[CS_MAXROWS], f[CS_MAXROWS], l;
-    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
-        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
-        int lo = M->tree_dofadr[tr], hi = lo + M->tree_dofnum[tr];
-        for (int q = lo; q < hi; q++) d[q] = a[q] - p->a0[q];
-        cs_mass_mul(M, Md, d, lo, hi);
-        for (int q = lo; q < hi; q++) c += 0.5 * d[q] * Md[q];
-    }
-    const cs_efc *e = p->efc;
-    for (int b = 0; b < w->isl_block_num[isl]; b++) {
-        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
-        cs_i_resid(e, k, a, j);
-        cs_efc_soft(e, k, j, f, &l, NULL);
-        c += l;
-    }
-    return c;
-}
-
-double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl)
-{
-    int nv = w->isl_nv[isl];
-    return 1 / (p->meaninertia * (nv > 1 ? nv : 1));
 }
 
 /* ---- statistics ---------------------------------------------------------------------- */
@@ -338,13 +116,13 @@ static double cone_violation(const cs_efc *e, int k, const double *f)
 }
 
 /* Residuals of an island's final state (forces in e->force, acceleration w->a). Uses the
- * island's dofs of w->grad and w->dir as scratch. */
+ * island's dofs of w->s2 and w->s3 (and cs_i_primal w->s0, w->s1) as scratch. */
 static void island_stats(cs_solver_ws *w, const cs_problem *p, int isl)
 {
     cs_island_stats *st = &w->ist[isl];
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
-    double *af = w->grad, *d = w->dir; /* a(f) = a0 + M^-1 J^T f */
+    double *af = w->s2, *d = w->s3; /* a(f) = a0 + M^-1 J^T f */
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
         int lo = M->tree_dofadr[tr], hi = lo + M->tree_dofnum[tr];
@@ -406,6 +184,15 @@ static int find(int *par, int x)
     return x;
 }
 
+/* union of the sets of trees a and b (-1: static, nothing) */
+static void join(int *uf, int a, int b)
+{
+    if (a < 0 || b < 0) return;
+    int r0 = find(uf, a), r1 = find(uf, b);
+    if (r0 != r1) uf[r1 > r0 ? r1 : r0] = r1 > r0 ? r0 : r1;
+}
+
+/* exact-size (re)allocation of per-step arrays; their capacity is tracked by the caller */
 /* exact-size (re)allocation of per-step arrays; their capacity is tracked by the caller */
 static int resize(void **p, size_t elem, int n)
 {
@@ -417,69 +204,42 @@ static int resize(void **p, size_t elem, int n)
 
 static int more(int need) { return need + need / 2 + 16; }
 
-/* Per-step storage for the step's rows, nonzeros, blocks: grows when a step needs more
- * than any before, then is reused. */
-static int reserve(cs_solver_ws *w, const cs_efc *e)
+/* The driver's per-step storage: islands' block lists and the block layout always; W and G
+ * only when a method of the plan (or the statistics) needs them. Grows when a step needs
+ * more than any before, then is reused. */
+static int reserve(cs_solver_ws *w, const cs_efc *e, int needs)
 {
-    int nnz = e->nnz, nefc = e->nefc, nb = e->nblock, nG = 0, noff = 0;
-    for (int k = 0; k < nb; k++) {
-        nG += e->blk_nrow[k] * e->blk_nrow[k];
-        noff += e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1]; /* two-tree curvature blocks */
-    }
-    if (nnz > w->cap_nnz) {
-        int c = more(nnz);
-        if (resize((void **)&w->W, sizeof(double), c)) return -1;
-        w->cap_nnz = c;
-    }
-    if (nG > w->cap_G) {
-        int c = more(nG);
-        if (resize((void **)&w->G, sizeof(double), c) || resize((void **)&w->Hl, sizeof(double), c))
-            return -1;
-        w->cap_G = c;
-    }
-    if (nefc > w->cap_efc) {
-        int c = more(nefc);
-        if (resize((void **)&w->jres, sizeof(double), c) || resize((void **)&w->Jd, sizeof(double), c) ||
-            resize((void **)&w->fold, sizeof(double), c))
-            return -1;
-        w->cap_efc = c;
-    }
-    if (noff > w->cap_off || !w->Hoff) {
-        int c = more(noff);
-        if (resize((void **)&w->Hoff, sizeof(double), c)) return -1;
-        w->cap_off = c;
-    }
+    int nb = e->nblock, nG = 0;
+    for (int k = 0; k < nb; k++) nG += e->blk_nrow[k] * e->blk_nrow[k];
     if (nb > w->cap_block) {
         int c = more(nb);
-        size_t si = sizeof(int), sd = sizeof(double);
-        if (resize((void **)&w->hp_ord, si, c) || resize((void **)&w->hp_tree, si, 2 * c) ||
-            resize((void **)&w->hp_blk, si, 2 * c + 1) || resize((void **)&w->hp_adr, si, c) ||
-            resize((void **)&w->hp_key, sizeof(long long), c) || resize((void **)&w->offadr, si, c))
-            return -1;
+        size_t si = sizeof(int);
         if (resize((void **)&w->Gadr, si, c) || resize((void **)&w->isl_blocks, si, c) ||
-            resize((void **)&w->bqp, sizeof(cs_bqp), c) || resize((void **)&w->bqp_ok, si, c) ||
-            resize((void **)&w->gord, si, c) || resize((void **)&w->gadr, si, 2 * c + 1) ||
-            resize((void **)&w->gvalid, si, c) || resize((void **)&w->gsig, si, c) ||
-            resize((void **)&w->gsc0, si, c) || resize((void **)&w->gsc1, si, c) ||
-            resize((void **)&w->gkey, sizeof(long long), c) || resize((void **)&w->tadj, si, 2 * c) ||
-            resize((void **)&w->gfac, sd, CS_GFAC * c) ||
-            resize((void **)&w->gj0, sd, CS_MAXROWS * c) || resize((void **)&w->gf0, sd, CS_MAXROWS * c) ||
-            resize((void **)&w->gf1, sd, CS_MAXROWS * c))
+            resize((void **)&w->tadj, si, 2 * c))
             return -1;
         w->cap_block = c;
     }
-    for (int k = 0, a = 0, o = 0; k < nb; k++) {
+    if ((needs & (CS_NEED_W | CS_NEED_G)) && e->nnz > w->cap_W) {
+        int c = more(e->nnz);
+        if (resize((void **)&w->W, sizeof(double), c)) return -1;
+        w->cap_W = c;
+    }
+    if ((needs & CS_NEED_G) && nG > w->cap_G) {
+        int c = more(nG);
+        if (resize((void **)&w->G, sizeof(double), c)) return -1;
+        w->cap_G = c;
+    }
+    for (int k = 0, a = 0; k < nb; k++) {
         w->Gadr[k] = a;
         a += e->blk_nrow[k] * e->blk_nrow[k];
-        w->offadr[k] = o;
-        o += e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1];
     }
+    w->nG = nG;
     return 0;
 }
 
 /* Union-find over trees joined by blocks; islands numbered in order of their first block,
  * so a single-island problem keeps the rows' order (MuJoCo's sweep order). */
-static void make_islands(cs_solver_ws *w, const cs_problem *p)
+static void make_islands(cs_solver_ws *w, const cs_problem *p, int separate)
 {
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
@@ -488,11 +248,14 @@ static void make_islands(cs_solver_ws *w, const cs_problem *p)
         w->uf[i] = i;
         w->tree_island[i] = -1;
     }
+    int first = -1; /* islands off: the first tree a block touches */
     for (int k = 0; k < e->nblock; k++) {
         int t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
-        if (t0 >= 0 && t1 >= 0) {
-            int r0 = find(w->uf, t0), r1 = find(w->uf, t1);
-            if (r0 != r1) w->uf[r1 > r0 ? r1 : r0] = r1 > r0 ? r0 : r1;
+        join(w->uf, t0, t1);
+        if (!separate) { /* one problem: every block's trees join the first one */
+            if (first < 0) first = t0 >= 0 ? t0 : t1;
+            join(w->uf, t0, first);
+            join(w->uf, t1, first);
         }
     }
     int nis = 0;
@@ -553,16 +316,16 @@ static void make_islands(cs_solver_ws *w, const cs_problem *p)
     }
 }
 
-/* W = M^-1 J^T and G = J W + R of block k. The rows span their trees' dofs, so scattering
- * a row into w->tmp sets every dof the tree solves read. */
-static void prepare_block(cs_solver_ws *w, const cs_problem *p, int k)
+/* W = M^-1 J^T and, if asked, G = J W + R of block k. The rows span their trees' dofs, so
+ * scattering a row into w->s0 sets every dof the tree solves read. */
+static void prepare_block(cs_solver_ws *w, const cs_problem *p, int k, int needs)
 {
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
     int r0 = e->blk_row[k], n = e->blk_nrow[k];
     int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
     const int *ci = e->J_colind + adr;
-    double *x = w->tmp;
+    double *x = w->s0;
     for (int r = 0; r < n; r++) {
         const double *J = e->J + adr + r * nnz;
         double *W = w->W + adr + r * nnz;
@@ -573,6 +336,7 @@ static void prepare_block(cs_solver_ws *w, const cs_problem *p, int k)
         }
         for (int q = 0; q < nnz; q++) W[q] = x[ci[q]];
     }
+    if (!(needs & CS_NEED_G)) return;
     double *G = w->G + w->Gadr[k];
     for (int r = 0; r < n; r++) {
         const double *Jr = e->J + adr + r * nnz;
@@ -584,9 +348,44 @@ static void prepare_block(cs_solver_ws *w, const cs_problem *p, int k)
         }
         G[r * n + r] += e->R[r0 + r];
     }
-    /* the exact elliptic block solve's per-step part (only PGS sweeps use it) */
-    w->bqp_ok[k] = w->o->type == CS_METHOD_PGS && e->blk_kind[k] == CS_BLOCK_ELLIPTIC &&
-                   cs_bqp_prepare(&w->bqp[k], n, G, e->blk_friction + 5 * k) == 0;
+}
+
+/* ---- the stages of an island ---------------------------------------------------------- */
+
+/* prepare: a = a0 on the island's dofs, the blocks' W and G as needed */
+static void stage_prepare(cs_solver_ws *w, int thread, int isl)
+{
+    (void)thread;
+    const cs_problem *p = w->p;
+    cs_island_stats *st = &w->ist[isl];
+    memset(st, 0, sizeof *st);
+    st->ntree = w->isl_tree_num[isl];
+    st->nblock = w->isl_block_num[isl];
+    st->nv = w->isl_nv[isl];
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) w->a[q] = p->a0[q];
+    if (w->needs & (CS_NEED_W | CS_NEED_G))
+        for (int b = 0; b < w->isl_block_num[isl]; b++)
+            prepare_block(w, p, w->isl_blocks[w->isl_block_adr[isl] + b], w->needs);
+}
+
+static void stage_warm_start(cs_solver_ws *w, int thread, int isl)
+{
+    const cs_method *m = cs_plans[w->o->type].run;
+    if (w->a_warm && m->warm_start) m->warm_start(w->mws[m->slot], w, thread, isl);
+}
+
+/* iterate: the plan's method; when it asks, its finishing method from its point with the
+ * iterations left */
+static void stage_iterate(cs_solver_ws *w, int thread, int isl)
+{
+    const cs_plan *plan = &cs_plans[w->o->type];
+    cs_island_stats *st = &w->ist[isl];
+    int it = 0, fin = 0, max = w->o->max_iter;
+    cs_iter_status s = plan->run->iterate(w->mws[plan->run->slot], w, thread, isl, max, 0, &it);
+    if (s == CS_ITER_HANDOFF && plan->finish && it < max)
+        plan->finish->iterate(w->mws[plan->finish->slot], w, thread, isl, max - it, 1, &fin);
+    st->iterations = it + fin;
+    st->finish = fin;
 }
 
 /* store: row forces -> contact-frame forces and zones at the final acceleration */
@@ -602,41 +401,47 @@ static void store_island(cs_solver_ws *w, const cs_problem *p, int isl)
     }
 }
 
+static void stage_store(cs_solver_ws *w, int thread, int isl)
+{
+    (void)thread;
+    const cs_method *m = cs_plans[w->o->type].run;
+    if (m->store) m->store(w->mws[m->slot], w, isl);
+    else store_island(w, w->p, isl);
+}
+
+static void stage_stats(cs_solver_ws *w, int thread, int isl)
+{
+    (void)thread;
+    const cs_method *m = cs_plans[w->o->type].run;
+    if (!w->o->stats) return;
+    if (m->stats) m->stats(w->mws[m->slot], w, isl);
+    else island_stats(w, w->p, isl);
+}
+
+/* the per-island stages in order (CS_STAGE_PREPARE's global part runs in cs_solve) */
+static void (*const STAGE[CS_STAGE_COUNT])(cs_solver_ws *w, int thread, int isl) = {
+    [CS_STAGE_PREPARE] = stage_prepare,
+    [CS_STAGE_WARMSTART] = stage_warm_start,
+    [CS_STAGE_ITERATE] = stage_iterate,
+    [CS_STAGE_STORE] = stage_store,
+    [CS_STAGE_STATS] = stage_stats,
+};
+
 static void solve_island(void *arg, int thread, int isl)
 {
     cs_solver_ws *w = arg;
-    const cs_problem *p = w->p;
-    const cs_mass *M = p->M;
-    cs_island_stats *st = &w->ist[isl];
-    memset(st, 0, sizeof *st);
-    st->ntree = w->isl_tree_num[isl];
-    st->nblock = w->isl_block_num[isl];
-    st->nv = w->isl_nv[isl];
-    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
-        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
-        int lo = M->tree_dofadr[tr], hi = lo + M->tree_dofnum[tr];
-        for (int q = lo; q < hi; q++) w->a[q] = p->a0[q];
+    for (int s = 0; s < CS_STAGE_COUNT; s++) STAGE[s](w, thread, isl);
+}
+
+/* a method's workspace, made at the first solve that runs it, grown to this solve */
+static int method_reserve(cs_solver_ws *w, const cs_method *m)
+{
+    if (!m) return 0;
+    if (!w->mws[m->slot] && m->create) {
+        w->mws[m->slot] = m->create(w);
+        if (!w->mws[m->slot]) return -1;
     }
-    if (w->o->type == CS_METHOD_COULOMB) { /* the Coulomb-exact model: its own method */
-        cs_i_coulomb(w, &w->tws[thread], isl);
-        for (int b = 0; b < w->isl_block_num[isl]; b++) {
-            int k = w->isl_blocks[w->isl_block_adr[isl] + b];
-            cs_efc_decode(p->efc, k, p->efc->force + p->efc->blk_row[k],
-                          p->efc->blk_force + CS_MAXDIM * k);
-        }
-        if (w->o->stats) cs_i_coulomb_stats(w, p, isl);
-        return;
-    }
-    /* W and G serve the sweeps (and the statistics' dual cost); Newton works from J */
-    if (w->o->type != CS_METHOD_NEWTON || w->o->stats)
-        for (int b = 0; b < w->isl_block_num[isl]; b++)
-            prepare_block(w, p, w->isl_blocks[w->isl_block_adr[isl] + b]);
-    if (w->o->type == CS_METHOD_NEWTON)
-        cs_i_newton(w, &w->tws[thread], isl);
-    else
-        cs_i_pgs(w, &w->tws[thread], isl);
-    store_island(w, p, isl);
-    if (w->o->stats) island_stats(w, p, isl);
+    return m->reserve ? m->reserve(w->mws[m->slot], w) : 0;
 }
 
 int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, const double *a_warm,
@@ -646,6 +451,7 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     cs_efc *e = p->efc;
     memset(st, 0, sizeof *st);
     if (M->nv != w->nv || M->ntree > w->ntree) return -1;
+    if ((unsigned)o->type >= CS_METHOD_COUNT || !cs_plans[o->type].run) return -1;
     for (int k = 0; k < e->nblock; k++) /* every side is a whole tree of M (or static) */
         for (int s = 0; s < 2; s++) {
             int t = e->blk_tree[2 * k + s];
@@ -653,52 +459,32 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
                                              e->blk_ndof[2 * k + s] != M->tree_dofnum[t])))
                 return -1;
         }
-    /* the threads' per-block scratch, sized by the largest tree */
-    int maxtd = 0;
-    for (int t = 0; t < M->ntree; t++)
-        if (M->tree_dofnum[t] > maxtd) maxtd = M->tree_dofnum[t];
-    if (maxtd > w->maxtd) {
-        for (int i = 0; i < w->nthread; i++) {
-            double *s = thread_scratch(w->tws[i].scr, maxtd);
-            if (!s) return CS_SOLVE_NOMEM;
-            w->tws[i].scr = s;
-        }
-        w->maxtd = maxtd;
-    }
-    /* Newton CG's per-tree preconditioner blocks, laid out for this forest */
-    int nP = 0;
-    for (int t = 0; t < M->ntree; t++) nP += M->tree_dofnum[t] * M->tree_dofnum[t];
-    if (!w->P || !w->Hd || nP != w->tree_Padr[M->ntree]) {
-        double *P = cs_realloc(w->P, sizeof(double) * (size_t)(nP + 1));
-        if (!P) return CS_SOLVE_NOMEM;
-        w->P = P;
-        double *Hd = cs_realloc(w->Hd, sizeof(double) * (size_t)(nP + 1));
-        if (!Hd) return CS_SOLVE_NOMEM;
-        w->Hd = Hd;
-        for (int t = 0, a = 0; t < M->ntree; t++) {
-            w->tree_Padr[t] = a;
-            a += M->tree_dofnum[t] * M->tree_dofnum[t];
-        }
-        w->tree_Padr[M->ntree] = nP;
-    }
-    if (reserve(w, e)) return CS_SOLVE_NOMEM;
-    if (o->type == CS_METHOD_COULOMB && cs_i_coulomb_begin(w, e)) return CS_SOLVE_NOMEM;
+    /* prepare, global part: what the plan needs, the storage, the islands */
+    const cs_plan *plan = &cs_plans[o->type];
+    int needs = plan->run->needs | (plan->finish ? plan->finish->needs : 0);
+    if (o->stats) needs |= CS_NEED_W; /* the dual cost of the forces */
     double tr = 0;
     for (int i = 0; i < M->nv; i++) tr += M->qM[M->dof_Madr[i]];
     cs_problem ps = *p;
     if (!(ps.meaninertia > 0)) ps.meaninertia = M->nv ? tr / M->nv : 1;
+    w->p = &ps;
+    w->o = o;
+    w->a_warm = a_warm;
+    w->needs = needs;
+    if (reserve(w, e, needs) || method_reserve(w, plan->run) || method_reserve(w, plan->finish)) {
+        w->p = NULL;
+        return CS_SOLVE_NOMEM;
+    }
     memcpy(w->a, p->a0, sizeof(double) * (size_t)M->nv);
     for (int k = 0; k < e->nblock; k++) {
         e->blk_zone[k] = CS_ZONE_TOP;
         memset(e->blk_force + CS_MAXDIM * k, 0, sizeof(double) * CS_MAXDIM);
     }
     for (int r = 0; r < e->nefc; r++) e->force[r] = 0;
-    make_islands(w, &ps);
-    w->p = &ps;
-    w->o = o;
-    w->a_warm = a_warm;
+    make_islands(w, &ps, o->islands);
+    /* the per-island stages */
     cs_pool_run(w->pool, w->nisland, solve_island, w);
-    if (o->type == CS_METHOD_COULOMB) cs_i_coulomb_end(w, e);
+    if (plan->run->end) plan->run->end(w->mws[plan->run->slot], w);
     w->p = NULL;
     st->nisland = w->nisland;
     for (int i = 0; i < w->nisland; i++) { /* in island order: the same for any thread count */

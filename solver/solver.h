@@ -19,11 +19,14 @@
 #include "mass.h"
 #include "rows.h"
 
+/* The methods (solver/methods.c holds their table). */
 typedef enum {
-    CS_METHOD_PGS = 0,
-    CS_METHOD_NEWTON = 1,
-    CS_METHOD_COULOMB = 2 /* the Coulomb-exact model (coulomb.h): rows from cs_coulomb_rows,
-                             non-smooth block Gauss-Seidel; needs timestep, coulomb_cone */
+    CS_METHOD_PGS = 0,     /* dual block Gauss-Seidel (pgs.c), finished by Newton when asked */
+    CS_METHOD_NEWTON = 1,  /* primal Newton (newton.c) */
+    CS_METHOD_COULOMB = 2, /* the Coulomb-exact model (coulomb.h): rows from cs_coulomb_rows,
+                              non-smooth block Gauss-Seidel; needs timestep, coulomb_cone */
+    CS_METHOD_CG = 3,      /* MuJoCo's primal nonlinear conjugate gradients (cg.c) */
+    CS_METHOD_COUNT
 } cs_solve_method;
 
 typedef struct {
@@ -51,8 +54,15 @@ typedef struct {
                              (0: default 192, and up to 768 when the factor's envelope is
                              narrow: a stack, a chain), larger ones use preconditioned CG;
                              < 0: CG */
-    int polish_after; /* PGS: after this many sweeps without meeting the tolerance, finish
-                         with Newton iterations from the sweeps' point (0: never) */
+    int finish_after; /* PGS: after this many sweeps without meeting the tolerance, or when
+                         the improvement meets it but the primal gradient does not, PGS hands
+                         its point to the Newton finish (0: never) */
+    int ls_iterations;   /* Newton's and CG's line search: most evaluations (MuJoCo default
+                            50) */
+    double ls_tolerance; /* Newton's and CG's line search stops when |phi'| < tolerance
+                            ls_tolerance |dir| / scale (MuJoCo default 0.01) */
+    int islands;      /* 1: each contact island is its own problem (default); 0: one problem
+                         for all blocks (MuJoCo's island flag disabled) */
     int stats;        /* 1: compute the residual statistics of cs_island_stats */
     /* --- Coulomb-exact model (CS_METHOD_COULOMB, coulomb.h) --- */
     double timestep;  /* the step h: rows are (v+ - v*)/h; the sweeps stop when no block
@@ -64,8 +74,8 @@ void cs_solver_opts_default(cs_solver_opts *o);
 
 typedef struct {
     int ntree, nblock, nv;
-    int iterations;         /* PGS: sweeps plus polish steps */
-    int polish;             /* PGS: Newton steps that finished the solve */
+    int iterations;         /* all methods' iterations (PGS: sweeps plus finishing steps) */
+    int finish;             /* iterations of the finishing method (PGS: Newton steps) */
     int warm_used;          /* 1 if the warm start beat the cold start */
     int newton_dense;       /* Newton steps made: 1 dense factor, 2 CG (0: none) */
     double improvement;     /* last scaled improvement */

@@ -1,9 +1,17 @@
-/* Helpers shared by the solver's files; not part of the public API. */
+/* The solver's inside, not part of the public API: the driver's workspace and stages, the
+ * interface every method implements, and the primitives the methods share.
+ *
+ * Who calls whom (no cycle): the driver (solver.c) runs the stages and calls the methods
+ * through the table (methods.c); a method (pgs.c, newton.c, cg.c) calls only the
+ * primitives (kernels.c: block pieces; primal.c: the primal cost, gradient and line search;
+ * localqp.c, blockqp.c, mass.c) and never another method. */
 #ifndef CS_SOLVER_INTERNAL_H
 #define CS_SOLVER_INTERNAL_H
 
 #include "blockqp.h"
 #include "solver.h"
+
+#include <math.h>
 
 /* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n); 0 ok, -1 not PD. */
 int cs_i_chol(int n, double *A);
@@ -15,104 +23,242 @@ void cs_i_chol_solve(int n, const double *L, double *x);
 int cs_i_chol_env(int n, double *A, int *first);
 void cs_i_chol_env_solve(int n, const double *L, const int *first, double *x);
 
-/* PGS pair groups: the largest group (two trees) solved jointly, in dofs */
-#define CS_GMAXD 24
-/* kept group factors: CS_GFAC doubles per block position, so a group of nb blocks keeps
- * its factor when nd^2 <= nb CS_GFAC (every pair of free bodies: 144 <= 2 72) */
-#define CS_GFAC 72
+/* ---- the driver's stages (solver.c), in order ----------------------------------------
+ * The first runs once per solve on the caller's thread (islands, every workspace grown to
+ * the step); the others run per island on the pool's threads, one island per thread at a
+ * time. */
+typedef enum {
+    CS_STAGE_PREPARE,   /* islands; per block W = M^-1 J^T and G = J W + R where needed */
+    CS_STAGE_WARMSTART, /* the plan's first method from the previous acceleration */
+    CS_STAGE_ITERATE,   /* the first method, then the finishing one if the first asks */
+    CS_STAGE_STORE,     /* forces and zones onto the blocks */
+    CS_STAGE_STATS,     /* residual statistics (only with opts.stats) */
+    CS_STAGE_COUNT
+} cs_solve_stage;
 
-/* Scratch of one thread (islands are solved one per thread at a time). */
+/* What a method needs prepared per block before its warm start. */
+enum {
+    CS_NEED_W = 1 << 0, /* W = M^-1 J^T, laid out as J (cs_i_apply) */
+    CS_NEED_G = 1 << 1  /* G = J W + R, nrow^2 at Gadr (implies W) */
+};
+
+/* How an iterate ended. */
+typedef enum {
+    CS_ITER_CONVERGED, /* the method's stopping rule met the tolerance */
+    CS_ITER_LIMIT,     /* the iterations it was given are used up */
+    CS_ITER_STALLED,   /* no step decreases the cost any more (rounding) */
+    CS_ITER_HANDOFF    /* it asks for the plan's finishing method from its point */
+} cs_iter_status;
+
+/* A method: one file, its own workspace. Every hook but iterate may be NULL.
+ * - create: its workspace for the driver's model (sizes from w->nv, w->ntree).
+ * - reserve: before a solve's islands run, on the caller's thread: grow its per-step
+ *   storage to this problem (w->p) and thread count (w->nthread); 0, or -1 out of memory.
+ *   Nothing grows once a scene's largest step has been seen.
+ * - warm_start: island isl from w->a_warm (not NULL), w->a = a0 on the island's dofs.
+ * - iterate: at most max_iter iterations from w->a (and e->force for a dual method); on
+ *   return w->a and e->force are the method's result on the island's dofs and blocks
+ *   (e->force the soft-cone forces at w->a for a primal method, blk_zone current).
+ *   handoff: 1 when called from another method's point (the first step then tests the
+ *   gradient before stepping). *iters: iterations taken.
+ * - store: the island's forces in the contact frame and its zones (NULL: the driver's, the
+ *   zones of the soft response at the final acceleration).
+ * - stats: the island's statistics (NULL: the driver's, of the soft problem).
+ * - end: after all islands, on the caller's thread (what a method keeps for the next step). */
+typedef struct cs_method {
+    const char *name;
+    int slot;  /* its workspace's index in the driver (its cs_solve_method) */
+    int needs; /* CS_NEED_* */
+    void *(*create)(const cs_solver_ws *w);
+    void (*destroy)(void *ws);
+    int (*reserve)(void *ws, const cs_solver_ws *w);
+    void (*warm_start)(void *ws, cs_solver_ws *w, int thread, int isl);
+    cs_iter_status (*iterate)(void *ws, cs_solver_ws *w, int thread, int isl, int max_iter,
+                              int handoff, int *iters);
+    void (*store)(void *ws, cs_solver_ws *w, int isl);
+    void (*stats)(void *ws, cs_solver_ws *w, int isl);
+    void (*end)(void *ws, cs_solver_ws *w);
+} cs_method;
+
+/* A row of the method table (methods.c): the method that runs, and the one that finishes
+ * from its point when it hands over (NULL: none). */
 typedef struct {
-    double *H;      /* Newton: dense island Hessian, cap^2 */
-    double *x;      /* Newton: island-local vector, cap */
-    int *first;     /* Newton: the dense factor's envelope, cap */
-    int cap;        /* dofs the three hold: dmax, grown for narrow islands */
-    double *scr;    /* Newton: a block's Hl J (CS_MAXROWS x two trees' dofs) and a tree's
-                       preconditioner inversion; 2 CS_MAXROWS maxtd */
-} cs_thread_ws;
+    const cs_method *run;
+    const cs_method *finish;
+} cs_plan;
 
+extern const cs_plan cs_plans[CS_METHOD_COUNT];
+extern const cs_method cs_method_pgs, cs_method_newton, cs_method_cg, cs_method_coulomb;
+
+/* ---- the driver's workspace ---------------------------------------------------------- */
 struct cs_solver_ws {
     int nv, ntree;
-    int dmax;                        /* Newton dense limit in dofs */
-    int maxtd;                       /* the largest tree's dofs the thread scratch holds
-                                        (grown by cs_solve to the model's trees) */
     /* per dof */
-    double *a, *grad, *dir, *Mdir, *tmp, *pcg; /* pcg: 4 nv */
-    int *dof_local;
+    double *a;                       /* the acceleration being solved */
+    double *s0, *s1, *s2, *s3;       /* scratch: s0, s1 for cs_i_primal and the prepare
+                                        stage; s2, s3 for the statistics */
     /* per tree */
-    int *uf, *tree_island, *tree_Padr; /* union-find parent; island; preconditioner block */
-    int *tadjadr, *tadj, *tnext;     /* trees joined by blocks (CSR, built with the islands);
-                                        a breadth-first order of each island's trees */
-    double *P;                       /* Newton CG: per-tree dense blocks (preconditioner) */
-    double *Hd;                      /* Newton CG: the Hessian's per-tree diagonal blocks, as P */
+    int *uf, *tree_island;           /* union-find parent; island */
+    int *tadjadr, *tadj;             /* trees joined by blocks (CSR, built with the islands) */
     /* islands */
     int nisland;
     int *isl_tree_adr, *isl_tree_num, *isl_trees, *isl_nv;
     int *isl_block_adr, *isl_block_num, *isl_blocks;
     cs_island_stats *ist;
-    /* per step, grown as needed: per row (J's layout), per block */
-    int cap_nnz, cap_efc, cap_block, cap_G;
-    double *W;          /* nnz: M^-1 J^T, laid out as J */
-    double *G, *Hl;     /* per block nrow^2 at Gadr: J M^-1 J^T + R (row-major); Newton's
-                           block Hessians */
-    int *Gadr;
-    cs_bqp *bqp;        /* per elliptic block: G's factors for the exact block solve */
-    int *bqp_ok;        /* 1 where bqp was prepared */
-    double *jres, *Jd, *fold; /* per row */
-    /* PGS pair groups, by position in the island's block list (isl_blocks order) */
-    int *gord, *gadr, *gvalid, *gsig, *gsc0, *gsc1;
-    long long *gkey;
-    double *gfac, *gj0, *gf0, *gf1;
-    /* Newton CG: the Hessian's off-diagonal blocks, one per pair of trees that rows join
-     * (blocks in island order by position, as isl_blocks) */
-    int *hp_ord;        /* per position: the island's two-tree blocks, sorted by pair */
-    int *hp_tree;       /* 2 per pair (by position of its first block): trees, first < second */
-    int *hp_blk;        /* per pair: position range of its blocks in hp_ord */
-    int *hp_adr;        /* per block: offset of its pair's block in Hoff, or -1 */
-    long long *hp_key;  /* per position: sort keys */
-    int *offadr;        /* per block: room in Hoff (nd0 nd1 each, in block order) */
-    double *Hoff;
-    int cap_off;
+    /* per step, grown as needed */
+    int cap_block, cap_W, cap_G;
+    int *Gadr;                       /* per block: offset of its nrow^2 entries (G and any
+                                        method's per-block matrices share the layout) */
+    int nG;                          /* sum of nrow^2 over the step's blocks */
+    double *W;                       /* nnz, CS_NEED_W: M^-1 J^T, laid out as J */
+    double *G;                       /* nG, CS_NEED_G: J M^-1 J^T + R (row-major) */
+    int needs;                       /* what the solve in progress prepares */
+    /* the methods' own workspaces, by slot (made at the first solve that runs them) */
+    void *mws[CS_METHOD_COUNT];
     /* threads */
     int nthread;
-    cs_thread_ws *tws;
     struct cs_pool *pool;
     /* the solve in progress (read by the worker threads) */
     const cs_problem *p;
     const cs_solver_opts *o;
     const double *a_warm;
-    struct cs_coulomb_ws *cw;        /* CS_METHOD_COULOMB's state (coulomb.c), NULL until used */
 };
+
+/* ---- primitives (kernels.c) ---------------------------------------------------------- */
 
 /* In-place heapsort, ascending (glibc's qsort may allocate, and a step allocates nothing). */
 void cs_i_sort_ll(long long *v, int n);
-
 /* j = J a - aref for block k (rows in order). */
 void cs_i_resid(const cs_efc *e, int k, const double *a, double *j);
+/* u = J v for block k (v dof-indexed). */
+void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u);
 /* a += M^-1 J^T d for block k (uses W). */
 void cs_i_apply(const cs_solver_ws *w, const cs_efc *e, int k, const double *d, double *a);
-/* island cost pieces */
-double cs_i_primal(cs_solver_ws *w, const cs_problem *p, int isl, const double *a);
+/* cs_efc_soft's forces, cost and zone without the Hessian (an elliptic block's in one pass) */
+cs_zone cs_i_soft_force(const cs_efc *e, int k, const double *j, double *f, double *cost);
+
+/* an elliptic block's part of it: cs_soft_cone without the Hessian, in terms of u = D j_t
+ * and T = |u|; rc: R_n, kappa and the reciprocals 1/R_n, 1/kappa, 1/(R_n + kappa) (an
+ * elliptic line record's constants, CS_LINE_ELL_CONST on); N > 0 fixes n at compile time */
+static inline __attribute__((always_inline)) cs_zone
+cs_i_soft_ell(int n, const double *j, const double *mu, const double *rc, double *f,
+              double *cost, const int N)
+{
+    if (N > 0) n = N;
+    double Rn = rc[0], kap = rc[1];
+    double u[CS_MAXDIM], t2 = 0;
+    for (int i = 1; i < n; i++) {
+        u[i] = mu[i - 1] > 0 ? mu[i - 1] * j[i] : 0;
+        t2 += u[i] * u[i];
+    }
+    double T = sqrt(t2), jn = j[0];
+    if (jn >= T) { /* top */
+        for (int i = 0; i < n; i++) f[i] = 0;
+        *cost = 0;
+        return CS_ZONE_TOP;
+    }
+    if (kap * jn + Rn * T <= 0) { /* bottom: f = -R^-1 j, R_i = kappa / mu_i^2 */
+        double ik = rc[3];
+        f[0] = -jn * rc[2];
+        double c = jn * jn * rc[2];
+        for (int i = 1; i < n; i++) {
+            double wi = mu[i - 1] > 0 ? mu[i - 1] * mu[i - 1] * ik : 0;
+            f[i] = -wi * j[i];
+            c += wi * j[i] * j[i];
+        }
+        *cost = 0.5 * c;
+        return CS_ZONE_BOTTOM;
+    }
+    double fn = (T - jn) * rc[4], sc = fn / T; /* middle */
+    f[0] = fn;
+    for (int i = 1; i < n; i++) f[i] = -sc * (mu[i - 1] > 0 ? mu[i - 1] : 0) * u[i];
+    *cost = 0.5 * (T - jn) * fn;
+    return CS_ZONE_MIDDLE;
+}
+/* 1 / (meaninertia max(1, nv of the island)): MuJoCo's scale of the stopping rules */
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl);
 /* M x on an island's trees (y, x: dof-indexed) */
 void cs_i_mass_mul(const cs_solver_ws *w, const cs_problem *p, int isl, double *y,
                    const double *x);
+/* x <- M^-1 x on an island's trees */
+void cs_i_mass_solve(const cs_solver_ws *w, const cs_problem *p, int isl, double *x);
+/* the primal cost 1/2 (a-a0)^T M (a-a0) + sum l(J a - a_ref) of an island (uses w->s0, s1) */
+double cs_i_primal(cs_solver_ws *w, const cs_problem *p, int isl, const double *a);
 
-void cs_i_pgs(cs_solver_ws *w, cs_thread_ws *t, int isl);
-void cs_i_newton(cs_solver_ws *w, cs_thread_ws *t, int isl);
-/* Newton iterations from the island's current w->a, at most max_iter; first_step: take one
- * step before testing the gradient. Leaves the soft-cone forces at the final a in
- * e->force. Returns the iterations taken. */
-int cs_i_newton_iterate(cs_solver_ws *w, cs_thread_ws *t, int isl, int max_iter, int first_step);
+/* y = A x for a dense n x n block (row-major); free bodies' 6 x 6 unrolled */
+static inline void cs_i_dense_mv(int n, const double *A, const double *x, double *y)
+{
+    if (n == 6) {
+        for (int i = 0; i < 6; i++) {
+            const double *a = A + 6 * i;
+            y[i] = a[0] * x[0] + a[1] * x[1] + a[2] * x[2] + a[3] * x[3] + a[4] * x[4] + a[5] * x[5];
+        }
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];
+        y[i] = s;
+    }
+}
 
-/* CS_METHOD_COULOMB (coulomb.c): begin (serial, before the islands: per-step storage),
- * the island's sweeps (W, G and the forces' warm start included), its statistics, end
- * (serial, after: keeps the forces for the next step's warm start), free. */
-int cs_i_coulomb_begin(cs_solver_ws *w, const cs_efc *e);
-void cs_i_coulomb(cs_solver_ws *w, cs_thread_ws *t, int isl);
-void cs_i_coulomb_stats(cs_solver_ws *w, const cs_problem *p, int isl);
-void cs_i_coulomb_end(cs_solver_ws *w, const cs_efc *e);
-void cs_i_coulomb_free(cs_solver_ws *w);
+/* In place: A (n x n SPD) -> A^-1 from its Cholesky factor (d: n scratch); not PD: the
+ * identity. */
+void cs_i_invert_spd(int n, double *A, double *d);
+
+/* island trees as dof ranges */
+#define CS_FOR_ISLAND_DOFS(w, p, isl, q)                                                  \
+    for (int t_ = 0; t_ < (w)->isl_tree_num[isl]; t_++)                                   \
+        for (int q = (p)->M->tree_dofadr[(w)->isl_trees[(w)->isl_tree_adr[isl] + t_]],   \
+                 e_ = q + (p)->M->tree_dofnum[(w)->isl_trees[(w)->isl_tree_adr[isl] + t_]]; \
+             q < e_; q++)
+
+/* ---- the primal problem along a line (primal.c: Newton's and CG's) ------------------- */
+
+/* The island's warm start for a primal method: w->a_warm replaces w->a (= a0) if its cost
+ * is lower; sets the island's warm_used. */
+void cs_i_primal_warm_start(cs_solver_ws *w, int isl);
+
+/* At a: the cost (summed as cs_i_primal does), the gradient g = M (a - a0) - J^T f, the
+ * soft-cone forces f into e->force, the zones into blk_zone, the residuals J a - a_ref into
+ * jres (row-indexed) and, if Hl is not NULL, each block's soft-cone Hessian at Gadr. d:
+ * scratch (dof-indexed). */
+double cs_i_primal_eval(cs_solver_ws *w, int isl, const double *a, double *g, double *jres,
+                        double *Hl, double *d);
+
+/* The exact line search along dir from a: phi(alpha) = cost(a + alpha dir). jres: J a -
+ * a_ref, Jd: J dir (row-indexed); quad: scratch of CS_LINE_QUAD_BLOCK doubles per block
+ * (the island's from its first block's position);
+ * dMr = dir^T M (a - a0), dMd = dir^T M dir, d0 = phi'(0).
+ * A bracketed, safeguarded Newton iteration on phi' from alpha = start (0: from phi's own
+ * Newton step at 0), stopped when |phi'| < gtol, at a rounding floor, or after max_eval
+ * evaluations of phi' (at least one). Returns alpha (0: no descent along dir). */
+#define CS_LINE_QUAD_BLOCK (5 * CS_MAXROWS)
+/* an elliptic block's record: CS_LINE_ELL doubles, its constants from CS_LINE_ELL_CONST */
+#define CS_LINE_ELL 10
+#define CS_LINE_ELL_CONST 5
+
+/* The same in parts, for a method that forms J dir block by block anyway: the island's
+ * runs in quad (once per island solve: the blocks' kinds are fixed), then per line the
+ * blocks' records in the island's block order (begin, add) and the search (run). */
+typedef struct {
+    int ne, nr, nf;                     /* elliptic blocks, one-sided rows, friction-loss rows */
+    double *ell, *row, *floss;          /* their runs of records */
+    double *ell_at, *row_at, *floss_at; /* where the next records go */
+    double curv0;                       /* the blocks' part of phi''(0), summed by add */
+} cs_line;
+void cs_i_line_layout(const cs_solver_ws *w, int isl, double *quad, cs_line *L);
+void cs_i_line_begin(cs_line *L);
+void cs_i_line_add(const cs_efc *e, int k, const double *jr, const double *jd, cs_line *L);
+double cs_i_line_run(const cs_line *L, double dMr, double dMd, double d0, double start,
+                     double gtol, int max_eval);
+double cs_i_line_search(cs_solver_ws *w, int isl, const double *jres, const double *Jd,
+                        double *quad, double dMr, double dMd, double d0, double start,
+                        double gtol, int max_eval);
+/* MuJoCo's stopping threshold of the line search: |phi'| below
+ * tolerance ls_tolerance |dir| / scale, the gradient tolerance scaled to the direction. */
+double cs_i_line_gtol(const cs_solver_ws *w, int isl, const double *dir, double scale);
+
 
 /* worker pool (pool.c): run fn(arg, thread, item) for item in [0, n) on nthread threads */
 struct cs_pool *cs_pool_create(int nthread);

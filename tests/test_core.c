@@ -53,12 +53,14 @@ START_TEST(test_pile_no_alloc_pgs) { pile_no_alloc("pgs"); }
 END_TEST
 START_TEST(test_pile_no_alloc_newton) { pile_no_alloc("newton"); }
 END_TEST
+START_TEST(test_pile_no_alloc_cg) { pile_no_alloc("cg"); }
+END_TEST
 
 /* Islands are solved on several threads; the state must not depend on how many. */
 START_TEST(test_threads_identical)
 {
-    const char *solvers[2] = {"pgs", "newton"};
-    for (int s = 0; s < 2; s++) {
+    const char *solvers[3] = {"pgs", "newton", "cg"};
+    for (int s = 0; s < 3; s++) {
         double *q[3], *f[3];
         int ncon[3];
         for (int t = 0; t < 3; t++) {
@@ -115,12 +117,12 @@ START_TEST(test_contact_force)
 END_TEST
 
 /* A tower of 10 boxes under the default PGS (pair blocks, Newton finish): it stands, as
- * under Newton, and both put the top box at the same height. */
+ * under Newton and CG, and all three put the top box at the same height. */
 START_TEST(test_tower_default_pgs)
 {
-    double top[2][3];
-    const char *solvers[2] = {"pgs", "newton"};
-    for (int s = 0; s < 2; s++) {
+    double top[3][3];
+    const char *solvers[3] = {"pgs", "newton", "cg"};
+    for (int s = 0; s < 3; s++) {
         cs_model *m = load(CS_BENCH "/tower_10.xml", solvers[s], 1);
         cs_data *d = cs_make_data(m);
         int b = cs_name2id_body(m, "box9");
@@ -139,7 +141,10 @@ START_TEST(test_tower_default_pgs)
         cs_free_data(d);
         cs_free_model(m);
     }
-    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(top[0][k], top[1][k], 1e-6);
+    for (int k = 0; k < 3; k++) {
+        ck_assert_double_eq_tol(top[0][k], top[1][k], 1e-6);
+        ck_assert_double_eq_tol(top[2][k], top[1][k], 1e-6);
+    }
 }
 END_TEST
 
@@ -179,6 +184,77 @@ START_TEST(test_override)
 }
 END_TEST
 
+/* MuJoCo 3.12's island flag: disabled, all contacts make one problem (one island), whose
+ * solution is the islands' (to the tolerance) */
+START_TEST(test_flag_island)
+{
+    static double q[2][7 * 64];
+    for (int off = 0; off < 2; off++) {
+        cs_model *m = load(CS_BENCH "/spheres_bin_64.xml", "newton", 1);
+        char err[256];
+        ck_assert_int_eq(cs_option_set(&m->opt, "flag.island", off ? "disable" : "enable", err,
+                                       sizeof err), 0);
+        cs_data *d = cs_make_data(m);
+        int several = 0;
+        for (int k = 0; k < 150; k++) {
+            cs_step(m, d);
+            if (off) ck_assert_int_le(d->solver.nisland, 1);
+            else several |= d->solver.nisland > 1;
+        }
+        if (!off) ck_assert(several);
+        ck_assert_int_le(m->nq, 7 * 64);
+        memcpy(q[off], d->qpos, sizeof(double) * (size_t)m->nq);
+        for (int i = 0; i < m->nq; i++) ck_assert_double_eq_tol(q[off][i], q[0][i], 1e-6);
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+}
+END_TEST
+
+/* the energy flag: d->energy is the potential and kinetic energy at the forward stage's
+ * state (MuJoCo's order), 0 without the flag */
+START_TEST(test_flag_energy)
+{
+    cs_model *m = load(CS_BENCH "/tower_10.xml", "newton", 1);
+    cs_data *d = cs_make_data(m);
+    d->qvel[2] = 0.5;
+    cs_forward(m, d);
+    ck_assert(d->energy[0] == 0 && d->energy[1] == 0);
+    m->opt.enableflags |= CS_ENBL_ENERGY;
+    cs_forward(m, d);
+    ck_assert_double_eq(d->energy[0], cs_energy_potential(m, d));
+    ck_assert_double_eq(d->energy[1], cs_energy_kinetic(m, d));
+    ck_assert_double_gt(d->energy[1], 0);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
+/* MuJoCo 3.12's multiccd flag (on by default): a support-function pair resting flat gets
+ * several points; disabled, one (the STL prism on the floor of mesh_pedestal). Its
+ * nativeccd flag disabled: libccd's MPR for overlapping pairs, other contacts. */
+START_TEST(test_flag_multiccd)
+{
+    long n[3] = {0, 0, 0};
+    for (int off = 0; off < 3; off++) {
+        cs_model *m = load(CS_SCENES "/mesh_pedestal.xml", NULL, 1);
+        char err[256];
+        if (off)
+            ck_assert_int_eq(cs_option_set(&m->opt, off == 1 ? "flag.multiccd" : "flag.nativeccd",
+                                           "disable", err, sizeof err), 0);
+        cs_data *d = cs_make_data(m);
+        for (int k = 0; k < 100; k++) {
+            cs_step(m, d);
+            n[off] += d->ncon;
+        }
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+    ck_assert_int_lt(n[1], n[0]);
+    ck_assert_int_ne(n[2], n[0]);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
     Suite *s = suite_create("core");
@@ -186,10 +262,14 @@ static Suite *core_suite(void)
     tcase_set_timeout(t, 240);
     tcase_add_test(t, test_pile_no_alloc_pgs);
     tcase_add_test(t, test_pile_no_alloc_newton);
+    tcase_add_test(t, test_pile_no_alloc_cg);
     tcase_add_test(t, test_threads_identical);
     tcase_add_test(t, test_contact_force);
     tcase_add_test(t, test_tower_default_pgs);
     tcase_add_test(t, test_override);
+    tcase_add_test(t, test_flag_island);
+    tcase_add_test(t, test_flag_energy);
+    tcase_add_test(t, test_flag_multiccd);
     suite_add_tcase(s, t);
     return s;
 }

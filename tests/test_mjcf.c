@@ -92,6 +92,31 @@ START_TEST(test_everything_scene)
 }
 END_TEST
 
+/* <option solver="CG"> means MuJoCo's CG: loaded as written (with its line-search
+ * options), and it steps to Newton's trajectory (both solve the same cost to the tolerance) */
+START_TEST(test_cg_scene)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/cg_solver.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(m->opt.solver, CS_SOLVER_CG);
+    ck_assert_int_eq(m->opt.ls_iterations, 30);
+    ck_assert_double_eq(m->opt.ls_tolerance, 0.02);
+    double q[2][14];
+    for (int run = 0; run < 2; run++) {
+        m->opt.solver = run ? CS_SOLVER_NEWTON : CS_SOLVER_CG;
+        cs_data *d = cs_make_data(m);
+        for (int k = 0; k < 250; k++) cs_step(m, d);
+        ck_assert_int_gt(d->ncon, 0);
+        memcpy(q[run], d->qpos, sizeof q[run]);
+        cs_free_data(d);
+    }
+    ck_assert_double_gt(q[0][0], 0.05); /* the stack slides along the tilted gravity */
+    for (int i = 0; i < 14; i++) ck_assert_double_eq_tol(q[0][i], q[1][i], 1e-5);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_compiler_scene)
 {
     char err[1024];
@@ -481,6 +506,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_everything_scene);
     tcase_add_test(t, test_include);
     tcase_add_test(t, test_compiler_scene);
+    tcase_add_test(t, test_cg_scene);
     tcase_add_test(t, test_frames_scene);
     tcase_add_test(t, test_bad_catalogue);
     tcase_add_test(t, test_mesh_assets);

@@ -638,7 +638,19 @@ START_TEST(test_option_set)
     ck_assert_ptr_nonnull(strstr(err, "must be positive"));
     ck_assert_int_eq(cs_option_set(o, "gravity", "0 0", err, sizeof err), -1);
     ck_assert_int_eq(cs_option_set(o, "iterations", "2.5", err, sizeof err), -1);
-    ck_assert_int_eq(cs_option_set(o, "solver", "CG", err, sizeof err), -1);
+    ck_assert_int_eq(cs_option_set(o, "solver", "CG", err, sizeof err), 0);
+    ck_assert_int_eq(o->solver, CS_SOLVER_CG);
+    ck_assert_int_eq(cs_option_set(o, "solver", "newton", err, sizeof err), 0);
+    ck_assert_int_eq(cs_option_set(o, "solver", "jacobi", err, sizeof err), -1);
+    /* conesim's own PGS finish, by its name and its older one; the loader's defaults are
+     * the solver's */
+    ck_assert_int_eq(o->pgs_finish, 5);
+    ck_assert_int_eq(o->ls_iterations, 50);
+    ck_assert_double_eq(o->ls_tolerance, 0.01);
+    ck_assert_int_eq(cs_option_set(o, "pgs_finish", "0", err, sizeof err), 0);
+    ck_assert_int_eq(o->pgs_finish, 0);
+    ck_assert_int_eq(cs_option_set(o, "pgs_polish", "7", err, sizeof err), 0);
+    ck_assert_int_eq(o->pgs_finish, 7);
     ck_assert_int_eq(cs_option_set(o, "nonsense", "1", err, sizeof err), -1);
     ck_assert_double_eq(o->timestep, 0.001); /* failed sets change nothing */
     cs_free_model(m);

@@ -305,15 +305,15 @@ START_TEST(test_rows_sphere_hand)
     ck_assert_double_eq_tol(e.blk_kappa[0], R0, 1e-15);
     ck_assert_double_eq_tol(e.blk_mu[0], 1, 1e-15);
 
-    /* a condim the loader should have rejected is flagged and made frictionless */
+    /* a condim the loader should have rejected is made frictionless */
     c.dim = 2;
-    ck_assert_int_eq(sphere_rows(&e, &s, &c, &o) & CS_ROWS_BAD_DIM, CS_ROWS_BAD_DIM);
+    ck_assert_int_eq(sphere_rows(&e, &s, &c, &o), 0);
     ck_assert_int_eq(e.blk_nrow[0], 1);
     ck_assert_int_eq(e.blk_kind[0], CS_BLOCK_FRICTIONLESS);
     c.dim = 6;
-    /* mixed-sign solref: flagged, default used */
+    /* mixed-sign solref: the default used, as MuJoCo */
     c.solref[1] = -1;
-    ck_assert_int_eq(sphere_rows(&e, &s, &c, &o), CS_ROWS_WARN_SOLREF);
+    ck_assert_int_eq(sphere_rows(&e, &s, &c, &o), 0);
     ck_assert_double_eq_tol(e.B[0], 2 / (0.95 * 0.02), 1e-12);
     c.solref[1] = 1;
 
@@ -772,6 +772,7 @@ static void solve_prob(randprob *P, cs_solver_ws *w, cs_solve_method t, int iter
     cs_problem p = {&P->fm.mass, P->a0, &P->efc, 0};
     cs_solver_opts o;
     cs_solver_opts_default(&o);
+    o.finish_after = 0; /* the sweeps alone (no Newton finish) */
     o.type = t;
     o.max_iter = iters;
     o.tolerance = tol;
@@ -794,8 +795,8 @@ static cs_solver_ws *rp_solver(const randprob *P)
 static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial)
 {
     rng_state = seed;
-    double maxdiff = 0, maxgap = 0, maxcg = 0;
-    int maxit_pgs = 0, maxit_newton = 0, maxit_cg = 0;
+    double maxdiff = 0, maxgap = 0, maxcg = 0, maxpcg = 0;
+    int maxit_pgs = 0, maxit_newton = 0, maxit_cg = 0, maxit_pcg = 0;
     for (int t = 0; t < ntrial; t++) {
         static randprob P;
         make_random(&P, 2 + t % 3, 4 + t % 5, cone, 0);
@@ -811,6 +812,14 @@ static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial
         g_dense_max = 0;
         for (int k = 0; k < P.ncon; k++)
             for (int i = 0; i < CS_MAXDIM; i++) maxcg = fmax(maxcg, fabs(F3[k][i] - F2[k][i]));
+        /* MuJoCo's CG (the method) on the same cost reaches the same optimum */
+        double a4[6 * RP_MAXB], F4[RP_MAXC][CS_MAXDIM];
+        cs_solve_stats s4;
+        solve_prob(&P, w, CS_METHOD_CG, 2000, 1e-15, a4, &s4, F4);
+        for (int k = 0; k < P.ncon; k++)
+            for (int i = 0; i < CS_MAXDIM; i++) maxpcg = fmax(maxpcg, fabs(F4[k][i] - F2[k][i]));
+        maxgap = fmax(maxgap, fabs(s4.primal_cost - s2.primal_cost) / fmax(fabs(s2.primal_cost), 1e-300));
+        if (s4.iterations > maxit_pcg) maxit_pcg = s4.iterations;
         if (s3.iterations > maxit_cg) maxit_cg = s3.iterations;
         double fmaxabs = 1;
         for (int k = 0; k < P.ncon; k++)
@@ -829,10 +838,12 @@ static void run_agreement(cs_cone_type cone, unsigned long long seed, int ntrial
         rp_free(&P);
     }
     printf("agreement %s: max |f_pgs - f_newton| = %.3g, max duality gap (rel) = %.3g, "
-           "max iterations pgs %d newton %d; newton-CG vs dense %.3g (max iterations %d)\n",
+           "max iterations pgs %d newton %d; newton-CG vs dense %.3g (max iterations %d); "
+           "CG method vs Newton %.3g (max iterations %d)\n",
            cone == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal", maxdiff, maxgap, maxit_pgs,
-           maxit_newton, maxcg, maxit_cg);
+           maxit_newton, maxcg, maxit_cg, maxpcg, maxit_pcg);
     ck_assert(maxcg <= 1e-8);
+    ck_assert(maxpcg <= 1e-6);
     ck_assert(maxdiff <= 1e-6);
     ck_assert(maxgap <= 1e-9);
 }
@@ -1034,6 +1045,7 @@ START_TEST(test_single_contact_closed_form)
             cs_problem p = {M, a0, &e, 0};
             cs_solver_opts so;
             cs_solver_opts_default(&so);
+            so.finish_after = 0; /* the sweeps alone (no Newton finish) */
             so.type = t ? CS_METHOD_NEWTON : CS_METHOD_PGS;
             so.max_iter = 1000;
             so.tolerance = 1e-15;
@@ -1073,6 +1085,7 @@ static void sphere_rest_opts(cs_solve_method type, cs_cone_type cone, int dim, d
     cs_row_opts o = {0.002, 1, cone, 1};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
+    so.finish_after = 0; /* the sweeps alone (no Newton finish) */
     so.type = type;
     so.max_iter = maxit;
     so.tolerance = tol;
@@ -1245,6 +1258,7 @@ static void box_rest_opts(cs_solve_method type, cs_cone_type cone, int group, do
     cs_row_opts o = {0.002, 1, cone, 1};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
+    so.finish_after = 0; /* the sweeps alone (no Newton finish) */
     so.type = type;
     so.max_iter = 1000;
     so.tolerance = 1e-13;
@@ -1360,6 +1374,7 @@ static double box_incline_opts(cs_solve_method type, cs_cone_type cone, int exac
     cs_row_opts o = {0.002, 1, cone, 1};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
+    so.finish_after = 0; /* the sweeps alone (no Newton finish) */
     so.type = type;
     so.exact_block = exact;
     so.blocking = group ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
@@ -1488,6 +1503,7 @@ START_TEST(test_sliding_split_vs_exact)
         cs_problem p = {M, s.a0, &e, 0};
         cs_solver_opts so;
         cs_solver_opts_default(&so);
+        so.finish_after = 0; /* the sweeps alone (no Newton finish) */
         so.type = v == 2 ? CS_METHOD_NEWTON : CS_METHOD_PGS;
         so.exact_block = v != 1;
         so.max_iter = 2000;

@@ -102,6 +102,29 @@ def test_options_writable_until_data():
         m.opt.timestep = 0.002
 
 
+def test_solver_cg_by_name_and_number():
+    m = conesim.Model.from_xml_path(SPHERE)
+    m.opt.solver = "cg"
+    assert m.opt.solver == 1  # MuJoCo's mjSOL_CG
+    m.opt.solver = 2
+    m.opt.solver = "CG"
+    d = conesim.Data(m)
+    conesim.step(m, d, 50)
+    assert d.ncon > 0
+
+
+def test_energy_flag():
+    m = conesim.Model.from_xml_path(SPHERE)
+    d = conesim.Data(m)
+    conesim.step(m, d, 5)
+    assert list(d.energy) == [0, 0]
+    m = conesim.Model.from_xml_path(SPHERE)
+    m.opt.enableflags = 2  # MuJoCo's mjENBL_ENERGY
+    d = conesim.Data(m)
+    conesim.step(m, d, 5)
+    assert d.energy.shape == (2,) and d.energy[1] > 0
+
+
 def test_contact_model_option():
     # soft (MuJoCo's) by default; "coulomb" or 1 picks the Coulomb-exact model: a sphere
     # dropped on the plane then rests at the model's 1 um depth instead of the soft depth

@@ -1,0 +1,479 @@
+/* MuJoCo's CG (engine_solver.c, mj_solCG): primal nonlinear conjugate gradients on
+ * 1/2 (a - a0)^T M (a - a0) + sum_k l_k(J_k a - a_ref_k) (docs/contact-math.md §7), the
+ * cost Newton minimises, per island. Preconditioned by M^-1 (the smooth stage's factor,
+ * per tree): the search starts along -M^-1 g and the directions are Polak-Ribiere's with
+ * restarts, beta = max(0, g^T M^-1 (g - g_old) / g_old^T M^-1 g_old). Each step is the
+ * exact line search Newton uses (primal.c), from the Newton step of the cost along the
+ * direction. No Hessian is formed or factored: an iteration costs a pass over the rows
+ * and a solve with M's factor, where Newton's also assembles and factors H.
+ *
+ * Stopping as MuJoCo's: before the first step when the gap 1/2 g^T M^-1 g (which bounds the
+ * cost above its minimum, the cost being strongly convex in the M norm) is below the
+ * tolerance (scaled), after a step when the scaled improvement is positive and below it or
+ * the scaled gradient norm is. */
+#include "solver_internal.h"
+#include "alloc.h"
+
+#include <math.h>
+#include <string.h>
+
+/* MuJoCo's mjMINVAL: the floor of beta's denominator (a zero old gradient restarts) */
+#define MINVAL 1e-15
+/* Trees of up to DENSE_TREE dofs (a free body: 6) keep M and M^-1 as dense blocks for the
+ * solve: a dense 6 x 6 product is cheaper than walking the tree's sparse rows, and each
+ * block serves every iteration of the step. Larger trees (long chains) use the sparse
+ * operator, whose work grows with the tree's depth rather than its square. */
+#define DENSE_TREE 12
+/* The point's products kept along the steps drift by rounding; every REFRESH iterations
+ * they are formed anew from a (a long solve run to a tight tolerance otherwise stalls at
+ * the drift, ~1e-8 relative after 2000 steps; the bench piles need under 100) */
+#define REFRESH 50
+
+typedef struct {
+    int nv;
+    double *g, *Mg, *gold, *Mgold, *s, *Ms; /* per dof */
+    double *d, *Md;                         /* a - a0 and M (a - a0), kept along the steps */
+    int cap_efc;
+    size_t cap_quad;
+    double *jres, *Jd;                      /* per row: J a - a_ref (kept along the steps),
+                                               J s */
+    double *quad;                           /* the line search's data, CS_LINE_QUAD_BLOCK a block */
+    int *jres_at_a;                         /* per island: 1 when the warm start left
+                                               J a - a_ref in jres */
+    int *tree_adr;                          /* per tree: its blocks' offset in Mt and Mi, or
+                                               -1 (sparse) */
+    double *Mt, *Mi;                        /* dense M and M^-1 of the small trees */
+    int nMt;
+} cg_ws;
+
+/* the island's small trees' dense M and M^-1 (M fixed for the step) */
+static void dense_blocks(cg_ws *cw, const cs_solver_ws *w, int isl)
+{
+    const cs_mass *M = w->p->M;
+    double scr[DENSE_TREE];
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], o = cw->tree_adr[tr];
+        if (o < 0) continue;
+        int lo = M->tree_dofadr[tr], nd = M->tree_dofnum[tr];
+        double *A = cw->Mt + o, *B = cw->Mi + o;
+        for (int i = 0; i < nd; i++)
+            for (int j = 0; j <= i; j++)
+                A[i * nd + j] = A[j * nd + i] = cs_mass_get(M, lo + i, lo + j);
+        memcpy(B, A, sizeof(double) * (size_t)(nd * nd));
+        cs_i_invert_spd(nd, B, scr);
+    }
+}
+
+/* vectors of two doubles (SSE2, in every x86-64) */
+typedef double v2d __attribute__((vector_size(16)));
+static inline v2d load2(const double *p)
+{
+    v2d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* y = A x for a symmetric 6 x 6 A (a free body's M or M^-1): y = sum_j x_j (row j of A), two
+ * entries of y at a time */
+static inline void sym6_mv(const double *A, const double *x, double *y)
+{
+    v2d y0 = {0, 0}, y1 = {0, 0}, y2 = {0, 0};
+    for (int j = 0; j < 6; j++, A += 6) {
+        v2d xj = {x[j], x[j]};
+        y0 += xj * load2(A);
+        y1 += xj * load2(A + 2);
+        y2 += xj * load2(A + 4);
+    }
+    memcpy(y, &y0, sizeof y0);
+    memcpy(y + 2, &y1, sizeof y1);
+    memcpy(y + 4, &y2, sizeof y2);
+}
+
+/* y = M x (inv = 0) or M^-1 x (inv = 1) on tree tr's dofs [lo, lo + nd); y and x differ */
+static inline __attribute__((always_inline)) void tree_op(const cg_ws *cw, const cs_mass *M,
+                                                          int tr, int lo, int nd, int inv,
+                                                          double *y, const double *x)
+{
+    int o = cw->tree_adr[tr];
+    if (o >= 0 && nd == 6) {
+        sym6_mv((inv ? cw->Mi : cw->Mt) + o, x + lo, y + lo);
+    } else if (o >= 0) {
+        cs_i_dense_mv(nd, (inv ? cw->Mi : cw->Mt) + o, x + lo, y + lo);
+    } else if (inv) {
+        memcpy(y + lo, x + lo, sizeof(double) * (size_t)nd);
+        cs_mass_solve(M, y, lo, lo + nd);
+    } else {
+        cs_mass_mul(M, y, x, lo, lo + nd);
+    }
+}
+
+/* the island's trees: tr, its first dof lo and its dofs nd */
+#define FOR_TREES(w, M, isl, tr, lo, nd)                                                   \
+    for (int t_ = 0, tr, lo, nd; t_ < (w)->isl_tree_num[isl] &&                             \
+                                 (tr = (w)->isl_trees[(w)->isl_tree_adr[isl] + t_],          \
+                                 lo = (M)->tree_dofadr[tr], nd = (M)->tree_dofnum[tr], 1);  \
+         t_++)
+
+/* u = J v (v gathered once) and g -= J^T f for one block's rows (n x nnz, row-major, columns
+ * ci); N, NNZ > 0 fix the sizes at compile time for the common shapes, and condim 3 with an
+ * even NNZ takes the columns two at a time (vectors of two doubles: SSE2, in every x86-64) */
+
+static inline __attribute__((always_inline)) void
+jmul(const double *J, const int *ci, int n, int nnz, const double *v, double *u, const int N,
+     const int NNZ)
+{
+    if (N > 0) n = N;
+    if (NNZ > 0) nnz = NNZ;
+    double vl[2 * DENSE_TREE];
+    for (int q = 0; q < nnz; q++) vl[q] = v[ci[q]];
+    if (N == 3 && NNZ > 0 && NNZ % 2 == 0) { /* the three rows at once */
+        v2d s0 = {0, 0}, s1 = {0, 0}, s2 = {0, 0};
+        for (int q = 0; q < NNZ; q += 2) {
+            v2d x = load2(vl + q);
+            s0 += load2(J + q) * x;
+            s1 += load2(J + NNZ + q) * x;
+            s2 += load2(J + 2 * NNZ + q) * x;
+        }
+        u[0] = s0[0] + s0[1];
+        u[1] = s1[0] + s1[1];
+        u[2] = s2[0] + s2[1];
+        return;
+    }
+    for (int r = 0; r < n; r++, J += nnz) {
+        double sum = 0;
+        for (int q = 0; q < nnz; q++) sum += J[q] * vl[q];
+        u[r] = sum;
+    }
+}
+
+static inline __attribute__((always_inline)) void
+jtmul(const double *J, const int *ci, int n, int nnz, const double *f, double *g, const int N,
+      const int NNZ)
+{
+    if (N > 0) n = N;
+    if (NNZ > 0) nnz = NNZ;
+    if (N == 3 && NNZ > 0 && NNZ % 2 == 0) {
+        v2d f0 = {f[0], f[0]}, f1 = {f[1], f[1]}, f2 = {f[2], f[2]};
+        for (int q = 0; q < NNZ; q += 2) {
+            v2d sum = load2(J + q) * f0 + load2(J + NNZ + q) * f1 + load2(J + 2 * NNZ + q) * f2;
+            g[ci[q]] -= sum[0];
+            g[ci[q + 1]] -= sum[1];
+        }
+        return;
+    }
+    for (int q = 0; q < nnz; q++) {
+        double sum = 0;
+        for (int r = 0; r < n; r++) sum += J[r * nnz + q] * f[r];
+        g[ci[q]] -= sum;
+    }
+}
+
+/* u = J v for block k (v dof-indexed) */
+static void block_mul(const cs_efc *e, int k, const double *v, double *u)
+{
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], n = e->blk_nrow[k];
+    const int *ci = e->J_colind + adr;
+    const double *J = e->J + adr;
+    if (n == 3 && nnz == 6) jmul(J, ci, n, nnz, v, u, 3, 6);
+    else if (n == 3 && nnz == 12) jmul(J, ci, n, nnz, v, u, 3, 12);
+    else if (nnz <= 2 * DENSE_TREE) jmul(J, ci, n, nnz, v, u, 0, 0);
+    else cs_i_block_mul(e, k, v, u); /* sides of large trees */
+}
+
+/* g -= J^T f for block k */
+static void block_tmul(const cs_efc *e, int k, const double *f, double *g)
+{
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], n = e->blk_nrow[k];
+    const int *ci = e->J_colind + adr;
+    const double *J = e->J + adr;
+    if (n == 3 && nnz == 6) jtmul(J, ci, n, nnz, f, g, 3, 6);
+    else if (n == 3 && nnz == 12) jtmul(J, ci, n, nnz, f, g, 3, 12);
+    else jtmul(J, ci, n, nnz, f, g, 0, 0);
+}
+
+/* At the current point (d = a - a0, Md = M d, jres = J a - a_ref), the blocks' part: the
+ * soft-cone forces into e->force, the zones, g -= J^T f; returns the blocks' cost. As
+ * MuJoCo's CG, the point's products are updated along each step (a += alpha s: Md += alpha
+ * M s, jres += alpha J s) rather than formed anew: an iteration then makes one product
+ * with M, one solve with its factor and one pass over J each way. alpha != 0: jres is
+ * moved by alpha Jd first. */
+static double blocks_eval(cg_ws *cw, const cs_solver_ws *w, int isl, double alpha,
+                          const cs_line *L)
+{
+    cs_efc *e = w->p->efc;
+    double c = 0, *g = cw->g;
+    const double *rc = L->ell + CS_LINE_ELL_CONST; /* the elliptic blocks' constants, in order */
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k], n = e->blk_nrow[k];
+        double *f = e->force + r0, *j = cw->jres + r0, l;
+        if (alpha != 0)
+            for (int r = 0; r < n; r++) j[r] += alpha * cw->Jd[r0 + r];
+        cs_zone z;
+        if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
+            z = cs_efc_soft(e, k, j, f, &l, NULL);
+        } else {
+            const double *mu = e->blk_friction + 5 * k;
+            z = n == 3 ? cs_i_soft_ell(n, j, mu, rc, f, &l, 3) : cs_i_soft_ell(n, j, mu, rc, f, &l, 0);
+            rc += CS_LINE_ELL;
+        }
+        e->blk_zone[k] = z;
+        if (z == CS_ZONE_TOP) continue;
+        c += l;
+        block_tmul(e, k, f, g);
+    }
+    return c;
+}
+
+static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl, int max_iter,
+                                 int handoff, int *iters)
+{
+    (void)thread;
+    (void)handoff;
+    cg_ws *cw = ws;
+    const cs_problem *p = w->p;
+    const cs_mass *M = p->M;
+    const cs_solver_opts *o = w->o;
+    cs_efc *e = p->efc;
+    cs_island_stats *st = &w->ist[isl];
+    int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
+    double *a = w->a, *g = cw->g, *Mg = cw->Mg, *s = cw->s, *Ms = cw->Ms;
+    double *gold = cw->gold, *Mgold = cw->Mgold, *d = cw->d, *Md = cw->Md;
+    double scale = cs_i_scale(w, p, isl);
+    dense_blocks(cw, w, isl);
+    cs_line L;
+    cs_i_line_layout(w, isl, cw->quad, &L);
+    /* the start: d, M d, J a - a_ref, cost, gradient, M^-1 g */
+    double cost = 0, gMg = 0;
+    FOR_TREES(w, M, isl, tr, lo, nd) {
+        for (int q = lo; q < lo + nd; q++) d[q] = a[q] - p->a0[q];
+        tree_op(cw, M, tr, lo, nd, 0, Md, d);
+        for (int q = lo; q < lo + nd; q++) {
+            g[q] = Md[q];
+            cost += 0.5 * d[q] * Md[q];
+        }
+    }
+    if (!cw->jres_at_a[isl]) /* the warm start made them */
+        for (int b = 0; b < nbk; b++) {
+            int k = w->isl_blocks[badr + b];
+            cs_i_resid(e, k, a, cw->jres + e->blk_row[k]);
+        }
+    cw->jres_at_a[isl] = 0;
+    cost += blocks_eval(cw, w, isl, 0, &L);
+    FOR_TREES(w, M, isl, tr, lo, nd) {
+        tree_op(cw, M, tr, lo, nd, 1, Mg, g);
+        for (int q = lo; q < lo + nd; q++) gMg += g[q] * Mg[q];
+    }
+    *iters = 0;
+    if (fmax(0, 0.5 * scale * gMg) < o->tolerance) return CS_ITER_CONVERGED;
+    int iter = 0;
+    double beta = 0; /* the first direction: -M^-1 g */
+    cs_iter_status status = CS_ITER_LIMIT;
+    while (iter < max_iter) {
+        /* the direction, its M product and the line's scalars */
+        double dMr = 0, dMd = 0, d0 = 0, sn = 0;
+        FOR_TREES(w, M, isl, tr, lo, nd) {
+            for (int q = lo; q < lo + nd; q++) s[q] = -Mg[q] + beta * s[q];
+            tree_op(cw, M, tr, lo, nd, 0, Ms, s);
+            for (int q = lo; q < lo + nd; q++) {
+                dMr += s[q] * Md[q];
+                dMd += Ms[q] * s[q];
+                d0 += g[q] * s[q];
+                sn += s[q] * s[q];
+            }
+        }
+        cs_i_line_begin(&L);
+        for (int b = 0; b < nbk; b++) { /* J s, and the block's data along the line */
+            int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
+            block_mul(e, k, s, cw->Jd + r0);
+            cs_i_line_add(e, k, cw->jres + r0, cw->Jd + r0, &L);
+        }
+        /* from the Newton step of the cost along s (CG's s has no natural length) */
+        double gtol = o->tolerance * o->ls_tolerance * sqrt(sn) / scale;
+        double alpha = cs_i_line_run(&L, dMr, dMd, d0, 0, gtol, o->ls_iterations);
+        if (alpha == 0) {
+            status = CS_ITER_STALLED;
+            break;
+        }
+        /* the step, and the cost and gradient there */
+        double c = 0;
+        int fresh = (iter + 1) % REFRESH == 0;
+        FOR_TREES(w, M, isl, tr, lo, nd) {
+            for (int q = lo; q < lo + nd; q++) {
+                a[q] += alpha * s[q];
+                d[q] += alpha * s[q];
+                Md[q] += alpha * Ms[q];
+                gold[q] = g[q];
+                Mgold[q] = Mg[q];
+            }
+            if (fresh) {
+                for (int q = lo; q < lo + nd; q++) d[q] = a[q] - p->a0[q];
+                tree_op(cw, M, tr, lo, nd, 0, Md, d);
+            }
+            for (int q = lo; q < lo + nd; q++) {
+                g[q] = Md[q];
+                c += 0.5 * d[q] * Md[q];
+            }
+        }
+        if (fresh)
+            for (int b = 0; b < nbk; b++) {
+                int k = w->isl_blocks[badr + b];
+                cs_i_resid(e, k, a, cw->jres + e->blk_row[k]);
+            }
+        c += blocks_eval(cw, w, isl, fresh ? 0 : alpha, &L);
+        double gn = 0, num = 0, den = 0;
+        FOR_TREES(w, M, isl, tr, lo, nd) {
+            tree_op(cw, M, tr, lo, nd, 1, Mg, g);
+            for (int q = lo; q < lo + nd; q++) {
+                gn += g[q] * g[q];
+                num += g[q] * (Mg[q] - Mgold[q]);
+                den += gold[q] * Mgold[q];
+            }
+        }
+        st->improvement = scale * (cost - c);
+        cost = c;
+        iter++;
+        if ((st->improvement > 0 && st->improvement < o->tolerance) ||
+            scale * sqrt(gn) < o->tolerance) {
+            status = CS_ITER_CONVERGED;
+            break;
+        }
+        /* Polak-Ribiere, restarted (beta = 0) where it turns negative */
+        beta = fmax(0, num / fmax(MINVAL, den));
+    }
+    *iters = iter;
+    return status;
+}
+
+/* the blocks' soft cost at residuals j (row-indexed, the island's blocks); f: scratch */
+static double blocks_cost(const cs_solver_ws *w, int isl, const double *j)
+{
+    const cs_efc *e = w->p->efc;
+    double c = 0, f[CS_MAXROWS], l;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        cs_i_soft_force(e, k, j + e->blk_row[k], f, &l);
+        c += l;
+    }
+    return c;
+}
+
+/* As Newton's: the warm acceleration replaces a0 if its primal cost is lower. The residuals
+ * of the one kept stay in jres for the first iteration. */
+static void cg_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
+{
+    (void)thread;
+    cg_ws *cw = ws;
+    const cs_problem *p = w->p;
+    const cs_efc *e = p->efc;
+    const double *aw = w->a_warm;
+    int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
+    for (int b = 0; b < nbk; b++) { /* J a0 - a_ref into Jd, J a_warm - a_ref into jres */
+        int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
+        cs_i_resid(e, k, p->a0, cw->Jd + r0);
+        cs_i_resid(e, k, aw, cw->jres + r0);
+    }
+    double c0 = blocks_cost(w, isl, cw->Jd), cwarm = 0;
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) cw->d[q] = aw[q] - p->a0[q];
+    cs_i_mass_mul(w, p, isl, cw->Md, cw->d);
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) cwarm += 0.5 * cw->d[q] * cw->Md[q];
+    cwarm += blocks_cost(w, isl, cw->jres);
+    if (cwarm < c0) {
+        CS_FOR_ISLAND_DOFS(w, p, isl, q) w->a[q] = aw[q];
+        w->ist[isl].warm_used = 1;
+    } else {
+        for (int b = 0; b < nbk; b++) {
+            int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
+            memcpy(cw->jres + r0, cw->Jd + r0, sizeof(double) * (size_t)e->blk_nrow[k]);
+        }
+    }
+    cw->jres_at_a[isl] = 1;
+}
+
+/* store: the forces in the contact frame; the forces and zones are those of the final a
+ * (its last evaluation) */
+static void cg_store(void *ws, cs_solver_ws *w, int isl)
+{
+    (void)ws;
+    cs_efc *e = w->p->efc;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        cs_efc_decode(e, k, e->force + e->blk_row[k], e->blk_force + CS_MAXDIM * k);
+    }
+}
+
+static void cg_destroy(void *ws)
+{
+    cg_ws *cw = ws;
+    if (!cw) return;
+    void *arr[] = {cw->g, cw->Mg, cw->gold, cw->Mgold, cw->s, cw->Ms, cw->d, cw->Md, cw->jres,
+                   cw->Jd, cw->quad, cw->tree_adr, cw->Mt, cw->Mi, cw->jres_at_a};
+    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
+    cs_free(cw);
+}
+
+static void *cg_create(const cs_solver_ws *w)
+{
+    cg_ws *cw = cs_calloc(1, sizeof *cw);
+    if (!cw) return NULL;
+    size_t n = sizeof(double) * (size_t)(w->nv > 0 ? w->nv : 1);
+    cw->nv = w->nv;
+    if (!(cw->g = cs_malloc(n)) || !(cw->Mg = cs_malloc(n)) || !(cw->gold = cs_malloc(n)) ||
+        !(cw->Mgold = cs_malloc(n)) || !(cw->s = cs_malloc(n)) || !(cw->Ms = cs_malloc(n)) ||
+        !(cw->d = cs_malloc(n)) || !(cw->Md = cs_malloc(n)) ||
+        !(cw->tree_adr = cs_malloc(sizeof(int) * (size_t)(w->ntree > 0 ? w->ntree : 1))) ||
+        !(cw->jres_at_a = cs_calloc((size_t)(w->ntree > 0 ? w->ntree : 1), sizeof(int)))) {
+        cg_destroy(cw);
+        return NULL;
+    }
+    return cw;
+}
+
+static int cg_reserve(void *ws, const cs_solver_ws *w)
+{
+    cg_ws *cw = ws;
+    const cs_mass *M = w->p->M;
+    int nefc = w->p->efc->nefc, nb = w->p->efc->nblock, nMt = 0;
+    for (int t = 0; t < M->ntree; t++) { /* the small trees' dense blocks */
+        int nd = M->tree_dofnum[t];
+        cw->tree_adr[t] = nd <= DENSE_TREE ? nMt : -1;
+        if (nd <= DENSE_TREE) nMt += nd * nd;
+    }
+    if (nMt > cw->nMt || !cw->Mt) {
+        double *a = cs_realloc(cw->Mt, sizeof(double) * (size_t)(nMt + 1));
+        if (!a) return -1;
+        cw->Mt = a;
+        double *b = cs_realloc(cw->Mi, sizeof(double) * (size_t)(nMt + 1));
+        if (!b) return -1;
+        cw->Mi = b;
+        cw->nMt = nMt;
+    }
+    if (CS_LINE_QUAD_BLOCK * (size_t)nb > cw->cap_quad) {
+        size_t c = CS_LINE_QUAD_BLOCK * (size_t)(nb + nb / 2 + 16);
+        double *q = cs_realloc(cw->quad, sizeof(double) * c);
+        if (!q) return -1;
+        cw->quad = q;
+        cw->cap_quad = c;
+    }
+    if (nefc <= cw->cap_efc) return 0;
+    int c = nefc + nefc / 2 + 16;
+    double *j = cs_realloc(cw->jres, sizeof(double) * (size_t)c);
+    if (!j) return -1;
+    cw->jres = j;
+    double *d = cs_realloc(cw->Jd, sizeof(double) * (size_t)c);
+    if (!d) return -1;
+    cw->Jd = d;
+    cw->cap_efc = c;
+    return 0;
+}
+
+const cs_method cs_method_cg = {
+    .name = "CG",
+    .slot = CS_METHOD_CG,
+    .needs = 0, /* works from J and M's factor */
+    .create = cg_create,
+    .destroy = cg_destroy,
+    .reserve = cg_reserve,
+    .warm_start = cg_warm_start,
+    .iterate = cg_iterate,
+    .store = cg_store,
+};

@@ -1,0 +1,274 @@
+/* The primitives every method may use: the soft response of a block (cs_efc_soft and its
+ * directional form), residuals and products of a block's rows, the island's mass operator
+ * and primal cost. They call nothing of the driver's or the methods'. */
+#include "solver_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+void cs_efc_decode(const cs_efc *e, int k, const double *f, double *force)
+{
+    memset(force, 0, sizeof(double) * CS_MAXDIM);
+    const double *fr = e->blk_friction + 5 * k;
+    if (e->blk_kind[k] == CS_BLOCK_PYRAMIDAL) {
+        /* docs/contact-math.md §5: f_n = sum of edges, phi_j = mu_j (alpha_j+ - alpha_j-) */
+        for (int j = 0; j < e->blk_dim[k] - 1; j++) {
+            force[0] += f[2 * j] + f[2 * j + 1];
+            force[1 + j] = fr[j] * (f[2 * j] - f[2 * j + 1]);
+        }
+    } else { /* elliptic: the frame components; frictionless and joint rows: one force */
+        for (int j = 0; j < e->blk_nrow[k]; j++) force[j] = f[j];
+    }
+}
+
+/* A friction-loss row's Huber response (MuJoCo's mj_constraintUpdate_impl,
+ * mjCNSTR_FRICTION_DOF): quadratic for |j| < R F, linear (force at the bound, no curvature)
+ * beyond, the borders going to the linear zones. */
+static cs_zone floss_soft(double j, double R, double F, double *f, double *cost, double *curv)
+{
+    if (j <= -R * F) {
+        *f = F;
+        *cost = -0.5 * R * F * F - F * j;
+        *curv = 0;
+        return CS_ZONE_LINEARNEG;
+    }
+    if (j >= R * F) {
+        *f = -F;
+        *cost = -0.5 * R * F * F + F * j;
+        *curv = 0;
+        return CS_ZONE_LINEARPOS;
+    }
+    *f = -j / R;
+    *cost = 0.5 * j * j / R;
+    *curv = 1 / R;
+    return CS_ZONE_BOTTOM;
+}
+
+cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *cost,
+                    double *hess)
+{
+    int n = e->blk_nrow[k];
+    const double *R = e->R + e->blk_row[k];
+    if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+        double curv;
+        cs_zone z = floss_soft(j[0], R[0], e->frictionloss[e->blk_row[k]], f, cost, &curv);
+        if (hess) hess[0] = curv;
+        return z;
+    }
+    if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
+        /* frictionless, pyramid edges, limits */
+        if (hess) memset(hess, 0, sizeof(double) * n * n);
+        /* independent rows: l = j^2/(2R) for j < 0 */
+        double c = 0;
+        int any = 0;
+        for (int i = 0; i < n; i++) {
+            if (j[i] < 0) {
+                f[i] = -j[i] / R[i];
+                c += 0.5 * j[i] * j[i] / R[i];
+                if (hess) hess[i * n + i] = 1 / R[i];
+                any = 1;
+            } else {
+                f[i] = 0;
+            }
+        }
+        *cost = c;
+        return any ? CS_ZONE_BOTTOM : CS_ZONE_TOP;
+    }
+    /* elliptic: the §7 closed form (R_j = kappa / friction_j^2, as the rows set them) */
+    return cs_soft_cone(n - 1, j, R[0], e->blk_friction + 5 * k, e->blk_kappa[k], f, cost, hess);
+}
+
+/* In-place heapsort: glibc's qsort may malloc a merge buffer, and a step allocates
+ * nothing. */
+static void sift(long long *v, int i, int n)
+{
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) return;
+        if (c + 1 < n && v[c + 1] > v[c]) c++;
+        if (v[i] >= v[c]) return;
+        long long t = v[i];
+        v[i] = v[c];
+        v[c] = t;
+        i = c;
+    }
+}
+
+void cs_i_sort_ll(long long *v, int n)
+{
+    for (int i = n / 2 - 1; i >= 0; i--) sift(v, i, n);
+    for (int e = n - 1; e > 0; e--) {
+        long long t = v[0];
+        v[0] = v[e];
+        v[e] = t;
+        sift(v, 0, e);
+    }
+}
+
+cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *dj, double *fdj,
+                        double *djhdj)
+{
+    int n = e->blk_nrow[k];
+    const double *R = e->R + e->blk_row[k];
+    if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+        double f, c, curv;
+        cs_zone z = floss_soft(j[0], R[0], e->frictionloss[e->blk_row[k]], &f, &c, &curv);
+        *fdj = f * dj[0];
+        *djhdj = curv * dj[0] * dj[0];
+        return z;
+    }
+    if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
+        double a = 0, b = 0;
+        for (int i = 0; i < n; i++)
+            if (j[i] < 0) {
+                a -= j[i] / R[i] * dj[i];
+                b += dj[i] * dj[i] / R[i];
+            }
+        *fdj = a;
+        *djhdj = b;
+        return b > 0 ? CS_ZONE_BOTTOM : CS_ZONE_TOP;
+    }
+    return cs_soft_cone_dir(n - 1, j, dj, R[0], e->blk_friction + 5 * k, e->blk_kappa[k], fdj,
+                            djhdj);
+}
+
+/* cs_i_resid gathers a block's columns of a once up to this many columns (two free bodies:
+ * 12; sides of larger trees read a row by row) */
+#define RESID_GATHER 48
+
+void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
+{
+    int r0 = e->blk_row[k], n = e->blk_nrow[k], nnz0 = e->J_rownnz[r0];
+    if (nnz0 <= RESID_GATHER) { /* a block's rows share their columns: gather a once */
+        double al[RESID_GATHER];
+        const int *ci = e->J_colind + e->J_rowadr[r0];
+        for (int q = 0; q < nnz0; q++) al[q] = a[ci[q]];
+        const double *J = e->J + e->J_rowadr[r0];
+        for (int r = 0; r < n; r++, J += nnz0) {
+            double v = -e->aref[r0 + r];
+            for (int q = 0; q < nnz0; q++) v += J[q] * al[q];
+            j[r] = v;
+        }
+        return;
+    }
+    for (int r = 0; r < n; r++) {
+        int adr = e->J_rowadr[r0 + r], nnz = e->J_rownnz[r0 + r];
+        const double *J = e->J + adr;
+        const int *ci = e->J_colind + adr;
+        double v = -e->aref[r0 + r];
+        for (int q = 0; q < nnz; q++) v += J[q] * a[ci[q]];
+        j[r] = v;
+    }
+}
+
+void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u)
+{
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    const int *ci = e->J_colind + adr;
+    for (int r = 0; r < e->blk_nrow[k]; r++) {
+        const double *J = e->J + adr + r * nnz;
+        double s = 0;
+        for (int q = 0; q < nnz; q++) s += J[q] * v[ci[q]];
+        u[r] = s;
+    }
+}
+
+void cs_i_apply(const cs_solver_ws *w, const cs_efc *e, int k, const double *d, double *a)
+{
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    const int *ci = e->J_colind + adr;
+    for (int r = 0; r < e->blk_nrow[k]; r++) {
+        if (d[r] == 0) continue;
+        const double *W = w->W + adr + r * nnz; /* rows of a block are contiguous */
+        for (int q = 0; q < nnz; q++) a[ci[q]] += W[q] * d[r];
+    }
+}
+
+void cs_i_mass_mul(const cs_solver_ws *w, const cs_problem *p, int isl, double *y,
+                   const double *x)
+{
+    const cs_mass *M = p->M;
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
+        int lo = M->tree_dofadr[tr];
+        cs_mass_mul(M, y, x, lo, lo + M->tree_dofnum[tr]);
+    }
+}
+
+void cs_i_mass_solve(const cs_solver_ws *w, const cs_problem *p, int isl, double *x)
+{
+    const cs_mass *M = p->M;
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
+        int lo = M->tree_dofadr[tr];
+        cs_mass_solve(M, x, lo, lo + M->tree_dofnum[tr]);
+    }
+}
+
+double cs_i_primal(cs_solver_ws *w, const cs_problem *p, int isl, const double *a)
+{
+    const cs_mass *M = p->M;
+    double c = 0, *d = w->s0, *Md = w->s1, j[CS_MAXROWS], f[CS_MAXROWS], l;
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
+        int lo = M->tree_dofadr[tr], hi = lo + M->tree_dofnum[tr];
+        for (int q = lo; q < hi; q++) d[q] = a[q] - p->a0[q];
+        cs_mass_mul(M, Md, d, lo, hi);
+        for (int q = lo; q < hi; q++) c += 0.5 * d[q] * Md[q];
+    }
+    const cs_efc *e = p->efc;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        cs_i_resid(e, k, a, j);
+        cs_efc_soft(e, k, j, f, &l, NULL);
+        c += l;
+    }
+    return c;
+}
+
+double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl)
+{
+    int nv = w->isl_nv[isl];
+    return 1 / (p->meaninertia * (nv > 1 ? nv : 1));
+}
+
+/* In place: A (n x n SPD) -> A^-1 = L^-T L^-1 from its Cholesky factor L (d: n scratch).
+ * The preconditioner is applied about a dozen times per factor, so a product beats two
+ * triangular solves. L and then L^-1 take A's lower triangle; the product's off-diagonal
+ * entries go to the upper triangle and its diagonal to d (neither is read again), then are
+ * mirrored. */
+void cs_i_invert_spd(int n, double *A, double *d)
+{
+    if (cs_i_chol(n, A)) { /* not PD (cannot happen): the identity */
+        for (int i = 0; i < n * n; i++) A[i] = i % (n + 1) == 0;
+        return;
+    }
+    for (int j = 0; j < n; j++) { /* L^-1 column by column, over L: column j reads L's
+                                     columns >= j (still L's) and its own rows < i */
+        A[j * n + j] = 1 / A[j * n + j];
+        for (int i = j + 1; i < n; i++) {
+            double s = 0;
+            for (int k = j; k < i; k++) s -= A[i * n + k] * A[k * n + j];
+            A[i * n + j] = s / A[i * n + i];
+        }
+    }
+    for (int i = 0; i < n; i++) /* A^-1 = Li^T Li: entry (i, j) sums over k >= max(i, j) */
+        for (int j = 0; j <= i; j++) {
+            double s = 0;
+            for (int k = i; k < n; k++) s += A[k * n + i] * A[k * n + j];
+            if (i == j) d[i] = s;
+            else A[j * n + i] = s;
+        }
+    for (int i = 0; i < n; i++) {
+        A[i * n + i] = d[i];
+        for (int j = 0; j < i; j++) A[i * n + j] = A[j * n + i];
+    }
+}
+
+cs_zone cs_i_soft_force(const cs_efc *e, int k, const double *j, double *f, double *cost)
+{
+    if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) return cs_efc_soft(e, k, j, f, cost, NULL);
+    double Rn = e->R[e->blk_row[k]], kap = e->blk_kappa[k];
+    double rc[5] = {Rn, kap, 1 / Rn, kap > 0 ? 1 / kap : 0, 1 / (Rn + kap)};
+    return cs_i_soft_ell(e->blk_nrow[k], j, e->blk_friction + 5 * k, rc, f, cost, 0);
+}
