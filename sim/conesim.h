@@ -518,11 +518,6 @@ const char *cs_geom_label(const cs_model *m, int geom, char *buf, size_t bufsz);
 const char *cs_joint_label(const cs_model *m, int jnt, char *buf, size_t bufsz);
 int cs_name2id_joint(const cs_model *m, const char *name); /* -1 if absent */
 int cs_name2id_actuator(const cs_model *m, const char *name); /* -1 if absent */
-/* the name of element `id` (as MuJoCo's mj_id2name): NULL when unnamed or out of range */
-const char *cs_id2name_body(const cs_model *m, int id);
-const char *cs_id2name_geom(const cs_model *m, int id);
-const char *cs_id2name_joint(const cs_model *m, int id);
-const char *cs_id2name_actuator(const cs_model *m, int id);
 const char *cs_actuator_label(const cs_model *m, int act, char *buf, size_t bufsz);
 
 /* ---- fields by name (sim/fields.c), for bindings that must not copy the layouts ------ */
@@ -542,6 +537,25 @@ int cs_data_field(const cs_model *m, const cs_data *d, int k, cs_field *out);
 int cs_option_field(const cs_option *o, int k, cs_field *out);
 int cs_contact_field(const cs_data *d, int i, int k, cs_field *out); /* -1 also: i >= ncon */
 cs_option *cs_model_option(cs_model *m); /* &m->opt, for bindings */
+/* Contact field k of all of d->contact at once: ncon_cap rows (the first ncon are the last
+ * step's contacts) of sizeof(cs_contact) bytes; valid while ncon_cap stays the same. */
+int cs_contact_array_field(const cs_data *d, int k, cs_field *out);
+/* The name of element `id` of a kind ("body", "joint", "geom", "actuator", "pair", "key",
+ * "mesh"), or NULL when it has none, the kind is unknown or id is out of range (MuJoCo's
+ * mj_id2name). */
+const char *cs_id2name(const cs_model *m, const char *kind, int id);
+
+/* ---- batch rollouts (sim/rollout.c), as MuJoCo's rollout module ------------------------ */
+/* The length of one state: [time, qpos (nq), qvel (nv), act (na)] = 1 + nq + nv + na. */
+int cs_rollout_nstate(const cs_model *m);
+/* Steps nbatch initial states (state0: nbatch x nstate) nstep times each and writes the
+ * state after every step to out (nbatch x nstep x nstate). ctrl (nbatch x nstep x nu) sets
+ * the controls before each step; NULL leaves them 0. Each rollout starts from a reset data
+ * (cs_reset, then its state), exactly as cs_reset + setting the state + cs_step by hand, so
+ * the results are the same bit for bit for any nthread (threads run one cs_data each;
+ * nthread < 1 means 1). Returns 0, or -1 on bad arguments or when memory ran out. */
+int cs_rollout(const cs_model *m, int nbatch, const double *state0, const double *ctrl,
+               int nstep, int nthread, double *out);
 
 /* ---- small math used across sim/ (sim/mathutil.c) ----------------------------------- */
 void cs_quat2mat(double mat[9], const double q[4]);

@@ -51,16 +51,3 @@ int cs_name2id_actuator(const cs_model *m, const char *name)
 {
     return lookup(m->actuator_name, m->nu, name);
 }
-
-static const char *name_of(char *const *names, int n, int id)
-{
-    return names && id >= 0 && id < n ? names[id] : NULL;
-}
-
-const char *cs_id2name_body(const cs_model *m, int id) { return name_of(m->body_name, m->nbody, id); }
-const char *cs_id2name_geom(const cs_model *m, int id) { return name_of(m->geom_name, m->ngeom, id); }
-const char *cs_id2name_joint(const cs_model *m, int id) { return name_of(m->jnt_name, m->njnt, id); }
-const char *cs_id2name_actuator(const cs_model *m, int id)
-{
-    return name_of(m->actuator_name, m->nu, id);
-}
