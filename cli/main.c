@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     }
     const char *name = argv[1];
     if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
-        if (argc < 3) {
+        if (argc < 3 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0) {
             usage(stdout);
             return CS_EXIT_OK;
         }
@@ -60,5 +60,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "conesim: unknown command '%s' (see 'conesim help')\n", name);
         return CS_EXIT_USAGE;
     }
+    /* `conesim COMMAND ... --help` (or -h) anywhere among its arguments: the command's
+     * help on stdout, exit 0, before any option parsing could call it unknown or take it as
+     * a value */
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(c->help, stdout);
+            return CS_EXIT_OK;
+        }
     return c->run(argc - 1, argv + 1);
 }

@@ -1,3 +1,4 @@
+#include "fmt.h"
 #include "metrics.h"
 
 #include <math.h>
@@ -82,5 +83,5 @@ void cs_metrics_format(const cs_metrics *r, int i, char *buf, size_t len)
     case 5: v = r->steps ? r->sumit / (double)r->steps : 0; break;
     case 6: v = r->wall; break;
     }
-    snprintf(buf, len, "%.17g", v);
+    cs_fmt_shortest(buf, len, v);
 }

@@ -34,7 +34,8 @@ int cs_metrics_begin(cs_metrics *r, const cs_model *m, const cs_data *d, long ns
 void cs_metrics_step(cs_metrics *r, const cs_model *m, const cs_data *d);
 /* After the last step: the displacement. Frees the scratch. */
 void cs_metrics_end(cs_metrics *r, const cs_model *m, const cs_data *d);
-/* Metric i (cs_metric_names order) as CSV text, numbers %.17g. */
+/* Metric i (cs_metric_names order) as CSV text, numbers the shortest that read back exactly
+ * (cs_fmt_shortest). */
 void cs_metrics_format(const cs_metrics *r, int i, char *buf, size_t len);
 /* The index of a metric name, or -1. */
 int cs_metric_index(const char *name);

@@ -17,7 +17,7 @@
 
 static const char plot_help[] =
     "usage: conesim plot TRAJ.csv [--contacts C.csv] [--what LIST] [--body NAME] [--mu MU]\n"
-    "                    --out FILE.png|.svg|.pdf\n"
+    "                    [--scene SCENE.xml] --out FILE.png|.svg|.pdf\n"
     "\n"
     "Plots a run recorded with `conesim run --record TRAJ.csv --contacts C.csv`, one panel\n"
     "per quantity over time. --what takes a comma-separated list of panels:\n"
@@ -27,9 +27,12 @@ static const char plot_help[] =
     "                        else the median |f_t|/f_n of the sliding (middle zone) contacts,\n"
     "                        and the legend says which\n"
     "  penetration           largest penetration, slip  largest tangential slip speed\n"
+    "Contact panels cover every recorded step: where a step has no contact the forces and\n"
+    "the penetration are 0 and the slip line has a gap.\n"
     "Default: pos,vel and, with --contacts, normal,friction,penetration,slip. --body keeps one\n"
-    "free body of the trajectory (contact panels cover every contact). --dpi N sets the PNG\n"
-    "resolution (default 110).\n"
+    "free body of the trajectory (contact panels cover every contact). --scene names the\n"
+    "scene in the title (with the bodies plotted). --dpi N sets the PNG resolution\n"
+    "(default 110).\n"
     "\n"
     "Needs python3 with numpy and matplotlib (Debian: python3-numpy python3-matplotlib).\n"
     "Exit codes: 2 bad command line, 3 unreadable or malformed CSV (FILE:LINE: what),\n"
@@ -37,7 +40,7 @@ static const char plot_help[] =
     "\n"
     "example:\n"
     "  conesim run scenes/incline_slide.xml --record t.csv --contacts c.csv --quiet\n"
-    "  conesim plot t.csv --contacts c.csv --out incline.png\n";
+    "  conesim plot t.csv --contacts c.csv --scene scenes/incline_slide.xml --out incline.png\n";
 
 static const char figure_help[] =
     "usage: conesim figure NAME --out FILE.png|.svg|.pdf [--data FILE.csv] [parameters]\n"

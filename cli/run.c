@@ -16,6 +16,9 @@
 #include "overrides.h"
 #include "conesim.h"
 
+/* the summary lists at most this many bodies (the recording has every one) */
+#define SUMMARY_BODIES 20
+
 typedef struct {
     const char *scene;
     long steps;        /* -1: from duration */
@@ -616,10 +619,17 @@ static int run_run(int argc, char **argv)
     char fnbuf[48];
     if (isfinite(fn)) snprintf(fnbuf, sizeof fnbuf, "%.6g N", fn);
     else snprintf(fnbuf, sizeof fnbuf, "not finite");
-    printf("steps %ld  simulated %.6g s  wall %.3f s  %.0f steps/s\n", k, k * h, wall,
-           wall > 0 ? k / wall : 0.0);
+    /* where the run started: Python's Data(m) starts from the reference pose, this from the
+     * first keyframe, so the summary says which */
+    char start[96];
+    if (key < 0) snprintf(start, sizeof start, "reference pose (qpos0)");
+    else if (m->key_name && m->key_name[key])
+        snprintf(start, sizeof start, "key %d \"%.60s\"", key, m->key_name[key]);
+    else snprintf(start, sizeof start, "key %d", key);
+    printf("steps %ld  simulated %.6g s  wall %.3f s  %.0f steps/s  from %s\n", k, k * h, wall,
+           wall > 0 ? k / wall : 0.0, start);
     printf("contacts mean %.3g max %d  solver iterations mean %.3g  max penetration %.6g m  "
-           "final normal force %s\n",
+           "sum of contact normal forces at the final state %s\n",
            k ? sumcon / k : 0.0, maxcon, k ? sumit / k : 0.0, maxpen, fnbuf);
     if (dropsteps)
         printf("contacts dropped at the capacity (%d, <size nconmax>): %ld on %ld of %ld steps\n",
@@ -630,8 +640,15 @@ static int run_run(int argc, char **argv)
                "--iterations for converged forces%s\n", m->opt.iterations, atlimit, k,
                m->opt.solver == CS_SOLVER_PGS && m->opt.pgs_finish == 0
                    ? " (or --set pgs_finish=5)" : "");
+    /* the first SUMMARY_BODIES moving bodies; how many more there are */
+    int shown = 0, more = 0;
     for (int b = 1; b < m->nbody; b++) {
         if (m->body_treeid[b] < 0) continue;
+        if (shown == SUMMARY_BODIES) {
+            more++;
+            continue;
+        }
+        shown++;
         char buf[32];
         double q[7], v[6];
         cs_body_state(m, d, b, q, q + 3, v, v + 3);
@@ -640,6 +657,9 @@ static int run_run(int argc, char **argv)
                cs_body_label(m, b, buf, sizeof buf), q[0], q[1], q[2], q[3], q[4],
                q[5], q[6], v[0], v[1], v[2], v[3], v[4], v[5]);
     }
+    if (more)
+        printf("  ... and %d more bod%s (--record FILE.csv holds every body)\n", more,
+               more == 1 ? "y" : "ies");
 done:
     if (rec.f && !out_close(&rec) && rc == CS_EXIT_OK) {
         fprintf(stderr, "conesim run: error writing '%s'\n", o.record);
@@ -717,7 +737,9 @@ const cs_command cs_cmd_run = {
     "                     displacement,max_slip,verdict,max_penetration,mean_contacts,\n"
     "                     mean_iterations,wall (see `conesim help sweep`)\n"
     "  --every K          record every K-th step (default 1); the final state always\n"
-    "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
+    "  --key K|none       initial keyframe (default: the first keyframe, if any; none:\n"
+    "                     the reference pose qpos0, where Python's Data(m) starts); the\n"
+    "                     summary's first line names the start\n"
     "  --quiet            no progress bar, summary only\n"
     "  --timestep DT      overrides <option timestep>\n"
     "  --contact soft|coulomb\n"

@@ -18,6 +18,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "fmt.h"
 #include "metrics.h"
 #include "overrides.h"
 #include "conesim.h"
@@ -395,7 +396,8 @@ static void write_row(FILE *f, const sweep_opts *o, const double *values, int nv
                       const cs_metrics *r)
 {
     char buf[64];
-    for (int j = 0; j < nv; j++) fprintf(f, "%s%.17g", j ? "," : "", values[j]);
+    for (int j = 0; j < nv; j++)
+        fprintf(f, "%s%s", j ? "," : "", cs_fmt_shortest(buf, sizeof buf, values[j]));
     for (int i = 0; i < o->nmetric; i++) {
         cs_metrics_format(r, o->metric[i], buf, sizeof buf);
         fprintf(f, "%s%s", nv || i ? "," : "", buf);
@@ -837,7 +839,9 @@ static int sweep_emit(const sweep_opts *o)
     write_header(params, o, names, o->nvary);
     for (long c = 0; c < ncomb; c++) {
         combination(o, c, values);
-        for (int j = 0; j < o->nvary; j++) fprintf(params, "%s%.17g", j ? "," : "", values[j]);
+        char num[64];
+        for (int j = 0; j < o->nvary; j++)
+            fprintf(params, "%s%s", j ? "," : "", cs_fmt_shortest(num, sizeof num, values[j]));
         fputc('\n', params);
         fputs(prog + (*prog == ' '), jobs); /* the program path, as is */
         fputs(" run", jobs);
@@ -965,7 +969,8 @@ const cs_command cs_cmd_sweep = {
     "       conesim sweep --collect DIR --out FILE.csv\n\n"
     "Runs the scene once per combination of the --vary values (the last --vary changes\n"
     "fastest), each from its own copy of the model, and writes one CSV row per run: the\n"
-    "varied values, then the metrics. Numbers are %.17g; a complete file does not depend\n"
+    "varied values, then the metrics. Numbers are the shortest text that reads back as the\n"
+    "same double (0.3, not %.17g's 0.29999999999999999); a complete file does not depend\n"
     "on --threads. The summary is written to FILE.csv.PID.tmp beside it (the rows of the\n"
     "runs done so far, in order) and renamed to FILE.csv at the end.\n\n"
     "  --vary NAME=START:STOP:COUNT  COUNT values from START to STOP, evenly spaced. NAME is\n"

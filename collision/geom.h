@@ -4,6 +4,10 @@
 #ifndef CS_GEOM_H
 #define CS_GEOM_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     CS_GEOM_PLANE = 0,     /* size: half-extents x, y (0 = infinite for drawing), grid spacing */
     CS_GEOM_HFIELD = 1,    /* not supported; keeps MuJoCo's numbering */
@@ -23,5 +27,9 @@ typedef struct {
     double pos[3];
     double mat[9];
 } cs_pose;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

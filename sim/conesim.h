@@ -31,10 +31,6 @@
 
 #ifdef __cplusplus
 extern "C" {
-#ifdef __cplusplus
-}
-#endif
-
 #endif
 
 /* The version of the library actually linked ("x.y.z"), against CS_VERSION compiled in. */
@@ -541,6 +537,25 @@ int cs_data_field(const cs_model *m, const cs_data *d, int k, cs_field *out);
 int cs_option_field(const cs_option *o, int k, cs_field *out);
 int cs_contact_field(const cs_data *d, int i, int k, cs_field *out); /* -1 also: i >= ncon */
 cs_option *cs_model_option(cs_model *m); /* &m->opt, for bindings */
+/* Contact field k of all of d->contact at once: ncon_cap rows (the first ncon are the last
+ * step's contacts) of sizeof(cs_contact) bytes; valid while ncon_cap stays the same. */
+int cs_contact_array_field(const cs_data *d, int k, cs_field *out);
+/* The name of element `id` of a kind ("body", "joint", "geom", "actuator", "pair", "key",
+ * "mesh"), or NULL when it has none, the kind is unknown or id is out of range (MuJoCo's
+ * mj_id2name). */
+const char *cs_id2name(const cs_model *m, const char *kind, int id);
+
+/* ---- batch rollouts (sim/rollout.c), as MuJoCo's rollout module ------------------------ */
+/* The length of one state: [time, qpos (nq), qvel (nv), act (na)] = 1 + nq + nv + na. */
+int cs_rollout_nstate(const cs_model *m);
+/* Steps nbatch initial states (state0: nbatch x nstate) nstep times each and writes the
+ * state after every step to out (nbatch x nstep x nstate). ctrl (nbatch x nstep x nu) sets
+ * the controls before each step; NULL leaves them 0. Each rollout starts from a reset data
+ * (cs_reset, then its state), exactly as cs_reset + setting the state + cs_step by hand, so
+ * the results are the same bit for bit for any nthread (threads run one cs_data each;
+ * nthread < 1 means 1). Returns 0, or -1 on bad arguments or when memory ran out. */
+int cs_rollout(const cs_model *m, int nbatch, const double *state0, const double *ctrl,
+               int nstep, int nthread, double *out);
 
 /* ---- small math used across sim/ (sim/mathutil.c) ----------------------------------- */
 void cs_quat2mat(double mat[9], const double q[4]);
@@ -551,5 +566,9 @@ void cs_axisangle2quat(double q[4], const double axis[3], double angle);
 void cs_quat_z2vec(double q[4], const double vec[3]);
 void cs_quat2vel(double v[3], const double q[4]);                 /* axis * angle, |angle| <= pi */
 void cs_subquat(double v[3], const double a[4], const double b[4]); /* rotation vector of b^-1 a */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,6 +1,7 @@
 /* The arrays of the model, the data, the options and a contact by name and shape, for
  * bindings (the Python package) that must not copy the structs' layouts. */
 #include <stddef.h>
+#include <string.h>
 
 #include "conesim.h"
 
@@ -97,6 +98,19 @@ static const desc data_fields[] = {
      (int)sizeof(cs_pose), (int)offsetof(cs_pose, pos)},
     {"geom_xmat", D, offsetof(cs_data, geom_xpose), 2, offsetof(cs_model, ngeom), 9, NONE,
      (int)sizeof(cs_pose), (int)offsetof(cs_pose, mat)},
+    /* the last step's solver statistics and the warning counts, in the struct itself */
+    {"solver_niter", I, offsetof(cs_data, solver.iterations), 0, NONE, 0, NONE, 0, 0},
+    {"solver_at_limit", I, offsetof(cs_data, solver.at_limit), 0, NONE, 0, NONE, 0, 0},
+    {"solver_nisland", I, offsetof(cs_data, solver.nisland), 0, NONE, 0, NONE, 0, 0},
+    {"solver_cost", D, offsetof(cs_data, solver.cost), 0, NONE, 0, NONE, 0, 0},
+    {"solver_dual_cost", D, offsetof(cs_data, solver.dual_cost), 0, NONE, 0, NONE, 0, 0},
+    {"solver_improvement", D, offsetof(cs_data, solver.improvement), 0, NONE, 0, NONE, 0, 0},
+    {"solver_primal_feas", D, offsetof(cs_data, solver.primal_feas), 0, NONE, 0, NONE, 0, 0},
+    {"solver_stationarity", D, offsetof(cs_data, solver.stationarity), 0, NONE, 0, NONE, 0, 0},
+    {"solver_complementarity", D, offsetof(cs_data, solver.complementarity), 0, NONE, 0, NONE,
+     0, 0},
+    DS(solver_stats, I), DS(ncon_cap, I),
+    {"warning", I, offsetof(cs_data, warning), 1, NONE, CS_NWARN, NONE, 0, 0},
 };
 
 #define F(s, f, t, c) {#f, t, offsetof(s, f), (c) ? 1 : 0, NONE, (c), NONE, 0, 0}
@@ -163,8 +177,46 @@ int cs_option_field(const cs_option *o, int k, cs_field *out)
     return describe(option_fields, COUNT(option_fields), k, NULL, o, 1, out);
 }
 
+int cs_contact_array_field(const cs_data *d, int k, cs_field *out)
+{
+    if (k < 0 || k >= COUNT(contact_fields)) return -1;
+    const desc *e = &contact_fields[k];
+    out->name = e->name;
+    out->type = e->type;
+    out->ndim = 2;
+    out->shape[0] = d->ncon_cap;
+    out->shape[1] = e->ndim ? e->cols : 1;
+    out->stride = (int)sizeof(cs_contact);
+    out->ptr = d->contact ? (char *)d->contact + e->off : NULL;
+    return 0;
+}
+
 int cs_contact_field(const cs_data *d, int i, int k, cs_field *out)
 {
     if (i < 0 || i >= d->ncon) return -1;
     return describe(contact_fields, COUNT(contact_fields), k, NULL, &d->contact[i], 1, out);
+}
+
+const char *cs_id2name(const cs_model *m, const char *kind, int id)
+{
+    static const struct {
+        const char *kind;
+        size_t names, n;
+    } kinds[] = {
+        {"body", offsetof(cs_model, body_name), offsetof(cs_model, nbody)},
+        {"joint", offsetof(cs_model, jnt_name), offsetof(cs_model, njnt)},
+        {"geom", offsetof(cs_model, geom_name), offsetof(cs_model, ngeom)},
+        {"actuator", offsetof(cs_model, actuator_name), offsetof(cs_model, nu)},
+        {"pair", offsetof(cs_model, pair_name), offsetof(cs_model, npair)},
+        {"key", offsetof(cs_model, key_name), offsetof(cs_model, nkey)},
+        {"mesh", offsetof(cs_model, mesh_name), offsetof(cs_model, nmesh)},
+    };
+    if (!m || !kind) return NULL;
+    for (int k = 0; k < COUNT(kinds); k++) {
+        if (strcmp(kind, kinds[k].kind) != 0) continue;
+        if (id < 0 || id >= count(m, kinds[k].n)) return NULL;
+        char **names = *(char **const *)((const char *)m + kinds[k].names);
+        return names ? names[id] : NULL;
+    }
+    return NULL;
 }

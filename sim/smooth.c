@@ -150,6 +150,31 @@ static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
     }
 }
 
+/* Joint j's displacement from its spring's rest pose, one number per dof: hinge and slide
+ * q - q_spring; ball the rotation vector from the rest quaternion; free the translation, then
+ * that rotation. Returns the count. */
+static int spring_stretch(const cs_model *m, const cs_data *d, int j, double dif[6])
+{
+    int pa = m->jnt_qposadr[j], n = 0;
+    const double *q = d->qpos + pa, *q0 = m->qpos_spring + pa;
+    double qn[4];
+    switch (m->jnt_type[j]) {
+    case CS_JNT_FREE:
+        for (int r = 0; r < 3; r++) dif[n++] = q[r] - q0[r];
+        q += 3;
+        q0 += 3;
+        /* fall through */
+    case CS_JNT_BALL:
+        memcpy(qn, q, sizeof qn);
+        cs_normquat(qn);
+        cs_subquat(dif + n, qn, q0);
+        return n + 3;
+    default:
+        dif[0] = q[0] - q0[0];
+        return 1;
+    }
+}
+
 /* joint springs (towards qpos_spring) and dampers (explicit here; Euler makes the damping
  * implicit in the step unless eulerdamp is off) */
 static void passive(const cs_model *m, cs_data *d)
@@ -159,27 +184,10 @@ static void passive(const cs_model *m, cs_data *d)
     if (dis & CS_DSBL_PASSIVE) return;
     if (!(dis & CS_DSBL_SPRING))
         for (int j = 0; j < m->njnt; j++) {
-            double k = m->jnt_stiffness[j];
+            double k = m->jnt_stiffness[j], *f = d->qfrc_passive + m->jnt_dofadr[j], dif[6];
             if (k == 0) continue;
-            int pa = m->jnt_qposadr[j], da = m->jnt_dofadr[j];
-            const double *q = d->qpos + pa, *q0 = m->qpos_spring + pa;
-            double *f = d->qfrc_passive + da, dif[3], qn[4];
-            switch (m->jnt_type[j]) {
-            case CS_JNT_FREE:
-                for (int r = 0; r < 3; r++) f[r] = -k * (q[r] - q0[r]);
-                q += 3;
-                q0 += 3;
-                f += 3;
-                /* fall through */
-            case CS_JNT_BALL:
-                memcpy(qn, q, sizeof qn);
-                cs_normquat(qn);
-                cs_subquat(dif, qn, q0);
-                for (int r = 0; r < 3; r++) f[r] = -k * dif[r];
-                break;
-            default:
-                f[0] = -k * (q[0] - q0[0]);
-            }
+            int n = spring_stretch(m, d, j, dif);
+            for (int r = 0; r < n; r++) f[r] = -k * dif[r];
         }
     if (!(dis & CS_DSBL_DAMPER))
         for (int i = 0; i < m->nv; i++) d->qfrc_passive[i] -= m->dof_damping[i] * d->qvel[i];
@@ -224,24 +232,10 @@ double cs_energy_potential(const cs_model *m, const cs_data *d)
         }
     if (m->opt.disableflags & (CS_DSBL_PASSIVE | CS_DSBL_SPRING)) return e;
     for (int j = 0; j < m->njnt; j++) {
-        double k = m->jnt_stiffness[j], dif[3], qn[4];
+        double k = m->jnt_stiffness[j], dif[6];
         if (k == 0) continue;
-        const double *q = d->qpos + m->jnt_qposadr[j], *q0 = m->qpos_spring + m->jnt_qposadr[j];
-        switch (m->jnt_type[j]) {
-        case CS_JNT_FREE:
-            for (int r = 0; r < 3; r++) e += 0.5 * k * (q[r] - q0[r]) * (q[r] - q0[r]);
-            q += 3;
-            q0 += 3;
-            /* fall through */
-        case CS_JNT_BALL:
-            memcpy(qn, q, sizeof qn);
-            cs_normquat(qn);
-            cs_subquat(dif, qn, q0);
-            e += 0.5 * k * sp_dot3(dif, dif);
-            break;
-        default:
-            e += 0.5 * k * (q[0] - q0[0]) * (q[0] - q0[0]);
-        }
+        int n = spring_stretch(m, d, j, dif);
+        for (int r = 0; r < n; r++) e += 0.5 * k * dif[r] * dif[r];
     }
     return e;
 }

@@ -3,6 +3,14 @@
 #ifndef CS_CONE_TYPE_H
 #define CS_CONE_TYPE_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { CS_CONE_PYRAMIDAL = 0, CS_CONE_ELLIPTIC = 1 } cs_cone_type;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

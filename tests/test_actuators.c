@@ -14,10 +14,7 @@
 
 
 #include "conesim.h"
-
-#ifndef CS_SCENES
-#error "CS_SCENES (the scenes directory) must be defined by the build"
-#endif
+#include "scene_util.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -25,22 +22,7 @@
 
 static const double G = 9.81;
 
-static cs_model *load_scene(const char *name)
-{
-    char path[1024], err[1024];
-    snprintf(path, sizeof path, "%s/%s", CS_SCENES, name);
-    cs_model *m = cs_load_xml(path, NULL, err, sizeof err);
-    ck_assert_msg(m != NULL, "%s", err);
-    return m;
-}
-
-static cs_model *load_string(const char *xml)
-{
-    char err[1024];
-    cs_model *m = cs_load_xml_string(xml, "<test>", NULL, err, sizeof err);
-    ck_assert_msg(m != NULL, "%s", err);
-    return m;
-}
+static cs_model *load_string(const char *xml) { return load_xml(xml, "inline"); }
 
 static int act_id(const cs_model *m, const char *name)
 {

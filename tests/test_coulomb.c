@@ -10,11 +10,8 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "scene_util.h"
 #include "solver/coulomb.h"
-
-#ifndef CS_SCENES
-#error "CS_SCENES (the scenes directory) must be defined by the build"
-#endif
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -23,22 +20,7 @@
 static const double G = 9.81;
 static const double DEG = M_PI / 180;
 
-static cs_model *load_scene(const char *name)
-{
-    char path[1024], err[1024];
-    snprintf(path, sizeof path, "%s/%s", CS_SCENES, name);
-    cs_model *m = cs_load_xml(path, NULL, err, sizeof err);
-    ck_assert_msg(m != NULL, "load failed: %s", err);
-    return m;
-}
-
-static cs_model *load_string(const char *xml)
-{
-    char err[1024];
-    cs_model *m = cs_load_xml_string(xml, "inline", NULL, err, sizeof err);
-    ck_assert_msg(m != NULL, "load failed: %s", err);
-    return m;
-}
+static cs_model *load_string(const char *xml) { return load_xml(xml, "inline"); }
 
 static void set_opt(cs_model *m, const char *name, const char *value)
 {

@@ -333,9 +333,61 @@ START_TEST(test_quickstart_summary)
     ck_assert_int_eq(run(a, &out, NULL), 0);
     const char *want[] = {"steps 500", "simulated 1 s", "wall", "steps/s", "contacts mean",
                           "solver iterations mean", "max penetration",
-                          "final normal force 19.62 N", "ball", "pos", "quat", "vel", "angvel"};
+                          "sum of contact normal forces at the final state 19.62 N", "ball",
+                          "pos", "quat", "vel", "angvel", "from reference pose (qpos0)"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         ck_assert_msg(strstr(out, want[i]) != NULL, "summary lacks '%s':\n%s", want[i], out);
+    free(out);
+}
+END_TEST
+
+/* The summary names the state the run started from: the first keyframe by default (which
+ * Python's Data(m) does not apply), or the reference pose. */
+START_TEST(test_summary_names_the_start)
+{
+    char sc[512], *out;
+    scene(sc, sizeof sc, "ball_roll.xml");
+    const char *a[] = {"run", sc, "--steps", "10", NULL};
+    ck_assert_int_eq(run(a, &out, NULL), 0);
+    ck_assert_msg(strstr(out, "from key 0 \"roll\"\n") != NULL, "%s", out);
+    free(out);
+    const char *b[] = {"run", sc, "--steps", "10", "--key", "none", NULL};
+    ck_assert_int_eq(run(b, &out, NULL), 0);
+    ck_assert_msg(strstr(out, "from reference pose (qpos0)\n") != NULL, "%s", out);
+    free(out);
+    const char *c[] = {"run", sc, "--steps", "10", "--key", "0", NULL};
+    ck_assert_int_eq(run(c, &out, NULL), 0);
+    ck_assert_msg(strstr(out, "from key 0 \"roll\"\n") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
+/* A scene of many bodies: the summary lists 20 and says how many more. */
+START_TEST(test_summary_lists_at_most_20_bodies)
+{
+    char sc[512], *out;
+    tmp_path(sc, sizeof sc, "many.xml");
+    FILE *f = fopen(sc, "w");
+    ck_assert(f != NULL);
+    fputs("<mujoco><worldbody><geom type=\"plane\" size=\"5 5 0.1\"/>\n", f);
+    for (int i = 0; i < 23; i++)
+        fprintf(f, "<body name=\"s%d\" pos=\"%d 0 0.1\"><freejoint/>"
+                   "<geom type=\"sphere\" size=\"0.1\"/></body>\n", i, i);
+    fputs("</worldbody></mujoco>\n", f);
+    fclose(f);
+    const char *a[] = {"run", sc, "--steps", "5", NULL};
+    ck_assert_int_eq(run(a, &out, NULL), 0);
+    int listed = 0;
+    for (const char *p = out; (p = strstr(p, " pos (")) != NULL; p++) listed++;
+    ck_assert_int_eq(listed, 20);
+    ck_assert_msg(strstr(out, "  s19 ") != NULL && strstr(out, "  s20 ") == NULL, "%s", out);
+    ck_assert_msg(strstr(out, "... and 3 more bodies") != NULL, "%s", out);
+    free(out);
+    /* 20 or fewer: no such line */
+    scene(sc, sizeof sc, "sphere_plane.xml");
+    const char *b[] = {"run", sc, "--steps", "5", NULL};
+    ck_assert_int_eq(run(b, &out, NULL), 0);
+    ck_assert(strstr(out, "more bod") == NULL);
     free(out);
 }
 END_TEST
@@ -513,11 +565,11 @@ START_TEST(test_progress_tty)
     const char *q[] = {"run", sc, "--steps", "2000", "--quiet", NULL};
     char *o = run_on_pty(a);
     ck_assert_msg(strstr(o, "\r[") != NULL && strstr(o, "100%") != NULL, "no bar: %s", o);
-    ck_assert(strstr(o, "final normal force") != NULL);
+    ck_assert(strstr(o, "normal forces at the final state") != NULL);
     free(o);
     o = run_on_pty(q);
     ck_assert_msg(strstr(o, "\r[") == NULL, "bar with --quiet: %s", o); /* (the pty turns \n into \r\n) */
-    ck_assert(strstr(o, "final normal force") != NULL);
+    ck_assert(strstr(o, "normal forces at the final state") != NULL);
     free(o);
 }
 END_TEST
@@ -877,6 +929,8 @@ static Suite *suite(void)
     tcase_add_test(t, test_limits_csv);
     tcase_add_test(t, test_steps_duration);
     tcase_add_test(t, test_quickstart_summary);
+    tcase_add_test(t, test_summary_names_the_start);
+    tcase_add_test(t, test_summary_lists_at_most_20_bodies);
     tcase_add_test(t, test_deterministic);
     tcase_add_test(t, test_set_override);
     tcase_add_test(t, test_signals);

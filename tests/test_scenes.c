@@ -10,11 +10,8 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "scene_util.h"
 #include "solver/rows.h"
-
-#ifndef CS_SCENES
-#error "CS_SCENES (the scenes directory) must be defined by the build"
-#endif
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -23,67 +20,12 @@
 static const double G = 9.81;
 
 /* ---- loading helpers ------------------------------------------------------------------ */
-static char *read_scene(const char *name)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", CS_SCENES, name);
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert(s != NULL);
-    ck_assert_int_eq((long)fread(s, 1, (size_t)n, f), n);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
-
-/* Replace the one occurrence of `from` by `to` (the edit must apply, else the test is void). */
-static char *edit(char *s, const char *from, const char *to)
-{
-    char *p = strstr(s, from);
-    ck_assert_msg(p != NULL, "scene edit: '%s' not found", from);
-    ck_assert_msg(strstr(p + 1, from) == NULL, "scene edit: '%s' is not unique", from);
-    size_t a = (size_t)(p - s), nf = strlen(from), nt = strlen(to), n = strlen(s);
-    char *r = malloc(n - nf + nt + 1);
-    ck_assert(r != NULL);
-    memcpy(r, s, a);
-    memcpy(r + a, to, nt);
-    memcpy(r + a + nt, p + nf, n - a - nf + 1);
-    free(s);
-    return r;
-}
-
-static cs_model *load_string(const char *xml, const char *name)
-{
-    char err[1024];
-    cs_model *m = cs_load_xml_string(xml, name, NULL, err, sizeof err);
-    ck_assert_msg(m != NULL, "load failed: %s", err);
-    return m;
-}
-
-static cs_model *load_scene(const char *name)
-{
-    char *s = read_scene(name);
-    cs_model *m = load_string(s, name);
-    free(s);
-    return m;
-}
+static cs_model *load_string(const char *xml, const char *name) { return load_xml(xml, name); }
 
 static void set_opt(cs_model *m, const char *name, const char *value)
 {
     char err[256];
     ck_assert_msg(cs_option_set(&m->opt, name, value, err, sizeof err) == 0, "%s", err);
-}
-
-static void steps(const cs_model *m, cs_data *d, int n)
-{
-    for (int k = 0; k < n; k++) {
-        cs_step(m, d);
-        ck_assert_msg(cs_check_finite(m, d) < 0, "diverged");
-    }
 }
 
 static double total_fn(const cs_data *d)

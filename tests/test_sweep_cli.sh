@@ -45,6 +45,35 @@ if tail -n +2 "$T/t1.csv" | while IFS=, read -r mu gx disp rest; do
 done; then ok "rows equal single runs"
 else fails=$((fails + 1)); fi
 
+# --- the summary CSVs' numbers: the shortest text that reads back exactly ---------------------
+# (0.3, not 0.29999999999999999); the trajectory recording keeps %.17g
+shortest() { # every number in the CSV on stdin (header skipped) is %.15g, %.16g or %.17g,
+  # the first of them that reads back as the same double
+  awk -F, 'NR > 1 { for (i = 1; i <= NF; i++) { if ($i !~ /^-?[0-9.]+(e[-+][0-9]+)?$/) continue
+      v = $i + 0; for (p = 15; p <= 17; p++) { t = sprintf("%." p "g", v); if (t + 0 == v || p == 17) break }
+      if (t != $i) { print "field " i " of row " NR ": " $i ", shortest " t; bad = 1 } } }
+    END { exit bad }'
+}
+"$B" sweep "$S" --vary geom.block.friction[0]=0.1:0.3:3 --vary option.gravity[0]=0.1:0.3:3 \
+    --duration 0.1 --out "$T/short.csv" || fail "sweep for the number format exit $?"
+cut -d, -f1 "$T/short.csv" | sort -u | tr '\n' ' ' | grep -qx '0.1 0.2 0.3 geom.block.friction\[0\] ' \
+    && ok "sweep parameters 0.1, 0.2, 0.3" || fail "sweep parameters: $(cut -d, -f1,2 "$T/short.csv" | tr '\n' ' ')"
+grep -q '0\.2999999' "$T/short.csv" && fail "sweep CSV has 0.2999999...: $(cat "$T/short.csv")"
+shortest < "$T/short.csv" && ok "sweep CSV numbers are the shortest round trip" \
+    || fail "sweep CSV numbers not the shortest"
+"$B" run "$S" --duration 0.1 --set "option.gravity[0]=0.3" --summary "$T/sum.csv" \
+    --record "$T/rec.csv" --quiet > /dev/null || fail "run --summary exit $?"
+shortest < "$T/sum.csv" && ok "run --summary numbers are the shortest round trip" \
+    || fail "run --summary numbers not the shortest"
+# emitted jobs: params.csv as the sweep writes its parameters
+"$B" sweep "$S" --vary geom.block.friction[0]=0.1:0.3:3 --duration 0.1 --emit-jobs "$T/jobs.txt" \
+    --jobs-dir "$T/jd" > /dev/null || fail "sweep --emit-jobs exit $?"
+[ "$(tail -n +2 "$T/jd/params.csv" | tr '\n' ' ')" = "0.1 0.2 0.3 " ] \
+    && ok "params.csv 0.1, 0.2, 0.3" || fail "params.csv: $(cat "$T/jd/params.csv")"
+# the recordings are not summaries: %.17g (17 significant digits where a value needs them)
+grep -Eq '[0-9]{17}' "$T/rec.csv" && ok "the trajectory keeps %.17g" \
+    || fail "the trajectory lost %.17g: $(sed -n 3p "$T/rec.csv")"
+
 # --- body.NAME.pos moves a free body's start ------------------------------------------------
 "$B" run "$S" --set body.block.pos[0]=0.5 --set "body.block.pos[2]=0.3" --steps 1 --quiet \
     --record "$T/p.csv" > /dev/null || fail "run --set body.block.pos exit $?"

@@ -17,7 +17,14 @@ from . import _lib
 from ._lib import lib
 
 __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyframe",
-           "contact_force", "energy", "cone_capacity", "version", "__version__"]
+           "contact_force", "energy", "cone_capacity", "version", "__version__",
+           "rollout", "get_state", "set_state", "state_size",
+           "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL"]
+
+# indices into d.warning (counts since the last reset): contacts dropped because the
+# contact array was full, steps whose mass matrix was not positive definite, steps that
+# ran short of memory, steps whose controls were not all finite
+WARN_CONTACTFULL, WARN_BADQACC, WARN_NOMEM, WARN_BADCTRL = 0, 1, 2, 3
 
 __version__ = lib.cs_version().decode()
 
@@ -54,9 +61,9 @@ def _view(owner, f, readonly=False):
             shape, strides = (rows,), (rowstride,)
         else:
             shape, strides = (rows, cols), (rowstride, item)
-    if not f.ptr or 0 in shape:  # nothing to point at
+    if not f.ptr or 0 in shape:  # nothing to point at (writing nothing into it is fine)
         out = np.empty(shape, dtype)
-        out.flags.writeable = False
+        out.flags.writeable = not readonly
         return out
     return np.asarray(_Holder(owner, f.ptr, shape, strides, dtype, readonly))
 
@@ -86,17 +93,132 @@ def _assign(view, value, name):
         raise TypeError(f"{name}: expected numbers, got {arr.dtype}")
     if arr.shape != view.shape:
         raise ValueError(f"{name}: expected shape {view.shape}, got {arr.shape}")
-    view[...] = arr
+    if view.size:  # an empty field has nothing behind it
+        view[...] = arr
 
 
-class _Named:
-    """m.geom('floor') / m.body(1): the id and the name of one element."""
+# ---- named views (MuJoCo's m.body('box').mass, d.joint('hinge').qpos) ----------------
+# kind -> (prefix of its model fields, the data fields with one row per element and the name
+# they have in the view, cs_id2name's word)
+_KINDS = {
+    "body": ("body_", {"xpos": "xpos", "xquat": "xquat", "xmat": "xmat", "xipos": "xipos",
+                       "ximat": "ximat", "xfrc_applied": "xfrc_applied", "cvel": "cvel"}),
+    "joint": ("jnt_", {"xanchor": "xanchor", "xaxis": "xaxis"}),
+    "geom": ("geom_", {"geom_xpos": "xpos", "geom_xmat": "xmat"}),
+    "actuator": ("actuator_", {"ctrl": "ctrl", "actuator_length": "length",
+                               "actuator_velocity": "velocity", "actuator_force": "force"}),
+}
+# a joint's slices of the nq and nv arrays, by type (free, ball, slide, hinge)
+_JNT_NQ = (7, 4, 1, 1)
+_JNT_NV = (6, 3, 1, 1)
+_JNT_QPOS = ("qpos",)
+_JNT_QVEL = ("qvel", "qacc", "qacc_smooth", "qacc_warmstart", "qfrc_applied", "qfrc_bias",
+             "qfrc_gravity", "qfrc_passive", "qfrc_smooth", "qfrc_constraint", "qfrc_actuator")
+_COUNT = {"body": "nbody", "joint": "njnt", "geom": "ngeom", "actuator": "nu"}
 
-    def __init__(self, kind, id, name):
-        self.id, self.name, self._kind = id, name, kind
+
+def _names(model, kind):
+    out = []
+    for i in range(getattr(model, _COUNT[kind])):
+        n = lib.cs_id2name(model._ptr, kind.encode(), i)
+        out.append(n.decode() if n is not None else "")
+    return tuple(out)
+
+
+def _resolve(model, kind, key):
+    """(id, name) of a model element given by name or index ('' when it has no name)."""
+    n = getattr(model, _COUNT[kind])
+    if isinstance(key, str):
+        i = lib.cs_name2id_geom(model._ptr, key.encode()) if kind == "geom" else \
+            lib.cs_name2id_body(model._ptr, key.encode()) if kind == "body" else \
+            lib.cs_name2id_joint(model._ptr, key.encode()) if kind == "joint" else \
+            lib.cs_name2id_actuator(model._ptr, key.encode())
+        if i < 0:
+            raise KeyError(f"no {kind} named {key!r}")
+        return i, key
+    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        if not 0 <= key < n:
+            raise IndexError(f"{kind} index {key} out of range 0..{n - 1}")
+        return int(key), model._names(kind)[int(key)]
+    raise TypeError(f"{kind} key must be a name or an index, not {type(key).__name__}")
+
+
+class _View:
+    """One element's rows of the model's or the data's arrays, by field name."""
+
+    def __init__(self, owner, kind, id, name, fields):
+        self.__dict__.update(_owner=owner, _kind=kind, id=id, name=name, _vf=fields)
+
+    def __getattr__(self, attr):
+        get = self.__dict__["_vf"].get(attr)
+        if get is None:
+            raise AttributeError(f"{self._kind} view has no field {attr!r}; "
+                                 f"fields: {', '.join(sorted(self._vf))}")
+        return get()
+
+    def __dir__(self):
+        return sorted(set(self._vf) | {"id", "name"})
 
     def __repr__(self):
-        return f"<{self._kind} {self.id} {self.name!r}>"
+        return f"<{type(self).__name__} {self._kind} {self.id} {self.name!r}>"
+
+
+class ModelView(_View):
+    """m.body(key), m.geom(key), m.joint(key), m.actuator(key): an element's parameters, read
+    only (the model is fixed). Fields are the model's arrays without their prefix
+    (m.body('box').mass is m.body_mass[id:id+1], m.joint('hinge').range is m.jnt_range[id]);
+    dir() lists them."""
+
+    def __setattr__(self, attr, value):
+        raise AttributeError(f"the model is immutable: {self._kind}.{attr} cannot be set")
+
+
+class DataView(_View):
+    """d.body(key), d.geom(key), d.joint(key), d.actuator(key): an element's rows of the data,
+    as views into the C arrays (writing to them writes the data). d.joint('hinge').qpos is
+    the joint's slice of qpos (7 for a free joint, 4 ball, 1 slide or hinge), .qvel its
+    slice of qvel; d.body('box').xpos the body's position. Geom poses are read only."""
+
+    def __setattr__(self, attr, value):
+        get = self.__dict__["_vf"].get(attr)
+        if get is None or attr in ("id", "name"):
+            raise AttributeError(f"{self._kind} view has no writable field {attr!r}")
+        _assign(get(), value, f"{self._kind}.{attr}")
+
+
+def _row(arr, i, cols1):
+    # MuJoCo's views give a (1,) array for a one-column field, a row otherwise
+    return arr[i:i + 1] if cols1 else arr[i]
+
+
+def _model_view(model, kind, key):
+    i, name = _resolve(model, kind, key)
+    prefix = _KINDS[kind][0]
+    fields = {}
+    for full in model._fields:
+        if full.startswith(prefix):
+            fields[full[len(prefix):]] = (lambda full=full: _row(getattr(model, full), i,
+                                                                getattr(model, full).ndim == 1))
+    return ModelView(model, kind, i, name, fields)
+
+
+def _data_view(data, kind, key):
+    m = data._model
+    i, name = _resolve(m, kind, key)
+    fields = {}
+    for full, short in _KINDS[kind][1].items():
+        if full in data._fields:
+            fields[short] = (lambda full=full: _row(getattr(data, full), i,
+                                                    getattr(data, full).ndim == 1))
+    if kind == "joint":
+        t = int(m.jnt_type[i])
+        qa, va = int(m.jnt_qposadr[i]), int(m.jnt_dofadr[i])
+        nq, nv = _JNT_NQ[t], _JNT_NV[t]
+        for f in _JNT_QPOS:
+            fields[f] = lambda f=f: getattr(data, f)[qa:qa + nq]
+        for f in _JNT_QVEL:
+            fields[f] = lambda f=f: getattr(data, f)[va:va + nv]
+    return DataView(data, kind, i, name, fields)
 
 
 # ---- options ----------------------------------------------------------------------------
@@ -215,33 +337,58 @@ class Model:
         lib.cs_model_field(self._ptr, k, ctypes.byref(f))
         if f.ndim == 0:
             return _scalar(f).value
-        return _view(self, f, readonly=True)
+        out = _view(self, f, readonly=True)
+        self.__dict__[name] = out  # the model's arrays never move: kept for the next read
+        return out
 
-    def _lookup(self, kind, key, n, names_fn):
-        if isinstance(key, str):
-            i = names_fn(self._ptr, key.encode())
-            if i < 0:
-                raise KeyError(f"no {kind} named {key!r}")
-            return _Named(kind, i, key)
-        if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
-            if not 0 <= key < n:
-                raise IndexError(f"{kind} index {key} out of range 0..{n - 1}")
-            return _Named(kind, int(key), None)
-        raise TypeError(f"{kind} key must be a name or an index, not {type(key).__name__}")
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._fields))
+
+    def _names(self, kind):
+        cache = self.__dict__.setdefault("_namecache", {})
+        if kind not in cache:
+            cache[kind] = _names(self, kind)
+        return cache[kind]
+
+    @property
+    def body_names(self):
+        """Every body's name in id order ('' for one without a name; the world is 'world')."""
+        return self._names("body")
+
+    @property
+    def geom_names(self):
+        """Every geom's name in id order ('' for one without a name)."""
+        return self._names("geom")
+
+    @property
+    def joint_names(self):
+        """Every joint's name in id order ('' for one without a name)."""
+        return self._names("joint")
+
+    jnt_names = joint_names
+
+    @property
+    def actuator_names(self):
+        """Every actuator's name in id order ('' for one without a name)."""
+        return self._names("actuator")
 
     def geom(self, key):
-        return self._lookup("geom", key, self.ngeom, lib.cs_name2id_geom)
+        """Geom `key` (a name or an id): .id, .name and its geom_* fields (read only)."""
+        return _model_view(self, "geom", key)
 
     def body(self, key):
-        return self._lookup("body", key, self.nbody, lib.cs_name2id_body)
+        """Body `key` (a name or an id): .id, .name and its body_* fields (read only)."""
+        return _model_view(self, "body", key)
 
     def joint(self, key):
-        return self._lookup("joint", key, self.njnt, lib.cs_name2id_joint)
+        """Joint `key` (a name or an id): .id, .name and its jnt_* fields (read only)."""
+        return _model_view(self, "joint", key)
 
     jnt = joint
 
     def actuator(self, key):
-        return self._lookup("actuator", key, self.nu, lib.cs_name2id_actuator)
+        """Actuator `key` (a name or an id): .id, .name and its actuator_* fields."""
+        return _model_view(self, "actuator", key)
 
     def __del__(self):
         ptr = self.__dict__.get("_ptr")
@@ -271,6 +418,10 @@ class Contact:
 
 
 class _Contacts:
+    """d.contact: the contacts of the last step. d.contact[i] is one contact; d.contact.pos,
+    .frame, .dist, .geom1, .geom2, .force, ... are all of them at once, arrays of ncon rows
+    (struct of arrays, as MuJoCo's d.contact.pos), read only."""
+
     def __init__(self, data):
         self._data = data
 
@@ -290,9 +441,28 @@ class _Contacts:
     def __iter__(self):
         return (self[i] for i in range(len(self)))
 
+    def __getattr__(self, name):
+        if name.startswith("_") or name not in _CONTACT_FIELDS:
+            raise AttributeError(f"Contact has no field {name!r}")
+        return self.__dict__["_data"]._contact_array(name)
+
+    def __dir__(self):
+        return sorted(_CONTACT_FIELDS)
+
 
 class Data:
-    """Everything a step changes (cs_data), made from a Model: conesim.Data(m)."""
+    """Everything a step changes (cs_data), made from a Model: conesim.Data(m).
+
+    Arrays (d.qpos, d.qvel, d.ctrl, d.xpos, ...) are numpy views of the C arrays, made once
+    and kept: reading d.qpos in a loop costs a dictionary look-up, and writing into it (or
+    assigning d.qpos = x) writes the data. Scalars: d.time (writable), d.ncon, d.nefc, the
+    last step's solver statistics d.solver_niter, d.solver_at_limit, d.solver_nisland,
+    d.solver_cost, ... and d.warning, the warning counts (see WARN_*).
+
+    It starts from the reference pose qpos0 (zero velocity), as MuJoCo's mj_makeData, and
+    applies no keyframe. `conesim run` starts from the scene's first <key> by default: to
+    start where it does, call conesim.reset_data_keyframe(m, d, 0) (then the two agree bit
+    for bit; examples/keyframe_parity.py)."""
 
     def __init__(self, model):
         _check_type(model, Model, "model")
@@ -305,16 +475,16 @@ class Data:
         if not ptr:
             raise MemoryError("conesim: out of memory making the data")
         model._frozen = True
-        self.__dict__.update(_ptr=ptr, _model=model,
+        self.__dict__.update(_ptr=ptr, _model=model, _scalars={}, _contact_cache={},
                              _fields=_fields(lambda k, f: lib.cs_data_field(model._ptr, ptr, k, f)))
+        self.__dict__["contact"] = _Contacts(self)
 
     @property
     def model(self):
         return self._model
 
-    @property
-    def contact(self):
-        return _Contacts(self)
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._fields))
 
     def _field(self, name):
         k = self.__dict__["_fields"].get(name)
@@ -325,21 +495,65 @@ class Data:
         return f
 
     def __getattr__(self, name):
+        sc = self.__dict__["_scalars"].get(name)
+        if sc is not None:
+            return sc.value
         f = self._field(name)
         if f.ndim == 0:
-            return _scalar(f).value
-        return _view(self, f, readonly=name in ("geom_xpos", "geom_xmat"))
+            sc = self._scalars[name] = _scalar(f)
+            return sc.value
+        # qpos, qvel, ... are allocated with the data and never move: the view is kept
+        out = _view(self, f, readonly=name in ("geom_xpos", "geom_xmat"))
+        self.__dict__[name] = out
+        return out
 
     def __setattr__(self, name, value):
-        f = self._field(name)
-        if f.ndim == 0:
-            if name != "time":
-                raise AttributeError(f"Data.{name} is read-only")
+        if name == "time":
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
                 raise TypeError("Data.time must be a number")
-            _scalar(f).value = float(value)
+            self.__getattr__("time")  # the scalar's handle, kept
+            self._scalars["time"].value = float(value)
             return
-        _assign(_view(self, f), value, name)
+        view = self.__dict__.get(name)
+        if isinstance(view, np.ndarray):
+            _assign(view, value, name)
+            return
+        f = self._field(name)
+        if f.ndim == 0:
+            raise AttributeError(f"Data.{name} is read-only")
+        _assign(self.__getattr__(name), value, name)
+
+    def _contact_array(self, name):
+        """Contact field `name` of the first ncon contacts: a read-only view of the C array,
+        rebuilt only when the contact array has been reallocated (ncon_cap changed)."""
+        cap, n = self.ncon_cap, self.ncon
+        cache = self._contact_cache
+        hit = cache.get(name)
+        if hit is None or hit[0] != cap:
+            f = _lib.Field()
+            lib.cs_contact_array_field(self._ptr, _CONTACT_FIELDS[name], ctypes.byref(f))
+            hit = cache[name] = (cap, _view(self, f, readonly=True))
+        return hit[1][:n]
+
+    def body(self, key):
+        """Body `key` (a name or an id) of this data: .xpos, .xquat, .xmat, .xipos, .ximat,
+        .xfrc_applied, .cvel (views: writing to them writes the data)."""
+        return _data_view(self, "body", key)
+
+    def geom(self, key):
+        """Geom `key` (a name or an id): .xpos, .xmat (read only: the step computes them)."""
+        return _data_view(self, "geom", key)
+
+    def joint(self, key):
+        """Joint `key` (a name or an id): .qpos (its slice of qpos), .qvel, .qacc,
+        .qfrc_applied, ... (its slices of the nv arrays), .xanchor, .xaxis."""
+        return _data_view(self, "joint", key)
+
+    jnt = joint
+
+    def actuator(self, key):
+        """Actuator `key` (a name or an id): .ctrl, .length, .velocity, .force."""
+        return _data_view(self, "actuator", key)
 
     def __del__(self):
         ptr = self.__dict__.get("_ptr")
@@ -405,6 +619,82 @@ def energy(m, d):
 def cone_capacity(fn, mu1, mu2, alpha):
     """Friction capacity along tangent direction alpha (radians) of the elliptic cone."""
     return lib.cs_cone_capacity(float(fn), float(mu1), float(mu2), float(alpha))
+
+
+# ---- states and batch rollouts ----------------------------------------------------------
+def state_size(m):
+    """The length of a state, [time, qpos, qvel, act]: 1 + nq + nv + na."""
+    _check_type(m, Model, "m")
+    return lib.cs_rollout_nstate(m._ptr)
+
+
+def get_state(m, d):
+    """The data's state as one array [time, qpos, qvel, act] (a copy)."""
+    _pair(m, d)
+    return np.concatenate(([d.time], d.qpos, d.qvel, d.act))
+
+
+def set_state(m, d, state):
+    """Sets time, qpos, qvel and act from one state array [time, qpos, qvel, act]."""
+    _pair(m, d)
+    s = np.asarray(state, dtype=np.float64)
+    if s.shape != (state_size(m),):
+        raise ValueError(f"state: expected shape ({state_size(m)},), got {s.shape}")
+    nq, nv = m.nq, m.nv
+    d.time = s[0]
+    d.qpos[:] = s[1:1 + nq]
+    d.qvel[:] = s[1 + nq:1 + nq + nv]
+    if m.na:
+        d.act[:] = s[1 + nq + nv:]
+
+
+def rollout(m, initial_state, nstep, control=None, nthread=None):
+    """Steps a batch of initial states nstep times each, in C on nthread threads (MuJoCo's
+    rollout.rollout, with the state [time, qpos, qvel, act]).
+
+    initial_state: (nbatch, nstate) or (nstate,) for a batch of one, nstate = state_size(m).
+    control: None (controls 0), (nstep, nu) for every rollout alike, or (nbatch, nstep, nu):
+    the controls set before each step. nthread: threads (default: the machine's cores, at
+    most nbatch); the results are the same bit for bit for any count.
+    Returns the states after each step, (nbatch, nstep, nstate).
+
+    Each rollout starts from a reset data, exactly as reset_data(m, d), set_state(m, d, s),
+    then d.ctrl[:] = control[t] and step(m, d) for each step t: the warm start, applied
+    forces and anything else in a data do not carry over from one rollout to the next."""
+    _check_type(m, Model, "m")
+    ns, nu = state_size(m), m.nu
+    s0 = np.asarray(initial_state, dtype=np.float64)
+    if s0.ndim == 1:
+        s0 = s0[None, :]
+    if s0.ndim != 2 or s0.shape[1] != ns:
+        raise ValueError(f"initial_state: expected shape (nbatch, {ns}), got {np.shape(initial_state)}")
+    if isinstance(nstep, bool) or not isinstance(nstep, (int, np.integer)) or nstep < 0:
+        raise ValueError("nstep must be an int >= 0")
+    nbatch, nstep = s0.shape[0], int(nstep)
+    s0 = np.ascontiguousarray(s0)
+    ctrl = None
+    if control is not None:
+        c = np.asarray(control, dtype=np.float64)
+        if c.ndim == 2:
+            c = np.broadcast_to(c, (nbatch,) + c.shape)
+        if c.shape != (nbatch, nstep, nu):
+            raise ValueError(f"control: expected shape ({nstep}, {nu}) or "
+                             f"({nbatch}, {nstep}, {nu}), got {np.shape(control)}")
+        ctrl = np.ascontiguousarray(c)
+    if nthread is None:
+        nthread = os.cpu_count() or 1
+    if isinstance(nthread, bool) or not isinstance(nthread, (int, np.integer)) or nthread < 1:
+        raise ValueError("nthread must be an int >= 1")
+    out = np.empty((nbatch, nstep, ns))
+    # make a data first, as Data(m) does: the model's contact room is fixed from then on
+    if not m._frozen:
+        Data(m)
+    rc = lib.cs_rollout(m._ptr, nbatch, s0.ctypes.data_as(_lib.DP),
+                        ctrl.ctypes.data_as(_lib.DP) if ctrl is not None else None,
+                        nstep, int(nthread), out.ctypes.data_as(_lib.DP))
+    if rc != 0:
+        raise MemoryError("conesim: out of memory in the rollout")
+    return out
 
 
 def _contact_names():

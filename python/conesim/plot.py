@@ -6,7 +6,9 @@ quantity over time.
 
 Panels (`what`): pos, vel, angvel (per body, from the trajectory); normal, friction,
 penetration, slip (from the contacts). Contact panels sum or take the largest value over the
-contacts of each step. The friction panel sets sum |f_t| against the cone bound sum mu f_n;
+contacts of each step, on every recorded step of the trajectory: a step without a contact (the
+contacts file has no row for it) has zero normal and friction force and zero penetration, and
+no slip speed (a gap in that line); see `contact_series`. The friction panel sets sum |f_t| against the cone bound sum mu f_n;
 the contacts file does not hold mu, so without `mu` the bound uses mu estimated as the median
 |f_t|/f_n of the sliding (middle zone) contacts, and says so in its label.
 """
@@ -81,12 +83,49 @@ def read_contacts(path):
     return _read(path, CONTACT_COLUMNS, ("geom1", "geom2", "zone"))
 
 
-def _per_step(rows):
-    """time -> rows, in time order."""
-    out = {}
-    for r in rows:
-        out.setdefault(r["time"], []).append(r)
-    return sorted(out.items())
+def contact_series(traj, contacts):
+    """The contact panels' data on every step of the trajectory `traj` (rows of
+    read_trajectory) and of the contacts (rows of read_contacts): a dict of numpy arrays
+    step, time, ncon, normal (sum f_n), friction (sum |f_t|), penetration (largest, >= 0) and
+    slip (largest tangential slip speed). A step with no contact row has ncon 0, normal,
+    friction and penetration 0, and slip NaN (no contact, no slip: a gap in the line)."""
+    times = {}
+    for r in traj:
+        times.setdefault(int(r["step"]), r["time"])
+    by_step = {}
+    for r in contacts:
+        k = int(r["step"])
+        times.setdefault(k, r["time"])
+        by_step.setdefault(k, []).append(r)
+    steps = sorted(times)
+    n = len(steps)
+    out = {"step": np.array(steps, dtype=np.int64),
+           "time": np.array([times[k] for k in steps], dtype=float),
+           "ncon": np.zeros(n, dtype=np.int64), "normal": np.zeros(n),
+           "friction": np.zeros(n), "penetration": np.zeros(n), "slip": np.full(n, np.nan)}
+    for i, k in enumerate(steps):
+        rs = by_step.get(k)
+        if not rs:
+            continue
+        out["ncon"][i] = len(rs)
+        out["normal"][i] = sum(r["fn"] for r in rs)
+        out["friction"][i] = sum(_friction(r) for r in rs)
+        out["penetration"][i] = max(0.0, max(-r["dist"] for r in rs))
+        out["slip"][i] = max(math.hypot(r["v1"], r["v2"]) for r in rs)
+    return out
+
+
+def title(scene=None, bodies=()):
+    """The figure's title: the scene (its file name) and the bodies plotted (the first five
+    and how many more)."""
+    bodies = list(bodies)
+    who = ""
+    if bodies:
+        more = f" and {len(bodies) - 5} more" if len(bodies) > 5 else ""
+        who = ("body " if len(bodies) == 1 else "bodies ") + ", ".join(bodies[:5]) + more
+    if scene:
+        return f"{os.path.basename(str(scene))}: {who}" if who else os.path.basename(str(scene))
+    return who
 
 
 def _friction(r):
@@ -102,11 +141,13 @@ def estimate_mu(contacts):
 
 
 def trajectory(traj_csv, contacts_csv=None, what=None, body=None, out="trajectory.png",
-               mu=None):
+               mu=None, scene=None):
     """Draws the panels `what` (a list or comma-separated string, default: pos, vel and,
     with contacts, normal, friction, penetration, slip) for the free body `body` (default:
     all) into `out` (.png, .svg or .pdf). `mu` is the friction coefficient for the cone
-    bound; without it the bound is estimated from the contacts. Returns the panel names."""
+    bound; without it the bound is estimated from the contacts. The title names `scene` (the
+    scene file the run was recorded from; the CSVs do not hold it) and the bodies. Returns
+    the panel names."""
     check_out(out)
     if isinstance(what, str):
         what = [w.strip() for w in what.split(",") if w.strip()]
@@ -135,8 +176,8 @@ def trajectory(traj_csv, contacts_csv=None, what=None, body=None, out="trajector
     comps = {"pos": (("x", "y", "z"), "position (m)"),
              "vel": (("vx", "vy", "vz"), "velocity (m/s)"),
              "angvel": (("wx", "wy", "wz"), "angular velocity (rad/s, local)")}
-    steps = _per_step(contacts)
-    ct = np.array([t for t, _ in steps])
+    series = contact_series(traj, contacts)
+    ct = series["time"]
     for ax, w in zip(axes, what):
         if w in comps:
             names, label = comps[w]
@@ -148,13 +189,12 @@ def trajectory(traj_csv, contacts_csv=None, what=None, body=None, out="trajector
                             label=f"{c} {b}" if len(bodies) > 1 else c)
             ax.set_ylabel(label)
         elif w == "normal":
-            ax.plot(ct, [sum(r["fn"] for r in rs) for _, rs in steps], color="tab:blue",
-                    lw=1.3, label="sum f_n")
+            ax.plot(ct, series["normal"], color="tab:blue", lw=1.3,
+                    label="sum f_n (0: no contact)")
             ax.set_ylabel("normal force (N)")
         elif w == "friction":
-            ft = [sum(_friction(r) for r in rs) for _, rs in steps]
-            fnsum = np.array([sum(r["fn"] for r in rs) for _, rs in steps])
-            ax.plot(ct, ft, color="tab:red", lw=1.3, label="sum |f_t|")
+            fnsum = series["normal"]
+            ax.plot(ct, series["friction"], color="tab:red", lw=1.3, label="sum |f_t|")
             m, how = (mu, f"mu = {mu:g}") if mu is not None else (estimate_mu(contacts), None)
             if m is not None:
                 if how is None:
@@ -164,19 +204,17 @@ def trajectory(traj_csv, contacts_csv=None, what=None, body=None, out="trajector
                 ax.plot([], [], " ", label="no sliding contact: mu not estimated")
             ax.set_ylabel("friction force (N)")
         elif w == "penetration":
-            ax.plot(ct, [max(0.0, max(-r["dist"] for r in rs)) for _, rs in steps],
-                    color="tab:purple", lw=1.3, label="max penetration")
+            ax.plot(ct, series["penetration"], color="tab:purple", lw=1.3,
+                    label="max penetration")
             ax.set_ylabel("penetration (m)")
         elif w == "slip":
-            ax.plot(ct, [max(math.hypot(r["v1"], r["v2"]) for r in rs) for _, rs in steps],
-                    color="tab:orange", lw=1.3, label="max slip speed")
+            ax.plot(ct, series["slip"], color="tab:orange", lw=1.3,
+                    label="max slip speed (gaps: no contact)")
             ax.set_ylabel("slip speed (m/s)")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="best")
     axes[-1].set_xlabel("time (s)")
-    name = os.path.basename(str(traj_csv))
-    title = name if body is None else f"{name}: {body}"
-    fig.suptitle(str(title), fontsize=9)
+    fig.suptitle(title(scene, bodies), fontsize=9)
     save(fig, out)
     return what
 
@@ -190,6 +228,7 @@ def main(argv=None):
     p.add_argument("--what", help="comma-separated panels: " + ", ".join(PANELS)
                    + " (default: pos,vel and, with --contacts, normal,friction,penetration,slip)")
     p.add_argument("--body", help="only this free body (default: all)")
+    p.add_argument("--scene", help="the scene the run was recorded from, for the title")
     p.add_argument("--mu", type=float, help="friction coefficient of the cone bound "
                    "(default: estimated from the sliding contacts)")
     p.add_argument("--out", required=True, help="FILE.png, .svg or .pdf")
@@ -199,7 +238,7 @@ def main(argv=None):
         p.error("--dpi must be a positive number")
     _draw.DPI = a.dpi
     try:
-        trajectory(a.trajectory, a.contacts, a.what, a.body, a.out, mu=a.mu)
+        trajectory(a.trajectory, a.contacts, a.what, a.body, a.out, mu=a.mu, scene=a.scene)
     except DrawError as e:
         fail(e, "conesim plot")
     return 0

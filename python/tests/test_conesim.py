@@ -299,3 +299,76 @@ def test_actuators_in_mujocos_layout():
     assert d.actuator_length[0] == pytest.approx(d.qpos[0])
     with pytest.raises(KeyError):
         m.actuator("nope")
+
+
+def test_lookup_by_index_gives_the_name():
+    m = conesim.Model.from_xml_string("""<mujoco><worldbody>
+      <geom name="floor" type="plane" size="1 1 0.1"/>
+      <body name="ball" pos="0 0 0.1"><freejoint name="free"/>
+        <geom type="sphere" size="0.1"/></body>
+      <body pos="1 0 0.1"><joint type="slide" axis="1 0 0"/><geom type="box" size=".1 .1 .1"/>
+      </body>
+      <body pos="2 0 0.1"><joint name="rail" type="slide" axis="1 0 0"/>
+        <geom type="box" size=".1 .1 .1"/></body></worldbody>
+      <actuator><motor name="push" joint="rail"/></actuator></mujoco>""")
+    assert m.geom(0).name == "floor" and m.geom(np.int64(0)).name == "floor"
+    assert m.geom(1).name == ""  # unnamed, as MuJoCo's bindings say it
+    assert m.body(1).name == "ball" and m.body(2).name == ""
+    assert m.joint(0).name == "free" and m.jnt(1).name == ""
+    assert m.actuator(0).name == "push"
+    for i in range(m.ngeom):  # by index and by name agree
+        g = m.geom(i)
+        if g.name:
+            assert m.geom(g.name).id == i
+
+
+def _run_joints(tmp_path, scene, *args):
+    """qpos and qvel per step of `conesim run SCENE --joints` (%.17g: exact doubles)."""
+    out = tmp_path / "j.csv"
+    r = subprocess.run([os.environ["CONESIM_EXE"], "run", scene, "--joints", out, *args],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    qpos, qvel = {}, {}
+    with open(out, newline="") as fh:
+        for row in csv.DictReader(fh):
+            k = int(row["step"])
+            qpos.setdefault(k, []).extend(float(row[f"q{i}"]) for i in range(7) if row[f"q{i}"])
+            qvel.setdefault(k, []).extend(float(row[f"v{i}"]) for i in range(6) if row[f"v{i}"])
+    order = sorted(qpos)
+    return np.array([qpos[k] for k in order]), np.array([qvel[k] for k in order]), r.stdout
+
+
+def test_keyframe_zero_reproduces_conesim_run_bit_for_bit(tmp_path):
+    # `conesim run` starts from the scene's first <key> ("roll": 1 m/s, 10 rad/s) and says so;
+    # Data(m) starts from qpos0 at rest; with reset_data_keyframe(m, d, 0) the two agree exactly
+    scene = os.path.join(SCENES, "ball_roll.xml")
+    cli_q, cli_v, summary = _run_joints(tmp_path, scene, "--steps", "500")
+    assert 'from key 0 "roll"' in summary.splitlines()[0]
+    m = conesim.Model.from_xml_path(scene)
+
+    def steps(d):
+        q, v = [d.qpos.copy()], [d.qvel.copy()]
+        for _ in range(500):
+            conesim.step(m, d)
+            q.append(d.qpos.copy())
+            v.append(d.qvel.copy())
+        return np.array(q), np.array(v)
+
+    d = conesim.Data(m)
+    assert np.array_equal(d.qvel, np.zeros(m.nv))  # the reference pose, no keyframe
+    q, _ = steps(d)
+    assert not np.array_equal(q, cli_q)
+    d = conesim.Data(m)
+    conesim.reset_data_keyframe(m, d, 0)
+    q, v = steps(d)
+    assert q.shape == cli_q.shape == (501, 7) and v.shape == cli_v.shape == (501, 6)
+    assert np.array_equal(q, cli_q) and np.array_equal(v, cli_v)
+    # and `--key none` is where Data(m) starts
+    cli_q0, _, summary = _run_joints(tmp_path, scene, "--steps", "5", "--key", "none")
+    assert "from reference pose (qpos0)" in summary.splitlines()[0]
+    assert np.array_equal(cli_q0[0], conesim.Data(m).qpos)
+
+
+def test_data_docstring_says_where_it_starts():
+    doc = conesim.Data.__doc__
+    assert "qpos0" in doc and "reset_data_keyframe(m, d, 0)" in doc

@@ -217,3 +217,61 @@ def test_help(tmp_path):
     assert r.returncode == 0 and "qcqp" in r.stdout
     r = _cli("plot", "--help")
     assert r.returncode == 0 and "--contacts" in r.stdout
+
+
+def test_contact_panels_drop_to_zero_where_there_is_no_contact(recorded):
+    # the block starts above the slope and bounces: steps with no contact row are in the
+    # series with no force (a line across them would hide the flight)
+    t, c = recorded
+    traj = conesim.plot.read_trajectory(t)
+    contacts = conesim.plot.read_contacts(c)
+    s = conesim.plot.contact_series(traj, contacts)
+    traj_steps = sorted({int(r["step"]) for r in traj})
+    assert list(s["step"]) == traj_steps
+    with_contact = {int(r["step"]) for r in contacts}
+    gaps = np.array([k not in with_contact for k in s["step"]])
+    assert gaps.sum() >= 100 and (~gaps).sum() >= 100  # incline_slide: 146 of 500 steps
+    assert np.all(s["ncon"][gaps] == 0)
+    assert np.all(s["normal"][gaps] == 0) and np.all(s["friction"][gaps] == 0)
+    assert np.all(s["penetration"][gaps] == 0) and np.all(np.isnan(s["slip"][gaps]))
+    assert np.all(s["normal"][~gaps] > 0) and not np.any(np.isnan(s["slip"][~gaps]))
+    # a step in contact sums its contacts
+    k = sorted(with_contact)[0]
+    i = traj_steps.index(k)
+    assert s["normal"][i] == pytest.approx(sum(r["fn"] for r in contacts if r["step"] == k))
+    assert s["time"][i] == next(r["time"] for r in traj if r["step"] == k)
+
+
+def test_plotted_lines_are_the_series_with_the_gaps(tmp_path, recorded, monkeypatch):
+    # what reaches matplotlib: the normal line has a point on every step, 0 in the gaps
+    t, c = recorded
+    captured = {}
+    real_save = conesim.plot.save
+
+    def grab(fig, out):
+        captured["fig"] = fig
+        real_save(fig, out)
+    monkeypatch.setattr(conesim.plot, "save", grab)
+    conesim.plot.trajectory(t, c, what="normal,slip", out=tmp_path / "n.png",
+                            scene=os.path.join(SCENES, "incline_slide.xml"))
+    fig = captured["fig"]
+    normal, slip = (ax.get_lines()[0] for ax in fig.axes)
+    s = conesim.plot.contact_series(conesim.plot.read_trajectory(t),
+                                    conesim.plot.read_contacts(c))
+    assert np.array_equal(normal.get_ydata(), s["normal"])
+    assert np.sum(normal.get_ydata() == 0) >= 100
+    assert np.sum(np.isnan(slip.get_ydata())) >= 100
+    assert fig._suptitle.get_text() == "incline_slide.xml: body box"
+
+
+def test_title_names_the_scene_and_bodies_not_the_file(tmp_path, recorded):
+    t, c = recorded
+    out = tmp_path / "run.svg"
+    r = _cli("plot", t, "--contacts", c, "--scene", os.path.join(SCENES, "incline_slide.xml"),
+             "--out", out)
+    assert r.returncode == 0, r.stderr
+    svg = out.read_text()
+    assert "incline_slide.xml: body box" in svg and "t.csv" not in svg
+    assert conesim.plot.title(None, ["box"]) == "body box"
+    assert conesim.plot.title("a/b.xml", [f"b{i}" for i in range(7)]) == \
+        "b.xml: bodies b0, b1, b2, b3, b4 and 2 more"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # examples/ as a user runs them: installed into a scratch root, the C one built with
-# pkg-config, the Python one on the installed package. Coulomb on the scene's slope
+# pkg-config, the Python ones on the installed package. Coulomb on the scene's slope
 # (tan gamma = 0.45, scenes/incline_stick.xml): mu 0.3 and 0.4 slide, 0.5 and 0.6 stick.
 # Args: BUILD_DIR SOURCE_DIR CC [CFLAGS for the sanitizers].
 set -eu
@@ -34,3 +34,7 @@ if [ -n "$san" ] || [ -z "$pkgdir" ] || ! /usr/bin/python3 -c 'import numpy' 2>/
 fi
 PYTHONPATH=$(dirname "$pkgdir") CONESIM_LIBRARY=$libdir/libconesim.so.0 \
   /usr/bin/python3 "$src/examples/friction_sweep.py" | check
+# Python from the scene's first keyframe reproduces `conesim run` (which starts there) bit for bit
+PYTHONPATH=$(dirname "$pkgdir") CONESIM_LIBRARY=$libdir/libconesim.so.0 LD_LIBRARY_PATH=$libdir \
+  /usr/bin/python3 "$src/examples/keyframe_parity.py" --conesim "$(find "$root" -path '*/bin/conesim')" \
+  "$src/scenes/ball_roll.xml"

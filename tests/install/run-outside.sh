@@ -1,7 +1,8 @@
 #!/bin/sh
-# Install the build into a scratch root, then build tests/install/outside.c as a user would,
-# with nothing but `pkg-config --cflags --libs conesim`, against the shared and then the
-# static library, and run both. Args: BUILD_DIR SOURCE_DIR CC [CFLAGS for the sanitizers].
+# Install the build into a scratch root, then build tests/install/outside.c (with CC) and
+# outside.cpp (with g++) as a user would, with nothing but `pkg-config --cflags --libs conesim`,
+# against the shared and then the static library, and run them.
+# Args: BUILD_DIR SOURCE_DIR CC [CFLAGS for the sanitizers].
 set -eu
 build=$1 src=$2 cc=$3 san=${4:-}
 tmp=$(mktemp -d)
@@ -26,6 +27,18 @@ LD_LIBRARY_PATH=$libdir "$tmp/outside" "$src/scenes/sphere_plane.xml"
   -o "$tmp/outside-static" "$libdir/libconesim.a" \
   $(pkg-config --static --libs conesim | sed 's/-lconesim//') -lm
 "$tmp/outside-static" "$src/scenes/sphere_plane.xml"
+# C++: the same header from g++ (clang++ when CC is clang, for the sanitizer runtimes), shared
+# and static; unmangled cs_ names only if conesim.h declares them extern "C"
+case $(basename "$cc") in *clang*) cxx=clang++ ;; *) cxx=g++ ;; esac
+# shellcheck disable=SC2086
+"$cxx" -std=c++17 -Wall -Wextra -Werror -pedantic $san $cflags "$src/tests/install/outside.cpp" \
+  -o "$tmp/outside-cpp" $(pkg-config --libs conesim)
+LD_LIBRARY_PATH=$libdir "$tmp/outside-cpp" "$src/scenes/sphere_plane.xml"
+# shellcheck disable=SC2086
+"$cxx" -std=c++17 -Wall -Wextra -Werror -pedantic $san $cflags "$src/tests/install/outside.cpp" \
+  -o "$tmp/outside-cpp-static" "$libdir/libconesim.a" \
+  $(pkg-config --static --libs conesim | sed 's/-lconesim//')
+"$tmp/outside-cpp-static" "$src/scenes/sphere_plane.xml"
 # the installed program runs from the scratch root too
 LD_LIBRARY_PATH=$libdir "$(find "$root" -path '*/bin/conesim')" run "$src/scenes/sphere_plane.xml" \
   --steps 10 --quiet >/dev/null

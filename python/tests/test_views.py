@@ -1,0 +1,254 @@
+"""Named views, contacts as arrays, warnings and solver statistics, kept views, rollouts."""
+import os
+
+import numpy as np
+import pytest
+
+import conesim
+
+SCENES = os.environ["CONESIM_SCENES"]
+SPHERE = os.path.join(SCENES, "sphere_plane.xml")
+
+ARM = """<mujoco>
+  <option timestep="0.002"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1" friction="0.7 0.01 0.002"/>
+    <body name="arm" pos="0 0 1">
+      <joint name="hinge" type="hinge" axis="0 1 0" range="-60 45"/>
+      <geom name="rod" type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="1"/>
+      <body name="tip" pos="0.5 0 0">
+        <joint type="ball"/>
+        <geom type="sphere" size="0.03" mass="0.2"/>
+      </body>
+    </body>
+    <body name="box" pos="1 0 0.3">
+      <freejoint name="free"/>
+      <geom name="cube" type="box" size="0.05 0.05 0.05" mass="1.5"/>
+    </body>
+  </worldbody>
+  <actuator><motor name="drive" joint="hinge" gear="3"/></actuator>
+</mujoco>"""
+
+
+@pytest.fixture
+def arm():
+    m = conesim.Model.from_xml_string(ARM)
+    return m, conesim.Data(m)
+
+
+def test_model_views_by_name_and_id(arm):
+    m, _ = arm
+    box = m.body("box")
+    assert box.id == 3 and box.name == "box"
+    assert box.mass.shape == (1,) and box.mass[0] == pytest.approx(1.5)
+    assert np.array_equal(m.body(3).mass, box.mass)
+    assert list(m.geom("floor").friction) == [0.7, 0.01, 0.002]
+    assert m.joint("hinge").range == pytest.approx(np.radians([-60, 45]))
+    assert m.joint("hinge").type[0] == 3 and m.jnt(2).type[0] == 0  # hinge, free
+    assert m.actuator("drive").gear[0] == 3
+    assert m.geom(2).name == "" and m.geom(1).name == "rod" and m.joint(1).name == ""
+    assert m.body(0).name == "world"
+
+
+def test_names_lists_and_dir(arm):
+    m, d = arm
+    assert m.body_names == ("world", "arm", "tip", "box")
+    assert m.geom_names == ("floor", "rod", "", "cube")
+    assert m.joint_names == ("hinge", "", "free")
+    assert m.actuator_names == ("drive",)
+    fields = dir(m.body("box"))
+    assert {"mass", "pos", "quat", "inertia", "id", "name"} <= set(fields)
+    assert {"range", "qposadr", "axis"} <= set(dir(m.joint(0)))
+    assert {"qpos", "qvel", "xanchor"} <= set(dir(d.joint(0)))
+    assert {"body_mass", "geom_friction"} <= set(dir(m))
+    assert {"qpos", "ctrl", "warning", "solver_niter"} <= set(dir(d))
+    assert "immutable" in conesim.ModelView.__doc__ or "read" in conesim.ModelView.__doc__
+    assert m.body.__doc__ and d.joint.__doc__ and conesim.rollout.__doc__
+
+
+def test_model_views_are_read_only(arm):
+    m, _ = arm
+    with pytest.raises(AttributeError):
+        m.body("box").mass = 2
+    with pytest.raises(ValueError):
+        m.body("box").mass[0] = 2
+    with pytest.raises(ValueError):
+        m.geom("floor").friction[:] = 0
+    assert m.body_mass[3] == pytest.approx(1.5)
+    with pytest.raises(KeyError):
+        m.body("nothing")
+    with pytest.raises(IndexError):
+        m.geom(4)
+    with pytest.raises(AttributeError):
+        m.body("box").nothing
+
+
+def test_data_views_are_views(arm):
+    m, d = arm
+    conesim.forward(m, d)
+    assert np.array_equal(d.body("box").xpos, [1, 0, 0.3])
+    assert np.shares_memory(d.body("box").xpos, d.xpos)
+    assert np.array_equal(d.geom("cube").xpos, d.geom_xpos[3])
+    with pytest.raises(ValueError):
+        d.geom("cube").xpos[0] = 1  # the step computes geom poses
+    # a joint's slices: hinge 1, ball 4 (quaternion), free 7 / 6
+    assert d.joint("hinge").qpos.shape == (1,) and d.joint(1).qpos.shape == (4,)
+    assert d.joint("free").qpos.shape == (7,) and d.joint("free").qvel.shape == (6,)
+    assert np.array_equal(d.joint(1).qpos, [1, 0, 0, 0])
+    d.joint("hinge").qpos[0] = 0.25
+    assert d.qpos[0] == 0.25
+    d.joint("free").qvel = [0, 0, 0, 0, 0, 2.0]
+    assert d.qvel[4 + 5] == 2.0 and d.qvel[:4].tolist() == [0] * 4
+    d.body("box").xfrc_applied = [0, 0, 5, 0, 0, 0]
+    assert d.xfrc_applied[3, 2] == 5
+    d.actuator("drive").ctrl = [0.5]
+    assert d.ctrl[0] == 0.5
+    conesim.forward(m, d)
+    assert d.actuator("drive").force[0] == pytest.approx(0.5)
+    assert d.joint("hinge").qfrc_actuator[0] == pytest.approx(1.5)
+    with pytest.raises(ValueError):
+        d.joint("free").qpos = [1, 2, 3]
+    with pytest.raises(AttributeError):
+        d.joint("free").nothing = 1
+
+
+def test_contacts_as_arrays():
+    m = conesim.Model.from_xml_path(SPHERE)
+    d = conesim.Data(m)
+    assert d.contact.pos.shape == (d.ncon, 3)
+    conesim.step(m, d, 300)
+    n = d.ncon
+    assert n == 1 and len(d.contact) == 1
+    c = d.contact
+    assert c.pos.shape == (1, 3) and c.frame.shape == (1, 9) and c.force.shape == (1, 6)
+    assert c.dist.shape == (1,) and c.geom1.dtype == np.intc
+    assert np.array_equal(c.pos[0], d.contact[0].pos)
+    assert c.dist[0] == d.contact[0].dist and c.geom2[0] == d.contact[0].geom2
+    assert c.frame[0, :3] == pytest.approx([0, 0, 1])  # the normal, floor to sphere
+    assert c.force[0, 0] == pytest.approx(2 * 9.81, rel=1e-3)
+    assert {int(c.geom1[0]), int(c.geom2[0])} == {0, 1}
+    with pytest.raises(ValueError):
+        c.pos[0, 0] = 1
+    with pytest.raises(AttributeError):
+        c.nothing
+    assert m.nu == 0 and d.ctrl.shape == (0,)
+    d.ctrl[:] = np.zeros(0)  # no actuators: writing nothing is fine
+    d.qpos[2] = 1.0  # lifted clear: no contacts after the next step
+    conesim.step(m, d)
+    assert d.ncon == 0 and d.contact.pos.shape == (0, 3) and d.contact.force.shape == (0, 6)
+
+
+BOXES = """<mujoco>
+  <size nconmax="2"/>
+  <worldbody>
+    <geom type="plane" size="1 1 0.1"/>
+    <body pos="0 0 0.049"><freejoint/><geom type="box" size="0.05 0.05 0.05" mass="1"/></body>
+  </worldbody>
+</mujoco>"""
+
+
+def test_warnings_and_solver_statistics():
+    m = conesim.Model.from_xml_string(BOXES)
+    d = conesim.Data(m)
+    conesim.step(m, d, 5)
+    # a box on a plane has 4 contacts: 2 fit, the rest are counted as dropped each step
+    assert d.ncon == 2
+    assert d.warning[conesim.WARN_CONTACTFULL] >= 5
+    assert d.warning[conesim.WARN_NOMEM] == 0 and d.warning[conesim.WARN_BADQACC] == 0
+    assert d.solver_niter > 0 and d.solver_nisland == 1 and d.solver_at_limit in (0, 1)
+    # counts of contacts: 2 dropped by Data(m)'s forward, then 2 a step
+    assert d.warning[conesim.WARN_CONTACTFULL] == 2 * 6
+    conesim.reset_data(m, d)  # zeroes the counts, then its forward drops 2
+    assert d.warning.tolist() == [2, 0, 0, 0]
+    with pytest.raises(AttributeError):
+        d.solver_niter = 3
+    free = conesim.Model.from_xml_path(SPHERE)
+    fd = conesim.Data(free)
+    fd.qpos[2] = 1.0
+    conesim.step(free, fd)
+    assert fd.ncon == 0 and fd.solver_nisland == 0
+
+
+def test_views_are_kept_and_stay_valid(arm):
+    m, d = arm
+    q, v, c = d.qpos, d.qvel, d.ctrl
+    assert d.qpos is q and d.qvel is v and d.ctrl is c and m.body_mass is m.body_mass
+    conesim.step(m, d, 50)
+    conesim.reset_data(m, d)
+    q[0] = 0.1
+    c[0] = 1.0
+    conesim.step(m, d)
+    assert d.qpos is q and q[0] != 0.1 and d.ctrl[0] == 1.0  # the step moved the kept view
+    d.qpos = np.zeros(m.nq)
+    assert d.qpos is q and not q.any()
+    d.time = 2.5
+    assert d.time == 2.5
+    pos = d.contact.pos
+    conesim.step(m, d, 3)
+    assert d.contact.pos.base is pos.base or d.contact.pos.ctypes.data == pos.ctypes.data
+
+
+def test_state_round_trip(arm):
+    m, d = arm
+    assert conesim.state_size(m) == 1 + m.nq + m.nv + m.na
+    conesim.step(m, d, 10)
+    s = conesim.get_state(m, d)
+    d2 = conesim.Data(m)
+    conesim.set_state(m, d2, s)
+    assert np.array_equal(conesim.get_state(m, d2), s)
+    with pytest.raises(ValueError):
+        conesim.set_state(m, d2, s[:-1])
+
+
+def _initial(m, nbatch, rng):
+    d = conesim.Data(m)
+    s = np.tile(conesim.get_state(m, d), (nbatch, 1))
+    s[:, 1 + 0] = rng.uniform(-0.8, 0.6, nbatch)   # the hinge
+    s[:, 1 + 5] += rng.uniform(0, 0.2, nbatch)      # the box's x
+    s[:, 1 + m.nq + 0] = rng.normal(0, 1, nbatch)   # the hinge's speed
+    return s
+
+
+def test_rollout_same_for_any_thread_count_and_as_by_hand(arm):
+    m, _ = arm
+    rng = np.random.default_rng(3)
+    nbatch, nstep = 7, 150
+    s0 = _initial(m, nbatch, rng)
+    ctrl = rng.normal(0, 2, (nbatch, nstep, m.nu))
+    out = {n: conesim.rollout(m, s0, nstep, ctrl, nthread=n) for n in (1, 2, 3)}
+    assert out[1].shape == (nbatch, nstep, conesim.state_size(m))
+    assert np.array_equal(out[1], out[2]) and np.array_equal(out[1], out[3])
+    # the box fell onto the floor (contacts were made) and the controls were used
+    assert (out[1][:, -1, 1 + 7] < 0.06).all()
+    assert not np.array_equal(out[1], conesim.rollout(m, s0, nstep, nthread=2))
+    # by hand, on one data reused across the batch, as the rollout does
+    d = conesim.Data(m)
+    for b in (0, 4, 6):
+        conesim.reset_data(m, d)
+        conesim.set_state(m, d, s0[b])
+        for t in range(nstep):
+            d.ctrl[:] = ctrl[b, t]
+            conesim.step(m, d)
+            assert np.array_equal(conesim.get_state(m, d), out[3][b, t]), (b, t)
+    assert out[1][0, -1, 0] == pytest.approx(nstep * m.opt.timestep)
+
+
+def test_rollout_arguments(arm):
+    m, _ = arm
+    s0 = _initial(m, 2, np.random.default_rng(1))
+    one = conesim.rollout(m, s0[0], 20, nthread=1)
+    assert one.shape == (1, 20, conesim.state_size(m))
+    assert np.array_equal(one[0], conesim.rollout(m, s0, 20, nthread=2)[0])
+    shared = np.full((20, m.nu), 0.7)
+    a = conesim.rollout(m, s0, 20, shared)
+    b = conesim.rollout(m, s0, 20, np.broadcast_to(shared, (2, 20, m.nu)))
+    assert np.array_equal(a, b)
+    assert conesim.rollout(m, s0, 0).shape == (2, 0, conesim.state_size(m))
+    with pytest.raises(ValueError):
+        conesim.rollout(m, s0[:, :-1], 5)
+    with pytest.raises(ValueError):
+        conesim.rollout(m, s0, 5, np.zeros((4, m.nu)))
+    with pytest.raises(ValueError):
+        conesim.rollout(m, s0, -1)
+    with pytest.raises(ValueError):
+        conesim.rollout(m, s0, 5, nthread=0)
