@@ -140,6 +140,22 @@ void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
 {
     int r0 = e->blk_row[k], n = e->blk_nrow[k], nnz0 = e->J_rownnz[r0], lo[2], hi[2];
     cs_i_cols(e, k, lo, hi);
+    if (n == 3) { /* the three rows in one pass over the columns, each summed in order */
+        const int *ci = e->J_colind + e->J_rowadr[r0];
+        const double *J0 = e->J + e->J_rowadr[r0], *J1 = J0 + nnz0, *J2 = J1 + nnz0;
+        double v0 = -e->aref[r0], v1 = -e->aref[r0 + 1], v2 = -e->aref[r0 + 2];
+        for (int s = 0; s < 2; s++)
+            for (int q = lo[s]; q < hi[s]; q++) {
+                double x = a[ci[q]];
+                v0 += J0[q] * x;
+                v1 += J1[q] * x;
+                v2 += J2[q] * x;
+            }
+        j[0] = v0;
+        j[1] = v1;
+        j[2] = v2;
+        return;
+    }
     if (nnz0 <= RESID_GATHER) { /* a block's rows share their columns: gather a once */
         double al[RESID_GATHER];
         const int *ci = e->J_colind + e->J_rowadr[r0];
