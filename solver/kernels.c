@@ -186,6 +186,21 @@ void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u)
     int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], lo[2], hi[2];
     const int *ci = e->J_colind + adr;
     cs_i_cols(e, k, lo, hi);
+    if (e->blk_nrow[k] == 3) { /* as cs_i_resid: one pass, each row summed in order */
+        const double *J0 = e->J + adr, *J1 = J0 + nnz, *J2 = J1 + nnz;
+        double u0 = 0, u1 = 0, u2 = 0;
+        for (int h = 0; h < 2; h++)
+            for (int q = lo[h]; q < hi[h]; q++) {
+                double x = v[ci[q]];
+                u0 += J0[q] * x;
+                u1 += J1[q] * x;
+                u2 += J2[q] * x;
+            }
+        u[0] = u0;
+        u[1] = u1;
+        u[2] = u2;
+        return;
+    }
     for (int r = 0; r < e->blk_nrow[k]; r++) {
         const double *J = e->J + adr + r * nnz;
         double s = 0;

@@ -47,6 +47,17 @@ double cs_i_primal_eval(cs_solver_ws *w, int isl, const double *a, double *g, do
         c += l;
         int lo[2], hi[2];
         cs_i_cols(e, k, lo, hi);
+        if (e->blk_nrow[k] == 3) { /* each entry's three updates in row order, one pass */
+            const double *J0 = e->J + adr, *J1 = J0 + nnz, *J2 = J1 + nnz;
+            for (int s = 0; s < 2; s++)
+                for (int q = lo[s]; q < hi[s]; q++) {
+                    double *gq = g + ci[q];
+                    *gq -= J0[q] * f[0];
+                    *gq -= J1[q] * f[1];
+                    *gq -= J2[q] * f[2];
+                }
+            continue;
+        }
         for (int r = 0; r < e->blk_nrow[k]; r++) {
             const double *J = e->J + adr + r * nnz;
             for (int s = 0; s < 2; s++)
