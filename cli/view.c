@@ -355,6 +355,7 @@ static int run_view(int argc, char **argv)
         goto done;
     }
     have_view = 1;
+    cs_view_own_model(&v, m); /* loaded here: M may switch its contact model */
     if (o.replay && cs_view_replay_bind(&v, &rep, o.replay, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         rc = CS_EXIT_SCENE;
@@ -422,7 +423,7 @@ const cs_command cs_cmd_view = {
     "  --paused           open the window paused\n"
     "  --frames N         close the window after N frames (scripted runs)\n"
     "  --timestep DT      overrides <option timestep>\n"
-    "  --contact soft|coulomb the contact model (no key toggles it yet)\n"
+    "  --contact soft|coulomb the contact model to start with (M switches it)\n"
     "  --solver pgs|cg|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n"
@@ -430,6 +431,7 @@ const cs_command cs_cmd_view = {
     "Keys: Space pause/run, Right one step (replay: one frame), Left one frame back\n"
     "(replay), Backspace reset, + / - slow motion (x2, down to 1/64), C contact points,\n"
     "F contact forces, K friction cone, R contact frames, J joints, W wireframe, H HUD,\n"
+    "M contact model (soft <-> coulomb, from the next step on; the HUD names it),\n"
     "] / [ next or previous contact for the cone overlay, Esc quit.\n"
     "The joints overlay draws each hinge's axis and, when limited, its range as an arc with\n"
     "the current angle; a slide's axis, range and position; a ball joint's pivot. Positions\n"

@@ -21,7 +21,36 @@ void cs_view_solver_name(const cs_option *o, char *buf, size_t len)
                     : o->solver == CS_SOLVER_NEWTON ? "Newton"
                     : o->solver == CS_SOLVER_CG     ? "CG"
                                                     : "?";
-    snprintf(buf, len, "%s %s", s, o->cone == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal");
+    snprintf(buf, len, "%s %s, contact %s", s,
+             o->cone == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal",
+             o->contact == CS_CONTACT_COULOMB ? "coulomb" : "soft");
+}
+
+int cs_view_own_model(cs_view *v, cs_model *m)
+{
+    if (!m || m != v->m) return -1;
+    v->owned = m;
+    return 0;
+}
+
+int cs_view_toggle_contact(cs_view *v)
+{
+    cs_model *m = v->owned;
+    if (!m) {
+        snprintf(v->message, sizeof v->message, "the contact model cannot be changed here");
+        return -1;
+    }
+    const char *next = m->opt.contact == CS_CONTACT_COULOMB ? "soft" : "coulomb";
+    char err[160];
+    if (cs_option_set(&m->opt, "contact", next, err, sizeof err) != 0) {
+        snprintf(v->message, sizeof v->message, "%s", err);
+        return -1;
+    }
+    cs_view_solver_name(&m->opt, v->solver, sizeof v->solver);
+    /* The picture's contacts and forces: recomputed with the new model at the next fill
+     * (the state is unchanged, so the next step is the one it would be anyway). */
+    v->stale = 1;
+    return 0;
 }
 
 /* Extent and centre from the visible non-plane geoms' bounding spheres, as render/
@@ -449,6 +478,7 @@ static void cb_step_back(void *u) { cs_view_step_back(u); }
 static void cb_reset(void *u) { cs_view_reset(u); }
 static void cb_fill(void *u, cs_render_scene *s) { cs_view_fill(u, s); }
 static void cb_perturb(void *u, const cs_perturb *p) { cs_view_perturb(u, p); }
+static void cb_toggle_contact(void *u) { cs_view_toggle_contact(u); }
 
 void cs_view_callbacks(cs_view *v, cs_viewer_callbacks *cb)
 {
@@ -459,4 +489,5 @@ void cs_view_callbacks(cs_view *v, cs_viewer_callbacks *cb)
     cb->reset = cb_reset;
     cb->fill = cb_fill;
     cb->perturb = cb_perturb;
+    cb->toggle_contact = cb_toggle_contact;
 }

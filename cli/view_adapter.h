@@ -10,6 +10,9 @@
 typedef struct {
     const cs_model *m;
     cs_data *d;
+    cs_model *owned;          /* the same model, writable: set by cs_view_own_model when the
+                               * caller loaded it and lets the viewer change its contact
+                               * model between steps (M); NULL = it stays as it is */
     int key;                  /* keyframe reset returns to, -1 = the reference pose */
 
     cs_render_geom *geoms;    /* m->ngeom */
@@ -19,7 +22,7 @@ typedef struct {
     double extent;            /* fixed at cs_view_init from the initial geoms */
     double center[3];         /* centre of their bounding box (the default look-at) */
     double force_scale;       /* extent / 3 / (total mass |g|), 0 = automatic */
-    char solver[32];          /* "PGS elliptic", ... */
+    char solver[48];          /* "PGS elliptic, contact soft", ... */
     char body_label[64];      /* the selected body's name for the HUD */
     char message[160];        /* HUD line (divergence, replay position) */
     long nstep;               /* steps taken since the last reset */
@@ -42,8 +45,19 @@ typedef struct {
 int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key);
 void cs_view_free(cs_view *v);
 
-/* "PGS elliptic", "Newton pyramidal", ... */
+/* The HUD's solver words: "PGS elliptic, contact soft", "Newton pyramidal, contact
+ * coulomb", ... (the coulomb model ignores the solver, but keeps the cone). */
 void cs_view_solver_name(const cs_option *o, char *buf, size_t len);
+
+/* Lets the view change m's contact model (cs_view_toggle_contact): m must be the model
+ * cs_view_init was given, owned (loaded) by the caller. Returns 0, or -1 for another one. */
+int cs_view_own_model(cs_view *v, cs_model *m);
+/* Switches the contact model soft <-> coulomb through cs_option_set(&m->opt, "contact", ..)
+ * for the steps to come: call it between steps, never inside one. The HUD's solver words
+ * follow, and the next cs_view_fill recomputes the contacts and forces of the current state
+ * with the new model. Returns 0, or -1 (with v->message saying why) when the view does not
+ * own its model. */
+int cs_view_toggle_contact(cs_view *v);
 
 /* Fills the scene from the current data: geoms (model order), contacts (zone words as
  * the contact CSV's, cs_contact_zone_name), the non-free joints (anchor, axis, range, value:

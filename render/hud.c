@@ -269,7 +269,7 @@ void cs_gl_hud(cs_renderer *r, const cs_render_scene *s, int w, int h)
             addf(&l, "%s", d->message);
         panel(r, &l, 4 * scale, 4 * scale, scale, 0, w, h);
         lines keys = {.n = 0};
-        addf(&keys, "Space run/pause  Right step  Backspace reset  +/- speed");
+        addf(&keys, "Space run/pause  Right step  Backspace reset  +/- speed  M contact model");
         addf(&keys, "C contacts  F forces  K cone  R frames  J joints  W wire  [ ] contact");
         addf(&keys, "drag: left orbit  right pan  ctrl perturb  dbl-click select");
         if (w >= 640)

@@ -66,6 +66,8 @@ static cs_action map_key(const cs_input_event *ev)
         return act(CS_ACT_TOGGLE_HUD);
     case GLFW_KEY_J:
         return act(CS_ACT_TOGGLE_JOINTS);
+    case GLFW_KEY_M:
+        return act(CS_ACT_TOGGLE_CONTACT_MODEL);
     case GLFW_KEY_RIGHT_BRACKET:
         return act(CS_ACT_NEXT_CONTACT);
     case GLFW_KEY_LEFT_BRACKET:

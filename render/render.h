@@ -86,7 +86,7 @@ typedef struct {
     int ncon;               /* contacts (may exceed the contacts handed over) */
     int iterations;         /* solver iterations of the last step */
     double residual;        /* solver residual/improvement of the last step */
-    const char *solver;     /* e.g. "PGS elliptic" (NULL = not shown) */
+    const char *solver;     /* e.g. "PGS elliptic, contact soft" (NULL = not shown) */
     const char *body_name;  /* the selected body's name (NULL = none selected) */
     double body_pos[3];     /* its position and linear velocity, world */
     double body_vel[3];
@@ -226,6 +226,7 @@ typedef enum {
     CS_ACT_TOGGLE_WIREFRAME,/* W */
     CS_ACT_TOGGLE_HUD,      /* H */
     CS_ACT_TOGGLE_JOINTS,   /* J (MuJoCo's simulate: joints) */
+    CS_ACT_TOGGLE_CONTACT_MODEL, /* M: contact model soft <-> coulomb, between steps */
     CS_ACT_NEXT_CONTACT,    /* ] : select the next contact for the cone overlay */
     CS_ACT_PREV_CONTACT,    /* [ */
     CS_ACT_QUIT,            /* Esc */
@@ -277,6 +278,7 @@ typedef struct {
     int step_requests;      /* single steps asked for (Right arrow) not yet taken */
     int step_back_requests;
     int reset_request;
+    int contact_model_requests; /* M presses not yet handed to the toggle_contact callback */
     /* Perturbation (Ctrl+left drag): body, anchor in the picked geom's local frame,
      * target in world, depth plane through the first hit point. */
     int perturb_active;
@@ -367,6 +369,9 @@ typedef struct {
     /* Optional: called before every step with the perturbation to apply (active = 0 when
      * none): write the force into the data's applied forces, nowhere else. */
     void (*perturb)(void *user, const cs_perturb *p);
+    /* Optional: switch the contact model (M), called between steps, never inside one;
+     * the next fill shows the model now in use. */
+    void (*toggle_contact)(void *user);
 } cs_viewer_callbacks;
 
 typedef struct {

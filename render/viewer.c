@@ -85,6 +85,9 @@ int cs_viewer_apply(cs_viewer_state *v, const cs_action *a, const cs_render_scen
     case CS_ACT_TOGGLE_JOINTS:
         v->overlay ^= CS_OVERLAY_JOINTS;
         return 1;
+    case CS_ACT_TOGGLE_CONTACT_MODEL:
+        v->contact_model_requests++;
+        return 1;
     case CS_ACT_NEXT_CONTACT:
     case CS_ACT_PREV_CONTACT: {
         int n = scene ? scene->ncontact : 0;

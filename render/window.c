@@ -128,6 +128,10 @@ int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, cha
             if (cb->reset)
                 cb->reset(cb->user);
         }
+        /* Between steps: the loop below takes this frame's steps with the new model. */
+        for (; L.v.contact_model_requests > 0; L.v.contact_model_requests--)
+            if (cb->toggle_contact)
+                cb->toggle_contact(cb->user);
         for (; L.v.step_back_requests > 0; L.v.step_back_requests--)
             if (cb->step_back)
                 cb->step_back(cb->user);

@@ -75,6 +75,11 @@ START_TEST(keys_map_to_actions)
     ck_assert_int_eq(map_key(GLFW_KEY_R, GLFW_PRESS, 0), CS_ACT_TOGGLE_FRAMES);
     ck_assert_int_eq(map_key(GLFW_KEY_J, GLFW_PRESS, 0), CS_ACT_TOGGLE_JOINTS);
     ck_assert_int_eq(map_key(GLFW_KEY_J, GLFW_REPEAT, 0), CS_ACT_NONE);
+    ck_assert_int_eq(map_key(GLFW_KEY_M, GLFW_PRESS, 0), CS_ACT_TOGGLE_CONTACT_MODEL);
+    ck_assert_int_eq(map_key(GLFW_KEY_M, GLFW_PRESS, GLFW_MOD_SHIFT), CS_ACT_TOGGLE_CONTACT_MODEL);
+    ck_assert_int_eq(map_key(GLFW_KEY_M, GLFW_REPEAT, 0), CS_ACT_NONE); /* held: one switch */
+    ck_assert_int_eq(map_key(GLFW_KEY_M, GLFW_RELEASE, 0), CS_ACT_NONE);
+    ck_assert_int_eq(map_key(GLFW_KEY_M, GLFW_PRESS, GLFW_MOD_CONTROL), CS_ACT_NONE);
     ck_assert_int_eq(map_key(GLFW_KEY_ESCAPE, GLFW_PRESS, 0), CS_ACT_QUIT);
     ck_assert_int_eq(map_key(GLFW_KEY_RIGHT_BRACKET, GLFW_PRESS, 0), CS_ACT_NEXT_CONTACT);
     /* Ctrl+C is not the contact toggle, and unmapped keys do nothing. */
@@ -232,6 +237,12 @@ START_TEST(viewer_state_follows_actions)
     ck_assert_uint_ne(v.overlay & CS_OVERLAY_JOINTS, 0);
     cs_viewer_apply(&v, &a, NULL, 100, 100);
     ck_assert_uint_eq(v.overlay & CS_OVERLAY_JOINTS, 0);
+    a = action(CS_ACT_TOGGLE_CONTACT_MODEL); /* counted, for the loop to hand over */
+    ck_assert_int_eq(v.contact_model_requests, 0);
+    ck_assert_int_eq(cs_viewer_apply(&v, &a, NULL, 100, 100), 1);
+    ck_assert_int_eq(v.contact_model_requests, 1);
+    cs_viewer_apply(&v, &a, NULL, 100, 100);
+    ck_assert_int_eq(v.contact_model_requests, 2);
     a = action(CS_ACT_RESET);
     cs_viewer_apply(&v, &a, NULL, 100, 100);
     ck_assert_int_eq(v.reset_request, 1);

@@ -257,7 +257,7 @@ START_TEST(hud_numbers)
     f.d->solver.improvement = 2.5e-9;
     f.d->time = 1.25;
     cs_view_fill(&f.v, &f.s);
-    ck_assert_str_eq(f.s.hud.solver, "PGS elliptic");
+    ck_assert_str_eq(f.s.hud.solver, "PGS elliptic, contact soft");
     ck_assert_int_eq(f.s.hud.iterations, 17);
     ck_assert_double_eq(f.s.hud.residual, 2.5e-9);
     ck_assert_double_eq(f.s.hud.time, 1.25);
@@ -276,11 +276,14 @@ START_TEST(hud_numbers)
     teardown(&f);
 
     cs_option o = {0};
-    char buf[32];
+    char buf[48];
     o.solver = CS_SOLVER_NEWTON;
     o.cone = CS_CONE_PYRAMIDAL;
     cs_view_solver_name(&o, buf, sizeof buf);
-    ck_assert_str_eq(buf, "Newton pyramidal");
+    ck_assert_str_eq(buf, "Newton pyramidal, contact soft");
+    o.contact = CS_CONTACT_COULOMB;
+    cs_view_solver_name(&o, buf, sizeof buf);
+    ck_assert_str_eq(buf, "Newton pyramidal, contact coulomb");
 }
 END_TEST
 
@@ -823,6 +826,77 @@ START_TEST(callbacks_drive_the_view)
     ck_assert_double_eq(f.s.hud.time, 0);
     ck_assert_ptr_nonnull(cb.perturb);
     ck_assert_ptr_nonnull(cb.step_back);
+    ck_assert_ptr_nonnull(cb.toggle_contact);
+    teardown(&f);
+}
+END_TEST
+
+/* The box's displacement along the slope's downhill direction since p0. */
+static double downhill(const fixture *f, int b, const double p0[3])
+{
+    /* The slope is turned about x: its downhill direction is -y of the slope frame. */
+    const double *R = f->d->geom_xpose[0].mat; /* geom 0 is the slope (row-major) */
+    double dy[3] = {-R[1], -R[4], -R[7]};
+    double s = 0;
+    for (int k = 0; k < 3; k++) s += (f->d->xpos[3 * b + k] - p0[k]) * dy[k];
+    return s;
+}
+
+/* M between steps: incline_stick's box (tan 24.2 deg = 0.45 < mu = 0.5) creeps down the
+ * slope under the soft model (the friction row holds the load at a steady slip) and stays
+ * put under the Coulomb model after the switch; the HUD names the model in use. */
+START_TEST(contact_key_switches_the_model)
+{
+    fixture f;
+    setup(&f, load_scene("incline_stick.xml"), -1);
+    ck_assert_int_eq(f.m->opt.contact, CS_CONTACT_SOFT);
+    ck_assert_int_eq(cs_view_own_model(&f.v, f.m), 0);
+    cs_viewer_callbacks cb;
+    cs_view_callbacks(&f.v, &cb);
+    cb.fill(cb.user, &f.s);
+    ck_assert_str_eq(f.s.hud.solver, "Newton elliptic, contact soft");
+    int b = cs_name2id_body(f.m, "box");
+    const int settle = 100, watch = 250; /* 0.2 s to land, then 0.5 s */
+    for (int i = 0; i < settle; i++) ck_assert_int_eq(cb.step(cb.user), 0);
+    double p0[3];
+    memcpy(p0, f.d->xpos + 3 * b, sizeof p0);
+    for (int i = 0; i < watch; i++) ck_assert_int_eq(cb.step(cb.user), 0);
+    double soft = downhill(&f, b, p0);
+
+    cb.toggle_contact(cb.user); /* M, between steps */
+    ck_assert_int_eq(f.m->opt.contact, CS_CONTACT_COULOMB);
+    cb.fill(cb.user, &f.s);
+    ck_assert_str_eq(f.s.hud.solver, "Newton elliptic, contact coulomb");
+    ck_assert_ptr_null(f.s.hud.message);
+    for (int i = 0; i < settle; i++) ck_assert_int_eq(cb.step(cb.user), 0);
+    memcpy(p0, f.d->xpos + 3 * b, sizeof p0);
+    for (int i = 0; i < watch; i++) ck_assert_int_eq(cb.step(cb.user), 0);
+    double coulomb = downhill(&f, b, p0);
+    ck_assert_double_gt(soft, 2e-5);      /* about 0.14 mm/s x 0.5 s = 7e-5 m */
+    ck_assert_double_lt(fabs(coulomb), 1e-6);
+
+    cs_view_toggle_contact(&f.v); /* and back */
+    ck_assert_int_eq(f.m->opt.contact, CS_CONTACT_SOFT);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_str_eq(f.s.hud.solver, "Newton elliptic, contact soft");
+    teardown(&f);
+}
+END_TEST
+
+/* A view that was not handed its model writable leaves the model alone and says so. */
+START_TEST(contact_key_needs_an_owned_model)
+{
+    fixture f;
+    setup(&f, load_scene("sphere_plane.xml"), -1);
+    ck_assert_int_eq(cs_view_toggle_contact(&f.v), -1);
+    ck_assert_int_eq(f.m->opt.contact, CS_CONTACT_SOFT);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_str_eq(f.s.hud.solver, "PGS elliptic, contact soft");
+    ck_assert_ptr_nonnull(f.s.hud.message);
+    ck_assert_ptr_nonnull(strstr(f.s.hud.message, "contact model"));
+    cs_model *other = load_scene("sphere_plane.xml");
+    ck_assert_int_eq(cs_view_own_model(&f.v, other), -1);
+    cs_free_model(other);
     teardown(&f);
 }
 END_TEST
@@ -849,6 +923,8 @@ static Suite *suite(void)
     tcase_add_test(tc, reset_returns_to_the_keyframe);
     tcase_add_test(tc, replay_shows_the_recorded_states);
     tcase_add_test(tc, callbacks_drive_the_view);
+    tcase_add_test(tc, contact_key_switches_the_model);
+    tcase_add_test(tc, contact_key_needs_an_owned_model);
     suite_add_tcase(s, tc);
     return s;
 }
