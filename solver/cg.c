@@ -389,18 +389,6 @@ static void cg_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
     cw->jres_at_a[isl] = 1;
 }
 
-/* store: the forces in the contact frame; the forces and zones are those of the final a
- * (its last evaluation) */
-static void cg_store(void *ws, cs_solver_ws *w, int isl)
-{
-    (void)ws;
-    cs_efc *e = w->p->efc;
-    for (int b = 0; b < w->isl_block_num[isl]; b++) {
-        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
-        cs_efc_decode(e, k, e->force + e->blk_row[k], e->blk_force + CS_MAXDIM * k);
-    }
-}
-
 static void cg_destroy(void *ws)
 {
     cg_ws *cw = ws;
@@ -475,5 +463,5 @@ const cs_method cs_method_cg = {
     .reserve = cg_reserve,
     .warm_start = cg_warm_start,
     .iterate = cg_iterate,
-    .store = cg_store,
+    .store = cs_i_store_decode,
 };

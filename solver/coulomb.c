@@ -605,17 +605,6 @@ static cs_iter_status coulomb_iterate(void *ws, cs_solver_ws *w, int thread, int
     return status;
 }
 
-/* store: the forces in the contact frame (the zones are the sweeps' own) */
-static void coulomb_store(void *ws, cs_solver_ws *w, int isl)
-{
-    (void)ws;
-    cs_efc *e = w->p->efc;
-    for (int b = 0; b < w->isl_block_num[isl]; b++) {
-        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
-        cs_efc_decode(e, k, e->force + e->blk_row[k], e->blk_force + CS_MAXDIM * k);
-    }
-}
-
 /* ---- statistics --------------------------------------------------------------------- */
 
 static void coulomb_stats(void *ws, cs_solver_ws *w, int isl)
@@ -704,7 +693,7 @@ const cs_method cs_method_coulomb = {
     .destroy = coulomb_destroy,
     .reserve = coulomb_reserve,
     .iterate = coulomb_iterate,
-    .store = coulomb_store,
+    .store = cs_i_store_decode,
     .stats = coulomb_stats,
     .end = coulomb_end,
 };

@@ -309,3 +309,15 @@ cs_zone cs_i_soft_force(const cs_efc *e, int k, const double *j, double *f, doub
     double rc[5] = {Rn, kap, 1 / Rn, kap > 0 ? 1 / kap : 0, 1 / (Rn + kap)};
     return cs_i_soft_ell(e->blk_nrow[k], j, e->blk_friction + 5 * k, rc, f, cost, 0);
 }
+
+/* A method's store stage when its row forces are final: each block's force decoded into the
+ * contact frame (zones are the method's own) */
+void cs_i_store_decode(void *ws, cs_solver_ws *w, int isl)
+{
+    (void)ws;
+    cs_efc *e = w->p->efc;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        cs_efc_decode(e, k, e->force + e->blk_row[k], e->blk_force + CS_MAXDIM * k);
+    }
+}

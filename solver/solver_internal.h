@@ -176,6 +176,8 @@ cs_i_soft_ell(int n, const double *j, const double *mu, const double *rc, double
     return CS_ZONE_MIDDLE;
 }
 /* 1 / (meaninertia max(1, nv of the island)): MuJoCo's scale of the stopping rules */
+/* store stage of a method whose row forces are final: decode each block's force */
+void cs_i_store_decode(void *ws, cs_solver_ws *w, int isl);
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl);
 /* M x on an island's trees (y, x: dof-indexed) */
 void cs_i_mass_mul(const cs_solver_ws *w, const cs_problem *p, int isl, double *y,
