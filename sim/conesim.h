@@ -354,6 +354,10 @@ typedef struct {
     /* M + h diag(damping) and its factor, for implicit damping in the Euler step (M - h D,
      * D = d qfrc_smooth / d qvel without the bias term, for implicitfast) */
     double *qH, *qHLD, *qHDiagInv;
+    double *qacc_implicit; /* nv: the implicit step's acceleration (Euler with damping,
+                              implicitfast) */
+    double *qDeriv;       /* nv: implicitfast's d qfrc_smooth / d qvel (diagonal: dof damping
+                             and joint actuators) */
     struct cs_mass *massH;
     /* smooth-stage scratch (per body: composite inertia 13, bias acceleration and force 6;
      * per dof: cdof's time derivative 6) */

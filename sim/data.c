@@ -15,7 +15,8 @@
     X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_passive) X(qfrc_smooth) \
     X(qfrc_constraint) X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(xanchor) \
     X(xaxis) X(dof_xaxis) X(dof_xanchor) X(cdof) X(cvel) X(qM) X(qLD) X(qLDiagInv) X(qH) \
-    X(qHLD) X(qHDiagInv) X(crb) X(cacc) X(cfrc) X(cdofdot) X(contact) X(rawcon) X(jac) \
+    X(qHLD) X(qHDiagInv) X(qacc_implicit) X(qDeriv) X(crb) X(cacc) X(cfrc) X(cdofdot) \
+    X(contact) X(rawcon) X(jac) \
     X(ctrl) X(act) X(act_dot) X(actuator_length) X(actuator_velocity) X(actuator_force) \
     X(qfrc_actuator) X(rk4)
 
@@ -49,8 +50,7 @@ cs_data *cs_make_data(const cs_model *m)
     A(geom_xpose, ng); A(xanchor, 3 * nj); A(xaxis, 3 * nj); A(dof_xaxis, 3 * nv);
     A(dof_xanchor, 3 * nv); A(cdof, 6 * nv); A(cvel, 6 * nb);
     A(qM, nM); A(qLD, nM); A(qLDiagInv, nv);
-    /* qHDiagInv: the pivots, then the implicit step's right-hand side and D's diagonal */
-    A(qH, nM); A(qHLD, nM); A(qHDiagInv, 3 * nv);
+    A(qH, nM); A(qHLD, nM); A(qHDiagInv, nv); A(qacc_implicit, nv); A(qDeriv, nv);
     A(crb, 13 * nb); A(cacc, 6 * nb); A(cfrc, 18 * nb); A(cdofdot, 6 * nv);
     d->ncon_cap = m->ncon_reserve; /* grown by the collision stage as contacts come */
     A(contact, d->ncon_cap); A(rawcon, d->ncon_cap);

@@ -68,12 +68,12 @@ static int implicit_damping(const cs_model *m)
     return 0;
 }
 
-/* qacc from (qH) qacc = qfrc_smooth + qfrc_constraint, qH = M + h diag(hd) already in d->qH;
- * written to d->qHDiagInv + nv. Returns it, or d->qacc when qH is not positive definite. */
+/* qacc from (qH) qacc = qfrc_smooth + qfrc_constraint, qH already in d->qH; written to
+ * d->qacc_implicit. Returns it, or d->qacc when qH is not positive definite. */
 static const double *solve_qH(const cs_model *m, cs_data *d)
 {
     int nv = m->nv;
-    double *a = d->qHDiagInv + nv; /* the rhs and solution live past the pivots */
+    double *a = d->qacc_implicit;
     for (int i = 0; i < nv; i++) a[i] = d->qfrc_smooth[i] + d->qfrc_constraint[i];
     if (cs_mass_factor(d->massH)) {
         d->warning[CS_WARN_BADQACC]++;
@@ -217,19 +217,19 @@ static void implicitfast(const cs_model *m, cs_data *d)
 {
     double h = m->opt.timestep;
     int nv = m->nv;
-    double *D = d->qHDiagInv + 2 * nv; /* d qfrc_smooth / d qvel: diagonal here */
+    double *D = d->qDeriv; /* d qfrc_smooth / d qvel: diagonal here */
     memset(D, 0, (size_t)nv * sizeof *D);
     if (damped(m))
         for (int i = 0; i < nv; i++) D[i] = -m->dof_damping[i];
     cs_actuator_vel(m, d, D);
     memcpy(d->qH, d->qM, (size_t)m->nM * sizeof *d->qH);
     /* a standalone free body's rows stay M here: its block is solved apart below */
-    for (int i = 0; i < nv; i++) {
-        int b = m->dof_bodyid[i];
-        if (m->jnt_type[m->dof_jntid[i]] == CS_JNT_FREE && standalone_free(m, b)) continue;
-        d->qH[m->dof_Madr[i]] -= h * D[i];
+    for (int j = 0; j < m->njnt; j++) {
+        int o = m->jnt_dofadr[j], n = cs_jnt_nv(m->jnt_type[j]);
+        if (m->jnt_type[j] == CS_JNT_FREE && standalone_free(m, m->jnt_bodyid[j])) continue;
+        for (int i = o; i < o + n; i++) d->qH[m->dof_Madr[i]] -= h * D[i];
     }
-    double *a = d->qHDiagInv + nv;
+    double *a = d->qacc_implicit;
     const double *qacc = solve_qH(m, d);
     if (qacc == a)
         for (int j = 0; j < m->njnt; j++) {
