@@ -427,29 +427,22 @@ static int cg_reserve(void *ws, const cs_solver_ws *w)
         if (nd <= DENSE_TREE) nMt += nd * nd;
     }
     if (nMt > cw->nMt || !cw->Mt) {
-        double *a = cs_realloc(cw->Mt, sizeof(double) * (size_t)(nMt + 1));
-        if (!a) return -1;
-        cw->Mt = a;
-        double *b = cs_realloc(cw->Mi, sizeof(double) * (size_t)(nMt + 1));
-        if (!b) return -1;
-        cw->Mi = b;
+        if (cs_i_resize((void **)&cw->Mt, sizeof(double), nMt + 1) ||
+            cs_i_resize((void **)&cw->Mi, sizeof(double), nMt + 1))
+            return -1;
         cw->nMt = nMt;
     }
     if (CS_LINE_QUAD_BLOCK * (size_t)nb > cw->cap_quad) {
-        size_t c = CS_LINE_QUAD_BLOCK * (size_t)(nb + nb / 2 + 16);
-        double *q = cs_realloc(cw->quad, sizeof(double) * c);
-        if (!q) return -1;
-        cw->quad = q;
+        size_t c = CS_LINE_QUAD_BLOCK * (size_t)cs_i_more(nb);
+        if (cs_i_resize((void **)&cw->quad, sizeof(double) * CS_LINE_QUAD_BLOCK, cs_i_more(nb)))
+            return -1;
         cw->cap_quad = c;
     }
     if (nefc <= cw->cap_efc) return 0;
-    int c = nefc + nefc / 2 + 16;
-    double *j = cs_realloc(cw->jres, sizeof(double) * (size_t)c);
-    if (!j) return -1;
-    cw->jres = j;
-    double *d = cs_realloc(cw->Jd, sizeof(double) * (size_t)c);
-    if (!d) return -1;
-    cw->Jd = d;
+    int c = cs_i_more(nefc);
+    if (cs_i_resize((void **)&cw->jres, sizeof(double), c) ||
+        cs_i_resize((void **)&cw->Jd, sizeof(double), c))
+        return -1;
     cw->cap_efc = c;
     return 0;
 }

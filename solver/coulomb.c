@@ -419,19 +419,12 @@ static int coulomb_reserve(void *ws, const cs_solver_ws *w)
     struct cs_coulomb_ws *cw = ws;
     const cs_efc *e = w->p->efc;
     if (e->nblock > cw->cap_blk) {
-        int c = e->nblock + e->nblock / 2 + 16;
-        int *p = cs_realloc(cw->pat, sizeof(int) * (size_t)c);
-        if (!p) return -1;
-        cw->pat = p;
-        p = cs_realloc(cw->match, sizeof(int) * (size_t)c);
-        if (!p) return -1;
-        cw->match = p;
-        p = cs_realloc(cw->bqp_ok, sizeof(int) * (size_t)c);
-        if (!p) return -1;
-        cw->bqp_ok = p;
-        cs_bqp *q = cs_realloc(cw->bqp, sizeof(cs_bqp) * (size_t)c);
-        if (!q) return -1;
-        cw->bqp = q;
+        int c = cs_i_more(e->nblock);
+        if (cs_i_resize((void **)&cw->pat, sizeof(int), c) ||
+            cs_i_resize((void **)&cw->match, sizeof(int), c) ||
+            cs_i_resize((void **)&cw->bqp_ok, sizeof(int), c) ||
+            cs_i_resize((void **)&cw->bqp, sizeof(cs_bqp), c))
+            return -1;
         cw->cap_blk = c;
     }
     for (int k = 0; k < e->nblock; k++) {
@@ -471,13 +464,10 @@ static void coulomb_end(void *ws, cs_solver_ws *w)
     if (!cw) return;
     cw->n = 0; /* no warm start next step unless all is kept */
     if (e->nblock > cw->cap) {
-        int c = e->nblock + e->nblock / 2 + 16;
-        keep *k = cs_realloc(cw->k, sizeof(keep) * (size_t)c);
-        if (!k) return;
-        cw->k = k;
-        long long *o = cs_realloc(cw->ord, sizeof(long long) * (size_t)c);
-        if (!o) return;
-        cw->ord = o;
+        int c = cs_i_more(e->nblock);
+        if (cs_i_resize((void **)&cw->k, sizeof(keep), c) ||
+            cs_i_resize((void **)&cw->ord, sizeof(long long), c))
+            return;
         cw->cap = c;
     }
     for (int b = 0; b < e->nblock; b++) {

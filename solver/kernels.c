@@ -1,6 +1,7 @@
 /* The primitives every method may use: the soft response of a block (cs_efc_soft and its
  * directional form), residuals and products of a block's rows, the island's mass operator
  * and primal cost. They call nothing of the driver's or the methods'. */
+#include "alloc.h"
 #include "solver_internal.h"
 
 #include <math.h>
@@ -321,3 +322,13 @@ void cs_i_store_decode(void *ws, cs_solver_ws *w, int isl)
         cs_efc_decode(e, k, e->force + e->blk_row[k], e->blk_force + CS_MAXDIM * k);
     }
 }
+
+int cs_i_resize(void **p, size_t elem, int n)
+{
+    void *q = cs_realloc(*p, elem * (size_t)(n > 0 ? n : 1));
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
+int cs_i_more(int need) { return need + need / 2 + 16; }

@@ -693,17 +693,6 @@ static void *newton_create(const cs_solver_ws *w)
     return nw;
 }
 
-/* exact-size (re)allocation of per-step arrays; their capacity is tracked by the caller */
-static int resize(void **p, size_t elem, int n)
-{
-    void *q = cs_realloc(*p, elem * (size_t)(n > 0 ? n : 1));
-    if (!q) return -1;
-    *p = q;
-    return 0;
-}
-
-static int more(int need) { return need + need / 2 + 16; }
-
 static int newton_reserve(void *ws, const cs_solver_ws *w)
 {
     newton_ws *nw = ws;
@@ -730,8 +719,8 @@ static int newton_reserve(void *ws, const cs_solver_ws *w)
     int nP = 0;
     for (int t = 0; t < M->ntree; t++) nP += M->tree_dofnum[t] * M->tree_dofnum[t];
     if (!nw->P || !nw->Hd || nP != nw->tree_Padr[M->ntree]) {
-        if (resize((void **)&nw->P, sizeof(double), nP + 1) ||
-            resize((void **)&nw->Hd, sizeof(double), nP + 1))
+        if (cs_i_resize((void **)&nw->P, sizeof(double), nP + 1) ||
+            cs_i_resize((void **)&nw->Hd, sizeof(double), nP + 1))
             return -1;
         for (int t = 0, a = 0; t < M->ntree; t++) {
             nw->tree_Padr[t] = a;
@@ -743,35 +732,38 @@ static int newton_reserve(void *ws, const cs_solver_ws *w)
     for (int k = 0; k < nb; k++)
         noff += e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1]; /* two-tree curvature blocks */
     if (w->nG > nw->cap_G) {
-        int c = more(w->nG);
-        if (resize((void **)&nw->Hl, sizeof(double), c)) return -1;
+        int c = cs_i_more(w->nG);
+        if (cs_i_resize((void **)&nw->Hl, sizeof(double), c)) return -1;
         nw->cap_G = c;
     }
     if (e->nefc > nw->cap_efc) {
-        int c = more(e->nefc);
-        if (resize((void **)&nw->jres, sizeof(double), c) || resize((void **)&nw->Jd, sizeof(double), c))
+        int c = cs_i_more(e->nefc);
+        if (cs_i_resize((void **)&nw->jres, sizeof(double), c) ||
+            cs_i_resize((void **)&nw->Jd, sizeof(double), c))
             return -1;
         nw->cap_efc = c;
     }
     if (noff > nw->cap_off || !nw->Hoff) {
-        int c = more(noff);
-        if (resize((void **)&nw->Hoff, sizeof(double), c)) return -1;
+        int c = cs_i_more(noff);
+        if (cs_i_resize((void **)&nw->Hoff, sizeof(double), c)) return -1;
         nw->cap_off = c;
     }
     if (nb > nw->cap_block) {
-        int c = more(nb);
+        int c = cs_i_more(nb);
         size_t si = sizeof(int);
-        if (resize((void **)&nw->hp_ord, si, c) || resize((void **)&nw->hp_tree, si, 2 * c) ||
-            resize((void **)&nw->hp_blk, si, 2 * c + 1) || resize((void **)&nw->hp_adr, si, c) ||
-            resize((void **)&nw->hp_key, sizeof(long long), c) || resize((void **)&nw->offadr, si, c))
+        if (cs_i_resize((void **)&nw->hp_ord, si, c) ||
+            cs_i_resize((void **)&nw->hp_tree, si, 2 * c) ||
+            cs_i_resize((void **)&nw->hp_blk, si, 2 * c + 1) ||
+            cs_i_resize((void **)&nw->hp_adr, si, c) ||
+            cs_i_resize((void **)&nw->hp_key, sizeof(long long), c) ||
+            cs_i_resize((void **)&nw->offadr, si, c))
             return -1;
         nw->cap_block = c;
     }
     if (CS_LINE_QUAD_BLOCK * (size_t)nb > nw->cap_quad) {
-        size_t c = CS_LINE_QUAD_BLOCK * (size_t)more(nb);
-        double *q = cs_realloc(nw->quad, sizeof(double) * c);
-        if (!q) return -1;
-        nw->quad = q;
+        size_t c = CS_LINE_QUAD_BLOCK * (size_t)cs_i_more(nb);
+        if (cs_i_resize((void **)&nw->quad, sizeof(double) * CS_LINE_QUAD_BLOCK, cs_i_more(nb)))
+            return -1;
         nw->cap_quad = c;
     }
     for (int k = 0, o = 0; k < nb; k++) {

@@ -677,37 +677,29 @@ static void *pgs_create(const cs_solver_ws *w)
     return pw;
 }
 
-static int resize(void **p, size_t elem, int n)
-{
-    void *q = cs_realloc(*p, elem * (size_t)(n > 0 ? n : 1));
-    if (!q) return -1;
-    *p = q;
-    return 0;
-}
-
-static int more(int need) { return need + need / 2 + 16; }
-
 static int pgs_reserve(void *ws, const cs_solver_ws *w)
 {
     pgs_ws *pw = ws;
     const cs_efc *e = w->p->efc;
     if (e->nefc > pw->cap_efc) {
-        int c = more(e->nefc);
-        if (resize((void **)&pw->fold, sizeof(double), c)) return -1;
+        int c = cs_i_more(e->nefc);
+        if (cs_i_resize((void **)&pw->fold, sizeof(double), c)) return -1;
         pw->cap_efc = c;
     }
     if (e->nblock > pw->cap_block) {
-        int c = more(e->nblock);
+        int c = cs_i_more(e->nblock);
         size_t si = sizeof(int), sd = sizeof(double);
-        if (resize((void **)&pw->bqp, sizeof(cs_bqp), c) || resize((void **)&pw->bqp_ok, si, c) ||
-            resize((void **)&pw->gord, si, c) || resize((void **)&pw->gadr, si, 2 * c + 1) ||
-            resize((void **)&pw->gvalid, si, c) || resize((void **)&pw->gsig, si, c) ||
-            resize((void **)&pw->gsc0, si, c) || resize((void **)&pw->gsc1, si, c) ||
-            resize((void **)&pw->gkey, sizeof(long long), c) ||
-            resize((void **)&pw->gfac, sd, CS_GFAC * c) ||
-            resize((void **)&pw->gj0, sd, CS_MAXROWS * c) ||
-            resize((void **)&pw->gf0, sd, CS_MAXROWS * c) ||
-            resize((void **)&pw->gf1, sd, CS_MAXROWS * c))
+        if (cs_i_resize((void **)&pw->bqp, sizeof(cs_bqp), c) ||
+            cs_i_resize((void **)&pw->bqp_ok, si, c) ||
+            cs_i_resize((void **)&pw->gord, si, c) ||
+            cs_i_resize((void **)&pw->gadr, si, 2 * c + 1) ||
+            cs_i_resize((void **)&pw->gvalid, si, c) || cs_i_resize((void **)&pw->gsig, si, c) ||
+            cs_i_resize((void **)&pw->gsc0, si, c) || cs_i_resize((void **)&pw->gsc1, si, c) ||
+            cs_i_resize((void **)&pw->gkey, sizeof(long long), c) ||
+            cs_i_resize((void **)&pw->gfac, sd, CS_GFAC * c) ||
+            cs_i_resize((void **)&pw->gj0, sd, CS_MAXROWS * c) ||
+            cs_i_resize((void **)&pw->gf0, sd, CS_MAXROWS * c) ||
+            cs_i_resize((void **)&pw->gf1, sd, CS_MAXROWS * c))
             return -1;
         pw->cap_block = c;
     }

@@ -192,18 +192,6 @@ static void join(int *uf, int a, int b)
     if (r0 != r1) uf[r1 > r0 ? r1 : r0] = r1 > r0 ? r0 : r1;
 }
 
-/* exact-size (re)allocation of per-step arrays; their capacity is tracked by the caller */
-/* exact-size (re)allocation of per-step arrays; their capacity is tracked by the caller */
-static int resize(void **p, size_t elem, int n)
-{
-    void *q = cs_realloc(*p, elem * (size_t)(n > 0 ? n : 1));
-    if (!q) return -1;
-    *p = q;
-    return 0;
-}
-
-static int more(int need) { return need + need / 2 + 16; }
-
 /* The driver's per-step storage: islands' block lists and the block layout always; W and G
  * only when a method of the plan (or the statistics) needs them. Grows when a step needs
  * more than any before, then is reused. */
@@ -212,21 +200,21 @@ static int reserve(cs_solver_ws *w, const cs_efc *e, int needs)
     int nb = e->nblock, nG = 0;
     for (int k = 0; k < nb; k++) nG += e->blk_nrow[k] * e->blk_nrow[k];
     if (nb > w->cap_block) {
-        int c = more(nb);
+        int c = cs_i_more(nb);
         size_t si = sizeof(int);
-        if (resize((void **)&w->Gadr, si, c) || resize((void **)&w->isl_blocks, si, c) ||
-            resize((void **)&w->tadj, si, 2 * c))
+        if (cs_i_resize((void **)&w->Gadr, si, c) || cs_i_resize((void **)&w->isl_blocks, si, c) ||
+            cs_i_resize((void **)&w->tadj, si, 2 * c))
             return -1;
         w->cap_block = c;
     }
     if ((needs & (CS_NEED_W | CS_NEED_G)) && e->nnz > w->cap_W) {
-        int c = more(e->nnz);
-        if (resize((void **)&w->W, sizeof(double), c)) return -1;
+        int c = cs_i_more(e->nnz);
+        if (cs_i_resize((void **)&w->W, sizeof(double), c)) return -1;
         w->cap_W = c;
     }
     if ((needs & CS_NEED_G) && nG > w->cap_G) {
-        int c = more(nG);
-        if (resize((void **)&w->G, sizeof(double), c)) return -1;
+        int c = cs_i_more(nG);
+        if (cs_i_resize((void **)&w->G, sizeof(double), c)) return -1;
         w->cap_G = c;
     }
     for (int k = 0, a = 0; k < nb; k++) {

@@ -12,6 +12,7 @@
 #include "solver.h"
 
 #include <math.h>
+#include <stddef.h>
 
 /* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n); 0 ok, -1 not PD. */
 int cs_i_chol(int n, double *A);
@@ -176,6 +177,11 @@ cs_i_soft_ell(int n, const double *j, const double *mu, const double *rc, double
     return CS_ZONE_MIDDLE;
 }
 /* 1 / (meaninertia max(1, nv of the island)): MuJoCo's scale of the stopping rules */
+/* Exact-size (re)allocation of a per-step array (its capacity is tracked by the caller);
+ * 0, or -1 out of memory with *p unchanged. */
+int cs_i_resize(void **p, size_t elem, int n);
+/* the capacity to grow to when `need` does not fit: half again, plus a little */
+int cs_i_more(int need);
 /* store stage of a method whose row forces are final: decode each block's force */
 void cs_i_store_decode(void *ws, cs_solver_ws *w, int isl);
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl);
