@@ -184,6 +184,7 @@ static int nums(cs_mjcf *c, xmlNode *n, const char *name, double *out, int lo, i
         out[k++] = v;
         p = end;
     }
+    if (k == 0) return 0; /* an empty value (rgba="") is no value, as MuJoCo reads it */
     if (k < lo) {
         if (lo == hi) FAILN(c, n, name, "expects %d numbers, got %d", lo, k);
         FAILN(c, n, name, "expects at least %d numbers, got %d", lo, k);
