@@ -85,6 +85,10 @@ void cs_actuation(const cs_model *m, cs_data *d)
     }
     for (int i = 0; i < nu; i++)
         d->qfrc_actuator[act_dof(m, i)] += m->actuator_gear[6 * i] * d->actuator_force[i];
+    /* gravity compensation routed through the joint's actuators, inside their bounds */
+    if (m->ngravcomp)
+        for (int i = 0; i < m->nv; i++)
+            if (m->jnt_actgravcomp[m->dof_jntid[i]]) d->qfrc_actuator[i] += d->qfrc_gravcomp[i];
     /* a joint's actuatorfrcrange bounds the actuators' total force on it */
     for (int j = 0; j < m->njnt; j++)
         if (m->jnt_actfrclimited[j]) {

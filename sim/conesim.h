@@ -146,6 +146,8 @@ typedef struct {
     double *body_iquat;   /* 4: principal axes of inertia in the body frame */
     double *body_mass;
     double *body_inertia; /* 3: principal moments about the COM */
+    double *body_gravcomp; /* share of the body's weight cancelled by a force at its COM
+                              (MuJoCo's gravcomp; qfrc_gravcomp) */
     double *body_invweight0; /* 2: (translational, rotational) mean inverse inertia, docs/contact-math.md §8 */
     char **body_name;     /* NULL when unnamed */
 
@@ -266,6 +268,9 @@ typedef struct {
     int *jnt_actfrclimited;   /* njnt: 1 = the actuators' total force on the joint (hinge,
                                  slide) is clamped to jnt_actfrcrange */
     double *jnt_actfrcrange;  /* 2 per joint (actuatorfrcrange) */
+    int *jnt_actgravcomp;     /* njnt: 1 = the joint's share of qfrc_gravcomp is actuator
+                                 force (clamped by actuatorfrcrange), not passive */
+    int ngravcomp;            /* bodies with gravcomp != 0 */
 } cs_model;
 
 /* ---- data ------------------------------------------------------------------------------- */
@@ -325,7 +330,9 @@ typedef struct {
     double *xfrc_applied; /* 6 per body: world force, world torque at the body's COM */
     double *qfrc_bias;    /* nv: Coriolis/gyroscopic minus gravity (MuJoCo's sign: M a = f - bias) */
     double *qfrc_gravity; /* nv: generalized gravity force (already inside qfrc_bias) */
-    double *qfrc_passive; /* nv: joint springs and dampers */
+    double *qfrc_passive; /* nv: joint springs and dampers, gravity compensation */
+    double *qfrc_gravcomp; /* nv: gravity compensation (in qfrc_passive, or in qfrc_actuator
+                              for joints with actuatorgravcomp) */
     double *qfrc_smooth;  /* nv: qfrc_applied + J^T xfrc_applied + qfrc_passive - qfrc_bias */
     double *qfrc_constraint; /* nv: J^T f from the solver */
 

@@ -12,7 +12,7 @@
 
 #define CS_DATA_ARRAYS(X) \
     X(qpos) X(qvel) X(qacc) X(qacc_smooth) X(qacc_warmstart) X(qfrc_applied) \
-    X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_passive) X(qfrc_smooth) \
+    X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_passive) X(qfrc_gravcomp) X(qfrc_smooth) \
     X(qfrc_constraint) X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(xanchor) \
     X(xaxis) X(dof_xaxis) X(dof_xanchor) X(cdof) X(cvel) X(qM) X(qLD) X(qLDiagInv) X(qH) \
     X(qHLD) X(qHDiagInv) X(qacc_implicit) X(qDeriv) X(crb) X(cacc) X(cfrc) X(cdofdot) \
@@ -45,7 +45,7 @@ cs_data *cs_make_data(const cs_model *m)
 #define A(f, n) (d->f = cs_calloc((size_t)(n) + 1, sizeof *d->f))
     A(qpos, nq); A(qvel, nv); A(qacc, nv); A(qacc_smooth, nv); A(qacc_warmstart, nv);
     A(qfrc_applied, nv); A(xfrc_applied, 6 * nb); A(qfrc_bias, nv); A(qfrc_gravity, nv);
-    A(qfrc_passive, nv); A(qfrc_smooth, nv); A(qfrc_constraint, nv);
+    A(qfrc_passive, nv); A(qfrc_gravcomp, nv); A(qfrc_smooth, nv); A(qfrc_constraint, nv);
     A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb); A(ximat, 9 * nb);
     A(geom_xpose, ng); A(xanchor, 3 * nj); A(xaxis, 3 * nj); A(dof_xaxis, 3 * nv);
     A(dof_xanchor, 3 * nv); A(cdof, 6 * nv); A(cvel, 6 * nb);

@@ -491,9 +491,11 @@ static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
     if (ni) { solimp_check(c, n, "solimplimit", si); memcpy(j->solimplimit, si, (size_t)ni * sizeof *si); }
     ni = nums(c, n, "solimpfriction", si, 3, 5);
     if (ni) { solimp_check(c, n, "solimpfriction", si); memcpy(j->solimpfriction, si, (size_t)ni * sizeof *si); }
-    double sd[2];
-    if (nums(c, n, "springdamper", sd, 2, 2) && (sd[0] != 0 || sd[1] != 0))
-        FAILN(c, n, "springdamper", "springdamper is not supported (give stiffness and damping)");
+    if (nums(c, n, "springdamper", j->springdamper, 2, 2) &&
+        (j->springdamper[0] != 0 || j->springdamper[1] != 0) &&
+        (j->springdamper[0] <= 0 || j->springdamper[1] <= 0))
+        FAILN(c, n, "springdamper", "springdamper values must both be positive when given");
+    boolean(c, n, "actuatorgravcomp", &j->actgravcomp);
 }
 
 static void default_jspec(cs_jspec *j)
@@ -513,9 +515,8 @@ static void default_jspec(cs_jspec *j)
 static const char *const JOINT_ATTRS[] = {"name", "class", "type", "pos", "axis",
     "damping", "armature", "frictionloss", "stiffness", "springref", "ref", "limited", "range",
     "margin", "solreflimit", "solimplimit", "solreffriction", "solimpfriction", "springdamper",
-    "actuatorfrclimited", "actuatorfrcrange", NULL};
-/* labels, and gravity compensation through actuators (bodies with gravcomp are refused) */
-static const char *const JOINT_VISUAL[] = {"user", "group", "actuatorgravcomp", NULL};
+    "actuatorfrclimited", "actuatorfrcrange", "actuatorgravcomp", NULL};
+static const char *const JOINT_VISUAL[] = {"user", "group", NULL};
 
 /* ---- actuators ------------------------------------------------------------------------ */
 static void default_aspec(cs_aspec *a)
@@ -1009,9 +1010,7 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
     int mocap;
     if (boolean(c, n, "mocap", &mocap) && mocap)
         FAILN(c, n, "mocap", "mocap bodies are not supported");
-    double gc;
-    if (num1(c, n, "gravcomp", &gc) && gc != 0)
-        FAILN(c, n, "gravcomp", "gravity compensation is not supported");
+    num1(c, n, "gravcomp", &b.gravcomp);
     char *cc = attr(c, n, "childclass");
     if (cc) {
         int k = find_class(c, cc);

@@ -553,7 +553,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     A(body_jntnum, nb); A(body_dofadr, nb); A(body_dofnum, nb); A(body_simple, nb);
     A(body_geomadr, nb);
     A(body_geomnum, nb); A(body_pos, 3 * nb); A(body_quat, 4 * nb); A(body_ipos, 3 * nb);
-    A(body_iquat, 4 * nb); A(body_mass, nb); A(body_inertia, 3 * nb);
+    A(body_iquat, 4 * nb); A(body_mass, nb); A(body_inertia, 3 * nb); A(body_gravcomp, nb);
     A(body_invweight0, 2 * nb); A(body_name, nb);
     A(jnt_type, nj); A(jnt_qposadr, nj); A(jnt_dofadr, nj); A(jnt_bodyid, nj);
     A(jnt_limited, nj); A(jnt_pos, 3 * nj); A(jnt_axis, 3 * nj); A(jnt_range, 2 * nj);
@@ -602,7 +602,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     A(actuator_ctrlrange, 2 * nu); A(actuator_forcerange, 2 * nu); A(actuator_actrange, 2 * nu);
     A(actuator_gear, 6 * nu); A(actuator_name, nu); A(dof_M0, nv);
     A(key_ctrl, (size_t)nu * c->nkey); A(key_act, (size_t)na * c->nkey);
-    A(jnt_actfrclimited, nj); A(jnt_actfrcrange, 2 * nj);
+    A(jnt_actfrclimited, nj); A(jnt_actfrcrange, 2 * nj); A(jnt_actgravcomp, nj);
 #undef A
     int oom = 0;
 #define CHECK(f) oom |= (m->f == NULL);
@@ -626,6 +626,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->body_ipos + 3 * b, bipos + 3 * b, 3 * sizeof(double));
         memcpy(m->body_iquat + 4 * b, biquat + 4 * b, 4 * sizeof(double));
         m->body_mass[b] = bmass[b];
+        m->body_gravcomp[b] = B->gravcomp;
+        m->ngravcomp += B->gravcomp != 0;
         memcpy(m->body_inertia + 3 * b, binert + 3 * b, 3 * sizeof(double));
         m->body_name[b] = dupname(B->name, &nameoom);
     }
@@ -647,6 +649,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->jnt_name[j] = dupname(c->jnt[j].name, &nameoom);
         m->jnt_actfrclimited[j] = J->actfrclimited == CS_LIMITED_TRUE;
         memcpy(m->jnt_actfrcrange + 2 * j, J->actfrcrange, 2 * sizeof(double));
+        m->jnt_actgravcomp[j] = J->actgravcomp;
         for (int k = 0; k < cs_jnt_nv(J->type); k++) {
             int i = jdadr[j] + k;
             m->dof_jntid[i] = j;
@@ -826,6 +829,19 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         BFAIL(c, &c->body[b], NULL, "the mass matrix is not positive definite at the reference "
                                     "pose: a moving body (or its subtree) without mass or "
                                     "inertia");
+    }
+    /* springdamper: stiffness and damping of a mass-spring-damper with this time constant
+     * and damping ratio, the mass being the joint's mean inverse weight at qpos0 inverted
+     * (MuJoCo's rule, which replaces any stiffness and damping given) */
+    for (int j = 0; j < nj; j++) {
+        const double *sd = c->jnt[j].s.springdamper;
+        if (sd[0] <= 0 || sd[1] <= 0) continue;
+        int adr = m->jnt_dofadr[j], n = cs_jnt_nv(m->jnt_type[j]);
+        double w = 0;
+        for (int k = 0; k < n; k++) w += m->dof_invweight0[adr + k];
+        double inertia = n / fmax(1e-15, w);
+        m->jnt_stiffness[j] = inertia / fmax(1e-15, sd[0] * sd[0] * sd[1] * sd[1]);
+        for (int k = 0; k < n; k++) m->dof_damping[adr + k] = 2 * inertia / fmax(1e-15, sd[0]);
     }
     /* dampratio: a position-like actuator's positive biasprm[2] is a damping ratio; kv from
      * the joint's reflected inertia at qpos0, dof_M0 / gear^2 (MuJoCo's set0) */

@@ -40,6 +40,8 @@ typedef struct {
     double solreflimit[2], solimplimit[5], solreffriction[2], solimpfriction[5];
     int actfrclimited;    /* CS_LIMITED_*: the actuators' total force on the joint clamped */
     double actfrcrange[2];
+    int actgravcomp;      /* 1: gravity compensation reaches the joint as actuator force */
+    double springdamper[2]; /* timeconst, dampratio (both > 0: stiffness and damping from them) */
 } cs_jspec;
 
 /* actuator dynamics, gain and bias types (MuJoCo's mjtDyn, mjtGain, mjtBias numbering) */
@@ -118,6 +120,7 @@ typedef struct {
     int has_inertial;
     double imass, ipos[3], iquat[4], iinertia[3];
     int geom0, ngeom;
+    double gravcomp;      /* share of the body's weight cancelled (MuJoCo's gravcomp) */
 } cs_bspec;
 
 typedef struct {

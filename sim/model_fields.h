@@ -5,7 +5,7 @@
 #define CS_MODEL_ARRAYS(X) \
     X(body_parent) X(body_rootid) X(body_weldid) X(body_jntadr) X(body_jntnum) \
     X(body_dofadr) X(body_dofnum) X(body_simple) X(body_geomadr) X(body_geomnum) \
-    X(body_pos) X(body_quat) X(body_ipos) X(body_iquat) X(body_mass) X(body_inertia) \
+    X(body_pos) X(body_quat) X(body_ipos) X(body_iquat) X(body_mass) X(body_inertia) X(body_gravcomp) \
     X(body_invweight0) X(jnt_type) X(jnt_qposadr) X(jnt_dofadr) X(jnt_bodyid) X(jnt_limited) \
     X(jnt_pos) X(jnt_axis) X(jnt_range) X(jnt_stiffness) X(jnt_margin) X(jnt_solref) \
     X(jnt_solimp) X(qpos0) X(qpos_spring) \
@@ -26,7 +26,7 @@
     X(actuator_forcelimited) X(actuator_actlimited) X(actuator_actearly) X(actuator_dynprm) \
     X(actuator_gainprm) X(actuator_biasprm) X(actuator_ctrlrange) X(actuator_forcerange) \
     X(actuator_actrange) X(actuator_gear) X(dof_M0) X(key_ctrl) X(key_act) \
-    X(jnt_actfrclimited) X(jnt_actfrcrange)
+    X(jnt_actfrclimited) X(jnt_actfrcrange) X(jnt_actgravcomp)
 
 #define CS_MODEL_NAMES(X) \
     X(body_name, nbody) X(jnt_name, njnt) X(geom_name, ngeom) X(pair_name, npair) \

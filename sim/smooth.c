@@ -175,13 +175,39 @@ static int spring_stretch(const cs_model *m, const cs_data *d, int j, double dif
     }
 }
 
+/* Gravity compensation: a force -gravcomp m g at each such body's COM, as generalised force
+ * over the dofs of its chain (the same spatial projection as gravity's). */
+static void gravcomp(const cs_model *m, cs_data *d)
+{
+    memset(d->qfrc_gravcomp, 0, (size_t)m->nv * sizeof *d->qfrc_gravcomp);
+    const double *g = m->opt.gravity;
+    if (!m->ngravcomp || (m->opt.disableflags & CS_DSBL_GRAVITY) ||
+        (g[0] == 0 && g[1] == 0 && g[2] == 0))
+        return;
+    for (int b = 1; b < m->nbody; b++) {
+        double s = -m->body_mass[b] * m->body_gravcomp[b];
+        if (s == 0) continue;
+        const double *o = ref_point(m, d, b), *c = d->xipos + 3 * b;
+        double r[3] = {c[0] - o[0], c[1] - o[1], c[2] - o[2]}, w[6];
+        for (int k = 0; k < 3; k++) w[3 + k] = s * g[k];
+        sp_cross(r, w + 3, w);
+        for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i])
+            d->qfrc_gravcomp[i] += sp_dot6(d->cdof + 6 * i, w);
+    }
+}
+
 /* joint springs (towards qpos_spring) and dampers (explicit here; Euler makes the damping
- * implicit in the step unless eulerdamp is off) */
+ * implicit in the step unless eulerdamp is off), gravity compensation */
 static void passive(const cs_model *m, cs_data *d)
 {
     memset(d->qfrc_passive, 0, (size_t)m->nv * sizeof *d->qfrc_passive);
     int dis = m->opt.disableflags;
-    if (dis & CS_DSBL_PASSIVE) return;
+    if (m->ngravcomp) memset(d->qfrc_gravcomp, 0, (size_t)m->nv * sizeof *d->qfrc_gravcomp);
+    if ((dis & CS_DSBL_PASSIVE) || ((dis & CS_DSBL_SPRING) && (dis & CS_DSBL_DAMPER))) return;
+    gravcomp(m, d);
+    if (m->ngravcomp)
+        for (int i = 0; i < m->nv; i++)
+            if (!m->jnt_actgravcomp[m->dof_jntid[i]]) d->qfrc_passive[i] += d->qfrc_gravcomp[i];
     if (!(dis & CS_DSBL_SPRING))
         for (int j = 0; j < m->njnt; j++) {
             double k = m->jnt_stiffness[j], *f = d->qfrc_passive + m->jnt_dofadr[j], dif[6];
