@@ -106,6 +106,9 @@ static void print_model(const cs_model *m)
            o->cone == CS_CONE_ELLIPTIC ? "elliptic" : "pyramidal",
            o->solver == CS_SOLVER_PGS ? "PGS" : o->solver == CS_SOLVER_NEWTON ? "Newton" : "CG",
            o->iterations, o->tolerance, o->ls_iterations, o->ls_tolerance, o->impratio);
+    if (o->noslip_iterations > 0)
+        printf("  noslip_iterations %d  noslip_tolerance %g\n", o->noslip_iterations,
+               o->noslip_tolerance);
     printf("  contact %s\n", o->contact == CS_CONTACT_COULOMB
                                 ? "coulomb (hard Signorini normal, exact Coulomb friction; solver, "
                                   "impratio and solimp unused)"

@@ -84,6 +84,8 @@ typedef struct {
     double tolerance;     /* 1e-8 */
     int ls_iterations;    /* 50 */
     double ls_tolerance;  /* 0.01 */
+    int noslip_iterations;   /* 0: none; else MuJoCo's noslip pass after the solver */
+    double noslip_tolerance; /* 1e-6 */
     double impratio;      /* 1 */
     double o_margin;      /* override values, used when CS_ENBL_OVERRIDE is set */
     double o_solref[2];
@@ -309,6 +311,7 @@ typedef struct {
     double improvement;   /* last scaled cost improvement */
     double primal_feas, stationarity, complementarity; /* residuals */
     int nisland;
+    int noslip;           /* most sweeps of the noslip pass in an island (not in iterations) */
 } cs_solver_stat;
 
 /* warning counts: contacts dropped because data->contact was full; steps whose mass matrix

@@ -214,6 +214,8 @@ void cs_constraint(const cs_model *m, cs_data *d)
     so.finish_after = m->opt.pgs_finish;
     so.ls_iterations = m->opt.ls_iterations;
     so.ls_tolerance = m->opt.ls_tolerance;
+    so.noslip_iterations = m->opt.noslip_iterations;
+    so.noslip_tolerance = m->opt.noslip_tolerance;
     so.islands = !(m->opt.disableflags & CS_DSBL_ISLAND);
     if (m->opt.contact == CS_CONTACT_COULOMB) { /* the Coulomb-exact model's method */
         so.type = CS_METHOD_COULOMB;
@@ -238,6 +240,11 @@ void cs_constraint(const cs_model *m, cs_data *d)
     d->solver.complementarity = st.complementarity;
     d->solver.nisland = st.nisland;
     d->solver.improvement = st.improvement;
+    d->solver.noslip = 0;
+    for (int i = 0; i < st.nisland; i++) {
+        int ns = cs_solver_island(d->solver_ws, i)->noslip;
+        if (ns > d->solver.noslip) d->solver.noslip = ns;
+    }
 }
 
 void cs_contact_force(const cs_model *m, const cs_data *d, int i, double f[6])

@@ -119,6 +119,7 @@ static const desc option_fields[] = {
     F(cs_option, timestep, D, 0), F(cs_option, gravity, D, 3), F(cs_option, cone, I, 0),
     F(cs_option, solver, I, 0), F(cs_option, iterations, I, 0), F(cs_option, tolerance, D, 0),
     F(cs_option, ls_iterations, I, 0), F(cs_option, ls_tolerance, D, 0),
+    F(cs_option, noslip_iterations, I, 0), F(cs_option, noslip_tolerance, D, 0),
     F(cs_option, impratio, D, 0), F(cs_option, o_margin, D, 0), F(cs_option, o_solref, D, 2),
     F(cs_option, o_solimp, D, 5), F(cs_option, o_friction, D, 5),
     F(cs_option, pgs_blocks, I, 0), F(cs_option, pgs_finish, I, 0), F(cs_option, threads, I, 0),

@@ -1094,8 +1094,14 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
         if (iv < 0) FAILN(c, n, "ls_iterations", "must not be negative");
         o->ls_iterations = iv;
     }
-    if (int1(c, n, "noslip_iterations", &iv) && iv != 0)
-        FAILN(c, n, "noslip_iterations", "the noslip solver is not supported");
+    if (int1(c, n, "noslip_iterations", &iv)) {
+        if (iv < 0) FAILN(c, n, "noslip_iterations", "must not be negative");
+        o->noslip_iterations = iv;
+    }
+    if (num1(c, n, "noslip_tolerance", v)) {
+        nonneg(c, n, "noslip_tolerance", v, 1);
+        o->noslip_tolerance = v[0];
+    }
     static const char *const CONES[] = {"pyramidal", "elliptic", NULL};
     int k = keyword(c, n, "cone", CONES);
     if (k >= 0) o->cone = k;
@@ -1461,6 +1467,8 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->tolerance = so.tolerance;
     o->ls_iterations = so.ls_iterations;
     o->ls_tolerance = so.ls_tolerance;
+    o->noslip_iterations = so.noslip_iterations;
+    o->noslip_tolerance = so.noslip_tolerance;
     o->impratio = 1;
     o->pgs_blocks = so.blocking == CS_PGS_BLOCK_PAIR ? CS_PGS_PAIR : CS_PGS_CONTACT;
     o->pgs_finish = so.finish_after;

@@ -111,6 +111,8 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
     struct { const char *name; double *dst; int count, positive, integer; } NUM[] = {
         {"timestep", &o->timestep, 1, 2, 0},     {"impratio", &o->impratio, 1, 2, 0},
         {"tolerance", &o->tolerance, 1, 1, 0},   {"ls_tolerance", &o->ls_tolerance, 1, 1, 0},
+        {"noslip_tolerance", &o->noslip_tolerance, 1, 1, 0},
+        {"noslip_iterations", NULL, 1, 1, 1},
         {"o_margin", &o->o_margin, 1, 0, 0},     {"gravity", o->gravity, 3, 0, 0},
         {"o_solref", o->o_solref, 2, 0, 0},      {"o_solimp", o->o_solimp, 5, 0, 0},
         {"o_friction", o->o_friction, 5, 1, 0},  {"iterations", NULL, 1, 1, 1},
@@ -135,6 +137,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
             if (strcmp(key, "iterations") == 0) o->iterations = (int)v[0];
             else if (strcmp(key, "threads") == 0) o->threads = (int)fmin(v[0], 64);
             else if (strncmp(key, "pgs_", 4) == 0) o->pgs_finish = (int)v[0];
+            else if (strcmp(key, "noslip_iterations") == 0) o->noslip_iterations = (int)v[0];
             else o->ls_iterations = (int)v[0];
         } else {
             memcpy(NUM[i].dst, v, (size_t)n * sizeof *v);

@@ -29,6 +29,8 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->stats = 0;
     o->timestep = 0;
     o->coulomb_cone = CS_CONE_ELLIPTIC;
+    o->noslip_iterations = 0;
+    o->noslip_tolerance = 1e-6;
 }
 
 int cs_solver_set_threads(cs_solver_ws *w, int n)
@@ -376,6 +378,17 @@ static void stage_iterate(cs_solver_ws *w, int thread, int isl)
     st->finish = fin;
 }
 
+static int noslip_on(const cs_solver_opts *o)
+{
+    return o->noslip_iterations > 0 && o->type != CS_METHOD_COULOMB;
+}
+
+static void stage_noslip(cs_solver_ws *w, int thread, int isl)
+{
+    (void)thread;
+    if (noslip_on(w->o)) cs_i_noslip(w, isl);
+}
+
 /* store: row forces -> contact-frame forces and zones at the final acceleration */
 static void store_island(cs_solver_ws *w, const cs_problem *p, int isl)
 {
@@ -393,7 +406,8 @@ static void stage_store(cs_solver_ws *w, int thread, int isl)
 {
     (void)thread;
     const cs_method *m = cs_plans[w->o->type].run;
-    if (m->store) m->store(w->mws[m->slot], w, isl);
+    if (noslip_on(w->o)) store_island(w, w->p, isl); /* the pass's forces are final */
+    else if (m->store) m->store(w->mws[m->slot], w, isl);
     else store_island(w, w->p, isl);
 }
 
@@ -411,6 +425,7 @@ static void (*const STAGE[CS_STAGE_COUNT])(cs_solver_ws *w, int thread, int isl)
     [CS_STAGE_PREPARE] = stage_prepare,
     [CS_STAGE_WARMSTART] = stage_warm_start,
     [CS_STAGE_ITERATE] = stage_iterate,
+    [CS_STAGE_NOSLIP] = stage_noslip,
     [CS_STAGE_STORE] = stage_store,
     [CS_STAGE_STATS] = stage_stats,
 };
@@ -450,7 +465,7 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     /* prepare, global part: what the plan needs, the storage, the islands */
     const cs_plan *plan = &cs_plans[o->type];
     int needs = plan->run->needs | (plan->finish ? plan->finish->needs : 0);
-    if (o->stats) needs |= CS_NEED_W; /* the dual cost of the forces */
+    if (o->stats || noslip_on(o)) needs |= CS_NEED_W; /* the dual cost of the forces; noslip */
     double tr = 0;
     for (int i = 0; i < M->nv; i++) tr += M->qM[M->dof_Madr[i]];
     cs_problem ps = *p;

@@ -64,6 +64,10 @@ typedef struct {
     int islands;      /* 1: each contact island is its own problem (default); 0: one problem
                          for all blocks (MuJoCo's island flag disabled) */
     int stats;        /* 1: compute the residual statistics of cs_island_stats */
+    int noslip_iterations;   /* > 0: after the method, at most this many sweeps of MuJoCo's
+                                noslip pass (noslip.c) over the friction rows without their
+                                regularisation (not for CS_METHOD_COULOMB) */
+    double noslip_tolerance; /* its stopping rule on the scaled improvement (1e-6) */
     /* --- Coulomb-exact model (CS_METHOD_COULOMB, coulomb.h) --- */
     double timestep;  /* the step h: rows are (v+ - v*)/h; the sweeps stop when no block
                          changes its velocities by more than tolerance (m/s) */
@@ -78,6 +82,7 @@ typedef struct {
     int finish;             /* iterations of the finishing method (PGS: Newton steps) */
     int warm_used;          /* 1 if the warm start beat the cold start */
     int newton_dense;       /* Newton steps made: 1 dense factor, 2 CG (0: none) */
+    int noslip;             /* sweeps of the noslip pass (not in iterations) */
     double improvement;     /* last scaled improvement */
     /* with opts.stats only: */
     double primal_cost;     /* 1/2 (a-a0)^T M (a-a0) + sum l(J a - a_ref) at the final a */

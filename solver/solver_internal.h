@@ -32,6 +32,7 @@ typedef enum {
     CS_STAGE_PREPARE,   /* islands; per block W = M^-1 J^T and G = J W + R where needed */
     CS_STAGE_WARMSTART, /* the plan's first method from the previous acceleration */
     CS_STAGE_ITERATE,   /* the first method, then the finishing one if the first asks */
+    CS_STAGE_NOSLIP,    /* MuJoCo's noslip pass over the friction rows, when asked */
     CS_STAGE_STORE,     /* forces and zones onto the blocks */
     CS_STAGE_STATS,     /* residual statistics (only with opts.stats) */
     CS_STAGE_COUNT
@@ -176,6 +177,8 @@ cs_i_soft_ell(int n, const double *j, const double *mu, const double *rc, double
     *cost = 0.5 * (T - jn) * fn;
     return CS_ZONE_MIDDLE;
 }
+/* the noslip pass on an island (noslip.c): row forces and w->a are final on return */
+void cs_i_noslip(cs_solver_ws *w, int isl);
 /* 1 / (meaninertia max(1, nv of the island)): MuJoCo's scale of the stopping rules */
 /* Exact-size (re)allocation of a per-step array (its capacity is tracked by the caller);
  * 0, or -1 out of memory with *p unchanged. */

@@ -51,6 +51,9 @@ RULES.slide_pusher = RULES.pendulum_strike;
 RULES.walker = RULES.pendulum_strike;
 RULES.incline_33 = RULES.incline_slide;
 RULES.aniso_box_condim4 = RULES.aniso_box_condim3;
+// oracle-only: MuJoCo's noslip pass after the solver (contact friction in both cones, dry
+// joint friction)
+RULES.noslip_incline = RULES.pendulum_strike;
 RULES.aniso_box_condim6 = RULES.aniso_box_condim3;
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and

@@ -1,0 +1,177 @@
+/* MuJoCo's noslip pass: after the method, block Gauss-Seidel over the friction rows alone
+ * with A = J M^-1 J^T, i.e. without the regulariser R that lets soft contacts creep. The
+ * normal forces (and limits, equality rows) stay as the method left them; dry joint friction
+ * is clamped to its bound, a contact's friction solved in its cone at the fixed normal force
+ * (elliptic: the fixed-normal QCQP; pyramidal: each pair of opposite edges with their sum
+ * kept). A step that would raise the cost is undone, the improvement is scaled as the
+ * methods' and the sweeps stop below noslip_tolerance, as MuJoCo's mj_solNoSlip does.
+ * The acceleration follows the forces: a = a0 + M^-1 J^T f (MuJoCo's dual finish). */
+#include "solver_internal.h"
+
+#include <string.h>
+
+#include "cone.h"
+
+/* u = J_r . W_c over the block's columns (rows r and c of block k) */
+static double jw(const cs_solver_ws *w, const cs_efc *e, int r, int c)
+{
+    int adr = e->J_rowadr[r], nnz = e->J_rownnz[r];
+    const double *J = e->J + adr, *W = w->W + e->J_rowadr[c];
+    double s = 0;
+    for (int q = 0; q < nnz; q++) s += J[q] * W[q];
+    return s;
+}
+
+/* res = J a - aref over rows r0 .. r0 + n - 1 */
+static void resid_rows(const cs_efc *e, const double *a, int r0, int n, double *res)
+{
+    for (int i = 0; i < n; i++) {
+        int r = r0 + i, adr = e->J_rowadr[r];
+        const int *ci = e->J_colind + adr;
+        const double *J = e->J + adr;
+        double s = 0;
+        for (int q = 0; q < e->J_rownnz[r]; q++) s += J[q] * a[ci[q]];
+        res[i] = s - e->aref[r];
+    }
+}
+
+/* a += M^-1 J^T d over rows r0 .. r0 + n - 1 */
+static void apply_rows(const cs_solver_ws *w, const cs_efc *e, int r0, int n, const double *d,
+                       double *a)
+{
+    for (int i = 0; i < n; i++) {
+        int r = r0 + i, adr = e->J_rowadr[r];
+        if (d[i] == 0) continue;
+        const int *ci = e->J_colind + adr;
+        const double *W = w->W + adr;
+        for (int q = 0; q < e->J_rownnz[r]; q++) a[ci[q]] += W[q] * d[i];
+    }
+}
+
+/* The cost change of f over fold, 1/2 d^T A d + d^T res (d = f - fold); a rise beyond 1e-10
+ * restores fold and counts as none. */
+static double cost_change(int n, const double *A, double *f, const double *fold,
+                          const double *res)
+{
+    double d[CS_MAXROWS], c = 0;
+    for (int i = 0; i < n; i++) d[i] = f[i] - fold[i];
+    for (int i = 0; i < n; i++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) s += A[i * n + j] * d[j];
+        c += d[i] * (0.5 * s + res[i]);
+    }
+    if (c > 1e-10) {
+        memcpy(f, fold, (size_t)n * sizeof *f);
+        return 0;
+    }
+    return c;
+}
+
+/* A's block over rows r0 .. r0 + n - 1, its diagonal floored at 1e-10 */
+static void block_A(const cs_solver_ws *w, const cs_efc *e, int r0, int n, double *A)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++) A[i * n + j] = A[j * n + i] = jw(w, e, r0 + i, r0 + j);
+    for (int i = 0; i < n; i++) A[i * n + i] = fmax(1e-10, A[i * n + i]);
+}
+
+/* one dry-friction row: the unconstrained minimiser clamped to +-bound */
+static double sweep_friction(cs_solver_ws *w, cs_efc *e, int k)
+{
+    int r = e->blk_row[k];
+    double res, A = fmax(1e-15, jw(w, e, r, r)), *f = e->force + r, old = *f, g = e->frictionloss[r];
+    resid_rows(e, w->a, r, 1, &res);
+    *f -= res / A;
+    if (*f < -g) *f = -g;
+    if (*f > g) *f = g;
+    double d = *f - old;
+    if (d != 0) apply_rows(w, e, r, 1, &d, w->a);
+    return -(0.5 * d * d * A + d * res);
+}
+
+/* an elliptic contact's friction rows at its fixed normal force */
+static double sweep_elliptic(cs_solver_ws *w, cs_efc *e, int k)
+{
+    int r0 = e->blk_row[k] + 1, n = e->blk_dim[k] - 1;
+    double res[CS_MAXROWS], A[CS_MAXROWS * CS_MAXROWS], b[CS_MAXROWS], old[CS_MAXROWS];
+    double *f = e->force + r0, fn = e->force[r0 - 1];
+    resid_rows(e, w->a, r0, n, res);
+    block_A(w, e, r0, n, A);
+    memcpy(old, f, (size_t)n * sizeof *f);
+    for (int i = 0; i < n; i++) {
+        b[i] = res[i];
+        for (int j = 0; j < n; j++) b[i] -= A[i * n + j] * old[j];
+    }
+    if (fn < 1e-15) memset(f, 0, (size_t)n * sizeof *f);
+    else if (cs_qcqp_solve(n, A, b, e->blk_friction + 5 * k, fn, f, NULL) != 0)
+        memcpy(f, old, (size_t)n * sizeof *f);
+    double c = cost_change(n, A, f, old, res), d[CS_MAXROWS];
+    for (int i = 0; i < n; i++) d[i] = f[i] - old[i];
+    apply_rows(w, e, r0, n, d, w->a);
+    return -c;
+}
+
+/* a pyramid's pairs of opposite edges: their sum (the normal force's share) kept, the split
+ * between them the 1-D minimiser within [0, sum] */
+static double sweep_pyramid(cs_solver_ws *w, cs_efc *e, int k)
+{
+    double imp = 0;
+    for (int r = e->blk_row[k]; r < e->blk_row[k] + e->blk_nrow[k]; r += 2) {
+        double res[2], A[4], old[2], *f = e->force + r, b[2];
+        resid_rows(e, w->a, r, 2, res);
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) A[2 * i + j] = jw(w, e, r + i, r + j);
+        for (int i = 0; i < 2; i++) A[3 * i] = fmax(1e-10, A[3 * i]);
+        old[0] = f[0];
+        old[1] = f[1];
+        for (int i = 0; i < 2; i++) b[i] = res[i] - A[2 * i] * old[0] - A[2 * i + 1] * old[1];
+        double mid = 0.5 * (f[0] + f[1]);
+        double K1 = A[0] + A[3] - A[1] - A[2], K0 = mid * (A[0] - A[3]) + b[0] - b[1];
+        if (K1 < 1e-15) {
+            f[0] = f[1] = mid;
+        } else {
+            double y = -K0 / K1;
+            if (y < -mid) y = -mid;
+            if (y > mid) y = mid;
+            f[0] = mid + y;
+            f[1] = mid - y;
+        }
+        double c = cost_change(2, A, f, old, res), d[2] = {f[0] - old[0], f[1] - old[1]};
+        apply_rows(w, e, r, 2, d, w->a);
+        imp -= c;
+    }
+    return imp;
+}
+
+void cs_i_noslip(cs_solver_ws *w, int isl)
+{
+    const cs_problem *p = w->p;
+    cs_efc *e = p->efc;
+    const int *blk = w->isl_blocks + w->isl_block_adr[isl];
+    int nb = w->isl_block_num[isl], maxiter = w->o->noslip_iterations;
+    /* the acceleration of the method's forces */
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) w->a[q] = p->a0[q];
+    for (int b = 0; b < nb; b++) cs_i_apply(w, e, blk[b], e->force + e->blk_row[blk[b]], w->a);
+    /* MuJoCo scales by the whole model's dofs here, not the island's */
+    double scale = 1 / (p->meaninertia * (w->nv > 1 ? w->nv : 1));
+    int it = 0;
+    while (it < maxiter) {
+        double imp = 0;
+        if (it == 0) /* the regulariser's share of the cost, which the pass drops */
+            for (int b = 0; b < nb; b++)
+                for (int r = e->blk_row[blk[b]]; r < e->blk_row[blk[b]] + e->blk_nrow[blk[b]]; r++)
+                    imp += 0.5 * e->force[r] * e->force[r] * e->R[r];
+        for (int b = 0; b < nb; b++) /* dry friction first, as MuJoCo orders its rows */
+            if (e->blk_kind[blk[b]] == CS_BLOCK_FRICTIONLOSS) imp += sweep_friction(w, e, blk[b]);
+        for (int b = 0; b < nb; b++) {
+            int k = blk[b];
+            if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC && e->blk_dim[k] > 1)
+                imp += sweep_elliptic(w, e, k);
+            else if (e->blk_kind[k] == CS_BLOCK_PYRAMIDAL)
+                imp += sweep_pyramid(w, e, k);
+        }
+        it++;
+        if (imp * scale < w->o->noslip_tolerance) break;
+    }
+    w->ist[isl].noslip = it;
+}
