@@ -103,6 +103,7 @@ static const desc data_fields[] = {
     {"solver_niter", I, offsetof(cs_data, solver.iterations), 0, NONE, 0, NONE, 0, 0},
     {"solver_at_limit", I, offsetof(cs_data, solver.at_limit), 0, NONE, 0, NONE, 0, 0},
     {"solver_nisland", I, offsetof(cs_data, solver.nisland), 0, NONE, 0, NONE, 0, 0},
+    {"solver_noslip", I, offsetof(cs_data, solver.noslip), 0, NONE, 0, NONE, 0, 0},
     {"solver_cost", D, offsetof(cs_data, solver.cost), 0, NONE, 0, NONE, 0, 0},
     {"solver_dual_cost", D, offsetof(cs_data, solver.dual_cost), 0, NONE, 0, NONE, 0, 0},
     {"solver_improvement", D, offsetof(cs_data, solver.improvement), 0, NONE, 0, NONE, 0, 0},

@@ -457,6 +457,7 @@ class Data:
     and kept: reading d.qpos in a loop costs a dictionary look-up, and writing into it (or
     assigning d.qpos = x) writes the data. Scalars: d.time (writable), d.ncon, d.nefc, the
     last step's solver statistics d.solver_niter, d.solver_at_limit, d.solver_nisland,
+    d.solver_noslip (noslip sweeps),
     d.solver_cost, ... and d.warning, the warning counts (see WARN_*).
 
     It starts from the reference pose qpos0 (zero velocity), as MuJoCo's mj_makeData, and
