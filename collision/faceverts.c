@@ -12,11 +12,6 @@
 static const double box_dir[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0},
                                      {0, 1, 0},  {0, 0, -1}, {0, 0, 1}};
 
-static int nplanes(const cs_shape *s)
-{
-    return s->type == CS_GEOM_MESH ? s->hull->nface : 6;
-}
-
 /* local face plane k: unit outward normal n, offset d (n.x <= d inside) */
 static void plane(const cs_shape *s, int k, double n[3], double *d)
 {
@@ -74,6 +69,33 @@ static int support_vertex(const cs_shape *s, const double d[3])
     return (dl[0] >= 0) | (dl[1] >= 0) << 1 | (dl[2] >= 0) << 2;
 }
 
+/* Is xp (local, in face k's plane) over face k of s? A hull's face by its polygon's edges
+ * (counter-clockwise from outside: xp is left of each, within eps), a box's by its other
+ * five planes. */
+static int over_face(const cs_shape *s, int k, const double nf[3], const double xp[3],
+                     double eps)
+{
+    if (s->type == CS_GEOM_MESH) {
+        const cs_hull *h = s->hull;
+        int a0 = h->faceadr[k], na = h->faceadr[k + 1] - a0;
+        for (int i = 0; i < na; i++) {
+            const double *a = h->vert + 3 * h->facevert[a0 + i];
+            const double *b = h->vert + 3 * h->facevert[a0 + (i + 1) % na];
+            double e[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+            double r[3] = {xp[0] - a[0], xp[1] - a[1], xp[2] - a[2]}, c[3];
+            cs_cross3(c, e, r);
+            if (cs_dot3(c, nf) < -eps * sqrt(cs_dot3(e, e))) return 0;
+        }
+        return 1;
+    }
+    for (int j = 0; j < 6; j++) {
+        double n[3], d;
+        plane(s, j, n, &d);
+        if (j != k && cs_dot3(n, xp) > d + eps) return 0;
+    }
+    return 1;
+}
+
 /* Vertices of inc within the margin of ref's face whose outward normal is nref (world) and
  * over that face, appended to out[*cnt..max) unless within tol of a point already there.
  * sg = +1 when ref is geom1 (the contact normal is the face normal), -1 when geom2. */
@@ -83,19 +105,29 @@ static void face_points(const cs_shape *ref, const cs_shape *inc, const double n
     double nl[3], best = -2, nf[3] = {0, 0, 0}, df = 0;
     int f = -1;
     cs_mulmtv(nl, ref->mat, nref);
-    for (int k = 0; k < nplanes(ref); k++) {
-        double n[3], d;
-        plane(ref, k, n, &d);
-        double c = cs_dot3(n, nl);
-        if (c > best) {
-            best = c;
-            f = k;
-            nf[0] = n[0];
-            nf[1] = n[1];
-            nf[2] = n[2];
-            df = d;
+    if (ref->type == CS_GEOM_MESH) {
+        /* a face whose normal is (nearly) nl has the support vertex along nl as a corner:
+         * only that vertex's faces are candidates (hulls have hundreds of faces) */
+        const cs_hull *h = ref->hull;
+        int v = cs_hull_support(h, nl);
+        for (int x = h->vfadr[v]; x < h->vfadr[v + 1]; x++) {
+            const double *p = h->plane + 4 * h->vf[x];
+            double c = p[0] * nl[0] + p[1] * nl[1] + p[2] * nl[2];
+            if (c > best) {
+                best = c;
+                f = h->vf[x];
+            }
+        }
+    } else {
+        for (int k = 0; k < 6; k++) {
+            double c = box_dir[k][0] * nl[0] + box_dir[k][1] * nl[1] + box_dir[k][2] * nl[2];
+            if (c > best) {
+                best = c;
+                f = k;
+            }
         }
     }
+    if (f >= 0) plane(ref, f, nf, &df);
     /* the contact is on a face of ref only if the normal is that face's (edge and vertex
      * contacts have normals between faces) */
     if (f < 0 || best < 1 - 1e-6)
@@ -127,13 +159,7 @@ static void face_points(const cs_shape *ref, const cs_shape *inc, const double n
         }
         /* over the face: its projection inside every other face plane */
         double xp[3] = {x[0] - dist * nf[0], x[1] - dist * nf[1], x[2] - dist * nf[2]};
-        int inside = 1;
-        for (int k = 0; k < nplanes(ref) && inside; k++) {
-            double n[3], d;
-            plane(ref, k, n, &d);
-            inside = k == f || cs_dot3(n, xp) <= d + eps;
-        }
-        if (!inside)
+        if (!over_face(ref, f, nf, xp, eps))
             continue;
         double p[3], n[3];
         for (int i = 0; i < 3; i++) {

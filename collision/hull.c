@@ -47,6 +47,8 @@ void cs_hull_view(cs_hull *h, const int *g, const double *d)
     h->adj = h->adjadr + h->nvert + 1;
     h->faceadr = h->adj + h->adjadr[h->nvert];
     h->facevert = h->faceadr + h->nface + 1;
+    h->vfadr = h->facevert + h->faceadr[h->nface];
+    h->vf = h->vfadr + h->nvert + 1;
     h->aabb = d;
     h->vert = d + 6;
     h->plane = h->vert + 3 * h->nvert;
@@ -357,7 +359,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     for (int i = 0; i < nv; i++)
         mark[i] = -1;
     /* per face: its distinct vertices (a pass per face keeps it simple; hulls are built once) */
-    int ngraph = 9 + (nv + 1) + 2 * ne + (nface + 1) + 3 * ntri;
+    int ngraph = 9 + (nv + 1) + 2 * ne + (nface + 1) + 3 * ntri + (nv + 1) + 3 * ntri;
     int ndata = 6 + 3 * nv + 4 * nface;
     int *g = cs_malloc((size_t)ngraph * sizeof *g);
     double *d = cs_malloc((size_t)ndata * sizeof *d);
@@ -471,7 +473,20 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     }
     faceadr[nface] = nfv;
     g[2] = nfv;
-    out->ngraph = (int)(facevert + nfv - g);
+    /* each vertex's faces (counting sort by vertex over the face lists) */
+    int *vfadr = facevert + nfv, *vf = vfadr + nv + 1;
+    for (int i = 0; i <= nv; i++)
+        vfadr[i] = 0;
+    for (int x = 0; x < nfv; x++)
+        vfadr[facevert[x] + 1]++;
+    for (int i = 0; i < nv; i++)
+        vfadr[i + 1] += vfadr[i];
+    for (int i = 0; i < nv; i++)
+        mark[i] = vfadr[i];
+    for (int f = 0; f < nface; f++)
+        for (int x = faceadr[f]; x < faceadr[f + 1]; x++)
+            vf[mark[facevert[x]]++] = f;
+    out->ngraph = (int)(vf + nfv - g);
     out->graph = g;
     out->data = d;
     out->ndata = ndata;

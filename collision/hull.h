@@ -5,6 +5,7 @@
  *                  adjadr[nvert + 1], adj[adjadr[nvert]]       vertex neighbours (edges)
  *                  faceadr[nface + 1], facevert[faceadr[nface]] face polygons, counter-clockwise
  *                                                               seen from outside
+ *                  vfadr[nvert + 1], vf[faceadr[nface]]         each vertex's faces
  *   data (doubles): aabb[6] (lo, hi), vert[3 nvert], plane[4 nface] (unit outward normal n,
  *                  offset d: n.x <= d inside)
  * Coplanar hull triangles are merged into one polygon per face. start[] holds the extreme
@@ -23,6 +24,7 @@ typedef struct {
     const int *start;       /* 6 */
     const int *adjadr, *adj;
     const int *faceadr, *facevert;
+    const int *vfadr, *vf;
 } cs_hull;
 
 /* A built hull: malloc'd arrays in the layout above; triangles (3 hull-vertex indices each,
