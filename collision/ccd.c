@@ -216,12 +216,15 @@ static int closest_simplex(sv *s, int n, double lam[4], double v[3])
 }
 
 /* Distance between A and B by GJK; 0 when they intersect (or touch within tol).
- * pa, pb: the closest points. */
-static double gjk_distance(const cs_shape *A, const cs_shape *B, double tol, double pa[3],
-                           double pb[3], sv s[4], int *encl, int *ns)
+ * pa, pb: the closest points. Once the distance is known to exceed stop (a support plane
+ * separates them by more), *far is set and the lower bound returned, pa and pb unset: a
+ * pair beyond the margin needs no exact distance (smooth shapes converge slowly). */
+static double gjk_distance(const cs_shape *A, const cs_shape *B, double tol, double stop,
+                           double pa[3], double pb[3], sv s[4], int *encl, int *ns, int *far)
 {
     *encl = 0;
     *ns = 1;
+    *far = 0;
     double v[3], lam[4] = {1, 0, 0, 0};
     for (int i = 0; i < 3; i++)
         v[i] = B->pos[i] - A->pos[i];
@@ -238,8 +241,12 @@ static double gjk_distance(const cs_shape *A, const cs_shape *B, double tol, dou
         sv w;
         support_d(A, B, d, &w);
         /* |v| - (v.w)/|v| bounds the error of the distance */
-        double vw = cs_dot3(v, w.w);
-        if (vv - vw <= tol * sqrt(vv))
+        double vw = cs_dot3(v, w.w), nv = sqrt(vv);
+        if (vw > stop * nv) {
+            *far = 1;
+            return vw / nv;
+        }
+        if (vv - vw <= tol * nv)
             break;
         int dup = 0;
         for (int i = 0; i < n; i++)
@@ -620,8 +627,8 @@ static void place_on_support(const cs_shape *A, const cs_shape *B, const double 
 static int single_contact_raw(const cs_collision_options *opt, const cs_shape *A,
                               const cs_shape *B, double margin, int polish, double n[3],
                               double p[3], double *dist);
-static double gjk_distance(const cs_shape *A, const cs_shape *B, double tol, double pa[3],
-                           double pb[3], sv s[4], int *encl, int *ns);
+static double gjk_distance(const cs_shape *A, const cs_shape *B, double tol, double stop,
+                           double pa[3], double pb[3], sv s[4], int *encl, int *ns, int *far);
 static double sep_along(const cs_shape *A, const cs_shape *B, const double n[3], double *sa,
                         double *sb);
 
@@ -653,8 +660,11 @@ static int core_contact(const cs_shape *A, const cs_shape *B, double margin, dou
     double tol = 1e-10 * (scale > 0 ? scale : 1);
     double pa[3], pb[3];
     sv simplex[4];
-    int encl, ns;
-    double d = gjk_distance(&ca, &cb, tol, pa, pb, simplex, &encl, &ns);
+    int encl, ns, far;
+    double d = gjk_distance(&ca, &cb, tol, margin + ra + rb + tol, pa, pb, simplex, &encl, &ns,
+                            &far);
+    if (far)
+        return 0;
     if (!(d > tol))
         return -1;
     for (int i = 0; i < 3; i++)
@@ -703,8 +713,10 @@ static int single_contact_raw(const cs_collision_options *opt, const cs_shape *A
     double tol = 1e-10 * (scale > 0 ? scale : 1);
     double pa[3], pb[3];
     sv simplex[4];
-    int encl, ns;
-    double d = gjk_distance(A, B, tol, pa, pb, simplex, &encl, &ns);
+    int encl, ns, far;
+    double d = gjk_distance(A, B, tol, margin + tol, pa, pb, simplex, &encl, &ns, &far);
+    if (far)
+        return 0;
     if (d > tol) {
         if (d > margin)
             return 0;
