@@ -19,15 +19,18 @@ typedef struct {
     double pos[3];
     double mat[9];
     double inflate; /* margin / 2 */
+    int *hint;
 } ccd_obj;
 
-static void local_support(int type, const double *s, const cs_hull *h, const double d[3],
-                          double x[3])
+static void local_support(int type, const double *s, const cs_hull *h, int *hint,
+                          const double d[3], double x[3])
 {
     double len;
     switch (type) {
     case CS_GEOM_MESH: {
-        const double *v = h->vert + 3 * cs_hull_support(h, d);
+        int i = cs_hull_support_from(h, d, hint ? *hint : -1);
+        if (hint) *hint = i;
+        const double *v = h->vert + 3 * i;
         x[0] = v[0];
         x[1] = v[1];
         x[2] = v[2];
@@ -70,7 +73,7 @@ void cs_support(const cs_shape *sh, const double d[3], double out[3])
 {
     double dl[3], xl[3];
     cs_mulmtv(dl, sh->mat, d);
-    local_support(sh->type, sh->size, sh->hull, dl, xl);
+    local_support(sh->type, sh->size, sh->hull, sh->hint, dl, xl);
     cs_mulmv(out, sh->mat, xl);
     for (int i = 0; i < 3; i++)
         out[i] += sh->pos[i];
@@ -81,7 +84,7 @@ static void obj_support(const void *o, const ccd_vec3_t *dir, ccd_vec3_t *v)
     const ccd_obj *ob = o;
     double d[3] = {dir->v[0], dir->v[1], dir->v[2]}, dl[3], xl[3], x[3];
     cs_mulmtv(dl, ob->mat, d);
-    local_support(ob->type, ob->size, ob->hull, dl, xl);
+    local_support(ob->type, ob->size, ob->hull, ob->hint, dl, xl);
     cs_mulmv(x, ob->mat, xl);
     double len = sqrt(cs_dot3(d, d));
     for (int i = 0; i < 3; i++)
@@ -100,6 +103,7 @@ static void make_obj(ccd_obj *o, const cs_shape *s, double inflate)
     o->type = s->type;
     o->size = s->size;
     o->hull = s->hull;
+    o->hint = s->hint;
     memcpy(o->pos, s->pos, sizeof o->pos);
     memcpy(o->mat, s->mat, sizeof o->mat);
     o->inflate = inflate;
@@ -840,7 +844,7 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
         cs_mulmv(rrel, rr, rel);
         for (int i = 0; i < 3; i++)
             rpos[i] = p[i] + rrel[i];
-        cs_shape br = {b->type, b->size, rpos, rmat, b->hull};
+        cs_shape br = {b->type, b->size, rpos, rmat, b->hull, b->hint};
         double nk[3], pk[3], dk;
         if (!single_contact(opt, a, &br, margin, 0, nk, pk, &dk))
             continue;

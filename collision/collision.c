@@ -499,7 +499,9 @@ int cs_collide_pair_hull(const cs_collision *c, int type1, const double size1[3]
     cs_narrow_fn fn = table(type1, type2);
     if (!fn)
         return 0;
-    cs_shape a = {type1, size1, p1->pos, p1->mat, hull1}, b = {type2, size2, p2->pos, p2->mat, hull2};
+    int hint1 = -1, hint2 = -1;
+    cs_shape a = {type1, size1, p1->pos, p1->mat, hull1, &hint1};
+    cs_shape b = {type2, size2, p2->pos, p2->mat, hull2, &hint2};
     cs_collision_options def;
     const cs_collision_options *opt = c ? &c->opt : NULL;
     if (!opt) {

@@ -68,11 +68,13 @@ int cs_hull_support_brute(const cs_hull *h, const double d[3])
     return best;
 }
 
-int cs_hull_support(const cs_hull *h, const double d[3])
+int cs_hull_support(const cs_hull *h, const double d[3]) { return cs_hull_support_from(h, d, -1); }
+
+int cs_hull_support_from(const cs_hull *h, const double d[3], int from)
 {
-    int best = h->start[0];
+    int best = from >= 0 && from < h->nvert ? from : h->start[0];
     double bd = dot3(h->vert + 3 * best, d);
-    for (int k = 1; k < 6; k++) {
+    for (int k = 0; k < 6; k++) {
         double v = dot3(h->vert + 3 * h->start[k], d);
         if (v > bd) {
             bd = v;

@@ -53,6 +53,8 @@ void cs_hull_view(cs_hull *h, const int *graph, const double *data);
 
 /* Index of a vertex maximising d.x (local frame), by climbing the edge graph. */
 int cs_hull_support(const cs_hull *h, const double d[3]);
+/* The same climb started at vertex `from` as well (< 0: the extreme vertices only). */
+int cs_hull_support_from(const cs_hull *h, const double d[3], int from);
 
 /* The same by scanning every vertex (reference for tests). */
 int cs_hull_support_brute(const cs_hull *h, const double d[3]);

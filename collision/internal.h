@@ -11,6 +11,8 @@ typedef struct {
     const double *pos;
     const double *mat; /* row-major; column k = local axis k in world */
     const cs_hull *hull; /* CS_GEOM_MESH only */
+    int *hint;           /* NULL, or the last support vertex found (a mesh's climb starts
+                            there: successive queries of one pair ask nearby directions) */
 } cs_shape;
 
 /* Raw point of a pair routine: frame[0..2] normal (geom1 -> geom2), frame[3..5]
