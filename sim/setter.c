@@ -285,6 +285,12 @@ static int option_put(cs_model *m, const target *t, const double *v, const char 
             *dst = (int)v[0];
             return 0;
         }
+    if (strcmp(key, "disableflags") == 0 || strcmp(key, "enableflags") == 0) {
+        if (v[0] != floor(v[0]) || v[0] < 0 || v[0] > 0x7fffffff)
+            return fail(err, errsz, "%s: %s", name, "expects a non-negative integer of flag bits");
+        *(key[0] == 'd' ? &m->opt.disableflags : &m->opt.enableflags) = (int)v[0];
+        return 0;
+    }
     if (strncmp(key, "flag.", 5) == 0) {
         if (v[0] != 0 && v[0] != 1)
             return fail(err, errsz, "%s: %s", name, "expects 1 (enable) or 0 (disable)");

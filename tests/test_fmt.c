@@ -1,4 +1,4 @@
-/* cs_fmt_shortest (cli/fmt.c): the summary CSVs' numbers read back exactly, in as few digits
+/* cs_fmt_shortest (sim/fmt.c): the summary CSVs' numbers read back exactly, in as few digits
  * as %g gives from 15 up. */
 #include <check.h>
 #include <float.h>
