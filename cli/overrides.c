@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cs_overrides_add(cs_overrides *o, const char *opt, const char *arg, char *why, size_t whylen)
 {
@@ -68,6 +69,21 @@ int cs_override_recompiles(const char *name)
     return !cs_set_knows(name);
 }
 
+const char *cs_scene_path(const char *path, char *buf, size_t len)
+{
+    if (strchr(path, '/') || access(path, F_OK) == 0) return path;
+    const char *dirs[] = {getenv("CONESIM_SCENES"),
+#ifdef CS_SCENEDIR
+                          CS_SCENEDIR,
+#endif
+                          NULL};
+    for (int i = 0; dirs[i]; i++) {
+        if (!*dirs[i] || (size_t)snprintf(buf, len, "%s/%s", dirs[i], path) >= len) continue;
+        if (access(buf, F_OK) == 0) return buf;
+    }
+    return path;
+}
+
 cs_model *cs_overrides_load(const cs_overrides *o, const char *path, int nextra,
                             const char *const *names, const char *const *values, FILE *warn,
                             char *err, size_t errlen)
@@ -84,7 +100,8 @@ cs_model *cs_overrides_load(const cs_overrides *o, const char *path, int nextra,
             en[n] = names[i];
             ev[n++] = values[i];
         }
-    return cs_load_xml_edit(path, n, en, ev, warn, err, errlen);
+    char buf[4096];
+    return cs_load_xml_edit(cs_scene_path(path, buf, sizeof buf), n, en, ev, warn, err, errlen);
 }
 
 int cs_ctrl_override(const cs_model *m, cs_data *d, const char *name, const char *value,

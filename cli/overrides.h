@@ -31,7 +31,12 @@ int cs_overrides_add(cs_overrides *o, const char *opt, const char *arg, char *wh
  * the MJCF path. */
 int cs_override_recompiles(const char *name);
 
-/* Loads the scene with the MJCF-path overrides of o, then those among names/values
+/* The scene file a command names: `path` when it exists or holds a '/'; a bare name that
+ * is not in the working directory is looked for in $CONESIM_SCENES, then in the installed
+ * scenes (PREFIX/share/conesim/scenes). Returns path or buf. */
+const char *cs_scene_path(const char *path, char *buf, size_t len);
+
+/* Loads the scene (cs_scene_path) with the MJCF-path overrides of o, then those among names/values
  * (nextra; the sweep's varied ones, after o's so that they win) edited in. NULL as
  * cs_load_xml_edit (errno ESRCH: an edit named no element). */
 cs_model *cs_overrides_load(const cs_overrides *o, const char *path, int nextra,
