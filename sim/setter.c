@@ -48,7 +48,7 @@ static const attr_def GEOM[] = {
 static const attr_def BODY[] = {
     {"mass", M(body_mass), 1, NONNEG | INVWEIGHT},
     {"inertia", M(body_inertia), 3, NONNEG | INVWEIGHT},
-    {"pos", M(body_pos), 3, FREEPOS}, {NULL, 0, 0, 0}};
+    {"pos", M(body_pos), 3, FREEPOS | INVWEIGHT}, {NULL, 0, 0, 0}};
 static const attr_def JOINT[] = {
     {"damping", M(dof_damping), 1, NONNEG | PERDOF},
     {"armature", M(dof_armature), 1, NONNEG | PERDOF | INVWEIGHT},
@@ -358,17 +358,6 @@ static int put(cs_model *m, const target *t, const double *v, const char *name, 
         }
     }
     if (a->flags & RBOUND) m->geom_rbound[t->id] = rbound(m->geom_type[t->id], v);
-    if (a->flags & INVWEIGHT) {
-        int bad = cs_model_invweight0(m);
-        if (bad != 0) {
-            for (int i = 0; i < t->n; i++) *(double *)slot(m, t, i) = old[i];
-            cs_model_invweight0(m);
-            return fail(err, errsz, "%s: %s", name,
-                        bad < 0 ? "out of memory"
-                                : "the mass matrix would not be positive definite (a moving "
-                                  "body without mass or inertia)");
-        }
-    }
     if (a->flags & FREEPOS) { /* a free body starts at its joint's qpos0 or a keyframe */
         int b = t->id, j = m->body_jntnum[b] == 1 ? m->body_jntadr[b] : -1;
         if (j >= 0 && m->jnt_type[j] == CS_JNT_FREE) {
@@ -379,6 +368,17 @@ static int put(cs_model *m, const target *t, const double *v, const char *name, 
                 for (int key = 0; key < m->nkey; key++)
                     m->key_qpos[(size_t)key * (size_t)m->nq + (size_t)adr + (size_t)i] = v[i];
             }
+        }
+    }
+    if (a->flags & INVWEIGHT) {
+        int bad = cs_model_invweight0(m);
+        if (bad != 0) {
+            for (int i = 0; i < t->n; i++) *(double *)slot(m, t, i) = old[i];
+            cs_model_invweight0(m);
+            return fail(err, errsz, "%s: %s", name,
+                        bad < 0 ? "out of memory"
+                                : "the mass matrix would not be positive definite (a moving "
+                                  "body without mass or inertia)");
         }
     }
     return 0;

@@ -66,6 +66,7 @@ int main(void)
 {
     Suite *su = suite_create("fmt");
     TCase *t = tcase_create("shortest");
+    tcase_set_timeout(t, 60); /* 200000 round trips: seconds on a loaded machine */
     tcase_add_test(t, test_short_decimals);
     tcase_add_test(t, test_round_trip_and_shortest);
     suite_add_tcase(su, t);

@@ -8,6 +8,7 @@
 Arrays are numpy views of the C memory. Every view keeps its Model or Data alive, so C
 memory is freed only when nothing in Python can reach it.
 """
+import builtins  # the module defines set() and get() (cs_set), as MuJoCo's names go
 import ctypes
 import os
 
@@ -158,7 +159,7 @@ class _View:
         return get()
 
     def __dir__(self):
-        return sorted(set(self._vf) | {"id", "name"})
+        return sorted(builtins.set(self._vf) | {"id", "name"})
 
     def __repr__(self):
         return f"<{type(self).__name__} {self._kind} {self.id} {self.name!r}>"
@@ -389,7 +390,7 @@ class Model:
         return out
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._fields))
+        return sorted(builtins.set(super().__dir__()) | builtins.set(self._fields))
 
     def _names(self, kind):
         cache = self.__dict__.setdefault("_namecache", {})
@@ -531,7 +532,7 @@ class Data:
         return self._model
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._fields))
+        return sorted(builtins.set(super().__dir__()) | builtins.set(self._fields))
 
     def _field(self, name):
         k = self.__dict__["_fields"].get(name)
