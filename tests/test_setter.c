@@ -109,6 +109,34 @@ START_TEST(test_mass_between_steps)
 }
 END_TEST
 
+START_TEST(test_condim_and_flags_between_steps)
+{
+    /* condim 3 -> 6 adds rows to the next steps: the ball still rests with f_n = m g and
+     * its contact has dimension 6; with contacts disabled it falls freely, z'' = -g */
+    cs_model *m = load("sphere_plane.xml");
+    cs_data *d = cs_make_data(m);
+    steps(m, d, 300);
+    ck_assert_int_eq(d->contact[0].dim, 3);
+    ck_assert_int_eq(cs_set(m, "geom.sphere.condim", 6), 0);
+    ck_assert_int_eq(cs_set(m, "geom.floor.condim", 6), 0);
+    steps(m, d, 200);
+    ck_assert_int_gt(d->ncon, 0);
+    ck_assert_int_eq(d->contact[0].dim, 6);
+    ck_assert_double_lt(fabs(normal_sum(m, d) - 2 * 9.81), 1e-3 * 2 * 9.81);
+    ck_assert_int_eq(cs_set(m, "option.flag.contact", 0), 0);
+    double z0 = d->qpos[2], v0 = d->qvel[2];
+    steps(m, d, 100);
+    double t = 100 * m->opt.timestep;
+    ck_assert_int_eq(d->ncon, 0);
+    /* semi-implicit Euler: v exact, z within one step's g h t */
+    ck_assert_double_lt(fabs(d->qvel[2] - (v0 - 9.81 * t)), 1e-9);
+    ck_assert_double_lt(fabs(d->qpos[2] - (z0 + v0 * t - 0.5 * 9.81 * t * t)),
+                        9.81 * m->opt.timestep * t);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_radius_between_steps)
 {
     cs_model *m = load("sphere_plane.xml");
@@ -229,6 +257,7 @@ int main(void)
     tcase_add_test(tc, test_friction_between_steps);
     tcase_add_test(tc, test_mass_between_steps);
     tcase_add_test(tc, test_radius_between_steps);
+    tcase_add_test(tc, test_condim_and_flags_between_steps);
     tcase_add_test(tc, test_options_and_refusals);
     tcase_add_test(tc, test_edit_recompiles);
     suite_add_tcase(s, tc);
