@@ -176,7 +176,8 @@ static int resolve(const cs_model *m, const char *name, target *t, char *err, si
         t->id = lookup_id(m, t->kind, elem);
         if (t->id < 0 || (t->kind == 1 && t->id == 0)) {
             char more[192];
-            snprintf(more, sizeof more, "no %s named '%s'", KINDS[t->kind].kind, elem);
+            if (t->id == 0) snprintf(more, sizeof more, "the world body has no parameters");
+            else snprintf(more, sizeof more, "no %s named '%s'", KINDS[t->kind].kind, elem);
             return fail(err, errsz, "%s: %s", name, more);
         }
         for (const attr_def *a = KINDS[t->kind].attrs; a->attr && !t->a; a++)

@@ -188,7 +188,7 @@ START_TEST(test_options_and_refusals)
         {"geom.sphere.condim", 2, "1, 3, 4 or 6"},
         {"geom.sphere.type", 2, "cannot be set"},
         {"geom.nothing.friction[0]", 1, "no geom named 'nothing'"},
-        {"body.world.mass", 1, "no body named"},
+        {"body.world.mass", 1, "the world body"},
         {"nbody", 3, "unknown option"},
         {"geom.sphere.size[0]", NAN, "finite"},
         {"geom.sphere.size[0]", 0, "positive"},
