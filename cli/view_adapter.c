@@ -53,16 +53,20 @@ int cs_view_toggle_contact(cs_view *v)
     return 0;
 }
 
-/* Extent and centre from the visible non-plane geoms' bounding spheres, as render/
- * would compute them, but once: a body flying off must not rescale the arrows. */
+/* Extent and centre as MuJoCo's compiler computes stat.extent and stat.center (the free
+ * camera looks at the centre from 1.5 extents): the bounding box of the moving bodies'
+ * frames and of the visible geoms' bounding spheres, planes left out (a floor is no part of
+ * the subject); the extent is the box's longest side. Fixed once, so a body flying off does
+ * not rescale the picture. */
 static void fix_extent(cs_view *v)
 {
     const cs_model *m = v->m;
+    const cs_data *d = v->d;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     int n = 0;
     for (int g = 0; g < m->ngeom; g++) {
         if (m->geom_type[g] == CS_GEOM_PLANE || !geom_visible(m, g)) continue;
-        const double *p = v->d->geom_xpose[g].pos;
+        const double *p = d->geom_xpose[g].pos;
         double r = m->geom_rbound[g];
         for (int k = 0; k < 3; k++) {
             lo[k] = fmin(lo[k], p[k] - r);
@@ -70,22 +74,23 @@ static void fix_extent(cs_view *v)
         }
         n++;
     }
+    for (int b = 1; b < m->nbody; b++) {
+        if (m->body_weldid[b] <= 0) continue; /* welded to the world: not moving */
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], d->xpos[3 * b + k]);
+            hi[k] = fmax(hi[k], d->xpos[3 * b + k]);
+        }
+        n++;
+    }
     v->extent = 1;
     memset(v->center, 0, sizeof v->center);
     if (n > 0 && isfinite(lo[0] + lo[1] + lo[2] + hi[0] + hi[1] + hi[2])) {
-        double e = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                        (hi[2] - lo[2]) * (hi[2] - lo[2]));
+        double e = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
         if (e > 1e-6) v->extent = e;
         for (int k = 0; k < 3; k++) v->center[k] = 0.5 * (lo[k] + hi[k]);
     }
-    /* A resting body's weight a third of the scene long. */
-    double mass = 0, g = 0;
-    for (int b = 1; b < m->nbody; b++)
-        if (m->body_treeid[b] >= 0) mass += m->body_mass[b];
-    if (!(m->opt.disableflags & CS_DSBL_GRAVITY))
-        g = sqrt(m->opt.gravity[0] * m->opt.gravity[0] + m->opt.gravity[1] * m->opt.gravity[1] +
-                 m->opt.gravity[2] * m->opt.gravity[2]);
-    v->force_scale = mass * g > 0 ? v->extent / 3 / (mass * g) : 0;
+    /* Arrows scaled per frame from the forces on screen (render/'s automatic scale). */
+    v->force_scale = 0;
 }
 
 /* The body poses the scene's geoms show (the frame of a perturbation's anchor). */

@@ -19,9 +19,9 @@ typedef struct {
     cs_render_contact *contacts; /* m->nconmax */
     cs_render_joint *joints;  /* the non-free joints, model order (at most m->njnt) */
     int njoint;
-    double extent;            /* fixed at cs_view_init from the initial geoms */
+    double extent;            /* fixed at cs_view_init: MuJoCo's stat.extent rule (see .c) */
     double center[3];         /* centre of their bounding box (the default look-at) */
-    double force_scale;       /* extent / 3 / (total mass |g|), 0 = automatic */
+    double force_scale;       /* 0: render/ scales arrows from the forces on screen */
     char solver[48];          /* "PGS elliptic, contact soft", ... */
     char body_label[64];      /* the selected body's name for the HUD */
     char message[160];        /* HUD line (divergence, replay position) */

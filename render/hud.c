@@ -153,8 +153,9 @@ static void legend(cs_renderer *r, const cs_render_scene *s, float scale, int w,
     float x = pad;
     char ref[96] = "no contact force";
     if (fs > 0) {
-        /* A round force whose arrow is about a quarter of the scene long. */
-        double n = nice(cs_scene_extent(s) / 4 / fs);
+        /* The automatic scale's round force (the largest on screen rounded up), or for a
+         * fixed scale a round force whose arrow is about a quarter of the scene long. */
+        double n = s->force_scale > 0 ? nice(cs_scene_extent(s) / 4 / fs) : cs_render_force_ref(s);
         snprintf(ref, sizeof ref, "arrow of %.3g m = %.3g N", n * fs, n);
     }
     (void)w;

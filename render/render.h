@@ -105,7 +105,8 @@ typedef struct {
     int selected_body;      /* -1 = none; its geoms are highlighted */
     int selected_contact;   /* index into contacts, -1 = the one with the largest fn */
     double extent;          /* the model's size scale, m (0 = from the geoms) */
-    double force_scale;     /* arrow metres per newton (0 = largest force -> extent/3) */
+    double force_scale;     /* arrow metres per newton (0 = from the forces on screen:
+                             * cs_render_force_scale) */
     int no_shadows;         /* 1: no planar shadows on planes */
 } cs_render_scene;
 
@@ -119,6 +120,19 @@ extern const float cs_color_cone_boundary[3]; /* friction dot on the boundary (s
 extern const float cs_color_joint[3];         /* joint axes, hinge arcs, slide ranges */
 extern const float cs_color_joint_inside[3];  /* current position inside the range (or none) */
 extern const float cs_color_joint_limit[3];   /* current position at or beyond a limit */
+
+/* Arrows of automatic scale: the largest contact force, rounded up to 1, 2 or 5 x 10^k N
+ * (cs_render_force_ref), is drawn this fraction of the extent long. */
+#define CS_FORCE_ARROW_FRACTION 0.3
+/* The round force of the automatic scale: the largest |fn| or |(f1, f2)| over the contacts
+ * rounded up to 1, 2 or 5 x 10^k newtons; 0 without contact force. */
+double cs_render_force_ref(const cs_render_scene *s);
+/* Arrow metres per newton: s->force_scale when > 0, else CS_FORCE_ARROW_FRACTION x extent /
+ * cs_render_force_ref (0 without contact force). */
+double cs_render_force_scale(const cs_render_scene *s);
+/* A contact point's marker radius: 1.5% of the extent, at most 12% of the bounding radius of
+ * either (non-plane) geom in contact. */
+double cs_render_marker_radius(const cs_render_scene *s, const cs_render_contact *c);
 
 /* Zero counts, default overlays, nothing selected. */
 void cs_render_scene_init(cs_render_scene *s);
