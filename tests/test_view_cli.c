@@ -355,6 +355,59 @@ static double hue_cos(const unsigned char *p, const double rgb[3])
     return n > 0 ? (p[0] * rgb[0] + p[1] * rgb[1] + p[2] * rgb[2]) / (n * m) : 0;
 }
 
+/* A 5 x 5 block of pixels all at or above 250 in every channel (glare: the legend's
+ * white text is one or two pixels thin, never a block). */
+static int white_block(const unsigned char *rgb, int *bx, int *by)
+{
+    for (int y = 0; y + 5 <= H; y++)
+        for (int x = 0; x + 5 <= W; x++) {
+            int all = 1;
+            for (int j = 0; j < 5 && all; j++)
+                for (int i = 0; i < 5 && all; i++) {
+                    const unsigned char *p = px(rgb, x + i, y + j);
+                    all = p[0] >= 250 && p[1] >= 250 && p[2] >= 250;
+                }
+            if (all) {
+                *bx = x;
+                *by = y;
+                return 1;
+            }
+        }
+    return 0;
+}
+
+/* The default camera (MuJoCo's free camera on the model's extent) frames the bodies: on
+ * box_stack the three boxes (rgba 0.9 0.3 0.3, 0.3 0.9 0.3, 0.3 0.3 0.9) cover over a tenth of
+ * the image and lie wholly inside it. */
+START_TEST(default_camera_frames_the_bodies)
+{
+    char *dir = tmpdir();
+    unsigned char *rgb = shoot(dir, "box_stack.xml", (const char *const[]){"--overlay", "none", NULL});
+    static const double box[3][3] = {{0.9, 0.3, 0.3}, {0.3, 0.9, 0.3}, {0.3, 0.3, 0.9}};
+    int n = 0, x0 = W, x1 = -1, y0 = H, y1 = -1;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            const unsigned char *p = px(rgb, x, y);
+            int mine = 0;
+            for (int k = 0; k < 3; k++) mine |= hue_cos(p, box[k]) > 0.99;
+            if (!mine) continue;
+            n++;
+            x0 = x < x0 ? x : x0, x1 = x > x1 ? x : x1;
+            y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
+        }
+    double frac = (double)n / (W * H);
+    ck_assert_msg(frac > 0.10, "the boxes cover only %.1f%% of the image", 100 * frac);
+    ck_assert_msg(x0 > 0 && x1 < W - 1 && y0 > 0 && y1 < H - 1,
+                  "the boxes are cut off: pixels %d..%d x %d..%d", x0, x1, y0, y1);
+    /* The stack stands in the middle: its pixels' box is centred within a tenth. */
+    ck_assert_int_lt(abs((x0 + x1) / 2 - W / 2), W / 10);
+    ck_assert_int_lt(abs((y0 + y1) / 2 - H / 2), H / 10);
+    fprintf(stderr, "box_stack: the boxes cover %.1f%% of the default view\n", 100 * frac);
+    free(rgb);
+    rm_dir(dir);
+}
+END_TEST
+
 START_TEST(every_seed_scene)
 {
     char *dir = tmpdir();
@@ -370,6 +423,9 @@ START_TEST(every_seed_scene)
         unsigned char *rgb = shoot(dir, name, NULL);
         int n = distinct_colours(rgb);
         ck_assert_msg(n > 200, "%s: only %d colours", name, n);
+        int sx, sy;
+        ck_assert_msg(!white_block(rgb, &sx, &sy), "%s: glare, a saturated white block at %d %d",
+                      name, sx, sy);
         free(rgb);
         nscene++;
     }
@@ -615,6 +671,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, help_text);
     } else if (strcmp(group, "shot") == 0) {
         tcase_add_test(tc, every_seed_scene);
+        tcase_add_test(tc, default_camera_frames_the_bodies);
         tcase_add_test(tc, sphere_and_grid);
         tcase_add_test(tc, the_picture_shows_the_stepped_state);
         tcase_add_test(tc, articulated_scene_shows_its_joints);
