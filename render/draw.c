@@ -278,7 +278,7 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
      * the hidden parts of arrows and cones faintly, contact points not at all). */
     cs_gl_overlays(r, s);
 
-    if (s->overlay & (CS_OVERLAY_HUD | CS_OVERLAY_FORCES | CS_OVERLAY_CONES))
+    if (s->overlay & (CS_OVERLAY_HUD | CS_OVERLAY_FORCES | CS_OVERLAY_CONES | CS_OVERLAY_CONTROLS))
         cs_gl_hud(r, s, w, h);
     glBindVertexArray(0);
     glUseProgram(0);

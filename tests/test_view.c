@@ -338,6 +338,57 @@ START_TEST(extent_and_force_scale)
 }
 END_TEST
 
+/* A schedule that sets actuator 2 (lift) to 0.2 at any time. */
+static void lift_schedule(void *u, double t, double *ctrl)
+{
+    (void)u;
+    (void)t;
+    ctrl[2] = 0.2;
+}
+
+/* The control panel's data: one entry per actuator with name, control and ctrlrange; its
+ * writes are clamped to ctrlrange and leave a scheduled actuator alone. */
+START_TEST(control_panel_sets_clamped_controls)
+{
+    fixture f;
+    setup(&f, load_scene("gripper_lift.xml"), 0);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_eq(f.s.nactuator, 3);
+    ck_assert_str_eq(f.s.actuators[2].name, "lift");
+    ck_assert_int_eq(f.s.actuators[2].limited, 1);
+    ck_assert_double_eq(f.s.actuators[2].range[1], 0.3);
+    ck_assert_double_eq_tol(f.s.actuators[2].ctrl, 0.1, 1e-12); /* the keyframe's */
+    ck_assert_ptr_null(f.s.ctrl_source);
+    cs_viewer_callbacks cb;
+    cs_view_callbacks(&f.v, &cb);
+    cb.set_ctrl(cb.user, 2, 0.25);
+    ck_assert_double_eq(f.d->ctrl[2], 0.25);
+    cb.set_ctrl(cb.user, 0, 5);   /* beyond ctrlrange 0 .. 0.06 */
+    ck_assert_double_eq(f.d->ctrl[0], 0.06);
+    cb.set_ctrl(cb.user, 1, -5);
+    ck_assert_double_eq(f.d->ctrl[1], 0);
+    cb.set_ctrl(cb.user, 3, 1);   /* no such actuator: nothing */
+    cb.set_ctrl(cb.user, 2, NAN);
+    ck_assert_double_eq(f.d->ctrl[2], 0.25);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_double_eq(f.s.actuators[0].ctrl, 0.06);
+    /* a schedule drives lift: the panel says so and cannot set it; the step applies it */
+    static const unsigned char cols[3] = {0, 0, 1};
+    f.v.ctrl_hook = lift_schedule;
+    f.v.ctrl_columns = cols;
+    f.v.ctrl_source = "--ctrl test.csv";
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_eq(f.s.actuators[2].driven, 1);
+    ck_assert_int_eq(f.s.actuators[0].driven, 0);
+    ck_assert_str_eq(f.s.ctrl_source, "--ctrl test.csv");
+    cb.set_ctrl(cb.user, 2, 0.05);
+    ck_assert_double_eq(f.d->ctrl[2], 0.25);
+    ck_assert_int_eq(cs_view_step(&f.v), 0);
+    ck_assert_double_eq(f.d->ctrl[2], 0.2);
+    teardown(&f);
+}
+END_TEST
+
 static void cross(const double a[3], const double b[3], double c[3])
 {
     c[0] = a[1] * b[2] - a[2] * b[1];
@@ -914,6 +965,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hud_numbers);
     tcase_add_test(tc, welded_body_velocity);
     tcase_add_test(tc, extent_and_force_scale);
+    tcase_add_test(tc, control_panel_sets_clamped_controls);
     tcase_add_test(tc, perturbation_is_a_force_at_the_anchor);
     tcase_add_test(tc, joints_are_handed_over);
     tcase_add_test(tc, joint_limit_test);

@@ -159,6 +159,9 @@ START_TEST(bad_command_lines_exit_2)
         {{"view", sp, "--set", "impratio"}, "NAME=VALUE"},
         {{"view", sp, "--set", "option.nosuch=1"}, "nosuch"},
         {{"view", sp, "--screenshot", "x.png", "--frames", "3"}, "--frames"},
+        {{"view", sp, "--ctrl", "c.csv", "--replay", "r.csv"}, "give one"},
+        {{"view", sp, "--ctrl", "/nonexistent/c.csv"}, "--ctrl"},
+        {{"view", sp, "--dump-ctrl", ""}, "bad value '' for --dump-ctrl"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = run_argv(1, cases[i].args);
@@ -266,6 +269,8 @@ START_TEST(help_text)
     expect_out("Ctrl+left drag");
     expect_out("J joints");
     expect_out("frames, joints, wireframe");
+    expect_out("Tab control panel");
+    expect_out("--dump-ctrl FILE.csv");
     ck_assert_int_eq(RUN(1, "help"), 0);
     expect_out("view");
 }
