@@ -442,6 +442,43 @@ START_TEST(every_seed_scene)
 }
 END_TEST
 
+/* The control panel in a screenshot (320 x 240: text scale 1; layout in render/viewer.c):
+ * one slider per actuator; with --ctrl the line under the title names the schedule in
+ * yellow (1, 0.85, 0.2), without it that line is grey help text. */
+START_TEST(control_panel_names_its_schedule)
+{
+    char *dir = tmpdir();
+    char ctrl[512];
+    snprintf(ctrl, sizeof ctrl, "%s/gripper_lift_ctrl.csv", CS_SCENES);
+    unsigned char *with = shoot(dir, "gripper_lift.xml",
+                                (const char *const[]){"--overlay", "controls", "--ctrl", ctrl, NULL});
+    unsigned char *without = shoot(dir, "gripper_lift.xml",
+                                   (const char *const[]){"--overlay", "controls", NULL});
+    double line[4], track[4];
+    ck_assert_int_eq(cs_ctrl_panel_rect(W, H, 3, CS_PANEL_BACKGROUND, line), 0);
+    int yellow[2] = {0, 0};
+    for (int k = 0; k < 2; k++)
+        for (int y = (int)line[1] + 4 + 12; y < (int)line[1] + 4 + 24; y++)
+            for (int x = (int)line[0]; x < (int)(line[0] + line[2]) && x < W; x++) {
+                const unsigned char *p = px(k ? without : with, x, y);
+                yellow[k] += p[0] > 200 && p[1] > 170 && p[1] < 240 && p[2] < 90;
+            }
+    ck_assert_msg(yellow[0] > 20, "no yellow 'driven by' text with --ctrl (%d pixels)", yellow[0]);
+    ck_assert_int_eq(yellow[1], 0);
+    /* each of the three sliders is drawn, filled (blue, 0.3 0.55 0.9) from its lower end up
+     * to the keyframe's control (0.05, 0.05, 0.1: all above the lower ends, 0) */
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(cs_ctrl_panel_rect(W, H, 3, i, track), 0);
+        const unsigned char *p = px(without, (int)track[0] + 1, (int)(track[1] + 0.5 * track[3]));
+        ck_assert_msg(p[2] > p[0] + 60 && p[1] > p[0] + 30, "slider %d: %d %d %d is not the fill",
+                      i, p[0], p[1], p[2]);
+    }
+    free(with);
+    free(without);
+    rm_dir(dir);
+}
+END_TEST
+
 START_TEST(sphere_and_grid)
 {
     char *dir = tmpdir();
@@ -677,6 +714,7 @@ int main(int argc, char **argv)
     } else if (strcmp(group, "shot") == 0) {
         tcase_add_test(tc, every_seed_scene);
         tcase_add_test(tc, default_camera_frames_the_bodies);
+        tcase_add_test(tc, control_panel_names_its_schedule);
         tcase_add_test(tc, sphere_and_grid);
         tcase_add_test(tc, the_picture_shows_the_stepped_state);
         tcase_add_test(tc, articulated_scene_shows_its_joints);
