@@ -16,6 +16,10 @@
 
 #include "conesim.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct cs_offscreen cs_offscreen;
 
 /* A renderer for model m (which must outlive it) making width x height images (1 to the
@@ -64,5 +68,9 @@ int cs_video_close(cs_video *v, char *err, size_t errlen);
 /* Frees v and removes the unfinished file. */
 void cs_video_discard(cs_video *v);
 long cs_video_frames(const cs_video *v);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
