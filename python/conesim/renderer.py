@@ -114,7 +114,8 @@ def _camera_from(value):
         if len(parts) not in (3, 6):
             raise ValueError(f"camera: expected 'AZIMUTH,ELEVATION,DISTANCE[,X,Y,Z]', got {value!r}")
         return Camera(*parts[:3], parts[3:] if len(parts) == 6 else (0, 0, 0))
-    raise TypeError(f"camera must be None, a conesim.Camera, a dict or a string, not "
+    raise TypeError(f"camera must be None, -1, a conesim.Camera, a dict or a string (a scene's "
+                    f"<camera> cannot be chosen), not "
                     f"{type(value).__name__}")
 
 
@@ -192,7 +193,7 @@ class Renderer:
 
     def update_scene(self, data, camera=None, overlay=None):
         """Takes the scene from data's current state (geoms, contacts, forces, joints).
-        camera: None (the default free camera), a conesim.Camera, a dict of its fields or
+        camera: None or -1 (the default free camera), a conesim.Camera, a dict of its fields or
         'AZ,EL,DIST[,X,Y,Z]'. overlay: as the constructor's, for this and later frames.
         Recomputes data's kinematics, contacts and forces (conesim.forward: the state is
         unchanged), as a step leaves those of the state before its integration."""
@@ -200,7 +201,9 @@ class Renderer:
         _check_type(data, Data, "data")
         if data.model is not self._model:
             raise ValueError("data was made from another model than the renderer's")
-        cam = self.default_camera() if camera is None else _camera_from(camera)
+        # -1: MuJoCo's number for the free camera
+        free = camera is None or (isinstance(camera, (int, np.integer)) and camera == -1)
+        cam = self.default_camera() if free else _camera_from(camera)
         if self._lib.cs_offscreen_set_camera(self._live(), cam._array()) != 0:
             raise ValueError(f"camera: distance must be > 0 and every number finite ({cam!r})")
         if overlay is not None:

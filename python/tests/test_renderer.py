@@ -96,6 +96,10 @@ def test_render_into_out_and_errors():
     other = conesim.Model.from_xml_string(BALL)
     with pytest.raises(ValueError):
         r.update_scene(conesim.Data(other))
+    with pytest.raises(TypeError):
+        r.update_scene(d, camera=0)  # no scene cameras
+    r.update_scene(d, camera=-1)     # MuJoCo's free camera
+    assert np.array_equal(r.render(), (r.update_scene(d), r.render())[1])
     r.overlay = "contacts,forces,cones"
     r.update_scene(d)
     assert r.render().shape == (40, 60, 3)
