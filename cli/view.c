@@ -16,6 +16,7 @@
 #include "conesim.h"
 #include "render.h"
 #include "view_adapter.h"
+#include "view_video.h"
 
 /* No display or no OpenGL 3.3 context: neither a bad command line nor a bad file. */
 
@@ -37,6 +38,8 @@ typedef struct {
     int width, height;
     int key;                /* -2: first keyframe if any, -1: reference pose */
     const char *screenshot;
+    const char *video;      /* --video FILE.mp4 */
+    int fps;                /* 0: none given (30) */
     long steps;             /* -1: none given */
     double duration;        /* -1: none given */
     const char *replay;
@@ -51,6 +54,7 @@ static const char *const OPTS_ARG[] = {
     "--overlay", "--camera", "--width", "--height", "--key", "--screenshot", "--steps",
     "--duration", "--replay", "--frames", "--set", "--timestep", "--solver", "--cone",
     "--iterations", "--tolerance", "--threads", "--contact", "--ctrl", "--dump-ctrl",
+    "--video", "--fps",
 };
 static const char *const OPTS_FLAG[] = {"--paused"};
 
@@ -86,6 +90,12 @@ static int set_opt(view_opts *o, const char *name, const char *arg)
     } else if (strcmp(name, "--screenshot") == 0) {
         if (!*arg) goto bad_value;
         o->screenshot = arg;
+    } else if (strcmp(name, "--video") == 0) {
+        if (!*arg) goto bad_value;
+        o->video = arg;
+    } else if (strcmp(name, "--fps") == 0) {
+        if (!cs_arg_long(arg, &l) || l < 1 || l > 1000) goto bad_value;
+        o->fps = (int)l;
     } else if (strcmp(name, "--steps") == 0) {
         if (!cs_arg_long(arg, &l) || l < 0) goto bad_value;
         o->steps = l;
@@ -170,6 +180,14 @@ static int parse_args(int argc, char **argv, view_opts *o)
     if (o->screenshot && (o->frames > 0 || o->paused)) {
         fprintf(stderr, "conesim view: --frames and --paused are for the window, not "
                         "--screenshot\n");
+        return 0;
+    }
+    if (o->video && (o->screenshot || o->frames > 0 || o->paused)) {
+        fprintf(stderr, "conesim view: --video is not for --screenshot, --frames or --paused\n");
+        return 0;
+    }
+    if (o->fps && !o->video) {
+        fprintf(stderr, "conesim view: --fps is for --video\n");
         return 0;
     }
     return 1;
@@ -348,6 +366,36 @@ static int dump_ctrl(const char *path, const cs_model *m, const cs_data *d)
 
 static void sched_hook(void *u, double t, double *ctrl) { cs_ctrl_at(u, t, ctrl); }
 
+/* --video: --steps or --duration give the video's length (default 5 s, or the whole
+ * recording in replay mode). */
+static int video(cs_view *v, const view_opts *o, const cs_camera *cam, double h)
+{
+    cs_view_video_opts vo;
+    memset(&vo, 0, sizeof vo);
+    vo.path = o->video;
+    vo.width = o->width;
+    vo.height = o->height;
+    vo.fps = o->fps ? o->fps : 30;
+    vo.samples = 4;
+    vo.camera = *cam;
+    vo.overlay = CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES;
+    if (o->overlay) cs_overlay_parse(o->overlay, &vo.overlay, NULL, 0); /* checked already */
+    double duration = o->steps >= 0 ? o->steps * h : o->duration >= 0 ? o->duration : 5;
+    if (v->replay && o->steps < 0 && o->duration < 0) {
+        const cs_replay *r = v->replay;
+        duration = r->time[r->nframe - 1] - r->time[0];
+        vo.nframe = (long)floor(duration * vo.fps + 1e-9) + 1; /* the last recorded frame too */
+    } else {
+        vo.nframe = cs_video_frame_count(duration, vo.fps);
+    }
+    if (vo.nframe < 0) {
+        fprintf(stderr, "conesim view: a video of %g s at %d frames a second is too long\n",
+                duration, vo.fps);
+        return CS_EXIT_USAGE;
+    }
+    return cs_view_video(v, &vo);
+}
+
 static int run_view(int argc, char **argv)
 {
     view_opts o;
@@ -443,7 +491,9 @@ static int run_view(int argc, char **argv)
         rc = CS_EXIT_USAGE;
         goto done;
     }
-    if (o.screenshot) {
+    if (o.video) {
+        rc = video(&v, &o, &cam, h);
+    } else if (o.screenshot) {
         rc = screenshot(&v, &o, &cam, n, &out);
     } else {
         for (long k = 0; k < n && rc == CS_EXIT_OK; k++)
@@ -469,10 +519,11 @@ done:
 }
 
 const cs_command cs_cmd_view = {
-    "view", "view SCENE [options]: interactive viewer, or --screenshot FILE.png",
+    "view", "view SCENE [options]: interactive viewer, --screenshot FILE.png, --video FILE.mp4",
     "usage: conesim view SCENE [options]\n\n"
     "Opens a window on the scene (OpenGL 3.3) and runs it in real time, or with\n"
-    "--screenshot renders one frame off-screen into a PNG and exits.\n\n"
+    "--screenshot renders one frame off-screen into a PNG and exits, or with --video\n"
+    "renders frames off-screen (EGL: no X server needed) into an H.264 video and exits.\n\n"
     "  --overlay LIST     comma list of contacts, forces, cones, frames, joints, wireframe,\n"
     "                     hud, controls, or none (default contacts,forces; the window adds\n"
     "                     the HUD and the control panel)\n"
@@ -482,8 +533,12 @@ const cs_command cs_cmd_view = {
     "  --width W --height H  window or image size in pixels (default 1280x720, at most 8192)\n"
     "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
     "  --screenshot FILE.png  step, render one frame off-screen, write the PNG, exit\n"
+    "  --video FILE.mp4   a video of the simulation (or of --replay): a frame every 1/fps\n"
+    "                     of simulated time, H.264 (libx264); .mkv names give Matroska\n"
+    "  --fps N            video frames per simulated second (default 30)\n"
     "  --steps N | --duration SECONDS\n"
-    "                     steps before the screenshot (default 0), or before the window opens\n"
+    "                     steps before the screenshot (default 0), or before the window opens;\n"
+    "                     with --video the video's length (default 5 s; replay: all of it)\n"
     "  --replay FILE.csv  play a `run --record` trajectory instead of simulating (Left/Right\n"
     "                     scrub; --steps counts recorded frames); contacts and forces are\n"
     "                     recomputed from each recorded state\n"
@@ -515,8 +570,9 @@ const cs_command cs_cmd_view = {
     "(or a contact to select it), right double-click clears, Ctrl+left drag pulls a body\n"
     "with a spring (a jointed link turns about its joints; bodies fixed to the world stay).\n\n"
     "Exit codes: 0 ok, 1 diverged (a warning names the step), 2 bad command line, 3 bad\n"
-    "scene or replay file (FILE:LINE: message), 4 the PNG cannot be written (no partial\n"
-    "file is left), 5 no display or no OpenGL 3.3 context (headless: run under xvfb-run -a),\n"
-    "6 out of memory, 130/143 interrupted while stepping for a screenshot.\n",
+    "scene or replay file (FILE:LINE: message), 4 the PNG or video cannot be written (no\n"
+    "partial file is left), 5 no OpenGL 3.3 context (neither EGL nor a display; the\n"
+    "window needs a display: xvfb-run -a), 6 out of memory, 130/143 interrupted while\n"
+    "stepping for a screenshot or a video.\n",
     run_view,
 };

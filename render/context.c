@@ -208,6 +208,11 @@ cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int sampl
     r->window = win;
     r->hidden = hidden;
     r->want_samples = samples;
+    return cs_gl_setup(r, err, errlen);
+}
+
+cs_renderer *cs_gl_setup(cs_renderer *r, char *err, size_t errlen)
+{
     const char *name = (const char *)glGetString(GL_RENDERER);
     snprintf(r->gl_name, sizeof r->gl_name, "%s", name ? name : "?");
     r->prog_mesh = program(mesh_vs, mesh_fs, err, errlen);
@@ -253,11 +258,19 @@ cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int sampl
     return r;
 }
 
+void cs_gl_make_current(cs_renderer *r)
+{
+    if (r->egl)
+        cs_egl_make_current(r->egl);
+    else
+        glfwMakeContextCurrent(r->window);
+}
+
 void cs_renderer_destroy(cs_renderer *r)
 {
     if (!r)
         return;
-    glfwMakeContextCurrent(r->window);
+    cs_gl_make_current(r);
     for (int i = 0; i < MESH_COUNT; i++) {
         glDeleteBuffers(1, &r->mesh[i].vbo);
         glDeleteBuffers(1, &r->mesh[i].ibo);
@@ -286,7 +299,10 @@ void cs_renderer_destroy(cs_renderer *r)
     if (r->prog_batch)
         glDeleteProgram(r->prog_batch);
     free(r->buf_2d);
-    glfwDestroyWindow(r->window);
+    if (r->egl)
+        cs_egl_destroy(r->egl);
+    else
+        glfwDestroyWindow(r->window);
     free(r);
 }
 

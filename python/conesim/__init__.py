@@ -21,7 +21,8 @@ __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyfram
            "contact_force", "energy", "cone_capacity", "version", "__version__",
            "rollout", "get_state", "set_state", "state_size", "set", "get", "Recorder",
            "Metrics",
-           "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL"]
+           "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL",
+           "Renderer", "Camera", "VideoWriter", "render_video"]
 
 # indices into d.warning (counts since the last reset): contacts dropped because the
 # contact array was full, steps whose mass matrix was not positive definite, steps that
@@ -777,3 +778,6 @@ def _contact_names():
 
 
 _CONTACT_FIELDS = _contact_names()
+
+# pictures and videos (libconesim_render, loaded when first used)
+from .renderer import Camera, Renderer, VideoWriter, render_video  # noqa: E402
