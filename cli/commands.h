@@ -32,7 +32,8 @@ static inline int cs_load_exit(const char *err)
 {
     int e = errno;
     fprintf(stderr, "%s\n", err);
-    return e == ENOMEM ? CS_EXIT_NOMEM : CS_EXIT_SCENE;
+    /* ESRCH: a --set/--vary edit named no element of the scene (a command-line error) */
+    return e == ENOMEM ? CS_EXIT_NOMEM : e == ESRCH ? CS_EXIT_USAGE : CS_EXIT_SCENE;
 }
 
 #endif

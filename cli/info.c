@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "conesim.h"
+#include "overrides.h"
 
 static const char *const GEOMTYPE[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
                                        "cylinder", "box", "mesh"};
@@ -216,7 +217,8 @@ static int run_info(int argc, char **argv)
     char err[1024], *ign = NULL;
     size_t len = 0;
     FILE *warn = open_memstream(&ign, &len); /* the list of what was ignored */
-    cs_model *m = cs_load_xml(argv[1], warn, err, sizeof err);
+    char path[4096];
+    cs_model *m = cs_load_xml(cs_scene_path(argv[1], path, sizeof path), warn, err, sizeof err);
     int e = errno;
     if (warn) fclose(warn);
     errno = e;

@@ -22,13 +22,32 @@ typedef struct {
  * checked when applied. */
 int cs_overrides_add(cs_overrides *o, const char *opt, const char *arg, char *why, size_t whylen);
 
-/* One override by name, between loading and cs_make_data: an option ("option.impratio",
- * a control (ctrl.NAME: checked only; cs_ctrl_override sets it on the data),
- * "option.gravity[0]": one element of a vector option, the rest kept) or a model attribute
- * by element name: geom.NAME.friction|solref|solimp|solmix[K], pair.INDEX|NAME.friction|
- * solref|solreffriction|solimp[K], body.NAME.pos[K] (for a free body also its joint's
- * start, qpos0 and every keyframe, so the body starts there). Without [K] the value lists
- * every element. Returns 0, or -1 with a message in err. */
+/* Which path a name takes. Element geometry -- KIND.NAME.pos, quat, euler, axisangle,
+ * xyaxes, zaxis, fromto, size -- and every element attribute cs_set does not know (e.g.
+ * joint.NAME.ref, geom.NAME.density) are edited into the MJCF before it is compiled
+ * (cs_load_xml_edit), so what the compiler derives from them follows exactly; so is any
+ * name with the prefix "mjcf.". Options, controls and the parameters cs_set knows
+ * (friction, solref, masses, damping, gains, ...) are set on the compiled model. 1 for
+ * the MJCF path. */
+int cs_override_recompiles(const char *name);
+
+/* The scene file a command names: `path` when it exists or holds a '/'; a bare name that
+ * is not in the working directory is looked for in $CONESIM_SCENES, then in the installed
+ * scenes (PREFIX/share/conesim/scenes). Returns path or buf. */
+const char *cs_scene_path(const char *path, char *buf, size_t len);
+
+/* Loads the scene (cs_scene_path) with the MJCF-path overrides of o, then those among names/values
+ * (nextra; the sweep's varied ones, after o's so that they win) edited in. NULL as
+ * cs_load_xml_edit (errno ESRCH: an edit named no element). */
+cs_model *cs_overrides_load(const cs_overrides *o, const char *path, int nextra,
+                            const char *const *names, const char *const *values, FILE *warn,
+                            char *err, size_t errlen);
+
+/* One override by name, on a model loaded with cs_overrides_load: a control (ctrl.NAME:
+ * checked only; cs_ctrl_override sets it on the data), a name of the MJCF path (nothing:
+ * the load applied it), or a cs_set name (cs_set_text: "option.impratio",
+ * "option.gravity[0]", "geom.NAME.friction[K]", "body.NAME.mass", "solver" = "pgs", ...;
+ * without [K] the value lists every element). Returns 0, or -1 with a message in err. */
 int cs_model_override(cs_model *m, const char *name, const char *value, char *err,
                       size_t errlen);
 

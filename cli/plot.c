@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -34,7 +36,8 @@ static const char plot_help[] =
     "scene in the title (with the bodies plotted). --dpi N sets the PNG resolution\n"
     "(default 110).\n"
     "\n"
-    "Needs python3 with numpy and matplotlib (Debian: python3-numpy python3-matplotlib).\n"
+    "Needs python3 with numpy and matplotlib (Debian: python3-numpy python3-matplotlib):\n"
+    "$CONESIM_PYTHON, else the first python3 on PATH that has them, else /usr/bin/python3.\n"
     "Exit codes: 2 bad command line, 3 unreadable or malformed CSV (FILE:LINE: what),\n"
     "4 output not writable, 5 python3, numpy or matplotlib missing.\n"
     "\n"
@@ -61,7 +64,8 @@ static const char figure_help[] =
     "The defaults are in brackets. --data writes the numbers behind the figure as CSV\n"
     "(name,value). --dpi N sets the PNG resolution (default 110).\n"
     "\n"
-    "Needs python3 with numpy and matplotlib (Debian: python3-numpy python3-matplotlib).\n"
+    "Needs python3 with numpy and matplotlib (Debian: python3-numpy python3-matplotlib):\n"
+    "$CONESIM_PYTHON, else the first python3 on PATH that has them, else /usr/bin/python3.\n"
     "Exit codes: 2 bad command line, 4 output not writable, 5 python3, numpy or matplotlib\n"
     "missing.\n"
     "\n"
@@ -141,6 +145,62 @@ static int find_package(void)
     return 0; /* python's own path */
 }
 
+/* 1 when `py` runs and imports numpy and matplotlib */
+static int has_modules(const char *py)
+{
+    if (access(py, X_OK) != 0) return 0;
+    pid_t pid = fork();
+    if (pid < 0) return 0;
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, 1);
+            dup2(null, 2);
+        }
+        execl(py, py, "-c", "import numpy, matplotlib", (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return 0;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* The interpreter: $CONESIM_PYTHON when set; else the first python3 on PATH that has numpy
+ * and matplotlib, then the one the build found and /usr/bin/python3; none has them: the
+ * build's (Debian's), else the first that exists (its check below says what is missing).
+ * Candidates tried go to `tried`. */
+static const char *find_python(char *buf, size_t len, char *tried, size_t tlen)
+{
+    const char *env = getenv("CONESIM_PYTHON");
+    if (env && *env) return env;
+    const char *path = getenv("PATH");
+    const char *fallback = NULL;
+    static char first[PATH_MAX];
+    size_t w = 0;
+    tried[0] = 0;
+    for (const char *p = path ? path : ""; *p;) {
+        size_t n = strcspn(p, ":");
+        if (n > 0 && (size_t)snprintf(buf, len, "%.*s/python3", (int)n, p) < len &&
+            access(buf, X_OK) == 0) {
+            if (has_modules(buf)) return buf;
+            if (!fallback) fallback = strcpy(first, buf);
+            if (w < tlen && !strstr(tried, buf))
+                w += (size_t)snprintf(tried + w, tlen - w, "%s%s", w ? ", " : "", buf);
+        }
+        p += n;
+        if (*p == ':') p++;
+    }
+    const char *fixed[] = {CS_PYTHON, "/usr/bin/python3"};
+    for (int i = 1; i >= 0; i--) {
+        if (!strstr(tried, fixed[i]) && has_modules(fixed[i])) return fixed[i];
+        if (access(fixed[i], X_OK) == 0) fallback = fixed[i];
+        if (w < tlen && !strstr(tried, fixed[i]))
+            w += (size_t)snprintf(tried + w, tlen - w, "%s%s", w ? ", " : "", fixed[i]);
+    }
+    return fallback ? fallback : CS_PYTHON;
+}
+
 static int run_module(const char *module, const char *prog, const char *help, int argc,
                       char **argv)
 {
@@ -158,8 +218,15 @@ static int run_module(const char *module, const char *prog, const char *help, in
         fprintf(stderr, "%s: out of memory\n", prog);
         return CS_EXIT_NOMEM;
     }
+    char pybuf[PATH_MAX], tried[2048];
+    const char *py = find_python(pybuf, sizeof pybuf, tried, sizeof tried);
+    if (!getenv("CONESIM_PYTHON") || !*getenv("CONESIM_PYTHON")) {
+        if (!has_modules(py))
+            fprintf(stderr, "%s: no python3 with numpy and matplotlib (tried %s; "
+                            "CONESIM_PYTHON names one)\n", prog, tried);
+    }
     int k = 0;
-    args[k++] = (char *)CS_PYTHON;
+    args[k++] = (char *)py;
     args[k++] = (char *)"-c";
     args[k++] = (char *)boot;
     args[k++] = (char *)module;
@@ -167,9 +234,10 @@ static int run_module(const char *module, const char *prog, const char *help, in
     for (int i = 1; i < argc; i++) args[k++] = argv[i];
     args[k] = NULL;
     fflush(NULL);
-    execv(CS_PYTHON, args);
+    execv(py, args);
     fprintf(stderr, "%s: cannot run %s: %s (install python3, python3-numpy and "
-                    "python3-matplotlib)\n", prog, CS_PYTHON, strerror(errno));
+                    "python3-matplotlib, or name one with CONESIM_PYTHON)\n", prog, py,
+            strerror(errno));
     free(args);
     return CS_EXIT_NODISPLAY;
 }

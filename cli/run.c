@@ -341,7 +341,7 @@ static int run_run(int argc, char **argv)
         sigaction(sigs[i], &sa, NULL);
     }
     char err[1024];
-    cs_model *m = cs_load_xml(o.scene, stderr, err, sizeof err);
+    cs_model *m = cs_overrides_load(&o.set, o.scene, 0, NULL, NULL, stderr, err, sizeof err);
     if (!m) {
         if (errno == EINTR && interrupted) {
             fprintf(stderr, "conesim run: interrupted while reading '%s'\n", o.scene);
@@ -750,10 +750,12 @@ const cs_command cs_cmd_run = {
     "  --solver pgs|cg|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
     "                     override the <option> attributes of the same name\n"
     "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10,\n"
-    "                     option.gravity[0]=2 (one element), or a model attribute:\n"
-    "                     geom.NAME.friction[K], geom.NAME.solref|solimp|solmix,\n"
-    "                     pair.INDEX.friction[K], pair.INDEX.solref|solreffriction|solimp,\n"
-    "                     body.NAME.pos[K] (a free body starts there); a control:\n"
+    "                     option.gravity[0]=2 (one element); a model parameter as cs_set\n"
+    "                     takes it: geom.NAME.friction[K], body.NAME.mass,\n"
+    "                     joint.NAME.damping, actuator.NAME.gainprm[K], pair.INDEX.solref\n"
+    "                     (README, Changing the model); any attribute of a named element,\n"
+    "                     applied to the MJCF before it compiles: frame.NAME.euler[K],\n"
+    "                     geom.NAME.size[K], body.NAME.pos[K] (geometry always is); a control:\n"
     "                     ctrl.NAME=VALUE (an actuator's name or index; it replaces the\n"
     "                     keyframe's, and --ctrl's columns replace it);\n"
     "                     option.gravity=\"0 0 -1\", option.flag.gravity=disable;\n"

@@ -280,8 +280,17 @@ static int run_one(const sweep_opts *o, const char *const *names, const double *
                    int single_thread, cs_metrics *r, char *err, size_t errlen)
 {
     if (stop_signal()) return RUN_STOPPED;
-    cs_model *m = cs_load_xml(o->scene, NULL, err, errlen);
-    if (!m) return stop_signal() ? RUN_STOPPED : errno == ENOMEM ? CS_EXIT_NOMEM : CS_EXIT_SCENE;
+    char vtext[MAXVARY][32];
+    const char *vals[MAXVARY];
+    for (int i = 0; i < nv && i < MAXVARY; i++) {
+        snprintf(vtext[i], sizeof vtext[i], "%.17g", values[i]);
+        vals[i] = vtext[i];
+    }
+    cs_model *m = cs_overrides_load(&o->set, o->scene, nv, names, vals, NULL, err, errlen);
+    if (!m)
+        return stop_signal() ? RUN_STOPPED
+               : errno == ENOMEM ? CS_EXIT_NOMEM
+               : errno == ESRCH ? CS_EXIT_USAGE : CS_EXIT_SCENE;
     int rc = CS_EXIT_OK;
     cs_data *d = NULL;
     double *last = NULL;
@@ -430,9 +439,22 @@ static long combinations(const sweep_opts *o)
  * before any work, with one message */
 static int check_first(const sweep_opts *o)
 {
-    char err[1024];
-    cs_model *m = cs_load_xml(o->scene, stderr, err, sizeof err);
-    if (!m) return cs_load_exit(err);
+    char err[1024], vtext[MAXVARY][32];
+    const char *names[MAXVARY], *vals[MAXVARY];
+    int nv = o->find ? 1 : o->nvary;
+    for (int j = 0; j < nv; j++) {
+        snprintf(vtext[j], sizeof vtext[j], "%.17g", o->vary[j].start);
+        names[j] = o->vary[j].name;
+        vals[j] = vtext[j];
+    }
+    cs_model *m = cs_overrides_load(&o->set, o->scene, nv, names, vals, stderr, err, sizeof err);
+    if (!m) {
+        if (errno == ESRCH) {
+            fprintf(stderr, "conesim sweep: %s\n", err);
+            return CS_EXIT_USAGE;
+        }
+        return cs_load_exit(err);
+    }
     int rc = CS_EXIT_OK;
     if (cs_overrides_apply(&o->set, m, err, sizeof err) != 0) {
         fprintf(stderr, "conesim sweep: %s\n", err);
@@ -975,10 +997,10 @@ const cs_command cs_cmd_sweep = {
     "runs done so far, in order) and renamed to FILE.csv at the end.\n\n"
     "  --vary NAME=START:STOP:COUNT  COUNT values from START to STOP, evenly spaced. NAME is\n"
     "                     anything `run --set` takes: an option (option.impratio,\n"
-    "                     option.gravity[0]: one element of a vector) or a model attribute\n"
-    "                     by element name: geom.NAME.friction[K] (also solref, solimp,\n"
-    "                     solmix), pair.INDEX.friction[K] (also solref, solreffriction,\n"
-    "                     solimp), body.NAME.pos[K] (a free body starts there), or a\n"
+    "                     option.gravity[0]: one element of a vector), a model parameter\n"
+    "                     (geom.NAME.friction[K], body.NAME.mass, joint.NAME.damping, ...),\n"
+    "                     any attribute of a named element, recompiled for each run\n"
+    "                     (frame.NAME.euler[K], geom.NAME.size[K], body.NAME.pos[K]), or a\n"
     "                     control, ctrl.NAME (an actuator's, held for the run)\n"
     "  --metric LIST      comma-separated columns (default: all but wall):\n"
     "                     displacement     largest distance a moving body travelled (m)\n"

@@ -11,10 +11,12 @@
 
 #include "args.h"
 #include "commands.h"
+#include "ctrl.h"
 #include "overrides.h"
 #include "conesim.h"
 #include "render.h"
 #include "view_adapter.h"
+#include "view_video.h"
 
 /* No display or no OpenGL 3.3 context: neither a bad command line nor a bad file. */
 
@@ -36,18 +38,23 @@ typedef struct {
     int width, height;
     int key;                /* -2: first keyframe if any, -1: reference pose */
     const char *screenshot;
+    const char *video;      /* --video FILE.mp4 */
+    int fps;                /* 0: none given (30) */
     long steps;             /* -1: none given */
     double duration;        /* -1: none given */
     const char *replay;
     int paused;
     long frames;            /* > 0: quit after that many frames */
+    const char *ctrl;       /* --ctrl: control schedule CSV */
+    const char *dump_ctrl;  /* --dump-ctrl: the controls at exit, as CSV */
     cs_overrides set;
 } view_opts;
 
 static const char *const OPTS_ARG[] = {
     "--overlay", "--camera", "--width", "--height", "--key", "--screenshot", "--steps",
     "--duration", "--replay", "--frames", "--set", "--timestep", "--solver", "--cone",
-    "--iterations", "--tolerance", "--threads", "--contact",
+    "--iterations", "--tolerance", "--threads", "--contact", "--ctrl", "--dump-ctrl",
+    "--video", "--fps",
 };
 static const char *const OPTS_FLAG[] = {"--paused"};
 
@@ -83,6 +90,12 @@ static int set_opt(view_opts *o, const char *name, const char *arg)
     } else if (strcmp(name, "--screenshot") == 0) {
         if (!*arg) goto bad_value;
         o->screenshot = arg;
+    } else if (strcmp(name, "--video") == 0) {
+        if (!*arg) goto bad_value;
+        o->video = arg;
+    } else if (strcmp(name, "--fps") == 0) {
+        if (!cs_arg_long(arg, &l) || l < 1 || l > 1000) goto bad_value;
+        o->fps = (int)l;
     } else if (strcmp(name, "--steps") == 0) {
         if (!cs_arg_long(arg, &l) || l < 0) goto bad_value;
         o->steps = l;
@@ -93,6 +106,11 @@ static int set_opt(view_opts *o, const char *name, const char *arg)
     } else if (strcmp(name, "--frames") == 0) {
         if (!cs_arg_long(arg, &l) || l < 1) goto bad_value;
         o->frames = l;
+    } else if (strcmp(name, "--ctrl") == 0) {
+        o->ctrl = arg;
+    } else if (strcmp(name, "--dump-ctrl") == 0) {
+        if (!*arg) goto bad_value;
+        o->dump_ctrl = arg;
     } else if (strcmp(name, "--paused") == 0) {
         o->paused = 1;
     } else {
@@ -154,9 +172,22 @@ static int parse_args(int argc, char **argv, view_opts *o)
         fprintf(stderr, "conesim view: give --steps or --duration, not both\n");
         return 0;
     }
+    if (o->ctrl && o->replay) {
+        fprintf(stderr, "conesim view: --ctrl drives a simulation, --replay plays a recording: "
+                        "give one\n");
+        return 0;
+    }
     if (o->screenshot && (o->frames > 0 || o->paused)) {
         fprintf(stderr, "conesim view: --frames and --paused are for the window, not "
                         "--screenshot\n");
+        return 0;
+    }
+    if (o->video && (o->screenshot || o->frames > 0 || o->paused)) {
+        fprintf(stderr, "conesim view: --video is not for --screenshot, --frames or --paused\n");
+        return 0;
+    }
+    if (o->fps && !o->video) {
+        fprintf(stderr, "conesim view: --fps is for --video\n");
         return 0;
     }
     return 1;
@@ -292,7 +323,7 @@ static int window(cs_view *v, const view_opts *o, const cs_camera *cam)
     /* The window shows the HUD unless H hides it; --overlay picks the rest. */
     unsigned flags = CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES;
     if (o->overlay) cs_overlay_parse(o->overlay, &flags, NULL, 0);
-    vo.overlay = flags | CS_OVERLAY_HUD;
+    vo.overlay = flags | CS_OVERLAY_HUD | CS_OVERLAY_CONTROLS; /* Tab hides the panel */
     vo.start_paused = o->paused;
     vo.max_frames = o->frames > 0 ? (int)(o->frames < 1000000000 ? o->frames : 1000000000) : 0;
     /* Scripted runs (--frames) never wait for vsync. */
@@ -312,13 +343,66 @@ static int window(cs_view *v, const view_opts *o, const cs_camera *cam)
     return CS_EXIT_OK;
 }
 
+/* --dump-ctrl: the controls as they are at exit, one actuator a row (scripted checks of the
+ * control panel). Returns 0 or CS_EXIT_OUTPUT. */
+static int dump_ctrl(const char *path, const cs_model *m, const cs_data *d)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "conesim view: cannot write '%s': %s\n", path, strerror(errno));
+        return CS_EXIT_OUTPUT;
+    }
+    fprintf(f, "actuator,ctrl\n");
+    for (int i = 0; i < m->nu; i++) {
+        char buf[32];
+        fprintf(f, "%s,%.17g\n", cs_actuator_label(m, i, buf, sizeof buf), d->ctrl[i]);
+    }
+    if (fclose(f) != 0) {
+        fprintf(stderr, "conesim view: cannot write '%s': %s\n", path, strerror(errno));
+        return CS_EXIT_OUTPUT;
+    }
+    return 0;
+}
+
+static void sched_hook(void *u, double t, double *ctrl) { cs_ctrl_at(u, t, ctrl); }
+
+/* --video: --steps or --duration give the video's length (default 5 s, or the whole
+ * recording in replay mode). */
+static int video(cs_view *v, const view_opts *o, const cs_camera *cam, double h)
+{
+    cs_view_video_opts vo;
+    memset(&vo, 0, sizeof vo);
+    vo.path = o->video;
+    vo.width = o->width;
+    vo.height = o->height;
+    vo.fps = o->fps ? o->fps : 30;
+    vo.samples = 4;
+    vo.camera = *cam;
+    vo.overlay = CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES;
+    if (o->overlay) cs_overlay_parse(o->overlay, &vo.overlay, NULL, 0); /* checked already */
+    double duration = o->steps >= 0 ? o->steps * h : o->duration >= 0 ? o->duration : 5;
+    if (v->replay && o->steps < 0 && o->duration < 0) {
+        const cs_replay *r = v->replay;
+        duration = r->time[r->nframe - 1] - r->time[0];
+        vo.nframe = (long)floor(duration * vo.fps + 1e-9) + 1; /* the last recorded frame too */
+    } else {
+        vo.nframe = cs_video_frame_count(duration, vo.fps);
+    }
+    if (vo.nframe < 0) {
+        fprintf(stderr, "conesim view: a video of %g s at %d frames a second is too long\n",
+                duration, vo.fps);
+        return CS_EXIT_USAGE;
+    }
+    return cs_view_video(v, &vo);
+}
+
 static int run_view(int argc, char **argv)
 {
     view_opts o;
     memset(&o, 0, sizeof o);
     if (!parse_args(argc, argv, &o)) return CS_EXIT_USAGE;
     char err[1024];
-    cs_model *m = cs_load_xml(o.scene, stderr, err, sizeof err);
+    cs_model *m = cs_overrides_load(&o.set, o.scene, 0, NULL, NULL, stderr, err, sizeof err);
     if (!m) return cs_load_exit(err);
     int rc = CS_EXIT_OK, have_view = 0;
     cs_data *d = NULL;
@@ -326,6 +410,9 @@ static int run_view(int argc, char **argv)
     cs_replay rep;
     memset(&rep, 0, sizeof rep);
     png_out out = {0};
+    cs_ctrl_schedule sched = {0};
+    unsigned char *columns = NULL;
+    char ctrl_words[600];
     if (cs_overrides_apply(&o.set, m, err, sizeof err) != 0) {
         fprintf(stderr, "conesim view: %s\n", err);
         rc = CS_EXIT_USAGE;
@@ -339,6 +426,11 @@ static int run_view(int argc, char **argv)
     if (o.replay && cs_replay_load(o.replay, &rep, err, sizeof err) != 0) {
         rc = errno == ENOMEM ? CS_EXIT_NOMEM : CS_EXIT_SCENE;
         fprintf(stderr, "%s\n", err);
+        goto done;
+    }
+    if (o.ctrl && cs_ctrl_load(o.ctrl, m, &sched, err, sizeof err) != 0) {
+        fprintf(stderr, "conesim view: --ctrl %s\n", err);
+        rc = CS_EXIT_USAGE; /* as run's --ctrl */
         goto done;
     }
     /* An unwritable PNG fails before any stepping. */
@@ -356,6 +448,22 @@ static int run_view(int argc, char **argv)
     }
     have_view = 1;
     cs_view_own_model(&v, m); /* loaded here: M may switch its contact model */
+    if (sched.nrow) {
+        columns = calloc(m->nu > 0 ? (size_t)m->nu : 1, 1);
+        if (!columns) {
+            fprintf(stderr, "conesim view: out of memory\n");
+            rc = CS_EXIT_NOMEM;
+            goto done;
+        }
+        for (int k = 0; k < sched.ncol; k++) columns[sched.act[k]] = 1;
+        const char *base = strrchr(o.ctrl, '/');
+        snprintf(ctrl_words, sizeof ctrl_words, "--ctrl %s", base ? base + 1 : o.ctrl);
+        v.ctrl_hook = sched_hook;
+        v.ctrl_user = &sched;
+        v.ctrl_columns = columns;
+        v.ctrl_source = ctrl_words;
+        cs_ctrl_at(&sched, d->time, d->ctrl); /* the panel shows the schedule from the start */
+    }
     if (o.replay && cs_view_replay_bind(&v, &rep, o.replay, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         rc = CS_EXIT_SCENE;
@@ -383,7 +491,9 @@ static int run_view(int argc, char **argv)
         rc = CS_EXIT_USAGE;
         goto done;
     }
-    if (o.screenshot) {
+    if (o.video) {
+        rc = video(&v, &o, &cam, h);
+    } else if (o.screenshot) {
         rc = screenshot(&v, &o, &cam, n, &out);
     } else {
         for (long k = 0; k < n && rc == CS_EXIT_OK; k++)
@@ -393,7 +503,13 @@ static int run_view(int argc, char **argv)
             }
         if (rc == CS_EXIT_OK) rc = window(&v, &o, &cam);
     }
+    if (o.dump_ctrl && have_view && (rc == CS_EXIT_OK || rc == CS_EXIT_DIVERGED)) {
+        int rd = dump_ctrl(o.dump_ctrl, m, d);
+        if (rc == CS_EXIT_OK) rc = rd;
+    }
 done:
+    cs_ctrl_free(&sched);
+    free(columns);
     png_out_discard(&out);
     if (have_view) cs_view_free(&v);
     cs_replay_free(&rep);
@@ -403,23 +519,33 @@ done:
 }
 
 const cs_command cs_cmd_view = {
-    "view", "view SCENE [options]: interactive viewer, or --screenshot FILE.png",
+    "view", "view SCENE [options]: interactive viewer, --screenshot FILE.png, --video FILE.mp4",
     "usage: conesim view SCENE [options]\n\n"
     "Opens a window on the scene (OpenGL 3.3) and runs it in real time, or with\n"
-    "--screenshot renders one frame off-screen into a PNG and exits.\n\n"
+    "--screenshot renders one frame off-screen into a PNG and exits, or with --video\n"
+    "renders frames off-screen (EGL: no X server needed) into an H.264 video and exits.\n\n"
     "  --overlay LIST     comma list of contacts, forces, cones, frames, joints, wireframe,\n"
-    "                     hud, or none (default contacts,forces; the window adds the HUD)\n"
+    "                     hud, controls, or none (default contacts,forces; the window adds\n"
+    "                     the HUD and the control panel)\n"
     "  --camera AZ,EL,DIST[,X,Y,Z]\n"
     "                     free camera: azimuth and elevation (degrees), distance (m),\n"
     "                     look-at point (default: MuJoCo's 90,-45,1.5 x extent at the centre)\n"
     "  --width W --height H  window or image size in pixels (default 1280x720, at most 8192)\n"
     "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
     "  --screenshot FILE.png  step, render one frame off-screen, write the PNG, exit\n"
+    "  --video FILE.mp4   a video of the simulation (or of --replay): a frame every 1/fps\n"
+    "                     of simulated time, H.264 (libx264); .mkv names give Matroska\n"
+    "  --fps N            video frames per simulated second (default 30)\n"
     "  --steps N | --duration SECONDS\n"
-    "                     steps before the screenshot (default 0), or before the window opens\n"
+    "                     steps before the screenshot (default 0), or before the window opens;\n"
+    "                     with --video the video's length (default 5 s; replay: all of it)\n"
     "  --replay FILE.csv  play a `run --record` trajectory instead of simulating (Left/Right\n"
     "                     scrub; --steps counts recorded frames); contacts and forces are\n"
     "                     recomputed from each recorded state\n"
+    "  --ctrl FILE.csv    controls over time, as for run (header time,NAME,...); the panel\n"
+    "                     shows those actuators as driven by it\n"
+    "  --dump-ctrl FILE.csv  at exit write actuator,ctrl: the controls as they are then\n"
+    "                     (scripted checks of the control panel)\n"
     "  --paused           open the window paused\n"
     "  --frames N         close the window after N frames (scripted runs)\n"
     "  --timestep DT      overrides <option timestep>\n"
@@ -432,7 +558,11 @@ const cs_command cs_cmd_view = {
     "(replay), Backspace reset, + / - slow motion (x2, down to 1/64), C contact points,\n"
     "F contact forces, K friction cone, R contact frames, J joints, W wireframe, H HUD,\n"
     "M contact model (soft <-> coulomb, from the next step on; the HUD names it),\n"
-    "] / [ next or previous contact for the cone overlay, Esc quit.\n"
+    "] / [ next or previous contact for the cone overlay, Tab control panel, 0 all\n"
+    "controls to 0, Esc quit.\n"
+    "The control panel (top right, when the scene has actuators) has one slider per\n"
+    "actuator over its ctrlrange (-1..1 when not limited): drag it to set the control;\n"
+    "\"clear\" (or 0) sets all to 0 (clamped to ctrlrange).\n"
     "The joints overlay draws each hinge's axis and, when limited, its range as an arc with\n"
     "the current angle; a slide's axis, range and position; a ball joint's pivot. Positions\n"
     "are green inside the range and magenta at or beyond a limit.\n"
@@ -440,8 +570,9 @@ const cs_command cs_cmd_view = {
     "(or a contact to select it), right double-click clears, Ctrl+left drag pulls a body\n"
     "with a spring (a jointed link turns about its joints; bodies fixed to the world stay).\n\n"
     "Exit codes: 0 ok, 1 diverged (a warning names the step), 2 bad command line, 3 bad\n"
-    "scene or replay file (FILE:LINE: message), 4 the PNG cannot be written (no partial\n"
-    "file is left), 5 no display or no OpenGL 3.3 context (headless: run under xvfb-run -a),\n"
-    "6 out of memory, 130/143 interrupted while stepping for a screenshot.\n",
+    "scene or replay file (FILE:LINE: message), 4 the PNG or video cannot be written (no\n"
+    "partial file is left), 5 no OpenGL 3.3 context (neither EGL nor a display; the\n"
+    "window needs a display: xvfb-run -a), 6 out of memory, 130/143 interrupted while\n"
+    "stepping for a screenshot or a video.\n",
     run_view,
 };

@@ -53,16 +53,20 @@ int cs_view_toggle_contact(cs_view *v)
     return 0;
 }
 
-/* Extent and centre from the visible non-plane geoms' bounding spheres, as render/
- * would compute them, but once: a body flying off must not rescale the arrows. */
+/* Extent and centre as MuJoCo's compiler computes stat.extent and stat.center (the free
+ * camera looks at the centre from 1.5 extents): the bounding box of the moving bodies'
+ * frames and of the visible geoms' bounding spheres, planes left out (a floor is no part of
+ * the subject); the extent is the box's longest side. Fixed once, so a body flying off does
+ * not rescale the picture. */
 static void fix_extent(cs_view *v)
 {
     const cs_model *m = v->m;
+    const cs_data *d = v->d;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     int n = 0;
     for (int g = 0; g < m->ngeom; g++) {
         if (m->geom_type[g] == CS_GEOM_PLANE || !geom_visible(m, g)) continue;
-        const double *p = v->d->geom_xpose[g].pos;
+        const double *p = d->geom_xpose[g].pos;
         double r = m->geom_rbound[g];
         for (int k = 0; k < 3; k++) {
             lo[k] = fmin(lo[k], p[k] - r);
@@ -70,22 +74,23 @@ static void fix_extent(cs_view *v)
         }
         n++;
     }
+    for (int b = 1; b < m->nbody; b++) {
+        if (m->body_weldid[b] <= 0) continue; /* welded to the world: not moving */
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], d->xpos[3 * b + k]);
+            hi[k] = fmax(hi[k], d->xpos[3 * b + k]);
+        }
+        n++;
+    }
     v->extent = 1;
     memset(v->center, 0, sizeof v->center);
     if (n > 0 && isfinite(lo[0] + lo[1] + lo[2] + hi[0] + hi[1] + hi[2])) {
-        double e = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                        (hi[2] - lo[2]) * (hi[2] - lo[2]));
+        double e = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
         if (e > 1e-6) v->extent = e;
         for (int k = 0; k < 3; k++) v->center[k] = 0.5 * (lo[k] + hi[k]);
     }
-    /* A resting body's weight a third of the scene long. */
-    double mass = 0, g = 0;
-    for (int b = 1; b < m->nbody; b++)
-        if (m->body_treeid[b] >= 0) mass += m->body_mass[b];
-    if (!(m->opt.disableflags & CS_DSBL_GRAVITY))
-        g = sqrt(m->opt.gravity[0] * m->opt.gravity[0] + m->opt.gravity[1] * m->opt.gravity[1] +
-                 m->opt.gravity[2] * m->opt.gravity[2]);
-    v->force_scale = mass * g > 0 ? v->extent / 3 / (mass * g) : 0;
+    /* Arrows scaled per frame from the forces on screen (render/'s automatic scale). */
+    v->force_scale = 0;
 }
 
 /* The body poses the scene's geoms show (the frame of a perturbation's anchor). */
@@ -109,7 +114,8 @@ int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
     v->contacts = calloc(m->nconmax > 0 ? (size_t)m->nconmax : 1, sizeof *v->contacts);
     v->fill_pose = calloc(12 * (size_t)m->nbody, sizeof *v->fill_pose);
     v->joints = calloc(m->njnt > 0 ? (size_t)m->njnt : 1, sizeof *v->joints);
-    if (!v->geoms || !v->contacts || !v->fill_pose || !v->joints) {
+    v->actuators = calloc(m->nu > 0 ? (size_t)m->nu : 1, sizeof *v->actuators);
+    if (!v->geoms || !v->contacts || !v->fill_pose || !v->joints || !v->actuators) {
         cs_view_free(v);
         return -1;
     }
@@ -126,6 +132,8 @@ void cs_view_free(cs_view *v)
     free(v->replay_free);
     free(v->fill_pose);
     free(v->joints);
+    free(v->actuators);
+    v->actuators = NULL;
     v->fill_pose = NULL;
     v->joints = NULL;
     v->geoms = NULL;
@@ -258,6 +266,33 @@ static int fill_joints(cs_view *v)
     return n;
 }
 
+static void fill_actuators(cs_view *v)
+{
+    const cs_model *m = v->m;
+    for (int i = 0; i < m->nu; i++) {
+        cs_render_actuator *a = &v->actuators[i];
+        char buf[32];
+        snprintf(a->name, sizeof a->name, "%s", cs_actuator_label(m, i, buf, sizeof buf));
+        a->ctrl = v->d->ctrl[i];
+        a->limited = m->actuator_ctrllimited[i];
+        a->range[0] = m->actuator_ctrlrange[2 * i];
+        a->range[1] = m->actuator_ctrlrange[2 * i + 1];
+        a->driven = v->ctrl_hook && v->ctrl_columns && v->ctrl_columns[i];
+    }
+}
+
+void cs_view_set_ctrl(cs_view *v, int i, double value)
+{
+    const cs_model *m = v->m;
+    if (i < 0 || i >= m->nu || !isfinite(value) || v->replay) return;
+    if (v->ctrl_hook && v->ctrl_columns && v->ctrl_columns[i]) return;
+    if (m->actuator_ctrllimited[i]) {
+        double lo = m->actuator_ctrlrange[2 * i], hi = m->actuator_ctrlrange[2 * i + 1];
+        value = value < lo ? lo : value > hi ? hi : value;
+    }
+    v->d->ctrl[i] = value;
+}
+
 /* World velocity of body b's frame origin (0 for static bodies). */
 static void body_velocity(const cs_view *v, int b, double vel[3])
 {
@@ -291,6 +326,10 @@ void cs_view_fill(cs_view *v, cs_render_scene *s)
     s->njoint = v->njoint;
     s->extent = v->extent;
     s->force_scale = v->force_scale;
+    fill_actuators(v);
+    s->actuators = v->actuators;
+    s->nactuator = m->nu;
+    s->ctrl_source = v->ctrl_hook ? v->ctrl_source : NULL;
     cs_render_hud *h = &s->hud;
     h->time = d->time;
     h->ncon = d->ncon;
@@ -316,6 +355,7 @@ int cs_view_step(cs_view *v)
         return 0;
     }
     int nomem0 = v->d->warning[CS_WARN_NOMEM];
+    if (v->ctrl_hook) v->ctrl_hook(v->ctrl_user, v->d->time, v->d->ctrl);
     cs_step(v->m, v->d);
     v->nstep++;
     if (v->d->warning[CS_WARN_NOMEM] != nomem0) {
@@ -479,6 +519,7 @@ static void cb_reset(void *u) { cs_view_reset(u); }
 static void cb_fill(void *u, cs_render_scene *s) { cs_view_fill(u, s); }
 static void cb_perturb(void *u, const cs_perturb *p) { cs_view_perturb(u, p); }
 static void cb_toggle_contact(void *u) { cs_view_toggle_contact(u); }
+static void cb_set_ctrl(void *u, int i, double value) { cs_view_set_ctrl(u, i, value); }
 
 void cs_view_callbacks(cs_view *v, cs_viewer_callbacks *cb)
 {
@@ -490,4 +531,5 @@ void cs_view_callbacks(cs_view *v, cs_viewer_callbacks *cb)
     cb->fill = cb_fill;
     cb->perturb = cb_perturb;
     cb->toggle_contact = cb_toggle_contact;
+    cb->set_ctrl = cb_set_ctrl;
 }

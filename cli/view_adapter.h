@@ -19,9 +19,17 @@ typedef struct {
     cs_render_contact *contacts; /* m->nconmax */
     cs_render_joint *joints;  /* the non-free joints, model order (at most m->njnt) */
     int njoint;
-    double extent;            /* fixed at cs_view_init from the initial geoms */
+    cs_render_actuator *actuators; /* m->nu, for the control panel */
+    /* A control schedule (`view --ctrl`): called before every step with the time and the
+     * controls to set; columns[i] = 1 where it sets actuator i (the panel then shows the
+     * slider as driven and does not set it). NULL = none. */
+    void (*ctrl_hook)(void *user, double t, double *ctrl);
+    void *ctrl_user;
+    const unsigned char *ctrl_columns;
+    const char *ctrl_source;  /* the panel's words for it, e.g. "--ctrl lift.csv" */
+    double extent;            /* fixed at cs_view_init: MuJoCo's stat.extent rule (see .c) */
     double center[3];         /* centre of their bounding box (the default look-at) */
-    double force_scale;       /* extent / 3 / (total mass |g|), 0 = automatic */
+    double force_scale;       /* 0: render/ scales arrows from the forces on screen */
     char solver[48];          /* "PGS elliptic, contact soft", ... */
     char body_label[64];      /* the selected body's name for the HUD */
     char message[160];        /* HUD line (divergence, replay position) */
@@ -67,7 +75,11 @@ int cs_view_toggle_contact(cs_view *v);
  * overlay and the selections alone. Arrays stay valid until cs_view_free. */
 void cs_view_fill(cs_view *v, cs_render_scene *s);
 
-/* One cs_step; returns 0, or 1 when the state became non-finite (v->diverged names the
+/* The control panel's write (loop callback set_ctrl): actuator i's control, clamped to
+ * ctrlrange when limited; ignored for an actuator the schedule drives, or i out of range. */
+void cs_view_set_ctrl(cs_view *v, int i, double value);
+
+/* One cs_step (after the schedule, if any, has set its controls); returns 0, or 1 when the state became non-finite (v->diverged names the
  * free joint, v->message says so) or the step ran out of memory (v->nomem, v->message). In replay mode: the next recorded frame instead. */
 int cs_view_step(cs_view *v);
 /* Back to the initial state (the keyframe, or the reference pose); replay: frame 0. */

@@ -22,9 +22,11 @@ static const char *mesh_vs =
     "  gl_Position = u_viewproj * w;\n"
     "}\n";
 
-/* Lighting: a key light from above and a headlight, MuJoCo-like; specular only from the
- * key light so a sphere's projected centre keeps its own colour. The plane draws its grid
- * procedurally with derivative-based antialiasing, faded where lines get denser than pixels. */
+/* Lighting: a key light from above and a headlight, MuJoCo-like, matte: ambient + diffuse
+ * peak at 1 so a lit face shows its own colour, not white; a faint specular on solids only
+ * (a sphere still reads as round), none on planes (a floor under a light would glare).
+ * The plane draws its grid procedurally, lines darker than the floor, with
+ * derivative-based antialiasing, faded where lines get denser than pixels. */
 static const char *mesh_fs =
     "#version 330 core\n"
     "in vec3 v_world, v_normal, v_local;\n"
@@ -41,17 +43,19 @@ static const char *mesh_fs =
     "  if (dot(n, v) < 0.0) n = -n;\n"
     "  vec3 key = normalize(vec3(0.3, 0.5, 1.0));\n"
     "  vec3 base = u_color.rgb;\n"
+    "  float ks = 0.06;\n"
     "  if (u_mode == 2) {\n"
     "    vec2 p = v_local.xy * u_grid.yz / u_grid.x;\n"
     "    vec2 fw = max(fwidth(p), vec2(1e-6));\n"
     "    vec2 g = abs(fract(p - 0.5) - 0.5) / fw;\n"
     "    float line = 1.0 - min(min(g.x, g.y) / 1.2, 1.0);\n"
     "    float fade = clamp(1.5 - 4.0 * max(fw.x, fw.y), 0.0, 1.0);\n"
-    "    base = mix(base, min(base * 1.8 + 0.25, vec3(1.0)), line * fade);\n"
+    "    base = mix(base, base * 0.72, line * fade);\n"
+    "    ks = 0.0;\n"
     "  }\n"
-    "  float diff = 0.5 * max(dot(n, key), 0.0) + 0.35 * max(dot(n, v), 0.0);\n"
-    "  float spec = 0.25 * pow(max(dot(n, normalize(key + v)), 0.0), 40.0);\n"
-    "  vec3 c = base * (0.28 + diff + u_emit) + vec3(spec);\n"
+    "  float diff = 0.5 * max(dot(n, key), 0.0) + 0.22 * max(dot(n, v), 0.0);\n"
+    "  float spec = ks * pow(max(dot(n, normalize(key + v)), 0.0), 30.0);\n"
+    "  vec3 c = base * (0.3 + diff + u_emit) + vec3(spec);\n"
     "  o_color = vec4(min(c, vec3(1.0)), u_color.a);\n"
     "}\n";
 
@@ -204,6 +208,11 @@ cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int sampl
     r->window = win;
     r->hidden = hidden;
     r->want_samples = samples;
+    return cs_gl_setup(r, err, errlen);
+}
+
+cs_renderer *cs_gl_setup(cs_renderer *r, char *err, size_t errlen)
+{
     const char *name = (const char *)glGetString(GL_RENDERER);
     snprintf(r->gl_name, sizeof r->gl_name, "%s", name ? name : "?");
     r->prog_mesh = program(mesh_vs, mesh_fs, err, errlen);
@@ -249,11 +258,19 @@ cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int sampl
     return r;
 }
 
+void cs_gl_make_current(cs_renderer *r)
+{
+    if (r->egl)
+        cs_egl_make_current(r->egl);
+    else
+        glfwMakeContextCurrent(r->window);
+}
+
 void cs_renderer_destroy(cs_renderer *r)
 {
     if (!r)
         return;
-    glfwMakeContextCurrent(r->window);
+    cs_gl_make_current(r);
     for (int i = 0; i < MESH_COUNT; i++) {
         glDeleteBuffers(1, &r->mesh[i].vbo);
         glDeleteBuffers(1, &r->mesh[i].ibo);
@@ -282,7 +299,10 @@ void cs_renderer_destroy(cs_renderer *r)
     if (r->prog_batch)
         glDeleteProgram(r->prog_batch);
     free(r->buf_2d);
-    glfwDestroyWindow(r->window);
+    if (r->egl)
+        cs_egl_destroy(r->egl);
+    else
+        glfwDestroyWindow(r->window);
     free(r);
 }
 

@@ -274,11 +274,11 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
 
-    /* Overlays on top of the geoms (contacts are inside bodies), ordered among themselves. */
-    glClear(GL_DEPTH_BUFFER_BIT);
+    /* Overlays against the geoms' depth: what a body hides stays hidden (overlay.c draws
+     * the hidden parts of arrows and cones faintly, contact points not at all). */
     cs_gl_overlays(r, s);
 
-    if (s->overlay & (CS_OVERLAY_HUD | CS_OVERLAY_FORCES | CS_OVERLAY_CONES))
+    if (s->overlay & (CS_OVERLAY_HUD | CS_OVERLAY_FORCES | CS_OVERLAY_CONES | CS_OVERLAY_CONTROLS))
         cs_gl_hud(r, s, w, h);
     glBindVertexArray(0);
     glUseProgram(0);

@@ -153,8 +153,9 @@ static void legend(cs_renderer *r, const cs_render_scene *s, float scale, int w,
     float x = pad;
     char ref[96] = "no contact force";
     if (fs > 0) {
-        /* A round force whose arrow is about a quarter of the scene long. */
-        double n = nice(cs_scene_extent(s) / 4 / fs);
+        /* The automatic scale's round force (the largest on screen rounded up), or for a
+         * fixed scale a round force whose arrow is about a quarter of the scene long. */
+        double n = s->force_scale > 0 ? nice(cs_scene_extent(s) / 4 / fs) : cs_render_force_ref(s);
         snprintf(ref, sizeof ref, "arrow of %.3g m = %.3g N", n * fs, n);
     }
     (void)w;
@@ -230,6 +231,68 @@ static void joint_lines(lines *l, const cs_render_scene *s)
              more ? " ..." : "");
 }
 
+/* Writes "name value [lo, hi]" into buf, shortening the name until it fits width. */
+static void slider_label(const cs_render_actuator *a, float width, float scale, char *buf,
+                         size_t len)
+{
+    char tail[96];
+    double lo, hi;
+    cs_ctrl_slider_range(a, &lo, &hi);
+    snprintf(tail, sizeof tail, " %.4g  [%.3g, %.3g]%s%s", a->ctrl, lo, hi,
+             a->limited ? "" : " free", a->driven ? " (schedule)" : "");
+    int n = (int)strlen(a->name);
+    for (; n > 0; n--) {
+        snprintf(buf, len, "%.*s%s%s", n, a->name, n < (int)strlen(a->name) ? "~" : "", tail);
+        if (cs_hud_text_width(buf, scale) <= width)
+            return;
+    }
+    snprintf(buf, len, "%s", tail + 1);
+}
+
+/* The control panel (top right): title and clear button, what drives the controls, then
+ * one slider per actuator: the track, the part from its lower end to the value filled,
+ * and a knob at the value. */
+static void ctrl_panel(cs_renderer *r, const cs_render_scene *s, float scale, int w, int h)
+{
+    static const float bg[4] = {0, 0, 0, 0.6f}, fg[4] = {1, 1, 1, 1},
+                       dim[4] = {0.75f, 0.75f, 0.75f, 1}, button[4] = {0.35f, 0.35f, 0.4f, 1},
+                       track[4] = {0.25f, 0.25f, 0.28f, 1}, fill[4] = {0.3f, 0.55f, 0.9f, 1},
+                       driven_fill[4] = {0.55f, 0.55f, 0.55f, 1}, knob[4] = {1, 1, 1, 1},
+                       driving[4] = {1, 0.85f, 0.2f, 1};
+    double rc[4], rb[4];
+    if (cs_ctrl_panel_rect(w, h, s->nactuator, CS_PANEL_BACKGROUND, rc) != 0)
+        return;
+    float lh = 12 * scale, pad = 4 * scale;
+    cs_hud_rect(r, (float)rc[0], (float)rc[1], (float)rc[2], (float)rc[3], bg);
+    cs_hud_text(r, (float)rc[0] + pad, (float)rc[1] + pad, scale, "controls (Tab hides)", fg);
+    cs_ctrl_panel_rect(w, h, s->nactuator, CS_PANEL_CLEAR, rb);
+    cs_hud_rect(r, (float)rb[0], (float)rb[1], (float)rb[2], (float)rb[3], button);
+    cs_hud_text(r, (float)(rb[0] + 0.5 * (rb[2] - cs_hud_text_width("clear", scale))),
+                (float)rb[1] + 1 * scale, scale, "clear", fg);
+    char line[160];
+    if (s->ctrl_source)
+        snprintf(line, sizeof line, "driven by %s", s->ctrl_source);
+    else
+        snprintf(line, sizeof line, "drag a slider; 0 clears all");
+    cs_hud_text(r, (float)rc[0] + pad, (float)rc[1] + pad + lh, scale, line,
+                s->ctrl_source ? driving : dim);
+    for (int i = 0; i < s->nactuator; i++) {
+        double t[4];
+        if (cs_ctrl_panel_rect(w, h, s->nactuator, i, t) != 0)
+            break;
+        const cs_render_actuator *a = &s->actuators[i];
+        char label[160];
+        slider_label(a, (float)t[2], scale, label, sizeof label);
+        cs_hud_text(r, (float)t[0], (float)(t[1] - lh), scale, label, a->driven ? dim : fg);
+        cs_hud_rect(r, (float)t[0], (float)t[1], (float)t[2], (float)t[3], track);
+        double kx = cs_ctrl_slider_x(a, t, a->ctrl);
+        cs_hud_rect(r, (float)t[0], (float)t[1], (float)(kx - t[0]), (float)t[3],
+                    a->driven ? driven_fill : fill);
+        cs_hud_rect(r, (float)(kx - 1.5 * scale), (float)(t[1] - 1.5 * scale), 3 * scale,
+                    (float)t[3] + 3 * scale, knob);
+    }
+}
+
 void cs_gl_hud(cs_renderer *r, const cs_render_scene *s, int w, int h)
 {
     float scale = h >= 600 ? 2.0f : 1.0f;
@@ -271,11 +334,14 @@ void cs_gl_hud(cs_renderer *r, const cs_render_scene *s, int w, int h)
         lines keys = {.n = 0};
         addf(&keys, "Space run/pause  Right step  Backspace reset  +/- speed  M contact model");
         addf(&keys, "C contacts  F forces  K cone  R frames  J joints  W wire  [ ] contact");
+        addf(&keys, "Tab control panel  0 controls to 0");
         addf(&keys, "drag: left orbit  right pan  ctrl perturb  dbl-click select");
         if (w >= 640)
             panel(r, &keys, 4 * scale, 4 * scale, scale, 1, w, h);
     }
     if (s->overlay & CS_OVERLAY_FORCES)
         legend(r, s, scale, w, h);
+    if ((s->overlay & CS_OVERLAY_CONTROLS) && s->nactuator > 0 && s->actuators)
+        ctrl_panel(r, s, scale, w, h);
     cs_hud_end(r, w, h);
 }

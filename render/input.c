@@ -72,6 +72,11 @@ static cs_action map_key(const cs_input_event *ev)
         return act(CS_ACT_NEXT_CONTACT);
     case GLFW_KEY_LEFT_BRACKET:
         return act(CS_ACT_PREV_CONTACT);
+    case GLFW_KEY_TAB: /* MuJoCo's simulate: Tab and Shift+Tab toggle its side panels */
+        return act(CS_ACT_TOGGLE_CONTROLS);
+    case GLFW_KEY_0:
+    case GLFW_KEY_KP_0:
+        return act(CS_ACT_CLEAR_CONTROLS);
     case GLFW_KEY_ESCAPE:
         return act(CS_ACT_QUIT);
     default:

@@ -51,10 +51,16 @@ double cs_scene_extent(const cs_render_scene *s)
     return e > 1e-6 ? e : 1;
 }
 
-double cs_scene_force_scale(const cs_render_scene *s)
+/* The smallest 1, 2 or 5 x 10^k at or above x > 0. */
+static double nice_up(double x)
 {
-    if (s->force_scale > 0)
-        return s->force_scale;
+    double p = pow(10, floor(log10(x))), m = x / p;
+    double k = m <= 1 + 1e-9 ? 1 : m <= 2 + 1e-9 ? 2 : m <= 5 + 1e-9 ? 5 : 10;
+    return k * p;
+}
+
+double cs_render_force_ref(const cs_render_scene *s)
+{
     double fmax_ = 0;
     for (int i = 0; i < s->ncontact; i++) {
         const cs_render_contact *c = &s->contacts[i];
@@ -62,8 +68,67 @@ double cs_scene_force_scale(const cs_render_scene *s)
         double t = hypot(c->force[1], c->force[2]);
         fmax_ = fmax(fmax_, fmax(f, t));
     }
-    /* The largest arrow a third of the scene long. */
-    return fmax_ > 0 ? cs_scene_extent(s) / 3 / fmax_ : 0;
+    return fmax_ > 0 && isfinite(fmax_) ? nice_up(fmax_) : 0;
+}
+
+double cs_scene_force_scale(const cs_render_scene *s)
+{
+    if (s->force_scale > 0)
+        return s->force_scale;
+    /* The forces on screen set the scale: the largest one, rounded up to a round number
+     * (so the scale changes in steps, not every frame), is drawn this fraction of the
+     * extent long. */
+    double ref = cs_render_force_ref(s);
+    return ref > 0 ? CS_FORCE_ARROW_FRACTION * cs_scene_extent(s) / ref : 0;
+}
+
+double cs_render_force_scale(const cs_render_scene *s) { return cs_scene_force_scale(s); }
+
+/* Contact point radius: a fraction of the extent, but never large against the geoms in
+ * contact (a marker must not hide what it sits on). */
+double cs_render_marker_radius(const cs_render_scene *s, const cs_render_contact *c)
+{
+    double r = 0.015 * cs_scene_extent(s);
+    int g[2] = {c->geom1, c->geom2};
+    for (int k = 0; k < 2; k++) {
+        if (g[k] < 0 || g[k] >= s->ngeom || s->geoms[g[k]].type == CS_GEOM_PLANE)
+            continue;
+        double gr = geom_radius(&s->geoms[g[k]]);
+        if (gr > 0)
+            r = fmin(r, 0.12 * gr);
+    }
+    return r;
+}
+
+/* A force arrow: the shaft carries the length; thin arrows keep the proportions of long
+ * ones (shaft radius 3.5% of the length, so the head is about a quarter of it), long ones
+ * stop thickening at radius u/200. */
+static void force_arrow(cs_renderer *r, const double from[3], const double v[3], double u,
+                        const float rgb[3])
+{
+    double len = cs_v3norm(v);
+    if (!(len > 0))
+        return;
+    cs_gl_arrow(r, from, v, fmin(0.005 * u, 0.035 * len), rgb);
+}
+
+/* Overlays are depth tested against the geoms. The batch so far (arrows, cones, frames)
+ * is first drawn faintly where a body hides it, then kept for the normal pass. */
+static void draw_hidden_faintly(cs_renderer *r)
+{
+    size_t n = r->nbatch;
+    if (n == 0)
+        return;
+    glEnable(GL_BLEND);
+    glBlendColor(0, 0, 0, 0.3f);
+    glBlendFunc(GL_CONSTANT_ALPHA, GL_ONE_MINUS_CONSTANT_ALPHA);
+    glDepthFunc(GL_GREATER);
+    glDepthMask(GL_FALSE);
+    cs_gl_batch_flush(r);
+    r->nbatch = n; /* the vertices are still in the batch: drawn again below */
+    glDepthMask(GL_TRUE);
+    glDepthFunc(GL_LESS);
+    glDisable(GL_BLEND);
 }
 
 /* World vector f1 t1 + f2 t2 (the sliding friction) of contact c, times k. */
@@ -253,29 +318,40 @@ void cs_gl_overlays(cs_renderer *r, const cs_render_scene *s)
             for (int a = 0; a < 3; a++) {
                 double v[3] = {0.15 * u * c->frame[3 * a], 0.15 * u * c->frame[3 * a + 1],
                                0.15 * u * c->frame[3 * a + 2]};
-                cs_gl_arrow(r, c->pos, v, 0.005 * u, axis_color[a]);
+                force_arrow(r, c->pos, v, u, axis_color[a]);
             }
         }
         if ((ov & CS_OVERLAY_FORCES) && scale > 0) {
             double v[3];
             for (int i = 0; i < 3; i++)
                 v[i] = scale * c->force[0] * c->frame[i];
-            cs_gl_arrow(r, c->pos, v, 0.01 * u, cs_color_normal_force);
+            force_arrow(r, c->pos, v, u, cs_color_normal_force);
             if (c->dim >= 3) {
                 tangential(c, c->force[1], c->force[2], scale, v);
-                cs_gl_arrow(r, c->pos, v, 0.01 * u, cs_color_friction_force);
+                force_arrow(r, c->pos, v, u, cs_color_friction_force);
             }
         }
-        if (ov & CS_OVERLAY_CONTACTS)
-            cs_gl_ball(r, c->pos, (k == s->selected_contact ? 0.03 : 0.02) * u,
-                       cs_color_contact_point);
     }
     if (ov & CS_OVERLAY_CONES) {
         int k = cs_render_scene_cone_contact(s);
         if (k >= 0)
             draw_cone(r, &s->contacts[k], scale, u);
     }
-    if (ov & CS_OVERLAY_JOINTS)
-        draw_joints(r, s, u);
+    draw_hidden_faintly(r);
+    /* Contact points: hidden where a body hides them. */
+    if (ov & CS_OVERLAY_CONTACTS)
+        for (int k = 0; k < s->ncontact; k++) {
+            const cs_render_contact *c = &s->contacts[k];
+            double rad = cs_render_marker_radius(s, c);
+            cs_gl_ball(r, c->pos, k == s->selected_contact ? 1.5 * rad : rad,
+                       cs_color_contact_point);
+        }
     cs_gl_batch_flush(r);
+    /* Joints sit inside their bodies: that overlay is drawn over them. */
+    if (ov & CS_OVERLAY_JOINTS) {
+        draw_joints(r, s, u);
+        glDisable(GL_DEPTH_TEST);
+        cs_gl_batch_flush(r);
+        glEnable(GL_DEPTH_TEST);
+    }
 }

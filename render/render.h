@@ -62,6 +62,15 @@ typedef struct {
     double range[2];    /* hinge (rad), slide (m); ball: [0, largest rotation angle] */
 } cs_render_joint;
 
+/* An actuator of the control panel (MuJoCo's simulate: one slider per actuator). */
+typedef struct {
+    char name[32];      /* "actuator<i>" when unnamed */
+    double ctrl;        /* the control now (d->ctrl) */
+    int limited;        /* ctrlrange applies: the slider spans it; else it spans -1 .. 1 */
+    double range[2];
+    int driven;         /* 1: a control schedule (--ctrl) sets it every step: shown, not set */
+} cs_render_actuator;
+
 /* Overlay flags (cs_render_scene.overlay). */
 enum {
     CS_OVERLAY_CONTACTS = 1 << 0,   /* contact points */
@@ -71,10 +80,11 @@ enum {
     CS_OVERLAY_WIREFRAME = 1 << 4,  /* geoms as wireframe */
     CS_OVERLAY_HUD = 1 << 5,        /* text panel */
     CS_OVERLAY_JOINTS = 1 << 6,     /* joint axes, anchors, ranges and current positions */
+    CS_OVERLAY_CONTROLS = 1 << 7,   /* the actuators' control panel (sliders; Tab) */
     CS_OVERLAY_DEFAULT = CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES | CS_OVERLAY_HUD
 };
 
-/* Parses a comma list "contacts,forces,cones,frames,wireframe,hud,joints" (or "none") into
+/* Parses a comma list "contacts,forces,cones,frames,wireframe,hud,joints,controls" (or "none") into
  * flags. Returns 0, or -1 with the offending word copied into bad (if bad != NULL). */
 int cs_overlay_parse(const char *list, unsigned *flags, char *bad, size_t badlen);
 
@@ -105,8 +115,13 @@ typedef struct {
     int selected_body;      /* -1 = none; its geoms are highlighted */
     int selected_contact;   /* index into contacts, -1 = the one with the largest fn */
     double extent;          /* the model's size scale, m (0 = from the geoms) */
-    double force_scale;     /* arrow metres per newton (0 = largest force -> extent/3) */
+    double force_scale;     /* arrow metres per newton (0 = from the forces on screen:
+                             * cs_render_force_scale) */
     int no_shadows;         /* 1: no planar shadows on planes */
+    const cs_render_actuator *actuators;    /* CS_OVERLAY_CONTROLS lists them */
+    int nactuator;
+    const char *ctrl_source;    /* non-NULL: the schedule driving controls (e.g. "--ctrl
+                                 * lift.csv"), named on the panel */
 } cs_render_scene;
 
 /* Colours the overlays use (unlit, so a pixel shows exactly these). */
@@ -119,6 +134,19 @@ extern const float cs_color_cone_boundary[3]; /* friction dot on the boundary (s
 extern const float cs_color_joint[3];         /* joint axes, hinge arcs, slide ranges */
 extern const float cs_color_joint_inside[3];  /* current position inside the range (or none) */
 extern const float cs_color_joint_limit[3];   /* current position at or beyond a limit */
+
+/* Arrows of automatic scale: the largest contact force, rounded up to 1, 2 or 5 x 10^k N
+ * (cs_render_force_ref), is drawn this fraction of the extent long. */
+#define CS_FORCE_ARROW_FRACTION 0.3
+/* The round force of the automatic scale: the largest |fn| or |(f1, f2)| over the contacts
+ * rounded up to 1, 2 or 5 x 10^k newtons; 0 without contact force. */
+double cs_render_force_ref(const cs_render_scene *s);
+/* Arrow metres per newton: s->force_scale when > 0, else CS_FORCE_ARROW_FRACTION x extent /
+ * cs_render_force_ref (0 without contact force). */
+double cs_render_force_scale(const cs_render_scene *s);
+/* A contact point's marker radius: 1.5% of the extent, at most 12% of the bounding radius of
+ * either (non-plane) geom in contact. */
+double cs_render_marker_radius(const cs_render_scene *s, const cs_render_contact *c);
 
 /* Zero counts, default overlays, nothing selected. */
 void cs_render_scene_init(cs_render_scene *s);
@@ -237,7 +265,9 @@ typedef enum {
     CS_ACT_UNSELECT,        /* double-click (right): stop tracking, clear selection */
     CS_ACT_PERTURB_BEGIN,   /* Ctrl+left press: x, y */
     CS_ACT_PERTURB_MOVE,    /* Ctrl+left drag: x, y */
-    CS_ACT_PERTURB_END      /* release */
+    CS_ACT_PERTURB_END,     /* release */
+    CS_ACT_TOGGLE_CONTROLS, /* Tab: the control panel */
+    CS_ACT_CLEAR_CONTROLS   /* 0 (or keypad 0): every control to 0 */
 } cs_action_kind;
 
 typedef struct {
@@ -261,6 +291,29 @@ typedef struct {
 void cs_input_init(cs_input *in);
 /* Maps one event to one action, updating the mouse state. */
 cs_action cs_input_map(cs_input *in, const cs_input_event *ev);
+
+/* ---------------------------------------------------------------- control panel */
+
+/* The panel sits at the window's top right (MuJoCo's simulate keeps its controls on the
+ * right): a title row with a "clear" button, a line saying what drives the controls, then
+ * per actuator a label row (name, value, range) over its slider track. Sizes follow the
+ * HUD's text scale (2 when the window is at least 600 pixels high, else 1). */
+enum { CS_PANEL_OUTSIDE = -3, CS_PANEL_CLEAR = -2, CS_PANEL_BACKGROUND = -1 };
+
+/* Rectangles in window pixels (x, y from the top-left, width, height): part
+ * CS_PANEL_BACKGROUND = the whole panel, CS_PANEL_CLEAR = the clear button, i >= 0 = slider
+ * i's track. Returns 0, or -1 when the part is not shown (no actuators, i out of range, or
+ * slider i below the window's bottom edge). */
+int cs_ctrl_panel_rect(int w, int h, int nact, int part, double rect[4]);
+/* What pixel (x, y) is on: a slider index (its label row or track), CS_PANEL_CLEAR,
+ * CS_PANEL_BACKGROUND (elsewhere on the panel) or CS_PANEL_OUTSIDE. */
+int cs_ctrl_panel_hit(int w, int h, int nact, double x, double y);
+/* The slider's span: ctrlrange when limited, else -1 .. 1 (MuJoCo's simulate). */
+void cs_ctrl_slider_range(const cs_render_actuator *a, double *lo, double *hi);
+/* Control for cursor x on slider i's track (clamped to its ends), and the track position
+ * (pixels) of a value (clamped). */
+double cs_ctrl_slider_value(const cs_render_actuator *a, const double track[4], double x);
+double cs_ctrl_slider_x(const cs_render_actuator *a, const double track[4], double value);
 
 /* ---------------------------------------------------------------- viewer state */
 
@@ -287,6 +340,12 @@ typedef struct {
     double perturb_local[3];
     double perturb_target[3];
     double perturb_depth;   /* distance of the target plane along the camera's forward */
+    /* Control panel: the slider being dragged (-1 = none), the control it asks for (not
+     * yet handed to the set_ctrl callback: ctrl_pending -1 = nothing), clear-all asked. */
+    int ctrl_drag;
+    int ctrl_pending;
+    double ctrl_pending_value;
+    int ctrl_clear_request;
 } cs_viewer_state;
 
 void cs_viewer_state_init(cs_viewer_state *v, const cs_camera *cam, unsigned overlay);
@@ -294,6 +353,13 @@ void cs_viewer_state_init(cs_viewer_state *v, const cs_camera *cam, unsigned ove
  * (SELECT, PERTURB_*). Returns 1 when the action changed something, 0 otherwise. */
 int cs_viewer_apply(cs_viewer_state *v, const cs_action *a, const cs_render_scene *scene,
                     int w, int h);
+/* Mouse events on the control panel (shown: CS_OVERLAY_CONTROLS and actuators in scene):
+ * a left press on a slider starts dragging it and asks for the control under the cursor, a
+ * move while dragging asks again, the release ends it; a press on the clear button asks to
+ * clear all; any press on the panel is kept from the camera. Driven actuators are not
+ * dragged. Returns 1 when the event was the panel's (the caller does not map it further). */
+int cs_viewer_panel_event(cs_viewer_state *v, const cs_render_scene *scene,
+                          const cs_input_event *ev, int w, int h);
 /* Per-frame update: move lookat to the tracked body's geoms. */
 void cs_viewer_track(cs_viewer_state *v, const cs_render_scene *scene);
 
@@ -372,6 +438,9 @@ typedef struct {
     /* Optional: switch the contact model (M), called between steps, never inside one;
      * the next fill shows the model now in use. */
     void (*toggle_contact)(void *user);
+    /* Optional: the control panel sets actuator i's control (between steps): clamp it to
+     * ctrlrange when limited; the next fill shows it. */
+    void (*set_ctrl)(void *user, int i, double value);
 } cs_viewer_callbacks;
 
 typedef struct {

@@ -30,6 +30,7 @@ enum { SHADE_LIT = 0, SHADE_FLAT = 1, SHADE_GRID = 2 };
 
 struct cs_renderer {
     GLFWwindow *window;
+    struct cs_egl *egl;         /* non-NULL: a headless EGL context (egl.c), no window */
     int hidden;
     char gl_name[128];
     GLuint prog_mesh, prog_sky, prog_2d;
@@ -60,6 +61,15 @@ struct cs_renderer {
  * window of the full size not shown yet (the caller shows it once it keeps it) */
 cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int samples, char *err,
                           size_t errlen);
+/* The programs, meshes and buffers, once r's context is current (r->window or r->egl set);
+ * frees r and returns NULL on failure. */
+cs_renderer *cs_gl_setup(cs_renderer *r, char *err, size_t errlen);
+/* Makes r's context current (EGL or GLFW). */
+void cs_gl_make_current(cs_renderer *r);
+/* egl.c: a surfaceless (or device) EGL display with a GL 3.3 core context, current. */
+struct cs_egl *cs_egl_create(char *err, size_t errlen);
+void cs_egl_make_current(struct cs_egl *e);
+void cs_egl_destroy(struct cs_egl *e);
 /* mesh.c */
 void cs_gl_build_meshes(cs_renderer *r);
 /* draw.c */

@@ -31,7 +31,7 @@ static const struct {
     {"contacts", CS_OVERLAY_CONTACTS}, {"forces", CS_OVERLAY_FORCES},
     {"cones", CS_OVERLAY_CONES},       {"frames", CS_OVERLAY_FRAMES},
     {"wireframe", CS_OVERLAY_WIREFRAME}, {"hud", CS_OVERLAY_HUD},
-    {"joints", CS_OVERLAY_JOINTS},
+    {"joints", CS_OVERLAY_JOINTS},     {"controls", CS_OVERLAY_CONTROLS},
 };
 
 int cs_overlay_parse(const char *list, unsigned *flags, char *bad, size_t badlen)

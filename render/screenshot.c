@@ -61,7 +61,7 @@ int cs_render_offscreen(cs_renderer *r, const cs_render_scene *s, const cs_camer
                         int h, unsigned char *rgb, char *err, size_t errlen)
 {
     GLint maxrb = 0;
-    glfwMakeContextCurrent(r->window);
+    cs_gl_make_current(r);
     glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &maxrb);
     if (w <= 0 || h <= 0 || w > maxrb || h > maxrb) {
         snprintf(err, errlen, "image size %dx%d not supported (1 to %d)", w, h, maxrb);

@@ -1,7 +1,10 @@
 /* Viewer state driven by actions: camera, overlays, pause, slow motion, selection,
- * perturbation; and the pacing rule. No GL here. */
+ * perturbation, the control panel's layout and sliders; and the pacing rule. No GL here. */
 #include <math.h>
 #include <string.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h> /* event codes only */
 
 #include "render.h"
 #include "vec.h"
@@ -22,6 +25,8 @@ void cs_viewer_state_init(cs_viewer_state *v, const cs_camera *cam, unsigned ove
     v->selected_contact = -1;
     v->perturb_body = -1;
     v->perturb_geom = -1;
+    v->ctrl_drag = -1;
+    v->ctrl_pending = -1;
 }
 
 static int pick_geom(const cs_viewer_state *v, const cs_render_scene *s, int w, int h,
@@ -84,6 +89,13 @@ int cs_viewer_apply(cs_viewer_state *v, const cs_action *a, const cs_render_scen
         return 1;
     case CS_ACT_TOGGLE_JOINTS:
         v->overlay ^= CS_OVERLAY_JOINTS;
+        return 1;
+    case CS_ACT_TOGGLE_CONTROLS:
+        v->overlay ^= CS_OVERLAY_CONTROLS;
+        v->ctrl_drag = -1;
+        return 1;
+    case CS_ACT_CLEAR_CONTROLS:
+        v->ctrl_clear_request = 1;
         return 1;
     case CS_ACT_TOGGLE_CONTACT_MODEL:
         v->contact_model_requests++;
@@ -172,6 +184,152 @@ int cs_viewer_apply(cs_viewer_state *v, const cs_action *a, const cs_render_scen
         return 1;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------ control panel */
+
+/* The HUD's text scale and line height (hud.c draws 8 x 12 pixel glyphs at this scale). */
+static double panel_scale(int h) { return h >= 600 ? 2 : 1; }
+
+#define PANEL_W 210.0   /* unscaled pixels */
+#define PANEL_LINE 12.0
+#define PANEL_PAD 4.0
+#define PANEL_CLEAR_W 48.0
+
+/* Top of slider row i (label row, then track row). */
+static double row_top(int h, int i)
+{
+    double s = panel_scale(h);
+    return s * PANEL_PAD + s * PANEL_PAD + 2 * s * PANEL_LINE + i * 2 * s * PANEL_LINE;
+}
+
+/* Rows that fit above the window's bottom edge. */
+static int rows_shown(int h, int nact)
+{
+    double s = panel_scale(h);
+    int n = 0;
+    while (n < nact && row_top(h, n) + 2 * s * PANEL_LINE + s * PANEL_PAD <= h)
+        n++;
+    return n;
+}
+
+int cs_ctrl_panel_rect(int w, int h, int nact, int part, double rect[4])
+{
+    if (nact <= 0 || w <= 0 || h <= 0)
+        return -1;
+    double s = panel_scale(h), pad = s * PANEL_PAD, lh = s * PANEL_LINE, pw = s * PANEL_W;
+    double x = w - pw - pad, y = pad;
+    int n = rows_shown(h, nact);
+    if (part == CS_PANEL_BACKGROUND) {
+        rect[0] = x, rect[1] = y, rect[2] = pw;
+        rect[3] = row_top(h, n) - y + pad;
+        return 0;
+    }
+    if (part == CS_PANEL_CLEAR) {
+        rect[0] = x + pw - pad - s * PANEL_CLEAR_W, rect[1] = y + pad;
+        rect[2] = s * PANEL_CLEAR_W, rect[3] = lh;
+        return 0;
+    }
+    if (part < 0 || part >= n)
+        return -1;
+    rect[0] = x + pad;
+    rect[1] = row_top(h, part) + lh + 0.2 * lh;
+    rect[2] = pw - 2 * pad;
+    rect[3] = 0.6 * lh;
+    return 0;
+}
+
+int cs_ctrl_panel_hit(int w, int h, int nact, double x, double y)
+{
+    double p[4], c[4];
+    if (cs_ctrl_panel_rect(w, h, nact, CS_PANEL_BACKGROUND, p) != 0 || x < p[0] ||
+        x >= p[0] + p[2] || y < p[1] || y >= p[1] + p[3])
+        return CS_PANEL_OUTSIDE;
+    cs_ctrl_panel_rect(w, h, nact, CS_PANEL_CLEAR, c);
+    if (x >= c[0] && x < c[0] + c[2] && y >= c[1] && y < c[1] + c[3])
+        return CS_PANEL_CLEAR;
+    double lh = panel_scale(h) * PANEL_LINE;
+    int n = rows_shown(h, nact);
+    for (int i = 0; i < n; i++) {
+        double t = row_top(h, i);
+        if (y >= t && y < t + 2 * lh)
+            return i;
+    }
+    return CS_PANEL_BACKGROUND;
+}
+
+void cs_ctrl_slider_range(const cs_render_actuator *a, double *lo, double *hi)
+{
+    if (a->limited && a->range[1] > a->range[0]) {
+        *lo = a->range[0];
+        *hi = a->range[1];
+    } else {
+        *lo = -1;
+        *hi = 1;
+    }
+}
+
+double cs_ctrl_slider_value(const cs_render_actuator *a, const double track[4], double x)
+{
+    double lo, hi;
+    cs_ctrl_slider_range(a, &lo, &hi);
+    double f = track[2] > 0 ? (x - track[0]) / track[2] : 0;
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    return lo + f * (hi - lo);
+}
+
+double cs_ctrl_slider_x(const cs_render_actuator *a, const double track[4], double value)
+{
+    double lo, hi;
+    cs_ctrl_slider_range(a, &lo, &hi);
+    double f = (value - lo) / (hi - lo);
+    f = !(f > 0) ? 0 : f > 1 ? 1 : f;
+    return track[0] + f * track[2];
+}
+
+static void panel_ask(cs_viewer_state *v, const cs_render_scene *s, int i, double x, int w,
+                      int h)
+{
+    double track[4];
+    if (cs_ctrl_panel_rect(w, h, s->nactuator, i, track) != 0)
+        return;
+    v->ctrl_pending = i;
+    v->ctrl_pending_value = cs_ctrl_slider_value(&s->actuators[i], track, x);
+}
+
+int cs_viewer_panel_event(cs_viewer_state *v, const cs_render_scene *s,
+                          const cs_input_event *ev, int w, int h)
+{
+    int shown = s && (v->overlay & CS_OVERLAY_CONTROLS) && s->nactuator > 0 && s->actuators;
+    if (!shown) {
+        v->ctrl_drag = -1;
+        return 0;
+    }
+    if (ev->kind == CS_EV_MOVE && v->ctrl_drag >= 0) {
+        if (v->ctrl_drag < s->nactuator)
+            panel_ask(v, s, v->ctrl_drag, ev->x, w, h);
+        return 1;
+    }
+    if (ev->kind != CS_EV_BUTTON)
+        return 0;
+    if (ev->action == GLFW_RELEASE && v->ctrl_drag >= 0) {
+        v->ctrl_drag = -1;
+        return 1;
+    }
+    if (ev->action != GLFW_PRESS)
+        return 0;
+    int hit = cs_ctrl_panel_hit(w, h, s->nactuator, ev->x, ev->y);
+    if (hit == CS_PANEL_OUTSIDE)
+        return 0;
+    if (ev->button != GLFW_MOUSE_BUTTON_LEFT)
+        return 1; /* on the panel: not the camera's */
+    if (hit == CS_PANEL_CLEAR) {
+        v->ctrl_clear_request = 1;
+    } else if (hit >= 0 && !s->actuators[hit].driven) {
+        v->ctrl_drag = hit;
+        panel_ask(v, s, hit, ev->x, w, h);
+    }
+    return 1;
 }
 
 void cs_viewer_track(cs_viewer_state *v, const cs_render_scene *s)

@@ -10,7 +10,26 @@ typedef struct {
     cs_viewer_state v;
     cs_input in;
     cs_render_scene scene;
+    const cs_viewer_callbacks *cb;
+    double cursor[2];   /* the last cursor position reported */
 } loop_ctx;
+
+/* The control panel's requests, handed over as they come (events arrive between steps):
+ * two drags within one frame both count. */
+static void apply_controls(loop_ctx *L)
+{
+    const cs_viewer_callbacks *cb = L->cb;
+    if (L->v.ctrl_clear_request) {
+        L->v.ctrl_clear_request = 0;
+        for (int i = 0; i < L->scene.nactuator && cb->set_ctrl; i++)
+            cb->set_ctrl(cb->user, i, 0);
+    }
+    if (L->v.ctrl_pending >= 0) {
+        if (cb->set_ctrl && L->v.ctrl_pending < L->scene.nactuator)
+            cb->set_ctrl(cb->user, L->v.ctrl_pending, L->v.ctrl_pending_value);
+        L->v.ctrl_pending = -1;
+    }
+}
 
 void cs_viewer_options_init(cs_viewer_options *o)
 {
@@ -31,11 +50,35 @@ static void dispatch(GLFWwindow *w, cs_input_event *ev)
     loop_ctx *L = glfwGetWindowUserPointer(w);
     int ww, wh;
     glfwGetWindowSize(w, &ww, &wh);
-    glfwGetCursorPos(w, &ev->x, &ev->y);
+    /* Where the cursor was when the event happened: events are handled in batches, by
+     * which time the pointer may be elsewhere (a press and the drag after it would both
+     * land at the drag's end). */
+    if (ev->kind == CS_EV_MOVE) {
+        L->cursor[0] = ev->x;
+        L->cursor[1] = ev->y;
+    } else {
+        ev->x = L->cursor[0];
+        ev->y = L->cursor[1];
+    }
     ev->time = glfwGetTime();
     ev->height = wh;
+    /* The control panel is laid out in framebuffer pixels (where the HUD draws it). */
+    int fw, fh;
+    glfwGetFramebufferSize(w, &fw, &fh);
+    cs_input_event pe = *ev;
+    if (ww > 0 && wh > 0) {
+        pe.x = ev->x * fw / ww;
+        pe.y = ev->y * fh / wh;
+    }
+    if (cs_viewer_panel_event(&L->v, &L->scene, &pe, fw, fh)) {
+        L->in.x = ev->x; /* no camera jump when the cursor leaves the panel */
+        L->in.y = ev->y;
+        apply_controls(L);
+        return;
+    }
     cs_action a = cs_input_map(&L->in, ev);
     cs_viewer_apply(&L->v, &a, &L->scene, ww, wh);
+    apply_controls(L);
 }
 
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
@@ -53,9 +96,7 @@ static void on_button(GLFWwindow *w, int button, int action, int mods)
 
 static void on_move(GLFWwindow *w, double x, double y)
 {
-    (void)x;
-    (void)y;
-    cs_input_event ev = {.kind = CS_EV_MOVE};
+    cs_input_event ev = {.kind = CS_EV_MOVE, .x = x, .y = y};
     dispatch(w, &ev);
 }
 
@@ -107,6 +148,8 @@ int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, cha
     L.v.paused = o->start_paused;
     cs_input_init(&L.in);
     cs_render_scene_init(&L.scene);
+    L.cb = cb;
+    glfwGetCursorPos(win, &L.cursor[0], &L.cursor[1]);
     glfwSetWindowUserPointer(win, &L);
     glfwSetKeyCallback(win, on_key);
     glfwSetMouseButtonCallback(win, on_button);

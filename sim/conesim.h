@@ -1,7 +1,7 @@
 /* conesim's public API: what the CLI, the viewer and the tests use.
  *
- * Two structs (docs/design.md): cs_model, compiled from MJCF and never changed after loading,
- * and cs_data, everything a step reads and writes, allocated once from the model's sizes.
+ * Two structs (docs/design.md): cs_model, compiled from MJCF and never changed by a step
+ * (its documented parameters change between steps through cs_set only), and cs_data, everything a step reads and writes, allocated once from the model's sizes.
  * Arrays are struct-of-arrays with MuJoCo's names and layouts (body i's position is
  * xpos[3*i..3*i+2], matrices row-major), so facts carry over from MuJoCo's docs.
  *
@@ -273,6 +273,8 @@ typedef struct {
     int *jnt_actgravcomp;     /* njnt: 1 = the joint's share of qfrc_gravcomp is actuator
                                  force (clamped by actuatorfrcrange), not passive */
     int ngravcomp;            /* bodies with gravcomp != 0 */
+    long nchange;         /* cs_set calls that changed the model (data made before one
+                             rebuild their copies at their next forward) */
 } cs_model;
 
 /* ---- data ------------------------------------------------------------------------------- */
@@ -405,6 +407,7 @@ typedef struct {
     double *actuator_force;   /* nu: the scalar force, clamped to forcerange */
     double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
     double *rk4;              /* RK4's stages: 4 (nq + 2 nv + 2 na) + 2 nv + na */
+    long nchange;             /* the model's nchange this data follows (sim/setter.c) */
 } cs_data;
 
 /* ---- loading (sim/mjcf*.c) ---------------------------------------------------------- */
@@ -420,12 +423,64 @@ cs_model *cs_load_xml_string(const char *xml, const char *name, FILE *warn, char
                              size_t errsz);
 cs_model *cs_load_xml_buffer(const char *xml, size_t len, const char *name, FILE *warn,
                              char *err, size_t errsz);
+/* cs_load_xml with attribute edits applied to the file's elements before it is compiled:
+ * names[i] is KIND.NAME.ATTR (attribute ATTR of <KIND name="NAME">, values[i] its whole
+ * text) or KIND.NAME.ATTR[K] (its K-th number; the element must write the attribute), an
+ * optional "mjcf." prefix allowed, e.g. "geom.slope.euler[1]" = "25", "body.box.pos" =
+ * "0 0 1". What the compiler derives from them (orientations, frames, masses and inertia
+ * from sizes, qpos0) follows exactly; the loader checks the values as if the file said
+ * them. An unknown element or index: "FILE: NAME: what is wrong" and errno ESRCH. */
+cs_model *cs_load_xml_edit(const char *path, int nedit, const char *const *names,
+                           const char *const *values, FILE *warn, char *err, size_t errsz);
 void cs_free_model(cs_model *m);
 /* Override one <option> attribute by its MJCF name ("timestep", "cone", "solver",
  * "impratio", "iterations", "gravity", "o_solref", ...; "flag.NAME" = enable|disable; an
- * "option." prefix is accepted). Use between loading and cs_make_data only: the model is
- * otherwise immutable. Returns 0, or -1 with a message in err. */
+ * "option." prefix is accepted). Use between loading and cs_make_data; later, cs_set_text
+ * (data made earlier then follow). Returns 0, or -1 with a message in err. */
 int cs_option_set(cs_option *o, const char *name, const char *value, char *err, size_t errsz);
+
+/* ---- changing the model between steps (sim/setter.c), as MuJoCo's mjModel ------------
+ * One parameter by name; data made earlier follow at their next step. Names:
+ *   option.NAME[K] (also opt.NAME, or NAME alone): timestep, gravity[3], impratio,
+ *     tolerance, iterations, ls_iterations, ls_tolerance, o_margin, o_solref[2],
+ *     o_solimp[5], o_friction[5], threads, pgs_finish; the keyword options by MuJoCo's
+ *     number: cone (0 pyramidal, 1 elliptic), solver (0 PGS, 1 CG, 2 Newton), integrator
+ *     (0 Euler, 1 RK4, 3 implicitfast), contact (0 soft, 1 coulomb), pgs_blocks (0 contact,
+ *     1 pair); flag.NAME (1 = the feature on, 0 = off, as <flag NAME="enable|disable">)
+ *   geom.G.friction[3], solref[2], solimp[5], solmix, margin, gap, size[3] (its bounding
+ *     radius follows; not a mesh's; mass and inertia do not follow, as in MuJoCo), pos[3],
+ *     rgba[4], condim, priority, contype, conaffinity
+ *   body.B.mass, inertia[3] (principal moments; the inverse weights and dof_M0 follow),
+ *     pos[3] (a free body's qpos0 and keyframe starts follow)
+ *   joint.J.damping, armature, frictionloss (one per dof of the joint: [K] picks one,
+ *     without it a ball's or free joint's need all), solreffriction[2], solimpfriction[5],
+ *     stiffness, range[2] (radians for hinges), margin, solreflimit[2], solimplimit[5]
+ *     (also jnt.J...)
+ *   actuator.A.gainprm[10], biasprm[10], dynprm[10], gear[6], ctrlrange[2], forcerange[2],
+ *     actrange[2]
+ *   pair.P.friction[5], solref[2], solreffriction[2], solimp[5], margin, gap, condim
+ * G, B, J, A, P: an element's name, or its id. [K] names one element of a vector; without
+ * it a vector takes all its values (cs_setv). Values are checked as the loader checks the
+ * MJCF (finite; friction, masses, damping... not negative; sizes positive; condim 1, 3, 4,
+ * 6); a change that would leave the mass matrix singular is refused and undone. The tree's
+ * structure (bodies, joints, their types, geom types and meshes) cannot change: recompile
+ * the scene (cs_load_xml_edit). Not thread-safe against a step of the same model. */
+/* 0, or -1 (unknown name, wrong count, bad value): cs_setv gives the message. */
+int cs_set(cs_model *m, const char *name, double value);
+int cs_get(const cs_model *m, const char *name, double *value); /* a single value */
+/* n values (the name's count: 1 with [K]); 0, or -1 with "NAME: what is wrong" in err */
+int cs_setv(cs_model *m, const char *name, const double *values, int n, char *err,
+            size_t errsz);
+/* the values into v (room for maxn); their number, or -1 with a message */
+int cs_getv(const cs_model *m, const char *name, double *v, int maxn, char *err, size_t errsz);
+/* 1 when the name's form is one cs_set takes (an option, or a kind and attribute it
+ * knows), whatever the model; 0 otherwise */
+int cs_set_knows(const char *name);
+/* how many values the name has, or -1 when cs_set does not know it */
+int cs_set_count(const cs_model *m, const char *name);
+/* from text: numbers separated by spaces, or an option's keyword (solver=pgs,
+ * flag.warmstart=disable), as `--set NAME=VALUE` takes them */
+int cs_set_text(cs_model *m, const char *name, const char *text, char *err, size_t errsz);
 
 /* ---- data (sim/data.c) ------------------------------------------------------------------ */
 cs_data *cs_make_data(const cs_model *m);  /* reset to qpos0, zero velocity, then forward;

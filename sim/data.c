@@ -68,6 +68,7 @@ cs_data *cs_make_data(const cs_model *m)
 #undef CHECK
     char err[256];
     d->collision = cs_collision_make(m, err, sizeof err);
+    d->nchange = m->nchange;
     d->efc = cs_malloc(sizeof *d->efc);
     d->mass = cs_malloc(sizeof *d->mass);
     d->massH = cs_malloc(sizeof *d->massH);

@@ -1745,7 +1745,7 @@ static void expand_includes(cs_mjcf *c, xmlDoc *doc, xmlNode *parent)
 }
 
 static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn, char *err,
-                      size_t errsz)
+                      size_t errsz, const cs_mjcf_edits *edits)
 {
     cs_mjcf *c = cs_calloc(1, sizeof *c);
     if (!c) {
@@ -1809,6 +1809,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         add_src(c, name, realpath(name, real) ? real : NULL, count_lines(buf, len), -1, 0);
         xmlNode *root = xmlDocGetRootElement(doc);
         if (root && strcmp(ename(root), "mujoco") == 0) expand_includes(c, doc, root);
+        if (root && edits) cs_mjcf_edit(c, root, edits);
         parse_root(c, root);
         m = cs_mjcf_compile(c);
         if (warn && c->nignored) {
@@ -1822,7 +1823,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         if (c->xmlpending) xmlFree(c->xmlpending);
         free_include(c);
     }
-    int why = c->nomem ? ENOMEM : EINVAL;
+    int why = c->nomem ? ENOMEM : c->editfail ? ESRCH : EINVAL;
     if (doc) xmlFreeDoc(doc);
     xmlFreeParserCtxt(px);
     free_ctx(c);
@@ -1831,8 +1832,10 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
     return m;
 }
 
-cs_model *cs_load_xml(const char *path, FILE *warn, char *err, size_t errsz)
+cs_model *cs_load_xml_edit(const char *path, int nedit, const char *const *names,
+                           const char *const *values, FILE *warn, char *err, size_t errsz)
 {
+    cs_mjcf_edits e = {nedit, names, values};
     char *buf;
     size_t len;
     int rc = read_all(path, &buf, &len);
@@ -1844,21 +1847,26 @@ cs_model *cs_load_xml(const char *path, FILE *warn, char *err, size_t errsz)
         errno = rc;
         return NULL;
     }
-    cs_model *m = load(buf, len, path, warn, err, errsz);
-    int e = errno;
+    cs_model *m = load(buf, len, path, warn, err, errsz, nedit > 0 ? &e : NULL);
+    int saved = errno;
     cs_free(buf);
-    errno = e;
+    errno = saved;
     return m;
+}
+
+cs_model *cs_load_xml(const char *path, FILE *warn, char *err, size_t errsz)
+{
+    return cs_load_xml_edit(path, 0, NULL, NULL, warn, err, errsz);
 }
 
 cs_model *cs_load_xml_buffer(const char *xml, size_t len, const char *name, FILE *warn,
                              char *err, size_t errsz)
 {
-    return load(xml, len, name, warn, err, errsz);
+    return load(xml, len, name, warn, err, errsz, NULL);
 }
 
 cs_model *cs_load_xml_string(const char *xml, const char *name, FILE *warn, char *err,
                              size_t errsz)
 {
-    return load(xml, strlen(xml), name, warn, err, errsz);
+    return load(xml, strlen(xml), name, warn, err, errsz, NULL);
 }

@@ -172,6 +172,7 @@ typedef struct {
     const char *file;
     jmp_buf jb;
     int nomem;            /* the failure was memory exhaustion (errno ENOMEM for the caller) */
+    int editfail;         /* an edit (cs_load_xml_edit) named no element (errno ESRCH) */
     void *xmlpending;     /* a libxml2 string being copied: freed if the copy fails */
     void *incdoc, *incpx; /* an included file's libxml2 document and parser while it is */
     char *incbuf;         /* read and copied in: freed if that fails */
@@ -240,6 +241,15 @@ void cs_mjcf_meshes(cs_mjcf *c);
 int cs_mjcf_find_mesh(const cs_mjcf *c, const char *name);
 /* out of memory: "FILE: out of memory"; never returns */
 void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
+
+/* mjcf_edit.c: attribute edits applied to the parsed file before it is read
+ * (cs_load_xml_edit); errors through the context's jump */
+typedef struct {
+    int n;
+    const char *const *name, *const *value;
+} cs_mjcf_edits;
+struct _xmlNode;
+void cs_mjcf_edit(cs_mjcf *c, struct _xmlNode *root, const cs_mjcf_edits *e);
 
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);

@@ -6,10 +6,12 @@
 
 #include "conesim.h"
 #include "solver/mass.h"
+#include "setter.h"
 #include "stages.h"
 
 void cs_forward(const cs_model *m, cs_data *d)
 {
+    if (d->nchange != m->nchange) cs_data_sync(m, d); /* cs_set since the last step */
     cs_kinematics(m, d);
     cs_collide(m, d);
     cs_smooth(m, d);

@@ -1,4 +1,4 @@
-/* cs_fmt_shortest (cli/fmt.c): the summary CSVs' numbers read back exactly, in as few digits
+/* cs_fmt_shortest (sim/fmt.c): the summary CSVs' numbers read back exactly, in as few digits
  * as %g gives from 15 up. */
 #include <check.h>
 #include <float.h>
@@ -66,6 +66,7 @@ int main(void)
 {
     Suite *su = suite_create("fmt");
     TCase *t = tcase_create("shortest");
+    tcase_set_timeout(t, 60); /* 200000 round trips: seconds on a loaded machine */
     tcase_add_test(t, test_short_decimals);
     tcase_add_test(t, test_round_trip_and_shortest);
     suite_add_tcase(su, t);

@@ -45,17 +45,19 @@ static void build_scene(cs_render_scene *s, unsigned overlay)
     memcpy(G[1].rgba, SPHERE_RGB, sizeof SPHERE_RGB);
     G[1].rgba[3] = 1;
     G[1].body = 1;
-    /* Its contact: n = +z, t1 = +x, t2 = +y; weight 9.81 N and a sliding friction
-     * force of mu fn along +x (on the cone boundary). */
+    /* A contact on its top, where the camera sees it (overlays are hidden behind bodies):
+     * n = +z, t1 = +x, t2 = +y; 9.81 N and a sliding friction force of mu fn along +x (on
+     * the cone boundary), acting on what rests there. */
     double fr[9] = {0, 0, 1, 1, 0, 0, 0, 1, 0};
     memcpy(C[0].frame, fr, sizeof fr);
+    C[0].pos[2] = 0.2;
     C[0].dim = 3;
     C[0].force[0] = 9.81;
     C[0].force[1] = 0.5 * 9.81;
     C[0].friction[0] = C[0].friction[1] = 0.5;
     snprintf(C[0].zone, sizeof C[0].zone, "middle");
-    C[0].geom1 = 0;
-    C[0].geom2 = 1;
+    C[0].geom1 = 1;
+    C[0].geom2 = -1;
     cs_render_scene_init(s);
     s->geoms = G;
     s->ngeom = 2;
@@ -182,7 +184,7 @@ START_TEST(grid_is_visible)
     cs_camera c = camera();
     unsigned char *rgb = render(0, &c, W, H);
     /* A row well below the sphere crosses several grid lines: runs of pixels clearly
-     * brighter than the row's typical plane colour. */
+     * darker than the row's typical plane colour. */
     int y = H - 20, runs = 0, in = 0;
     int lum[W], sorted[W];
     for (int x = 0; x < W; x++) {
@@ -197,10 +199,10 @@ START_TEST(grid_is_visible)
         }
     int median = sorted[W / 2];
     for (int x = 0; x < W; x++) {
-        int bright = lum[x] > median + 60;
-        if (bright && !in)
+        int line = lum[x] < median - 25;
+        if (line && !in)
             runs++;
-        in = bright;
+        in = line;
     }
     ck_assert_msg(runs >= 3, "only %d grid lines in row %d (median %d)", runs, y, median);
     /* The plane itself is there: the row's median is the plane's grey-blue, not the sky. */
@@ -222,7 +224,8 @@ static int count_color_above(const unsigned char *rgb, int x0, int y0, const flo
 
 START_TEST(force_arrow_above_the_contact)
 {
-    cs_camera c = camera();
+    /* Closer than camera(): the shafts are thin against the extent (0.5%). */
+    cs_camera c = {90, -25, 0.45, {0, 0, 0.2}, 45};
     int x, y;
     proj(&c, C[0].pos, &x, &y);
     unsigned char *off = render(CS_OVERLAY_CONTACTS, &c, W, H);
@@ -256,11 +259,12 @@ START_TEST(cone_marks_a_sliding_contact)
     /* The friction dot sits at the tip of the total force: pos + scale (fn n + f1 t1). */
     double scale = 0;
     {
-        /* The automatic scale: the largest force component a third of the extent. */
+        /* The automatic scale: the largest force (9.81 N) rounded up to 10 N is drawn
+         * 0.3 extents long. */
         double e = 2 * 0.1 * sqrt(3.0); /* one sphere: its box diagonal */
-        scale = e / 3 / 9.81;
+        scale = CS_FORCE_ARROW_FRACTION * e / 10;
     }
-    double dot[3] = {scale * C[0].force[1], 0, scale * C[0].force[0]};
+    double dot[3] = {scale * C[0].force[1], 0, 0.2 + scale * C[0].force[0]};
     int x, y;
     proj(&c, dot, &x, &y);
     unsigned char *rgb = render(CS_OVERLAY_CONES, &c, W, H);
@@ -279,7 +283,7 @@ START_TEST(cone_marks_a_sliding_contact)
     char err[256];
     s.overlay = CS_OVERLAY_CONES;
     ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb2, err, sizeof err), 0);
-    double dot2[3] = {scale * C[0].force[1], 0, scale * C[0].force[0]};
+    double dot2[3] = {scale * C[0].force[1], 0, 0.2 + scale * C[0].force[0]};
     proj(&c, dot2, &x, &y);
     b = in = 0;
     for (int dy = -2; dy <= 2; dy++)
@@ -290,6 +294,101 @@ START_TEST(cone_marks_a_sliding_contact)
     ck_assert_int_gt(in, 5);
     ck_assert_int_eq(b, 0);
     free(rgb2);
+}
+END_TEST
+
+/* Overlays are depth tested: a contact point on the far side of the sphere is hidden (its
+ * pixel shows the sphere), one on the near side is drawn. */
+START_TEST(marker_behind_a_body_is_hidden)
+{
+    cs_camera c = camera(); /* azimuth 90: looking along +y, so +y is the far side */
+    cs_render_scene s;
+    build_scene(&s, CS_OVERLAY_CONTACTS);
+    C[0].pos[0] = 0, C[0].pos[1] = 0.1, C[0].pos[2] = 0.1;
+    C[0].geom1 = 1;
+    int x, y;
+    proj(&c, C[0].pos, &x, &y);
+    unsigned char *rgb = malloc(W * H * 3);
+    char err[256];
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err), 0);
+    int hidden_marker = 0;
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++)
+            hidden_marker += near_color(px(rgb, W, x + dx, y + dy), cs_color_contact_point, 40);
+    ck_assert_int_eq(hidden_marker, 0);
+    const unsigned char *p = px(rgb, W, x, y);
+    double n = sqrt((double)p[0] * p[0] + (double)p[1] * p[1] + (double)p[2] * p[2]);
+    double m = sqrt(SPHERE_RGB[0] * SPHERE_RGB[0] + SPHERE_RGB[1] * SPHERE_RGB[1] +
+                    SPHERE_RGB[2] * SPHERE_RGB[2]);
+    double cosang = (p[0] * SPHERE_RGB[0] + p[1] * SPHERE_RGB[1] + p[2] * SPHERE_RGB[2]) / (n * m);
+    ck_assert_msg(cosang > 0.995, "pixel %d %d %d over the hidden contact is not the sphere's",
+                  p[0], p[1], p[2]);
+    /* The same contact on the near side is drawn. */
+    C[0].pos[1] = -0.1;
+    proj(&c, C[0].pos, &x, &y);
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err), 0);
+    int shown = 0;
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++)
+            shown += near_color(px(rgb, W, x + dx, y + dy), cs_color_contact_point, 40);
+    ck_assert_int_gt(shown, 3);
+    free(rgb);
+}
+END_TEST
+
+/* Rows from y0 up where the column band x0 +- 2 shows the colour: the arrow's on-screen
+ * length in pixels (from the contact to the last such row). */
+static int arrow_rows(const unsigned char *rgb, int x0, int y0, const float col[3])
+{
+    int top = y0;
+    for (int y = y0; y >= 0; y--)
+        for (int x = x0 - 2; x <= x0 + 2; x++)
+            if (x >= 0 && x < W && near_color(px(rgb, W, x, y), col, 30))
+                top = y;
+    return y0 - top;
+}
+
+/* Arrow length is proportional to the force: seen from the side (elevation 0, both at the
+ * same depth), a 8 N arrow is twice as long on screen as a 4 N one, and the automatic scale
+ * draws the largest (8 N, rounded up to 10 N) 0.3 extents long: 0.24 m here. */
+START_TEST(arrow_length_follows_the_force)
+{
+    static cs_render_contact two[2];
+    cs_render_scene s;
+    build_scene(&s, CS_OVERLAY_FORCES);
+    s.ngeom = 1; /* the plane alone: extent 1 */
+    memset(two, 0, sizeof two);
+    for (int k = 0; k < 2; k++) {
+        double fr[9] = {0, 0, 1, 1, 0, 0, 0, 1, 0};
+        memcpy(two[k].frame, fr, sizeof fr);
+        two[k].pos[0] = k ? 0.2 : -0.2;
+        two[k].dim = 1;
+        two[k].force[0] = k ? 8 : 4;
+        two[k].geom1 = 0;
+        two[k].geom2 = -1;
+        snprintf(two[k].zone, sizeof two[k].zone, "normal");
+    }
+    s.contacts = two;
+    s.ncontact = 2;
+    ck_assert_double_eq_tol(cs_render_force_ref(&s), 10, 1e-12);
+    cs_camera c = {90, 0, 1.0, {0, 0, 0.12}, 45};
+    unsigned char *rgb = malloc(W * H * 3);
+    char err[256];
+    ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err), 0);
+    int len[2];
+    for (int k = 0; k < 2; k++) {
+        int x, y;
+        proj(&c, two[k].pos, &x, &y);
+        len[k] = arrow_rows(rgb, x, y, cs_color_normal_force);
+    }
+    double tip[3] = {0.2, 0, 0.24};
+    int x0, y0, x1, y1;
+    proj(&c, two[1].pos, &x0, &y0);
+    proj(&c, tip, &x1, &y1);
+    ck_assert_msg(abs(len[1] - (y0 - y1)) <= 3, "8 N arrow %d px, expected %d", len[1], y0 - y1);
+    ck_assert_msg(abs(2 * len[0] - len[1]) <= 4, "4 N arrow %d px, 8 N arrow %d px", len[0],
+                  len[1]);
+    free(rgb);
 }
 END_TEST
 
@@ -697,6 +796,8 @@ int main(void)
     tcase_add_test(tc, grid_is_visible);
     tcase_add_test(tc, force_arrow_above_the_contact);
     tcase_add_test(tc, cone_marks_a_sliding_contact);
+    tcase_add_test(tc, marker_behind_a_body_is_hidden);
+    tcase_add_test(tc, arrow_length_follows_the_force);
     tcase_add_test(tc, wireframe_and_hud_change_the_image);
     tcase_add_test(tc, all_primitives_drawn);
     tcase_add_test(tc, shadow_falls_on_the_plane);

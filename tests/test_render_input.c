@@ -691,6 +691,123 @@ START_TEST(cone_ratio_marks_the_boundary)
 }
 END_TEST
 
+/* The control panel's geometry and the slider's value mapping. */
+START_TEST(control_panel_sliders_map_values)
+{
+    cs_render_actuator lift = {.name = "lift", .ctrl = 0.1, .limited = 1, .range = {0, 0.3}};
+    cs_render_actuator free_ = {.name = "free", .ctrl = 0, .limited = 0, .range = {0, 0}};
+    double p[4], c[4], t[4], t0[4];
+    const int w = 640, h = 360, n = 3;
+    ck_assert_int_eq(cs_ctrl_panel_rect(w, h, n, CS_PANEL_BACKGROUND, p), 0);
+    ck_assert_int_eq(cs_ctrl_panel_rect(w, h, n, CS_PANEL_CLEAR, c), 0);
+    ck_assert_int_eq(cs_ctrl_panel_rect(w, h, n, 2, t), 0);
+    ck_assert_int_eq(cs_ctrl_panel_rect(w, h, n, 0, t0), 0);
+    /* at the top right, inside the window; the tracks inside the panel, below the button,
+     * one under the other */
+    ck_assert(p[0] > w / 2 && p[0] + p[2] <= w && p[1] >= 0 && p[1] + p[3] <= h);
+    ck_assert(t[0] >= p[0] && t[0] + t[2] <= p[0] + p[2] && t[1] + t[3] <= p[1] + p[3]);
+    ck_assert(c[1] + c[3] <= t0[1] && t0[1] + t0[3] < t[1]);
+    ck_assert_int_eq(cs_ctrl_panel_rect(w, h, n, 3, t0), -1);
+    ck_assert_int_eq(cs_ctrl_panel_rect(w, h, 0, CS_PANEL_BACKGROUND, t0), -1);
+    /* the ends of the track are the ends of ctrlrange; beyond them it clamps */
+    ck_assert_double_eq_tol(cs_ctrl_slider_value(&lift, t, t[0]), 0, 1e-12);
+    ck_assert_double_eq_tol(cs_ctrl_slider_value(&lift, t, t[0] + t[2]), 0.3, 1e-12);
+    ck_assert_double_eq_tol(cs_ctrl_slider_value(&lift, t, t[0] + 0.5 * t[2]), 0.15, 1e-12);
+    ck_assert_double_eq_tol(cs_ctrl_slider_value(&lift, t, t[0] - 50), 0, 1e-12);
+    ck_assert_double_eq_tol(cs_ctrl_slider_value(&lift, t, t[0] + t[2] + 50), 0.3, 1e-12);
+    /* the knob's position is the inverse map */
+    for (double v = 0; v <= 0.3; v += 0.05)
+        ck_assert_double_eq_tol(cs_ctrl_slider_value(&lift, t, cs_ctrl_slider_x(&lift, t, v)), v,
+                                1e-12);
+    ck_assert_double_eq_tol(cs_ctrl_slider_x(&lift, t, 7), t[0] + t[2], 1e-12);
+    /* not limited: MuJoCo's simulate spans -1 .. 1 */
+    double lo, hi;
+    cs_ctrl_slider_range(&free_, &lo, &hi);
+    ck_assert(lo == -1 && hi == 1);
+    ck_assert_double_eq_tol(cs_ctrl_slider_value(&free_, t, t[0] + 0.75 * t[2]), 0.5, 1e-12);
+    /* hits: the track's centre is its slider, the button is clear, elsewhere outside */
+    ck_assert_int_eq(cs_ctrl_panel_hit(w, h, n, t[0] + 0.5 * t[2], t[1] + 0.5 * t[3]), 2);
+    ck_assert_int_eq(cs_ctrl_panel_hit(w, h, n, c[0] + 0.5 * c[2], c[1] + 0.5 * c[3]),
+                     CS_PANEL_CLEAR);
+    ck_assert_int_eq(cs_ctrl_panel_hit(w, h, n, 10, 10), CS_PANEL_OUTSIDE);
+    ck_assert_int_eq(cs_ctrl_panel_hit(w, h, n, p[0] + 2, p[1] + 2), CS_PANEL_BACKGROUND);
+    /* more sliders than fit: those below the window's edge are not shown */
+    int shown = 0;
+    while (cs_ctrl_panel_rect(w, h, 100, shown, t0) == 0) {
+        ck_assert(t0[1] + t0[3] <= h);
+        shown++;
+    }
+    ck_assert(shown > 3 && shown < 100);
+    /* a larger window uses the larger text scale: a taller panel */
+    double big[4];
+    ck_assert_int_eq(cs_ctrl_panel_rect(1280, 720, n, CS_PANEL_BACKGROUND, big), 0);
+    ck_assert_double_gt(big[3], 1.5 * p[3]);
+}
+END_TEST
+
+/* Mouse events on the panel: press and drag set a control, the panel keeps them from the
+ * camera, a driven slider is not set, the button clears, Tab hides the panel. */
+START_TEST(control_panel_takes_the_mouse)
+{
+    cs_render_actuator act[2] = {
+        {.name = "a", .ctrl = 0, .limited = 1, .range = {-2, 2}},
+        {.name = "b", .ctrl = 0, .limited = 1, .range = {0, 1}, .driven = 1},
+    };
+    cs_render_scene s;
+    cs_render_scene_init(&s);
+    s.actuators = act;
+    s.nactuator = 2;
+    cs_viewer_state v;
+    cs_viewer_state_init(&v, NULL, CS_OVERLAY_CONTROLS);
+    const int w = 640, h = 360;
+    double t[4], c[4];
+    cs_ctrl_panel_rect(w, h, 2, 0, t);
+    cs_ctrl_panel_rect(w, h, 2, CS_PANEL_CLEAR, c);
+    double y = t[1] + 0.5 * t[3];
+    cs_input_event e = button(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, t[0] + 0.25 * t[2], y, 0);
+    ck_assert_int_eq(cs_viewer_panel_event(&v, &s, &e, w, h), 1);
+    ck_assert_int_eq(v.ctrl_drag, 0);
+    ck_assert_int_eq(v.ctrl_pending, 0);
+    ck_assert_double_eq_tol(v.ctrl_pending_value, -1, 1e-12);
+    e = move(t[0] + 0.75 * t[2], y + 40); /* off the track: the drag follows x only */
+    ck_assert_int_eq(cs_viewer_panel_event(&v, &s, &e, w, h), 1);
+    ck_assert_double_eq_tol(v.ctrl_pending_value, 1, 1e-12);
+    e = button(GLFW_MOUSE_BUTTON_LEFT, GLFW_RELEASE, 0, t[0] + 0.75 * t[2], y + 40, 0.1);
+    ck_assert_int_eq(cs_viewer_panel_event(&v, &s, &e, w, h), 1);
+    ck_assert_int_eq(v.ctrl_drag, -1);
+    /* after the release, moves are the camera's again */
+    e = move(100, 100);
+    ck_assert_int_eq(cs_viewer_panel_event(&v, &s, &e, w, h), 0);
+    /* a driven slider: the press is the panel's, but asks for nothing */
+    v.ctrl_pending = -1;
+    cs_ctrl_panel_rect(w, h, 2, 1, t);
+    e = button(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, t[0] + 0.5 * t[2], t[1] + 1, 0.2);
+    ck_assert_int_eq(cs_viewer_panel_event(&v, &s, &e, w, h), 1);
+    ck_assert_int_eq(v.ctrl_pending, -1);
+    ck_assert_int_eq(v.ctrl_drag, -1);
+    /* the clear button */
+    e = button(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, c[0] + 1, c[1] + 1, 0.3);
+    ck_assert_int_eq(cs_viewer_panel_event(&v, &s, &e, w, h), 1);
+    ck_assert_int_eq(v.ctrl_clear_request, 1);
+    /* off the panel: not the panel's */
+    e = button(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, 20, 300, 0.4);
+    ck_assert_int_eq(cs_viewer_panel_event(&v, &s, &e, w, h), 0);
+    /* Tab hides the panel (then it takes nothing), 0 asks to clear */
+    ck_assert_int_eq(map_key(GLFW_KEY_TAB, GLFW_PRESS, 0), CS_ACT_TOGGLE_CONTROLS);
+    ck_assert_int_eq(map_key(GLFW_KEY_0, GLFW_PRESS, 0), CS_ACT_CLEAR_CONTROLS);
+    cs_action a = {.kind = CS_ACT_TOGGLE_CONTROLS};
+    cs_viewer_apply(&v, &a, &s, w, h);
+    ck_assert_int_eq(v.overlay & CS_OVERLAY_CONTROLS, 0);
+    cs_ctrl_panel_rect(w, h, 2, 0, t);
+    e = button(GLFW_MOUSE_BUTTON_LEFT, GLFW_PRESS, 0, t[0] + 1, t[1] + 1, 0.5);
+    ck_assert_int_eq(cs_viewer_panel_event(&v, &s, &e, w, h), 0);
+    v.ctrl_clear_request = 0;
+    a.kind = CS_ACT_CLEAR_CONTROLS;
+    cs_viewer_apply(&v, &a, &s, w, h);
+    ck_assert_int_eq(v.ctrl_clear_request, 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("render-input");
@@ -701,6 +818,8 @@ int main(void)
     tcase_add_test(tc, ctrl_drag_perturbs);
     tcase_add_test(tc, viewer_state_follows_actions);
     tcase_add_test(tc, contact_cycling);
+    tcase_add_test(tc, control_panel_sliders_map_values);
+    tcase_add_test(tc, control_panel_takes_the_mouse);
     suite_add_tcase(su, tc);
     tc = tcase_create("camera");
     tcase_add_test(tc, camera_frame_is_mujocos);

@@ -242,7 +242,14 @@ START_TEST(resting_sphere_contact)
         fn += c->force[0];
     }
     ck_assert_double_eq_tol(fn, 2 * 9.81, 0.02 * 2 * 9.81);
-    ck_assert_double_eq_tol(fn * f.s.force_scale, f.s.extent / 3, 0.02 * f.s.extent / 3);
+    /* Arrows scaled from the forces on screen: the largest contact force's arrow is 0.3
+     * extents times its ratio to the round force above it (in (0.4, 1] for 1-2-5 steps). */
+    ck_assert_double_eq(f.s.force_scale, 0);
+    double fmax = 0;
+    for (int i = 0; i < f.s.ncontact; i++) fmax = fmax > f.s.contacts[i].force[0] ? fmax : f.s.contacts[i].force[0];
+    double len = fmax * cs_render_force_scale(&f.s);
+    ck_assert_double_le(len, CS_FORCE_ARROW_FRACTION * f.s.extent * (1 + 1e-12));
+    ck_assert_double_gt(len, 0.4 * CS_FORCE_ARROW_FRACTION * f.s.extent);
     ck_assert_int_eq(f.s.hud.ncon, f.d->ncon);
     ck_assert_int_gt(f.s.hud.iterations, 0);
     teardown(&f);
@@ -313,27 +320,71 @@ START_TEST(extent_and_force_scale)
     fixture f;
     setup(&f, load_scene("box_stack.xml"), -1);
     cs_view_fill(&f.v, &f.s);
-    /* The boxes' bounding spheres (r = sqrt(3) 0.1) span z from 0.1 - r to 0.5 + r. */
+    /* MuJoCo's stat.extent: the longest side of the box around the boxes' bounding
+     * spheres (r = sqrt(3) 0.1, z from 0.1 - r to 0.5 + r; x and y +- r). */
     double r = sqrt(3) * 0.1;
-    double e = sqrt(2 * (2 * r) * (2 * r) + (0.4 + 2 * r) * (0.4 + 2 * r));
+    double e = 0.4 + 2 * r;
     ck_assert_double_eq_tol(f.s.extent, e, 1e-9);
     ck_assert_double_eq_tol(f.v.center[2], 0.3, 1e-12);
-    /* The weight of all three boxes is an arrow a third of the scene long. */
-    ck_assert_double_eq_tol(f.s.force_scale * 3 * 9.81, f.s.extent / 3, 1e-12);
-    /* Fixed at the start: a box flying away does not rescale the arrows. */
+    ck_assert_double_eq_tol(f.v.center[0], 0, 1e-12);
+    /* Arrows: render/ scales them from the forces on screen. */
+    ck_assert_double_eq(f.s.force_scale, 0);
+    /* Fixed at the start: a box flying away does not rescale the picture. */
     f.d->qpos[7 * 2 + 2] = 100;
     cs_forward(f.m, f.d);
     cs_view_fill(&f.v, &f.s);
     ck_assert_double_eq_tol(f.s.extent, e, 1e-9);
     teardown(&f);
+}
+END_TEST
 
-    /* No gravity: no natural force scale, render/ scales per frame. */
-    char err[256];
-    cs_model *m = load_scene("sphere_plane.xml");
-    ck_assert_int_eq(cs_option_set(&m->opt, "flag.gravity", "disable", err, sizeof err), 0);
-    setup(&f, m, -1);
+/* A schedule that sets actuator 2 (lift) to 0.2 at any time. */
+static void lift_schedule(void *u, double t, double *ctrl)
+{
+    (void)u;
+    (void)t;
+    ctrl[2] = 0.2;
+}
+
+/* The control panel's data: one entry per actuator with name, control and ctrlrange; its
+ * writes are clamped to ctrlrange and leave a scheduled actuator alone. */
+START_TEST(control_panel_sets_clamped_controls)
+{
+    fixture f;
+    setup(&f, load_scene("gripper_lift.xml"), 0);
     cs_view_fill(&f.v, &f.s);
-    ck_assert_double_eq(f.s.force_scale, 0);
+    ck_assert_int_eq(f.s.nactuator, 3);
+    ck_assert_str_eq(f.s.actuators[2].name, "lift");
+    ck_assert_int_eq(f.s.actuators[2].limited, 1);
+    ck_assert_double_eq(f.s.actuators[2].range[1], 0.3);
+    ck_assert_double_eq_tol(f.s.actuators[2].ctrl, 0.1, 1e-12); /* the keyframe's */
+    ck_assert_ptr_null(f.s.ctrl_source);
+    cs_viewer_callbacks cb;
+    cs_view_callbacks(&f.v, &cb);
+    cb.set_ctrl(cb.user, 2, 0.25);
+    ck_assert_double_eq(f.d->ctrl[2], 0.25);
+    cb.set_ctrl(cb.user, 0, 5);   /* beyond ctrlrange 0 .. 0.06 */
+    ck_assert_double_eq(f.d->ctrl[0], 0.06);
+    cb.set_ctrl(cb.user, 1, -5);
+    ck_assert_double_eq(f.d->ctrl[1], 0);
+    cb.set_ctrl(cb.user, 3, 1);   /* no such actuator: nothing */
+    cb.set_ctrl(cb.user, 2, NAN);
+    ck_assert_double_eq(f.d->ctrl[2], 0.25);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_double_eq(f.s.actuators[0].ctrl, 0.06);
+    /* a schedule drives lift: the panel says so and cannot set it; the step applies it */
+    static const unsigned char cols[3] = {0, 0, 1};
+    f.v.ctrl_hook = lift_schedule;
+    f.v.ctrl_columns = cols;
+    f.v.ctrl_source = "--ctrl test.csv";
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_eq(f.s.actuators[2].driven, 1);
+    ck_assert_int_eq(f.s.actuators[0].driven, 0);
+    ck_assert_str_eq(f.s.ctrl_source, "--ctrl test.csv");
+    cb.set_ctrl(cb.user, 2, 0.05);
+    ck_assert_double_eq(f.d->ctrl[2], 0.25);
+    ck_assert_int_eq(cs_view_step(&f.v), 0);
+    ck_assert_double_eq(f.d->ctrl[2], 0.2);
     teardown(&f);
 }
 END_TEST
@@ -914,6 +965,7 @@ static Suite *suite(void)
     tcase_add_test(tc, hud_numbers);
     tcase_add_test(tc, welded_body_velocity);
     tcase_add_test(tc, extent_and_force_scale);
+    tcase_add_test(tc, control_panel_sets_clamped_controls);
     tcase_add_test(tc, perturbation_is_a_force_at_the_anchor);
     tcase_add_test(tc, joints_are_handed_over);
     tcase_add_test(tc, joint_limit_test);

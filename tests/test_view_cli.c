@@ -159,6 +159,9 @@ START_TEST(bad_command_lines_exit_2)
         {{"view", sp, "--set", "impratio"}, "NAME=VALUE"},
         {{"view", sp, "--set", "option.nosuch=1"}, "nosuch"},
         {{"view", sp, "--screenshot", "x.png", "--frames", "3"}, "--frames"},
+        {{"view", sp, "--ctrl", "c.csv", "--replay", "r.csv"}, "give one"},
+        {{"view", sp, "--ctrl", "/nonexistent/c.csv"}, "--ctrl"},
+        {{"view", sp, "--dump-ctrl", ""}, "bad value '' for --dump-ctrl"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = run_argv(1, cases[i].args);
@@ -266,6 +269,8 @@ START_TEST(help_text)
     expect_out("Ctrl+left drag");
     expect_out("J joints");
     expect_out("frames, joints, wireframe");
+    expect_out("Tab control panel");
+    expect_out("--dump-ctrl FILE.csv");
     ck_assert_int_eq(RUN(1, "help"), 0);
     expect_out("view");
 }
@@ -355,6 +360,59 @@ static double hue_cos(const unsigned char *p, const double rgb[3])
     return n > 0 ? (p[0] * rgb[0] + p[1] * rgb[1] + p[2] * rgb[2]) / (n * m) : 0;
 }
 
+/* A 5 x 5 block of pixels all at or above 250 in every channel (glare: the legend's
+ * white text is one or two pixels thin, never a block). */
+static int white_block(const unsigned char *rgb, int *bx, int *by)
+{
+    for (int y = 0; y + 5 <= H; y++)
+        for (int x = 0; x + 5 <= W; x++) {
+            int all = 1;
+            for (int j = 0; j < 5 && all; j++)
+                for (int i = 0; i < 5 && all; i++) {
+                    const unsigned char *p = px(rgb, x + i, y + j);
+                    all = p[0] >= 250 && p[1] >= 250 && p[2] >= 250;
+                }
+            if (all) {
+                *bx = x;
+                *by = y;
+                return 1;
+            }
+        }
+    return 0;
+}
+
+/* The default camera (MuJoCo's free camera on the model's extent) frames the bodies: on
+ * box_stack the three boxes (rgba 0.9 0.3 0.3, 0.3 0.9 0.3, 0.3 0.3 0.9) cover over a tenth of
+ * the image and lie wholly inside it. */
+START_TEST(default_camera_frames_the_bodies)
+{
+    char *dir = tmpdir();
+    unsigned char *rgb = shoot(dir, "box_stack.xml", (const char *const[]){"--overlay", "none", NULL});
+    static const double box[3][3] = {{0.9, 0.3, 0.3}, {0.3, 0.9, 0.3}, {0.3, 0.3, 0.9}};
+    int n = 0, x0 = W, x1 = -1, y0 = H, y1 = -1;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            const unsigned char *p = px(rgb, x, y);
+            int mine = 0;
+            for (int k = 0; k < 3; k++) mine |= hue_cos(p, box[k]) > 0.99;
+            if (!mine) continue;
+            n++;
+            x0 = x < x0 ? x : x0, x1 = x > x1 ? x : x1;
+            y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
+        }
+    double frac = (double)n / (W * H);
+    ck_assert_msg(frac > 0.10, "the boxes cover only %.1f%% of the image", 100 * frac);
+    ck_assert_msg(x0 > 0 && x1 < W - 1 && y0 > 0 && y1 < H - 1,
+                  "the boxes are cut off: pixels %d..%d x %d..%d", x0, x1, y0, y1);
+    /* The stack stands in the middle: its pixels' box is centred within a tenth. */
+    ck_assert_int_lt(abs((x0 + x1) / 2 - W / 2), W / 10);
+    ck_assert_int_lt(abs((y0 + y1) / 2 - H / 2), H / 10);
+    fprintf(stderr, "box_stack: the boxes cover %.1f%% of the default view\n", 100 * frac);
+    free(rgb);
+    rm_dir(dir);
+}
+END_TEST
+
 START_TEST(every_seed_scene)
 {
     char *dir = tmpdir();
@@ -370,6 +428,9 @@ START_TEST(every_seed_scene)
         unsigned char *rgb = shoot(dir, name, NULL);
         int n = distinct_colours(rgb);
         ck_assert_msg(n > 200, "%s: only %d colours", name, n);
+        int sx, sy;
+        ck_assert_msg(!white_block(rgb, &sx, &sy), "%s: glare, a saturated white block at %d %d",
+                      name, sx, sy);
         free(rgb);
         nscene++;
     }
@@ -377,6 +438,43 @@ START_TEST(every_seed_scene)
     ck_assert_int_ge(nscene, 8);
     /* Nothing but the PNGs: no temporary files left. */
     ck_assert_int_eq(count_entries(dir), nscene);
+    rm_dir(dir);
+}
+END_TEST
+
+/* The control panel in a screenshot (320 x 240: text scale 1; layout in render/viewer.c):
+ * one slider per actuator; with --ctrl the line under the title names the schedule in
+ * yellow (1, 0.85, 0.2), without it that line is grey help text. */
+START_TEST(control_panel_names_its_schedule)
+{
+    char *dir = tmpdir();
+    char ctrl[512];
+    snprintf(ctrl, sizeof ctrl, "%s/gripper_lift_ctrl.csv", CS_SCENES);
+    unsigned char *with = shoot(dir, "gripper_lift.xml",
+                                (const char *const[]){"--overlay", "controls", "--ctrl", ctrl, NULL});
+    unsigned char *without = shoot(dir, "gripper_lift.xml",
+                                   (const char *const[]){"--overlay", "controls", NULL});
+    double line[4], track[4];
+    ck_assert_int_eq(cs_ctrl_panel_rect(W, H, 3, CS_PANEL_BACKGROUND, line), 0);
+    int yellow[2] = {0, 0};
+    for (int k = 0; k < 2; k++)
+        for (int y = (int)line[1] + 4 + 12; y < (int)line[1] + 4 + 24; y++)
+            for (int x = (int)line[0]; x < (int)(line[0] + line[2]) && x < W; x++) {
+                const unsigned char *p = px(k ? without : with, x, y);
+                yellow[k] += p[0] > 200 && p[1] > 170 && p[1] < 240 && p[2] < 90;
+            }
+    ck_assert_msg(yellow[0] > 20, "no yellow 'driven by' text with --ctrl (%d pixels)", yellow[0]);
+    ck_assert_int_eq(yellow[1], 0);
+    /* each of the three sliders is drawn, filled (blue, 0.3 0.55 0.9) from its lower end up
+     * to the keyframe's control (0.05, 0.05, 0.1: all above the lower ends, 0) */
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(cs_ctrl_panel_rect(W, H, 3, i, track), 0);
+        const unsigned char *p = px(without, (int)track[0] + 1, (int)(track[1] + 0.5 * track[3]));
+        ck_assert_msg(p[2] > p[0] + 60 && p[1] > p[0] + 30, "slider %d: %d %d %d is not the fill",
+                      i, p[0], p[1], p[2]);
+    }
+    free(with);
+    free(without);
     rm_dir(dir);
 }
 END_TEST
@@ -402,7 +500,7 @@ START_TEST(sphere_and_grid)
     p = px(rgb, x, y);
     ck_assert_msg(hue_cos(p, red) < 0.95, "%d %d %d above the sphere looks like it", p[0], p[1],
                   p[2]);
-    /* The grid: a row well below the sphere crosses several lines brighter than the
+    /* The grid: a row well below the sphere crosses several lines darker than the
      * row's median (plane size 1 m, lines every 0.1 m). */
     int row = H - 20, runs = 0, in = 0, lum[W], sorted[W];
     for (int i = 0; i < W; i++) {
@@ -417,9 +515,9 @@ START_TEST(sphere_and_grid)
         }
     int median = sorted[W / 2];
     for (int i = 0; i < W; i++) {
-        int bright = lum[i] > median + 30;
-        if (bright && !in) runs++;
-        in = bright;
+        int line = lum[i] < median - 30;
+        if (line && !in) runs++;
+        in = line;
     }
     ck_assert_msg(runs >= 3, "only %d grid lines in row %d (median %d)", runs, row, median);
     free(rgb);
@@ -535,16 +633,26 @@ END_TEST
 
 /* ================================================================ forces */
 
-static int count_colour_above(const unsigned char *rgb, int x0, int y0, const float col[3])
+/* Pixels above (x0, y0) that the forces overlay moved from `off` towards the arrow colour
+ * in `on`: the arrow inside the sphere, drawn faintly (a 30% blend) where the sphere hides
+ * it (render/README.md). */
+static int count_faint_above(const unsigned char *on, const unsigned char *off, int x0, int y0,
+                             const float col[3])
 {
     int n = 0;
     for (int y = y0 - 4; y > y0 - 80 && y >= 0; y--)
         for (int x = x0 - 3; x <= x0 + 3; x++) {
             if (x < 0 || x >= W) continue;
-            const unsigned char *p = px(rgb, x, y);
-            int near = 1;
-            for (int k = 0; k < 3; k++) near &= abs(p[k] - (int)lrintf(255 * col[k])) <= 12;
-            n += near;
+            const unsigned char *p = px(on, x, y), *q = px(off, x, y);
+            double d[3], t[3], dd = 0, tt = 0, dt = 0;
+            for (int k = 0; k < 3; k++) {
+                d[k] = p[k] - q[k];
+                t[k] = 255 * col[k] - q[k];
+                dd += d[k] * d[k];
+                tt += t[k] * t[k];
+                dt += d[k] * t[k];
+            }
+            n += dd > 15 * 15 && dt > 0.9 * sqrt(dd * tt);
         }
     return n;
 }
@@ -567,7 +675,8 @@ START_TEST(resting_sphere_shows_its_force)
     cs_free_model(m);
 
     char *dir = tmpdir();
-    const char *cam = "90,-25,0.9,0,0,0.08";
+    /* close enough that the shaft (0.5% of the 0.2 m extent thick) is pixels wide */
+    const char *cam = "90,-25,0.35,0,0,0.08";
     unsigned char *on = shoot(dir, "sphere_plane.xml",
                               (const char *const[]){"--overlay", "contacts,forces", "--camera", cam,
                                                     "--steps", "250", NULL});
@@ -578,9 +687,9 @@ START_TEST(resting_sphere_shows_its_force)
     camera_of(cam, &c);
     int x, y;
     project(&c, cp, &x, &y);
-    int n_on = count_colour_above(on, x, y, cs_color_normal_force);
-    int n_off = count_colour_above(off, x, y, cs_color_normal_force);
-    ck_assert_int_eq(n_off, 0);
+    /* The contact is under the sphere and the arrow points up into it: hidden, so drawn
+     * faintly over the sphere. */
+    int n_on = count_faint_above(on, off, x, y, cs_color_normal_force);
     ck_assert_msg(n_on > 20, "only %d arrow pixels above the contact", n_on);
     free(on);
     free(off);
@@ -604,6 +713,8 @@ int main(int argc, char **argv)
         tcase_add_test(tc, help_text);
     } else if (strcmp(group, "shot") == 0) {
         tcase_add_test(tc, every_seed_scene);
+        tcase_add_test(tc, default_camera_frames_the_bodies);
+        tcase_add_test(tc, control_panel_names_its_schedule);
         tcase_add_test(tc, sphere_and_grid);
         tcase_add_test(tc, the_picture_shows_the_stepped_state);
         tcase_add_test(tc, articulated_scene_shows_its_joints);

@@ -8,6 +8,7 @@
 Arrays are numpy views of the C memory. Every view keeps its Model or Data alive, so C
 memory is freed only when nothing in Python can reach it.
 """
+import builtins  # the module defines set() and get() (cs_set), as MuJoCo's names go
 import ctypes
 import os
 
@@ -18,8 +19,10 @@ from ._lib import lib
 
 __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyframe",
            "contact_force", "energy", "cone_capacity", "version", "__version__",
-           "rollout", "get_state", "set_state", "state_size",
-           "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL"]
+           "rollout", "get_state", "set_state", "state_size", "set", "get", "Recorder",
+           "Metrics",
+           "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL",
+           "Renderer", "Camera", "VideoWriter", "render_video"]
 
 # indices into d.warning (counts since the last reset): contacts dropped because the
 # contact array was full, steps whose mass matrix was not positive definite, steps that
@@ -157,7 +160,7 @@ class _View:
         return get()
 
     def __dir__(self):
-        return sorted(set(self._vf) | {"id", "name"})
+        return sorted(builtins.set(self._vf) | {"id", "name"})
 
     def __repr__(self):
         return f"<{type(self).__name__} {self._kind} {self.id} {self.name!r}>"
@@ -228,7 +231,8 @@ _KEYWORDS = {"cone": ("pyramidal", "elliptic"), "solver": ("pgs", "cg", "newton"
 
 
 class Option:
-    """m.opt: writable until a Data is made from the model (the model is fixed after)."""
+    """m.opt: writable at any time; once a Data exists, through cs_set (Data made earlier
+    follow at their next step), its vectors then replaced whole (m.opt.gravity = [...])."""
 
     def __init__(self, model):
         object.__setattr__(self, "_model", model)
@@ -251,12 +255,10 @@ class Option:
     def __setattr__(self, name, value):
         m = self._model
         f = self._field(name)
-        if m._frozen:
-            raise RuntimeError("options are fixed once a Data has been made from the model")
         if name in ("disableflags", "enableflags"):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
                 raise TypeError(f"opt.{name} must be an int")
-            _scalar(f).value = int(value)
+            m.set("option." + name, int(value))
             return
         if f.ndim == 0:
             if isinstance(value, str):
@@ -283,7 +285,7 @@ class Option:
                 raise TypeError(f"opt.{name}: expected numbers, got {arr.dtype}")
             text = " ".join(repr(float(x)) for x in arr)
         err = ctypes.create_string_buffer(_ERRSZ)
-        if lib.cs_option_set(m._optptr(), name.encode(), text.encode(), err, _ERRSZ) != 0:
+        if lib.cs_set_text(m._ptr, ("option." + name).encode(), text.encode(), err, _ERRSZ):
             raise ValueError(err.value.decode())
 
 
@@ -305,11 +307,20 @@ class Model:
         return self
 
     @classmethod
-    def from_xml_path(cls, path):
+    def from_xml_path(cls, path, edits=None):
+        """The scene at `path`; `edits` ({"geom.slope.euler[1]": 25, "body.box.pos": "0 0
+        1", ...}) sets element attributes before it is compiled (cs_load_xml_edit), so that
+        what the compiler derives from them follows exactly."""
         if not isinstance(path, (str, bytes, os.PathLike)):
             raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
         err = ctypes.create_string_buffer(_ERRSZ)
-        ptr = lib.cs_load_xml(os.fsencode(path), None, err, _ERRSZ)
+        items = list((edits or {}).items())
+        names = (_lib.S * (len(items) + 1))(*[str(k).encode() for k, _ in items])
+        values = (_lib.S * (len(items) + 1))(*[
+            (" ".join(repr(float(x)) for x in v) if np.ndim(v) else
+             v if isinstance(v, str) else repr(float(v))).encode() for _, v in items])
+        ptr = lib.cs_load_xml_edit(os.fsencode(path), len(items), names, values, None, err,
+                                   _ERRSZ)
         if not ptr:
             raise ValueError(err.value.decode(errors="replace"))
         return cls._wrap(ptr)
@@ -329,6 +340,44 @@ class Model:
     def _optptr(self):
         return lib.cs_model_option(self._ptr)
 
+    def set(self, name, value):
+        """Changes one parameter by name (cs_set; the README's "Changing the model"):
+        m.set("geom.slope.friction[0]", 0.3), m.set("body.box.mass", 2),
+        m.set("option.gravity", [0, 0, -1.62]), m.set("option.solver", "pgs"). Data made
+        earlier follow at their next step. Raises KeyError for a name cs_set does not know,
+        ValueError for a value it refuses (the model is then unchanged)."""
+        err = ctypes.create_string_buffer(_ERRSZ)
+        key = name.encode() if isinstance(name, str) else None
+        if key is None:
+            raise TypeError(f"name must be a str, not {type(name).__name__}")
+        if isinstance(value, str):
+            rc = lib.cs_set_text(self._ptr, key, value.encode(), err, _ERRSZ)
+        else:
+            if isinstance(value, (bool, np.bool_)):
+                value = int(value)
+            arr = np.ascontiguousarray(np.atleast_1d(np.asarray(value, dtype=np.float64)))
+            if arr.ndim != 1:
+                raise ValueError(f"{name}: expected a number or a vector, got shape {arr.shape}")
+            rc = lib.cs_setv(self._ptr, key, arr.ctypes.data_as(_lib.DP), arr.size, err, _ERRSZ)
+        if rc != 0:
+            msg = err.value.decode(errors="replace")
+            if lib.cs_set_count(self._ptr, key) < 0:
+                raise KeyError(msg)
+            raise ValueError(msg)
+
+    def get(self, name):
+        """One parameter by name (cs_get): a float, or an array for a vector without [K]."""
+        key = name.encode()
+        n = lib.cs_set_count(self._ptr, key)
+        err = ctypes.create_string_buffer(_ERRSZ)
+        out = np.zeros(max(n, 1))
+        if n < 0 or lib.cs_getv(self._ptr, key, out.ctypes.data_as(_lib.DP), n, err,
+                                _ERRSZ) < 0:
+            if n < 0:
+                lib.cs_getv(self._ptr, key, out.ctypes.data_as(_lib.DP), 1, err, _ERRSZ)
+            raise KeyError(err.value.decode(errors="replace"))
+        return float(out[0]) if "[" in name or n == 1 else out
+
     def __getattr__(self, name):
         k = self.__dict__.get("_fields", {}).get(name)
         if k is None:
@@ -342,7 +391,7 @@ class Model:
         return out
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._fields))
+        return sorted(builtins.set(super().__dir__()) | builtins.set(self._fields))
 
     def _names(self, kind):
         cache = self.__dict__.setdefault("_namecache", {})
@@ -485,7 +534,7 @@ class Data:
         return self._model
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._fields))
+        return sorted(builtins.set(super().__dir__()) | builtins.set(self._fields))
 
     def _field(self, name):
         k = self.__dict__["_fields"].get(name)
@@ -698,6 +747,27 @@ def rollout(m, initial_state, nstep, control=None, nthread=None):
     return out
 
 
+def set(m, name, value):
+    """m.set(name, value): one model parameter by name, between steps (cs_set)."""
+    m.set(name, value)
+
+
+def get(m, name):
+    """m.get(name): one model parameter by name (cs_get)."""
+    return m.get(name)
+
+
+from .record import Recorder, Metrics  # noqa: E402
+
+
+def __getattr__(name):
+    """conesim.plot and conesim.figures load matplotlib when first used."""
+    if name in ("plot", "figures"):
+        import importlib
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError(f"module 'conesim' has no attribute {name!r}")
+
+
 def _contact_names():
     # cs_contact_field needs a contact: read the names from a scene with one
     m = Model.from_xml_string('<mujoco><worldbody><geom type="plane" size="1 1 1"/>'
@@ -708,3 +778,6 @@ def _contact_names():
 
 
 _CONTACT_FIELDS = _contact_names()
+
+# pictures and videos (libconesim_render, loaded when first used)
+from .renderer import Camera, Renderer, VideoWriter, render_video  # noqa: E402

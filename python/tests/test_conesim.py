@@ -98,8 +98,9 @@ def test_options_writable_until_data():
     d = conesim.Data(m)
     conesim.step(m, d, 10)
     assert d.time == pytest.approx(0.01)
-    with pytest.raises(RuntimeError):
-        m.opt.timestep = 0.002
+    m.opt.timestep = 0.002  # after a Data: through cs_set, and the data follows
+    conesim.step(m, d, 10)
+    assert d.time == pytest.approx(0.03)
 
 
 def test_solver_cg_by_name_and_number():

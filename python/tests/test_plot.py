@@ -212,6 +212,27 @@ def test_missing_matplotlib_is_named(tmp_path):
     assert r.returncode == 5 and "matplotlib is missing" in r.stderr, r.stderr
 
 
+def test_python_lookup_skips_one_without_the_modules(tmp_path):
+    # a python3 first on PATH that cannot import numpy (no site packages) is passed over
+    # for one that can; CONESIM_PYTHON is taken as given, and its lack is named
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fake = bindir / "python3"
+    fake.write_text("#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n")
+    fake.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CONESIM_LIBRARY",
+                                                             "CONESIM_PYTHON")}
+    env["PATH"] = f"{bindir}:{env.get('PATH', '/usr/bin')}"
+    r = subprocess.run([EXE, "figure", "zones", "--out", tmp_path / "z.png"], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    _assert_drawn(tmp_path / "z.png")
+    env["CONESIM_PYTHON"] = str(fake)
+    r = subprocess.run([EXE, "figure", "zones", "--out", tmp_path / "y.png"], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 5 and "numpy is missing" in r.stderr, r.stderr
+
+
 def test_help(tmp_path):
     r = _cli("help", "figure")
     assert r.returncode == 0 and "qcqp" in r.stdout

@@ -38,3 +38,19 @@ PYTHONPATH=$(dirname "$pkgdir") CONESIM_LIBRARY=$libdir/libconesim.so.0 \
 PYTHONPATH=$(dirname "$pkgdir") CONESIM_LIBRARY=$libdir/libconesim.so.0 LD_LIBRARY_PATH=$libdir \
   /usr/bin/python3 "$src/examples/keyframe_parity.py" --conesim "$(find "$root" -path '*/bin/conesim')" \
   "$src/scenes/ball_roll.xml"
+# The sweep's video through the installed libconesim_render (a build with the viewer), with no
+# display: EGL. Skipped when the build has no render library or no GL context can be had.
+if [ -e "$libdir/libconesim_render.so.0" ]; then
+  if out=$(PYTHONPATH=$(dirname "$pkgdir") CONESIM_LIBRARY=$libdir/libconesim.so.0 \
+      CONESIM_RENDER_LIBRARY=$libdir/libconesim_render.so.0 LD_LIBRARY_PATH=$libdir DISPLAY= \
+      /usr/bin/python3 "$src/examples/friction_sweep_video.py" "$tmp/sweep.mp4" 2>&1); then
+    printf '%s\n' "$out" | check
+    printf '%s\n' "$out" | grep -q "sweep.mp4: 45 frames" || { echo "expected 45 frames" >&2; exit 1; }
+    [ -s "$tmp/sweep.mp4" ] || { echo "no video written" >&2; exit 1; }
+  elif printf '%s\n' "$out" | grep -q "conesim.Renderer: "; then
+    echo "video example skipped (no GL context): $out"
+  else
+    printf '%s\n' "$out" >&2
+    exit 1
+  fi
+fi

@@ -42,6 +42,55 @@ LD_LIBRARY_PATH=$libdir "$tmp/outside-cpp" "$src/scenes/sphere_plane.xml"
 # the installed program runs from the scratch root too
 LD_LIBRARY_PATH=$libdir "$(find "$root" -path '*/bin/conesim')" run "$src/scenes/sphere_plane.xml" \
   --steps 10 --quiet >/dev/null
+# the scenes, their meshes and control schedules under PREFIX/share/conesim/scenes, every one
+# of the source tree's; a bare scene name is found there (CONESIM_SCENES stands for the
+# prefix in a --destdir root) from any working directory
+scenes=$(find "$root" -type d -path '*/share/conesim/scenes' | head -n 1)
+[ -n "$scenes" ] || { echo "no share/conesim/scenes installed" >&2; exit 1; }
+(cd "$src/scenes" && find . -type f) | while read -r f; do
+  [ -f "$scenes/$f" ] || { echo "scene file $f not installed" >&2; exit 1; }
+done
+(cd "$tmp" && CONESIM_SCENES=$scenes LD_LIBRARY_PATH=$libdir \
+  "$(find "$root" -path '*/bin/conesim')" run gripper_lift.xml \
+  --ctrl "$scenes/gripper_lift_ctrl.csv" --steps 10 --quiet >/dev/null) \
+  || { echo "the installed program did not find gripper_lift.xml by name" >&2; exit 1; }
+echo "scenes: $(find "$scenes" -name '*.xml' | wc -l) installed in ${scenes#"$root"}"
+# cs_set and the metrics from the installed headers: a sphere made heavier between steps
+# presses on the floor with its new weight
+cat > "$tmp/setter.c" <<'EOF'
+#include <math.h>
+#include <stdio.h>
+#include <conesim/conesim.h>
+#include <conesim/metrics.h>
+int main(int argc, char **argv)
+{
+    char err[512];
+    (void)argc;
+    cs_model *m = cs_load_xml(argv[1], NULL, err, sizeof err);
+    if (!m) return fprintf(stderr, "%s\n", err), 1;
+    cs_data *d = cs_make_data(m);
+    cs_metrics *r = cs_metrics_new(m, d, 1000, 0);
+    for (int i = 0; i < 1000; i++) {
+        if (i == 500 && cs_set(m, "body.ball.mass", 5) != 0) return 1;
+        cs_step(m, d);
+        cs_metrics_step(r, m, d);
+    }
+    cs_metrics_end(r, m, d);
+    char verdict[16];
+    cs_metrics_format(r, cs_metric_index("verdict"), verdict, sizeof verdict);
+    double f[6];
+    cs_contact_force(m, d, 0, f);
+    printf("setter: f_n %.4f N after the mass became 5 kg, %s\n", f[0], verdict);
+    cs_metrics_free(r);
+    cs_free_data(d);
+    cs_free_model(m);
+    return fabs(f[0] - 5 * 9.81) < 0.01 ? 0 : 1;
+}
+EOF
+# shellcheck disable=SC2086
+"$cc" -std=c17 -Wall -Wextra -Werror $san $cflags "$tmp/setter.c" -o "$tmp/setter" \
+  $(pkg-config --libs conesim) -lm
+LD_LIBRARY_PATH=$libdir "$tmp/setter" "$scenes/sphere_plane.xml"
 # `import conesim` from the installed package (Debian's python3 with numpy; not under the
 # sanitizers, whose runtime the interpreter would have to preload)
 pkgdir=$(find "$root" -type d -name conesim -path '*/dist-packages/*' -o -type d -name conesim -path '*/site-packages/*' | head -n 1)

@@ -1,6 +1,7 @@
-/* The outcome of one run in a few numbers, shared by `run --summary` and `sweep`. */
-#ifndef CS_CLI_METRICS_H
-#define CS_CLI_METRICS_H
+/* The outcome of one run in a few numbers, shared by `run --summary`, `sweep` and the Python
+ * package (conesim.Metrics). */
+#ifndef CS_METRICS_H
+#define CS_METRICS_H
 
 #include <stdio.h>
 
@@ -39,5 +40,13 @@ void cs_metrics_end(cs_metrics *r, const cs_model *m, const cs_data *d);
 void cs_metrics_format(const cs_metrics *r, int i, char *buf, size_t len);
 /* The index of a metric name, or -1. */
 int cs_metric_index(const char *name);
+/* Metric i's name, or NULL out of range. */
+const char *cs_metric_name(int i);
+
+/* For bindings that must not copy the struct's layout (the Python package): a cs_metrics
+ * made and begun (slide_speed <= 0: CS_SLIDE_SPEED), NULL when out of memory; freed with
+ * cs_metrics_free (after cs_metrics_end, or instead of it). */
+cs_metrics *cs_metrics_new(const cs_model *m, const cs_data *d, long nsteps, double slide_speed);
+void cs_metrics_free(cs_metrics *r);
 
 #endif

@@ -32,6 +32,30 @@ int cs_metrics_begin(cs_metrics *r, const cs_model *m, const cs_data *d, long ns
     return 0;
 }
 
+const char *cs_metric_name(int i)
+{
+    return i >= 0 && i < CS_NMETRIC ? cs_metric_names[i] : NULL;
+}
+
+cs_metrics *cs_metrics_new(const cs_model *m, const cs_data *d, long nsteps, double slide_speed)
+{
+    cs_metrics *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->slide_speed = slide_speed;
+    if (cs_metrics_begin(r, m, d, nsteps) != 0) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void cs_metrics_free(cs_metrics *r)
+{
+    if (!r) return;
+    free(r->start);
+    free(r);
+}
+
 void cs_metrics_step(cs_metrics *r, const cs_model *m, const cs_data *d)
 {
     (void)m;

@@ -1,8 +1,8 @@
 /* Numbers for the summary CSVs (`run --summary`, `sweep`): the shortest decimal text that
  * reads back as the same double (0.3, not 0.29999999999999999). The recordings (trajectory,
  * joints, contacts, ...) keep %.17g. */
-#ifndef CS_CLI_FMT_H
-#define CS_CLI_FMT_H
+#ifndef CS_FMT_H
+#define CS_FMT_H
 
 #include <stddef.h>
 

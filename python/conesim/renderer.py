@@ -1,0 +1,387 @@
+"""Pictures and videos without a window: Renderer (MuJoCo's mujoco.Renderer), render_video
+and VideoWriter, over libconesim_render (ctypes; EGL with no X server, else a hidden GLFW
+window on the current display).
+
+    r = conesim.Renderer(m, height=240, width=320)
+    r.update_scene(d)              # the scene of d's current state
+    pixels = r.render()            # (240, 320, 3) uint8
+
+    conesim.render_video(m, "slide.mp4", duration=2.0, fps=30)
+"""
+import ctypes
+import math
+import os
+
+import numpy as np
+
+from . import _lib
+
+_ERRSZ = 1024
+_rlib = None
+
+
+def _candidates():
+    names = []
+    if os.environ.get("CONESIM_RENDER_LIBRARY"):
+        names.append(os.environ["CONESIM_RENDER_LIBRARY"])
+    if _lib.LIBDIR:
+        names.append(os.path.join(_lib.LIBDIR, "libconesim_render.so.0"))
+    if os.environ.get("CONESIM_LIBRARY"):  # a build tree: vis/ next to libconesim.so
+        base = os.path.dirname(os.path.abspath(os.environ["CONESIM_LIBRARY"]))
+        names.append(os.path.join(base, "vis", "libconesim_render.so.0"))
+        names.append(os.path.join(base, "libconesim_render.so.0"))
+    names.append("libconesim_render.so.0")
+    return names
+
+
+def _decl(lib, name, res, *args):
+    f = getattr(lib, name)
+    f.restype = res
+    f.argtypes = list(args)
+
+
+def _load():
+    """libconesim_render, loaded on first use (the simulator alone needs no OpenGL)."""
+    global _rlib
+    if _rlib is not None:
+        return _rlib
+    errors = []
+    for n in _candidates():
+        try:
+            lib = ctypes.CDLL(n)
+            break
+        except OSError as e:
+            errors.append(str(e))
+    else:
+        raise RuntimeError("conesim: cannot load libconesim_render (built with the viewer; set "
+                           "CONESIM_RENDER_LIBRARY): " + "; ".join(errors))
+    P, I, S, E = ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t
+    D6 = ctypes.POINTER(ctypes.c_double)
+    _decl(lib, "cs_offscreen_new", P, P, I, I, S, E)
+    _decl(lib, "cs_offscreen_free", None, P)
+    _decl(lib, "cs_offscreen_backend", S, P)
+    _decl(lib, "cs_offscreen_gl_name", S, P)
+    _decl(lib, "cs_offscreen_camera_default", None, P, D6)
+    _decl(lib, "cs_offscreen_camera_get", None, P, D6)
+    _decl(lib, "cs_offscreen_set_camera", I, P, D6)
+    _decl(lib, "cs_offscreen_set_overlay", I, P, S, S, E)
+    _decl(lib, "cs_offscreen_set_samples", None, P, I)
+    _decl(lib, "cs_offscreen_update", None, P, P)
+    _decl(lib, "cs_offscreen_render", I, P, P, S, E)
+    _decl(lib, "cs_video_available", I)
+    _decl(lib, "cs_video_open", P, S, I, I, I, S, E)
+    _decl(lib, "cs_video_write", I, P, P, S, E)
+    _decl(lib, "cs_video_close", I, P, S, E)
+    _decl(lib, "cs_video_discard", None, P)
+    _decl(lib, "cs_video_frames", ctypes.c_long, P)
+    _rlib = lib
+    return lib
+
+
+class Camera:
+    """The free camera (MuJoCo's mjvCamera of type free): azimuth and elevation in degrees
+    (elevation < 0 looks down), distance in metres from lookat, the point looked at."""
+
+    def __init__(self, azimuth=90.0, elevation=-45.0, distance=2.0, lookat=(0.0, 0.0, 0.0)):
+        self.azimuth = float(azimuth)
+        self.elevation = float(elevation)
+        self.distance = float(distance)
+        self.lookat = np.array(lookat, dtype=np.float64).reshape(3)
+
+    def _array(self):
+        return (ctypes.c_double * 6)(self.azimuth, self.elevation, self.distance, *self.lookat)
+
+    @classmethod
+    def _from(cls, a):
+        return cls(a[0], a[1], a[2], (a[3], a[4], a[5]))
+
+    def __repr__(self):
+        return (f"Camera(azimuth={self.azimuth:g}, elevation={self.elevation:g}, "
+                f"distance={self.distance:g}, lookat={tuple(float(x) for x in self.lookat)})")
+
+
+def _camera_from(value):
+    """A Camera from a Camera, a dict of its fields, or the --camera string AZ,EL,DIST[,X,Y,Z]."""
+    if isinstance(value, Camera):
+        return value
+    if isinstance(value, dict):
+        return Camera(**value)
+    if isinstance(value, str):
+        try:
+            parts = [float(x) for x in value.split(",")]
+        except ValueError:
+            parts = []
+        if len(parts) not in (3, 6):
+            raise ValueError(f"camera: expected 'AZIMUTH,ELEVATION,DISTANCE[,X,Y,Z]', got {value!r}")
+        return Camera(*parts[:3], parts[3:] if len(parts) == 6 else (0, 0, 0))
+    raise TypeError(f"camera must be None, -1, a conesim.Camera, a dict or a string (a scene's "
+                    f"<camera> cannot be chosen), not "
+                    f"{type(value).__name__}")
+
+
+class Renderer:
+    """Off-screen pictures of a model, as MuJoCo's mujoco.Renderer:
+
+        r = conesim.Renderer(m, height=240, width=320)
+        r.update_scene(d)                     # default free camera
+        img = r.render()                      # (height, width, 3) uint8, top row first
+
+    overlay: what `conesim view --overlay` draws, a comma list of contacts, forces, cones,
+    frames, joints, wireframe, hud, or None (none). samples: multisampling (4; 0 is about 3x
+    faster on a software renderer). Uses EGL with no X server when it can (Mesa's
+    surfaceless platform), else a hidden window on the current display; `backend` says
+    which. Like a Data, a Renderer fixes the model (its options can no longer change)."""
+
+    def __init__(self, model, height=240, width=320, overlay=None, samples=4):
+        from . import Model, _check_type  # late: the package imports this module
+        _check_type(model, Model, "model")
+        for name, v in (("height", height), ("width", width)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"{name} must be an int >= 1, got {v!r}")
+        lib = _load()
+        err = ctypes.create_string_buffer(_ERRSZ)
+        model._frozen = True
+        ptr = lib.cs_offscreen_new(model._ptr, int(width), int(height), err, _ERRSZ)
+        if not ptr:
+            raise RuntimeError("conesim.Renderer: " + err.value.decode(errors="replace"))
+        self._lib, self._ptr, self._model = lib, ptr, model
+        self._width, self._height = int(width), int(height)
+        self.overlay = overlay
+        lib.cs_offscreen_set_samples(ptr, int(samples))
+
+    @property
+    def width(self):
+        return self._width
+
+    @property
+    def height(self):
+        return self._height
+
+    @property
+    def model(self):
+        return self._model
+
+    @property
+    def backend(self):
+        """'egl' or 'glfw': how the GL context was made."""
+        return self._lib.cs_offscreen_backend(self._live()).decode()
+
+    @property
+    def gl_name(self):
+        return self._lib.cs_offscreen_gl_name(self._live()).decode()
+
+    @property
+    def overlay(self):
+        return self._overlay
+
+    @overlay.setter
+    def overlay(self, value):
+        words = "none" if value is None else value
+        if not isinstance(words, str):
+            raise TypeError("overlay must be a comma list string or None")
+        err = ctypes.create_string_buffer(_ERRSZ)
+        if self._lib.cs_offscreen_set_overlay(self._live(), words.encode(), err, _ERRSZ) != 0:
+            raise ValueError("overlay: " + err.value.decode(errors="replace"))
+        self._overlay = value
+
+    def default_camera(self):
+        """MuJoCo's default free camera for the model: azimuth 90, elevation -45, distance
+        1.5 x the extent of the visible geoms at qpos0, looking at their centre."""
+        a = (ctypes.c_double * 6)()
+        self._lib.cs_offscreen_camera_default(self._live(), a)
+        return Camera._from(a)
+
+    def update_scene(self, data, camera=None, overlay=None):
+        """Takes the scene from data's current state (geoms, contacts, forces, joints).
+        camera: None or -1 (the default free camera), a conesim.Camera, a dict of its fields or
+        'AZ,EL,DIST[,X,Y,Z]'. overlay: as the constructor's, for this and later frames.
+        Recomputes data's kinematics, contacts and forces (conesim.forward: the state is
+        unchanged), as a step leaves those of the state before its integration."""
+        from . import Data, _check_type
+        _check_type(data, Data, "data")
+        if data.model is not self._model:
+            raise ValueError("data was made from another model than the renderer's")
+        # -1: MuJoCo's number for the free camera
+        free = camera is None or (isinstance(camera, (int, np.integer)) and camera == -1)
+        cam = self.default_camera() if free else _camera_from(camera)
+        if self._lib.cs_offscreen_set_camera(self._live(), cam._array()) != 0:
+            raise ValueError(f"camera: distance must be > 0 and every number finite ({cam!r})")
+        if overlay is not None:
+            self.overlay = overlay
+        self._lib.cs_offscreen_update(self._ptr, data._ptr)
+        self._updated = True
+
+    def render(self, out=None):
+        """The picture of the last update_scene: a new (height, width, 3) uint8 array, or
+        written into out (C-contiguous, that shape and dtype) and returned."""
+        if not getattr(self, "_updated", False):
+            raise RuntimeError("render: call update_scene(data) first")
+        shape = (self._height, self._width, 3)
+        if out is None:
+            out = np.empty(shape, dtype=np.uint8)
+        elif (not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != np.uint8
+              or not out.flags.c_contiguous or not out.flags.writeable):
+            raise ValueError(f"out: expected a writable C-contiguous uint8 array of shape {shape}")
+        err = ctypes.create_string_buffer(_ERRSZ)
+        if self._lib.cs_offscreen_render(self._ptr, out.ctypes.data, err, _ERRSZ) != 0:
+            raise RuntimeError("render: " + err.value.decode(errors="replace"))
+        return out
+
+    def _live(self):
+        if not self._ptr:
+            raise RuntimeError("the renderer is closed")
+        return self._ptr
+
+    def close(self):
+        """Frees the GL context now (otherwise when the renderer is collected)."""
+        ptr, self._ptr = getattr(self, "_ptr", None), None
+        if ptr:
+            self._lib.cs_offscreen_free(ptr)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+class VideoWriter:
+    """An H.264 video file written frame by frame (libx264 through FFmpeg's libraries; MP4,
+    or Matroska for a .mkv name). The frames go to a temporary file renamed to path by
+    close(); a writer closed by an exception, or never closed, leaves nothing at path.
+
+        with conesim.VideoWriter("out.mp4", width=320, height=240, fps=30) as v:
+            v.write(pixels)                   # (240, 320, 3) uint8
+
+    Odd widths or heights lose their last column or row (H.264's yuv420p)."""
+
+    def __init__(self, path, width, height, fps=30):
+        for name, v in (("width", width), ("height", height), ("fps", fps)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"{name} must be an int >= 1, got {v!r}")
+        self._ptr, self._nframes = None, 0
+        lib = _load()
+        if not lib.cs_video_available():
+            raise RuntimeError("conesim was built without video support (libavcodec-dev, "
+                               "libavformat-dev, libswscale-dev)")
+        err = ctypes.create_string_buffer(_ERRSZ)
+        ptr = lib.cs_video_open(os.fsencode(path), int(width), int(height), int(fps), err, _ERRSZ)
+        if not ptr:
+            raise OSError(err.value.decode(errors="replace"))
+        self._lib, self._ptr = lib, ptr
+        self.path, self.width, self.height, self.fps = path, int(width), int(height), int(fps)
+
+    @property
+    def frames(self):
+        """Frames written so far."""
+        return self._lib.cs_video_frames(self._ptr) if self._ptr else self._nframes
+
+    def write(self, frame):
+        f = np.ascontiguousarray(frame, dtype=np.uint8)
+        if f.shape != (self.height, self.width, 3):
+            raise ValueError(f"frame: expected shape ({self.height}, {self.width}, 3), "
+                             f"got {np.shape(frame)}")
+        if not self._ptr:
+            raise RuntimeError("the video is closed")
+        err = ctypes.create_string_buffer(_ERRSZ)
+        if self._lib.cs_video_write(self._ptr, f.ctypes.data, err, _ERRSZ) != 0:
+            raise OSError(err.value.decode(errors="replace"))
+
+    def close(self):
+        """Finishes the file (renamed to path)."""
+        ptr, self._ptr = self._ptr, None
+        if ptr:
+            self._nframes = self._lib.cs_video_frames(ptr)
+            err = ctypes.create_string_buffer(_ERRSZ)
+            if self._lib.cs_video_close(ptr, err, _ERRSZ) != 0:
+                raise OSError(err.value.decode(errors="replace"))
+
+    def discard(self):
+        """Drops the video: nothing is left at path."""
+        ptr, self._ptr = getattr(self, "_ptr", None), None
+        if ptr:
+            self._nframes = 0
+            self._lib.cs_video_discard(ptr)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, *exc):
+        if exc_type is None:
+            self.close()
+        else:
+            self.discard()
+
+    def __del__(self):
+        self.discard()
+
+
+def frame_times(duration, fps):
+    """The simulated times of a video's frames: k / fps for k = 0 .. round(duration fps) - 1
+    (at least one frame)."""
+    n = max(1, int(math.floor(duration * fps + 0.5)))
+    return np.arange(n) / fps
+
+
+def render_video(model, path, duration=None, fps=30, width=640, height=480, data=None,
+                 states=None, camera=None, overlay=None, control=None, samples=4):
+    """Simulates and writes an H.264 video: a frame every 1/fps of simulated time.
+
+        conesim.render_video(m, "out.mp4", duration=2.0, fps=30)
+
+    duration: simulated seconds (default 5; with states, the whole recording).
+    data: the state to start from (default a new conesim.Data(model)); it is stepped in
+    place, so afterwards it holds the state of the last frame. control(model, data): called
+    before every step (set data.ctrl, data.xfrc_applied, ...). states: instead of
+    simulating, frames from recorded states [time, qpos, qvel, act] (rows, time increasing,
+    e.g. conesim.rollout's output for one batch): frame k shows the last state at or before
+    the first state's time + k / fps, and duration defaults to the whole recording.
+    camera, overlay, samples: as Renderer's. Frame k shows the step nearest k / fps,
+    round(k / (fps timestep)) steps from the start. Returns the number of frames."""
+    from . import Data, _pair, forward, set_state, state_size, step
+    if duration is not None and (isinstance(duration, bool) or not isinstance(
+            duration, (int, float, np.integer, np.floating)) or not 0 <= duration < 1e7):
+        raise ValueError(f"duration must be a number of seconds >= 0, got {duration!r}")
+    if isinstance(fps, bool) or not isinstance(fps, (int, np.integer)) or not 1 <= fps <= 1000:
+        raise ValueError(f"fps must be an int from 1 to 1000, got {fps!r}")
+    if data is None:
+        data = Data(model)
+    _pair(model, data)
+    rec = None
+    if states is not None:
+        rec = np.asarray(states, dtype=np.float64)
+        if rec.ndim != 2 or rec.shape[1] != state_size(model) or len(rec) == 0:
+            raise ValueError(f"states: expected shape (n, {state_size(model)}), got {rec.shape}")
+        if np.any(np.diff(rec[:, 0]) < 0):
+            raise ValueError("states: times must not decrease")
+    with Renderer(model, height, width, overlay=overlay, samples=samples) as r:
+        cam = r.default_camera() if camera is None else _camera_from(camera)
+        if rec is not None:
+            span = rec[-1, 0] - rec[0, 0] if duration is None else duration
+            times = np.arange(int(math.floor(span * fps + 1e-9)) + 1) / fps
+        else:
+            times = frame_times(5.0 if duration is None else duration, fps)
+        h = model.opt.timestep
+        taken = 0
+        frame = np.empty((height, width, 3), dtype=np.uint8)
+        with VideoWriter(path, width, height, fps) as v:
+            for t in times:
+                if rec is not None:
+                    t_abs = rec[0, 0] + t
+                    i = int(np.searchsorted(rec[:, 0], t_abs + 1e-9 * max(1.0, abs(t_abs)),
+                                            side="right")) - 1
+                    set_state(model, data, rec[max(i, 0)])
+                    forward(model, data)
+                else:
+                    target = int(math.floor(t / h + 0.5))
+                    while taken < target:
+                        if control is not None:
+                            control(model, data)
+                        step(model, data)
+                        taken += 1
+                r.update_scene(data, camera=cam)
+                v.write(r.render(out=frame))
+        return len(times)

@@ -1,0 +1,151 @@
+"""conesim.Renderer, VideoWriter and render_video (libconesim_render). Skipped when the
+library is missing (a build without the viewer) or no GL context can be had (neither EGL nor
+a display)."""
+import math
+import os
+
+import numpy as np
+import pytest
+
+import conesim
+
+SCENES = os.environ.get("CONESIM_SCENES", os.path.join(os.path.dirname(__file__), "../../scenes"))
+
+# a red ball on a slide joint along x, in front of a grey floor; no gravity along x
+BALL = """<mujoco>
+  <worldbody>
+    <geom type="plane" size="5 5 0.1" pos="0 0 -1" rgba="0.5 0.5 0.5 1"/>
+    <body name="ball">
+      <joint name="x" type="slide" axis="1 0 0"/>
+      <geom type="sphere" size="0.08" rgba="1 0 0 1"/>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+def renderer(m, h, w, **kw):
+    try:
+        return conesim.Renderer(m, h, w, **kw)
+    except RuntimeError as e:  # no render library, or neither EGL nor a display
+        pytest.skip(str(e))
+
+
+def block(img, x, y):
+    """Mean colour of the 3x3 pixels around column x, row y."""
+    return img[y - 1:y + 2, x - 1:x + 2].reshape(-1, 3).mean(axis=0)
+
+
+def is_red(c):
+    return c[0] > 120 and c[1] < 60 and c[2] < 60
+
+
+def test_shape_and_known_colour_at_projected_place():
+    m = conesim.Model.from_xml_string(BALL)
+    d = conesim.Data(m)
+    h, w = 120, 160
+    r = renderer(m, h, w)
+    assert r.backend in ("egl", "glfw")
+    # level camera 2 m in front (azimuth 90: looking along +y, +x to the right)
+    cam = conesim.Camera(azimuth=90, elevation=0, distance=2, lookat=(0, 0, 0))
+    # pinhole with MuJoCo's 45 degree vertical field of view: x metres right of the look-at
+    # point at distance D land f x / D pixels right of the centre, f = (h/2) / tan(22.5 deg)
+    f = (h / 2) / math.tan(math.radians(22.5))
+    for x in (0.3, -0.3):
+        d.qpos[0] = x
+        r.update_scene(d, camera=cam)
+        img = r.render()
+        assert img.shape == (h, w, 3) and img.dtype == np.uint8
+        col = int(round(w / 2 + f * x / 2 - 0.5))
+        assert is_red(block(img, col, h // 2)), block(img, col, h // 2)
+        # where the ball is not: the image centre and the mirrored place
+        assert not is_red(block(img, w // 2, h // 2))
+        mirror = int(round(w / 2 - f * x / 2 - 0.5))
+        assert not is_red(block(img, mirror, h // 2))
+    r.close()
+
+
+def test_moving_body_changes_pixels_and_sky_stays():
+    m = conesim.Model.from_xml_path(os.path.join(SCENES, "incline_slide.xml"))
+    d = conesim.Data(m)
+    with renderer(m, 90, 120, samples=0) as r:
+        r.update_scene(d)
+        a = r.render()
+        conesim.step(m, d, round(1.0 / m.opt.timestep))  # one second: the box slides ~0.2 m
+        r.update_scene(d)
+        b = r.render()
+    diff = np.abs(a.astype(int) - b.astype(int)).sum(axis=2)
+    assert (diff > 60).sum() > 50       # the box's pixels moved
+    assert diff[:4, :4].max() < 10      # the sky corner did not
+
+
+def test_render_into_out_and_errors():
+    m = conesim.Model.from_xml_string(BALL)
+    d = conesim.Data(m)
+    r = renderer(m, 40, 60)
+    with pytest.raises(RuntimeError):
+        r.render()  # no scene yet
+    r.update_scene(d, camera="90,-20,2")
+    out = np.zeros((40, 60, 3), np.uint8)
+    assert r.render(out=out) is out and out.any()
+    with pytest.raises(ValueError):
+        r.render(out=np.zeros((60, 40, 3), np.uint8))
+    with pytest.raises(ValueError):
+        r.overlay = "contacts,bogus"
+    with pytest.raises(ValueError):
+        r.update_scene(d, camera=conesim.Camera(distance=0))
+    other = conesim.Model.from_xml_string(BALL)
+    with pytest.raises(ValueError):
+        r.update_scene(conesim.Data(other))
+    with pytest.raises(TypeError):
+        r.update_scene(d, camera=0)  # no scene cameras
+    r.update_scene(d, camera=-1)     # MuJoCo's free camera
+    assert np.array_equal(r.render(), (r.update_scene(d), r.render())[1])
+    r.overlay = "contacts,forces,cones"
+    r.update_scene(d)
+    assert r.render().shape == (40, 60, 3)
+    r.close()
+    with pytest.raises(RuntimeError):
+        r.update_scene(d)
+
+
+def test_render_video_samples_simulated_time(tmp_path):
+    m = conesim.Model.from_xml_path(os.path.join(SCENES, "incline_slide.xml"))
+    d = conesim.Data(m)
+    renderer(m, 8, 8).close()  # skips without GL
+    calls = []
+    path = tmp_path / "slide.mp4"
+    n = conesim.render_video(m, str(path), duration=0.2, fps=20, width=64, height=48, data=d,
+                             control=lambda m_, d_: calls.append(d_.time))
+    assert n == 4  # frames at 0, 0.05, 0.1, 0.15 s
+    # the last frame shows the step nearest 0.15 s: 75 steps of 2 ms, one control call each
+    assert len(calls) == round(0.15 / m.opt.timestep)
+    assert d.time == pytest.approx(0.15, abs=m.opt.timestep / 2)
+    assert path.stat().st_size > 0
+    assert not [p for p in os.listdir(tmp_path) if p != "slide.mp4"]  # no temporary left
+
+
+def test_render_video_from_states_and_bad_path(tmp_path):
+    m = conesim.Model.from_xml_path(os.path.join(SCENES, "incline_slide.xml"))
+    d = conesim.Data(m)
+    renderer(m, 8, 8).close()
+    states = conesim.rollout(m, conesim.get_state(m, d), 150)[0]  # 0.002 .. 0.3 s
+    n = conesim.render_video(m, str(tmp_path / "r.mkv"), fps=10, width=32, height=32,
+                             states=states)
+    assert n == 3  # 0.298 s of states at 10 fps: 0, 0.1, 0.2
+    with pytest.raises(OSError):
+        conesim.render_video(m, str(tmp_path), duration=0.1, width=32, height=32)
+    assert sorted(os.listdir(tmp_path)) == ["r.mkv"]
+
+
+def test_video_writer_discards_on_error(tmp_path):
+    renderer(conesim.Model.from_xml_string(BALL), 8, 8).close()
+    path = tmp_path / "v.mp4"
+    with pytest.raises(ValueError):
+        with conesim.VideoWriter(str(path), 32, 24, fps=25) as v:
+            v.write(np.zeros((24, 32, 3), np.uint8))
+            v.write(np.zeros((32, 24, 3), np.uint8))  # wrong shape
+    assert not os.listdir(tmp_path)
+    with conesim.VideoWriter(str(path), 32, 24, fps=25) as v:
+        for k in range(5):
+            v.write(np.full((24, 32, 3), 50 * k, np.uint8))
+    assert v.frames == 5 and path.stat().st_size > 0

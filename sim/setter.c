@@ -1,0 +1,538 @@
+/* cs_set and cs_get: the model's documented parameters by name, changed between steps
+ * (MuJoCo's "change mjModel between steps"), with what is computed from them kept in step:
+ * the inverse weights after a mass, inertia or armature change, a geom's bounding radius
+ * after a size change, a free body's start after its pos changes. Data made earlier see a
+ * change at their next step (cs_data_sync rebuilds what they copied from the model). */
+#include <ctype.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "collision/collision.h"
+#include "conesim.h"
+#include "setter.h"
+#include "solver/solver.h"
+#include "stages.h"
+
+enum {
+    NONNEG = 1,     /* >= 0 */
+    POSITIVE = 2,   /* > 0 */
+    INTEGER = 4,    /* an int array */
+    INVWEIGHT = 8,  /* recompute the inverse weights and dof_M0 */
+    RBOUND = 16,    /* recompute the geom's bounding radius */
+    FREEPOS = 32,   /* a free body's start (qpos0, keys) follows */
+    CONDIM = 64,    /* 1, 3, 4 or 6 */
+    PERDOF = 128,   /* one value per dof of the joint (K picks the dof) */
+    ALLDOFS = 256,  /* the same values for every dof of the joint */
+};
+
+typedef struct {
+    const char *attr;
+    size_t off;  /* of the array in cs_model */
+    int n;       /* values per element */
+    int flags;
+} attr_def;
+
+#define M(f) offsetof(cs_model, f)
+static const attr_def GEOM[] = {
+    {"friction", M(geom_friction), 3, NONNEG}, {"solref", M(geom_solref), 2, 0},
+    {"solimp", M(geom_solimp), 5, 0},          {"solmix", M(geom_solmix), 1, NONNEG},
+    {"margin", M(geom_margin), 1, NONNEG},     {"gap", M(geom_gap), 1, NONNEG},
+    {"size", M(geom_size), 3, POSITIVE | RBOUND}, {"pos", M(geom_pos), 3, 0},
+    {"rgba", M(geom_rgba), 4, NONNEG},         {"condim", M(geom_condim), 1, INTEGER | CONDIM},
+    {"priority", M(geom_priority), 1, INTEGER}, {"contype", M(geom_contype), 1, INTEGER | NONNEG},
+    {"conaffinity", M(geom_conaffinity), 1, INTEGER | NONNEG}, {NULL, 0, 0, 0}};
+static const attr_def BODY[] = {
+    {"mass", M(body_mass), 1, NONNEG | INVWEIGHT},
+    {"inertia", M(body_inertia), 3, NONNEG | INVWEIGHT},
+    {"pos", M(body_pos), 3, FREEPOS | INVWEIGHT}, {NULL, 0, 0, 0}};
+static const attr_def JOINT[] = {
+    {"damping", M(dof_damping), 1, NONNEG | PERDOF},
+    {"armature", M(dof_armature), 1, NONNEG | PERDOF | INVWEIGHT},
+    {"frictionloss", M(dof_frictionloss), 1, NONNEG | PERDOF},
+    {"solreffriction", M(dof_solref), 2, ALLDOFS}, {"solimpfriction", M(dof_solimp), 5, ALLDOFS},
+    {"stiffness", M(jnt_stiffness), 1, NONNEG}, {"range", M(jnt_range), 2, 0},
+    {"margin", M(jnt_margin), 1, NONNEG},      {"solreflimit", M(jnt_solref), 2, 0},
+    {"solimplimit", M(jnt_solimp), 5, 0},      {NULL, 0, 0, 0}};
+static const attr_def ACTUATOR[] = {
+    {"gainprm", M(actuator_gainprm), 10, 0}, {"biasprm", M(actuator_biasprm), 10, 0},
+    {"dynprm", M(actuator_dynprm), 10, 0},   {"gear", M(actuator_gear), 6, 0},
+    {"ctrlrange", M(actuator_ctrlrange), 2, 0}, {"forcerange", M(actuator_forcerange), 2, 0},
+    {"actrange", M(actuator_actrange), 2, 0}, {NULL, 0, 0, 0}};
+static const attr_def PAIR[] = {
+    {"friction", M(pair_friction), 5, NONNEG}, {"solref", M(pair_solref), 2, 0},
+    {"solreffriction", M(pair_solreffriction), 2, 0}, {"solimp", M(pair_solimp), 5, 0},
+    {"margin", M(pair_margin), 1, NONNEG},     {"gap", M(pair_gap), 1, NONNEG},
+    {"condim", M(pair_condim), 1, INTEGER | CONDIM}, {NULL, 0, 0, 0}};
+#undef M
+
+static const struct {
+    const char *kind;
+    const attr_def *attrs;
+    size_t count;
+} KINDS[] = {
+    {"geom", GEOM, offsetof(cs_model, ngeom)},      {"body", BODY, offsetof(cs_model, nbody)},
+    {"joint", JOINT, offsetof(cs_model, njnt)},     {"actuator", ACTUATOR, offsetof(cs_model, nu)},
+    {"pair", PAIR, offsetof(cs_model, npair)},
+};
+
+/* options whose value is a keyword in MJCF: cs_set takes its number, in [0, max] */
+static const struct { const char *name; int max; } KEYWORD[] = {
+    {"cone", 1}, {"solver", 2}, {"integrator", 3}, {"contact", 1}, {"pgs_blocks", 1},
+};
+
+/* A resolved name: an element attribute's values, or an option's */
+typedef struct {
+    int option;           /* 1: opt, key below */
+    char key[160];        /* the option's name (no prefix, no index) */
+    const attr_def *a;
+    int kind, id;
+    int n;                /* values the name has (1 with an index) */
+    int k;                /* the index given, or -1 */
+    char base[160];       /* the name without its index */
+} target;
+
+static int fail(char *err, size_t errsz, const char *fmt, const char *name, const char *more)
+{
+    if (err && errsz) snprintf(err, errsz, fmt, name, more);
+    return -1;
+}
+
+static int lookup_id(const cs_model *m, int kind, const char *s)
+{
+    int n = *(const int *)((const char *)m + KINDS[kind].count), id = -1;
+    for (int i = 0; i < n && id < 0; i++) {
+        const char *nm = cs_id2name(m, KINDS[kind].kind, i);
+        if (nm && strcmp(nm, s) == 0) id = i;
+    }
+    if (id < 0 && isdigit((unsigned char)*s)) {
+        char *end;
+        long l = strtol(s, &end, 10);
+        if (!*end && l < n) id = (int)l;
+    }
+    return id;
+}
+
+static int option_count(const cs_model *m, const char *key, int *isint)
+{
+    cs_field f;
+    if (strncmp(key, "flag.", 5) == 0) {
+        *isint = 1;
+        return 1;
+    }
+    if (strcmp(key, "pgs_polish") == 0) key = "pgs_finish";
+    for (int i = 0; cs_option_field(&m->opt, i, &f) == 0; i++)
+        if (strcmp(f.name, key) == 0) {
+            *isint = f.type == CS_FIELD_INT;
+            return f.ndim == 1 ? f.shape[0] : 1;
+        }
+    return -1;
+}
+
+static int resolve(const cs_model *m, const char *name, target *t, char *err, size_t errsz)
+{
+    memset(t, 0, sizeof *t);
+    t->k = -1;
+    size_t len = strlen(name);
+    const char *br = strchr(name, '[');
+    if (br) {
+        char *end;
+        long k = strtol(br + 1, &end, 10);
+        if (!isdigit((unsigned char)br[1]) || strcmp(end, "]") != 0 || k > 1000)
+            return fail(err, errsz, "%s: bad element index (expected NAME[K])%s", name, "");
+        t->k = (int)k;
+        len = (size_t)(br - name);
+    }
+    if (len == 0 || len >= sizeof t->base)
+        return fail(err, errsz, "'%s': not a parameter name%s", name, "");
+    memcpy(t->base, name, len);
+    t->base[len] = 0;
+    const char *s = t->base, *dot = strchr(s, '.');
+    if (strncmp(s, "option.", 7) == 0 || strncmp(s, "opt.", 4) == 0 || !dot ||
+        strncmp(s, "flag.", 5) == 0) {
+        const char *key = !dot || strncmp(s, "flag.", 5) == 0 ? s : dot + 1;
+        int isint;
+        snprintf(t->key, sizeof t->key, "%s", key);
+        t->option = 1;
+        t->n = option_count(m, key, &isint);
+        if (t->n < 0) return fail(err, errsz, "%s: unknown option%s", name, "");
+    } else {
+        size_t kl = (size_t)(dot - s);
+        const char *last = strrchr(s, '.');
+        t->kind = -1;
+        for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++)
+            if (strlen(KINDS[i].kind) == kl && strncmp(s, KINDS[i].kind, kl) == 0) t->kind = (int)i;
+        if (strncmp(s, "jnt.", 4) == 0) t->kind = 2;
+        if (t->kind < 0 || last == dot)
+            return fail(err, errsz, "%s: expected option.NAME, or KIND.NAME.ATTR with KIND geom, "
+                                    "body, joint, actuator or pair%s", name, "");
+        char elem[128];
+        if ((size_t)(last - dot - 1) >= sizeof elem)
+            return fail(err, errsz, "%s: element name too long%s", name, "");
+        snprintf(elem, sizeof elem, "%.*s", (int)(last - dot - 1), dot + 1);
+        t->id = lookup_id(m, t->kind, elem);
+        if (t->id < 0 || (t->kind == 1 && t->id == 0)) {
+            char more[192];
+            if (t->id == 0) snprintf(more, sizeof more, "the world body has no parameters");
+            else snprintf(more, sizeof more, "no %s named '%s'", KINDS[t->kind].kind, elem);
+            return fail(err, errsz, "%s: %s", name, more);
+        }
+        for (const attr_def *a = KINDS[t->kind].attrs; a->attr && !t->a; a++)
+            if (strcmp(a->attr, last + 1) == 0) t->a = a;
+        if (!t->a) {
+            char more[320];
+            size_t w = (size_t)snprintf(more, sizeof more, "%s attribute '%s' cannot be set (",
+                                        KINDS[t->kind].kind, last + 1);
+            for (const attr_def *a = KINDS[t->kind].attrs; a->attr && w < sizeof more; a++)
+                w += (size_t)snprintf(more + w, sizeof more - w, "%s%s",
+                                      a == KINDS[t->kind].attrs ? "" : ", ", a->attr);
+            if (w < sizeof more) snprintf(more + w, sizeof more - w, " can)");
+            return fail(err, errsz, "%s: %s", name, more);
+        }
+        t->n = t->a->n;
+        if (t->a->flags & PERDOF) t->n = cs_jnt_nv(m->jnt_type[t->id]);
+        if ((t->a->flags & RBOUND) && m->geom_type[t->id] == CS_GEOM_MESH)
+            return fail(err, errsz, "%s: a mesh geom's size comes from its mesh (set it in the "
+                                    "scene file)%s", name, "");
+        if ((t->a->flags & FREEPOS) && m->body_jntnum[t->id] > 0 &&
+            m->jnt_type[m->body_jntadr[t->id]] == CS_JNT_FREE && m->body_jntnum[t->id] > 1)
+            return fail(err, errsz, "%s: %s", name, "the body has more joints than its free one");
+    }
+    if (t->k >= 0) {
+        if (t->k >= t->n) {
+            char more[64];
+            snprintf(more, sizeof more, "index %d out of range (%d element%s)", t->k, t->n,
+                     t->n > 1 ? "s" : "");
+            return fail(err, errsz, "%s: %s", name, more);
+        }
+    }
+    return 0;
+}
+
+/* element i (of the name's t->n) of an attribute: where it lives */
+static void *slot(const cs_model *m, const target *t, int i)
+{
+    const attr_def *a = t->a;
+    char *arr = *(char *const *)((const char *)m + a->off);
+    size_t idx;
+    if (a->flags & PERDOF) idx = (size_t)m->jnt_dofadr[t->id] + (size_t)i;
+    else if (a->flags & ALLDOFS) idx = (size_t)m->jnt_dofadr[t->id] * (size_t)a->n + (size_t)i;
+    else idx = (size_t)t->id * (size_t)a->n + (size_t)i;
+    return arr + idx * (a->flags & INTEGER ? sizeof(int) : sizeof(double));
+}
+
+static double read_slot(const cs_model *m, const target *t, int i)
+{
+    void *p = slot(m, t, i);
+    return t->a->flags & INTEGER ? (double)*(int *)p : *(double *)p;
+}
+
+static int option_get(const cs_model *m, const target *t, double *out)
+{
+    const char *key = strcmp(t->key, "pgs_polish") == 0 ? "pgs_finish" : t->key;
+    if (strncmp(key, "flag.", 5) == 0) {
+        int bit, enable;
+        if (cs_flag_lookup(key + 5, &bit, &enable) != 0) return -1;
+        int set = ((enable ? m->opt.enableflags : m->opt.disableflags) & bit) != 0;
+        out[0] = enable ? set : !set;
+        return 0;
+    }
+    cs_field f;
+    for (int i = 0; cs_option_field(&m->opt, i, &f) == 0; i++)
+        if (strcmp(f.name, key) == 0) {
+            for (int j = 0; j < t->n; j++)
+                out[j] = f.type == CS_FIELD_INT ? ((const int *)f.ptr)[j]
+                                                : ((const double *)f.ptr)[j];
+            return 0;
+        }
+    return -1;
+}
+
+static double rbound(int type, const double *s)
+{
+    switch (type) {
+    case CS_GEOM_SPHERE: return s[0];
+    case CS_GEOM_CAPSULE: return s[0] + s[1];
+    case CS_GEOM_CYLINDER: return sqrt(s[0] * s[0] + s[1] * s[1]);
+    case CS_GEOM_ELLIPSOID: return fmax(s[0], fmax(s[1], s[2]));
+    case CS_GEOM_BOX: return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    default: return 0;
+    }
+}
+
+/* the option with all its values v (t->n of them), checked as the loader checks it */
+static int option_put(cs_model *m, const target *t, const double *v, const char *name, char *err,
+                      size_t errsz)
+{
+    char text[256], e[256];
+    const char *key = t->key;
+    for (size_t i = 0; i < sizeof KEYWORD / sizeof KEYWORD[0]; i++)
+        if (strcmp(key, KEYWORD[i].name) == 0) {
+            if (v[0] != floor(v[0]) || v[0] < 0 || v[0] > KEYWORD[i].max ||
+                (strcmp(key, "integrator") == 0 && v[0] == CS_INT_IMPLICIT)) {
+                char more[256];
+                snprintf(more, sizeof more, "expects a %s code 0..%d (MuJoCo's numbering%s)",
+                         key, KEYWORD[i].max,
+                         strcmp(key, "integrator") == 0 ? "; 2, implicit, is not supported" : "");
+                return fail(err, errsz, "%s: %s", name, more);
+            }
+            int *dst = strcmp(key, "cone") == 0 ? &m->opt.cone
+                       : strcmp(key, "solver") == 0 ? &m->opt.solver
+                       : strcmp(key, "integrator") == 0 ? &m->opt.integrator
+                       : strcmp(key, "contact") == 0 ? &m->opt.contact : &m->opt.pgs_blocks;
+            *dst = (int)v[0];
+            return 0;
+        }
+    if (strcmp(key, "disableflags") == 0 || strcmp(key, "enableflags") == 0) {
+        if (v[0] != floor(v[0]) || v[0] < 0 || v[0] > 0x7fffffff)
+            return fail(err, errsz, "%s: %s", name, "expects a non-negative integer of flag bits");
+        *(key[0] == 'd' ? &m->opt.disableflags : &m->opt.enableflags) = (int)v[0];
+        return 0;
+    }
+    if (strncmp(key, "flag.", 5) == 0) {
+        if (v[0] != 0 && v[0] != 1)
+            return fail(err, errsz, "%s: %s", name, "expects 1 (enable) or 0 (disable)");
+        snprintf(text, sizeof text, "%s", v[0] ? "enable" : "disable");
+    } else {
+        size_t w = 0;
+        for (int j = 0; j < t->n && w < sizeof text; j++)
+            w += (size_t)snprintf(text + w, sizeof text - w, "%s%.17g", j ? " " : "", v[j]);
+    }
+    if (cs_option_set(&m->opt, key, text, e, sizeof e) != 0) {
+        const char *why = strrchr(e, ':');
+        return fail(err, errsz, "%s: %s", name, why ? why + 2 : e);
+    }
+    return 0;
+}
+
+static int is_finite_all(const double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
+/* element values checked against the attribute's rule */
+static int check_values(const cs_model *m, const target *t, const double *v, const char *name,
+                        char *err, size_t errsz)
+{
+    int f = t->a->flags;
+    for (int i = 0; i < t->n; i++) {
+        if ((f & NONNEG) && v[i] < 0) return fail(err, errsz, "%s: %s", name, "must not be negative");
+        if (f & INTEGER) {
+            if (v[i] != floor(v[i]) || fabs(v[i]) > 1e9)
+                return fail(err, errsz, "%s: %s", name, "expects an integer");
+            if ((f & CONDIM) && v[i] != 1 && v[i] != 3 && v[i] != 4 && v[i] != 6)
+                return fail(err, errsz, "%s: %s", name, "expects 1, 3, 4 or 6");
+        }
+    }
+    if (f & POSITIVE) { /* only the sizes the geom type uses */
+        static const int NSIZE[] = {[CS_GEOM_PLANE] = 0, [CS_GEOM_SPHERE] = 1,
+                                    [CS_GEOM_CAPSULE] = 2, [CS_GEOM_ELLIPSOID] = 3,
+                                    [CS_GEOM_CYLINDER] = 2, [CS_GEOM_BOX] = 3};
+        int type = m->geom_type[t->id];
+        int used = type >= 0 && type < (int)(sizeof NSIZE / sizeof NSIZE[0]) ? NSIZE[type] : 3;
+        for (int i = 0; i < used; i++)
+            if (!(v[i] > 0)) return fail(err, errsz, "%s: %s", name, "must be positive");
+    }
+    return 0;
+}
+
+/* writes the element's values and what follows from them; restores them when the model
+ * would be invalid */
+static int put(cs_model *m, const target *t, const double *v, const char *name, char *err,
+               size_t errsz)
+{
+    const attr_def *a = t->a;
+    double old[10];
+    int reps = a->flags & ALLDOFS ? cs_jnt_nv(m->jnt_type[t->id]) : 1;
+    for (int i = 0; i < t->n; i++) old[i] = read_slot(m, t, i);
+    for (int r = 0; r < reps; r++) {
+        target tr = *t;
+        for (int i = 0; i < t->n; i++) {
+            void *p = (char *)slot(m, &tr, i) + (size_t)r * (size_t)a->n * sizeof(double);
+            if (a->flags & INTEGER) *(int *)p = (int)v[i];
+            else *(double *)p = v[i];
+        }
+    }
+    if (a->flags & RBOUND) m->geom_rbound[t->id] = rbound(m->geom_type[t->id], v);
+    if (a->flags & FREEPOS) { /* a free body starts at its joint's qpos0 or a keyframe */
+        int b = t->id, j = m->body_jntnum[b] == 1 ? m->body_jntadr[b] : -1;
+        if (j >= 0 && m->jnt_type[j] == CS_JNT_FREE) {
+            int adr = m->jnt_qposadr[j];
+            for (int i = 0; i < 3; i++) {
+                if (t->k >= 0 && i != t->k) continue;
+                m->qpos0[adr + i] = v[i];
+                for (int key = 0; key < m->nkey; key++)
+                    m->key_qpos[(size_t)key * (size_t)m->nq + (size_t)adr + (size_t)i] = v[i];
+            }
+        }
+    }
+    if (a->flags & INVWEIGHT) {
+        int bad = cs_model_invweight0(m);
+        if (bad != 0) {
+            for (int i = 0; i < t->n; i++) *(double *)slot(m, t, i) = old[i];
+            cs_model_invweight0(m);
+            return fail(err, errsz, "%s: %s", name,
+                        bad < 0 ? "out of memory"
+                                : "the mass matrix would not be positive definite (a moving "
+                                  "body without mass or inertia)");
+        }
+    }
+    return 0;
+}
+
+int cs_setv(cs_model *m, const char *name, const double *v, int n, char *err, size_t errsz)
+{
+    target t;
+    if (!m || !name) return fail(err, errsz, "%s%s", "cs_setv: no model or name", "");
+    if (resolve(m, name, &t, err, errsz) != 0) return -1;
+    int want = t.k >= 0 ? 1 : t.n;
+    if (n != want || !v) {
+        char more[96];
+        snprintf(more, sizeof more, "expects %d value%s%s", want, want > 1 ? "s" : "",
+                 t.k < 0 && t.n > 1 ? " (or one, naming its element: NAME[K])" : "");
+        return fail(err, errsz, "%s: %s", name, more);
+    }
+    if (!is_finite_all(v, n)) return fail(err, errsz, "%s: %s", name, "expects finite numbers");
+    double all[10];
+    if (t.option) {
+        if (option_get(m, &t, all) != 0) return fail(err, errsz, "%s: %s", name, "unknown option");
+    } else {
+        for (int i = 0; i < t.n; i++) all[i] = read_slot(m, &t, i);
+    }
+    if (t.k >= 0) all[t.k] = v[0];
+    else memcpy(all, v, (size_t)n * sizeof *v);
+    int rc;
+    if (t.option) {
+        rc = option_put(m, &t, all, name, err, errsz);
+    } else {
+        rc = check_values(m, &t, all, name, err, errsz);
+        if (rc == 0) rc = put(m, &t, all, name, err, errsz);
+    }
+    if (rc == 0) m->nchange++;
+    return rc;
+}
+
+int cs_getv(const cs_model *m, const char *name, double *v, int maxn, char *err, size_t errsz)
+{
+    target t;
+    if (!m || !name) return fail(err, errsz, "%s%s", "cs_getv: no model or name", "");
+    if (resolve(m, name, &t, err, errsz) != 0) return -1;
+    double all[10];
+    if (t.option) {
+        if (option_get(m, &t, all) != 0) return fail(err, errsz, "%s: %s", name, "unknown option");
+    } else {
+        for (int i = 0; i < t.n; i++) all[i] = read_slot(m, &t, i);
+    }
+    int n = t.k >= 0 ? 1 : t.n;
+    if (!v || maxn < n) {
+        char more[64];
+        snprintf(more, sizeof more, "has %d value%s", n, n > 1 ? "s" : "");
+        return fail(err, errsz, "%s: %s", name, more);
+    }
+    if (t.k >= 0) v[0] = all[t.k];
+    else memcpy(v, all, (size_t)n * sizeof *v);
+    return n;
+}
+
+int cs_set(cs_model *m, const char *name, double value)
+{
+    return cs_setv(m, name, &value, 1, NULL, 0);
+}
+
+int cs_get(const cs_model *m, const char *name, double *value)
+{
+    return cs_getv(m, name, value, 1, NULL, 0) == 1 ? 0 : -1;
+}
+
+int cs_set_knows(const char *name)
+{
+    if (!name) return 0;
+    size_t len = strcspn(name, "[");
+    char s[160];
+    if (len == 0 || len >= sizeof s) return 0;
+    snprintf(s, sizeof s, "%.*s", (int)len, name);
+    const char *dot = strchr(s, '.'), *last = strrchr(s, '.');
+    if (!dot || strncmp(s, "option.", 7) == 0 || strncmp(s, "opt.", 4) == 0 ||
+        strncmp(s, "flag.", 5) == 0)
+        return 1;
+    if (last == dot) return 0;
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
+        size_t kl = strlen(KINDS[i].kind);
+        int hit = (size_t)(dot - s) == kl && strncmp(s, KINDS[i].kind, kl) == 0;
+        if (i == 2 && strncmp(s, "jnt.", 4) == 0) hit = 1;
+        for (const attr_def *a = KINDS[i].attrs; hit && a->attr; a++)
+            if (strcmp(a->attr, last + 1) == 0) return 1;
+    }
+    return 0;
+}
+
+int cs_set_count(const cs_model *m, const char *name)
+{
+    target t;
+    if (!m || !name || resolve(m, name, &t, NULL, 0) != 0) return -1;
+    return t.k >= 0 ? 1 : t.n;
+}
+
+int cs_set_text(cs_model *m, const char *name, const char *text, char *err, size_t errsz)
+{
+    double v[10];
+    int n = 0;
+    const char *p = text;
+    for (;;) {
+        while (isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        char *end;
+        double x = strtod(p, &end);
+        if (end == p || n >= 10) {
+            n = -1;
+            break;
+        }
+        v[n++] = x;
+        p = end;
+    }
+    if (n < 0) { /* a keyword: an option's (solver=pgs, flag.warmstart=disable) */
+        target t;
+        if (resolve(m, name, &t, err, errsz) != 0) return -1;
+        if (!t.option || t.k >= 0) {
+            char more[300];
+            snprintf(more, sizeof more, "'%s' is not a number", text);
+            return fail(err, errsz, "%s: %s", name, more);
+        }
+        if (cs_option_set(&m->opt, t.key, text, err, errsz) != 0) return -1;
+        m->nchange++;
+        return 0;
+    }
+    return cs_setv(m, name, v, n, err, errsz);
+}
+
+void cs_data_sync(const cs_model *m, cs_data *d)
+{
+    char err[128];
+    struct cs_collision *c = cs_collision_make(m, err, sizeof err);
+    if (!c) {
+        d->warning[CS_WARN_NOMEM]++;
+        return;
+    }
+    cs_collision_free(d->collision);
+    d->collision = c;
+    if (m->opt.integrator == CS_INT_RK4) { /* made without RK4's stages, or too small */
+        size_t nq = (size_t)m->nq, nv = (size_t)m->nv, na = (size_t)m->na;
+        double *r = cs_calloc(4 * (nq + 2 * nv + 2 * na) + 2 * nv + na + 1, sizeof *r);
+        if (!r) {
+            d->warning[CS_WARN_NOMEM]++;
+            return;
+        }
+        cs_free(d->rk4);
+        d->rk4 = r;
+    }
+    if (cs_solver_set_threads(d->solver_ws, m->opt.threads) < 0) {
+        d->warning[CS_WARN_NOMEM]++;
+        return;
+    }
+    d->nchange = m->nchange;
+}

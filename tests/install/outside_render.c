@@ -1,0 +1,60 @@
+/* A program outside the tree on libconesim_render, built with `pkg-config conesim-render`:
+ * ten frames of the sliding box of incline_slide.xml (0.04 s apart) into a video; its pixels
+ * move between the first and the last frame. Exit 77 when no GL context can be had (neither
+ * EGL nor a display). */
+#include <conesim/conesim_render.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: outside_render SCENE OUT.mp4\n");
+        return 2;
+    }
+    char err[1024];
+    cs_model *m = cs_load_xml(argv[1], NULL, err, sizeof err);
+    if (!m) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    cs_data *d = cs_make_data(m);
+    cs_offscreen *o = cs_offscreen_new(m, 64, 48, err, sizeof err);
+    if (!o) {
+        fprintf(stderr, "skip: %s\n", err);
+        cs_free_data(d);
+        cs_free_model(m);
+        return 77;
+    }
+    unsigned char *rgb = malloc(64 * 48 * 3), *first = malloc(64 * 48 * 3);
+    cs_video *v = cs_video_open(argv[2], 64, 48, 10, err, sizeof err);
+    int rc = !v || !rgb || !first;
+    if (!v) fprintf(stderr, "%s\n", err);
+    for (int k = 0; k < 10 && !rc; k++) {
+        cs_offscreen_update(o, d);
+        rc = cs_offscreen_render(o, rgb, err, sizeof err) || cs_video_write(v, rgb, err, sizeof err);
+        if (rc) fprintf(stderr, "%s\n", err);
+        if (k == 0) memcpy(first, rgb, 64 * 48 * 3);
+        for (int i = 0; i < 20; i++) cs_step(m, d);
+    }
+    if (!rc && cs_video_frames(v) != 10) {
+        fprintf(stderr, "%ld frames written, expected 10\n", cs_video_frames(v));
+        rc = 1;
+    }
+    if (!rc && memcmp(first, rgb, 64 * 48 * 3) == 0) {
+        fprintf(stderr, "the first and the last frame are the same\n");
+        rc = 1;
+    }
+    if (v && cs_video_close(v, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        rc = 1;
+    }
+    if (!rc) printf("outside_render: 10 frames through %s\n", cs_offscreen_backend(o));
+    cs_offscreen_free(o);
+    free(rgb);
+    free(first);
+    cs_free_data(d);
+    cs_free_model(m);
+    return rc;
+}

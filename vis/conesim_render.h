@@ -1,0 +1,76 @@
+/* libconesim_render: pictures and videos of a model and its data without a window.
+ *
+ *   cs_offscreen *o = cs_offscreen_new(m, 640, 480, err, sizeof err);
+ *   cs_offscreen_update(o, d);                  // the scene of d's current state
+ *   cs_offscreen_render(o, rgb, err, sizeof err);  // 640 * 480 * 3 bytes, top row first
+ *   cs_offscreen_free(o);
+ *
+ * The context is EGL with no X server (Mesa's surfaceless platform, else the device
+ * platform), else a hidden GLFW window on the current display; the environment variable
+ * CONESIM_GL=egl or =glfw allows only that one. A separate library from libconesim so that
+ * the simulator itself needs no OpenGL: link both (pkg-config conesim-render). */
+#ifndef CONESIM_RENDER_H
+#define CONESIM_RENDER_H
+
+#include <stddef.h>
+
+#include "conesim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cs_offscreen cs_offscreen;
+
+/* A renderer for model m (which must outlive it) making width x height images (1 to the
+ * driver's largest renderbuffer, 8192 or more on Mesa). NULL with a message when no GL 3.3
+ * core context can be had (neither EGL nor a display) or memory runs out. */
+cs_offscreen *cs_offscreen_new(const cs_model *m, int width, int height, char *err,
+                               size_t errlen);
+void cs_offscreen_free(cs_offscreen *o);
+/* "egl" or "glfw": how the context was made. */
+const char *cs_offscreen_backend(const cs_offscreen *o);
+/* The GL renderer's name, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)". */
+const char *cs_offscreen_gl_name(const cs_offscreen *o);
+
+/* The free camera: azimuth, elevation (degrees), distance (m), look-at x y z (MuJoCo's
+ * mjvCamera). cam_default: MuJoCo's default free camera for the model (azimuth 90,
+ * elevation -45, distance 1.5 x the extent of the visible geoms at qpos0, at their centre).
+ * set_camera: distance must be > 0 and all six finite (returns -1 otherwise). */
+void cs_offscreen_camera_default(const cs_offscreen *o, double cam[6]);
+void cs_offscreen_camera_get(const cs_offscreen *o, double cam[6]);
+int cs_offscreen_set_camera(cs_offscreen *o, const double cam[6]);
+/* Overlays as `conesim view --overlay`: a comma list of contacts, forces, cones, frames,
+ * joints, wireframe, hud, or none (default: none). Returns -1 with the bad word in err. */
+int cs_offscreen_set_overlay(cs_offscreen *o, const char *list, char *err, size_t errlen);
+/* Multisampling (default 4; 0 is about 3x faster on llvmpipe). */
+void cs_offscreen_set_samples(cs_offscreen *o, int samples);
+
+/* Takes the scene from d's current state: geom poses, contacts and their forces, joints,
+ * the time. Recomputes d's kinematics, contacts and forces first (cs_forward: pure
+ * recomputation, the state itself is unchanged), as cs_step leaves those of the state before
+ * its integration. d must belong to the renderer's model. */
+void cs_offscreen_update(cs_offscreen *o, cs_data *d);
+/* Draws the scene last taken into rgb (width * height * 3 bytes, rows top to bottom).
+ * Returns 0, or -1 with a message. */
+int cs_offscreen_render(cs_offscreen *o, unsigned char *rgb, char *err, size_t errlen);
+
+/* ---- videos: H.264 through FFmpeg's libraries (libx264), MP4 unless the name says another
+ * container (e.g. .mkv). Frames go to a temporary file next to path, renamed at close. */
+typedef struct cs_video cs_video;
+/* 1 when this build can write videos. */
+int cs_video_available(void);
+/* w x h frames (an odd last column or row is dropped: yuv420p), fps 1 to 1000. */
+cs_video *cs_video_open(const char *path, int w, int h, int fps, char *err, size_t errlen);
+int cs_video_write(cs_video *v, const unsigned char *rgb, char *err, size_t errlen);
+/* Finishes the file and frees v; -1 with a message leaves nothing at path. */
+int cs_video_close(cs_video *v, char *err, size_t errlen);
+/* Frees v and removes the unfinished file. */
+void cs_video_discard(cs_video *v);
+long cs_video_frames(const cs_video *v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
