@@ -479,7 +479,7 @@ static int run_view(int argc, char **argv)
         }
     }
     cs_camera cam;
-    cs_camera_default(&cam, v.extent, v.center);
+    cs_view_camera(&v, &cam);
     if (o.camera) cs_camera_parse(o.camera, &cam); /* checked while parsing */
     /* --steps/--duration: how far to go before the screenshot (or before the window
      * opens); in replay mode they count recorded frames and seconds of the recording. */

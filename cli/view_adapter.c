@@ -89,8 +89,20 @@ static void fix_extent(cs_view *v)
         if (e > 1e-6) v->extent = e;
         for (int k = 0; k < 3; k++) v->center[k] = 0.5 * (lo[k] + hi[k]);
     }
+    /* what the scene says (<statistic>, <visual><global>) overrides what was measured */
+    if (m->stat_extent > 0) v->extent = m->stat_extent;
+    if (!isnan(m->stat_center[0])) memcpy(v->center, m->stat_center, sizeof v->center);
+    v->azimuth = m->vis_azimuth;
+    v->elevation = m->vis_elevation;
     /* Arrows scaled per frame from the forces on screen (render/'s automatic scale). */
     v->force_scale = 0;
+}
+
+void cs_view_camera(const cs_view *v, cs_camera *c)
+{
+    cs_camera_default(c, v->extent, v->center);
+    c->azimuth = v->azimuth;
+    c->elevation = v->elevation;
 }
 
 /* The body poses the scene's geoms show (the frame of a perturbation's anchor). */

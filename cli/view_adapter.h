@@ -29,6 +29,7 @@ typedef struct {
     const char *ctrl_source;  /* the panel's words for it, e.g. "--ctrl lift.csv" */
     double extent;            /* fixed at cs_view_init: MuJoCo's stat.extent rule (see .c) */
     double center[3];         /* centre of their bounding box (the default look-at) */
+    double azimuth, elevation; /* the default camera's (<visual><global>), degrees */
     double force_scale;       /* 0: render/ scales arrows from the forces on screen */
     char solver[48];          /* "PGS elliptic, contact soft", ... */
     char body_label[64];      /* the selected body's name for the HUD */
@@ -51,6 +52,9 @@ typedef struct {
  * keyframe, if any): allocates the arrays, fixes extent, centre and force scale.
  * `key` is what cs_view_reset returns to (-1 = reference pose). Returns 0 or -1. */
 int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key);
+/* MuJoCo's free camera for the scene: from the centre, 1.5 extents away, at its azimuth and
+ * elevation */
+void cs_view_camera(const cs_view *v, cs_camera *c);
 void cs_view_free(cs_view *v);
 
 /* The HUD's solver words: "PGS elliptic, contact soft", "Newton pyramidal, contact

@@ -273,6 +273,11 @@ typedef struct {
     int *jnt_actgravcomp;     /* njnt: 1 = the joint's share of qfrc_gravcomp is actuator
                                  force (clamped by actuatorfrcrange), not passive */
     int ngravcomp;            /* bodies with gravcomp != 0 */
+    /* the free camera's framing, for viewers (no physics): <statistic extent center> (extent
+     * 0 and center NaN when not given: computed from the bodies), <visual><global azimuth
+     * elevation> (MuJoCo's 90, -45 degrees) */
+    double stat_extent, stat_center[3];
+    double vis_azimuth, vis_elevation;
     long nchange;         /* cs_set calls that changed the model (data made before one
                              rebuild their copies at their next forward) */
 } cs_model;

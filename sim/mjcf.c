@@ -1057,6 +1057,29 @@ static void parse_flag(cs_mjcf *c, xmlNode *n)
     }
 }
 
+/* <statistic> and <visual><global>: no physics, but the free camera's framing (the viewer's
+ * default camera is MuJoCo's: azimuth, elevation, 1.5 extents from the centre) */
+static void parse_statistic(cs_mjcf *c, xmlNode *n)
+{
+    check_attrs(c, n, (const char *const[]){"meaninertia", "meanmass", "meansize", "extent",
+                                            "center", NULL}, NULL);
+    double v;
+    if (num1(c, n, "extent", &v)) {
+        if (!(v > 0)) FAILN(c, n, "extent", "must be positive");
+        c->stat_extent = v;
+    }
+    nums(c, n, "center", c->stat_center, 3, 3);
+}
+
+static void parse_visual(cs_mjcf *c, xmlNode *n)
+{
+    for (xmlNode *ch = n->children; ch; ch = ch->next)
+        if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "global") == 0) {
+            num1(c, ch, "azimuth", &c->vis_azimuth);
+            num1(c, ch, "elevation", &c->vis_elevation);
+        }
+}
+
 static void parse_option(cs_mjcf *c, xmlNode *n)
 {
     check_attrs(c, n, (const char *const[]){"timestep", "gravity", "wind", "magnetic",
@@ -1419,11 +1442,13 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
         else if (strcmp(en, "actuator") == 0) parse_actuators(c, ch);
         else if (strcmp(en, "custom") == 0) parse_custom(c, ch);
         else if (strcmp(en, "visual") == 0 || strcmp(en, "statistic") == 0 ||
-                 strcmp(en, "sensor") == 0)
+                 strcmp(en, "sensor") == 0) {
+            if (strcmp(en, "statistic") == 0) parse_statistic(c, ch);
+            if (strcmp(en, "visual") == 0) parse_visual(c, ch);
             /* assets are only reachable through geom mesh/hfield/material, checked there;
              * sensors do not act on the physics */
             note_ignored(c, en);
-        else
+        } else
             FAILN(c, ch, NULL, "element not supported (it would change the physics)");
     }
     /* several <worldbody> sections add to the one world, as in MuJoCo: the world's own
@@ -1453,6 +1478,9 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     memcpy(c->eulerseq, "xyz", 4);
     c->inertiafromgeom = 2;
     c->settotalmass = -1;
+    c->stat_center[0] = c->stat_center[1] = c->stat_center[2] = NAN;
+    c->vis_azimuth = 90;
+    c->vis_elevation = -45;
     c->igroup[0] = 0;
     c->igroup[1] = 5;
     cs_option *o = &c->opt;

@@ -548,6 +548,10 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     m->nconmax = c->nconmax > 0 ? c->nconmax : 100 + 8 * (ng + c->npair);
     m->ncon_reserve = c->nconmax > 0 ? c->nconmax : (m->nconmax < 64 ? m->nconmax : 64);
     m->opt = c->opt;
+    m->stat_extent = c->stat_extent;
+    memcpy(m->stat_center, c->stat_center, sizeof m->stat_center);
+    m->vis_azimuth = c->vis_azimuth;
+    m->vis_elevation = c->vis_elevation;
 #define A(f, n) (m->f = cs_calloc((size_t)(n) + 1, sizeof *m->f))
     A(body_parent, nb); A(body_rootid, nb); A(body_weldid, nb); A(body_jntadr, nb);
     A(body_jntnum, nb); A(body_dofadr, nb); A(body_dofnum, nb); A(body_simple, nb);

@@ -193,6 +193,8 @@ typedef struct {
     char *modelname;
     cs_option opt;
     int nconmax;
+    double stat_extent, stat_center[3]; /* <statistic>: extent 0, center NaN when not given */
+    double vis_azimuth, vis_elevation;   /* <visual><global> */
 
     cs_dclass *cls;
     int ncls, capcls;

@@ -383,6 +383,35 @@ START_TEST(test_mutation_fuzz)
 }
 END_TEST
 
+/* <statistic> and <visual><global> reach the model for the viewers' default camera */
+START_TEST(test_camera_framing)
+{
+    char err[512];
+    const char *xml = "<mujoco><statistic extent='2.5' center='1 2 3' meanmass='1'/>"
+                      "<visual><global azimuth='130' elevation='-20'/><quality shadowsize='8'/>"
+                      "</visual><worldbody><geom type='sphere' size='0.1'/></worldbody>"
+                      "</mujoco>";
+    cs_model *m = cs_load_xml_string(xml, "cam.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_double_eq(m->stat_extent, 2.5);
+    ck_assert_double_eq(m->stat_center[2], 3);
+    ck_assert_double_eq(m->vis_azimuth, 130);
+    ck_assert_double_eq(m->vis_elevation, -20);
+    cs_free_model(m);
+    m = cs_load_xml_string("<mujoco><worldbody/></mujoco>", "none.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_double_eq(m->stat_extent, 0); /* not given: the viewer measures the bodies */
+    ck_assert(isnan(m->stat_center[0]));
+    ck_assert_double_eq(m->vis_azimuth, 90); /* MuJoCo's defaults */
+    ck_assert_double_eq(m->vis_elevation, -45);
+    cs_free_model(m);
+    m = cs_load_xml_string("<mujoco>\n<statistic extent='0'/></mujoco>", "bad.xml", NULL, err,
+                           sizeof err);
+    ck_assert_ptr_null(m);
+    ck_assert_msg(strstr(err, "bad.xml:2:") && strstr(err, "extent"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
     char err[512];
@@ -510,6 +539,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_frames_scene);
     tcase_add_test(t, test_bad_catalogue);
     tcase_add_test(t, test_mesh_assets);
+    tcase_add_test(t, test_camera_framing);
     tcase_add_test(t, test_missing_file);
     tcase_add_test(t, test_mutation_fuzz);
     tcase_add_test(t, test_cli_exit_codes);

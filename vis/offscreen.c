@@ -43,7 +43,7 @@ cs_offscreen *cs_offscreen_new(const cs_model *m, int width, int height, char *e
     o->m = m;
     o->width = width;
     o->height = height;
-    cs_camera_default(&o->camera0, o->view.extent, o->view.center);
+    cs_view_camera(&o->view, &o->camera0);
     o->camera = o->camera0;
     o->overlay = 0;
     cs_render_scene_init(&o->scene);
