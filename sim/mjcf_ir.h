@@ -61,9 +61,25 @@ typedef struct {
     int actdim;           /* -1: not given */
 } cs_aspec;
 
+/* a tendon's attributes (MuJoCo's mjsTendon fields conesim reads) */
+typedef struct {
+    int limited;          /* CS_LIMITED_* */
+    double range[2], margin, frictionloss, stiffness, damping, armature;
+    double springlength[2]; /* -1 -1: the length at qpos0 */
+    double solreflimit[2], solimplimit[5], solreffriction[2], solimpfriction[5];
+} cs_tspec;
+
+/* an equality constraint's shared attributes */
+typedef struct {
+    int active;
+    double solref[2], solimp[5];
+} cs_espec;
+
 typedef struct {
     char *name;
     int parent;
+    cs_tspec tendon;
+    cs_espec eq;
     cs_gspec geom;
     cs_pspec pair;
     cs_jspec joint;
@@ -139,13 +155,38 @@ typedef struct {
     int line;
 } cs_exclir;
 
-/* an actuator element: its spec, its transmission target (a joint) and its tag */
+/* an actuator element: its spec, its transmission target (a joint, or a tendon when
+ * tendon is set) and its tag */
 typedef struct {
     cs_aspec s;
-    char *name, *joint;
+    char *name, *joint, *tendon;
     const char *tag;      /* motor, position, velocity, intvelocity, general, damper */
     int line;
 } cs_actir;
+
+/* a fixed tendon: its joints (names, then indices once resolved) and coefficients */
+typedef struct {
+    cs_tspec s;
+    char *name;
+    int line;
+    int njoint;
+    char **joint;
+    double *coef;
+    int *jline;           /* each <joint>'s line */
+    int *jid;             /* resolved: index into cs_mjcf.jnt */
+} cs_tendonir;
+
+/* an equality constraint as written (obj: body, joint or tendon names) */
+typedef struct {
+    cs_espec s;
+    int type;             /* cs_eq_type */
+    char *name, *obj1, *obj2;
+    const char *tag;      /* connect, weld, joint, tendon */
+    int line;
+    int has_anchor, has_relpose;
+    double anchor[3], relpose[7], torquescale, polycoef[5];
+    int id1, id2;         /* resolved (-1: none; bodies: 0 = the world) */
+} cs_eqir;
 
 typedef struct {
     char *name;
@@ -206,6 +247,10 @@ typedef struct {
     int nkey, capkey;
     cs_actir *act;
     int nact, capact;
+    cs_tendonir *ten;
+    int nten, capten;
+    cs_eqir *eq;
+    int neq, capeq;
 
     /* the model's files (main first, then each <include>d one) */
     cs_srcfile *src;
@@ -237,6 +282,15 @@ void cs_mjcf_meshes(cs_mjcf *c);
 int cs_mjcf_find_mesh(const cs_mjcf *c, const char *name);
 /* out of memory: "FILE: out of memory"; never returns */
 void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
+
+/* mjcf_tendon.c: tendons and equality constraints. resolve: names to indices and every
+ * check (before the model is built; errors through cs_mjcf_fail); build: the model's
+ * arrays (after its joints; 0, or -1 out of memory). jdadr: each joint's first dof. */
+void cs_mjcf_resolve_tendons(cs_mjcf *c);
+int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m);
+int cs_mjcf_find_tendon(const cs_mjcf *c, const char *name);
+void cs_mjcf_default_tspec(cs_tspec *t);
+void cs_mjcf_default_espec(cs_espec *e);
 
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);
