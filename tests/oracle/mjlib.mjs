@@ -48,6 +48,27 @@ function writeMeshFiles(mj, scene, xml) {
   }
 }
 
+// <include>d files go into the wasm file system beside /scene.xml (names relative to the
+// main file's directory, as MuJoCo resolves them); returns every file's text, for the meshes.
+function writeIncludes(mj, scene, xml) {
+  const texts = [xml], seen = new Set();
+  for (let i = 0; i < texts.length; i++) {
+    for (const m of texts[i].matchAll(/<include\b[^>]*\bfile="([^"]+)"/g)) {
+      if (seen.has(m[1])) continue;
+      seen.add(m[1]);
+      const t = fs.readFileSync(path.join(path.dirname(scene), m[1]), 'utf8');
+      let at = '';
+      for (const part of path.posix.dirname('/' + m[1]).split('/').filter(Boolean)) {
+        at += '/' + part;
+        try { mj.FS.mkdir(at); } catch (e) { /* exists */ }
+      }
+      mj.FS.writeFile('/' + m[1], t);
+      texts.push(t);
+    }
+  }
+  return texts.join('\n');
+}
+
 // opt: { scene, steps | duration, record, contacts, limits, every, solver, cone, iterations,
 //        tolerance, timestep, key ('first' | 'none' | index), set: [[name, value], ...] }
 // Returns { steps, timestep, ncon_max }.
@@ -55,7 +76,7 @@ export async function runScene(opt) {
   const mj = await loadMujoco();
   const xml = fs.readFileSync(opt.scene, 'utf8');
   mj.FS.writeFile('/scene.xml', xml);
-  writeMeshFiles(mj, opt.scene, xml);
+  writeMeshFiles(mj, opt.scene, writeIncludes(mj, opt.scene, xml));
   let m;
   try { m = mj.MjModel.loadFromXML('/scene.xml'); } catch (e) {
     throw new Error(`${opt.scene}: MuJoCo could not load it`);
