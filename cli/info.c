@@ -96,10 +96,11 @@ static void print_actuators(const cs_model *m)
 static void print_tendons(const cs_model *m)
 {
     char buf[32], buf2[32], rg[48];
-    printf("\nfixed tendons (length = sum coef * qpos; rows: limit within margin, friction)\n");
+    printf("\ntendons (fixed: length = sum coef * qpos; spatial: the straight path through its "
+           "sites; rows: limit within margin, friction)\n");
     printf("  %3s %-14s %-18s %-8s %-10s %-10s %-10s %-21s %-10s %s\n", "id", "name", "range",
            "margin", "friction", "stiffness", "damping", "springlength", "length0",
-           "joints (coef)");
+           "path: joints (coef) or sites");
     for (int t = 0; t < m->ntendon; t++) {
         range_text(rg, sizeof rg, m->tendon_limited[t], m->tendon_range + 2 * t);
         char sl[48];
@@ -109,9 +110,13 @@ static void print_tendons(const cs_model *m)
                cs_tendon_label(m, t, buf, sizeof buf), rg, m->tendon_margin[t],
                m->tendon_frictionloss[t], m->tendon_stiffness[t], m->tendon_damping[t], sl,
                m->tendon_length0[t]);
-        for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++)
-            printf(" %s (%g)", cs_joint_label(m, m->wrap_objid[w], buf2, sizeof buf2),
-                   m->wrap_prm[w]);
+        for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++) {
+            int o = m->wrap_objid[w];
+            if (m->wrap_type[w] == CS_WRAP_SITE)
+                printf(" site %s", m->site_name[o] ? m->site_name[o] : (snprintf(buf2, sizeof buf2, "%d", o), buf2));
+            else
+                printf(" %s (%g)", cs_joint_label(m, o, buf2, sizeof buf2), m->wrap_prm[w]);
+        }
         putchar('\n');
     }
 }

@@ -92,9 +92,8 @@ void cs_actuation(const cs_model *m, cs_data *d)
     for (int i = 0; i < nu; i++) {
         double gf = m->actuator_gear[6 * i] * d->actuator_force[i];
         if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* moment gear ten_J */
-            int t = m->actuator_trnid[2 * i];
-            for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++)
-                d->qfrc_actuator[m->jnt_dofadr[m->wrap_objid[w]]] += m->wrap_prm[w] * gf;
+            const double *J = d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv;
+            for (int q = 0; q < m->nv; q++) d->qfrc_actuator[q] += J[q] * gf;
         } else {
             d->qfrc_actuator[act_dof(m, i)] += gf;
         }

@@ -110,6 +110,9 @@ typedef struct {
     int disableflags;     /* CS_DSBL_* */
     int enableflags;      /* CS_ENBL_* */
     int integrator;       /* cs_integrator: Euler (default), RK4 or implicitfast */
+    double viscosity;     /* fluid viscosity: MuJoCo's inertia-box drag on every body,
+                             -3 pi d mu (v - wind) and -pi d^3 mu w (0: none) */
+    double wind[3];       /* the fluid's velocity (world) */
 } cs_option;
 
 /* ---- model ---------------------------------------------------------------------------- */
@@ -268,13 +271,22 @@ typedef struct {
                                  slide) is clamped to jnt_actfrcrange */
     double *jnt_actfrcrange;  /* 2 per joint (actuatorfrcrange) */
 
-    /* fixed tendons (ntendon), MuJoCo's: length = sum of coef * qpos over its joints (hinge,
-     * slide), Jacobian the coefficients on their dofs. An actuator with actuator_trntype
-     * CS_TRN_TENDON pulls on one (moment gear[0] ten_J). */
+    /* sites (nsite): named frames on bodies */
+    int nsite;
+    int *site_bodyid;
+    double *site_pos, *site_quat; /* 3, 4: in the body's frame */
+    char **site_name;
+
+    /* tendons (ntendon), MuJoCo's: a fixed one's length is the sum of coef * qpos over its
+     * joints (hinge, slide), its Jacobian the coefficients on their dofs; a spatial one's
+     * the length of the straight path through its sites. An actuator with
+     * actuator_trntype CS_TRN_TENDON pulls on one (moment gear[0] ten_J). */
     int ntendon, nwrap;
-    int *tendon_adr, *tendon_num; /* its joints: wrap_objid/wrap_prm[adr .. adr + num) */
-    int *wrap_objid;          /* nwrap: the joint */
-    double *wrap_prm;         /* nwrap: its coefficient */
+    int *tendon_adr, *tendon_num; /* its path: wrap_*[adr .. adr + num) */
+    int *wrap_type;           /* nwrap: CS_WRAP_JOINT (a fixed tendon's) or CS_WRAP_SITE (a
+                                 spatial tendon's: straight segments between its sites) */
+    int *wrap_objid;          /* nwrap: the joint or site */
+    double *wrap_prm;         /* nwrap: the joint's coefficient (sites: 0) */
     int *tendon_limited;      /* 1: range is enforced by limit rows */
     double *tendon_range;     /* 2 */
     double *tendon_margin;
@@ -301,6 +313,7 @@ typedef struct {
 } cs_model;
 
 enum { CS_TRN_JOINT = 0, CS_TRN_TENDON = 3 }; /* actuator_trntype (MuJoCo's mjtTrn) */
+enum { CS_WRAP_JOINT = 1, CS_WRAP_SITE = 3 };  /* wrap_type (MuJoCo's mjtWrap) */
 typedef enum { CS_EQ_CONNECT = 0, CS_EQ_WELD = 1, CS_EQ_JOINT = 2, CS_EQ_TENDON = 3 } cs_eq_type;
 #define CS_NEQDATA 11
 
@@ -432,7 +445,8 @@ typedef struct {
     double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
     double *rk4;              /* RK4's stages: 4 (nq + 2 nv + 2 na) + 2 nv + na */
 
-    /* tendons and equality constraints */
+    /* sites, tendons and equality constraints */
+    double *site_xpos;        /* 3 per site: world position */
     double *ten_length;       /* ntendon */
     double *ten_velocity;     /* ntendon: ten_J qvel */
     double *ten_J;            /* ntendon x nv, dense */

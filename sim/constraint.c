@@ -215,14 +215,15 @@ static void tendon_row(const cs_model *m, cs_data *d, int t, int sign, double di
                    m->tendon_solref_fri + 2 * t, m->tendon_solimp_fri + 5 * t, &iw,
                    m->tendon_frictionloss[t], ro);
     else
-        dense_rows(m, d, CS_BLOCK_LIMIT, m->njnt + t, 1, Jd, &dist, m->tendon_margin[t],
+        dense_rows(m, d, CS_BLOCK_LIMIT, m->njnt + 2 * t + (sign < 0), 1, Jd, &dist,
+                   m->tendon_margin[t],
                    m->tendon_solref_lim + 2 * t, m->tendon_solimp_lim + 5 * t, &iw, 0, ro);
 }
 
 /* MuJoCo's order: the equality constraints, dry friction on every dof and then every
  * tendon with frictionloss, the joint limits, then the tendon limits. Block ids: the
- * constraint; a dof (friction) or joint (limit); nv + tendon (friction), njnt + tendon
- * (limit). */
+ * constraint; a dof (friction) or joint (limit); nv + tendon (friction), njnt + 2 tendon
+ * (lower limit), + 1 (upper). */
 static void make_joint_rows(const cs_model *m, cs_data *d, const cs_row_opts *ro)
 {
     int dis = m->opt.disableflags;
@@ -438,12 +439,10 @@ int cs_jrow_get(const cs_model *m, const cs_data *d, int i, cs_jrow *out)
             out->tendon = id - m->nv;
             out->joint = out->dof = -1;
         }
-    } else if (id >= m->njnt) { /* a tendon limit: the lower side's row is +ten_J */
-        int t = id - m->njnt, w = m->tendon_adr[t];
-        out->tendon = t;
+    } else if (id >= m->njnt) { /* a tendon limit: njnt + 2 t, + 1 for the upper side */
+        out->tendon = (id - m->njnt) / 2;
         out->joint = out->dof = -1;
-        double s = cs_efc_J(e, r, m->jnt_dofadr[m->wrap_objid[w]]) * m->wrap_prm[w];
-        out->kind = s > 0 ? CS_JROW_TENDON_LOWER : CS_JROW_TENDON_UPPER;
+        out->kind = (id - m->njnt) % 2 ? CS_JROW_TENDON_UPPER : CS_JROW_TENDON_LOWER;
     } else {
         out->joint = id;
         out->dof = m->jnt_dofadr[id];

@@ -36,7 +36,7 @@ int cs_model_invweight0(cs_model *m)
     A(dof_xaxis, 3 * nv); A(dof_xanchor, 3 * nv); A(cdof, 6 * nv); A(crb, 13 * nb);
     A(qM, m->nM); A(qLD, m->nM); A(qLDiagInv, nv);
 #undef A
-    double *jac = cs_calloc(6 * (size_t)nv + 1, sizeof *jac);
+    double *jac = cs_calloc(12 * (size_t)nv + 1, sizeof *jac);
     double *x = cs_calloc((size_t)nv + 1, sizeof *x);
     int oom = !jac || !x;
 #define C(f) oom |= d.f == NULL;
@@ -103,17 +103,10 @@ int cs_model_invweight0(cs_model *m)
             for (int k = 0; k < len; k++) m->dof_invweight0[a + g + k] = s / len;
         }
     }
-    /* tendons: length and J M^-1 J^T at qpos0 (J constant: the coefficients); a negative
+    /* tendons: length and J M^-1 J^T at qpos0; a negative
      * springlength is the length there */
     for (int t = 0; t < m->ntendon; t++) {
-        double len = 0;
-        memset(x, 0, (size_t)nv * sizeof *x);
-        memset(jac, 0, (size_t)nv * sizeof *jac);
-        for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++) {
-            int j = m->wrap_objid[w];
-            len += m->wrap_prm[w] * m->qpos0[m->jnt_qposadr[j]];
-            jac[m->jnt_dofadr[j]] += m->wrap_prm[w];
-        }
+        double len = cs_tendon_eval(m, &d, t, jac, jac + nv);
         memcpy(x, jac, (size_t)nv * sizeof *x);
         cs_mass_solve(&M, x, 0, nv);
         double s = 0;

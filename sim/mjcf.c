@@ -783,16 +783,16 @@ static void parse_tendons(cs_mjcf *c, xmlNode *n)
     for (xmlNode *ch = n->children; ch; ch = ch->next) {
         if (ch->type != XML_ELEMENT_NODE) continue;
         const char *en = ename(ch);
-        if (strcmp(en, "spatial") == 0)
-            FAILN(c, ch, NULL, "spatial tendons are not supported (sites, wrapping and pulleys "
-                               "are not modelled; fixed tendons are)");
-        if (strcmp(en, "fixed") != 0) FAILN(c, ch, NULL, "unknown element inside <tendon>");
+        int spatial = strcmp(en, "spatial") == 0;
+        if (!spatial && strcmp(en, "fixed") != 0)
+            FAILN(c, ch, NULL, "unknown element inside <tendon>");
         check_attrs(c, ch, TENDON_ATTRS, TENDON_VISUAL);
         cs_tendonir T = {0};
         T.s = c->cls[class_of(c, ch, 0)].tendon;
         read_tendon_attrs(c, ch, &T.s);
         T.name = attr(c, ch, "name");
         T.line = line_of(ch);
+        T.spatial = spatial;
         if (T.name)
             for (int i = 0; i < c->nten; i++)
                 if (c->ten[i].name && strcmp(c->ten[i].name, T.name) == 0)
@@ -800,13 +800,31 @@ static void parse_tendons(cs_mjcf *c, xmlNode *n)
         int nj = 0;
         for (xmlNode *j = ch->children; j; j = j->next)
             if (j->type == XML_ELEMENT_NODE) nj++;
-        if (!nj) FAILN(c, ch, NULL, "a fixed tendon needs at least one <joint>");
+        if (!nj && !spatial) FAILN(c, ch, NULL, "a fixed tendon needs at least one <joint>");
+        if (nj < 2 && spatial) FAILN(c, ch, NULL, "a spatial tendon needs at least two <site>s");
         T.joint = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.joint);
         T.coef = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.coef);
         T.jline = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.jline);
         T.jid = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.jid);
         for (xmlNode *j = ch->children; j; j = j->next) {
             if (j->type != XML_ELEMENT_NODE) continue;
+            if (spatial) { /* straight segments between sites */
+                if (strcmp(ename(j), "geom") == 0)
+                    FAILN(c, j, NULL, "wrapping around geoms is not supported (a spatial tendon "
+                                      "here is straight from site to site)");
+                if (strcmp(ename(j), "pulley") == 0)
+                    FAILN(c, j, NULL, "pulleys are not supported (a spatial tendon here is one "
+                                      "branch of straight segments between sites)");
+                if (strcmp(ename(j), "site") != 0)
+                    FAILN(c, j, NULL, "unknown element inside <spatial>");
+                check_attrs(c, j, (const char *const[]){"site", NULL}, NULL);
+                char *sn = attr(c, j, "site");
+                if (!sn) FAILN(c, j, "site", "missing site name");
+                T.coef[T.njoint] = 0;
+                T.jline[T.njoint] = line_of(j);
+                T.joint[T.njoint++] = sn;
+                continue;
+            }
             if (strcmp(ename(j), "joint") != 0)
                 FAILN(c, j, NULL, "a fixed tendon holds <joint> elements only");
             check_attrs(c, j, (const char *const[]){"joint", "coef", NULL}, NULL);
@@ -1017,6 +1035,28 @@ static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F
     c->geom[c->ngeom++] = g;
 }
 
+/* a site: a named frame on a body (spatial tendons pass through sites) */
+static void parse_site(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
+{
+    check_attrs(c, n, (const char *const[]){"name", "class", "pos", "quat", "axisangle", "euler",
+                                           "xyaxes", "zaxis", NULL},
+                (const char *const[]){"type", "size", "material", "rgba", "group", "user", NULL});
+    if (attr(c, n, "fromto")) FAILN(c, n, "fromto", "a site's fromto is not supported (give pos)");
+    cs_siteir S = {0};
+    S.quat[0] = 1;
+    frame_attrs(c, n, S.pos, S.quat);
+    xf_apply(F, S.pos, S.quat);
+    S.name = attr(c, n, "name");
+    if (S.name)
+        for (int i = 0; i < c->nsite; i++)
+            if (c->site[i].name && strcmp(c->site[i].name, S.name) == 0)
+                FAILN(c, n, "name", "duplicate site name '%s'", S.name);
+    S.body = body;
+    S.line = line_of(n);
+    cs_mjcf_grow(c, (void **)&c->site, &c->capsite, c->nsite, sizeof *c->site);
+    c->site[c->nsite++] = S;
+}
+
 static void parse_inertial(cs_mjcf *c, xmlNode *n, cs_bspec *b)
 {
     check_attrs(c, n, (const char *const[]){"pos", "quat", "axisangle", "euler", "xyaxes",
@@ -1135,6 +1175,7 @@ static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F,
             if (in_frame) FAILN(c, ch, NULL, "not allowed inside <frame>");
             parse_joint(c, ch, me, cls, en[0] == 'f');
         } else if (strcmp(en, "body") == 0) continue;
+        else if (strcmp(en, "site") == 0) parse_site(c, ch, me, F);
         else if (in_list(en, VISUAL_ELEMS)) note_ignored(c, en);
         else FAILN(c, ch, NULL, "element not supported here (bodies, joints, geoms, "
                                 "inertials and frames only)");
@@ -1248,10 +1289,9 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
     nums(c, n, "gravity", o->gravity, 3, 3);
     if (num1(c, n, "density", v) && v[0] != 0)
         FAILN(c, n, "density", "fluid forces are not supported (density must be 0)");
-    if (num1(c, n, "viscosity", v) && v[0] != 0)
-        FAILN(c, n, "viscosity", "fluid forces are not supported (viscosity must be 0)");
+    if (num1(c, n, "viscosity", v)) { nonneg(c, n, "viscosity", v, 1); o->viscosity = v[0]; }
     double w[3];
-    nums(c, n, "wind", w, 3, 3);     /* no effect without density/viscosity */
+    nums(c, n, "wind", o->wind, 3, 3); /* no effect without viscosity */
     nums(c, n, "magnetic", w, 3, 3); /* only magnetometers read it */
     if (num1(c, n, "impratio", v)) {
         if (!(v[0] > 0)) FAILN(c, n, "impratio", "must be positive");

@@ -212,6 +212,10 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
         j = cs_mjcf_find_tendon(c, A->tendon);
         if (j < 0) AFAIL(c, A, "tendon", "no tendon named '%s'", A->tendon);
         trnrange = c->ten[j].s.range;
+        if (c->ten[j].spatial && s->gaintype == CS_GAIN_FIXED && s->biastype == CS_BIAS_AFFINE &&
+            s->gainprm[0] == -s->biasprm[1] && s->biasprm[2] > 0)
+            AFAIL(c, A, "dampratio", "dampratio on a spatial tendon's actuator is not supported "
+                  "(give kv)");
     } else {
         for (int i = 0; i < c->njnt; i++)
             if (c->jnt[i].name && strcmp(c->jnt[i].name, A->joint) == 0) j = i;
@@ -845,6 +849,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* each dof's reflected inertia */
             int t = m->actuator_trnid[2 * i];
             for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++) {
+                if (m->wrap_type[w] != CS_WRAP_JOINT) continue; /* refused while resolving */
                 double mo = trn * m->wrap_prm[w];
                 if (mo * mo > 1e-15) mass += m->dof_M0[m->jnt_dofadr[m->wrap_objid[w]]] / (mo * mo);
             }

@@ -164,11 +164,19 @@ typedef struct {
     int line;
 } cs_actir;
 
-/* a fixed tendon: its joints (names, then indices once resolved) and coefficients */
+/* a site: its body and frame there (enclosing <frame>s applied) */
+typedef struct {
+    char *name;
+    int body, line;
+    double pos[3], quat[4];
+} cs_siteir;
+
+/* a fixed tendon: its joints (names, then indices once resolved) and coefficients; a
+ * spatial one: its sites in order (in joint/jid, coefficients 0) */
 typedef struct {
     cs_tspec s;
     char *name;
-    int line;
+    int line, spatial;
     int njoint;
     char **joint;
     double *coef;
@@ -249,6 +257,8 @@ typedef struct {
     int nact, capact;
     cs_tendonir *ten;
     int nten, capten;
+    cs_siteir *site;
+    int nsite, capsite;
     cs_eqir *eq;
     int neq, capeq;
 

@@ -8,7 +8,8 @@
 #include "alloc.h"
 #include "mjcf_ir.h"
 
-#define TFAIL(c, T, attr, ...) cs_mjcf_fail((c), (T)->line, "fixed", (attr), __VA_ARGS__)
+#define TFAIL(c, T, attr, ...) \
+    cs_mjcf_fail((c), (T)->line, (T)->spatial ? "spatial" : "fixed", (attr), __VA_ARGS__)
 #define EFAIL(c, E, attr, ...) cs_mjcf_fail((c), (E)->line, (E)->tag, (attr), __VA_ARGS__)
 
 static const double SOLREF[2] = {0.02, 1}, SOLIMP[5] = {0.9, 0.95, 0.001, 0.5, 2};
@@ -52,6 +53,14 @@ static int find_body(const cs_mjcf *c, const char *name)
     return -1;
 }
 
+/* a body moves when it or one of its ancestors has a joint */
+static int body_moves(const cs_mjcf *c, int b)
+{
+    for (; b > 0; b = c->body[b].parent)
+        if (c->body[b].njnt > 0) return 1;
+    return 0;
+}
+
 /* the kinematic tree of a joint: its body's child of the world (trees split there) */
 static int root_of(const cs_mjcf *c, int body)
 {
@@ -59,11 +68,27 @@ static int root_of(const cs_mjcf *c, int body)
     return body;
 }
 
-/* the distinct trees a tendon's joints move, added to t[] (n so far); returns the count */
+static int find_site(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->nsite; i++)
+        if (c->site[i].name && strcmp(c->site[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* the body that moves a tendon's k-th joint or site */
+static int wrap_body(const cs_mjcf *c, const cs_tendonir *T, int k)
+{
+    return T->spatial ? c->site[T->jid[k]].body : c->jnt[T->jid[k]].body;
+}
+
+/* the distinct trees a tendon's joints (sites) move, added to t[] (n so far); returns the
+ * count */
 static int tendon_trees(const cs_mjcf *c, const cs_tendonir *T, int *t, int n)
 {
     for (int k = 0; k < T->njoint; k++) {
-        int r = root_of(c, c->jnt[T->jid[k]].body), seen = 0;
+        int b = wrap_body(c, T, k);
+        if (T->spatial && !body_moves(c, b)) continue;
+        int r = root_of(c, b), seen = 0;
         for (int i = 0; i < n; i++) seen |= t[i] == r;
         if (!seen && n < 8) t[n++] = r;
     }
@@ -75,7 +100,13 @@ void cs_mjcf_resolve_tendons(cs_mjcf *c)
     for (int i = 0; i < c->nten; i++) {
         cs_tendonir *T = &c->ten[i];
         cs_tspec *s = &T->s;
-        for (int k = 0; k < T->njoint; k++) {
+        for (int k = 0; T->spatial && k < T->njoint; k++) {
+            int st = find_site(c, T->joint[k]);
+            if (st < 0)
+                cs_mjcf_fail(c, T->jline[k], "site", "site", "no site named '%s'", T->joint[k]);
+            T->jid[k] = st;
+        }
+        for (int k = 0; !T->spatial && k < T->njoint; k++) {
             int j = find_joint(c, T->joint[k]);
             if (j < 0)
                 cs_mjcf_fail(c, T->jline[k], "joint", "joint", "no joint named '%s'", T->joint[k]);
@@ -169,7 +200,12 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m)
     m->ntendon = nt;
     m->nwrap = nw;
     m->neq = ne;
+    m->nsite = c->nsite;
 #define A(f, n) (m->f = cs_calloc((size_t)(n) + 1, sizeof *m->f))
+    A(site_bodyid, c->nsite); A(site_pos, 3 * c->nsite); A(site_quat, 4 * c->nsite);
+    A(site_name, c->nsite); A(wrap_type, nw);
+    if (!m->site_bodyid || !m->site_pos || !m->site_quat || !m->site_name || !m->wrap_type)
+        return -1;
     A(tendon_adr, nt); A(tendon_num, nt); A(wrap_objid, nw); A(wrap_prm, nw);
     A(tendon_limited, nt); A(tendon_range, 2 * nt); A(tendon_margin, nt);
     A(tendon_solref_lim, 2 * nt); A(tendon_solimp_lim, 5 * nt); A(tendon_solref_fri, 2 * nt);
@@ -188,12 +224,20 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m)
         !m->eq_solref || !m->eq_solimp || !m->eq_data || !m->eq_name)
         return -1;
     int oom = 0;
+    for (int i = 0; i < c->nsite; i++) {
+        const cs_siteir *S = &c->site[i];
+        m->site_bodyid[i] = S->body;
+        memcpy(m->site_pos + 3 * i, S->pos, 3 * sizeof(double));
+        memcpy(m->site_quat + 4 * i, S->quat, 4 * sizeof(double));
+        if (S->name && !(m->site_name[i] = dupname(S->name))) oom = 1;
+    }
     for (int i = 0, w = 0; i < nt; i++) {
         const cs_tendonir *T = &c->ten[i];
         const cs_tspec *s = &T->s;
         m->tendon_adr[i] = w;
         m->tendon_num[i] = T->njoint;
         for (int k = 0; k < T->njoint; k++, w++) {
+            m->wrap_type[w] = T->spatial ? CS_WRAP_SITE : CS_WRAP_JOINT;
             m->wrap_objid[w] = T->jid[k];
             m->wrap_prm[w] = T->coef[k];
         }

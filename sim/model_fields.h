@@ -27,6 +27,7 @@
     X(actuator_gainprm) X(actuator_biasprm) X(actuator_ctrlrange) X(actuator_forcerange) \
     X(actuator_actrange) X(actuator_gear) X(dof_M0) X(key_ctrl) X(key_act) \
     X(jnt_actfrclimited) X(jnt_actfrcrange) \
+    X(site_bodyid) X(site_pos) X(site_quat) X(wrap_type) \
     X(tendon_adr) X(tendon_num) X(wrap_objid) X(wrap_prm) X(tendon_limited) X(tendon_range) \
     X(tendon_margin) X(tendon_solref_lim) X(tendon_solimp_lim) X(tendon_solref_fri) \
     X(tendon_solimp_fri) X(tendon_frictionloss) X(tendon_stiffness) X(tendon_damping) \
@@ -36,6 +37,6 @@
 #define CS_MODEL_NAMES(X) \
     X(body_name, nbody) X(jnt_name, njnt) X(geom_name, ngeom) X(pair_name, npair) \
     X(key_name, nkey) X(mesh_name, nmesh) X(actuator_name, nu) \
-    X(tendon_name, ntendon) X(eq_name, neq)
+    X(tendon_name, ntendon) X(eq_name, neq) X(site_name, nsite)
 
 #endif

@@ -117,6 +117,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         {"o_friction", o->o_friction, 5, 1, 0},  {"iterations", NULL, 1, 1, 1},
         {"ls_iterations", NULL, 1, 1, 1},        {"threads", NULL, 1, 1, 1},
         {"pgs_finish", NULL, 1, 1, 1},   {"pgs_polish", NULL, 1, 1, 1}, /* its older name */
+        {"viscosity", &o->viscosity, 1, 1, 0},   {"wind", o->wind, 3, 0, 0},
     };
     for (size_t i = 0; i < sizeof NUM / sizeof NUM[0]; i++) {
         if (strcmp(key, NUM[i].name) != 0) continue;

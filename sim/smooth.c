@@ -192,6 +192,7 @@ static void passive(const cs_model *m, cs_data *d)
     if (!(dis & CS_DSBL_DAMPER))
         for (int i = 0; i < m->nv; i++) d->qfrc_passive[i] -= m->dof_damping[i] * d->qvel[i];
     cs_tendon_passive(m, d);
+    cs_fluid_passive(m, d);
 }
 
 void cs_smooth(const cs_model *m, cs_data *d)
