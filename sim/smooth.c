@@ -239,6 +239,13 @@ double cs_energy_potential(const cs_model *m, const cs_data *d)
         int n = spring_stretch(m, d, j, dif);
         for (int r = 0; r < n; r++) e += 0.5 * k * dif[r] * dif[r];
     }
+    for (int t = 0; t < m->ntendon; t++) { /* tendon springs outside their dead band */
+        double k = m->tendon_stiffness[t], len = d->ten_length[t], x = 0;
+        const double *ls = m->tendon_lengthspring + 2 * t;
+        if (len > ls[1]) x = len - ls[1];
+        else if (len < ls[0]) x = ls[0] - len;
+        e += 0.5 * k * x * x;
+    }
     return e;
 }
 
