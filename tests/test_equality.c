@@ -19,13 +19,15 @@
 
 static const double G = 9.81;
 
-/* the soft model's three methods, then the Coulomb model (hard bilateral rows) */
-enum { NMETHOD = 4 };
-static const char *const METHOD[NMETHOD] = {"newton", "pgs", "cg", "coulomb"};
+/* the soft model's three methods (PGS with its pair groups and with one block at a time),
+ * then the Coulomb model (hard bilateral rows) */
+enum { NMETHOD = 5 };
+static const char *const METHOD[NMETHOD] = {"newton", "pgs", "cg", "coulomb", "pgs-block"};
 static void set_method(cs_model *m, int k)
 {
     m->opt.contact = k == 3 ? CS_CONTACT_COULOMB : CS_CONTACT_SOFT;
-    m->opt.solver = k == 1 ? CS_SOLVER_PGS : k == 2 ? CS_SOLVER_CG : CS_SOLVER_NEWTON;
+    m->opt.solver = k == 1 || k == 4 ? CS_SOLVER_PGS : k == 2 ? CS_SOLVER_CG : CS_SOLVER_NEWTON;
+    if (k == 4) m->opt.pgs_blocks = CS_PGS_CONTACT;
 }
 
 /* the equality rows' forces of constraint e (rows 0..5) */
