@@ -82,10 +82,82 @@ static void print_actuators(const cs_model *m)
         range_text(cr, sizeof cr, m->actuator_ctrllimited[i], m->actuator_ctrlrange + 2 * i);
         range_text(fr, sizeof fr, m->actuator_forcelimited[i], m->actuator_forcerange + 2 * i);
         range_text(ar, sizeof ar, m->actuator_actlimited[i], m->actuator_actrange + 2 * i);
+        char trn[64];
+        int tid = m->actuator_trnid[2 * i];
+        if (m->actuator_trntype[i] == CS_TRN_TENDON)
+            snprintf(trn, sizeof trn, "tendon %s", cs_tendon_label(m, tid, buf2, sizeof buf2));
+        else
+            snprintf(trn, sizeof trn, "%s", cs_joint_label(m, tid, buf2, sizeof buf2));
         printf("  %3d %-14s %-14s %-6g %-11s %-30s %-32s %-18s %-18s %-18s %d\n", i,
-               cs_actuator_label(m, i, buf, sizeof buf),
-               cs_joint_label(m, m->actuator_trnid[2 * i], buf2, sizeof buf2),
+               cs_actuator_label(m, i, buf, sizeof buf), trn,
                m->actuator_gear[6 * i], dyn, gain, bias, cr, fr, ar, m->actuator_actadr[i]);
+    }
+}
+
+static void print_tendons(const cs_model *m)
+{
+    char buf[32], buf2[32], rg[48];
+    printf("\ntendons (fixed: length = sum coef * qpos; spatial: the straight path through its "
+           "sites; rows: limit within margin, friction)\n");
+    printf("  %3s %-14s %-18s %-8s %-10s %-10s %-10s %-21s %-10s %s\n", "id", "name", "range",
+           "margin", "friction", "stiffness", "damping", "springlength", "length0",
+           "path: joints (coef) or sites");
+    for (int t = 0; t < m->ntendon; t++) {
+        range_text(rg, sizeof rg, m->tendon_limited[t], m->tendon_range + 2 * t);
+        char sl[48];
+        snprintf(sl, sizeof sl, "[%g, %g]", m->tendon_lengthspring[2 * t],
+                 m->tendon_lengthspring[2 * t + 1]);
+        printf("  %3d %-14s %-18s %-8g %-10g %-10g %-10g %-21s %-10g", t,
+               cs_tendon_label(m, t, buf, sizeof buf), rg, m->tendon_margin[t],
+               m->tendon_frictionloss[t], m->tendon_stiffness[t], m->tendon_damping[t], sl,
+               m->tendon_length0[t]);
+        for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++) {
+            int o = m->wrap_objid[w];
+            if (m->wrap_type[w] == CS_WRAP_SITE)
+                printf(" site %s", m->site_name[o] ? m->site_name[o] : (snprintf(buf2, sizeof buf2, "%d", o), buf2));
+            else
+                printf(" %s (%g)", cs_joint_label(m, o, buf2, sizeof buf2), m->wrap_prm[w]);
+        }
+        putchar('\n');
+    }
+}
+
+static void print_equalities(const cs_model *m)
+{
+    static const char *const TY[] = {"connect", "weld", "joint", "tendon"};
+    char buf[32], b1[32], b2[32];
+    printf("\nequality constraints (bilateral rows: connect 3, weld 6, joint and tendon 1)\n");
+    printf("  %3s %-14s %-8s %-6s %-20s %-20s %-14s %-28s %s\n", "id", "name", "type", "active",
+           "obj1", "obj2", "solref", "solimp", "data");
+    for (int e = 0; e < m->neq; e++) {
+        int ty = m->eq_type[e], o1 = m->eq_obj1id[e], o2 = m->eq_obj2id[e];
+        const char *n1, *n2;
+        if (ty <= CS_EQ_WELD) {
+            n1 = cs_body_label(m, o1, b1, sizeof b1);
+            n2 = cs_body_label(m, o2, b2, sizeof b2);
+        } else if (ty == CS_EQ_JOINT) {
+            n1 = cs_joint_label(m, o1, b1, sizeof b1);
+            n2 = o2 >= 0 ? cs_joint_label(m, o2, b2, sizeof b2) : "-";
+        } else {
+            n1 = cs_tendon_label(m, o1, b1, sizeof b1);
+            n2 = o2 >= 0 ? cs_tendon_label(m, o2, b2, sizeof b2) : "-";
+        }
+        const double *sr = m->eq_solref + 2 * e, *si = m->eq_solimp + 5 * e;
+        const double *dt = m->eq_data + CS_NEQDATA * e;
+        char srs[64], sis[80];
+        snprintf(srs, sizeof srs, "%g %g", sr[0], sr[1]);
+        snprintf(sis, sizeof sis, "%g %g %g %g %g", si[0], si[1], si[2], si[3], si[4]);
+        printf("  %3d %-14s %-8s %-6d %-20s %-20s %-14s %-28s", e,
+               cs_eq_label(m, e, buf, sizeof buf), TY[ty], m->eq_active0[e], n1, n2, srs, sis);
+        if (ty == CS_EQ_CONNECT)
+            printf(" anchor1 (%g %g %g) anchor2 (%g %g %g)", dt[0], dt[1], dt[2], dt[3], dt[4],
+                   dt[5]);
+        else if (ty == CS_EQ_WELD)
+            printf(" anchor (%g %g %g) relpose (%g %g %g  %g %g %g %g) torquescale %g", dt[0],
+                   dt[1], dt[2], dt[3], dt[4], dt[5], dt[6], dt[7], dt[8], dt[9], dt[10]);
+        else
+            printf(" polycoef %g %g %g %g %g", dt[0], dt[1], dt[2], dt[3], dt[4]);
+        putchar('\n');
     }
 }
 
@@ -190,6 +262,8 @@ static void print_model(const cs_model *m)
             printf("  %s - %s\n", cs_body_label(m, m->exclude_body1[e], buf, sizeof buf),
                    cs_body_label(m, m->exclude_body2[e], buf2, sizeof buf2));
     }
+    if (m->ntendon) print_tendons(m);
+    if (m->neq) print_equalities(m);
     if (m->nu) print_actuators(m);
     if (m->nkey) {
         printf("\nkeyframes\n");
@@ -248,7 +322,7 @@ const cs_command cs_cmd_info = {
     "usage: conesim info SCENE\n\n"
     "Prints the compiled model: options, bodies (mass, COM in the body frame, principal\n"
     "inertia, invweight0), geoms with their contact parameters, explicit pairs, excludes,\n"
-    "actuators, keyframes, and what the loader ignored (elements and attributes without\n"
+    "tendons, equality constraints, actuators, keyframes, and what the loader ignored (elements and attributes without\n"
     "effect on the physics: sensors, cameras, lights, materials, ...). A bad scene prints FILE:LINE: what is wrong and exits 3; out of memory\n"
     "exits 6.\n",
     run_info,

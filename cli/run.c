@@ -50,7 +50,7 @@ static const opt_def OPTS[] = {
     {"--record", 1, "--record FILE.csv  trajectory CSV (step,time,body,x..wz)"},
     {"--joints", 1, "--joints FILE.csv  joint CSV (step,time,joint,type,q0..q6,v0..v5)"},
     {"--contacts", 1, "--contacts FILE.csv per-contact CSV (geoms, point, normal, dist, forces, velocities, zone)"},
-    {"--limits", 1, "--limits FILE.csv  joint limit and dry-friction rows (step,time,joint,kind,dof,pos,force)"},
+    {"--limits", 1, "--limits FILE.csv  equality, limit and dry-friction rows (step,time,joint,kind,dof,pos,force)"},
     {"--solver-log", 1, "--solver-log FILE.csv per-step, per-island solver record"},
     {"--actuators", 1, "--actuators FILE.csv actuator CSV (step,time,actuator,ctrl,force)"},
     {"--ctrl", 1, "--ctrl FILE.csv    controls over time (header time,NAME,...; linear between rows)"},
@@ -725,11 +725,14 @@ const cs_command cs_cmd_run = {
     "                     between rows, the first row's before it and the last row's after\n"
     "                     it; blank lines and lines starting with # are skipped\n"
     "  --limits FILE.csv  joint-row CSV: step,time,joint,kind,dof,pos,force, one row per\n"
-    "                     joint limit or dry-friction row in the solver, in MuJoCo's row\n"
-    "                     order (friction per dof, then limits per joint); kind friction,\n"
-    "                     limit_lower, limit_upper (hinge, slide) or limit_angle (ball);\n"
-    "                     pos the distance from the limit (0 for friction), force the\n"
-    "                     row's force (rows of state `step`, as --contacts)\n"
+    "                     solver row that is not a contact's, in MuJoCo's row order\n"
+    "                     (equality rows, friction per dof and per tendon, limits per\n"
+    "                     joint, then per tendon); kind equality (joint: the constraint,\n"
+    "                     dof: the row in it, pos: the residual), friction, tendon_friction,\n"
+    "                     limit_lower, limit_upper (hinge, slide), limit_angle (ball),\n"
+    "                     tendon_lower, tendon_upper (joint: the tendon); pos the distance\n"
+    "                     from the limit (0 for friction), force the row's force (rows of\n"
+    "                     state `step`, as --contacts)\n"
     "  --solver-log FILE.csv per step and contact island: step,time,island,bodies,contacts,\n"
     "                     iterations,at_limit,warm,improvement,primal_cost,dual_cost,\n"
     "                     feasibility,stationarity,complementarity (rows as --contacts)\n"

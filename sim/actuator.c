@@ -1,4 +1,5 @@
-/* Actuation, MuJoCo's model: joint transmissions (length gear * qpos, moment gear), the
+/* Actuation, MuJoCo's model: joint transmissions (length gear * qpos, moment gear) and
+ * tendon transmissions (length gear * ten_length, moment gear * ten_J), the
  * controls clamped to ctrlrange, activation dynamics (integrator, filter, exact filter),
  * force = gain * (ctrl or act) + bias clamped to forcerange, and qfrc_actuator. Also the
  * activations' step and the velocity derivative the implicitfast integrator needs. */
@@ -38,8 +39,13 @@ void cs_actuation(const cs_model *m, cs_data *d)
     for (int i = 0; i < nu; i++) {
         int j = m->actuator_trnid[2 * i];
         double g = m->actuator_gear[6 * i];
-        d->actuator_length[i] = g * d->qpos[m->jnt_qposadr[j]];
-        d->actuator_velocity[i] = g * d->qvel[m->jnt_dofadr[j]];
+        if (m->actuator_trntype[i] == CS_TRN_TENDON) {
+            d->actuator_length[i] = g * d->ten_length[j];
+            d->actuator_velocity[i] = g * d->ten_velocity[j];
+        } else {
+            d->actuator_length[i] = g * d->qpos[m->jnt_qposadr[j]];
+            d->actuator_velocity[i] = g * d->qvel[m->jnt_dofadr[j]];
+        }
     }
     memset(d->actuator_force, 0, (size_t)nu * sizeof *d->actuator_force);
     if (!nu || (m->opt.disableflags & CS_DSBL_ACTUATION)) {
@@ -83,8 +89,15 @@ void cs_actuation(const cs_model *m, cs_data *d)
             f = clip(f, m->actuator_forcerange[2 * i], m->actuator_forcerange[2 * i + 1]);
         d->actuator_force[i] = f; /* u[i] is not read again */
     }
-    for (int i = 0; i < nu; i++)
-        d->qfrc_actuator[act_dof(m, i)] += m->actuator_gear[6 * i] * d->actuator_force[i];
+    for (int i = 0; i < nu; i++) {
+        double gf = m->actuator_gear[6 * i] * d->actuator_force[i];
+        if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* moment gear ten_J */
+            const double *J = d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv;
+            for (int q = 0; q < m->nv; q++) d->qfrc_actuator[q] += J[q] * gf;
+        } else {
+            d->qfrc_actuator[act_dof(m, i)] += gf;
+        }
+    }
     /* gravity compensation routed through the joint's actuators, inside their bounds */
     if (m->ngravcomp)
         for (int i = 0; i < m->nv; i++)
@@ -106,10 +119,31 @@ void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot)
     }
 }
 
+double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
+{
+    /* a force held at its limit does not change with the velocity */
+    if (m->actuator_forcelimited[i]) {
+        double f = d->actuator_force[i];
+        if (f <= m->actuator_forcerange[2 * i] || f >= m->actuator_forcerange[2 * i + 1])
+            return 0;
+    }
+    double bv = m->actuator_biastype[i] == 1 ? m->actuator_biasprm[NBIAS * i + 2] : 0;
+    if (m->actuator_gaintype[i] == 1) {
+        double gv = m->actuator_gainprm[NGAIN * i + 2];
+        int a = m->actuator_actadr[i];
+        double in = d->ctrl[i]; /* MuJoCo's: the control as set, not clamped */
+        if (a >= 0)
+            in = m->actuator_actearly[i] ? next_act(m, i, d->act[a], d->act_dot[a]) : d->act[a];
+        bv += gv * in;
+    }
+    return bv;
+}
+
 void cs_actuator_vel(const cs_model *m, const cs_data *d, double *out)
 {
     if (m->opt.disableflags & CS_DSBL_ACTUATION) return;
     for (int i = 0; i < m->nu; i++) {
+        if (m->actuator_trntype[i] == CS_TRN_TENDON) continue; /* cs_tendon_implicit */
         /* a force held at its limit does not change with the velocity */
         if (m->actuator_forcelimited[i]) {
             double f = d->actuator_force[i];

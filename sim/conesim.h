@@ -66,8 +66,9 @@ enum {
     CS_DSBL_ACTUATION = 1 << 13,
     CS_DSBL_ISLAND = 1 << 14,   /* one problem for all contacts instead of one per island */
     CS_DSBL_MULTICCD = 1 << 15, /* one point per support-function pair that rests flat */
-    CS_DSBL_NATIVECCD = 1 << 16 /* overlapping support-function pairs by libccd's MPR (as
+    CS_DSBL_NATIVECCD = 1 << 16, /* overlapping support-function pairs by libccd's MPR (as
                                    MuJoCo's libccd path) instead of conesim's GJK/EPA */
+    CS_DSBL_EQUALITY = 1 << 17  /* no equality-constraint rows */
 };
 /* enable flags (set = on, MuJoCo's enableflags) */
 enum {
@@ -111,6 +112,9 @@ typedef struct {
     int disableflags;     /* CS_DSBL_* */
     int enableflags;      /* CS_ENBL_* */
     int integrator;       /* cs_integrator: Euler (default), RK4 or implicitfast */
+    double viscosity;     /* fluid viscosity: MuJoCo's inertia-box drag on every body,
+                             -3 pi d mu (v - wind) and -pi d^3 mu w (0: none) */
+    double wind[3];       /* the fluid's velocity (world) */
 } cs_option;
 
 /* ---- model ---------------------------------------------------------------------------- */
@@ -280,7 +284,52 @@ typedef struct {
     double vis_azimuth, vis_elevation;
     long nchange;         /* cs_set calls that changed the model (data made before one
                              rebuild their copies at their next forward) */
+
+    /* sites (nsite): named frames on bodies */
+    int nsite;
+    int *site_bodyid;
+    double *site_pos, *site_quat; /* 3, 4: in the body's frame */
+    char **site_name;
+
+    /* tendons (ntendon), MuJoCo's: a fixed one's length is the sum of coef * qpos over its
+     * joints (hinge, slide), its Jacobian the coefficients on their dofs; a spatial one's
+     * the length of the straight path through its sites. An actuator with
+     * actuator_trntype CS_TRN_TENDON pulls on one (moment gear[0] ten_J). */
+    int ntendon, nwrap;
+    int *tendon_adr, *tendon_num; /* its path: wrap_*[adr .. adr + num) */
+    int *wrap_type;           /* nwrap: CS_WRAP_JOINT (a fixed tendon's) or CS_WRAP_SITE (a
+                                 spatial tendon's: straight segments between its sites) */
+    int *wrap_objid;          /* nwrap: the joint or site */
+    double *wrap_prm;         /* nwrap: the joint's coefficient (sites: 0) */
+    int *tendon_limited;      /* 1: range is enforced by limit rows */
+    double *tendon_range;     /* 2 */
+    double *tendon_margin;
+    double *tendon_solref_lim, *tendon_solimp_lim; /* 2, 5 */
+    double *tendon_solref_fri, *tendon_solimp_fri; /* 2, 5 */
+    double *tendon_frictionloss; /* dry friction: a row bounded by +-frictionloss */
+    double *tendon_stiffness, *tendon_damping;
+    double *tendon_lengthspring; /* 2: no spring force between them (a dead band) */
+    double *tendon_length0;   /* length at qpos0 */
+    double *tendon_invweight0;/* J M^-1 J^T at qpos0: R of the tendon's rows */
+    char **tendon_name;
+
+    /* equality constraints (neq), MuJoCo's mjtEq and eq_data layout */
+    int neq;
+    int *eq_type;             /* cs_eq_type */
+    int *eq_obj1id, *eq_obj2id; /* bodies (connect, weld), joints, tendons; obj2 -1: none
+                                   (joint, tendon), body 0 = the world */
+    int *eq_active0;          /* active at reset */
+    double *eq_solref, *eq_solimp; /* 2, 5 */
+    double *eq_data;          /* 11: connect: anchor in body1, anchor in body2 (at qpos0);
+                                 weld: anchor in body2, relpose pos (in body1) and quat,
+                                 torquescale; joint, tendon: polycoef (5) */
+    char **eq_name;
 } cs_model;
+
+enum { CS_TRN_JOINT = 0, CS_TRN_TENDON = 3 }; /* actuator_trntype (MuJoCo's mjtTrn) */
+enum { CS_WRAP_JOINT = 1, CS_WRAP_SITE = 3 };  /* wrap_type (MuJoCo's mjtWrap) */
+typedef enum { CS_EQ_CONNECT = 0, CS_EQ_WELD = 1, CS_EQ_JOINT = 2, CS_EQ_TENDON = 3 } cs_eq_type;
+#define CS_NEQDATA 11
 
 /* ---- data ------------------------------------------------------------------------------- */
 typedef enum {
@@ -413,6 +462,16 @@ typedef struct {
     double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
     double *rk4;              /* RK4's stages: 4 (nq + 2 nv + 2 na) + 2 nv + na */
     long nchange;             /* the model's nchange this data follows (sim/setter.c) */
+
+    /* sites, tendons and equality constraints */
+    double *site_xpos;        /* 3 per site: world position */
+    double *ten_length;       /* ntendon */
+    double *ten_velocity;     /* ntendon: ten_J qvel */
+    double *ten_J;            /* ntendon x nv, dense */
+    int *eq_active;           /* neq: 1 = the constraint enters the solver (from eq_active0
+                                 at reset; the user may switch it) */
+    double *eq_scratch;       /* 24 nv: an equality's or tendon's Jacobians while its rows
+                                 are made */
 } cs_data;
 
 /* ---- loading (sim/mjcf*.c) ---------------------------------------------------------- */
@@ -508,14 +567,20 @@ void cs_constraint(const cs_model *m, cs_data *d);  /* rows + solve + store -> q
 /* Contact i's force in its contact frame, in condim order (normal, t1, t2, spin, roll1,
  * roll2; unused entries 0), as MuJoCo's mj_contactForce. */
 void cs_contact_force(const cs_model *m, const cs_data *d, int i, double f[6]);
-/* The joint rows of the last constraint stage (limits and dry joint friction), in row
- * order: MuJoCo's, a friction row per dof with frictionloss, then the limit rows joint by
- * joint (a hinge's or slide's lower side before its upper). */
+/* The rows of the last constraint stage that are not contacts, in row order: MuJoCo's,
+ * the equality rows (constraint by constraint), a friction row per dof with frictionloss,
+ * one per tendon with frictionloss, then the limit rows joint by joint (a hinge's or
+ * slide's lower side before its upper), then tendon by tendon. */
 typedef enum {
     CS_JROW_FRICTION = 0, /* dry friction on one dof: |force| <= frictionloss */
     CS_JROW_LOWER = 1,    /* hinge or slide at its lower limit: pos = q - range[0] */
     CS_JROW_UPPER = 2,    /* hinge or slide at its upper limit: pos = range[1] - q */
-    CS_JROW_ANGLE = 3     /* ball joint at its rotation-angle limit: pos = max(range) - angle */
+    CS_JROW_ANGLE = 3,    /* ball joint at its rotation-angle limit: pos = max(range) - angle */
+    CS_JROW_TENDON_FRICTION = 4, /* dry friction on a tendon (joint: -1, dof: -1) */
+    CS_JROW_TENDON_LOWER = 5,    /* a tendon at its lower limit: pos = length - range[0] */
+    CS_JROW_TENDON_UPPER = 6,    /* a tendon at its upper limit: pos = range[1] - length */
+    CS_JROW_EQUALITY = 7  /* one row of an equality constraint: pos = its residual (dof: the
+                             row within the constraint, 0..5) */
 } cs_jrow_kind;
 typedef struct {
     int kind;     /* cs_jrow_kind */
@@ -525,12 +590,15 @@ typedef struct {
                      0 for friction, as MuJoCo's efc_pos */
     double force; /* the row's force (MuJoCo's efc_force): a limit's >= 0 pushes the joint
                      back into its range, a friction row's opposes the dof's motion */
+    int tendon;   /* tendon rows: the tendon (else -1) */
+    int eq;       /* equality rows: the constraint (else -1) */
 } cs_jrow;
-/* The number of joint rows (at most nv + 2 njnt), and row i of them (0, or -1 when i is
+/* The number of those rows, and row i of them (0, or -1 when i is
  * out of range). */
 int cs_jrow_count(const cs_model *m, const cs_data *d);
 int cs_jrow_get(const cs_model *m, const cs_data *d, int i, cs_jrow *out);
-/* the limit CSV's kind word: friction, limit_lower, limit_upper, limit_angle */
+/* the limit CSV's kind word: friction, limit_lower, limit_upper, limit_angle,
+ * tendon_friction, tendon_lower, tendon_upper, equality */
 const char *cs_jrow_kind_name(int kind);
 void cs_integrate(const cs_model *m, cs_data *d);   /* semi-implicit Euler */
 
@@ -593,6 +661,9 @@ const char *cs_joint_label(const cs_model *m, int jnt, char *buf, size_t bufsz);
 int cs_name2id_joint(const cs_model *m, const char *name); /* -1 if absent */
 int cs_name2id_actuator(const cs_model *m, const char *name); /* -1 if absent */
 const char *cs_actuator_label(const cs_model *m, int act, char *buf, size_t bufsz);
+/* a tendon's / equality constraint's name, else "tendon<i>" / "equality<i>" */
+const char *cs_tendon_label(const cs_model *m, int t, char *buf, size_t bufsz);
+const char *cs_eq_label(const cs_model *m, int e, char *buf, size_t bufsz);
 
 /* ---- fields by name (sim/fields.c), for bindings that must not copy the layouts ------ */
 typedef enum { CS_FIELD_INT = 0, CS_FIELD_DOUBLE = 1 } cs_field_type;

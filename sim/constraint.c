@@ -1,5 +1,6 @@
-/* The constraint stage: rows in MuJoCo's order (dry joint friction per dof with
- * frictionloss, joint limits within their margin, then one soft-contact block per contact
+/* The constraint stage: rows in MuJoCo's order (equality constraints, dry friction per dof
+ * and per tendon with frictionloss, joint and tendon limits within their margin, then one
+ * soft-contact block per contact
  * that enters the solver, dist < margin - gap; all in generalised coordinates), the solve
  * (solver/: PGS, CG or Newton, elliptic or pyramidal), and the store stage that puts
  * forces, velocities and zones back onto the contacts. */
@@ -10,6 +11,7 @@
 #include "conesim.h"
 #include "solver/coulomb.h"
 #include "solver/solver.h"
+#include "spatial.h"
 #include "stages.h"
 
 static int zone_of(const cs_model *m, const cs_efc *e, int k)
@@ -81,17 +83,163 @@ static void joint_row(const cs_model *m, cs_data *d, int kind, int id, int dof, 
     if (cs_efc_add_joint_row(d->efc, &r, id, d->qvel, ro) < 0) d->warning[CS_WARN_NOMEM]++;
 }
 
-/* dry friction on every dof with frictionloss, then the limits (MuJoCo's order) */
+/* nrow rows given densely (nrow x nv at Jd) as one block over the trees their nonzero
+ * columns touch (at most two: the loader refuses more); rows without a nonzero are left
+ * out, as MuJoCo leaves out empty rows */
+static void dense_rows(const cs_model *m, cs_data *d, int kind, int id, int nrow,
+                       const double *Jd, const double *pos, double margin, const double *solref,
+                       const double *solimp, const double *invw, double floss,
+                       const cs_row_opts *ro)
+{
+    int nv = m->nv, tr[2] = {-1, -1};
+    for (int i = 0; i < nv; i++) {
+        int nz = 0;
+        for (int r = 0; r < nrow; r++) nz |= Jd[(size_t)r * nv + i] != 0;
+        if (!nz) continue;
+        int t = m->dof_treeid[i];
+        if (t == tr[0] || t == tr[1]) continue;
+        if (tr[0] < 0) tr[0] = t;
+        else if (tr[1] < 0) tr[1] = t;
+        else return;
+    }
+    if (tr[0] < 0) return;
+    cs_rows_in in = {kind, nrow, {tr[0], tr[1]}, {m->tree_dofadr[tr[0]], 0},
+                     {m->tree_dofnum[tr[0]], 0}, NULL, pos, margin, {solref[0], solref[1]},
+                     {solimp[0], solimp[1], solimp[2], solimp[3], solimp[4]}, invw, floss};
+    if (tr[1] >= 0) {
+        in.dofadr[1] = m->tree_dofadr[tr[1]];
+        in.ndof[1] = m->tree_dofnum[tr[1]];
+    }
+    int n = in.ndof[0] + in.ndof[1];
+    double *Jp = d->eq_scratch + 6 * (size_t)nv;
+    for (int r = 0; r < nrow; r++)
+        for (int q = 0; q < n; q++) {
+            int dof = q < in.ndof[0] ? in.dofadr[0] + q : in.dofadr[1] + q - in.ndof[0];
+            Jp[(size_t)r * n + q] = Jd[(size_t)r * nv + dof];
+        }
+    in.J = Jp;
+    if (cs_efc_add_rows(d->efc, &in, id, d->qvel, ro) < 0) d->warning[CS_WARN_NOMEM]++;
+}
+
+/* one equality constraint's rows: MuJoCo's mj_instantiateEquality residuals and Jacobians,
+ * mj_diagApprox's weights */
+static void equality_rows(const cs_model *m, cs_data *d, int e, const cs_row_opts *ro)
+{
+    int nv = m->nv, o1 = m->eq_obj1id[e], o2 = m->eq_obj2id[e], nrow = 1;
+    const double *dt = m->eq_data + CS_NEQDATA * e;
+    double *Jd = d->eq_scratch, *jp1 = Jd + 12 * (size_t)nv, *jr1 = jp1 + 3 * (size_t)nv;
+    double *jp2 = jr1 + 3 * (size_t)nv, *jr2 = jp2 + 3 * (size_t)nv;
+    double pos[6], iw[6];
+    memset(Jd, 0, 6 * (size_t)nv * sizeof *Jd);
+    switch (m->eq_type[e]) {
+    case CS_EQ_CONNECT:
+    case CS_EQ_WELD: {
+        int weld = m->eq_type[e] == CS_EQ_WELD;
+        /* connect: body1's anchor data[0..2], body2's data[3..5]; weld the other way */
+        const double *a1 = weld ? dt + 3 : dt, *a2 = weld ? dt : dt + 3;
+        double p1[3], p2[3];
+        sp_mulmv3(d->xmat + 9 * o1, a1, p1);
+        sp_mulmv3(d->xmat + 9 * o2, a2, p2);
+        for (int k = 0; k < 3; k++) {
+            p1[k] += d->xpos[3 * o1 + k];
+            p2[k] += d->xpos[3 * o2 + k];
+            pos[k] = p1[k] - p2[k];
+        }
+        cs_jac(m, d, o1, p1, jp1, jr1);
+        cs_jac(m, d, o2, p2, jp2, jr2);
+        for (size_t i = 0; i < 3 * (size_t)nv; i++) Jd[i] = jp1[i] - jp2[i];
+        double tw = m->body_invweight0[2 * o1] + m->body_invweight0[2 * o2];
+        iw[0] = iw[1] = iw[2] = tw;
+        nrow = 3;
+        if (!weld) break;
+        /* orientation: the axis part of q2^-1 q1 relpose, its Jacobian
+         * 0.5 (q2^-1 (w1 - w2) q1 relpose), both scaled by torquescale */
+        double q[4], n2[4], e2[4], ts = dt[10];
+        const double *x2 = d->xquat + 4 * o2;
+        cs_mulquat(q, d->xquat + 4 * o1, dt + 6);
+        n2[0] = x2[0];
+        n2[1] = -x2[1];
+        n2[2] = -x2[2];
+        n2[3] = -x2[3];
+        cs_mulquat(e2, n2, q);
+        for (int k = 0; k < 3; k++) pos[3 + k] = ts * e2[1 + k];
+        for (int j = 0; j < nv; j++) {
+            double w[4] = {0, jr1[j] - jr2[j], jr1[nv + j] - jr2[nv + j],
+                           jr1[2 * nv + j] - jr2[2 * nv + j]}, a[4], b[4];
+            cs_mulquat(a, n2, w);
+            cs_mulquat(b, a, q);
+            for (int k = 0; k < 3; k++) Jd[(size_t)(3 + k) * nv + j] = 0.5 * ts * b[1 + k];
+        }
+        double rw = m->body_invweight0[2 * o1 + 1] + m->body_invweight0[2 * o2 + 1];
+        iw[3] = iw[4] = iw[5] = rw;
+        nrow = 6;
+        break;
+    }
+    case CS_EQ_JOINT:
+    case CS_EQ_TENDON: {
+        int jt = m->eq_type[e] == CS_EQ_JOINT;
+        double v1 = jt ? d->qpos[m->jnt_qposadr[o1]] - m->qpos0[m->jnt_qposadr[o1]]
+                       : d->ten_length[o1] - m->tendon_length0[o1];
+        if (jt) Jd[m->jnt_dofadr[o1]] = 1;
+        else memcpy(Jd, d->ten_J + (size_t)o1 * nv, (size_t)nv * sizeof *Jd);
+        iw[0] = jt ? m->dof_invweight0[m->jnt_dofadr[o1]] : m->tendon_invweight0[o1];
+        pos[0] = v1 - dt[0];
+        if (o2 >= 0) { /* obj1 = polynomial of obj2, both from their reference values */
+            double x = jt ? d->qpos[m->jnt_qposadr[o2]] - m->qpos0[m->jnt_qposadr[o2]]
+                          : d->ten_length[o2] - m->tendon_length0[o2];
+            pos[0] -= x * (dt[1] + x * (dt[2] + x * (dt[3] + x * dt[4])));
+            double der = dt[1] + x * (2 * dt[2] + x * (3 * dt[3] + x * 4 * dt[4]));
+            if (jt) Jd[m->jnt_dofadr[o2]] -= der;
+            else
+                for (int i = 0; i < nv; i++) Jd[i] -= der * d->ten_J[(size_t)o2 * nv + i];
+            iw[0] += jt ? m->dof_invweight0[m->jnt_dofadr[o2]] : m->tendon_invweight0[o2];
+        }
+        break;
+    }
+    default: return;
+    }
+    dense_rows(m, d, CS_BLOCK_EQUALITY, e, nrow, Jd, pos, 0, m->eq_solref + 2 * e,
+               m->eq_solimp + 5 * e, iw, 0, ro);
+}
+
+/* a tendon's row: friction (sign 0) or a limit side (+1 lower: J = ten_J, -1 upper) */
+static void tendon_row(const cs_model *m, cs_data *d, int t, int sign, double dist,
+                       const cs_row_opts *ro)
+{
+    int nv = m->nv;
+    double *Jd = d->eq_scratch, iw = m->tendon_invweight0[t];
+    const double *J = d->ten_J + (size_t)t * nv;
+    for (int i = 0; i < nv; i++) Jd[i] = sign < 0 ? -J[i] : J[i];
+    if (sign == 0)
+        dense_rows(m, d, CS_BLOCK_FRICTIONLOSS, nv + t, 1, Jd, &dist, 0,
+                   m->tendon_solref_fri + 2 * t, m->tendon_solimp_fri + 5 * t, &iw,
+                   m->tendon_frictionloss[t], ro);
+    else
+        dense_rows(m, d, CS_BLOCK_LIMIT, m->njnt + 2 * t + (sign < 0), 1, Jd, &dist,
+                   m->tendon_margin[t],
+                   m->tendon_solref_lim + 2 * t, m->tendon_solimp_lim + 5 * t, &iw, 0, ro);
+}
+
+/* MuJoCo's order: the equality constraints, dry friction on every dof and then every
+ * tendon with frictionloss, the joint limits, then the tendon limits. Block ids: the
+ * constraint; a dof (friction) or joint (limit); nv + tendon (friction), njnt + 2 tendon
+ * (lower limit), + 1 (upper). */
 static void make_joint_rows(const cs_model *m, cs_data *d, const cs_row_opts *ro)
 {
     int dis = m->opt.disableflags;
-    if (!(dis & CS_DSBL_FRICTIONLOSS))
+    if (!(dis & CS_DSBL_EQUALITY))
+        for (int e = 0; e < m->neq; e++)
+            if (d->eq_active[e]) equality_rows(m, d, e, ro);
+    if (!(dis & CS_DSBL_FRICTIONLOSS)) {
         for (int i = 0; i < m->nv; i++) {
             double one = 1;
             if (m->dof_frictionloss[i] > 0)
                 joint_row(m, d, CS_BLOCK_FRICTIONLOSS, i, i, 1, &one, 0, 0, m->dof_solref + 2 * i,
                           m->dof_solimp + 5 * i, m->dof_frictionloss[i], ro);
         }
+        for (int t = 0; t < m->ntendon; t++)
+            if (m->tendon_frictionloss[t] > 0) tendon_row(m, d, t, 0, 0, ro);
+    }
     if (dis & CS_DSBL_LIMIT) return;
     for (int j = 0; j < m->njnt; j++) {
         if (!m->jnt_limited[j]) continue;
@@ -118,6 +266,12 @@ static void make_joint_rows(const cs_model *m, cs_data *d, const cs_row_opts *ro
                 joint_row(m, d, CS_BLOCK_LIMIT, j, a, 3, jv, dist, margin, sr, si, 0, ro);
             }
         }
+    }
+    for (int t = 0; t < m->ntendon; t++) {
+        if (!m->tendon_limited[t]) continue;
+        double len = d->ten_length[t], mg = m->tendon_margin[t], *r = m->tendon_range + 2 * t;
+        if (len - r[0] < mg) tendon_row(m, d, t, 1, len - r[0], ro);
+        if (r[1] - len < mg) tendon_row(m, d, t, -1, r[1] - len, ro);
     }
 }
 
@@ -166,13 +320,19 @@ static void make_rows(const cs_model *m, cs_data *d)
     if (coulomb) cs_coulomb_rows(d->efc, m->opt.timestep); /* hard rows, velocity targets */
 }
 
+static int is_contact(int kind)
+{
+    return kind == CS_BLOCK_FRICTIONLESS || kind == CS_BLOCK_ELLIPTIC ||
+           kind == CS_BLOCK_PYRAMIDAL;
+}
+
 /* store: forces, contact-frame velocities and zones onto the contacts; qfrc_constraint =
  * J^T f */
 static void store(const cs_model *m, cs_data *d)
 {
     const cs_efc *e = d->efc;
     for (int k = 0; k < e->nblock; k++) {
-        if (e->blk_kind[k] == CS_BLOCK_LIMIT || e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) continue;
+        if (!is_contact(e->blk_kind[k])) continue;
         cs_contact *c = &d->contact[e->blk_id[k]];
         memcpy(c->force, e->blk_force + CS_MAXDIM * k, sizeof c->force);
         memcpy(c->vel, e->blk_cvel + CS_MAXDIM * k, sizeof c->vel);
@@ -255,15 +415,13 @@ void cs_contact_force(const cs_model *m, const cs_data *d, int i, double f[6])
     memcpy(f, d->contact[i].force, 6 * sizeof *f);
 }
 
-/* the joint rows are the first blocks (make_rows makes them before the contacts) */
+/* the rows that are not contacts come first (make_rows makes them before the contacts) */
 int cs_jrow_count(const cs_model *m, const cs_data *d)
 {
     (void)m;
     const cs_efc *e = d->efc;
     int n = 0;
-    while (n < e->nblock &&
-           (e->blk_kind[n] == CS_BLOCK_LIMIT || e->blk_kind[n] == CS_BLOCK_FRICTIONLOSS))
-        n++;
+    while (n < e->nefc && !is_contact(e->type[n])) n++;
     return n;
 }
 
@@ -271,11 +429,27 @@ int cs_jrow_get(const cs_model *m, const cs_data *d, int i, cs_jrow *out)
 {
     if (i < 0 || i >= cs_jrow_count(m, d)) return -1;
     const cs_efc *e = d->efc;
-    int r = e->blk_row[i], id = e->blk_id[i];
-    if (e->blk_kind[i] == CS_BLOCK_FRICTIONLOSS) {
-        out->kind = CS_JROW_FRICTION;
-        out->dof = id;
-        out->joint = m->dof_jntid[id];
+    int r = i, k = e->block[r], id = e->blk_id[k];
+    out->tendon = out->eq = -1;
+    if (e->blk_kind[k] == CS_BLOCK_EQUALITY) {
+        out->kind = CS_JROW_EQUALITY;
+        out->eq = id;
+        out->joint = -1;
+        out->dof = r - e->blk_row[k];
+    } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+        if (id < m->nv) {
+            out->kind = CS_JROW_FRICTION;
+            out->dof = id;
+            out->joint = m->dof_jntid[id];
+        } else {
+            out->kind = CS_JROW_TENDON_FRICTION;
+            out->tendon = id - m->nv;
+            out->joint = out->dof = -1;
+        }
+    } else if (id >= m->njnt) { /* a tendon limit: njnt + 2 t, + 1 for the upper side */
+        out->tendon = (id - m->njnt) / 2;
+        out->joint = out->dof = -1;
+        out->kind = (id - m->njnt) % 2 ? CS_JROW_TENDON_UPPER : CS_JROW_TENDON_LOWER;
     } else {
         out->joint = id;
         out->dof = m->jnt_dofadr[id];

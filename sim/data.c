@@ -18,7 +18,7 @@
     X(qHLD) X(qHDiagInv) X(qacc_implicit) X(qDeriv) X(crb) X(cacc) X(cfrc) X(cdofdot) \
     X(contact) X(rawcon) X(jac) \
     X(ctrl) X(act) X(act_dot) X(actuator_length) X(actuator_velocity) X(actuator_force) \
-    X(qfrc_actuator) X(rk4)
+    X(qfrc_actuator) X(rk4) X(site_xpos) X(ten_length) X(ten_velocity) X(ten_J) X(eq_active) X(eq_scratch)
 
 void cs_free_data(cs_data *d)
 {
@@ -60,6 +60,8 @@ cs_data *cs_make_data(const cs_model *m)
     size_t nu = (size_t)m->nu, na = (size_t)m->na;
     A(ctrl, nu); A(act, na); A(act_dot, na); A(actuator_length, nu); A(actuator_velocity, nu);
     A(actuator_force, nu); A(qfrc_actuator, nv);
+    A(site_xpos, 3 * (size_t)m->nsite); A(ten_length, m->ntendon); A(ten_velocity, m->ntendon); A(ten_J, (size_t)m->ntendon * nv);
+    A(eq_active, m->neq); A(eq_scratch, m->neq || m->ntendon || m->opt.viscosity > 0 ? 24 * (size_t)nv : 0);
     A(rk4, m->opt.integrator == CS_INT_RK4 ? 4 * (nq + 2 * nv + 2 * na) + 2 * nv + na : 0);
 #undef A
     int oom = 0;
@@ -106,6 +108,7 @@ void cs_reset(const cs_model *m, cs_data *d)
     memset(d->ctrl, 0, (size_t)m->nu * sizeof *d->ctrl);
     memset(d->act, 0, (size_t)m->na * sizeof *d->act);
     memset(d->act_dot, 0, (size_t)m->na * sizeof *d->act_dot);
+    memcpy(d->eq_active, m->eq_active0, (size_t)m->neq * sizeof *d->eq_active);
     d->ncon = 0;
     d->nefc = 0;
     cs_efc_clear(d->efc);

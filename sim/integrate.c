@@ -229,6 +229,8 @@ static void implicitfast(const cs_model *m, cs_data *d)
         if (m->jnt_type[j] == CS_JNT_FREE && standalone_free(m, m->jnt_bodyid[j])) continue;
         for (int i = o; i < o + n; i++) d->qH[m->dof_Madr[i]] -= h * D[i];
     }
+    cs_tendon_implicit(m, d, h, d->qH);
+    cs_fluid_implicit(m, d, h, d->qH);
     double *a = d->qacc_implicit;
     const double *qacc = solve_qH(m, d);
     if (qacc == a)

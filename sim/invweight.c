@@ -8,6 +8,7 @@
 #include "alloc.h"
 #include "conesim.h"
 #include "solver/mass.h"
+#include "spatial.h"
 #include "stages.h"
 
 #define MINVAL 1e-15 /* mjMINVAL */
@@ -35,7 +36,7 @@ int cs_model_invweight0(cs_model *m)
     A(dof_xaxis, 3 * nv); A(dof_xanchor, 3 * nv); A(cdof, 6 * nv); A(crb, 13 * nb);
     A(qM, m->nM); A(qLD, m->nM); A(qLDiagInv, nv);
 #undef A
-    double *jac = cs_calloc(6 * (size_t)nv + 1, sizeof *jac);
+    double *jac = cs_calloc(12 * (size_t)nv + 1, sizeof *jac);
     double *x = cs_calloc((size_t)nv + 1, sizeof *x);
     int oom = !jac || !x;
 #define C(f) oom |= d.f == NULL;
@@ -100,6 +101,40 @@ int cs_model_invweight0(cs_model *m)
             double s = 0;
             for (int k = 0; k < len; k++) s += diag[g + k];
             for (int k = 0; k < len; k++) m->dof_invweight0[a + g + k] = s / len;
+        }
+    }
+    /* tendons: length and J M^-1 J^T at qpos0; a negative
+     * springlength is the length there */
+    for (int t = 0; t < m->ntendon; t++) {
+        double len = cs_tendon_eval(m, &d, t, jac, jac + nv);
+        memcpy(x, jac, (size_t)nv * sizeof *x);
+        cs_mass_solve(&M, x, 0, nv);
+        double s = 0;
+        for (int i = 0; i < nv; i++) s += jac[i] * x[i];
+        m->tendon_invweight0[t] = s;
+        m->tendon_length0[t] = len;
+        double *ls = m->tendon_lengthspring + 2 * t;
+        if (ls[0] < 0 && ls[1] < 0) ls[0] = ls[1] = len;
+    }
+    /* equality constraints: the second anchor of a connect, the relative pose of a weld
+     * without relpose, from the bodies' frames at qpos0 (MuJoCo's set0) */
+    for (int e = 0; e < m->neq; e++) {
+        double *dt = m->eq_data + CS_NEQDATA * e, w[3], p[3];
+        int b1 = m->eq_obj1id[e], b2 = m->eq_obj2id[e];
+        const double *x1 = d.xpos + 3 * b1, *R1 = d.xmat + 9 * b1;
+        const double *x2 = d.xpos + 3 * b2, *R2 = d.xmat + 9 * b2;
+        if (m->eq_type[e] == CS_EQ_CONNECT) { /* anchor (body1) in body2's frame */
+            sp_mulmv3(R1, dt, w);
+            for (int k = 0; k < 3; k++) p[k] = x1[k] + w[k] - x2[k];
+            sp_mulmtv3(R2, p, dt + 3);
+        } else if (m->eq_type[e] == CS_EQ_WELD && dt[6] == 0 && dt[7] == 0 && dt[8] == 0 &&
+                   dt[9] == 0) { /* anchor (body2) in body1's frame, q1^-1 q2 */
+            sp_mulmv3(R2, dt, w);
+            for (int k = 0; k < 3; k++) p[k] = x2[k] + w[k] - x1[k];
+            sp_mulmtv3(R1, p, dt + 3);
+            const double *q1 = d.xquat + 4 * b1;
+            double n1[4] = {q1[0], -q1[1], -q1[2], -q1[3]};
+            cs_mulquat(dt + 6, n1, d.xquat + 4 * b2);
         }
     }
 done:

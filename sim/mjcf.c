@@ -635,16 +635,18 @@ static char *read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag)
     char *joint = attr(c, n, "joint"), *jip = attr(c, n, "jointinparent");
     if (joint && jip) FAILN(c, n, "jointinparent", "give one transmission target (also 'joint')");
     if (jip) joint = jip; /* on hinge and slide joints the same as joint */
-    static const char *const TRN[] = {"tendon", "site", "body", "cranksite", NULL};
+    if (joint && attr(c, n, "tendon"))
+        FAILN(c, n, "tendon", "give one transmission target (also 'joint')");
+    static const char *const TRN[] = {"site", "body", "cranksite", NULL};
     for (int i = 0; TRN[i]; i++)
         if (attr(c, n, TRN[i]))
-            FAILN(c, n, TRN[i], "%s transmissions are not supported (joint transmissions only)",
-                  TRN[i]);
+            FAILN(c, n, TRN[i], "%s transmissions are not supported (joint and tendon "
+                  "transmissions only)", TRN[i]);
     static const char *const TRNX[] = {"refsite", "slidersite", "cranklength", NULL};
     for (int i = 0; TRNX[i]; i++)
         if (attr(c, n, TRNX[i]))
             FAILN(c, n, TRNX[i], "site and slider-crank transmissions are not supported (joint "
-                                 "transmissions only)");
+                                 "and tendon transmissions only)");
 
     if (strcmp(tag, "motor") == 0) {
         a->gainprm[0] = 1;
@@ -725,7 +727,9 @@ static void parse_actuators(cs_mjcf *c, xmlNode *n)
         for (int i = 0; ACT_TAGS[i]; i++)
             if (strcmp(en, ACT_TAGS[i]) == 0) A.tag = ACT_TAGS[i];
         A.joint = read_actuator(c, ch, &A.s, A.tag);
-        if (!A.joint) FAILN(c, ch, "joint", "missing transmission target (a joint)");
+        A.tendon = attr(c, ch, "tendon");
+        if (!A.joint && !A.tendon)
+            FAILN(c, ch, "joint", "missing transmission target (a joint or a tendon)");
         A.name = attr(c, ch, "name");
         if (A.name)
             for (int i = 0; i < c->nact; i++)
@@ -734,6 +738,187 @@ static void parse_actuators(cs_mjcf *c, xmlNode *n)
         A.line = line_of(ch);
         cs_mjcf_grow(c, (void **)&c->act, &c->capact, c->nact, sizeof *c->act);
         c->act[c->nact++] = A;
+    }
+}
+
+/* ---- <tendon> and <equality> -------------------------------------------------------- */
+static const char *const TENDON_ATTRS[] = {"name", "class", "limited", "range", "margin",
+    "frictionloss", "stiffness", "damping", "springlength", "armature", "solreflimit",
+    "solimplimit", "solreffriction", "solimpfriction", "actuatorfrclimited",
+    "actuatorfrcrange", NULL};
+static const char *const TENDON_VISUAL[] = {"group", "user", "rgba", "width", "material", NULL};
+
+static void read_tendon_attrs(cs_mjcf *c, xmlNode *n, cs_tspec *t)
+{
+    int k = keyword(c, n, "limited", LIMITED);
+    if (k >= 0) t->limited = k;
+    nums(c, n, "range", t->range, 2, 2);
+    double v, sl[2], si[5];
+    if (num1(c, n, "margin", &v)) t->margin = v;
+    if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); t->frictionloss = v; }
+    if (num1(c, n, "stiffness", &v)) { nonneg(c, n, "stiffness", &v, 1); t->stiffness = v; }
+    if (num1(c, n, "damping", &v)) { nonneg(c, n, "damping", &v, 1); t->damping = v; }
+    if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); t->armature = v; }
+    if ((k = nums(c, n, "springlength", sl, 1, 2))) {
+        t->springlength[0] = sl[0];
+        t->springlength[1] = k == 2 ? sl[1] : sl[0];
+    }
+    nums(c, n, "solreflimit", t->solreflimit, 2, 2);
+    nums(c, n, "solreffriction", t->solreffriction, 2, 2);
+    if ((k = nums(c, n, "solimplimit", si, 3, 5))) {
+        solimp_check(c, n, "solimplimit", si);
+        memcpy(t->solimplimit, si, (size_t)k * sizeof *si);
+    }
+    if ((k = nums(c, n, "solimpfriction", si, 3, 5))) {
+        solimp_check(c, n, "solimpfriction", si);
+        memcpy(t->solimpfriction, si, (size_t)k * sizeof *si);
+    }
+    if (attr(c, n, "actuatorfrcrange"))
+        FAILN(c, n, "actuatorfrcrange", "a tendon's actuator force range is not supported");
+    if (keyword(c, n, "actuatorfrclimited", LIMITED) == CS_LIMITED_TRUE)
+        FAILN(c, n, "actuatorfrclimited", "a tendon's actuator force range is not supported");
+}
+
+static void parse_tendons(cs_mjcf *c, xmlNode *n)
+{
+    check_attrs(c, n, NULL, NULL);
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        const char *en = ename(ch);
+        int spatial = strcmp(en, "spatial") == 0;
+        if (!spatial && strcmp(en, "fixed") != 0)
+            FAILN(c, ch, NULL, "unknown element inside <tendon>");
+        check_attrs(c, ch, TENDON_ATTRS, TENDON_VISUAL);
+        cs_tendonir T = {0};
+        T.s = c->cls[class_of(c, ch, 0)].tendon;
+        read_tendon_attrs(c, ch, &T.s);
+        T.name = attr(c, ch, "name");
+        T.line = line_of(ch);
+        T.spatial = spatial;
+        if (T.name)
+            for (int i = 0; i < c->nten; i++)
+                if (c->ten[i].name && strcmp(c->ten[i].name, T.name) == 0)
+                    FAILN(c, ch, "name", "duplicate tendon name '%s'", T.name);
+        int nj = 0;
+        for (xmlNode *j = ch->children; j; j = j->next)
+            if (j->type == XML_ELEMENT_NODE) nj++;
+        if (!nj && !spatial) FAILN(c, ch, NULL, "a fixed tendon needs at least one <joint>");
+        if (nj < 2 && spatial) FAILN(c, ch, NULL, "a spatial tendon needs at least two <site>s");
+        T.joint = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.joint);
+        T.coef = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.coef);
+        T.jline = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.jline);
+        T.jid = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.jid);
+        for (xmlNode *j = ch->children; j; j = j->next) {
+            if (j->type != XML_ELEMENT_NODE) continue;
+            if (spatial) { /* straight segments between sites */
+                if (strcmp(ename(j), "geom") == 0)
+                    FAILN(c, j, NULL, "wrapping around geoms is not supported (a spatial tendon "
+                                      "here is straight from site to site)");
+                if (strcmp(ename(j), "pulley") == 0)
+                    FAILN(c, j, NULL, "pulleys are not supported (a spatial tendon here is one "
+                                      "branch of straight segments between sites)");
+                if (strcmp(ename(j), "site") != 0)
+                    FAILN(c, j, NULL, "unknown element inside <spatial>");
+                check_attrs(c, j, (const char *const[]){"site", NULL}, NULL);
+                char *sn = attr(c, j, "site");
+                if (!sn) FAILN(c, j, "site", "missing site name");
+                T.coef[T.njoint] = 0;
+                T.jline[T.njoint] = line_of(j);
+                T.joint[T.njoint++] = sn;
+                continue;
+            }
+            if (strcmp(ename(j), "joint") != 0)
+                FAILN(c, j, NULL, "a fixed tendon holds <joint> elements only");
+            check_attrs(c, j, (const char *const[]){"joint", "coef", NULL}, NULL);
+            char *jn = attr(c, j, "joint");
+            if (!jn) FAILN(c, j, "joint", "missing joint name");
+            if (!num1(c, j, "coef", &T.coef[T.njoint]))
+                FAILN(c, j, "coef", "missing coefficient");
+            T.jline[T.njoint] = line_of(j);
+            T.joint[T.njoint++] = jn;
+        }
+        cs_mjcf_grow(c, (void **)&c->ten, &c->capten, c->nten, sizeof *c->ten);
+        c->ten[c->nten++] = T;
+    }
+}
+
+static const char *const EQ_COMMON[] = {"name", "class", "active", "solref", "solimp", NULL};
+static const char *const EQ_TAGS[] = {"connect", "weld", "joint", "tendon", NULL};
+static const char *const EQ_ATTRS[][13] = {
+    {"name", "class", "active", "solref", "solimp", "body1", "body2", "anchor", "site1", "site2",
+     NULL},
+    {"name", "class", "active", "solref", "solimp", "body1", "body2", "anchor", "site1", "site2",
+     "relpose", "torquescale", NULL},
+    {"name", "class", "active", "solref", "solimp", "joint1", "joint2", "polycoef", NULL},
+    {"name", "class", "active", "solref", "solimp", "tendon1", "tendon2", "polycoef", NULL}};
+
+static void read_eq_attrs(cs_mjcf *c, xmlNode *n, cs_espec *e)
+{
+    boolean(c, n, "active", &e->active);
+    nums(c, n, "solref", e->solref, 2, 2);
+    double si[5];
+    int k = nums(c, n, "solimp", si, 3, 5);
+    if (k) {
+        solimp_check(c, n, "solimp", si);
+        memcpy(e->solimp, si, (size_t)k * sizeof *si);
+    }
+}
+
+static void parse_equality(cs_mjcf *c, xmlNode *n)
+{
+    check_attrs(c, n, NULL, NULL);
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        const char *en = ename(ch);
+        if (strncmp(en, "flex", 4) == 0)
+            FAILN(c, ch, NULL, "flex equality constraints are not supported (no flexes)");
+        int t = -1;
+        for (int i = 0; EQ_TAGS[i]; i++)
+            if (strcmp(en, EQ_TAGS[i]) == 0) t = i;
+        if (t < 0) FAILN(c, ch, NULL, "unknown element inside <equality>");
+        check_attrs(c, ch, EQ_ATTRS[t], NULL);
+        cs_eqir E = {0};
+        E.s = c->cls[class_of(c, ch, 0)].eq;
+        read_eq_attrs(c, ch, &E.s);
+        E.type = t;
+        E.tag = EQ_TAGS[t];
+        E.line = line_of(ch);
+        E.name = attr(c, ch, "name");
+        if (E.name)
+            for (int i = 0; i < c->neq; i++)
+                if (c->eq[i].name && strcmp(c->eq[i].name, E.name) == 0)
+                    FAILN(c, ch, "name", "duplicate equality name '%s'", E.name);
+        E.id1 = E.id2 = -1;
+        E.polycoef[1] = 1; /* MuJoCo's default 0 1 0 0 0: obj1 = obj2 */
+        E.torquescale = 1;
+        E.relpose[1] = 1;  /* 0 1 0 0 0 0 0: the quaternion part 0, the pose at qpos0 */
+        if (t == CS_EQ_CONNECT || t == CS_EQ_WELD) {
+            if (attr(c, ch, "site1") || attr(c, ch, "site2"))
+                FAILN(c, ch, attr(c, ch, "site1") ? "site1" : "site2",
+                      "the site form is not supported (sites are not modelled): give body1, "
+                      "body2 and anchor");
+            E.obj1 = attr(c, ch, "body1");
+            E.obj2 = attr(c, ch, "body2");
+            if (!E.obj1) FAILN(c, ch, "body1", "missing body1");
+            E.has_anchor = nums(c, ch, "anchor", E.anchor, 3, 3) > 0;
+            if (t == CS_EQ_CONNECT && !E.has_anchor)
+                FAILN(c, ch, "anchor", "a connect constraint needs an anchor");
+            if (t == CS_EQ_WELD) {
+                nums(c, ch, "relpose", E.relpose, 7, 7);
+                E.has_relpose = E.relpose[3] != 0 || E.relpose[4] != 0 || E.relpose[5] != 0 ||
+                                E.relpose[6] != 0;
+                num1(c, ch, "torquescale", &E.torquescale);
+            }
+        } else {
+            const char *a1 = t == CS_EQ_JOINT ? "joint1" : "tendon1";
+            const char *a2 = t == CS_EQ_JOINT ? "joint2" : "tendon2";
+            E.obj1 = attr(c, ch, a1);
+            E.obj2 = attr(c, ch, a2);
+            if (!E.obj1) FAILN(c, ch, a1, "missing %s", a1);
+            nums(c, ch, "polycoef", E.polycoef, 5, 5);
+        }
+        cs_mjcf_grow(c, (void **)&c->eq, &c->capeq, c->neq, sizeof *c->eq);
+        c->eq[c->neq++] = E;
     }
 }
 
@@ -779,8 +964,15 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
             if (attr(c, ch, "name") || attr(c, ch, "class"))
                 FAILN(c, ch, attr(c, ch, "name") ? "name" : "class",
                       "not allowed in a default class");
-            if (read_actuator(c, ch, &c->cls[me].act, en))
-                FAILN(c, ch, "joint", "a transmission target is not allowed in a default class");
+            if (read_actuator(c, ch, &c->cls[me].act, en) || attr(c, ch, "tendon"))
+                FAILN(c, ch, attr(c, ch, "tendon") ? "tendon" : "joint",
+                      "a transmission target is not allowed in a default class");
+        } else if (strcmp(en, "tendon") == 0) {
+            check_attrs(c, ch, TENDON_ATTRS + 2, TENDON_VISUAL);
+            read_tendon_attrs(c, ch, &c->cls[me].tendon);
+        } else if (strcmp(en, "equality") == 0) {
+            check_attrs(c, ch, EQ_COMMON + 2, NULL);
+            read_eq_attrs(c, ch, &c->cls[me].eq);
         } else if (strcmp(en, "default") == 0) {
             parse_default(c, ch, me);
         } else {
@@ -843,6 +1035,28 @@ static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F
     memcpy(g.fquat, F->quat, sizeof g.fquat);
     cs_mjcf_grow(c, (void **)&c->geom, &c->capgeom, c->ngeom, sizeof *c->geom);
     c->geom[c->ngeom++] = g;
+}
+
+/* a site: a named frame on a body (spatial tendons pass through sites) */
+static void parse_site(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
+{
+    check_attrs(c, n, (const char *const[]){"name", "class", "pos", "quat", "axisangle", "euler",
+                                           "xyaxes", "zaxis", NULL},
+                (const char *const[]){"type", "size", "material", "rgba", "group", "user", NULL});
+    if (attr(c, n, "fromto")) FAILN(c, n, "fromto", "a site's fromto is not supported (give pos)");
+    cs_siteir S = {0};
+    S.quat[0] = 1;
+    frame_attrs(c, n, S.pos, S.quat);
+    xf_apply(F, S.pos, S.quat);
+    S.name = attr(c, n, "name");
+    if (S.name)
+        for (int i = 0; i < c->nsite; i++)
+            if (c->site[i].name && strcmp(c->site[i].name, S.name) == 0)
+                FAILN(c, n, "name", "duplicate site name '%s'", S.name);
+    S.body = body;
+    S.line = line_of(n);
+    cs_mjcf_grow(c, (void **)&c->site, &c->capsite, c->nsite, sizeof *c->site);
+    c->site[c->nsite++] = S;
 }
 
 static void parse_inertial(cs_mjcf *c, xmlNode *n, cs_bspec *b)
@@ -963,6 +1177,7 @@ static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F,
             if (in_frame) FAILN(c, ch, NULL, "not allowed inside <frame>");
             parse_joint(c, ch, me, cls, en[0] == 'f');
         } else if (strcmp(en, "body") == 0) continue;
+        else if (strcmp(en, "site") == 0) parse_site(c, ch, me, F);
         else if (in_list(en, VISUAL_ELEMS)) note_ignored(c, en);
         else FAILN(c, ch, NULL, "element not supported here (bodies, joints, geoms, "
                                 "inertials and frames only)");
@@ -1028,9 +1243,9 @@ static void parse_flag(cs_mjcf *c, xmlNode *n)
 {
     static const char *const ED[] = {"disable", "enable", NULL};
     /* MuJoCo 3.12's flags that change nothing here, either way: features the subset does
-     * not have (equality constraints, sensors, inverse dynamics and its statistics) or speed
-     * only (midphase: the same pairs are found) */
-    static const char *const NOEFFECT[] = {"equality", "sensor", "midphase", "fwdinv",
+     * not have (sensors, inverse dynamics and its statistics) or speed only (midphase: the
+     * same pairs are found) */
+    static const char *const NOEFFECT[] = {"sensor", "midphase", "fwdinv",
         "invdiscrete", NULL};
     for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *an = (const char *)a->name;
@@ -1097,10 +1312,9 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
     nums(c, n, "gravity", o->gravity, 3, 3);
     if (num1(c, n, "density", v) && v[0] != 0)
         FAILN(c, n, "density", "fluid forces are not supported (density must be 0)");
-    if (num1(c, n, "viscosity", v) && v[0] != 0)
-        FAILN(c, n, "viscosity", "fluid forces are not supported (viscosity must be 0)");
+    if (num1(c, n, "viscosity", v)) { nonneg(c, n, "viscosity", v, 1); o->viscosity = v[0]; }
     double w[3];
-    nums(c, n, "wind", w, 3, 3);     /* no effect without density/viscosity */
+    nums(c, n, "wind", o->wind, 3, 3); /* no effect without viscosity */
     nums(c, n, "magnetic", w, 3, 3); /* only magnetometers read it */
     if (num1(c, n, "impratio", v)) {
         if (!(v[0] > 0)) FAILN(c, n, "impratio", "must be positive");
@@ -1440,6 +1654,8 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
         else if (strcmp(en, "keyframe") == 0) parse_keyframe(c, ch);
         else if (strcmp(en, "asset") == 0) parse_asset(c, ch);
         else if (strcmp(en, "actuator") == 0) parse_actuators(c, ch);
+        else if (strcmp(en, "tendon") == 0) parse_tendons(c, ch);
+        else if (strcmp(en, "equality") == 0) parse_equality(c, ch);
         else if (strcmp(en, "custom") == 0) parse_custom(c, ch);
         else if (strcmp(en, "visual") == 0 || strcmp(en, "statistic") == 0 ||
                  strcmp(en, "sensor") == 0) {
@@ -1826,6 +2042,8 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         default_pspec(&c->cls[0].pair);
         default_jspec(&c->cls[0].joint);
         default_aspec(&c->cls[0].act);
+        cs_mjcf_default_tspec(&c->cls[0].tendon);
+        cs_mjcf_default_espec(&c->cls[0].eq);
         /* body 0: the world */
         cs_mjcf_grow(c, (void **)&c->body, &c->capbody, 0, sizeof *c->body);
         c->nbody = 1;

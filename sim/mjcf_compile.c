@@ -207,13 +207,25 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
 {
     cs_aspec *s = &A->s;
     int j = -1;
-    for (int i = 0; i < c->njnt; i++)
-        if (c->jnt[i].name && strcmp(c->jnt[i].name, A->joint) == 0) j = i;
-    if (j < 0) AFAIL(c, A, "joint", "no joint named '%s'", A->joint);
-    int t = c->jnt[j].s.type;
-    if (t != CS_JNT_HINGE && t != CS_JNT_SLIDE)
-        AFAIL(c, A, "joint", "actuators on %s joints are not supported (hinge and slide joints "
-              "only)", t == CS_JNT_FREE ? "free" : "ball");
+    const double *trnrange; /* the target's range, for inheritrange */
+    if (A->tendon) {
+        j = cs_mjcf_find_tendon(c, A->tendon);
+        if (j < 0) AFAIL(c, A, "tendon", "no tendon named '%s'", A->tendon);
+        trnrange = c->ten[j].s.range;
+        if (c->ten[j].spatial && s->gaintype == CS_GAIN_FIXED && s->biastype == CS_BIAS_AFFINE &&
+            s->gainprm[0] == -s->biasprm[1] && s->biasprm[2] > 0)
+            AFAIL(c, A, "dampratio", "dampratio on a spatial tendon's actuator is not supported "
+                  "(give kv)");
+    } else {
+        for (int i = 0; i < c->njnt; i++)
+            if (c->jnt[i].name && strcmp(c->jnt[i].name, A->joint) == 0) j = i;
+        if (j < 0) AFAIL(c, A, "joint", "no joint named '%s'", A->joint);
+        int t = c->jnt[j].s.type;
+        if (t != CS_JNT_HINGE && t != CS_JNT_SLIDE)
+            AFAIL(c, A, "joint", "actuators on %s joints are not supported (hinge and slide "
+                  "joints only)", t == CS_JNT_FREE ? "free" : "ball");
+        trnrange = c->jnt[j].s.range; /* radians for hinges by now */
+    }
     *jnt = j;
     if (s->dyntype > CS_DYN_FILTEREXACT)
         AFAIL(c, A, "dyntype", "dynamics '%s' are not supported (none, integrator, filter, "
@@ -239,10 +251,10 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
         else if (s->dyntype == CS_DYN_INTEGRATOR) r = s->actrange;
         else AFAIL(c, A, "inheritrange", "inheritrange only available for position and "
                    "intvelocity actuators");
-        const double *jr = c->jnt[j].s.range; /* radians for hinges by now */
+        const double *jr = trnrange;
         if (jr[0] == jr[1])
-            AFAIL(c, A, "inheritrange", "inheritrange used but joint '%s' has no range",
-                  A->joint);
+            AFAIL(c, A, "inheritrange", "inheritrange used but %s '%s' has no range",
+                  A->tendon ? "tendon" : "joint", A->tendon ? A->tendon : A->joint);
         double mean = 0.5 * (jr[1] + jr[0]), radius = 0.5 * (jr[1] - jr[0]) * s->inheritrange;
         r[0] = mean - radius;
         r[1] = mean + radius;
@@ -309,6 +321,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     double *xquat = cs_mjcf_alloc(c, (size_t)nb * 4 * sizeof *xquat);
     int *weld = cs_mjcf_alloc(c, (size_t)nb * sizeof *weld);
     for (int j = 0; j < c->njnt; j++) resolve_joint(c, &c->jnt[j]);
+    cs_mjcf_resolve_tendons(c);
     xquat[0] = 1;
     biquat[0] = 1;
     for (int b = 1; b < nb; b++) {
@@ -608,7 +621,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     A(key_ctrl, (size_t)nu * c->nkey); A(key_act, (size_t)na * c->nkey);
     A(jnt_actfrclimited, nj); A(jnt_actfrcrange, 2 * nj); A(jnt_actgravcomp, nj);
 #undef A
-    int oom = 0;
+    int oom = cs_mjcf_build_tendons(c, m) != 0;
 #define CHECK(f) oom |= (m->f == NULL);
     CS_MODEL_ARRAYS(CHECK)
 #undef CHECK
@@ -795,7 +808,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     }
     for (int i = 0; i < nu; i++) {
         const cs_aspec *A = &c->act[i].s;
-        m->actuator_trntype[i] = 0;
+        m->actuator_trntype[i] = c->act[i].tendon ? CS_TRN_TENDON : CS_TRN_JOINT;
         m->actuator_dyntype[i] = A->dyntype;
         m->actuator_gaintype[i] = A->gaintype;
         m->actuator_biastype[i] = A->biastype;
@@ -853,8 +866,16 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         double *b = m->actuator_biasprm + CS_NBIAS * i, *g = m->actuator_gainprm + CS_NGAIN * i;
         if (g[0] != -b[1] || b[2] <= 0) continue;
         double trn = fabs(m->actuator_gear[6 * i]), mass = 0;
-        if (trn * trn > 1e-15)
+        if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* each dof's reflected inertia */
+            int t = m->actuator_trnid[2 * i];
+            for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++) {
+                if (m->wrap_type[w] != CS_WRAP_JOINT) continue; /* refused while resolving */
+                double mo = trn * m->wrap_prm[w];
+                if (mo * mo > 1e-15) mass += m->dof_M0[m->jnt_dofadr[m->wrap_objid[w]]] / (mo * mo);
+            }
+        } else if (trn * trn > 1e-15) {
             mass = m->dof_M0[m->jnt_dofadr[m->actuator_trnid[2 * i]]] / (trn * trn);
+        }
         b[2] = -(b[2] * 2 * sqrt(g[0] * mass));
     }
     return m;

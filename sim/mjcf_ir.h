@@ -63,9 +63,25 @@ typedef struct {
     int actdim;           /* -1: not given */
 } cs_aspec;
 
+/* a tendon's attributes (MuJoCo's mjsTendon fields conesim reads) */
+typedef struct {
+    int limited;          /* CS_LIMITED_* */
+    double range[2], margin, frictionloss, stiffness, damping, armature;
+    double springlength[2]; /* -1 -1: the length at qpos0 */
+    double solreflimit[2], solimplimit[5], solreffriction[2], solimpfriction[5];
+} cs_tspec;
+
+/* an equality constraint's shared attributes */
+typedef struct {
+    int active;
+    double solref[2], solimp[5];
+} cs_espec;
+
 typedef struct {
     char *name;
     int parent;
+    cs_tspec tendon;
+    cs_espec eq;
     cs_gspec geom;
     cs_pspec pair;
     cs_jspec joint;
@@ -142,13 +158,46 @@ typedef struct {
     int line;
 } cs_exclir;
 
-/* an actuator element: its spec, its transmission target (a joint) and its tag */
+/* an actuator element: its spec, its transmission target (a joint, or a tendon when
+ * tendon is set) and its tag */
 typedef struct {
     cs_aspec s;
-    char *name, *joint;
+    char *name, *joint, *tendon;
     const char *tag;      /* motor, position, velocity, intvelocity, general, damper */
     int line;
 } cs_actir;
+
+/* a site: its body and frame there (enclosing <frame>s applied) */
+typedef struct {
+    char *name;
+    int body, line;
+    double pos[3], quat[4];
+} cs_siteir;
+
+/* a fixed tendon: its joints (names, then indices once resolved) and coefficients; a
+ * spatial one: its sites in order (in joint/jid, coefficients 0) */
+typedef struct {
+    cs_tspec s;
+    char *name;
+    int line, spatial;
+    int njoint;
+    char **joint;
+    double *coef;
+    int *jline;           /* each <joint>'s line */
+    int *jid;             /* resolved: index into cs_mjcf.jnt */
+} cs_tendonir;
+
+/* an equality constraint as written (obj: body, joint or tendon names) */
+typedef struct {
+    cs_espec s;
+    int type;             /* cs_eq_type */
+    char *name, *obj1, *obj2;
+    const char *tag;      /* connect, weld, joint, tendon */
+    int line;
+    int has_anchor, has_relpose;
+    double anchor[3], relpose[7], torquescale, polycoef[5];
+    int id1, id2;         /* resolved (-1: none; bodies: 0 = the world) */
+} cs_eqir;
 
 typedef struct {
     char *name;
@@ -212,6 +261,12 @@ typedef struct {
     int nkey, capkey;
     cs_actir *act;
     int nact, capact;
+    cs_tendonir *ten;
+    int nten, capten;
+    cs_siteir *site;
+    int nsite, capsite;
+    cs_eqir *eq;
+    int neq, capeq;
 
     /* the model's files (main first, then each <include>d one) */
     cs_srcfile *src;
@@ -252,6 +307,15 @@ typedef struct {
 } cs_mjcf_edits;
 struct _xmlNode;
 void cs_mjcf_edit(cs_mjcf *c, struct _xmlNode *root, const cs_mjcf_edits *e);
+
+/* mjcf_tendon.c: tendons and equality constraints. resolve: names to indices and every
+ * check (before the model is built; errors through cs_mjcf_fail); build: the model's
+ * arrays (after its joints; 0, or -1 out of memory). jdadr: each joint's first dof. */
+void cs_mjcf_resolve_tendons(cs_mjcf *c);
+int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m);
+int cs_mjcf_find_tendon(const cs_mjcf *c, const char *name);
+void cs_mjcf_default_tspec(cs_tspec *t);
+void cs_mjcf_default_espec(cs_espec *e);
 
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);

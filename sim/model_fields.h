@@ -26,10 +26,17 @@
     X(actuator_forcelimited) X(actuator_actlimited) X(actuator_actearly) X(actuator_dynprm) \
     X(actuator_gainprm) X(actuator_biasprm) X(actuator_ctrlrange) X(actuator_forcerange) \
     X(actuator_actrange) X(actuator_gear) X(dof_M0) X(key_ctrl) X(key_act) \
-    X(jnt_actfrclimited) X(jnt_actfrcrange) X(jnt_actgravcomp)
+    X(jnt_actfrclimited) X(jnt_actfrcrange) X(jnt_actgravcomp) \
+    X(site_bodyid) X(site_pos) X(site_quat) X(wrap_type) \
+    X(tendon_adr) X(tendon_num) X(wrap_objid) X(wrap_prm) X(tendon_limited) X(tendon_range) \
+    X(tendon_margin) X(tendon_solref_lim) X(tendon_solimp_lim) X(tendon_solref_fri) \
+    X(tendon_solimp_fri) X(tendon_frictionloss) X(tendon_stiffness) X(tendon_damping) \
+    X(tendon_lengthspring) X(tendon_length0) X(tendon_invweight0) \
+    X(eq_type) X(eq_obj1id) X(eq_obj2id) X(eq_active0) X(eq_solref) X(eq_solimp) X(eq_data)
 
 #define CS_MODEL_NAMES(X) \
     X(body_name, nbody) X(jnt_name, njnt) X(geom_name, ngeom) X(pair_name, npair) \
-    X(key_name, nkey) X(mesh_name, nmesh) X(actuator_name, nu)
+    X(key_name, nkey) X(mesh_name, nmesh) X(actuator_name, nu) \
+    X(tendon_name, ntendon) X(eq_name, neq) X(site_name, nsite)
 
 #endif

@@ -39,6 +39,7 @@ static const struct { const char *name; int bit, enable; } FLAGS[] = {
     {"gravity", CS_DSBL_GRAVITY, 0}, {"warmstart", CS_DSBL_WARMSTART, 0},
     {"filterparent", CS_DSBL_FILTERPARENT, 0}, {"refsafe", CS_DSBL_REFSAFE, 0},
     {"frictionloss", CS_DSBL_FRICTIONLOSS, 0}, {"limit", CS_DSBL_LIMIT, 0},
+    {"equality", CS_DSBL_EQUALITY, 0},
     {"passive", CS_DSBL_PASSIVE, 0}, {"eulerdamp", CS_DSBL_EULERDAMP, 0},
     {"spring", CS_DSBL_SPRING, 0}, {"damper", CS_DSBL_DAMPER, 0},
     {"clampctrl", CS_DSBL_CLAMPCTRL, 0}, {"actuation", CS_DSBL_ACTUATION, 0},
@@ -118,6 +119,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         {"o_friction", o->o_friction, 5, 1, 0},  {"iterations", NULL, 1, 1, 1},
         {"ls_iterations", NULL, 1, 1, 1},        {"threads", NULL, 1, 1, 1},
         {"pgs_finish", NULL, 1, 1, 1},   {"pgs_polish", NULL, 1, 1, 1}, /* its older name */
+        {"viscosity", &o->viscosity, 1, 1, 0},   {"wind", o->wind, 3, 0, 0},
     };
     for (size_t i = 0; i < sizeof NUM / sizeof NUM[0]; i++) {
         if (strcmp(key, NUM[i].name) != 0) continue;

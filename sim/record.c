@@ -26,6 +26,20 @@ const char *cs_joint_label(const cs_model *m, int jnt, char *buf, size_t bufsz)
     return buf;
 }
 
+const char *cs_tendon_label(const cs_model *m, int t, char *buf, size_t bufsz)
+{
+    if (m->tendon_name[t]) return m->tendon_name[t];
+    snprintf(buf, bufsz, "tendon%d", t);
+    return buf;
+}
+
+const char *cs_eq_label(const cs_model *m, int e, char *buf, size_t bufsz)
+{
+    if (m->eq_name[e]) return m->eq_name[e];
+    snprintf(buf, bufsz, "equality%d", e);
+    return buf;
+}
+
 const char *cs_actuator_label(const cs_model *m, int act, char *buf, size_t bufsz)
 {
     if (m->actuator_name[act]) return m->actuator_name[act];
@@ -151,6 +165,10 @@ const char *cs_jrow_kind_name(int kind)
     case CS_JROW_LOWER: return "limit_lower";
     case CS_JROW_UPPER: return "limit_upper";
     case CS_JROW_ANGLE: return "limit_angle";
+    case CS_JROW_TENDON_FRICTION: return "tendon_friction";
+    case CS_JROW_TENDON_LOWER: return "tendon_lower";
+    case CS_JROW_TENDON_UPPER: return "tendon_upper";
+    case CS_JROW_EQUALITY: return "equality";
     default: return "?";
     }
 }
@@ -167,9 +185,12 @@ void cs_limit_rows(FILE *f, const cs_model *m, const cs_data *d, long step, doub
     for (int i = 0; i < n; i++) {
         cs_jrow r;
         cs_jrow_get(m, d, i, &r);
-        fprintf(f, "%ld,%.17g,%s,%s,%d,%.17g,%.17g\n", step, time,
-                cs_joint_label(m, r.joint, buf, sizeof buf), cs_jrow_kind_name(r.kind), r.dof,
-                r.pos, r.force);
+        /* the joint column names the row's joint, tendon or equality constraint */
+        const char *who = r.eq >= 0       ? cs_eq_label(m, r.eq, buf, sizeof buf)
+                          : r.tendon >= 0 ? cs_tendon_label(m, r.tendon, buf, sizeof buf)
+                                          : cs_joint_label(m, r.joint, buf, sizeof buf);
+        fprintf(f, "%ld,%.17g,%s,%s,%d,%.17g,%.17g\n", step, time, who,
+                cs_jrow_kind_name(r.kind), r.dof, r.pos, r.force);
     }
 }
 

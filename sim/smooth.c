@@ -217,6 +217,8 @@ static void passive(const cs_model *m, cs_data *d)
         }
     if (!(dis & CS_DSBL_DAMPER))
         for (int i = 0; i < m->nv; i++) d->qfrc_passive[i] -= m->dof_damping[i] * d->qvel[i];
+    cs_tendon_passive(m, d);
+    cs_fluid_passive(m, d);
 }
 
 void cs_smooth(const cs_model *m, cs_data *d)
@@ -262,6 +264,13 @@ double cs_energy_potential(const cs_model *m, const cs_data *d)
         if (k == 0) continue;
         int n = spring_stretch(m, d, j, dif);
         for (int r = 0; r < n; r++) e += 0.5 * k * dif[r] * dif[r];
+    }
+    for (int t = 0; t < m->ntendon; t++) { /* tendon springs outside their dead band */
+        double k = m->tendon_stiffness[t], len = d->ten_length[t], x = 0;
+        const double *ls = m->tendon_lengthspring + 2 * t;
+        if (len > ls[1]) x = len - ls[1];
+        else if (len < ls[0]) x = ls[0] - len;
+        e += 0.5 * k * x * x;
     }
     return e;
 }

@@ -33,6 +33,24 @@ void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot);
  * into out (nv) */
 void cs_actuator_vel(const cs_model *m, const cs_data *d, double *out);
 
+/* actuator.c: d actuator_force / d actuator_velocity of actuator i (0 when the force is
+ * held at its forcerange) */
+double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i);
+
+/* tendon.c: site_xpos, ten_length, ten_velocity, ten_J (MuJoCo's mj_tendon); the tendons' springs and
+ * dampers added into qfrc_passive; implicitfast's tendon terms (dampers, actuators on
+ * tendons) subtracted from qH as h J^T (d f / d v) J over M's entries */
+void cs_tendon(const cs_model *m, cs_data *d);
+/* tendon t's length and dense Jacobian J (nv) from the kinematics in d (scratch: 6 nv) */
+double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, double *scratch);
+void cs_tendon_passive(const cs_model *m, cs_data *d);
+void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *qH);
+
+/* fluid.c: fluid viscosity (MuJoCo's inertia-box model, viscosity and wind only) added
+ * into qfrc_passive; its velocity derivative subtracted from qH as h J^T B J (implicitfast) */
+void cs_fluid_passive(const cs_model *m, cs_data *d);
+void cs_fluid_implicit(const cs_model *m, cs_data *d, double h, double *qH);
+
 /* smooth.c: the mass matrix qM by composite rigid bodies, from the kinematics */
 void cs_make_mass(const cs_model *m, cs_data *d);
 

@@ -13,6 +13,7 @@ void cs_forward(const cs_model *m, cs_data *d)
 {
     if (d->nchange != m->nchange) cs_data_sync(m, d); /* cs_set since the last step */
     cs_kinematics(m, d);
+    cs_tendon(m, d);
     cs_collide(m, d);
     cs_smooth(m, d);
     if (m->opt.enableflags & CS_ENBL_ENERGY) { /* MuJoCo's mj_energyPos and mj_energyVel */

@@ -46,8 +46,13 @@ void cs_coulomb_rows(cs_efc *e, double h)
         for (int i = 0; i < e->blk_nrow[k]; i++) {
             int r = r0 + i;
             double vt = 0;
-            if (i == 0 && kind != CS_BLOCK_FRICTIONLOSS)
+            if (kind == CS_BLOCK_EQUALITY) { /* every row back to 0 at solref's rate */
+                double rate = e->B[r] > 0 ? e->K[r] / e->B[r] : 1 / h;
+                if (!(rate <= 1 / h)) rate = 1 / h;
+                vt = -rate * e->pos[r];
+            } else if (i == 0 && kind != CS_BLOCK_FRICTIONLOSS) {
                 vt = cs_coulomb_target(e->pos[r] - e->margin[r], e->K[r], e->B[r], h);
+            }
             e->aref[r] = (vt - e->vel[r]) / h;
             e->R[r] = 0;
         }
@@ -527,6 +532,12 @@ static double update(struct cs_coulomb_ws *cw, cs_solver_ws *w, const cs_efc *e,
         double F = e->frictionloss[r0], v = -c[0] / G[0];
         x[0] = fmin(F, fmax(-F, v));
         zone = v >= F ? CS_ZONE_LINEARNEG : v <= -F ? CS_ZONE_LINEARPOS : CS_ZONE_BOTTOM;
+    } else if (kind == CS_BLOCK_EQUALITY) { /* hard bilateral: every row's v = 0 */
+        double A[CS_MAXROWS * CS_MAXROWS];
+        memcpy(A, G, sizeof(double) * n * n);
+        for (int i = 0; i < n; i++) x[i] = -c[i];
+        if (gauss(n, A, x)) memcpy(x, f, sizeof(double) * n);
+        zone = CS_ZONE_BOTTOM;
     } else if (n == 1 || kind != CS_BLOCK_ELLIPTIC) { /* frictionless, limit: Signorini */
         for (int i = 0; i < n; i++) x[i] = c[i] < 0 ? -c[i] / G[i * n + i] : 0;
         zone = x[0] > 0 ? CS_ZONE_BOTTOM : CS_ZONE_TOP;
@@ -618,6 +629,11 @@ static void coulomb_stats(void *ws, cs_solver_ws *w, int isl)
             vp[i] = vs[i] + h * j[i];
             power += f[i] * vp[i];
             stab += f[i] * vs[i];
+        }
+        if (kind == CS_BLOCK_EQUALITY) { /* no cone, no Signorini: the rows' velocity */
+            for (int i = 0; i < n; i++)
+                sig = fmax(sig, fabs(vp[i] - vs[i]) / (h * G[i * n + i]));
+            continue;
         }
         if (kind == CS_BLOCK_FRICTIONLOSS) {
             double F = e->frictionloss[r0], rho = 1 / (h * G[0]);

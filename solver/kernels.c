@@ -56,6 +56,17 @@ cs_zone cs_efc_soft(const cs_efc *e, int k, const double *j, double *f, double *
         if (hess) hess[0] = curv;
         return z;
     }
+    if (e->blk_kind[k] == CS_BLOCK_EQUALITY) { /* bilateral: every row quadratic */
+        double c = 0;
+        if (hess) memset(hess, 0, sizeof(double) * n * n);
+        for (int i = 0; i < n; i++) {
+            f[i] = -j[i] / R[i];
+            c += 0.5 * j[i] * j[i] / R[i];
+            if (hess) hess[i * n + i] = 1 / R[i];
+        }
+        *cost = c;
+        return CS_ZONE_BOTTOM;
+    }
     if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
         /* frictionless, pyramid edges, limits */
         if (hess) memset(hess, 0, sizeof(double) * n * n);
@@ -120,8 +131,9 @@ cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *d
     }
     if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
         double a = 0, b = 0;
+        int eq = e->blk_kind[k] == CS_BLOCK_EQUALITY;
         for (int i = 0; i < n; i++)
-            if (j[i] < 0) {
+            if (eq || j[i] < 0) {
                 a -= j[i] / R[i] * dj[i];
                 b += dj[i] * dj[i] / R[i];
             }

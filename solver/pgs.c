@@ -126,10 +126,22 @@ static double block_update(pgs_ws *pw, cs_solver_ws *w, const cs_efc *e, int k, 
                  : pw->bqp_ok[k]            ? cs_bqp_solve(&pw->bqp[k], c, x)
                                            : cs_cone_qp(n, G, c, e->blk_friction + 5 * k, x);
         if (rc >= 0) memcpy(f, x, sizeof(double) * n);
+    } else if (kind == CS_BLOCK_EQUALITY && exact) {
+        /* bilateral: the block's unconstrained minimiser f = old - G^-1 r */
+        double L[CS_MAXROWS * CS_MAXROWS], x[CS_MAXROWS];
+        memcpy(L, G, sizeof(double) * n * n);
+        memcpy(x, r, sizeof(double) * n);
+        if (cs_i_chol(n, L) == 0) {
+            cs_i_chol_solve(n, L, x);
+            for (int i = 0; i < n; i++) f[i] = old[i] - x[i];
+        }
     } else {
         /* scalar rows in order (frictionless, limits, MuJoCo's pyramid edges: onto f >= 0;
-         * a friction-loss row: onto its box), residual current */
-        double lo = kind == CS_BLOCK_FRICTIONLOSS ? -e->frictionloss[r0] : 0;
+         * a friction-loss row: onto its box; equality rows: unbounded, MuJoCo's PGS),
+         * residual current */
+        double lo = kind == CS_BLOCK_FRICTIONLOSS ? -e->frictionloss[r0]
+                    : kind == CS_BLOCK_EQUALITY   ? -INFINITY
+                                                  : 0;
         double hi = kind == CS_BLOCK_FRICTIONLOSS ? e->frictionloss[r0] : INFINITY;
         for (int i = 0; i < n; i++) {
             double nf = fmin(hi, fmax(lo, f[i] - r[i] / G[i * n + i])), di = nf - f[i];
@@ -152,7 +164,7 @@ static double block_update(pgs_ws *pw, cs_solver_ws *w, const cs_efc *e, int k, 
      * boundary multiplier times the solution's last-bit error): restoring there freezes PGS
      * short of the optimum, so exact blocks are kept. */
     int scalar = kind == CS_BLOCK_FRICTIONLESS || kind == CS_BLOCK_LIMIT ||
-                 kind == CS_BLOCK_FRICTIONLOSS;
+                 kind == CS_BLOCK_FRICTIONLOSS || (kind == CS_BLOCK_EQUALITY && !exact);
     if (ch > 0 && !(!scalar && exact)) {
         memcpy(f, old, sizeof(double) * n);
         return 0;
@@ -333,7 +345,8 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
         if (sig) { /* which constant Hessian the block has here; -1: none (cone zone) */
             if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) {
                 sig[b] = z == CS_ZONE_MIDDLE ? -1 : (int)z;
-            } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+            } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS ||
+                       e->blk_kind[k] == CS_BLOCK_EQUALITY) {
                 sig[b] = z == CS_ZONE_BOTTOM; /* quadratic 1/R, else none */
             } else {
                 sig[b] = 0;

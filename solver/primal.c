@@ -83,7 +83,7 @@ double cs_i_primal_eval(cs_solver_ws *w, int isl, const double *a, double *g, do
 enum { ELL = CS_LINE_ELL, ROW = 5, FLOSS = 4 };
 _Static_assert(CS_LINE_ELL_CONST == 5, "the elliptic record's constants follow its 5 numbers");
 _Static_assert(ELL <= CS_LINE_QUAD_BLOCK && ROW * CS_MAXROWS <= CS_LINE_QUAD_BLOCK &&
-                   FLOSS <= CS_LINE_QUAD_BLOCK, "a block's line data fits its room");
+                   FLOSS * 6 <= CS_LINE_QUAD_BLOCK, "a block's line data fits its room");
 
 void cs_i_line_layout(const cs_solver_ws *w, int isl, double *quad, cs_line *L)
 {
@@ -92,7 +92,8 @@ void cs_i_line_layout(const cs_solver_ws *w, int isl, double *quad, cs_line *L)
     for (int b = 0; b < nbk; b++) {
         int k = w->isl_blocks[badr + b];
         if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) ne++;
-        else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) nf++;
+        else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS || e->blk_kind[k] == CS_BLOCK_EQUALITY)
+            nf += e->blk_nrow[k]; /* an equality row: a friction-loss record with no bound */
         else nr += e->blk_nrow[k];
     }
     /* the island's room: CS_LINE_QUAD_BLOCK doubles per block from its first position */
@@ -119,6 +120,11 @@ void cs_i_line_layout(const cs_solver_ws *w, int isl, double *quad, cs_line *L)
             fl[2] = R[0];
             fl[3] = e->frictionloss[r0];
             fl += FLOSS;
+        } else if (e->blk_kind[k] == CS_BLOCK_EQUALITY) {
+            for (int r = 0; r < n; r++, fl += FLOSS) {
+                fl[2] = R[r];
+                fl[3] = INFINITY; /* |j| < R F always: the quadratic zone */
+            }
         } else {
             for (int r = 0; r < n; r++, row += ROW) row[4] = 1 / R[r];
         }
@@ -161,12 +167,14 @@ void cs_i_line_add(const cs_efc *e, int k, const double *jr, const double *jd, c
                 L->curv0 += (m * m + (T - jr[0]) * (vv - dT * dT) / T) * q[9];
             }
         }
-    } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) {
+    } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS || e->blk_kind[k] == CS_BLOCK_EQUALITY) {
         double *q = L->floss_at;
-        q[0] = jr[0];
-        q[1] = jd[0];
-        L->floss_at += FLOSS;
-        if (fabs(jr[0]) < q[2] * q[3]) L->curv0 += jd[0] * jd[0] / q[2];
+        for (int r = 0; r < n; r++, q += FLOSS) {
+            q[0] = jr[r];
+            q[1] = jd[r];
+            if (fabs(jr[r]) < q[2] * q[3]) L->curv0 += jd[r] * jd[r] / q[2];
+        }
+        L->floss_at = q;
     } else {
         double *q = L->row_at;
         for (int r = 0; r < n; r++, q += ROW) {

@@ -360,69 +360,98 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     return 0;
 }
 
-/* ---- one joint row's block ------------------------------------------------------------ */
+/* ---- rows that are not a contact's: limits, friction loss, equality ------------------- */
 
-/* MuJoCo's mj_instantiateLimit / mj_instantiateFriction rows with mj_makeImpedance's numbers
- * (docs/contact-math.md §10): one scalar row over the tree's dofs; a friction row has
- * pos = margin = 0 (so imp = solimp's d0 unless flat) and K = 0. */
-int cs_efc_add_joint_row(cs_efc *e, const cs_joint_row_in *in, int id, const double *qvel,
-                         const cs_row_opts *o)
+/* MuJoCo's mj_instantiateLimit / mj_instantiateFriction / mj_instantiateEquality rows with
+ * mj_makeImpedance's numbers (docs/contact-math.md §10): a friction row has pos = margin =
+ * 0 (so imp = solimp's d0 unless flat) and K = 0; an equality block's impedance is taken
+ * at the norm of its residuals. */
+int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
+                    const cs_row_opts *o)
 {
-    int fric = in->kind == CS_BLOCK_FRICTIONLOSS;
-    if ((in->kind != CS_BLOCK_LIMIT && !fric) || in->tree < 0 || in->ndof <= 0 ||
-        in->dofadr < 0 || (fric && !(in->frictionloss > 0 && isfinite(in->frictionloss))))
+    int kind = in->kind, fric = kind == CS_BLOCK_FRICTIONLOSS, eq = kind == CS_BLOCK_EQUALITY;
+    int nrow = in->nrow;
+    if ((kind != CS_BLOCK_LIMIT && !fric && !eq) || nrow < 1 || nrow > (eq ? 6 : 1) ||
+        in->tree[0] < 0 || in->ndof[0] <= 0 || in->dofadr[0] < 0 ||
+        (in->tree[1] >= 0 && (in->tree[1] == in->tree[0] || in->ndof[1] <= 0 ||
+                              in->dofadr[1] < 0)) ||
+        (fric && !(in->frictionloss > 0 && isfinite(in->frictionloss))))
         return CS_ROWS_BAD_JOINT;
-    int n = in->ndof;
-    if (cs_efc_reserve(e, 1, 1, n)) return -1;
-    int k = e->nblock++, r = e->nefc++;
-    e->blk_kind[k] = in->kind;
-    e->blk_dim[k] = 1;
-    e->blk_nrow[k] = 1;
-    e->blk_row[k] = r;
+    int nd1 = in->tree[1] >= 0 ? in->ndof[1] : 0, n = in->ndof[0] + nd1;
+    if (cs_efc_reserve(e, 1, nrow, nrow * n)) return -1;
+    int k = e->nblock++, r0 = e->nefc;
+    e->nefc += nrow;
+    e->blk_kind[k] = kind;
+    e->blk_dim[k] = nrow;
+    e->blk_nrow[k] = nrow;
+    e->blk_row[k] = r0;
     e->blk_id[k] = id;
-    e->blk_zone[k] = CS_ZONE_TOP;
-    e->blk_tree[2 * k] = in->tree;
-    e->blk_tree[2 * k + 1] = -1;
-    e->blk_dofadr[2 * k] = in->dofadr;
-    e->blk_dofadr[2 * k + 1] = 0;
-    e->blk_ndof[2 * k] = n;
-    e->blk_ndof[2 * k + 1] = 0;
+    e->blk_zone[k] = eq ? CS_ZONE_BOTTOM : CS_ZONE_TOP;
+    e->blk_tree[2 * k] = in->tree[0];
+    e->blk_tree[2 * k + 1] = nd1 ? in->tree[1] : -1;
+    e->blk_dofadr[2 * k] = in->dofadr[0];
+    e->blk_dofadr[2 * k + 1] = nd1 ? in->dofadr[1] : 0;
+    e->blk_ndof[2 * k] = in->ndof[0];
+    e->blk_ndof[2 * k + 1] = nd1;
     memset(e->blk_friction + 5 * k, 0, 5 * sizeof(double));
     e->blk_mu[k] = e->blk_kappa[k] = 0;
     memset(e->blk_force + CS_MAXDIM * k, 0, CS_MAXDIM * sizeof(double));
     memset(e->blk_cvel + CS_MAXDIM * k, 0, CS_MAXDIM * sizeof(double));
 
-    e->type[r] = in->kind;
-    e->id[r] = id;
-    e->block[r] = k;
-    e->J_rownnz[r] = n;
-    e->J_rowadr[r] = e->nnz;
-    double *J = e->J + e->nnz, v = 0;
-    int *ci = e->J_colind + e->nnz;
-    for (int q = 0; q < n; q++) {
-        J[q] = in->J[q];
-        ci[q] = in->dofadr + q;
-        v += J[q] * qvel[in->dofadr + q];
-    }
-    last_nonzero(e, k, J, 1, n);
-    e->nnz += n;
-    e->force[r] = 0;
-    e->frictionloss[r] = fric ? in->frictionloss : 0;
-    e->pos[r] = fric ? 0 : in->pos;
-    e->margin[r] = fric ? 0 : in->margin;
-    e->blk_margin_c[k] = e->margin[r];
-    e->dA[r] = in->invweight;
-    e->vel[r] = v;
-    e->blk_cvel[CS_MAXDIM * k] = v;
-
-    double sr[2], si[5];
+    double sr[2], si[5], margin = kind == CS_BLOCK_LIMIT ? in->margin : 0, ipos = 0;
     cs_solref_fix(in->solref, o->timestep, o->refsafe, sr);
     cs_solimp_clamp(in->solimp, si);
-    double imp = cs_impedance(si, e->pos[r], e->margin[r], NULL);
+    if (eq) {
+        for (int j = 0; j < nrow; j++) ipos += in->pos[j] * in->pos[j];
+        ipos = sqrt(ipos);
+    } else if (!fric) {
+        ipos = in->pos[0];
+    }
+    double imp = cs_impedance(si, ipos, margin, NULL), K, B;
     e->blk_imp[k] = imp;
-    e->R[r] = fmax(MINVAL, (1 - imp) * e->dA[r] / imp);
-    cs_solref_kb(sr, si[1], &e->K[r], &e->B[r]);
-    if (fric) e->K[r] = 0;
-    e->aref[r] = -e->B[r] * v - e->K[r] * imp * (e->pos[r] - e->margin[r]);
+    e->blk_margin_c[k] = margin;
+    cs_solref_kb(sr, si[1], &K, &B);
+    if (fric) K = 0;
+    for (int j = 0; j < nrow; j++) {
+        int r = r0 + j;
+        e->type[r] = kind;
+        e->id[r] = id;
+        e->block[r] = k;
+        e->J_rownnz[r] = n;
+        e->J_rowadr[r] = e->nnz;
+        double *J = e->J + e->nnz, v = 0;
+        int *ci = e->J_colind + e->nnz;
+        for (int q = 0; q < n; q++) {
+            int dof = q < in->ndof[0] ? in->dofadr[0] + q : in->dofadr[1] + q - in->ndof[0];
+            J[q] = in->J[(size_t)j * n + q];
+            ci[q] = dof;
+            v += J[q] * qvel[dof];
+        }
+        e->nnz += n;
+        e->force[r] = 0;
+        e->frictionloss[r] = fric ? in->frictionloss : 0;
+        e->pos[r] = fric ? 0 : in->pos[j];
+        e->margin[r] = margin;
+        e->dA[r] = in->invweight[j];
+        e->vel[r] = v;
+        if (j < CS_MAXDIM) e->blk_cvel[CS_MAXDIM * k + j] = v;
+        e->R[r] = fmax(MINVAL, (1 - imp) * e->dA[r] / imp);
+        e->K[r] = K;
+        e->B[r] = B;
+        e->aref[r] = -B * v - K * imp * (e->pos[r] - margin);
+    }
+    last_nonzero(e, k, e->J + e->J_rowadr[r0], nrow, n);
     return 0;
+}
+
+/* one row on one tree: the general form with side 1 absent */
+int cs_efc_add_joint_row(cs_efc *e, const cs_joint_row_in *in, int id, const double *qvel,
+                         const cs_row_opts *o)
+{
+    cs_rows_in r = {in->kind, 1, {in->tree, -1}, {in->dofadr, 0}, {in->ndof, 0}, in->J,
+                    &in->pos, in->margin, {in->solref[0], in->solref[1]},
+                    {in->solimp[0], in->solimp[1], in->solimp[2], in->solimp[3], in->solimp[4]},
+                    &in->invweight, in->frictionloss};
+    if (in->kind != CS_BLOCK_LIMIT && in->kind != CS_BLOCK_FRICTIONLOSS) return CS_ROWS_BAD_JOINT;
+    return cs_efc_add_rows(e, &r, id, qvel, o);
 }

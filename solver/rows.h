@@ -14,8 +14,11 @@ typedef enum {
     CS_BLOCK_PYRAMIDAL = 2,    /* 2(dim-1) edge rows J_n +- mu_j J_j, each edge force >= 0 */
     CS_BLOCK_LIMIT = 3,        /* one row, one-sided: f >= 0 (joint limit; MuJoCo
                                   mjCNSTR_LIMIT_JOINT) */
-    CS_BLOCK_FRICTIONLOSS = 4  /* one row, box: -frictionloss <= f <= frictionloss (dry joint
-                                  friction; mjCNSTR_FRICTION_DOF) */
+    CS_BLOCK_FRICTIONLOSS = 4, /* one row, box: -frictionloss <= f <= frictionloss (dry joint
+                                  or tendon friction; mjCNSTR_FRICTION_DOF, _TENDON) */
+    CS_BLOCK_EQUALITY = 5      /* 1..6 rows, bilateral: f free (an equality constraint;
+                                  mjCNSTR_EQUALITY); in the soft model every row is in its
+                                  quadratic zone, f = -(J a - a_ref) / R */
 } cs_block_kind;
 
 #define CS_MAXROWS 10 /* pyramidal condim 6 */
@@ -64,6 +67,23 @@ typedef struct {
                             dof */
     double frictionloss; /* friction: the bound (> 0); limit: unused */
 } cs_joint_row_in;
+
+/* Rows over up to two kinematic trees that are not contacts: a joint or tendon limit, dry
+ * friction of a dof or tendon (one row each), an equality constraint (1..6 rows). Side 1
+ * may be absent (tree -1, ndof 0); a side with tree -1 must be side 1. */
+typedef struct {
+    int kind;            /* CS_BLOCK_LIMIT, CS_BLOCK_FRICTIONLOSS or CS_BLOCK_EQUALITY */
+    int nrow;            /* 1; an equality 1..6 */
+    int tree[2];         /* side 0's tree (>= 0), side 1's (-1: none; never equal to side 0's) */
+    int dofadr[2], ndof[2]; /* each side's columns: the whole tree's dofs */
+    const double *J;     /* nrow x (ndof[0] + ndof[1]), row-major: side 0's columns first */
+    const double *pos;   /* nrow: limit distance (< 0 violated), equality residual; NULL for
+                            friction (0) */
+    double margin;       /* limit: the margin (equality, friction: 0) */
+    double solref[2], solimp[5];
+    const double *invweight; /* nrow: R's diagonal approximation (MuJoCo's efc_diagApprox) */
+    double frictionloss; /* friction: the bound (> 0) */
+} cs_rows_in;
 
 typedef struct {
     double timestep;
@@ -131,6 +151,14 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
  * (nothing appended) or -1 out of memory. */
 int cs_efc_add_joint_row(cs_efc *e, const cs_joint_row_in *r, int id, const double *qvel,
                          const cs_row_opts *o);
+/* Append rows that are not a contact's as one block (cs_rows_in). Numbers as MuJoCo's
+ * mj_instantiateEquality/Friction/Limit with mj_makeImpedance: the impedance from solimp at
+ * (pos, margin), for an equality block at the norm of its residuals (all its rows share
+ * it), R_i = max(1e-15, (1 - imp) invweight_i / imp), K and B from solref (friction K = 0),
+ * a_ref_i = -B vel_i - K imp (pos_i - margin). Returns 0, CS_ROWS_BAD_JOINT (nothing
+ * appended) or -1 out of memory. */
+int cs_efc_add_rows(cs_efc *e, const cs_rows_in *r, int id, const double *qvel,
+                    const cs_row_opts *o);
 /* Value of row r at dof q (0 where the row has no entry). */
 double cs_efc_J(const cs_efc *e, int r, int q);
 

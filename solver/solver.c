@@ -105,6 +105,7 @@ static double cone_violation(const cs_efc *e, int k, const double *f)
 {
     double v = 0;
     int n = e->blk_nrow[k];
+    if (e->blk_kind[k] == CS_BLOCK_EQUALITY) return 0; /* any force */
     if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) /* the box */
         return fmax(0, fabs(f[0]) - e->frictionloss[e->blk_row[k]]);
     if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) { /* one-sided rows */
@@ -154,6 +155,7 @@ static void island_stats(cs_solver_ws *w, const cs_problem *p, int isl)
             double g = j[0] + e->R[r0] * f[0], F = e->frictionloss[r0];
             c = g > 0 ? g * (f[0] + F) : -g * (F - f[0]);
         }
+        if (e->blk_kind[k] == CS_BLOCK_EQUALITY) c = 0; /* no bound, nothing complementary */
         comp += fabs(c);
         feas = fmax(feas, cone_violation(e, k, f));
         cs_i_resid(e, k, w->a, ja);

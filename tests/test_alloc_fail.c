@@ -108,6 +108,9 @@ START_TEST(load_and_steps)
     ck_assert_int_gt(n, 50);
     n = every_k(CS_SCENES "/box_stack.xml", NULL);
     ck_assert_int_gt(n, 20);
+    /* a tendon, an equality constraint, actuators on both kinds of transmission */
+    n = every_k(CS_SCENES "/tendon_gripper.xml", NULL);
+    ck_assert_int_gt(n, 20);
 }
 END_TEST
 

@@ -199,18 +199,21 @@ export function compareRuns(oursT, oursC, refT, refC, opts = {}) {
 }
 
 // Joint rows (the --limits CSVs) of the compared steps, matched by (kind, joint, dof): a limit
-// row by its side, a friction row by its dof. Adds to M
+// row by its side, a friction row by its dof, an equality row by its constraint and row
+// (tendon and equality rows name theirs in the joint column). Adds to M
 //   jrow_unmatched       rows of either run without a partner (one run's limit active, not
 //                        the other's)
 //   jrow_pos_abs         |pos_ours - pos_ref|, distance from the limit (m or rad)
-//   limit_f_abs / _rel   limit row force error (N or N m), relative to the reference row's
-//                        force, floored at 1e-6 of the run's largest limit force
-//   friction_f_abs / _rel  the same for the dry-friction rows
+//   limit_f_abs / _rel   limit and equality row force error (N or N m), relative to the
+//                        reference row's force, floored at 1e-6 of the run's largest such force
+//   friction_f_abs / _rel  the same for the dry-friction rows (dofs and tendons)
 // All 0 when neither run has such rows.
 export function compareJointRows(M, oursL, refL, steps) {
   for (const q of ['jrow_pos_abs', 'limit_f_abs', 'limit_f_rel', 'friction_f_abs', 'friction_f_rel']) M[q] = 0;
   const key = (r) => `${r.kind} ${r.joint} ${r.dof}`;
-  const scale = (friction) => Math.max(1e-300, ...refL.filter((r) => (r.kind === 'friction') === friction).map((r) => Math.abs(r.force)));
+  // friction rows (of dofs and tendons) apart; limit and equality rows together
+  const isFr = (r) => r.kind.endsWith('friction');
+  const scale = (friction) => Math.max(1e-300, ...refL.filter((r) => isFr(r) === friction).map((r) => Math.abs(r.force)));
   const lscale = scale(false), fscale = scale(true);
   const ol = byStep(oursL), rl = byStep(refL);
   let unmatched = 0;
@@ -221,7 +224,7 @@ export function compareJointRows(M, oursL, refL, steps) {
       const a = A.get(key(b));
       if (!a) { unmatched++; continue; }
       A.delete(key(b));
-      const fr = b.kind === 'friction', df = Math.abs(a.force - b.force);
+      const fr = isFr(b), df = Math.abs(a.force - b.force);
       upd(M, 'jrow_pos_abs', Math.abs(a.pos - b.pos));
       upd(M, fr ? 'friction_f_abs' : 'limit_f_abs', df);
       upd(M, fr ? 'friction_f_rel' : 'limit_f_rel', df / Math.max(Math.abs(b.force), 1e-6 * (fr ? fscale : lscale)));

@@ -27,7 +27,9 @@ export function g17(x) {
 
 const mjOBJ_BODY = 1, mjOBJ_XBODY = 2, mjOBJ_JOINT = 3, mjOBJ_GEOM = 5;
 const SOLVERS = { pgs: 0, cg: 1, newton: 2 };
-const mjCNSTR_FRICTION_DOF = 1, mjCNSTR_LIMIT_JOINT = 3;
+const mjCNSTR_EQUALITY = 0, mjCNSTR_FRICTION_DOF = 1, mjCNSTR_FRICTION_TENDON = 2;
+const mjCNSTR_LIMIT_JOINT = 3, mjCNSTR_LIMIT_TENDON = 4;
+const mjOBJ_EQUALITY = 17, mjOBJ_TENDON = 18;
 const mjJNT_BALL = 1;
 const CONES = { pyramidal: 0, elliptic: 1 };
 
@@ -48,6 +50,27 @@ function writeMeshFiles(mj, scene, xml) {
   }
 }
 
+// <include>d files go into the wasm file system beside /scene.xml (names relative to the
+// main file's directory, as MuJoCo resolves them); returns every file's text, for the meshes.
+function writeIncludes(mj, scene, xml) {
+  const texts = [xml], seen = new Set();
+  for (let i = 0; i < texts.length; i++) {
+    for (const m of texts[i].matchAll(/<include\b[^>]*\bfile="([^"]+)"/g)) {
+      if (seen.has(m[1])) continue;
+      seen.add(m[1]);
+      const t = fs.readFileSync(path.join(path.dirname(scene), m[1]), 'utf8');
+      let at = '';
+      for (const part of path.posix.dirname('/' + m[1]).split('/').filter(Boolean)) {
+        at += '/' + part;
+        try { mj.FS.mkdir(at); } catch (e) { /* exists */ }
+      }
+      mj.FS.writeFile('/' + m[1], t);
+      texts.push(t);
+    }
+  }
+  return texts.join('\n');
+}
+
 // opt: { scene, steps | duration, record, contacts, limits, every, solver, cone, iterations,
 //        tolerance, timestep, key ('first' | 'none' | index), set: [[name, value], ...] }
 // Returns { steps, timestep, ncon_max }.
@@ -55,7 +78,7 @@ export async function runScene(opt) {
   const mj = await loadMujoco();
   const xml = fs.readFileSync(opt.scene, 'utf8');
   mj.FS.writeFile('/scene.xml', xml);
-  writeMeshFiles(mj, opt.scene, xml);
+  writeMeshFiles(mj, opt.scene, writeIncludes(mj, opt.scene, xml));
   let m;
   try { m = mj.MjModel.loadFromXML('/scene.xml'); } catch (e) {
     throw new Error(`${opt.scene}: MuJoCo could not load it`);
@@ -201,16 +224,34 @@ function writeRun(mj, m, d, opt) {
   const jntName = [];
   for (let j = 0; j < m.njnt; j++) jntName.push(name(mjOBJ_JOINT, j, 'joint'));
   const jntRange = Array.from(m.jnt_range), dofJnt = Array.from(m.dof_jntid);
+  // Equality rows (kind equality, dof = the row within its constraint), tendon friction
+  // (tendon_friction, dof -1) and tendon limits (tendon_lower/_upper, dof -1: the side whose
+  // distance is efc_pos at state k), labelled by the constraint's or tendon's name.
+  const eqName = [], tenName = [];
+  for (let e = 0; e < m.neq; e++) eqName.push(name(mjOBJ_EQUALITY, e, 'equality'));
+  for (let t = 0; t < m.ntendon; t++) tenName.push(name(mjOBJ_TENDON, t, 'tendon'));
+  const tenRange = Array.from(m.tendon_range);
+  let tenLen = null; // tendon lengths of state k (mj_step leaves them: it integrates qpos only)
   let qpos0 = null; // qpos of state k, for the limit sides
   const writeLimits = (k) => {
     const nefc = d.nefc;
     const type = d.efc_type, id = d.efc_id, pos = d.efc_pos, force = d.efc_force;
     let out = '';
     const seen = new Map(); // joint -> limit rows so far in this step
+    if (m.ntendon) tenLen = Array.from(d.ten_length);
     for (let r = 0; r < nefc; r++) {
       const t = type[r], i = id[r];
-      let joint, kind, dof;
-      if (t === mjCNSTR_FRICTION_DOF) { joint = dofJnt[i]; kind = 'friction'; dof = i; }
+      let joint, kind, dof, label;
+      if (t === mjCNSTR_EQUALITY) {
+        kind = 'equality'; label = eqName[i];
+        dof = 0;
+        while (r - dof - 1 >= 0 && type[r - dof - 1] === mjCNSTR_EQUALITY && id[r - dof - 1] === i) dof++;
+      } else if (t === mjCNSTR_FRICTION_TENDON) { kind = 'tendon_friction'; label = tenName[i]; dof = -1; }
+      else if (t === mjCNSTR_LIMIT_TENDON) {
+        label = tenName[i]; dof = -1;
+        const lo = tenLen[i] - tenRange[2 * i], hi = tenRange[2 * i + 1] - tenLen[i];
+        kind = Math.abs(pos[r] - lo) <= Math.abs(pos[r] - hi) ? 'tendon_lower' : 'tendon_upper';
+      } else if (t === mjCNSTR_FRICTION_DOF) { joint = dofJnt[i]; kind = 'friction'; dof = i; }
       else if (t === mjCNSTR_LIMIT_JOINT) {
         joint = i; dof = jntDof[i];
         if (jntType[i] === mjJNT_BALL) kind = 'limit_angle';
@@ -223,7 +264,7 @@ function writeRun(mj, m, d, opt) {
           else kind = Math.abs(pos[r] - lo) <= Math.abs(pos[r] - hi) ? 'limit_lower' : 'limit_upper';
         }
       } else continue;
-      out += `${g17(k)},${g17(k * h)},${jntName[joint]},${kind},${dof},${g17(pos[r])},${g17(force[r])}\n`;
+      out += `${g17(k)},${g17(k * h)},${label ?? jntName[joint]},${kind},${dof},${g17(pos[r])},${g17(force[r])}\n`;
     }
     if (out) fs.writeSync(lim, out);
   };

@@ -49,6 +49,14 @@ RULES.slide_pusher = RULES.pendulum_strike;
 // press with forces clamped by forcerange, whose velocity derivative MuJoCo 3.12 drops from
 // implicitfast (conesim does too, and agrees with native 3.12 to 7e-16 m) and 3.3.8 keeps
 RULES.walker = RULES.pendulum_strike;
+// tendons and equality constraints: tendon_gripper (fingers coupled by a joint equality,
+// driven through a fixed tendon, squeezing a box: contact forces within 1e-5, reached 9.7e-7
+// with pyramidal cones, where a sticking pad's force passes near its friction bound) and the
+// oracle-only tendon_rows (connect, weld, joint and tendon equalities, a fixed tendon with
+// range, frictionloss, spring and damper, a limited spatial tendon)
+RULES.tendon_gripper = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-5 },
+  { q: 'jrow_unmatched', max: 0 }, { q: 'limit_f_rel', max: 1e-6 }, { q: 'friction_f_rel', max: 1e-6 }];
+RULES.tendon_rows = RULES.joint_friction;
 RULES.incline_33 = RULES.incline_slide;
 RULES.aniso_box_condim4 = RULES.aniso_box_condim3;
 // oracle-only: MuJoCo's noslip pass after the solver (contact friction in both cones, dry

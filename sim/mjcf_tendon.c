@@ -1,0 +1,279 @@
+/* Fixed tendons and equality constraints as MuJoCo's compiler resolves them: defaults,
+ * names to indices, limits (autolimits), the checks, and the model's arrays. What needs
+ * the reference pose (tendon_length0, the connect anchor in body2, the weld's relative
+ * pose) is computed with the inverse weights (invweight.c). */
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "mjcf_ir.h"
+
+#define TFAIL(c, T, attr, ...) \
+    cs_mjcf_fail((c), (T)->line, (T)->spatial ? "spatial" : "fixed", (attr), __VA_ARGS__)
+#define EFAIL(c, E, attr, ...) cs_mjcf_fail((c), (E)->line, (E)->tag, (attr), __VA_ARGS__)
+
+static const double SOLREF[2] = {0.02, 1}, SOLIMP[5] = {0.9, 0.95, 0.001, 0.5, 2};
+
+void cs_mjcf_default_tspec(cs_tspec *t)
+{
+    memset(t, 0, sizeof *t);
+    t->limited = CS_LIMITED_AUTO;
+    t->springlength[0] = t->springlength[1] = -1;
+    memcpy(t->solreflimit, SOLREF, sizeof SOLREF);
+    memcpy(t->solreffriction, SOLREF, sizeof SOLREF);
+    memcpy(t->solimplimit, SOLIMP, sizeof SOLIMP);
+    memcpy(t->solimpfriction, SOLIMP, sizeof SOLIMP);
+}
+
+void cs_mjcf_default_espec(cs_espec *e)
+{
+    e->active = 1;
+    memcpy(e->solref, SOLREF, sizeof SOLREF);
+    memcpy(e->solimp, SOLIMP, sizeof SOLIMP);
+}
+
+int cs_mjcf_find_tendon(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->nten; i++)
+        if (c->ten[i].name && strcmp(c->ten[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int find_joint(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->njnt; i++)
+        if (c->jnt[i].name && strcmp(c->jnt[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int find_body(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->nbody; i++)
+        if (c->body[i].name && strcmp(c->body[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* a body moves when it or one of its ancestors has a joint */
+static int body_moves(const cs_mjcf *c, int b)
+{
+    for (; b > 0; b = c->body[b].parent)
+        if (c->body[b].njnt > 0) return 1;
+    return 0;
+}
+
+/* the kinematic tree of a joint: its body's child of the world (trees split there) */
+static int root_of(const cs_mjcf *c, int body)
+{
+    while (body > 0 && c->body[body].parent > 0) body = c->body[body].parent;
+    return body;
+}
+
+static int find_site(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->nsite; i++)
+        if (c->site[i].name && strcmp(c->site[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* the body that moves a tendon's k-th joint or site */
+static int wrap_body(const cs_mjcf *c, const cs_tendonir *T, int k)
+{
+    return T->spatial ? c->site[T->jid[k]].body : c->jnt[T->jid[k]].body;
+}
+
+/* the distinct trees a tendon's joints (sites) move, added to t[] (n so far); returns the
+ * count */
+static int tendon_trees(const cs_mjcf *c, const cs_tendonir *T, int *t, int n)
+{
+    for (int k = 0; k < T->njoint; k++) {
+        int b = wrap_body(c, T, k);
+        if (T->spatial && !body_moves(c, b)) continue;
+        int r = root_of(c, b), seen = 0;
+        for (int i = 0; i < n; i++) seen |= t[i] == r;
+        if (!seen && n < 8) t[n++] = r;
+    }
+    return n;
+}
+
+void cs_mjcf_resolve_tendons(cs_mjcf *c)
+{
+    for (int i = 0; i < c->nten; i++) {
+        cs_tendonir *T = &c->ten[i];
+        cs_tspec *s = &T->s;
+        for (int k = 0; T->spatial && k < T->njoint; k++) {
+            int st = find_site(c, T->joint[k]);
+            if (st < 0)
+                cs_mjcf_fail(c, T->jline[k], "site", "site", "no site named '%s'", T->joint[k]);
+            T->jid[k] = st;
+        }
+        for (int k = 0; !T->spatial && k < T->njoint; k++) {
+            int j = find_joint(c, T->joint[k]);
+            if (j < 0)
+                cs_mjcf_fail(c, T->jline[k], "joint", "joint", "no joint named '%s'", T->joint[k]);
+            int ty = c->jnt[j].s.type;
+            if (ty != CS_JNT_HINGE && ty != CS_JNT_SLIDE)
+                cs_mjcf_fail(c, T->jline[k], "joint", "joint", "a fixed tendon's joint must be "
+                             "a hinge or a slide ('%s' is a %s joint)", T->joint[k],
+                             ty == CS_JNT_FREE ? "free" : "ball");
+            for (int q = 0; q < k; q++)
+                if (T->jid[q] == j)
+                    cs_mjcf_fail(c, T->jline[k], "joint", "joint", "joint '%s' appears twice "
+                                 "in the tendon", T->joint[k]);
+            T->jid[k] = j;
+        }
+        if (s->armature != 0)
+            TFAIL(c, T, "armature", "tendon armature is not supported");
+        int has_range = s->range[0] != 0 || s->range[1] != 0;
+        if (s->limited == CS_LIMITED_AUTO) {
+            if (!c->autolimits && has_range)
+                TFAIL(c, T, "limited", "range is given with compiler autolimits=\"false\": set "
+                                       "limited");
+            s->limited = has_range ? CS_LIMITED_TRUE : CS_LIMITED_FALSE;
+        }
+        if (s->limited && !(s->range[0] < s->range[1]))
+            TFAIL(c, T, "range", "a limited tendon needs range min < max (got %g %g)",
+                  s->range[0], s->range[1]);
+        if (s->springlength[0] > s->springlength[1])
+            TFAIL(c, T, "springlength", "springlength min %g is above max %g",
+                  s->springlength[0], s->springlength[1]);
+        int t[8];
+        if ((s->limited || s->frictionloss > 0) && tendon_trees(c, T, t, 0) > 2)
+            TFAIL(c, T, NULL, "a limited tendon or one with frictionloss may move at most two "
+                              "kinematic trees here (its rows have two sides)");
+    }
+    for (int i = 0; i < c->neq; i++) {
+        cs_eqir *E = &c->eq[i];
+        const char *a1 = E->type == CS_EQ_JOINT ? "joint1" : E->type == CS_EQ_TENDON ? "tendon1"
+                                                                                     : "body1";
+        const char *a2 = E->type == CS_EQ_JOINT ? "joint2" : E->type == CS_EQ_TENDON ? "tendon2"
+                                                                                     : "body2";
+        const char *what = E->type == CS_EQ_JOINT ? "joint" : E->type == CS_EQ_TENDON ? "tendon"
+                                                                                     : "body";
+        int (*find)(const cs_mjcf *, const char *) =
+            E->type == CS_EQ_JOINT ? find_joint : E->type == CS_EQ_TENDON ? cs_mjcf_find_tendon
+                                                                          : find_body;
+        E->id1 = find(c, E->obj1);
+        if (E->id1 < 0) EFAIL(c, E, a1, "no %s named '%s'", what, E->obj1);
+        E->id2 = E->obj2 ? find(c, E->obj2) : (E->type <= CS_EQ_WELD ? 0 : -1);
+        if (E->obj2 && E->id2 < 0) EFAIL(c, E, a2, "no %s named '%s'", what, E->obj2);
+        if (E->type <= CS_EQ_WELD && E->id1 == E->id2)
+            EFAIL(c, E, a2, "body1 and body2 are the same body");
+        if (E->type == CS_EQ_JOINT) {
+            for (int k = 0; k < 2; k++) {
+                int j = k ? E->id2 : E->id1;
+                if (j < 0) continue;
+                int ty = c->jnt[j].s.type;
+                if (ty != CS_JNT_HINGE && ty != CS_JNT_SLIDE)
+                    EFAIL(c, E, k ? a2 : a1, "a joint equality couples hinge and slide joints "
+                          "only");
+            }
+            if (E->id1 == E->id2) EFAIL(c, E, a2, "joint1 and joint2 are the same joint");
+        }
+        if (E->type == CS_EQ_TENDON) {
+            int t[8], n = tendon_trees(c, &c->ten[E->id1], t, 0);
+            if (E->id2 >= 0) n = tendon_trees(c, &c->ten[E->id2], t, n);
+            if (n > 2)
+                EFAIL(c, E, NULL, "the tendons move more than two kinematic trees (a row has two "
+                                  "sides here)");
+            if (E->id1 == E->id2) EFAIL(c, E, a2, "tendon1 and tendon2 are the same tendon");
+        }
+        if (E->type == CS_EQ_WELD && E->has_relpose) {
+            double *q = E->relpose + 3;
+            double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+            for (int k = 0; k < 4; k++) q[k] /= l;
+        }
+    }
+}
+
+static char *dupname(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = cs_malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m)
+{
+    int nt = c->nten, nw = 0, ne = c->neq;
+    for (int i = 0; i < nt; i++) nw += c->ten[i].njoint;
+    m->ntendon = nt;
+    m->nwrap = nw;
+    m->neq = ne;
+    m->nsite = c->nsite;
+#define A(f, n) (m->f = cs_calloc((size_t)(n) + 1, sizeof *m->f))
+    A(site_bodyid, c->nsite); A(site_pos, 3 * c->nsite); A(site_quat, 4 * c->nsite);
+    A(site_name, c->nsite); A(wrap_type, nw);
+    if (!m->site_bodyid || !m->site_pos || !m->site_quat || !m->site_name || !m->wrap_type)
+        return -1;
+    A(tendon_adr, nt); A(tendon_num, nt); A(wrap_objid, nw); A(wrap_prm, nw);
+    A(tendon_limited, nt); A(tendon_range, 2 * nt); A(tendon_margin, nt);
+    A(tendon_solref_lim, 2 * nt); A(tendon_solimp_lim, 5 * nt); A(tendon_solref_fri, 2 * nt);
+    A(tendon_solimp_fri, 5 * nt); A(tendon_frictionloss, nt); A(tendon_stiffness, nt);
+    A(tendon_damping, nt); A(tendon_lengthspring, 2 * nt); A(tendon_length0, nt);
+    A(tendon_invweight0, nt); A(tendon_name, nt);
+    A(eq_type, ne); A(eq_obj1id, ne); A(eq_obj2id, ne); A(eq_active0, ne); A(eq_solref, 2 * ne);
+    A(eq_solimp, 5 * ne); A(eq_data, CS_NEQDATA * ne); A(eq_name, ne);
+#undef A
+    if (!m->tendon_adr || !m->tendon_num || !m->wrap_objid || !m->wrap_prm ||
+        !m->tendon_limited || !m->tendon_range || !m->tendon_margin || !m->tendon_solref_lim ||
+        !m->tendon_solimp_lim || !m->tendon_solref_fri || !m->tendon_solimp_fri ||
+        !m->tendon_frictionloss || !m->tendon_stiffness || !m->tendon_damping ||
+        !m->tendon_lengthspring || !m->tendon_length0 || !m->tendon_invweight0 ||
+        !m->tendon_name || !m->eq_type || !m->eq_obj1id || !m->eq_obj2id || !m->eq_active0 ||
+        !m->eq_solref || !m->eq_solimp || !m->eq_data || !m->eq_name)
+        return -1;
+    int oom = 0;
+    for (int i = 0; i < c->nsite; i++) {
+        const cs_siteir *S = &c->site[i];
+        m->site_bodyid[i] = S->body;
+        memcpy(m->site_pos + 3 * i, S->pos, 3 * sizeof(double));
+        memcpy(m->site_quat + 4 * i, S->quat, 4 * sizeof(double));
+        if (S->name && !(m->site_name[i] = dupname(S->name))) oom = 1;
+    }
+    for (int i = 0, w = 0; i < nt; i++) {
+        const cs_tendonir *T = &c->ten[i];
+        const cs_tspec *s = &T->s;
+        m->tendon_adr[i] = w;
+        m->tendon_num[i] = T->njoint;
+        for (int k = 0; k < T->njoint; k++, w++) {
+            m->wrap_type[w] = T->spatial ? CS_WRAP_SITE : CS_WRAP_JOINT;
+            m->wrap_objid[w] = T->jid[k];
+            m->wrap_prm[w] = T->coef[k];
+        }
+        m->tendon_limited[i] = s->limited == CS_LIMITED_TRUE;
+        memcpy(m->tendon_range + 2 * i, s->range, 2 * sizeof(double));
+        m->tendon_margin[i] = s->margin;
+        memcpy(m->tendon_solref_lim + 2 * i, s->solreflimit, 2 * sizeof(double));
+        memcpy(m->tendon_solimp_lim + 5 * i, s->solimplimit, 5 * sizeof(double));
+        memcpy(m->tendon_solref_fri + 2 * i, s->solreffriction, 2 * sizeof(double));
+        memcpy(m->tendon_solimp_fri + 5 * i, s->solimpfriction, 5 * sizeof(double));
+        m->tendon_frictionloss[i] = s->frictionloss;
+        m->tendon_stiffness[i] = s->stiffness;
+        m->tendon_damping[i] = s->damping;
+        /* negative: the length at qpos0, set with it (invweight.c) */
+        memcpy(m->tendon_lengthspring + 2 * i, s->springlength, 2 * sizeof(double));
+        if (T->name && !(m->tendon_name[i] = dupname(T->name))) oom = 1;
+    }
+    for (int i = 0; i < ne; i++) {
+        const cs_eqir *E = &c->eq[i];
+        double *dt = m->eq_data + CS_NEQDATA * i;
+        m->eq_type[i] = E->type;
+        m->eq_obj1id[i] = E->id1;
+        m->eq_obj2id[i] = E->id2;
+        m->eq_active0[i] = E->s.active;
+        memcpy(m->eq_solref + 2 * i, E->s.solref, 2 * sizeof(double));
+        memcpy(m->eq_solimp + 5 * i, E->s.solimp, 5 * sizeof(double));
+        if (E->type == CS_EQ_CONNECT) {
+            memcpy(dt, E->anchor, 3 * sizeof(double)); /* data[3..5]: at qpos0 */
+        } else if (E->type == CS_EQ_WELD) {
+            memcpy(dt, E->anchor, 3 * sizeof(double));
+            memcpy(dt + 3, E->relpose, 7 * sizeof(double)); /* quat 0: at qpos0 */
+            dt[10] = E->torquescale;
+        } else {
+            memcpy(dt, E->polycoef, 5 * sizeof(double));
+        }
+        if (E->name && !(m->eq_name[i] = dupname(E->name))) oom = 1;
+    }
+    return oom ? -1 : 0;
+}
