@@ -17,7 +17,7 @@
     X(xaxis) X(dof_xaxis) X(dof_xanchor) X(cdof) X(cvel) X(qM) X(qLD) X(qLDiagInv) X(qH) \
     X(qHLD) X(qHDiagInv) X(qacc_implicit) X(qDeriv) X(crb) X(cacc) X(cfrc) X(cdofdot) \
     X(contact) X(rawcon) X(jac) \
-    X(ctrl) X(act) X(act_dot) X(actuator_length) X(actuator_velocity) X(actuator_force) \
+    X(ctrl) X(mocap_pos) X(mocap_quat) X(act) X(act_dot) X(actuator_length) X(actuator_velocity) X(actuator_force) \
     X(qfrc_actuator) X(rk4)
 
 void cs_free_data(cs_data *d)
@@ -58,7 +58,8 @@ cs_data *cs_make_data(const cs_model *m)
     for (int t = 0; t < m->ntree; t++) maxtree = m->tree_dofnum[t] > maxtree ? m->tree_dofnum[t] : maxtree;
     A(jac, 12 * (size_t)maxtree > nv ? 12 * (size_t)maxtree : nv);
     size_t nu = (size_t)m->nu, na = (size_t)m->na;
-    A(ctrl, nu); A(act, na); A(act_dot, na); A(actuator_length, nu); A(actuator_velocity, nu);
+    A(ctrl, nu); A(mocap_pos, 3 * (size_t)m->nmocap); A(mocap_quat, 4 * (size_t)m->nmocap);
+    A(act, na); A(act_dot, na); A(actuator_length, nu); A(actuator_velocity, nu);
     A(actuator_force, nu); A(qfrc_actuator, nv);
     A(rk4, m->opt.integrator == CS_INT_RK4 ? 4 * (nq + 2 * nv + 2 * na) + 2 * nv + na : 0);
 #undef A
@@ -106,6 +107,12 @@ void cs_reset(const cs_model *m, cs_data *d)
     memset(d->ctrl, 0, (size_t)m->nu * sizeof *d->ctrl);
     memset(d->act, 0, (size_t)m->na * sizeof *d->act);
     memset(d->act_dot, 0, (size_t)m->na * sizeof *d->act_dot);
+    for (int b = 0; b < m->nbody; b++) {
+        int k = m->body_mocapid[b];
+        if (k < 0) continue;
+        memcpy(d->mocap_pos + 3 * k, m->body_pos + 3 * b, 3 * sizeof *d->mocap_pos);
+        memcpy(d->mocap_quat + 4 * k, m->body_quat + 4 * b, 4 * sizeof *d->mocap_quat);
+    }
     d->ncon = 0;
     d->nefc = 0;
     cs_efc_clear(d->efc);
@@ -123,6 +130,10 @@ int cs_reset_key(const cs_model *m, cs_data *d, int key)
     memcpy(d->qvel, m->key_qvel + (size_t)m->nv * key, (size_t)m->nv * sizeof *d->qvel);
     memcpy(d->ctrl, m->key_ctrl + (size_t)m->nu * key, (size_t)m->nu * sizeof *d->ctrl);
     memcpy(d->act, m->key_act + (size_t)m->na * key, (size_t)m->na * sizeof *d->act);
+    memcpy(d->mocap_pos, m->key_mpos + 3 * (size_t)m->nmocap * key,
+           3 * (size_t)m->nmocap * sizeof *d->mocap_pos);
+    memcpy(d->mocap_quat, m->key_mquat + 4 * (size_t)m->nmocap * key,
+           4 * (size_t)m->nmocap * sizeof *d->mocap_quat);
     cs_forward(m, d);
     return 0;
 }

@@ -26,7 +26,8 @@
     X(actuator_forcelimited) X(actuator_actlimited) X(actuator_actearly) X(actuator_dynprm) \
     X(actuator_gainprm) X(actuator_biasprm) X(actuator_ctrlrange) X(actuator_forcerange) \
     X(actuator_actrange) X(actuator_gear) X(dof_M0) X(key_ctrl) X(key_act) \
-    X(jnt_actfrclimited) X(jnt_actfrcrange) X(jnt_actgravcomp)
+    X(jnt_actfrclimited) X(jnt_actfrcrange) X(jnt_actgravcomp) X(body_mocapid) X(key_mpos) \
+    X(key_mquat)
 
 #define CS_MODEL_NAMES(X) \
     X(body_name, nbody) X(jnt_name, njnt) X(geom_name, ngeom) X(pair_name, npair) \
