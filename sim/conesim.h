@@ -281,6 +281,11 @@ typedef struct {
      * 0 and center NaN when not given: computed from the bodies), <visual><global azimuth
      * elevation> (MuJoCo's 90, -45 degrees) */
     double stat_extent, stat_center[3];
+    /* mocap bodies: children of the world without joints, posed by data (mocap_pos,
+     * mocap_quat; static to the dynamics, as in MuJoCo) */
+    int nmocap;
+    int *body_mocapid;    /* nbody: index into mocap_pos / mocap_quat, -1 for other bodies */
+    double *key_mpos, *key_mquat; /* 3 / 4 nmocap per key (default: the body's pose) */
     double vis_azimuth, vis_elevation;
     long nchange;         /* cs_set calls that changed the model (data made before one
                              rebuild their copies at their next forward) */
@@ -454,6 +459,9 @@ typedef struct {
 
     /* actuation (MuJoCo's names): the controls are the user's; the rest is the step's */
     double *ctrl;             /* nu: controls, clamped to ctrlrange when used (not here) */
+    double *mocap_pos;        /* 3 per mocap body: its world position (set between steps) */
+    double *mocap_quat;       /* 4 per mocap body: its world orientation (normalised when
+                                 used) */
     double *act;              /* na: activations (actuators with dynamics) */
     double *act_dot;          /* na: their time derivatives */
     double *actuator_length;  /* nu: gear[0] qpos of the joint */

@@ -17,8 +17,9 @@
     X(xaxis) X(dof_xaxis) X(dof_xanchor) X(cdof) X(cvel) X(qM) X(qLD) X(qLDiagInv) X(qH) \
     X(qHLD) X(qHDiagInv) X(qacc_implicit) X(qDeriv) X(crb) X(cacc) X(cfrc) X(cdofdot) \
     X(contact) X(rawcon) X(jac) \
-    X(ctrl) X(act) X(act_dot) X(actuator_length) X(actuator_velocity) X(actuator_force) \
-    X(qfrc_actuator) X(rk4) X(site_xpos) X(ten_length) X(ten_velocity) X(ten_J) X(eq_active) X(eq_scratch)
+    X(ctrl) X(mocap_pos) X(mocap_quat) X(act) X(act_dot) X(actuator_length) X(actuator_velocity) \
+    X(actuator_force) X(qfrc_actuator) X(rk4) X(site_xpos) X(ten_length) X(ten_velocity) X(ten_J) \
+    X(eq_active) X(eq_scratch)
 
 void cs_free_data(cs_data *d)
 {
@@ -58,7 +59,8 @@ cs_data *cs_make_data(const cs_model *m)
     for (int t = 0; t < m->ntree; t++) maxtree = m->tree_dofnum[t] > maxtree ? m->tree_dofnum[t] : maxtree;
     A(jac, 12 * (size_t)maxtree > nv ? 12 * (size_t)maxtree : nv);
     size_t nu = (size_t)m->nu, na = (size_t)m->na;
-    A(ctrl, nu); A(act, na); A(act_dot, na); A(actuator_length, nu); A(actuator_velocity, nu);
+    A(ctrl, nu); A(mocap_pos, 3 * (size_t)m->nmocap); A(mocap_quat, 4 * (size_t)m->nmocap);
+    A(act, na); A(act_dot, na); A(actuator_length, nu); A(actuator_velocity, nu);
     A(actuator_force, nu); A(qfrc_actuator, nv);
     A(site_xpos, 3 * (size_t)m->nsite); A(ten_length, m->ntendon); A(ten_velocity, m->ntendon); A(ten_J, (size_t)m->ntendon * nv);
     A(eq_active, m->neq); A(eq_scratch, m->neq || m->ntendon || m->opt.viscosity > 0 ? 24 * (size_t)nv : 0);
@@ -109,6 +111,12 @@ void cs_reset(const cs_model *m, cs_data *d)
     memset(d->act, 0, (size_t)m->na * sizeof *d->act);
     memset(d->act_dot, 0, (size_t)m->na * sizeof *d->act_dot);
     memcpy(d->eq_active, m->eq_active0, (size_t)m->neq * sizeof *d->eq_active);
+    for (int b = 0; b < m->nbody; b++) {
+        int k = m->body_mocapid[b];
+        if (k < 0) continue;
+        memcpy(d->mocap_pos + 3 * k, m->body_pos + 3 * b, 3 * sizeof *d->mocap_pos);
+        memcpy(d->mocap_quat + 4 * k, m->body_quat + 4 * b, 4 * sizeof *d->mocap_quat);
+    }
     d->ncon = 0;
     d->nefc = 0;
     cs_efc_clear(d->efc);
@@ -126,6 +134,10 @@ int cs_reset_key(const cs_model *m, cs_data *d, int key)
     memcpy(d->qvel, m->key_qvel + (size_t)m->nv * key, (size_t)m->nv * sizeof *d->qvel);
     memcpy(d->ctrl, m->key_ctrl + (size_t)m->nu * key, (size_t)m->nu * sizeof *d->ctrl);
     memcpy(d->act, m->key_act + (size_t)m->na * key, (size_t)m->na * sizeof *d->act);
+    memcpy(d->mocap_pos, m->key_mpos + 3 * (size_t)m->nmocap * key,
+           3 * (size_t)m->nmocap * sizeof *d->mocap_pos);
+    memcpy(d->mocap_quat, m->key_mquat + 4 * (size_t)m->nmocap * key,
+           4 * (size_t)m->nmocap * sizeof *d->mocap_quat);
     cs_forward(m, d);
     return 0;
 }

@@ -106,6 +106,13 @@ void cs_kinematics(const cs_model *m, cs_data *d)
         double *xp = d->xpos + 3 * b, *xq = d->xquat + 4 * b, *xm = d->xmat + 9 * b;
         int p = m->body_parent[b];
         body_frame(m, d->qpos, b, d->xpos + 3 * p, d->xquat + 4 * p, xp, xq, d->xanchor, d->xaxis);
+        int mc = m->body_mocapid[b];
+        if (mc >= 0 && d->mocap_pos) { /* a child of the world: its pose is the data's (a
+                                          scratch data at qpos0 has none: the model's) */
+            memcpy(xp, d->mocap_pos + 3 * mc, 3 * sizeof *xp);
+            memcpy(xq, d->mocap_quat + 4 * mc, 4 * sizeof *xq);
+            cs_normquat(xq);
+        }
         cs_quat2mat(xm, xq);
         sp_mulmv3(xm, m->body_ipos + 3 * b, d->xipos + 3 * b);
         for (int k = 0; k < 3; k++) d->xipos[3 * b + k] += xp[k];

@@ -1222,9 +1222,8 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
     if (b.name) name_unique_body(c, n, b.name);
     frame_attrs(c, n, b.pos, b.quat);
     xf_apply(F, b.pos, b.quat);
-    int mocap;
-    if (boolean(c, n, "mocap", &mocap) && mocap)
-        FAILN(c, n, "mocap", "mocap bodies are not supported");
+    if (boolean(c, n, "mocap", &b.mocap) && b.mocap && parent != 0)
+        FAILN(c, n, "mocap", "a mocap body must be a child of the world body");
     num1(c, n, "gravcomp", &b.gravcomp);
     char *cc = attr(c, n, "childclass");
     if (cc) {
@@ -1493,17 +1492,8 @@ static void parse_keyframe(cs_mjcf *c, xmlNode *n)
         k.qvel = nums_alloc(c, ch, "qvel", &k.nqvel);
         k.ctrl = nums_alloc(c, ch, "ctrl", &k.nctrl);
         k.act = nums_alloc(c, ch, "act", &k.nact);
-        /* mocap poses: the model has no mocap bodies to move, MuJoCo's keyframe extras */
-        static const char *const MOCAP[] = {"mpos", "mquat", NULL};
-        for (int i = 0; MOCAP[i]; i++) {
-            int cnt;
-            nums_alloc(c, ch, MOCAP[i], &cnt);
-            if (cnt) {
-                char buf[32];
-                snprintf(buf, sizeof buf, "key/@%s", MOCAP[i]);
-                note_ignored(c, buf);
-            }
-        }
+        k.mpos = nums_alloc(c, ch, "mpos", &k.nmpos);
+        k.mquat = nums_alloc(c, ch, "mquat", &k.nmquat);
         cs_mjcf_grow(c, (void **)&c->key, &c->capkey, c->nkey, sizeof *c->key);
         c->key[c->nkey++] = k;
     }

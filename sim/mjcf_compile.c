@@ -479,6 +479,29 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             qs[0] = J->springref;
         }
     }
+    int nmocap = 0;
+    for (int b = 0; b < nb; b++) {
+        if (!c->body[b].mocap) continue;
+        if (c->body[b].njnt > 0)
+            BFAIL(c, &c->body[b], "mocap", "a mocap body cannot have joints");
+        nmocap++;
+    }
+    for (int k = 0; k < c->nkey; k++) {
+        cs_keyir *K = &c->key[k];
+        if (K->mpos && K->nmpos != 3 * nmocap)
+            cs_mjcf_fail(c, K->line, "key", "mpos", "expects %d numbers (3 per mocap body), got "
+                         "%d", 3 * nmocap, K->nmpos);
+        if (K->mquat && K->nmquat != 4 * nmocap)
+            cs_mjcf_fail(c, K->line, "key", "mquat", "expects %d numbers (4 per mocap body), "
+                         "got %d", 4 * nmocap, K->nmquat);
+        for (int i = 0; K->mquat && i < nmocap; i++) {
+            double *q = K->mquat + 4 * i;
+            double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+            if (l < 1e-15)
+                cs_mjcf_fail(c, K->line, "key", "mquat", "zero quaternion for mocap body %d", i);
+            for (int r = 0; r < 4; r++) q[r] /= l;
+        }
+    }
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
         if (K->qpos && K->nqpos != nq)
@@ -620,6 +643,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     A(actuator_gear, 6 * nu); A(actuator_name, nu); A(dof_M0, nv);
     A(key_ctrl, (size_t)nu * c->nkey); A(key_act, (size_t)na * c->nkey);
     A(jnt_actfrclimited, nj); A(jnt_actfrcrange, 2 * nj); A(jnt_actgravcomp, nj);
+    A(body_mocapid, nb); A(key_mpos, 3 * (size_t)nmocap * c->nkey);
+    A(key_mquat, 4 * (size_t)nmocap * c->nkey);
 #undef A
     int oom = cs_mjcf_build_tendons(c, m) != 0;
 #define CHECK(f) oom |= (m->f == NULL);
@@ -644,6 +669,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->body_iquat + 4 * b, biquat + 4 * b, 4 * sizeof(double));
         m->body_mass[b] = bmass[b];
         m->body_gravcomp[b] = B->gravcomp;
+        m->body_mocapid[b] = B->mocap ? m->nmocap++ : -1;
         m->ngravcomp += B->gravcomp != 0;
         memcpy(m->body_inertia + 3 * b, binert + 3 * b, 3 * sizeof(double));
         m->body_name[b] = dupname(B->name, &nameoom);
@@ -801,6 +827,17 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->key_name[k] = dupname(K->name, &nameoom);
     }
 
+    for (int k = 0; k < c->nkey; k++) { /* mocap poses: the bodies' own unless given */
+        cs_keyir *K = &c->key[k];
+        for (int b = 0; b < nb; b++) {
+            int i = m->body_mocapid[b];
+            if (i < 0) continue;
+            double *kp = m->key_mpos + 3 * ((size_t)nmocap * k + i);
+            double *kq = m->key_mquat + 4 * ((size_t)nmocap * k + i);
+            memcpy(kp, K->mpos ? K->mpos + 3 * i : m->body_pos + 3 * b, 3 * sizeof *kp);
+            memcpy(kq, K->mquat ? K->mquat + 4 * i : m->body_quat + 4 * b, 4 * sizeof *kq);
+        }
+    }
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
         if (K->ctrl) memcpy(m->key_ctrl + (size_t)nu * k, K->ctrl, (size_t)nu * sizeof(double));

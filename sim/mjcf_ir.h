@@ -137,6 +137,7 @@ typedef struct {
     double imass, ipos[3], iquat[4], iinertia[3];
     int geom0, ngeom;
     double gravcomp;      /* share of the body's weight cancelled (MuJoCo's gravcomp) */
+    int mocap;            /* 1: posed by data (mocap_pos, mocap_quat), not by joints */
 } cs_bspec;
 
 typedef struct {
@@ -203,8 +204,8 @@ typedef struct {
     char *name;
     int line;
     double time;
-    double *qpos, *qvel, *ctrl, *act; /* NULL: not given */
-    int nqpos, nqvel, nctrl, nact;
+    double *qpos, *qvel, *ctrl, *act, *mpos, *mquat; /* NULL: not given */
+    int nqpos, nqvel, nctrl, nact, nmpos, nmquat;
 } cs_keyir;
 
 /* A file of the model: the main file (0) or one brought in by <include>. Its elements'

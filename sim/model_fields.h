@@ -32,7 +32,8 @@
     X(tendon_margin) X(tendon_solref_lim) X(tendon_solimp_lim) X(tendon_solref_fri) \
     X(tendon_solimp_fri) X(tendon_frictionloss) X(tendon_stiffness) X(tendon_damping) \
     X(tendon_lengthspring) X(tendon_length0) X(tendon_invweight0) \
-    X(eq_type) X(eq_obj1id) X(eq_obj2id) X(eq_active0) X(eq_solref) X(eq_solimp) X(eq_data)
+    X(eq_type) X(eq_obj1id) X(eq_obj2id) X(eq_active0) X(eq_solref) X(eq_solimp) X(eq_data) \
+    X(body_mocapid) X(key_mpos) X(key_mquat)
 
 #define CS_MODEL_NAMES(X) \
     X(body_name, nbody) X(jnt_name, njnt) X(geom_name, ngeom) X(pair_name, npair) \
