@@ -43,6 +43,9 @@ typedef struct {
     int cap;     /* dofs the three hold: dmax, grown for narrow islands */
     double *scr; /* a block's Hl J (CS_MAXROWS x two trees' dofs) and a tree's
                     preconditioner inversion; 2 CS_MAXROWS maxtd */
+    int eval_isl;     /* the island whose warm start left its evaluation at a (cost, gradient,
+                         residuals, forces, zones, Hl) for the first iteration; -1 none */
+    double eval_cost; /* its cost */
 } nthread;
 
 typedef struct {
@@ -527,7 +530,9 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
     while (iter < max_iter) {
         /* at a: the cost, the gradient M (a - a0) - J^T f, the forces and the block
          * Hessians of the soft-cone costs */
-        double c = cs_i_primal_eval(w, isl, a, g, nw->jres, nw->Hl, nw->d);
+        double c;
+        if (iter == 0 && !handoff && t->eval_isl == isl) c = t->eval_cost; /* the warm start's */
+        else c = cs_i_primal_eval(w, isl, a, g, nw->jres, nw->Hl, nw->d);
         at_a = 1;
         if (iter > 0) {
             st->improvement = scale * (cost - c);
@@ -595,25 +600,39 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
         CS_FOR_ISLAND_DOFS(w, p, isl, q) a[q] += alpha * dir[q];
         at_a = 0;
     }
-    if (!at_a) { /* stopped by the iteration limit: the cost and forces at the final a */
+    if (!at_a) { /* stopped by the iteration limit: the cost, forces and zones at the final a */
         double nc = cs_i_primal(w, p, isl, a);
         if (iter > 0) st->improvement = scale * (cost - nc);
         for (int b = 0; b < nbk; b++) {
             int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
             double l;
             cs_i_resid(e, k, a, nw->jres + r0);
-            cs_efc_soft(e, k, nw->jres + r0, e->force + r0, &l, NULL);
+            e->blk_zone[k] = cs_efc_soft(e, k, nw->jres + r0, e->force + r0, &l, NULL);
         }
     }
+    t->eval_isl = -1;
     *iters = iter;
     return status;
 }
 
+/* cs_i_primal_warm_start, with the warm point evaluated as the first iteration evaluates it
+ * (the same cost, summed in the same order), which that iteration then takes over when the
+ * warm start wins */
 static void newton_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
 {
-    (void)ws;
-    (void)thread;
-    cs_i_primal_warm_start(w, isl);
+    newton_ws *nw = ws;
+    nthread *t = &nw->th[thread];
+    const cs_problem *p = w->p;
+    double *a = w->a;
+    double c0 = cs_i_primal(w, p, isl, a);
+    double cw = cs_i_primal_eval(w, isl, w->a_warm, nw->grad, nw->jres, nw->Hl, nw->d);
+    t->eval_isl = -1;
+    if (cw < c0) {
+        CS_FOR_ISLAND_DOFS(w, p, isl, q) a[q] = w->a_warm[q];
+        w->ist[isl].warm_used = 1;
+        t->eval_isl = isl;
+        t->eval_cost = cw;
+    }
 }
 
 /* ---- workspace ------------------------------------------------------------------------ */
@@ -651,6 +670,7 @@ static int make_threads(newton_ws *nw, int n)
         t->first = cs_malloc(sizeof(int) * (d + 1));
         t->cap = nw->dmax;
         t->scr = thread_scratch(NULL, nw->maxtd);
+        t->eval_isl = -1;
         if (!t->H || !t->x || !t->first || !t->scr) {
             free_threads(nw);
             return -1;
@@ -782,4 +802,5 @@ const cs_method cs_method_newton = {
     .reserve = newton_reserve,
     .warm_start = newton_warm_start,
     .iterate = newton_iterate,
+    .store = cs_i_store_decode, /* the iterations end with the forces and zones at the final a */
 };
