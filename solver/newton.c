@@ -487,6 +487,36 @@ static int narrow(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int isl)
     return fac <= NARROW_CG_PRODUCTS * cg;
 }
 
+/* After island_order: the dense Hessian's envelope from the island's structure, every local
+ * row's first column that M or any block can fill (a tree's rows start at its first dof, or
+ * at the first dof of an earlier tree a block joins it to), whatever the zones: the factor
+ * then neither scans for it nor clears what lies before it. Uses nw->mark for the island's
+ * trees. */
+static void envelope(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int isl, int *first)
+{
+    const cs_efc *e = p->efc;
+    const cs_mass *M = p->M;
+    int adr = w->isl_tree_adr[isl], nt = w->isl_tree_num[isl];
+    int badr = w->isl_block_adr[isl];
+    for (int i = 0; i < nt; i++) {
+        int tr = w->isl_trees[adr + i];
+        nw->mark[tr] = nw->dof_local[M->tree_dofadr[tr]];
+    }
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[badr + b], t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
+        if (t0 < 0 || t1 < 0) continue;
+        int s0 = nw->dof_local[M->tree_dofadr[t0]], s1 = nw->dof_local[M->tree_dofadr[t1]];
+        int m = s0 < s1 ? s0 : s1;
+        if (m < nw->mark[t0]) nw->mark[t0] = m;
+        if (m < nw->mark[t1]) nw->mark[t1] = m;
+    }
+    for (int i = 0; i < nt; i++) {
+        int tr = w->isl_trees[adr + i];
+        for (int q = M->tree_dofadr[tr]; q < M->tree_dofadr[tr] + M->tree_dofnum[tr]; q++)
+            first[nw->dof_local[q]] = nw->mark[tr];
+    }
+}
+
 /* The thread's dense storage for n dofs; -1 (CG then) if it cannot grow. */
 static int grow_dense(nthread *t, int n)
 {
@@ -524,6 +554,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
     if (!dense && narrow_ok && narrow(nw, w, p, isl) && grow_dense(t, nv) == 0) dense = 1;
     if (!dense) np = build_pairs(nw, w, p, isl, &nwide);
     H = t->H; /* after any growth */
+    if (dense) envelope(nw, w, p, isl, t->first);
     st->newton_dense = dense ? 1 : 2;
     int iter = 0, at_a = 0; /* at_a: e->force holds the soft-cone forces at a */
     cs_iter_status status = CS_ITER_LIMIT;
@@ -554,8 +585,9 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
         }
         if (dense) {
             /* H = M + sum J^T Hl J over the island's dofs (lower triangle), Cholesky */
-            for (int i = 0; i < nv; i++) /* the factor reads the lower triangle only */
-                memset(H + (size_t)i * nv, 0, sizeof(double) * (size_t)(i + 1));
+            for (int i = 0; i < nv; i++) /* the factor reads the envelope only */
+                memset(H + (size_t)i * nv + t->first[i], 0,
+                       sizeof(double) * (size_t)(i + 1 - t->first[i]));
             for (int tt = 0; tt < w->isl_tree_num[isl]; tt++) {
                 int tr = w->isl_trees[w->isl_tree_adr[isl] + tt], lo = p->M->tree_dofadr[tr];
                 for (int i = lo; i < lo + p->M->tree_dofnum[tr]; i++) /* (a tree's dofs are
@@ -567,7 +599,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
                 if (curved(e->blk_zone[k]))
                     add_jthj(e, k, nw->Hl + w->Gadr[k], nw->dof_local, H, nv, t->scr);
             }
-            if (cs_i_chol_env(nv, H, t->first)) { /* cannot occur with M PD */
+            if (cs_i_chol_env_given(nv, H, t->first)) { /* cannot occur with M PD */
                 status = CS_ITER_STALLED;
                 break;
             }

@@ -22,6 +22,9 @@ void cs_i_chol_solve(int n, const double *L, double *x);
 /* The same for a matrix with an envelope (row i's first nonzero column first[i], set by
  * the factor): work only inside it. An ordering with a small bandwidth keeps it narrow. */
 int cs_i_chol_env(int n, double *A, int *first);
+/* The same within an envelope the caller knows: row i's entries before first[i] are zero
+ * (first[i] at or before the row's first nonzero; entries read as zeros are left zero). */
+int cs_i_chol_env_given(int n, double *A, const int *first);
 void cs_i_chol_env_solve(int n, const double *L, const int *first, double *x);
 
 /* ---- the driver's stages (solver.c), in order ----------------------------------------
