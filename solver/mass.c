@@ -2,8 +2,9 @@
  * triangular and nonzero only where the tree puts it, elimination from the leaves up
  * creates no fill: eliminating dof k only touches k's ancestors, which are all in k's row. */
 #include "mass.h"
+#include "solver_internal.h" /* CS_VECTOR_CLONES */
 
-int cs_mass_factor(cs_mass *M)
+CS_VECTOR_CLONES int cs_mass_factor(cs_mass *M)
 {
     double *q = M->qLD;
     for (int a = 0; a < M->nM; a++) q[a] = M->qM[a];

@@ -152,7 +152,7 @@ block_curvature(const double *J, int nnz, int n, const double *Hl, const int *nd
 /* block_curvature for block k, with the common shapes' sizes fixed (condim 3 between free
  * bodies, or a free body and the world); any other shape, any width, takes the general
  * instance. */
-static void add_curvature(const cs_efc *e, int k, const double *Hl, double *const *D,
+CS_VECTOR_CLONES static void add_curvature(const cs_efc *e, int k, const double *Hl, double *const *D,
                           const int *ld, double *X, int ldx, int xs, double *HJ)
 {
     int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0];

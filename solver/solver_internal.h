@@ -14,6 +14,16 @@
 #include <math.h>
 #include <stddef.h>
 
+/* A hot kernel compiled twice, for AVX2 and for the baseline, the one the processor runs
+ * picked at load time. Element-wise vector arithmetic rounds as scalar arithmetic does (no
+ * fused multiply-add: C17 contracts nothing, and AVX2 alone does not imply FMA), so both
+ * give the same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define CS_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define CS_VECTOR_CLONES
+#endif
+
 /* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n); 0 ok, -1 not PD. */
 int cs_i_chol(int n, double *A);
 /* Solve L L^T x = b in place with the factor from cs_i_chol. */
