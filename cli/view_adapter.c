@@ -266,7 +266,7 @@ static int fill_joints(cs_view *v)
         default:
             o->pos = q[0];
             /* the pointer turns with the body: angle 0 is it turned back by the angle */
-            double cur[3], c = cos(q[0]), sn = sin(q[0]), *a = o->axis, kxv[3];
+            double cur[3] = {0, 0, 0}, c = cos(q[0]), sn = sin(q[0]), *a = o->axis, kxv[3];
             hinge_pointer(d, b, o->anchor, a, 1e-3 * v->extent, cur);
             kxv[0] = a[1] * cur[2] - a[2] * cur[1];
             kxv[1] = a[2] * cur[0] - a[0] * cur[2];

@@ -7,6 +7,7 @@
 
 char *cs_fmt_shortest(char *buf, size_t len, double v)
 {
+    if (!buf || len == 0) return buf;
     if (!isfinite(v)) {
         snprintf(buf, len, "%.17g", v);
         return buf;

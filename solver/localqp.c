@@ -56,6 +56,11 @@ int cs_i_chol_env(int n, double *A, int *first)
         while (f < i && A[i * n + f] == 0) f++;
         first[i] = f;
     }
+    return cs_i_chol_env_given(n, A, first);
+}
+
+int cs_i_chol_env_given(int n, double *A, const int *first)
+{
     for (int i = 0; i < n; i++) {
         double *Li = A + i * n;
         for (int j = first[i]; j <= i; j++) {

@@ -2,8 +2,9 @@
  * triangular and nonzero only where the tree puts it, elimination from the leaves up
  * creates no fill: eliminating dof k only touches k's ancestors, which are all in k's row. */
 #include "mass.h"
+#include "solver_internal.h" /* CS_VECTOR_CLONES */
 
-int cs_mass_factor(cs_mass *M)
+CS_VECTOR_CLONES int cs_mass_factor(cs_mass *M)
 {
     double *q = M->qLD;
     for (int a = 0; a < M->nM; a++) q[a] = M->qM[a];
@@ -11,12 +12,15 @@ int cs_mass_factor(cs_mass *M)
         int kk = M->dof_Madr[k];
         double D = q[kk];
         if (!(D > 0)) return -1;
-        int ki = kk + 1;
-        for (int i = M->dof_parent[k]; i >= 0; i = M->dof_parent[i], ki++) {
+        int ki = kk + 1, rest = 0; /* rest: k's ancestors, the entries of its row after kk */
+        for (int i = M->dof_parent[k]; i >= 0; i = M->dof_parent[i]) rest++;
+        for (int i = M->dof_parent[k]; i >= 0; i = M->dof_parent[i], ki++, rest--) {
             double l = q[ki] / D;
-            /* row i from its diagonal up holds i's ancestors, the tail of k's row from ki */
-            int ii = M->dof_Madr[i], o = 0;
-            for (int j = i; j >= 0; j = M->dof_parent[j], o++) q[ii + o] -= l * q[ki + o];
+            /* row i from its diagonal up holds i's ancestors, the tail of k's row from ki:
+             * rest entries, a plain loop (no walk up the parents in it) */
+            double *qi = q + M->dof_Madr[i];
+            const double *qk = q + ki;
+            for (int o = 0; o < rest; o++) qi[o] -= l * qk[o];
             q[ki] = l;
         }
     }

@@ -43,6 +43,9 @@ typedef struct {
     int cap;     /* dofs the three hold: dmax, grown for narrow islands */
     double *scr; /* a block's Hl J (CS_MAXROWS x two trees' dofs) and a tree's
                     preconditioner inversion; 2 CS_MAXROWS maxtd */
+    int eval_isl;     /* the island whose warm start left its evaluation at a (cost, gradient,
+                         residuals, forces, zones, Hl) for the first iteration; -1 none */
+    double eval_cost; /* its cost */
 } nthread;
 
 typedef struct {
@@ -149,7 +152,7 @@ block_curvature(const double *J, int nnz, int n, const double *Hl, const int *nd
 /* block_curvature for block k, with the common shapes' sizes fixed (condim 3 between free
  * bodies, or a free body and the world); any other shape, any width, takes the general
  * instance. */
-static void add_curvature(const cs_efc *e, int k, const double *Hl, double *const *D,
+CS_VECTOR_CLONES static void add_curvature(const cs_efc *e, int k, const double *Hl, double *const *D,
                           const int *ld, double *X, int ldx, int xs, double *HJ)
 {
     int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0];
@@ -484,6 +487,36 @@ static int narrow(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int isl)
     return fac <= NARROW_CG_PRODUCTS * cg;
 }
 
+/* After island_order: the dense Hessian's envelope from the island's structure, every local
+ * row's first column that M or any block can fill (a tree's rows start at its first dof, or
+ * at the first dof of an earlier tree a block joins it to), whatever the zones: the factor
+ * then neither scans for it nor clears what lies before it. Uses nw->mark for the island's
+ * trees. */
+static void envelope(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int isl, int *first)
+{
+    const cs_efc *e = p->efc;
+    const cs_mass *M = p->M;
+    int adr = w->isl_tree_adr[isl], nt = w->isl_tree_num[isl];
+    int badr = w->isl_block_adr[isl];
+    for (int i = 0; i < nt; i++) {
+        int tr = w->isl_trees[adr + i];
+        nw->mark[tr] = nw->dof_local[M->tree_dofadr[tr]];
+    }
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[badr + b], t0 = e->blk_tree[2 * k], t1 = e->blk_tree[2 * k + 1];
+        if (t0 < 0 || t1 < 0) continue;
+        int s0 = nw->dof_local[M->tree_dofadr[t0]], s1 = nw->dof_local[M->tree_dofadr[t1]];
+        int m = s0 < s1 ? s0 : s1;
+        if (m < nw->mark[t0]) nw->mark[t0] = m;
+        if (m < nw->mark[t1]) nw->mark[t1] = m;
+    }
+    for (int i = 0; i < nt; i++) {
+        int tr = w->isl_trees[adr + i];
+        for (int q = M->tree_dofadr[tr]; q < M->tree_dofadr[tr] + M->tree_dofnum[tr]; q++)
+            first[nw->dof_local[q]] = nw->mark[tr];
+    }
+}
+
 /* The thread's dense storage for n dofs; -1 (CG then) if it cannot grow. */
 static int grow_dense(nthread *t, int n)
 {
@@ -521,13 +554,16 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
     if (!dense && narrow_ok && narrow(nw, w, p, isl) && grow_dense(t, nv) == 0) dense = 1;
     if (!dense) np = build_pairs(nw, w, p, isl, &nwide);
     H = t->H; /* after any growth */
+    if (dense) envelope(nw, w, p, isl, t->first);
     st->newton_dense = dense ? 1 : 2;
     int iter = 0, at_a = 0; /* at_a: e->force holds the soft-cone forces at a */
     cs_iter_status status = CS_ITER_LIMIT;
     while (iter < max_iter) {
         /* at a: the cost, the gradient M (a - a0) - J^T f, the forces and the block
          * Hessians of the soft-cone costs */
-        double c = cs_i_primal_eval(w, isl, a, g, nw->jres, nw->Hl, nw->d);
+        double c;
+        if (iter == 0 && !handoff && t->eval_isl == isl) c = t->eval_cost; /* the warm start's */
+        else c = cs_i_primal_eval(w, isl, a, g, nw->jres, nw->Hl, nw->d);
         at_a = 1;
         if (iter > 0) {
             st->improvement = scale * (cost - c);
@@ -549,8 +585,9 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
         }
         if (dense) {
             /* H = M + sum J^T Hl J over the island's dofs (lower triangle), Cholesky */
-            for (int i = 0; i < nv; i++) /* the factor reads the lower triangle only */
-                memset(H + (size_t)i * nv, 0, sizeof(double) * (size_t)(i + 1));
+            for (int i = 0; i < nv; i++) /* the factor reads the envelope only */
+                memset(H + (size_t)i * nv + t->first[i], 0,
+                       sizeof(double) * (size_t)(i + 1 - t->first[i]));
             for (int tt = 0; tt < w->isl_tree_num[isl]; tt++) {
                 int tr = w->isl_trees[w->isl_tree_adr[isl] + tt], lo = p->M->tree_dofadr[tr];
                 for (int i = lo; i < lo + p->M->tree_dofnum[tr]; i++) /* (a tree's dofs are
@@ -562,7 +599,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
                 if (curved(e->blk_zone[k]))
                     add_jthj(e, k, nw->Hl + w->Gadr[k], nw->dof_local, H, nv, t->scr);
             }
-            if (cs_i_chol_env(nv, H, t->first)) { /* cannot occur with M PD */
+            if (cs_i_chol_env_given(nv, H, t->first)) { /* cannot occur with M PD */
                 status = CS_ITER_STALLED;
                 break;
             }
@@ -595,25 +632,39 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
         CS_FOR_ISLAND_DOFS(w, p, isl, q) a[q] += alpha * dir[q];
         at_a = 0;
     }
-    if (!at_a) { /* stopped by the iteration limit: the cost and forces at the final a */
+    if (!at_a) { /* stopped by the iteration limit: the cost, forces and zones at the final a */
         double nc = cs_i_primal(w, p, isl, a);
         if (iter > 0) st->improvement = scale * (cost - nc);
         for (int b = 0; b < nbk; b++) {
             int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
             double l;
             cs_i_resid(e, k, a, nw->jres + r0);
-            cs_efc_soft(e, k, nw->jres + r0, e->force + r0, &l, NULL);
+            e->blk_zone[k] = cs_efc_soft(e, k, nw->jres + r0, e->force + r0, &l, NULL);
         }
     }
+    t->eval_isl = -1;
     *iters = iter;
     return status;
 }
 
+/* cs_i_primal_warm_start, with the warm point evaluated as the first iteration evaluates it
+ * (the same cost, summed in the same order), which that iteration then takes over when the
+ * warm start wins */
 static void newton_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
 {
-    (void)ws;
-    (void)thread;
-    cs_i_primal_warm_start(w, isl);
+    newton_ws *nw = ws;
+    nthread *t = &nw->th[thread];
+    const cs_problem *p = w->p;
+    double *a = w->a;
+    double c0 = cs_i_primal(w, p, isl, a);
+    double cw = cs_i_primal_eval(w, isl, w->a_warm, nw->grad, nw->jres, nw->Hl, nw->d);
+    t->eval_isl = -1;
+    if (cw < c0) {
+        CS_FOR_ISLAND_DOFS(w, p, isl, q) a[q] = w->a_warm[q];
+        w->ist[isl].warm_used = 1;
+        t->eval_isl = isl;
+        t->eval_cost = cw;
+    }
 }
 
 /* ---- workspace ------------------------------------------------------------------------ */
@@ -651,6 +702,7 @@ static int make_threads(newton_ws *nw, int n)
         t->first = cs_malloc(sizeof(int) * (d + 1));
         t->cap = nw->dmax;
         t->scr = thread_scratch(NULL, nw->maxtd);
+        t->eval_isl = -1;
         if (!t->H || !t->x || !t->first || !t->scr) {
             free_threads(nw);
             return -1;
@@ -782,4 +834,5 @@ const cs_method cs_method_newton = {
     .reserve = newton_reserve,
     .warm_start = newton_warm_start,
     .iterate = newton_iterate,
+    .store = cs_i_store_decode, /* the iterations end with the forces and zones at the final a */
 };

@@ -14,6 +14,16 @@
 #include <math.h>
 #include <stddef.h>
 
+/* A hot kernel compiled twice, for AVX2 and for the baseline, the one the processor runs
+ * picked at load time. Element-wise vector arithmetic rounds as scalar arithmetic does (no
+ * fused multiply-add: C17 contracts nothing, and AVX2 alone does not imply FMA), so both
+ * give the same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define CS_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define CS_VECTOR_CLONES
+#endif
+
 /* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n); 0 ok, -1 not PD. */
 int cs_i_chol(int n, double *A);
 /* Solve L L^T x = b in place with the factor from cs_i_chol. */
@@ -22,6 +32,9 @@ void cs_i_chol_solve(int n, const double *L, double *x);
 /* The same for a matrix with an envelope (row i's first nonzero column first[i], set by
  * the factor): work only inside it. An ordering with a small bandwidth keeps it narrow. */
 int cs_i_chol_env(int n, double *A, int *first);
+/* The same within an envelope the caller knows: row i's entries before first[i] are zero
+ * (first[i] at or before the row's first nonzero; entries read as zeros are left zero). */
+int cs_i_chol_env_given(int n, double *A, const int *first);
 void cs_i_chol_env_solve(int n, const double *L, const int *first, double *x);
 
 /* ---- the driver's stages (solver.c), in order ----------------------------------------
