@@ -515,8 +515,11 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             if (t != CS_JNT_FREE && t != CS_JNT_BALL) continue;
             double *q = K->qpos + jqadr[j] + (t == CS_JNT_FREE ? 3 : 0);
             double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-            if (l < 1e-15)
-                cs_mjcf_fail(c, K->line, "key", "qpos", "zero quaternion for joint %d", j);
+            if (l < 1e-15) { /* the identity, as MuJoCo's normalisation makes it */
+                q[0] = 1;
+                q[1] = q[2] = q[3] = 0;
+                continue;
+            }
             if (t == CS_JNT_BALL && fabs(l - 1) > 1e-6)
                 cs_mjcf_fail(c, K->line, "key", "qpos", "ball joint %d%s%s%s: quaternion "
                              "(%g %g %g %g) is not of unit length", j,

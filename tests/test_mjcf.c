@@ -412,6 +412,21 @@ START_TEST(test_camera_framing)
 }
 END_TEST
 
+/* A key's zero quaternion for a free joint is the identity, as MuJoCo's normalisation makes
+ * it (MuJoCo Menagerie's pal_talos has one) */
+START_TEST(test_key_zero_quat)
+{
+    char err[512];
+    const char *xml = "<mujoco><worldbody><body><freejoint/><geom size='0.1'/></body>"
+                      "</worldbody><keyframe><key qpos='0 0 1 0 0 0 0'/></keyframe></mujoco>";
+    cs_model *m = cs_load_xml_string(xml, "key.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_double_eq(m->key_qpos[3], 1);
+    ck_assert_double_eq(m->key_qpos[4] + m->key_qpos[5] + m->key_qpos[6], 0);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
     char err[512];
@@ -540,6 +555,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_bad_catalogue);
     tcase_add_test(t, test_mesh_assets);
     tcase_add_test(t, test_camera_framing);
+    tcase_add_test(t, test_key_zero_quat);
     tcase_add_test(t, test_missing_file);
     tcase_add_test(t, test_mutation_fuzz);
     tcase_add_test(t, test_cli_exit_codes);
