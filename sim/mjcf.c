@@ -345,6 +345,7 @@ static void default_gspec(cs_gspec *g)
     g->rgba[0] = g->rgba[1] = g->rgba[2] = 0.5; g->rgba[3] = 1;
     g->mass = -1;
     g->density = 1000;
+    g->fitscale = 1;
 }
 
 static void default_pspec(cs_pspec *p)
@@ -422,6 +423,10 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     if (num1(c, n, "density", v)) {
         if (v[0] < 0) FAILN(c, n, "density", "must not be negative");
         g->density = v[0];
+    }
+    if (num1(c, n, "fitscale", v)) {
+        if (!(v[0] > 0)) FAILN(c, n, "fitscale", "must be positive");
+        g->fitscale = v[0];
     }
     int b;
     if (boolean(c, n, "shellinertia", &b) && b)
@@ -1370,10 +1375,11 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
 {
     check_attrs(c, n, (const char *const[]){"angle", "eulerseq", "autolimits",
         "inertiafromgeom", "boundmass", "boundinertia", "settotalmass", "balanceinertia",
-        "inertiagrouprange", "coordinate", "fusestatic", "alignfree", "discardvisual",
+        "inertiagrouprange", "coordinate", "fusestatic", "alignfree", "discardvisual", "fitaabb",
         "usethread", "strippath", "saveinertial", "exactmeshinertia", "meshdir", "assetdir",
         NULL},
-        (const char *const[]){"texturedir", "convexhull", "fitaabb", NULL});
+        (const char *const[]){"texturedir", "convexhull", NULL});
+    boolean(c, n, "fitaabb", &c->fitaabb);
     c->meshdir = attr(c, n, "meshdir");
     c->assetdir = attr(c, n, "assetdir");
     static const char *const ANG[] = {"radian", "degree", NULL};

@@ -31,9 +31,13 @@ static void resolve_geom(cs_mjcf *c, cs_geomir *g)
         if (!s->mesh) GFAIL(c, g, "mesh", "a geom of type mesh needs a mesh attribute");
         g->meshid = cs_mjcf_find_mesh(c, s->mesh);
         if (g->meshid < 0) GFAIL(c, g, "mesh", "no mesh asset named '%s'", s->mesh);
-    } else if (s->mesh) {
-        GFAIL(c, g, "mesh", "fitting a %s to a mesh is not supported (use type=\"mesh\")",
-              TYPENAME[s->type]);
+    } else if (s->mesh) { /* a primitive fitted to the mesh: sized in the compile loop */
+        if (s->type == CS_GEOM_PLANE || s->type == CS_GEOM_HFIELD)
+            GFAIL(c, g, "mesh", "a %s cannot be fitted to a mesh", TYPENAME[s->type]);
+        if (s->has_fromto) GFAIL(c, g, "fromto", "fromto cannot be used with a mesh");
+        if (cs_mjcf_find_mesh(c, s->mesh) < 0)
+            GFAIL(c, g, "mesh", "no mesh asset named '%s'", s->mesh);
+        return;
     }
     if (s->has_fromto) {
         if (s->type != CS_GEOM_CAPSULE && s->type != CS_GEOM_CYLINDER &&
@@ -268,6 +272,56 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
 
 static int near0(double x) { return fabs(x) < 1e-6; }
 
+/* A primitive with a mesh attribute, as MuJoCo's compiler fits it: sized from the mesh's
+ * equivalent-inertia box (or, with <compiler fitaabb>, to cover its bounding box), scaled
+ * by fitscale, and placed at the mesh's inertial frame (the box's centre with fitaabb). */
+static void fit_to_mesh(cs_mjcf *c, cs_gspec *s, const cs_meshir *M)
+{
+    double *sz = s->size, ctr[3] = {0, 0, 0};
+    if (!c->fitaabb) {
+        double box[3];
+        for (int i = 0; i < 3; i++)
+            box[i] = 0.5 * sqrt(fmax(0, 6 * (M->inertia_u[(i + 1) % 3] + M->inertia_u[(i + 2) % 3] -
+                                             M->inertia_u[i]) / M->volume));
+        switch (s->type) {
+        case CS_GEOM_SPHERE: sz[0] = (box[0] + box[1] + box[2]) / 3; break;
+        case CS_GEOM_CAPSULE:
+            sz[0] = (box[0] + box[1]) / 2;
+            sz[1] = fmax(0, box[2] - sz[0] / 2);
+            break;
+        case CS_GEOM_CYLINDER:
+            sz[0] = (box[0] + box[1]) / 2;
+            sz[1] = box[2];
+            break;
+        default: memcpy(sz, box, sizeof box); /* ellipsoid, box */
+        }
+    } else {
+        double h[3];
+        for (int i = 0; i < 3; i++) {
+            ctr[i] = 0.5 * (M->aamm[i] + M->aamm[3 + i]);
+            h[i] = M->aamm[3 + i] - ctr[i];
+        }
+        switch (s->type) {
+        case CS_GEOM_SPHERE: sz[0] = fmax(h[0], fmax(h[1], h[2])); break;
+        case CS_GEOM_CAPSULE:
+        case CS_GEOM_CYLINDER:
+            sz[0] = fmax(h[0], h[1]);
+            sz[1] = h[2] - (s->type == CS_GEOM_CAPSULE ? sz[0] : 0);
+            break;
+        default: memcpy(sz, h, sizeof h);
+        }
+    }
+    for (int i = 0; i < 3; i++) sz[i] *= s->fitscale;
+    /* the mesh's frame (and the box's centre in it) accumulated into the geom's */
+    double mc[3], mp[3];
+    rotate(M->quat, ctr, mc);
+    for (int k = 0; k < 3; k++) mc[k] += M->pos[k];
+    rotate(s->quat, mc, mp);
+    for (int k = 0; k < 3; k++) s->pos[k] += mp[k];
+    cs_mulquat(s->quat, s->quat, M->quat);
+    cs_normquat(s->quat);
+}
+
 cs_model *cs_mjcf_compile(cs_mjcf *c)
 {
     int nb = c->nbody, ng = c->ngeom;
@@ -290,6 +344,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             cs_mulquat(g->s.quat, g->fquat, g->s.quat);
             cs_normquat(g->s.quat);
         }
+        if (g->s.type != CS_GEOM_MESH && g->s.mesh)
+            fit_to_mesh(c, &g->s, &c->mesh[cs_mjcf_find_mesh(c, g->s.mesh)]);
         const cs_meshir *M = g->meshid >= 0 ? &c->mesh[g->meshid] : NULL;
         if (M) {
             /* the geom sits at the mesh's inertial frame (MuJoCo's frameaccum) */
@@ -515,8 +571,11 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             if (t != CS_JNT_FREE && t != CS_JNT_BALL) continue;
             double *q = K->qpos + jqadr[j] + (t == CS_JNT_FREE ? 3 : 0);
             double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-            if (l < 1e-15)
-                cs_mjcf_fail(c, K->line, "key", "qpos", "zero quaternion for joint %d", j);
+            if (l < 1e-15) { /* the identity, as MuJoCo's normalisation makes it */
+                q[0] = 1;
+                q[1] = q[2] = q[3] = 0;
+                continue;
+            }
             if (t == CS_JNT_BALL && fabs(l - 1) > 1e-6)
                 cs_mjcf_fail(c, K->line, "key", "qpos", "ball joint %d%s%s%s: quaternion "
                              "(%g %g %g %g) is not of unit length", j,

@@ -19,6 +19,7 @@ typedef struct {
     double friction[3], solmix, solref[2], solimp[5], margin, gap, rgba[4];
     double mass; /* < 0: not given */
     double density;
+    double fitscale;      /* a primitive fitted to its mesh is scaled by this */
     char *mesh;  /* mesh asset name (type mesh) */
 } cs_gspec;
 
@@ -233,6 +234,7 @@ typedef struct {
 
     /* compiler */
     int degree;
+    int fitaabb;          /* <compiler fitaabb>: fit primitives to a mesh's box, not its inertia box */
     int autolimits;       /* limited="auto" follows range (MuJoCo's default: true) */
     char eulerseq[4];
     int inertiafromgeom; /* 0 false, 1 true, 2 auto */

@@ -412,6 +412,55 @@ START_TEST(test_camera_framing)
 }
 END_TEST
 
+/* A key's zero quaternion for a free joint is the identity, as MuJoCo's normalisation makes
+ * it (MuJoCo Menagerie's pal_talos has one) */
+START_TEST(test_key_zero_quat)
+{
+    char err[512];
+    const char *xml = "<mujoco><worldbody><body><freejoint/><geom size='0.1'/></body>"
+                      "</worldbody><keyframe><key qpos='0 0 1 0 0 0 0'/></keyframe></mujoco>";
+    cs_model *m = cs_load_xml_string(xml, "key.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_double_eq(m->key_qpos[3], 1);
+    ck_assert_double_eq(m->key_qpos[4] + m->key_qpos[5] + m->key_qpos[6], 0);
+    cs_free_model(m);
+}
+END_TEST
+
+/* A primitive with a mesh attribute is fitted to it as MuJoCo's compiler does: a mesh that
+ * is a 0.1 x 0.2 x 0.3 (half sizes) box, offset by (1, 0, 0): its inertia box is itself, so
+ * a capsule gets radius (0.1 + 0.2) / 2 and half-length 0.3 - 0.15 / 2; with fitaabb it
+ * covers the box (radius 0.2, half-length 0.3 - 0.2); fitscale scales; the geom sits at
+ * the mesh's centre */
+START_TEST(test_fit_to_mesh)
+{
+    char err[512], xml[1024];
+    const char *fmt = "<mujoco><compiler fitaabb='%s'/><asset><mesh name='b' vertex='"
+                      "0.9 -0.2 -0.3 1.1 -0.2 -0.3 0.9 0.2 -0.3 1.1 0.2 -0.3 "
+                      "0.9 -0.2 0.3 1.1 -0.2 0.3 0.9 0.2 0.3 1.1 0.2 0.3'/></asset><worldbody>"
+                      "<geom name='c' type='capsule' mesh='b'/>"
+                      "<geom name='k' type='box' mesh='b' fitscale='2'/></worldbody></mujoco>";
+    snprintf(xml, sizeof xml, fmt, "false");
+    cs_model *m = cs_load_xml_string(xml, "fit.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(m->geom_type[0], CS_GEOM_CAPSULE);
+    ck_assert_double_eq_tol(m->geom_size[0], 0.15, 1e-12);
+    ck_assert_double_eq_tol(m->geom_size[1], 0.3 - 0.075, 1e-12);
+    ck_assert_double_eq_tol(m->geom_pos[0], 1, 1e-12);
+    /* the box's sizes come out along the mesh's principal axes (longest last), times 2 */
+    double s = m->geom_size[3] + m->geom_size[4] + m->geom_size[5];
+    ck_assert_double_eq_tol(s, 2 * (0.1 + 0.2 + 0.3), 1e-12);
+    cs_free_model(m);
+    snprintf(xml, sizeof xml, fmt, "true");
+    m = cs_load_xml_string(xml, "fit.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_double_eq_tol(m->geom_size[0], 0.2, 1e-12);
+    ck_assert_double_eq_tol(m->geom_size[1], 0.1, 1e-12);
+    ck_assert_double_eq_tol(m->geom_pos[0], 1, 1e-12);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
     char err[512];
@@ -540,6 +589,8 @@ static Suite *suite(void)
     tcase_add_test(t, test_bad_catalogue);
     tcase_add_test(t, test_mesh_assets);
     tcase_add_test(t, test_camera_framing);
+    tcase_add_test(t, test_key_zero_quat);
+    tcase_add_test(t, test_fit_to_mesh);
     tcase_add_test(t, test_missing_file);
     tcase_add_test(t, test_mutation_fuzz);
     tcase_add_test(t, test_cli_exit_codes);
