@@ -41,8 +41,9 @@ typedef struct {
     double *x;   /* island-local vector, cap */
     int *first;  /* the dense factor's envelope, cap */
     int cap;     /* dofs the three hold: dmax, grown for narrow islands */
-    double *scr; /* a block's Hl J (CS_MAXROWS x two trees' dofs) and a tree's
-                    preconditioner inversion; 2 CS_MAXROWS maxtd */
+    double *scr; /* a block's Hl J (CS_MAXROWS x two trees' dofs) with its nonzero columns
+                    (ints, after them), and a tree's preconditioner inversion;
+                    2 (CS_MAXROWS + 1) maxtd */
     int eval_isl;     /* the island whose warm start left its evaluation at a (cost, gradient,
                          residuals, forces, zones, Hl) for the first iteration; -1 none */
     double eval_cost; /* its cost */
@@ -149,9 +150,53 @@ block_curvature(const double *J, int nnz, int n, const double *Hl, const int *nd
     }
 }
 
+/* block_curvature over the block's nonzero columns only (idx: per side, ascending, cnt of
+ * them): a row on a long chain or a branched tree (a foot's contact on a humanoid, a joint
+ * limit) touches few of the tree's dofs. The same sums in the same order as the dense
+ * instances; the columns left out would add exact zeros. */
+static void sparse_curvature(const double *J, int nnz, int n, const double *Hl, const int *nd,
+                             const int *const *idx, const int *cnt, double *const *D,
+                             const int *ld, double *X, int ldx, int xs, double *HJ)
+{
+    for (int s = 0, c0 = 0; s < 2; c0 += nd[s], s++)
+        for (int r = 0; r < n; r++)
+            for (int a = 0; a < cnt[s]; a++) {
+                int q = c0 + idx[s][a];
+                double v = 0;
+                for (int c = 0; c < n; c++) v += Hl[r * n + c] * J[c * nnz + q];
+                HJ[r * nnz + q] = v;
+            }
+    for (int s = 0, c0 = 0; s < 2; c0 += nd[s], s++) {
+        if (!D[s]) continue;
+        for (int a = 0; a < cnt[s]; a++) {
+            int i = idx[s][a];
+            double *row = D[s] + (size_t)i * ld[s];
+            for (int b = 0; b <= a; b++) {
+                int j = idx[s][b];
+                double v = 0;
+                for (int r = 0; r < n; r++) v += J[r * nnz + c0 + i] * HJ[r * nnz + c0 + j];
+                row[j] += v;
+            }
+        }
+    }
+    if (!X || nd[0] == 0 || nd[1] == 0) return;
+    int cr = xs ? nd[0] : 0, cc = xs ? 0 : nd[0];
+    for (int a = 0; a < cnt[xs]; a++) {
+        int i = idx[xs][a];
+        double *row = X + (size_t)i * ldx;
+        for (int b = 0; b < cnt[1 - xs]; b++) {
+            int j = idx[1 - xs][b];
+            double v = 0;
+            for (int r = 0; r < n; r++) v += J[r * nnz + cr + i] * HJ[r * nnz + cc + j];
+            row[j] += v;
+        }
+    }
+}
+
 /* block_curvature for block k, with the common shapes' sizes fixed (condim 3 between free
  * bodies, or a free body and the world); any other shape, any width, takes the general
- * instance. */
+ * instance, or the sparse one when at most half of its columns are nonzero. HJ: the
+ * thread's scratch, (CS_MAXROWS + 1) x the block's columns. */
 CS_VECTOR_CLONES static void add_curvature(const cs_efc *e, int k, const double *Hl, double *const *D,
                           const int *ld, double *X, int ldx, int xs, double *HJ)
 {
@@ -160,6 +205,22 @@ CS_VECTOR_CLONES static void add_curvature(const cs_efc *e, int k, const double 
     const int nd[2] = {e->blk_ndof[2 * k], e->blk_ndof[2 * k + 1]};
     const int nz[2] = {e->blk_nzdof[2 * k], e->blk_nzdof[2 * k + 1]};
     int whole = nz[0] == nd[0] && nz[1] == nd[1];
+    if (nz[0] + nz[1] > 12) {
+        int *col = (int *)(HJ + (size_t)CS_MAXROWS * nnz), cnt[2] = {0, 0};
+        const int *idx[2] = {col, col + nz[0]};
+        int half = (nz[0] + nz[1]) / 2, dense = 0; /* more than half nonzero: stop looking */
+        for (int s = 0, c0 = 0; s < 2 && !dense; c0 += nd[s], s++)
+            for (int q = 0; q < nz[s] && !dense; q++) {
+                int any = 0;
+                for (int r = 0; r < n && !any; r++) any = J[r * nnz + c0 + q] != 0;
+                if (any) col[(s ? nz[0] : 0) + cnt[s]++] = q;
+                dense = cnt[0] + cnt[1] > half;
+            }
+        if (!dense) {
+            sparse_curvature(J, nnz, n, Hl, nd, idx, cnt, D, ld, X, ldx, xs, HJ);
+            return;
+        }
+    }
     if (n == 3 && whole && nd[0] == 6 && nd[1] == 6)
         block_curvature(J, nnz, n, Hl, nd, nz, D, ld, X, ldx, xs, HJ, 3, 6, 6);
     else if (n == 3 && whole && nd[0] == 6 && nd[1] == 0)
@@ -672,7 +733,8 @@ static void newton_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
 /* a thread's per-block scratch for trees of up to maxtd dofs */
 static double *thread_scratch(double *old, int maxtd)
 {
-    return cs_realloc(old, sizeof(double) * (2 * CS_MAXROWS * (size_t)(maxtd > 0 ? maxtd : 1)));
+    /* Hl J over two trees' columns, then their nonzero columns' indices (add_curvature) */
+    return cs_realloc(old, sizeof(double) * (2 * (CS_MAXROWS + 1) * (size_t)(maxtd > 0 ? maxtd : 1)));
 }
 
 static void free_threads(newton_ws *nw)
