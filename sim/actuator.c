@@ -144,23 +144,7 @@ void cs_actuator_vel(const cs_model *m, const cs_data *d, double *out)
     if (m->opt.disableflags & CS_DSBL_ACTUATION) return;
     for (int i = 0; i < m->nu; i++) {
         if (m->actuator_trntype[i] == CS_TRN_TENDON) continue; /* cs_tendon_implicit */
-        /* a force held at its limit does not change with the velocity */
-        if (m->actuator_forcelimited[i]) {
-            double f = d->actuator_force[i];
-            if (f <= m->actuator_forcerange[2 * i] || f >= m->actuator_forcerange[2 * i + 1])
-                continue;
-        }
-        double bv = m->actuator_biastype[i] == 1 ? m->actuator_biasprm[NBIAS * i + 2] : 0;
-        if (m->actuator_gaintype[i] == 1) {
-            double gv = m->actuator_gainprm[NGAIN * i + 2];
-            int a = m->actuator_actadr[i];
-            double in = d->ctrl[i]; /* MuJoCo's: the control as set, not clamped */
-            if (a >= 0)
-                in = m->actuator_actearly[i] ? next_act(m, i, d->act[a], d->act_dot[a])
-                                             : d->act[a];
-            bv += gv * in;
-        }
         double g = m->actuator_gear[6 * i];
-        out[act_dof(m, i)] += g * g * bv;
+        out[act_dof(m, i)] += g * g * cs_actuator_dvel(m, d, i);
     }
 }

@@ -23,6 +23,19 @@ double cs_geom_volume(int type, const double s[3])
     }
 }
 
+double cs_geom_rbound(int type, const double size[3])
+{
+    const double *s = size;
+    switch (type) {
+    case CS_GEOM_SPHERE: return s[0];
+    case CS_GEOM_CAPSULE: return s[0] + s[1];
+    case CS_GEOM_CYLINDER: return sqrt(s[0] * s[0] + s[1] * s[1]);
+    case CS_GEOM_ELLIPSOID: return fmax(s[0], fmax(s[1], s[2]));
+    case CS_GEOM_BOX: return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    default: return 0;
+    }
+}
+
 void cs_geom_inertia(int type, const double s[3], double m, double I[3])
 {
     I[0] = I[1] = I[2] = 0;

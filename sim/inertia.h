@@ -4,6 +4,8 @@
 
 /* Volume of a geom (MuJoCo's size meaning); planes 0. */
 double cs_geom_volume(int type, const double size[3]);
+/* Radius of the sphere about the geom centre that holds it (planes, meshes: 0). */
+double cs_geom_rbound(int type, const double size[3]);
 /* Principal inertia about the geom centre in the geom frame, for mass `mass`. */
 void cs_geom_inertia(int type, const double size[3], double mass, double inertia[3]);
 

@@ -66,18 +66,6 @@ static void resolve_geom(cs_mjcf *c, cs_geomir *g)
                   s->size[i]);
 }
 
-static double rbound(int type, const double *s)
-{
-    switch (type) {
-    case CS_GEOM_SPHERE: return s[0];
-    case CS_GEOM_CAPSULE: return s[0] + s[1];
-    case CS_GEOM_CYLINDER: return sqrt(s[0] * s[0] + s[1] * s[1]);
-    case CS_GEOM_ELLIPSOID: return fmax(s[0], fmax(s[1], s[2]));
-    case CS_GEOM_BOX: return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-    default: return 0;
-    }
-}
-
 static void rotate(const double q[4], const double v[3], double out[3])
 {
     double R[9];
@@ -836,7 +824,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->geom_rgba + 4 * i, s->rgba, 4 * sizeof(double));
         m->geom_dataid[i] = c->geom[i].meshid;
         m->geom_rbound[i] = c->geom[i].meshid >= 0 ? c->mesh[c->geom[i].meshid].rbound
-                                                   : rbound(s->type, s->size);
+                                                   : cs_geom_rbound(s->type, s->size);
         m->geom_mass[i] = gmass[i];
         m->geom_name[i] = dupname(c->geom[i].name, &nameoom);
     }

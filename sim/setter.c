@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
+#include "inertia.h"
 #include "setter.h"
 #include "solver/solver.h"
 #include "stages.h"
@@ -251,18 +252,6 @@ static int option_get(const cs_model *m, const target *t, double *out)
     return -1;
 }
 
-static double rbound(int type, const double *s)
-{
-    switch (type) {
-    case CS_GEOM_SPHERE: return s[0];
-    case CS_GEOM_CAPSULE: return s[0] + s[1];
-    case CS_GEOM_CYLINDER: return sqrt(s[0] * s[0] + s[1] * s[1]);
-    case CS_GEOM_ELLIPSOID: return fmax(s[0], fmax(s[1], s[2]));
-    case CS_GEOM_BOX: return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-    default: return 0;
-    }
-}
-
 /* the option with all its values v (t->n of them), checked as the loader checks it */
 static int option_put(cs_model *m, const target *t, const double *v, const char *name, char *err,
                       size_t errsz)
@@ -358,7 +347,7 @@ static int put(cs_model *m, const target *t, const double *v, const char *name, 
             else *(double *)p = v[i];
         }
     }
-    if (a->flags & RBOUND) m->geom_rbound[t->id] = rbound(m->geom_type[t->id], v);
+    if (a->flags & RBOUND) m->geom_rbound[t->id] = cs_geom_rbound(m->geom_type[t->id], v);
     if (a->flags & FREEPOS) { /* a free body starts at its joint's qpos0 or a keyframe */
         int b = t->id, j = m->body_jntnum[b] == 1 ? m->body_jntadr[b] : -1;
         if (j >= 0 && m->jnt_type[j] == CS_JNT_FREE) {
