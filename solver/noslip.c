@@ -79,7 +79,8 @@ static void block_A(const cs_solver_ws *w, const cs_efc *e, int r0, int n, doubl
 static double sweep_friction(cs_solver_ws *w, cs_efc *e, int k)
 {
     int r = e->blk_row[k];
-    double res, A = fmax(1e-15, jw(w, e, r, r)), *f = e->force + r, old = *f, g = e->frictionloss[r];
+    double res = 0, A = fmax(1e-15, jw(w, e, r, r)), *f = e->force + r, old = *f;
+    double g = e->frictionloss[r];
     resid_rows(e, w->a, r, 1, &res);
     *f -= res / A;
     if (*f < -g) *f = -g;
@@ -93,8 +94,8 @@ static double sweep_friction(cs_solver_ws *w, cs_efc *e, int k)
 static double sweep_elliptic(cs_solver_ws *w, cs_efc *e, int k)
 {
     int r0 = e->blk_row[k] + 1, n = e->blk_dim[k] - 1;
-    double res[CS_MAXROWS], A[CS_MAXROWS * CS_MAXROWS], b[CS_MAXROWS], old[CS_MAXROWS];
-    double *f = e->force + r0, fn = e->force[r0 - 1];
+    double res[CS_MAXROWS] = {0}, A[CS_MAXROWS * CS_MAXROWS] = {0}, b[CS_MAXROWS] = {0};
+    double old[CS_MAXROWS] = {0}, *f = e->force + r0, fn = e->force[r0 - 1];
     resid_rows(e, w->a, r0, n, res);
     block_A(w, e, r0, n, A);
     memcpy(old, f, (size_t)n * sizeof *f);
@@ -117,7 +118,7 @@ static double sweep_pyramid(cs_solver_ws *w, cs_efc *e, int k)
 {
     double imp = 0;
     for (int r = e->blk_row[k]; r < e->blk_row[k] + e->blk_nrow[k]; r += 2) {
-        double res[2], A[4], old[2], *f = e->force + r, b[2];
+        double res[2] = {0, 0}, A[4], old[2], *f = e->force + r, b[2];
         resid_rows(e, w->a, r, 2, res);
         for (int i = 0; i < 2; i++)
             for (int j = 0; j < 2; j++) A[2 * i + j] = jw(w, e, r + i, r + j);
