@@ -139,12 +139,11 @@ static void point_bias_acc(const cs_model *m, const cs_data *d, int b, const dou
     }
 }
 
-/* 0.5 q (0, w): MuJoCo's quaternion rate with the world angular velocity w (its mju_derivQuat,
- * kept as MuJoCo 3.12 takes it for the weld's rate term) */
+/* the rate of orientation q turning with world angular velocity w: 0.5 (0, w) q */
 static void quat_rate(const double q[4], const double w[3], double qd[4])
 {
     double pw[4] = {0, w[0], w[1], w[2]};
-    cs_mulquat(qd, q, pw);
+    cs_mulquat(qd, pw, q);
     for (int k = 0; k < 4; k++) qd[k] *= 0.5;
 }
 
