@@ -102,6 +102,9 @@ typedef struct {
                              steps after K sweeps short of the tolerance, or when a sweep's
                              improvement meets it but the primal gradient does not
                              (default 5; 0: sweeps only, stopped by the improvement) */
+    int eq_jdotv;         /* conesim's own (`--set eq_jdotv=0|1`): connect and weld rows take
+                             the Jacobian's rate times qvel off a_ref (1, default: MuJoCo
+                             3.12) or not (0: MuJoCo 3.3.8) */
     int threads;          /* conesim's own (`--threads`, `--set threads=N`): threads for the
                              contact islands, 0 = all cores; results do not depend on it */
     int contact;          /* conesim's own (`--contact`, `--set contact=`, in MJCF

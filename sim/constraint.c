@@ -121,6 +121,69 @@ static void dense_rows(const cs_model *m, cs_data *d, int kind, int id, int nrow
     if (cs_efc_add_rows(d->efc, &in, id, d->qvel, ro) < 0) d->warning[CS_WARN_NOMEM]++;
 }
 
+/* the acceleration of world point p moving with body b when qacc = 0 (the Jacobian's rate
+ * times qvel), and the body's angular one: the bias accelerations of the smooth stage (cacc,
+ * at the tree's reference point) carried to p, plus w x v_p */
+static void point_bias_acc(const cs_model *m, const cs_data *d, int b, const double p[3],
+                           double ap[3], double ang[3])
+{
+    const double *v = d->cvel + 6 * b, *a = d->cacc + 6 * b, *o = d->xpos + 3 * m->body_rootid[b];
+    double r[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]}, wr[3], ar[3], vp[3], wv[3];
+    sp_cross(v, r, wr);
+    sp_cross(a, r, ar);
+    for (int k = 0; k < 3; k++) vp[k] = v[3 + k] + wr[k];
+    sp_cross(v, vp, wv);
+    for (int k = 0; k < 3; k++) {
+        ap[k] = a[3 + k] + ar[k] + wv[k];
+        ang[k] = a[k];
+    }
+}
+
+/* the rate of orientation q turning with world angular velocity w: 0.5 (0, w) q */
+static void quat_rate(const double q[4], const double w[3], double qd[4])
+{
+    double pw[4] = {0, w[0], w[1], w[2]};
+    cs_mulquat(qd, pw, q);
+    for (int k = 0; k < 4; k++) qd[k] *= 0.5;
+}
+
+/* MuJoCo 3.12's a_ref term of connect and weld rows (mj_Jdotv): a_ref -= Jdot qvel, where
+ * the residual's second derivative is J qacc + Jdot qvel. Translation: the anchors' bias
+ * accelerations, body1's minus body2's; orientation: the rate of 0.5 q2^-1 (w1 - w2) q1
+ * relpose by the product rule, scaled by torquescale. dst: the rows' a_ref (3 or 6). */
+static void eq_jdotv(const cs_model *m, const cs_data *d, int e, const double p1[3],
+                     const double p2[3], double *dst)
+{
+    int o1 = m->eq_obj1id[e], o2 = m->eq_obj2id[e];
+    const double *dt = m->eq_data + CS_NEQDATA * e;
+    double a1[3], a2[3], al1[3], al2[3];
+    point_bias_acc(m, d, o1, p1, a1, al1);
+    point_bias_acc(m, d, o2, p2, a2, al2);
+    for (int k = 0; k < 3; k++) dst[k] -= a1[k] - a2[k];
+    if (m->eq_type[e] != CS_EQ_WELD) return;
+    const double *x1 = d->xquat + 4 * o1, *x2 = d->xquat + 4 * o2;
+    const double *w1 = d->cvel + 6 * o1, *w2 = d->cvel + 6 * o2;
+    double q[4], n2[4] = {x2[0], -x2[1], -x2[2], -x2[3]}, qd1[4], qd1r[4], qd2[4], nd2[4];
+    double dw[4] = {0, w1[0] - w2[0], w1[1] - w2[1], w1[2] - w2[2]};
+    double da[4] = {0, al1[0] - al2[0], al1[1] - al2[1], al1[2] - al2[2]};
+    cs_mulquat(q, x1, dt + 6);
+    quat_rate(x1, w1, qd1);
+    cs_mulquat(qd1r, qd1, dt + 6);
+    quat_rate(x2, w2, qd2);
+    nd2[0] = qd2[0];
+    nd2[1] = -qd2[1];
+    nd2[2] = -qd2[2];
+    nd2[3] = -qd2[3];
+    double t[4], t1[4], t2[4], t3[4];
+    cs_mulquat(t, nd2, dw);
+    cs_mulquat(t1, t, q);
+    cs_mulquat(t, n2, da);
+    cs_mulquat(t2, t, q);
+    cs_mulquat(t, n2, dw);
+    cs_mulquat(t3, t, qd1r);
+    for (int k = 0; k < 3; k++) dst[3 + k] -= 0.5 * dt[10] * (t1[1 + k] + t2[1 + k] + t3[1 + k]);
+}
+
 /* one equality constraint's rows: MuJoCo's mj_instantiateEquality residuals and Jacobians,
  * mj_diagApprox's weights */
 static void equality_rows(const cs_model *m, cs_data *d, int e, const cs_row_opts *ro)
@@ -129,7 +192,7 @@ static void equality_rows(const cs_model *m, cs_data *d, int e, const cs_row_opt
     const double *dt = m->eq_data + CS_NEQDATA * e;
     double *Jd = d->eq_scratch, *jp1 = Jd + 12 * (size_t)nv, *jr1 = jp1 + 3 * (size_t)nv;
     double *jp2 = jr1 + 3 * (size_t)nv, *jr2 = jp2 + 3 * (size_t)nv;
-    double pos[6], iw[6];
+    double pos[6], iw[6], p1[3], p2[3];
     memset(Jd, 0, 6 * (size_t)nv * sizeof *Jd);
     switch (m->eq_type[e]) {
     case CS_EQ_CONNECT:
@@ -137,7 +200,6 @@ static void equality_rows(const cs_model *m, cs_data *d, int e, const cs_row_opt
         int weld = m->eq_type[e] == CS_EQ_WELD;
         /* connect: body1's anchor data[0..2], body2's data[3..5]; weld the other way */
         const double *a1 = weld ? dt + 3 : dt, *a2 = weld ? dt : dt + 3;
-        double p1[3], p2[3];
         sp_mulmv3(d->xmat + 9 * o1, a1, p1);
         sp_mulmv3(d->xmat + 9 * o2, a2, p2);
         for (int k = 0; k < 3; k++) {
@@ -198,8 +260,11 @@ static void equality_rows(const cs_model *m, cs_data *d, int e, const cs_row_opt
     }
     default: return;
     }
+    int r0 = d->efc->nefc;
     dense_rows(m, d, CS_BLOCK_EQUALITY, e, nrow, Jd, pos, 0, m->eq_solref + 2 * e,
                m->eq_solimp + 5 * e, iw, 0, ro);
+    if (m->opt.eq_jdotv && m->eq_type[e] <= CS_EQ_WELD && d->efc->nefc == r0 + nrow)
+        eq_jdotv(m, d, e, p1, p2, d->efc->aref + r0);
 }
 
 /* a tendon's row: friction (sign 0) or a limit side (+1 lower: J = ten_J, -1 upper) */

@@ -63,6 +63,7 @@ START_TEST(test_connect_pendulum_period)
     for (int k = 0; k < NMETHOD; k++) {
         cs_model *m = load_xml(PENDULUM, "pendulum");
         set_method(m, k);
+        ck_assert_int_eq(m->opt.eq_jdotv, 1); /* MuJoCo 3.12's rule, the default */
         cs_data *d = cs_make_data(m);
         ck_assert_ptr_nonnull(d);
         double L = 0.8, th = 0.1;
@@ -207,6 +208,78 @@ START_TEST(test_joint_equality_couples)
 }
 END_TEST
 
+/* the largest distance between a connect's two anchors over the first 2 s */
+static double connect_drift(cs_model *m, cs_data *d)
+{
+    const double *dt = m->eq_data;
+    int b1 = m->eq_obj1id[0], b2 = m->eq_obj2id[0];
+    double worst = 0;
+    while (d->time < 2) {
+        step_checked(m, d);
+        cs_forward(m, d); /* the poses of the state just reached */
+        double p1[3], p2[3], r = 0;
+        for (int i = 0; i < 3; i++) {
+            p1[i] = d->xpos[3 * b1 + i];
+            p2[i] = d->xpos[3 * b2 + i];
+            for (int k = 0; k < 3; k++) {
+                p1[i] += d->xmat[9 * b1 + 3 * i + k] * dt[k];
+                p2[i] += d->xmat[9 * b2 + 3 * i + k] * dt[3 + k];
+            }
+            r += (p1[i] - p2[i]) * (p1[i] - p2[i]);
+        }
+        worst = fmax(worst, sqrt(r));
+    }
+    return worst;
+}
+
+/* A four-bar linkage (cranks of 0.2 and 0.1 m, a coupler 0.3 m) closed by a connect,
+ * falling from rest under gravity */
+static const char *FOURBAR =
+    "<mujoco><option timestep='0.002'/>"
+    "<default><geom contype='0' conaffinity='0' density='500'/></default><worldbody>"
+    "<body name='crank1' pos='0 0 1'><joint type='hinge' axis='0 1 0' damping='0.05'/>"
+    "<geom type='capsule' fromto='0 0 0 0.2 0 0' size='0.02'/>"
+    "<body name='coupler' pos='0.2 0 0'><joint type='hinge' axis='0 1 0'/>"
+    "<geom type='capsule' fromto='0 0 0 0.3 0 0.1' size='0.02'/></body></body>"
+    "<body name='crank2' pos='0.4 0 1'><joint type='hinge' axis='0 1 0'/>"
+    "<geom type='capsule' fromto='0 0 0 0.1 0 0.1' size='0.02'/></body></worldbody>"
+    "<equality><connect body1='coupler' body2='crank2' anchor='0.3 0 0.1'/></equality>"
+    "</mujoco>";
+
+/* The rows' reference acceleration with J-dot qvel (MuJoCo 3.12, eq_jdotv=1) asks for
+ * the anchors' relative acceleration that keeps them together along curved paths (the
+ * centripetal part), so the violation stays below the rule without it (3.3.8,
+ * eq_jdotv=0), which lets the anchors drift outward as they move: a pendulum swinging
+ * through 1 rad (speed at the bottom ~2.7 m/s) and a four-bar falling through its loop. */
+START_TEST(test_jdotv_tighter)
+{
+    const char *xml[2] = {PENDULUM, FOURBAR}, *name[2] = {"pendulum", "four-bar"};
+    for (int s = 0; s < 2; s++) {
+        double drift[2];
+        for (int rule = 0; rule < 2; rule++) {
+            cs_model *m = load_xml(xml[s], name[s]);
+            m->opt.eq_jdotv = rule;
+            cs_data *d = cs_make_data(m);
+            ck_assert_ptr_nonnull(d);
+            if (s == 0) { /* on the circle about the pivot, turned with it */
+                double L = 0.8, th = 1;
+                d->qpos[0] = L * sin(th);
+                d->qpos[2] = -L * cos(th);
+                d->qpos[3] = cos(th / 2);
+                d->qpos[5] = -sin(th / 2);
+            }
+            drift[rule] = connect_drift(m, d);
+            cs_free_data(d);
+            cs_free_model(m);
+        }
+        printf("report: %s connect over 2 s: largest anchor gap %.3e m with J-dot qvel "
+               "(eq_jdotv=1), %.3e m without (eq_jdotv=0)\n", name[s], drift[1], drift[0]);
+        ck_assert_msg(drift[1] < drift[0], "%s: %g with J-dot qvel, %g without", name[s],
+                      drift[1], drift[0]);
+    }
+}
+END_TEST
+
 /* active='false', or the equality flag disabled: no rows, the bob falls freely. */
 START_TEST(test_inactive)
 {
@@ -244,6 +317,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_weld_holds);
     tcase_add_test(tc, test_joint_equality_couples);
     tcase_add_test(tc, test_inactive);
+    tcase_add_test(tc, test_jdotv_tighter);
     suite_add_tcase(s, tc);
     return s;
 }
