@@ -119,6 +119,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         {"o_friction", o->o_friction, 5, 1, 0},  {"iterations", NULL, 1, 1, 1},
         {"ls_iterations", NULL, 1, 1, 1},        {"threads", NULL, 1, 1, 1},
         {"pgs_finish", NULL, 1, 1, 1},   {"pgs_polish", NULL, 1, 1, 1}, /* its older name */
+        {"newton_early", NULL, 1, 1, 1},
         {"viscosity", &o->viscosity, 1, 1, 0},   {"wind", o->wind, 3, 0, 0},
     };
     for (size_t i = 0; i < sizeof NUM / sizeof NUM[0]; i++) {
@@ -139,6 +140,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
             if (strcmp(key, "iterations") == 0) o->iterations = (int)v[0];
             else if (strcmp(key, "threads") == 0) o->threads = (int)fmin(v[0], 64);
             else if (strncmp(key, "pgs_", 4) == 0) o->pgs_finish = (int)v[0];
+            else if (strcmp(key, "newton_early") == 0) o->newton_early = v[0] != 0;
             else if (strcmp(key, "noslip_iterations") == 0) o->noslip_iterations = (int)v[0];
             else o->ls_iterations = (int)v[0];
         } else {
