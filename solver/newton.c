@@ -5,8 +5,8 @@
  * Hessian's per-tree diagonal blocks. Line search: exact (primal.c), a bracketed
  * safeguarded Newton on the directional derivative; zones are re-classified at every trial
  * point (the curvature of l jumps across zone borders). Stopping as MuJoCo's Newton:
- * scaled improvement, scaled gradient norm or (newton_early) scaled Newton decrement <
- * tolerance. */
+ * scaled improvement or scaled gradient norm < tolerance; newton_early: at the warm start,
+ * scaled gradient and scaled gap or Newton decrement < tolerance. */
 #include "solver_internal.h"
 #include "alloc.h"
 
@@ -624,7 +624,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
         } else {
             pcg(nw, w, t, p, isl, np, nwide, g, dir);
         }
-        if (warm_test || (o->newton_early && iter > 0)) {
+        if (warm_test) {
             double gd = 0; /* -g'H^-1 g: twice the decrement, negated */
             CS_FOR_ISLAND_DOFS(w, p, isl, q) gd += g[q] * dir[q];
             if (fmax(0, -0.5 * scale * gd) < o->tolerance) {

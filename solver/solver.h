@@ -56,8 +56,7 @@ typedef struct {
                              < 0: CG */
     int newton_early; /* Newton: 1 (default, MuJoCo 3.12): no step from a warm start that meets
                          the tolerance (scaled gradient, and the gap 1/2 g'M^-1 g or the Newton
-                         decrement 1/2 g'H^-1 g), and a stop once the decrement meets it; 0:
-                         at least one step (MuJoCo up to 3.3) */
+                         decrement 1/2 g'H^-1 g); 0: at least one step (MuJoCo 3.3) */
     int finish_after; /* PGS: after this many sweeps without meeting the tolerance, or when
                          the improvement meets it but the primal gradient does not, PGS hands
                          its point to the Newton finish (0: never) */
