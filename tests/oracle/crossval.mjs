@@ -43,9 +43,12 @@ for (const dir of [path.join(root, 'scenes'), path.join(here, 'scenes')])
   if (fs.existsSync(dir)) for (const f of fs.readdirSync(dir).sort()) if (f.endsWith('.xml')) scenes.push(path.join(dir, f));
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crossval-'));
+// newton_early=0: MuJoCo 3.3.8 (mujoco-js) takes at least one Newton step, even from a warm
+// start that meets the tolerance; 3.12 (conesim's default) takes none
 const runOurs = (scene, cfg, t, c, l) => new Promise((resolve, reject) => {
   execFile(opt.conesim, ['run', scene, '--duration', String(opt.duration), '--solver', cfg.solver,
-    '--cone', cfg.cone, '--record', t, '--contacts', c, '--limits', l, '--quiet'], (err, so, se) => {
+    '--cone', cfg.cone, '--set', 'newton_early=0', '--record', t, '--contacts', c, '--limits', l,
+    '--quiet'], (err, so, se) => {
     if (err) reject(new Error(`conesim failed on ${scene} (${cfg.name}): ${se || err.message}`)); else resolve();
   });
 });
