@@ -140,7 +140,10 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
             if (strcmp(key, "iterations") == 0) o->iterations = (int)v[0];
             else if (strcmp(key, "threads") == 0) o->threads = (int)fmin(v[0], 64);
             else if (strncmp(key, "pgs_", 4) == 0) o->pgs_finish = (int)v[0];
-            else if (strcmp(key, "newton_early") == 0) o->newton_early = v[0] != 0;
+            else if (strcmp(key, "newton_early") == 0) {
+                if (v[0] > 1) return fail(err, errsz, name, value, "expects 0 or 1");
+                o->newton_early = (int)v[0];
+            }
             else if (strcmp(key, "noslip_iterations") == 0) o->noslip_iterations = (int)v[0];
             else o->ls_iterations = (int)v[0];
         } else {
