@@ -518,10 +518,10 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
  * One parameter by name; data made earlier follow at their next step. Names:
  *   option.NAME[K] (also opt.NAME, or NAME alone): timestep, gravity[3], impratio,
  *     tolerance, iterations, ls_iterations, ls_tolerance, o_margin, o_solref[2],
- *     o_solimp[5], o_friction[5], threads, pgs_finish, newton_early; the keyword
- *     options by MuJoCo's number: cone (0 pyramidal, 1 elliptic), solver (0 PGS, 1 CG,
- *     2 Newton), integrator (0 Euler, 1 RK4, 3 implicitfast), contact (0 soft, 1 coulomb),
- *     pgs_blocks (0 contact, 1 pair); flag.NAME (1 = the feature on, 0 = off, as <flag NAME="enable|disable">)
+ *     o_solimp[5], o_friction[5], threads, pgs_finish; the keyword options by MuJoCo's
+ *     number: cone (0 pyramidal, 1 elliptic), solver (0 PGS, 1 CG, 2 Newton), integrator
+ *     (0 Euler, 1 RK4, 3 implicitfast), contact (0 soft, 1 coulomb), pgs_blocks (0 contact,
+ *     1 pair); flag.NAME (1 = the feature on, 0 = off, as <flag NAME="enable|disable">)
  *   geom.G.friction[3], solref[2], solimp[5], solmix, margin, gap, size[3] (its bounding
  *     radius follows; not a mesh's; mass and inertia do not follow, as in MuJoCo), pos[3],
  *     rgba[4], condim, priority, contype, conaffinity
