@@ -105,6 +105,9 @@ typedef struct {
     int eq_jdotv;         /* conesim's own (`--set eq_jdotv=0|1`): connect and weld rows take
                              the Jacobian's rate times qvel off a_ref (1, default: MuJoCo
                              3.12) or not (0: MuJoCo 3.3.8) */
+    int newton_early;     /* conesim's own (`--set newton_early=0`): 1 (default), Newton takes no
+                             step from a warm start that meets the tolerance (MuJoCo 3.12); 0,
+                             at least one step (MuJoCo 3.3) */
     int threads;          /* conesim's own (`--threads`, `--set threads=N`): threads for the
                              contact islands, 0 = all cores; results do not depend on it */
     int contact;          /* conesim's own (`--contact`, `--set contact=`, in MJCF

@@ -437,6 +437,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
     so.blocking = m->opt.pgs_blocks == CS_PGS_PAIR ? CS_PGS_BLOCK_PAIR : CS_PGS_BLOCK_CONTACT;
     so.stats = d->solver_stats;
     so.finish_after = m->opt.pgs_finish;
+    so.newton_early = m->opt.newton_early;
     so.ls_iterations = m->opt.ls_iterations;
     so.ls_tolerance = m->opt.ls_tolerance;
     so.noslip_iterations = m->opt.noslip_iterations;

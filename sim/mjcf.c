@@ -1713,6 +1713,7 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->pgs_blocks = so.blocking == CS_PGS_BLOCK_PAIR ? CS_PGS_PAIR : CS_PGS_CONTACT;
     o->pgs_finish = so.finish_after;
     o->eq_jdotv = 1;
+    o->newton_early = so.newton_early;
     o->contact = CS_CONTACT_SOFT;
     o->o_solref[0] = 0.02; o->o_solref[1] = 1;
     o->o_solimp[0] = 0.9; o->o_solimp[1] = 0.95; o->o_solimp[2] = 0.001; o->o_solimp[3] = 0.5;

@@ -120,6 +120,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         {"ls_iterations", NULL, 1, 1, 1},        {"threads", NULL, 1, 1, 1},
         {"pgs_finish", NULL, 1, 1, 1},   {"pgs_polish", NULL, 1, 1, 1}, /* its older name */
         {"eq_jdotv", NULL, 1, 1, 1},
+        {"newton_early", NULL, 1, 1, 1},
         {"viscosity", &o->viscosity, 1, 1, 0},   {"wind", o->wind, 3, 0, 0},
     };
     for (size_t i = 0; i < sizeof NUM / sizeof NUM[0]; i++) {
@@ -141,6 +142,10 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
             else if (strcmp(key, "threads") == 0) o->threads = (int)fmin(v[0], 64);
             else if (strncmp(key, "pgs_", 4) == 0) o->pgs_finish = (int)v[0];
             else if (strcmp(key, "eq_jdotv") == 0) o->eq_jdotv = v[0] != 0;
+            else if (strcmp(key, "newton_early") == 0) {
+                if (v[0] > 1) return fail(err, errsz, name, value, "expects 0 or 1");
+                o->newton_early = (int)v[0];
+            }
             else if (strcmp(key, "noslip_iterations") == 0) o->noslip_iterations = (int)v[0];
             else o->ls_iterations = (int)v[0];
         } else {

@@ -5,7 +5,8 @@
  * Hessian's per-tree diagonal blocks. Line search: exact (primal.c), a bracketed
  * safeguarded Newton on the directional derivative; zones are re-classified at every trial
  * point (the curvature of l jumps across zone borders). Stopping as MuJoCo's Newton:
- * scaled improvement or scaled gradient norm < tolerance. */
+ * scaled improvement or scaled gradient norm < tolerance; newton_early: at the warm start,
+ * scaled gradient and scaled gap or Newton decrement < tolerance. */
 #include "solver_internal.h"
 #include "alloc.h"
 
@@ -636,13 +637,26 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
         cost = c;
         double gn = 0;
         CS_FOR_ISLAND_DOFS(w, p, isl, q) gn += g[q] * g[q];
-        /* as MuJoCo: always attempt one Newton step, test the gradient only after it (a
-         * warm start that already meets the tolerance would otherwise keep its forces,
-         * which lag the optimum by up to the tolerance step after step); from another
-         * method's point the gradient is tested first */
+        /* from another method's point or after a step, the gradient alone stops. At the
+         * warm start it does not: the gradient bounds the cost's error only loosely on stiff
+         * rows. newton_early (MuJoCo 3.12): the warm start stops when its gradient and its
+         * gap 1/2 g'M^-1 g (a bound on the cost's error) meet the tolerance, or its gradient
+         * and the Newton decrement 1/2 g'H^-1 g below. Otherwise (MuJoCo up to 3.3) one
+         * step always: the warm start's forces lag the optimum by up to the tolerance */
         if ((iter > 0 || handoff) && scale * sqrt(gn) < o->tolerance) {
             status = CS_ITER_CONVERGED;
             break;
+        }
+        int warm_test = o->newton_early && iter == 0 && !handoff && scale * sqrt(gn) < o->tolerance;
+        if (warm_test) {
+            double gMg = 0;
+            CS_FOR_ISLAND_DOFS(w, p, isl, q) Md[q] = g[q];
+            cs_i_mass_solve(w, p, isl, Md);
+            CS_FOR_ISLAND_DOFS(w, p, isl, q) gMg += g[q] * Md[q];
+            if (fmax(0, 0.5 * scale * gMg) < o->tolerance) {
+                status = CS_ITER_CONVERGED;
+                break;
+            }
         }
         if (dense) {
             /* H = M + sum J^T Hl J over the island's dofs (lower triangle), Cholesky */
@@ -670,6 +684,14 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
             CS_FOR_ISLAND_DOFS(w, p, isl, q) dir[q] = x[nw->dof_local[q]];
         } else {
             pcg(nw, w, t, p, isl, np, nwide, g, dir);
+        }
+        if (warm_test) {
+            double gd = 0; /* -g'H^-1 g: twice the decrement, negated */
+            CS_FOR_ISLAND_DOFS(w, p, isl, q) gd += g[q] * dir[q];
+            if (fmax(0, -0.5 * scale * gd) < o->tolerance) {
+                status = CS_ITER_CONVERGED;
+                break;
+            }
         }
         cs_i_mass_mul(w, p, isl, Md, dir);
         double dMr = 0, dMd = 0, d0 = 0;

@@ -651,6 +651,12 @@ START_TEST(test_option_set)
     ck_assert_int_eq(o->pgs_finish, 0);
     ck_assert_int_eq(cs_option_set(o, "pgs_polish", "7", err, sizeof err), 0);
     ck_assert_int_eq(o->pgs_finish, 7);
+    /* Newton's warm-start rule: MuJoCo 3.12's by default, 3.3's at 0, nothing else */
+    ck_assert_int_eq(o->newton_early, 1);
+    ck_assert_int_eq(cs_option_set(o, "newton_early", "0", err, sizeof err), 0);
+    ck_assert_int_eq(o->newton_early, 0);
+    ck_assert_int_eq(cs_option_set(o, "newton_early", "2", err, sizeof err), -1);
+    ck_assert_int_eq(o->newton_early, 0);
     ck_assert_int_eq(cs_option_set(o, "nonsense", "1", err, sizeof err), -1);
     ck_assert_double_eq(o->timestep, 0.001); /* failed sets change nothing */
     cs_free_model(m);

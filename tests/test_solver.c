@@ -1155,6 +1155,58 @@ START_TEST(test_sphere_rest_defaults)
 }
 END_TEST
 
+/* MuJoCo 3.12's rule (newton_early, the default): a warm start that already meets the
+ * tolerance -- scaled gradient, and the gap 1/2 g'M^-1 g, which bounds its cost's excess over
+ * the optimum -- takes no Newton step, and its cost then is within the tolerance of the
+ * optimum; with newton_early = 0 Newton steps at least once. The warm start is the optimum
+ * moved by 1e-11 of the way toward the unconstrained acceleration. */
+START_TEST(test_newton_warm_no_step)
+{
+    sphere_t s;
+    sphere_init(&s, 0.1 - 3.67182e-4); /* at the rest penetration, at rest */
+    const cs_mass *M = fb_mass(&s.fm, 1, s.M);
+    cs_solver_ws *w = cs_solver_create(6, 1);
+    cs_efc e;
+    cs_efc_init(&e);
+    cs_row_opts ro = {0.002, 1, CS_CONE_ELLIPTIC, 1};
+    cs_contact_in c;
+    sphere_contact(&s, 3, &c);
+    sphere_rows(&e, &s, &c, &ro);
+    cs_problem p = {M, s.a0, &e, 1}; /* meaninertia 1: scale = 1 / 6 */
+    const double scale = 1.0 / 6, tol = 1e-8;
+    cs_solver_opts so;
+    cs_solver_opts_default(&so);
+    so.type = CS_METHOD_NEWTON;
+    so.stats = 1;
+    so.max_iter = 1000;
+    so.tolerance = 1e-15;
+    double opt[6], warm[6], a[6];
+    cs_solve_stats st;
+    ck_assert_int_eq(cs_solve(w, &p, &so, NULL, opt, &st), 0);
+    double cost_opt = st.primal_cost;
+    ck_assert_double_eq_tol(e.blk_force[0], 19.62, 1e-6); /* m g: the optimum is the rest */
+    for (int q = 0; q < 6; q++) warm[q] = opt[q] + 1e-11 * (s.a0[q] - opt[q]);
+    so.tolerance = tol;
+    for (int early = 1; early >= 0; early--) {
+        so.newton_early = early;
+        ck_assert_int_eq(cs_solve(w, &p, &so, warm, a, &st), 0);
+        double grad = sqrt(6.0) * st.stationarity; /* >= |M (a - a0) - J^T f|_2 */
+        printf("newton_early=%d: iterations %d, scaled cost excess %.3g, scaled gradient <= %.3g\n",
+               early, st.iterations, scale * (st.primal_cost - cost_opt), scale * grad);
+        ck_assert_double_lt(scale * (st.primal_cost - cost_opt), tol);
+        ck_assert_double_lt(scale * grad, tol);
+        if (early) {
+            ck_assert_int_eq(st.iterations, 0);
+            for (int q = 0; q < 6; q++) ck_assert_double_eq(a[q], warm[q]); /* no step */
+        } else {
+            ck_assert_int_ge(st.iterations, 1);
+        }
+    }
+    cs_efc_free(&e);
+    cs_solver_free(w);
+}
+END_TEST
+
 /* Rest penetration from the force balance K imp(x)^2 x / (1 - imp(x)) * c = g, c = ratio of
  * the normal stiffness factor; found by bisection (independent of the solvers). */
 static double rest_pen(double coef)
@@ -1558,6 +1610,7 @@ static Suite *solver_suite(void)
     tcase_add_test(t, test_sphere_rest_condim6);
     tcase_add_test(t, test_sphere_rest_pyramidal);
     tcase_add_test(t, test_sphere_rest_defaults);
+    tcase_add_test(t, test_newton_warm_no_step);
     tcase_add_test(t, test_box_rest_warmstart);
     tcase_add_test(t, test_box_incline);
     tcase_add_test(t, test_box_incline_sweeps);
