@@ -71,14 +71,17 @@ int cs_override_recompiles(const char *name)
 
 const char *cs_scene_path(const char *path, char *buf, size_t len)
 {
-    if (strchr(path, '/') || access(path, F_OK) == 0) return path;
-    const char *dirs[] = {getenv("CONESIM_SCENES"),
+    if (!buf || len == 0 || strchr(path, '/') || access(path, F_OK) == 0) return path;
+    /* $CONESIM_SCENES, then the installed scenes (either may be missing) */
+    const char *dirs[2] = {getenv("CONESIM_SCENES"), NULL};
 #ifdef CS_SCENEDIR
-                          CS_SCENEDIR,
+    dirs[1] = CS_SCENEDIR;
 #endif
-                          NULL};
-    for (int i = 0; dirs[i]; i++) {
-        if (!*dirs[i] || (size_t)snprintf(buf, len, "%s/%s", dirs[i], path) >= len) continue;
+    for (int i = 0; i < 2; i++) {
+        const char *d = dirs[i];
+        if (!d || !*d) continue;
+        int n = snprintf(buf, len, "%s/%s", d, path);
+        if (n < 0 || (size_t)n >= len) continue;
         if (access(buf, F_OK) == 0) return buf;
     }
     return path;
