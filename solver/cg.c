@@ -272,7 +272,10 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
         /* the direction, its M product and the line's scalars */
         double dMr = 0, dMd = 0, d0 = 0, sn = 0;
         FOR_TREES(w, M, isl, tr, lo, nd) {
-            for (int q = lo; q < lo + nd; q++) s[q] = -Mg[q] + beta * s[q];
+            if (beta == 0) /* s holds the last island's, or nothing yet: not read */
+                for (int q = lo; q < lo + nd; q++) s[q] = -Mg[q];
+            else
+                for (int q = lo; q < lo + nd; q++) s[q] = -Mg[q] + beta * s[q];
             tree_op(cw, M, tr, lo, nd, 0, Ms, s);
             for (int q = lo; q < lo + nd; q++) {
                 dMr += s[q] * Md[q];
