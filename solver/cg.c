@@ -31,7 +31,7 @@
 
 typedef struct {
     int nv;
-    double *g, *Mg, *gold, *Mgold, *s, *Ms; /* per dof */
+    double *g, *Mg, *y, *s, *Ms;            /* per dof; y: scratch for M^-1 g */
     double *d, *Md;                         /* a - a0 and M (a - a0), kept along the steps */
     int cap_efc;
     size_t cap_quad;
@@ -114,9 +114,91 @@ static inline __attribute__((always_inline)) void tree_op(const cg_ws *cw, const
                                  lo = (M)->tree_dofadr[tr], nd = (M)->tree_dofnum[tr], 1);  \
          t_++)
 
+/* The iteration's passes over one tree's dofs [lo, lo + nd); ND > 0 fixes nd at compile time
+ * (free bodies). Every sum adds its terms in the island's dof order. */
+
+/* s = -M^-1 g + beta s, Ms = M s; dots += (s'M d, s'M s, g's, s's) */
+static inline __attribute__((always_inline)) void
+direction_tree(cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, double beta, double *dots,
+               const int ND)
+{
+    if (ND > 0) nd = ND;
+    double *s = cw->s + lo, *Ms = cw->Ms + lo;
+    const double *Mg = cw->Mg + lo, *Md = cw->Md + lo, *g = cw->g + lo;
+    if (beta == 0) /* s holds the last island's, or nothing yet: not read */
+        for (int q = 0; q < nd; q++) s[q] = -Mg[q];
+    else
+        for (int q = 0; q < nd; q++) s[q] = -Mg[q] + beta * s[q];
+    tree_op(cw, M, tr, lo, nd, 0, cw->Ms, cw->s);
+    double r0 = dots[0], r1 = dots[1], r2 = dots[2], r3 = dots[3];
+    for (int q = 0; q < nd; q++) {
+        r0 += s[q] * Md[q];
+        r1 += Ms[q] * s[q];
+        r2 += g[q] * s[q];
+        r3 += s[q] * s[q];
+    }
+    dots[0] = r0;
+    dots[1] = r1;
+    dots[2] = r2;
+    dots[3] = r3;
+}
+
+/* a and d = a - a0 step by alpha s, Md by alpha Ms (fresh: d and Md formed anew), g = Md;
+ * *c += 1/2 d'M d */
+static inline __attribute__((always_inline)) void
+step_tree(cg_ws *cw, const cs_mass *M, const double *a0, double *a, int tr, int lo, int nd,
+          double alpha, int fresh, double *c, const int ND)
+{
+    if (ND > 0) nd = ND;
+    double *d = cw->d + lo, *Md = cw->Md + lo, *g = cw->g + lo, *al = a + lo;
+    const double *s = cw->s + lo, *Ms = cw->Ms + lo;
+    for (int q = 0; q < nd; q++) {
+        al[q] += alpha * s[q];
+        d[q] += alpha * s[q];
+        Md[q] += alpha * Ms[q];
+    }
+    if (fresh) {
+        for (int q = 0; q < nd; q++) d[q] = al[q] - a0[lo + q];
+        tree_op(cw, M, tr, lo, nd, 0, cw->Md, cw->d);
+    }
+    double cc = *c;
+    for (int q = 0; q < nd; q++) {
+        g[q] = Md[q];
+        cc += 0.5 * d[q] * Md[q];
+    }
+    *c = cc;
+}
+
+/* Mg = M^-1 g; gr += (g'g, g'(Mg - Mg_old), g'Mg) */
+static inline __attribute__((always_inline)) void
+gradient_tree(cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, double *gr, const int ND)
+{
+    if (ND > 0) nd = ND;
+    tree_op(cw, M, tr, lo, nd, 1, cw->y, cw->g);
+    const double *g = cw->g + lo, *y = cw->y + lo;
+    double *Mg = cw->Mg + lo, r0 = gr[0], r1 = gr[1], r2 = gr[2];
+    for (int q = 0; q < nd; q++) {
+        r0 += g[q] * g[q];
+        r1 += g[q] * (y[q] - Mg[q]);
+        r2 += g[q] * y[q];
+        Mg[q] = y[q];
+    }
+    gr[0] = r0;
+    gr[1] = r1;
+    gr[2] = r2;
+}
+
 /* u = J v (v gathered once) and g -= J^T f for one block's rows (n x nnz, row-major, columns
  * ci); N, NNZ > 0 fix the sizes at compile time for the common shapes, and condim 3 with an
  * even NNZ takes the columns two at a time (vectors of two doubles: SSE2, in every x86-64) */
+
+/* 1 when the NNZ columns ci are runs of 6 consecutive dofs (free bodies' columns) */
+static inline int runs6(const int *ci, int NNZ)
+{
+    int ok = 1;
+    for (int q = 0; q < NNZ; q += 6) ok &= ci[q + 5] - ci[q] == 5;
+    return ok;
+}
 
 static inline __attribute__((always_inline)) void
 jmul(const double *J, const int *ci, int n, int nnz, const double *v, double *u, const int N,
@@ -125,7 +207,10 @@ jmul(const double *J, const int *ci, int n, int nnz, const double *v, double *u,
     if (N > 0) n = N;
     if (NNZ > 0) nnz = NNZ;
     double vl[2 * DENSE_TREE];
-    for (int q = 0; q < nnz; q++) vl[q] = v[ci[q]];
+    if (N == 3 && NNZ > 0 && NNZ % 6 == 0 && runs6(ci, NNZ))
+        for (int q = 0; q < NNZ; q += 6) memcpy(vl + q, v + ci[q], 6 * sizeof(double));
+    else
+        for (int q = 0; q < nnz; q++) vl[q] = v[ci[q]];
     if (N == 3 && NNZ > 0 && NNZ % 2 == 0) { /* the three rows at once */
         v2d s0 = {0, 0}, s1 = {0, 0}, s2 = {0, 0};
         for (int q = 0; q < NNZ; q += 2) {
@@ -154,6 +239,15 @@ jtmul(const double *J, const int *ci, int n, int nnz, const double *f, double *g
     if (NNZ > 0) nnz = NNZ;
     if (N == 3 && NNZ > 0 && NNZ % 2 == 0) {
         v2d f0 = {f[0], f[0]}, f1 = {f[1], f[1]}, f2 = {f[2], f[2]};
+        if (NNZ % 6 == 0 && runs6(ci, NNZ)) { /* whole bodies: g's entries in pairs */
+            for (int q = 0; q < NNZ; q += 2) {
+                v2d sum = load2(J + q) * f0 + load2(J + NNZ + q) * f1 + load2(J + 2 * NNZ + q) * f2;
+                double *gq = g + ci[q - q % 6] + q % 6;
+                v2d gv = load2(gq) - sum;
+                memcpy(gq, &gv, sizeof gv);
+            }
+            return;
+        }
         for (int q = 0; q < NNZ; q += 2) {
             v2d sum = load2(J + q) * f0 + load2(J + NNZ + q) * f1 + load2(J + 2 * NNZ + q) * f2;
             g[ci[q]] -= sum[0];
@@ -206,8 +300,14 @@ static double blocks_eval(cg_ws *cw, const cs_solver_ws *w, int isl, double alph
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k], n = e->blk_nrow[k];
         double *f = e->force + r0, *j = cw->jres + r0, l;
-        if (alpha != 0)
-            for (int r = 0; r < n; r++) j[r] += alpha * cw->Jd[r0 + r];
+        const double *jd = cw->Jd + r0;
+        if (alpha != 0 && n == 3) {
+            j[0] += alpha * jd[0];
+            j[1] += alpha * jd[1];
+            j[2] += alpha * jd[2];
+        } else if (alpha != 0) {
+            for (int r = 0; r < n; r++) j[r] += alpha * jd[r];
+        }
         cs_zone z;
         if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC) {
             z = cs_efc_soft(e, k, j, f, &l, NULL);
@@ -236,8 +336,8 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     cs_efc *e = p->efc;
     cs_island_stats *st = &w->ist[isl];
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
-    double *a = w->a, *g = cw->g, *Mg = cw->Mg, *s = cw->s, *Ms = cw->Ms;
-    double *gold = cw->gold, *Mgold = cw->Mgold, *d = cw->d, *Md = cw->Md;
+    double *a = w->a, *g = cw->g, *Mg = cw->Mg, *s = cw->s;
+    double *d = cw->d, *Md = cw->Md;
     double scale = cs_i_scale(w, p, isl);
     dense_blocks(cw, w, isl);
     cs_line L;
@@ -270,20 +370,12 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     cs_iter_status status = CS_ITER_LIMIT;
     while (iter < max_iter) {
         /* the direction, its M product and the line's scalars */
-        double dMr = 0, dMd = 0, d0 = 0, sn = 0;
+        double dots[4] = {0, 0, 0, 0}; /* s'M d, s'M s, g's, s's */
         FOR_TREES(w, M, isl, tr, lo, nd) {
-            if (beta == 0) /* s holds the last island's, or nothing yet: not read */
-                for (int q = lo; q < lo + nd; q++) s[q] = -Mg[q];
-            else
-                for (int q = lo; q < lo + nd; q++) s[q] = -Mg[q] + beta * s[q];
-            tree_op(cw, M, tr, lo, nd, 0, Ms, s);
-            for (int q = lo; q < lo + nd; q++) {
-                dMr += s[q] * Md[q];
-                dMd += Ms[q] * s[q];
-                d0 += g[q] * s[q];
-                sn += s[q] * s[q];
-            }
+            if (nd == 6) direction_tree(cw, M, tr, lo, nd, beta, dots, 6);
+            else direction_tree(cw, M, tr, lo, nd, beta, dots, 0);
         }
+        double dMr = dots[0], dMd = dots[1], d0 = dots[2], sn = dots[3];
         cs_i_line_begin(&L);
         for (int b = 0; b < nbk; b++) { /* J s, and the block's data along the line */
             int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
@@ -301,21 +393,8 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
         double c = 0;
         int fresh = (iter + 1) % REFRESH == 0;
         FOR_TREES(w, M, isl, tr, lo, nd) {
-            for (int q = lo; q < lo + nd; q++) {
-                a[q] += alpha * s[q];
-                d[q] += alpha * s[q];
-                Md[q] += alpha * Ms[q];
-                gold[q] = g[q];
-                Mgold[q] = Mg[q];
-            }
-            if (fresh) {
-                for (int q = lo; q < lo + nd; q++) d[q] = a[q] - p->a0[q];
-                tree_op(cw, M, tr, lo, nd, 0, Md, d);
-            }
-            for (int q = lo; q < lo + nd; q++) {
-                g[q] = Md[q];
-                c += 0.5 * d[q] * Md[q];
-            }
+            if (nd == 6) step_tree(cw, M, p->a0, a, tr, lo, nd, alpha, fresh, &c, 6);
+            else step_tree(cw, M, p->a0, a, tr, lo, nd, alpha, fresh, &c, 0);
         }
         if (fresh)
             for (int b = 0; b < nbk; b++) {
@@ -323,15 +402,13 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
                 cs_i_resid(e, k, a, cw->jres + e->blk_row[k]);
             }
         c += blocks_eval(cw, w, isl, fresh ? 0 : alpha, &L);
-        double gn = 0, num = 0, den = 0;
+        double den = gMg, gr[3] = {0, 0, 0}; /* g'g, g'(M^-1 g - M^-1 g_old), g'M^-1 g */
         FOR_TREES(w, M, isl, tr, lo, nd) {
-            tree_op(cw, M, tr, lo, nd, 1, Mg, g);
-            for (int q = lo; q < lo + nd; q++) {
-                gn += g[q] * g[q];
-                num += g[q] * (Mg[q] - Mgold[q]);
-                den += gold[q] * Mgold[q];
-            }
+            if (nd == 6) gradient_tree(cw, M, tr, lo, nd, gr, 6);
+            else gradient_tree(cw, M, tr, lo, nd, gr, 0);
         }
+        double gn = gr[0], num = gr[1];
+        gMg = gr[2];
         st->improvement = scale * (cost - c);
         cost = c;
         iter++;
@@ -396,7 +473,7 @@ static void cg_destroy(void *ws)
 {
     cg_ws *cw = ws;
     if (!cw) return;
-    void *arr[] = {cw->g, cw->Mg, cw->gold, cw->Mgold, cw->s, cw->Ms, cw->d, cw->Md, cw->jres,
+    void *arr[] = {cw->g, cw->Mg, cw->y, cw->s, cw->Ms, cw->d, cw->Md, cw->jres,
                    cw->Jd, cw->quad, cw->tree_adr, cw->Mt, cw->Mi, cw->jres_at_a};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(cw);
@@ -408,8 +485,8 @@ static void *cg_create(const cs_solver_ws *w)
     if (!cw) return NULL;
     size_t n = sizeof(double) * (size_t)(w->nv > 0 ? w->nv : 1);
     cw->nv = w->nv;
-    if (!(cw->g = cs_malloc(n)) || !(cw->Mg = cs_malloc(n)) || !(cw->gold = cs_malloc(n)) ||
-        !(cw->Mgold = cs_malloc(n)) || !(cw->s = cs_malloc(n)) || !(cw->Ms = cs_malloc(n)) ||
+    if (!(cw->g = cs_malloc(n)) || !(cw->Mg = cs_malloc(n)) || !(cw->y = cs_malloc(n)) ||
+        !(cw->s = cs_malloc(n)) || !(cw->Ms = cs_malloc(n)) ||
         !(cw->d = cs_malloc(n)) || !(cw->Md = cs_malloc(n)) ||
         !(cw->tree_adr = cs_malloc(sizeof(int) * (size_t)(w->ntree > 0 ? w->ntree : 1))) ||
         !(cw->jres_at_a = cs_calloc((size_t)(w->ntree > 0 ? w->ntree : 1), sizeof(int)))) {
