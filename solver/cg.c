@@ -115,77 +115,113 @@ static inline __attribute__((always_inline)) void tree_op(const cg_ws *cw, const
          t_++)
 
 /* The iteration's passes over one tree's dofs [lo, lo + nd); ND > 0 fixes nd at compile time
- * (free bodies). Every sum adds its terms in the island's dof order. */
+ * (free bodies). Their dot products keep two partial sums, of a tree's even and of its odd
+ * dofs (each in the island's dof order; an odd tree's last dof goes to the even sum), added
+ * at the end: the same for every thread count and build, and two independent chains of
+ * additions in place of one. */
 
-/* s = -M^-1 g + beta s, Ms = M s; dots += (s'M d, s'M s, g's, s's) */
+/* acc += x'y over the tree's dofs, by the pairs of dofs */
+static inline __attribute__((always_inline)) v2d dot2(v2d acc, const double *x, const double *y,
+                                                      int nd)
+{
+    int q = 0;
+    for (; q + 1 < nd; q += 2) acc += load2(x + q) * load2(y + q);
+    if (q < nd) acc[0] += x[q] * y[q];
+    return acc;
+}
+
+static inline double sum2(v2d a) { return a[0] + a[1]; }
+
+static inline void store2(double *p, v2d v) { memcpy(p, &v, sizeof v); }
+
+/* y = b y + x (b = 0: y not read), the pairs of dofs explicit (the vectors may alias as far
+ * as the compiler knows) */
+static inline __attribute__((always_inline)) void scale_add(double *y, double b, const double *x,
+                                                            double xs, int nd)
+{
+    v2d bb = {b, b}, xx = {xs, xs};
+    int q = 0;
+    if (b == 0) {
+        for (; q + 1 < nd; q += 2) store2(y + q, xx * load2(x + q));
+        if (q < nd) y[q] = xs * x[q];
+    } else {
+        for (; q + 1 < nd; q += 2) store2(y + q, xx * load2(x + q) + bb * load2(y + q));
+        if (q < nd) y[q] = xs * x[q] + b * y[q];
+    }
+}
+
+/* y += alpha x */
+static inline __attribute__((always_inline)) void axpy(double *y, double alpha, const double *x,
+                                                       int nd)
+{
+    v2d aa = {alpha, alpha};
+    int q = 0;
+    for (; q + 1 < nd; q += 2) store2(y + q, load2(y + q) + aa * load2(x + q));
+    if (q < nd) y[q] += alpha * x[q];
+}
+
+/* s = -M^-1 g + beta s, Ms = M s; acc += (s'M d, s'M s, g's, s's) */
 static inline __attribute__((always_inline)) void
-direction_tree(cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, double beta, double *dots,
+direction_tree(cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, double beta, v2d *acc,
                const int ND)
 {
     if (ND > 0) nd = ND;
     double *s = cw->s + lo, *Ms = cw->Ms + lo;
     const double *Mg = cw->Mg + lo, *Md = cw->Md + lo, *g = cw->g + lo;
-    if (beta == 0) /* s holds the last island's, or nothing yet: not read */
-        for (int q = 0; q < nd; q++) s[q] = -Mg[q];
-    else
-        for (int q = 0; q < nd; q++) s[q] = -Mg[q] + beta * s[q];
+    scale_add(s, beta, Mg, -1, nd); /* beta = 0: s holds the last island's, or nothing yet */
     tree_op(cw, M, tr, lo, nd, 0, cw->Ms, cw->s);
-    double r0 = dots[0], r1 = dots[1], r2 = dots[2], r3 = dots[3];
-    for (int q = 0; q < nd; q++) {
-        r0 += s[q] * Md[q];
-        r1 += Ms[q] * s[q];
-        r2 += g[q] * s[q];
-        r3 += s[q] * s[q];
-    }
-    dots[0] = r0;
-    dots[1] = r1;
-    dots[2] = r2;
-    dots[3] = r3;
+    acc[0] = dot2(acc[0], s, Md, nd);
+    acc[1] = dot2(acc[1], Ms, s, nd);
+    acc[2] = dot2(acc[2], g, s, nd);
+    acc[3] = dot2(acc[3], s, s, nd);
 }
 
 /* a and d = a - a0 step by alpha s, Md by alpha Ms (fresh: d and Md formed anew), g = Md;
- * *c += 1/2 d'M d */
+ * *acc += d'M d (the cost is half of it) */
 static inline __attribute__((always_inline)) void
 step_tree(cg_ws *cw, const cs_mass *M, const double *a0, double *a, int tr, int lo, int nd,
-          double alpha, int fresh, double *c, const int ND)
+          double alpha, int fresh, v2d *acc, const int ND)
 {
     if (ND > 0) nd = ND;
     double *d = cw->d + lo, *Md = cw->Md + lo, *g = cw->g + lo, *al = a + lo;
     const double *s = cw->s + lo, *Ms = cw->Ms + lo;
-    for (int q = 0; q < nd; q++) {
-        al[q] += alpha * s[q];
-        d[q] += alpha * s[q];
-        Md[q] += alpha * Ms[q];
-    }
+    axpy(al, alpha, s, nd);
+    axpy(d, alpha, s, nd);
+    axpy(Md, alpha, Ms, nd);
     if (fresh) {
         for (int q = 0; q < nd; q++) d[q] = al[q] - a0[lo + q];
         tree_op(cw, M, tr, lo, nd, 0, cw->Md, cw->d);
     }
-    double cc = *c;
-    for (int q = 0; q < nd; q++) {
-        g[q] = Md[q];
-        cc += 0.5 * d[q] * Md[q];
-    }
-    *c = cc;
+    memcpy(g, Md, sizeof(double) * (size_t)nd);
+    *acc = dot2(*acc, d, Md, nd);
 }
 
-/* Mg = M^-1 g; gr += (g'g, g'(Mg - Mg_old), g'Mg) */
+/* Mg = M^-1 g; acc += (g'g, g'(Mg - Mg_old), g'Mg) */
 static inline __attribute__((always_inline)) void
-gradient_tree(cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, double *gr, const int ND)
+gradient_tree(cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, v2d *acc, const int ND)
 {
     if (ND > 0) nd = ND;
     tree_op(cw, M, tr, lo, nd, 1, cw->y, cw->g);
     const double *g = cw->g + lo, *y = cw->y + lo;
-    double *Mg = cw->Mg + lo, r0 = gr[0], r1 = gr[1], r2 = gr[2];
-    for (int q = 0; q < nd; q++) {
-        r0 += g[q] * g[q];
-        r1 += g[q] * (y[q] - Mg[q]);
-        r2 += g[q] * y[q];
+    double *Mg = cw->Mg + lo;
+    v2d a0 = acc[0], a1 = acc[1], a2 = acc[2];
+    int q = 0;
+    for (; q + 1 < nd; q += 2) {
+        v2d gq = load2(g + q), yq = load2(y + q);
+        a0 += gq * gq;
+        a1 += gq * (yq - load2(Mg + q));
+        a2 += gq * yq;
+        memcpy(Mg + q, &yq, sizeof yq);
+    }
+    if (q < nd) {
+        a0[0] += g[q] * g[q];
+        a1[0] += g[q] * (y[q] - Mg[q]);
+        a2[0] += g[q] * y[q];
         Mg[q] = y[q];
     }
-    gr[0] = r0;
-    gr[1] = r1;
-    gr[2] = r2;
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
 }
 
 /* u = J v (v gathered once) and g -= J^T f for one block's rows (n x nnz, row-major, columns
@@ -343,15 +379,14 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     cs_line L;
     cs_i_line_layout(w, isl, cw->quad, &L);
     /* the start: d, M d, J a - a_ref, cost, gradient, M^-1 g */
-    double cost = 0, gMg = 0;
+    v2d dMd2 = {0, 0}, gMg2 = {0, 0}; /* d'M d, g'M^-1 g, summed as in the iterations */
     FOR_TREES(w, M, isl, tr, lo, nd) {
         for (int q = lo; q < lo + nd; q++) d[q] = a[q] - p->a0[q];
         tree_op(cw, M, tr, lo, nd, 0, Md, d);
-        for (int q = lo; q < lo + nd; q++) {
-            g[q] = Md[q];
-            cost += 0.5 * d[q] * Md[q];
-        }
+        memcpy(g + lo, Md + lo, sizeof(double) * (size_t)nd);
+        dMd2 = dot2(dMd2, d + lo, Md + lo, nd);
     }
+    double cost = 0.5 * sum2(dMd2);
     if (!cw->jres_at_a[isl]) /* the warm start made them */
         for (int b = 0; b < nbk; b++) {
             int k = w->isl_blocks[badr + b];
@@ -361,8 +396,9 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     cost += blocks_eval(cw, w, isl, 0, &L);
     FOR_TREES(w, M, isl, tr, lo, nd) {
         tree_op(cw, M, tr, lo, nd, 1, Mg, g);
-        for (int q = lo; q < lo + nd; q++) gMg += g[q] * Mg[q];
+        gMg2 = dot2(gMg2, g + lo, Mg + lo, nd);
     }
+    double gMg = sum2(gMg2);
     *iters = 0;
     if (fmax(0, 0.5 * scale * gMg) < o->tolerance) return CS_ITER_CONVERGED;
     int iter = 0;
@@ -370,12 +406,12 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     cs_iter_status status = CS_ITER_LIMIT;
     while (iter < max_iter) {
         /* the direction, its M product and the line's scalars */
-        double dots[4] = {0, 0, 0, 0}; /* s'M d, s'M s, g's, s's */
+        v2d dots[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}}; /* s'M d, s'M s, g's, s's */
         FOR_TREES(w, M, isl, tr, lo, nd) {
             if (nd == 6) direction_tree(cw, M, tr, lo, nd, beta, dots, 6);
             else direction_tree(cw, M, tr, lo, nd, beta, dots, 0);
         }
-        double dMr = dots[0], dMd = dots[1], d0 = dots[2], sn = dots[3];
+        double dMr = sum2(dots[0]), dMd = sum2(dots[1]), d0 = sum2(dots[2]), sn = sum2(dots[3]);
         cs_i_line_begin(&L);
         for (int b = 0; b < nbk; b++) { /* J s, and the block's data along the line */
             int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
@@ -390,25 +426,26 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
             break;
         }
         /* the step, and the cost and gradient there */
-        double c = 0;
+        dMd2 = (v2d){0, 0};
         int fresh = (iter + 1) % REFRESH == 0;
         FOR_TREES(w, M, isl, tr, lo, nd) {
-            if (nd == 6) step_tree(cw, M, p->a0, a, tr, lo, nd, alpha, fresh, &c, 6);
-            else step_tree(cw, M, p->a0, a, tr, lo, nd, alpha, fresh, &c, 0);
+            if (nd == 6) step_tree(cw, M, p->a0, a, tr, lo, nd, alpha, fresh, &dMd2, 6);
+            else step_tree(cw, M, p->a0, a, tr, lo, nd, alpha, fresh, &dMd2, 0);
         }
         if (fresh)
             for (int b = 0; b < nbk; b++) {
                 int k = w->isl_blocks[badr + b];
                 cs_i_resid(e, k, a, cw->jres + e->blk_row[k]);
             }
-        c += blocks_eval(cw, w, isl, fresh ? 0 : alpha, &L);
-        double den = gMg, gr[3] = {0, 0, 0}; /* g'g, g'(M^-1 g - M^-1 g_old), g'M^-1 g */
+        double c = 0.5 * sum2(dMd2) + blocks_eval(cw, w, isl, fresh ? 0 : alpha, &L);
+        double den = gMg;
+        v2d gr[3] = {{0, 0}, {0, 0}, {0, 0}}; /* g'g, g'(M^-1 g - M^-1 g_old), g'M^-1 g */
         FOR_TREES(w, M, isl, tr, lo, nd) {
             if (nd == 6) gradient_tree(cw, M, tr, lo, nd, gr, 6);
             else gradient_tree(cw, M, tr, lo, nd, gr, 0);
         }
-        double gn = gr[0], num = gr[1];
-        gMg = gr[2];
+        double gn = sum2(gr[0]), num = sum2(gr[1]);
+        gMg = sum2(gr[2]);
         st->improvement = scale * (cost - c);
         cost = c;
         iter++;
