@@ -64,30 +64,8 @@ static void dense_blocks(cg_ws *cw, const cs_solver_ws *w, int isl)
     }
 }
 
-/* vectors of two doubles (SSE2, in every x86-64) */
-typedef double v2d __attribute__((vector_size(16)));
-static inline v2d load2(const double *p)
-{
-    v2d v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/* y = A x for a symmetric 6 x 6 A (a free body's M or M^-1): y = sum_j x_j (row j of A), two
- * entries of y at a time */
-static inline void sym6_mv(const double *A, const double *x, double *y)
-{
-    v2d y0 = {0, 0}, y1 = {0, 0}, y2 = {0, 0};
-    for (int j = 0; j < 6; j++, A += 6) {
-        v2d xj = {x[j], x[j]};
-        y0 += xj * load2(A);
-        y1 += xj * load2(A + 2);
-        y2 += xj * load2(A + 4);
-    }
-    memcpy(y, &y0, sizeof y0);
-    memcpy(y + 2, &y1, sizeof y1);
-    memcpy(y + 4, &y2, sizeof y2);
-}
+typedef cs_v2d v2d;
+#define load2 cs_i_load2
 
 /* y = M x (inv = 0) or M^-1 x (inv = 1) on tree tr's dofs [lo, lo + nd); y and x differ */
 static inline __attribute__((always_inline)) void tree_op(const cg_ws *cw, const cs_mass *M,
@@ -96,7 +74,7 @@ static inline __attribute__((always_inline)) void tree_op(const cg_ws *cw, const
 {
     int o = cw->tree_adr[tr];
     if (o >= 0 && nd == 6) {
-        sym6_mv((inv ? cw->Mi : cw->Mt) + o, x + lo, y + lo);
+        cs_i_sym6_mv((inv ? cw->Mi : cw->Mt) + o, x + lo, y + lo);
     } else if (o >= 0) {
         cs_i_dense_mv(nd, (inv ? cw->Mi : cw->Mt) + o, x + lo, y + lo);
     } else if (inv) {
@@ -120,19 +98,11 @@ static inline __attribute__((always_inline)) void tree_op(const cg_ws *cw, const
  * at the end: the same for every thread count and build, and two independent chains of
  * additions in place of one. */
 
-/* acc += x'y over the tree's dofs, by the pairs of dofs */
-static inline __attribute__((always_inline)) v2d dot2(v2d acc, const double *x, const double *y,
-                                                      int nd)
-{
-    int q = 0;
-    for (; q + 1 < nd; q += 2) acc += load2(x + q) * load2(y + q);
-    if (q < nd) acc[0] += x[q] * y[q];
-    return acc;
-}
+#define dot2 cs_i_dot2
 
 static inline double sum2(v2d a) { return a[0] + a[1]; }
 
-static inline void store2(double *p, v2d v) { memcpy(p, &v, sizeof v); }
+#define store2 cs_i_store2
 
 /* y = b y + x (b = 0: y not read), the pairs of dofs explicit (the vectors may alias as far
  * as the compiler knows) */

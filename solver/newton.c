@@ -358,16 +358,25 @@ static void assemble_blocks(newton_ws *nw, cs_solver_ws *w, nthread *th, const c
     }
 }
 
-/* out = H v over the island from the assembled blocks */
+/* out = H v over the island from the assembled blocks; z given: first v = z + be v (CG's
+ * next direction, made tree by tree with the diagonal blocks' products) */
 static void hess_mul_blocks(const newton_ws *nw, const cs_solver_ws *w, const cs_problem *p, int isl, int np,
-                            int nwide, const double *v, double *out)
+                            int nwide, double *v, const double *z, double be, double *out)
 {
     const cs_mass *M = p->M;
     int badr = w->isl_block_adr[isl];
+    cs_v2d bb = {be, be};
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
         int nd = M->tree_dofnum[tr];
-        cs_i_dense_mv(nd, nw->Hd + nw->tree_Padr[tr], v + lo, out + lo);
+        if (z && nd == 6) {
+            for (int q = lo; q < lo + 6; q += 2)
+                cs_i_store2(v + q, cs_i_load2(z + q) + bb * cs_i_load2(v + q));
+        } else if (z) {
+            for (int q = lo; q < lo + nd; q++) v[q] = z[q] + be * v[q];
+        }
+        if (nd == 6) cs_i_sym6_mv(nw->Hd + nw->tree_Padr[tr], v + lo, out + lo); /* symmetric */
+        else cs_i_dense_mv(nd, nw->Hd + nw->tree_Padr[tr], v + lo, out + lo);
     }
     const int *tree = nw->hp_tree + 2 * badr;
     for (int i = 0; i < np; i++) {
@@ -377,21 +386,20 @@ static void hess_mul_blocks(const newton_ws *nw, const cs_solver_ws *w, const cs
         const double *O = nw->Hoff + nw->hp_adr[w->isl_blocks[badr + nw->hp_ord[badr + nw->hp_blk[badr + isl + i]]]];
         const double *va = v + la, *vb = v + lb;
         double *ya = out + la, *yb = out + lb;
-        if (na == 6 && nb == 6) { /* two free bodies */
-            double y0 = yb[0], y1 = yb[1], y2 = yb[2], y3 = yb[3], y4 = yb[4], y5 = yb[5];
+        if (na == 6 && nb == 6) { /* two free bodies; yb by O's rows, two entries at a time */
+            cs_v2d y0 = cs_i_load2(yb), y1 = cs_i_load2(yb + 2), y2 = cs_i_load2(yb + 4);
             for (int r = 0; r < 6; r++) {
                 const double *o = O + 6 * r;
-                double x = va[r];
+                cs_v2d x = {va[r], va[r]};
                 ya[r] += o[0] * vb[0] + o[1] * vb[1] + o[2] * vb[2] + o[3] * vb[3] +
                          o[4] * vb[4] + o[5] * vb[5];
-                y0 += o[0] * x;
-                y1 += o[1] * x;
-                y2 += o[2] * x;
-                y3 += o[3] * x;
-                y4 += o[4] * x;
-                y5 += o[5] * x;
+                y0 += cs_i_load2(o) * x;
+                y1 += cs_i_load2(o + 2) * x;
+                y2 += cs_i_load2(o + 4) * x;
             }
-            yb[0] = y0, yb[1] = y1, yb[2] = y2, yb[3] = y3, yb[4] = y4, yb[5] = y5;
+            cs_i_store2(yb, y0);
+            cs_i_store2(yb + 2, y1);
+            cs_i_store2(yb + 4, y2);
             continue;
         }
         for (int r = 0; r < na; r++) {
@@ -424,9 +432,56 @@ static void hess_mul_blocks(const newton_ws *nw, const cs_solver_ws *w, const cs
     }
 }
 
+/* z = P r for a tree's preconditioner block P (symmetric) */
+static inline __attribute__((always_inline)) void precond(int nd, const double *P, const double *r,
+                                                          double *z)
+{
+    if (nd == 6) cs_i_sym6_mv(P, r, z);
+    else cs_i_dense_mv(nd, P, r, z);
+}
+
+/* CG's start on a tree's dofs (ND > 0: nd fixed): x = 0, r = -g, z = d = P r; acc += (g'g,
+ * r'z) */
+static inline __attribute__((always_inline)) void
+pcg_start_tree(int nd, const double *P, const double *g, double *x, double *r, double *z,
+               double *d, cs_v2d *acc, const int ND)
+{
+    if (ND > 0) nd = ND;
+    for (int q = 0; q < nd; q++) {
+        x[q] = 0;
+        r[q] = -g[q];
+    }
+    acc[0] = cs_i_dot2(acc[0], g, g, nd);
+    precond(nd, P, r, z);
+    memcpy(d, z, sizeof(double) * (size_t)nd);
+    acc[1] = cs_i_dot2(acc[1], r, z, nd);
+}
+
+/* CG's step on a tree's dofs: x += al d, r -= al Hd, z = P r; acc += (r'r, r'z) */
+static inline __attribute__((always_inline)) void
+pcg_step_tree(int nd, const double *P, double al, const double *d, const double *Hd, double *x,
+              double *r, double *z, cs_v2d *acc, const int ND)
+{
+    if (ND > 0) nd = ND;
+    cs_v2d aa = {al, al};
+    int q = 0;
+    for (; q + 1 < nd; q += 2) {
+        cs_i_store2(x + q, cs_i_load2(x + q) + aa * cs_i_load2(d + q));
+        cs_i_store2(r + q, cs_i_load2(r + q) - aa * cs_i_load2(Hd + q));
+    }
+    for (; q < nd; q++) {
+        x[q] += al * d[q];
+        r[q] -= al * Hd[q];
+    }
+    acc[0] = cs_i_dot2(acc[0], r, r, nd);
+    precond(nd, P, r, z);
+    acc[1] = cs_i_dot2(acc[1], r, z, nd);
+}
+
 /* Large islands: solve H x = -g by conjugate gradients, matrix-free, preconditioned with
  * the per-tree diagonal blocks of H (Cholesky-factored). The exact line search that
- * follows makes an inexact direction safe; CG from 0 always yields a descent direction. */
+ * follows makes an inexact direction safe; CG from 0 always yields a descent direction.
+ * Dot products in two partial sums (cs_i_dot2) per tree. */
 static void pcg(newton_ws *nw, cs_solver_ws *w, nthread *th, const cs_problem *p, int isl, int np,
                 int nwide, const double *g, double *x)
 {
@@ -435,52 +490,41 @@ static void pcg(newton_ws *nw, cs_solver_ws *w, nthread *th, const cs_problem *p
     double *r = nw->pcg, *z = r + nv, *d = z + nv, *Hd = d + nv;
     /* the preconditioner: the inverted diagonal blocks */
     assemble_blocks(nw, w, th, p, isl, np);
-    for (int t = 0; t < w->isl_tree_num[isl]; t++) {
-        int tr = w->isl_trees[w->isl_tree_adr[isl] + t], nd = M->tree_dofnum[tr];
-        memcpy(nw->P + nw->tree_Padr[tr], nw->Hd + nw->tree_Padr[tr], sizeof(double) * nd * nd);
-    }
-    double rz = 0, g2 = 0;
+    cs_v2d acc[2] = {{0, 0}, {0, 0}};
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
         int nd = M->tree_dofnum[tr];
         double *P = nw->P + nw->tree_Padr[tr];
+        memcpy(P, nw->Hd + nw->tree_Padr[tr], sizeof(double) * nd * nd);
         cs_i_invert_spd(nd, P, th->scr); /* M's block PD plus PSD terms */
-        for (int q = lo; q < lo + nd; q++) {
-            x[q] = 0;
-            r[q] = -g[q];
-            z[q] = r[q];
-            g2 += g[q] * g[q];
-        }
-        cs_i_dense_mv(nd, P, r + lo, z + lo);
-        for (int q = lo; q < lo + nd; q++) {
-            d[q] = z[q];
-            rz += r[q] * z[q];
-        }
+        if (nd == 6) pcg_start_tree(nd, P, g + lo, x + lo, r + lo, z + lo, d + lo, acc, 6);
+        else pcg_start_tree(nd, P, g + lo, x + lo, r + lo, z + lo, d + lo, acc, 0);
     }
+    double g2 = acc[0][0] + acc[0][1], rz = acc[1][0] + acc[1][1], be = 0;
     for (int it = 0; it < w->isl_nv[isl] + CG_EXTRA_ITER; it++) {
-        hess_mul_blocks(nw, w, p, isl, np, nwide, d, Hd);
-        double dHd = 0, r2 = 0, rzn = 0;
-        CS_FOR_ISLAND_DOFS(w, p, isl, q) dHd += d[q] * Hd[q];
+        hess_mul_blocks(nw, w, p, isl, np, nwide, d, it > 0 ? z : NULL, be, Hd);
+        cs_v2d dHd2 = {0, 0};
+        for (int t = 0; t < w->isl_tree_num[isl]; t++) {
+            int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
+            dHd2 = cs_i_dot2(dHd2, d + lo, Hd + lo, M->tree_dofnum[tr]);
+        }
+        double dHd = dHd2[0] + dHd2[1];
         if (!(dHd > 0)) break;
         double al = rz / dHd;
+        acc[0] = acc[1] = (cs_v2d){0, 0};
         for (int t = 0; t < w->isl_tree_num[isl]; t++) {
             int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];
             int nd = M->tree_dofnum[tr];
-            for (int q = lo; q < lo + nd; q++) {
-                x[q] += al * d[q];
-                r[q] -= al * Hd[q];
-                r2 += r[q] * r[q];
-                z[q] = r[q];
-            }
-            cs_i_dense_mv(nd, nw->P + nw->tree_Padr[tr], r + lo, z + lo);
-            for (int q = lo; q < lo + nd; q++) rzn += r[q] * z[q];
+            const double *P = nw->P + nw->tree_Padr[tr];
+            if (nd == 6) pcg_step_tree(nd, P, al, d + lo, Hd + lo, x + lo, r + lo, z + lo, acc, 6);
+            else pcg_step_tree(nd, P, al, d + lo, Hd + lo, x + lo, r + lo, z + lo, acc, 0);
         }
+        double r2 = acc[0][0] + acc[0][1], rzn = acc[1][0] + acc[1][1];
         /* inexact Newton: a relative residual of CG_TOL is enough, since the exact line search
          * and the outer gradient/improvement tests decide convergence */
         if (r2 <= CG_TOL * CG_TOL * g2) break;
-        double be = rzn / rz;
+        be = rzn / rz; /* the next direction d = z + be d: made in the next product */
         rz = rzn;
-        CS_FOR_ISLAND_DOFS(w, p, isl, q) d[q] = z[q] + be * d[q];
     }
 }
 

@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 /* A hot kernel compiled twice, for AVX2 and for the baseline, the one the processor runs
  * picked at load time. Element-wise vector arithmetic rounds as scalar arithmetic does (no
@@ -224,6 +225,43 @@ static inline void cs_i_dense_mv(int n, const double *A, const double *x, double
         for (int j = 0; j < n; j++) s += A[i * n + j] * x[j];
         y[i] = s;
     }
+}
+
+/* vectors of two doubles (SSE2, in every x86-64) */
+typedef double cs_v2d __attribute__((vector_size(16)));
+static inline cs_v2d cs_i_load2(const double *p)
+{
+    cs_v2d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void cs_i_store2(double *p, cs_v2d v) { memcpy(p, &v, sizeof v); }
+
+/* acc += x'y over n entries in two partial sums (even and odd entries; an odd n's last one
+ * goes to the even sum): two chains of additions in place of one, the same sums on every
+ * build and thread count */
+static inline cs_v2d cs_i_dot2(cs_v2d acc, const double *x, const double *y, int n)
+{
+    int q = 0;
+    for (; q + 1 < n; q += 2) acc += cs_i_load2(x + q) * cs_i_load2(y + q);
+    if (q < n) acc[0] += x[q] * y[q];
+    return acc;
+}
+
+/* y = A x for a symmetric 6 x 6 A, as cs_i_dense_mv (each y_i sums A_ij x_j over j in order,
+ * the same bits) but as y = sum_j x_j (row j of A), two entries of y at a time */
+static inline void cs_i_sym6_mv(const double *A, const double *x, double *y)
+{
+    cs_v2d y0 = {0, 0}, y1 = {0, 0}, y2 = {0, 0};
+    for (int j = 0; j < 6; j++, A += 6) {
+        cs_v2d xj = {x[j], x[j]};
+        y0 += xj * cs_i_load2(A);
+        y1 += xj * cs_i_load2(A + 2);
+        y2 += xj * cs_i_load2(A + 4);
+    }
+    cs_i_store2(y, y0);
+    cs_i_store2(y + 2, y1);
+    cs_i_store2(y + 4, y2);
 }
 
 /* In place: A (n x n SPD) -> A^-1 from its Cholesky factor (d: n scratch); not PD: the
