@@ -140,18 +140,33 @@ void cs_i_line_begin(cs_line *L)
     L->floss_at = L->floss;
 }
 
+/* an elliptic block's tangential sums (N > 0: n fixed at compile time, condim 3) */
+static inline __attribute__((always_inline)) void ell_sums(int n, const double *mu,
+                                                           const double *jr, const double *jd,
+                                                           double *s, const int N)
+{
+    if (N > 0) n = N;
+    double uu = 0, uv = 0, vv = 0;
+    for (int i = 1; i < n; i++) {
+        double m = mu[i - 1] > 0 ? mu[i - 1] : 0, u = m * jr[i], v = m * jd[i];
+        uu += u * u;
+        uv += u * v;
+        vv += v * v;
+    }
+    s[0] = uu;
+    s[1] = uv;
+    s[2] = vv;
+}
+
 void cs_i_line_add(const cs_efc *e, int k, const double *jr, const double *jd, cs_line *L)
 {
     int n = e->blk_nrow[k];
     if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) {
         const double *mu = e->blk_friction + 5 * k;
-        double uu = 0, uv = 0, vv = 0, *q = L->ell_at;
-        for (int i = 1; i < n; i++) {
-            double m = mu[i - 1] > 0 ? mu[i - 1] : 0, u = m * jr[i], v = m * jd[i];
-            uu += u * u;
-            uv += u * v;
-            vv += v * v;
-        }
+        double sums[3], *q = L->ell_at;
+        if (n == 3) ell_sums(n, mu, jr, jd, sums, 3);
+        else ell_sums(n, mu, jr, jd, sums, 0);
+        double uu = sums[0], uv = sums[1], vv = sums[2];
         q[0] = jr[0];
         q[1] = jd[0];
         q[2] = uu;
