@@ -304,6 +304,73 @@ static void group_mass(const cs_problem *p, const group *g, double *Ml)
     }
 }
 
+/* group_eval's part of block b (N > 0 fixes its rows' count at compile time: condim 3);
+ * returns the block's cost */
+static inline __attribute__((always_inline)) double
+group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr, double *H,
+            int *sig, double *jo, double *fo, const int N)
+{
+    int nd = g->nd;
+    int k = g->blk[b], n = N > 0 ? N : e->blk_nrow[k], r0 = e->blk_row[k];
+    int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    const int *ci = e->J_colind + adr;
+    /* the columns that can be nonzero (qs, ascending; the rest add exact zeros) */
+    int lc[CS_GMAXD], qs[CS_GMAXD], m = 0, lo[2], hi[2];
+    cs_i_cols(e, k, lo, hi);
+    for (int s = 0; s < 2; s++)
+        for (int q = lo[s]; q < hi[s]; q++) {
+            qs[m++] = q;
+            lc[q] = local_dof(g, ci[q]);
+        }
+    double j[CS_MAXROWS], f[CS_MAXROWS], Hb[CS_MAXROWS * CS_MAXROWS], l;
+    for (int r = 0; r < n; r++) {
+        const double *Jr = e->J + adr + r * nnz;
+        double v = -e->aref[r0 + r];
+        for (int t = 0; t < m; t++) v += Jr[qs[t]] * x[lc[qs[t]]];
+        j[r] = v;
+    }
+    cs_zone z = cs_efc_soft(e, k, j, f, &l, H ? Hb : NULL);
+    if (jo) memcpy(jo + CS_MAXROWS * b, j, sizeof(double) * n);
+    if (fo) memcpy(fo + CS_MAXROWS * b, f, sizeof(double) * n);
+    if (sig) { /* which constant Hessian the block has here; -1: none (cone zone) */
+        if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) {
+            sig[b] = z == CS_ZONE_MIDDLE ? -1 : (int)z;
+        } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS ||
+                   e->blk_kind[k] == CS_BLOCK_EQUALITY) {
+            sig[b] = z == CS_ZONE_BOTTOM; /* quadratic 1/R, else none */
+        } else {
+            sig[b] = 0;
+            for (int r = 0; r < n; r++) sig[b] |= (f[r] > 0) << r;
+        }
+    }
+    if (z == CS_ZONE_TOP) return l; /* no force, no curvature (a friction-loss row in a
+                                       linear zone has force, not curvature) */
+    if (gr) /* each entry takes its rows' terms in the rows' order */
+        for (int t = 0; t < m; t++) {
+            double *gq = gr + lc[qs[t]];
+            for (int r = 0; r < n; r++) *gq -= e->J[adr + r * nnz + qs[t]] * f[r];
+        }
+    if (!H) return l;
+    double HJ[CS_MAXROWS * CS_GMAXD]; /* Hb J */
+    for (int r = 0; r < n; r++)
+        for (int t = 0; t < m; t++) {
+            int q = qs[t];
+            double v = 0;
+            for (int r2 = 0; r2 < n; r2++) v += Hb[r * n + r2] * e->J[adr + r2 * nnz + q];
+            HJ[r * nnz + q] = v;
+        }
+    for (int t2 = 0; t2 < m; t2++)
+        for (int t = 0; t <= t2; t++) {
+            int q2 = qs[t2], q = qs[t];
+            double v = 0;
+            for (int r = 0; r < n; r++) v += e->J[adr + r * nnz + q2] * HJ[r * nnz + q];
+            int i = lc[q2], jj = lc[q];
+            if (i >= jj) H[i * nd + jj] += v;
+            else H[jj * nd + i] += v;
+        }
+    return l;
+}
+
 /* Group primal at x: cost, and if gr: gradient M (x - at) - sum J^T f; if H: Hessian
  * M + sum J^T H_i J; if sig: the blocks' Hessian signatures; if jo / fo: their residuals
  * J x - a_ref / forces (CS_MAXROWS per block). */
@@ -314,70 +381,16 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
     double c = 0;
     for (int i = 0; i < nd; i++) {
         double s = 0;
-        for (int q = 0; q < nd; q++) s += Ml[i * nd + q] * (x[q] - at[q]);
+        /* M is block diagonal by tree: row i's tree's columns (the others add zeros) */
+        int q0 = i < g->num[0] ? 0 : g->num[0], q1 = i < g->num[0] ? g->num[0] : nd;
+        for (int q = q0; q < q1; q++) s += Ml[i * nd + q] * (x[q] - at[q]);
         c += 0.5 * (x[i] - at[i]) * s;
         if (gr) gr[i] = s;
     }
     if (H) memcpy(H, Ml, sizeof(double) * nd * nd);
     for (int b = 0; b < g->nb; b++) {
-        int k = g->blk[b], n = e->blk_nrow[k], r0 = e->blk_row[k];
-        int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-        const int *ci = e->J_colind + adr;
-        /* the columns that can be nonzero (qs, ascending; the rest add exact zeros) */
-        int lc[CS_GMAXD], qs[CS_GMAXD], m = 0, lo[2], hi[2];
-        cs_i_cols(e, k, lo, hi);
-        for (int s = 0; s < 2; s++)
-            for (int q = lo[s]; q < hi[s]; q++) {
-                qs[m++] = q;
-                lc[q] = local_dof(g, ci[q]);
-            }
-        double j[CS_MAXROWS], f[CS_MAXROWS], Hb[CS_MAXROWS * CS_MAXROWS], l;
-        for (int r = 0; r < n; r++) {
-            const double *Jr = e->J + adr + r * nnz;
-            double v = -e->aref[r0 + r];
-            for (int t = 0; t < m; t++) v += Jr[qs[t]] * x[lc[qs[t]]];
-            j[r] = v;
-        }
-        cs_zone z = cs_efc_soft(e, k, j, f, &l, H ? Hb : NULL);
-        c += l;
-        if (jo) memcpy(jo + CS_MAXROWS * b, j, sizeof(double) * n);
-        if (fo) memcpy(fo + CS_MAXROWS * b, f, sizeof(double) * n);
-        if (sig) { /* which constant Hessian the block has here; -1: none (cone zone) */
-            if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) {
-                sig[b] = z == CS_ZONE_MIDDLE ? -1 : (int)z;
-            } else if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS ||
-                       e->blk_kind[k] == CS_BLOCK_EQUALITY) {
-                sig[b] = z == CS_ZONE_BOTTOM; /* quadratic 1/R, else none */
-            } else {
-                sig[b] = 0;
-                for (int r = 0; r < n; r++) sig[b] |= (f[r] > 0) << r;
-            }
-        }
-        if (z == CS_ZONE_TOP) continue; /* no force, no curvature (a friction-loss row in a
-                                           linear zone has force, not curvature) */
-        if (gr)
-            for (int r = 0; r < n; r++) {
-                const double *Jr = e->J + adr + r * nnz;
-                for (int t = 0; t < m; t++) gr[lc[qs[t]]] -= Jr[qs[t]] * f[r];
-            }
-        if (!H) continue;
-        double HJ[CS_MAXROWS * CS_GMAXD]; /* Hb J */
-        for (int r = 0; r < n; r++)
-            for (int t = 0; t < m; t++) {
-                int q = qs[t];
-                double v = 0;
-                for (int r2 = 0; r2 < n; r2++) v += Hb[r * n + r2] * e->J[adr + r2 * nnz + q];
-                HJ[r * nnz + q] = v;
-            }
-        for (int t2 = 0; t2 < m; t2++)
-            for (int t = 0; t <= t2; t++) {
-                int q2 = qs[t2], q = qs[t];
-                double v = 0;
-                for (int r = 0; r < n; r++) v += e->J[adr + r * nnz + q2] * HJ[r * nnz + q];
-                int i = lc[q2], jj = lc[q];
-                if (i >= jj) H[i * nd + jj] += v;
-                else H[jj * nd + i] += v;
-            }
+        if (e->blk_nrow[g->blk[b]] == 3) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 3);
+        else c += group_block(e, g, b, x, gr, H, sig, jo, fo, 0);
     }
     return c;
 }
@@ -421,7 +434,8 @@ static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const 
         double gmax = 0, gsc = 0;
         for (int i = 0; i < nd; i++) {
             double mi = 0;
-            for (int q = 0; q < nd; q++) mi += fabs(Ml[i * nd + q]) * fabs(x[q] - at[q]);
+            int q0 = i < g->num[0] ? 0 : g->num[0], q1 = i < g->num[0] ? g->num[0] : nd;
+            for (int q = q0; q < q1; q++) mi += fabs(Ml[i * nd + q]) * fabs(x[q] - at[q]);
             gsc = fmax(gsc, mi);
             gmax = fmax(gmax, fabs(gr[i]));
         }
