@@ -892,6 +892,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
     if (dense) envelope(nw, w, p, isl, t->first);
     int tree = dense && o->newton_tree && tree_plan(nw, w, p, isl, t);
     st->newton_dense = dense ? 1 : 2;
+    st->newton_tree = tree;
     int iter = 0, at_a = 0; /* at_a: e->force holds the soft-cone forces at a */
     cs_iter_status status = CS_ITER_LIMIT;
     while (iter < max_iter) {

@@ -89,6 +89,7 @@ typedef struct {
     int finish;             /* iterations of the finishing method (PGS: Newton steps) */
     int warm_used;          /* 1 if the warm start beat the cold start */
     int newton_dense;       /* Newton steps made: 1 dense factor, 2 CG (0: none) */
+    int newton_tree;        /* 1: the dense factor on the Hessian's elimination forest */
     int noslip;             /* sweeps of the noslip pass (not in iterations) */
     double improvement;     /* last scaled improvement */
     /* with opts.stats only: */
