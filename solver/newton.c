@@ -610,6 +610,11 @@ static int block_cols(const cs_efc *e, int k, const int *dof_local, int *pos, in
                                                                            ascending, in loc */
         const double *Js = J + c0;
         int nz = e->blk_nzdof[2 * k + s], *at = loc + cnt[0]; /* side 0's all come first */
+        if (n == 1) {
+            for (int q = 0; q < nz; q++)
+                if (Js[q] != 0) at[cnt[s]++] = c0 + q;
+            continue;
+        }
         if (n == 3) {
             for (int q = 0; q < nz; q++)
                 if (Js[q] != 0 || Js[nnz + q] != 0 || Js[2 * nnz + q] != 0) at[cnt[s]++] = c0 + q;
@@ -781,6 +786,15 @@ CS_VECTOR_CLONES static void tree_curvature(const newton_ws *nw, nthread *t, con
             HJ[r * c + a] = v;
         }
     for (int a = 0; a < c; a++) {
+        if (chain) { /* row by row, over consecutive entries */
+            double *restrict row = T + adr[loc[a]] - a;
+            for (int r = 0; r < n; r++) {
+                double jr = J[r * nnz + pos[a]];
+                const double *Hr = HJ + r * c;
+                for (int b = a; b < c; b++) row[b] += jr * Hr[b];
+            }
+            continue;
+        }
         double *row = T + adr[loc[a]] + dl[a];
         for (int b = a; b < c; b++) {
             double v = 0;
