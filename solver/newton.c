@@ -661,26 +661,24 @@ static int tree_plan(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int is
     int nv = w->isl_nv[isl], badr = w->isl_block_adr[isl], *par, *dep, *adr;
     int tadr = w->isl_tree_adr[isl], nt = w->isl_tree_num[isl];
     tree_arrays(t, &par, &dep, &adr);
-    CS_FOR_ISLAND_DOFS(w, p, isl, q) {
-        int pq = M->dof_parent[q];
-        par[nw->dof_local[q]] = pq >= 0 ? nw->dof_local[pq] : -1;
-    }
-    double fe = 0, est = 0;
-    for (int x = 0; x < nv; x++) {
-        dep[x] = par[x] < 0 ? 1 : dep[par[x]] + 1;
-        double wd = x + 1 - t->first[x];
-        fe += wd * wd;
-    }
     /* first an estimate from the trees alone, without looking at the blocks' columns: a
      * block joining two trees hangs the later tree under the earlier one's deepest dof
      * (trees in island order: island_order's queue); at least that costly: the envelope */
     int *tpar = nw->tpar, *toff = nw->toff;
-    for (int i = 0; i < nt; i++) {
+    double fe = 0, est = 0;
+    for (int i = 0; i < nt; i++) { /* the trees' own forests (a parent before its child) */
         int tr = nw->queue[tadr + i], lo = M->tree_dofadr[tr], l0 = nw->dof_local[lo];
+        int deepest = 0;
+        for (int q = 0; q < M->tree_dofnum[tr]; q++) {
+            int pq = M->dof_parent[lo + q], x = l0 + q;
+            par[x] = pq >= 0 ? pq - lo + l0 : -1;
+            dep[x] = pq >= 0 ? dep[par[x]] + 1 : 1;
+            if (dep[x] > deepest) deepest = dep[x];
+            double wd = x + 1 - t->first[x];
+            fe += wd * wd;
+        }
         tpar[tr] = -1;
-        toff[tr] = 0;
-        for (int q = 0; q < M->tree_dofnum[tr]; q++)
-            if (dep[l0 + q] > toff[tr]) toff[tr] = dep[l0 + q]; /* its deepest, for now */
+        toff[tr] = deepest; /* for now */
     }
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[badr + b], u = e->blk_tree[2 * k], v = e->blk_tree[2 * k + 1];
