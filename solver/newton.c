@@ -621,8 +621,8 @@ static int block_cols(const cs_efc *e, int k, const int *dof_local, int *pos, in
             continue;
         }
         for (int q = 0; q < nz; q++) {
-            int any = 0;
-            for (int r = 0; r < n && !any; r++) any = Js[r * nnz + q] != 0;
+            int any = Js[q] != 0 || Js[nnz + q] != 0; /* (n >= 2 here) */
+            for (int r = 2; r < n && !any; r++) any = Js[r * nnz + q] != 0;
             if (any) at[cnt[s]++] = c0 + q;
         }
     }
@@ -777,12 +777,18 @@ CS_VECTOR_CLONES static void tree_curvature(const newton_ws *nw, nthread *t, con
         }
         return;
     }
-    for (int r = 0; r < n; r++)
-        for (int a = 0; a < c; a++) {
-            double v = 0;
-            for (int q = 0; q < n; q++) v += Hl[r * n + q] * J[q * nnz + pos[a]];
-            HJ[r * c + a] = v;
-        }
+    if (e->blk_kind[k] == CS_BLOCK_PYRAMIDAL) { /* independent rows: Hl is diagonal (the
+                                                    products left out are exact zeros) */
+        for (int r = 0; r < n; r++)
+            for (int a = 0; a < c; a++) HJ[r * c + a] = Hl[r * n + r] * J[r * nnz + pos[a]];
+    } else {
+        for (int r = 0; r < n; r++)
+            for (int a = 0; a < c; a++) {
+                double v = 0;
+                for (int q = 0; q < n; q++) v += Hl[r * n + q] * J[q * nnz + pos[a]];
+                HJ[r * c + a] = v;
+            }
+    }
     for (int a = 0; a < c; a++) {
         if (chain) { /* row by row, over consecutive entries */
             double *restrict row = T + adr[loc[a]] - a;
