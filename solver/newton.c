@@ -41,7 +41,9 @@ typedef struct {
     double *H;   /* dense island Hessian, cap^2 */
     double *x;   /* island-local vector, cap */
     int *first;  /* the dense factor's envelope, cap */
-    int cap;     /* dofs the three hold: dmax, grown for narrow islands */
+    int *tree;   /* the tree factor's forest: parent, depth and row start per local dof,
+                    3 (cap + 1) (its rows live in H) */
+    int cap;     /* dofs the four hold: dmax, grown for narrow islands */
     double *scr; /* a block's Hl J (CS_MAXROWS x two trees' dofs) with its nonzero columns
                     (ints, after them), and a tree's preconditioner inversion;
                     2 (CS_MAXROWS + 1) maxtd */
@@ -59,6 +61,7 @@ typedef struct {
     int *dof_local;
     /* per tree */
     int *mark, *queue, *tree_Padr; /* island_order's marks and queue; preconditioner block */
+    int *tpar, *toff;         /* tree_plan's estimate: a tree's parent tree, dofs above it */
     double *P;                /* CG: per-tree dense blocks (preconditioner) */
     double *Hd;               /* CG: the Hessian's per-tree diagonal blocks, as P */
     /* per step: per row, per block */
@@ -75,6 +78,10 @@ typedef struct {
     int *hp_adr;              /* per block: offset of its pair's block in Hoff, or -1 */
     long long *hp_key;        /* per position: sort keys */
     int *offadr;              /* per block: room in Hoff (nd0 nd1 each, in block order) */
+    int *coladr, *colnum;     /* tree factor, per block: its nonzero columns' room in cols
+                                 (2 (nd0 + nd1): positions, then local dofs) and count */
+    int *cols;
+    int cap_cols;
     double *Hoff;
     /* threads */
     int nthread;
@@ -623,6 +630,287 @@ static void envelope(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int is
     }
 }
 
+
+/* ---- the tree factor ----------------------------------------------------------------------
+ * H = M + sum J^T Hl J factored as L^T D L eliminating from the island's last local dof
+ * to its first (mass.c's order), on the pattern of a forest over the local dofs: each dof's
+ * row holds the dof and its ancestors, so eliminating it touches only them. M needs each
+ * dof's tree parent among its ancestors; a block's nonzero columns (a clique of H) need to
+ * lie on one chain. The smallest such forest is H's elimination tree: for a robot whose
+ * rows each touch one chain of its links (a foot on the floor, a joint limit), its
+ * kinematic tree, and the factor costs what M's does; rows that join two trees hang the
+ * later tree under the earlier one's dof (a box under a comb's fingers). Chosen per island
+ * when it costs less than the dense envelope (a tower's stack keeps the envelope). */
+
+/* block k's nonzero columns (in any of its rows): their positions in its rows (pos) and
+ * their island-local dofs (loc), by descending local dof; returns their count. pos, loc:
+ * room for the block's columns each. */
+static int block_cols(const cs_efc *e, int k, const int *dof_local, int *pos, int *loc)
+{
+    int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0], cnt[2] = {0, 0};
+    const double *J = e->J + e->J_rowadr[r0];
+    int nd0 = e->blk_ndof[2 * k];
+    for (int s = 0, c0 = 0; s < 2; c0 += e->blk_ndof[2 * k + s], s++) { /* each side's,
+                                                                           ascending, in loc */
+        const double *Js = J + c0;
+        int nz = e->blk_nzdof[2 * k + s], *at = loc + cnt[0]; /* side 0's all come first */
+        if (n == 1) {
+            for (int q = 0; q < nz; q++)
+                if (Js[q] != 0) at[cnt[s]++] = c0 + q;
+            continue;
+        }
+        if (n == 3) {
+            for (int q = 0; q < nz; q++)
+                if (Js[q] != 0 || Js[nnz + q] != 0 || Js[2 * nnz + q] != 0) at[cnt[s]++] = c0 + q;
+            continue;
+        }
+        for (int q = 0; q < nz; q++) {
+            int any = Js[q] != 0 || Js[nnz + q] != 0; /* (n >= 2 here) */
+            for (int r = 2; r < n && !any; r++) any = Js[r * nnz + q] != 0;
+            if (any) at[cnt[s]++] = c0 + q;
+        }
+    }
+    int m0 = nd0 ? dof_local[e->blk_dofadr[2 * k]] : 0;
+    int m1 = e->blk_ndof[2 * k + 1] ? dof_local[e->blk_dofadr[2 * k + 1]] - nd0 : 0;
+    int i = cnt[0] - 1, j = cnt[0] + cnt[1] - 1, c = 0; /* merged, descending */
+    while (i >= 0 || j >= cnt[0]) {
+        int l0 = i >= 0 ? m0 + loc[i] : -1, l1 = j >= cnt[0] ? m1 + loc[j] : -1;
+        pos[c++] = l0 > l1 ? loc[i--] : loc[j--];
+    }
+    for (int a = 0; a < c; a++) loc[a] = pos[a] < nd0 ? m0 + pos[a] : m1 + pos[a];
+    return c;
+}
+
+/* the thread scratch's room for a list of a block's columns: past the room of its Hl J
+ * (rows by two trees' columns) */
+static int *tree_ints(const newton_ws *nw, nthread *t)
+{
+    return (int *)(t->scr + (size_t)CS_MAXROWS * 2 * nw->maxtd);
+}
+
+/* the forest's arrays in t->tree: parent, depth, row start (stride cap + 1) */
+static void tree_arrays(nthread *t, int **par, int **dep, int **adr)
+{
+    *par = t->tree;
+    *dep = t->tree + t->cap + 1;
+    *adr = t->tree + 2 * ((size_t)t->cap + 1);
+}
+
+/* After island_order and envelope (t->first): the island's forest, and whether factoring
+ * on it costs less than the envelope (the factors' costs: the rows' squared widths). */
+static int tree_plan(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int isl, nthread *t)
+{
+    const cs_efc *e = p->efc;
+    const cs_mass *M = p->M;
+    int nv = w->isl_nv[isl], badr = w->isl_block_adr[isl], *par, *dep, *adr;
+    int tadr = w->isl_tree_adr[isl], nt = w->isl_tree_num[isl];
+    tree_arrays(t, &par, &dep, &adr);
+    /* first an estimate from the trees alone, without looking at the blocks' columns: a
+     * block joining two trees hangs the later tree under the earlier one's deepest dof
+     * (trees in island order: island_order's queue); at least that costly: the envelope */
+    int *tpar = nw->tpar, *toff = nw->toff;
+    double fe = 0, est = 0;
+    for (int i = 0; i < nt; i++) { /* the trees' own forests (a parent before its child) */
+        int tr = nw->queue[tadr + i], lo = M->tree_dofadr[tr], l0 = nw->dof_local[lo];
+        int deepest = 0;
+        for (int q = 0; q < M->tree_dofnum[tr]; q++) {
+            int pq = M->dof_parent[lo + q], x = l0 + q;
+            par[x] = pq >= 0 ? pq - lo + l0 : -1;
+            dep[x] = pq >= 0 ? dep[par[x]] + 1 : 1;
+            if (dep[x] > deepest) deepest = dep[x];
+            double wd = x + 1 - t->first[x];
+            fe += wd * wd;
+        }
+        tpar[tr] = -1;
+        toff[tr] = deepest; /* for now */
+    }
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[badr + b], u = e->blk_tree[2 * k], v = e->blk_tree[2 * k + 1];
+        if (u < 0 || v < 0) continue;
+        if (nw->dof_local[M->tree_dofadr[u]] < nw->dof_local[M->tree_dofadr[v]]) {
+            int x = u; u = v; v = x;
+        }
+        for (;;) { /* v onto u's chain of trees, as the dofs below */
+            int x = u, sv = nw->dof_local[M->tree_dofadr[v]];
+            while (tpar[x] >= 0 && nw->dof_local[M->tree_dofadr[tpar[x]]] > sv) x = tpar[x];
+            int y = tpar[x];
+            if (y == v) break;
+            tpar[x] = v;
+            if (y < 0) break;
+            u = v;
+            v = y;
+        }
+    }
+    for (int i = 0; i < nt; i++) { /* toff: the dofs above the tree's root */
+        int tr = nw->queue[tadr + i], lo = M->tree_dofadr[tr], l0 = nw->dof_local[lo];
+        int deepest = toff[tr];
+        toff[tr] = tpar[tr] >= 0 ? nw->mark[tpar[tr]] : 0;
+        nw->mark[tr] = toff[tr] + deepest; /* the depth of its deepest dof */
+        for (int q = 0; q < M->tree_dofnum[tr]; q++) {
+            double d = toff[tr] + dep[l0 + q];
+            est += d * d;
+        }
+    }
+    if (est >= fe) return 0;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[badr + b], *pos = nw->cols + nw->coladr[k];
+        int *loc = pos + e->blk_ndof[2 * k] + e->blk_ndof[2 * k + 1];
+        int c = nw->colnum[k] = block_cols(e, k, nw->dof_local, pos, loc);
+        for (int a = 0; a + 1 < c; a++) { /* loc[a + 1] onto loc[a]'s chain of ancestors */
+            int u = loc[a], v = loc[a + 1];
+            for (;;) { /* u > v: up u's chain to v's place; a chain already past it (y < v)
+                          goes on above v */
+                int x = u;
+                while (par[x] > v) x = par[x];
+                int y = par[x];
+                if (y == v) break;
+                par[x] = v;
+                if (y < 0) break;
+                u = v;
+                v = y;
+            }
+        }
+    }
+    double ft = 0;
+    int total = 0;
+    for (int x = 0; x < nv; x++) { /* a parent precedes its children */
+        dep[x] = par[x] < 0 ? 1 : dep[par[x]] + 1;
+        adr[x] = total;
+        total += dep[x];
+        ft += (double)dep[x] * dep[x];
+    }
+    adr[nv] = total;
+    return ft < fe;
+}
+
+/* the forest's rows (row x: H(x, x), then x's entries with its ancestors upwards) += J^T Hl J
+ * of block k */
+CS_VECTOR_CLONES static void tree_curvature(const newton_ws *nw, nthread *t, const cs_efc *e, int k,
+                           const double *Hl, double *T, const int *adr, const int *dep)
+{
+    int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0];
+    const double *J = e->J + e->J_rowadr[r0];
+    const int *pos = nw->cols + nw->coladr[k];
+    const int *loc = pos + e->blk_ndof[2 * k] + e->blk_ndof[2 * k + 1];
+    int c = nw->colnum[k], *dl = tree_ints(nw, t);
+    double *HJ = t->scr; /* n x c: Hl J over the nonzero columns */
+    int chain = 1; /* the columns a run of one chain: their entries in a row are consecutive */
+    for (int a = 0; a < c; a++) {
+        dl[a] = dep[loc[a]];
+        if (a > 0 && dl[a] != dl[a - 1] - 1) chain = 0;
+    }
+    /* column b (b >= a) is column a's dof or an ancestor of it: row a's entry dl[a] - dl[b] */
+    if (n == 3) {
+        double *H0 = HJ, *H1 = HJ + c, *H2 = HJ + 2 * c;
+        const double *J0 = J, *J1 = J + nnz, *J2 = J + 2 * nnz;
+        for (int a = 0; a < c; a++) {
+            double j0 = J0[pos[a]], j1 = J1[pos[a]], j2 = J2[pos[a]];
+            H0[a] = Hl[0] * j0 + Hl[1] * j1 + Hl[2] * j2;
+            H1[a] = Hl[3] * j0 + Hl[4] * j1 + Hl[5] * j2;
+            H2[a] = Hl[6] * j0 + Hl[7] * j1 + Hl[8] * j2;
+        }
+        for (int a = 0; a < c; a++) {
+            double j0 = J0[pos[a]], j1 = J1[pos[a]], j2 = J2[pos[a]];
+            if (chain) {
+                double *restrict row = T + adr[loc[a]] - a;
+                for (int b = a; b < c; b++) row[b] += j0 * H0[b] + j1 * H1[b] + j2 * H2[b];
+            } else {
+                double *row = T + adr[loc[a]] + dl[a];
+                for (int b = a; b < c; b++) row[-dl[b]] += j0 * H0[b] + j1 * H1[b] + j2 * H2[b];
+            }
+        }
+        return;
+    }
+    if (e->blk_kind[k] == CS_BLOCK_PYRAMIDAL) { /* independent rows: Hl is diagonal (the
+                                                    products left out are exact zeros) */
+        for (int r = 0; r < n; r++)
+            for (int a = 0; a < c; a++) HJ[r * c + a] = Hl[r * n + r] * J[r * nnz + pos[a]];
+    } else {
+        for (int r = 0; r < n; r++)
+            for (int a = 0; a < c; a++) {
+                double v = 0;
+                for (int q = 0; q < n; q++) v += Hl[r * n + q] * J[q * nnz + pos[a]];
+                HJ[r * c + a] = v;
+            }
+    }
+    for (int a = 0; a < c; a++) {
+        if (chain) { /* row by row, over consecutive entries */
+            double *restrict row = T + adr[loc[a]] - a;
+            for (int r = 0; r < n; r++) {
+                double jr = J[r * nnz + pos[a]];
+                const double *Hr = HJ + r * c;
+                for (int b = a; b < c; b++) row[b] += jr * Hr[b];
+            }
+            continue;
+        }
+        double *row = T + adr[loc[a]] + dl[a];
+        for (int b = a; b < c; b++) {
+            double v = 0;
+            for (int r = 0; r < n; r++) v += J[r * nnz + pos[a]] * HJ[r * c + b];
+            row[-dl[b]] += v;
+        }
+    }
+}
+
+/* H on the forest's rows (in t->H) from M and the curved blocks' Hl */
+static void tree_assemble(const newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int isl,
+                          nthread *t)
+{
+    const cs_efc *e = p->efc;
+    const cs_mass *M = p->M;
+    int nv = w->isl_nv[isl], badr = w->isl_block_adr[isl], *par, *dep, *adr;
+    tree_arrays(t, &par, &dep, &adr);
+    double *T = t->H;
+    memset(T, 0, sizeof(double) * (size_t)adr[nv]);
+    CS_FOR_ISLAND_DOFS(w, p, isl, i) { /* M's row: i's ancestors in its tree, all in i's row */
+        int li = nw->dof_local[i], a = M->dof_Madr[i];
+        double *row = T + adr[li] + dep[li];
+        for (int j = i; j >= 0; j = M->dof_parent[j], a++) row[-dep[nw->dof_local[j]]] = M->qM[a];
+    }
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[badr + b];
+        if (curved(e->blk_zone[k])) tree_curvature(nw, t, e, k, nw->Hl + w->Gadr[k], T, adr, dep);
+    }
+}
+
+/* H = L^T D L in place on the forest's rows (D on the diagonal entries), eliminating from
+ * the last dof up: dof k's elimination changes only its ancestors' rows, whose entries are
+ * the tail of k's row (mass.c's factor). 0, or -1 when a pivot is not positive. */
+CS_VECTOR_CLONES static int tree_factor(int n, double *q, const int *par, const int *dep,
+                                        const int *adr)
+{
+    for (int k = n - 1; k >= 0; k--) {
+        int kk = adr[k], rest = dep[k] - 1;
+        double D = q[kk];
+        if (!(D > 0)) return -1;
+        for (int i = par[k], ki = kk + 1; i >= 0; i = par[i], ki++, rest--) {
+            double l = q[ki] / D, *qi = q + adr[i];
+            const double *qk = q + ki;
+            for (int o = 0; o < rest; o++) qi[o] -= l * qk[o];
+            q[ki] = l;
+        }
+    }
+    return 0;
+}
+
+/* x <- H^-1 x with tree_factor's factor */
+static void tree_solve(int n, const double *q, const int *par, const int *adr, double *x)
+{
+    for (int k = n - 1; k >= 0; k--) { /* L^-T */
+        double xk = x[k];
+        if (xk == 0) continue;
+        int a = adr[k] + 1;
+        for (int i = par[k]; i >= 0; i = par[i], a++) x[i] -= q[a] * xk;
+    }
+    for (int k = 0; k < n; k++) x[k] /= q[adr[k]];
+    for (int k = 0; k < n; k++) { /* L^-1 */
+        int a = adr[k] + 1;
+        double s = x[k];
+        for (int i = par[k]; i >= 0; i = par[i], a++) s -= q[a] * x[i];
+        x[k] = s;
+    }
+}
+
 /* The thread's dense storage for n dofs; -1 (CG then) if it cannot grow. */
 static int grow_dense(nthread *t, int n)
 {
@@ -636,6 +924,9 @@ static int grow_dense(nthread *t, int n)
     int *f = cs_realloc(t->first, sizeof(int) * ((size_t)n + 1));
     if (!f) return -1;
     t->first = f;
+    int *tr = cs_realloc(t->tree, sizeof(int) * 3 * ((size_t)n + 1));
+    if (!tr) return -1;
+    t->tree = tr;
     t->cap = n;
     return 0;
 }
@@ -661,7 +952,9 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
     if (!dense) np = build_pairs(nw, w, p, isl, &nwide);
     H = t->H; /* after any growth */
     if (dense) envelope(nw, w, p, isl, t->first);
+    int tree = dense && o->newton_tree && tree_plan(nw, w, p, isl, t);
     st->newton_dense = dense ? 1 : 2;
+    st->newton_tree = tree;
     int iter = 0, at_a = 0; /* at_a: e->force holds the soft-cone forces at a */
     cs_iter_status status = CS_ITER_LIMIT;
     while (iter < max_iter) {
@@ -702,7 +995,19 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
                 break;
             }
         }
-        if (dense) {
+        if (tree) {
+            int *par, *dep, *adr;
+            tree_arrays(t, &par, &dep, &adr);
+            tree_assemble(nw, w, p, isl, t);
+            if (tree_factor(nv, H, par, dep, adr)) { /* cannot occur with M PD */
+                status = CS_ITER_STALLED;
+                break;
+            }
+            double *x = t->x;
+            CS_FOR_ISLAND_DOFS(w, p, isl, q) x[nw->dof_local[q]] = -g[q];
+            tree_solve(nv, H, par, adr, x);
+            CS_FOR_ISLAND_DOFS(w, p, isl, q) dir[q] = x[nw->dof_local[q]];
+        } else if (dense) {
             /* H = M + sum J^T Hl J over the island's dofs (lower triangle), Cholesky */
             for (int i = 0; i < nv; i++) /* the factor reads the envelope only */
                 memset(H + (size_t)i * nv + t->first[i], 0,
@@ -799,7 +1104,8 @@ static void newton_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
 /* a thread's per-block scratch for trees of up to maxtd dofs */
 static double *thread_scratch(double *old, int maxtd)
 {
-    /* Hl J over two trees' columns, then their nonzero columns' indices (add_curvature) */
+    /* Hl J over two trees' columns, then their nonzero columns' indices (add_curvature,
+     * tree_curvature) */
     return cs_realloc(old, sizeof(double) * (2 * (CS_MAXROWS + 1) * (size_t)(maxtd > 0 ? maxtd : 1)));
 }
 
@@ -810,6 +1116,7 @@ static void free_threads(newton_ws *nw)
             cs_free(nw->th[i].H);
             cs_free(nw->th[i].x);
             cs_free(nw->th[i].first);
+            cs_free(nw->th[i].tree);
             cs_free(nw->th[i].scr);
         }
     cs_free(nw->th);
@@ -828,10 +1135,11 @@ static int make_threads(newton_ws *nw, int n)
         t->H = cs_malloc(sizeof(double) * (d * d + 1));
         t->x = cs_malloc(sizeof(double) * (d + 1));
         t->first = cs_malloc(sizeof(int) * (d + 1));
+        t->tree = cs_malloc(sizeof(int) * 3 * (d + 1));
         t->cap = nw->dmax;
         t->scr = thread_scratch(NULL, nw->maxtd);
         t->eval_isl = -1;
-        if (!t->H || !t->x || !t->first || !t->scr) {
+        if (!t->H || !t->x || !t->first || !t->tree || !t->scr) {
             free_threads(nw);
             return -1;
         }
@@ -847,7 +1155,7 @@ static void newton_destroy(void *ws)
     void *arr[] = {nw->grad, nw->dir, nw->Mdir, nw->d, nw->pcg, nw->dof_local, nw->mark,
                    nw->queue, nw->tree_Padr, nw->P, nw->Hd, nw->jres, nw->Jd, nw->Hl,
                    nw->hp_ord, nw->hp_tree, nw->hp_blk, nw->hp_adr, nw->hp_key, nw->offadr,
-                   nw->Hoff, nw->quad};
+                   nw->Hoff, nw->quad, nw->coladr, nw->colnum, nw->cols, nw->tpar, nw->toff};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(nw);
 }
@@ -865,6 +1173,7 @@ static void *newton_create(const cs_solver_ws *w)
              (nw->pcg = cs_malloc(sizeof(double) * 4 * n)) &&
              (nw->dof_local = cs_malloc(sizeof(int) * n)) && (nw->mark = cs_malloc(sizeof(int) * nt)) &&
              (nw->queue = cs_malloc(sizeof(int) * nt)) &&
+             (nw->tpar = cs_malloc(sizeof(int) * nt)) && (nw->toff = cs_malloc(sizeof(int) * nt)) &&
              (nw->tree_Padr = cs_calloc(nt + 1, sizeof(int)));
     if (!ok) {
         newton_destroy(nw);
@@ -936,7 +1245,8 @@ static int newton_reserve(void *ws, const cs_solver_ws *w)
             cs_i_resize((void **)&nw->hp_blk, si, 2 * c + 1) ||
             cs_i_resize((void **)&nw->hp_adr, si, c) ||
             cs_i_resize((void **)&nw->hp_key, sizeof(long long), c) ||
-            cs_i_resize((void **)&nw->offadr, si, c))
+            cs_i_resize((void **)&nw->offadr, si, c) ||
+            cs_i_resize((void **)&nw->coladr, si, c) || cs_i_resize((void **)&nw->colnum, si, c))
             return -1;
         nw->cap_block = c;
     }
@@ -946,9 +1256,17 @@ static int newton_reserve(void *ws, const cs_solver_ws *w)
             return -1;
         nw->cap_quad = c;
     }
+    int ncol = 0;
     for (int k = 0, o = 0; k < nb; k++) {
         nw->offadr[k] = o;
         o += e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1];
+        nw->coladr[k] = ncol;
+        ncol += 2 * (e->blk_ndof[2 * k] + e->blk_ndof[2 * k + 1]);
+    }
+    if (ncol > nw->cap_cols || !nw->cols) {
+        int c = cs_i_more(ncol);
+        if (cs_i_resize((void **)&nw->cols, sizeof(int), c)) return -1;
+        nw->cap_cols = c;
     }
     return 0;
 }

@@ -24,6 +24,7 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->newton_dense_max = 0;
     o->finish_after = 5;
     o->newton_early = 1;
+    o->newton_tree = 1;
     o->ls_iterations = 50;
     o->ls_tolerance = 0.01;
     o->islands = 1;

@@ -54,6 +54,10 @@ typedef struct {
                              (0: default 192, and up to 768 when the factor's envelope is
                              narrow: a stack, a chain), larger ones use preconditioned CG;
                              < 0: CG */
+    int newton_tree;  /* Newton: 1 (default): a directly factored island whose Hessian keeps
+                         a kinematic tree's pattern (rows on one chain of ancestors: a robot on
+                         the floor) is factored on that pattern, sparse; 0: the dense envelope
+                         factor always */
     int newton_early; /* Newton: 1 (default, MuJoCo 3.12): no step from a warm start that meets
                          the tolerance (scaled gradient, and the gap 1/2 g'M^-1 g or the Newton
                          decrement 1/2 g'H^-1 g); 0: at least one step (MuJoCo 3.3) */
@@ -85,6 +89,7 @@ typedef struct {
     int finish;             /* iterations of the finishing method (PGS: Newton steps) */
     int warm_used;          /* 1 if the warm start beat the cold start */
     int newton_dense;       /* Newton steps made: 1 dense factor, 2 CG (0: none) */
+    int newton_tree;        /* 1: the dense factor on the Hessian's elimination forest */
     int noslip;             /* sweeps of the noslip pass (not in iterations) */
     double improvement;     /* last scaled improvement */
     /* with opts.stats only: */
