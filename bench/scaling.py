@@ -4,6 +4,7 @@
 usage: python3 bench/scaling.py [--rounds R] [--duration T] [--solvers pgs,newton,cg]
                                 [--mujoco-solvers pgs,cg] [--conesim PATH] [--mjdrive PATH]
                                 [--csv FILE] [--plot FILE.png] [SCENE.xml ...]
+       python3 bench/scaling.py --from-csv FILE [--plot FILE.png]   (table and plot again)
 
 Default scenes: the mixed piles of 64, 125, 216, 343 and 512 bodies (bench/mixed_pile_*.xml).
 Each round runs, for every scene and solver, `conesim bench SCENE --duration T --no-stages
@@ -67,6 +68,8 @@ def main():
     ap.add_argument("--csv", help="write every run (round, scene, engine, solver, ms_step, "
                     "contacts, iterations)")
     ap.add_argument("--plot", help="write the plot (PNG; needs matplotlib)")
+    ap.add_argument("--from-csv", help="read the runs from a CSV this script wrote instead of "
+                    "running anything")
     a = ap.parse_args()
     scenes = a.scenes or [os.path.join(HERE, s + ".xml") for s in SERIES]
     order = ("pgs", "newton", "cg")
@@ -74,7 +77,16 @@ def main():
               [("mujoco", v) for v in order if v in a.mujoco_solvers.split(",")]
 
     runs = []
-    for r in range(a.rounds):
+    if a.from_csv:
+        with open(a.from_csv) as f:
+            for x in csv.DictReader(f):
+                runs.append((int(x["round"]), x["scene"], x["engine"], x["solver"],
+                             float(x["ms_step"]), float(x["contacts"]), float(x["iterations"])))
+        scenes = list(dict.fromkeys(x[1] for x in runs))
+        engines = [(e, v) for e in ("conesim", "mujoco") for v in order
+                   if any((x[2], x[3]) == (e, v) for x in runs)]
+        a.rounds = len({x[0] for x in runs})
+    for r in range(0 if a.from_csv else a.rounds):
         for scene in scenes:
             for e, v in engines:
                 f = conesim_run if e == "conesim" else mujoco_run
@@ -82,7 +94,7 @@ def main():
                                 a.duration)
                 runs.append((r, scene, e, v, ms, con, it))
             print("round %d %s done" % (r + 1, os.path.basename(scene)), file=sys.stderr)
-    if a.csv:
+    if a.csv and not a.from_csv:
         with open(a.csv, "w", newline="") as out:
             w = csv.writer(out)
             w.writerow(["round", "scene", "engine", "solver", "ms_step", "contacts",
@@ -141,15 +153,18 @@ def main():
             ax.plot([p[0] for p in pts], [p[1] for p in pts], style[ev[0]], marker=marks[ev[1]],
                     color=colour[ev[0]], alpha=1.0 if ev[1] != "pgs" else 0.6,
                     label=label(*ev))
-        ref = [ev for ev in engines if ev[0] == "conesim"]
+        ref = [min(points[ev])[::-1] for ev in engines if ev[0] == "conesim"]
         if ref:
-            c0, t0 = min(points[ref[0]])
+            t0, c0 = min(ref)  # conesim's fastest on the first scene
             xs = [c0, max(p[0] for pts in points.values() for p in pts)]
-            base = min(p[1] for ev in ref for p in points[ev] if p[0] == c0)
-            ax.plot(xs, [base * x / c0 for x in xs], ":", color="gray",
+            ax.plot(xs, [t0 * x / c0 for x in xs], ":", color="gray",
                     label="cost in proportion to contacts")
         ax.set_xscale("log")
         ax.set_yscale("log")
+        from matplotlib.ticker import LogLocator, ScalarFormatter
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
+            axis.set_major_formatter(ScalarFormatter())
         ax.set_xlabel("contacts per step (mean)")
         ax.set_ylabel("CPU ms per step (median of %d)" % a.rounds)
         ax.set_title("Piles of 64 to 512 bodies: cost against contacts")
