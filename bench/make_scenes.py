@@ -280,6 +280,12 @@ What to look for: the collision stage's share of the step; box-box contacts have
 mixed_pile_343: as mixed_pile_125 with 343 bodies on a 7x7x7 lattice.
 What it measures: how collision and the solve scale from 125 to 343 mixed bodies.
 What to look for: roughly linear growth of collision time per step with the contact count.""")
+    for n in (4, 6, 8):
+        lattice_drop("mixed_pile_%d" % n ** 3, n, ["sphere", "box", "capsule"], """
+mixed_pile_%d: as mixed_pile_125 with %d bodies on a %dx%dx%d lattice, one of the pile series
+(64, 125, 216, 343, 512 bodies) over which bench/scaling.py measures cost against contacts.
+What it measures: how the step's cost grows with the pile.
+What to look for: cost per step in proportion to the contacts per step.""" % (n ** 3, n ** 3, n, n, n))
     tower("tower_10", 10, """
 tower_10: 10 boxes (half-size 0.05, 1 kg) stacked face to face on the floor, at rest.
 What it measures: a tall, thin island: PGS convergence along a chain (4 points per face).
