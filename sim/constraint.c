@@ -33,7 +33,8 @@ static int zone_of(const cs_model *m, const cs_efc *e, int k)
 }
 
 /* One side of a contact: the tree that moves geom's body, and the Jacobians of the world
- * point p moving with it over the tree's dofs (jac: 6 x ndof scratch, jacp then jacr). */
+ * point p moving with it over the tree's dofs (jac: 6 x ndof scratch, jacp then jacr). Every
+ * entry is written once: the chain's columns, zeros elsewhere. */
 static void contact_side(const cs_model *m, const cs_data *d, int geom, const double p[3],
                          double *jac, cs_contact_side *s)
 {
@@ -41,6 +42,7 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
     s->invweight[0] = m->body_invweight0[2 * b];
     s->invweight[1] = m->body_invweight0[2 * b + 1];
     s->tree = t;
+    s->nzcol = 0;
     if (t < 0) {
         s->dofadr = s->ndof = 0;
         s->jacp = s->jacr = jac;
@@ -48,10 +50,15 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
     }
     int adr = m->tree_dofadr[t], n = m->tree_dofnum[t];
     double *jp = jac, *jr = jac + 3 * n;
-    memset(jac, 0, sizeof(double) * 6 * (size_t)n);
+    /* columns after the chain's last dof, and between its dofs, are zero */
+    int prev = n;
     for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) {
         const double *ax = d->dof_xaxis + 3 * i, *an = d->dof_xanchor + 3 * i;
         int c = i - adr;
+        for (int g = c + 1; g < prev; g++)
+            for (int k = 0; k < 6; k++) jac[k * n + g] = 0;
+        if (prev == n) s->nzcol = c + 1;
+        prev = c;
         if (cs_dof_rotates(m, i)) {
             double r[3] = {p[0] - an[0], p[1] - an[1], p[2] - an[2]};
             jp[c] = ax[1] * r[2] - ax[2] * r[1];
@@ -59,9 +66,14 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
             jp[2 * n + c] = ax[0] * r[1] - ax[1] * r[0];
             for (int k = 0; k < 3; k++) jr[k * n + c] = ax[k];
         } else {
-            for (int k = 0; k < 3; k++) jp[k * n + c] = ax[k];
+            for (int k = 0; k < 3; k++) {
+                jp[k * n + c] = ax[k];
+                jr[k * n + c] = 0;
+            }
         }
     }
+    for (int g = 0; g < prev; g++)
+        for (int k = 0; k < 6; k++) jac[k * n + g] = 0;
     s->dofadr = adr;
     s->ndof = n;
     s->jacp = jp;
