@@ -32,9 +32,31 @@ static int zone_of(const cs_model *m, const cs_efc *e, int k)
     return CS_CZONE_NONE;
 }
 
+/* column c of jacp/jacr (3 x n each at jp, jr) for dof i at point p */
+static inline void side_column(const cs_data *d, int i, int rot, const double p[3], double *jp,
+                               double *jr, int n, int c)
+{
+    const double *ax = d->dof_xaxis + 3 * i, *an = d->dof_xanchor + 3 * i;
+    if (rot) {
+        double r[3] = {p[0] - an[0], p[1] - an[1], p[2] - an[2]};
+        jp[c] = ax[1] * r[2] - ax[2] * r[1];
+        jp[n + c] = ax[2] * r[0] - ax[0] * r[2];
+        jp[2 * n + c] = ax[0] * r[1] - ax[1] * r[0];
+        jr[c] = ax[0];
+        jr[n + c] = ax[1];
+        jr[2 * n + c] = ax[2];
+    } else {
+        jp[c] = ax[0];
+        jp[n + c] = ax[1];
+        jp[2 * n + c] = ax[2];
+        jr[c] = jr[n + c] = jr[2 * n + c] = 0;
+    }
+}
+
 /* One side of a contact: the tree that moves geom's body, and the Jacobians of the world
- * point p moving with it over the tree's dofs (jac: 6 x ndof scratch, jacp then jacr). Every
- * entry is written once: the chain's columns, zeros elsewhere. */
+ * point p moving with it over the tree's dofs (jac: 6 x ndof scratch, jacp then jacr). The
+ * chain's columns are written, zeros between them; the columns after the chain's last dof
+ * are zero and left unwritten (nzcol). */
 static void contact_side(const cs_model *m, const cs_data *d, int geom, const double p[3],
                          double *jac, cs_contact_side *s)
 {
@@ -48,29 +70,24 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
         s->jacp = s->jacr = jac;
         return;
     }
-    int adr = m->tree_dofadr[t], n = m->tree_dofnum[t];
+    int adr = m->tree_dofadr[t], n = m->tree_dofnum[t], i = m->body_lastdof[b];
     double *jp = jac, *jr = jac + 3 * n;
-    /* columns after the chain's last dof, and between its dofs, are zero */
-    int prev = n;
-    for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) {
-        const double *ax = d->dof_xaxis + 3 * i, *an = d->dof_xanchor + 3 * i;
-        int c = i - adr;
-        for (int g = c + 1; g < prev; g++)
+    int prev = n; /* the last column written */
+    if (i >= 0) s->nzcol = prev = i - adr + 1;
+    while (i >= 0) {
+        int c = i - adr, j = m->dof_jntid[i];
+        for (int g = c + 1; g < prev; g++) /* a dof between two of the chain's: not on it */
             for (int k = 0; k < 6; k++) jac[k * n + g] = 0;
-        if (prev == n) s->nzcol = c + 1;
-        prev = c;
-        if (cs_dof_rotates(m, i)) {
-            double r[3] = {p[0] - an[0], p[1] - an[1], p[2] - an[2]};
-            jp[c] = ax[1] * r[2] - ax[2] * r[1];
-            jp[n + c] = ax[2] * r[0] - ax[0] * r[2];
-            jp[2 * n + c] = ax[0] * r[1] - ax[1] * r[0];
-            for (int k = 0; k < 3; k++) jr[k * n + c] = ax[k];
-        } else {
-            for (int k = 0; k < 3; k++) {
-                jp[k * n + c] = ax[k];
-                jr[k * n + c] = 0;
-            }
+        if (m->jnt_type[j] == CS_JNT_FREE && i == m->jnt_dofadr[j] + 5) {
+            /* a free joint's six dofs at once: three rotations, three translations */
+            for (int k = 0; k < 6; k++) side_column(d, i - k, k < 3, p, jp, jr, n, c - k);
+            prev = c - 5;
+            i = m->dof_parent[i - 5];
+            continue;
         }
+        side_column(d, i, cs_dof_rotates(m, i), p, jp, jr, n, c);
+        prev = c;
+        i = m->dof_parent[i];
     }
     for (int g = 0; g < prev; g++)
         for (int k = 0; k < 6; k++) jac[k * n + g] = 0;
