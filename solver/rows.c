@@ -388,10 +388,13 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     }
 
     /* every row of the block has the block's columns */
-    int *ci0 = e->J_colind + e->nnz;
-    for (int q = 0; q < ndof[0]; q++) ci0[q] = dofadr[0] + q;
-    for (int q = 0; q < ndof[1]; q++) ci0[ndof[0] + q] = dofadr[1] + q;
-    for (int j = 1; j < nrow; j++) memcpy(ci0 + (size_t)j * ncol, ci0, sizeof(int) * (size_t)ncol);
+    int *ci0 = e->J_colind + e->nnz, *ci = ci0;
+    for (int s = 0; s < 2; s++) {
+        int a = dofadr[s], n = ndof[s];
+        for (int q = 0; q < n; q++) ci[q] = a + q;
+        ci += n;
+    }
+    for (int j = 1; j < nrow; j++, ci += ncol) memcpy(ci, ci0, sizeof(int) * (size_t)ncol);
 
     /* impedance once per block, from the first row (pos = dist, margin = margin_c) */
     double imp = cs_impedance(si, c->dist, margin_c, NULL);
