@@ -26,7 +26,8 @@ static double clampd(double x, double lo, double hi) { return x < lo ? lo : (x >
  * out-of-line call */
 static inline double atleast(double x, double lo) { return x >= lo ? x : lo; }
 
-void cs_solimp_clamp(const double in[5], double out[5])
+/* (the public functions below are these, inlined where a block is made) */
+static inline void solimp_clamp(const double in[5], double out[5])
 {
     out[0] = clampd(in[0], MINIMP, MAXIMP);
     out[1] = clampd(in[1], MINIMP, MAXIMP);
@@ -42,7 +43,7 @@ static double powi(double a, double b)
     return pow(a, b);
 }
 
-double cs_impedance(const double s[5], double pos, double m, double *impP)
+static inline double impedance(const double s[5], double pos, double m, double *impP)
 {
     double dummy;
     if (!impP) impP = &dummy;
@@ -73,7 +74,7 @@ double cs_impedance(const double s[5], double pos, double m, double *impP)
     return s[0] + y * (s[1] - s[0]);
 }
 
-int cs_solref_fix(const double in[2], double timestep, int refsafe, double out[2])
+static inline int solref_fix(const double in[2], double timestep, int refsafe, double out[2])
 {
     int warn = 0;
     out[0] = in[0];
@@ -87,7 +88,7 @@ int cs_solref_fix(const double in[2], double timestep, int refsafe, double out[2
     return warn;
 }
 
-void cs_solref_kb(const double r[2], double dw, double *K, double *B)
+static inline void solref_kb(const double r[2], double dw, double *K, double *B)
 {
     if (r[0] > 0)
         *K = 1 / atleast(dw * dw * r[0] * r[0] * r[1] * r[1], MINVAL);
@@ -98,6 +99,17 @@ void cs_solref_kb(const double r[2], double dw, double *K, double *B)
     else
         *B = -r[1] / atleast(dw, MINVAL);
 }
+
+void cs_solimp_clamp(const double in[5], double out[5]) { solimp_clamp(in, out); }
+double cs_impedance(const double s[5], double pos, double m, double *impP)
+{
+    return impedance(s, pos, m, impP);
+}
+int cs_solref_fix(const double in[2], double timestep, int refsafe, double out[2])
+{
+    return solref_fix(in, timestep, refsafe, out);
+}
+void cs_solref_kb(const double r[2], double dw, double *K, double *B) { solref_kb(r, dw, K, B); }
 
 /* ---- storage ---------------------------------------------------------------------- */
 
@@ -357,18 +369,18 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     /* the contact's parameters, once: solref (mixed signs -> 0.02 1, refsafe), solreffriction
      * (mixed signs -> 0 0), solimp clamped; K and B of solref and of the friction rows */
     double sr[2], srf[2] = {0, 0}, si[5], Kn, Bn, Kf, Bf;
-    cs_solref_fix(c->solref, o->timestep, o->refsafe, sr);
+    solref_fix(c->solref, o->timestep, o->refsafe, sr);
     if ((c->solreffriction[0] > 0) == (c->solreffriction[1] > 0)) {
         srf[0] = c->solreffriction[0];
         srf[1] = c->solreffriction[1];
         if (o->refsafe && srf[0] > 0) srf[0] = atleast(srf[0], 2 * o->timestep);
     }
-    cs_solimp_clamp(c->solimp, si);
-    cs_solref_kb(sr, si[1], &Kn, &Bn);
+    solimp_clamp(c->solimp, si);
+    solref_kb(sr, si[1], &Kn, &Bn);
     Kf = Kn;
     Bf = Bn;
     if (kind == CS_BLOCK_ELLIPTIC) {
-        if (srf[0] != 0 || srf[1] != 0) cs_solref_kb(srf, si[1], &Kf, &Bf);
+        if (srf[0] != 0 || srf[1] != 0) solref_kb(srf, si[1], &Kf, &Bf);
         Kf = 0;
     }
     double tran = sd[0].invweight[0] + sd[1].invweight[0];
@@ -397,7 +409,7 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     for (int j = 1; j < nrow; j++, ci += ncol) memcpy(ci, ci0, sizeof(int) * (size_t)ncol);
 
     /* impedance once per block, from the first row (pos = dist, margin = margin_c) */
-    double imp = cs_impedance(si, c->dist, margin_c, NULL);
+    double imp = impedance(si, c->dist, margin_c, NULL);
     e->blk_imp[k] = imp;
     for (int j = 0; j < nrow; j++) {
         int r = r0 + j;
@@ -493,18 +505,18 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
     memset(e->blk_cvel + CS_MAXDIM * k, 0, CS_MAXDIM * sizeof(double));
 
     double sr[2], si[5], margin = kind == CS_BLOCK_LIMIT ? in->margin : 0, ipos = 0;
-    cs_solref_fix(in->solref, o->timestep, o->refsafe, sr);
-    cs_solimp_clamp(in->solimp, si);
+    solref_fix(in->solref, o->timestep, o->refsafe, sr);
+    solimp_clamp(in->solimp, si);
     if (eq) {
         for (int j = 0; j < nrow; j++) ipos += in->pos[j] * in->pos[j];
         ipos = sqrt(ipos);
     } else if (!fric) {
         ipos = in->pos[0];
     }
-    double imp = cs_impedance(si, ipos, margin, NULL), K, B;
+    double imp = impedance(si, ipos, margin, NULL), K, B;
     e->blk_imp[k] = imp;
     e->blk_margin_c[k] = margin;
-    cs_solref_kb(sr, si[1], &K, &B);
+    solref_kb(sr, si[1], &K, &B);
     if (fric) K = 0;
     for (int j = 0; j < nrow; j++) {
         int r = r0 + j;
