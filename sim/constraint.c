@@ -436,10 +436,11 @@ static void store(const cs_model *m, cs_data *d)
     for (int r = 0; r < e->nefc; r++) { /* each side's nonzero columns (the rest are 0) */
         const double *J = e->J + e->J_rowadr[r];
         const int *ci = e->J_colind + e->J_rowadr[r];
-        int k = e->block[r], nd0 = e->blk_ndof[2 * k];
-        for (int q = 0; q < e->blk_nzdof[2 * k]; q++) d->qfrc_constraint[ci[q]] += J[q] * e->force[r];
-        for (int q = nd0; q < nd0 + e->blk_nzdof[2 * k + 1]; q++)
-            d->qfrc_constraint[ci[q]] += J[q] * e->force[r];
+        int k = e->block[r], nd0 = e->blk_ndof[2 * k], z0 = e->blk_nzdof[2 * k];
+        int z1 = nd0 + e->blk_nzdof[2 * k + 1];
+        double f = e->force[r], *qf = d->qfrc_constraint;
+        for (int q = 0; q < z0; q++) qf[ci[q]] += J[q] * f;
+        for (int q = nd0; q < z1; q++) qf[ci[q]] += J[q] * f;
     }
 }
 
