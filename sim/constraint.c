@@ -72,6 +72,15 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
     }
     int adr = m->tree_dofadr[t], n = m->tree_dofnum[t], i = m->body_lastdof[b];
     double *jp = jac, *jr = jac + 3 * n;
+    s->dofadr = adr;
+    s->ndof = n;
+    s->jacp = jp;
+    s->jacr = jr;
+    if (n == 6 && i == adr + 5 && m->jnt_type[m->dof_jntid[i]] == CS_JNT_FREE) {
+        /* a lone free body (the common case): its six columns */
+        for (int k = 0; k < 6; k++) side_column(d, i - k, k < 3, p, jp, jac + 18, 6, 5 - k);
+        return;
+    }
     int prev = n; /* the last column written */
     if (i >= 0) s->nzcol = prev = i - adr + 1;
     while (i >= 0) {
@@ -91,10 +100,6 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
     }
     for (int g = 0; g < prev; g++)
         for (int k = 0; k < 6; k++) jac[k * n + g] = 0;
-    s->dofadr = adr;
-    s->ndof = n;
-    s->jacp = jp;
-    s->jacr = jr;
 }
 
 /* one joint row on dof(s) of tree t: J is zero but for the given entries */
