@@ -78,10 +78,10 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
     s->jacr = jr;
     if (n == 6 && i == adr + 5 && m->jnt_type[m->dof_jntid[i]] == CS_JNT_FREE) {
         /* a lone free body (the common case): its six columns */
-        for (int k = 0; k < 6; k++) side_column(d, i - k, k < 3, p, jp, jac + 18, 6, 5 - k);
+        for (int k = 0; k < 6; k++) side_column(d, i - k, k < 3, p, jp, jac + 3 * 6, 6, 5 - k);
         return;
     }
-    int prev = n; /* the last column written */
+    int prev = n; /* the lowest column written so far */
     if (i >= 0) s->nzcol = prev = i - adr + 1;
     while (i >= 0) {
         int c = i - adr, j = m->dof_jntid[i];
