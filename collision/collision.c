@@ -524,8 +524,8 @@ static int emit(const cs_collision *c, const cs_pose *poses, int g1, int g2, int
         margin = c->pair[ipair].margin;
         gap = c->pair[ipair].gap;
     } else {
-        margin = fmax(a->margin, b->margin);
-        gap = fmax(a->gap, b->gap);
+        margin = cs_fmax(a->margin, b->margin);
+        gap = cs_fmax(a->gap, b->gap);
     }
     cs_geom_contact buf[CS_MAXCONPAIR];
     int n = cs_collide_pair_hull(c, a->type, a->size, a->type == CS_GEOM_MESH ? &a->hull : NULL,
@@ -550,7 +550,7 @@ static int emit(const cs_collision *c, const cs_pose *poses, int g1, int g2, int
             const cs_collision_pair *p = c->pair + ipair;
             o->dim = p->condim;
             for (int i = 0; i < 5; i++) {
-                o->friction[i] = fmax(p->friction[i], CS_MINMU);
+                o->friction[i] = cs_fmax(p->friction[i], CS_MINMU);
                 o->solimp[i] = p->solimp[i];
             }
             for (int i = 0; i < 2; i++) {

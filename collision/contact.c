@@ -76,11 +76,11 @@ void cs_mix_params(const cs_collision_geom *g1, const cs_collision_geom *g2, cs_
         for (int i = 0; i < 5; i++)
             c->solimp[i] = mix * g1->solimp[i] + (1 - mix) * g2->solimp[i];
         for (int i = 0; i < 3; i++)
-            fr[i] = fmax(g1->friction[i], g2->friction[i]);
+            fr[i] = cs_fmax(g1->friction[i], g2->friction[i]);
     }
-    c->friction[0] = c->friction[1] = fmax(fr[0], CS_MINMU);
-    c->friction[2] = fmax(fr[1], CS_MINMU);
-    c->friction[3] = c->friction[4] = fmax(fr[2], CS_MINMU);
+    c->friction[0] = c->friction[1] = cs_fmax(fr[0], CS_MINMU);
+    c->friction[2] = cs_fmax(fr[1], CS_MINMU);
+    c->friction[3] = c->friction[4] = cs_fmax(fr[2], CS_MINMU);
     c->solreffriction[0] = c->solreffriction[1] = 0;
 }
 

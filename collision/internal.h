@@ -68,6 +68,9 @@ int cs_convex_ccd(const cs_collision_options *, const cs_shape *, const cs_shape
 void cs_support(const cs_shape *s, const double d[3], double out[3]);
 
 /* small vector helpers */
+/* fmax(x, y) (NaN: the other; equal: y) without libm's out-of-line call */
+static inline double cs_fmax(double x, double y) { return (x > y || y != y) ? x : y; }
+
 static inline double cs_dot3(const double *a, const double *b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

@@ -32,8 +32,31 @@ static int zone_of(const cs_model *m, const cs_efc *e, int k)
     return CS_CZONE_NONE;
 }
 
+/* column c of jacp/jacr (3 x n each at jp, jr) for dof i at point p */
+static inline void side_column(const cs_data *d, int i, int rot, const double p[3], double *jp,
+                               double *jr, int n, int c)
+{
+    const double *ax = d->dof_xaxis + 3 * i, *an = d->dof_xanchor + 3 * i;
+    if (rot) {
+        double r[3] = {p[0] - an[0], p[1] - an[1], p[2] - an[2]};
+        jp[c] = ax[1] * r[2] - ax[2] * r[1];
+        jp[n + c] = ax[2] * r[0] - ax[0] * r[2];
+        jp[2 * n + c] = ax[0] * r[1] - ax[1] * r[0];
+        jr[c] = ax[0];
+        jr[n + c] = ax[1];
+        jr[2 * n + c] = ax[2];
+    } else {
+        jp[c] = ax[0];
+        jp[n + c] = ax[1];
+        jp[2 * n + c] = ax[2];
+        jr[c] = jr[n + c] = jr[2 * n + c] = 0;
+    }
+}
+
 /* One side of a contact: the tree that moves geom's body, and the Jacobians of the world
- * point p moving with it over the tree's dofs (jac: 6 x ndof scratch, jacp then jacr). */
+ * point p moving with it over the tree's dofs (jac: 6 x ndof scratch, jacp then jacr). The
+ * chain's columns are written, zeros between them; the columns after the chain's last dof
+ * are zero and left unwritten (nzcol). */
 static void contact_side(const cs_model *m, const cs_data *d, int geom, const double p[3],
                          double *jac, cs_contact_side *s)
 {
@@ -41,31 +64,42 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
     s->invweight[0] = m->body_invweight0[2 * b];
     s->invweight[1] = m->body_invweight0[2 * b + 1];
     s->tree = t;
+    s->nzcol = 0;
     if (t < 0) {
         s->dofadr = s->ndof = 0;
         s->jacp = s->jacr = jac;
         return;
     }
-    int adr = m->tree_dofadr[t], n = m->tree_dofnum[t];
+    int adr = m->tree_dofadr[t], n = m->tree_dofnum[t], i = m->body_lastdof[b];
     double *jp = jac, *jr = jac + 3 * n;
-    memset(jac, 0, sizeof(double) * 6 * (size_t)n);
-    for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) {
-        const double *ax = d->dof_xaxis + 3 * i, *an = d->dof_xanchor + 3 * i;
-        int c = i - adr;
-        if (cs_dof_rotates(m, i)) {
-            double r[3] = {p[0] - an[0], p[1] - an[1], p[2] - an[2]};
-            jp[c] = ax[1] * r[2] - ax[2] * r[1];
-            jp[n + c] = ax[2] * r[0] - ax[0] * r[2];
-            jp[2 * n + c] = ax[0] * r[1] - ax[1] * r[0];
-            for (int k = 0; k < 3; k++) jr[k * n + c] = ax[k];
-        } else {
-            for (int k = 0; k < 3; k++) jp[k * n + c] = ax[k];
-        }
-    }
     s->dofadr = adr;
     s->ndof = n;
     s->jacp = jp;
     s->jacr = jr;
+    if (n == 6 && i == adr + 5 && m->jnt_type[m->dof_jntid[i]] == CS_JNT_FREE) {
+        /* a lone free body (the common case): its six columns */
+        for (int k = 0; k < 6; k++) side_column(d, i - k, k < 3, p, jp, jac + 3 * 6, 6, 5 - k);
+        return;
+    }
+    int prev = n; /* the lowest column written so far */
+    if (i >= 0) s->nzcol = prev = i - adr + 1;
+    while (i >= 0) {
+        int c = i - adr, j = m->dof_jntid[i];
+        for (int g = c + 1; g < prev; g++) /* a dof between two of the chain's: not on it */
+            for (int k = 0; k < 6; k++) jac[k * n + g] = 0;
+        if (m->jnt_type[j] == CS_JNT_FREE && i == m->jnt_dofadr[j] + 5) {
+            /* a free joint's six dofs at once: three rotations, three translations */
+            for (int k = 0; k < 6; k++) side_column(d, i - k, k < 3, p, jp, jr, n, c - k);
+            prev = c - 5;
+            i = m->dof_parent[i - 5];
+            continue;
+        }
+        side_column(d, i, cs_dof_rotates(m, i), p, jp, jr, n, c);
+        prev = c;
+        i = m->dof_parent[i];
+    }
+    for (int g = 0; g < prev; g++)
+        for (int k = 0; k < 6; k++) jac[k * n + g] = 0;
 }
 
 /* one joint row on dof(s) of tree t: J is zero but for the given entries */
@@ -407,10 +441,11 @@ static void store(const cs_model *m, cs_data *d)
     for (int r = 0; r < e->nefc; r++) { /* each side's nonzero columns (the rest are 0) */
         const double *J = e->J + e->J_rowadr[r];
         const int *ci = e->J_colind + e->J_rowadr[r];
-        int k = e->block[r], nd0 = e->blk_ndof[2 * k];
-        for (int q = 0; q < e->blk_nzdof[2 * k]; q++) d->qfrc_constraint[ci[q]] += J[q] * e->force[r];
-        for (int q = nd0; q < nd0 + e->blk_nzdof[2 * k + 1]; q++)
-            d->qfrc_constraint[ci[q]] += J[q] * e->force[r];
+        int k = e->block[r], nd0 = e->blk_ndof[2 * k], z0 = e->blk_nzdof[2 * k];
+        int z1 = nd0 + e->blk_nzdof[2 * k + 1];
+        double f = e->force[r], *qf = d->qfrc_constraint;
+        for (int q = 0; q < z0; q++) qf[ci[q]] += J[q] * f;
+        for (int q = nd0; q < z1; q++) qf[ci[q]] += J[q] * f;
     }
 }
 

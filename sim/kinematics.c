@@ -6,6 +6,7 @@
 
 #include "conesim.h"
 #include "spatial.h"
+#include "stages.h"
 
 int cs_jnt_nq(int type) { return type == CS_JNT_FREE ? 7 : type == CS_JNT_BALL ? 4 : 1; }
 int cs_jnt_nv(int type) { return type == CS_JNT_FREE ? 6 : type == CS_JNT_BALL ? 3 : 1; }
@@ -85,18 +86,6 @@ static void body_frame(const cs_model *m, const double *qpos, int b, const doubl
     apply_joints(m, qpos, b, xp, xq, xanchor, xaxis);
 }
 
-/* the dof's rotation flag: a hinge, a ball's dofs, a free joint's last three */
-static int dof_rotates(const cs_model *m, int i)
-{
-    int j = m->dof_jntid[i];
-    switch (m->jnt_type[j]) {
-    case CS_JNT_HINGE:
-    case CS_JNT_BALL: return 1;
-    case CS_JNT_FREE: return i - m->jnt_dofadr[j] >= 3;
-    default: return 0;
-    }
-}
-
 void cs_kinematics(const cs_model *m, cs_data *d)
 {
     d->xquat[0] = 1;
@@ -137,7 +126,7 @@ void cs_kinematics(const cs_model *m, cs_data *d)
         default:
             memcpy(ax, d->xaxis + 3 * j, 3 * sizeof *ax);
         }
-        if (dof_rotates(m, i)) {
+        if (cs_dof_rotates(m, i)) {
             /* linear motion at o of a unit rotation about ax through an: ax x (o - an) */
             double r[3] = {o[0] - an[0], o[1] - an[1], o[2] - an[2]};
             memcpy(s, ax, 3 * sizeof *s);
@@ -157,8 +146,6 @@ void cs_kinematics(const cs_model *m, cs_data *d)
         sp_mulmm3(d->xmat + 9 * b, Rg, p->mat);
     }
 }
-
-int cs_dof_rotates(const cs_model *m, int i) { return dof_rotates(m, i); }
 
 /* Pose of b at qpos and its spatial velocity (w, v0: the linear motion at the world origin)
  * at qvel, computed down its chain (recursion depth = the body's depth). Hinge and slide

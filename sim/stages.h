@@ -12,9 +12,18 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
 /* options.c: a <flag> name with an effect -> its bit; -1 when unknown */
 int cs_flag_lookup(const char *name, int *bit, int *enable);
 
-/* kinematics.c: 1 when dof i rotates (about dof_xaxis through dof_xanchor), 0 when it
- * translates (along dof_xaxis) */
-int cs_dof_rotates(const cs_model *m, int i);
+/* 1 when dof i rotates (about dof_xaxis through dof_xanchor: a hinge, a ball's dofs, a free
+ * joint's last three), 0 when it translates (along dof_xaxis) */
+static inline int cs_dof_rotates(const cs_model *m, int i)
+{
+    int j = m->dof_jntid[i];
+    switch (m->jnt_type[j]) {
+    case CS_JNT_HINGE:
+    case CS_JNT_BALL: return 1;
+    case CS_JNT_FREE: return i - m->jnt_dofadr[j] >= 3;
+    default: return 0;
+    }
+}
 
 /* integrate.c: qpos moved by qvel over h, per joint type */
 void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, double h);

@@ -22,13 +22,18 @@
 
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
-void cs_solimp_clamp(const double in[5], double out[5])
+/* fmax(lo, x) for a lo that is not NaN (NaN x gives lo, equal zeros give x) without libm's
+ * out-of-line call */
+static inline double atleast(double x, double lo) { return x >= lo ? x : lo; }
+
+/* (the public functions below are these, inlined where a block is made) */
+static inline void solimp_clamp(const double in[5], double out[5])
 {
     out[0] = clampd(in[0], MINIMP, MAXIMP);
     out[1] = clampd(in[1], MINIMP, MAXIMP);
-    out[2] = fmax(0.0, in[2]);
+    out[2] = atleast(in[2], 0.0);
     out[3] = clampd(in[3], MINIMP, MAXIMP);
-    out[4] = fmax(1.0, in[4]);
+    out[4] = atleast(in[4], 1.0);
 }
 
 static double powi(double a, double b)
@@ -38,7 +43,7 @@ static double powi(double a, double b)
     return pow(a, b);
 }
 
-double cs_impedance(const double s[5], double pos, double m, double *impP)
+static inline double impedance(const double s[5], double pos, double m, double *impP)
 {
     double dummy;
     if (!impP) impP = &dummy;
@@ -69,7 +74,7 @@ double cs_impedance(const double s[5], double pos, double m, double *impP)
     return s[0] + y * (s[1] - s[0]);
 }
 
-int cs_solref_fix(const double in[2], double timestep, int refsafe, double out[2])
+static inline int solref_fix(const double in[2], double timestep, int refsafe, double out[2])
 {
     int warn = 0;
     out[0] = in[0];
@@ -79,21 +84,32 @@ int cs_solref_fix(const double in[2], double timestep, int refsafe, double out[2
         out[1] = 1;
         warn = 1;
     }
-    if (refsafe && out[0] > 0) out[0] = fmax(out[0], 2 * timestep);
+    if (refsafe && out[0] > 0) out[0] = atleast(out[0], 2 * timestep);
     return warn;
 }
 
-void cs_solref_kb(const double r[2], double dw, double *K, double *B)
+static inline void solref_kb(const double r[2], double dw, double *K, double *B)
 {
     if (r[0] > 0)
-        *K = 1 / fmax(MINVAL, dw * dw * r[0] * r[0] * r[1] * r[1]);
+        *K = 1 / atleast(dw * dw * r[0] * r[0] * r[1] * r[1], MINVAL);
     else
-        *K = -r[0] / fmax(MINVAL, dw * dw);
+        *K = -r[0] / atleast(dw * dw, MINVAL);
     if (r[1] > 0)
-        *B = 2 / fmax(MINVAL, dw * r[0]);
+        *B = 2 / atleast(dw * r[0], MINVAL);
     else
-        *B = -r[1] / fmax(MINVAL, dw);
+        *B = -r[1] / atleast(dw, MINVAL);
 }
+
+void cs_solimp_clamp(const double in[5], double out[5]) { solimp_clamp(in, out); }
+double cs_impedance(const double s[5], double pos, double m, double *impP)
+{
+    return impedance(s, pos, m, impP);
+}
+int cs_solref_fix(const double in[2], double timestep, int refsafe, double out[2])
+{
+    return solref_fix(in, timestep, refsafe, out);
+}
+void cs_solref_kb(const double r[2], double dw, double *K, double *B) { solref_kb(r, dw, K, B); }
 
 /* ---- storage ---------------------------------------------------------------------- */
 
@@ -191,35 +207,120 @@ static void last_nonzero(cs_efc *e, int k, const double *J, int nrow, int ncol)
 
 /* ---- one contact's block -------------------------------------------------------------- */
 
-/* Contact-frame Jacobian rows (n, t1, t2, then rotations about n, t1, t2) of the velocity of
- * side 1 relative to side 0, over the block's columns (side 0's dofs, then side 1's). */
-static void frame_jacobian(const cs_contact_in *c, const cs_contact_side *sd, int merged,
-                           int dim, int ncol, double *Jc, int nz[2])
+/* the number of leading columns of side S that hold a nonzero in jacp or jacr (its later
+ * columns are zero: a point on a chain's link moves only the dofs up to the link's) */
+static int side_nz(const cs_contact_side *S)
 {
-    memset(Jc, 0, sizeof(double) * (size_t)dim * (size_t)ncol);
-    nz[0] = nz[1] = 0;
-    for (int s = 0; s < 2; s++) {
+    int n = S->ndof, z = S->nzcol > 0 && S->nzcol < n ? S->nzcol : n;
+    for (; z > 0; z--) {
+        int k = 0;
+        while (k < 3 && S->jacp[k * n + z - 1] == 0 && S->jacr[k * n + z - 1] == 0) k++;
+        if (k < 3) break;
+    }
+    return z;
+}
+
+/* Columns 0 .. z - 1 of one side's contact-frame Jacobian rows (n, t1, t2, then rotations
+ * about n, t1, t2): sg times the frame rows f times its jacp/jacr, each value 0 + the
+ * product (as if added onto zeros), at Jc (row stride ncol); cv[j] += row j's values times
+ * qv, column by column. */
+static void side_rows(const double f[9], const cs_contact_side *S, int z, double sg, int dim,
+                      int ncol, const double *qv, double *Jc, double cv[CS_MAXDIM])
+{
+    const double a0 = f[0], a1 = f[1], a2 = f[2], b0 = f[3], b1 = f[4], b2 = f[5];
+    const double c0 = f[6], c1 = f[7], c2 = f[8];
+    int n = S->ndof;
+    const double *px = S->jacp, *py = px + n, *pz = py + n;
+    const double *rx = S->jacr, *ry = rx + n, *rz = ry + n;
+    double *J0 = Jc, *J1 = Jc + ncol, *J2 = J1 + ncol, *J3 = J2 + ncol, *J4 = J3 + ncol,
+           *J5 = J4 + ncol;
+    double v0 = cv[0], v1 = cv[1], v2 = cv[2], v3 = cv[3], v4 = cv[4], v5 = cv[5];
+    if (dim == 1) {
+        for (int q = 0; q < z; q++) {
+            double x = 0.0 + sg * (a0 * px[q] + a1 * py[q] + a2 * pz[q]);
+            J0[q] = x;
+            v0 += x * qv[q];
+        }
+    } else {
+        for (int q = 0; q < z; q++) {
+            double p0 = px[q], p1 = py[q], p2 = pz[q], w = qv[q];
+            double x0 = 0.0 + sg * (a0 * p0 + a1 * p1 + a2 * p2);
+            double x1 = 0.0 + sg * (b0 * p0 + b1 * p1 + b2 * p2);
+            double x2 = 0.0 + sg * (c0 * p0 + c1 * p1 + c2 * p2);
+            J0[q] = x0;
+            J1[q] = x1;
+            J2[q] = x2;
+            v0 += x0 * w;
+            v1 += x1 * w;
+            v2 += x2 * w;
+        }
+        if (dim > 3)
+            for (int q = 0; q < z; q++) {
+                double r0 = rx[q], r1 = ry[q], r2 = rz[q], w = qv[q];
+                double x3 = 0.0 + sg * (a0 * r0 + a1 * r1 + a2 * r2);
+                J3[q] = x3;
+                v3 += x3 * w;
+                if (dim > 4) {
+                    double x4 = 0.0 + sg * (b0 * r0 + b1 * r1 + b2 * r2);
+                    double x5 = 0.0 + sg * (c0 * r0 + c1 * r1 + c2 * r2);
+                    J4[q] = x4;
+                    J5[q] = x5;
+                    v4 += x4 * w;
+                    v5 += x5 * w;
+                }
+            }
+    }
+    cv[0] = v0;
+    cv[1] = v1;
+    cv[2] = v2;
+    cv[3] = v3;
+    cv[4] = v4;
+    cv[5] = v5;
+}
+
+/* Contact-frame Jacobian rows of the velocity of side 1 relative to side 0 over the block's
+ * columns (side 0's dofs, then side 1's; merged: side 0's only), the sides' nonzero column
+ * counts nz, and the rows' products with qvel over those columns (cv). */
+static void frame_jacobian(const cs_contact_in *c, const cs_contact_side *sd, int merged,
+                           int dim, int ncol, const double *qvel, double *Jc, int nz[2],
+                           double cv[CS_MAXDIM])
+{
+    int z[2] = {sd[0].ndof ? side_nz(&sd[0]) : 0, sd[1].ndof ? side_nz(&sd[1]) : 0};
+    for (int j = 0; j < CS_MAXDIM; j++) cv[j] = 0;
+    if (merged) { /* side 1 adds onto side 0's columns */
+        memset(Jc, 0, sizeof(double) * (size_t)dim * (size_t)ncol);
+        for (int s = 0; s < 2; s++) {
+            const cs_contact_side *S = &sd[s];
+            double sg = s ? 1.0 : -1.0;
+            for (int row = 0; row < dim; row++) {
+                const double *axis = c->frame + 3 * (row % 3);
+                const double *src = row < 3 ? S->jacp : S->jacr;
+                double *Jr = Jc + (size_t)row * ncol;
+                for (int q = 0; q < z[s]; q++)
+                    Jr[q] += sg * (axis[0] * src[q] + axis[1] * src[S->ndof + q] +
+                                   axis[2] * src[2 * S->ndof + q]);
+            }
+        }
+        nz[0] = z[0] > z[1] ? z[0] : z[1];
+        nz[1] = 0;
+        const double *qv = qvel + sd[0].dofadr;
+        for (int j = 0; j < dim; j++) {
+            double v = 0;
+            for (int q = 0; q < nz[0]; q++) v += Jc[(size_t)j * ncol + q] * qv[q];
+            cv[j] = v;
+        }
+        return;
+    }
+    for (int s = 0, col0 = 0; s < 2; s++) {
         const cs_contact_side *S = &sd[s];
+        nz[s] = z[s];
         if (S->ndof == 0) continue;
-        /* the side's columns past its last nonzero in jacp or jacr stay zero */
-        int n = S->ndof, z = n;
-        for (; z > 0; z--) {
-            int k = 0;
-            while (k < 3 && S->jacp[k * n + z - 1] == 0 && S->jacr[k * n + z - 1] == 0) k++;
-            if (k < 3) break;
-        }
-        int t = (s == 1 && merged) ? 0 : s;
-        if (z > nz[t]) nz[t] = z;
-        double sg = s ? 1.0 : -1.0;
-        int col0 = (s == 1 && !merged) ? sd[0].ndof : 0;
-        for (int row = 0; row < dim; row++) {
-            const double *axis = c->frame + 3 * (row % 3);
-            const double *src = row < 3 ? S->jacp : S->jacr;
-            double *Jr = Jc + (size_t)row * ncol + col0;
-            for (int q = 0; q < z; q++)
-                Jr[q] += sg * (axis[0] * src[q] + axis[1] * src[S->ndof + q] +
-                               axis[2] * src[2 * S->ndof + q]);
-        }
+        side_rows(c->frame, S, z[s], s ? 1.0 : -1.0, dim, ncol, qvel + S->dofadr, Jc + col0, cv);
+        if (z[s] < S->ndof) /* the side's columns past its last nonzero */
+            for (int j = 0; j < dim; j++)
+                memset(Jc + (size_t)j * ncol + col0 + z[s], 0,
+                       sizeof(double) * (size_t)(S->ndof - z[s]));
+        col0 += S->ndof;
     }
 }
 
@@ -244,44 +345,44 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     e->blk_row[k] = r0;
     e->blk_id[k] = id;
     e->blk_zone[k] = CS_ZONE_TOP;
-    e->blk_margin_c[k] = c->margin - c->gap;
-    for (int s = 0; s < 2; s++) {
-        int keep = !(merged && s == 1);
-        e->blk_tree[2 * k + s] = keep ? sd[s].tree : -1;
-        e->blk_dofadr[2 * k + s] = keep ? sd[s].dofadr : 0;
-        e->blk_ndof[2 * k + s] = keep ? sd[s].ndof : 0;
-    }
-    double *fr = e->blk_friction + 5 * k;
-    memset(fr, 0, 5 * sizeof *fr);
-    for (int j = 0; j < dim - 1; j++) fr[j] = fmax(1e-5, c->friction[j]);
-    memset(e->blk_force + CS_MAXDIM * k, 0, CS_MAXDIM * sizeof(double));
+    double margin_c = c->margin - c->gap;
+    e->blk_margin_c[k] = margin_c;
+    int *tree = e->blk_tree + 2 * k, *dofadr = e->blk_dofadr + 2 * k, *ndof = e->blk_ndof + 2 * k;
+    tree[0] = sd[0].tree;
+    dofadr[0] = sd[0].dofadr;
+    ndof[0] = sd[0].ndof;
+    tree[1] = merged ? -1 : sd[1].tree;
+    dofadr[1] = merged ? 0 : sd[1].dofadr;
+    ndof[1] = merged ? 0 : sd[1].ndof;
+    double *fr = e->blk_friction + 5 * k, *bf = e->blk_force + CS_MAXDIM * k;
+    for (int j = 0; j < 5; j++) fr[j] = j < dim - 1 ? atleast(c->friction[j], 1e-5) : 0;
+    for (int j = 0; j < CS_MAXDIM; j++) bf[j] = 0;
     e->blk_mu[k] = e->blk_kappa[k] = 0;
 
     /* the frame Jacobian goes straight into the rows' value storage (dim rows; a pyramid's
      * 2 (dim - 1) rows are room for them); pyramid edges are made from it in place below */
     double *Jframe = e->J + e->nnz, *Jrows = Jframe;
-    frame_jacobian(c, sd, merged, dim, ncol, Jframe, e->blk_nzdof + 2 * k);
-    const int *nz = e->blk_nzdof + 2 * k;
     double *cv = e->blk_cvel + CS_MAXDIM * k;
-    for (int j = 0; j < CS_MAXDIM; j++) cv[j] = 0;
-    for (int j = 0; j < dim; j++) {
-        double v = 0;
-        for (int s = 0, col = 0; s < 2; s++) {
-            int a = e->blk_dofadr[2 * k + s];
-            for (int q = 0; q < nz[s]; q++) v += Jframe[(size_t)j * ncol + col + q] * qvel[a + q];
-            col += e->blk_ndof[2 * k + s];
-        }
-        cv[j] = v;
-    }
+    frame_jacobian(c, sd, merged, dim, ncol, qvel, Jframe, e->blk_nzdof + 2 * k, cv);
+    const int *nz = e->blk_nzdof + 2 * k;
 
-    double sr[2], srf[2] = {0, 0}, si[5];
-    cs_solref_fix(c->solref, o->timestep, o->refsafe, sr);
-    if ((c->solreffriction[0] > 0) == (c->solreffriction[1] > 0)) { /* mixed sign: 0 0 */
+    /* the contact's parameters, once: solref (mixed signs -> 0.02 1, refsafe), solreffriction
+     * (mixed signs -> 0 0), solimp clamped; K and B of solref and of the friction rows */
+    double sr[2], srf[2] = {0, 0}, si[5], Kn, Bn, Kf, Bf;
+    solref_fix(c->solref, o->timestep, o->refsafe, sr);
+    if ((c->solreffriction[0] > 0) == (c->solreffriction[1] > 0)) {
         srf[0] = c->solreffriction[0];
         srf[1] = c->solreffriction[1];
-        if (o->refsafe && srf[0] > 0) srf[0] = fmax(srf[0], 2 * o->timestep);
+        if (o->refsafe && srf[0] > 0) srf[0] = atleast(srf[0], 2 * o->timestep);
     }
-    cs_solimp_clamp(c->solimp, si);
+    solimp_clamp(c->solimp, si);
+    solref_kb(sr, si[1], &Kn, &Bn);
+    Kf = Kn;
+    Bf = Bn;
+    if (kind == CS_BLOCK_ELLIPTIC) {
+        if (srf[0] != 0 || srf[1] != 0) solref_kb(srf, si[1], &Kf, &Bf);
+        Kf = 0;
+    }
     double tran = sd[0].invweight[0] + sd[1].invweight[0];
     double rot = sd[0].invweight[1] + sd[1].invweight[1];
 
@@ -297,6 +398,19 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
                 Jrows[(size_t)(2 * kk + 1) * ncol + q] = n0 - fr[kk] * t;
             }
     }
+
+    /* every row of the block has the block's columns */
+    int *ci0 = e->J_colind + e->nnz, *ci = ci0;
+    for (int s = 0; s < 2; s++) {
+        int a = dofadr[s], n = ndof[s];
+        for (int q = 0; q < n; q++) ci[q] = a + q;
+        ci += n;
+    }
+    for (int j = 1; j < nrow; j++, ci += ncol) memcpy(ci, ci0, sizeof(int) * (size_t)ncol);
+
+    /* impedance once per block, from the first row (pos = dist, margin = margin_c) */
+    double imp = impedance(si, c->dist, margin_c, NULL);
+    e->blk_imp[k] = imp;
     for (int j = 0; j < nrow; j++) {
         int r = r0 + j;
         e->type[r] = kind;
@@ -304,49 +418,41 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
         e->block[r] = k;
         e->J_rownnz[r] = ncol;
         e->J_rowadr[r] = e->nnz + j * ncol;
-        int *ci = e->J_colind + e->J_rowadr[r];
-        for (int s = 0, col = 0; s < 2; s++) {
-            int a = e->blk_dofadr[2 * k + s], n = e->blk_ndof[2 * k + s];
-            for (int q = 0; q < n; q++) ci[col + q] = a + q;
-            col += n;
-        }
         e->force[r] = 0;
         e->frictionloss[r] = 0;
+        double v;
         if (kind == CS_BLOCK_PYRAMIDAL) {
             int kk = j / 2;
             e->dA[r] = tran + fr[kk] * fr[kk] * (kk < 2 ? tran : rot);
             e->pos[r] = c->dist;
-            e->margin[r] = e->blk_margin_c[k];
-        } else {
+            e->margin[r] = margin_c;
+            e->K[r] = Kn;
+            e->B[r] = Bn;
+            const double *Jr = Jrows + (size_t)j * ncol;
+            v = 0;
+            for (int s = 0, col = 0; s < 2; s++) {
+                const double *qv = qvel + dofadr[s];
+                for (int q = 0; q < nz[s]; q++) v += Jr[col + q] * qv[q];
+                col += ndof[s];
+            }
+        } else { /* the frame rows: their velocities are the contact-frame velocity's */
             e->dA[r] = j < 3 ? tran : rot;
             e->pos[r] = j == 0 ? c->dist : 0; /* friction rows: pos = margin = 0 */
-            e->margin[r] = j == 0 ? e->blk_margin_c[k] : 0;
-        }
-    }
-    e->nnz += nrow * ncol;
-
-    /* impedance once per block, from the first row */
-    double imp = cs_impedance(si, e->pos[r0], e->margin[r0], NULL);
-    e->blk_imp[k] = imp;
-    for (int j = 0; j < nrow; j++) {
-        int r = r0 + j;
-        e->R[r] = fmax(MINVAL, (1 - imp) * e->dA[r] / imp);
-        int ellfric = kind == CS_BLOCK_ELLIPTIC && j > 0;
-        const double *ref = ellfric && (srf[0] != 0 || srf[1] != 0) ? srf : sr;
-        cs_solref_kb(ref, si[1], &e->K[r], &e->B[r]);
-        if (ellfric) e->K[r] = 0;
-        const double *Jr = e->J + e->J_rowadr[r];
-        double v = 0;
-        for (int s = 0, col = 0; s < 2; s++) {
-            int a = e->blk_dofadr[2 * k + s];
-            for (int q = 0; q < nz[s]; q++) v += Jr[col + q] * qvel[a + q];
-            col += e->blk_ndof[2 * k + s];
+            e->margin[r] = j == 0 ? margin_c : 0;
+            e->K[r] = j ? Kf : Kn;
+            e->B[r] = j ? Bf : Bn;
+            v = cv[j];
         }
         e->vel[r] = v;
         e->aref[r] = -e->B[r] * v - e->K[r] * imp * (e->pos[r] - e->margin[r]);
     }
+    e->nnz += nrow * ncol;
+
+    /* R: (1 - imp) / imp dA of the first row; the others follow from it */
+    double R0 = atleast((1 - imp) * e->dA[r0] / imp, MINVAL);
+    e->R[r0] = R0;
     if (kind != CS_BLOCK_FRICTIONLESS) {
-        double R0 = e->R[r0], R1 = R0 / fmax(MINVAL, o->impratio);
+        double R1 = R0 / atleast(o->impratio, MINVAL);
         e->blk_mu[k] = fr[0] * sqrt(R1 / R0);
         if (kind == CS_BLOCK_ELLIPTIC) {
             e->R[r0 + 1] = R1;
@@ -399,18 +505,18 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
     memset(e->blk_cvel + CS_MAXDIM * k, 0, CS_MAXDIM * sizeof(double));
 
     double sr[2], si[5], margin = kind == CS_BLOCK_LIMIT ? in->margin : 0, ipos = 0;
-    cs_solref_fix(in->solref, o->timestep, o->refsafe, sr);
-    cs_solimp_clamp(in->solimp, si);
+    solref_fix(in->solref, o->timestep, o->refsafe, sr);
+    solimp_clamp(in->solimp, si);
     if (eq) {
         for (int j = 0; j < nrow; j++) ipos += in->pos[j] * in->pos[j];
         ipos = sqrt(ipos);
     } else if (!fric) {
         ipos = in->pos[0];
     }
-    double imp = cs_impedance(si, ipos, margin, NULL), K, B;
+    double imp = impedance(si, ipos, margin, NULL), K, B;
     e->blk_imp[k] = imp;
     e->blk_margin_c[k] = margin;
-    cs_solref_kb(sr, si[1], &K, &B);
+    solref_kb(sr, si[1], &K, &B);
     if (fric) K = 0;
     for (int j = 0; j < nrow; j++) {
         int r = r0 + j;
@@ -435,7 +541,7 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
         e->dA[r] = in->invweight[j];
         e->vel[r] = v;
         if (j < CS_MAXDIM) e->blk_cvel[CS_MAXDIM * k + j] = v;
-        e->R[r] = fmax(MINVAL, (1 - imp) * e->dA[r] / imp);
+        e->R[r] = atleast((1 - imp) * e->dA[r] / imp, MINVAL);
         e->K[r] = K;
         e->B[r] = B;
         e->aref[r] = -B * v - K * imp * (e->pos[r] - margin);

@@ -49,6 +49,9 @@ typedef struct {
     const double *jacp;   /* 3 x ndof, row-major: velocity of the point moving with the side */
     const double *jacr;   /* 3 x ndof: angular velocity of the side */
     double invweight[2];  /* (trans, rot) of the geom's own body (R's diagonal approximation) */
+    int nzcol;            /* when in 1 .. ndof - 1: jacp and jacr are zero in the columns from
+                             nzcol on (the dofs after the geom's body's last on its chain),
+                             which are not read (need not be written); 0: not known */
 } cs_contact_side;
 
 /* One joint row: one scalar row on one kinematic tree (docs/contact-math.md §10). */
