@@ -1096,9 +1096,12 @@ static double soft_cost(const cs_solver_ws *w, const cs_problem *p, int isl, con
 
 /* Convexity bounds the cost at a0 from the warm point's evaluation: with d = a_warm - a0,
  * the Gauss term G = d'M d / 2 and the gradient g, the soft costs' tangent planes give
- * cost(a0) >= cost(a_warm) + G - g'd. When that margin is clear of rounding (WARM_MARGIN,
- * relative to the terms summed, is orders above it) the warm start wins without the cost at
- * a0, as it would with it. */
+ * cost(a0) >= cost(a_warm) + G - g'd. G needs no product with M: a block's cost is
+ * -f.j / 2 in every zone but a friction-loss row's linear one (there F |j| - R F^2 / 2,
+ * at most -f.j), so G >= cost(a_warm) + sum s f.j with s = 1/2 (friction loss: 1), an
+ * equality without friction loss. When the bound clears rounding (WARM_MARGIN, relative to
+ * the terms summed, is orders above it) the warm start wins without the cost at a0, as it
+ * would with it. */
 #define WARM_MARGIN 1e-6
 
 /* cs_i_primal_warm_start, with the warm point evaluated as the first iteration evaluates it
@@ -1109,17 +1112,22 @@ static void newton_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
     newton_ws *nw = ws;
     nthread *t = &nw->th[thread];
     const cs_problem *p = w->p;
-    double *a = w->a, *d = nw->d, *g = nw->grad, *Md = nw->Mdir;
-    double cw = cs_i_primal_eval(w, isl, w->a_warm, g, nw->jres, nw->Hl, d);
-    double G = 0, gd = 0, gda = 0;
-    CS_FOR_ISLAND_DOFS(w, p, isl, q) d[q] = w->a_warm[q] - p->a0[q];
-    cs_i_mass_mul(w, p, isl, Md, d);
-    CS_FOR_ISLAND_DOFS(w, p, isl, q) {
-        G += 0.5 * d[q] * Md[q];
-        gd += g[q] * d[q];
-        gda += fabs(g[q] * d[q]);
+    const cs_efc *e = p->efc;
+    double *a = w->a, *g = nw->grad;
+    double cw = cs_i_primal_eval(w, isl, w->a_warm, g, nw->jres, nw->Hl, nw->d);
+    double fj = 0, gd = 0, gda = 0;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        double s = e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS ? 1 : 0.5;
+        for (int r = e->blk_row[k]; r < e->blk_row[k] + e->blk_nrow[k]; r++)
+            fj += s * e->force[r] * nw->jres[r];
     }
-    int win = G - gd > WARM_MARGIN * (fabs(cw) + G + gda);
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) {
+        double v = g[q] * (w->a_warm[q] - p->a0[q]);
+        gd += v;
+        gda += fabs(v);
+    }
+    int win = cw + fj - gd > WARM_MARGIN * (fabs(cw) + fabs(fj) + gda);
     if (!win) win = cw < soft_cost(w, p, isl, a); /* a = a0 here */
     t->eval_isl = -1;
     if (win) {
