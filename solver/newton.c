@@ -1079,6 +1079,31 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
     return status;
 }
 
+/* The soft-constraint part of the cost at a, as cs_i_primal sums it: at a = a0 the Gauss
+ * term is exactly +0, so this is cs_i_primal's cost there bit for bit */
+static double soft_cost(const cs_solver_ws *w, const cs_problem *p, int isl, const double *a)
+{
+    const cs_efc *e = p->efc;
+    double c = 0, j[CS_MAXROWS], f[CS_MAXROWS], l;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        cs_i_resid(e, k, a, j);
+        cs_efc_soft(e, k, j, f, &l, NULL);
+        c += l;
+    }
+    return c;
+}
+
+/* Convexity bounds the cost at a0 from the warm point's evaluation: with d = a_warm - a0,
+ * the Gauss term G = d'M d / 2 and the gradient g, the soft costs' tangent planes give
+ * cost(a0) >= cost(a_warm) + G - g'd. G needs no product with M: a block's cost is
+ * -f.j / 2 in every zone but a friction-loss row's linear one (there F |j| - R F^2 / 2,
+ * at most -f.j), so G >= cost(a_warm) + sum s f.j with s = 1/2 (friction loss: 1), an
+ * equality without friction loss. When the bound clears rounding (WARM_MARGIN, relative to
+ * the terms summed, is orders above it) the warm start wins without the cost at a0, as it
+ * would with it. */
+#define WARM_MARGIN 1e-6
+
 /* cs_i_primal_warm_start, with the warm point evaluated as the first iteration evaluates it
  * (the same cost, summed in the same order), which that iteration then takes over when the
  * warm start wins */
@@ -1087,11 +1112,25 @@ static void newton_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
     newton_ws *nw = ws;
     nthread *t = &nw->th[thread];
     const cs_problem *p = w->p;
-    double *a = w->a;
-    double c0 = cs_i_primal(w, p, isl, a);
-    double cw = cs_i_primal_eval(w, isl, w->a_warm, nw->grad, nw->jres, nw->Hl, nw->d);
+    const cs_efc *e = p->efc;
+    double *a = w->a, *g = nw->grad;
+    double cw = cs_i_primal_eval(w, isl, w->a_warm, g, nw->jres, nw->Hl, nw->d);
+    double fj = 0, gd = 0, gda = 0;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        double s = e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS ? 1 : 0.5;
+        for (int r = e->blk_row[k]; r < e->blk_row[k] + e->blk_nrow[k]; r++)
+            fj += s * e->force[r] * nw->jres[r];
+    }
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) {
+        double v = g[q] * (w->a_warm[q] - p->a0[q]);
+        gd += v;
+        gda += fabs(v);
+    }
+    int win = cw + fj - gd > WARM_MARGIN * (fabs(cw) + fabs(fj) + gda);
+    if (!win) win = cw < soft_cost(w, p, isl, a); /* a = a0 here */
     t->eval_isl = -1;
-    if (cw < c0) {
+    if (win) {
         CS_FOR_ISLAND_DOFS(w, p, isl, q) a[q] = w->a_warm[q];
         w->ist[isl].warm_used = 1;
         t->eval_isl = isl;
