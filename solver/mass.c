@@ -4,46 +4,56 @@
 #include "mass.h"
 #include "solver_internal.h" /* CS_VECTOR_CLONES */
 
-CS_VECTOR_CLONES int cs_mass_factor(cs_mass *M)
+CS_VECTOR_CLONES int cs_forest_factor(int n, double *q, const int *par, const int *adr,
+                                       double *dinv)
 {
-    double *q = M->qLD;
-    for (int a = 0; a < M->nM; a++) q[a] = M->qM[a];
-    for (int k = M->nv - 1; k >= 0; k--) {
-        int kk = M->dof_Madr[k];
+    for (int k = n - 1; k >= 0; k--) {
+        int kk = adr[k];
         double D = q[kk];
         if (!(D > 0)) return -1;
         int ki = kk + 1, rest = 0; /* rest: k's ancestors, the entries of its row after kk */
-        for (int i = M->dof_parent[k]; i >= 0; i = M->dof_parent[i]) rest++;
-        for (int i = M->dof_parent[k]; i >= 0; i = M->dof_parent[i], ki++, rest--) {
+        for (int i = par[k]; i >= 0; i = par[i]) rest++;
+        for (int i = par[k]; i >= 0; i = par[i], ki++, rest--) {
             double l = q[ki] / D;
             /* row i from its diagonal up holds i's ancestors, the tail of k's row from ki:
              * rest entries, a plain loop (no walk up the parents in it) */
-            double *qi = q + M->dof_Madr[i];
+            double *qi = q + adr[i];
             const double *qk = q + ki;
             for (int o = 0; o < rest; o++) qi[o] -= l * qk[o];
             q[ki] = l;
         }
     }
-    for (int i = 0; i < M->nv; i++) M->qLDiagInv[i] = 1 / q[M->dof_Madr[i]];
+    for (int i = 0; i < n; i++) dinv[i] = 1 / q[adr[i]];
     return 0;
+}
+
+void cs_forest_solve(const double *q, const int *par, const int *adr, const double *dinv,
+                     double *x, int lo, int hi)
+{
+    for (int k = hi - 1; k >= lo; k--) { /* L^-T */
+        double xk = x[k];
+        if (xk == 0) continue;
+        int a = adr[k] + 1;
+        for (int i = par[k]; i >= 0; i = par[i], a++) x[i] -= q[a] * xk;
+    }
+    for (int k = lo; k < hi; k++) x[k] *= dinv[k];
+    for (int k = lo; k < hi; k++) { /* L^-1 */
+        int a = adr[k] + 1;
+        double s = x[k];
+        for (int i = par[k]; i >= 0; i = par[i], a++) s -= q[a] * x[i];
+        x[k] = s;
+    }
+}
+
+int cs_mass_factor(cs_mass *M)
+{
+    for (int a = 0; a < M->nM; a++) M->qLD[a] = M->qM[a];
+    return cs_forest_factor(M->nv, M->qLD, M->dof_parent, M->dof_Madr, M->qLDiagInv);
 }
 
 void cs_mass_solve(const cs_mass *M, double *x, int lo, int hi)
 {
-    const double *q = M->qLD;
-    for (int k = hi - 1; k >= lo; k--) { /* L^-T */
-        double xk = x[k];
-        if (xk == 0) continue;
-        int a = M->dof_Madr[k] + 1;
-        for (int i = M->dof_parent[k]; i >= 0; i = M->dof_parent[i], a++) x[i] -= q[a] * xk;
-    }
-    for (int k = lo; k < hi; k++) x[k] *= M->qLDiagInv[k];
-    for (int k = lo; k < hi; k++) { /* L^-1 */
-        int a = M->dof_Madr[k] + 1;
-        double s = x[k];
-        for (int i = M->dof_parent[k]; i >= 0; i = M->dof_parent[i], a++) s -= q[a] * x[i];
-        x[k] = s;
-    }
+    cs_forest_solve(M->qLD, M->dof_parent, M->dof_Madr, M->qLDiagInv, x, lo, hi);
 }
 
 void cs_mass_mul(const cs_mass *M, double *y, const double *x, int lo, int hi)

@@ -632,8 +632,8 @@ static void envelope(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int is
 
 
 /* ---- the tree factor ----------------------------------------------------------------------
- * H = M + sum J^T Hl J factored as L^T D L eliminating from the island's last local dof
- * to its first (mass.c's order), on the pattern of a forest over the local dofs: each dof's
+ * H = M + sum J^T Hl J factored as L^T D L (cs_forest_factor, as M is) from the island's
+ * last local dof to its first, on the pattern of a forest over the local dofs: each dof's
  * row holds the dof and its ancestors, so eliminating it touches only them. M needs each
  * dof's tree parent among its ancestors; a block's nonzero columns (a clique of H) need to
  * lie on one chain. The smallest such forest is H's elimination tree: for a robot whose
@@ -873,44 +873,6 @@ static void tree_assemble(const newton_ws *nw, cs_solver_ws *w, const cs_problem
     }
 }
 
-/* H = L^T D L in place on the forest's rows (D on the diagonal entries), eliminating from
- * the last dof up: dof k's elimination changes only its ancestors' rows, whose entries are
- * the tail of k's row (mass.c's factor). 0, or -1 when a pivot is not positive. */
-CS_VECTOR_CLONES static int tree_factor(int n, double *q, const int *par, const int *dep,
-                                        const int *adr)
-{
-    for (int k = n - 1; k >= 0; k--) {
-        int kk = adr[k], rest = dep[k] - 1;
-        double D = q[kk];
-        if (!(D > 0)) return -1;
-        for (int i = par[k], ki = kk + 1; i >= 0; i = par[i], ki++, rest--) {
-            double l = q[ki] / D, *qi = q + adr[i];
-            const double *qk = q + ki;
-            for (int o = 0; o < rest; o++) qi[o] -= l * qk[o];
-            q[ki] = l;
-        }
-    }
-    return 0;
-}
-
-/* x <- H^-1 x with tree_factor's factor */
-static void tree_solve(int n, const double *q, const int *par, const int *adr, double *x)
-{
-    for (int k = n - 1; k >= 0; k--) { /* L^-T */
-        double xk = x[k];
-        if (xk == 0) continue;
-        int a = adr[k] + 1;
-        for (int i = par[k]; i >= 0; i = par[i], a++) x[i] -= q[a] * xk;
-    }
-    for (int k = 0; k < n; k++) x[k] /= q[adr[k]];
-    for (int k = 0; k < n; k++) { /* L^-1 */
-        int a = adr[k] + 1;
-        double s = x[k];
-        for (int i = par[k]; i >= 0; i = par[i], a++) s -= q[a] * x[i];
-        x[k] = s;
-    }
-}
-
 /* The thread's dense storage for n dofs; -1 (CG then) if it cannot grow. */
 static int grow_dense(nthread *t, int n)
 {
@@ -999,13 +961,16 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
             int *par, *dep, *adr;
             tree_arrays(t, &par, &dep, &adr);
             tree_assemble(nw, w, p, isl, t);
-            if (tree_factor(nv, H, par, dep, adr)) { /* cannot occur with M PD */
+            /* 1 / D after the forest's rows: they fill adr[nv] <= nv (nv + 1) / 2 of H's
+             * cap^2 + 1 entries, which leaves nv */
+            double *dinv = H + adr[nv];
+            if (cs_forest_factor(nv, H, par, adr, dinv)) { /* cannot occur with M PD */
                 status = CS_ITER_STALLED;
                 break;
             }
             double *x = t->x;
             CS_FOR_ISLAND_DOFS(w, p, isl, q) x[nw->dof_local[q]] = -g[q];
-            tree_solve(nv, H, par, adr, x);
+            cs_forest_solve(H, par, adr, dinv, x, 0, nv);
             CS_FOR_ISLAND_DOFS(w, p, isl, q) dir[q] = x[nw->dof_local[q]];
         } else if (dense) {
             /* H = M + sum J^T Hl J over the island's dofs (lower triangle), Cholesky */
