@@ -64,9 +64,6 @@ static void dense_blocks(cg_ws *cw, const cs_solver_ws *w, int isl)
     }
 }
 
-typedef cs_v2d v2d;
-#define load2 cs_i_load2
-
 /* y = M x (inv = 0) or M^-1 x (inv = 1) on tree tr's dofs [lo, lo + nd); y and x differ */
 static inline __attribute__((always_inline)) void tree_op(const cg_ws *cw, const cs_mass *M,
                                                           int tr, int lo, int nd, int inv,
@@ -98,24 +95,20 @@ static inline __attribute__((always_inline)) void tree_op(const cg_ws *cw, const
  * at the end: the same for every thread count and build, and two independent chains of
  * additions in place of one. */
 
-#define dot2 cs_i_dot2
-
-static inline double sum2(v2d a) { return a[0] + a[1]; }
-
-#define store2 cs_i_store2
+static inline double sum2(cs_v2d a) { return a[0] + a[1]; }
 
 /* y = b y + x (b = 0: y not read), the pairs of dofs explicit (the vectors may alias as far
  * as the compiler knows) */
 static inline __attribute__((always_inline)) void scale_add(double *y, double b, const double *x,
                                                             double xs, int nd)
 {
-    v2d bb = {b, b}, xx = {xs, xs};
+    cs_v2d bb = {b, b}, xx = {xs, xs};
     int q = 0;
     if (b == 0) {
-        for (; q + 1 < nd; q += 2) store2(y + q, xx * load2(x + q));
+        for (; q + 1 < nd; q += 2) cs_i_store2(y + q, xx * cs_i_load2(x + q));
         if (q < nd) y[q] = xs * x[q];
     } else {
-        for (; q + 1 < nd; q += 2) store2(y + q, xx * load2(x + q) + bb * load2(y + q));
+        for (; q + 1 < nd; q += 2) cs_i_store2(y + q, xx * cs_i_load2(x + q) + bb * cs_i_load2(y + q));
         if (q < nd) y[q] = xs * x[q] + b * y[q];
     }
 }
@@ -124,15 +117,15 @@ static inline __attribute__((always_inline)) void scale_add(double *y, double b,
 static inline __attribute__((always_inline)) void axpy(double *y, double alpha, const double *x,
                                                        int nd)
 {
-    v2d aa = {alpha, alpha};
+    cs_v2d aa = {alpha, alpha};
     int q = 0;
-    for (; q + 1 < nd; q += 2) store2(y + q, load2(y + q) + aa * load2(x + q));
+    for (; q + 1 < nd; q += 2) cs_i_store2(y + q, cs_i_load2(y + q) + aa * cs_i_load2(x + q));
     if (q < nd) y[q] += alpha * x[q];
 }
 
 /* s = -M^-1 g + beta s, Ms = M s; acc += (s'M d, s'M s, g's, s's) */
 static inline __attribute__((always_inline)) void
-direction_tree(cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, double beta, v2d *acc,
+direction_tree(cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, double beta, cs_v2d *acc,
                const int ND)
 {
     if (ND > 0) nd = ND;
@@ -140,17 +133,17 @@ direction_tree(cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, double beta,
     const double *Mg = cw->Mg + lo, *Md = cw->Md + lo, *g = cw->g + lo;
     scale_add(s, beta, Mg, -1, nd); /* beta = 0: s holds the last island's, or nothing yet */
     tree_op(cw, M, tr, lo, nd, 0, cw->Ms, cw->s);
-    acc[0] = dot2(acc[0], s, Md, nd);
-    acc[1] = dot2(acc[1], Ms, s, nd);
-    acc[2] = dot2(acc[2], g, s, nd);
-    acc[3] = dot2(acc[3], s, s, nd);
+    acc[0] = cs_i_dot2(acc[0], s, Md, nd);
+    acc[1] = cs_i_dot2(acc[1], Ms, s, nd);
+    acc[2] = cs_i_dot2(acc[2], g, s, nd);
+    acc[3] = cs_i_dot2(acc[3], s, s, nd);
 }
 
 /* a and d = a - a0 step by alpha s, Md by alpha Ms (fresh: d and Md formed anew), g = Md;
  * *acc += d'M d (the cost is half of it) */
 static inline __attribute__((always_inline)) void
 step_tree(cg_ws *cw, const cs_mass *M, const double *a0, double *a, int tr, int lo, int nd,
-          double alpha, int fresh, v2d *acc, const int ND)
+          double alpha, int fresh, cs_v2d *acc, const int ND)
 {
     if (ND > 0) nd = ND;
     double *d = cw->d + lo, *Md = cw->Md + lo, *g = cw->g + lo, *al = a + lo;
@@ -163,23 +156,23 @@ step_tree(cg_ws *cw, const cs_mass *M, const double *a0, double *a, int tr, int 
         tree_op(cw, M, tr, lo, nd, 0, cw->Md, cw->d);
     }
     memcpy(g, Md, sizeof(double) * (size_t)nd);
-    *acc = dot2(*acc, d, Md, nd);
+    *acc = cs_i_dot2(*acc, d, Md, nd);
 }
 
 /* Mg = M^-1 g; acc += (g'g, g'(Mg - Mg_old), g'Mg) */
 static inline __attribute__((always_inline)) void
-gradient_tree(cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, v2d *acc, const int ND)
+gradient_tree(cg_ws *cw, const cs_mass *M, int tr, int lo, int nd, cs_v2d *acc, const int ND)
 {
     if (ND > 0) nd = ND;
     tree_op(cw, M, tr, lo, nd, 1, cw->y, cw->g);
     const double *g = cw->g + lo, *y = cw->y + lo;
     double *Mg = cw->Mg + lo;
-    v2d a0 = acc[0], a1 = acc[1], a2 = acc[2];
+    cs_v2d a0 = acc[0], a1 = acc[1], a2 = acc[2];
     int q = 0;
     for (; q + 1 < nd; q += 2) {
-        v2d gq = load2(g + q), yq = load2(y + q);
+        cs_v2d gq = cs_i_load2(g + q), yq = cs_i_load2(y + q);
         a0 += gq * gq;
-        a1 += gq * (yq - load2(Mg + q));
+        a1 += gq * (yq - cs_i_load2(Mg + q));
         a2 += gq * yq;
         memcpy(Mg + q, &yq, sizeof yq);
     }
@@ -218,12 +211,12 @@ jmul(const double *J, const int *ci, int n, int nnz, const double *v, double *u,
     else
         for (int q = 0; q < nnz; q++) vl[q] = v[ci[q]];
     if (N == 3 && NNZ > 0 && NNZ % 2 == 0) { /* the three rows at once */
-        v2d s0 = {0, 0}, s1 = {0, 0}, s2 = {0, 0};
+        cs_v2d s0 = {0, 0}, s1 = {0, 0}, s2 = {0, 0};
         for (int q = 0; q < NNZ; q += 2) {
-            v2d x = load2(vl + q);
-            s0 += load2(J + q) * x;
-            s1 += load2(J + NNZ + q) * x;
-            s2 += load2(J + 2 * NNZ + q) * x;
+            cs_v2d x = cs_i_load2(vl + q);
+            s0 += cs_i_load2(J + q) * x;
+            s1 += cs_i_load2(J + NNZ + q) * x;
+            s2 += cs_i_load2(J + 2 * NNZ + q) * x;
         }
         u[0] = s0[0] + s0[1];
         u[1] = s1[0] + s1[1];
@@ -244,18 +237,18 @@ jtmul(const double *J, const int *ci, int n, int nnz, const double *f, double *g
     if (N > 0) n = N;
     if (NNZ > 0) nnz = NNZ;
     if (N == 3 && NNZ > 0 && NNZ % 2 == 0) {
-        v2d f0 = {f[0], f[0]}, f1 = {f[1], f[1]}, f2 = {f[2], f[2]};
+        cs_v2d f0 = {f[0], f[0]}, f1 = {f[1], f[1]}, f2 = {f[2], f[2]};
         if (NNZ % 6 == 0 && runs6(ci, NNZ)) { /* whole bodies: g's entries in pairs */
             for (int q = 0; q < NNZ; q += 2) {
-                v2d sum = load2(J + q) * f0 + load2(J + NNZ + q) * f1 + load2(J + 2 * NNZ + q) * f2;
+                cs_v2d sum = cs_i_load2(J + q) * f0 + cs_i_load2(J + NNZ + q) * f1 + cs_i_load2(J + 2 * NNZ + q) * f2;
                 double *gq = g + ci[q - q % 6] + q % 6;
-                v2d gv = load2(gq) - sum;
+                cs_v2d gv = cs_i_load2(gq) - sum;
                 memcpy(gq, &gv, sizeof gv);
             }
             return;
         }
         for (int q = 0; q < NNZ; q += 2) {
-            v2d sum = load2(J + q) * f0 + load2(J + NNZ + q) * f1 + load2(J + 2 * NNZ + q) * f2;
+            cs_v2d sum = cs_i_load2(J + q) * f0 + cs_i_load2(J + NNZ + q) * f1 + cs_i_load2(J + 2 * NNZ + q) * f2;
             g[ci[q]] -= sum[0];
             g[ci[q + 1]] -= sum[1];
         }
@@ -349,12 +342,12 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     cs_line L;
     cs_i_line_layout(w, isl, cw->quad, &L);
     /* the start: d, M d, J a - a_ref, cost, gradient, M^-1 g */
-    v2d dMd2 = {0, 0}, gMg2 = {0, 0}; /* d'M d, g'M^-1 g, summed as in the iterations */
+    cs_v2d dMd2 = {0, 0}, gMg2 = {0, 0}; /* d'M d, g'M^-1 g, summed as in the iterations */
     FOR_TREES(w, M, isl, tr, lo, nd) {
         for (int q = lo; q < lo + nd; q++) d[q] = a[q] - p->a0[q];
         tree_op(cw, M, tr, lo, nd, 0, Md, d);
         memcpy(g + lo, Md + lo, sizeof(double) * (size_t)nd);
-        dMd2 = dot2(dMd2, d + lo, Md + lo, nd);
+        dMd2 = cs_i_dot2(dMd2, d + lo, Md + lo, nd);
     }
     double cost = 0.5 * sum2(dMd2);
     if (!cw->jres_at_a[isl]) /* the warm start made them */
@@ -366,7 +359,7 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     cost += blocks_eval(cw, w, isl, 0, &L);
     FOR_TREES(w, M, isl, tr, lo, nd) {
         tree_op(cw, M, tr, lo, nd, 1, Mg, g);
-        gMg2 = dot2(gMg2, g + lo, Mg + lo, nd);
+        gMg2 = cs_i_dot2(gMg2, g + lo, Mg + lo, nd);
     }
     double gMg = sum2(gMg2);
     *iters = 0;
@@ -376,7 +369,7 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     cs_iter_status status = CS_ITER_LIMIT;
     while (iter < max_iter) {
         /* the direction, its M product and the line's scalars */
-        v2d dots[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}}; /* s'M d, s'M s, g's, s's */
+        cs_v2d dots[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}}; /* s'M d, s'M s, g's, s's */
         FOR_TREES(w, M, isl, tr, lo, nd) {
             if (nd == 6) direction_tree(cw, M, tr, lo, nd, beta, dots, 6);
             else direction_tree(cw, M, tr, lo, nd, beta, dots, 0);
@@ -396,7 +389,7 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
             break;
         }
         /* the step, and the cost and gradient there */
-        dMd2 = (v2d){0, 0};
+        dMd2 = (cs_v2d){0, 0};
         int fresh = (iter + 1) % REFRESH == 0;
         FOR_TREES(w, M, isl, tr, lo, nd) {
             if (nd == 6) step_tree(cw, M, p->a0, a, tr, lo, nd, alpha, fresh, &dMd2, 6);
@@ -409,7 +402,7 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
             }
         double c = 0.5 * sum2(dMd2) + blocks_eval(cw, w, isl, fresh ? 0 : alpha, &L);
         double den = gMg;
-        v2d gr[3] = {{0, 0}, {0, 0}, {0, 0}}; /* g'g, g'(M^-1 g - M^-1 g_old), g'M^-1 g */
+        cs_v2d gr[3] = {{0, 0}, {0, 0}, {0, 0}}; /* g'g, g'(M^-1 g - M^-1 g_old), g'M^-1 g */
         FOR_TREES(w, M, isl, tr, lo, nd) {
             if (nd == 6) gradient_tree(cw, M, tr, lo, nd, gr, 6);
             else gradient_tree(cw, M, tr, lo, nd, gr, 0);
