@@ -287,32 +287,13 @@ double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl)
  * triangular solves. L and then L^-1 take A's lower triangle; the product's off-diagonal
  * entries go to the upper triangle and its diagonal to d (neither is read again), then are
  * mirrored. */
-/* A's Cholesky factor L in its lower triangle, as cs_i_chol (the same operations in the same
- * order), for N x N at compile time; -1 when A is not positive definite */
-static inline __attribute__((always_inline)) int chol_fixed(double *A, const int N)
-{
-    for (int j = 0; j < N; j++) {
-        double s = A[j * N + j];
-        for (int k = 0; k < j; k++) s -= A[j * N + k] * A[j * N + k];
-        if (!(s > 0)) return -1;
-        double d = sqrt(s);
-        A[j * N + j] = d;
-        for (int i = j + 1; i < N; i++) {
-            double t = A[i * N + j];
-            for (int k = 0; k < j; k++) t -= A[i * N + k] * A[j * N + k];
-            A[i * N + j] = t / d;
-        }
-    }
-    return 0;
-}
-
 /* N > 0 fixes n at compile time (a free body's 6 x 6 blocks, inverted once per tree and
  * solve: the unrolled form takes a fraction of the instructions) */
 static inline __attribute__((always_inline)) void invert_spd(int n, double *A, double *d,
                                                              const int N)
 {
     if (N > 0) n = N;
-    if (N > 0 ? chol_fixed(A, N) : cs_i_chol(n, A)) { /* not PD (cannot happen): the identity */
+    if (cs_i_chol_n(n, A, N)) { /* not PD (cannot happen): the identity */
         for (int i = 0; i < n * n; i++) A[i] = i % (n + 1) == 0;
         return;
     }

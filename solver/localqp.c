@@ -18,22 +18,7 @@
 #include <math.h>
 #include <string.h>
 
-int cs_i_chol(int n, double *A)
-{
-    for (int j = 0; j < n; j++) {
-        double s = A[j * n + j];
-        for (int k = 0; k < j; k++) s -= A[j * n + k] * A[j * n + k];
-        if (!(s > 0)) return -1;
-        double d = sqrt(s);
-        A[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
-            double t = A[i * n + j];
-            for (int k = 0; k < j; k++) t -= A[i * n + k] * A[j * n + k];
-            A[i * n + j] = t / d;
-        }
-    }
-    return 0;
-}
+int cs_i_chol(int n, double *A) { return cs_i_chol_n(n, A, 0); }
 
 void cs_i_chol_solve(int n, const double *L, double *x)
 {
