@@ -15,8 +15,7 @@
  * The convex cone problem of PGS has instead g'(t) = phi(t) - lam t = 0, i.e. v_0 = lam t > 0
  * when sliding: the normal velocity that lifts sliding bodies (de Saxce's coupling). Here
  * the normal row alone decides the normal, so nothing but the normal row pushes apart. */
-#include "coulomb.h"
-#include "solver_internal.h"
+#include "coulomb_internal.h"
 
 #include <float.h>
 #include <math.h>
@@ -367,27 +366,6 @@ int cs_coulomb_block(int dim, const double *G, const double *c, const double *mu
 
 /* ---- the method ---------------------------------------------------------------------- */
 
-/* The previous step's forces, the warm start. A block is matched with a kept one of the
- * same kind, trees and rows whose normal row is nearly the same: two random projections of
- * the row's Jacobian (the contact point's lever arms) agree to 1e-3. Contact sets of
- * manifolds change order and size from step to step, so the block index alone is no key. */
-typedef struct {
-    int kind, t0, t1, nrow;
-    double sig[2];
-    double f[CS_MAXDIM];
-} keep;
-
-struct cs_coulomb_ws {
-    int n, cap;           /* kept blocks */
-    keep *k;
-    long long *ord;       /* kept blocks sorted by (trees, index): key * 2^24 + index */
-    int cap_blk;
-    int *pat;             /* per block: the pyramid's last active pattern */
-    int *match;           /* per block: the kept block it continues, -1 none */
-    cs_bqp *bqp;          /* per elliptic block: G's factors */
-    int *bqp_ok;          /* 1 where bqp was prepared */
-};
-
 #define KEY_POS (1LL << 24)
 
 static double weight(int col, int i)
@@ -412,14 +390,14 @@ static long long pair_key(int kind, int t0, int t1)
     return (((long long)kind * 4096 + (t0 + 1)) * (1LL << 20) + (t1 + 1)) % (1LL << 38);
 }
 
-static void *coulomb_create(const cs_solver_ws *w)
+void *cs_i_coulomb_create(const cs_solver_ws *w)
 {
     (void)w;
     return cs_calloc(1, sizeof(struct cs_coulomb_ws));
 }
 
 /* before the islands: per-step storage, and each block's match among the kept blocks */
-static int coulomb_reserve(void *ws, const cs_solver_ws *w)
+int cs_i_coulomb_reserve(void *ws, const cs_solver_ws *w)
 {
     struct cs_coulomb_ws *cw = ws;
     const cs_efc *e = w->p->efc;
@@ -428,9 +406,15 @@ static int coulomb_reserve(void *ws, const cs_solver_ws *w)
         if (cs_i_resize((void **)&cw->pat, sizeof(int), c) ||
             cs_i_resize((void **)&cw->match, sizeof(int), c) ||
             cs_i_resize((void **)&cw->bqp_ok, sizeof(int), c) ||
-            cs_i_resize((void **)&cw->bqp, sizeof(cs_bqp), c))
+            cs_i_resize((void **)&cw->bqp, sizeof(cs_bqp), c) ||
+            cs_i_resize((void **)&cw->aa, sizeof(double) * AA_SLOTS, c))
             return -1;
         cw->cap_blk = c;
+    }
+    if (e->nefc > cw->cap_row) {
+        int c = cs_i_more(e->nefc);
+        if (cs_i_resize((void **)&cw->aref0, sizeof(double), c)) return -1;
+        cw->cap_row = c;
     }
     for (int k = 0; k < e->nblock; k++) {
         cw->pat[k] = 0;
@@ -447,7 +431,7 @@ static int coulomb_reserve(void *ws, const cs_solver_ws *w)
         signature(e, k, sig);
         for (int i = lo; i < cw->n && cw->ord[i] / KEY_POS == key; i++) {
             int j = (int)(cw->ord[i] % KEY_POS);
-            const keep *kp = &cw->k[j];
+            const cs_coulomb_keep *kp = &cw->k[j];
             if (kp->nrow != e->blk_nrow[k] || kp->t0 != e->blk_tree[2 * k] ||
                 kp->t1 != e->blk_tree[2 * k + 1])
                 continue;
@@ -462,7 +446,7 @@ static int coulomb_reserve(void *ws, const cs_solver_ws *w)
 }
 
 /* after the islands: the forces kept for the next step's warm start */
-static void coulomb_end(void *ws, cs_solver_ws *w)
+void cs_i_coulomb_end(void *ws, cs_solver_ws *w)
 {
     struct cs_coulomb_ws *cw = ws;
     const cs_efc *e = w->p->efc;
@@ -470,13 +454,13 @@ static void coulomb_end(void *ws, cs_solver_ws *w)
     cw->n = 0; /* no warm start next step unless all is kept */
     if (e->nblock > cw->cap) {
         int c = cs_i_more(e->nblock);
-        if (cs_i_resize((void **)&cw->k, sizeof(keep), c) ||
+        if (cs_i_resize((void **)&cw->k, sizeof(cs_coulomb_keep), c) ||
             cs_i_resize((void **)&cw->ord, sizeof(long long), c))
             return;
         cw->cap = c;
     }
     for (int b = 0; b < e->nblock; b++) {
-        keep *k = &cw->k[b];
+        cs_coulomb_keep *k = &cw->k[b];
         k->kind = e->blk_kind[b];
         k->t0 = e->blk_tree[2 * b];
         k->t1 = e->blk_tree[2 * b + 1];
@@ -489,7 +473,7 @@ static void coulomb_end(void *ws, cs_solver_ws *w)
     cw->n = e->nblock;
 }
 
-static void coulomb_destroy(void *ws)
+void cs_i_coulomb_destroy(void *ws)
 {
     struct cs_coulomb_ws *cw = ws;
     if (!cw) return;
@@ -499,6 +483,8 @@ static void coulomb_destroy(void *ws)
     cs_free(cw->match);
     cs_free(cw->bqp);
     cs_free(cw->bqp_ok);
+    cs_free(cw->aref0);
+    cs_free(cw->aa);
     cs_free(cw);
 }
 
@@ -563,24 +549,48 @@ static double update(struct cs_coulomb_ws *cw, cs_solver_ws *w, const cs_efc *e,
     return dv;
 }
 
+double cs_i_coulomb_residual(const cs_solver_ws *w, int isl, int with_G, int pyramid)
+{
+    const cs_efc *e = w->p->efc;
+    const cs_solver_opts *o = w->o;
+    double h = o->timestep > 0 ? o->timestep : 1, worst = 0, j[CS_MAXROWS], res[3];
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k];
+        cs_i_resid(e, k, w->a, j);
+        double g = with_G ? w->G[w->Gadr[k]] : e->dA[r0];
+        if (!(g > 0)) g = 1;
+        cs_i_coulomb_resid(e, k, e->force + r0, j, g, h, pyramid, res);
+        double r = fmax(res[0], fmax(res[1], res[2])) * h * g;
+        if (!(r <= worst)) worst = r; /* NaN wins */
+    }
+    return worst;
+}
+
 static cs_iter_status coulomb_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
                                       int max_iter, int handoff, int *iters)
 {
     (void)thread;
-    (void)handoff;
     struct cs_coulomb_ws *cw = ws;
     const cs_problem *p = w->p;
     cs_efc *e = p->efc;
     const cs_solver_opts *o = w->o;
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
     int pyramid = o->coulomb_cone == CS_CONE_PYRAMIDAL;
+    /* from another method's forces, or (none yet) from the previous step's */
+    int start = 0;
+    if (handoff)
+        for (int b = 0; b < nbk && !start; b++) {
+            int k = w->isl_blocks[badr + b];
+            for (int r = 0; r < e->blk_nrow[k]; r++) start |= e->force[e->blk_row[k] + r] != 0;
+        }
+    cs_i_prepare_island(w, isl, CS_NEED_W | CS_NEED_G);
     for (int b = 0; b < nbk; b++) {
         int k = w->isl_blocks[badr + b];
         prepare(cw, w, k, pyramid);
         /* warm start: the same block's forces of the previous step */
         double *f = e->force + e->blk_row[k];
-        if (cw->match[k] >= 0) {
-            const keep *kp = &cw->k[cw->match[k]];
+        if (!start && cw->match[k] >= 0) {
+            const cs_coulomb_keep *kp = &cw->k[cw->match[k]];
             memcpy(f, kp->f, sizeof(double) * (size_t)kp->nrow);
             cs_i_apply(w, e, k, f, w->a);
             w->ist[isl].warm_used = 1;
@@ -602,51 +612,34 @@ static cs_iter_status coulomb_iterate(void *ws, cs_solver_ws *w, int thread, int
         }
     }
     *iters = it;
-    w->ist[isl].improvement = dv * h;
+    (void)dv;
+    w->ist[isl].improvement = cs_i_coulomb_residual(w, isl, 1, pyramid);
     return status;
 }
 
 /* ---- statistics --------------------------------------------------------------------- */
 
-static void coulomb_stats(void *ws, cs_solver_ws *w, int isl)
+void cs_i_coulomb_resid(const cs_efc *e, int k, const double *f, const double *j, double gnn,
+                        double h, int pyramid, double res[3])
 {
-    (void)ws;
-    const cs_problem *p = w->p;
-    cs_island_stats *st = &w->ist[isl];
-    const cs_efc *e = p->efc;
-    const cs_solver_opts *o = w->o;
-    int pyramid = o->coulomb_cone == CS_CONE_PYRAMIDAL;
-    double h = o->timestep > 0 ? o->timestep : 1;
-    double cone = 0, sig = 0, dis = 0, power = 0, stab = 0, j[CS_MAXROWS];
-    for (int b = 0; b < w->isl_block_num[isl]; b++) {
-        int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k];
-        int n = e->blk_nrow[k], kind = e->blk_kind[k];
-        const double *f = e->force + r0, *G = w->G + w->Gadr[k];
-        cs_i_resid(e, k, w->a, j);
-        double vp[CS_MAXROWS], vs[CS_MAXROWS]; /* end-of-step velocity, its target */
-        for (int i = 0; i < n; i++) {
-            vs[i] = e->vel[r0 + i] + h * e->aref[r0 + i];
-            vp[i] = vs[i] + h * j[i];
-            power += f[i] * vp[i];
-            stab += f[i] * vs[i];
-        }
-        if (kind == CS_BLOCK_EQUALITY) { /* no cone, no Signorini: the rows' velocity */
-            for (int i = 0; i < n; i++)
-                sig = fmax(sig, fabs(vp[i] - vs[i]) / (h * G[i * n + i]));
-            continue;
-        }
-        if (kind == CS_BLOCK_FRICTIONLOSS) {
-            double F = e->frictionloss[r0], rho = 1 / (h * G[0]);
-            cone = fmax(cone, fabs(f[0]) - F);
-            dis = fmax(dis, fabs(f[0] - fmin(F, fmax(-F, f[0] - rho * vp[0]))));
-            continue;
-        }
-        /* Signorini: min(f_n, rho (v_n+ - v*)) with rho = 1/(h G_nn) turning the velocity
-         * into the force that would remove it */
-        double rho = 1 / (h * G[0]);
-        sig = fmax(sig, fabs(fmin(f[0], rho * (vp[0] - vs[0]))));
-        cone = fmax(cone, -f[0]);
-        if (n == 1 || kind != CS_BLOCK_ELLIPTIC) continue;
+    int r0 = e->blk_row[k], n = e->blk_nrow[k], kind = e->blk_kind[k];
+    double rho = 1 / (h * gnn);
+    res[0] = res[1] = res[2] = 0;
+    if (kind == CS_BLOCK_EQUALITY) { /* no cone, no Signorini: the rows' velocity */
+        for (int i = 0; i < n; i++) res[1] = fmax(res[1], fabs(j[i]) / gnn);
+        return;
+    }
+    if (kind == CS_BLOCK_FRICTIONLOSS) {
+        double F = e->frictionloss[r0];
+        res[0] = fmax(0, fabs(f[0]) - F);
+        res[2] = fabs(f[0] - fmin(F, fmax(-F, f[0] - rho * h * j[0])));
+        return;
+    }
+    /* Signorini: min(f_n, rho (v_n+ - v*)) with rho = 1/(h G_nn) turning the velocity into
+     * the force that would remove it; v+ - v* = h j */
+    res[1] = fabs(fmin(f[0], rho * h * j[0]));
+    double cone = -f[0];
+    if (n > 1 && kind == CS_BLOCK_ELLIPTIC) {
         const double *mu = e->blk_friction + 5 * k;
         /* cone: ||D^-1 f_t|| (or the pyramid's sum) beyond f_n */
         double s = 0;
@@ -660,7 +653,7 @@ static void coulomb_stats(void *ws, cs_solver_ws *w, int isl)
         double y[5], z[5], fn = fmax(f[0], 0), nz = 0;
         for (int i = 1; i < n; i++) {
             y[i - 1] = f[i] / mu[i - 1];
-            z[i - 1] = y[i - 1] - rho * mu[i - 1] * vp[i];
+            z[i - 1] = y[i - 1] - rho * mu[i - 1] * h * j[i];
         }
         if (pyramid) { /* projection onto the l1 ball of radius fn (sort-free bisection) */
             double s1 = 0;
@@ -682,7 +675,40 @@ static void coulomb_stats(void *ws, cs_solver_ws *w, int isl)
             if (nz > fn)
                 for (int i = 0; i < n - 1; i++) z[i] *= nz > 0 ? fn / nz : 0;
         }
-        for (int i = 0; i < n - 1; i++) dis = fmax(dis, fabs(y[i] - z[i]) * mu[i]);
+        for (int i = 0; i < n - 1; i++) res[2] = fmax(res[2], fabs(y[i] - z[i]) * mu[i]);
+    }
+    res[0] = fmax(0, cone);
+}
+
+void cs_i_coulomb_stats(void *ws, cs_solver_ws *w, int isl)
+{
+    (void)ws;
+    const cs_problem *p = w->p;
+    cs_island_stats *st = &w->ist[isl];
+    const cs_efc *e = p->efc;
+    const cs_solver_opts *o = w->o;
+    int pyramid = o->coulomb_cone == CS_CONE_PYRAMIDAL;
+    double h = o->timestep > 0 ? o->timestep : 1;
+    double cone = 0, sig = 0, dis = 0, power = 0, stab = 0, j[CS_MAXROWS], res[3];
+    cs_i_prepare_island(w, isl, CS_NEED_G); /* the proximal method's islands have none */
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k];
+        int n = e->blk_nrow[k];
+        const double *f = e->force + r0, *G = w->G + w->Gadr[k];
+        cs_i_resid(e, k, w->a, j);
+        for (int i = 0; i < n; i++) { /* end-of-step velocity, its target */
+            double vs = e->vel[r0 + i] + h * e->aref[r0 + i], vp = vs + h * j[i];
+            power += f[i] * vp;
+            stab += f[i] * vs;
+        }
+        cs_i_coulomb_resid(e, k, f, j, G[0], h, pyramid, res);
+        if (e->blk_kind[k] == CS_BLOCK_EQUALITY) { /* per row: its own G_ii */
+            res[1] = 0;
+            for (int i = 0; i < n; i++) res[1] = fmax(res[1], fabs(j[i]) / G[i * n + i]);
+        }
+        cone = fmax(cone, res[0]);
+        sig = fmax(sig, res[1]);
+        dis = fmax(dis, res[2]);
     }
     st->feasibility = fmax(0, cone);
     st->stationarity = sig;
@@ -695,11 +721,11 @@ const cs_method cs_method_coulomb = {
     .name = "Coulomb",
     .slot = CS_METHOD_COULOMB,
     .needs = CS_NEED_W | CS_NEED_G, /* G = J W: the rows' R is 0 */
-    .create = coulomb_create,
-    .destroy = coulomb_destroy,
-    .reserve = coulomb_reserve,
+    .create = cs_i_coulomb_create,
+    .destroy = cs_i_coulomb_destroy,
+    .reserve = cs_i_coulomb_reserve,
     .iterate = coulomb_iterate,
     .store = cs_i_store_decode,
-    .stats = coulomb_stats,
-    .end = coulomb_end,
+    .stats = cs_i_coulomb_stats,
+    .end = cs_i_coulomb_end,
 };

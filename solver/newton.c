@@ -904,7 +904,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
     cs_island_stats *st = &w->ist[isl];
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], nv = w->isl_nv[isl];
     double *a = w->a, *g = nw->grad, *dir = nw->dir, *Md = nw->Mdir, *H;
-    double scale = cs_i_scale(w, p, isl), cost = 0;
+    double scale = cs_i_scale(w, p, isl), cost = 0, tol = w->tol[thread];
     int dmax = o->newton_dense_max == 0 ? nw->dmax : o->newton_dense_max;
     if (dmax > nw->dmax) dmax = nw->dmax;
     int dense = nv <= dmax, narrow_ok = o->newton_dense_max == 0 && nv <= NARROW_MAX;
@@ -928,7 +928,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
         at_a = 1;
         if (iter > 0) {
             st->improvement = scale * (cost - c);
-            if (st->improvement < o->tolerance) {
+            if (st->improvement < tol) {
                 status = CS_ITER_CONVERGED;
                 break;
             }
@@ -942,17 +942,17 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
          * gap 1/2 g'M^-1 g (a bound on the cost's error) meet the tolerance, or its gradient
          * and the Newton decrement 1/2 g'H^-1 g below. Otherwise (MuJoCo up to 3.3) one
          * step always: the warm start's forces lag the optimum by up to the tolerance */
-        if ((iter > 0 || handoff) && scale * sqrt(gn) < o->tolerance) {
+        if ((iter > 0 || handoff) && scale * sqrt(gn) < tol) {
             status = CS_ITER_CONVERGED;
             break;
         }
-        int warm_test = o->newton_early && iter == 0 && !handoff && scale * sqrt(gn) < o->tolerance;
+        int warm_test = o->newton_early && iter == 0 && !handoff && scale * sqrt(gn) < tol;
         if (warm_test) {
             double gMg = 0;
             CS_FOR_ISLAND_DOFS(w, p, isl, q) Md[q] = g[q];
             cs_i_mass_solve(w, p, isl, Md);
             CS_FOR_ISLAND_DOFS(w, p, isl, q) gMg += g[q] * Md[q];
-            if (fmax(0, 0.5 * scale * gMg) < o->tolerance) {
+            if (fmax(0, 0.5 * scale * gMg) < tol) {
                 status = CS_ITER_CONVERGED;
                 break;
             }
@@ -1002,7 +1002,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
         if (warm_test) {
             double gd = 0; /* -g'H^-1 g: twice the decrement, negated */
             CS_FOR_ISLAND_DOFS(w, p, isl, q) gd += g[q] * dir[q];
-            if (fmax(0, -0.5 * scale * gd) < o->tolerance) {
+            if (fmax(0, -0.5 * scale * gd) < tol) {
                 status = CS_ITER_CONVERGED;
                 break;
             }

@@ -31,6 +31,7 @@ void cs_solver_opts_default(cs_solver_opts *o)
     o->stats = 0;
     o->timestep = 0;
     o->coulomb_cone = CS_CONE_ELLIPTIC;
+    o->coulomb_method = CS_COULOMB_AUTO;
     o->noslip_iterations = 0;
     o->noslip_tolerance = 1e-6;
 }
@@ -70,6 +71,7 @@ cs_solver_ws *cs_solver_create(int nv, int ntree)
              (w->isl_trees = cs_malloc(sizeof(int) * nt)) && (w->isl_nv = cs_malloc(sizeof(int) * nt)) &&
              (w->isl_block_adr = cs_malloc(sizeof(int) * (nt + 1))) &&
              (w->isl_block_num = cs_malloc(sizeof(int) * (nt + 1))) &&
+             (w->isl_prep = cs_malloc(sizeof(int) * (nt + 1))) &&
              (w->ist = cs_malloc(sizeof(cs_island_stats) * nt));
     if (!ok || cs_solver_set_threads(w, 1) < 0) {
         cs_solver_free(w);
@@ -83,14 +85,14 @@ void cs_solver_free(cs_solver_ws *w)
     if (!w) return;
     cs_pool_free(w->pool);
     for (int i = 0; i < CS_METHOD_COUNT; i++)
-        for (int r = 0; r < 2; r++) {
-            const cs_method *m = r ? cs_plans[i].finish : cs_plans[i].run;
+        for (int r = 0; r < 3; r++) {
+            const cs_method *m = r == 2 ? cs_plans[i].inner : r ? cs_plans[i].finish : cs_plans[i].run;
             if (m && w->mws[m->slot] && m->destroy) m->destroy(w->mws[m->slot]);
             if (m) w->mws[m->slot] = NULL;
         }
     void *arr[] = {w->a, w->s0, w->s1, w->s2, w->s3, w->uf, w->tree_island, w->tadjadr,
                    w->tadj, w->isl_tree_adr, w->isl_tree_num, w->isl_trees, w->isl_nv,
-                   w->isl_block_adr, w->isl_block_num, w->isl_blocks, w->ist, w->Gadr, w->W,
+                   w->isl_block_adr, w->isl_block_num, w->isl_blocks, w->isl_prep, w->ist, w->Gadr, w->W,
                    w->G};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(w);
@@ -357,9 +359,32 @@ static void stage_prepare(cs_solver_ws *w, int thread, int isl)
     st->nblock = w->isl_block_num[isl];
     st->nv = w->isl_nv[isl];
     CS_FOR_ISLAND_DOFS(w, p, isl, q) w->a[q] = p->a0[q];
-    if (w->needs & (CS_NEED_W | CS_NEED_G))
-        for (int b = 0; b < w->isl_block_num[isl]; b++)
-            prepare_block(w, p, w->isl_blocks[w->isl_block_adr[isl] + b], w->needs);
+    w->isl_prep[isl] = 0;
+    cs_i_prepare_island(w, isl, w->prep);
+}
+
+void cs_i_prepare_island(cs_solver_ws *w, int isl, int needs)
+{
+    if (needs & CS_NEED_G) needs |= CS_NEED_W;
+    needs &= w->needs;
+    if ((needs & ~w->isl_prep[isl]) == 0) return;
+    /* W again with G: prepare_block makes both in one pass */
+    for (int b = 0; b < w->isl_block_num[isl]; b++)
+        prepare_block(w, w->p, w->isl_blocks[w->isl_block_adr[isl] + b], needs);
+    w->isl_prep[isl] |= needs;
+}
+
+cs_iter_status cs_i_inner(cs_solver_ws *w, int thread, int isl, int max_iter, int handoff,
+                          double tol, int *iters)
+{
+    const cs_method *m = cs_plans[w->o->type].inner;
+    *iters = 0;
+    if (!m) return CS_ITER_STALLED;
+    double keep = w->tol[thread];
+    w->tol[thread] = tol;
+    cs_iter_status s = m->iterate(w->mws[m->slot], w, thread, isl, max_iter, handoff, iters);
+    w->tol[thread] = keep;
+    return s;
 }
 
 static void stage_warm_start(cs_solver_ws *w, int thread, int isl)
@@ -375,9 +400,12 @@ static void stage_iterate(cs_solver_ws *w, int thread, int isl)
     const cs_plan *plan = &cs_plans[w->o->type];
     cs_island_stats *st = &w->ist[isl];
     int it = 0, fin = 0, max = w->o->max_iter;
+    w->tol[thread] = w->o->tolerance;
     cs_iter_status s = plan->run->iterate(w->mws[plan->run->slot], w, thread, isl, max, 0, &it);
-    if (s == CS_ITER_HANDOFF && plan->finish && it < max)
+    if (s == CS_ITER_HANDOFF && plan->finish && it < max) {
+        cs_i_prepare_island(w, isl, plan->finish->needs);
         plan->finish->iterate(w->mws[plan->finish->slot], w, thread, isl, max - it, 1, &fin);
+    }
     st->iterations = it + fin;
     st->finish = fin;
 }
@@ -468,8 +496,12 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
         }
     /* prepare, global part: what the plan needs, the storage, the islands */
     const cs_plan *plan = &cs_plans[o->type];
-    int needs = plan->run->needs | (plan->finish ? plan->finish->needs : 0);
-    if (o->stats || noslip_on(o)) needs |= CS_NEED_W; /* the dual cost of the forces; noslip */
+    /* prep: what every island gets; needs: the storage, also for what the finishing method
+     * prepares on the islands it runs on (its needs made just before it runs) */
+    int prep = plan->run->needs;
+    if (o->stats || noslip_on(o)) prep |= CS_NEED_W; /* the dual cost of the forces; noslip */
+    int needs = prep | (plan->finish ? plan->finish->needs : 0) |
+                (plan->inner ? plan->inner->needs : 0);
     double tr = 0;
     for (int i = 0; i < M->nv; i++) tr += M->qM[M->dof_Madr[i]];
     cs_problem ps = *p;
@@ -478,7 +510,10 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     w->o = o;
     w->a_warm = a_warm;
     w->needs = needs;
-    if (reserve(w, e, needs) || method_reserve(w, plan->run) || method_reserve(w, plan->finish)) {
+    w->prep = prep;
+    if (reserve(w, e, needs) || method_reserve(w, plan->run) ||
+        (plan->finish && plan->finish->slot != plan->run->slot && method_reserve(w, plan->finish)) ||
+        method_reserve(w, plan->inner)) {
         w->p = NULL;
         return CS_SOLVE_NOMEM;
     }

@@ -29,6 +29,14 @@ typedef enum {
     CS_METHOD_COUNT
 } cs_solve_method;
 
+/* The Coulomb model's methods (coulomb.h). */
+typedef enum {
+    CS_COULOMB_AUTO = 0,   /* proximal Newton on islands of more than two blocks with the
+                              elliptic cone, block Gauss-Seidel on the others (default) */
+    CS_COULOMB_NSGS = 1,   /* block Gauss-Seidel on every island */
+    CS_COULOMB_NEWTON = 2  /* proximal Newton on every island (elliptic cone) */
+} cs_coulomb_method;
+
 typedef struct {
     const cs_mass *M;   /* factored */
     const double *a0;   /* nv: unconstrained acceleration */
@@ -79,6 +87,7 @@ typedef struct {
     double timestep;  /* the step h: rows are (v+ - v*)/h; the sweeps stop when no block
                          changes its velocities by more than tolerance (m/s) */
     int coulomb_cone; /* cs_cone_type: the friction set, ellipsoid or pyramid */
+    int coulomb_method; /* cs_coulomb_method: which method solves an island */
 } cs_solver_opts;
 
 void cs_solver_opts_default(cs_solver_opts *o);
@@ -91,6 +100,8 @@ typedef struct {
     int newton_dense;       /* Newton steps made: 1 dense factor, 2 CG (0: none) */
     int newton_tree;        /* 1: the dense factor on the Hessian's elimination forest */
     int noslip;             /* sweeps of the noslip pass (not in iterations) */
+    int outer;              /* the Coulomb model's proximal Newton: its outer iterations
+                               (0: the island was solved by block Gauss-Seidel alone) */
     double improvement;     /* last scaled improvement */
     /* with opts.stats only: */
     double primal_cost;     /* 1/2 (a-a0)^T M (a-a0) + sum l(J a - a_ref) at the final a */

@@ -122,10 +122,21 @@ typedef struct cs_method {
 typedef struct {
     const cs_method *run;
     const cs_method *finish;
+    const cs_method *inner; /* a method the run method solves subproblems with, through
+                               cs_i_inner (NULL: none) */
 } cs_plan;
 
 extern const cs_plan cs_plans[CS_METHOD_COUNT];
-extern const cs_method cs_method_pgs, cs_method_newton, cs_method_cg, cs_method_coulomb;
+extern const cs_method cs_method_pgs, cs_method_newton, cs_method_cg, cs_method_coulomb,
+    cs_method_coulomb_newton;
+
+/* The plan's inner method on island isl from w->a (its iterate hook; *iters: iterations),
+ * stopping at tolerance tol. */
+cs_iter_status cs_i_inner(cs_solver_ws *w, int thread, int isl, int max_iter, int handoff,
+                          double tol, int *iters);
+/* W (and G) of the island's blocks as needs asks, where the prepare stage has not made them
+ * yet (a method or statistics that need them for some islands only). */
+void cs_i_prepare_island(cs_solver_ws *w, int isl, int needs);
 
 /* ---- the driver's workspace ---------------------------------------------------------- */
 struct cs_solver_ws {
@@ -141,6 +152,7 @@ struct cs_solver_ws {
     int nisland;
     int *isl_tree_adr, *isl_tree_num, *isl_trees, *isl_nv;
     int *isl_block_adr, *isl_block_num, *isl_blocks;
+    int *isl_prep;                   /* per island: the CS_NEED_* its blocks have now */
     cs_island_stats *ist;
     /* per step, grown as needed */
     int cap_block, cap_W, cap_G;
@@ -149,11 +161,15 @@ struct cs_solver_ws {
     int nG;                          /* sum of nrow^2 over the step's blocks */
     double *W;                       /* nnz, CS_NEED_W: M^-1 J^T, laid out as J */
     double *G;                       /* nG, CS_NEED_G: J M^-1 J^T + R (row-major) */
-    int needs;                       /* what the solve in progress prepares */
+    int needs;                       /* the storage the solve in progress has (CS_NEED_*) */
+    int prep;                        /* what the prepare stage makes for every island */
     /* the methods' own workspaces, by slot (made at the first solve that runs them) */
     void *mws[CS_METHOD_COUNT];
     /* threads */
     int nthread;
+    double tol[64];                  /* per thread: the stopping tolerance of the method
+                                        iterating there (opts.tolerance, or an inner
+                                        method's own, cs_i_inner) */
     struct cs_pool *pool;
     /* the solve in progress (read by the worker threads) */
     const cs_problem *p;
