@@ -186,6 +186,14 @@ static void print_model(const cs_model *m)
                                 ? "coulomb (hard Signorini normal, exact Coulomb friction; solver, "
                                   "impratio and solimp unused)"
                                 : "soft (MuJoCo's soft convex model)");
+    if (o->contact == CS_CONTACT_COULOMB)
+        printf("  coulomb_solver %s\n",
+               o->coulomb_solver == CS_COULOMB_SOLVER_NSGS
+                   ? "nsgs (block Gauss-Seidel on every island)"
+                   : o->coulomb_solver == CS_COULOMB_SOLVER_NEWTON
+                         ? "newton (proximal Newton on every island; the pyramid: Gauss-Seidel)"
+                         : "auto (proximal Newton on islands of more than two contacts, "
+                           "Gauss-Seidel on the others and with the pyramid)");
     printf("  flags: contact %s, gravity %s, constraint %s, warmstart %s, refsafe %s, "
            "filterparent %s, override %s, island %s, multiccd %s, energy %s\n\n",
            o->disableflags & CS_DSBL_CONTACT ? "off" : "on",

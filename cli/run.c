@@ -480,7 +480,8 @@ static int run_run(int argc, char **argv)
         act.pending = 512;
     }
     double t0 = now(), sumcon = 0, sumit = 0, maxpen = 0;
-    long atlimit = 0, dropsteps = 0, dropped = 0;
+    long atlimit = 0, dropsteps = 0, dropped = 0, worst_step = -1;
+    double worst_res = -1; /* the Coulomb model's residual (m/s), the worst step's */
     int maxcon = 0;
     long k = 0; /* steps taken; d holds state k */
     while (k < n && !interrupted) {
@@ -556,6 +557,11 @@ static int run_run(int argc, char **argv)
         if (d->ncon > maxcon) maxcon = d->ncon;
         sumit += d->solver.iterations;
         atlimit += d->solver.at_limit;
+        if (m->opt.contact == CS_CONTACT_COULOMB && d->solver.nisland > 0 &&
+            !(d->solver.improvement <= worst_res)) {
+            worst_res = d->solver.improvement;
+            worst_step = k;
+        }
         for (int c = 0; c < d->ncon; c++)
             if (-d->contact[c].dist > maxpen) maxpen = -d->contact[c].dist;
         k++;
@@ -640,6 +646,9 @@ static int run_run(int argc, char **argv)
                "--iterations for converged forces%s\n", m->opt.iterations, atlimit, k,
                m->opt.solver == CS_SOLVER_PGS && m->opt.pgs_finish == 0
                    ? " (or --set pgs_finish=5)" : "");
+    if (worst_step >= 0)
+        printf("Coulomb residual at the worst step: %.3g m/s (step %ld; tolerance %.3g m/s)\n",
+               worst_res, worst_step, m->opt.tolerance);
     /* the first SUMMARY_BODIES moving bodies; how many more there are */
     int shown = 0, more = 0;
     for (int b = 1; b < m->nbody; b++) {
@@ -735,7 +744,8 @@ const cs_command cs_cmd_run = {
     "                     state `step`, as --contacts)\n"
     "  --solver-log FILE.csv per step and contact island: step,time,island,bodies,contacts,\n"
     "                     iterations,at_limit,warm,improvement,primal_cost,dual_cost,\n"
-    "                     feasibility,stationarity,complementarity (rows as --contacts)\n"
+    "                     feasibility,stationarity,complementarity,finish,outer (rows as\n"
+    "                     --contacts)\n"
     "  --summary FILE.csv the outcome in one row, as `conesim sweep` writes it:\n"
     "                     displacement,max_slip,verdict,max_penetration,mean_contacts,\n"
     "                     mean_iterations,wall (see `conesim help sweep`)\n"

@@ -47,6 +47,13 @@ typedef enum {
  * the Coulomb-exact one (hard Signorini normal, maximally dissipative friction in the cone
  * of the developed normal, true stick) */
 typedef enum { CS_CONTACT_SOFT = 0, CS_CONTACT_COULOMB = 1 } cs_contact_model;
+/* the Coulomb model's method (docs/contact-math.md §11): auto (default) solves an island of
+ * more than two contacts by proximal Newton and the others by block Gauss-Seidel (NSGS) */
+typedef enum {
+    CS_COULOMB_SOLVER_AUTO = 0,
+    CS_COULOMB_SOLVER_NSGS = 1,
+    CS_COULOMB_SOLVER_NEWTON = 2
+} cs_coulomb_solver;
 
 /* <flag> bits: disable flags (set = the feature is off, MuJoCo's disableflags) */
 enum {
@@ -115,6 +122,8 @@ typedef struct {
                              cs_contact_model, CS_CONTACT_SOFT by default (MuJoCo's meaning);
                              CS_CONTACT_COULOMB ignores solver, impratio and solimp (rows are
                              hard; solref sets the penetration recovery) */
+    int coulomb_solver;   /* conesim's own (`--set coulomb_solver=`): the Coulomb model's
+                             method, cs_coulomb_solver */
     int disableflags;     /* CS_DSBL_* */
     int enableflags;      /* CS_ENBL_* */
     int integrator;       /* cs_integrator: Euler (default), RK4 or implicitfast */

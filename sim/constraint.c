@@ -482,6 +482,9 @@ void cs_constraint(const cs_model *m, cs_data *d)
         so.type = CS_METHOD_COULOMB;
         so.timestep = m->opt.timestep;
         so.coulomb_cone = (cs_cone_type)m->opt.cone;
+        so.coulomb_method = m->opt.coulomb_solver == CS_COULOMB_SOLVER_NSGS     ? CS_COULOMB_NSGS
+                            : m->opt.coulomb_solver == CS_COULOMB_SOLVER_NEWTON ? CS_COULOMB_NEWTON
+                                                                                : CS_COULOMB_AUTO;
     }
     const double *warm = (m->opt.disableflags & CS_DSBL_WARMSTART) ? NULL : d->qacc_warmstart;
     cs_solve_stats st;

@@ -143,7 +143,7 @@ static const desc option_fields[] = {
     F(cs_option, o_solimp, D, 5), F(cs_option, o_friction, D, 5),
     F(cs_option, pgs_blocks, I, 0), F(cs_option, pgs_finish, I, 0), F(cs_option, threads, I, 0),
     F(cs_option, eq_jdotv, I, 0),
-    F(cs_option, contact, I, 0), F(cs_option, newton_early, I, 0),
+    F(cs_option, contact, I, 0), F(cs_option, coulomb_solver, I, 0), F(cs_option, newton_early, I, 0),
     F(cs_option, disableflags, I, 0), F(cs_option, enableflags, I, 0),
     F(cs_option, integrator, I, 0),
 };

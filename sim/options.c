@@ -102,6 +102,13 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         else return fail(err, errsz, name, value, "expects soft or coulomb");
         return 0;
     }
+    if (strcmp(key, "coulomb_solver") == 0) { /* conesim's own: the Coulomb model's method */
+        if (strcasecmp(value, "auto") == 0) o->coulomb_solver = CS_COULOMB_SOLVER_AUTO;
+        else if (strcasecmp(value, "nsgs") == 0) o->coulomb_solver = CS_COULOMB_SOLVER_NSGS;
+        else if (strcasecmp(value, "newton") == 0) o->coulomb_solver = CS_COULOMB_SOLVER_NEWTON;
+        else return fail(err, errsz, name, value, "expects auto, nsgs or newton");
+        return 0;
+    }
     if (strcmp(key, "solver") == 0) {
         if (strcasecmp(value, "pgs") == 0) o->solver = CS_SOLVER_PGS;
         else if (strcasecmp(value, "cg") == 0) o->solver = CS_SOLVER_CG;

@@ -197,16 +197,16 @@ void cs_limit_rows(FILE *f, const cs_model *m, const cs_data *d, long step, doub
 void cs_solver_header(FILE *f)
 {
     fputs("step,time,island,bodies,contacts,iterations,at_limit,warm,improvement,primal_cost,"
-          "dual_cost,feasibility,stationarity,complementarity,finish\n", f);
+          "dual_cost,feasibility,stationarity,complementarity,finish,outer\n", f);
 }
 
 void cs_solver_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
 {
     for (int i = 0; i < d->solver.nisland; i++) {
         const cs_island_stats *s = cs_solver_island(d->solver_ws, i);
-        fprintf(f, "%ld,%.17g,%d,%d,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", step,
+        fprintf(f, "%ld,%.17g,%d,%d,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", step,
                 time, i, s->ntree, s->nblock, s->iterations, s->iterations >= m->opt.iterations,
                 s->warm_used, s->improvement, s->primal_cost, s->dual_cost, s->feasibility,
-                s->stationarity, s->complementarity, s->finish);
+                s->stationarity, s->complementarity, s->finish, s->outer);
     }
 }

@@ -83,6 +83,7 @@ static const struct {
 /* options whose value is a keyword in MJCF: cs_set takes its number, in [0, max] */
 static const struct { const char *name; int max; } KEYWORD[] = {
     {"cone", 1}, {"solver", 2}, {"integrator", 3}, {"contact", 1}, {"pgs_blocks", 1},
+    {"coulomb_solver", 2},
 };
 
 /* A resolved name: an element attribute's values, or an option's */
@@ -271,7 +272,9 @@ static int option_put(cs_model *m, const target *t, const double *v, const char 
             int *dst = strcmp(key, "cone") == 0 ? &m->opt.cone
                        : strcmp(key, "solver") == 0 ? &m->opt.solver
                        : strcmp(key, "integrator") == 0 ? &m->opt.integrator
-                       : strcmp(key, "contact") == 0 ? &m->opt.contact : &m->opt.pgs_blocks;
+                       : strcmp(key, "contact") == 0 ? &m->opt.contact
+                       : strcmp(key, "coulomb_solver") == 0 ? &m->opt.coulomb_solver
+                                                           : &m->opt.pgs_blocks;
             *dst = (int)v[0];
             return 0;
         }

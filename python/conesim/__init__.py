@@ -227,6 +227,7 @@ def _data_view(data, kind, key):
 # ---- options ----------------------------------------------------------------------------
 _KEYWORDS = {"cone": ("pyramidal", "elliptic"), "solver": ("pgs", "cg", "newton"),
              "pgs_blocks": ("contact", "pair"), "contact": ("soft", "coulomb"),
+             "coulomb_solver": ("auto", "nsgs", "newton"),
              "integrator": ("euler", "rk4", "implicit", "implicitfast")}
 
 
