@@ -16,7 +16,10 @@ static cs_model *load(const char *path, const char *solver, int threads)
     char err[1024];
     cs_model *m = cs_load_xml(path, NULL, err, sizeof err);
     ck_assert_msg(m != NULL, "load failed: %s", err);
-    if (solver) ck_assert_int_eq(cs_option_set(&m->opt, "solver", solver, err, sizeof err), 0);
+    if (solver && strcmp(solver, "coulomb") == 0) /* the Coulomb model's solver */
+        ck_assert_int_eq(cs_option_set(&m->opt, "contact", solver, err, sizeof err), 0);
+    else if (solver)
+        ck_assert_int_eq(cs_option_set(&m->opt, "solver", solver, err, sizeof err), 0);
     char t[16];
     snprintf(t, sizeof t, "%d", threads);
     ck_assert_int_eq(cs_option_set(&m->opt, "threads", t, err, sizeof err), 0);
@@ -24,10 +27,14 @@ static cs_model *load(const char *path, const char *solver, int threads)
 }
 
 /* A pile that has formed, started afresh from its state: the first steps grow the
- * storage to the pile's contacts and rows; after them, steps allocate nothing. */
+ * storage to the pile's contacts and rows; after them, steps allocate nothing. (The
+ * Coulomb model: a pyramid of 55 boxes, which rests converged; its pile of spheres keeps
+ * finding new contacts, the rows' storage growing to them.) */
 static void pile_no_alloc(const char *solver)
 {
-    cs_model *m = load(CS_BENCH "/spheres_bin_64.xml", solver, 2);
+    int coulomb = strcmp(solver, "coulomb") == 0;
+    cs_model *m = load(coulomb ? CS_BENCH "/pyramid_55.xml" : CS_BENCH "/spheres_bin_64.xml",
+                       solver, 2);
     cs_data *d = cs_make_data(m);
     for (int k = 0; k < 400; k++) cs_step(m, d); /* the spheres fall and settle */
     ck_assert_int_gt(d->ncon, 64);
@@ -55,18 +62,21 @@ START_TEST(test_pile_no_alloc_newton) { pile_no_alloc("newton"); }
 END_TEST
 START_TEST(test_pile_no_alloc_cg) { pile_no_alloc("cg"); }
 END_TEST
+START_TEST(test_pile_no_alloc_coulomb) { pile_no_alloc("coulomb"); }
+END_TEST
 
 /* Islands are solved on several threads; the state must not depend on how many. */
 START_TEST(test_threads_identical)
 {
-    const char *solvers[3] = {"pgs", "newton", "cg"};
-    for (int s = 0; s < 3; s++) {
+    const char *solvers[4] = {"pgs", "newton", "cg", "coulomb"};
+    for (int s = 0; s < 4; s++) {
         double *q[3], *f[3];
         int ncon[3];
         for (int t = 0; t < 3; t++) {
             cs_model *m = load(CS_BENCH "/spheres_bin_64.xml", solvers[s], t + 1);
             cs_data *d = cs_make_data(m);
-            for (int k = 0; k < 250; k++) cs_step(m, d);
+            /* (the Coulomb model's pile runs many iterations a step: fewer steps) */
+            for (int k = 0; k < (s == 3 ? 150 : 250); k++) cs_step(m, d);
             q[t] = malloc(sizeof(double) * (size_t)(m->nq + m->nv));
             memcpy(q[t], d->qpos, sizeof(double) * (size_t)m->nq);
             memcpy(q[t] + m->nq, d->qvel, sizeof(double) * (size_t)m->nv);
@@ -263,6 +273,7 @@ static Suite *core_suite(void)
     tcase_add_test(t, test_pile_no_alloc_pgs);
     tcase_add_test(t, test_pile_no_alloc_newton);
     tcase_add_test(t, test_pile_no_alloc_cg);
+    tcase_add_test(t, test_pile_no_alloc_coulomb);
     tcase_add_test(t, test_threads_identical);
     tcase_add_test(t, test_contact_force);
     tcase_add_test(t, test_tower_default_pgs);
