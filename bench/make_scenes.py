@@ -290,6 +290,12 @@ What to look for: cost per step in proportion to the contacts per step.""" % (n 
 tower_10: 10 boxes (half-size 0.05, 1 kg) stacked face to face on the floor, at rest.
 What it measures: a tall, thin island: PGS convergence along a chain (4 points per face).
 What to look for: the tower stands; iterations per step stay well below the limit.""")
+    for n in (5, 20):
+        tower("tower_%d" % n, n, """
+tower_%d: %d boxes (half-size 0.05, 1 kg) stacked face to face on the floor, at rest; with
+tower_10 and tower_40 the stack-height series of the Coulomb model's iteration counts.
+What it measures: how a solver's iterations grow with the height of a stack.
+What to look for: the tower stands; the floor carries %d m g once settled.""" % (n, n, n))
     tower("tower_40", 40, """
 tower_40: 40 boxes (half-size 0.05, 1 kg) stacked face to face, 4 m tall, at rest.
 What it measures: PGS on a long chain, where information travels one box per sweep.
