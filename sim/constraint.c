@@ -375,13 +375,24 @@ static void make_joint_rows(const cs_model *m, cs_data *d, const cs_row_opts *ro
 }
 
 /* rows of the joints, then of every contact that enters the solver */
+/* the Coulomb model's method in the solver's terms */
+static cs_coulomb_method coulomb_method(const cs_model *m)
+{
+    return m->opt.coulomb_solver == CS_COULOMB_SOLVER_NSGS     ? CS_COULOMB_NSGS
+           : m->opt.coulomb_solver == CS_COULOMB_SOLVER_NEWTON ? CS_COULOMB_NEWTON
+                                                               : CS_COULOMB_AUTO;
+}
+
 static void make_rows(const cs_model *m, cs_data *d)
 {
-    /* the Coulomb model always has the frame rows; its solve takes the cone as the friction
-     * set (docs/contact-math.md §11) */
+    /* the Coulomb model has the frame rows, its block solves taking the cone as the friction
+     * set, but pyramidal rows for the pyramid under proximal Newton (docs/contact-math.md
+     * §11) */
     int coulomb = m->opt.contact == CS_CONTACT_COULOMB;
+    int pyr = coulomb ? cs_coulomb_pyramid_rows(m->opt.cone, coulomb_method(m))
+                      : m->opt.cone == CS_CONE_PYRAMIDAL;
     cs_row_opts ro = {m->opt.timestep, m->opt.impratio,
-                      coulomb ? CS_CONE_ELLIPTIC : (cs_cone_type)m->opt.cone,
+                      pyr ? CS_CONE_PYRAMIDAL : CS_CONE_ELLIPTIC,
                       !(m->opt.disableflags & CS_DSBL_REFSAFE)};
     make_joint_rows(m, d, &ro);
     for (int i = 0; i < d->ncon; i++) {
@@ -482,9 +493,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
         so.type = CS_METHOD_COULOMB;
         so.timestep = m->opt.timestep;
         so.coulomb_cone = (cs_cone_type)m->opt.cone;
-        so.coulomb_method = m->opt.coulomb_solver == CS_COULOMB_SOLVER_NSGS     ? CS_COULOMB_NSGS
-                            : m->opt.coulomb_solver == CS_COULOMB_SOLVER_NEWTON ? CS_COULOMB_NEWTON
-                                                                                : CS_COULOMB_AUTO;
+        so.coulomb_method = coulomb_method(m);
     }
     const double *warm = (m->opt.disableflags & CS_DSBL_WARMSTART) ? NULL : d->qacc_warmstart;
     cs_solve_stats st;

@@ -41,7 +41,6 @@ void cs_coulomb_rows(cs_efc *e, double h)
 {
     for (int k = 0; k < e->nblock; k++) {
         int kind = e->blk_kind[k], r0 = e->blk_row[k];
-        if (kind == CS_BLOCK_PYRAMIDAL) continue;
         for (int i = 0; i < e->blk_nrow[k]; i++) {
             int r = r0 + i;
             double vt = 0;
@@ -49,13 +48,19 @@ void cs_coulomb_rows(cs_efc *e, double h)
                 double rate = e->B[r] > 0 ? e->K[r] / e->B[r] : 1 / h;
                 if (!(rate <= 1 / h)) rate = 1 / h;
                 vt = -rate * e->pos[r];
-            } else if (i == 0 && kind != CS_BLOCK_FRICTIONLOSS) {
+            } else if ((i == 0 && kind != CS_BLOCK_FRICTIONLOSS) || kind == CS_BLOCK_PYRAMIDAL) {
+                /* a pyramid's edge v_n +- mu_j v_tj: the normal's target (friction's is 0) */
                 vt = cs_coulomb_target(e->pos[r] - e->margin[r], e->K[r], e->B[r], h);
             }
             e->aref[r] = (vt - e->vel[r]) / h;
             e->R[r] = 0;
         }
     }
+}
+
+int cs_coulomb_pyramid_rows(int cone, int method)
+{
+    return cone == CS_CONE_PYRAMIDAL && method != CS_COULOMB_NSGS;
 }
 
 /* ---- small dense algebra ------------------------------------------------------------- */
@@ -623,7 +628,24 @@ void cs_i_coulomb_resid(const cs_efc *e, int k, const double *f, const double *j
                         double h, int pyramid, double res[3])
 {
     int r0 = e->blk_row[k], n = e->blk_nrow[k], kind = e->blk_kind[k];
-    double rho = 1 / (h * gnn);
+    double rho = 1 / (h * gnn), ff[CS_MAXDIM], jf[CS_MAXDIM];
+    if (kind == CS_BLOCK_PYRAMIDAL) { /* edges to the frame: f_n = sum of the edges, f_t =
+                                         mu (f+ - f-); j_n, mu j_t the pairs' mean, half
+                                         difference */
+        const double *mu = e->blk_friction + 5 * k;
+        n = e->blk_dim[k];
+        ff[0] = 0;
+        for (int i = 0; i < n - 1; i++) {
+            ff[0] += f[2 * i] + f[2 * i + 1];
+            ff[1 + i] = mu[i] * (f[2 * i] - f[2 * i + 1]);
+            jf[1 + i] = (j[2 * i] - j[2 * i + 1]) / (2 * mu[i]);
+        }
+        jf[0] = 0.5 * (j[0] + j[1]);
+        f = ff;
+        j = jf;
+        kind = CS_BLOCK_ELLIPTIC;
+        pyramid = 1;
+    }
     res[0] = res[1] = res[2] = 0;
     if (kind == CS_BLOCK_EQUALITY) { /* no cone, no Signorini: the rows' velocity */
         for (int i = 0; i < n; i++) res[1] = fmax(res[1], fabs(j[i]) / gnn);

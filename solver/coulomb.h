@@ -29,9 +29,15 @@ double cs_coulomb_target(double p, double K, double B, double h);
 /* Rewrite the step's rows for the Coulomb model: R = 0 on every row; a_ref such that
  * J a - a_ref = (v+ - v*)/h with the end-of-step velocity v+ = vel + h J a and the target
  * v* = cs_coulomb_target on contact normals and limits, 0 on friction, spin, rolling and
- * friction-loss rows. Pyramidal blocks are left as they are (build elliptic rows for this
- * model; the cone option picks the friction set in the solve). */
+ * friction-loss rows; a pyramidal block's edges take its normal's target. Which rows to
+ * build: elliptic frame rows for block Gauss-Seidel (it solves either friction set on them,
+ * opts.coulomb_cone); pyramidal rows for the pyramid under proximal Newton, whose soft
+ * problems then have the pyramid as their cone (cs_coulomb_pyramid_rows). */
 void cs_coulomb_rows(cs_efc *e, double timestep);
+
+/* 1 when the Coulomb model with friction set `cone` (cs_cone_type) and method (cs_coulomb_method)
+ * wants pyramidal rows, 0 for elliptic frame rows. */
+int cs_coulomb_pyramid_rows(int cone, int method);
 
 /* One block's Coulomb problem (exposed for tests). G: dim x dim (positive definite), c: the
  * block's residual without its own force (J a - a_ref with f = 0 on this block), mu:

@@ -22,10 +22,9 @@
  *
  * The driver's plan: this method runs first; on islands of a few blocks (where exact block
  * solves settle in a sweep or two), or when Newton stalls, it hands its point to block
- * Gauss-Seidel (coulomb.c). With the pyramid cone it solves the problem with the ellipse
- * (the soft problem's cone) and hands that solution to Gauss-Seidel with the pyramid: the
- * two sets agree on the normals and on every friction force inside both, so the sweeps
- * that remain are local, where Gauss-Seidel is at its best. */
+ * Gauss-Seidel (coulomb.c). With the pyramid cone the rows are the pyramid's edges (the
+ * soft problems' pyramidal cone, each edge one-sided, the shift max_j mu_j |v_tj| on every
+ * edge), and this method solves every island alone. */
 #include "coulomb_internal.h"
 
 #include <math.h>
@@ -69,14 +68,20 @@ static void prox_weights(cs_efc *e, int k)
     }
 }
 
-/* de Saxce's shift of block k at w->a with the Coulomb rows in place: ||D j_t|| (0 for a
- * block without friction rows) */
+/* de Saxce's shift of block k at w->a with the Coulomb rows in place: the support function
+ * of the friction set at j_t, ||D j_t|| for the ellipse, max_j mu_j |j_tj| for the pyramid
+ * (0 for a block without friction rows) */
 static double shift(const cs_efc *e, int k, const double *a)
 {
     int n = e->blk_nrow[k];
+    double j[CS_MAXROWS], s = 0;
+    if (e->blk_kind[k] == CS_BLOCK_PYRAMIDAL) { /* the pyramid's: max_j mu_j |j_tj| */
+        cs_i_resid(e, k, a, j);
+        for (int i = 0; i < n; i += 2) s = fmax(s, 0.5 * fabs(j[i] - j[i + 1]));
+        return s;
+    }
     if (e->blk_kind[k] != CS_BLOCK_ELLIPTIC || n == 1) return 0;
     const double *mu = e->blk_friction + 5 * k;
-    double j[CS_MAXROWS], s = 0;
     cs_i_resid(e, k, a, j);
     for (int i = 1; i < n; i++) s += (mu[i - 1] * j[i]) * (mu[i - 1] * j[i]);
     return sqrt(s);
@@ -89,9 +94,11 @@ static void prox_rows(struct cs_coulomb_ws *cw, cs_solver_ws *w, int isl)
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k];
         double s = cw->aa[(size_t)k * AA_SLOTS];
+        int all = e->blk_kind[k] == CS_BLOCK_PYRAMIDAL; /* every edge carries the normal */
         prox_weights(e, k);
         for (int i = 0; i < e->blk_nrow[k]; i++)
-            e->aref[r0 + i] = cw->aref0[r0 + i] + e->R[r0 + i] * e->force[r0 + i] - (i ? 0 : s);
+            e->aref[r0 + i] =
+                cw->aref0[r0 + i] + e->R[r0 + i] * e->force[r0 + i] - (i && !all ? 0 : s);
     }
 }
 
@@ -105,6 +112,26 @@ static void restore(struct cs_coulomb_ws *cw, cs_solver_ws *w, int isl)
             e->aref[r0 + i] = cw->aref0[r0 + i];
             e->R[r0 + i] = 0;
         }
+    }
+}
+
+/* The Coulomb zones of an island's pyramidal blocks from their forces (Newton's are the
+ * edges' soft zones): separate without normal force, slide on the pyramid's surface, stick
+ * inside it */
+static void pyramid_zones(cs_efc *e, const cs_solver_ws *w, int isl)
+{
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        if (e->blk_kind[k] != CS_BLOCK_PYRAMIDAL) continue;
+        const double *f = e->force + e->blk_row[k];
+        double fn = 0, ft = 0;
+        for (int i = 0; i < e->blk_nrow[k]; i += 2) {
+            fn += f[i] + f[i + 1];
+            ft += fabs(f[i] - f[i + 1]); /* sum |f_tj| / mu_j */
+        }
+        e->blk_zone[k] = !(fn > 0) ? CS_ZONE_TOP
+                         : ft >= fn * (1 - 1e-9) ? CS_ZONE_MIDDLE
+                                                 : CS_ZONE_BOTTOM;
     }
 }
 
@@ -170,9 +197,13 @@ static cs_iter_status cn_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     cs_island_stats *st = &w->ist[isl];
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
     int pyramid = o->coulomb_cone == CS_CONE_PYRAMIDAL;
+    /* an island with pyramidal rows: this method alone (block Gauss-Seidel works on frame
+     * rows) */
+    int edges = 0;
+    for (int b = 0; b < nbk; b++) edges |= e->blk_kind[w->isl_blocks[badr + b]] == CS_BLOCK_PYRAMIDAL;
     *iters = 0;
     if (o->coulomb_method == CS_COULOMB_NSGS ||
-        (o->coulomb_method == CS_COULOMB_AUTO && nbk <= SMALL_ISLAND)) {
+        (o->coulomb_method == CS_COULOMB_AUTO && nbk <= SMALL_ISLAND && !edges)) {
         CS_FOR_ISLAND_DOFS(w, p, isl, q) w->a[q] = p->a0[q]; /* its own warm start */
         return CS_ITER_HANDOFF;
     }
@@ -201,13 +232,13 @@ static cs_iter_status cn_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
         it += ni > 0 ? ni : 1; /* an evaluation without a step counts as one */
         st->outer++;
         restore(cw, w, isl);
-        res = cs_i_coulomb_residual(w, isl, 0, 0);
-        if (res <= o->tolerance) { /* the pyramid: block sweeps from the ellipse's solution */
-            status = pyramid ? CS_ITER_HANDOFF : CS_ITER_CONVERGED;
+        res = cs_i_coulomb_residual(w, isl, 0, pyramid);
+        if (res <= o->tolerance) {
+            status = CS_ITER_CONVERGED;
             break;
         }
         if (s == CS_ITER_STALLED || !isfinite(res)) {
-            status = CS_ITER_HANDOFF;
+            status = edges ? CS_ITER_STALLED : CS_ITER_HANDOFF;
             break;
         }
         for (int b = 0; b < nbk; b++) { /* this iteration's output */
@@ -226,6 +257,7 @@ static cs_iter_status cn_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
         hist++;
         outer++;
     }
+    if (edges) pyramid_zones(e, w, isl);
     st->improvement = res;
     *iters = it;
     return status;
