@@ -512,19 +512,21 @@ cs_model *cs_load_xml_edit(const char *path, int nedit, const char *const *names
                            const char *const *values, FILE *warn, char *err, size_t errsz);
 void cs_free_model(cs_model *m);
 /* Override one <option> attribute by its MJCF name ("timestep", "cone", "solver",
- * "impratio", "iterations", "gravity", "o_solref", ...; "flag.NAME" = enable|disable; an
- * "option." prefix is accepted). Use between loading and cs_make_data; later, cs_set_text
+ * "impratio", "iterations", "gravity", "o_solref", ..., any member of cs_option; a keyword
+ * option takes its word or its number; "flag.NAME" = enable|disable; an "option." prefix is
+ * accepted). Use between loading and cs_make_data; later, cs_set_text
  * (data made earlier then follow). Returns 0, or -1 with a message in err. */
 int cs_option_set(cs_option *o, const char *name, const char *value, char *err, size_t errsz);
 
 /* ---- changing the model between steps (sim/setter.c), as MuJoCo's mjModel ------------
  * One parameter by name; data made earlier follow at their next step. Names:
- *   option.NAME[K] (also opt.NAME, or NAME alone): timestep, gravity[3], impratio,
- *     tolerance, iterations, ls_iterations, ls_tolerance, o_margin, o_solref[2],
- *     o_solimp[5], o_friction[5], threads, pgs_finish; the keyword options by MuJoCo's
- *     number: cone (0 pyramidal, 1 elliptic), solver (0 PGS, 1 CG, 2 Newton), integrator
- *     (0 Euler, 1 RK4, 3 implicitfast), contact (0 soft, 1 coulomb), pgs_blocks (0 contact,
- *     1 pair); flag.NAME (1 = the feature on, 0 = off, as <flag NAME="enable|disable">)
+ *   option.NAME[K] (also opt.NAME, or NAME alone): every member of cs_option (the list
+ *     cs_option_field walks), e.g. timestep, gravity[3], wind[3], viscosity, impratio,
+ *     tolerance, iterations, o_solref[2], threads, disableflags; the keyword options by
+ *     MuJoCo's number: cone (0 pyramidal, 1 elliptic), solver (0 PGS, 1 CG, 2 Newton),
+ *     integrator (0 Euler, 1 RK4, 3 implicitfast), contact (0 soft, 1 coulomb), pgs_blocks
+ *     (0 contact, 1 pair); flag.NAME (1 = the feature on, 0 = off, as <flag NAME="enable|
+ *     disable">)
  *   geom.G.friction[3], solref[2], solimp[5], solmix, margin, gap, size[3] (its bounding
  *     radius follows; not a mesh's; mass and inertia do not follow, as in MuJoCo), pos[3],
  *     rgba[4], condim, priority, contype, conaffinity

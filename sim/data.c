@@ -63,7 +63,9 @@ cs_data *cs_make_data(const cs_model *m)
     A(act, na); A(act_dot, na); A(actuator_length, nu); A(actuator_velocity, nu);
     A(actuator_force, nu); A(qfrc_actuator, nv);
     A(site_xpos, 3 * (size_t)m->nsite); A(ten_length, m->ntendon); A(ten_velocity, m->ntendon); A(ten_J, (size_t)m->ntendon * nv);
-    A(eq_active, m->neq); A(eq_scratch, m->neq || m->ntendon || m->opt.viscosity > 0 ? 24 * (size_t)nv : 0);
+    A(eq_active, m->neq);
+    /* whatever the options: cs_set may turn viscosity on after the data is made */
+    A(eq_scratch, 24 * (size_t)nv);
     A(rk4, m->opt.integrator == CS_INT_RK4 ? 4 * (nq + 2 * nv + 2 * na) + 2 * nv + na : 0);
 #undef A
     int oom = 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "option_table.h"
 
 #define NONE ((size_t)-1)
 
@@ -134,19 +135,6 @@ static const desc data_fields[] = {
 };
 
 #define F(s, f, t, c) {#f, t, offsetof(s, f), (c) ? 1 : 0, NONE, (c), NONE, 0, 0}
-static const desc option_fields[] = {
-    F(cs_option, timestep, D, 0), F(cs_option, gravity, D, 3), F(cs_option, cone, I, 0),
-    F(cs_option, solver, I, 0), F(cs_option, iterations, I, 0), F(cs_option, tolerance, D, 0),
-    F(cs_option, ls_iterations, I, 0), F(cs_option, ls_tolerance, D, 0),
-    F(cs_option, noslip_iterations, I, 0), F(cs_option, noslip_tolerance, D, 0),
-    F(cs_option, impratio, D, 0), F(cs_option, o_margin, D, 0), F(cs_option, o_solref, D, 2),
-    F(cs_option, o_solimp, D, 5), F(cs_option, o_friction, D, 5),
-    F(cs_option, pgs_blocks, I, 0), F(cs_option, pgs_finish, I, 0), F(cs_option, threads, I, 0),
-    F(cs_option, eq_jdotv, I, 0),
-    F(cs_option, contact, I, 0), F(cs_option, newton_early, I, 0),
-    F(cs_option, disableflags, I, 0), F(cs_option, enableflags, I, 0),
-    F(cs_option, integrator, I, 0),
-};
 
 static const desc contact_fields[] = {
     F(cs_contact, pos, D, 3), F(cs_contact, frame, D, 9), F(cs_contact, dist, D, 0),
@@ -196,7 +184,10 @@ cs_option *cs_model_option(cs_model *m) { return &m->opt; }
 
 int cs_option_field(const cs_option *o, int k, cs_field *out)
 {
-    return describe(option_fields, COUNT(option_fields), k, NULL, o, 1, out);
+    if (k < 0 || k >= cs_option_ndefs) return -1;
+    const cs_option_def *e = &cs_option_defs[k];
+    *out = (cs_field){e->name, e->type, e->n > 1, {e->n, 1}, 0, (char *)o + e->off};
+    return 0;
 }
 
 int cs_contact_array_field(const cs_data *d, int k, cs_field *out)
