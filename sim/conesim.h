@@ -335,6 +335,9 @@ typedef struct {
                                  weld: anchor in body2, relpose pos (in body1) and quat,
                                  torquescale; joint, tendon: polycoef (5) */
     char **eq_name;
+
+    void *buffer;         /* every array above in one block (sim/model_fields.h lists them) */
+    size_t nbuffer;       /* its bytes */
 } cs_model;
 
 enum { CS_TRN_JOINT = 0, CS_TRN_TENDON = 3 }; /* actuator_trntype (MuJoCo's mjtTrn) */
@@ -486,6 +489,10 @@ typedef struct {
                                  at reset; the user may switch it) */
     double *eq_scratch;       /* 24 nv: an equality's or tendon's Jacobians while its rows
                                  are made */
+
+    void *buffer;             /* the arrays sized by the model, in one block (sim/data_fields.h
+                                 lists them) */
+    size_t nbuffer;           /* its bytes */
 } cs_data;
 
 /* ---- loading (sim/mjcf*.c) ---------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* cs_model lifetime and name lookup. */
+/* cs_model lifetime (one block for its arrays, from model_fields.h) and name lookup. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,19 +6,56 @@
 #include "conesim.h"
 #include "model_fields.h"
 
+/* each line's type is its member's */
+#define AGREES(type, name, rows, cols) \
+    _Static_assert(_Generic(((cs_model *)0)->name, type *: 1, default: 0), \
+                   "cs_model." #name " is not a " #type " array as CS_MODEL_POINTERS says");
+CS_MODEL_POINTERS(AGREES)
+#undef AGREES
+
+size_t cs_model_nbuffer(const cs_model *m)
+{
+    CS_MODEL_COLS_PREAMBLE(m);
+    size_t n = 0;
+#define SIZE(type, name, rows, cols) \
+    n += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
+    CS_MODEL_POINTERS(SIZE)
+#undef SIZE
+#define SIZE_NAMES(name, rows) n += cs_field_bytes((size_t)m->rows, 1, sizeof(char *));
+    CS_MODEL_NAMES(SIZE_NAMES)
+#undef SIZE_NAMES
+    return n;
+}
+
+int cs_model_alloc(cs_model *m)
+{
+    size_t n = cs_model_nbuffer(m);
+    char *p = cs_calloc(1, n);
+    m->buffer = p;
+    m->nbuffer = p ? n : 0;
+    CS_MODEL_COLS_PREAMBLE(m);
+#define PLACE(type, name, rows, cols) \
+    m->name = p ? (type *)(void *)p : NULL; \
+    if (p) p += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
+    CS_MODEL_POINTERS(PLACE)
+#undef PLACE
+#define PLACE_NAMES(name, rows) \
+    m->name = p ? (char **)(void *)p : NULL; \
+    if (p) p += cs_field_bytes((size_t)m->rows, 1, sizeof(char *));
+    CS_MODEL_NAMES(PLACE_NAMES)
+#undef PLACE_NAMES
+    return m->buffer ? 0 : -1;
+}
+
 void cs_free_model(cs_model *m)
 {
     if (!m) return;
-#define FREE_ARRAY(f) cs_free(m->f);
-    CS_MODEL_ARRAYS(FREE_ARRAY)
-#undef FREE_ARRAY
 #define FREE_NAMES(f, n) \
-    if (m->f) { \
-        for (int i = 0; i < m->n; i++) cs_free(m->f[i]); \
-        cs_free(m->f); \
-    }
+    if (m->f) \
+        for (int i = 0; i < m->n; i++) cs_free(m->f[i]);
     CS_MODEL_NAMES(FREE_NAMES)
 #undef FREE_NAMES
+    cs_free(m->buffer);
     cs_free(m->modelname);
     cs_free(m->path);
     cs_free(m);

@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
+#include "data_fields.h"
 #include "inertia.h"
 #include "option_table.h"
 #include "setter.h"
@@ -466,8 +467,7 @@ void cs_data_sync(const cs_model *m, cs_data *d)
     cs_collision_free(d->collision);
     d->collision = c;
     if (m->opt.integrator == CS_INT_RK4) { /* made without RK4's stages, or too small */
-        size_t nq = (size_t)m->nq, nv = (size_t)m->nv, na = (size_t)m->na;
-        double *r = cs_calloc(4 * (nq + 2 * nv + 2 * na) + 2 * nv + na + 1, sizeof *r);
+        double *r = cs_calloc(cs_data_rk4_size(m) + 1, sizeof *r);
         if (!r) {
             d->warning[CS_WARN_NOMEM]++;
             return;

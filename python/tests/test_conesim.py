@@ -36,6 +36,22 @@ def test_sizes_and_model_arrays():
         m.body_mass[1] = 5
 
 
+MOCAP_KEYS = """<mujoco><worldbody><geom type="plane" size="1 1 0.1"/>
+  <body name="target" mocap="true" pos="0 0 1"><geom size="0.05"/></body>
+  <body name="b" pos="0 0 0.2"><freejoint/><geom size="0.1"/></body></worldbody>
+  <keyframe><key qpos="0 0 0.3 1 0 0 0" mpos="0 1 1" mquat="1 0 0 0"/><key/></keyframe>
+</mujoco>"""
+
+
+def test_keyframe_mocap_poses_and_fluid_options():
+    m = conesim.Model.from_xml_string(MOCAP_KEYS)
+    assert m.key_mpos.shape == (2, 3) and list(m.key_mpos[0]) == [0, 1, 1]
+    assert m.key_mquat.shape == (2, 4) and list(m.key_mquat[1]) == [1, 0, 0, 0]
+    m.opt.viscosity = 0.5
+    m.opt.wind = [1, 0, 0]
+    assert m.opt.viscosity == 0.5 and list(m.opt.wind) == [1, 0, 0]
+
+
 def test_resting_ball_weighs_m_g():
     m = conesim.Model.from_xml_string(BALL_3KG)
     d = conesim.Data(m)
