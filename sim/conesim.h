@@ -578,6 +578,46 @@ int cs_reset_key(const cs_model *m, cs_data *d, int key); /* 0 ok, -1 bad index 
 int cs_name2id_body(const cs_model *m, const char *name);  /* -1 if absent */
 int cs_name2id_geom(const cs_model *m, const char *name);
 
+/* ---- copies and state (sim/copy.c, sim/state.c), as MuJoCo's mj_copyModel, mj_copyData
+ * and mj_getState / mj_setState -------------------------------------------------------- */
+/* A model of its own with the same values (arrays, names, options); NULL when out of
+ * memory. Data made from either step alike. */
+cs_model *cs_copy_model(const cs_model *m);
+/* A data of its own holding d's state, its last forward's results and contacts: the copy
+ * steps bit for bit as d does. The last step's constraint rows (cs_jrow_*) are not copied:
+ * the copy has none until its next step. m is the model d was made from (or a copy of it);
+ * NULL when out of memory or when d's sizes are not m's. */
+cs_data *cs_copy_data(const cs_model *m, const cs_data *d);
+/* What a state holds (MuJoCo's mjtState bits and order): a state is the chosen parts, in
+ * this order, as doubles (eq_active as 0 or 1). */
+enum {
+    CS_STATE_TIME = 1 << 0,         /* 1 */
+    CS_STATE_QPOS = 1 << 1,         /* nq */
+    CS_STATE_QVEL = 1 << 2,         /* nv */
+    CS_STATE_ACT = 1 << 3,          /* na */
+    CS_STATE_WARMSTART = 1 << 4,    /* nv: qacc_warmstart, the solver's warm start */
+    CS_STATE_CTRL = 1 << 5,         /* nu */
+    CS_STATE_QFRC_APPLIED = 1 << 6, /* nv */
+    CS_STATE_XFRC_APPLIED = 1 << 7, /* 6 nbody */
+    CS_STATE_EQ_ACTIVE = 1 << 8,    /* neq */
+    CS_STATE_MOCAP_POS = 1 << 9,    /* 3 nmocap */
+    CS_STATE_MOCAP_QUAT = 1 << 10,  /* 4 nmocap */
+    CS_NSTATE = 11,
+    CS_STATE_PHYSICS = CS_STATE_QPOS | CS_STATE_QVEL | CS_STATE_ACT,
+    CS_STATE_FULLPHYSICS = CS_STATE_TIME | CS_STATE_PHYSICS,
+    CS_STATE_USER = CS_STATE_CTRL | CS_STATE_QFRC_APPLIED | CS_STATE_XFRC_APPLIED |
+                    CS_STATE_EQ_ACTIVE | CS_STATE_MOCAP_POS | CS_STATE_MOCAP_QUAT,
+    /* everything a step reads that the user or the last step set: a data given this state
+     * (and its model) steps bit for bit as the one it came from */
+    CS_STATE_INTEGRATION = CS_STATE_FULLPHYSICS | CS_STATE_USER | CS_STATE_WARMSTART
+};
+/* the doubles of a state with the parts in spec; -1 when spec has a bit not above */
+int cs_state_size(const cs_model *m, int spec);
+/* d's parts in spec into state (cs_state_size doubles), or state's into d (no forward is
+ * run: cs_forward or cs_step reads them); 0, or -1 for a bad spec */
+int cs_get_state(const cs_model *m, const cs_data *d, double *state, int spec);
+int cs_set_state(const cs_model *m, cs_data *d, const double *state, int spec);
+
 /* ---- the step (sim/step.c) ---------------------------------------------------------- */
 void cs_step(const cs_model *m, cs_data *d);     /* all stages + integrate */
 void cs_forward(const cs_model *m, cs_data *d);  /* all stages, no integration */
@@ -714,7 +754,8 @@ int cs_contact_array_field(const cs_data *d, int k, cs_field *out);
 const char *cs_id2name(const cs_model *m, const char *kind, int id);
 
 /* ---- batch rollouts (sim/rollout.c), as MuJoCo's rollout module ------------------------ */
-/* The length of one state: [time, qpos (nq), qvel (nv), act (na)] = 1 + nq + nv + na. */
+/* The length of one state: [time, qpos (nq), qvel (nv), act (na)] = 1 + nq + nv + na
+ * (cs_state_size of CS_STATE_FULLPHYSICS). */
 int cs_rollout_nstate(const cs_model *m);
 /* Steps nbatch initial states (state0: nbatch x nstate) nstep times each and writes the
  * state after every step to out (nbatch x nstep x nstate). ctrl (nbatch x nstep x nu) sets
@@ -724,6 +765,13 @@ int cs_rollout_nstate(const cs_model *m);
  * nthread < 1 means 1). Returns 0, or -1 on bad arguments or when memory ran out. */
 int cs_rollout(const cs_model *m, int nbatch, const double *state0, const double *ctrl,
                int nstep, int nthread, double *out);
+/* The same with states of the parts in spec (cs_state_size doubles each, CS_STATE_* bits):
+ * cs_rollout is spec CS_STATE_FULLPHYSICS. Adding CS_STATE_MOCAP_POS | CS_STATE_MOCAP_QUAT
+ * starts each rollout with its own mocap poses, CS_STATE_WARMSTART with its warm start;
+ * parts left out start as cs_reset leaves them. ctrl, when given, overrides the state's
+ * controls before each step. */
+int cs_rollout_spec(const cs_model *m, int spec, int nbatch, const double *state0,
+                    const double *ctrl, int nstep, int nthread, double *out);
 
 /* ---- small math used across sim/ (sim/mathutil.c) ----------------------------------- */
 void cs_quat2mat(double mat[9], const double q[4]);

@@ -99,8 +99,7 @@ static int make_contexts(const cs_model *m, cs_data *d)
                : 0;
 }
 
-/* a data with its memory and contexts, its arrays zero (not reset); NULL out of memory */
-static cs_data *alloc_data(const cs_model *m)
+cs_data *cs_data_alloc(const cs_model *m)
 {
     cs_data *d = cs_calloc(1, sizeof *d);
     if (!d) return NULL;
@@ -128,7 +127,7 @@ static cs_data *alloc_data(const cs_model *m)
 
 cs_data *cs_make_data(const cs_model *m)
 {
-    cs_data *d = alloc_data(m);
+    cs_data *d = cs_data_alloc(m);
     if (!d) return NULL;
     cs_reset(m, d);
     if (d->warning[CS_WARN_NOMEM]) { /* the first collision could not grow its arrays */

@@ -71,6 +71,9 @@
 
 /* the block's size for the model's sizes */
 size_t cs_data_nbuffer(const cs_model *m);
+/* a data with its memory and contexts, its arrays zero (not reset: cs_make_data resets);
+ * NULL out of memory */
+cs_data *cs_data_alloc(const cs_model *m);
 /* the doubles RK4's stages take */
 size_t cs_data_rk4_size(const cs_model *m);
 

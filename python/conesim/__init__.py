@@ -439,6 +439,20 @@ class Model:
         """Actuator `key` (a name or an id): .id, .name and its actuator_* fields."""
         return _model_view(self, "actuator", key)
 
+    def __copy__(self):
+        """A model of its own with the same values (cs_copy_model): its options and
+        parameters can change without touching this one."""
+        ptr = lib.cs_copy_model(self._ptr)
+        if not ptr:
+            raise MemoryError("conesim: out of memory copying the model")
+        return Model._wrap(ptr)
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        raise TypeError("a conesim.Model cannot be pickled; copy.copy(m) makes a copy")
+
     def __del__(self):
         ptr = self.__dict__.get("_ptr")
         if ptr:
@@ -604,6 +618,30 @@ class Data:
     def actuator(self, key):
         """Actuator `key` (a name or an id): .ctrl, .length, .velocity, .force."""
         return _data_view(self, "actuator", key)
+
+    def _copy_with(self, model):
+        ptr = lib.cs_copy_data(model._ptr, self._ptr)
+        if not ptr:
+            raise MemoryError("conesim: out of memory copying the data")
+        d = object.__new__(Data)
+        model._frozen = True
+        d.__dict__.update(_ptr=ptr, _model=model, _scalars={}, _contact_cache={},
+                          _fields=_fields(lambda k, f: lib.cs_data_field(model._ptr, ptr, k, f)))
+        d.__dict__["contact"] = _Contacts(d)
+        return d
+
+    def __copy__(self):
+        """A data of its own with this one's state and results, on the same model
+        (cs_copy_data): both step alike, bit for bit."""
+        return self._copy_with(self._model)
+
+    def __deepcopy__(self, memo):
+        """The same on a copy of the model (one copy per model in one deepcopy)."""
+        import copy
+        return self._copy_with(copy.deepcopy(self._model, memo))
+
+    def __reduce__(self):
+        raise TypeError("a conesim.Data cannot be pickled; copy.copy(d) makes a copy")
 
     def __del__(self):
         ptr = self.__dict__.get("_ptr")

@@ -52,6 +52,28 @@ def test_keyframe_mocap_poses_and_fluid_options():
     assert m.opt.viscosity == 0.5 and list(m.opt.wind) == [1, 0, 0]
 
 
+def test_copies_step_alike():
+    import copy
+    import pickle
+    m = conesim.Model.from_xml_path(os.path.join(SCENES, "box_stack.xml"))
+    d = conesim.Data(m)
+    for _ in range(50):
+        conesim.step(m, d)
+    c, dc = copy.copy(d), copy.deepcopy(d)
+    assert c.model is m and dc.model is not m
+    for _ in range(200):
+        conesim.step(m, d)
+        conesim.step(m, c)
+        conesim.step(dc.model, dc)
+    assert d.qpos.tobytes() == c.qpos.tobytes() == dc.qpos.tobytes()
+    assert d.qvel.tobytes() == c.qvel.tobytes() == dc.qvel.tobytes()
+    m2 = copy.copy(m)
+    m2.set("geom.0.friction[0]", 0.1)
+    assert m.geom_friction[0, 0] != 0.1
+    with pytest.raises(TypeError):
+        pickle.dumps(d)
+
+
 def test_resting_ball_weighs_m_g():
     m = conesim.Model.from_xml_string(BALL_3KG)
     d = conesim.Data(m)
