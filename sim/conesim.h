@@ -569,6 +569,17 @@ int cs_set_count(const cs_model *m, const char *name);
  * flag.warmstart=disable), as `--set NAME=VALUE` takes them */
 int cs_set_text(cs_model *m, const char *name, const char *text, char *err, size_t errsz);
 
+/* The convex hull mesh `mesh` collides as (from mesh_graph and mesh_hull): its vertices
+ * (3 doubles each, in the mesh frame) and faces as polygons, face f's vertex indices
+ * facevert[faceadr[f] .. faceadr[f + 1]). Pointers into the model. 0, or -1 when there is
+ * no such mesh. */
+typedef struct {
+    int nvert, nface;
+    const double *vert;
+    const int *faceadr, *facevert;
+} cs_mesh_hull;
+int cs_mesh_hull_get(const cs_model *m, int mesh, cs_mesh_hull *out);
+
 /* ---- data (sim/data.c) ------------------------------------------------------------------ */
 cs_data *cs_make_data(const cs_model *m);  /* reset to qpos0, zero velocity, then forward;
                                               NULL when out of memory */

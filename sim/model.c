@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "collision/hull.h"
 #include "conesim.h"
 #include "model_fields.h"
 
@@ -87,4 +88,13 @@ int cs_name2id_joint(const cs_model *m, const char *name)
 int cs_name2id_actuator(const cs_model *m, const char *name)
 {
     return lookup(m->actuator_name, m->nu, name);
+}
+
+int cs_mesh_hull_get(const cs_model *m, int mesh, cs_mesh_hull *out)
+{
+    if (!m || !out || mesh < 0 || mesh >= m->nmesh) return -1;
+    cs_hull h;
+    cs_hull_view(&h, m->mesh_graph + m->mesh_graphadr[mesh], m->mesh_hull + m->mesh_hulladr[mesh]);
+    *out = (cs_mesh_hull){h.nvert, h.nface, h.vert, h.faceadr, h.facevert};
+    return 0;
 }
