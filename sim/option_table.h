@@ -22,35 +22,39 @@ typedef enum {
     CS_OPT_BITS = 6      /* flag bits: an integer in [0, 2^31) */
 } cs_option_check;
 
-/* X(member, C type, values, check, keywords): keywords "a|b|c" for CS_OPT_KEYWORD ("!a":
- * a code that is refused), else NULL. The order is cs_option_field's. */
+/* where a member comes from: an attribute of MJCF's <option> of the same name, or conesim's
+ * own (no attribute: --set, cs_set, <custom> text, <flag> for the flag words) */
+enum { CS_OPT_OWN = 0, CS_OPT_MJCF = 1 };
+
+/* X(member, C type, values, check, keywords, origin): keywords "a|b|c" for CS_OPT_KEYWORD
+ * ("!a": a code that is refused), else NULL. The order is cs_option_field's. */
 #define CS_OPTION_FIELDS(X) \
-    X(timestep, double, 1, CS_OPT_POSITIVE, NULL) \
-    X(gravity, double, 3, CS_OPT_ANY, NULL) \
-    X(cone, int, 1, CS_OPT_KEYWORD, "pyramidal|elliptic") \
-    X(solver, int, 1, CS_OPT_KEYWORD, "PGS|CG|Newton") \
-    X(iterations, int, 1, CS_OPT_COUNT, NULL) \
-    X(tolerance, double, 1, CS_OPT_NONNEG, NULL) \
-    X(ls_iterations, int, 1, CS_OPT_COUNT, NULL) \
-    X(ls_tolerance, double, 1, CS_OPT_NONNEG, NULL) \
-    X(noslip_iterations, int, 1, CS_OPT_COUNT, NULL) \
-    X(noslip_tolerance, double, 1, CS_OPT_NONNEG, NULL) \
-    X(impratio, double, 1, CS_OPT_POSITIVE, NULL) \
-    X(o_margin, double, 1, CS_OPT_ANY, NULL) \
-    X(o_solref, double, 2, CS_OPT_ANY, NULL) \
-    X(o_solimp, double, 5, CS_OPT_ANY, NULL) \
-    X(o_friction, double, 5, CS_OPT_NONNEG, NULL) \
-    X(pgs_blocks, int, 1, CS_OPT_KEYWORD, "contact|pair") \
-    X(pgs_finish, int, 1, CS_OPT_COUNT, NULL) \
-    X(eq_jdotv, int, 1, CS_OPT_BOOL, NULL) \
-    X(newton_early, int, 1, CS_OPT_BOOL, NULL) \
-    X(threads, int, 1, CS_OPT_COUNT, NULL) \
-    X(contact, int, 1, CS_OPT_KEYWORD, "soft|coulomb") \
-    X(disableflags, int, 1, CS_OPT_BITS, NULL) \
-    X(enableflags, int, 1, CS_OPT_BITS, NULL) \
-    X(integrator, int, 1, CS_OPT_KEYWORD, "Euler|RK4|!implicit|implicitfast") \
-    X(viscosity, double, 1, CS_OPT_NONNEG, NULL) \
-    X(wind, double, 3, CS_OPT_ANY, NULL)
+    X(timestep, double, 1, CS_OPT_POSITIVE, NULL, CS_OPT_MJCF) \
+    X(gravity, double, 3, CS_OPT_ANY, NULL, CS_OPT_MJCF) \
+    X(cone, int, 1, CS_OPT_KEYWORD, "pyramidal|elliptic", CS_OPT_MJCF) \
+    X(solver, int, 1, CS_OPT_KEYWORD, "PGS|CG|Newton", CS_OPT_MJCF) \
+    X(iterations, int, 1, CS_OPT_COUNT, NULL, CS_OPT_MJCF) \
+    X(tolerance, double, 1, CS_OPT_NONNEG, NULL, CS_OPT_MJCF) \
+    X(ls_iterations, int, 1, CS_OPT_COUNT, NULL, CS_OPT_MJCF) \
+    X(ls_tolerance, double, 1, CS_OPT_NONNEG, NULL, CS_OPT_MJCF) \
+    X(noslip_iterations, int, 1, CS_OPT_COUNT, NULL, CS_OPT_MJCF) \
+    X(noslip_tolerance, double, 1, CS_OPT_NONNEG, NULL, CS_OPT_MJCF) \
+    X(impratio, double, 1, CS_OPT_POSITIVE, NULL, CS_OPT_MJCF) \
+    X(o_margin, double, 1, CS_OPT_ANY, NULL, CS_OPT_MJCF) \
+    X(o_solref, double, 2, CS_OPT_ANY, NULL, CS_OPT_MJCF) \
+    X(o_solimp, double, 5, CS_OPT_ANY, NULL, CS_OPT_MJCF) \
+    X(o_friction, double, 5, CS_OPT_NONNEG, NULL, CS_OPT_MJCF) \
+    X(pgs_blocks, int, 1, CS_OPT_KEYWORD, "contact|pair", CS_OPT_OWN) \
+    X(pgs_finish, int, 1, CS_OPT_COUNT, NULL, CS_OPT_OWN) \
+    X(eq_jdotv, int, 1, CS_OPT_BOOL, NULL, CS_OPT_OWN) \
+    X(newton_early, int, 1, CS_OPT_BOOL, NULL, CS_OPT_OWN) \
+    X(threads, int, 1, CS_OPT_COUNT, NULL, CS_OPT_OWN) \
+    X(contact, int, 1, CS_OPT_KEYWORD, "soft|coulomb", CS_OPT_OWN) \
+    X(disableflags, int, 1, CS_OPT_BITS, NULL, CS_OPT_OWN) \
+    X(enableflags, int, 1, CS_OPT_BITS, NULL, CS_OPT_OWN) \
+    X(integrator, int, 1, CS_OPT_KEYWORD, "Euler|RK4|!implicit|implicitfast", CS_OPT_MJCF) \
+    X(viscosity, double, 1, CS_OPT_NONNEG, NULL, CS_OPT_MJCF) \
+    X(wind, double, 3, CS_OPT_ANY, NULL, CS_OPT_MJCF)
 
 #define CS_OPTION_MAXN 5 /* the most values of one member */
 
@@ -60,6 +64,7 @@ typedef struct {
     int n;               /* values */
     int check;           /* cs_option_check */
     const char *words;   /* CS_OPT_KEYWORD's "a|b|c" */
+    int mjcf;            /* CS_OPT_MJCF: an <option> attribute */
     size_t off;          /* in cs_option */
 } cs_option_def;
 

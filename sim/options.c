@@ -63,8 +63,8 @@ int cs_flag_lookup(const char *name, int *bit, int *enable)
 /* the C type's field code, and a build-time check of each line against the struct: its
  * member has the type and number of values the line says */
 #define TYPE_CODE(t) _Generic((t)0, double: CS_FIELD_DOUBLE, int: CS_FIELD_INT)
-#define DEF(f, t, n, chk, w) {#f, TYPE_CODE(t), n, chk, w, offsetof(cs_option, f)},
-#define AGREES(f, t, n, chk, w) \
+#define DEF(f, t, n, chk, w, src) {#f, TYPE_CODE(t), n, chk, w, src, offsetof(cs_option, f)},
+#define AGREES(f, t, n, chk, w, src) \
     _Static_assert(sizeof(((cs_option *)0)->f) == (n) * sizeof(t) && (n) <= CS_OPTION_MAXN && \
                        _Generic(&((cs_option *)0)->f, t *: (n) == 1, t(*)[n]: 1, default: 0), \
                    "cs_option." #f " differs from its CS_OPTION_FIELDS line");

@@ -301,6 +301,55 @@ START_TEST(test_option_table)
 }
 END_TEST
 
+/* Every table entry marked as an MJCF <option> attribute is read by the loader under that
+ * name: a scene setting each to a value other than its default loads with those values. */
+START_TEST(test_option_table_is_the_loaders)
+{
+    char xml[4096], err[1024];
+    double want[64][CS_OPTION_MAXN];
+    size_t w = (size_t)snprintf(xml, sizeof xml, "<mujoco><option");
+    for (int k = 0; k < cs_option_ndefs; k++) {
+        const cs_option_def *e = &cs_option_defs[k];
+        if (!e->mjcf) continue;
+        w += (size_t)snprintf(xml + w, sizeof xml - w, " %s=\"", e->name);
+        for (int i = 0; i < e->n; i++) {
+            double v;
+            switch ((cs_option_check)e->check) {
+            case CS_OPT_POSITIVE: v = 0.0125; break;
+            case CS_OPT_NONNEG: v = 0.25; break;
+            case CS_OPT_COUNT: v = 7; break;
+            case CS_OPT_KEYWORD: v = 1; break; /* the second word */
+            default: v = 0.5 + i; break;
+            }
+            want[k][i] = v;
+            if (e->check == CS_OPT_KEYWORD) {
+                const char *bar = strchr(e->words, '|');
+                w += (size_t)snprintf(xml + w, sizeof xml - w, "%.*s", (int)strcspn(bar + 1, "|"),
+                                      bar + 1);
+            } else {
+                w += (size_t)snprintf(xml + w, sizeof xml - w, "%s%.17g", i ? " " : "", v);
+            }
+        }
+        w += (size_t)snprintf(xml + w, sizeof xml - w, "\"");
+    }
+    snprintf(xml + w, sizeof xml - w, "/><worldbody><body><freejoint/><geom size=\"0.1\"/>"
+                                      "</body></worldbody></mujoco>");
+    ck_assert_uint_lt(w, sizeof xml - 200);
+    cs_model *m = cs_load_xml_string(xml, "options.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s\n%s", err, xml);
+    for (int k = 0; k < cs_option_ndefs; k++) {
+        const cs_option_def *e = &cs_option_defs[k];
+        if (!e->mjcf) continue;
+        double v[CS_OPTION_MAXN];
+        cs_option_get(&m->opt, e, v);
+        for (int i = 0; i < e->n; i++)
+            ck_assert_msg(v[i] == want[k][i], "<option %s>: loaded %g, the file says %g",
+                          e->name, v[i], want[k][i]);
+    }
+    cs_free_model(m);
+}
+END_TEST
+
 /* A viscosity set after the data is made acts at the next step (the data has the room its
  * Jacobians need whatever the options were). */
 START_TEST(test_viscosity_between_steps)
@@ -372,6 +421,7 @@ int main(void)
     tcase_add_test(tc, test_options_and_refusals);
     tcase_add_test(tc, test_edit_recompiles);
     tcase_add_test(tc, test_option_table);
+    tcase_add_test(tc, test_option_table_is_the_loaders);
     tcase_add_test(tc, test_viscosity_between_steps);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
