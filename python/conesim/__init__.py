@@ -22,6 +22,10 @@ __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyfram
            "rollout", "get_state", "set_state", "state_size", "set", "get", "Recorder",
            "Metrics",
            "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL",
+           "STATE_TIME", "STATE_QPOS", "STATE_QVEL", "STATE_ACT", "STATE_WARMSTART",
+           "STATE_CTRL", "STATE_QFRC_APPLIED", "STATE_XFRC_APPLIED", "STATE_EQ_ACTIVE",
+           "STATE_MOCAP_POS", "STATE_MOCAP_QUAT", "STATE_PHYSICS", "STATE_FULLPHYSICS",
+           "STATE_USER", "STATE_INTEGRATION",
            "Renderer", "Camera", "VideoWriter", "render_video"]
 
 # indices into d.warning (counts since the last reset): contacts dropped because the
@@ -710,35 +714,54 @@ def cone_capacity(fn, mu1, mu2, alpha):
 
 
 # ---- states and batch rollouts ----------------------------------------------------------
-def state_size(m):
-    """The length of a state, [time, qpos, qvel, act]: 1 + nq + nv + na."""
+# the parts of a state (MuJoCo's mjtState bits and order: cs_state_size in conesim.h)
+STATE_TIME, STATE_QPOS, STATE_QVEL, STATE_ACT = 1, 2, 4, 8
+STATE_WARMSTART, STATE_CTRL, STATE_QFRC_APPLIED, STATE_XFRC_APPLIED = 16, 32, 64, 128
+STATE_EQ_ACTIVE, STATE_MOCAP_POS, STATE_MOCAP_QUAT = 256, 512, 1024
+STATE_PHYSICS = STATE_QPOS | STATE_QVEL | STATE_ACT
+STATE_FULLPHYSICS = STATE_TIME | STATE_PHYSICS
+STATE_USER = (STATE_CTRL | STATE_QFRC_APPLIED | STATE_XFRC_APPLIED | STATE_EQ_ACTIVE |
+              STATE_MOCAP_POS | STATE_MOCAP_QUAT)
+STATE_INTEGRATION = STATE_FULLPHYSICS | STATE_USER | STATE_WARMSTART
+
+
+def state_size(m, spec=STATE_FULLPHYSICS):
+    """The length of a state with the parts in spec (STATE_* bits); by default
+    [time, qpos, qvel, act]: 1 + nq + nv + na."""
     _check_type(m, Model, "m")
-    return lib.cs_rollout_nstate(m._ptr)
+    if isinstance(spec, bool) or not isinstance(spec, (int, np.integer)):
+        raise TypeError("spec must be an int of STATE_* bits")
+    n = lib.cs_state_size(m._ptr, int(spec))
+    if n < 0:
+        raise ValueError(f"spec {spec}: bits other than STATE_* ones")
+    return n
 
 
-def get_state(m, d):
-    """The data's state as one array [time, qpos, qvel, act] (a copy)."""
+def get_state(m, d, spec=STATE_FULLPHYSICS):
+    """The data's state as one array (a copy): by default [time, qpos, qvel, act]; spec
+    picks the parts (STATE_INTEGRATION: everything a step reads, so that set_state of it
+    into another data steps alike)."""
     _pair(m, d)
-    return np.concatenate(([d.time], d.qpos, d.qvel, d.act))
+    out = np.empty(state_size(m, spec))
+    lib.cs_get_state(m._ptr, d._ptr, out.ctypes.data_as(_lib.DP), int(spec))
+    return out
 
 
-def set_state(m, d, state):
-    """Sets time, qpos, qvel and act from one state array [time, qpos, qvel, act]."""
+def set_state(m, d, state, spec=STATE_FULLPHYSICS):
+    """Sets the parts in spec from one state array (by default time, qpos, qvel and act
+    from [time, qpos, qvel, act])."""
     _pair(m, d)
-    s = np.asarray(state, dtype=np.float64)
-    if s.shape != (state_size(m),):
-        raise ValueError(f"state: expected shape ({state_size(m)},), got {s.shape}")
-    nq, nv = m.nq, m.nv
-    d.time = s[0]
-    d.qpos[:] = s[1:1 + nq]
-    d.qvel[:] = s[1 + nq:1 + nq + nv]
-    if m.na:
-        d.act[:] = s[1 + nq + nv:]
+    n = state_size(m, spec)
+    s = np.ascontiguousarray(state, dtype=np.float64)
+    if s.shape != (n,):
+        raise ValueError(f"state: expected shape ({n},), got {s.shape}")
+    lib.cs_set_state(m._ptr, d._ptr, s.ctypes.data_as(_lib.DP), int(spec))
 
 
-def rollout(m, initial_state, nstep, control=None, nthread=None):
+def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULLPHYSICS):
     """Steps a batch of initial states nstep times each, in C on nthread threads (MuJoCo's
-    rollout.rollout, with the state [time, qpos, qvel, act]).
+    rollout.rollout, with the state [time, qpos, qvel, act], or the parts in spec: adding
+    STATE_MOCAP_POS | STATE_MOCAP_QUAT gives each rollout its own mocap poses).
 
     initial_state: (nbatch, nstate) or (nstate,) for a batch of one, nstate = state_size(m).
     control: None (controls 0), (nstep, nu) for every rollout alike, or (nbatch, nstep, nu):
@@ -750,7 +773,7 @@ def rollout(m, initial_state, nstep, control=None, nthread=None):
     then d.ctrl[:] = control[t] and step(m, d) for each step t: the warm start, applied
     forces and anything else in a data do not carry over from one rollout to the next."""
     _check_type(m, Model, "m")
-    ns, nu = state_size(m), m.nu
+    ns, nu = state_size(m, spec), m.nu
     s0 = np.asarray(initial_state, dtype=np.float64)
     if s0.ndim == 1:
         s0 = s0[None, :]
@@ -777,7 +800,7 @@ def rollout(m, initial_state, nstep, control=None, nthread=None):
     # make a data first, as Data(m) does: the model's contact room is fixed from then on
     if not m._frozen:
         Data(m)
-    rc = lib.cs_rollout(m._ptr, nbatch, s0.ctypes.data_as(_lib.DP),
+    rc = lib.cs_rollout_spec(m._ptr, int(spec), nbatch, s0.ctypes.data_as(_lib.DP),
                         ctrl.ctypes.data_as(_lib.DP) if ctrl is not None else None,
                         nstep, int(nthread), out.ctypes.data_as(_lib.DP))
     if rc != 0:

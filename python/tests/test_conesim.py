@@ -74,6 +74,32 @@ def test_copies_step_alike():
         pickle.dumps(d)
 
 
+def test_state_by_parts():
+    m = conesim.Model.from_xml_path(os.path.join(SCENES, "box_stack.xml"))
+    d, e = conesim.Data(m), conesim.Data(m)
+    conesim.step(m, d, 40)
+    s = conesim.get_state(m, d)
+    assert s.shape == (1 + m.nq + m.nv + m.na,) and s[0] == d.time
+    assert list(s[1:1 + m.nq]) == list(d.qpos)
+    full = conesim.get_state(m, d, conesim.STATE_INTEGRATION)
+    conesim.set_state(m, e, full, conesim.STATE_INTEGRATION)
+    conesim.step(m, d, 100)
+    conesim.step(m, e, 100)
+    assert d.qpos.tobytes() == e.qpos.tobytes()
+    with pytest.raises(ValueError):
+        conesim.state_size(m, 1 << 11)
+    with pytest.raises(ValueError):
+        conesim.set_state(m, e, s, conesim.STATE_INTEGRATION)
+    # rollouts with the mocap poses in the state
+    k = conesim.Model.from_xml_string(MOCAP_KEYS)
+    spec = conesim.STATE_FULLPHYSICS | conesim.STATE_MOCAP_POS
+    s0 = np.tile(conesim.get_state(k, conesim.Data(k), spec), (2, 1))
+    s0[1, -3:] = [0, 0, 5]
+    out = conesim.rollout(k, s0, 3, spec=spec, nthread=1)
+    assert out.shape == (2, 3, conesim.state_size(k, spec))
+    assert list(out[1, -1, -3:]) == [0, 0, 5] and list(out[0, -1, -3:]) == [0, 0, 1]
+
+
 def test_resting_ball_weighs_m_g():
     m = conesim.Model.from_xml_string(BALL_3KG)
     d = conesim.Data(m)
