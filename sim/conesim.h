@@ -759,10 +759,12 @@ cs_option *cs_model_option(cs_model *m); /* &m->opt, for bindings */
 /* Contact field k of all of d->contact at once: ncon_cap rows (the first ncon are the last
  * step's contacts) of sizeof(cs_contact) bytes; valid while ncon_cap stays the same. */
 int cs_contact_array_field(const cs_data *d, int k, cs_field *out);
-/* The name of element `id` of a kind ("body", "joint", "geom", "actuator", "pair", "key",
- * "mesh"), or NULL when it has none, the kind is unknown or id is out of range (MuJoCo's
- * mj_id2name). */
+/* The name of element `id` of a kind ("body", "joint", "geom", "site", "actuator", "pair",
+ * "key", "mesh", "tendon", "equality"), or NULL when it has none, the kind is unknown or id
+ * is out of range (MuJoCo's mj_id2name); cs_name2id: the id of the element of that kind
+ * with that name, or -1 (MuJoCo's mj_name2id; cs_name2id_body ... are its shortcuts). */
 const char *cs_id2name(const cs_model *m, const char *kind, int id);
+int cs_name2id(const cs_model *m, const char *kind, const char *name);
 
 /* ---- batch rollouts (sim/rollout.c), as MuJoCo's rollout module ------------------------ */
 /* The length of one state: [time, qpos (nq), qvel (nv), act (na)] = 1 + nq + nv + na

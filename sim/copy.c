@@ -42,13 +42,13 @@ cs_model *cs_copy_model(const cs_model *m)
 #undef MOVE
     /* the name tables point at m's names until each has its own: none first, so that a
      * copy given up half way frees only its own */
-#define MOVE_NAMES(f, rows) \
+#define MOVE_NAMES(f, rows, kind) \
     c->f = moved(m->f, m->buffer, c->buffer); \
     memset(c->f, 0, (size_t)m->rows * sizeof *c->f);
     CS_MODEL_NAMES(MOVE_NAMES)
 #undef MOVE_NAMES
     int oom = 0;
-#define DUP_NAMES(f, rows) \
+#define DUP_NAMES(f, rows, kind) \
     for (int i = 0; i < m->rows && !oom; i++) c->f[i] = dup(m->f[i], &oom);
     CS_MODEL_NAMES(DUP_NAMES)
 #undef DUP_NAMES

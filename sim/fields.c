@@ -188,27 +188,3 @@ int cs_contact_field(const cs_data *d, int i, int k, cs_field *out)
     if (i < 0 || i >= d->ncon) return -1;
     return describe(contact_fields, COUNT(contact_fields), k, NULL, &d->contact[i], 1, out);
 }
-
-const char *cs_id2name(const cs_model *m, const char *kind, int id)
-{
-    static const struct {
-        const char *kind;
-        size_t names, n;
-    } kinds[] = {
-        {"body", offsetof(cs_model, body_name), offsetof(cs_model, nbody)},
-        {"joint", offsetof(cs_model, jnt_name), offsetof(cs_model, njnt)},
-        {"geom", offsetof(cs_model, geom_name), offsetof(cs_model, ngeom)},
-        {"actuator", offsetof(cs_model, actuator_name), offsetof(cs_model, nu)},
-        {"pair", offsetof(cs_model, pair_name), offsetof(cs_model, npair)},
-        {"key", offsetof(cs_model, key_name), offsetof(cs_model, nkey)},
-        {"mesh", offsetof(cs_model, mesh_name), offsetof(cs_model, nmesh)},
-    };
-    if (!m || !kind) return NULL;
-    for (int k = 0; k < COUNT(kinds); k++) {
-        if (strcmp(kind, kinds[k].kind) != 0) continue;
-        if (id < 0 || id >= count(m, kinds[k].n)) return NULL;
-        char **names = *(char **const *)((const char *)m + kinds[k].names);
-        return names ? names[id] : NULL;
-    }
-    return NULL;
-}

@@ -22,7 +22,7 @@ size_t cs_model_nbuffer(const cs_model *m)
     n += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
     CS_MODEL_POINTERS(SIZE)
 #undef SIZE
-#define SIZE_NAMES(name, rows) n += cs_field_bytes((size_t)m->rows, 1, sizeof(char *));
+#define SIZE_NAMES(name, rows, kind) n += cs_field_bytes((size_t)m->rows, 1, sizeof(char *));
     CS_MODEL_NAMES(SIZE_NAMES)
 #undef SIZE_NAMES
     return n;
@@ -40,7 +40,7 @@ int cs_model_alloc(cs_model *m)
     if (p) p += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
     CS_MODEL_POINTERS(PLACE)
 #undef PLACE
-#define PLACE_NAMES(name, rows) \
+#define PLACE_NAMES(name, rows, kind) \
     m->name = p ? (char **)(void *)p : NULL; \
     if (p) p += cs_field_bytes((size_t)m->rows, 1, sizeof(char *));
     CS_MODEL_NAMES(PLACE_NAMES)
@@ -51,7 +51,7 @@ int cs_model_alloc(cs_model *m)
 void cs_free_model(cs_model *m)
 {
     if (!m) return;
-#define FREE_NAMES(f, n) \
+#define FREE_NAMES(f, n, kind) \
     if (m->f) \
         for (int i = 0; i < m->n; i++) cs_free(m->f[i]);
     CS_MODEL_NAMES(FREE_NAMES)
@@ -68,6 +68,26 @@ static int lookup(char *const *names, int n, const char *name)
     for (int i = 0; i < n; i++)
         if (names[i] && strcmp(names[i], name) == 0) return i;
     return -1;
+}
+
+int cs_name2id(const cs_model *m, const char *kind, const char *name)
+{
+    if (!m || !kind) return -1;
+#define FIND(f, rows, word) \
+    if (strcmp(kind, word) == 0) return lookup(m->f, m->rows, name);
+    CS_MODEL_NAMES(FIND)
+#undef FIND
+    return -1;
+}
+
+const char *cs_id2name(const cs_model *m, const char *kind, int id)
+{
+    if (!m || !kind) return NULL;
+#define NAME(f, rows, word) \
+    if (strcmp(kind, word) == 0) return id >= 0 && id < m->rows ? m->f[id] : NULL;
+    CS_MODEL_NAMES(NAME)
+#undef NAME
+    return NULL;
 }
 
 int cs_name2id_body(const cs_model *m, const char *name)

@@ -5,7 +5,8 @@
  *
  * CS_MODEL_POINTERS: X(type, name, rows, cols): rows is a size of cs_model, cols a number
  * or an expression in the sizes CS_MODEL_COLS_PREAMBLE names.
- * CS_MODEL_NAMES: X(name, rows): the element names (char *, NULL when unnamed). */
+ * CS_MODEL_NAMES: X(name, rows, kind): the element names (char *, NULL when unnamed) and
+ * the kind's word in cs_name2id / cs_id2name. */
 #ifndef CS_MODEL_FIELDS_H
 #define CS_MODEL_FIELDS_H
 
@@ -185,9 +186,10 @@
     X(double, eq_data, neq, CS_NEQDATA)
 
 #define CS_MODEL_NAMES(X) \
-    X(body_name, nbody) X(jnt_name, njnt) X(geom_name, ngeom) X(pair_name, npair) \
-    X(key_name, nkey) X(mesh_name, nmesh) X(actuator_name, nu) \
-    X(tendon_name, ntendon) X(eq_name, neq) X(site_name, nsite)
+    X(body_name, nbody, "body") X(jnt_name, njnt, "joint") X(geom_name, ngeom, "geom") \
+    X(site_name, nsite, "site") X(pair_name, npair, "pair") X(key_name, nkey, "key") \
+    X(mesh_name, nmesh, "mesh") X(actuator_name, nu, "actuator") \
+    X(tendon_name, ntendon, "tendon") X(eq_name, neq, "equality")
 
 /* The bytes one array takes in a block: rows x cols + 1 elements (empty models get valid
  * pointers), padded so each array starts a multiple of 64 bytes into the block (whose start

@@ -48,7 +48,7 @@ START_TEST(test_model_members_listed)
     member v[] = {
 #define SZ(f) MEMBER(cs_model, f)
 #define PTR(type, f, rows, cols) MEMBER(cs_model, f)
-#define NAMES(f, rows) MEMBER(cs_model, f)
+#define NAMES(f, rows, kind) MEMBER(cs_model, f)
         CS_MODEL_SIZES(SZ) CS_MODEL_POINTERS(PTR) CS_MODEL_NAMES(NAMES)
         /* not arrays */
         SZ(modelname) SZ(path) SZ(nconmax) SZ(ncon_reserve) SZ(opt) SZ(ngravcomp)
@@ -154,6 +154,37 @@ START_TEST(test_arrays_in_block_and_table)
 }
 END_TEST
 
+/* cs_name2id and cs_id2name agree for every named kind (made from the same list) */
+START_TEST(test_names_every_kind)
+{
+    char err[512], path[1024];
+    snprintf(path, sizeof path, "%s/tendon_gripper.xml", CS_SCENES);
+    cs_model *m = cs_load_xml(path, NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    int named = 0;
+#define ROUND_TRIP(f, rows, kind) \
+    for (int i = 0; i < m->rows; i++) { \
+        const char *n = cs_id2name(m, kind, i); \
+        ck_assert_ptr_eq(n, m->f[i]); \
+        if (n) { \
+            named++; \
+            ck_assert_int_eq(cs_name2id(m, kind, n), i); \
+        } \
+    } \
+    ck_assert_ptr_null(cs_id2name(m, kind, m->rows)); \
+    ck_assert_int_eq(cs_name2id(m, kind, "no such name"), -1);
+    CS_MODEL_NAMES(ROUND_TRIP)
+#undef ROUND_TRIP
+    ck_assert_int_gt(named, 5);
+    ck_assert_int_gt(m->nsite + m->ntendon, 0);
+    if (m->nsite && m->site_name[0])
+        ck_assert_int_eq(cs_name2id(m, "site", m->site_name[0]), 0);
+    ck_assert_int_eq(cs_name2id(m, "nonsense", "x"), -1);
+    ck_assert_ptr_null(cs_id2name(m, "nonsense", 0));
+    cs_free_model(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fields");
@@ -161,6 +192,7 @@ int main(void)
     tcase_add_test(tc, test_model_members_listed);
     tcase_add_test(tc, test_data_members_listed);
     tcase_add_test(tc, test_arrays_in_block_and_table);
+    tcase_add_test(tc, test_names_every_kind);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

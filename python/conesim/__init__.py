@@ -136,10 +136,7 @@ def _resolve(model, kind, key):
     """(id, name) of a model element given by name or index ('' when it has no name)."""
     n = getattr(model, _COUNT[kind])
     if isinstance(key, str):
-        i = lib.cs_name2id_geom(model._ptr, key.encode()) if kind == "geom" else \
-            lib.cs_name2id_body(model._ptr, key.encode()) if kind == "body" else \
-            lib.cs_name2id_joint(model._ptr, key.encode()) if kind == "joint" else \
-            lib.cs_name2id_actuator(model._ptr, key.encode())
+        i = lib.cs_name2id(model._ptr, kind.encode(), key.encode())
         if i < 0:
             raise KeyError(f"no {kind} named {key!r}")
         return i, key
