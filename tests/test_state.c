@@ -9,8 +9,8 @@
 
 #include "conesim.h"
 
-#ifndef CS_SCENES
-#error "CS_SCENES (the scenes directory) must be defined by the build"
+#if !defined(CS_SCENES) || !defined(CS_BENCH)
+#error "CS_SCENES and CS_BENCH (the scenes and bench directories) must be defined by the build"
 #endif
 
 static cs_model *load(const char *name)
@@ -186,6 +186,34 @@ START_TEST(test_rollout_with_mocap)
 }
 END_TEST
 
+/* a pile whose contacts outgrow the room a data starts with (the copy must make room), and a
+ * model changed to RK4 after its data was made (the copy follows the change as d does) */
+START_TEST(test_copy_grown_contacts_and_pending_change)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_BENCH "/mixed_pile_64.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    cs_data *d = cs_make_data(m);
+    ck_assert_ptr_nonnull(d);
+    int start = d->ncon_cap;
+    for (int t = 0; t < 150; t++) cs_step(m, d);
+    ck_assert_int_gt(d->ncon_cap, start);
+    ck_assert_int_eq(cs_set(m, "option.integrator", CS_INT_RK4), 0);
+    cs_data *c = cs_copy_data(m, d);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(c->ncon_cap, d->ncon_cap);
+    for (int t = 150; t < 250; t++) {
+        cs_step(m, d);
+        cs_step(m, c);
+        same(m, d, c, "mixed_pile_64 (RK4 from step 150)", t);
+    }
+    ck_assert_int_eq(d->warning[CS_WARN_NOMEM] + c->warning[CS_WARN_NOMEM], 0);
+    cs_free_data(c);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("state");
@@ -195,6 +223,7 @@ int main(void)
     tcase_add_loop_test(tc, test_copies_step_alike, 0, n);
     tcase_add_loop_test(tc, test_integration_state_steps_alike, 0, n);
     tcase_add_test(tc, test_state_parts);
+    tcase_add_test(tc, test_copy_grown_contacts_and_pending_change);
     tcase_add_test(tc, test_rollout_with_mocap);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
