@@ -27,8 +27,9 @@ for h in "$@"; do printf '#include "%s"\n' "$h"; done |
   # shellcheck disable=SC2086
   $cc -E -P $args -x c - >"$tmp"
 {
-  # functions: a name before its parameter list
-  grep -oE '\bcs_[A-Za-z0-9_]+[[:space:]]*\(' "$tmp" | sed 's/[[:space:](]//g'
+  # functions: a name before its parameter list (not a static inline one: no symbol)
+  grep -vE '^[[:space:]]*static\b' "$tmp" | grep -oE '\bcs_[A-Za-z0-9_]+[[:space:]]*\(' |
+    sed 's/[[:space:](]//g'
   # variables: extern declarations
   grep -E '^[[:space:]]*extern\b' "$tmp" |
     sed -n 's/.*\b\(cs_[A-Za-z0-9_]*\)[[:space:]]*[[;=].*/\1/p'
