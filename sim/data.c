@@ -33,10 +33,10 @@ size_t cs_data_nbuffer(const cs_model *m)
     return n;
 }
 
-/* the block's arrays in d (NULL when p is) */
-static void place(const cs_model *m, cs_data *d, char *p)
+void cs_data_place(const cs_model *m, cs_data *d, void *buffer)
 {
     CS_MODEL_COLS_PREAMBLE(m);
+    char *p = buffer;
 #define PLACE(type, name, rows, cols) \
     d->name = p ? (type *)(void *)p : NULL; \
     if (p) p += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
@@ -106,7 +106,7 @@ cs_data *cs_data_alloc(const cs_model *m)
     size_t n = cs_data_nbuffer(m);
     d->buffer = cs_calloc(1, n);
     d->nbuffer = d->buffer ? n : 0;
-    place(m, d, d->buffer);
+    cs_data_place(m, d, d->buffer);
     d->ncon_cap = m->ncon_reserve; /* grown by the collision stage as contacts come */
     /* +1 so empty models still get valid pointers */
     d->contact = cs_calloc((size_t)d->ncon_cap + 1, sizeof *d->contact);

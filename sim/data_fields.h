@@ -69,8 +69,10 @@
     X(double, cdofdot, nv, 6) \
     X(double, eq_scratch, nv, 24)
 
-/* the block's size for the model's sizes */
+/* the block's size for the model's sizes, and its arrays pointed at in d (all NULL when
+ * buffer is) */
 size_t cs_data_nbuffer(const cs_model *m);
+void cs_data_place(const cs_model *m, cs_data *d, void *buffer);
 /* a data with its memory and contexts, its arrays zero (not reset: cs_make_data resets);
  * NULL out of memory */
 cs_data *cs_data_alloc(const cs_model *m);
