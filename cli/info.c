@@ -182,6 +182,9 @@ static void print_model(const cs_model *m)
     if (o->noslip_iterations > 0)
         printf("  noslip_iterations %d  noslip_tolerance %g\n", o->noslip_iterations,
                o->noslip_tolerance);
+    if (o->viscosity > 0)
+        printf("  viscosity %g  wind (%g, %g, %g)\n", o->viscosity, o->wind[0], o->wind[1],
+               o->wind[2]);
     printf("  contact %s\n", o->contact == CS_CONTACT_COULOMB
                                 ? "coulomb (hard Signorini normal, exact Coulomb friction; solver, "
                                   "impratio and solimp unused)"

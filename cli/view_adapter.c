@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collision/hull.h"
 #include "view_adapter.h"
 
 /* MuJoCo's viewers show geom groups 0, 1 and 2 by default and hide 3 to 5. */
@@ -166,8 +165,8 @@ static void fill_geoms(cs_view *v)
         o->body = m->geom_body[g];
         int id = m->geom_dataid ? m->geom_dataid[g] : -1;
         if (o->type == CS_GEOM_MESH && id >= 0) {
-            cs_hull h;
-            cs_hull_view(&h, m->mesh_graph + m->mesh_graphadr[id], m->mesh_hull + m->mesh_hulladr[id]);
+            cs_mesh_hull h;
+            cs_mesh_hull_get(m, id, &h);
             o->mesh_vert = m->mesh_vert + 3 * m->mesh_vertadr[id];
             o->mesh_face = m->mesh_face + 3 * m->mesh_faceadr[id];
             o->mesh_nface = m->mesh_facenum[id];

@@ -344,6 +344,9 @@ typedef struct {
                                  weld: anchor in body2, relpose pos (in body1) and quat,
                                  torquescale; joint, tendon: polycoef (5) */
     char **eq_name;
+
+    void *buffer;         /* every array above in one block (sim/model_fields.h lists them) */
+    size_t nbuffer;       /* its bytes */
 } cs_model;
 
 enum { CS_TRN_JOINT = 0, CS_TRN_TENDON = 3 }; /* actuator_trntype (MuJoCo's mjtTrn) */
@@ -495,6 +498,10 @@ typedef struct {
                                  at reset; the user may switch it) */
     double *eq_scratch;       /* 24 nv: an equality's or tendon's Jacobians while its rows
                                  are made */
+
+    void *buffer;             /* the arrays sized by the model, in one block (sim/data_fields.h
+                                 lists them) */
+    size_t nbuffer;           /* its bytes */
 } cs_data;
 
 /* ---- loading (sim/mjcf*.c) ---------------------------------------------------------- */
@@ -521,19 +528,21 @@ cs_model *cs_load_xml_edit(const char *path, int nedit, const char *const *names
                            const char *const *values, FILE *warn, char *err, size_t errsz);
 void cs_free_model(cs_model *m);
 /* Override one <option> attribute by its MJCF name ("timestep", "cone", "solver",
- * "impratio", "iterations", "gravity", "o_solref", ...; "flag.NAME" = enable|disable; an
- * "option." prefix is accepted). Use between loading and cs_make_data; later, cs_set_text
+ * "impratio", "iterations", "gravity", "o_solref", ..., any member of cs_option; a keyword
+ * option takes its word or its number; "flag.NAME" = enable|disable; an "option." prefix is
+ * accepted). Use between loading and cs_make_data; later, cs_set_text
  * (data made earlier then follow). Returns 0, or -1 with a message in err. */
 int cs_option_set(cs_option *o, const char *name, const char *value, char *err, size_t errsz);
 
 /* ---- changing the model between steps (sim/setter.c), as MuJoCo's mjModel ------------
  * One parameter by name; data made earlier follow at their next step. Names:
- *   option.NAME[K] (also opt.NAME, or NAME alone): timestep, gravity[3], impratio,
- *     tolerance, iterations, ls_iterations, ls_tolerance, o_margin, o_solref[2],
- *     o_solimp[5], o_friction[5], threads, pgs_finish; the keyword options by MuJoCo's
- *     number: cone (0 pyramidal, 1 elliptic), solver (0 PGS, 1 CG, 2 Newton), integrator
- *     (0 Euler, 1 RK4, 3 implicitfast), contact (0 soft, 1 coulomb), pgs_blocks (0 contact,
- *     1 pair); flag.NAME (1 = the feature on, 0 = off, as <flag NAME="enable|disable">)
+ *   option.NAME[K] (also opt.NAME, or NAME alone): every member of cs_option (the list
+ *     cs_option_field walks), e.g. timestep, gravity[3], wind[3], viscosity, impratio,
+ *     tolerance, iterations, o_solref[2], threads, disableflags; the keyword options by
+ *     MuJoCo's number: cone (0 pyramidal, 1 elliptic), solver (0 PGS, 1 CG, 2 Newton),
+ *     integrator (0 Euler, 1 RK4, 3 implicitfast), contact (0 soft, 1 coulomb), pgs_blocks
+ *     (0 contact, 1 pair); flag.NAME (1 = the feature on, 0 = off, as <flag NAME="enable|
+ *     disable">)
  *   geom.G.friction[3], solref[2], solimp[5], solmix, margin, gap, size[3] (its bounding
  *     radius follows; not a mesh's; mass and inertia do not follow, as in MuJoCo), pos[3],
  *     rgba[4], condim, priority, contype, conaffinity
@@ -569,6 +578,17 @@ int cs_set_count(const cs_model *m, const char *name);
  * flag.warmstart=disable), as `--set NAME=VALUE` takes them */
 int cs_set_text(cs_model *m, const char *name, const char *text, char *err, size_t errsz);
 
+/* The convex hull mesh `mesh` collides as (from mesh_graph and mesh_hull): its vertices
+ * (3 doubles each, in the mesh frame) and faces as polygons, face f's vertex indices
+ * facevert[faceadr[f] .. faceadr[f + 1]). Pointers into the model. 0, or -1 when there is
+ * no such mesh. */
+typedef struct {
+    int nvert, nface;
+    const double *vert;
+    const int *faceadr, *facevert;
+} cs_mesh_hull;
+int cs_mesh_hull_get(const cs_model *m, int mesh, cs_mesh_hull *out);
+
 /* ---- data (sim/data.c) ------------------------------------------------------------------ */
 cs_data *cs_make_data(const cs_model *m);  /* reset to qpos0, zero velocity, then forward;
                                               NULL when out of memory */
@@ -577,6 +597,46 @@ void cs_reset(const cs_model *m, cs_data *d);
 int cs_reset_key(const cs_model *m, cs_data *d, int key); /* 0 ok, -1 bad index */
 int cs_name2id_body(const cs_model *m, const char *name);  /* -1 if absent */
 int cs_name2id_geom(const cs_model *m, const char *name);
+
+/* ---- copies and state (sim/copy.c, sim/state.c), as MuJoCo's mj_copyModel, mj_copyData
+ * and mj_getState / mj_setState -------------------------------------------------------- */
+/* A model of its own with the same values (arrays, names, options); NULL when out of
+ * memory. Data made from either step alike. */
+cs_model *cs_copy_model(const cs_model *m);
+/* A data of its own holding d's state, its last forward's results and contacts: the copy
+ * steps bit for bit as d does. The last step's constraint rows (cs_jrow_*) are not copied:
+ * the copy has none until its next step. m is the model d was made from (or a copy of it);
+ * NULL when out of memory or when d's sizes are not m's. */
+cs_data *cs_copy_data(const cs_model *m, const cs_data *d);
+/* What a state holds (MuJoCo's mjtState bits and order): a state is the chosen parts, in
+ * this order, as doubles (eq_active as 0 or 1). */
+enum {
+    CS_STATE_TIME = 1 << 0,         /* 1 */
+    CS_STATE_QPOS = 1 << 1,         /* nq */
+    CS_STATE_QVEL = 1 << 2,         /* nv */
+    CS_STATE_ACT = 1 << 3,          /* na */
+    CS_STATE_WARMSTART = 1 << 4,    /* nv: qacc_warmstart, the solver's warm start */
+    CS_STATE_CTRL = 1 << 5,         /* nu */
+    CS_STATE_QFRC_APPLIED = 1 << 6, /* nv */
+    CS_STATE_XFRC_APPLIED = 1 << 7, /* 6 nbody */
+    CS_STATE_EQ_ACTIVE = 1 << 8,    /* neq */
+    CS_STATE_MOCAP_POS = 1 << 9,    /* 3 nmocap */
+    CS_STATE_MOCAP_QUAT = 1 << 10,  /* 4 nmocap */
+    CS_NSTATE = 11,
+    CS_STATE_PHYSICS = CS_STATE_QPOS | CS_STATE_QVEL | CS_STATE_ACT,
+    CS_STATE_FULLPHYSICS = CS_STATE_TIME | CS_STATE_PHYSICS,
+    CS_STATE_USER = CS_STATE_CTRL | CS_STATE_QFRC_APPLIED | CS_STATE_XFRC_APPLIED |
+                    CS_STATE_EQ_ACTIVE | CS_STATE_MOCAP_POS | CS_STATE_MOCAP_QUAT,
+    /* everything a step reads that the user or the last step set: a data given this state
+     * (and its model) steps bit for bit as the one it came from */
+    CS_STATE_INTEGRATION = CS_STATE_FULLPHYSICS | CS_STATE_USER | CS_STATE_WARMSTART
+};
+/* the doubles of a state with the parts in spec; -1 when spec has a bit not above */
+int cs_state_size(const cs_model *m, int spec);
+/* d's parts in spec into state (cs_state_size doubles), or state's into d (no forward is
+ * run: cs_forward or cs_step reads them); 0, or -1 for a bad spec */
+int cs_get_state(const cs_model *m, const cs_data *d, double *state, int spec);
+int cs_set_state(const cs_model *m, cs_data *d, const double *state, int spec);
 
 /* ---- the step (sim/step.c) ---------------------------------------------------------- */
 void cs_step(const cs_model *m, cs_data *d);     /* all stages + integrate */
@@ -708,13 +768,16 @@ cs_option *cs_model_option(cs_model *m); /* &m->opt, for bindings */
 /* Contact field k of all of d->contact at once: ncon_cap rows (the first ncon are the last
  * step's contacts) of sizeof(cs_contact) bytes; valid while ncon_cap stays the same. */
 int cs_contact_array_field(const cs_data *d, int k, cs_field *out);
-/* The name of element `id` of a kind ("body", "joint", "geom", "actuator", "pair", "key",
- * "mesh"), or NULL when it has none, the kind is unknown or id is out of range (MuJoCo's
- * mj_id2name). */
+/* The name of element `id` of a kind ("body", "joint", "geom", "site", "actuator", "pair",
+ * "key", "mesh", "tendon", "equality"), or NULL when it has none, the kind is unknown or id
+ * is out of range (MuJoCo's mj_id2name); cs_name2id: the id of the element of that kind
+ * with that name, or -1 (MuJoCo's mj_name2id; cs_name2id_body ... are its shortcuts). */
 const char *cs_id2name(const cs_model *m, const char *kind, int id);
+int cs_name2id(const cs_model *m, const char *kind, const char *name);
 
 /* ---- batch rollouts (sim/rollout.c), as MuJoCo's rollout module ------------------------ */
-/* The length of one state: [time, qpos (nq), qvel (nv), act (na)] = 1 + nq + nv + na. */
+/* The length of one state: [time, qpos (nq), qvel (nv), act (na)] = 1 + nq + nv + na
+ * (cs_state_size of CS_STATE_FULLPHYSICS). */
 int cs_rollout_nstate(const cs_model *m);
 /* Steps nbatch initial states (state0: nbatch x nstate) nstep times each and writes the
  * state after every step to out (nbatch x nstep x nstate). ctrl (nbatch x nstep x nu) sets
@@ -724,6 +787,13 @@ int cs_rollout_nstate(const cs_model *m);
  * nthread < 1 means 1). Returns 0, or -1 on bad arguments or when memory ran out. */
 int cs_rollout(const cs_model *m, int nbatch, const double *state0, const double *ctrl,
                int nstep, int nthread, double *out);
+/* The same with states of the parts in spec (cs_state_size doubles each, CS_STATE_* bits):
+ * cs_rollout is spec CS_STATE_FULLPHYSICS. Adding CS_STATE_MOCAP_POS | CS_STATE_MOCAP_QUAT
+ * starts each rollout with its own mocap poses, CS_STATE_WARMSTART with its warm start;
+ * parts left out start as cs_reset leaves them. ctrl, when given, overrides the state's
+ * controls before each step. */
+int cs_rollout_spec(const cs_model *m, int spec, int nbatch, const double *state0,
+                    const double *ctrl, int nstep, int nthread, double *out);
 
 /* ---- small math used across sim/ (sim/mathutil.c) ----------------------------------- */
 void cs_quat2mat(double mat[9], const double q[4]);

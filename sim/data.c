@@ -5,27 +5,52 @@
 #include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
+#include "data_fields.h"
 #include "solver/mass.h"
 #include "solver/rows.h"
 #include "solver/solver.h"
 #include "stages.h"
 
-#define CS_DATA_ARRAYS(X) \
-    X(qpos) X(qvel) X(qacc) X(qacc_smooth) X(qacc_warmstart) X(qfrc_applied) \
-    X(xfrc_applied) X(qfrc_bias) X(qfrc_gravity) X(qfrc_passive) X(qfrc_gravcomp) X(qfrc_smooth) \
-    X(qfrc_constraint) X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(xanchor) \
-    X(xaxis) X(dof_xaxis) X(dof_xanchor) X(cdof) X(cvel) X(qM) X(qLD) X(qLDiagInv) X(qH) \
-    X(qHLD) X(qHDiagInv) X(qacc_implicit) X(qDeriv) X(crb) X(cacc) X(cfrc) X(cdofdot) \
-    X(contact) X(rawcon) X(jac) \
-    X(ctrl) X(mocap_pos) X(mocap_quat) X(act) X(act_dot) X(actuator_length) X(actuator_velocity) \
-    X(actuator_force) X(qfrc_actuator) X(rk4) X(site_xpos) X(ten_length) X(ten_velocity) X(ten_J) \
-    X(eq_active) X(eq_scratch)
+/* each line's type is its member's */
+#define AGREES(type, name, rows, cols) \
+    _Static_assert(_Generic(((cs_data *)0)->name, type *: 1, default: 0), \
+                   "cs_data." #name " is not a " #type " array as data_fields.h says");
+CS_DATA_POINTERS(AGREES)
+CS_DATA_SCRATCH(AGREES)
+#undef AGREES
+
+/* the arrays allocated on their own (their size is not rows x cols of the model) */
+#define CS_DATA_OWN(X) X(contact) X(rawcon) X(jac) X(rk4)
+
+size_t cs_data_nbuffer(const cs_model *m)
+{
+    CS_MODEL_COLS_PREAMBLE(m);
+    size_t n = 0;
+#define SIZE(type, name, rows, cols) n += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
+    CS_DATA_POINTERS(SIZE)
+    CS_DATA_SCRATCH(SIZE)
+#undef SIZE
+    return n;
+}
+
+void cs_data_place(const cs_model *m, cs_data *d, void *buffer)
+{
+    CS_MODEL_COLS_PREAMBLE(m);
+    char *p = buffer;
+#define PLACE(type, name, rows, cols) \
+    d->name = p ? (type *)(void *)p : NULL; \
+    if (p) p += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
+    CS_DATA_POINTERS(PLACE)
+    CS_DATA_SCRATCH(PLACE)
+#undef PLACE
+}
 
 void cs_free_data(cs_data *d)
 {
     if (!d) return;
+    cs_free(d->buffer);
 #define FREE_ARRAY(f) cs_free(d->f);
-    CS_DATA_ARRAYS(FREE_ARRAY)
+    CS_DATA_OWN(FREE_ARRAY)
 #undef FREE_ARRAY
     cs_collision_free(d->collision);
     cs_solver_free(d->solver_ws);
@@ -36,40 +61,24 @@ void cs_free_data(cs_data *d)
     cs_free(d);
 }
 
-cs_data *cs_make_data(const cs_model *m)
+/* room for the arrays allocated on their own: 2 sides x 6 x (largest tree) point Jacobians,
+ * or one row of nv */
+static size_t jac_size(const cs_model *m)
 {
-    cs_data *d = cs_calloc(1, sizeof *d);
-    if (!d) return NULL;
-    size_t nb = (size_t)m->nbody, ng = (size_t)m->ngeom, nM = (size_t)m->nM, nj = (size_t)m->njnt;
-    size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-    /* +1 so empty models still get valid pointers */
-#define A(f, n) (d->f = cs_calloc((size_t)(n) + 1, sizeof *d->f))
-    A(qpos, nq); A(qvel, nv); A(qacc, nv); A(qacc_smooth, nv); A(qacc_warmstart, nv);
-    A(qfrc_applied, nv); A(xfrc_applied, 6 * nb); A(qfrc_bias, nv); A(qfrc_gravity, nv);
-    A(qfrc_passive, nv); A(qfrc_gravcomp, nv); A(qfrc_smooth, nv); A(qfrc_constraint, nv);
-    A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb); A(ximat, 9 * nb);
-    A(geom_xpose, ng); A(xanchor, 3 * nj); A(xaxis, 3 * nj); A(dof_xaxis, 3 * nv);
-    A(dof_xanchor, 3 * nv); A(cdof, 6 * nv); A(cvel, 6 * nb);
-    A(qM, nM); A(qLD, nM); A(qLDiagInv, nv);
-    A(qH, nM); A(qHLD, nM); A(qHDiagInv, nv); A(qacc_implicit, nv); A(qDeriv, nv);
-    A(crb, 13 * nb); A(cacc, 6 * nb); A(cfrc, 18 * nb); A(cdofdot, 6 * nv);
-    d->ncon_cap = m->ncon_reserve; /* grown by the collision stage as contacts come */
-    A(contact, d->ncon_cap); A(rawcon, d->ncon_cap);
     int maxtree = 0;
     for (int t = 0; t < m->ntree; t++) maxtree = m->tree_dofnum[t] > maxtree ? m->tree_dofnum[t] : maxtree;
-    A(jac, 12 * (size_t)maxtree > nv ? 12 * (size_t)maxtree : nv);
-    size_t nu = (size_t)m->nu, na = (size_t)m->na;
-    A(ctrl, nu); A(mocap_pos, 3 * (size_t)m->nmocap); A(mocap_quat, 4 * (size_t)m->nmocap);
-    A(act, na); A(act_dot, na); A(actuator_length, nu); A(actuator_velocity, nu);
-    A(actuator_force, nu); A(qfrc_actuator, nv);
-    A(site_xpos, 3 * (size_t)m->nsite); A(ten_length, m->ntendon); A(ten_velocity, m->ntendon); A(ten_J, (size_t)m->ntendon * nv);
-    A(eq_active, m->neq); A(eq_scratch, m->neq || m->ntendon || m->opt.viscosity > 0 ? 24 * (size_t)nv : 0);
-    A(rk4, m->opt.integrator == CS_INT_RK4 ? 4 * (nq + 2 * nv + 2 * na) + 2 * nv + na : 0);
-#undef A
-    int oom = 0;
-#define CHECK(f) oom |= (d->f == NULL);
-    CS_DATA_ARRAYS(CHECK)
-#undef CHECK
+    return 12 * (size_t)maxtree > (size_t)m->nv ? 12 * (size_t)maxtree : (size_t)m->nv;
+}
+
+size_t cs_data_rk4_size(const cs_model *m)
+{
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv, na = (size_t)m->na;
+    return 4 * (nq + 2 * nv + 2 * na) + 2 * nv + na;
+}
+
+/* the module contexts and the operators over M and H; 0, or -1 out of memory */
+static int make_contexts(const cs_model *m, cs_data *d)
+{
     char err[256];
     d->collision = cs_collision_make(m, err, sizeof err);
     d->nchange = m->nchange;
@@ -84,12 +93,42 @@ cs_data *cs_make_data(const cs_model *m)
         *d->massH = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
                          m->tree_dofadr, m->tree_dofnum, d->qH, d->qHLD, d->qHDiagInv};
     d->solver_ws = cs_solver_create(m->nv, m->ntree);
-    oom |= !d->collision || !d->solver_ws || !d->efc || !d->mass || !d->massH ||
-           (d->solver_ws && cs_solver_set_threads(d->solver_ws, m->opt.threads) < 0);
-    if (oom) {
+    return !d->collision || !d->solver_ws || !d->efc || !d->mass || !d->massH ||
+                   (d->solver_ws && cs_solver_set_threads(d->solver_ws, m->opt.threads) < 0)
+               ? -1
+               : 0;
+}
+
+cs_data *cs_data_alloc(const cs_model *m)
+{
+    cs_data *d = cs_calloc(1, sizeof *d);
+    if (!d) return NULL;
+    size_t n = cs_data_nbuffer(m);
+    d->buffer = cs_calloc(1, n);
+    d->nbuffer = d->buffer ? n : 0;
+    cs_data_place(m, d, d->buffer);
+    d->ncon_cap = m->ncon_reserve; /* grown by the collision stage as contacts come */
+    /* +1 so empty models still get valid pointers */
+    d->contact = cs_calloc((size_t)d->ncon_cap + 1, sizeof *d->contact);
+    d->rawcon = cs_calloc((size_t)d->ncon_cap + 1, sizeof *d->rawcon);
+    d->jac = cs_calloc(jac_size(m) + 1, sizeof *d->jac);
+    d->rk4 = cs_calloc(m->opt.integrator == CS_INT_RK4 ? cs_data_rk4_size(m) + 1 : 1,
+                       sizeof *d->rk4);
+    int oom = !d->buffer;
+#define CHECK(f) oom |= (d->f == NULL);
+    CS_DATA_OWN(CHECK)
+#undef CHECK
+    if (oom || make_contexts(m, d) != 0) {
         cs_free_data(d);
         return NULL;
     }
+    return d;
+}
+
+cs_data *cs_make_data(const cs_model *m)
+{
+    cs_data *d = cs_data_alloc(m);
+    if (!d) return NULL;
     cs_reset(m, d);
     if (d->warning[CS_WARN_NOMEM]) { /* the first collision could not grow its arrays */
         cs_free_data(d);

@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "data_fields.h"
+#include "model_fields.h"
+#include "option_table.h"
 
 #define NONE ((size_t)-1)
 
@@ -20,98 +23,54 @@ typedef struct {
     int skip;         /* bytes from the pointer to the first element */
 } desc;
 
-#define MI(f) {#f, CS_FIELD_INT, offsetof(cs_model, f), 0, NONE, 0, NONE, 0, 0}
-#define MA(f, t, n, c) {#f, t, offsetof(cs_model, f), 2, offsetof(cs_model, n), c, NONE, 0, 0}
 #define I CS_FIELD_INT
 #define D CS_FIELD_DOUBLE
-static const desc model_fields[] = {
-    MI(nbody), MI(njnt), MI(ngeom), MI(nq), MI(nv), MI(npair), MI(nexclude), MI(nkey),
-    MI(nconmax), MI(ncon_reserve), MI(ntree), MI(nM), MI(nmesh), MI(nmeshvert), MI(nmeshface),
-    MA(body_parent, I, nbody, 1), MA(body_rootid, I, nbody, 1), MA(body_weldid, I, nbody, 1),
-    MA(body_jntadr, I, nbody, 1), MA(body_jntnum, I, nbody, 1), MA(body_dofadr, I, nbody, 1),
-    MA(body_dofnum, I, nbody, 1), MA(body_simple, I, nbody, 1),
-    MA(body_geomadr, I, nbody, 1), MA(body_geomnum, I, nbody, 1), MA(body_pos, D, nbody, 3),
-    MA(body_quat, D, nbody, 4), MA(body_ipos, D, nbody, 3), MA(body_iquat, D, nbody, 4),
-    MA(body_mass, D, nbody, 1), MA(body_inertia, D, nbody, 3), MA(body_gravcomp, D, nbody, 1),
-    MA(body_invweight0, D, nbody, 2), MA(body_lastdof, I, nbody, 1),
-    MA(body_treeid, I, nbody, 1),
-    MA(jnt_type, I, njnt, 1), MA(jnt_qposadr, I, njnt, 1), MA(jnt_dofadr, I, njnt, 1),
-    MA(jnt_bodyid, I, njnt, 1), MA(jnt_limited, I, njnt, 1), MA(jnt_pos, D, njnt, 3),
-    MA(jnt_axis, D, njnt, 3), MA(jnt_range, D, njnt, 2), MA(jnt_stiffness, D, njnt, 1),
-    MA(jnt_margin, D, njnt, 1), MA(jnt_solref, D, njnt, 2), MA(jnt_solimp, D, njnt, 5),
-    MA(qpos0, D, nq, 1), MA(qpos_spring, D, nq, 1),
-    MA(dof_parent, I, nv, 1), MA(dof_Madr, I, nv, 1), MA(dof_treeid, I, nv, 1),
-    MA(dof_bodyid, I, nv, 1), MA(dof_jntid, I, nv, 1), MA(dof_armature, D, nv, 1),
-    MA(dof_damping, D, nv, 1), MA(dof_frictionloss, D, nv, 1), MA(dof_solref, D, nv, 2),
-    MA(dof_solimp, D, nv, 5), MA(dof_invweight0, D, nv, 1), MA(tree_dofadr, I, ntree, 1),
-    MA(tree_dofnum, I, ntree, 1),
-    MA(geom_type, I, ngeom, 1), MA(geom_body, I, ngeom, 1), MA(geom_contype, I, ngeom, 1),
-    MA(geom_conaffinity, I, ngeom, 1), MA(geom_condim, I, ngeom, 1),
-    MA(geom_priority, I, ngeom, 1), MA(geom_group, I, ngeom, 1), MA(geom_size, D, ngeom, 3),
-    MA(geom_pos, D, ngeom, 3), MA(geom_quat, D, ngeom, 4), MA(geom_friction, D, ngeom, 3),
-    MA(geom_solmix, D, ngeom, 1), MA(geom_solref, D, ngeom, 2), MA(geom_solimp, D, ngeom, 5),
-    MA(geom_margin, D, ngeom, 1), MA(geom_gap, D, ngeom, 1), MA(geom_rgba, D, ngeom, 4),
-    MA(geom_rbound, D, ngeom, 1), MA(geom_mass, D, ngeom, 1), MA(geom_dataid, I, ngeom, 1),
-    MA(pair_geom1, I, npair, 1), MA(pair_geom2, I, npair, 1), MA(pair_condim, I, npair, 1),
-    MA(pair_friction, D, npair, 5), MA(pair_solref, D, npair, 2),
-    MA(pair_solreffriction, D, npair, 2), MA(pair_solimp, D, npair, 5),
-    MA(pair_margin, D, npair, 1), MA(pair_gap, D, npair, 1),
-    MA(exclude_body1, I, nexclude, 1), MA(exclude_body2, I, nexclude, 1),
-    MA(key_time, D, nkey, 1),
-    {"key_qpos", D, offsetof(cs_model, key_qpos), 2, offsetof(cs_model, nkey), 0, offsetof(cs_model, nq), 0, 0},
-    {"key_qvel", D, offsetof(cs_model, key_qvel), 2, offsetof(cs_model, nkey), 0, offsetof(cs_model, nv), 0, 0},
-    MA(mesh_vertadr, I, nmesh, 1), MA(mesh_vertnum, I, nmesh, 1), MA(mesh_faceadr, I, nmesh, 1),
-    MA(mesh_facenum, I, nmesh, 1), MA(mesh_vert, D, nmeshvert, 3), MA(mesh_face, I, nmeshface, 3),
-    MA(mesh_pos, D, nmesh, 3), MA(mesh_quat, D, nmesh, 4), MA(mesh_volume, D, nmesh, 1),
-    MI(nu), MI(na), MI(nmocap), MA(body_mocapid, I, nbody, 1),
-    MA(actuator_trntype, I, nu, 1), MA(actuator_dyntype, I, nu, 1),
-    MA(actuator_gaintype, I, nu, 1), MA(actuator_biastype, I, nu, 1),
-    MA(actuator_trnid, I, nu, 2), MA(actuator_actadr, I, nu, 1), MA(actuator_actnum, I, nu, 1),
-    MA(actuator_ctrllimited, I, nu, 1), MA(actuator_forcelimited, I, nu, 1),
-    MA(actuator_actlimited, I, nu, 1), MA(actuator_actearly, I, nu, 1),
-    MA(actuator_dynprm, D, nu, 10), MA(actuator_gainprm, D, nu, 10),
-    MA(actuator_biasprm, D, nu, 10), MA(actuator_ctrlrange, D, nu, 2),
-    MA(actuator_forcerange, D, nu, 2), MA(actuator_actrange, D, nu, 2),
-    MA(actuator_gear, D, nu, 6), MA(dof_M0, D, nv, 1),
-    MA(jnt_actfrclimited, I, njnt, 1), MA(jnt_actfrcrange, D, njnt, 2),
-    MA(jnt_actgravcomp, I, njnt, 1),
-    /* sites, tendons, equality constraints */
-    MI(nsite), MI(ntendon), MI(nwrap), MI(neq),
-    MA(site_bodyid, I, nsite, 1), MA(site_pos, D, nsite, 3), MA(site_quat, D, nsite, 4),
-    MA(tendon_adr, I, ntendon, 1), MA(tendon_num, I, ntendon, 1), MA(wrap_type, I, nwrap, 1),
-    MA(wrap_objid, I, nwrap, 1), MA(wrap_prm, D, nwrap, 1), MA(tendon_limited, I, ntendon, 1),
-    MA(tendon_range, D, ntendon, 2), MA(tendon_margin, D, ntendon, 1),
-    MA(tendon_solref_lim, D, ntendon, 2), MA(tendon_solimp_lim, D, ntendon, 5),
-    MA(tendon_solref_fri, D, ntendon, 2), MA(tendon_solimp_fri, D, ntendon, 5),
-    MA(tendon_frictionloss, D, ntendon, 1), MA(tendon_stiffness, D, ntendon, 1),
-    MA(tendon_damping, D, ntendon, 1), MA(tendon_lengthspring, D, ntendon, 2),
-    MA(tendon_length0, D, ntendon, 1), MA(tendon_invweight0, D, ntendon, 1),
-    MA(eq_type, I, neq, 1), MA(eq_obj1id, I, neq, 1), MA(eq_obj2id, I, neq, 1),
-    MA(eq_active0, I, neq, 1), MA(eq_solref, D, neq, 2), MA(eq_solimp, D, neq, 5),
-    MA(eq_data, D, neq, CS_NEQDATA),
-    {"key_ctrl", D, offsetof(cs_model, key_ctrl), 2, offsetof(cs_model, nkey), 0, offsetof(cs_model, nu), 0, 0},
-    {"key_act", D, offsetof(cs_model, key_act), 2, offsetof(cs_model, nkey), 0, offsetof(cs_model, na), 0, 0},
+#define MI(f) {#f, I, offsetof(cs_model, f), 0, NONE, 0, NONE, 0, 0},
+/* the model's scalars; its arrays follow from model_fields.h */
+static const desc model_scalars[] = {
+    CS_MODEL_SIZES(MI) MI(nconmax) MI(ncon_reserve) MI(ngravcomp)
 };
+
+#define TYPE_CODE(t) _Generic(*(t *)0, double: CS_FIELD_DOUBLE, int: CS_FIELD_INT, default: -1)
+typedef struct {
+    const char *name;
+    int type;         /* cs_field_type, -1 for a struct (not a field) */
+    size_t off;       /* of the pointer */
+    size_t rows_off;  /* of the row count in cs_model */
+} array_desc;
+#define MODEL_ARRAY(type, name, rows, cols) \
+    {#name, TYPE_CODE(type), offsetof(cs_model, name), offsetof(cs_model, rows)},
+static const array_desc model_arrays[] = {CS_MODEL_POINTERS(MODEL_ARRAY)};
+#define DATA_ARRAY(type, name, rows, cols) \
+    {#name, TYPE_CODE(type), offsetof(cs_data, name), offsetof(cs_model, rows)},
+static const array_desc data_arrays[] = {CS_DATA_POINTERS(DATA_ARRAY)};
+
+/* the column count of array k of a list (an expression in the model's sizes) */
+static int model_cols(const cs_model *m, int k)
+{
+    CS_MODEL_COLS_PREAMBLE(m);
+    int i = 0;
+#define COLS(type, name, rows, cols) if (k == i++) return (cols);
+    CS_MODEL_POINTERS(COLS)
+    return 0;
+}
+
+static int data_cols(const cs_model *m, int k)
+{
+    CS_MODEL_COLS_PREAMBLE(m);
+    int i = 0;
+    CS_DATA_POINTERS(COLS)
+#undef COLS
+    return 0;
+}
 
 #define DS(f, t) {#f, t, offsetof(cs_data, f), 0, NONE, 0, NONE, 0, 0}
 #define DA(f, n, c) {#f, D, offsetof(cs_data, f), 2, offsetof(cs_model, n), c, NONE, 0, 0}
+/* the data's scalars and the fields inside its structs; its arrays come first, from
+ * data_fields.h */
 static const desc data_fields[] = {
     DS(time, D), {"energy", D, offsetof(cs_data, energy), 1, NONE, 2, NONE, 0, 0},
     DS(ncon, I), DS(nefc, I),
-    DA(qpos, nq, 1), DA(qvel, nv, 1), DA(qacc, nv, 1), DA(qacc_smooth, nv, 1),
-    DA(qacc_warmstart, nv, 1), DA(qfrc_applied, nv, 1), DA(xfrc_applied, nbody, 6),
-    DA(qfrc_bias, nv, 1), DA(qfrc_gravity, nv, 1), DA(qfrc_passive, nv, 1), DA(qfrc_gravcomp, nv, 1),
-    DA(qfrc_smooth, nv, 1),
-    DA(qfrc_constraint, nv, 1), DA(ctrl, nu, 1), DA(mocap_pos, nmocap, 3), DA(mocap_quat, nmocap, 4), DA(act, na, 1), DA(act_dot, na, 1),
-    DA(actuator_length, nu, 1), DA(actuator_velocity, nu, 1), DA(actuator_force, nu, 1),
-    DA(qfrc_actuator, nv, 1), DA(xpos, nbody, 3), DA(xquat, nbody, 4), DA(xmat, nbody, 9),
-    DA(xipos, nbody, 3), DA(ximat, nbody, 9), DA(dof_xaxis, nv, 3), DA(dof_xanchor, nv, 3),
-    DA(xanchor, njnt, 3), DA(xaxis, njnt, 3), DA(cdof, nv, 6), DA(cvel, nbody, 6),
-    DA(qM, nM, 1), DA(qLD, nM, 1), DA(qLDiagInv, nv, 1),
-    DA(site_xpos, nsite, 3), DA(ten_length, ntendon, 1), DA(ten_velocity, ntendon, 1),
-    {"ten_J", D, offsetof(cs_data, ten_J), 2, offsetof(cs_model, ntendon), 0,
-     offsetof(cs_model, nv), 0, 0},
-    {"eq_active", I, offsetof(cs_data, eq_active), 2, offsetof(cs_model, neq), 1, NONE, 0, 0},
     /* the geom poses, strided out of the cs_pose array */
     {"geom_xpos", D, offsetof(cs_data, geom_xpose), 2, offsetof(cs_model, ngeom), 3, NONE,
      (int)sizeof(cs_pose), (int)offsetof(cs_pose, pos)},
@@ -134,19 +93,6 @@ static const desc data_fields[] = {
 };
 
 #define F(s, f, t, c) {#f, t, offsetof(s, f), (c) ? 1 : 0, NONE, (c), NONE, 0, 0}
-static const desc option_fields[] = {
-    F(cs_option, timestep, D, 0), F(cs_option, gravity, D, 3), F(cs_option, cone, I, 0),
-    F(cs_option, solver, I, 0), F(cs_option, iterations, I, 0), F(cs_option, tolerance, D, 0),
-    F(cs_option, ls_iterations, I, 0), F(cs_option, ls_tolerance, D, 0),
-    F(cs_option, noslip_iterations, I, 0), F(cs_option, noslip_tolerance, D, 0),
-    F(cs_option, impratio, D, 0), F(cs_option, o_margin, D, 0), F(cs_option, o_solref, D, 2),
-    F(cs_option, o_solimp, D, 5), F(cs_option, o_friction, D, 5),
-    F(cs_option, pgs_blocks, I, 0), F(cs_option, pgs_finish, I, 0), F(cs_option, threads, I, 0),
-    F(cs_option, eq_jdotv, I, 0),
-    F(cs_option, contact, I, 0), F(cs_option, coulomb_solver, I, 0), F(cs_option, newton_early, I, 0),
-    F(cs_option, disableflags, I, 0), F(cs_option, enableflags, I, 0),
-    F(cs_option, integrator, I, 0),
-};
 
 static const desc contact_fields[] = {
     F(cs_contact, pos, D, 3), F(cs_contact, frame, D, 9), F(cs_contact, dist, D, 0),
@@ -182,13 +128,34 @@ static int describe(const desc *t, int n, int k, const cs_model *m, const void *
     return 0;
 }
 
+/* array k of a list: rows x cols from the model, at the pointer in `base` */
+static void describe_array(const array_desc *a, int cols, const cs_model *m, const void *base,
+                           cs_field *out)
+{
+    *out = (cs_field){a->name, a->type, 2, {count(m, a->rows_off), cols}, 0,
+                      *(void *const *)((const char *)base + a->off)};
+}
+
 int cs_model_field(const cs_model *m, int k, cs_field *out)
 {
-    return describe(model_fields, COUNT(model_fields), k, m, m, 0, out);
+    if (k >= 0 && k < COUNT(model_scalars))
+        return describe(model_scalars, COUNT(model_scalars), k, m, m, 0, out);
+    k -= COUNT(model_scalars);
+    if (k < 0 || k >= COUNT(model_arrays)) return -1;
+    describe_array(&model_arrays[k], model_cols(m, k), m, m, out);
+    return 0;
 }
 
 int cs_data_field(const cs_model *m, const cs_data *d, int k, cs_field *out)
 {
+    if (k < 0) return -1;
+    for (int i = 0; i < COUNT(data_arrays); i++) { /* the arrays of numbers */
+        if (data_arrays[i].type < 0) continue;
+        if (k-- == 0) {
+            describe_array(&data_arrays[i], data_cols(m, i), m, d, out);
+            return 0;
+        }
+    }
     return describe(data_fields, COUNT(data_fields), k, m, d, 0, out);
 }
 
@@ -196,7 +163,10 @@ cs_option *cs_model_option(cs_model *m) { return &m->opt; }
 
 int cs_option_field(const cs_option *o, int k, cs_field *out)
 {
-    return describe(option_fields, COUNT(option_fields), k, NULL, o, 1, out);
+    if (k < 0 || k >= cs_option_ndefs) return -1;
+    const cs_option_def *e = &cs_option_defs[k];
+    *out = (cs_field){e->name, e->type, e->n > 1, {e->n, 1}, 0, (char *)o + e->off};
+    return 0;
 }
 
 int cs_contact_array_field(const cs_data *d, int k, cs_field *out)
@@ -217,28 +187,4 @@ int cs_contact_field(const cs_data *d, int i, int k, cs_field *out)
 {
     if (i < 0 || i >= d->ncon) return -1;
     return describe(contact_fields, COUNT(contact_fields), k, NULL, &d->contact[i], 1, out);
-}
-
-const char *cs_id2name(const cs_model *m, const char *kind, int id)
-{
-    static const struct {
-        const char *kind;
-        size_t names, n;
-    } kinds[] = {
-        {"body", offsetof(cs_model, body_name), offsetof(cs_model, nbody)},
-        {"joint", offsetof(cs_model, jnt_name), offsetof(cs_model, njnt)},
-        {"geom", offsetof(cs_model, geom_name), offsetof(cs_model, ngeom)},
-        {"actuator", offsetof(cs_model, actuator_name), offsetof(cs_model, nu)},
-        {"pair", offsetof(cs_model, pair_name), offsetof(cs_model, npair)},
-        {"key", offsetof(cs_model, key_name), offsetof(cs_model, nkey)},
-        {"mesh", offsetof(cs_model, mesh_name), offsetof(cs_model, nmesh)},
-    };
-    if (!m || !kind) return NULL;
-    for (int k = 0; k < COUNT(kinds); k++) {
-        if (strcmp(kind, kinds[k].kind) != 0) continue;
-        if (id < 0 || id >= count(m, kinds[k].n)) return NULL;
-        char **names = *(char **const *)((const char *)m + kinds[k].names);
-        return names ? names[id] : NULL;
-    }
-    return NULL;
 }

@@ -7,43 +7,25 @@
 
 #include "alloc.h"
 #include "conesim.h"
+#include "data_fields.h"
 #include "solver/mass.h"
 #include "spatial.h"
 #include "stages.h"
 
 #define MINVAL 1e-15 /* mjMINVAL */
 
-#define KIN_ARRAYS(X) \
-    X(qpos) X(xpos) X(xquat) X(xmat) X(xipos) X(ximat) X(geom_xpose) X(xanchor) X(xaxis) \
-    X(dof_xaxis) X(dof_xanchor) X(cdof) X(crb) X(qM) X(qLD) X(qLDiagInv)
-
-static void free_kin(cs_data *d)
-{
-#define F(f) cs_free(d->f);
-    KIN_ARRAYS(F)
-#undef F
-}
-
 int cs_model_invweight0(cs_model *m)
 {
     int nv = m->nv, nb = m->nbody;
+    /* a data's arrays without its contexts: kinematics and the mass matrix at qpos0 */
     cs_data d;
     memset(&d, 0, sizeof d);
-    size_t nj = (size_t)m->njnt;
-#define A(f, n) (d.f = cs_calloc((size_t)(n) + 1, sizeof *d.f))
-    A(qpos, m->nq); A(xpos, 3 * nb); A(xquat, 4 * nb); A(xmat, 9 * nb); A(xipos, 3 * nb);
-    A(ximat, 9 * nb); A(geom_xpose, m->ngeom); A(xanchor, 3 * nj); A(xaxis, 3 * nj);
-    A(dof_xaxis, 3 * nv); A(dof_xanchor, 3 * nv); A(cdof, 6 * nv); A(crb, 13 * nb);
-    A(qM, m->nM); A(qLD, m->nM); A(qLDiagInv, nv);
-#undef A
+    d.buffer = cs_calloc(1, cs_data_nbuffer(m));
+    cs_data_place(m, &d, d.buffer);
     double *jac = cs_calloc(12 * (size_t)nv + 1, sizeof *jac);
     double *x = cs_calloc((size_t)nv + 1, sizeof *x);
-    int oom = !jac || !x;
-#define C(f) oom |= d.f == NULL;
-    KIN_ARRAYS(C)
-#undef C
-    if (oom) {
-        free_kin(&d);
+    if (!d.buffer || !jac || !x) {
+        cs_free(d.buffer);
         cs_free(jac);
         cs_free(x);
         return -1;
@@ -138,7 +120,7 @@ int cs_model_invweight0(cs_model *m)
         }
     }
 done:
-    free_kin(&d);
+    cs_free(d.buffer);
     cs_free(jac);
     cs_free(x);
     return rc;

@@ -635,33 +635,6 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     memcpy(m->stat_center, c->stat_center, sizeof m->stat_center);
     m->vis_azimuth = c->vis_azimuth;
     m->vis_elevation = c->vis_elevation;
-#define A(f, n) (m->f = cs_calloc((size_t)(n) + 1, sizeof *m->f))
-    A(body_parent, nb); A(body_rootid, nb); A(body_weldid, nb); A(body_jntadr, nb);
-    A(body_jntnum, nb); A(body_dofadr, nb); A(body_dofnum, nb); A(body_simple, nb);
-    A(body_geomadr, nb);
-    A(body_geomnum, nb); A(body_pos, 3 * nb); A(body_quat, 4 * nb); A(body_ipos, 3 * nb);
-    A(body_iquat, 4 * nb); A(body_mass, nb); A(body_inertia, 3 * nb); A(body_gravcomp, nb);
-    A(body_invweight0, 2 * nb); A(body_name, nb);
-    A(jnt_type, nj); A(jnt_qposadr, nj); A(jnt_dofadr, nj); A(jnt_bodyid, nj);
-    A(jnt_limited, nj); A(jnt_pos, 3 * nj); A(jnt_axis, 3 * nj); A(jnt_range, 2 * nj);
-    A(jnt_stiffness, nj); A(jnt_margin, nj); A(jnt_solref, 2 * nj); A(jnt_solimp, 5 * nj);
-    A(jnt_name, nj); A(qpos0, nq); A(qpos_spring, nq);
-    A(geom_type, ng); A(geom_body, ng); A(geom_contype, ng); A(geom_conaffinity, ng);
-    A(geom_condim, ng); A(geom_priority, ng); A(geom_group, ng); A(geom_size, 3 * ng);
-    A(geom_pos, 3 * ng); A(geom_quat, 4 * ng); A(geom_friction, 3 * ng); A(geom_solmix, ng);
-    A(geom_solref, 2 * ng); A(geom_solimp, 5 * ng); A(geom_margin, ng); A(geom_gap, ng);
-    A(geom_rgba, 4 * ng); A(geom_rbound, ng); A(geom_mass, ng); A(geom_name, ng);
-    int np = c->npair;
-    A(pair_geom1, np); A(pair_geom2, np); A(pair_condim, np); A(pair_friction, 5 * np);
-    A(pair_solref, 2 * np); A(pair_solreffriction, 2 * np); A(pair_solimp, 5 * np);
-    A(pair_margin, np); A(pair_gap, np); A(pair_name, np);
-    A(exclude_body1, c->nexcl); A(exclude_body2, c->nexcl);
-    A(key_time, c->nkey); A(key_qpos, (size_t)nq * c->nkey); A(key_qvel, (size_t)nv * c->nkey);
-    A(key_name, c->nkey);
-    A(dof_parent, nv); A(dof_Madr, nv); A(dof_treeid, nv); A(dof_bodyid, nv); A(dof_jntid, nv);
-    A(dof_armature, nv); A(dof_damping, nv); A(dof_frictionloss, nv); A(dof_solref, 2 * nv);
-    A(dof_solimp, 5 * nv); A(dof_invweight0, nv);
-    A(tree_dofadr, ntree); A(tree_dofnum, ntree); A(body_lastdof, nb); A(body_treeid, nb);
     int nme = c->nmesh, nmv = 0, nmf = 0, nmg = 0, nmh = 0;
     for (int k = 0; k < nme; k++) {
         nmv += c->mesh[k].nvert;
@@ -674,36 +647,18 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     m->nmeshface = nmf;
     m->nmeshgraph = nmg;
     m->nmeshhull = nmh;
-    A(geom_dataid, ng); A(mesh_vertadr, nme); A(mesh_vertnum, nme); A(mesh_faceadr, nme);
-    A(mesh_facenum, nme); A(mesh_graphadr, nme); A(mesh_hulladr, nme);
-    A(mesh_vert, 3 * (size_t)nmv); A(mesh_face, 3 * (size_t)nmf); A(mesh_graph, nmg);
-    A(mesh_hull, nmh); A(mesh_pos, 3 * nme); A(mesh_quat, 4 * nme); A(mesh_volume, nme);
-    A(mesh_name, nme);
     m->nu = nu;
     m->na = na;
-    A(actuator_trntype, nu); A(actuator_dyntype, nu); A(actuator_gaintype, nu);
-    A(actuator_biastype, nu); A(actuator_trnid, 2 * nu); A(actuator_actadr, nu);
-    A(actuator_actnum, nu); A(actuator_ctrllimited, nu); A(actuator_forcelimited, nu);
-    A(actuator_actlimited, nu); A(actuator_actearly, nu); A(actuator_dynprm, CS_NDYN * nu);
-    A(actuator_gainprm, CS_NGAIN * nu); A(actuator_biasprm, CS_NBIAS * nu);
-    A(actuator_ctrlrange, 2 * nu); A(actuator_forcerange, 2 * nu); A(actuator_actrange, 2 * nu);
-    A(actuator_gear, 6 * nu); A(actuator_name, nu); A(dof_M0, nv);
-    A(key_ctrl, (size_t)nu * c->nkey); A(key_act, (size_t)na * c->nkey);
-    A(jnt_actfrclimited, nj); A(jnt_actfrcrange, 2 * nj); A(jnt_actgravcomp, nj);
-    A(body_mocapid, nb); A(key_mpos, 3 * (size_t)nmocap * c->nkey);
-    A(key_mquat, 4 * (size_t)nmocap * c->nkey);
-#undef A
-    int oom = cs_mjcf_build_tendons(c, m) != 0;
-#define CHECK(f) oom |= (m->f == NULL);
-    CS_MODEL_ARRAYS(CHECK)
-#undef CHECK
-#define CHECKN(f, n) oom |= (m->f == NULL);
-    CS_MODEL_NAMES(CHECKN)
-#undef CHECKN
+    m->ntree = ntree;
+    m->nM = nM;
+    m->nmocap = nmocap;
+    cs_mjcf_tendon_sizes(c, m);
+    int oom = cs_model_alloc(m) != 0 || cs_mjcf_build_tendons(c, m) != 0;
     if (oom) {
         cs_free_model(m);
         cs_mjcf_nomem(c);
     }
+    int imocap = 0;
     for (int b = 0; b < nb; b++) {
         cs_bspec *B = &c->body[b];
         m->body_parent[b] = B->parent;
@@ -716,7 +671,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->body_iquat + 4 * b, biquat + 4 * b, 4 * sizeof(double));
         m->body_mass[b] = bmass[b];
         m->body_gravcomp[b] = B->gravcomp;
-        m->body_mocapid[b] = B->mocap ? m->nmocap++ : -1;
+        m->body_mocapid[b] = B->mocap ? imocap++ : -1;
         m->ngravcomp += B->gravcomp != 0;
         memcpy(m->body_inertia + 3 * b, binert + 3 * b, 3 * sizeof(double));
         m->body_name[b] = dupname(B->name, &nameoom);
@@ -849,7 +804,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         ag += M->ngraph;
         ah += M->nhull;
     }
-    for (int i = 0; i < np; i++) {
+    for (int i = 0, np = c->npair; i < np; i++) {
         cs_pspec *s = &c->pair[i].s;
         m->pair_geom1[i] = pg1[i];
         m->pair_geom2[i] = pg2[i];

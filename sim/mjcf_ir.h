@@ -312,9 +312,11 @@ struct _xmlNode;
 void cs_mjcf_edit(cs_mjcf *c, struct _xmlNode *root, const cs_mjcf_edits *e);
 
 /* mjcf_tendon.c: tendons and equality constraints. resolve: names to indices and every
- * check (before the model is built; errors through cs_mjcf_fail); build: the model's
- * arrays (after its joints; 0, or -1 out of memory). jdadr: each joint's first dof. */
+ * check (before the model is built; errors through cs_mjcf_fail). */
 void cs_mjcf_resolve_tendons(cs_mjcf *c);
+/* sizes: ntendon, nwrap, neq, nsite (before the model's arrays are allocated); build: fills
+ * them (0, or -1 when a name could not be copied) */
+void cs_mjcf_tendon_sizes(const cs_mjcf *c, cs_model *m);
 int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m);
 int cs_mjcf_find_tendon(const cs_mjcf *c, const char *name);
 void cs_mjcf_default_tspec(cs_tspec *t);

@@ -193,36 +193,19 @@ static char *dupname(const char *s)
     return d;
 }
 
+void cs_mjcf_tendon_sizes(const cs_mjcf *c, cs_model *m)
+{
+    int nw = 0;
+    for (int i = 0; i < c->nten; i++) nw += c->ten[i].njoint;
+    m->ntendon = c->nten;
+    m->nwrap = nw;
+    m->neq = c->neq;
+    m->nsite = c->nsite;
+}
+
 int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m)
 {
-    int nt = c->nten, nw = 0, ne = c->neq;
-    for (int i = 0; i < nt; i++) nw += c->ten[i].njoint;
-    m->ntendon = nt;
-    m->nwrap = nw;
-    m->neq = ne;
-    m->nsite = c->nsite;
-#define A(f, n) (m->f = cs_calloc((size_t)(n) + 1, sizeof *m->f))
-    A(site_bodyid, c->nsite); A(site_pos, 3 * c->nsite); A(site_quat, 4 * c->nsite);
-    A(site_name, c->nsite); A(wrap_type, nw);
-    if (!m->site_bodyid || !m->site_pos || !m->site_quat || !m->site_name || !m->wrap_type)
-        return -1;
-    A(tendon_adr, nt); A(tendon_num, nt); A(wrap_objid, nw); A(wrap_prm, nw);
-    A(tendon_limited, nt); A(tendon_range, 2 * nt); A(tendon_margin, nt);
-    A(tendon_solref_lim, 2 * nt); A(tendon_solimp_lim, 5 * nt); A(tendon_solref_fri, 2 * nt);
-    A(tendon_solimp_fri, 5 * nt); A(tendon_frictionloss, nt); A(tendon_stiffness, nt);
-    A(tendon_damping, nt); A(tendon_lengthspring, 2 * nt); A(tendon_length0, nt);
-    A(tendon_invweight0, nt); A(tendon_name, nt);
-    A(eq_type, ne); A(eq_obj1id, ne); A(eq_obj2id, ne); A(eq_active0, ne); A(eq_solref, 2 * ne);
-    A(eq_solimp, 5 * ne); A(eq_data, CS_NEQDATA * ne); A(eq_name, ne);
-#undef A
-    if (!m->tendon_adr || !m->tendon_num || !m->wrap_objid || !m->wrap_prm ||
-        !m->tendon_limited || !m->tendon_range || !m->tendon_margin || !m->tendon_solref_lim ||
-        !m->tendon_solimp_lim || !m->tendon_solref_fri || !m->tendon_solimp_fri ||
-        !m->tendon_frictionloss || !m->tendon_stiffness || !m->tendon_damping ||
-        !m->tendon_lengthspring || !m->tendon_length0 || !m->tendon_invweight0 ||
-        !m->tendon_name || !m->eq_type || !m->eq_obj1id || !m->eq_obj2id || !m->eq_active0 ||
-        !m->eq_solref || !m->eq_solimp || !m->eq_data || !m->eq_name)
-        return -1;
+    int nt = c->nten, ne = c->neq;
     int oom = 0;
     for (int i = 0; i < c->nsite; i++) {
         const cs_siteir *S = &c->site[i];

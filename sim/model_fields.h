@@ -1,43 +1,209 @@
-/* Every array of cs_model, for allocation bookkeeping and freeing (internal). */
+/* sim-internal: every array of cs_model described once (MuJoCo's mjxmacro.h idea). The
+ * model's allocation (one block), its free, its copy and the bindings' field table
+ * (cs_model_field) are made from these lists; a new array is a member in conesim.h and a
+ * line here (docs/style.md), and the build checks the line's type against the member.
+ *
+ * CS_MODEL_POINTERS: X(type, name, rows, cols): rows is a size of cs_model, cols a number
+ * or an expression in the sizes CS_MODEL_COLS_PREAMBLE names.
+ * CS_MODEL_NAMES: X(name, rows, kind): the element names (char *, NULL when unnamed) and
+ * the kind's word in cs_name2id / cs_id2name. */
 #ifndef CS_MODEL_FIELDS_H
 #define CS_MODEL_FIELDS_H
 
-#define CS_MODEL_ARRAYS(X) \
-    X(body_parent) X(body_rootid) X(body_weldid) X(body_jntadr) X(body_jntnum) \
-    X(body_dofadr) X(body_dofnum) X(body_simple) X(body_geomadr) X(body_geomnum) \
-    X(body_pos) X(body_quat) X(body_ipos) X(body_iquat) X(body_mass) X(body_inertia) X(body_gravcomp) \
-    X(body_invweight0) X(jnt_type) X(jnt_qposadr) X(jnt_dofadr) X(jnt_bodyid) X(jnt_limited) \
-    X(jnt_pos) X(jnt_axis) X(jnt_range) X(jnt_stiffness) X(jnt_margin) X(jnt_solref) \
-    X(jnt_solimp) X(qpos0) X(qpos_spring) \
-    X(geom_type) X(geom_body) X(geom_contype) X(geom_conaffinity) X(geom_condim) \
-    X(geom_priority) X(geom_group) X(geom_size) X(geom_pos) X(geom_quat) X(geom_friction) \
-    X(geom_solmix) X(geom_solref) X(geom_solimp) X(geom_margin) X(geom_gap) X(geom_rgba) \
-    X(geom_rbound) X(geom_mass) X(pair_geom1) X(pair_geom2) X(pair_condim) \
-    X(pair_friction) X(pair_solref) X(pair_solreffriction) X(pair_solimp) X(pair_margin) \
-    X(pair_gap) X(exclude_body1) X(exclude_body2) X(key_time) X(key_qpos) X(key_qvel) \
-    X(dof_parent) X(dof_Madr) X(dof_treeid) X(dof_bodyid) X(dof_jntid) X(dof_armature) \
-    X(dof_damping) X(dof_frictionloss) X(dof_solref) X(dof_solimp) X(dof_invweight0) X(tree_dofadr) \
-    X(tree_dofnum) X(body_lastdof) X(body_treeid) \
-    X(geom_dataid) X(mesh_vertadr) X(mesh_vertnum) X(mesh_faceadr) X(mesh_facenum) \
-    X(mesh_graphadr) X(mesh_hulladr) X(mesh_vert) X(mesh_face) X(mesh_graph) X(mesh_hull) \
-    X(mesh_pos) X(mesh_quat) X(mesh_volume) \
-    X(actuator_trntype) X(actuator_dyntype) X(actuator_gaintype) X(actuator_biastype) \
-    X(actuator_trnid) X(actuator_actadr) X(actuator_actnum) X(actuator_ctrllimited) \
-    X(actuator_forcelimited) X(actuator_actlimited) X(actuator_actearly) X(actuator_dynprm) \
-    X(actuator_gainprm) X(actuator_biasprm) X(actuator_ctrlrange) X(actuator_forcerange) \
-    X(actuator_actrange) X(actuator_gear) X(dof_M0) X(key_ctrl) X(key_act) \
-    X(jnt_actfrclimited) X(jnt_actfrcrange) X(jnt_actgravcomp) \
-    X(site_bodyid) X(site_pos) X(site_quat) X(wrap_type) \
-    X(tendon_adr) X(tendon_num) X(wrap_objid) X(wrap_prm) X(tendon_limited) X(tendon_range) \
-    X(tendon_margin) X(tendon_solref_lim) X(tendon_solimp_lim) X(tendon_solref_fri) \
-    X(tendon_solimp_fri) X(tendon_frictionloss) X(tendon_stiffness) X(tendon_damping) \
-    X(tendon_lengthspring) X(tendon_length0) X(tendon_invweight0) \
-    X(eq_type) X(eq_obj1id) X(eq_obj2id) X(eq_active0) X(eq_solref) X(eq_solimp) X(eq_data) \
-    X(body_mocapid) X(key_mpos) X(key_mquat)
+#include "conesim.h"
+
+/* the sizes of cs_model that count rows or columns of its arrays (MuJoCo's MJMODEL_SIZES) */
+#define CS_MODEL_SIZES(X) \
+    X(nbody) X(njnt) X(ngeom) X(nq) X(nv) X(npair) X(nexclude) X(nkey) X(ntree) X(nM) \
+    X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nu) X(na) X(nmocap) \
+    X(nsite) X(ntendon) X(nwrap) X(neq)
+
+/* the sizes a column count may name */
+#define CS_MODEL_COLS_PREAMBLE(m) \
+    int nq = (m)->nq, nv = (m)->nv, nu = (m)->nu, na = (m)->na, nmocap = (m)->nmocap; \
+    (void)nq, (void)nv, (void)nu, (void)na, (void)nmocap
+
+#define CS_MODEL_POINTERS(X) \
+    /* bodies */ \
+    X(int, body_parent, nbody, 1) \
+    X(int, body_rootid, nbody, 1) \
+    X(int, body_weldid, nbody, 1) \
+    X(int, body_jntadr, nbody, 1) \
+    X(int, body_jntnum, nbody, 1) \
+    X(int, body_dofadr, nbody, 1) \
+    X(int, body_dofnum, nbody, 1) \
+    X(int, body_simple, nbody, 1) \
+    X(int, body_geomadr, nbody, 1) \
+    X(int, body_geomnum, nbody, 1) \
+    X(double, body_pos, nbody, 3) \
+    X(double, body_quat, nbody, 4) \
+    X(double, body_ipos, nbody, 3) \
+    X(double, body_iquat, nbody, 4) \
+    X(double, body_mass, nbody, 1) \
+    X(double, body_inertia, nbody, 3) \
+    X(double, body_gravcomp, nbody, 1) \
+    X(double, body_invweight0, nbody, 2) \
+    X(int, body_lastdof, nbody, 1) \
+    X(int, body_treeid, nbody, 1) \
+    X(int, body_mocapid, nbody, 1) \
+    /* joints */ \
+    X(int, jnt_type, njnt, 1) \
+    X(int, jnt_qposadr, njnt, 1) \
+    X(int, jnt_dofadr, njnt, 1) \
+    X(int, jnt_bodyid, njnt, 1) \
+    X(int, jnt_limited, njnt, 1) \
+    X(double, jnt_pos, njnt, 3) \
+    X(double, jnt_axis, njnt, 3) \
+    X(double, jnt_range, njnt, 2) \
+    X(double, jnt_stiffness, njnt, 1) \
+    X(double, jnt_margin, njnt, 1) \
+    X(double, jnt_solref, njnt, 2) \
+    X(double, jnt_solimp, njnt, 5) \
+    X(int, jnt_actfrclimited, njnt, 1) \
+    X(double, jnt_actfrcrange, njnt, 2) \
+    X(int, jnt_actgravcomp, njnt, 1) \
+    X(double, qpos0, nq, 1) \
+    X(double, qpos_spring, nq, 1) \
+    /* dofs and trees */ \
+    X(int, dof_parent, nv, 1) \
+    X(int, dof_Madr, nv, 1) \
+    X(int, dof_treeid, nv, 1) \
+    X(int, dof_bodyid, nv, 1) \
+    X(int, dof_jntid, nv, 1) \
+    X(double, dof_armature, nv, 1) \
+    X(double, dof_damping, nv, 1) \
+    X(double, dof_frictionloss, nv, 1) \
+    X(double, dof_solref, nv, 2) \
+    X(double, dof_solimp, nv, 5) \
+    X(double, dof_invweight0, nv, 1) \
+    X(double, dof_M0, nv, 1) \
+    X(int, tree_dofadr, ntree, 1) \
+    X(int, tree_dofnum, ntree, 1) \
+    /* geoms */ \
+    X(int, geom_type, ngeom, 1) \
+    X(int, geom_body, ngeom, 1) \
+    X(int, geom_contype, ngeom, 1) \
+    X(int, geom_conaffinity, ngeom, 1) \
+    X(int, geom_condim, ngeom, 1) \
+    X(int, geom_priority, ngeom, 1) \
+    X(int, geom_group, ngeom, 1) \
+    X(double, geom_size, ngeom, 3) \
+    X(double, geom_pos, ngeom, 3) \
+    X(double, geom_quat, ngeom, 4) \
+    X(double, geom_friction, ngeom, 3) \
+    X(double, geom_solmix, ngeom, 1) \
+    X(double, geom_solref, ngeom, 2) \
+    X(double, geom_solimp, ngeom, 5) \
+    X(double, geom_margin, ngeom, 1) \
+    X(double, geom_gap, ngeom, 1) \
+    X(double, geom_rgba, ngeom, 4) \
+    X(double, geom_rbound, ngeom, 1) \
+    X(double, geom_mass, ngeom, 1) \
+    X(int, geom_dataid, ngeom, 1) \
+    /* contact pairs and exclusions */ \
+    X(int, pair_geom1, npair, 1) \
+    X(int, pair_geom2, npair, 1) \
+    X(int, pair_condim, npair, 1) \
+    X(double, pair_friction, npair, 5) \
+    X(double, pair_solref, npair, 2) \
+    X(double, pair_solreffriction, npair, 2) \
+    X(double, pair_solimp, npair, 5) \
+    X(double, pair_margin, npair, 1) \
+    X(double, pair_gap, npair, 1) \
+    X(int, exclude_body1, nexclude, 1) \
+    X(int, exclude_body2, nexclude, 1) \
+    /* keyframes */ \
+    X(double, key_time, nkey, 1) \
+    X(double, key_qpos, nkey, nq) \
+    X(double, key_qvel, nkey, nv) \
+    X(double, key_ctrl, nkey, nu) \
+    X(double, key_act, nkey, na) \
+    X(double, key_mpos, nkey, 3 * nmocap) \
+    X(double, key_mquat, nkey, 4 * nmocap) \
+    /* meshes */ \
+    X(int, mesh_vertadr, nmesh, 1) \
+    X(int, mesh_vertnum, nmesh, 1) \
+    X(int, mesh_faceadr, nmesh, 1) \
+    X(int, mesh_facenum, nmesh, 1) \
+    X(int, mesh_graphadr, nmesh, 1) \
+    X(int, mesh_hulladr, nmesh, 1) \
+    X(double, mesh_pos, nmesh, 3) \
+    X(double, mesh_quat, nmesh, 4) \
+    X(double, mesh_volume, nmesh, 1) \
+    X(double, mesh_vert, nmeshvert, 3) \
+    X(int, mesh_face, nmeshface, 3) \
+    X(int, mesh_graph, nmeshgraph, 1) \
+    X(double, mesh_hull, nmeshhull, 1) \
+    /* actuators */ \
+    X(int, actuator_trntype, nu, 1) \
+    X(int, actuator_dyntype, nu, 1) \
+    X(int, actuator_gaintype, nu, 1) \
+    X(int, actuator_biastype, nu, 1) \
+    X(int, actuator_trnid, nu, 2) \
+    X(int, actuator_actadr, nu, 1) \
+    X(int, actuator_actnum, nu, 1) \
+    X(int, actuator_ctrllimited, nu, 1) \
+    X(int, actuator_forcelimited, nu, 1) \
+    X(int, actuator_actlimited, nu, 1) \
+    X(int, actuator_actearly, nu, 1) \
+    X(double, actuator_dynprm, nu, 10) \
+    X(double, actuator_gainprm, nu, 10) \
+    X(double, actuator_biasprm, nu, 10) \
+    X(double, actuator_ctrlrange, nu, 2) \
+    X(double, actuator_forcerange, nu, 2) \
+    X(double, actuator_actrange, nu, 2) \
+    X(double, actuator_gear, nu, 6) \
+    /* sites */ \
+    X(int, site_bodyid, nsite, 1) \
+    X(double, site_pos, nsite, 3) \
+    X(double, site_quat, nsite, 4) \
+    /* tendons and their paths */ \
+    X(int, tendon_adr, ntendon, 1) \
+    X(int, tendon_num, ntendon, 1) \
+    X(int, tendon_limited, ntendon, 1) \
+    X(double, tendon_range, ntendon, 2) \
+    X(double, tendon_margin, ntendon, 1) \
+    X(double, tendon_solref_lim, ntendon, 2) \
+    X(double, tendon_solimp_lim, ntendon, 5) \
+    X(double, tendon_solref_fri, ntendon, 2) \
+    X(double, tendon_solimp_fri, ntendon, 5) \
+    X(double, tendon_frictionloss, ntendon, 1) \
+    X(double, tendon_stiffness, ntendon, 1) \
+    X(double, tendon_damping, ntendon, 1) \
+    X(double, tendon_lengthspring, ntendon, 2) \
+    X(double, tendon_length0, ntendon, 1) \
+    X(double, tendon_invweight0, ntendon, 1) \
+    X(int, wrap_type, nwrap, 1) \
+    X(int, wrap_objid, nwrap, 1) \
+    X(double, wrap_prm, nwrap, 1) \
+    /* equality constraints */ \
+    X(int, eq_type, neq, 1) \
+    X(int, eq_obj1id, neq, 1) \
+    X(int, eq_obj2id, neq, 1) \
+    X(int, eq_active0, neq, 1) \
+    X(double, eq_solref, neq, 2) \
+    X(double, eq_solimp, neq, 5) \
+    X(double, eq_data, neq, CS_NEQDATA)
 
 #define CS_MODEL_NAMES(X) \
-    X(body_name, nbody) X(jnt_name, njnt) X(geom_name, ngeom) X(pair_name, npair) \
-    X(key_name, nkey) X(mesh_name, nmesh) X(actuator_name, nu) \
-    X(tendon_name, ntendon) X(eq_name, neq) X(site_name, nsite)
+    X(body_name, nbody, "body") X(jnt_name, njnt, "joint") X(geom_name, ngeom, "geom") \
+    X(site_name, nsite, "site") X(pair_name, npair, "pair") X(key_name, nkey, "key") \
+    X(mesh_name, nmesh, "mesh") X(actuator_name, nu, "actuator") \
+    X(tendon_name, ntendon, "tendon") X(eq_name, neq, "equality")
+
+/* The bytes one array takes in a block: rows x cols + 1 elements (empty models get valid
+ * pointers), padded so each array starts a multiple of 64 bytes into the block (whose start
+ * has malloc's alignment), as MuJoCo pads its buffers. */
+static inline size_t cs_field_bytes(size_t rows, size_t cols, size_t elem)
+{
+    return ((rows * cols + 1) * elem + 63) / 64 * 64;
+}
+
+/* The arrays of m (its sizes set, its pointers not yet) as one zeroed block, each array
+ * cs_field_bytes each; the name tables are in it, the names themselves are not (cs_free_model frees them). 0, or -1
+ * out of memory (m's pointers then NULL). */
+int cs_model_alloc(cs_model *m);
+/* the block's size for m's sizes */
+size_t cs_model_nbuffer(const cs_model *m);
 
 #endif

@@ -1,14 +1,16 @@
-/* Option overrides by name (the CLI's --timestep, --solver, --set option.NAME=VALUE ...).
- * They edit a model's options right after loading, before any cs_data is made from it:
- * nothing else in the model depends on them. Names and values are MJCF's <option>. */
+/* The options by name, from their one description (option_table.h): text values (the CLI's
+ * --timestep, --solver, --set option.NAME=VALUE, the MJCF <custom> contact model) and
+ * numbers (cs_set), checked as the loader checks <option>. */
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "conesim.h"
+#include "option_table.h"
 #include "stages.h"
 
 static int parse_nums(const char *s, double *out, int n)
@@ -58,11 +60,141 @@ int cs_flag_lookup(const char *name, int *bit, int *enable)
     return -1;
 }
 
+/* the C type's field code, and a build-time check of each line against the struct: its
+ * member has the type and number of values the line says */
+#define TYPE_CODE(t) _Generic((t)0, double: CS_FIELD_DOUBLE, int: CS_FIELD_INT)
+#define DEF(f, t, n, chk, w, src) {#f, TYPE_CODE(t), n, chk, w, src, offsetof(cs_option, f)},
+#define AGREES(f, t, n, chk, w, src) \
+    _Static_assert(sizeof(((cs_option *)0)->f) == (n) * sizeof(t) && (n) <= CS_OPTION_MAXN && \
+                       _Generic(&((cs_option *)0)->f, t *: (n) == 1, t(*)[n]: 1, default: 0), \
+                   "cs_option." #f " differs from its CS_OPTION_FIELDS line");
+CS_OPTION_FIELDS(AGREES)
+const cs_option_def cs_option_defs[] = {CS_OPTION_FIELDS(DEF)};
+const int cs_option_ndefs = (int)(sizeof cs_option_defs / sizeof cs_option_defs[0]);
+#undef DEF
+#undef AGREES
+
+const cs_option_def *cs_option_find(const char *key)
+{
+    if (strcmp(key, "pgs_polish") == 0) key = "pgs_finish"; /* its older name */
+    for (int i = 0; i < cs_option_ndefs; i++)
+        if (strcmp(cs_option_defs[i].name, key) == 0) return &cs_option_defs[i];
+    return NULL;
+}
+
+void cs_option_get(const cs_option *o, const cs_option_def *e, double *v)
+{
+    const char *p = (const char *)o + e->off;
+    for (int k = 0; k < e->n; k++)
+        v[k] = e->type == CS_FIELD_INT ? ((const int *)p)[k] : ((const double *)p)[k];
+}
+
+/* keyword i of "a|b|c" into w (empty past the end); its length, -1 past the end */
+static int keyword_at(const char *words, int i, char *w, size_t wsz)
+{
+    const char *p = words;
+    for (int k = 0; k < i; k++) {
+        p = strchr(p, '|');
+        if (!p) return -1;
+        p++;
+    }
+    size_t len = strcspn(p, "|");
+    snprintf(w, wsz, "%.*s", (int)len, p);
+    return (int)len;
+}
+
+static int keyword_count(const char *words)
+{
+    int n = 1;
+    for (const char *p = words; *p; p++) n += *p == '|';
+    return n;
+}
+
+/* a keyword's position in the list; a word marked '!' (a code that is refused) is not one */
+static int keyword_find(const char *words, const char *value)
+{
+    char w[64];
+    for (int i = 0; keyword_at(words, i, w, sizeof w) >= 0; i++)
+        if (w[0] != '!' && strcasecmp(w, value) == 0) return i;
+    return -1;
+}
+
+/* "expects A, B or C" from the words not marked '!' */
+static void keyword_expects(const char *words, char *why, size_t whysz)
+{
+    char w[64];
+    int n = keyword_count(words), shown = 0, left = 0;
+    for (int i = 0; i < n; i++)
+        left += keyword_at(words, i, w, sizeof w) > 0 && w[0] != '!';
+    size_t at = (size_t)snprintf(why, whysz, "expects ");
+    for (int i = 0; i < n && at < whysz; i++) {
+        if (keyword_at(words, i, w, sizeof w) <= 0 || w[0] == '!') continue;
+        shown++;
+        at += (size_t)snprintf(why + at, whysz - at, "%s%s",
+                               shown == 1 ? "" : shown == left ? " or " : ", ", w);
+    }
+}
+
+static int why_fail(char *why, size_t whysz, const char *text)
+{
+    if (why && whysz) snprintf(why, whysz, "%s", text);
+    return -1;
+}
+
+int cs_option_put(cs_option *o, const cs_option_def *e, const double *v, char *why,
+                  size_t whysz)
+{
+    for (int k = 0; k < e->n; k++) {
+        double x = v[k];
+        if (!isfinite(x)) return why_fail(why, whysz, "expects finite numbers");
+        switch ((cs_option_check)e->check) {
+        case CS_OPT_ANY: break;
+        case CS_OPT_POSITIVE:
+            if (!(x > 0)) return why_fail(why, whysz, "must be positive");
+            break;
+        case CS_OPT_NONNEG:
+            if (x < 0) return why_fail(why, whysz, "must not be negative");
+            break;
+        case CS_OPT_COUNT:
+            if (x < 0) return why_fail(why, whysz, "must not be negative");
+            if (x != floor(x) || x > 1e9) return why_fail(why, whysz, "expects an integer");
+            break;
+        case CS_OPT_BOOL:
+            if (x != 0 && x != 1) return why_fail(why, whysz, "expects 0 or 1");
+            break;
+        case CS_OPT_KEYWORD: {
+            char w[64], refused[160] = "";
+            int n = keyword_count(e->words);
+            for (int i = 0; i < n; i++)
+                if (keyword_at(e->words, i, w, sizeof w) > 0 && w[0] == '!')
+                    snprintf(refused, sizeof refused, "; %d, %s, is not supported", i, w + 1);
+            if (x != floor(x) || x < 0 || x >= n ||
+                (keyword_at(e->words, (int)x, w, sizeof w) > 0 && w[0] == '!')) {
+                if (why && whysz)
+                    snprintf(why, whysz, "expects %s %s code 0..%d (MuJoCo's numbering%s)",
+                             strchr("aeiou", e->name[0]) ? "an" : "a", e->name, n - 1, refused);
+                return -1;
+            }
+            break;
+        }
+        case CS_OPT_BITS:
+            if (x != floor(x) || x < 0 || x > 0x7fffffff)
+                return why_fail(why, whysz, "expects a non-negative integer of flag bits");
+            break;
+        }
+    }
+    char *p = (char *)o + e->off;
+    for (int k = 0; k < e->n; k++) {
+        if (e->type == CS_FIELD_DOUBLE) ((double *)p)[k] = v[k];
+        else ((int *)p)[k] = (int)v[k];
+    }
+    if (e->off == offsetof(cs_option, threads)) o->threads = o->threads > 64 ? 64 : o->threads;
+    return 0;
+}
+
 int cs_option_set(cs_option *o, const char *name, const char *value, char *err, size_t errsz)
 {
     const char *key = strncmp(name, "option.", 7) == 0 ? name + 7 : name;
-    double v[5];
-    int n;
     if (strncmp(key, "flag.", 5) == 0) {
         int on, bit, enable;
         if (strcmp(value, "enable") == 0) on = 1;
@@ -77,88 +209,21 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         }
         return fail(err, errsz, name, value, "unknown flag");
     }
-    if (strcmp(key, "cone") == 0) {
-        if (strcasecmp(value, "pyramidal") == 0) o->cone = CS_CONE_PYRAMIDAL;
-        else if (strcasecmp(value, "elliptic") == 0) o->cone = CS_CONE_ELLIPTIC;
-        else return fail(err, errsz, name, value, "expects pyramidal or elliptic");
-        return 0;
-    }
-    if (strcmp(key, "pgs_blocks") == 0) { /* conesim's own: not an MJCF attribute */
-        if (strcasecmp(value, "contact") == 0) o->pgs_blocks = CS_PGS_CONTACT;
-        else if (strcasecmp(value, "pair") == 0) o->pgs_blocks = CS_PGS_PAIR;
-        else return fail(err, errsz, name, value, "expects contact or pair");
-        return 0;
-    }
-    if (strcmp(key, "integrator") == 0) {
-        if (strcasecmp(value, "euler") == 0) o->integrator = CS_INT_EULER;
-        else if (strcasecmp(value, "rk4") == 0) o->integrator = CS_INT_RK4;
-        else if (strcasecmp(value, "implicitfast") == 0) o->integrator = CS_INT_IMPLICITFAST;
-        else return fail(err, errsz, name, value, "expects Euler, RK4 or implicitfast");
-        return 0;
-    }
-    if (strcmp(key, "contact") == 0) { /* conesim's own: the contact model */
-        if (strcasecmp(value, "soft") == 0) o->contact = CS_CONTACT_SOFT;
-        else if (strcasecmp(value, "coulomb") == 0) o->contact = CS_CONTACT_COULOMB;
-        else return fail(err, errsz, name, value, "expects soft or coulomb");
-        return 0;
-    }
-    if (strcmp(key, "coulomb_solver") == 0) { /* conesim's own: the Coulomb model's method */
-        if (strcasecmp(value, "auto") == 0) o->coulomb_solver = CS_COULOMB_SOLVER_AUTO;
-        else if (strcasecmp(value, "nsgs") == 0) o->coulomb_solver = CS_COULOMB_SOLVER_NSGS;
-        else if (strcasecmp(value, "newton") == 0) o->coulomb_solver = CS_COULOMB_SOLVER_NEWTON;
-        else return fail(err, errsz, name, value, "expects auto, nsgs or newton");
-        return 0;
-    }
-    if (strcmp(key, "solver") == 0) {
-        if (strcasecmp(value, "pgs") == 0) o->solver = CS_SOLVER_PGS;
-        else if (strcasecmp(value, "cg") == 0) o->solver = CS_SOLVER_CG;
-        else if (strcasecmp(value, "newton") == 0) o->solver = CS_SOLVER_NEWTON;
-        else return fail(err, errsz, name, value, "expects PGS, CG or Newton");
-        return 0;
-    }
-    struct { const char *name; double *dst; int count, positive, integer; } NUM[] = {
-        {"timestep", &o->timestep, 1, 2, 0},     {"impratio", &o->impratio, 1, 2, 0},
-        {"tolerance", &o->tolerance, 1, 1, 0},   {"ls_tolerance", &o->ls_tolerance, 1, 1, 0},
-        {"noslip_tolerance", &o->noslip_tolerance, 1, 1, 0},
-        {"noslip_iterations", NULL, 1, 1, 1},
-        {"o_margin", &o->o_margin, 1, 0, 0},     {"gravity", o->gravity, 3, 0, 0},
-        {"o_solref", o->o_solref, 2, 0, 0},      {"o_solimp", o->o_solimp, 5, 0, 0},
-        {"o_friction", o->o_friction, 5, 1, 0},  {"iterations", NULL, 1, 1, 1},
-        {"ls_iterations", NULL, 1, 1, 1},        {"threads", NULL, 1, 1, 1},
-        {"pgs_finish", NULL, 1, 1, 1},   {"pgs_polish", NULL, 1, 1, 1}, /* its older name */
-        {"eq_jdotv", NULL, 1, 1, 1},
-        {"newton_early", NULL, 1, 1, 1},
-        {"viscosity", &o->viscosity, 1, 1, 0},   {"wind", o->wind, 3, 0, 0},
-    };
-    for (size_t i = 0; i < sizeof NUM / sizeof NUM[0]; i++) {
-        if (strcmp(key, NUM[i].name) != 0) continue;
-        n = parse_nums(value, v, NUM[i].count);
-        if (n != NUM[i].count) {
-            char why[64];
-            snprintf(why, sizeof why, "expects %d finite number%s", NUM[i].count,
-                     NUM[i].count > 1 ? "s" : "");
+    const cs_option_def *e = cs_option_find(key);
+    if (!e) return fail(err, errsz, name, value, "unknown option");
+    double v[CS_OPTION_MAXN];
+    char why[160];
+    if (e->check == CS_OPT_KEYWORD) {
+        int k = keyword_find(e->words, value);
+        v[0] = k;
+        if (k < 0 && parse_nums(value, v, 1) != 1) { /* neither a word nor its number */
+            keyword_expects(e->words, why, sizeof why);
             return fail(err, errsz, name, value, why);
         }
-        for (int k = 0; k < n; k++) {
-            if (NUM[i].positive == 2 && !(v[k] > 0)) return fail(err, errsz, name, value, "must be positive");
-            if (NUM[i].positive == 1 && v[k] < 0) return fail(err, errsz, name, value, "must not be negative");
-        }
-        if (NUM[i].integer) {
-            if (v[0] != floor(v[0]) || v[0] > 1e9) return fail(err, errsz, name, value, "expects an integer");
-            if (strcmp(key, "iterations") == 0) o->iterations = (int)v[0];
-            else if (strcmp(key, "threads") == 0) o->threads = (int)fmin(v[0], 64);
-            else if (strncmp(key, "pgs_", 4) == 0) o->pgs_finish = (int)v[0];
-            else if (strcmp(key, "eq_jdotv") == 0) o->eq_jdotv = v[0] != 0;
-            else if (strcmp(key, "newton_early") == 0) {
-                if (v[0] > 1) return fail(err, errsz, name, value, "expects 0 or 1");
-                o->newton_early = (int)v[0];
-            }
-            else if (strcmp(key, "noslip_iterations") == 0) o->noslip_iterations = (int)v[0];
-            else o->ls_iterations = (int)v[0];
-        } else {
-            memcpy(NUM[i].dst, v, (size_t)n * sizeof *v);
-        }
-        return 0;
+    } else if (parse_nums(value, v, e->n) != e->n) {
+        snprintf(why, sizeof why, "expects %d finite number%s", e->n, e->n > 1 ? "s" : "");
+        return fail(err, errsz, name, value, why);
     }
-    return fail(err, errsz, name, value, "unknown option");
+    if (cs_option_put(o, e, v, why, sizeof why) != 0) return fail(err, errsz, name, value, why);
+    return 0;
 }

@@ -9,29 +9,13 @@
 
 typedef struct {
     const cs_model *m;
-    int nbatch, nstep, first, every;
+    int spec, nbatch, nstep, first, every;
     const double *state0, *ctrl;
     double *out;
     int oom;
 } job;
 
-int cs_rollout_nstate(const cs_model *m) { return 1 + m->nq + m->nv + m->na; }
-
-static void set_state(const cs_model *m, cs_data *d, const double *s)
-{
-    d->time = s[0];
-    memcpy(d->qpos, s + 1, (size_t)m->nq * sizeof *s);
-    memcpy(d->qvel, s + 1 + m->nq, (size_t)m->nv * sizeof *s);
-    memcpy(d->act, s + 1 + m->nq + m->nv, (size_t)m->na * sizeof *s);
-}
-
-static void get_state(const cs_model *m, const cs_data *d, double *s)
-{
-    s[0] = d->time;
-    memcpy(s + 1, d->qpos, (size_t)m->nq * sizeof *s);
-    memcpy(s + 1 + m->nq, d->qvel, (size_t)m->nv * sizeof *s);
-    memcpy(s + 1 + m->nq + m->nv, d->act, (size_t)m->na * sizeof *s);
-}
+int cs_rollout_nstate(const cs_model *m) { return cs_state_size(m, CS_STATE_FULLPHYSICS); }
 
 static void *run(void *arg)
 {
@@ -42,15 +26,15 @@ static void *run(void *arg)
         j->oom = 1;
         return NULL;
     }
-    size_t ns = (size_t)cs_rollout_nstate(m), nu = (size_t)m->nu;
+    size_t ns = (size_t)cs_state_size(m, j->spec), nu = (size_t)m->nu;
     for (int b = j->first; b < j->nbatch; b += j->every) {
         cs_reset(m, d);
-        set_state(m, d, j->state0 + (size_t)b * ns);
+        cs_set_state(m, d, j->state0 + (size_t)b * ns, j->spec);
         for (int t = 0; t < j->nstep; t++) {
             if (j->ctrl && nu)
                 memcpy(d->ctrl, j->ctrl + ((size_t)b * j->nstep + t) * nu, nu * sizeof *d->ctrl);
             cs_step(m, d);
-            get_state(m, d, j->out + ((size_t)b * j->nstep + t) * ns);
+            cs_get_state(m, d, j->out + ((size_t)b * j->nstep + t) * ns, j->spec);
         }
     }
     if (d->warning[CS_WARN_NOMEM]) j->oom = 1;
@@ -61,7 +45,15 @@ static void *run(void *arg)
 int cs_rollout(const cs_model *m, int nbatch, const double *state0, const double *ctrl,
                int nstep, int nthread, double *out)
 {
-    if (!m || nbatch < 0 || nstep < 0 || (nbatch && nstep && (!state0 || !out))) return -1;
+    return cs_rollout_spec(m, CS_STATE_FULLPHYSICS, nbatch, state0, ctrl, nstep, nthread, out);
+}
+
+int cs_rollout_spec(const cs_model *m, int spec, int nbatch, const double *state0,
+                    const double *ctrl, int nstep, int nthread, double *out)
+{
+    if (!m || cs_state_size(m, spec) < 0 || nbatch < 0 || nstep < 0 ||
+        (nbatch && nstep && (!state0 || !out)))
+        return -1;
     if (nbatch == 0 || nstep == 0) return 0;
     if (nthread < 1) nthread = 1;
     if (nthread > nbatch) nthread = nbatch;
@@ -70,7 +62,7 @@ int cs_rollout(const cs_model *m, int nbatch, const double *state0, const double
     pthread_t tid[64];
     int started[64] = {0};
     for (int t = 0; t < nthread; t++) {
-        jobs[t] = (job){m, nbatch, nstep, t, nthread, state0, ctrl, out, 0};
+        jobs[t] = (job){m, spec, nbatch, nstep, t, nthread, state0, ctrl, out, 0};
         /* thread 0 is the caller's own */
         if (t > 0) started[t] = pthread_create(&tid[t], NULL, run, &jobs[t]) == 0;
     }

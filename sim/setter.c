@@ -13,7 +13,9 @@
 #include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
+#include "data_fields.h"
 #include "inertia.h"
+#include "option_table.h"
 #include "setter.h"
 #include "solver/solver.h"
 #include "stages.h"
@@ -80,12 +82,6 @@ static const struct {
     {"pair", PAIR, offsetof(cs_model, npair)},
 };
 
-/* options whose value is a keyword in MJCF: cs_set takes its number, in [0, max] */
-static const struct { const char *name; int max; } KEYWORD[] = {
-    {"cone", 1}, {"solver", 2}, {"integrator", 3}, {"contact", 1}, {"pgs_blocks", 1},
-    {"coulomb_solver", 2},
-};
-
 /* A resolved name: an element attribute's values, or an option's */
 typedef struct {
     int option;           /* 1: opt, key below */
@@ -118,20 +114,12 @@ static int lookup_id(const cs_model *m, int kind, const char *s)
     return id;
 }
 
-static int option_count(const cs_model *m, const char *key, int *isint)
+/* values of an option (flag.NAME: one), -1 when there is no such option */
+static int option_count(const char *key)
 {
-    cs_field f;
-    if (strncmp(key, "flag.", 5) == 0) {
-        *isint = 1;
-        return 1;
-    }
-    if (strcmp(key, "pgs_polish") == 0) key = "pgs_finish";
-    for (int i = 0; cs_option_field(&m->opt, i, &f) == 0; i++)
-        if (strcmp(f.name, key) == 0) {
-            *isint = f.type == CS_FIELD_INT;
-            return f.ndim == 1 ? f.shape[0] : 1;
-        }
-    return -1;
+    if (strncmp(key, "flag.", 5) == 0) return 1;
+    const cs_option_def *e = cs_option_find(key);
+    return e ? e->n : -1;
 }
 
 static int resolve(const cs_model *m, const char *name, target *t, char *err, size_t errsz)
@@ -156,10 +144,9 @@ static int resolve(const cs_model *m, const char *name, target *t, char *err, si
     if (strncmp(s, "option.", 7) == 0 || strncmp(s, "opt.", 4) == 0 || !dot ||
         strncmp(s, "flag.", 5) == 0) {
         const char *key = !dot || strncmp(s, "flag.", 5) == 0 ? s : dot + 1;
-        int isint;
         snprintf(t->key, sizeof t->key, "%s", key);
         t->option = 1;
-        t->n = option_count(m, key, &isint);
+        t->n = option_count(key);
         if (t->n < 0) return fail(err, errsz, "%s: unknown option%s", name, "");
     } else {
         size_t kl = (size_t)(dot - s);
@@ -234,69 +221,36 @@ static double read_slot(const cs_model *m, const target *t, int i)
 
 static int option_get(const cs_model *m, const target *t, double *out)
 {
-    const char *key = strcmp(t->key, "pgs_polish") == 0 ? "pgs_finish" : t->key;
-    if (strncmp(key, "flag.", 5) == 0) {
+    if (strncmp(t->key, "flag.", 5) == 0) {
         int bit, enable;
-        if (cs_flag_lookup(key + 5, &bit, &enable) != 0) return -1;
+        if (cs_flag_lookup(t->key + 5, &bit, &enable) != 0) return -1;
         int set = ((enable ? m->opt.enableflags : m->opt.disableflags) & bit) != 0;
         out[0] = enable ? set : !set;
         return 0;
     }
-    cs_field f;
-    for (int i = 0; cs_option_field(&m->opt, i, &f) == 0; i++)
-        if (strcmp(f.name, key) == 0) {
-            for (int j = 0; j < t->n; j++)
-                out[j] = f.type == CS_FIELD_INT ? ((const int *)f.ptr)[j]
-                                                : ((const double *)f.ptr)[j];
-            return 0;
-        }
-    return -1;
+    const cs_option_def *e = cs_option_find(t->key);
+    if (!e) return -1;
+    cs_option_get(&m->opt, e, out);
+    return 0;
 }
 
 /* the option with all its values v (t->n of them), checked as the loader checks it */
 static int option_put(cs_model *m, const target *t, const double *v, const char *name, char *err,
                       size_t errsz)
 {
-    char text[256], e[256];
-    const char *key = t->key;
-    for (size_t i = 0; i < sizeof KEYWORD / sizeof KEYWORD[0]; i++)
-        if (strcmp(key, KEYWORD[i].name) == 0) {
-            if (v[0] != floor(v[0]) || v[0] < 0 || v[0] > KEYWORD[i].max ||
-                (strcmp(key, "integrator") == 0 && v[0] == CS_INT_IMPLICIT)) {
-                char more[256];
-                snprintf(more, sizeof more, "expects a %s code 0..%d (MuJoCo's numbering%s)",
-                         key, KEYWORD[i].max,
-                         strcmp(key, "integrator") == 0 ? "; 2, implicit, is not supported" : "");
-                return fail(err, errsz, "%s: %s", name, more);
-            }
-            int *dst = strcmp(key, "cone") == 0 ? &m->opt.cone
-                       : strcmp(key, "solver") == 0 ? &m->opt.solver
-                       : strcmp(key, "integrator") == 0 ? &m->opt.integrator
-                       : strcmp(key, "contact") == 0 ? &m->opt.contact
-                       : strcmp(key, "coulomb_solver") == 0 ? &m->opt.coulomb_solver
-                                                           : &m->opt.pgs_blocks;
-            *dst = (int)v[0];
-            return 0;
-        }
-    if (strcmp(key, "disableflags") == 0 || strcmp(key, "enableflags") == 0) {
-        if (v[0] != floor(v[0]) || v[0] < 0 || v[0] > 0x7fffffff)
-            return fail(err, errsz, "%s: %s", name, "expects a non-negative integer of flag bits");
-        *(key[0] == 'd' ? &m->opt.disableflags : &m->opt.enableflags) = (int)v[0];
-        return 0;
-    }
-    if (strncmp(key, "flag.", 5) == 0) {
+    char why[256];
+    if (strncmp(t->key, "flag.", 5) == 0) {
         if (v[0] != 0 && v[0] != 1)
             return fail(err, errsz, "%s: %s", name, "expects 1 (enable) or 0 (disable)");
-        snprintf(text, sizeof text, "%s", v[0] ? "enable" : "disable");
-    } else {
-        size_t w = 0;
-        for (int j = 0; j < t->n && w < sizeof text; j++)
-            w += (size_t)snprintf(text + w, sizeof text - w, "%s%.17g", j ? " " : "", v[j]);
+        char e[256];
+        if (cs_option_set(&m->opt, t->key, v[0] ? "enable" : "disable", e, sizeof e) != 0)
+            return fail(err, errsz, "%s: %s", name, "unknown flag");
+        return 0;
     }
-    if (cs_option_set(&m->opt, key, text, e, sizeof e) != 0) {
-        const char *why = strrchr(e, ':');
-        return fail(err, errsz, "%s: %s", name, why ? why + 2 : e);
-    }
+    const cs_option_def *e = cs_option_find(t->key);
+    if (!e) return fail(err, errsz, "%s: %s", name, "unknown option");
+    if (cs_option_put(&m->opt, e, v, why, sizeof why) != 0)
+        return fail(err, errsz, "%s: %s", name, why);
     return 0;
 }
 
@@ -513,8 +467,7 @@ void cs_data_sync(const cs_model *m, cs_data *d)
     cs_collision_free(d->collision);
     d->collision = c;
     if (m->opt.integrator == CS_INT_RK4) { /* made without RK4's stages, or too small */
-        size_t nq = (size_t)m->nq, nv = (size_t)m->nv, na = (size_t)m->na;
-        double *r = cs_calloc(4 * (nq + 2 * nv + 2 * na) + 2 * nv + na + 1, sizeof *r);
+        double *r = cs_calloc(cs_data_rk4_size(m) + 1, sizeof *r);
         if (!r) {
             d->warning[CS_WARN_NOMEM]++;
             return;

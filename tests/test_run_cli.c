@@ -429,12 +429,19 @@ START_TEST(test_set_override)
                         "option.impratio=10", NULL};
     const char *a2[] = {"run", sc, "--steps", "200", "--record", r2, "--quiet", "--set",
                         "impratio=1", NULL};
+    /* every <option> attribute the loader reads can be set: a fluid with wind moves the box */
+    const char *a3[] = {"run", sc, "--steps", "200", "--record", r2, "--quiet", "--set",
+                        "option.viscosity=0.5", "--set", "option.wind[0]=30", NULL};
     ck_assert_int_eq(run(a0, NULL, NULL), 0);
     ck_assert_int_eq(run(a1, NULL, NULL), 0);
     ck_assert_int_eq(run(a2, NULL, NULL), 0);
     size_t n0, n1, n2;
     char *x0 = slurp(r0, &n0), *x1 = slurp(r1, &n1), *x2 = slurp(r2, &n2);
     ck_assert(n0 == n1 && memcmp(x0, x1, n0) == 0);
+    ck_assert(n0 != n2 || memcmp(x0, x2, n0) != 0);
+    free(x2);
+    ck_assert_int_eq(run(a3, NULL, NULL), 0);
+    x2 = slurp(r2, &n2);
     ck_assert(n0 != n2 || memcmp(x0, x2, n0) != 0);
     free(x0), free(x1), free(x2);
 }
@@ -622,6 +629,8 @@ START_TEST(test_bad_command_line)
         {"run", sc, "--iterations", "-3", NULL},
         {"run", sc, "--set", "impratio", NULL},           /* no '=' */
         {"run", sc, "--set", "option.nosuch=1", NULL},
+        {"run", sc, "--set", "option.viscosity=-1", NULL},
+        {"run", sc, "--set", "option.wind[3]=1", NULL},
         {"run", sc, "--key", "0", NULL},                  /* the scene has no keyframe */
         {"run", sc, sc, NULL},                            /* two scenes */
         /* more steps than a long counts: refused, not run as 0 steps */

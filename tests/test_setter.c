@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "conesim.h"
+#include "option_table.h"
 
 #ifndef CS_SCENES
 #error "CS_SCENES (the scenes directory) must be defined by the build"
@@ -208,6 +209,165 @@ START_TEST(test_options_and_refusals)
 }
 END_TEST
 
+/* The option table describes every member of cs_option: its fields, sorted by place, tile
+ * the struct (a member left out leaves a hole). Every entry is set through cs_set (each
+ * element) and cs_option_set (as text), reads back, and a bad value is refused with the
+ * options unchanged. */
+static size_t field_size(const cs_field *f)
+{
+    return (size_t)f->shape[0] * (f->type == CS_FIELD_INT ? sizeof(int) : sizeof(double));
+}
+
+START_TEST(test_option_table)
+{
+    cs_model *m = load("sphere_plane.xml");
+    const char *base = (const char *)&m->opt;
+    int n = 0;
+    cs_field f[64];
+    while (n < 64 && cs_option_field(&m->opt, n, &f[n]) == 0) n++;
+    ck_assert_int_eq(n, cs_option_ndefs);
+    /* sort by offset, then walk: each starts where the previous ends, up to alignment */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && (char *)f[j].ptr < (char *)f[j - 1].ptr; j--) {
+            cs_field t = f[j];
+            f[j] = f[j - 1];
+            f[j - 1] = t;
+        }
+    size_t end = 0;
+    for (int i = 0; i < n; i++) {
+        size_t off = (size_t)((const char *)f[i].ptr - base);
+        size_t align = f[i].type == CS_FIELD_INT ? _Alignof(int) : _Alignof(double);
+        ck_assert_msg(off == (end + align - 1) / align * align, "a member before %s is not in "
+                      "the option table", f[i].name);
+        end = off + field_size(&f[i]);
+    }
+    ck_assert_msg((sizeof(cs_option) - end) < _Alignof(double), "members after %s are not in "
+                  "the option table", f[n - 1].name);
+
+    char err[256], name[96], text[256];
+    for (int k = 0; k < cs_option_ndefs; k++) {
+        const cs_option_def *e = &cs_option_defs[k];
+        cs_option before = m->opt;
+        long nchange = m->nchange;
+        for (int i = 0; i < e->n; i++) {
+            double old, good, bad, got;
+            if (e->n > 1) snprintf(name, sizeof name, "option.%s[%d]", e->name, i);
+            else snprintf(name, sizeof name, "option.%s", e->name);
+            ck_assert_msg(cs_get(m, name, &old) == 0, "%s", name);
+            switch ((cs_option_check)e->check) {
+            case CS_OPT_ANY: good = old + 0.5, bad = NAN; break;
+            case CS_OPT_POSITIVE: good = old * 2, bad = 0; break;
+            case CS_OPT_NONNEG: good = old + 0.25, bad = -1; break;
+            case CS_OPT_COUNT: good = old + 3, bad = 1.5; break;
+            case CS_OPT_BOOL: good = 1 - old, bad = 2; break;
+            case CS_OPT_KEYWORD: good = old == 1 ? 0 : 1, bad = 99; break;
+            case CS_OPT_BITS: good = 5, bad = -1; break;
+            default: ck_abort_msg("%s: a check the test does not know", e->name);
+            }
+            /* refused: nothing changes */
+            cs_option held = m->opt;
+            err[0] = 0;
+            ck_assert_msg(cs_setv(m, name, &bad, 1, err, sizeof err) == -1, "%s took %g", name,
+                          bad);
+            ck_assert_msg(strncmp(err, name, strlen(name)) == 0, "%s: '%s'", name, err);
+            ck_assert_msg(memcmp(&held, &m->opt, sizeof held) == 0, "%s: refused but changed",
+                          name);
+            ck_assert_int_eq(m->nchange, nchange);
+            /* taken: reads back, through cs_get and the field */
+            ck_assert_msg(cs_setv(m, name, &good, 1, err, sizeof err) == 0, "%s: %s", name, err);
+            ck_assert_int_eq(m->nchange, ++nchange);
+            ck_assert_int_eq(cs_get(m, name, &got), 0);
+            ck_assert_msg(got == good, "%s: set %g, read %g", name, good, got);
+            double v[CS_OPTION_MAXN];
+            cs_option_get(&m->opt, e, v);
+            ck_assert(v[i] == good);
+        }
+        /* as text, every value at once: back to where it was */
+        double v[CS_OPTION_MAXN];
+        cs_option_get(&before, e, v);
+        size_t w = 0;
+        for (int i = 0; i < e->n; i++)
+            w += (size_t)snprintf(text + w, sizeof text - w, "%s%.17g", i ? " " : "", v[i]);
+        ck_assert_msg(cs_option_set(&m->opt, e->name, text, err, sizeof err) == 0, "%s: %s",
+                      e->name, err);
+        ck_assert_msg(memcmp(&before, &m->opt, sizeof before) == 0, "%s: text did not restore",
+                      e->name);
+        /* the wrong number of values is refused */
+        snprintf(text + w, sizeof text - w, " 1");
+        ck_assert_int_eq(cs_option_set(&m->opt, e->name, text, err, sizeof err), -1);
+        ck_assert(memcmp(&before, &m->opt, sizeof before) == 0);
+    }
+    cs_free_model(m);
+}
+END_TEST
+
+/* Every table entry marked as an MJCF <option> attribute is read by the loader under that
+ * name: a scene setting each to a value other than its default loads with those values. */
+START_TEST(test_option_table_is_the_loaders)
+{
+    char xml[4096], err[1024];
+    double want[64][CS_OPTION_MAXN];
+    size_t w = (size_t)snprintf(xml, sizeof xml, "<mujoco><option");
+    for (int k = 0; k < cs_option_ndefs; k++) {
+        const cs_option_def *e = &cs_option_defs[k];
+        if (!e->mjcf) continue;
+        w += (size_t)snprintf(xml + w, sizeof xml - w, " %s=\"", e->name);
+        for (int i = 0; i < e->n; i++) {
+            double v;
+            switch ((cs_option_check)e->check) {
+            case CS_OPT_POSITIVE: v = 0.0125; break;
+            case CS_OPT_NONNEG: v = 0.25; break;
+            case CS_OPT_COUNT: v = 7; break;
+            case CS_OPT_KEYWORD: v = 1; break; /* the second word */
+            default: v = 0.5 + i; break;
+            }
+            want[k][i] = v;
+            if (e->check == CS_OPT_KEYWORD) {
+                const char *bar = strchr(e->words, '|');
+                w += (size_t)snprintf(xml + w, sizeof xml - w, "%.*s", (int)strcspn(bar + 1, "|"),
+                                      bar + 1);
+            } else {
+                w += (size_t)snprintf(xml + w, sizeof xml - w, "%s%.17g", i ? " " : "", v);
+            }
+        }
+        w += (size_t)snprintf(xml + w, sizeof xml - w, "\"");
+    }
+    snprintf(xml + w, sizeof xml - w, "/><worldbody><body><freejoint/><geom size=\"0.1\"/>"
+                                      "</body></worldbody></mujoco>");
+    ck_assert_uint_lt(w, sizeof xml - 200);
+    cs_model *m = cs_load_xml_string(xml, "options.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s\n%s", err, xml);
+    for (int k = 0; k < cs_option_ndefs; k++) {
+        const cs_option_def *e = &cs_option_defs[k];
+        if (!e->mjcf) continue;
+        double v[CS_OPTION_MAXN];
+        cs_option_get(&m->opt, e, v);
+        for (int i = 0; i < e->n; i++)
+            ck_assert_msg(v[i] == want[k][i], "<option %s>: loaded %g, the file says %g",
+                          e->name, v[i], want[k][i]);
+    }
+    cs_free_model(m);
+}
+END_TEST
+
+/* A viscosity set after the data is made acts at the next step (the data has the room its
+ * Jacobians need whatever the options were). */
+START_TEST(test_viscosity_between_steps)
+{
+    cs_model *m = load("sphere_plane.xml");
+    cs_data *d = cs_make_data(m);
+    ck_assert_ptr_nonnull(d);
+    steps(m, d, 50);
+    ck_assert_int_eq(cs_set(m, "option.viscosity", 2), 0);
+    ck_assert_int_eq(cs_set(m, "option.wind[0]", 5), 0);
+    ck_assert_double_eq(m->opt.wind[0], 5);
+    steps(m, d, 100);
+    ck_assert_double_gt(d->qvel[m->jnt_dofadr[0]], 0.01); /* the wind pushes along x */
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_edit_recompiles)
 {
     /* a box of density 1000 with half-sizes a, 0.1, 0.1: mass 1000 * 8 a * 0.01 */
@@ -260,6 +420,9 @@ int main(void)
     tcase_add_test(tc, test_condim_and_flags_between_steps);
     tcase_add_test(tc, test_options_and_refusals);
     tcase_add_test(tc, test_edit_recompiles);
+    tcase_add_test(tc, test_option_table);
+    tcase_add_test(tc, test_option_table_is_the_loaders);
+    tcase_add_test(tc, test_viscosity_between_steps);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

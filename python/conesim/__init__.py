@@ -22,6 +22,10 @@ __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyfram
            "rollout", "get_state", "set_state", "state_size", "set", "get", "Recorder",
            "Metrics",
            "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL",
+           "STATE_TIME", "STATE_QPOS", "STATE_QVEL", "STATE_ACT", "STATE_WARMSTART",
+           "STATE_CTRL", "STATE_QFRC_APPLIED", "STATE_XFRC_APPLIED", "STATE_EQ_ACTIVE",
+           "STATE_MOCAP_POS", "STATE_MOCAP_QUAT", "STATE_PHYSICS", "STATE_FULLPHYSICS",
+           "STATE_USER", "STATE_INTEGRATION",
            "Renderer", "Camera", "VideoWriter", "render_video"]
 
 # indices into d.warning (counts since the last reset): contacts dropped because the
@@ -132,10 +136,7 @@ def _resolve(model, kind, key):
     """(id, name) of a model element given by name or index ('' when it has no name)."""
     n = getattr(model, _COUNT[kind])
     if isinstance(key, str):
-        i = lib.cs_name2id_geom(model._ptr, key.encode()) if kind == "geom" else \
-            lib.cs_name2id_body(model._ptr, key.encode()) if kind == "body" else \
-            lib.cs_name2id_joint(model._ptr, key.encode()) if kind == "joint" else \
-            lib.cs_name2id_actuator(model._ptr, key.encode())
+        i = lib.cs_name2id(model._ptr, kind.encode(), key.encode())
         if i < 0:
             raise KeyError(f"no {kind} named {key!r}")
         return i, key
@@ -440,6 +441,20 @@ class Model:
         """Actuator `key` (a name or an id): .id, .name and its actuator_* fields."""
         return _model_view(self, "actuator", key)
 
+    def __copy__(self):
+        """A model of its own with the same values (cs_copy_model): its options and
+        parameters can change without touching this one."""
+        ptr = lib.cs_copy_model(self._ptr)
+        if not ptr:
+            raise MemoryError("conesim: out of memory copying the model")
+        return Model._wrap(ptr)
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        raise TypeError("a conesim.Model cannot be pickled; copy.copy(m) makes a copy")
+
     def __del__(self):
         ptr = self.__dict__.get("_ptr")
         if ptr:
@@ -606,6 +621,30 @@ class Data:
         """Actuator `key` (a name or an id): .ctrl, .length, .velocity, .force."""
         return _data_view(self, "actuator", key)
 
+    def _copy_with(self, model):
+        ptr = lib.cs_copy_data(model._ptr, self._ptr)
+        if not ptr:
+            raise MemoryError("conesim: out of memory copying the data")
+        d = object.__new__(Data)
+        model._frozen = True
+        d.__dict__.update(_ptr=ptr, _model=model, _scalars={}, _contact_cache={},
+                          _fields=_fields(lambda k, f: lib.cs_data_field(model._ptr, ptr, k, f)))
+        d.__dict__["contact"] = _Contacts(d)
+        return d
+
+    def __copy__(self):
+        """A data of its own with this one's state and results, on the same model
+        (cs_copy_data): both step alike, bit for bit."""
+        return self._copy_with(self._model)
+
+    def __deepcopy__(self, memo):
+        """The same on a copy of the model (one copy per model in one deepcopy)."""
+        import copy
+        return self._copy_with(copy.deepcopy(self._model, memo))
+
+    def __reduce__(self):
+        raise TypeError("a conesim.Data cannot be pickled; copy.copy(d) makes a copy")
+
     def __del__(self):
         ptr = self.__dict__.get("_ptr")
         if ptr:
@@ -673,35 +712,54 @@ def cone_capacity(fn, mu1, mu2, alpha):
 
 
 # ---- states and batch rollouts ----------------------------------------------------------
-def state_size(m):
-    """The length of a state, [time, qpos, qvel, act]: 1 + nq + nv + na."""
+# the parts of a state (MuJoCo's mjtState bits and order: cs_state_size in conesim.h)
+STATE_TIME, STATE_QPOS, STATE_QVEL, STATE_ACT = 1, 2, 4, 8
+STATE_WARMSTART, STATE_CTRL, STATE_QFRC_APPLIED, STATE_XFRC_APPLIED = 16, 32, 64, 128
+STATE_EQ_ACTIVE, STATE_MOCAP_POS, STATE_MOCAP_QUAT = 256, 512, 1024
+STATE_PHYSICS = STATE_QPOS | STATE_QVEL | STATE_ACT
+STATE_FULLPHYSICS = STATE_TIME | STATE_PHYSICS
+STATE_USER = (STATE_CTRL | STATE_QFRC_APPLIED | STATE_XFRC_APPLIED | STATE_EQ_ACTIVE |
+              STATE_MOCAP_POS | STATE_MOCAP_QUAT)
+STATE_INTEGRATION = STATE_FULLPHYSICS | STATE_USER | STATE_WARMSTART
+
+
+def state_size(m, spec=STATE_FULLPHYSICS):
+    """The length of a state with the parts in spec (STATE_* bits); by default
+    [time, qpos, qvel, act]: 1 + nq + nv + na."""
     _check_type(m, Model, "m")
-    return lib.cs_rollout_nstate(m._ptr)
+    if isinstance(spec, bool) or not isinstance(spec, (int, np.integer)):
+        raise TypeError("spec must be an int of STATE_* bits")
+    n = lib.cs_state_size(m._ptr, int(spec))
+    if n < 0:
+        raise ValueError(f"spec {spec}: bits other than STATE_* ones")
+    return n
 
 
-def get_state(m, d):
-    """The data's state as one array [time, qpos, qvel, act] (a copy)."""
+def get_state(m, d, spec=STATE_FULLPHYSICS):
+    """The data's state as one array (a copy): by default [time, qpos, qvel, act]; spec
+    picks the parts (STATE_INTEGRATION: everything a step reads, so that set_state of it
+    into another data steps alike)."""
     _pair(m, d)
-    return np.concatenate(([d.time], d.qpos, d.qvel, d.act))
+    out = np.empty(state_size(m, spec))
+    lib.cs_get_state(m._ptr, d._ptr, out.ctypes.data_as(_lib.DP), int(spec))
+    return out
 
 
-def set_state(m, d, state):
-    """Sets time, qpos, qvel and act from one state array [time, qpos, qvel, act]."""
+def set_state(m, d, state, spec=STATE_FULLPHYSICS):
+    """Sets the parts in spec from one state array (by default time, qpos, qvel and act
+    from [time, qpos, qvel, act])."""
     _pair(m, d)
-    s = np.asarray(state, dtype=np.float64)
-    if s.shape != (state_size(m),):
-        raise ValueError(f"state: expected shape ({state_size(m)},), got {s.shape}")
-    nq, nv = m.nq, m.nv
-    d.time = s[0]
-    d.qpos[:] = s[1:1 + nq]
-    d.qvel[:] = s[1 + nq:1 + nq + nv]
-    if m.na:
-        d.act[:] = s[1 + nq + nv:]
+    n = state_size(m, spec)
+    s = np.ascontiguousarray(state, dtype=np.float64)
+    if s.shape != (n,):
+        raise ValueError(f"state: expected shape ({n},), got {s.shape}")
+    lib.cs_set_state(m._ptr, d._ptr, s.ctypes.data_as(_lib.DP), int(spec))
 
 
-def rollout(m, initial_state, nstep, control=None, nthread=None):
+def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULLPHYSICS):
     """Steps a batch of initial states nstep times each, in C on nthread threads (MuJoCo's
-    rollout.rollout, with the state [time, qpos, qvel, act]).
+    rollout.rollout, with the state [time, qpos, qvel, act], or the parts in spec: adding
+    STATE_MOCAP_POS | STATE_MOCAP_QUAT gives each rollout its own mocap poses).
 
     initial_state: (nbatch, nstate) or (nstate,) for a batch of one, nstate = state_size(m).
     control: None (controls 0), (nstep, nu) for every rollout alike, or (nbatch, nstep, nu):
@@ -713,7 +771,7 @@ def rollout(m, initial_state, nstep, control=None, nthread=None):
     then d.ctrl[:] = control[t] and step(m, d) for each step t: the warm start, applied
     forces and anything else in a data do not carry over from one rollout to the next."""
     _check_type(m, Model, "m")
-    ns, nu = state_size(m), m.nu
+    ns, nu = state_size(m, spec), m.nu
     s0 = np.asarray(initial_state, dtype=np.float64)
     if s0.ndim == 1:
         s0 = s0[None, :]
@@ -740,7 +798,7 @@ def rollout(m, initial_state, nstep, control=None, nthread=None):
     # make a data first, as Data(m) does: the model's contact room is fixed from then on
     if not m._frozen:
         Data(m)
-    rc = lib.cs_rollout(m._ptr, nbatch, s0.ctypes.data_as(_lib.DP),
+    rc = lib.cs_rollout_spec(m._ptr, int(spec), nbatch, s0.ctypes.data_as(_lib.DP),
                         ctrl.ctypes.data_as(_lib.DP) if ctrl is not None else None,
                         nstep, int(nthread), out.ctypes.data_as(_lib.DP))
     if rc != 0:

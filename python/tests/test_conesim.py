@@ -36,6 +36,70 @@ def test_sizes_and_model_arrays():
         m.body_mass[1] = 5
 
 
+MOCAP_KEYS = """<mujoco><worldbody><geom type="plane" size="1 1 0.1"/>
+  <body name="target" mocap="true" pos="0 0 1"><geom size="0.05"/></body>
+  <body name="b" pos="0 0 0.2"><freejoint/><geom size="0.1"/></body></worldbody>
+  <keyframe><key qpos="0 0 0.3 1 0 0 0" mpos="0 1 1" mquat="1 0 0 0"/><key/></keyframe>
+</mujoco>"""
+
+
+def test_keyframe_mocap_poses_and_fluid_options():
+    m = conesim.Model.from_xml_string(MOCAP_KEYS)
+    assert m.key_mpos.shape == (2, 3) and list(m.key_mpos[0]) == [0, 1, 1]
+    assert m.key_mquat.shape == (2, 4) and list(m.key_mquat[1]) == [1, 0, 0, 0]
+    m.opt.viscosity = 0.5
+    m.opt.wind = [1, 0, 0]
+    assert m.opt.viscosity == 0.5 and list(m.opt.wind) == [1, 0, 0]
+
+
+def test_copies_step_alike():
+    import copy
+    import pickle
+    m = conesim.Model.from_xml_path(os.path.join(SCENES, "box_stack.xml"))
+    d = conesim.Data(m)
+    for _ in range(50):
+        conesim.step(m, d)
+    c, dc = copy.copy(d), copy.deepcopy(d)
+    assert c.model is m and dc.model is not m
+    for _ in range(200):
+        conesim.step(m, d)
+        conesim.step(m, c)
+        conesim.step(dc.model, dc)
+    assert d.qpos.tobytes() == c.qpos.tobytes() == dc.qpos.tobytes()
+    assert d.qvel.tobytes() == c.qvel.tobytes() == dc.qvel.tobytes()
+    m2 = copy.copy(m)
+    m2.set("geom.0.friction[0]", 0.1)
+    assert m.geom_friction[0, 0] != 0.1
+    with pytest.raises(TypeError):
+        pickle.dumps(d)
+
+
+def test_state_by_parts():
+    m = conesim.Model.from_xml_path(os.path.join(SCENES, "box_stack.xml"))
+    d, e = conesim.Data(m), conesim.Data(m)
+    conesim.step(m, d, 40)
+    s = conesim.get_state(m, d)
+    assert s.shape == (1 + m.nq + m.nv + m.na,) and s[0] == d.time
+    assert list(s[1:1 + m.nq]) == list(d.qpos)
+    full = conesim.get_state(m, d, conesim.STATE_INTEGRATION)
+    conesim.set_state(m, e, full, conesim.STATE_INTEGRATION)
+    conesim.step(m, d, 100)
+    conesim.step(m, e, 100)
+    assert d.qpos.tobytes() == e.qpos.tobytes()
+    with pytest.raises(ValueError):
+        conesim.state_size(m, 1 << 11)
+    with pytest.raises(ValueError):
+        conesim.set_state(m, e, s, conesim.STATE_INTEGRATION)
+    # rollouts with the mocap poses in the state
+    k = conesim.Model.from_xml_string(MOCAP_KEYS)
+    spec = conesim.STATE_FULLPHYSICS | conesim.STATE_MOCAP_POS
+    s0 = np.tile(conesim.get_state(k, conesim.Data(k), spec), (2, 1))
+    s0[1, -3:] = [0, 0, 5]
+    out = conesim.rollout(k, s0, 3, spec=spec, nthread=1)
+    assert out.shape == (2, 3, conesim.state_size(k, spec))
+    assert list(out[1, -1, -3:]) == [0, 0, 5] and list(out[0, -1, -3:]) == [0, 0, 1]
+
+
 def test_resting_ball_weighs_m_g():
     m = conesim.Model.from_xml_string(BALL_3KG)
     d = conesim.Data(m)
