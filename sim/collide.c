@@ -34,8 +34,10 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
         memcpy(g[i].friction, m->geom_friction + 3 * i, sizeof g[i].friction);
         memcpy(g[i].solref, m->geom_solref + 2 * i, sizeof g[i].solref);
         memcpy(g[i].solimp, m->geom_solimp + 5 * i, sizeof g[i].solimp);
-        /* <flag override>: every contact's margin is o_margin (MuJoCo's mj_assignMargin) */
-        g[i].margin = (m->opt.enableflags & CS_ENBL_OVERRIDE) ? m->opt.o_margin : m->geom_margin[i];
+        /* <flag override>: every contact's margin is o_margin (MuJoCo's mj_assignMargin); half
+         * on each geom sums to it exactly, as MuJoCo's broad phase inflates each box by half */
+        g[i].margin =
+            (m->opt.enableflags & CS_ENBL_OVERRIDE) ? 0.5 * m->opt.o_margin : m->geom_margin[i];
         g[i].gap = m->geom_gap[i];
         int id = m->geom_dataid ? m->geom_dataid[i] : -1;
         if (g[i].type == CS_GEOM_MESH && id >= 0)

@@ -344,7 +344,7 @@ typedef enum { CS_EQ_CONNECT = 0, CS_EQ_WELD = 1, CS_EQ_JOINT = 2, CS_EQ_TENDON 
 
 /* ---- data ------------------------------------------------------------------------------- */
 typedef enum {
-    CS_CZONE_NONE = -1,    /* detected within margin, kept out of the solver by the gap */
+    CS_CZONE_NONE = -1,    /* detected in the gap beyond the margin: not in the solver */
     CS_CZONE_TOP = 0, CS_CZONE_BOTTOM = 1, CS_CZONE_MIDDLE = 2,
     CS_CZONE_PYRAMID = 3, CS_CZONE_NORMAL = 4,
     CS_CZONE_SEPARATE = 5, CS_CZONE_STICK = 6, CS_CZONE_SLIDE = 7 /* the Coulomb model's */
@@ -358,7 +358,7 @@ typedef struct {
     double dist;          /* signed, negative = penetration */
     int geom1, geom2;
     int dim;              /* condim 1, 3, 4, 6 */
-    int exclude;          /* 1: within margin but kept out of the solver by the gap */
+    int exclude;          /* 1: in the gap beyond the margin, kept out of the solver */
     double friction[5];
     double solref[2];
     double solreffriction[2];

@@ -1,7 +1,7 @@
 /* The constraint stage: rows in MuJoCo's order (equality constraints, dry friction per dof
  * and per tendon with frictionloss, joint and tendon limits within their margin, then one
  * soft-contact block per contact
- * that enters the solver, dist < margin - gap; all in generalised coordinates), the solve
+ * that enters the solver, dist < margin; all in generalised coordinates), the solve
  * (solver/: PGS, CG or Newton, elliptic or pyramidal), and the store stage that puts
  * forces, velocities and zones back onto the contacts. */
 #include <math.h>
@@ -403,8 +403,10 @@ static void make_rows(const cs_model *m, cs_data *d)
         memcpy(ci.solref, c->solref, sizeof ci.solref);
         memcpy(ci.solreffriction, c->solreffriction, sizeof ci.solreffriction);
         memcpy(ci.solimp, c->solimp, sizeof ci.solimp);
+        /* MuJoCo 3.12: the force acts within the margin (includemargin = margin); the gap only
+         * widens detection, so the rows see none of it */
         ci.margin = c->margin;
-        ci.gap = c->gap;
+        ci.gap = 0;
         cs_contact_side sd[2];
         contact_side(m, d, c->geom1, c->pos, d->jac, &sd[0]);
         /* d->jac holds two sides of the largest tree: side 1 goes after side 0's 6 x ndof */
