@@ -410,8 +410,8 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     int nf = nums(c, n, "friction", v, 1, 3);
     if (nf) { nonneg(c, n, "friction", v, nf); memcpy(g->friction, v, (size_t)nf * sizeof *v); }
     if (num1(c, n, "solmix", v)) { nonneg(c, n, "solmix", v, 1); g->solmix = v[0]; }
-    if (nums(c, n, "solref", v, 2, 2)) memcpy(g->solref, v, 2 * sizeof *v);
-    int ni = nums(c, n, "solimp", v, 3, 5);
+    if ((k = nums(c, n, "solref", v, 1, 2))) memcpy(g->solref, v, (size_t)k * sizeof *v);
+    int ni = nums(c, n, "solimp", v, 1, 5);
     if (ni) { memcpy(g->solimp, v, (size_t)ni * sizeof *v); solimp_check(c, n, "solimp", g->solimp); }
     if (num1(c, n, "margin", v)) { nonneg(c, n, "margin", v, 1); g->margin = v[0]; }
     if (num1(c, n, "gap", v)) { nonneg(c, n, "gap", v, 1); g->gap = v[0]; }
@@ -454,9 +454,11 @@ static void read_pair_attrs(cs_mjcf *c, xmlNode *n, cs_pspec *p)
     if (int1(c, n, "condim", &iv)) { check_condim(c, n, iv); p->condim = iv; }
     int nf = nums(c, n, "friction", v, 1, 5);
     if (nf) { nonneg(c, n, "friction", v, nf); memcpy(p->friction, v, (size_t)nf * sizeof *v); }
-    if (nums(c, n, "solref", v, 2, 2)) memcpy(p->solref, v, 2 * sizeof *v);
-    if (nums(c, n, "solreffriction", v, 2, 2)) memcpy(p->solreffriction, v, 2 * sizeof *v);
-    int ni = nums(c, n, "solimp", v, 3, 5);
+    int k;
+    if ((k = nums(c, n, "solref", v, 1, 2))) memcpy(p->solref, v, (size_t)k * sizeof *v);
+    if ((k = nums(c, n, "solreffriction", v, 1, 2)))
+        memcpy(p->solreffriction, v, (size_t)k * sizeof *v);
+    int ni = nums(c, n, "solimp", v, 1, 5);
     if (ni) { memcpy(p->solimp, v, (size_t)ni * sizeof *v); solimp_check(c, n, "solimp", p->solimp); }
     if (num1(c, n, "margin", v)) { nonneg(c, n, "margin", v, 1); p->margin = v[0]; }
     if (num1(c, n, "gap", v)) { nonneg(c, n, "gap", v, 1); p->gap = v[0]; }
@@ -468,6 +470,23 @@ static const char *const PAIR_ATTRS[] = {"name", "class", "geom1", "geom2", "con
 static const char *const JOINT_TYPES[] = {"free", "ball", "slide", "hinge", NULL};
 
 static const char *const LIMITED[] = {"false", "true", "auto", NULL};
+
+/* A joint's or tendon's stiffness or damping: MuJoCo 3.12 reads up to three numbers, the
+ * linear coefficient and two of higher order (force -x (k0 + k1 x + k2 x^2)); those two are
+ * taken when 0, which is the linear law conesim has. */
+static int poly_coef(cs_mjcf *c, xmlNode *n, const char *name, double *out)
+{
+    double v[3];
+    int k = nums(c, n, name, v, 1, 3);
+    if (!k) return 0;
+    nonneg(c, n, name, v, 1);
+    for (int i = 1; i < k; i++)
+        if (v[i] != 0)
+            FAILN(c, n, name, "a polynomial %s (a second or third number other than 0) is not "
+                  "supported: give the linear coefficient only", name);
+    *out = v[0];
+    return 1;
+}
 
 static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
 {
@@ -485,16 +504,16 @@ static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
     nums(c, n, "actuatorfrcrange", j->actfrcrange, 2, 2);
     double v;
     if (num1(c, n, "margin", &v)) j->margin = v;
-    if (num1(c, n, "damping", &v)) { nonneg(c, n, "damping", &v, 1); j->damping = v; }
+    poly_coef(c, n, "damping", &j->damping);
     if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); j->armature = v; }
     if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); j->frictionloss = v; }
-    if (num1(c, n, "stiffness", &v)) { nonneg(c, n, "stiffness", &v, 1); j->stiffness = v; }
-    nums(c, n, "solreflimit", j->solreflimit, 2, 2);
-    nums(c, n, "solreffriction", j->solreffriction, 2, 2);
+    poly_coef(c, n, "stiffness", &j->stiffness);
+    nums(c, n, "solreflimit", j->solreflimit, 1, 2);
+    nums(c, n, "solreffriction", j->solreffriction, 1, 2);
     double si[5];
-    int ni = nums(c, n, "solimplimit", si, 3, 5);
+    int ni = nums(c, n, "solimplimit", si, 1, 5);
     if (ni) { solimp_check(c, n, "solimplimit", si); memcpy(j->solimplimit, si, (size_t)ni * sizeof *si); }
-    ni = nums(c, n, "solimpfriction", si, 3, 5);
+    ni = nums(c, n, "solimpfriction", si, 1, 5);
     if (ni) { solimp_check(c, n, "solimpfriction", si); memcpy(j->solimpfriction, si, (size_t)ni * sizeof *si); }
     if (nums(c, n, "springdamper", j->springdamper, 2, 2) &&
         (j->springdamper[0] != 0 || j->springdamper[1] != 0) &&
@@ -761,20 +780,20 @@ static void read_tendon_attrs(cs_mjcf *c, xmlNode *n, cs_tspec *t)
     double v, sl[2], si[5];
     if (num1(c, n, "margin", &v)) t->margin = v;
     if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); t->frictionloss = v; }
-    if (num1(c, n, "stiffness", &v)) { nonneg(c, n, "stiffness", &v, 1); t->stiffness = v; }
-    if (num1(c, n, "damping", &v)) { nonneg(c, n, "damping", &v, 1); t->damping = v; }
+    poly_coef(c, n, "stiffness", &t->stiffness);
+    poly_coef(c, n, "damping", &t->damping);
     if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); t->armature = v; }
     if ((k = nums(c, n, "springlength", sl, 1, 2))) {
         t->springlength[0] = sl[0];
         t->springlength[1] = k == 2 ? sl[1] : sl[0];
     }
-    nums(c, n, "solreflimit", t->solreflimit, 2, 2);
-    nums(c, n, "solreffriction", t->solreffriction, 2, 2);
-    if ((k = nums(c, n, "solimplimit", si, 3, 5))) {
+    nums(c, n, "solreflimit", t->solreflimit, 1, 2);
+    nums(c, n, "solreffriction", t->solreffriction, 1, 2);
+    if ((k = nums(c, n, "solimplimit", si, 1, 5))) {
         solimp_check(c, n, "solimplimit", si);
         memcpy(t->solimplimit, si, (size_t)k * sizeof *si);
     }
-    if ((k = nums(c, n, "solimpfriction", si, 3, 5))) {
+    if ((k = nums(c, n, "solimpfriction", si, 1, 5))) {
         solimp_check(c, n, "solimpfriction", si);
         memcpy(t->solimpfriction, si, (size_t)k * sizeof *si);
     }
@@ -860,9 +879,9 @@ static const char *const EQ_ATTRS[][13] = {
 static void read_eq_attrs(cs_mjcf *c, xmlNode *n, cs_espec *e)
 {
     boolean(c, n, "active", &e->active);
-    nums(c, n, "solref", e->solref, 2, 2);
+    nums(c, n, "solref", e->solref, 1, 2);
     double si[5];
-    int k = nums(c, n, "solimp", si, 3, 5);
+    int k = nums(c, n, "solimp", si, 1, 5);
     if (k) {
         solimp_check(c, n, "solimp", si);
         memcpy(e->solimp, si, (size_t)k * sizeof *si);
@@ -920,7 +939,7 @@ static void parse_equality(cs_mjcf *c, xmlNode *n)
             E.obj1 = attr(c, ch, a1);
             E.obj2 = attr(c, ch, a2);
             if (!E.obj1) FAILN(c, ch, a1, "missing %s", a1);
-            nums(c, ch, "polycoef", E.polycoef, 5, 5);
+            nums(c, ch, "polycoef", E.polycoef, 1, 5); /* the rest keep 0 1 0 0 0 */
         }
         cs_mjcf_grow(c, (void **)&c->eq, &c->capeq, c->neq, sizeof *c->eq);
         c->eq[c->neq++] = E;
@@ -1100,7 +1119,8 @@ static void parse_inertial(cs_mjcf *c, xmlNode *n, cs_bspec *b)
     }
 }
 
-static void parse_joint(cs_mjcf *c, xmlNode *n, int body, int cls, int freejoint)
+static void parse_joint(cs_mjcf *c, xmlNode *n, int body, int cls, int freejoint,
+                        const cs_xf *F)
 {
     cs_jointir J = {0};
     if (freejoint) {
@@ -1117,6 +1137,16 @@ static void parse_joint(cs_mjcf *c, xmlNode *n, int body, int cls, int freejoint
         int k = class_of(c, n, cls);
         J.s = c->cls[k].joint;
         read_joint_attrs(c, n, &J.s);
+    }
+    if (F && J.s.type != CS_JNT_FREE) {
+        /* inside a <frame>: its pose carries the position, and the axis of a hinge or slide
+         * (a ball's axis is not used), into the body's frame, as MuJoCo's compiler does */
+        double q[4] = {1, 0, 0, 0}, R[9], a[3];
+        xf_apply(F, J.s.pos, q);
+        cs_quat2mat(R, F->quat);
+        for (int i = 0; i < 3; i++)
+            a[i] = R[3 * i] * J.s.axis[0] + R[3 * i + 1] * J.s.axis[1] + R[3 * i + 2] * J.s.axis[2];
+        memcpy(J.s.axis, a, sizeof a);
     }
     J.name = attr(c, n, "name");
     if (J.name)
@@ -1179,8 +1209,7 @@ static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F,
             parse_inertial(c, ch, &c->body[me]);
         } else if (strcmp(en, "joint") == 0 || strcmp(en, "freejoint") == 0) {
             if (me == 0) FAILN(c, ch, NULL, "the world body cannot have joints");
-            if (in_frame) FAILN(c, ch, NULL, "not allowed inside <frame>");
-            parse_joint(c, ch, me, cls, en[0] == 'f');
+            parse_joint(c, ch, me, cls, en[0] == 'f', in_frame ? F : NULL);
         } else if (strcmp(en, "body") == 0) continue;
         else if (strcmp(en, "site") == 0) parse_site(c, ch, me, F);
         else if (in_list(en, VISUAL_ELEMS)) note_ignored(c, en);
@@ -1359,8 +1388,8 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
     static const char *const JAC[] = {"dense", "sparse", "auto", NULL};
     keyword(c, n, "jacobian", JAC);
     if (num1(c, n, "o_margin", v)) o->o_margin = v[0];
-    nums(c, n, "o_solref", o->o_solref, 2, 2);
-    int ni = nums(c, n, "o_solimp", v, 3, 5);
+    nums(c, n, "o_solref", o->o_solref, 1, 2);
+    int ni = nums(c, n, "o_solimp", v, 1, 5);
     if (ni) memcpy(o->o_solimp, v, (size_t)ni * sizeof *v);
     int nf = nums(c, n, "o_friction", v, 1, 5);
     if (nf) { nonneg(c, n, "o_friction", v, nf); memcpy(o->o_friction, v, (size_t)nf * sizeof *v); }
@@ -1429,6 +1458,11 @@ static void parse_size(cs_mjcf *c, xmlNode *n)
         "nuser_cam", "nuser_tendon", "nuser_actuator", "nuser_sensor", NULL}, NULL);
     int iv;
     if (int1(c, n, "nconmax", &iv) && iv > 0) c->nconmax = iv;
+    if (int1(c, n, "nkey", &iv)) {
+        if (iv < 0) FAILN(c, n, "nkey", "must not be negative");
+        c->size_nkey = iv;
+        c->size_line = line_of(n);
+    }
 }
 
 /* ---- <contact>, <keyframe> -------------------------------------------------------------- */

@@ -245,6 +245,7 @@ typedef struct {
     char *modelname;
     cs_option opt;
     int nconmax;
+    int size_nkey, size_line;           /* <size nkey>: at least this many keys */
     double stat_extent, stat_center[3]; /* <statistic>: extent 0, center NaN when not given */
     double vis_azimuth, vis_elevation;   /* <visual><global> */
 
