@@ -64,6 +64,8 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
     opt.filterparent = !(m->opt.disableflags & CS_DSBL_FILTERPARENT);
     opt.multiccd = !(m->opt.disableflags & CS_DSBL_MULTICCD);
     opt.ccd_mpr = (m->opt.disableflags & CS_DSBL_NATIVECCD) != 0;
+    opt.ccd_iterations = m->opt.ccd_iterations;
+    opt.ccd_tolerance = m->opt.ccd_tolerance;
     c = cs_collision_create(g, ng, p, np, x, ne, &opt, err, errlen);
 done:
     cs_free(g);

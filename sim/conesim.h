@@ -121,6 +121,13 @@ typedef struct {
     double viscosity;     /* fluid viscosity: MuJoCo's inertia-box drag on every body,
                              -3 pi d mu (v - wind) and -pi d^3 mu w (0: none) */
     double wind[3];       /* the fluid's velocity (world) */
+    int disableactuator;  /* bit g set: actuators of group g (0..30) exert no force and their
+                             activations hold (<option actuatorgroupdisable="g ...">) */
+    int ccd_iterations;   /* 35: iteration cap of the convex colliders' MPR path */
+    double ccd_tolerance; /* 1e-6: its tolerance */
+    double meaninertia;   /* the solvers' scale of their stopping rules, MuJoCo's
+                             stat.meaninertia (<statistic meaninertia>); 0: the mean of
+                             diag(M) at the step */
 } cs_option;
 
 /* ---- model ---------------------------------------------------------------------------- */
@@ -268,6 +275,7 @@ typedef struct {
     int *actuator_actnum;    /* 1 or 0 */
     int *actuator_ctrllimited, *actuator_forcelimited, *actuator_actlimited;
     int *actuator_actearly;  /* 1: the force uses the next step's activation */
+    int *actuator_group;     /* its group; opt.disableactuator's bit for it (0..30) disables it */
     double *actuator_dynprm;  /* 10: filter time constant first */
     double *actuator_gainprm; /* 10 */
     double *actuator_biasprm; /* 10 (a position actuator's dampratio is already kv here) */

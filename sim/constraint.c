@@ -463,7 +463,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
     make_rows(m, d);
     if (d->efc->nblock == 0) return;
 
-    cs_problem p = {d->mass, d->qacc_smooth, d->efc, 0};
+    cs_problem p = {d->mass, d->qacc_smooth, d->efc, m->opt.meaninertia};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
     so.type = m->opt.solver == CS_SOLVER_PGS  ? CS_METHOD_PGS

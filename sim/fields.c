@@ -68,7 +68,7 @@ static const desc model_fields[] = {
     MA(actuator_gaintype, I, nu, 1), MA(actuator_biastype, I, nu, 1),
     MA(actuator_trnid, I, nu, 2), MA(actuator_actadr, I, nu, 1), MA(actuator_actnum, I, nu, 1),
     MA(actuator_ctrllimited, I, nu, 1), MA(actuator_forcelimited, I, nu, 1),
-    MA(actuator_actlimited, I, nu, 1), MA(actuator_actearly, I, nu, 1),
+    MA(actuator_actlimited, I, nu, 1), MA(actuator_actearly, I, nu, 1), MA(actuator_group, I, nu, 1),
     MA(actuator_dynprm, D, nu, 10), MA(actuator_gainprm, D, nu, 10),
     MA(actuator_biasprm, D, nu, 10), MA(actuator_ctrlrange, D, nu, 2),
     MA(actuator_forcerange, D, nu, 2), MA(actuator_actrange, D, nu, 2),
@@ -146,6 +146,8 @@ static const desc option_fields[] = {
     F(cs_option, contact, I, 0), F(cs_option, newton_early, I, 0),
     F(cs_option, disableflags, I, 0), F(cs_option, enableflags, I, 0),
     F(cs_option, integrator, I, 0),
+    F(cs_option, disableactuator, I, 0), F(cs_option, ccd_iterations, I, 0),
+    F(cs_option, ccd_tolerance, D, 0), F(cs_option, meaninertia, D, 0),
 };
 
 static const desc contact_fields[] = {

@@ -134,9 +134,48 @@ static int in_list(const char *s, const char *const *list)
     return 0;
 }
 
+/* The audit: an attribute's _private marks it read or noted as ignored */
+static cs_mjcf_audit_fn audit_fn;
+static void *audit_ctx;
+static char MARK_READ, MARK_IGNORED;
+
+void cs_mjcf_set_audit(cs_mjcf_audit_fn fn, void *ctx)
+{
+    audit_fn = fn;
+    audit_ctx = ctx;
+}
+
+static void audit_accepted(xmlNode *n, const char *const *used)
+{
+    if (!audit_fn) return;
+    for (; used && *used; used++) audit_fn(audit_ctx, (const char *)n->name, *used, CS_AUDIT_ACCEPTED);
+}
+
+/* an element noted as ignored as a whole: its attributes and its children's too */
+static void mark_ignored(xmlNode *n)
+{
+    for (xmlAttr *a = n->properties; a; a = a->next) a->_private = &MARK_IGNORED;
+    for (xmlNode *ch = n->children; ch; ch = ch->next)
+        if (ch->type == XML_ELEMENT_NODE) mark_ignored(ch);
+}
+
+static void audit_walk(xmlNode *n)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE) continue;
+        for (xmlAttr *a = n->properties; a; a = a->next)
+            audit_fn(audit_ctx, (const char *)n->name, (const char *)a->name,
+                     a->_private == &MARK_READ      ? CS_AUDIT_READ
+                     : a->_private == &MARK_IGNORED ? CS_AUDIT_IGNORED
+                                                    : CS_AUDIT_UNREAD);
+        audit_walk(n->children);
+    }
+}
+
 /* Every attribute must be known: used, visual-only (noted as ignored) or harmless. */
 static void check_attrs(cs_mjcf *c, xmlNode *n, const char *const *used, const char *const *visual)
 {
+    audit_accepted(n, used);
     for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *an = (const char *)a->name;
         if (in_list(an, used)) continue;
@@ -144,6 +183,7 @@ static void check_attrs(cs_mjcf *c, xmlNode *n, const char *const *used, const c
             char buf[128];
             snprintf(buf, sizeof buf, "%s/@%s", ename(n), an);
             note_ignored(c, buf);
+            a->_private = &MARK_IGNORED;
             continue;
         }
         FAILN(c, n, an, "unknown or unsupported attribute");
@@ -155,6 +195,8 @@ static char *attr(cs_mjcf *c, xmlNode *n, const char *name)
 {
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
     if (!v) return NULL;
+    xmlAttr *pa = xmlHasProp(n, (const xmlChar *)name);
+    if (pa) pa->_private = &MARK_READ;
     c->xmlpending = v; /* the copy may fail and jump out */
     char *s = cs_mjcf_strdup(c, (const char *)v);
     c->xmlpending = NULL;
@@ -434,6 +476,8 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     static const char *const FLUID[] = {"none", "ellipsoid", NULL};
     if (keyword(c, n, "fluidshape", FLUID) == 1)
         FAILN(c, n, "fluidshape", "fluid forces are not supported");
+    /* the ellipsoid model's coefficients act only with fluidshape="ellipsoid", refused above */
+    if (nums(c, n, "fluidcoef", v, 1, 5)) note_ignored(c, "geom/@fluidcoef");
     char *s = attr(c, n, "mesh");
     if (s) g->mesh = s;
     s = attr(c, n, "hfield");
@@ -573,7 +617,7 @@ static const char *const ACT_INTVELOCITY[] = {"actlimited", "actrange", "inherit
                                               "kv", "dampratio", NULL};
 static const char *const ACT_KV[] = {"kv", NULL};
 /* labels and the length range (used by muscles and `lengthrange` computations only) */
-static const char *const ACT_VISUAL[] = {"group", "user", "lengthrange", "interp", NULL};
+static const char *const ACT_VISUAL[] = {"user", "lengthrange", "interp", NULL};
 
 static const char *const DYNW[] = {"none", "integrator", "filter", "filterexact", "muscle",
                                    "dcmotor", "pid", "user", NULL};
@@ -593,6 +637,8 @@ static const char *const *act_extra(const char *tag)
 static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
 {
     const char *const *extra = act_extra(tag);
+    audit_accepted(n, ACT_COMMON);
+    audit_accepted(n, extra);
     for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *an = (const char *)a->name;
         if (strcmp(tag, "damper") == 0 && strcmp(an, "ctrllimited") == 0)
@@ -601,6 +647,7 @@ static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
             char buf[128];
             snprintf(buf, sizeof buf, "%s/@%s", tag, an);
             note_ignored(c, buf);
+            a->_private = &MARK_IGNORED;
             continue;
         }
         if (in_list(an, ACT_COMMON) || in_list(an, extra)) continue;
@@ -654,6 +701,7 @@ static char *read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag)
     if ((k = nums(c, n, "gainprm", v, 1, CS_NGAIN))) memcpy(a->gainprm, v, (size_t)k * sizeof *v);
     if ((k = nums(c, n, "biasprm", v, 1, CS_NBIAS))) memcpy(a->biasprm, v, (size_t)k * sizeof *v);
     boolean(c, n, "actearly", &a->actearly);
+    if (int1(c, n, "group", &iv)) a->group = iv;
 
     /* the transmission: joints only */
     char *joint = attr(c, n, "joint"), *jip = attr(c, n, "jointinparent");
@@ -947,6 +995,9 @@ static void parse_equality(cs_mjcf *c, xmlNode *n)
 }
 
 /* ---- <default> ---------------------------------------------------------------------- */
+static const char *const SITE_VISUAL[] = {"type", "size", "material", "rgba", "group", "user",
+                                           NULL};
+
 static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
 {
     check_attrs(c, n, (const char *const[]){"class", NULL}, NULL);
@@ -999,12 +1050,23 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
             read_eq_attrs(c, ch, &c->cls[me].eq);
         } else if (strcmp(en, "default") == 0) {
             parse_default(c, ch, me);
+        } else if (strcmp(en, "site") == 0) {
+            /* a site's pose places the spatial tendons through it: a class does not carry one
+             * here, so a class that sets it is refused rather than left without effect */
+            static const char *const POSE[] = {"pos", "quat", "axisangle", "euler", "xyaxes",
+                                               "zaxis", "fromto", NULL};
+            for (const char *const *a = POSE; *a; a++)
+                if (attr(c, ch, *a))
+                    FAILN(c, ch, *a, "a site's pose in a default class is not supported (give "
+                                     "it on each site)");
+            check_attrs(c, ch, NULL, SITE_VISUAL);
         } else {
             /* defaults for elements the subset does not have only matter if such elements
              * appear, and those are rejected where they appear */
             char buf[96];
             snprintf(buf, sizeof buf, "default/%s", en);
             note_ignored(c, buf);
+            mark_ignored(ch);
         }
     }
 }
@@ -1065,9 +1127,9 @@ static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F
 static void parse_site(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
 {
     check_attrs(c, n, (const char *const[]){"name", "class", "pos", "quat", "axisangle", "euler",
-                                           "xyaxes", "zaxis", NULL},
-                (const char *const[]){"type", "size", "material", "rgba", "group", "user", NULL});
+                                           "xyaxes", "zaxis", NULL}, SITE_VISUAL);
     if (attr(c, n, "fromto")) FAILN(c, n, "fromto", "a site's fromto is not supported (give pos)");
+    class_of(c, n, 0); /* it must exist; a class gives a site only visual attributes here */
     cs_siteir S = {0};
     S.quat[0] = 1;
     frame_attrs(c, n, S.pos, S.quat);
@@ -1173,6 +1235,7 @@ static const char *const FRAME_ATTRS[] = {"name", "childclass", "pos", "quat", "
 static void enter_frame(cs_mjcf *c, xmlNode *n, const cs_xf *F, int *cls, cs_xf *out)
 {
     check_attrs(c, n, FRAME_ATTRS, NULL);
+    attr(c, n, "name"); /* a name only identifies it (for --set edits) */
     cs_xf L = XF_IDENTITY;
     frame_attrs(c, n, L.pos, L.quat);
     *out = *F;
@@ -1212,7 +1275,10 @@ static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F,
             parse_joint(c, ch, me, cls, en[0] == 'f', in_frame ? F : NULL);
         } else if (strcmp(en, "body") == 0) continue;
         else if (strcmp(en, "site") == 0) parse_site(c, ch, me, F);
-        else if (in_list(en, VISUAL_ELEMS)) note_ignored(c, en);
+        else if (in_list(en, VISUAL_ELEMS)) {
+            note_ignored(c, en);
+            mark_ignored(ch);
+        }
         else FAILN(c, ch, NULL, "element not supported here (bodies, joints, geoms, "
                                 "inertials and frames only)");
     }
@@ -1315,8 +1381,17 @@ static void parse_statistic(cs_mjcf *c, xmlNode *n)
     if (num1(c, n, "extent", &v)) {
         if (!(v > 0)) FAILN(c, n, "extent", "must be positive");
         c->stat_extent = v;
+        note_ignored(c, "statistic/@extent");
     }
-    nums(c, n, "center", c->stat_center, 3, 3);
+    if (nums(c, n, "center", c->stat_center, 3, 3)) note_ignored(c, "statistic/@center");
+    /* MuJoCo's solvers scale their stopping rules by meaninertia; meanmass and meansize only
+     * scale its drawings */
+    if (num1(c, n, "meaninertia", &v)) {
+        if (!(v > 0)) FAILN(c, n, "meaninertia", "must be positive");
+        c->opt.meaninertia = v;
+    }
+    if (num1(c, n, "meanmass", &v)) note_ignored(c, "statistic/@meanmass");
+    if (num1(c, n, "meansize", &v)) note_ignored(c, "statistic/@meansize");
 }
 
 static void parse_visual(cs_mjcf *c, xmlNode *n)
@@ -1334,8 +1409,8 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
         "density", "viscosity", "impratio", "tolerance", "ls_tolerance", "noslip_tolerance",
         "ccd_tolerance", "iterations", "ls_iterations", "noslip_iterations", "ccd_iterations",
         "sdf_iterations", "sdf_initpoints", "cone", "jacobian", "solver", "integrator",
-        "o_margin", "o_solref", "o_solimp", "o_friction", "apirate", "actuatorgroupdisable",
-        NULL}, NULL);
+        "o_margin", "o_solref", "o_solimp", "o_friction", "actuatorgroupdisable", NULL},
+        NULL);
     cs_option *o = &c->opt;
     double v[5];
     if (num1(c, n, "timestep", v)) {
@@ -1389,6 +1464,27 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
     keyword(c, n, "jacobian", JAC);
     if (num1(c, n, "o_margin", v)) o->o_margin = v[0];
     nums(c, n, "o_solref", o->o_solref, 1, 2);
+    /* actuator groups to disable, as MuJoCo reads them: each of 0..30 sets its bit */
+    double g[31];
+    int ng = nums(c, n, "actuatorgroupdisable", g, 1, 31);
+    for (int i = 0; i < ng; i++) {
+        if (g[i] != floor(g[i])) FAILN(c, n, "actuatorgroupdisable", "expects integers");
+        if (g[i] < 0 || g[i] > 30)
+            FAILN(c, n, "actuatorgroupdisable", "a group is 0 to 30 (got %g)", g[i]);
+        o->disableactuator |= 1 << (int)g[i];
+    }
+    int it;
+    if (int1(c, n, "ccd_iterations", &it)) {
+        if (it < 0) FAILN(c, n, "ccd_iterations", "must not be negative");
+        o->ccd_iterations = it;
+    }
+    if (num1(c, n, "ccd_tolerance", v)) {
+        nonneg(c, n, "ccd_tolerance", v, 1);
+        o->ccd_tolerance = v[0];
+    }
+    /* no SDF geoms here (refused where they appear): the SDF solver's settings change nothing */
+    if (int1(c, n, "sdf_iterations", &it)) note_ignored(c, "option/@sdf_iterations");
+    if (int1(c, n, "sdf_initpoints", &it)) note_ignored(c, "option/@sdf_initpoints");
     int ni = nums(c, n, "o_solimp", v, 1, 5);
     if (ni) memcpy(o->o_solimp, v, (size_t)ni * sizeof *v);
     int nf = nums(c, n, "o_friction", v, 1, 5);
@@ -1405,9 +1501,8 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
     check_attrs(c, n, (const char *const[]){"angle", "eulerseq", "autolimits",
         "inertiafromgeom", "boundmass", "boundinertia", "settotalmass", "balanceinertia",
         "inertiagrouprange", "coordinate", "fusestatic", "alignfree", "discardvisual", "fitaabb",
-        "usethread", "strippath", "saveinertial", "exactmeshinertia", "meshdir", "assetdir",
-        NULL},
-        (const char *const[]){"texturedir", "convexhull", NULL});
+        "usethread", "strippath", "saveinertial", "meshdir", "assetdir", NULL},
+        (const char *const[]){"texturedir", NULL});
     boolean(c, n, "fitaabb", &c->fitaabb);
     c->meshdir = attr(c, n, "meshdir");
     c->assetdir = attr(c, n, "assetdir");
@@ -1448,7 +1543,10 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
     boolean(c, n, "strippath", &b);
     boolean(c, n, "saveinertial", &b);
     for (xmlNode *ch = n->children; ch; ch = ch->next)
-        if (ch->type == XML_ELEMENT_NODE) note_ignored(c, "compiler/lengthrange");
+        if (ch->type == XML_ELEMENT_NODE) {
+            note_ignored(c, "compiler/lengthrange");
+            mark_ignored(ch);
+        }
 }
 
 static void parse_size(cs_mjcf *c, xmlNode *n)
@@ -1458,6 +1556,17 @@ static void parse_size(cs_mjcf *c, xmlNode *n)
         "nuser_cam", "nuser_tendon", "nuser_actuator", "nuser_sensor", NULL}, NULL);
     int iv;
     if (int1(c, n, "nconmax", &iv) && iv > 0) c->nconmax = iv;
+    /* MuJoCo's arena and user-array sizes: conesim sizes its own arrays and has no user
+     * data (a model MuJoCo runs has room enough: the same physics) */
+    static const char *const SIZES[] = {"memory", "njmax", "nstack", "nuserdata", "nuser_body",
+        "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam", "nuser_tendon", "nuser_actuator",
+        "nuser_sensor", NULL};
+    for (const char *const *s = SIZES; *s; s++)
+        if (attr(c, n, *s)) {
+            char buf[48];
+            snprintf(buf, sizeof buf, "size/@%s", *s);
+            note_ignored(c, buf);
+        }
     if (int1(c, n, "nkey", &iv)) {
         if (iv < 0) FAILN(c, n, "nkey", "must not be negative");
         c->size_nkey = iv;
@@ -1494,6 +1603,7 @@ static void parse_contact(cs_mjcf *c, xmlNode *n)
             cs_exclir e = {0};
             e.body1 = attr(c, ch, "body1");
             e.body2 = attr(c, ch, "body2");
+            attr(c, ch, "name"); /* a name only identifies it */
             if (!e.body1) FAILN(c, ch, "body1", "required attribute missing");
             if (!e.body2) FAILN(c, ch, "body2", "required attribute missing");
             e.line = line_of(ch);
@@ -1625,6 +1735,7 @@ static void parse_asset(cs_mjcf *c, xmlNode *n)
             char buf[96];
             snprintf(buf, sizeof buf, "asset/%s", en);
             note_ignored(c, buf);
+            mark_ignored(ch);
         }
     }
 }
@@ -1640,6 +1751,7 @@ static void parse_custom(cs_mjcf *c, xmlNode *n)
         char *name = strcmp(ename(ch), "text") == 0 ? attr(c, ch, "name") : NULL;
         if (!name || strcmp(name, "conesim:contact") != 0) {
             other = 1;
+            mark_ignored(ch);
             continue;
         }
         char *data = attr(c, ch, "data");
@@ -1692,8 +1804,11 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
             if (strcmp(en, "statistic") == 0) parse_statistic(c, ch);
             if (strcmp(en, "visual") == 0) parse_visual(c, ch);
             /* assets are only reachable through geom mesh/hfield/material, checked there;
-             * sensors do not act on the physics */
-            note_ignored(c, en);
+             * sensors do not act on the physics; <statistic> notes its own */
+            if (strcmp(en, "statistic") != 0) {
+                note_ignored(c, en);
+                mark_ignored(ch);
+            }
         } else
             FAILN(c, ch, NULL, "element not supported (it would change the physics)");
     }
@@ -1755,6 +1870,8 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->o_friction[0] = o->o_friction[1] = 1;
     o->o_friction[2] = 0.005;
     o->o_friction[3] = o->o_friction[4] = 0.0001;
+    o->ccd_iterations = 35; /* MuJoCo 3.12's */
+    o->ccd_tolerance = 1e-6;
 }
 
 static void free_ctx(cs_mjcf *c)
@@ -2090,6 +2207,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         if (root && edits) cs_mjcf_edit(c, root, edits);
         parse_root(c, root);
         m = cs_mjcf_compile(c);
+        if (audit_fn) audit_walk(root);
         if (warn && c->nignored) {
             fprintf(warn, "conesim: %s: ignored (visual only or without effect):", name);
             for (int i = 0; i < c->nignored; i++)

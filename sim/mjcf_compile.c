@@ -706,7 +706,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     A(actuator_trntype, nu); A(actuator_dyntype, nu); A(actuator_gaintype, nu);
     A(actuator_biastype, nu); A(actuator_trnid, 2 * nu); A(actuator_actadr, nu);
     A(actuator_actnum, nu); A(actuator_ctrllimited, nu); A(actuator_forcelimited, nu);
-    A(actuator_actlimited, nu); A(actuator_actearly, nu); A(actuator_dynprm, CS_NDYN * nu);
+    A(actuator_actlimited, nu); A(actuator_actearly, nu); A(actuator_group, nu); A(actuator_dynprm, CS_NDYN * nu);
     A(actuator_gainprm, CS_NGAIN * nu); A(actuator_biasprm, CS_NBIAS * nu);
     A(actuator_ctrlrange, 2 * nu); A(actuator_forcerange, 2 * nu); A(actuator_actrange, 2 * nu);
     A(actuator_gear, 6 * nu); A(actuator_name, nu); A(dof_M0, nv);
@@ -927,6 +927,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->actuator_forcelimited[i] = alim[3 * i + 1];
         m->actuator_actlimited[i] = alim[3 * i + 2];
         m->actuator_actearly[i] = A->actearly;
+        m->actuator_group[i] = A->group;
         memcpy(m->actuator_dynprm + CS_NDYN * i, A->dynprm, sizeof A->dynprm);
         memcpy(m->actuator_gainprm + CS_NGAIN * i, A->gainprm, sizeof A->gainprm);
         memcpy(m->actuator_biasprm + CS_NBIAS * i, A->biasprm, sizeof A->biasprm);
