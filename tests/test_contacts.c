@@ -210,6 +210,51 @@ START_TEST(test_margin_sum_rest)
 }
 END_TEST
 
+/* A contact whose normal no dof can move (Gymnasium's point: x and y slides and a z hinge, here
+ * sunk 1 cm into the floor) still pushes, as MuJoCo's soft rows do: with J_n = 0 the row's
+ * A is 0, so its force is aref / R = K imp depth / ((1 - imp)/imp diagApprox), diagApprox the
+ * body's translational invweight0 (imp = dmax = 0.95 beyond the width 0.001). Gymnasium's
+ * own pose, sphere touching at distance 0 with margin 0, is kept out by the margin in MuJoCo
+ * 3.12 as here (dist >= margin). */
+START_TEST(test_normal_without_dofs)
+{
+    char err[1024];
+    const char *fmt =
+        "<mujoco><worldbody><geom name='floor' type='plane' size='40 40 40'/>"
+        "<body name='torso'><geom name='ball' pos='0 0 %s' size='0.5' condim='1' density='100'/>"
+        "<joint name='x' type='slide' axis='1 0 0'/><joint name='y' type='slide' axis='0 1 0'/>"
+        "<joint name='rot' axis='0 0 1'/></body></worldbody>"
+        "<keyframe><key qvel='1 0.5 0'/></keyframe></mujoco>";
+    char xml[1024];
+    snprintf(xml, sizeof xml, fmt, "0.49");
+    cs_model *m = cs_load_xml_string(xml, "point.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    cs_data *d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+    cs_forward(m, d);
+    ck_assert_int_eq(d->ncon, 1);
+    const cs_contact *c = &d->contact[0];
+    ck_assert_int_ge(c->efc_address, 0);
+    double K = 1 / (0.95 * 0.95 * 0.02 * 0.02), imp = 0.95;
+    double R = (1 - imp) / imp * m->body_invweight0[2];
+    double want = K * imp * 0.01 / R;
+    printf("normal force without dofs along it: %.12g N, MuJoCo's rule %.12g N\n", c->force[0], want);
+    ck_assert_double_eq_tol(c->force[0], want, 1e-9 * want);
+    cs_free_data(d);
+    cs_free_model(m);
+    snprintf(xml, sizeof xml, fmt, "0.5");
+    m = cs_load_xml_string(xml, "point.xml", NULL, err, sizeof err);
+    d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+    for (int k = 0; k < 1000; k++) cs_step(m, d);
+    ck_assert_int_eq(d->ncon, 1);
+    ck_assert_int_eq(d->contact[0].exclude, 1);
+    ck_assert_double_eq_tol(d->qpos[0], 1000 * m->opt.timestep, 1e-12); /* slides freely */
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 /* The contact CSV: header, one row per contact, 25 fields, zone words, names in pair order. */
 START_TEST(test_contact_csv)
 {
@@ -331,6 +376,7 @@ int main(void)
     tcase_add_test(tc, test_flat_manifolds);
     tcase_add_test(tc, test_margin_gap);
     tcase_add_test(tc, test_margin_sum_rest);
+    tcase_add_test(tc, test_normal_without_dofs);
     tcase_add_test(tc, test_contact_csv);
     tcase_add_test(tc, test_solver_csv);
     tcase_add_test(tc, test_pgs_blocks);
