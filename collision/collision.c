@@ -123,8 +123,8 @@ cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
             fail(err, errlen, "collision: geom %d has condim other than 1, 3, 4, 6", i);
             return NULL;
         }
-        if (g->margin < 0 || g->gap < 0) {
-            fail(err, errlen, "collision: geom %d has a negative margin or gap", i);
+        if (g->margin + g->gap < 0) { /* a contact is detected within the sum */
+            fail(err, errlen, "collision: geom %d has a negative margin + gap", i);
             return NULL;
         }
     }

@@ -455,8 +455,10 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     if ((k = nums(c, n, "solref", v, 1, 2))) memcpy(g->solref, v, (size_t)k * sizeof *v);
     int ni = nums(c, n, "solimp", v, 1, 5);
     if (ni) { memcpy(g->solimp, v, (size_t)ni * sizeof *v); solimp_check(c, n, "solimp", g->solimp); }
-    if (num1(c, n, "margin", v)) { nonneg(c, n, "margin", v, 1); g->margin = v[0]; }
-    if (num1(c, n, "gap", v)) { nonneg(c, n, "gap", v, 1); g->gap = v[0]; }
+    /* MuJoCo 3.12 takes a negative margin (a shrunk surface); margin + gap is checked when
+     * the geom is compiled */
+    if (num1(c, n, "margin", v)) g->margin = v[0];
+    if (num1(c, n, "gap", v)) g->gap = v[0];
     if (nums(c, n, "rgba", v, 4, 4)) memcpy(g->rgba, v, 4 * sizeof *v);
     if (num1(c, n, "mass", v)) {
         if (v[0] < 0) FAILN(c, n, "mass", "must not be negative");
@@ -504,8 +506,8 @@ static void read_pair_attrs(cs_mjcf *c, xmlNode *n, cs_pspec *p)
         memcpy(p->solreffriction, v, (size_t)k * sizeof *v);
     int ni = nums(c, n, "solimp", v, 1, 5);
     if (ni) { memcpy(p->solimp, v, (size_t)ni * sizeof *v); solimp_check(c, n, "solimp", p->solimp); }
-    if (num1(c, n, "margin", v)) { nonneg(c, n, "margin", v, 1); p->margin = v[0]; }
-    if (num1(c, n, "gap", v)) { nonneg(c, n, "gap", v, 1); p->gap = v[0]; }
+    if (num1(c, n, "margin", v)) p->margin = v[0];
+    if (num1(c, n, "gap", v)) p->gap = v[0];
 }
 
 static const char *const PAIR_ATTRS[] = {"name", "class", "geom1", "geom2", "condim",

