@@ -148,7 +148,8 @@ void cs_mjcf_set_audit(cs_mjcf_audit_fn fn, void *ctx)
 static void audit_accepted(xmlNode *n, const char *const *used)
 {
     if (!audit_fn) return;
-    for (; used && *used; used++) audit_fn(audit_ctx, (const char *)n->name, *used, CS_AUDIT_ACCEPTED);
+    for (; used && *used; used++)
+        audit_fn(audit_ctx, (const char *)n->name, *used, CS_AUDIT_ACCEPTED);
 }
 
 /* an element noted as ignored as a whole: its attributes and its children's too */

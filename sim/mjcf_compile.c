@@ -714,7 +714,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     A(actuator_trntype, nu); A(actuator_dyntype, nu); A(actuator_gaintype, nu);
     A(actuator_biastype, nu); A(actuator_trnid, 2 * nu); A(actuator_actadr, nu);
     A(actuator_actnum, nu); A(actuator_ctrllimited, nu); A(actuator_forcelimited, nu);
-    A(actuator_actlimited, nu); A(actuator_actearly, nu); A(actuator_group, nu); A(actuator_dynprm, CS_NDYN * nu);
+    A(actuator_actlimited, nu); A(actuator_actearly, nu); A(actuator_dynprm, CS_NDYN * nu);
+    A(actuator_group, nu);
     A(actuator_gainprm, CS_NGAIN * nu); A(actuator_biasprm, CS_NBIAS * nu);
     A(actuator_ctrlrange, 2 * nu); A(actuator_forcerange, 2 * nu); A(actuator_actrange, 2 * nu);
     A(actuator_gear, 6 * nu); A(actuator_name, nu); A(dof_M0, nv);

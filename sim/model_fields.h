@@ -23,7 +23,8 @@
     X(mesh_pos) X(mesh_quat) X(mesh_volume) \
     X(actuator_trntype) X(actuator_dyntype) X(actuator_gaintype) X(actuator_biastype) \
     X(actuator_trnid) X(actuator_actadr) X(actuator_actnum) X(actuator_ctrllimited) \
-    X(actuator_forcelimited) X(actuator_actlimited) X(actuator_actearly) X(actuator_group) X(actuator_dynprm) \
+    X(actuator_forcelimited) X(actuator_actlimited) X(actuator_actearly) X(actuator_dynprm) \
+    X(actuator_group) \
     X(actuator_gainprm) X(actuator_biasprm) X(actuator_ctrlrange) X(actuator_forcerange) \
     X(actuator_actrange) X(actuator_gear) X(dof_M0) X(key_ctrl) X(key_act) \
     X(jnt_actfrclimited) X(jnt_actfrcrange) X(jnt_actgravcomp) \

@@ -122,6 +122,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
         {"eq_jdotv", NULL, 1, 1, 1},
         {"newton_early", NULL, 1, 1, 1},
         {"viscosity", &o->viscosity, 1, 1, 0},   {"wind", o->wind, 3, 0, 0},
+        {"ccd_tolerance", &o->ccd_tolerance, 1, 1, 0}, {"ccd_iterations", NULL, 1, 1, 1},
     };
     for (size_t i = 0; i < sizeof NUM / sizeof NUM[0]; i++) {
         if (strcmp(key, NUM[i].name) != 0) continue;
@@ -147,6 +148,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
                 o->newton_early = (int)v[0];
             }
             else if (strcmp(key, "noslip_iterations") == 0) o->noslip_iterations = (int)v[0];
+            else if (strcmp(key, "ccd_iterations") == 0) o->ccd_iterations = (int)v[0];
             else o->ls_iterations = (int)v[0];
         } else {
             memcpy(NUM[i].dst, v, (size_t)n * sizeof *v);
