@@ -119,7 +119,8 @@ void cs_collide(const cs_model *m, cs_data *d)
         c->margin = r->margin;
         c->gap = r->gap;
         if (m->opt.enableflags & CS_ENBL_OVERRIDE) { /* MuJoCo's mj_assignRef/Imp/Friction */
-            memcpy(c->friction, m->opt.o_friction, sizeof c->friction);
+            for (int k = 0; k < 5; k++) /* floored as every contact's (mjMINMU) */
+                c->friction[k] = m->opt.o_friction[k] > CS_MINMU ? m->opt.o_friction[k] : CS_MINMU;
             memcpy(c->solref, m->opt.o_solref, sizeof c->solref);
             memcpy(c->solreffriction, m->opt.o_solref, sizeof c->solreffriction);
             memcpy(c->solimp, m->opt.o_solimp, sizeof c->solimp);

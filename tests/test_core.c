@@ -150,8 +150,8 @@ END_TEST
 
 /* <flag override="enable">: the o_ parameters replace every contact's own. The slide scene's
  * box (friction 0.5 on a slope with tan = 0.55) slides; with o_friction 1 it sticks (but for
- * the soft model's creep), and
- * o_margin sets the contacts' margin. */
+ * the soft model's creep), o_friction is floored at mjMINMU as in MuJoCo's mj_assignFriction,
+ * and o_margin sets the contacts' margin. */
 START_TEST(test_override)
 {
     double y[2];
@@ -160,7 +160,7 @@ START_TEST(test_override)
         char err[256];
         if (ov) {
             ck_assert_int_eq(cs_option_set(&m->opt, "flag.override", "enable", err, sizeof err), 0);
-            ck_assert_int_eq(cs_option_set(&m->opt, "o_friction", "1 1 0.005 0.0001 0.0001", err, sizeof err), 0);
+            ck_assert_int_eq(cs_option_set(&m->opt, "o_friction", "1 1 0 0.0001 0.0001", err, sizeof err), 0);
             ck_assert_int_eq(cs_option_set(&m->opt, "o_margin", "0.003", err, sizeof err), 0);
         }
         cs_data *d = cs_make_data(m);
@@ -172,6 +172,8 @@ START_TEST(test_override)
         ck_assert_int_gt(d->ncon, 0);
         for (int i = 0; i < d->ncon; i++) {
             ck_assert_double_eq(d->contact[i].friction[0], ov ? 1 : 0.5);
+            /* an override's 0 is floored as every friction coefficient (MuJoCo's mjMINMU) */
+            if (ov) ck_assert_double_eq(d->contact[i].friction[2], 1e-5);
             ck_assert_double_eq(d->contact[i].margin, ov ? 0.003 : 0);
         }
         cs_free_data(d);
