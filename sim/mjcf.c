@@ -1363,6 +1363,12 @@ static void parse_flag(cs_mjcf *c, xmlNode *n)
             continue;
         }
         if (strcmp(an, "sleep") == 0) continue;
+        /* diagexact: R from the exact diagonal of J M^-1 J^T instead of MuJoCo's body-based
+         * approximation, which is what conesim computes */
+        if (strcmp(an, "diagexact") == 0) {
+            if (k == 1) FAILN(c, n, an, "the exact constraint diagonal is not supported");
+            continue;
+        }
         if (cs_flag_lookup(an, &bit, &enable) == 0) {
             int *w = enable ? &c->opt.enableflags : &c->opt.disableflags;
             int set = enable ? (k == 1) : (k == 0);
@@ -1412,8 +1418,8 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
         "density", "viscosity", "impratio", "tolerance", "ls_tolerance", "noslip_tolerance",
         "ccd_tolerance", "iterations", "ls_iterations", "noslip_iterations", "ccd_iterations",
         "sdf_iterations", "sdf_initpoints", "cone", "jacobian", "solver", "integrator",
-        "o_margin", "o_solref", "o_solimp", "o_friction", "actuatorgroupdisable", NULL},
-        NULL);
+        "o_margin", "o_solref", "o_solimp", "o_friction", "actuatorgroupdisable",
+        "sleep_tolerance", NULL}, NULL);
     cs_option *o = &c->opt;
     double v[5];
     if (num1(c, n, "timestep", v)) {
@@ -1488,6 +1494,11 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
     /* no SDF geoms here (refused where they appear): the SDF solver's settings change nothing */
     if (int1(c, n, "sdf_iterations", &it)) note_ignored(c, "option/@sdf_iterations");
     if (int1(c, n, "sdf_initpoints", &it)) note_ignored(c, "option/@sdf_initpoints");
+    /* sleeping is refused (<flag sleep>), so its velocity threshold changes nothing */
+    if (num1(c, n, "sleep_tolerance", v)) {
+        nonneg(c, n, "sleep_tolerance", v, 1);
+        note_ignored(c, "option/@sleep_tolerance");
+    }
     int ni = nums(c, n, "o_solimp", v, 1, 5);
     if (ni) memcpy(o->o_solimp, v, (size_t)ni * sizeof *v);
     int nf = nums(c, n, "o_friction", v, 1, 5);
@@ -1504,7 +1515,7 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
     check_attrs(c, n, (const char *const[]){"angle", "eulerseq", "autolimits",
         "inertiafromgeom", "boundmass", "boundinertia", "settotalmass", "balanceinertia",
         "inertiagrouprange", "coordinate", "fusestatic", "alignfree", "discardvisual", "fitaabb",
-        "usethread", "strippath", "saveinertial", "meshdir", "assetdir", NULL},
+        "usethread", "strippath", "saveinertial", "meshdir", "assetdir", "conflict", NULL},
         (const char *const[]){"texturedir", NULL});
     boolean(c, n, "fitaabb", &c->fitaabb);
     c->meshdir = attr(c, n, "meshdir");
@@ -1545,6 +1556,9 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
     boolean(c, n, "usethread", &b);
     boolean(c, n, "strippath", &b);
     boolean(c, n, "saveinertial", &b);
+    /* name conflicts of <attach>, which is refused where it appears */
+    static const char *const CONFLICT[] = {"warning", "merge", "error", NULL};
+    if (keyword(c, n, "conflict", CONFLICT) >= 0) note_ignored(c, "compiler/@conflict");
     for (xmlNode *ch = n->children; ch; ch = ch->next)
         if (ch->type == XML_ELEMENT_NODE) {
             note_ignored(c, "compiler/lengthrange");
