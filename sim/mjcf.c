@@ -1314,7 +1314,7 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
 {
     check_attrs(c, n, (const char *const[]){"name", "childclass", "pos", "quat", "axisangle",
                                             "euler", "xyaxes", "zaxis", "mocap", "gravcomp",
-                                            NULL},
+                                            "sleep", "simple", NULL},
                 (const char *const[]){"user", NULL});
     cs_bspec b = {0};
     b.quat[0] = 1;
@@ -1328,6 +1328,12 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
     if (boolean(c, n, "mocap", &b.mocap) && b.mocap && parent != 0)
         FAILN(c, n, "mocap", "a mocap body must be a child of the world body");
     num1(c, n, "gravcomp", &b.gravcomp);
+    /* MuJoCo 3.12's sleep policy (sleeping is refused) and its storage of a simple body's
+     * mass matrix block: the same dynamics either way */
+    static const char *const SLEEP[] = {"auto", "never", "allowed", "init", NULL};
+    static const char *const SIMPLE[] = {"false", "auto", NULL};
+    if (keyword(c, n, "sleep", SLEEP) >= 0) note_ignored(c, "body/@sleep");
+    if (keyword(c, n, "simple", SIMPLE) >= 0) note_ignored(c, "body/@simple");
     char *cc = attr(c, n, "childclass");
     if (cc) {
         int k = find_class(c, cc);
