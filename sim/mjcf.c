@@ -1369,6 +1369,9 @@ static void parse_flag(cs_mjcf *c, xmlNode *n)
             continue;
         }
         if (strcmp(an, "sleep") == 0) continue;
+        /* MuJoCo 3.12's <flag> has no passive (it refuses it): spring and damper */
+        if (strcmp(an, "passive") == 0)
+            FAILN(c, n, an, "unknown flag (MuJoCo 3.12 has spring and damper instead)");
         /* diagexact: R from the exact diagonal of J M^-1 J^T instead of MuJoCo's body-based
          * approximation, which is what conesim computes */
         if (strcmp(an, "diagexact") == 0) {
