@@ -1158,8 +1158,9 @@ static void parse_inertial(cs_mjcf *c, xmlNode *n, cs_bspec *b)
     b->iquat[0] = 1;
     if (!nums(c, n, "pos", b->ipos, 3, 3)) FAILN(c, n, "pos", "required attribute missing");
     frame_attrs(c, n, NULL, b->iquat);
-    int alt_orient = 0; /* MuJoCo rejects fullinertia only with the non-quat forms */
-    for (const char *const *f = (const char *const[]){"axisangle", "euler", "xyaxes", "zaxis", NULL}; *f; f++)
+    int alt_orient = 0; /* MuJoCo 3.12 takes fullinertia with no orientation, quat included */
+    static const char *const ORIENT[] = {"quat", "axisangle", "euler", "xyaxes", "zaxis", NULL};
+    for (const char *const *f = ORIENT; *f; f++)
         if (xmlHasProp(n, (const xmlChar *)*f)) alt_orient = 1;
     if (!num1(c, n, "mass", &b->imass)) FAILN(c, n, "mass", "required attribute missing");
     if (b->imass < 0) FAILN(c, n, "mass", "must not be negative");
