@@ -126,8 +126,8 @@ typedef struct {
     int ccd_iterations;   /* 35: iteration cap of the convex colliders' MPR path */
     double ccd_tolerance; /* 1e-6: its tolerance */
     double meaninertia;   /* the solvers' scale of their stopping rules, MuJoCo's
-                             stat.meaninertia (<statistic meaninertia>); 0: the mean of
-                             diag(M) at the step */
+                             stat.meaninertia (<statistic meaninertia>); 0: MuJoCo's, the
+                             mean of diag(M) at qpos0 (dof_M0) */
 } cs_option;
 
 /* ---- model ---------------------------------------------------------------------------- */

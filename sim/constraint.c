@@ -463,7 +463,15 @@ void cs_constraint(const cs_model *m, cs_data *d)
     make_rows(m, d);
     if (d->efc->nblock == 0) return;
 
-    cs_problem p = {d->mass, d->qacc_smooth, d->efc, m->opt.meaninertia};
+    /* the scale of the stopping rules: MuJoCo's stat.meaninertia, the mean of diag(M) at qpos0
+     * unless <statistic meaninertia> gives it */
+    double mi = m->opt.meaninertia;
+    if (!(mi > 0) && nv > 0) {
+        mi = 0;
+        for (int i = 0; i < nv; i++) mi += m->dof_M0[i];
+        mi /= nv;
+    }
+    cs_problem p = {d->mass, d->qacc_smooth, d->efc, mi};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
     so.type = m->opt.solver == CS_SOLVER_PGS  ? CS_METHOD_PGS
