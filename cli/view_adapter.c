@@ -189,7 +189,7 @@ static int fill_contacts(cs_view *v)
         memcpy(o->frame, c->frame, sizeof o->frame);
         o->dim = c->dim;
         memcpy(o->friction, c->friction, sizeof o->friction);
-        /* Kept out of the solver by the gap: zone none and zero force, as the CSV. */
+        /* In the gap beyond the margin, kept out of the solver: zone none and zero force, as the CSV. */
         int zone = c->exclude ? CS_CZONE_NONE : c->zone;
         if (zone == CS_CZONE_NONE)
             memset(o->force, 0, sizeof o->force);

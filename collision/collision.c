@@ -123,8 +123,8 @@ cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
             fail(err, errlen, "collision: geom %d has condim other than 1, 3, 4, 6", i);
             return NULL;
         }
-        if (g->margin < 0 || g->gap < 0) {
-            fail(err, errlen, "collision: geom %d has a negative margin or gap", i);
+        if (g->margin + g->gap < 0) { /* a contact is detected within the sum */
+            fail(err, errlen, "collision: geom %d has a negative margin + gap", i);
             return NULL;
         }
     }
@@ -342,8 +342,8 @@ static int push_cand(cs_collision *c, uint64_t k)
     return 1;
 }
 
-/* plane p against the (margin-inflated) AABB of geom g: the box's lowest point along the
- * plane normal is within the plane's margin */
+/* plane p against the AABB of geom g inflated by its margin + gap: the box's lowest point
+ * along the plane normal is within the plane's margin + gap */
 static int plane_hits(const cs_collision *c, int p, const cs_pose *pp, int g)
 {
     const double *lo = c->lo + 3 * g, *hi = c->hi + 3 * g;
@@ -353,7 +353,7 @@ static int plane_hits(const cs_collision *c, int p, const cs_pose *pp, int g)
         double ctr = 0.5 * (lo[i] + hi[i]) - pp->pos[i], half = 0.5 * (hi[i] - lo[i]);
         lown += n * ctr - fabs(n) * half;
     }
-    return lown <= c->geom[p].margin;
+    return lown <= c->geom[p].margin + c->geom[p].gap;
 }
 
 int cs_collision_broadphase(cs_collision *c, const cs_pose *poses)
@@ -361,7 +361,8 @@ int cs_collision_broadphase(cs_collision *c, const cs_pose *poses)
     c->ncand = 0;
     for (int k = 0; k < c->nsolid; k++) {
         int g = c->solid[k];
-        geom_aabb(c->geom + g, poses + g, c->geom[g].margin, c->lo + 3 * g, c->hi + 3 * g);
+        geom_aabb(c->geom + g, poses + g, c->geom[g].margin + c->geom[g].gap, c->lo + 3 * g,
+                  c->hi + 3 * g);
         c->order[k] = g;
     }
     /* sweep along the axis where the boxes are most spread (fewest overlaps) */
@@ -524,14 +525,15 @@ static int emit(const cs_collision *c, const cs_pose *poses, int g1, int g2, int
         margin = c->pair[ipair].margin;
         gap = c->pair[ipair].gap;
     } else {
-        margin = cs_fmax(a->margin, b->margin);
-        gap = cs_fmax(a->gap, b->gap);
+        /* MuJoCo 3.12 sums them: a geom's margin inflates its own surface */
+        margin = a->margin + b->margin;
+        gap = a->gap + b->gap;
     }
     cs_geom_contact buf[CS_MAXCONPAIR];
     int n = cs_collide_pair_hull(c, a->type, a->size, a->type == CS_GEOM_MESH ? &a->hull : NULL,
                                  poses + g1, b->type, b->size,
-                                 b->type == CS_GEOM_MESH ? &b->hull : NULL, poses + g2, margin,
-                                 buf);
+                                 b->type == CS_GEOM_MESH ? &b->hull : NULL, poses + g2,
+                                 margin + gap, buf);
     for (int k = 0; k < n; k++) {
         if (ncon >= maxcon) {
             *dropped += n - k;
@@ -564,7 +566,7 @@ static int emit(const cs_collision *c, const cs_pose *poses, int g1, int g2, int
     return ncon;
 }
 
-/* explicit pair: AABBs inflated by the pair margin must overlap (planes: half-space) */
+/* explicit pair: AABBs inflated by the pair's margin + gap must overlap (planes: half-space) */
 static int pair_near(const cs_collision *c, const cs_pose *poses, int g1, int g2, double m)
 {
     double l1[3], h1[3], l2[3], h2[3];
@@ -598,7 +600,7 @@ int cs_collision_detect(cs_collision *c, const cs_pose *poses, cs_geom_contact *
                 g1 = g2;
                 g2 = t;
             }
-            if (pair_near(c, poses, g1, g2, c->pair[pi].margin))
+            if (pair_near(c, poses, g1, g2, c->pair[pi].margin + c->pair[pi].gap))
                 ncon = emit(c, poses, g1, g2, pi, con, maxcon, ncon, &drop);
         }
         if (k == c->ncand)

@@ -6,15 +6,14 @@
  * A context is created once with capacities; cs_collision_detect allocates nothing
  * (its pair buffer only grows if a step ever has more candidates than any step before).
  *
- * Conventions are MuJoCo's (the 3.x rules of docs/contact-math.md §8; recent MuJoCo sums the two
- * margins and gaps and detects up to margin + gap instead):
+ * Conventions are MuJoCo 3.12's (docs/contact-math.md §8):
  * - pair order: the geom with the lower type code is geom1 (equal types: the lower index,
  *   or for an explicit pair its geom1 as written);
  * - normal = frame row 0 points from geom1 to geom2; dist < 0 is penetration;
- * - contacts are reported for dist <= margin (MuJoCo's routines test dist > margin);
+ * - margin of a pair = sum of the geoms' margins, gap = sum of their gaps (explicit pair:
+ *   its own); contacts are reported for dist <= margin + gap (MuJoCo's routines test
+ *   dist > margin + gap), and the solver uses a contact when dist < margin;
  * - pos is midway between the two surfaces;
- * - margin of a pair = max of the geoms' margins, gap = max of gaps (explicit pair: its own);
- *   the solver uses a contact when dist < margin - gap;
  * - planes are infinite, act on the +z side of their frame, never collide with planes. */
 #ifndef CS_COLLISION_H
 #define CS_COLLISION_H
@@ -76,13 +75,13 @@ typedef struct cs_geom_contact {
     double solref[2];
     double solreffriction[2];
     double solimp[5];
-    double margin, gap;      /* include in the solver when dist < margin - gap */
+    double margin, gap;      /* detected within margin + gap, in the solver when dist < margin */
 } cs_geom_contact;
 
 /* Whether the solver uses the contact (MuJoCo: not excluded by the gap). */
 static inline int cs_contact_active(const cs_geom_contact *c)
 {
-    return c->dist < c->margin - c->gap;
+    return c->dist < c->margin;
 }
 
 /* Options: fill with cs_collision_options_default, then change what you need. */

@@ -17,6 +17,13 @@ static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi
 /* the joint's dof and the scalar gear of a (hinge or slide) transmission */
 static int act_dof(const cs_model *m, int i) { return m->jnt_dofadr[m->actuator_trnid[2 * i]]; }
 
+/* MuJoCo's mj_actuatorDisabled: the bit of its group (0..30) in opt.disableactuator */
+static int disabled(const cs_model *m, int i)
+{
+    int g = m->actuator_group[i];
+    return g >= 0 && g <= 30 && ((unsigned)m->opt.disableactuator >> g & 1u);
+}
+
 /* activation after one step from act with rate act_dot (MuJoCo's mj_nextActivation) */
 static double next_act(const cs_model *m, int i, double act, double act_dot)
 {
@@ -75,6 +82,10 @@ void cs_actuation(const cs_model *m, cs_data *d)
     }
     /* force = gain * (control or activation) + bias */
     for (int i = 0; i < nu; i++) {
+        if (disabled(m, i)) { /* no force (its room held the control: cleared) */
+            d->actuator_force[i] = 0;
+            continue;
+        }
         const double *gp = m->actuator_gainprm + NGAIN * i, *bp = m->actuator_biasprm + NBIAS * i;
         double len = d->actuator_length[i], vel = d->actuator_velocity[i];
         double gain = gp[0];
@@ -115,12 +126,14 @@ void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot)
     if (!m->na || (m->opt.disableflags & CS_DSBL_ACTUATION)) return;
     for (int i = 0; i < m->nu; i++) {
         int a = m->actuator_actadr[i];
-        if (a >= 0) d->act[a] = next_act(m, i, d->act[a], act_dot[a]);
+        /* a disabled actuator's activation holds (MuJoCo steps it with a zero rate) */
+        if (a >= 0) d->act[a] = next_act(m, i, d->act[a], disabled(m, i) ? 0 : act_dot[a]);
     }
 }
 
 double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
 {
+    if (disabled(m, i)) return 0;
     /* a force held at its limit does not change with the velocity */
     if (m->actuator_forcelimited[i]) {
         double f = d->actuator_force[i];

@@ -34,8 +34,10 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
         memcpy(g[i].friction, m->geom_friction + 3 * i, sizeof g[i].friction);
         memcpy(g[i].solref, m->geom_solref + 2 * i, sizeof g[i].solref);
         memcpy(g[i].solimp, m->geom_solimp + 5 * i, sizeof g[i].solimp);
-        /* <flag override>: every contact's margin is o_margin (MuJoCo's mj_assignMargin) */
-        g[i].margin = (m->opt.enableflags & CS_ENBL_OVERRIDE) ? m->opt.o_margin : m->geom_margin[i];
+        /* <flag override>: every contact's margin is o_margin (MuJoCo's mj_assignMargin); half
+         * on each geom sums to it exactly, as MuJoCo's broad phase inflates each box by half */
+        g[i].margin =
+            (m->opt.enableflags & CS_ENBL_OVERRIDE) ? 0.5 * m->opt.o_margin : m->geom_margin[i];
         g[i].gap = m->geom_gap[i];
         int id = m->geom_dataid ? m->geom_dataid[i] : -1;
         if (g[i].type == CS_GEOM_MESH && id >= 0)
@@ -62,6 +64,8 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
     opt.filterparent = !(m->opt.disableflags & CS_DSBL_FILTERPARENT);
     opt.multiccd = !(m->opt.disableflags & CS_DSBL_MULTICCD);
     opt.ccd_mpr = (m->opt.disableflags & CS_DSBL_NATIVECCD) != 0;
+    opt.ccd_iterations = m->opt.ccd_iterations;
+    opt.ccd_tolerance = m->opt.ccd_tolerance;
     c = cs_collision_create(g, ng, p, np, x, ne, &opt, err, errlen);
 done:
     cs_free(g);
@@ -115,7 +119,8 @@ void cs_collide(const cs_model *m, cs_data *d)
         c->margin = r->margin;
         c->gap = r->gap;
         if (m->opt.enableflags & CS_ENBL_OVERRIDE) { /* MuJoCo's mj_assignRef/Imp/Friction */
-            memcpy(c->friction, m->opt.o_friction, sizeof c->friction);
+            for (int k = 0; k < 5; k++) /* floored as every contact's (mjMINMU) */
+                c->friction[k] = m->opt.o_friction[k] > CS_MINMU ? m->opt.o_friction[k] : CS_MINMU;
             memcpy(c->solref, m->opt.o_solref, sizeof c->solref);
             memcpy(c->solreffriction, m->opt.o_solref, sizeof c->solreffriction);
             memcpy(c->solimp, m->opt.o_solimp, sizeof c->solimp);

@@ -130,6 +130,13 @@ typedef struct {
     double viscosity;     /* fluid viscosity: MuJoCo's inertia-box drag on every body,
                              -3 pi d mu (v - wind) and -pi d^3 mu w (0: none) */
     double wind[3];       /* the fluid's velocity (world) */
+    int disableactuator;  /* bit g set: actuators of group g (0..30) exert no force and their
+                             activations hold (<option actuatorgroupdisable="g ...">) */
+    int ccd_iterations;   /* 35: iteration cap of the convex colliders' MPR path */
+    double ccd_tolerance; /* 1e-6: its tolerance */
+    double meaninertia;   /* the solvers' scale of their stopping rules, MuJoCo's
+                             stat.meaninertia (<statistic meaninertia>); 0: MuJoCo's, the
+                             mean of diag(M) at qpos0 (dof_M0) */
 } cs_option;
 
 /* ---- model ---------------------------------------------------------------------------- */
@@ -277,6 +284,7 @@ typedef struct {
     int *actuator_actnum;    /* 1 or 0 */
     int *actuator_ctrllimited, *actuator_forcelimited, *actuator_actlimited;
     int *actuator_actearly;  /* 1: the force uses the next step's activation */
+    int *actuator_group;     /* its group; opt.disableactuator's bit for it (0..30) disables it */
     double *actuator_dynprm;  /* 10: filter time constant first */
     double *actuator_gainprm; /* 10 */
     double *actuator_biasprm; /* 10 (a position actuator's dampratio is already kv here) */
@@ -356,7 +364,7 @@ typedef enum { CS_EQ_CONNECT = 0, CS_EQ_WELD = 1, CS_EQ_JOINT = 2, CS_EQ_TENDON 
 
 /* ---- data ------------------------------------------------------------------------------- */
 typedef enum {
-    CS_CZONE_NONE = -1,    /* detected within margin, kept out of the solver by the gap */
+    CS_CZONE_NONE = -1,    /* detected in the gap beyond the margin: not in the solver */
     CS_CZONE_TOP = 0, CS_CZONE_BOTTOM = 1, CS_CZONE_MIDDLE = 2,
     CS_CZONE_PYRAMID = 3, CS_CZONE_NORMAL = 4,
     CS_CZONE_SEPARATE = 5, CS_CZONE_STICK = 6, CS_CZONE_SLIDE = 7 /* the Coulomb model's */
@@ -370,7 +378,7 @@ typedef struct {
     double dist;          /* signed, negative = penetration */
     int geom1, geom2;
     int dim;              /* condim 1, 3, 4, 6 */
-    int exclude;          /* 1: within margin but kept out of the solver by the gap */
+    int exclude;          /* 1: in the gap beyond the margin, kept out of the solver */
     double friction[5];
     double solref[2];
     double solreffriction[2];

@@ -1,7 +1,7 @@
 /* The constraint stage: rows in MuJoCo's order (equality constraints, dry friction per dof
  * and per tendon with frictionloss, joint and tendon limits within their margin, then one
  * soft-contact block per contact
- * that enters the solver, dist < margin - gap; all in generalised coordinates), the solve
+ * that enters the solver, dist < margin; all in generalised coordinates), the solve
  * (solver/: PGS, CG or Newton, elliptic or pyramidal), and the store stage that puts
  * forces, velocities and zones back onto the contacts. */
 #include <math.h>
@@ -414,8 +414,10 @@ static void make_rows(const cs_model *m, cs_data *d)
         memcpy(ci.solref, c->solref, sizeof ci.solref);
         memcpy(ci.solreffriction, c->solreffriction, sizeof ci.solreffriction);
         memcpy(ci.solimp, c->solimp, sizeof ci.solimp);
+        /* MuJoCo 3.12: the force acts within the margin (includemargin = margin); the gap only
+         * widens detection, so the rows see none of it */
         ci.margin = c->margin;
-        ci.gap = c->gap;
+        ci.gap = 0;
         cs_contact_side sd[2];
         contact_side(m, d, c->geom1, c->pos, d->jac, &sd[0]);
         /* d->jac holds two sides of the largest tree: side 1 goes after side 0's 6 x ndof */
@@ -472,7 +474,15 @@ void cs_constraint(const cs_model *m, cs_data *d)
     make_rows(m, d);
     if (d->efc->nblock == 0) return;
 
-    cs_problem p = {d->mass, d->qacc_smooth, d->efc, 0};
+    /* the scale of the stopping rules: MuJoCo's stat.meaninertia, the mean of diag(M) at qpos0
+     * unless <statistic meaninertia> gives it */
+    double mi = m->opt.meaninertia;
+    if (!(mi > 0) && nv > 0) {
+        mi = 0;
+        for (int i = 0; i < nv; i++) mi += m->dof_M0[i];
+        mi /= nv;
+    }
+    cs_problem p = {d->mass, d->qacc_smooth, d->efc, mi};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
     so.type = m->opt.solver == CS_SOLVER_PGS  ? CS_METHOD_PGS

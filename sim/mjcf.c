@@ -134,9 +134,49 @@ static int in_list(const char *s, const char *const *list)
     return 0;
 }
 
+/* The audit: an attribute's _private marks it read or noted as ignored */
+static cs_mjcf_audit_fn audit_fn;
+static void *audit_ctx;
+static char MARK_READ, MARK_IGNORED;
+
+void cs_mjcf_set_audit(cs_mjcf_audit_fn fn, void *ctx)
+{
+    audit_fn = fn;
+    audit_ctx = ctx;
+}
+
+static void audit_accepted(xmlNode *n, const char *const *used)
+{
+    if (!audit_fn) return;
+    for (; used && *used; used++)
+        audit_fn(audit_ctx, (const char *)n->name, *used, CS_AUDIT_ACCEPTED);
+}
+
+/* an element noted as ignored as a whole: its attributes and its children's too */
+static void mark_ignored(xmlNode *n)
+{
+    for (xmlAttr *a = n->properties; a; a = a->next) a->_private = &MARK_IGNORED;
+    for (xmlNode *ch = n->children; ch; ch = ch->next)
+        if (ch->type == XML_ELEMENT_NODE) mark_ignored(ch);
+}
+
+static void audit_walk(xmlNode *n)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE) continue;
+        for (xmlAttr *a = n->properties; a; a = a->next)
+            audit_fn(audit_ctx, (const char *)n->name, (const char *)a->name,
+                     a->_private == &MARK_READ      ? CS_AUDIT_READ
+                     : a->_private == &MARK_IGNORED ? CS_AUDIT_IGNORED
+                                                    : CS_AUDIT_UNREAD);
+        audit_walk(n->children);
+    }
+}
+
 /* Every attribute must be known: used, visual-only (noted as ignored) or harmless. */
 static void check_attrs(cs_mjcf *c, xmlNode *n, const char *const *used, const char *const *visual)
 {
+    audit_accepted(n, used);
     for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *an = (const char *)a->name;
         if (in_list(an, used)) continue;
@@ -144,6 +184,7 @@ static void check_attrs(cs_mjcf *c, xmlNode *n, const char *const *used, const c
             char buf[128];
             snprintf(buf, sizeof buf, "%s/@%s", ename(n), an);
             note_ignored(c, buf);
+            a->_private = &MARK_IGNORED;
             continue;
         }
         FAILN(c, n, an, "unknown or unsupported attribute");
@@ -155,6 +196,8 @@ static char *attr(cs_mjcf *c, xmlNode *n, const char *name)
 {
     xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
     if (!v) return NULL;
+    xmlAttr *pa = xmlHasProp(n, (const xmlChar *)name);
+    if (pa) pa->_private = &MARK_READ;
     c->xmlpending = v; /* the copy may fail and jump out */
     char *s = cs_mjcf_strdup(c, (const char *)v);
     c->xmlpending = NULL;
@@ -410,11 +453,13 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     int nf = nums(c, n, "friction", v, 1, 3);
     if (nf) { nonneg(c, n, "friction", v, nf); memcpy(g->friction, v, (size_t)nf * sizeof *v); }
     if (num1(c, n, "solmix", v)) { nonneg(c, n, "solmix", v, 1); g->solmix = v[0]; }
-    if (nums(c, n, "solref", v, 2, 2)) memcpy(g->solref, v, 2 * sizeof *v);
-    int ni = nums(c, n, "solimp", v, 3, 5);
+    if ((k = nums(c, n, "solref", v, 1, 2))) memcpy(g->solref, v, (size_t)k * sizeof *v);
+    int ni = nums(c, n, "solimp", v, 1, 5);
     if (ni) { memcpy(g->solimp, v, (size_t)ni * sizeof *v); solimp_check(c, n, "solimp", g->solimp); }
-    if (num1(c, n, "margin", v)) { nonneg(c, n, "margin", v, 1); g->margin = v[0]; }
-    if (num1(c, n, "gap", v)) { nonneg(c, n, "gap", v, 1); g->gap = v[0]; }
+    /* MuJoCo 3.12 takes a negative margin (a shrunk surface); margin + gap is checked when
+     * the geom is compiled */
+    if (num1(c, n, "margin", v)) g->margin = v[0];
+    if (num1(c, n, "gap", v)) g->gap = v[0];
     if (nums(c, n, "rgba", v, 4, 4)) memcpy(g->rgba, v, 4 * sizeof *v);
     if (num1(c, n, "mass", v)) {
         if (v[0] < 0) FAILN(c, n, "mass", "must not be negative");
@@ -434,6 +479,8 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     static const char *const FLUID[] = {"none", "ellipsoid", NULL};
     if (keyword(c, n, "fluidshape", FLUID) == 1)
         FAILN(c, n, "fluidshape", "fluid forces are not supported");
+    /* the ellipsoid model's coefficients act only with fluidshape="ellipsoid", refused above */
+    if (nums(c, n, "fluidcoef", v, 1, 5)) note_ignored(c, "geom/@fluidcoef");
     char *s = attr(c, n, "mesh");
     if (s) g->mesh = s;
     s = attr(c, n, "hfield");
@@ -454,12 +501,14 @@ static void read_pair_attrs(cs_mjcf *c, xmlNode *n, cs_pspec *p)
     if (int1(c, n, "condim", &iv)) { check_condim(c, n, iv); p->condim = iv; }
     int nf = nums(c, n, "friction", v, 1, 5);
     if (nf) { nonneg(c, n, "friction", v, nf); memcpy(p->friction, v, (size_t)nf * sizeof *v); }
-    if (nums(c, n, "solref", v, 2, 2)) memcpy(p->solref, v, 2 * sizeof *v);
-    if (nums(c, n, "solreffriction", v, 2, 2)) memcpy(p->solreffriction, v, 2 * sizeof *v);
-    int ni = nums(c, n, "solimp", v, 3, 5);
+    int k;
+    if ((k = nums(c, n, "solref", v, 1, 2))) memcpy(p->solref, v, (size_t)k * sizeof *v);
+    if ((k = nums(c, n, "solreffriction", v, 1, 2)))
+        memcpy(p->solreffriction, v, (size_t)k * sizeof *v);
+    int ni = nums(c, n, "solimp", v, 1, 5);
     if (ni) { memcpy(p->solimp, v, (size_t)ni * sizeof *v); solimp_check(c, n, "solimp", p->solimp); }
-    if (num1(c, n, "margin", v)) { nonneg(c, n, "margin", v, 1); p->margin = v[0]; }
-    if (num1(c, n, "gap", v)) { nonneg(c, n, "gap", v, 1); p->gap = v[0]; }
+    if (num1(c, n, "margin", v)) p->margin = v[0];
+    if (num1(c, n, "gap", v)) p->gap = v[0];
 }
 
 static const char *const PAIR_ATTRS[] = {"name", "class", "geom1", "geom2", "condim",
@@ -468,6 +517,23 @@ static const char *const PAIR_ATTRS[] = {"name", "class", "geom1", "geom2", "con
 static const char *const JOINT_TYPES[] = {"free", "ball", "slide", "hinge", NULL};
 
 static const char *const LIMITED[] = {"false", "true", "auto", NULL};
+
+/* A joint's or tendon's stiffness or damping: MuJoCo 3.12 reads up to three numbers, the
+ * linear coefficient and two of higher order (force -x (k0 + k1 x + k2 x^2)); those two are
+ * taken when 0, which is the linear law conesim has. */
+static int poly_coef(cs_mjcf *c, xmlNode *n, const char *name, double *out)
+{
+    double v[3];
+    int k = nums(c, n, name, v, 1, 3);
+    if (!k) return 0;
+    nonneg(c, n, name, v, 1);
+    for (int i = 1; i < k; i++)
+        if (v[i] != 0)
+            FAILN(c, n, name, "a polynomial %s (a second or third number other than 0) is not "
+                  "supported: give the linear coefficient only", name);
+    *out = v[0];
+    return 1;
+}
 
 static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
 {
@@ -485,16 +551,16 @@ static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
     nums(c, n, "actuatorfrcrange", j->actfrcrange, 2, 2);
     double v;
     if (num1(c, n, "margin", &v)) j->margin = v;
-    if (num1(c, n, "damping", &v)) { nonneg(c, n, "damping", &v, 1); j->damping = v; }
+    poly_coef(c, n, "damping", &j->damping);
     if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); j->armature = v; }
     if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); j->frictionloss = v; }
-    if (num1(c, n, "stiffness", &v)) { nonneg(c, n, "stiffness", &v, 1); j->stiffness = v; }
-    nums(c, n, "solreflimit", j->solreflimit, 2, 2);
-    nums(c, n, "solreffriction", j->solreffriction, 2, 2);
+    poly_coef(c, n, "stiffness", &j->stiffness);
+    nums(c, n, "solreflimit", j->solreflimit, 1, 2);
+    nums(c, n, "solreffriction", j->solreffriction, 1, 2);
     double si[5];
-    int ni = nums(c, n, "solimplimit", si, 3, 5);
+    int ni = nums(c, n, "solimplimit", si, 1, 5);
     if (ni) { solimp_check(c, n, "solimplimit", si); memcpy(j->solimplimit, si, (size_t)ni * sizeof *si); }
-    ni = nums(c, n, "solimpfriction", si, 3, 5);
+    ni = nums(c, n, "solimpfriction", si, 1, 5);
     if (ni) { solimp_check(c, n, "solimpfriction", si); memcpy(j->solimpfriction, si, (size_t)ni * sizeof *si); }
     if (nums(c, n, "springdamper", j->springdamper, 2, 2) &&
         (j->springdamper[0] != 0 || j->springdamper[1] != 0) &&
@@ -554,7 +620,7 @@ static const char *const ACT_INTVELOCITY[] = {"actlimited", "actrange", "inherit
                                               "kv", "dampratio", NULL};
 static const char *const ACT_KV[] = {"kv", NULL};
 /* labels and the length range (used by muscles and `lengthrange` computations only) */
-static const char *const ACT_VISUAL[] = {"group", "user", "lengthrange", "interp", NULL};
+static const char *const ACT_VISUAL[] = {"user", "lengthrange", "interp", NULL};
 
 static const char *const DYNW[] = {"none", "integrator", "filter", "filterexact", "muscle",
                                    "dcmotor", "pid", "user", NULL};
@@ -574,6 +640,8 @@ static const char *const *act_extra(const char *tag)
 static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
 {
     const char *const *extra = act_extra(tag);
+    audit_accepted(n, ACT_COMMON);
+    audit_accepted(n, extra);
     for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *an = (const char *)a->name;
         if (strcmp(tag, "damper") == 0 && strcmp(an, "ctrllimited") == 0)
@@ -582,6 +650,7 @@ static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
             char buf[128];
             snprintf(buf, sizeof buf, "%s/@%s", tag, an);
             note_ignored(c, buf);
+            a->_private = &MARK_IGNORED;
             continue;
         }
         if (in_list(an, ACT_COMMON) || in_list(an, extra)) continue;
@@ -635,6 +704,7 @@ static char *read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag)
     if ((k = nums(c, n, "gainprm", v, 1, CS_NGAIN))) memcpy(a->gainprm, v, (size_t)k * sizeof *v);
     if ((k = nums(c, n, "biasprm", v, 1, CS_NBIAS))) memcpy(a->biasprm, v, (size_t)k * sizeof *v);
     boolean(c, n, "actearly", &a->actearly);
+    if (int1(c, n, "group", &iv)) a->group = iv;
 
     /* the transmission: joints only */
     char *joint = attr(c, n, "joint"), *jip = attr(c, n, "jointinparent");
@@ -761,20 +831,20 @@ static void read_tendon_attrs(cs_mjcf *c, xmlNode *n, cs_tspec *t)
     double v, sl[2], si[5];
     if (num1(c, n, "margin", &v)) t->margin = v;
     if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); t->frictionloss = v; }
-    if (num1(c, n, "stiffness", &v)) { nonneg(c, n, "stiffness", &v, 1); t->stiffness = v; }
-    if (num1(c, n, "damping", &v)) { nonneg(c, n, "damping", &v, 1); t->damping = v; }
+    poly_coef(c, n, "stiffness", &t->stiffness);
+    poly_coef(c, n, "damping", &t->damping);
     if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); t->armature = v; }
     if ((k = nums(c, n, "springlength", sl, 1, 2))) {
         t->springlength[0] = sl[0];
         t->springlength[1] = k == 2 ? sl[1] : sl[0];
     }
-    nums(c, n, "solreflimit", t->solreflimit, 2, 2);
-    nums(c, n, "solreffriction", t->solreffriction, 2, 2);
-    if ((k = nums(c, n, "solimplimit", si, 3, 5))) {
+    nums(c, n, "solreflimit", t->solreflimit, 1, 2);
+    nums(c, n, "solreffriction", t->solreffriction, 1, 2);
+    if ((k = nums(c, n, "solimplimit", si, 1, 5))) {
         solimp_check(c, n, "solimplimit", si);
         memcpy(t->solimplimit, si, (size_t)k * sizeof *si);
     }
-    if ((k = nums(c, n, "solimpfriction", si, 3, 5))) {
+    if ((k = nums(c, n, "solimpfriction", si, 1, 5))) {
         solimp_check(c, n, "solimpfriction", si);
         memcpy(t->solimpfriction, si, (size_t)k * sizeof *si);
     }
@@ -860,9 +930,9 @@ static const char *const EQ_ATTRS[][13] = {
 static void read_eq_attrs(cs_mjcf *c, xmlNode *n, cs_espec *e)
 {
     boolean(c, n, "active", &e->active);
-    nums(c, n, "solref", e->solref, 2, 2);
+    nums(c, n, "solref", e->solref, 1, 2);
     double si[5];
-    int k = nums(c, n, "solimp", si, 3, 5);
+    int k = nums(c, n, "solimp", si, 1, 5);
     if (k) {
         solimp_check(c, n, "solimp", si);
         memcpy(e->solimp, si, (size_t)k * sizeof *si);
@@ -920,7 +990,7 @@ static void parse_equality(cs_mjcf *c, xmlNode *n)
             E.obj1 = attr(c, ch, a1);
             E.obj2 = attr(c, ch, a2);
             if (!E.obj1) FAILN(c, ch, a1, "missing %s", a1);
-            nums(c, ch, "polycoef", E.polycoef, 5, 5);
+            nums(c, ch, "polycoef", E.polycoef, 1, 5); /* the rest keep 0 1 0 0 0 */
         }
         cs_mjcf_grow(c, (void **)&c->eq, &c->capeq, c->neq, sizeof *c->eq);
         c->eq[c->neq++] = E;
@@ -928,6 +998,9 @@ static void parse_equality(cs_mjcf *c, xmlNode *n)
 }
 
 /* ---- <default> ---------------------------------------------------------------------- */
+static const char *const SITE_VISUAL[] = {"type", "size", "material", "rgba", "group", "user",
+                                           NULL};
+
 static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
 {
     check_attrs(c, n, (const char *const[]){"class", NULL}, NULL);
@@ -980,12 +1053,23 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
             read_eq_attrs(c, ch, &c->cls[me].eq);
         } else if (strcmp(en, "default") == 0) {
             parse_default(c, ch, me);
+        } else if (strcmp(en, "site") == 0) {
+            /* a site's pose places the spatial tendons through it: a class does not carry one
+             * here, so a class that sets it is refused rather than left without effect */
+            static const char *const POSE[] = {"pos", "quat", "axisangle", "euler", "xyaxes",
+                                               "zaxis", "fromto", NULL};
+            for (const char *const *a = POSE; *a; a++)
+                if (attr(c, ch, *a))
+                    FAILN(c, ch, *a, "a site's pose in a default class is not supported (give "
+                                     "it on each site)");
+            check_attrs(c, ch, NULL, SITE_VISUAL);
         } else {
             /* defaults for elements the subset does not have only matter if such elements
              * appear, and those are rejected where they appear */
             char buf[96];
             snprintf(buf, sizeof buf, "default/%s", en);
             note_ignored(c, buf);
+            mark_ignored(ch);
         }
     }
 }
@@ -1046,9 +1130,9 @@ static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F
 static void parse_site(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
 {
     check_attrs(c, n, (const char *const[]){"name", "class", "pos", "quat", "axisangle", "euler",
-                                           "xyaxes", "zaxis", NULL},
-                (const char *const[]){"type", "size", "material", "rgba", "group", "user", NULL});
+                                           "xyaxes", "zaxis", NULL}, SITE_VISUAL);
     if (attr(c, n, "fromto")) FAILN(c, n, "fromto", "a site's fromto is not supported (give pos)");
+    class_of(c, n, 0); /* it must exist; a class gives a site only visual attributes here */
     cs_siteir S = {0};
     S.quat[0] = 1;
     frame_attrs(c, n, S.pos, S.quat);
@@ -1074,8 +1158,9 @@ static void parse_inertial(cs_mjcf *c, xmlNode *n, cs_bspec *b)
     b->iquat[0] = 1;
     if (!nums(c, n, "pos", b->ipos, 3, 3)) FAILN(c, n, "pos", "required attribute missing");
     frame_attrs(c, n, NULL, b->iquat);
-    int alt_orient = 0; /* MuJoCo rejects fullinertia only with the non-quat forms */
-    for (const char *const *f = (const char *const[]){"axisangle", "euler", "xyaxes", "zaxis", NULL}; *f; f++)
+    int alt_orient = 0; /* MuJoCo 3.12 takes fullinertia with no orientation, quat included */
+    static const char *const ORIENT[] = {"quat", "axisangle", "euler", "xyaxes", "zaxis", NULL};
+    for (const char *const *f = ORIENT; *f; f++)
         if (xmlHasProp(n, (const xmlChar *)*f)) alt_orient = 1;
     if (!num1(c, n, "mass", &b->imass)) FAILN(c, n, "mass", "required attribute missing");
     if (b->imass < 0) FAILN(c, n, "mass", "must not be negative");
@@ -1100,7 +1185,8 @@ static void parse_inertial(cs_mjcf *c, xmlNode *n, cs_bspec *b)
     }
 }
 
-static void parse_joint(cs_mjcf *c, xmlNode *n, int body, int cls, int freejoint)
+static void parse_joint(cs_mjcf *c, xmlNode *n, int body, int cls, int freejoint,
+                        const cs_xf *F)
 {
     cs_jointir J = {0};
     if (freejoint) {
@@ -1117,6 +1203,16 @@ static void parse_joint(cs_mjcf *c, xmlNode *n, int body, int cls, int freejoint
         int k = class_of(c, n, cls);
         J.s = c->cls[k].joint;
         read_joint_attrs(c, n, &J.s);
+    }
+    if (F && J.s.type != CS_JNT_FREE) {
+        /* inside a <frame>: its pose carries the position, and the axis of a hinge or slide
+         * (a ball's axis is not used), into the body's frame, as MuJoCo's compiler does */
+        double q[4] = {1, 0, 0, 0}, R[9], a[3];
+        xf_apply(F, J.s.pos, q);
+        cs_quat2mat(R, F->quat);
+        for (int i = 0; i < 3; i++)
+            a[i] = R[3 * i] * J.s.axis[0] + R[3 * i + 1] * J.s.axis[1] + R[3 * i + 2] * J.s.axis[2];
+        memcpy(J.s.axis, a, sizeof a);
     }
     J.name = attr(c, n, "name");
     if (J.name)
@@ -1143,6 +1239,7 @@ static const char *const FRAME_ATTRS[] = {"name", "childclass", "pos", "quat", "
 static void enter_frame(cs_mjcf *c, xmlNode *n, const cs_xf *F, int *cls, cs_xf *out)
 {
     check_attrs(c, n, FRAME_ATTRS, NULL);
+    attr(c, n, "name"); /* a name only identifies it (for --set edits) */
     cs_xf L = XF_IDENTITY;
     frame_attrs(c, n, L.pos, L.quat);
     *out = *F;
@@ -1179,11 +1276,13 @@ static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F,
             parse_inertial(c, ch, &c->body[me]);
         } else if (strcmp(en, "joint") == 0 || strcmp(en, "freejoint") == 0) {
             if (me == 0) FAILN(c, ch, NULL, "the world body cannot have joints");
-            if (in_frame) FAILN(c, ch, NULL, "not allowed inside <frame>");
-            parse_joint(c, ch, me, cls, en[0] == 'f');
+            parse_joint(c, ch, me, cls, en[0] == 'f', in_frame ? F : NULL);
         } else if (strcmp(en, "body") == 0) continue;
         else if (strcmp(en, "site") == 0) parse_site(c, ch, me, F);
-        else if (in_list(en, VISUAL_ELEMS)) note_ignored(c, en);
+        else if (in_list(en, VISUAL_ELEMS)) {
+            note_ignored(c, en);
+            mark_ignored(ch);
+        }
         else FAILN(c, ch, NULL, "element not supported here (bodies, joints, geoms, "
                                 "inertials and frames only)");
     }
@@ -1216,7 +1315,7 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
 {
     check_attrs(c, n, (const char *const[]){"name", "childclass", "pos", "quat", "axisangle",
                                             "euler", "xyaxes", "zaxis", "mocap", "gravcomp",
-                                            NULL},
+                                            "sleep", "simple", NULL},
                 (const char *const[]){"user", NULL});
     cs_bspec b = {0};
     b.quat[0] = 1;
@@ -1230,6 +1329,12 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
     if (boolean(c, n, "mocap", &b.mocap) && b.mocap && parent != 0)
         FAILN(c, n, "mocap", "a mocap body must be a child of the world body");
     num1(c, n, "gravcomp", &b.gravcomp);
+    /* MuJoCo 3.12's sleep policy (sleeping is refused) and its storage of a simple body's
+     * mass matrix block: the same dynamics either way */
+    static const char *const SLEEP[] = {"auto", "never", "allowed", "init", NULL};
+    static const char *const SIMPLE[] = {"false", "auto", NULL};
+    if (keyword(c, n, "sleep", SLEEP) >= 0) note_ignored(c, "body/@sleep");
+    if (keyword(c, n, "simple", SIMPLE) >= 0) note_ignored(c, "body/@simple");
     char *cc = attr(c, n, "childclass");
     if (cc) {
         int k = find_class(c, cc);
@@ -1265,6 +1370,15 @@ static void parse_flag(cs_mjcf *c, xmlNode *n)
             continue;
         }
         if (strcmp(an, "sleep") == 0) continue;
+        /* MuJoCo 3.12's <flag> has no passive (it refuses it): spring and damper */
+        if (strcmp(an, "passive") == 0)
+            FAILN(c, n, an, "unknown flag (MuJoCo 3.12 has spring and damper instead)");
+        /* diagexact: R from the exact diagonal of J M^-1 J^T instead of MuJoCo's body-based
+         * approximation, which is what conesim computes */
+        if (strcmp(an, "diagexact") == 0) {
+            if (k == 1) FAILN(c, n, an, "the exact constraint diagonal is not supported");
+            continue;
+        }
         if (cs_flag_lookup(an, &bit, &enable) == 0) {
             int *w = enable ? &c->opt.enableflags : &c->opt.disableflags;
             int set = enable ? (k == 1) : (k == 0);
@@ -1286,8 +1400,17 @@ static void parse_statistic(cs_mjcf *c, xmlNode *n)
     if (num1(c, n, "extent", &v)) {
         if (!(v > 0)) FAILN(c, n, "extent", "must be positive");
         c->stat_extent = v;
+        note_ignored(c, "statistic/@extent");
     }
-    nums(c, n, "center", c->stat_center, 3, 3);
+    if (nums(c, n, "center", c->stat_center, 3, 3)) note_ignored(c, "statistic/@center");
+    /* MuJoCo's solvers scale their stopping rules by meaninertia; meanmass and meansize only
+     * scale its drawings */
+    if (num1(c, n, "meaninertia", &v)) {
+        if (!(v > 0)) FAILN(c, n, "meaninertia", "must be positive");
+        c->opt.meaninertia = v;
+    }
+    if (num1(c, n, "meanmass", &v)) note_ignored(c, "statistic/@meanmass");
+    if (num1(c, n, "meansize", &v)) note_ignored(c, "statistic/@meansize");
 }
 
 static void parse_visual(cs_mjcf *c, xmlNode *n)
@@ -1305,8 +1428,8 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
         "density", "viscosity", "impratio", "tolerance", "ls_tolerance", "noslip_tolerance",
         "ccd_tolerance", "iterations", "ls_iterations", "noslip_iterations", "ccd_iterations",
         "sdf_iterations", "sdf_initpoints", "cone", "jacobian", "solver", "integrator",
-        "o_margin", "o_solref", "o_solimp", "o_friction", "apirate", "actuatorgroupdisable",
-        NULL}, NULL);
+        "o_margin", "o_solref", "o_solimp", "o_friction", "actuatorgroupdisable",
+        "sleep_tolerance", NULL}, NULL);
     cs_option *o = &c->opt;
     double v[5];
     if (num1(c, n, "timestep", v)) {
@@ -1359,8 +1482,34 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
     static const char *const JAC[] = {"dense", "sparse", "auto", NULL};
     keyword(c, n, "jacobian", JAC);
     if (num1(c, n, "o_margin", v)) o->o_margin = v[0];
-    nums(c, n, "o_solref", o->o_solref, 2, 2);
-    int ni = nums(c, n, "o_solimp", v, 3, 5);
+    nums(c, n, "o_solref", o->o_solref, 1, 2);
+    /* actuator groups to disable, as MuJoCo reads them: each of 0..30 sets its bit */
+    double g[31];
+    int ng = nums(c, n, "actuatorgroupdisable", g, 1, 31);
+    for (int i = 0; i < ng; i++) {
+        if (g[i] != floor(g[i])) FAILN(c, n, "actuatorgroupdisable", "expects integers");
+        if (g[i] < 0 || g[i] > 30)
+            FAILN(c, n, "actuatorgroupdisable", "a group is 0 to 30 (got %g)", g[i]);
+        o->disableactuator |= 1 << (int)g[i];
+    }
+    int it;
+    if (int1(c, n, "ccd_iterations", &it)) {
+        if (it < 0) FAILN(c, n, "ccd_iterations", "must not be negative");
+        o->ccd_iterations = it;
+    }
+    if (num1(c, n, "ccd_tolerance", v)) {
+        nonneg(c, n, "ccd_tolerance", v, 1);
+        o->ccd_tolerance = v[0];
+    }
+    /* no SDF geoms here (refused where they appear): the SDF solver's settings change nothing */
+    if (int1(c, n, "sdf_iterations", &it)) note_ignored(c, "option/@sdf_iterations");
+    if (int1(c, n, "sdf_initpoints", &it)) note_ignored(c, "option/@sdf_initpoints");
+    /* sleeping is refused (<flag sleep>), so its velocity threshold changes nothing */
+    if (num1(c, n, "sleep_tolerance", v)) {
+        nonneg(c, n, "sleep_tolerance", v, 1);
+        note_ignored(c, "option/@sleep_tolerance");
+    }
+    int ni = nums(c, n, "o_solimp", v, 1, 5);
     if (ni) memcpy(o->o_solimp, v, (size_t)ni * sizeof *v);
     int nf = nums(c, n, "o_friction", v, 1, 5);
     if (nf) { nonneg(c, n, "o_friction", v, nf); memcpy(o->o_friction, v, (size_t)nf * sizeof *v); }
@@ -1376,9 +1525,8 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
     check_attrs(c, n, (const char *const[]){"angle", "eulerseq", "autolimits",
         "inertiafromgeom", "boundmass", "boundinertia", "settotalmass", "balanceinertia",
         "inertiagrouprange", "coordinate", "fusestatic", "alignfree", "discardvisual", "fitaabb",
-        "usethread", "strippath", "saveinertial", "exactmeshinertia", "meshdir", "assetdir",
-        NULL},
-        (const char *const[]){"texturedir", "convexhull", NULL});
+        "usethread", "strippath", "saveinertial", "meshdir", "assetdir", "conflict", NULL},
+        (const char *const[]){"texturedir", NULL});
     boolean(c, n, "fitaabb", &c->fitaabb);
     c->meshdir = attr(c, n, "meshdir");
     c->assetdir = attr(c, n, "assetdir");
@@ -1418,8 +1566,14 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
     boolean(c, n, "usethread", &b);
     boolean(c, n, "strippath", &b);
     boolean(c, n, "saveinertial", &b);
+    /* name conflicts of <attach>, which is refused where it appears */
+    static const char *const CONFLICT[] = {"warning", "merge", "error", NULL};
+    if (keyword(c, n, "conflict", CONFLICT) >= 0) note_ignored(c, "compiler/@conflict");
     for (xmlNode *ch = n->children; ch; ch = ch->next)
-        if (ch->type == XML_ELEMENT_NODE) note_ignored(c, "compiler/lengthrange");
+        if (ch->type == XML_ELEMENT_NODE) {
+            note_ignored(c, "compiler/lengthrange");
+            mark_ignored(ch);
+        }
 }
 
 static void parse_size(cs_mjcf *c, xmlNode *n)
@@ -1429,6 +1583,22 @@ static void parse_size(cs_mjcf *c, xmlNode *n)
         "nuser_cam", "nuser_tendon", "nuser_actuator", "nuser_sensor", NULL}, NULL);
     int iv;
     if (int1(c, n, "nconmax", &iv) && iv > 0) c->nconmax = iv;
+    /* MuJoCo's arena and user-array sizes: conesim sizes its own arrays and has no user
+     * data (a model MuJoCo runs has room enough: the same physics) */
+    static const char *const SIZES[] = {"memory", "njmax", "nstack", "nuserdata", "nuser_body",
+        "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam", "nuser_tendon", "nuser_actuator",
+        "nuser_sensor", NULL};
+    for (const char *const *s = SIZES; *s; s++)
+        if (attr(c, n, *s)) {
+            char buf[48];
+            snprintf(buf, sizeof buf, "size/@%s", *s);
+            note_ignored(c, buf);
+        }
+    if (int1(c, n, "nkey", &iv)) {
+        if (iv < 0) FAILN(c, n, "nkey", "must not be negative");
+        c->size_nkey = iv;
+        c->size_line = line_of(n);
+    }
 }
 
 /* ---- <contact>, <keyframe> -------------------------------------------------------------- */
@@ -1460,6 +1630,7 @@ static void parse_contact(cs_mjcf *c, xmlNode *n)
             cs_exclir e = {0};
             e.body1 = attr(c, ch, "body1");
             e.body2 = attr(c, ch, "body2");
+            attr(c, ch, "name"); /* a name only identifies it */
             if (!e.body1) FAILN(c, ch, "body1", "required attribute missing");
             if (!e.body2) FAILN(c, ch, "body2", "required attribute missing");
             e.line = line_of(ch);
@@ -1591,6 +1762,7 @@ static void parse_asset(cs_mjcf *c, xmlNode *n)
             char buf[96];
             snprintf(buf, sizeof buf, "asset/%s", en);
             note_ignored(c, buf);
+            mark_ignored(ch);
         }
     }
 }
@@ -1606,6 +1778,7 @@ static void parse_custom(cs_mjcf *c, xmlNode *n)
         char *name = strcmp(ename(ch), "text") == 0 ? attr(c, ch, "name") : NULL;
         if (!name || strcmp(name, "conesim:contact") != 0) {
             other = 1;
+            mark_ignored(ch);
             continue;
         }
         char *data = attr(c, ch, "data");
@@ -1658,8 +1831,11 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
             if (strcmp(en, "statistic") == 0) parse_statistic(c, ch);
             if (strcmp(en, "visual") == 0) parse_visual(c, ch);
             /* assets are only reachable through geom mesh/hfield/material, checked there;
-             * sensors do not act on the physics */
-            note_ignored(c, en);
+             * sensors do not act on the physics; <statistic> notes its own */
+            if (strcmp(en, "statistic") != 0) {
+                note_ignored(c, en);
+                mark_ignored(ch);
+            }
         } else
             FAILN(c, ch, NULL, "element not supported (it would change the physics)");
     }
@@ -1721,6 +1897,8 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->o_friction[0] = o->o_friction[1] = 1;
     o->o_friction[2] = 0.005;
     o->o_friction[3] = o->o_friction[4] = 0.0001;
+    o->ccd_iterations = 35; /* MuJoCo 3.12's */
+    o->ccd_tolerance = 1e-6;
 }
 
 static void free_ctx(cs_mjcf *c)
@@ -2056,6 +2234,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         if (root && edits) cs_mjcf_edit(c, root, edits);
         parse_root(c, root);
         m = cs_mjcf_compile(c);
+        if (audit_fn) audit_walk(root);
         if (warn && c->nignored) {
             fprintf(warn, "conesim: %s: ignored (visual only or without effect):", name);
             for (int i = 0; i < c->nignored; i++)

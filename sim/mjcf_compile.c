@@ -27,6 +27,11 @@ static void resolve_geom(cs_mjcf *c, cs_geomir *g)
 {
     cs_gspec *s = &g->s;
     g->meshid = -1;
+    /* a contact is detected within the sum of margin + gap of its geoms: MuJoCo requires it
+     * non-negative (a negative margin alone, a shrunk surface, is fine) */
+    if (s->margin + s->gap < 0)
+        GFAIL(c, g, "margin", "margin + gap must not be negative (margin %g, gap %g)", s->margin,
+              s->gap);
     if (s->type == CS_GEOM_MESH) {
         if (!s->mesh) GFAIL(c, g, "mesh", "a geom of type mesh needs a mesh attribute");
         g->meshid = cs_mjcf_find_mesh(c, s->mesh);
@@ -58,12 +63,26 @@ static void resolve_geom(cs_mjcf *c, cs_geomir *g)
             s->size[1] = s->size[0];
         }
     }
+    /* a plane is infinite, but MuJoCo requires its third size (the rendered grid spacing) */
+    if (s->type == CS_GEOM_PLANE && !(s->size[2] > 0))
+        GFAIL(c, g, "size", "a plane needs a positive third size, its grid spacing (size[2] "
+              "is %g)", s->size[2]);
     static const int NSIZE[] = {0, 0, 1, 2, 3, 2, 3, 0};
     for (int i = 0; i < NSIZE[s->type]; i++)
         if (!(s->size[i] > 0))
             GFAIL(c, g, "size", "%s needs %d positive size%s (size[%d] is %g)",
                   TYPENAME[s->type], NSIZE[s->type], NSIZE[s->type] > 1 ? "s" : "", i,
                   s->size[i]);
+}
+
+/* a key's vector of n numbers completed to len: from fill, else with 0 */
+static double *key_pad(cs_mjcf *c, double *v, int n, int len, const double *fill)
+{
+    if (n >= len) return v;
+    double *out = cs_mjcf_alloc(c, (size_t)len * sizeof *out);
+    if (n) memcpy(out, v, (size_t)n * sizeof *out);
+    for (int i = n; i < len; i++) out[i] = fill ? fill[i] : 0;
+    return out;
 }
 
 static void rotate(const double q[4], const double v[3], double out[3])
@@ -490,6 +509,9 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         if (pg2[i] < 0) cs_mjcf_fail(c, p->line, "pair", "geom2", "no geom named '%s'", p->geom2);
         if (pg1[i] == pg2[i])
             cs_mjcf_fail(c, p->line, "pair", "geom2", "a geom cannot be paired with itself");
+        if (p->s.margin + p->s.gap < 0)
+            cs_mjcf_fail(c, p->line, "pair", "margin", "margin + gap must not be negative "
+                         "(margin %g, gap %g)", p->s.margin, p->s.gap);
     }
     int *eb1 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *eb1);
     int *eb2 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *eb2);
@@ -530,15 +552,24 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             BFAIL(c, &c->body[b], "mocap", "a mocap body cannot have joints");
         nmocap++;
     }
+    /* <size nkey>: MuJoCo adds keys, all at their defaults (qpos0, time 0), up to that many */
+    while (c->nkey < c->size_nkey) {
+        cs_mjcf_grow(c, (void **)&c->key, &c->capkey, c->nkey, sizeof *c->key);
+        c->key[c->nkey] = (cs_keyir){.line = c->size_line};
+        c->nkey++;
+    }
+    /* A short key is completed as MuJoCo 3.12 does (mjCModel::ExpandKeyframe): qpos from qpos0,
+     * qvel, ctrl and act with 0, each mocap body not given in full from its own pose (when the
+     * model is filled below); a long one is an error. */
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
-        if (K->mpos && K->nmpos != 3 * nmocap)
-            cs_mjcf_fail(c, K->line, "key", "mpos", "expects %d numbers (3 per mocap body), got "
-                         "%d", 3 * nmocap, K->nmpos);
-        if (K->mquat && K->nmquat != 4 * nmocap)
-            cs_mjcf_fail(c, K->line, "key", "mquat", "expects %d numbers (4 per mocap body), "
-                         "got %d", 4 * nmocap, K->nmquat);
-        for (int i = 0; K->mquat && i < nmocap; i++) {
+        if (K->mpos && K->nmpos > 3 * nmocap)
+            cs_mjcf_fail(c, K->line, "key", "mpos", "expects at most %d numbers (3 per mocap "
+                         "body), got %d", 3 * nmocap, K->nmpos);
+        if (K->mquat && K->nmquat > 4 * nmocap)
+            cs_mjcf_fail(c, K->line, "key", "mquat", "expects at most %d numbers (4 per mocap "
+                         "body), got %d", 4 * nmocap, K->nmquat);
+        for (int i = 0; K->mquat && i < K->nmquat / 4; i++) {
             double *q = K->mquat + 4 * i;
             double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
             if (l < 1e-15)
@@ -548,12 +579,14 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     }
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
-        if (K->qpos && K->nqpos != nq)
-            cs_mjcf_fail(c, K->line, "key", "qpos", "expects %d numbers (nq: the joints' "
-                         "positions in MuJoCo's layout), got %d", nq, K->nqpos);
-        if (K->qvel && K->nqvel != nv)
-            cs_mjcf_fail(c, K->line, "key", "qvel", "expects %d numbers (nv: the joints' "
-                         "velocities in MuJoCo's layout), got %d", nv, K->nqvel);
+        if (K->qpos && K->nqpos > nq)
+            cs_mjcf_fail(c, K->line, "key", "qpos", "expects at most %d numbers (nq: the "
+                         "joints' positions in MuJoCo's layout), got %d", nq, K->nqpos);
+        if (K->qvel && K->nqvel > nv)
+            cs_mjcf_fail(c, K->line, "key", "qvel", "expects at most %d numbers (nv: the "
+                         "joints' velocities in MuJoCo's layout), got %d", nv, K->nqvel);
+        if (K->qpos) K->qpos = key_pad(c, K->qpos, K->nqpos, nq, qpos0);
+        if (K->qvel) K->qvel = key_pad(c, K->qvel, K->nqvel, nv, NULL);
         for (int j = 0; K->qpos && j < nj; j++) {
             int t = c->jnt[j].s.type;
             if (t != CS_JNT_FREE && t != CS_JNT_BALL) continue;
@@ -564,12 +597,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
                 q[1] = q[2] = q[3] = 0;
                 continue;
             }
-            if (t == CS_JNT_BALL && fabs(l - 1) > 1e-6)
-                cs_mjcf_fail(c, K->line, "key", "qpos", "ball joint %d%s%s%s: quaternion "
-                             "(%g %g %g %g) is not of unit length", j,
-                             c->jnt[j].name ? " '" : "", c->jnt[j].name ? c->jnt[j].name : "",
-                             c->jnt[j].name ? "'" : "", q[0], q[1], q[2], q[3]);
-            for (int i = 0; i < 4; i++) q[i] /= l;
+            for (int i = 0; i < 4; i++) q[i] /= l; /* MuJoCo 3.12 normalises them all */
         }
         if (K->name)
             for (int j = 0; j < k; j++)
@@ -587,12 +615,14 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     for (int i = 0; i < nu; i++) aadr[i] = c->act[i].s.dyntype != CS_DYN_NONE ? na++ : -1;
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
-        if (K->ctrl && K->nctrl != nu)
-            cs_mjcf_fail(c, K->line, "key", "ctrl", "expects %d numbers (nu: one per actuator), "
-                         "got %d", nu, K->nctrl);
-        if (K->act && K->nact != na)
-            cs_mjcf_fail(c, K->line, "key", "act", "expects %d numbers (na: one per actuator "
-                         "with dynamics), got %d", na, K->nact);
+        if (K->ctrl && K->nctrl > nu)
+            cs_mjcf_fail(c, K->line, "key", "ctrl", "expects at most %d numbers (nu: one per "
+                         "actuator), got %d", nu, K->nctrl);
+        if (K->act && K->nact > na)
+            cs_mjcf_fail(c, K->line, "key", "act", "expects at most %d numbers (na: one per "
+                         "actuator with dynamics), got %d", na, K->nact);
+        if (K->ctrl) K->ctrl = key_pad(c, K->ctrl, K->nctrl, nu, NULL);
+        if (K->act) K->act = key_pad(c, K->act, K->nact, na, NULL);
     }
 
     /* the dof forest: a dof's parent is the previous dof of its body, else the last dof of
@@ -836,8 +866,9 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             if (i < 0) continue;
             double *kp = m->key_mpos + 3 * ((size_t)nmocap * k + i);
             double *kq = m->key_mquat + 4 * ((size_t)nmocap * k + i);
-            memcpy(kp, K->mpos ? K->mpos + 3 * i : m->body_pos + 3 * b, 3 * sizeof *kp);
-            memcpy(kq, K->mquat ? K->mquat + 4 * i : m->body_quat + 4 * b, 4 * sizeof *kq);
+            int gp = K->mpos && 3 * i + 3 <= K->nmpos, gq = K->mquat && 4 * i + 4 <= K->nmquat;
+            memcpy(kp, gp ? K->mpos + 3 * i : m->body_pos + 3 * b, 3 * sizeof *kp);
+            memcpy(kq, gq ? K->mquat + 4 * i : m->body_quat + 4 * b, 4 * sizeof *kq);
         }
     }
     for (int k = 0; k < c->nkey; k++) {
@@ -859,6 +890,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->actuator_forcelimited[i] = alim[3 * i + 1];
         m->actuator_actlimited[i] = alim[3 * i + 2];
         m->actuator_actearly[i] = A->actearly;
+        m->actuator_group[i] = A->group;
         memcpy(m->actuator_dynprm + CS_NDYN * i, A->dynprm, sizeof A->dynprm);
         memcpy(m->actuator_gainprm + CS_NGAIN * i, A->gainprm, sizeof A->gainprm);
         memcpy(m->actuator_biasprm + CS_NBIAS * i, A->biasprm, sizeof A->biasprm);

@@ -61,6 +61,7 @@ typedef struct {
     double ctrlrange[2], forcerange[2], actrange[2];
     double inheritrange;
     int actearly;
+    int group;            /* <option actuatorgroupdisable> disables groups 0..30 */
     int actdim;           /* -1: not given */
 } cs_aspec;
 
@@ -245,6 +246,7 @@ typedef struct {
     char *modelname;
     cs_option opt;
     int nconmax;
+    int size_nkey, size_line;           /* <size nkey>: at least this many keys */
     double stat_extent, stat_center[3]; /* <statistic>: extent 0, center NaN when not given */
     double vis_azimuth, vis_elevation;   /* <visual><global> */
 
@@ -321,6 +323,14 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m);
 int cs_mjcf_find_tendon(const cs_mjcf *c, const char *name);
 void cs_mjcf_default_tspec(cs_tspec *t);
 void cs_mjcf_default_espec(cs_espec *e);
+
+/* The loader's audit, for tests: every name an element's attribute check accepts as used
+ * (CS_AUDIT_ACCEPTED), then, after a successful load, every attribute of the file: read by the
+ * loader (CS_AUDIT_READ), noted as ignored (CS_AUDIT_IGNORED) or accepted and never read
+ * (CS_AUDIT_UNREAD: silently without effect, a loader bug). fn NULL: off. Process-wide. */
+enum { CS_AUDIT_ACCEPTED, CS_AUDIT_READ, CS_AUDIT_IGNORED, CS_AUDIT_UNREAD };
+typedef void (*cs_mjcf_audit_fn)(void *ctx, const char *elem, const char *attr, int what);
+void cs_mjcf_set_audit(cs_mjcf_audit_fn fn, void *ctx);
 
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);

@@ -146,6 +146,7 @@
     X(int, actuator_forcelimited, nu, 1) \
     X(int, actuator_actlimited, nu, 1) \
     X(int, actuator_actearly, nu, 1) \
+    X(int, actuator_group, nu, 1) \
     X(double, actuator_dynprm, nu, 10) \
     X(double, actuator_gainprm, nu, 10) \
     X(double, actuator_biasprm, nu, 10) \

@@ -369,6 +369,47 @@ static double csv_value(const char *path, long step, const char *name, int col)
 /* A motor (force = ctrl, ctrlrange -1..1) on a slide with gravity off: the recorded control is
  * the schedule's linear interpolation, the force that control clamped to the range. Before
  * the first row the first row's values, after the last the last's. */
+/* <option actuatorgroupdisable>, MuJoCo's meaning: an actuator whose group (0..30) is listed
+ * exerts no force (actuator_force 0) and its activation holds; the others act as before. Three
+ * wheels on vertical hinges (gravity exerts no torque on them), each with a motor of torque 1 on
+ * inertia I: the one in the disabled group (2, set through a class) stays at rest, the others
+ * turn at 1/I; a disabled integrator's activation stays at its key value. */
+START_TEST(test_actuator_group_disable)
+{
+    const char *xml =
+        "<mujoco><option actuatorgroupdisable='2 5'/><default><default class='off'>"
+        "<motor group='2'/></default></default><worldbody>"
+        "<body><joint name='a' axis='0 0 1'/><geom type='cylinder' size='0.1 0.02' mass='1'/></body>"
+        "<body pos='1 0 0'><joint name='b' axis='0 0 1'/><geom type='cylinder' size='0.1 0.02' mass='1'/></body>"
+        "<body pos='2 0 0'><joint name='c' axis='0 0 1'/><geom type='cylinder' size='0.1 0.02' mass='1'/></body>"
+        "</worldbody><actuator><motor joint='a' group='1'/><motor class='off' joint='b'/>"
+        "<intvelocity joint='c' group='5' kp='10' actrange='-1 1'/></actuator>"
+        "<keyframe><key act='0.5' ctrl='1 1 1'/></keyframe></mujoco>";
+    cs_model *m = load_string(xml);
+    ck_assert_int_eq(m->opt.disableactuator, (1 << 2) | (1 << 5));
+    ck_assert_int_eq(m->actuator_group[1], 2);
+    cs_data *d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+    const double I = 0.5 * 1 * 0.1 * 0.1; /* a disc's inertia about its axis */
+    for (int k = 0; k < 100; k++) cs_step(m, d);
+    double t = 100 * m->opt.timestep;
+    ck_assert_double_eq_tol(d->actuator_force[0], 1, 1e-12);
+    ck_assert_double_eq(d->actuator_force[1], 0);
+    ck_assert_double_eq(d->actuator_force[2], 0);
+    ck_assert_double_eq_tol(d->qvel[0], t / I, 1e-9 * t / I);
+    ck_assert_double_eq(d->qvel[1], 0);
+    ck_assert_double_eq(d->qvel[2], 0);
+    ck_assert_double_eq(d->act[0], 0.5);
+    cs_free_data(d);
+    cs_free_model(m);
+    /* groups outside 0..30 are never disabled; a group list outside 0..30 is refused */
+    char err[512];
+    ck_assert_ptr_null(cs_load_xml_string("<mujoco><option actuatorgroupdisable='31'/></mujoco>",
+                                          "bad.xml", NULL, err, sizeof err));
+    ck_assert_msg(strstr(err, "bad.xml:1:") && strstr(err, "0 to 30"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_ctrl_schedule)
 {
     char dir[] = "/tmp/cs_ctrl_XXXXXX";
@@ -436,6 +477,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_implicitfast_stiff_damping);
     tcase_add_test(tc, test_rk4_energy);
     tcase_add_test(tc, test_ctrl_schedule);
+    tcase_add_test(tc, test_actuator_group_disable);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -190,7 +190,7 @@ START_TEST(detect_order_params_pairs)
     cs_pose p[3];
     tc_pose(&p[0], 0, 0, 0.1 - 0.001, NULL);
     tc_pose(&p[1], 0, 0, 0, NULL);
-    tc_pose(&p[2], 5, 0, 0.1 + 0.015, NULL); /* above the plane within the margin */
+    tc_pose(&p[2], 5, 0, 0.1 + 0.025, NULL); /* above the plane, in the gap beyond the margin */
     char err[200];
     cs_collision *c = cs_collision_create(g, 3, NULL, 0, NULL, 0, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(c);
@@ -204,17 +204,20 @@ START_TEST(detect_order_params_pairs)
     ck_assert_int_eq(con[0].pair, -1);
     ck_assert_double_eq_tol(con[0].dist, -0.001, 1e-12);
     ck_assert_double_eq_tol(con[0].frame[2], 1, 1e-15);
-    ck_assert_double_eq(con[0].margin, 0.02); /* max of the margins */
+    /* MuJoCo 3.12: the sums of the two geoms' margins and gaps */
+    ck_assert_double_eq_tol(con[0].margin, 0.03, 1e-17);
     ck_assert_double_eq(con[0].gap, 0.005);
-    ck_assert(cs_contact_active(&con[0])); /* -0.001 < 0.02 - 0.005 */
+    ck_assert(cs_contact_active(&con[0])); /* -0.001 < 0.03 */
     ck_assert_int_eq(con[0].dim, 3);
     ck_assert_double_eq_tol(con[0].friction[2], 0.005, 1e-15);
     for (int k = 1; k < 5; k++) {
         ck_assert_int_eq(con[k].geom1, 1);
         ck_assert_int_eq(con[k].geom2, 2);
-        ck_assert_double_eq_tol(con[k].dist, 0.015, 1e-12);
+        ck_assert_double_eq_tol(con[k].dist, 0.025, 1e-12);
+        ck_assert_double_eq(con[k].margin, 0.02);
         ck_assert_double_eq(con[k].gap, 0.01);
-        ck_assert(!cs_contact_active(&con[k])); /* 0.015 >= 0.02 - 0.01: kept out by the gap */
+        /* detected (0.025 <= 0.02 + 0.01), no force: beyond the margin 0.02 */
+        ck_assert(!cs_contact_active(&con[k]));
     }
     /* too small an output array: the rest is counted */
     n = cs_collision_detect(c, p, con, 3, &dropped);
@@ -416,7 +419,7 @@ static void broad_scene(double sx, double sy, uint64_t seed)
     for (int k = 0; k < m; k++) {
         ck_assert_mem_eq(&con[k], &con2[k], sizeof con[k]);
         ck_assert(tc_frame_error(con[k].frame) < 1e-12);
-        ck_assert(con[k].dist <= con[k].margin);
+        ck_assert(con[k].dist <= con[k].margin + con[k].gap);
         ck_assert_int_le(g[con[k].geom1].type, g[con[k].geom2].type);
         if (con[k].pair >= 0)
             continue;

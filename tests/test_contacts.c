@@ -119,12 +119,12 @@ START_TEST(test_flat_manifolds)
 }
 END_TEST
 
-/* Margin and gap: detected within the margin, solved only within margin - gap. */
+/* Margin and gap (MuJoCo 3.12): detected within margin + gap, solved only within the margin. */
 START_TEST(test_margin_gap)
 {
     char err[1024];
     cs_model *m = cs_load_xml_string(
-        "<mujoco><worldbody><geom name='floor' type='plane' size='1 1 1' margin='0.02' gap='0.01'/>"
+        "<mujoco><worldbody><geom name='floor' type='plane' size='1 1 1' margin='0.01' gap='0.01'/>"
         "<body name='a' pos='0 0 0.115'><freejoint/><geom name='a' size='0.1'/></body>"
         "<body name='b' pos='1 0 0.105'><freejoint/><geom name='b' size='0.1'/></body>"
         "<body name='c' pos='2 0 0.125'><freejoint/><geom name='c' size='0.1'/></body>"
@@ -134,7 +134,7 @@ START_TEST(test_margin_gap)
     cs_forward(m, d);
     int first;
     double mind;
-    /* a: dist 0.015 < margin 0.02 but > margin - gap 0.01: detected, kept out */
+    /* a: dist 0.015 < margin + gap 0.02 but > margin 0.01: detected, kept out */
     ck_assert_int_eq(find(d, m, "floor", "a", &first, &mind), 1);
     ck_assert_int_eq(d->contact[first].exclude, 1);
     ck_assert_int_eq(d->contact[first].zone, CS_CZONE_NONE);
@@ -142,8 +142,119 @@ START_TEST(test_margin_gap)
     /* b: dist 0.005 < 0.01: in the solver */
     ck_assert_int_eq(find(d, m, "floor", "b", &first, &mind), 1);
     ck_assert_int_eq(d->contact[first].exclude, 0);
-    /* c: dist 0.025 beyond the margin: no contact */
+    /* c: dist 0.025 beyond margin + gap: no contact */
     ck_assert_int_eq(find(d, m, "floor", "c", &first, &mind), 0);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
+/* MuJoCo's impedance of solimp (d0, dmax, width, mid, power) at depth x below the margin */
+static double impedance_at(const double si[5], double x)
+{
+    double r = x / si[2], y;
+    if (r >= 1) return si[1];
+    if (r <= si[3]) y = pow(r, si[4]) / pow(si[3], si[4] - 1);
+    else y = 1 - pow(1 - r, si[4]) / pow(1 - si[3], si[4] - 1);
+    return si[0] + y * (si[1] - si[0]);
+}
+
+/* Resting depth below the margin of a frictionless body on a plane, from MuJoCo's soft
+ * contact: at rest (v = 0, a = 0) the row's force f = m g must equal aref / R with
+ * aref = K imp x and R = (1 - imp)/imp / m (diagApprox = 1/m for a row through the centre of
+ * mass), so g (1 - imp) = K imp^2 x; K = 1/(dmax^2 timeconst^2 dampratio^2). */
+static double rest_depth(double g, const double solref[2], const double si[5])
+{
+    double K = 1 / (si[1] * si[1] * solref[0] * solref[0] * solref[1] * solref[1]);
+    double lo = 0, hi = 0.1;
+    for (int it = 0; it < 200; it++) {
+        double x = 0.5 * (lo + hi), imp = impedance_at(si, x);
+        if (K * imp * imp * x - g * (1 - imp) > 0) hi = x; else lo = x;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* MuJoCo 3.12 sums the two geoms' margins (and gaps): a sphere with margin 0.01 on a plane
+ * with margin 0.01 rests on a contact whose margin is 0.02, at the soft contact's depth below
+ * that margin; with 0.03 on the sphere, 0.04. (The larger of the two would give 0.01 and 0.03.)
+ * Against MuJoCo 3.12.0 itself the first rests at 0.119632818157 m, as here. */
+START_TEST(test_margin_sum_rest)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml_string(
+        "<mujoco><worldbody>"
+        "<geom name='floor' type='plane' size='5 5 1' margin='0.01' condim='1'/>"
+        "<body name='a' pos='0 0 0.2'><freejoint/><geom name='a' size='0.1' margin='0.01' condim='1'/></body>"
+        "<body name='b' pos='1 0 0.2'><freejoint/><geom name='b' size='0.1' margin='0.03' condim='1'/></body>"
+        "<body name='c' pos='2 0 0.2'><freejoint/>"
+        "<geom name='c' size='0.1' margin='-0.015' gap='0.02' condim='1'/></body>"
+        "</worldbody></mujoco>", "margin_sum.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    cs_data *d = cs_make_data(m);
+    for (int k = 0; k < 1500; k++) cs_step(m, d); /* 3 s: at rest */
+    const double sr[2] = {0.02, 1}, si[5] = {0.9, 0.95, 0.001, 0.5, 2};
+    double x = rest_depth(9.81, sr, si);
+    /* c: a negative margin (MuJoCo 3.12: a shrunk surface) sums to 0.01 - 0.015 = -0.005, so
+     * the sphere rests that much deeper than at margin 0 */
+    const char *name[3] = {"a", "b", "c"};
+    const double want_margin[3] = {0.02, 0.04, -0.005};
+    for (int i = 0; i < 3; i++) {
+        int first;
+        double mind;
+        ck_assert_int_eq(find(d, m, "floor", name[i], &first, &mind), 1);
+        ck_assert_double_eq_tol(d->contact[first].margin, want_margin[i], 1e-15);
+        ck_assert_int_eq(d->contact[first].exclude, 0);
+        double z = d->qpos[7 * i + 2];
+        printf("sphere %s: centre %.9f m, MuJoCo's rule %.9f m (depth %.3g below margin %g)\n",
+               name[i], z, 0.1 + want_margin[i] - x, x, want_margin[i]);
+        ck_assert_double_eq_tol(z, 0.1 + want_margin[i] - x, 1e-7);
+        ck_assert_double_eq_tol(d->qvel[6 * i + 2], 0, 1e-7);
+    }
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
+/* A contact whose normal no dof can move (Gymnasium's point: x and y slides and a z hinge, here
+ * sunk 1 cm into the floor) still pushes, as MuJoCo's soft rows do: with J_n = 0 the row's
+ * A is 0, so its force is aref / R = K imp depth / ((1 - imp)/imp diagApprox), diagApprox the
+ * body's translational invweight0 (imp = dmax = 0.95 beyond the width 0.001). Gymnasium's
+ * own pose, sphere touching at distance 0 with margin 0, is kept out by the margin in MuJoCo
+ * 3.12 as here (dist >= margin). */
+START_TEST(test_normal_without_dofs)
+{
+    char err[1024];
+    const char *fmt =
+        "<mujoco><worldbody><geom name='floor' type='plane' size='40 40 40'/>"
+        "<body name='torso'><geom name='ball' pos='0 0 %s' size='0.5' condim='1' density='100'/>"
+        "<joint name='x' type='slide' axis='1 0 0'/><joint name='y' type='slide' axis='0 1 0'/>"
+        "<joint name='rot' axis='0 0 1'/></body></worldbody>"
+        "<keyframe><key qvel='1 0.5 0'/></keyframe></mujoco>";
+    char xml[1024];
+    snprintf(xml, sizeof xml, fmt, "0.49");
+    cs_model *m = cs_load_xml_string(xml, "point.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    cs_data *d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+    cs_forward(m, d);
+    ck_assert_int_eq(d->ncon, 1);
+    const cs_contact *c = &d->contact[0];
+    ck_assert_int_ge(c->efc_address, 0);
+    double K = 1 / (0.95 * 0.95 * 0.02 * 0.02), imp = 0.95;
+    double R = (1 - imp) / imp * m->body_invweight0[2];
+    double want = K * imp * 0.01 / R;
+    printf("normal force without dofs along it: %.12g N, MuJoCo's rule %.12g N\n", c->force[0], want);
+    ck_assert_double_eq_tol(c->force[0], want, 1e-9 * want);
+    cs_free_data(d);
+    cs_free_model(m);
+    snprintf(xml, sizeof xml, fmt, "0.5");
+    m = cs_load_xml_string(xml, "point.xml", NULL, err, sizeof err);
+    d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+    for (int k = 0; k < 1000; k++) cs_step(m, d);
+    ck_assert_int_eq(d->ncon, 1);
+    ck_assert_int_eq(d->contact[0].exclude, 1);
+    ck_assert_double_eq_tol(d->qpos[0], 1000 * m->opt.timestep, 1e-12); /* slides freely */
     cs_free_data(d);
     cs_free_model(m);
 }
@@ -269,6 +380,8 @@ int main(void)
     tcase_add_test(tc, test_every_pair_type);
     tcase_add_test(tc, test_flat_manifolds);
     tcase_add_test(tc, test_margin_gap);
+    tcase_add_test(tc, test_margin_sum_rest);
+    tcase_add_test(tc, test_normal_without_dofs);
     tcase_add_test(tc, test_contact_csv);
     tcase_add_test(tc, test_solver_csv);
     tcase_add_test(tc, test_pgs_blocks);

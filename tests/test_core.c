@@ -158,10 +158,45 @@ START_TEST(test_tower_default_pgs)
 }
 END_TEST
 
+/* MuJoCo's stat.meaninertia scales the solvers' stopping rules (1 / (meaninertia nv)): the
+ * box stack under PGS takes as many sweeps with meaninertia given as the mean of diag(M) at
+ * qpos0 (the rule when it is not given) as without it, and fewer with a meaninertia a
+ * million times larger (the same improvement then counts as a million times smaller). */
+START_TEST(test_meaninertia)
+{
+    int it[3];
+    for (int v = 0; v < 3; v++) {
+        cs_model *m = load(CS_SCENES "/box_stack.xml", "pgs", 1);
+        double mi = 0;
+        for (int i = 0; i < m->nv; i++) mi += m->dof_M0[i] / m->nv;
+        m->opt.meaninertia = v == 0 ? 0 : v == 1 ? mi : 1e6 * mi;
+        cs_data *d = cs_make_data(m);
+        it[v] = 0;
+        for (int k = 0; k < 200; k++) {
+            cs_step(m, d);
+            it[v] += d->solver.iterations;
+        }
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+    printf("PGS sweeps over 200 steps: %d (qpos0 rule), %d (given the same), %d (x 1e6)\n", it[0],
+           it[1], it[2]);
+    ck_assert_int_eq(it[0], it[1]);
+    ck_assert_int_lt(it[2], it[0]);
+    /* <statistic meaninertia> sets it */
+    char err[256];
+    cs_model *m = cs_load_xml_string("<mujoco><statistic meaninertia='2.5'/><worldbody/></mujoco>",
+                                     "stat.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_double_eq(m->opt.meaninertia, 2.5);
+    cs_free_model(m);
+}
+END_TEST
+
 /* <flag override="enable">: the o_ parameters replace every contact's own. The slide scene's
  * box (friction 0.5 on a slope with tan = 0.55) slides; with o_friction 1 it sticks (but for
- * the soft model's creep), and
- * o_margin sets the contacts' margin. */
+ * the soft model's creep), o_friction is floored at mjMINMU as in MuJoCo's mj_assignFriction,
+ * and o_margin sets the contacts' margin. */
 START_TEST(test_override)
 {
     double y[2];
@@ -170,7 +205,7 @@ START_TEST(test_override)
         char err[256];
         if (ov) {
             ck_assert_int_eq(cs_option_set(&m->opt, "flag.override", "enable", err, sizeof err), 0);
-            ck_assert_int_eq(cs_option_set(&m->opt, "o_friction", "1 1 0.005 0.0001 0.0001", err, sizeof err), 0);
+            ck_assert_int_eq(cs_option_set(&m->opt, "o_friction", "1 1 0 0.0001 0.0001", err, sizeof err), 0);
             ck_assert_int_eq(cs_option_set(&m->opt, "o_margin", "0.003", err, sizeof err), 0);
         }
         cs_data *d = cs_make_data(m);
@@ -182,6 +217,8 @@ START_TEST(test_override)
         ck_assert_int_gt(d->ncon, 0);
         for (int i = 0; i < d->ncon; i++) {
             ck_assert_double_eq(d->contact[i].friction[0], ov ? 1 : 0.5);
+            /* an override's 0 is floored as every friction coefficient (MuJoCo's mjMINMU) */
+            if (ov) ck_assert_double_eq(d->contact[i].friction[2], 1e-5);
             ck_assert_double_eq(d->contact[i].margin, ov ? 0.003 : 0);
         }
         cs_free_data(d);
@@ -278,6 +315,7 @@ static Suite *core_suite(void)
     tcase_add_test(t, test_contact_force);
     tcase_add_test(t, test_tower_default_pgs);
     tcase_add_test(t, test_override);
+    tcase_add_test(t, test_meaninertia);
     tcase_add_test(t, test_flag_island);
     tcase_add_test(t, test_flag_energy);
     tcase_add_test(t, test_flag_multiccd);

@@ -427,6 +427,124 @@ START_TEST(test_key_zero_quat)
 }
 END_TEST
 
+static cs_model *load_str(const char *xml)
+{
+    char err[512];
+    cs_model *m = cs_load_xml_string(xml, "lenient.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+/* What MuJoCo 3.12 reads with fewer numbers than the attribute holds (its read table marks
+ * them inexact: the given numbers replace the first ones, the rest keep the default or the
+ * class's value): solref, solimp and their limit, friction and option forms, polycoef, and
+ * stiffness and damping whose higher-order terms are 0. */
+START_TEST(test_short_attributes)
+{
+    cs_model *m = load_str(
+        "<mujoco><default><geom solref='0.03 0.7'/><default class='b'><geom solimp='0.8'/></default>"
+        "</default><option o_solref='0.05'/><worldbody>"
+        "<geom name='a' type='plane' size='1 1 0.1' solref='0.05'/>"
+        "<body><joint name='h1' solreflimit='0.1' range='-1 1' stiffness='10 0' damping='2 0 0'/>"
+        "<geom class='b' size='0.1'/>"
+        "<body pos='0 0 -0.3'><joint name='h2'/><geom size='0.1'/></body></body>"
+        "</worldbody><tendon><fixed name='t' stiffness='100 0'><joint joint='h1' coef='1'/></fixed>"
+        "</tendon><equality><joint joint1='h1' joint2='h2' polycoef='0.3'/></equality></mujoco>");
+    ck_assert_double_eq(m->geom_solref[0], 0.05);
+    ck_assert_double_eq(m->geom_solref[1], 0.7); /* the class's */
+    ck_assert_double_eq(m->geom_solref[2], 0.03);
+    const double si[5] = {0.8, 0.95, 0.001, 0.5, 2}; /* the rest: MuJoCo's defaults */
+    for (int i = 0; i < 5; i++) ck_assert_double_eq(m->geom_solimp[5 + i], si[i]);
+    ck_assert_double_eq(m->jnt_solref[0], 0.1);
+    ck_assert_double_eq(m->jnt_solref[1], 1);
+    ck_assert_double_eq(m->opt.o_solref[0], 0.05);
+    ck_assert_double_eq(m->opt.o_solref[1], 1);
+    ck_assert_double_eq(m->jnt_stiffness[0], 10);
+    ck_assert_double_eq(m->dof_damping[0], 2);
+    ck_assert_double_eq(m->tendon_stiffness[0], 100);
+    const double pc[5] = {0.3, 1, 0, 0, 0}; /* the default 0 1 0 0 0 after the given 0.3 */
+    for (int i = 0; i < 5; i++) ck_assert_double_eq(m->eq_data[i], pc[i]);
+    cs_free_model(m);
+    /* MuJoCo 3.12's attributes that change nothing here: sleeping's threshold and a body's
+     * sleep policy (sleeping is refused), a body's simple (storage only), <attach>'s name
+     * conflicts (refused), diagexact at its default */
+    m = load_str("<mujoco><compiler conflict='merge'/><option sleep_tolerance='0.01'>"
+                 "<flag diagexact='disable'/></option><worldbody><body sleep='never' simple='false'>"
+                 "<freejoint/><geom size='0.1'/></body></worldbody></mujoco>");
+    cs_free_model(m);
+}
+END_TEST
+
+/* <joint> and <freejoint> inside a <frame>: the frame's pose carries the joint's position and
+ * axis into the body, as MuJoCo's compiler does; the model is the one with the joint written
+ * in the body's frame */
+START_TEST(test_joint_in_frame)
+{
+    const char *body = "<mujoco><worldbody><body pos='0 0 1'>%s<geom size='0.05' pos='0.3 0 0'/>"
+                       "</body></worldbody></mujoco>";
+    char a[512], b[512];
+    snprintf(a, sizeof a, body, "<frame pos='0.1 0 0' euler='0 0 90'><joint type='hinge' "
+             "pos='0.2 0 0' axis='1 0 0'/></frame>");
+    snprintf(b, sizeof b, body, "<joint type='hinge' pos='0.1 0.2 0' axis='0 1 0'/>");
+    cs_model *ma = load_str(a), *mb = load_str(b);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_double_eq_tol(ma->jnt_pos[i], mb->jnt_pos[i], 1e-15);
+        ck_assert_double_eq_tol(ma->jnt_axis[i], mb->jnt_axis[i], 1e-15);
+    }
+    cs_data *da = cs_make_data(ma), *db = cs_make_data(mb);
+    for (int k = 0; k < 200; k++) {
+        cs_step(ma, da);
+        cs_step(mb, db);
+    }
+    ck_assert(fabs(da->qpos[0]) > 0.1); /* it swings */
+    ck_assert_double_eq_tol(da->qpos[0], db->qpos[0], 1e-12);
+    cs_free_data(da);
+    cs_free_data(db);
+    cs_free_model(ma);
+    cs_free_model(mb);
+    snprintf(a, sizeof a, body, "<frame pos='0.1 0 0'><freejoint/></frame>");
+    ma = load_str(a);
+    ck_assert_int_eq(ma->nq, 7);
+    ck_assert_double_eq(ma->qpos0[2], 1);
+    cs_free_model(ma);
+}
+END_TEST
+
+/* Keys as MuJoCo 3.12 completes them (mjCModel::ExpandKeyframe): a short qpos from qpos0, a
+ * short qvel, ctrl or act with 0, a ball's quaternion normalised; <size nkey> adds keys at
+ * the defaults (qpos0, time 0) */
+START_TEST(test_short_keys)
+{
+    cs_model *m = load_str(
+        "<mujoco><compiler angle='radian'/><size nkey='3'/><worldbody>"
+        "<body pos='0 0 1'><freejoint/><geom size='0.1'/></body>"
+        "<body><joint name='h' ref='0.25'/><geom size='0.1'/></body>"
+        "<body><joint name='s' type='ball'/><geom size='0.1'/></body>"
+        "</worldbody><actuator><motor joint='h'/><motor joint='h'/></actuator>"
+        "<keyframe><key time='2' qpos='0.5 0 2' qvel='1 2' ctrl='3'/>"
+        "<key qpos='0 0 1 1 0 0 0 0.25 2 0 0 0'/></keyframe></mujoco>");
+    ck_assert_int_eq(m->nkey, 3);
+    ck_assert_int_eq(m->nq, 12);
+    ck_assert_int_eq(m->nv, 10);
+    const double q0[12] = {0.5, 0, 2, 1, 0, 0, 0, 0.25, 1, 0, 0, 0};
+    for (int i = 0; i < 12; i++) ck_assert_double_eq(m->key_qpos[i], q0[i]);
+    ck_assert_double_eq(m->key_qvel[0], 1);
+    ck_assert_double_eq(m->key_qvel[1], 2);
+    for (int i = 2; i < 10; i++) ck_assert_double_eq(m->key_qvel[i], 0);
+    ck_assert_double_eq(m->key_ctrl[0], 3);
+    ck_assert_double_eq(m->key_ctrl[1], 0);
+    ck_assert_double_eq(m->key_qpos[12 + 8], 1); /* (2 0 0 0) normalised */
+    for (int i = 0; i < 12; i++) ck_assert_double_eq(m->key_qpos[24 + i], m->qpos0[i]);
+    ck_assert_double_eq(m->key_time[2], 0);
+    cs_data *d = cs_make_data(m);
+    ck_assert_int_eq(cs_reset_key(m, d, 0), 0);
+    ck_assert_double_eq(d->qvel[1], 2);
+    ck_assert_double_eq(d->qpos[7], 0.25);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 /* A primitive with a mesh attribute is fitted to it as MuJoCo's compiler does: a mesh that
  * is a 0.1 x 0.2 x 0.3 (half sizes) box, offset by (1, 0, 0): its inertia box is itself, so
  * a capsule gets radius (0.1 + 0.2) / 2 and half-length 0.3 - 0.15 / 2; with fitaabb it
@@ -590,6 +708,9 @@ static Suite *suite(void)
     tcase_add_test(t, test_mesh_assets);
     tcase_add_test(t, test_camera_framing);
     tcase_add_test(t, test_key_zero_quat);
+    tcase_add_test(t, test_short_attributes);
+    tcase_add_test(t, test_joint_in_frame);
+    tcase_add_test(t, test_short_keys);
     tcase_add_test(t, test_fit_to_mesh);
     tcase_add_test(t, test_missing_file);
     tcase_add_test(t, test_mutation_fuzz);
