@@ -15,6 +15,12 @@ typedef struct {
 extern const cs_command cs_cmd_run, cs_cmd_view, cs_cmd_info, cs_cmd_bench, cs_cmd_cone,
     cs_cmd_sweep, cs_cmd_plot, cs_cmd_figure;
 
+/* `view` is a program of its own, conesim-view (view.c), which conesim execs (view_exec.c):
+ * only it loads GL, GLFW and FFmpeg, so the other commands start as fast as a plain C
+ * program. Both print the same help (view_help.c). */
+extern const char cs_view_synopsis[], cs_view_help[];
+int cs_view_main(int argc, char **argv); /* argv[0] is the program or command name */
+
 /* Exit codes fixed by the README. */
 enum {
     CS_EXIT_OK = 0,

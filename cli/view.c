@@ -1,5 +1,6 @@
 /* conesim view: the interactive viewer, and `--screenshot` (one off-screen frame to a PNG).
- * Option handling follows run.c; the sim -> render adapter is view_adapter.c. */
+ * Option handling follows run.c; the sim -> render adapter is view_adapter.c. Built into
+ * conesim-view, which conesim execs (view_exec.c); the texts of `help view` are view_help.c. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -396,7 +397,7 @@ static int video(cs_view *v, const view_opts *o, const cs_camera *cam, double h)
     return cs_view_video(v, &vo);
 }
 
-static int run_view(int argc, char **argv)
+int cs_view_main(int argc, char **argv)
 {
     view_opts o;
     memset(&o, 0, sizeof o);
@@ -517,62 +518,3 @@ done:
     cs_free_model(m);
     return rc;
 }
-
-const cs_command cs_cmd_view = {
-    "view", "view SCENE [options]: interactive viewer, --screenshot FILE.png, --video FILE.mp4",
-    "usage: conesim view SCENE [options]\n\n"
-    "Opens a window on the scene (OpenGL 3.3) and runs it in real time, or with\n"
-    "--screenshot renders one frame off-screen into a PNG and exits, or with --video\n"
-    "renders frames off-screen (EGL: no X server needed) into an H.264 video and exits.\n\n"
-    "  --overlay LIST     comma list of contacts, forces, cones, frames, joints, wireframe,\n"
-    "                     hud, controls, or none (default contacts,forces; the window adds\n"
-    "                     the HUD and the control panel)\n"
-    "  --camera AZ,EL,DIST[,X,Y,Z]\n"
-    "                     free camera: azimuth and elevation (degrees), distance (m),\n"
-    "                     look-at point (default: MuJoCo's 90,-45,1.5 x extent at the centre)\n"
-    "  --width W --height H  window or image size in pixels (default 1280x720, at most 8192)\n"
-    "  --key K|none       initial keyframe (default: the first keyframe, if any)\n"
-    "  --screenshot FILE.png  step, render one frame off-screen, write the PNG, exit\n"
-    "  --video FILE.mp4   a video of the simulation (or of --replay): a frame every 1/fps\n"
-    "                     of simulated time, H.264 (libx264); .mkv names give Matroska\n"
-    "  --fps N            video frames per simulated second (default 30)\n"
-    "  --steps N | --duration SECONDS\n"
-    "                     steps before the screenshot (default 0), or before the window opens;\n"
-    "                     with --video the video's length (default 5 s; replay: all of it)\n"
-    "  --replay FILE.csv  play a `run --record` trajectory instead of simulating (Left/Right\n"
-    "                     scrub; --steps counts recorded frames); contacts and forces are\n"
-    "                     recomputed from each recorded state\n"
-    "  --ctrl FILE.csv    controls over time, as for run (header time,NAME,...); the panel\n"
-    "                     shows those actuators as driven by it\n"
-    "  --dump-ctrl FILE.csv  at exit write actuator,ctrl: the controls as they are then\n"
-    "                     (scripted checks of the control panel)\n"
-    "  --paused           open the window paused\n"
-    "  --frames N         close the window after N frames (scripted runs)\n"
-    "  --timestep DT      overrides <option timestep>\n"
-    "  --contact soft|coulomb the contact model to start with (M switches it)\n"
-    "  --solver pgs|cg|newton, --cone elliptic|pyramidal, --iterations N, --tolerance X\n"
-    "                     override the <option> attributes of the same name\n"
-    "  --set NAME=VALUE   override any option attribute, e.g. option.impratio=10\n"
-    "  --threads N        threads for the contact islands (default 0 = all cores)\n\n"
-    "Keys: Space pause/run, Right one step (replay: one frame), Left one frame back\n"
-    "(replay), Backspace reset, + / - slow motion (x2, down to 1/64), C contact points,\n"
-    "F contact forces, K friction cone, R contact frames, J joints, W wireframe, H HUD,\n"
-    "M contact model (soft <-> coulomb, from the next step on; the HUD names it),\n"
-    "] / [ next or previous contact for the cone overlay, Tab control panel, 0 all\n"
-    "controls to 0, Esc quit.\n"
-    "The control panel (top right, when the scene has actuators) has one slider per\n"
-    "actuator over its ctrlrange (-1..1 when not limited): drag it to set the control;\n"
-    "\"clear\" (or 0) sets all to 0 (clamped to ctrlrange).\n"
-    "The joints overlay draws each hinge's axis and, when limited, its range as an arc with\n"
-    "the current angle; a slide's axis, range and position; a ball joint's pivot. Positions\n"
-    "are green inside the range and magenta at or beyond a limit.\n"
-    "Mouse: left drag orbit, right drag pan, scroll zoom, double-click a body to track it\n"
-    "(or a contact to select it), right double-click clears, Ctrl+left drag pulls a body\n"
-    "with a spring (a jointed link turns about its joints; bodies fixed to the world stay).\n\n"
-    "Exit codes: 0 ok, 1 diverged (a warning names the step), 2 bad command line, 3 bad\n"
-    "scene or replay file (FILE:LINE: message), 4 the PNG or video cannot be written (no\n"
-    "partial file is left), 5 no OpenGL 3.3 context (neither EGL nor a display; the\n"
-    "window needs a display: xvfb-run -a), 6 out of memory, 130/143 interrupted while\n"
-    "stepping for a screenshot or a video.\n",
-    run_view,
-};

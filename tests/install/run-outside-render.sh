@@ -22,3 +22,10 @@ LD_LIBRARY_PATH=$libdir DISPLAY= "$tmp/outside_render" "$src/scenes/incline_slid
   "$tmp/out.mp4" || rc=$?
 [ "$rc" -eq 0 ] || exit "$rc"
 [ -s "$tmp/out.mp4" ] || { echo "no video written" >&2; exit 1; }
+# the installed conesim finds the installed conesim-view (PREFIX/libexec): a missing scene is
+# conesim-view's exit 3, where no conesim-view would be 5
+conesim=$(find "$root" -path '*/bin/conesim')
+rc=0
+LD_LIBRARY_PATH=$libdir DISPLAY= "$conesim" view "$tmp/none.xml" 2>"$tmp/view.err" || rc=$?
+[ "$rc" -eq 3 ] || { cat "$tmp/view.err" >&2; echo "installed conesim view: exit $rc, not 3" >&2; exit 1; }
+echo "installed conesim view runs $(find "$root" -name conesim-view | sed "s|^$root||")"
