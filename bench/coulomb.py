@@ -3,7 +3,7 @@
 height of a stack.
 
 usage: python3 bench/coulomb.py [--rounds R] [--duration T] [--conesim PATH] [--csv FILE]
-                                [--plot FILE.png] [SCENE.xml ...]
+                                [--plot FILE.png] [--soft-solver S] [SCENE.xml ...]
        python3 bench/coulomb.py --from-csv FILE [--plot FILE.png]   (table and plot again)
 
 Default scenes: the stack-height series (bench/tower_5, _10, _20, _40), scenes/box_stack,
@@ -42,11 +42,12 @@ DEFAULT = ([os.path.join(HERE, t + ".xml") for t in TOWERS] +
                                                       "boxes_bin_100", "mixed_pile_512")])
 
 
-def bench(exe, scene, duration):
+def bench(exe, scene, duration, soft_solver):
     """{'soft': (cpu per step us, iterations mean), 'coulomb': ...} from one bench run"""
+    extra = ["--solver", soft_solver] if soft_solver else []
     with tempfile.NamedTemporaryFile(suffix=".csv") as tmp:
         subprocess.run([exe, "bench", scene, "--duration", str(duration), "--no-stages",
-                        "--contact", "both", "--threads", "1", "--csv", tmp.name],
+                        "--contact", "both", "--threads", "1", "--csv", tmp.name] + extra,
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         out = {}
         for row in csv.DictReader(open(tmp.name)):
@@ -109,6 +110,8 @@ def main():
     ap.add_argument("--csv")
     ap.add_argument("--plot")
     ap.add_argument("--from-csv")
+    ap.add_argument("--soft-solver", help="pgs|newton|cg: the soft model's solver in every "
+                    "scene (default: each scene's own; the Coulomb model has its own methods)")
     a = ap.parse_args()
     if a.from_csv:
         rows = []
@@ -126,7 +129,7 @@ def main():
     iters = {}
     for _ in range(a.rounds):
         for s in scenes:
-            r = bench(a.conesim, s, a.duration)
+            r = bench(a.conesim, s, a.duration, a.soft_solver)
             for model in ("soft", "coulomb"):
                 cells[s][model].append(r[model][0])
                 iters[(s, model)] = r[model][1]

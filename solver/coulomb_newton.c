@@ -32,7 +32,7 @@
 
 /* R = PROX_EPS times the row's diagonal approximation of A (MuJoCo's diagApprox). Smaller
  * contracts faster but makes the inner problem stiffer, and Newton's iterations on a stiff
- * soft problem grow (zones change along each line); 1e-3 keeps both low on the stacks,
+ * soft problem grow (zones change along each line); 1e-4 keeps both low on the stacks,
  * chains and robots of bench/ */
 #define PROX_EPS 1e-4
 /* the inner Newton stops at this fraction of the tolerance: its own rule (the scaled cost's
