@@ -299,10 +299,11 @@ class Model:
         raise TypeError("use conesim.Model.from_xml_path(path) or from_xml_string(xml)")
 
     @classmethod
-    def _wrap(cls, ptr):
+    def _wrap(cls, ptr, source):
         self = object.__new__(cls)
         self._ptr = ptr
         self._frozen = False
+        self._source = source  # what it was compiled from, for pickle
         self._fields = _fields(lambda k, f: lib.cs_model_field(ptr, k, f))
         self._opt_fields = _fields(lambda k, f: lib.cs_option_field(self._optptr(), k, f))
         self.opt = Option(self)
@@ -316,16 +317,16 @@ class Model:
         if not isinstance(path, (str, bytes, os.PathLike)):
             raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
         err = ctypes.create_string_buffer(_ERRSZ)
-        items = list((edits or {}).items())
-        names = (_lib.S * (len(items) + 1))(*[str(k).encode() for k, _ in items])
-        values = (_lib.S * (len(items) + 1))(*[
-            (" ".join(repr(float(x)) for x in v) if np.ndim(v) else
-             v if isinstance(v, str) else repr(float(v))).encode() for _, v in items])
+        items = [(str(k), " ".join(repr(float(x)) for x in v) if np.ndim(v) else
+                  v if isinstance(v, str) else repr(float(v)))
+                 for k, v in (edits or {}).items()]
+        names = (_lib.S * (len(items) + 1))(*[k.encode() for k, _ in items])
+        values = (_lib.S * (len(items) + 1))(*[v.encode() for _, v in items])
         ptr = lib.cs_load_xml_edit(os.fsencode(path), len(items), names, values, None, err,
                                    _ERRSZ)
         if not ptr:
             raise ValueError(err.value.decode(errors="replace"))
-        return cls._wrap(ptr)
+        return cls._wrap(ptr, ("path", os.path.abspath(os.fsdecode(path)), tuple(items)))
 
     @classmethod
     def from_xml_string(cls, xml, name="<string>"):
@@ -337,7 +338,7 @@ class Model:
         ptr = lib.cs_load_xml_string(xml.encode(), name.encode(), None, err, _ERRSZ)
         if not ptr:
             raise ValueError(err.value.decode(errors="replace"))
-        return cls._wrap(ptr)
+        return cls._wrap(ptr, ("string", xml, name))
 
     def _optptr(self):
         return lib.cs_model_option(self._ptr)
@@ -447,13 +448,58 @@ class Model:
         ptr = lib.cs_copy_model(self._ptr)
         if not ptr:
             raise MemoryError("conesim: out of memory copying the model")
-        return Model._wrap(ptr)
+        return Model._wrap(ptr, self._source)
 
     def __deepcopy__(self, memo):
         return self.__copy__()
 
+    def _numbers(self):
+        """Every number of the model and its options, by field name (copies)."""
+        out = {}
+        for fields, get, what in ((self._fields, lib.cs_model_field, "model"),
+                                  (self._opt_fields, lib.cs_option_field, "opt")):
+            base = self._ptr if what == "model" else self._optptr()
+            for name, k in fields.items():
+                f = _lib.Field()
+                get(base, k, ctypes.byref(f))
+                out[(what, name)] = (_scalar(f).value if f.ndim == 0 else
+                                     np.array(_view(self, f, readonly=True)))
+        return out
+
+    def _take_numbers(self, numbers):
+        """Writes numbers (from _numbers of a model of the same scene) into this model, not
+        yet used by a data."""
+        for (what, name), value in numbers.items():
+            fields = self._fields if what == "model" else self._opt_fields
+            k = fields.get(name)
+            if k is None:
+                raise ValueError(f"the pickled model has a field {name!r} this conesim "
+                                 f"({__version__}) does not know")
+            f = _lib.Field()
+            if what == "model":
+                lib.cs_model_field(self._ptr, k, ctypes.byref(f))
+            else:
+                lib.cs_option_field(self._optptr(), k, ctypes.byref(f))
+            if f.ndim == 0:
+                sc = _scalar(f)
+                if what == "model" and name != "ncon_reserve" and sc.value != value:
+                    raise ValueError(f"the scene now compiles to {name} {sc.value}, the "
+                                     f"pickled model had {value}")
+                sc.value = value
+            else:
+                dst = _view(self, f)
+                if dst.shape != np.shape(value):
+                    raise ValueError(f"the scene now compiles to {name} of shape "
+                                     f"{dst.shape}, the pickled model had {np.shape(value)}")
+                if dst.size:
+                    dst[...] = value
+
     def __reduce__(self):
-        raise TypeError("a conesim.Model cannot be pickled; copy.copy(m) makes a copy")
+        """pickle: the scene's source (the file's path and edits, or the XML string) and
+        every number of the model, so that changes made since loading (m.set, m.opt) come
+        along. Unpickling compiles the source again (a file must be readable at the same
+        path) and writes the numbers over it: the model steps bit for bit as this one."""
+        return (_unpickle_model, (self._source, self._numbers()))
 
     def __del__(self):
         ptr = self.__dict__.get("_ptr")
@@ -643,13 +689,46 @@ class Data:
         return self._copy_with(copy.deepcopy(self._model, memo))
 
     def __reduce__(self):
-        raise TypeError("a conesim.Data cannot be pickled; copy.copy(d) makes a copy")
+        """pickle: the model and the state (STATE_INTEGRATION: everything a step reads) and
+        warning counts. Unpickled, the data runs conesim.forward from that state, so it
+        steps bit for bit as this one; what the last step computed before its integration
+        (xpos, contacts, forces) is computed again, from the state after it."""
+        m = self._model
+        return (_unpickle_data, (m, get_state(m, self, STATE_INTEGRATION),
+                                 np.array(self.warning)))
 
     def __del__(self):
         ptr = self.__dict__.get("_ptr")
         if ptr:
             self.__dict__["_ptr"] = None
             lib.cs_free_data(ptr)
+
+
+def _unpickle_model(source, numbers):
+    kind = source[0]
+    try:
+        if kind == "path":
+            m = Model.from_xml_path(source[1], dict(source[2]))
+        else:
+            m = Model.from_xml_string(source[1], source[2])
+    except ValueError as e:
+        where = source[1] if kind == "path" else source[2]
+        raise ValueError(f"unpickling a conesim.Model compiles its scene {where} again: "
+                         f"{e}") from None
+    try:
+        m._take_numbers(numbers)
+    except ValueError as e:
+        where = source[1] if kind == "path" else source[2]
+        raise ValueError(f"unpickling a conesim.Model: {where}: {e}") from None
+    return m
+
+
+def _unpickle_data(model, state, warning):
+    d = Data(model)
+    set_state(model, d, state, STATE_INTEGRATION)
+    forward(model, d)
+    d.warning[:] = warning
+    return d
 
 
 # ---- functions --------------------------------------------------------------------------
