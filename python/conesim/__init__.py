@@ -21,7 +21,7 @@ __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyfram
            "contact_force", "energy", "cone_capacity", "version", "__version__",
            "rollout", "get_state", "set_state", "state_size", "set", "get", "Recorder",
            "Metrics",
-           "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL",
+           "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL", "Warnings",
            "STATE_TIME", "STATE_QPOS", "STATE_QVEL", "STATE_ACT", "STATE_WARMSTART",
            "STATE_CTRL", "STATE_QFRC_APPLIED", "STATE_XFRC_APPLIED", "STATE_EQ_ACTIVE",
            "STATE_MOCAP_POS", "STATE_MOCAP_QUAT", "STATE_PHYSICS", "STATE_FULLPHYSICS",
@@ -32,6 +32,46 @@ __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyfram
 # contact array was full, steps whose mass matrix was not positive definite, steps that
 # ran short of memory, steps whose controls were not all finite
 WARN_CONTACTFULL, WARN_BADQACC, WARN_NOMEM, WARN_BADCTRL = 0, 1, 2, 3
+_WARN_NAMES = ("contactfull", "badqacc", "nomem", "badctrl")
+
+
+class Warnings(np.ndarray):
+    """d.warning: the warning counts since the last reset, a view of the C array indexed by
+    WARN_* (d.warning[conesim.WARN_BADQACC]) or read by name: d.warning.contactfull
+    (contacts dropped because the contact array was full), .badqacc (steps whose mass
+    matrix was not positive definite, e.g. every step after the state went NaN), .nomem
+    (steps that ran short of memory), .badctrl (steps whose controls were not all finite),
+    also d.warning["badqacc"]."""
+
+    def __getattr__(self, name):
+        if name in _WARN_NAMES and self.shape == (len(_WARN_NAMES),):
+            return int(self[_WARN_NAMES.index(name)])
+        raise AttributeError(f"d.warning has no count {name!r}; counts: "
+                             f"{', '.join(_WARN_NAMES)}")
+
+    def _index(self, key):
+        if isinstance(key, str):
+            if key not in _WARN_NAMES:
+                raise KeyError(f"no warning {key!r}; warnings: {', '.join(_WARN_NAMES)}")
+            return _WARN_NAMES.index(key)
+        return key
+
+    def __getitem__(self, key):
+        return super().__getitem__(self._index(key))
+
+    def __setitem__(self, key, value):
+        super().__setitem__(self._index(key), value)
+
+    def __dir__(self):
+        return sorted(builtins.set(super().__dir__()) | builtins.set(_WARN_NAMES))
+
+    def __repr__(self):
+        if self.shape != (len(_WARN_NAMES),):
+            return repr(np.asarray(self))
+        return "Warnings(" + ", ".join(f"{n}={int(v)}" for n, v in
+                                       zip(_WARN_NAMES, np.asarray(self))) + ")"
+
+    __str__ = __repr__
 
 __version__ = lib.cs_version().decode()
 
@@ -587,7 +627,7 @@ class Data:
         if not ptr:
             raise MemoryError("conesim: out of memory making the data")
         model._frozen = True
-        self.__dict__.update(_ptr=ptr, _model=model, _scalars={}, _contact_cache={},
+        self.__dict__.update(_ptr=ptr, _model=model, _scalars={}, _contact_cache={}, _diverged=False,
                              _fields=_fields(lambda k, f: lib.cs_data_field(model._ptr, ptr, k, f)))
         self.__dict__["contact"] = _Contacts(self)
 
@@ -616,6 +656,8 @@ class Data:
             return sc.value
         # qpos, qvel, ... are allocated with the data and never move: the view is kept
         out = _view(self, f, readonly=name in ("geom_xpos", "geom_xmat"))
+        if name == "warning":
+            out = out.view(Warnings)
         self.__dict__[name] = out
         return out
 
@@ -673,7 +715,7 @@ class Data:
             raise MemoryError("conesim: out of memory copying the data")
         d = object.__new__(Data)
         model._frozen = True
-        d.__dict__.update(_ptr=ptr, _model=model, _scalars={}, _contact_cache={},
+        d.__dict__.update(_ptr=ptr, _model=model, _scalars={}, _contact_cache={}, _diverged=False,
                           _fields=_fields(lambda k, f: lib.cs_data_field(model._ptr, ptr, k, f)))
         d.__dict__["contact"] = _Contacts(d)
         return d
@@ -740,13 +782,42 @@ def _pair(m, d):
 
 
 def step(m, d, nstep=1):
+    """nstep steps (cs_step). When a step leaves qpos or qvel not finite (NaN or inf: the
+    simulation diverged), a RuntimeWarning names the step and the body; it is given once
+    until the state is finite again (reset_data, set_state)."""
     _pair(m, d)
     if isinstance(nstep, bool) or not isinstance(nstep, (int, np.integer)):
         raise TypeError(f"nstep must be an int, not {type(nstep).__name__}")
     if nstep < 0:
         raise ValueError("nstep must be >= 0")
-    for _ in range(int(nstep)):
-        lib.cs_step(m._ptr, d._ptr)
+    n, mp, dp = int(nstep), m._ptr, d._ptr
+    cstep, check = lib.cs_step, lib.cs_check_finite
+    if d.__dict__["_diverged"]:
+        if check(mp, dp) >= 0:  # still diverged: no second warning
+            for _ in range(n):
+                cstep(mp, dp)
+            return
+        d.__dict__["_diverged"] = False
+    for k in range(n):
+        cstep(mp, dp)
+        bad = check(mp, dp)
+        if bad >= 0:
+            d.__dict__["_diverged"] = True
+            _warn_diverged(m, d, bad, k + 1, n)
+            for _ in range(n - k - 1):
+                cstep(mp, dp)
+            return
+
+
+def _warn_diverged(m, d, body, k, n):
+    import warnings
+    name = m._names("body")[body]
+    label = f"body {name!r}" if name else f"body {body}"
+    warnings.warn(f"conesim.step: the simulation diverged at t = {d.time:.6g}, in step {k} "
+                  f"of {n} of this call: {label} has a joint whose qpos or qvel is NaN or "
+                  f"infinite (a time step too large for the stiffness or speeds, or a bad "
+                  f"value written into the data); the state stays so until reset_data or "
+                  f"set_state; d.warning: {d.warning!r}", RuntimeWarning, stacklevel=3)
 
 
 def forward(m, d):
@@ -844,7 +915,8 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
     control: None (controls 0), (nstep, nu) for every rollout alike, or (nbatch, nstep, nu):
     the controls set before each step. nthread: threads (default: the machine's cores, at
     most nbatch); the results are the same bit for bit for any count.
-    Returns the states after each step, (nbatch, nstep, nstate).
+    Returns the states after each step, (nbatch, nstep, nstate). A rollout that diverges
+    (a state NaN or infinite) gives a RuntimeWarning naming it and its step.
 
     Each rollout starts from a reset data, exactly as reset_data(m, d), set_state(m, d, s),
     then d.ctrl[:] = control[t] and step(m, d) for each step t: the warm start, applied
@@ -882,6 +954,14 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
                         nstep, int(nthread), out.ctypes.data_as(_lib.DP))
     if rc != 0:
         raise MemoryError("conesim: out of memory in the rollout")
+    bad = ~np.isfinite(out).all(axis=2) if out.size else np.zeros((nbatch, 0), bool)
+    if bad.any():
+        import warnings
+        which = np.flatnonzero(bad.any(axis=1))
+        b = int(which[0])
+        warnings.warn(f"conesim.rollout: {len(which)} of {nbatch} rollouts diverged (a state "
+                      f"NaN or infinite): rollout {b} (the first) from step {int(np.argmax(bad[b])) + 1} "
+                      f"of {nstep} on", RuntimeWarning, stacklevel=2)
     return out
 
 

@@ -169,6 +169,50 @@ def test_warnings_and_solver_statistics():
     assert fd.ncon == 0 and fd.solver_nisland == 0
 
 
+# a spring far too stiff for the time step: explicit integration blows up in 17 steps
+# (without gravity, a rod at rest stays at rest)
+STIFF = """<mujoco><option timestep="0.01" gravity="0 0 0"/><worldbody>
+  <body name="rod"><joint name="hinge" axis="0 1 0" stiffness="1e12"/>
+    <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="0.1"/></body>
+</worldbody></mujoco>"""
+
+
+def test_divergence_warns_once_naming_step_and_body():
+    import warnings
+    m = conesim.Model.from_xml_string(STIFF)
+    d = conesim.Data(m)
+    d.qpos[0] = 0.1
+    with pytest.warns(RuntimeWarning) as rec:
+        conesim.step(m, d, 100)
+    msgs = [str(w.message) for w in rec if w.category is RuntimeWarning]
+    assert len(msgs) == 1, msgs
+    assert "diverged" in msgs[0] and "body 'rod'" in msgs[0]
+    assert "step 17 of 100" in msgs[0] and "t = 0.17" in msgs[0]
+    assert not np.isfinite(d.qpos[0])
+    # the C counts (steps after the first non-finite one), by index and by name
+    assert d.warning.badqacc == d.warning["badqacc"] == d.warning[conesim.WARN_BADQACC] > 0
+    assert d.warning.contactfull == 0 and "badqacc" in dir(d.warning)
+    assert f"badqacc={d.warning.badqacc}" in repr(d.warning)
+    with pytest.raises(AttributeError):
+        d.warning.bogus
+    # no new warning while it stays diverged ...
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        conesim.step(m, d, 3)
+    # ... a new one after a reset and a second divergence, one step at a time
+    conesim.reset_data(m, d)
+    d.qpos[0] = 0.1
+    with pytest.warns(RuntimeWarning, match="step 1 of 1"):
+        for _ in range(30):
+            conesim.step(m, d)
+    # a rollout names the batch and the step
+    s0 = np.tile(conesim.get_state(m, conesim.Data(m)), (2, 1))
+    s0[1, 1] = 0.1  # the second starts away from rest and diverges
+    with pytest.warns(RuntimeWarning, match=r"rollout 1 .*step 17"):
+        out = conesim.rollout(m, s0, 20, nthread=1)
+    assert np.isfinite(out[0]).all() and not np.isfinite(out[1, -1]).all()
+
+
 def test_views_are_kept_and_stay_valid(arm):
     m, d = arm
     q, v, c = d.qpos, d.qvel, d.ctrl
