@@ -296,3 +296,52 @@ def test_rollout_arguments(arm):
         conesim.rollout(m, s0, -1)
     with pytest.raises(ValueError):
         conesim.rollout(m, s0, 5, nthread=0)
+
+
+def test_mujoco_idioms(arm):
+    m, d = arm
+    # a plain number into a one-value view, as MuJoCo takes it
+    d.joint("hinge").qpos = 0.3
+    d.actuator("drive").ctrl = -1
+    assert d.qpos[0] == 0.3 and d.ctrl[0] == -1.0
+    d.joint("free").qvel = 0   # a number fills the slice
+    assert not d.qvel[4:].any()
+    with pytest.raises(ValueError):
+        d.joint("free").qpos = [1, 2, 3]
+    with pytest.raises(TypeError):
+        d.joint("hinge").qpos = "0.3"
+    # no actuators: says so rather than giving an empty range
+    s = conesim.Model.from_xml_path(SPHERE)
+    sd = conesim.Data(s)
+    with pytest.raises(IndexError, match="no actuators"):
+        sd.actuator(0)
+    with pytest.raises(KeyError, match="no actuators"):
+        s.actuator("knee")
+    with pytest.raises(IndexError, match=r"0\.\.1"):
+        s.geom(2)
+    # dir() of the options and of a contact lists their fields; contacts have a repr
+    assert {"timestep", "gravity", "solver", "cone", "integrator"} <= set(dir(m.opt))
+    conesim.step(s, sd, 50)
+    c = sd.contact[0]
+    assert {"pos", "frame", "dist", "geom1", "geom2", "force"} <= set(dir(c))
+    r = repr(c)
+    assert r.startswith("<Contact 0") and "'floor'" in r and "'sphere'" in r and "dist" in r
+    assert "1 contact" in repr(sd.contact)
+    # a keyword option reads back what was set: its word, and MuJoCo's number
+    for word, number in (("pgs", 0), ("cg", 1), ("newton", 2)):
+        s.opt.solver = word
+        assert s.opt.solver == word and s.opt.solver == number and str(s.opt.solver) == word
+        assert int(s.opt.solver) == number
+    s.opt.solver = 1
+    assert s.opt.solver == "cg" and s.opt.solver != "pgs"
+    s.opt.integrator = "implicitfast"
+    assert s.opt.integrator == 3 and s.opt.integrator == "implicitfast"
+    assert s.opt.cone in ("pyramidal", "elliptic") and "solver" in repr(s.opt)
+    s.opt.cone = s.opt.cone  # taken back as it reads
+    # the package's namespace: no internal modules
+    for name in ("np", "os", "ctypes", "builtins", "lib"):
+        assert not hasattr(conesim, name), name
+    assert set(conesim.__all__) <= set(dir(conesim))
+    public = {n for n in dir(conesim) if not n.startswith("_")}
+    modules = {"cone", "record", "renderer", "plot", "figures"}  # submodules
+    assert public - modules <= set(conesim.__all__), public - modules - set(conesim.__all__)
