@@ -67,6 +67,11 @@ class Warnings(_np.ndarray):
     def __dir__(self):
         return sorted(_builtins.set(super().__dir__()) | _builtins.set(_WARN_NAMES))
 
+    def __array_wrap__(self, out, context=None, return_scalar=False):
+        # arithmetic and reductions (d.warning + 1, d.warning.sum()) give plain numbers
+        out = out.view(_np.ndarray)
+        return out[()] if return_scalar or out.ndim == 0 else out
+
     def __repr__(self):
         if self.shape != (len(_WARN_NAMES),):
             return repr(_np.asarray(self))

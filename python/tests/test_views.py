@@ -193,6 +193,8 @@ def test_divergence_warns_once_naming_step_and_body():
     assert d.warning.badqacc == d.warning["badqacc"] == d.warning[conesim.WARN_BADQACC] > 0
     assert d.warning.contactfull == 0 and "badqacc" in dir(d.warning)
     assert f"badqacc={d.warning.badqacc}" in repr(d.warning)
+    assert d.warning.sum() == d.warning.badqacc and np.ndim(d.warning.sum()) == 0
+    assert type(d.warning + 0) is np.ndarray  # arithmetic gives plain arrays
     with pytest.raises(AttributeError):
         d.warning.bogus
     # no new warning while it stays diverged ...
