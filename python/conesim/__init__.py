@@ -690,7 +690,8 @@ class Data:
     assigning d.qpos = x) writes the data. Scalars: d.time (writable), d.ncon, d.nefc, the
     last step's solver statistics d.solver_niter, d.solver_at_limit, d.solver_nisland,
     d.solver_noslip (noslip sweeps),
-    d.solver_cost, ... and d.warning, the warning counts (see WARN_*).
+    d.solver_cost, ... and d.warning, the warning counts (conesim.Warnings: by WARN_* index
+    or by name, d.warning.badqacc).
 
     It starts from the reference pose qpos0 (zero velocity), as MuJoCo's mj_makeData, and
     applies no keyframe. `conesim run` starts from the scene's first <key> by default: to
