@@ -49,10 +49,10 @@ void cs_offscreen_set_samples(cs_offscreen *o, int samples);
 /* Takes the scene from d's current state: geom poses, contacts and their forces, joints,
  * the time. Recomputes d's kinematics, contacts and forces first (cs_forward: pure
  * recomputation, the state itself is unchanged), as cs_step leaves those of the state before
- * its integration. d must belong to the renderer's model. */
+ * its integration. d must belong to the renderer's model (a NULL o or d: nothing done). */
 void cs_offscreen_update(cs_offscreen *o, cs_data *d);
 /* Draws the scene last taken into rgb (width * height * 3 bytes, rows top to bottom).
- * Returns 0, or -1 with a message. */
+ * Returns 0, or -1 with a message (also for a NULL o or rgb). */
 int cs_offscreen_render(cs_offscreen *o, unsigned char *rgb, char *err, size_t errlen);
 
 /* ---- videos: H.264 through FFmpeg's libraries (libx264), MP4 unless the name says another

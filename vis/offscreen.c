@@ -121,6 +121,8 @@ void cs_offscreen_set_samples(cs_offscreen *o, int samples)
 
 void cs_offscreen_update(cs_offscreen *o, cs_data *d)
 {
+    if (!o || !d)
+        return;
     o->view.d = d;
     o->view.stale = 1;
     o->scene.selected_body = -1;
@@ -131,6 +133,10 @@ void cs_offscreen_update(cs_offscreen *o, cs_data *d)
 
 int cs_offscreen_render(cs_offscreen *o, unsigned char *rgb, char *err, size_t errlen)
 {
+    if (!o || !rgb) {
+        snprintf(err, errlen, "no renderer (NULL: freed, or never made)");
+        return -1;
+    }
     if (!o->filled) {
         snprintf(err, errlen, "no state to draw yet (update the scene from a data first)");
         return -1;

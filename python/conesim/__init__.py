@@ -8,42 +8,89 @@
 Arrays are numpy views of the C memory. Every view keeps its Model or Data alive, so C
 memory is freed only when nothing in Python can reach it.
 """
-import builtins  # the module defines set() and get() (cs_set), as MuJoCo's names go
-import ctypes
-import os
+# internal names start with _ (conesim.np, conesim.os are not the package's)
+import builtins as _builtins  # the module defines set() and get() (cs_set), as MuJoCo's
+import ctypes as _ctypes
+import os as _os
 
-import numpy as np
+import numpy as _np
 
 from . import _lib
-from ._lib import lib
+from ._lib import lib as _clib
 
 __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyframe",
            "contact_force", "energy", "cone_capacity", "version", "__version__",
            "rollout", "get_state", "set_state", "state_size", "set", "get", "Recorder",
            "Metrics",
-           "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL",
+           "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL", "Warnings",
            "STATE_TIME", "STATE_QPOS", "STATE_QVEL", "STATE_ACT", "STATE_WARMSTART",
            "STATE_CTRL", "STATE_QFRC_APPLIED", "STATE_XFRC_APPLIED", "STATE_EQ_ACTIVE",
            "STATE_MOCAP_POS", "STATE_MOCAP_QUAT", "STATE_PHYSICS", "STATE_FULLPHYSICS",
-           "STATE_USER", "STATE_INTEGRATION",
+           "STATE_USER", "STATE_INTEGRATION", "Option", "Keyword", "Contact",
+           "ModelView", "DataView",
            "Renderer", "Camera", "VideoWriter", "render_video"]
 
 # indices into d.warning (counts since the last reset): contacts dropped because the
 # contact array was full, steps whose mass matrix was not positive definite, steps that
 # ran short of memory, steps whose controls were not all finite
 WARN_CONTACTFULL, WARN_BADQACC, WARN_NOMEM, WARN_BADCTRL = 0, 1, 2, 3
+_WARN_NAMES = ("contactfull", "badqacc", "nomem", "badctrl")
 
-__version__ = lib.cs_version().decode()
+
+class Warnings(_np.ndarray):
+    """d.warning: the warning counts since the last reset, a view of the C array indexed by
+    WARN_* (d.warning[conesim.WARN_BADQACC]) or read by name: d.warning.contactfull
+    (contacts dropped because the contact array was full), .badqacc (steps whose mass
+    matrix was not positive definite, e.g. every step after the state went NaN), .nomem
+    (steps that ran short of memory), .badctrl (steps whose controls were not all finite),
+    also d.warning["badqacc"]."""
+
+    def __getattr__(self, name):
+        if name in _WARN_NAMES and self.shape == (len(_WARN_NAMES),):
+            return int(self[_WARN_NAMES.index(name)])
+        raise AttributeError(f"d.warning has no count {name!r}; counts: "
+                             f"{', '.join(_WARN_NAMES)}")
+
+    def _index(self, key):
+        if isinstance(key, str):
+            if key not in _WARN_NAMES:
+                raise KeyError(f"no warning {key!r}; warnings: {', '.join(_WARN_NAMES)}")
+            return _WARN_NAMES.index(key)
+        return key
+
+    def __getitem__(self, key):
+        return super().__getitem__(self._index(key))
+
+    def __setitem__(self, key, value):
+        super().__setitem__(self._index(key), value)
+
+    def __dir__(self):
+        return sorted(_builtins.set(super().__dir__()) | _builtins.set(_WARN_NAMES))
+
+    def __array_wrap__(self, out, context=None, return_scalar=False):
+        # arithmetic and reductions (d.warning + 1, d.warning.sum()) give plain numbers
+        out = out.view(_np.ndarray)
+        return out[()] if return_scalar or out.ndim == 0 else out
+
+    def __repr__(self):
+        if self.shape != (len(_WARN_NAMES),):
+            return repr(_np.asarray(self))
+        return "Warnings(" + ", ".join(f"{n}={int(v)}" for n, v in
+                                       zip(_WARN_NAMES, _np.asarray(self))) + ")"
+
+    __str__ = __repr__
+
+__version__ = _clib.cs_version().decode()
 
 from . import cone  # noqa: E402  the cone calculator: conesim.cone.check, .slide, ...
 
-_CTYPE = {0: np.intc, 1: np.float64}
+_CTYPE = {0: _np.intc, 1: _np.float64}
 _CONTACT_FIELDS = None  # name -> index, filled at import below
 _ERRSZ = 1024
 
 
 def version():
-    return lib.cs_version().decode()
+    return _clib.cs_version().decode()
 
 
 class _Holder:
@@ -52,13 +99,13 @@ class _Holder:
     def __init__(self, owner, ptr, shape, strides, dtype, readonly):
         self._owner = owner
         self.__array_interface__ = {
-            "shape": shape, "typestr": np.dtype(dtype).str, "strides": strides,
+            "shape": shape, "typestr": _np.dtype(dtype).str, "strides": strides,
             "data": (ptr, readonly), "version": 3}
 
 
 def _view(owner, f, readonly=False):
     dtype = _CTYPE[f.type]
-    item = np.dtype(dtype).itemsize
+    item = _np.dtype(dtype).itemsize
     if f.ndim == 1:
         shape, strides = (f.shape[0],), None
     else:
@@ -69,21 +116,21 @@ def _view(owner, f, readonly=False):
         else:
             shape, strides = (rows, cols), (rowstride, item)
     if not f.ptr or 0 in shape:  # nothing to point at (writing nothing into it is fine)
-        out = np.empty(shape, dtype)
+        out = _np.empty(shape, dtype)
         out.flags.writeable = not readonly
         return out
-    return np.asarray(_Holder(owner, f.ptr, shape, strides, dtype, readonly))
+    return _np.asarray(_Holder(owner, f.ptr, shape, strides, dtype, readonly))
 
 
 def _scalar(f):
-    ct = ctypes.c_int if f.type == 0 else ctypes.c_double
+    ct = _ctypes.c_int if f.type == 0 else _ctypes.c_double
     return ct.from_address(f.ptr)
 
 
 def _fields(getter):
     """name -> index of every field the getter describes."""
     out, f, k = {}, _lib.Field(), 0
-    while getter(k, ctypes.byref(f)) == 0:
+    while getter(k, _ctypes.byref(f)) == 0:
         out[f.name.decode()] = k
         k += 1
     return out
@@ -95,11 +142,11 @@ def _check_type(x, cls, what):
 
 
 def _assign(view, value, name):
-    arr = np.asarray(value)
+    arr = _np.asarray(value)
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"{name}: expected numbers, got {arr.dtype}")
-    if arr.shape != view.shape:
-        raise ValueError(f"{name}: expected shape {view.shape}, got {arr.shape}")
+    if arr.shape != view.shape and arr.ndim != 0:  # a plain number fills the field
+        raise ValueError(f"{name}: expected shape {view.shape} or a number, got {arr.shape}")
     if view.size:  # an empty field has nothing behind it
         view[...] = arr
 
@@ -122,12 +169,13 @@ _JNT_QPOS = ("qpos",)
 _JNT_QVEL = ("qvel", "qacc", "qacc_smooth", "qacc_warmstart", "qfrc_applied", "qfrc_bias",
              "qfrc_gravity", "qfrc_passive", "qfrc_smooth", "qfrc_constraint", "qfrc_actuator")
 _COUNT = {"body": "nbody", "joint": "njnt", "geom": "ngeom", "actuator": "nu"}
+_PLURAL = {"body": "bodies", "joint": "joints", "geom": "geoms", "actuator": "actuators"}
 
 
 def _names(model, kind):
     out = []
     for i in range(getattr(model, _COUNT[kind])):
-        n = lib.cs_id2name(model._ptr, kind.encode(), i)
+        n = _clib.cs_id2name(model._ptr, kind.encode(), i)
         out.append(n.decode() if n is not None else "")
     return tuple(out)
 
@@ -135,12 +183,15 @@ def _names(model, kind):
 def _resolve(model, kind, key):
     """(id, name) of a model element given by name or index ('' when it has no name)."""
     n = getattr(model, _COUNT[kind])
+    none = f" (the model has no {_PLURAL[kind]})" if n == 0 else ""
     if isinstance(key, str):
-        i = lib.cs_name2id(model._ptr, kind.encode(), key.encode())
+        i = _clib.cs_name2id(model._ptr, kind.encode(), key.encode())
         if i < 0:
-            raise KeyError(f"no {kind} named {key!r}")
+            raise KeyError(f"no {kind} named {key!r}{none}")
         return i, key
-    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+    if isinstance(key, (int, _np.integer)) and not isinstance(key, bool):
+        if n == 0:
+            raise IndexError(f"no {kind} {key}: the model has no {_PLURAL[kind]}")
         if not 0 <= key < n:
             raise IndexError(f"{kind} index {key} out of range 0..{n - 1}")
         return int(key), model._names(kind)[int(key)]
@@ -161,7 +212,7 @@ class _View:
         return get()
 
     def __dir__(self):
-        return sorted(builtins.set(self._vf) | {"id", "name"})
+        return sorted(_builtins.set(self._vf) | {"id", "name"})
 
     def __repr__(self):
         return f"<{type(self).__name__} {self._kind} {self.id} {self.name!r}>"
@@ -232,6 +283,42 @@ _KEYWORDS = {"cone": ("pyramidal", "elliptic"), "solver": ("pgs", "cg", "newton"
              "integrator": ("euler", "rk4", "implicit", "implicitfast")}
 
 
+class Keyword(int):
+    """A keyword option's value (m.opt.solver, .cone, .integrator, ...): MuJoCo's number (an
+    int) that also equals its word and prints as it: after m.opt.solver = "pgs",
+    m.opt.solver == "pgs" and m.opt.solver == 0 are both true."""
+
+    def __new__(cls, value, words):
+        self = super().__new__(cls, value)
+        self._words = words
+        return self
+
+    @property
+    def name(self):
+        """The keyword ('pgs'), or the number as text when it has none."""
+        i = int(self)
+        return self._words[i] if 0 <= i < len(self._words) else str(i)
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            return other.lower() == self.name
+        return int(self) == other
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = int.__hash__
+
+    def __repr__(self):
+        return f"{self.name!r} ({int(self)})"
+
+    def __str__(self):
+        return self.name
+
+    def __reduce__(self):
+        return (int, (int(self),))
+
+
 class Option:
     """m.opt: writable at any time; once a Data exists, through cs_set (Data made earlier
     follow at their next step), its vectors then replaced whole (m.opt.gravity = [...])."""
@@ -245,49 +332,62 @@ class Option:
         if k is None:
             raise AttributeError(f"Option has no field {name!r}")
         f = _lib.Field()
-        lib.cs_option_field(m._optptr(), k, ctypes.byref(f))
+        _clib.cs_option_field(m._optptr(), k, _ctypes.byref(f))
         return f
 
     def __getattr__(self, name):
         f = self._field(name)
         if f.ndim == 0:
-            return _scalar(f).value
+            v = _scalar(f).value
+            return Keyword(v, _KEYWORDS[name]) if name in _KEYWORDS else v
         return _view(self._model, f, readonly=self._model._frozen)
+
+    def __dir__(self):
+        return sorted(self._model._opt_fields)
+
+    def __repr__(self):
+        parts = []
+        for name in self._model._opt_fields:
+            v = getattr(self, name)
+            parts.append(f"{name}={v.tolist() if isinstance(v, _np.ndarray) else str(v)}")
+        return "Option(" + ", ".join(parts) + ")"
 
     def __setattr__(self, name, value):
         m = self._model
         f = self._field(name)
         if name in ("disableflags", "enableflags"):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
                 raise TypeError(f"opt.{name} must be an int")
             m.set("option." + name, int(value))
             return
         if f.ndim == 0:
-            if isinstance(value, str):
+            if isinstance(value, Keyword):
+                text = str(int(value))
+            elif isinstance(value, str):
                 text = value
-            elif isinstance(value, (bool, np.bool_)):
+            elif isinstance(value, (bool, _np.bool_)):
                 raise TypeError(f"opt.{name} must be a number")
-            elif name in _KEYWORDS and isinstance(value, (int, np.integer)):
+            elif name in _KEYWORDS and isinstance(value, (int, _np.integer)):
                 words = _KEYWORDS[name]
                 if not 0 <= value < len(words):
                     raise ValueError(f"opt.{name}: {value} is not one of 0..{len(words) - 1}")
                 text = words[value]
-            elif f.type == 0 and isinstance(value, (int, np.integer)):
+            elif f.type == 0 and isinstance(value, (int, _np.integer)):
                 text = str(int(value))
-            elif f.type == 1 and isinstance(value, (int, float, np.integer, np.floating)):
+            elif f.type == 1 and isinstance(value, (int, float, _np.integer, _np.floating)):
                 text = repr(float(value))
             else:
                 raise TypeError(f"opt.{name}: expected a number, got {type(value).__name__}")
         else:
-            arr = np.asarray(value, dtype=object)
+            arr = _np.asarray(value, dtype=object)
             if arr.shape != (f.shape[0],):
                 raise ValueError(f"opt.{name}: expected shape ({f.shape[0]},), got {arr.shape}")
-            arr = np.asarray(value)
+            arr = _np.asarray(value)
             if arr.dtype.kind not in "iuf":
                 raise TypeError(f"opt.{name}: expected numbers, got {arr.dtype}")
             text = " ".join(repr(float(x)) for x in arr)
-        err = ctypes.create_string_buffer(_ERRSZ)
-        if lib.cs_set_text(m._ptr, ("option." + name).encode(), text.encode(), err, _ERRSZ):
+        err = _ctypes.create_string_buffer(_ERRSZ)
+        if _clib.cs_set_text(m._ptr, ("option." + name).encode(), text.encode(), err, _ERRSZ):
             raise ValueError(err.value.decode())
 
 
@@ -299,12 +399,13 @@ class Model:
         raise TypeError("use conesim.Model.from_xml_path(path) or from_xml_string(xml)")
 
     @classmethod
-    def _wrap(cls, ptr):
+    def _wrap(cls, ptr, source):
         self = object.__new__(cls)
         self._ptr = ptr
         self._frozen = False
-        self._fields = _fields(lambda k, f: lib.cs_model_field(ptr, k, f))
-        self._opt_fields = _fields(lambda k, f: lib.cs_option_field(self._optptr(), k, f))
+        self._source = source  # what it was compiled from, for pickle
+        self._fields = _fields(lambda k, f: _clib.cs_model_field(ptr, k, f))
+        self._opt_fields = _fields(lambda k, f: _clib.cs_option_field(self._optptr(), k, f))
         self.opt = Option(self)
         return self
 
@@ -313,19 +414,19 @@ class Model:
         """The scene at `path`; `edits` ({"geom.slope.euler[1]": 25, "body.box.pos": "0 0
         1", ...}) sets element attributes before it is compiled (cs_load_xml_edit), so that
         what the compiler derives from them follows exactly."""
-        if not isinstance(path, (str, bytes, os.PathLike)):
+        if not isinstance(path, (str, bytes, _os.PathLike)):
             raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
-        err = ctypes.create_string_buffer(_ERRSZ)
-        items = list((edits or {}).items())
-        names = (_lib.S * (len(items) + 1))(*[str(k).encode() for k, _ in items])
-        values = (_lib.S * (len(items) + 1))(*[
-            (" ".join(repr(float(x)) for x in v) if np.ndim(v) else
-             v if isinstance(v, str) else repr(float(v))).encode() for _, v in items])
-        ptr = lib.cs_load_xml_edit(os.fsencode(path), len(items), names, values, None, err,
+        err = _ctypes.create_string_buffer(_ERRSZ)
+        items = [(str(k), " ".join(repr(float(x)) for x in v) if _np.ndim(v) else
+                  v if isinstance(v, str) else repr(float(v)))
+                 for k, v in (edits or {}).items()]
+        names = (_lib.S * (len(items) + 1))(*[k.encode() for k, _ in items])
+        values = (_lib.S * (len(items) + 1))(*[v.encode() for _, v in items])
+        ptr = _clib.cs_load_xml_edit(_os.fsencode(path), len(items), names, values, None, err,
                                    _ERRSZ)
         if not ptr:
             raise ValueError(err.value.decode(errors="replace"))
-        return cls._wrap(ptr)
+        return cls._wrap(ptr, ("path", _os.path.abspath(_os.fsdecode(path)), tuple(items)))
 
     @classmethod
     def from_xml_string(cls, xml, name="<string>"):
@@ -333,14 +434,14 @@ class Model:
             raise TypeError(f"xml must be a str, not {type(xml).__name__}")
         if "\0" in xml:
             raise ValueError(f"{name}: the scene contains a NUL character")
-        err = ctypes.create_string_buffer(_ERRSZ)
-        ptr = lib.cs_load_xml_string(xml.encode(), name.encode(), None, err, _ERRSZ)
+        err = _ctypes.create_string_buffer(_ERRSZ)
+        ptr = _clib.cs_load_xml_string(xml.encode(), name.encode(), None, err, _ERRSZ)
         if not ptr:
             raise ValueError(err.value.decode(errors="replace"))
-        return cls._wrap(ptr)
+        return cls._wrap(ptr, ("string", xml, name))
 
     def _optptr(self):
-        return lib.cs_model_option(self._ptr)
+        return _clib.cs_model_option(self._ptr)
 
     def set(self, name, value):
         """Changes one parameter by name (cs_set; the README's "Changing the model"):
@@ -348,35 +449,35 @@ class Model:
         m.set("option.gravity", [0, 0, -1.62]), m.set("option.solver", "pgs"). Data made
         earlier follow at their next step. Raises KeyError for a name cs_set does not know,
         ValueError for a value it refuses (the model is then unchanged)."""
-        err = ctypes.create_string_buffer(_ERRSZ)
+        err = _ctypes.create_string_buffer(_ERRSZ)
         key = name.encode() if isinstance(name, str) else None
         if key is None:
             raise TypeError(f"name must be a str, not {type(name).__name__}")
         if isinstance(value, str):
-            rc = lib.cs_set_text(self._ptr, key, value.encode(), err, _ERRSZ)
+            rc = _clib.cs_set_text(self._ptr, key, value.encode(), err, _ERRSZ)
         else:
-            if isinstance(value, (bool, np.bool_)):
+            if isinstance(value, (bool, _np.bool_)):
                 value = int(value)
-            arr = np.ascontiguousarray(np.atleast_1d(np.asarray(value, dtype=np.float64)))
+            arr = _np.ascontiguousarray(_np.atleast_1d(_np.asarray(value, dtype=_np.float64)))
             if arr.ndim != 1:
                 raise ValueError(f"{name}: expected a number or a vector, got shape {arr.shape}")
-            rc = lib.cs_setv(self._ptr, key, arr.ctypes.data_as(_lib.DP), arr.size, err, _ERRSZ)
+            rc = _clib.cs_setv(self._ptr, key, arr.ctypes.data_as(_lib.DP), arr.size, err, _ERRSZ)
         if rc != 0:
             msg = err.value.decode(errors="replace")
-            if lib.cs_set_count(self._ptr, key) < 0:
+            if _clib.cs_set_count(self._ptr, key) < 0:
                 raise KeyError(msg)
             raise ValueError(msg)
 
     def get(self, name):
         """One parameter by name (cs_get): a float, or an array for a vector without [K]."""
         key = name.encode()
-        n = lib.cs_set_count(self._ptr, key)
-        err = ctypes.create_string_buffer(_ERRSZ)
-        out = np.zeros(max(n, 1))
-        if n < 0 or lib.cs_getv(self._ptr, key, out.ctypes.data_as(_lib.DP), n, err,
+        n = _clib.cs_set_count(self._ptr, key)
+        err = _ctypes.create_string_buffer(_ERRSZ)
+        out = _np.zeros(max(n, 1))
+        if n < 0 or _clib.cs_getv(self._ptr, key, out.ctypes.data_as(_lib.DP), n, err,
                                 _ERRSZ) < 0:
             if n < 0:
-                lib.cs_getv(self._ptr, key, out.ctypes.data_as(_lib.DP), 1, err, _ERRSZ)
+                _clib.cs_getv(self._ptr, key, out.ctypes.data_as(_lib.DP), 1, err, _ERRSZ)
             raise KeyError(err.value.decode(errors="replace"))
         return float(out[0]) if "[" in name or n == 1 else out
 
@@ -385,7 +486,7 @@ class Model:
         if k is None:
             raise AttributeError(f"Model has no field {name!r}")
         f = _lib.Field()
-        lib.cs_model_field(self._ptr, k, ctypes.byref(f))
+        _clib.cs_model_field(self._ptr, k, _ctypes.byref(f))
         if f.ndim == 0:
             return _scalar(f).value
         out = _view(self, f, readonly=True)
@@ -393,7 +494,7 @@ class Model:
         return out
 
     def __dir__(self):
-        return sorted(builtins.set(super().__dir__()) | builtins.set(self._fields))
+        return sorted(_builtins.set(super().__dir__()) | _builtins.set(self._fields))
 
     def _names(self, kind):
         cache = self.__dict__.setdefault("_namecache", {})
@@ -444,22 +545,67 @@ class Model:
     def __copy__(self):
         """A model of its own with the same values (cs_copy_model): its options and
         parameters can change without touching this one."""
-        ptr = lib.cs_copy_model(self._ptr)
+        ptr = _clib.cs_copy_model(self._ptr)
         if not ptr:
             raise MemoryError("conesim: out of memory copying the model")
-        return Model._wrap(ptr)
+        return Model._wrap(ptr, self._source)
 
     def __deepcopy__(self, memo):
         return self.__copy__()
 
+    def _numbers(self):
+        """Every number of the model and its options, by field name (copies)."""
+        out = {}
+        for fields, get, what in ((self._fields, _clib.cs_model_field, "model"),
+                                  (self._opt_fields, _clib.cs_option_field, "opt")):
+            base = self._ptr if what == "model" else self._optptr()
+            for name, k in fields.items():
+                f = _lib.Field()
+                get(base, k, _ctypes.byref(f))
+                out[(what, name)] = (_scalar(f).value if f.ndim == 0 else
+                                     _np.array(_view(self, f, readonly=True)))
+        return out
+
+    def _take_numbers(self, numbers):
+        """Writes numbers (from _numbers of a model of the same scene) into this model, not
+        yet used by a data."""
+        for (what, name), value in numbers.items():
+            fields = self._fields if what == "model" else self._opt_fields
+            k = fields.get(name)
+            if k is None:
+                raise ValueError(f"the pickled model has a field {name!r} this conesim "
+                                 f"({__version__}) does not know")
+            f = _lib.Field()
+            if what == "model":
+                _clib.cs_model_field(self._ptr, k, _ctypes.byref(f))
+            else:
+                _clib.cs_option_field(self._optptr(), k, _ctypes.byref(f))
+            if f.ndim == 0:
+                sc = _scalar(f)
+                if what == "model" and name != "ncon_reserve" and sc.value != value:
+                    raise ValueError(f"the scene now compiles to {name} {sc.value}, the "
+                                     f"pickled model had {value}")
+                sc.value = value
+            else:
+                dst = _view(self, f)
+                if dst.shape != _np.shape(value):
+                    raise ValueError(f"the scene now compiles to {name} of shape "
+                                     f"{dst.shape}, the pickled model had {_np.shape(value)}")
+                if dst.size:
+                    dst[...] = value
+
     def __reduce__(self):
-        raise TypeError("a conesim.Model cannot be pickled; copy.copy(m) makes a copy")
+        """pickle: the scene's source (the file's path and edits, or the XML string) and
+        every number of the model, so that changes made since loading (m.set, m.opt) come
+        along. Unpickling compiles the source again (a file must be readable at the same
+        path) and writes the numbers over it: the model steps bit for bit as this one."""
+        return (_unpickle_model, (self._source, self._numbers()))
 
     def __del__(self):
         ptr = self.__dict__.get("_ptr")
         if ptr:
             self._ptr = None
-            lib.cs_free_model(ptr)
+            _clib.cs_free_model(ptr)
 
 
 # ---- data -------------------------------------------------------------------------------
@@ -475,11 +621,27 @@ class Contact:
         if k is None:
             raise AttributeError(f"Contact has no field {name!r}")
         f = _lib.Field()
-        if lib.cs_contact_field(d._ptr, self._i, k, ctypes.byref(f)) != 0:
+        if _clib.cs_contact_field(d._ptr, self._i, k, _ctypes.byref(f)) != 0:
             raise IndexError(f"contact {self._i} is gone (ncon is {d.ncon})")
         if f.ndim == 0:
             return _scalar(f).value
         return _view(d, f, readonly=True)
+
+    def __dir__(self):
+        return sorted(_CONTACT_FIELDS)
+
+    def __repr__(self):
+        d = self.__dict__["_data"]
+        if not 0 <= self._i < d.ncon:
+            return f"<Contact {self._i} (gone: ncon is {d.ncon})>"
+        names = d._model._names("geom")
+
+        def geom(g):
+            return f"{g} {names[g]!r}" if names[g] else str(g)
+        pos = ", ".join(f"{x:.4g}" for x in self.pos)
+        return (f"<Contact {self._i}: geom {geom(self.geom1)} / {geom(self.geom2)}, "
+                f"dist {self.dist:.4g}, pos ({pos}), normal force {self.force[0]:.4g}, "
+                f"dim {self.dim}>")
 
 
 class _Contacts:
@@ -494,7 +656,7 @@ class _Contacts:
         return self._data.ncon
 
     def __getitem__(self, i):
-        if not isinstance(i, (int, np.integer)) or isinstance(i, bool):
+        if not isinstance(i, (int, _np.integer)) or isinstance(i, bool):
             raise TypeError(f"contact index must be an int, not {type(i).__name__}")
         n = self._data.ncon
         if i < 0:
@@ -514,6 +676,11 @@ class _Contacts:
     def __dir__(self):
         return sorted(_CONTACT_FIELDS)
 
+    def __repr__(self):
+        n = len(self)
+        return (f"<{n} contact{'' if n == 1 else 's'} at t = {self._data.time:.6g}: fields "
+                f"{', '.join(sorted(_CONTACT_FIELDS))}>")
+
 
 class Data:
     """Everything a step changes (cs_data), made from a Model: conesim.Data(m).
@@ -523,7 +690,8 @@ class Data:
     assigning d.qpos = x) writes the data. Scalars: d.time (writable), d.ncon, d.nefc, the
     last step's solver statistics d.solver_niter, d.solver_at_limit, d.solver_nisland,
     d.solver_noslip (noslip sweeps),
-    d.solver_cost, ... and d.warning, the warning counts (see WARN_*).
+    d.solver_cost, ... and d.warning, the warning counts (conesim.Warnings: by WARN_* index
+    or by name, d.warning.badqacc).
 
     It starts from the reference pose qpos0 (zero velocity), as MuJoCo's mj_makeData, and
     applies no keyframe. `conesim run` starts from the scene's first <key> by default: to
@@ -535,14 +703,15 @@ class Data:
         # the contact array gets its full room now, so it never moves: a view of a
         # contact taken before a step still points at live memory after it
         f = _lib.Field()
-        lib.cs_model_field(model._ptr, model._fields["ncon_reserve"], ctypes.byref(f))
+        _clib.cs_model_field(model._ptr, model._fields["ncon_reserve"], _ctypes.byref(f))
         _scalar(f).value = model.nconmax
-        ptr = lib.cs_make_data(model._ptr)
+        ptr = _clib.cs_make_data(model._ptr)
         if not ptr:
             raise MemoryError("conesim: out of memory making the data")
         model._frozen = True
         self.__dict__.update(_ptr=ptr, _model=model, _scalars={}, _contact_cache={},
-                             _fields=_fields(lambda k, f: lib.cs_data_field(model._ptr, ptr, k, f)))
+                             _diverged=False, _fields=_fields(
+                                 lambda k, f: _clib.cs_data_field(model._ptr, ptr, k, f)))
         self.__dict__["contact"] = _Contacts(self)
 
     @property
@@ -550,14 +719,14 @@ class Data:
         return self._model
 
     def __dir__(self):
-        return sorted(builtins.set(super().__dir__()) | builtins.set(self._fields))
+        return sorted(_builtins.set(super().__dir__()) | _builtins.set(self._fields))
 
     def _field(self, name):
         k = self.__dict__["_fields"].get(name)
         if k is None:
             raise AttributeError(f"Data has no field {name!r}")
         f = _lib.Field()
-        lib.cs_data_field(self._model._ptr, self._ptr, k, ctypes.byref(f))
+        _clib.cs_data_field(self._model._ptr, self._ptr, k, _ctypes.byref(f))
         return f
 
     def __getattr__(self, name):
@@ -570,18 +739,21 @@ class Data:
             return sc.value
         # qpos, qvel, ... are allocated with the data and never move: the view is kept
         out = _view(self, f, readonly=name in ("geom_xpos", "geom_xmat"))
+        if name == "warning":
+            out = out.view(Warnings)
         self.__dict__[name] = out
         return out
 
     def __setattr__(self, name, value):
         if name == "time":
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            if isinstance(value, bool) or not isinstance(
+                    value, (int, float, _np.integer, _np.floating)):
                 raise TypeError("Data.time must be a number")
             self.__getattr__("time")  # the scalar's handle, kept
             self._scalars["time"].value = float(value)
             return
         view = self.__dict__.get(name)
-        if isinstance(view, np.ndarray):
+        if isinstance(view, _np.ndarray):
             _assign(view, value, name)
             return
         f = self._field(name)
@@ -597,7 +769,7 @@ class Data:
         hit = cache.get(name)
         if hit is None or hit[0] != cap:
             f = _lib.Field()
-            lib.cs_contact_array_field(self._ptr, _CONTACT_FIELDS[name], ctypes.byref(f))
+            _clib.cs_contact_array_field(self._ptr, _CONTACT_FIELDS[name], _ctypes.byref(f))
             hit = cache[name] = (cap, _view(self, f, readonly=True))
         return hit[1][:n]
 
@@ -622,13 +794,14 @@ class Data:
         return _data_view(self, "actuator", key)
 
     def _copy_with(self, model):
-        ptr = lib.cs_copy_data(model._ptr, self._ptr)
+        ptr = _clib.cs_copy_data(model._ptr, self._ptr)
         if not ptr:
             raise MemoryError("conesim: out of memory copying the data")
         d = object.__new__(Data)
         model._frozen = True
         d.__dict__.update(_ptr=ptr, _model=model, _scalars={}, _contact_cache={},
-                          _fields=_fields(lambda k, f: lib.cs_data_field(model._ptr, ptr, k, f)))
+                          _diverged=False,
+                          _fields=_fields(lambda k, f: _clib.cs_data_field(model._ptr, ptr, k, f)))
         d.__dict__["contact"] = _Contacts(d)
         return d
 
@@ -643,13 +816,46 @@ class Data:
         return self._copy_with(copy.deepcopy(self._model, memo))
 
     def __reduce__(self):
-        raise TypeError("a conesim.Data cannot be pickled; copy.copy(d) makes a copy")
+        """pickle: the model and the state (STATE_INTEGRATION: everything a step reads) and
+        warning counts. Unpickled, the data runs conesim.forward from that state, so it
+        steps bit for bit as this one; what the last step computed before its integration
+        (xpos, contacts, forces) is computed again, from the state after it."""
+        m = self._model
+        return (_unpickle_data, (m, get_state(m, self, STATE_INTEGRATION),
+                                 _np.array(self.warning)))
 
     def __del__(self):
         ptr = self.__dict__.get("_ptr")
         if ptr:
             self.__dict__["_ptr"] = None
-            lib.cs_free_data(ptr)
+            _clib.cs_free_data(ptr)
+
+
+def _unpickle_model(source, numbers):
+    kind = source[0]
+    try:
+        if kind == "path":
+            m = Model.from_xml_path(source[1], dict(source[2]))
+        else:
+            m = Model.from_xml_string(source[1], source[2])
+    except ValueError as e:
+        where = source[1] if kind == "path" else source[2]
+        raise ValueError(f"unpickling a conesim.Model compiles its scene {where} again: "
+                         f"{e}") from None
+    try:
+        m._take_numbers(numbers)
+    except ValueError as e:
+        where = source[1] if kind == "path" else source[2]
+        raise ValueError(f"unpickling a conesim.Model: {where}: {e}") from None
+    return m
+
+
+def _unpickle_data(model, state, warning):
+    d = Data(model)
+    set_state(model, d, state, STATE_INTEGRATION)
+    forward(model, d)
+    d.warning[:] = warning
+    return d
 
 
 # ---- functions --------------------------------------------------------------------------
@@ -661,54 +867,83 @@ def _pair(m, d):
 
 
 def step(m, d, nstep=1):
+    """nstep steps (cs_step). When a step leaves qpos or qvel not finite (NaN or inf: the
+    simulation diverged), a RuntimeWarning names the step and the body; it is given once
+    until the state is finite again (reset_data, set_state)."""
     _pair(m, d)
-    if isinstance(nstep, bool) or not isinstance(nstep, (int, np.integer)):
+    if isinstance(nstep, bool) or not isinstance(nstep, (int, _np.integer)):
         raise TypeError(f"nstep must be an int, not {type(nstep).__name__}")
     if nstep < 0:
         raise ValueError("nstep must be >= 0")
-    for _ in range(int(nstep)):
-        lib.cs_step(m._ptr, d._ptr)
+    n, mp, dp = int(nstep), m._ptr, d._ptr
+    cstep, check = _clib.cs_step, _clib.cs_check_finite
+    if d.__dict__["_diverged"]:
+        if check(mp, dp) >= 0:  # still diverged: no second warning
+            for _ in range(n):
+                cstep(mp, dp)
+            return
+        d.__dict__["_diverged"] = False
+    for k in range(n):
+        cstep(mp, dp)
+        bad = check(mp, dp)
+        if bad >= 0:
+            d.__dict__["_diverged"] = True
+            _warn_diverged(m, d, bad, k + 1, n)
+            for _ in range(n - k - 1):
+                cstep(mp, dp)
+            return
+
+
+def _warn_diverged(m, d, body, k, n):
+    import warnings
+    name = m._names("body")[body]
+    label = f"body {name!r}" if name else f"body {body}"
+    warnings.warn(f"conesim.step: the simulation diverged at t = {d.time:.6g}, in step {k} "
+                  f"of {n} of this call: {label} has a joint whose qpos or qvel is NaN or "
+                  f"infinite (a time step too large for the stiffness or speeds, or a bad "
+                  f"value written into the data); the state stays so until reset_data or "
+                  f"set_state; d.warning: {d.warning!r}", RuntimeWarning, stacklevel=3)
 
 
 def forward(m, d):
     _pair(m, d)
-    lib.cs_forward(m._ptr, d._ptr)
+    _clib.cs_forward(m._ptr, d._ptr)
 
 
 def reset_data(m, d):
     _pair(m, d)
-    lib.cs_reset(m._ptr, d._ptr)
+    _clib.cs_reset(m._ptr, d._ptr)
 
 
 def reset_data_keyframe(m, d, key):
     _pair(m, d)
-    if isinstance(key, bool) or not isinstance(key, (int, np.integer)):
+    if isinstance(key, bool) or not isinstance(key, (int, _np.integer)):
         raise TypeError("key must be an int")
-    if lib.cs_reset_key(m._ptr, d._ptr, int(key)) != 0:
+    if _clib.cs_reset_key(m._ptr, d._ptr, int(key)) != 0:
         raise ValueError(f"no keyframe {key} (nkey is {m.nkey})")
 
 
 def contact_force(m, d, i):
     """Contact i's force in its contact frame (normal, t1, t2, spin, roll1, roll2)."""
     _pair(m, d)
-    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+    if isinstance(i, bool) or not isinstance(i, (int, _np.integer)):
         raise TypeError(f"contact index must be an int, not {type(i).__name__}")
     if not 0 <= i < d.ncon:
         raise ValueError(f"contact index {i} out of range (ncon is {d.ncon})")
-    f = np.zeros(6)
-    lib.cs_contact_force(m._ptr, d._ptr, int(i), f.ctypes.data_as(_lib.DP))
+    f = _np.zeros(6)
+    _clib.cs_contact_force(m._ptr, d._ptr, int(i), f.ctypes.data_as(_lib.DP))
     return f
 
 
 def energy(m, d):
     """(potential, kinetic) energy."""
     _pair(m, d)
-    return (lib.cs_energy_potential(m._ptr, d._ptr), lib.cs_energy_kinetic(m._ptr, d._ptr))
+    return (_clib.cs_energy_potential(m._ptr, d._ptr), _clib.cs_energy_kinetic(m._ptr, d._ptr))
 
 
 def cone_capacity(fn, mu1, mu2, alpha):
     """Friction capacity along tangent direction alpha (radians) of the elliptic cone."""
-    return lib.cs_cone_capacity(float(fn), float(mu1), float(mu2), float(alpha))
+    return _clib.cs_cone_capacity(float(fn), float(mu1), float(mu2), float(alpha))
 
 
 # ---- states and batch rollouts ----------------------------------------------------------
@@ -727,9 +962,9 @@ def state_size(m, spec=STATE_FULLPHYSICS):
     """The length of a state with the parts in spec (STATE_* bits); by default
     [time, qpos, qvel, act]: 1 + nq + nv + na."""
     _check_type(m, Model, "m")
-    if isinstance(spec, bool) or not isinstance(spec, (int, np.integer)):
+    if isinstance(spec, bool) or not isinstance(spec, (int, _np.integer)):
         raise TypeError("spec must be an int of STATE_* bits")
-    n = lib.cs_state_size(m._ptr, int(spec))
+    n = _clib.cs_state_size(m._ptr, int(spec))
     if n < 0:
         raise ValueError(f"spec {spec}: bits other than STATE_* ones")
     return n
@@ -740,8 +975,8 @@ def get_state(m, d, spec=STATE_FULLPHYSICS):
     picks the parts (STATE_INTEGRATION: everything a step reads, so that set_state of it
     into another data steps alike)."""
     _pair(m, d)
-    out = np.empty(state_size(m, spec))
-    lib.cs_get_state(m._ptr, d._ptr, out.ctypes.data_as(_lib.DP), int(spec))
+    out = _np.empty(state_size(m, spec))
+    _clib.cs_get_state(m._ptr, d._ptr, out.ctypes.data_as(_lib.DP), int(spec))
     return out
 
 
@@ -750,10 +985,10 @@ def set_state(m, d, state, spec=STATE_FULLPHYSICS):
     from [time, qpos, qvel, act])."""
     _pair(m, d)
     n = state_size(m, spec)
-    s = np.ascontiguousarray(state, dtype=np.float64)
+    s = _np.ascontiguousarray(state, dtype=_np.float64)
     if s.shape != (n,):
         raise ValueError(f"state: expected shape ({n},), got {s.shape}")
-    lib.cs_set_state(m._ptr, d._ptr, s.ctypes.data_as(_lib.DP), int(spec))
+    _clib.cs_set_state(m._ptr, d._ptr, s.ctypes.data_as(_lib.DP), int(spec))
 
 
 def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULLPHYSICS):
@@ -765,44 +1000,55 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
     control: None (controls 0), (nstep, nu) for every rollout alike, or (nbatch, nstep, nu):
     the controls set before each step. nthread: threads (default: the machine's cores, at
     most nbatch); the results are the same bit for bit for any count.
-    Returns the states after each step, (nbatch, nstep, nstate).
+    Returns the states after each step, (nbatch, nstep, nstate). A rollout that diverges
+    (a state NaN or infinite) gives a RuntimeWarning naming it and its step.
 
     Each rollout starts from a reset data, exactly as reset_data(m, d), set_state(m, d, s),
     then d.ctrl[:] = control[t] and step(m, d) for each step t: the warm start, applied
     forces and anything else in a data do not carry over from one rollout to the next."""
     _check_type(m, Model, "m")
     ns, nu = state_size(m, spec), m.nu
-    s0 = np.asarray(initial_state, dtype=np.float64)
+    s0 = _np.asarray(initial_state, dtype=_np.float64)
     if s0.ndim == 1:
         s0 = s0[None, :]
     if s0.ndim != 2 or s0.shape[1] != ns:
-        raise ValueError(f"initial_state: expected shape (nbatch, {ns}), got {np.shape(initial_state)}")
-    if isinstance(nstep, bool) or not isinstance(nstep, (int, np.integer)) or nstep < 0:
+        raise ValueError(f"initial_state: expected shape (nbatch, {ns}), "
+                         f"got {_np.shape(initial_state)}")
+    if isinstance(nstep, bool) or not isinstance(nstep, (int, _np.integer)) or nstep < 0:
         raise ValueError("nstep must be an int >= 0")
     nbatch, nstep = s0.shape[0], int(nstep)
-    s0 = np.ascontiguousarray(s0)
+    s0 = _np.ascontiguousarray(s0)
     ctrl = None
     if control is not None:
-        c = np.asarray(control, dtype=np.float64)
+        c = _np.asarray(control, dtype=_np.float64)
         if c.ndim == 2:
-            c = np.broadcast_to(c, (nbatch,) + c.shape)
+            c = _np.broadcast_to(c, (nbatch,) + c.shape)
         if c.shape != (nbatch, nstep, nu):
             raise ValueError(f"control: expected shape ({nstep}, {nu}) or "
-                             f"({nbatch}, {nstep}, {nu}), got {np.shape(control)}")
-        ctrl = np.ascontiguousarray(c)
+                             f"({nbatch}, {nstep}, {nu}), got {_np.shape(control)}")
+        ctrl = _np.ascontiguousarray(c)
     if nthread is None:
-        nthread = os.cpu_count() or 1
-    if isinstance(nthread, bool) or not isinstance(nthread, (int, np.integer)) or nthread < 1:
+        nthread = _os.cpu_count() or 1
+    if isinstance(nthread, bool) or not isinstance(nthread, (int, _np.integer)) or nthread < 1:
         raise ValueError("nthread must be an int >= 1")
-    out = np.empty((nbatch, nstep, ns))
+    out = _np.empty((nbatch, nstep, ns))
     # make a data first, as Data(m) does: the model's contact room is fixed from then on
     if not m._frozen:
         Data(m)
-    rc = lib.cs_rollout_spec(m._ptr, int(spec), nbatch, s0.ctypes.data_as(_lib.DP),
+    rc = _clib.cs_rollout_spec(m._ptr, int(spec), nbatch, s0.ctypes.data_as(_lib.DP),
                         ctrl.ctypes.data_as(_lib.DP) if ctrl is not None else None,
                         nstep, int(nthread), out.ctypes.data_as(_lib.DP))
     if rc != 0:
         raise MemoryError("conesim: out of memory in the rollout")
+    bad = ~_np.isfinite(out).all(axis=2) if out.size else _np.zeros((nbatch, 0), bool)
+    if bad.any():
+        import warnings
+        which = _np.flatnonzero(bad.any(axis=1))
+        b = int(which[0])
+        k = int(_np.argmax(bad[b])) + 1
+        warnings.warn(f"conesim.rollout: {len(which)} of {nbatch} rollouts diverged (a state "
+                      f"NaN or infinite): rollout {b} (the first) from step {k} of {nstep} on",
+                      RuntimeWarning, stacklevel=2)
     return out
 
 
@@ -833,7 +1079,7 @@ def _contact_names():
                               '<body pos="0 0 0.09"><freejoint/><geom type="sphere" size="0.1"/>'
                               '</body></worldbody></mujoco>', "<contact fields>")
     d = Data(m)
-    return _fields(lambda k, f: lib.cs_contact_field(d._ptr, 0, k, f))
+    return _fields(lambda k, f: _clib.cs_contact_field(d._ptr, 0, k, f))
 
 
 _CONTACT_FIELDS = _contact_names()

@@ -208,12 +208,13 @@ class Renderer:
             raise ValueError(f"camera: distance must be > 0 and every number finite ({cam!r})")
         if overlay is not None:
             self.overlay = overlay
-        self._lib.cs_offscreen_update(self._ptr, data._ptr)
+        self._lib.cs_offscreen_update(self._live(), data._ptr)
         self._updated = True
 
     def render(self, out=None):
         """The picture of the last update_scene: a new (height, width, 3) uint8 array, or
         written into out (C-contiguous, that shape and dtype) and returned."""
+        ptr = self._live()
         if not getattr(self, "_updated", False):
             raise RuntimeError("render: call update_scene(data) first")
         shape = (self._height, self._width, 3)
@@ -223,17 +224,19 @@ class Renderer:
               or not out.flags.c_contiguous or not out.flags.writeable):
             raise ValueError(f"out: expected a writable C-contiguous uint8 array of shape {shape}")
         err = ctypes.create_string_buffer(_ERRSZ)
-        if self._lib.cs_offscreen_render(self._ptr, out.ctypes.data, err, _ERRSZ) != 0:
+        if self._lib.cs_offscreen_render(ptr, out.ctypes.data, err, _ERRSZ) != 0:
             raise RuntimeError("render: " + err.value.decode(errors="replace"))
         return out
 
     def _live(self):
-        if not self._ptr:
-            raise RuntimeError("the renderer is closed")
+        if not getattr(self, "_ptr", None):
+            raise RuntimeError("the renderer is closed (close() or the end of its with block "
+                               "freed its GL context): make a new conesim.Renderer")
         return self._ptr
 
     def close(self):
-        """Frees the GL context now (otherwise when the renderer is collected)."""
+        """Frees the GL context now (otherwise when the renderer is collected); the
+        renderer's calls then raise RuntimeError."""
         ptr, self._ptr = getattr(self, "_ptr", None), None
         if ptr:
             self._lib.cs_offscreen_free(ptr)

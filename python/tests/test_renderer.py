@@ -108,6 +108,61 @@ def test_render_into_out_and_errors():
         r.update_scene(d)
 
 
+# render() on a closed renderer, run in a child process: a crash there (exit -11) fails the
+# test instead of taking the test runner down
+AFTER_CLOSE = """
+import ctypes, sys
+import numpy as np
+import conesim
+m = conesim.Model.from_xml_string(sys.argv[1])
+d = conesim.Data(m)
+try:
+    r = conesim.Renderer(m, 24, 32)
+except RuntimeError:
+    sys.exit(77)  # no GL
+r.update_scene(d)
+r.render()
+r.close()
+try:
+    r.render()
+except RuntimeError as e:
+    print("closed:", e)
+with conesim.Renderer(m, 24, 32) as w:
+    w.update_scene(d)
+    w.render()
+try:
+    w.render(out=np.zeros((24, 32, 3), np.uint8))
+except RuntimeError as e:
+    print("with:", e)
+try:
+    w.update_scene(d)
+except RuntimeError as e:
+    print("update:", e)
+# the C call itself refuses a NULL renderer
+err = ctypes.create_string_buffer(256)
+print("C:", r._lib.cs_offscreen_render(None, ctypes.create_string_buffer(24 * 32 * 3), err,
+                                       256), err.value.decode())
+r._lib.cs_offscreen_update(None, d._ptr)
+print("done")
+"""
+
+
+def test_render_after_close_raises():
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, "-c", AFTER_CLOSE, BALL], capture_output=True,
+                       text=True, timeout=120)
+    if p.returncode == 77:
+        pytest.skip("no GL context")
+    assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
+    lines = p.stdout.splitlines()
+    assert lines[0].startswith("closed: the renderer is closed")
+    assert lines[1].startswith("with: the renderer is closed")
+    assert lines[2].startswith("update: the renderer is closed")
+    assert lines[3].startswith("C: -1 no renderer")
+    assert lines[4] == "done"
+
+
 def test_render_video_samples_simulated_time(tmp_path):
     m = conesim.Model.from_xml_path(os.path.join(SCENES, "incline_slide.xml"))
     d = conesim.Data(m)

@@ -169,6 +169,52 @@ def test_warnings_and_solver_statistics():
     assert fd.ncon == 0 and fd.solver_nisland == 0
 
 
+# a spring far too stiff for the time step: explicit integration blows up in 17 steps
+# (without gravity, a rod at rest stays at rest)
+STIFF = """<mujoco><option timestep="0.01" gravity="0 0 0"/><worldbody>
+  <body name="rod"><joint name="hinge" axis="0 1 0" stiffness="1e12"/>
+    <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="0.1"/></body>
+</worldbody></mujoco>"""
+
+
+def test_divergence_warns_once_naming_step_and_body():
+    import warnings
+    m = conesim.Model.from_xml_string(STIFF)
+    d = conesim.Data(m)
+    d.qpos[0] = 0.1
+    with pytest.warns(RuntimeWarning) as rec:
+        conesim.step(m, d, 100)
+    msgs = [str(w.message) for w in rec if w.category is RuntimeWarning]
+    assert len(msgs) == 1, msgs
+    assert "diverged" in msgs[0] and "body 'rod'" in msgs[0]
+    assert "step 17 of 100" in msgs[0] and "t = 0.17" in msgs[0]
+    assert not np.isfinite(d.qpos[0])
+    # the C counts (steps after the first non-finite one), by index and by name
+    assert d.warning.badqacc == d.warning["badqacc"] == d.warning[conesim.WARN_BADQACC] > 0
+    assert d.warning.contactfull == 0 and "badqacc" in dir(d.warning)
+    assert f"badqacc={d.warning.badqacc}" in repr(d.warning)
+    assert d.warning.sum() == d.warning.badqacc and np.ndim(d.warning.sum()) == 0
+    assert type(d.warning + 0) is np.ndarray  # arithmetic gives plain arrays
+    with pytest.raises(AttributeError):
+        d.warning.bogus
+    # no new warning while it stays diverged ...
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        conesim.step(m, d, 3)
+    # ... a new one after a reset and a second divergence, one step at a time
+    conesim.reset_data(m, d)
+    d.qpos[0] = 0.1
+    with pytest.warns(RuntimeWarning, match="step 1 of 1"):
+        for _ in range(30):
+            conesim.step(m, d)
+    # a rollout names the batch and the step
+    s0 = np.tile(conesim.get_state(m, conesim.Data(m)), (2, 1))
+    s0[1, 1] = 0.1  # the second starts away from rest and diverges
+    with pytest.warns(RuntimeWarning, match=r"rollout 1 .*step 17"):
+        out = conesim.rollout(m, s0, 20, nthread=1)
+    assert np.isfinite(out[0]).all() and not np.isfinite(out[1, -1]).all()
+
+
 def test_views_are_kept_and_stay_valid(arm):
     m, d = arm
     q, v, c = d.qpos, d.qvel, d.ctrl
@@ -252,3 +298,52 @@ def test_rollout_arguments(arm):
         conesim.rollout(m, s0, -1)
     with pytest.raises(ValueError):
         conesim.rollout(m, s0, 5, nthread=0)
+
+
+def test_mujoco_idioms(arm):
+    m, d = arm
+    # a plain number into a one-value view, as MuJoCo takes it
+    d.joint("hinge").qpos = 0.3
+    d.actuator("drive").ctrl = -1
+    assert d.qpos[0] == 0.3 and d.ctrl[0] == -1.0
+    d.joint("free").qvel = 0   # a number fills the slice
+    assert not d.qvel[4:].any()
+    with pytest.raises(ValueError):
+        d.joint("free").qpos = [1, 2, 3]
+    with pytest.raises(TypeError):
+        d.joint("hinge").qpos = "0.3"
+    # no actuators: says so rather than giving an empty range
+    s = conesim.Model.from_xml_path(SPHERE)
+    sd = conesim.Data(s)
+    with pytest.raises(IndexError, match="no actuators"):
+        sd.actuator(0)
+    with pytest.raises(KeyError, match="no actuators"):
+        s.actuator("knee")
+    with pytest.raises(IndexError, match=r"0\.\.1"):
+        s.geom(2)
+    # dir() of the options and of a contact lists their fields; contacts have a repr
+    assert {"timestep", "gravity", "solver", "cone", "integrator"} <= set(dir(m.opt))
+    conesim.step(s, sd, 50)
+    c = sd.contact[0]
+    assert {"pos", "frame", "dist", "geom1", "geom2", "force"} <= set(dir(c))
+    r = repr(c)
+    assert r.startswith("<Contact 0") and "'floor'" in r and "'sphere'" in r and "dist" in r
+    assert "1 contact" in repr(sd.contact)
+    # a keyword option reads back what was set: its word, and MuJoCo's number
+    for word, number in (("pgs", 0), ("cg", 1), ("newton", 2)):
+        s.opt.solver = word
+        assert s.opt.solver == word and s.opt.solver == number and str(s.opt.solver) == word
+        assert int(s.opt.solver) == number
+    s.opt.solver = 1
+    assert s.opt.solver == "cg" and s.opt.solver != "pgs"
+    s.opt.integrator = "implicitfast"
+    assert s.opt.integrator == 3 and s.opt.integrator == "implicitfast"
+    assert s.opt.cone in ("pyramidal", "elliptic") and "solver" in repr(s.opt)
+    s.opt.cone = s.opt.cone  # taken back as it reads
+    # the package's namespace: no internal modules
+    for name in ("np", "os", "ctypes", "builtins", "lib"):
+        assert not hasattr(conesim, name), name
+    assert set(conesim.__all__) <= set(dir(conesim))
+    public = {n for n in dir(conesim) if not n.startswith("_")}
+    modules = {"cone", "record", "renderer", "plot", "figures"}  # submodules
+    assert public - modules <= set(conesim.__all__), public - modules - set(conesim.__all__)
