@@ -641,8 +641,8 @@ static int run_run(int argc, char **argv)
            "sum of contact normal forces at the final state %s\n",
            k ? sumcon / k : 0.0, maxcon, k ? sumit / k : 0.0, maxpen, fnbuf);
     if (dropsteps)
-        printf("contacts dropped at the capacity (%d, <size nconmax> or <size memory>): %ld on %ld of "
-               "%ld steps\n",
+        printf("contacts dropped at the capacity (%d, <size nconmax> or <size memory>): %ld "
+               "on %ld of %ld steps\n",
                m->nconmax, dropped, dropsteps, k);
     /* honest about the solver: steps it left unconverged */
     if (atlimit)
