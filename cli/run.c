@@ -376,7 +376,9 @@ static int run_run(int argc, char **argv)
     size_t con_row = 25 * 25 + 2 * label_len(m->geom_name, m->ngeom, "geom") + 8;
     int nmoving = 0;
     for (int b = 1; b < m->nbody; b++) nmoving += m->body_treeid[b] >= 0;
-    size_t traj_step = (size_t)nmoving * traj_row, con_step = (size_t)m->nconmax * con_row;
+    /* the contact buffer holds the rows of the contacts the data starts with room for (a
+     * step with more flushes sooner), not of the bound they may grow to */
+    size_t traj_step = (size_t)nmoving * traj_row, con_step = (size_t)m->ncon_reserve * con_row;
     if (o.record && !out_open(&rec, o.record, traj_step)) {
         fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.record, strerror(errno));
         rc = CS_EXIT_OUTPUT;
@@ -512,8 +514,9 @@ static int run_run(int argc, char **argv)
             if (!dropsteps) {
                 end_bar(&bar, k, n);
                 fprintf(stderr, "conesim run: warning: step %ld found more contacts than the "
-                                "capacity (%d): %d dropped (raise <size nconmax>; the summary "
-                                "counts all drops)\n",
+                                "capacity (%d): %d dropped (raise <size nconmax>, or <size "
+                                "memory> when nconmax is not given; the summary counts all "
+                                "drops)\n",
                         k + 1, m->nconmax, d->warning[CS_WARN_CONTACTFULL] - full0);
             }
             dropsteps++;
@@ -638,7 +641,8 @@ static int run_run(int argc, char **argv)
            "sum of contact normal forces at the final state %s\n",
            k ? sumcon / k : 0.0, maxcon, k ? sumit / k : 0.0, maxpen, fnbuf);
     if (dropsteps)
-        printf("contacts dropped at the capacity (%d, <size nconmax>): %ld on %ld of %ld steps\n",
+        printf("contacts dropped at the capacity (%d, <size nconmax> or <size memory>): %ld "
+               "on %ld of %ld steps\n",
                m->nconmax, dropped, dropsteps, k);
     /* honest about the solver: steps it left unconverged */
     if (atlimit)

@@ -122,7 +122,8 @@ int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
     v->key = key;
     v->diverged = -1;
     v->geoms = calloc(m->ngeom > 0 ? (size_t)m->ngeom : 1, sizeof *v->geoms);
-    v->contacts = calloc(m->nconmax > 0 ? (size_t)m->nconmax : 1, sizeof *v->contacts);
+    v->ncontact_cap = d->ncon_cap > 0 ? d->ncon_cap : 1;
+    v->contacts = calloc((size_t)v->ncontact_cap, sizeof *v->contacts);
     v->fill_pose = calloc(12 * (size_t)m->nbody, sizeof *v->fill_pose);
     v->joints = calloc(m->njnt > 0 ? (size_t)m->njnt : 1, sizeof *v->joints);
     v->actuators = calloc(m->nu > 0 ? (size_t)m->nu : 1, sizeof *v->actuators);
@@ -181,7 +182,14 @@ static void fill_geoms(cs_view *v)
 static int fill_contacts(cs_view *v)
 {
     const cs_data *d = v->d;
-    int n = d->ncon < v->m->nconmax ? d->ncon : v->m->nconmax;
+    if (d->ncon > v->ncontact_cap) { /* the data's room grew: follow it (a frame, not a step) */
+        cs_render_contact *c = realloc(v->contacts, (size_t)d->ncon_cap * sizeof *c);
+        if (c) {
+            v->contacts = c;
+            v->ncontact_cap = d->ncon_cap;
+        }
+    }
+    int n = d->ncon < v->ncontact_cap ? d->ncon : v->ncontact_cap; /* out of memory: what fits */
     for (int i = 0; i < n; i++) {
         const cs_contact *c = &d->contact[i];
         cs_render_contact *o = &v->contacts[i];
@@ -330,8 +338,8 @@ void cs_view_fill(cs_view *v, cs_render_scene *s)
     remember_poses(v);
     s->geoms = v->geoms;
     s->ngeom = m->ngeom;
+    s->ncontact = fill_contacts(v); /* first: it may move the array */
     s->contacts = v->contacts;
-    s->ncontact = fill_contacts(v);
     v->njoint = fill_joints(v);
     s->joints = v->joints;
     s->njoint = v->njoint;

@@ -16,7 +16,8 @@ typedef struct {
     int key;                  /* keyframe reset returns to, -1 = the reference pose */
 
     cs_render_geom *geoms;    /* m->ngeom */
-    cs_render_contact *contacts; /* m->nconmax */
+    cs_render_contact *contacts; /* ncontact_cap: grown with the data's contact room */
+    int ncontact_cap;
     cs_render_joint *joints;  /* the non-free joints, model order (at most m->njnt) */
     int njoint;
     cs_render_actuator *actuators; /* m->nu, for the control panel */

@@ -79,16 +79,19 @@ void cs_collide(const cs_model *m, cs_data *d)
     d->ncon = 0;
     if (m->opt.disableflags & (CS_DSBL_CONTACT | CS_DSBL_CONSTRAINT)) return;
     int dropped = 0, n;
-    for (;;) { /* room for every contact up to nconmax: grow and detect again */
+    /* room for every contact up to nconmax: grow by half again and detect again. Growth
+     * happens only on a step with more contacts than any before, and the room is kept, so
+     * steps after the largest allocate nothing */
+    for (;;) {
         dropped = 0;
         n = cs_collision_detect(d->collision, d->geom_xpose, d->rawcon, d->ncon_cap, &dropped);
         if (dropped <= 0 || d->ncon_cap >= m->nconmax) break;
         long need = (long)n + dropped;
         need += need / 2;
         int cap = need > m->nconmax ? m->nconmax : (int)need;
-        cs_contact *c = cs_realloc(d->contact, (size_t)cap * sizeof *c);
+        cs_contact *c = cs_realloc(d->contact, ((size_t)cap + 1) * sizeof *c);
         if (c) d->contact = c;
-        cs_geom_contact *r = cs_realloc(d->rawcon, (size_t)cap * sizeof *r);
+        cs_geom_contact *r = cs_realloc(d->rawcon, ((size_t)cap + 1) * sizeof *r);
         if (r) d->rawcon = r;
         if (!c || !r) { /* out of memory: keep what fits, counted below */
             d->warning[CS_WARN_NOMEM]++;

@@ -150,8 +150,9 @@ typedef struct {
     char *modelname;
     char *path;           /* file the model came from (for messages) */
     int nbody, njnt, ngeom, nq, nv, npair, nexclude, nkey;
-    int nconmax;          /* most contacts a step keeps (<size nconmax>, else 100 + 8 per
-                             geom and pair); more are dropped with a warning */
+    int nconmax;          /* most contacts a step keeps, more are dropped with a warning:
+                             <size nconmax>, else what fits in <size memory>, else in the
+                             arena MuJoCo would guess (sim/mjcf_compile.c) */
     int ncon_reserve;     /* contacts the data holds room for from the start: nconmax when
                              <size nconmax> gives it (as MuJoCo reserves it), else a few; the
                              room grows as steps need, up to nconmax */

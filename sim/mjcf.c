@@ -1576,16 +1576,60 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
         }
 }
 
+/* <size memory>: bytes, with an optional suffix K M G T P E (powers of 1024), "-1" for
+ * MuJoCo's own guess; as MuJoCo 3.12's reader, one unsigned integer and nothing else */
+static double memory_bytes(cs_mjcf *c, xmlNode *n, const char *s)
+{
+    static const char msg[] = "expects an unsigned integer with an optional suffix K, M, G, T, "
+                              "P or E (or -1), got '%s'";
+    const char *p = s;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (strncmp(p, "-1", 2) == 0) {
+        const char *q = p + 2;
+        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+        if (!*q) return -1;
+    }
+    if (*p < '0' || *p > '9') FAILN(c, n, "memory", msg, s);
+    double v = 0;
+    for (; *p >= '0' && *p <= '9'; p++) v = 10 * v + (*p - '0');
+    static const char SUF[] = "KMGTPE";
+    const char *k = *p ? strchr(SUF, *p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p) : NULL;
+    if (*p && !k) FAILN(c, n, "memory", msg, s);
+    if (k) {
+        v = ldexp(v, 10 * (int)(k - SUF + 1));
+        p++;
+    }
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (*p) FAILN(c, n, "memory", msg, s);
+    if (v >= 0x1p64) FAILN(c, n, "memory", "'%s' is too big (more bytes than size_t holds)", s);
+    return v;
+}
+
 static void parse_size(cs_mjcf *c, xmlNode *n)
 {
     check_attrs(c, n, (const char *const[]){"memory", "njmax", "nconmax", "nstack",
         "nuserdata", "nkey", "nuser_body", "nuser_jnt", "nuser_geom", "nuser_site",
         "nuser_cam", "nuser_tendon", "nuser_actuator", "nuser_sensor", NULL}, NULL);
     int iv;
-    if (int1(c, n, "nconmax", &iv) && iv > 0) c->nconmax = iv;
-    /* MuJoCo's arena and user-array sizes: conesim sizes its own arrays and has no user
-     * data (a model MuJoCo runs has room enough: the same physics) */
-    static const char *const SIZES[] = {"memory", "njmax", "nstack", "nuserdata", "nuser_body",
+    /* MuJoCo's -1 is "not given"; nconmax is a hard cap on the contacts a step keeps, memory
+     * the bound within which conesim grows its contact arrays, njmax and nstack (legacy) size
+     * MuJoCo's default arena, and so that bound, as MuJoCo 3.12 does */
+    if (int1(c, n, "nconmax", &iv)) {
+        if (iv < -1) FAILN(c, n, "nconmax", "must be >= -1");
+        c->nconmax = iv > 0 ? iv : 0;
+    }
+    if (int1(c, n, "njmax", &iv)) {
+        if (iv < -1) FAILN(c, n, "njmax", "must be >= -1");
+        c->njmax = iv;
+    }
+    if (int1(c, n, "nstack", &iv)) {
+        if (iv < -1) FAILN(c, n, "nstack", "must be >= -1");
+        c->nstack = iv;
+    }
+    const char *mem = attr(c, n, "memory");
+    if (mem) c->memory = memory_bytes(c, n, mem);
+    /* MuJoCo's user-array sizes: conesim has no user data */
+    static const char *const SIZES[] = {"nuserdata", "nuser_body",
         "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam", "nuser_tendon", "nuser_actuator",
         "nuser_sensor", NULL};
     for (const char *const *s = SIZES; *s; s++)
@@ -1866,6 +1910,8 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     memcpy(c->eulerseq, "xyz", 4);
     c->inertiafromgeom = 2;
     c->settotalmass = -1;
+    c->njmax = c->nstack = -1;
+    c->memory = -1;
     c->stat_center[0] = c->stat_center[1] = c->stat_center[2] = NAN;
     c->vis_azimuth = 90;
     c->vis_elevation = -45;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "collision/collision.h"
 #include "inertia.h"
 #include "mjcf_ir.h"
 #include "model_fields.h"
@@ -327,6 +328,34 @@ static void fit_to_mesh(cs_mjcf *c, cs_gspec *s, const cs_meshir *M)
     for (int k = 0; k < 3; k++) s->pos[k] += mp[k];
     cs_mulquat(s->quat, s->quat, M->quat);
     cs_normquat(s->quat);
+}
+
+/* sizeof(mjContact) in MuJoCo 3.12 (66 numbers, 13 ints), for its arena guess */
+#define CS_MJCONTACT_BYTES 584
+/* keeps a contact count and its byte sizes within int and size_t */
+#define CS_NCON_LIMIT (1 << 26)
+
+/* The most contacts a step keeps when <size nconmax> does not say: what fits in MuJoCo's
+ * arena, <size memory> or, without it, the size MuJoCo 3.12 guesses (user_model.cc: from
+ * njmax, nstack and the model's sizes, rounded up to a megabyte). A contact costs its two
+ * records and the arena MuJoCo gave a constraint row before the arena (8 ints and 14
+ * numbers) for each of its rows, counted as 4 (a pyramidal condim-3 contact). The arrays
+ * start small and grow to this only as steps need. */
+static int contact_bound(const cs_mjcf *c, const cs_model *m)
+{
+    double bytes = c->memory;
+    if (bytes < 0) {
+        double ncon = 100, nj = c->njmax >= 0 ? c->njmax : 500, nv = m->nv;
+        double big = nj + m->neq + nv, small = 20.0 * (m->nq + m->nv + m->nu + m->na + m->nbody +
+                     m->njnt + m->ngeom + m->nsite + m->neq + m->ntendon + m->nwrap);
+        bytes = c->nstack >= 0 ? 8.0 * c->nstack : 8 * fmax(1000, 5 * big * big + small);
+        bytes += ncon * CS_MJCONTACT_BYTES + nj * (8 * 4 + 14 * 8) + nv * 3 * 4 +
+                 nj * nv * (2 * 4 + 2 * 8) + nj * nj * (4 + 8);
+        bytes = ceil(bytes / 1048576) * 1048576;
+    }
+    double per = (double)sizeof(cs_contact) + sizeof(cs_geom_contact) + 4 * (8 * 4 + 14 * 8);
+    double n = floor(bytes / per);
+    return n < CS_NCON_LIMIT ? (int)n : CS_NCON_LIMIT;
 }
 
 cs_model *cs_mjcf_compile(cs_mjcf *c)
@@ -658,8 +687,6 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     m->npair = c->npair;
     m->nexclude = c->nexcl;
     m->nkey = c->nkey;
-    m->nconmax = c->nconmax > 0 ? c->nconmax : 100 + 8 * (ng + c->npair);
-    m->ncon_reserve = c->nconmax > 0 ? c->nconmax : (m->nconmax < 64 ? m->nconmax : 64);
     m->opt = c->opt;
     m->stat_extent = c->stat_extent;
     memcpy(m->stat_center, c->stat_center, sizeof m->stat_center);
@@ -683,6 +710,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     m->nM = nM;
     m->nmocap = nmocap;
     cs_mjcf_tendon_sizes(c, m);
+    m->nconmax = c->nconmax > 0 ? c->nconmax : contact_bound(c, m);
+    m->ncon_reserve = c->nconmax > 0 ? c->nconmax : (m->nconmax < 64 ? m->nconmax : 64);
     int oom = cs_model_alloc(m) != 0 || cs_mjcf_build_tendons(c, m) != 0;
     if (oom) {
         cs_free_model(m);

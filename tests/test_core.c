@@ -126,6 +126,89 @@ START_TEST(test_contact_force)
 }
 END_TEST
 
+/* Boxes of half-size 0.05 and 1 kg, nx x nx to a layer, resting on each other and on the
+ * floor (geom 0), with `size` (a <size> element or "") before the world. */
+static cs_model *stacked_boxes(int nx, int layers, const char *size)
+{
+    char xml[16384], err[1024];
+    int k = snprintf(xml, sizeof xml, "<mujoco>%s<worldbody>"
+                     "<geom type=\"plane\" size=\"2 2 0.1\"/>", size);
+    for (int l = 0; l < layers; l++)
+        for (int i = 0; i < nx; i++)
+            for (int j = 0; j < nx; j++)
+                k += snprintf(xml + k, sizeof xml - (size_t)k,
+                              "<body pos=\"%g %g %g\"><freejoint/><geom type=\"box\" "
+                              "size=\"0.05 0.05 0.05\" mass=\"1\"/></body>",
+                              0.1 * (i - (nx - 1) / 2.0), 0.1 * (j - (nx - 1) / 2.0),
+                              0.05 + 0.1 * l);
+    k += snprintf(xml + k, sizeof xml - (size_t)k, "</worldbody></mujoco>");
+    ck_assert_int_lt(k, (int)sizeof xml);
+    cs_model *m = cs_load_xml_string(xml, "stacked.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+/* Without <size nconmax> the contact arrays grow to what a step finds: 3 layers of 3x3
+ * boxes make more contacts than the 100 + 8 per geom that conesim once kept, none is
+ * dropped, the bottom layer rests at its half-size (within 1 mm) and the floor carries
+ * the whole weight; once the largest step has been seen, steps allocate nothing. */
+START_TEST(test_stacked_boxes_grow)
+{
+    const char *sizes[2] = {"", "<size memory=\"100M\"/>"};
+    for (int v = 0; v < 2; v++) {
+        cs_model *m = stacked_boxes(3, 3, sizes[v]);
+        cs_data *d = cs_make_data(m);
+        int maxcon = 0;
+        double low = 1, high = 0;
+        long before = 0;
+        for (int k = 0; k < 500; k++) {
+            if (k == 20) before = alloc_count;
+            cs_step(m, d);
+            if (d->ncon > maxcon) maxcon = d->ncon;
+            for (int b = 1; b <= 9; b++) {
+                low = fmin(low, d->xpos[3 * b + 2]);
+                high = fmax(high, d->xpos[3 * b + 2]);
+            }
+        }
+        long allocs = alloc_count - before; /* (before check's assertions, which allocate) */
+        ck_assert_msg(allocs == 0, "%ld allocations after the largest step", allocs);
+        ck_assert_msg(maxcon > 100 + 8 * m->ngeom, "%d contacts at most", maxcon);
+        ck_assert_int_eq(d->warning[CS_WARN_CONTACTFULL], 0);
+        ck_assert_int_eq(d->warning[CS_WARN_NOMEM], 0);
+        ck_assert_msg(low > 0.049 && high < 0.051, "bottom layer between %g and %g", low, high);
+        double fn = 0, f[6];
+        for (int i = 0; i < d->ncon; i++)
+            if (d->contact[i].geom1 == 0 || d->contact[i].geom2 == 0) {
+                cs_contact_force(m, d, i, f);
+                fn += f[0] * fabs(d->contact[i].frame[2]);
+            }
+        ck_assert_double_eq_tol(fn, 27 * 9.81, 1e-3 * 27 * 9.81);
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+}
+END_TEST
+
+/* An explicit <size nconmax> stays a hard cap: the contacts beyond it are dropped and
+ * counted; so is a <size memory> too small for the scene's contacts. */
+START_TEST(test_stacked_boxes_cap)
+{
+    const char *sizes[2] = {"<size nconmax=\"100\"/>", "<size memory=\"64K\"/>"};
+    for (int v = 0; v < 2; v++) {
+        cs_model *m = stacked_boxes(3, 3, sizes[v]);
+        if (v == 0) ck_assert_int_eq(m->nconmax, 100);
+        ck_assert_int_lt(m->nconmax, 200);
+        cs_data *d = cs_make_data(m);
+        cs_step(m, d);
+        ck_assert_int_eq(d->ncon, m->nconmax);
+        ck_assert_int_gt(d->warning[CS_WARN_CONTACTFULL], 0);
+        ck_assert_int_eq(d->warning[CS_WARN_NOMEM], 0);
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+}
+END_TEST
+
 /* A tower of 10 boxes under the default PGS (pair blocks, Newton finish): it stands, as
  * under Newton and CG, and all three put the top box at the same height. */
 START_TEST(test_tower_default_pgs)
@@ -313,6 +396,8 @@ static Suite *core_suite(void)
     tcase_add_test(t, test_pile_no_alloc_coulomb);
     tcase_add_test(t, test_threads_identical);
     tcase_add_test(t, test_contact_force);
+    tcase_add_test(t, test_stacked_boxes_grow);
+    tcase_add_test(t, test_stacked_boxes_cap);
     tcase_add_test(t, test_tower_default_pgs);
     tcase_add_test(t, test_override);
     tcase_add_test(t, test_meaninertia);

@@ -288,8 +288,8 @@ END_TEST
 
 START_TEST(test_bad_catalogue)
 {
-    static char names[128][256];
-    int n = list_xml(CS_TEST_DATA "/bad", names, 128);
+    static char names[192][256];
+    int n = list_xml(CS_TEST_DATA "/bad", names, 192);
     ck_assert_int_ge(n, 30);
     for (int i = 0; i < n; i++) {
         FILE *f = fopen(names[i], "r");

@@ -761,6 +761,45 @@ START_TEST(test_contact_capacity)
 }
 END_TEST
 
+/* <size memory> as MuJoCo reads it: bytes with an optional K..E suffix; anything else is a
+ * bad scene (exit 3, FILE:LINE: what is wrong). */
+START_TEST(test_size_memory_bad)
+{
+    const char *bad[] = {"16X", "-5", "1.5M", "1M 2", "", "99999999999E"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char sc[512], *out, *err;
+        tmp_path(sc, sizeof sc, "memory.xml");
+        FILE *f = fopen(sc, "w");
+        ck_assert_ptr_nonnull(f);
+        fprintf(f, "<mujoco>\n<size memory=\"%s\"/>\n<worldbody><geom type=\"plane\" "
+                   "size=\"1 1 0.1\"/></worldbody></mujoco>\n", bad[i]);
+        fclose(f);
+        const char *a[] = {"run", sc, "--steps", "1", "--quiet", NULL};
+        int rc = run(a, &out, &err);
+        ck_assert_msg(rc == 3, "memory=\"%s\": exit %d, stderr: %s", bad[i], rc, err);
+        char want[600];
+        snprintf(want, sizeof want, "%s:2: element <size> attribute 'memory': ", sc);
+        ck_assert_msg(strstr(err, want) != NULL, "memory=\"%s\": stderr: %s", bad[i], err);
+        free(out), free(err);
+    }
+    /* and the good forms load: "-1" (MuJoCo's own guess), plain bytes, a lower-case suffix */
+    const char *good[] = {"-1", "1000000", "16m", "2G"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        char sc[512], *out, *err;
+        tmp_path(sc, sizeof sc, "memory.xml");
+        FILE *f = fopen(sc, "w");
+        ck_assert_ptr_nonnull(f);
+        fprintf(f, "<mujoco><size memory=\"%s\"/><worldbody><geom type=\"plane\" "
+                   "size=\"1 1 0.1\"/></worldbody></mujoco>\n", good[i]);
+        fclose(f);
+        const char *a[] = {"run", sc, "--steps", "1", "--quiet", NULL};
+        int rc = run(a, &out, &err);
+        ck_assert_msg(rc == 0, "memory=\"%s\": exit %d, stderr: %s", good[i], rc, err);
+        free(out), free(err);
+    }
+}
+END_TEST
+
 /* Out of memory has its own exit code (6) and message in every command that simulates:
  * a contact capacity of a billion cannot be allocated (the address space is limited too,
  * where the sanitizer allows it, so that overcommitting kernels refuse it as well). */
@@ -950,6 +989,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_diverged);
     tcase_add_test(t, test_diverged_recordings_finite);
     tcase_add_test(t, test_contact_capacity);
+    tcase_add_test(t, test_size_memory_bad);
     tcase_add_test(t, test_out_of_memory);
     tcase_add_test(t, test_fifo_scene_interruptible);
     tcase_add_test(t, test_interrupt_every);

@@ -165,6 +165,35 @@ START_TEST(zone_words_are_the_csv_words)
 }
 END_TEST
 
+/* The picture's contact array follows the data's contact room as it grows: 27 boxes in 3
+ * layers, the upper two dropped from 1 cm, make far more contacts once they land than at
+ * the start, and all are drawn. */
+START_TEST(contacts_follow_growth)
+{
+    char xml[16384], err[1024];
+    int k = snprintf(xml, sizeof xml, "<mujoco><worldbody><geom type=\"plane\" size=\"2 2 .1\"/>");
+    for (int i = 0; i < 27; i++)
+        k += snprintf(xml + k, sizeof xml - (size_t)k, "<body pos=\"%g %g %g\"><freejoint/>"
+                      "<geom type=\"box\" size=\".05 .05 .05\"/></body>", 0.101 * (i % 3),
+                      0.101 * (i / 3 % 3), 0.05 + 0.11 * (i / 9));
+    snprintf(xml + k, sizeof xml - (size_t)k, "</worldbody></mujoco>");
+    cs_model *m = cs_load_xml_string(xml, "boxes.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    fixture f;
+    setup(&f, m, -1);
+    int start = f.v.ncontact_cap;
+    for (int s = 0; s < 100; s++) cs_step(f.m, f.d);
+    f.v.stale = 1; /* the fill finds the contacts of the state */
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_gt(f.d->ncon, start);
+    ck_assert_int_eq(f.s.ncontact, f.d->ncon);
+    for (int i = 0; i < f.d->ncon; i++)
+        for (int j = 0; j < 3; j++)
+            ck_assert_double_eq_tol(f.s.contacts[i].pos[j], f.d->contact[i].pos[j], 1e-6);
+    teardown(&f);
+}
+END_TEST
+
 START_TEST(contacts_are_copied)
 {
     fixture f;
@@ -961,6 +990,7 @@ static Suite *suite(void)
     tcase_add_test(tc, poses_follow_the_steps);
     tcase_add_test(tc, zone_words_are_the_csv_words);
     tcase_add_test(tc, contacts_are_copied);
+    tcase_add_test(tc, contacts_follow_growth);
     tcase_add_test(tc, resting_sphere_contact);
     tcase_add_test(tc, hud_numbers);
     tcase_add_test(tc, welded_body_velocity);

@@ -22,8 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         return 0;
     }
-    /* capacities a scene may ask for but a fuzzer's memory limit refuses */
-    if (m->nconmax <= 20000 && m->ngeom <= 2000) {
+    /* capacities a scene may ask for but a fuzzer's memory limit refuses (the contact
+     * room the data starts with: it grows only as far as 20 steps need) */
+    if (m->ncon_reserve <= 20000 && m->ngeom <= 2000) {
         cs_data *d = cs_make_data(m);
         if (d) {
             if (m->nkey) cs_reset_key(m, d, 0);
