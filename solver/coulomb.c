@@ -412,18 +412,13 @@ int cs_i_coulomb_reserve(void *ws, const cs_solver_ws *w)
             cs_i_resize((void **)&cw->match, sizeof(int), c) ||
             cs_i_resize((void **)&cw->bqp_ok, sizeof(int), c) ||
             cs_i_resize((void **)&cw->bqp, sizeof(cs_bqp), c) ||
-            cs_i_resize((void **)&cw->aa, sizeof(double) * AA_SLOTS, c) ||
-            cs_i_resize((void **)&cw->zbest, sizeof(int), c))
+            cs_i_resize((void **)&cw->aa, sizeof(double) * AA_SLOTS, c))
             return -1;
         cw->cap_blk = c;
     }
-    if (!cw->abest && cs_i_resize((void **)&cw->abest, sizeof(double), w->nv > 0 ? w->nv : 1))
-        return -1;
     if (e->nefc > cw->cap_row) {
         int c = cs_i_more(e->nefc);
-        if (cs_i_resize((void **)&cw->aref0, sizeof(double), c) ||
-            cs_i_resize((void **)&cw->fbest, sizeof(double), c))
-            return -1;
+        if (cs_i_resize((void **)&cw->aref0, sizeof(double), c)) return -1;
         cw->cap_row = c;
     }
     for (int k = 0; k < e->nblock; k++) {
@@ -494,9 +489,6 @@ void cs_i_coulomb_destroy(void *ws)
     cs_free(cw->bqp);
     cs_free(cw->bqp_ok);
     cs_free(cw->aref0);
-    cs_free(cw->fbest);
-    cs_free(cw->zbest);
-    cs_free(cw->abest);
     cs_free(cw->aa);
     cs_free(cw);
 }

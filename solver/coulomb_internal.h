@@ -29,9 +29,6 @@ struct cs_coulomb_ws {
     int cap_row;
     double *aref0;        /* per row: the Coulomb rows' a_ref, kept while the proximal
                              method rewrites a_ref and R */
-    double *fbest;        /* per row: the proximal method's best forces so far */
-    int *zbest;           /* per block: their zones */
-    double *abest;        /* per dof (nv): their acceleration */
     double *aa;           /* per block, AA_SLOTS: the proximal method's shift and its
                              fixed point's history (coulomb_newton.c) */
 };

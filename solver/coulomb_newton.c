@@ -135,28 +135,6 @@ static void pyramid_zones(cs_efc *e, const cs_solver_ws *w, int isl)
     }
 }
 
-/* the island's forces, zones and acceleration saved as the best so far (back = 0) or put back */
-static void keep_best(struct cs_coulomb_ws *cw, cs_solver_ws *w, int isl, int back)
-{
-    cs_efc *e = w->p->efc;
-    const cs_problem *p = w->p;
-    for (int b = 0; b < w->isl_block_num[isl]; b++) {
-        int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k];
-        size_t n = sizeof(double) * (size_t)e->blk_nrow[k];
-        if (back) {
-            memcpy(e->force + r0, cw->fbest + r0, n);
-            e->blk_zone[k] = cw->zbest[k];
-        } else {
-            memcpy(cw->fbest + r0, e->force + r0, n);
-            cw->zbest[k] = e->blk_zone[k];
-        }
-    }
-    CS_FOR_ISLAND_DOFS(w, p, isl, q) {
-        if (back) w->a[q] = cw->abest[q];
-        else cw->abest[q] = w->a[q];
-    }
-}
-
 /* Anderson acceleration (type II, depth m <= AA_DEPTH) of the shifts' fixed point
  * s = F(s), F the shifts at the inner solution for shifts s. A block's record: the shift
  * in use, then its last AA_DEPTH + 1 inputs and outputs (ring slot i % (AA_DEPTH + 1)).
@@ -241,7 +219,7 @@ static cs_iter_status cn_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
         cw->aa[(size_t)k * AA_SLOTS] = shift(e, k, w->a); /* from the warm acceleration */
     }
     int it = 0, outer = 0, hist = 0;
-    double res = INFINITY, fprev = INFINITY, best = INFINITY;
+    double res = INFINITY, fprev = INFINITY;
     cs_iter_status status = CS_ITER_LIMIT;
     while (it < max_iter) {
         for (int b = 0; b < nbk; b++) { /* this iteration's input */
@@ -258,10 +236,6 @@ static cs_iter_status cn_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
         if (res <= o->tolerance) {
             status = CS_ITER_CONVERGED;
             break;
-        }
-        if (res < best) {
-            best = res;
-            keep_best(cw, w, isl, 0);
         }
         if (s == CS_ITER_STALLED || !isfinite(res)) {
             status = edges ? CS_ITER_STALLED : CS_ITER_HANDOFF;
@@ -282,12 +256,6 @@ static cs_iter_status cn_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
         fprev = fn;
         hist++;
         outer++;
-    }
-    /* unconverged: the best iterate, not the last (an extrapolated shift or a stiff inner
-     * solve cut short can leave the last far worse) */
-    if (status != CS_ITER_CONVERGED && best < INFINITY && !(res <= best)) {
-        keep_best(cw, w, isl, 1);
-        res = best;
     }
     if (edges) pyramid_zones(e, w, isl);
     st->improvement = res;
