@@ -6,8 +6,8 @@
 #include <stddef.h>
 
 const cs_plan cs_plans[CS_METHOD_COUNT] = {
-    [CS_METHOD_PGS] = {&cs_method_pgs, &cs_method_newton},
-    [CS_METHOD_NEWTON] = {&cs_method_newton, NULL},
+    [CS_METHOD_PGS] = {&cs_method_pgs, &cs_method_newton, NULL},
+    [CS_METHOD_NEWTON] = {&cs_method_newton, NULL, NULL},
     [CS_METHOD_COULOMB] = {&cs_method_coulomb_newton, &cs_method_coulomb, &cs_method_newton},
-    [CS_METHOD_CG] = {&cs_method_cg, NULL},
+    [CS_METHOD_CG] = {&cs_method_cg, NULL, NULL},
 };
