@@ -603,11 +603,10 @@ static cs_iter_status coulomb_iterate(void *ws, cs_solver_ws *w, int thread, int
     }
     double h = o->timestep > 0 ? o->timestep : 1;
     int it = 0;
-    double dv = 0;
     cs_iter_status status = CS_ITER_LIMIT;
     while (it < max_iter) {
         it++;
-        dv = 0;
+        double dv = 0;
         for (int b = 0; b < nbk; b++) /* forward, then backward: symmetric Gauss-Seidel */
             dv = fmax(dv, update(cw, w, e, w->isl_blocks[badr + (it % 2 ? b : nbk - 1 - b)],
                                  pyramid, w->a));
@@ -617,7 +616,6 @@ static cs_iter_status coulomb_iterate(void *ws, cs_solver_ws *w, int thread, int
         }
     }
     *iters = it;
-    (void)dv;
     w->ist[isl].improvement = cs_i_coulomb_residual(w, isl, 1, pyramid);
     return status;
 }
