@@ -1848,6 +1848,7 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
     for (xmlNode *ch = root->children; ch; ch = ch->next)
         if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "compiler") == 0)
             parse_compiler(c, ch);
+    cs_mjcf_replicate(c, root); /* copies the replicated trees in before anything reads them */
     /* classes next: elements may precede <default> in the file; several top-level
      * <default> sections all add to the main class, as in MuJoCo */
     for (xmlNode *ch = root->children; ch; ch = ch->next)

@@ -306,6 +306,12 @@ int cs_mjcf_find_mesh(const cs_mjcf *c, const char *name);
 /* out of memory: "FILE: out of memory"; never returns */
 void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
 
+/* <replicate> elements of the document's <worldbody> expanded in place into frames of
+ * renamed copies, with the elements that refer to them (errors through cs_mjcf_fail). The
+ * compiler settings (angle, eulerseq) must have been read. root: the <mujoco> element, a
+ * libxml2 xmlNode. */
+void cs_mjcf_replicate(cs_mjcf *c, void *root);
+
 /* mjcf_edit.c: attribute edits applied to the parsed file before it is read
  * (cs_load_xml_edit); errors through the context's jump */
 typedef struct {
