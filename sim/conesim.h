@@ -130,6 +130,8 @@ typedef struct {
     double viscosity;     /* fluid viscosity: MuJoCo's inertia-box drag on every body,
                              -3 pi d mu (v - wind) and -pi d^3 mu w (0: none) */
     double wind[3];       /* the fluid's velocity (world) */
+    double density;       /* fluid density: MuJoCo's inertia-box quadratic drag, -rho/2 A_k
+                             |v_k| v_k along each box axis k and its torque (0: none) */
     int disableactuator;  /* bit g set: actuators of group g (0..30) exert no force and their
                              activations hold (<option actuatorgroupdisable="g ...">) */
     int ccd_iterations;   /* 35: iteration cap of the convex colliders' MPR path */

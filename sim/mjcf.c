@@ -1437,8 +1437,7 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
         o->timestep = v[0];
     }
     nums(c, n, "gravity", o->gravity, 3, 3);
-    if (num1(c, n, "density", v) && v[0] != 0)
-        FAILN(c, n, "density", "fluid forces are not supported (density must be 0)");
+    if (num1(c, n, "density", v)) { nonneg(c, n, "density", v, 1); o->density = v[0]; }
     if (num1(c, n, "viscosity", v)) { nonneg(c, n, "viscosity", v, 1); o->viscosity = v[0]; }
     double w[3];
     nums(c, n, "wind", o->wind, 3, 3); /* no effect without viscosity */
