@@ -231,6 +231,9 @@ typedef struct {
     double *geom_solimp;  /* 5 */
     double *geom_margin, *geom_gap;
     double *geom_rgba;    /* 4 */
+    double *geom_fluid;   /* 12: MuJoCo's ellipsoid fluid model (all 0 without fluidshape):
+                             on, blunt/slender/angular drag, Kutta, Magnus coefficients,
+                             virtual mass (3) and inertia (3) */
     double *geom_rbound;  /* bounding-sphere radius about the geom centre, 0 for planes */
     double *geom_mass;    /* mass the geom contributed (0 outside inertiagrouprange; before settotalmass) */
     char **geom_name;

@@ -389,6 +389,8 @@ static void default_gspec(cs_gspec *g)
     g->mass = -1;
     g->density = 1000;
     g->fitscale = 1;
+    g->fluidcoef[0] = 0.5; g->fluidcoef[1] = 0.25; g->fluidcoef[2] = 1.5;
+    g->fluidcoef[3] = 1; g->fluidcoef[4] = 1;
 }
 
 static void default_pspec(cs_pspec *p)
@@ -477,10 +479,8 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     if (boolean(c, n, "shellinertia", &b) && b)
         FAILN(c, n, "shellinertia", "shell inertia is not supported");
     static const char *const FLUID[] = {"none", "ellipsoid", NULL};
-    if (keyword(c, n, "fluidshape", FLUID) == 1)
-        FAILN(c, n, "fluidshape", "fluid forces are not supported");
-    /* the ellipsoid model's coefficients act only with fluidshape="ellipsoid", refused above */
-    if (nums(c, n, "fluidcoef", v, 1, 5)) note_ignored(c, "geom/@fluidcoef");
+    if ((k = keyword(c, n, "fluidshape", FLUID)) >= 0) g->fluidshape = k;
+    if ((k = nums(c, n, "fluidcoef", v, 1, 5))) memcpy(g->fluidcoef, v, (size_t)k * sizeof *v);
     char *s = attr(c, n, "mesh");
     if (s) g->mesh = s;
     s = attr(c, n, "hfield");

@@ -20,6 +20,8 @@ typedef struct {
     double mass; /* < 0: not given */
     double density;
     double fitscale;      /* a primitive fitted to its mesh is scaled by this */
+    int fluidshape;       /* 1: MuJoCo's ellipsoid fluid model */
+    double fluidcoef[5];  /* its blunt, slender, angular drag, Kutta and Magnus coefficients */
     char *mesh;  /* mesh asset name (type mesh) */
 } cs_gspec;
 

@@ -1,7 +1,9 @@
 /* Fluid forces of MuJoCo's inertia-box model against closed forms: terminal velocities under
  * linear (viscosity) and quadratic (density) drag, a spin decaying under the quadratic
  * torque, a body carried at the wind's speed; with the Euler and implicitfast integrators.
- * A box's inertia box is the box itself, so its sides are the geom's. */
+ * A box's inertia box is the box itself, so its sides are the geom's. Its ellipsoid model: a
+ * sphere's added mass (Lamb's half the displaced fluid), terminal velocity and Magnus
+ * force. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -125,6 +127,91 @@ START_TEST(test_density_option)
 }
 END_TEST
 
+/* a sphere of radius 0.05 m, 1 kg, with MuJoCo's ellipsoid model (fluidcoef as given) */
+static cs_model *ball_in(const char *option, const char *coef)
+{
+    char xml[1024];
+    snprintf(xml, sizeof xml,
+             "<mujoco><option timestep='0.001' %s/><worldbody>"
+             "<body><freejoint/><geom size='.05' mass='1' fluidshape='ellipsoid' %s "
+             "contype='0' conaffinity='0'/></body></worldbody></mujoco>", option, coef);
+    return load_xml(xml, "ellipsoid.xml");
+}
+
+/* a sphere's added mass is half the fluid it displaces (Lamb): virtual mass V/2 on each
+ * axis, and no virtual inertia */
+START_TEST(test_sphere_added_mass)
+{
+    cs_model *m = ball_in("density='1000'", "");
+    double V = 4.0 / 3.0 * M_PI * 0.05 * 0.05 * 0.05;
+    const double *F = m->geom_fluid;
+    ck_assert_double_eq(F[0], 1);
+    /* the default coefficients, MuJoCo's: blunt, slender, angular drag, Kutta, Magnus */
+    const double coef[5] = {0.5, 0.25, 1.5, 1, 1};
+    for (int k = 0; k < 5; k++) ck_assert_double_eq(F[1 + k], coef[k]);
+    for (int k = 0; k < 3; k++) {
+        ck_assert_double_eq_tol(F[6 + k], V / 2, 1e-6 * V);
+        ck_assert_double_eq_tol(F[9 + k], 0, 1e-12 * V);
+    }
+    cs_free_model(m);
+}
+END_TEST
+
+/* a falling sphere: m g = 3 pi D mu v + rho v^2 C_blunt pi r^2 (D = 2r) */
+START_TEST(test_sphere_terminal_velocity)
+{
+    cs_model *m = ball_in(_i ? "density='1.2' viscosity='0.01' integrator='implicitfast'"
+                             : "density='1.2' viscosity='0.01'", "");
+    cs_data *d = cs_make_data(m);
+    steps(m, d, 30000);
+    double a = 1.2 * 0.5 * M_PI * 0.05 * 0.05, b = 3 * M_PI * 0.1 * 0.01, c = -1 * G;
+    double vt = (-b + sqrt(b * b - 4 * a * c)) / (2 * a);
+    printf("report: %s: sphere falling at %.6g m/s, drag = m g gives %.6g\n", INTEGRATORS[_i],
+           -d->qvel[2], vt);
+    ck_assert_double_eq_tol(-d->qvel[2], vt, 1e-4 * vt);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
+/* a sphere spinning about z and moving along x: the Magnus force C_M rho V w x v and the
+ * added mass's rho V/2 v x w push it sideways, (C_M - 1/2) rho V w v in all (+y for C_M 1,
+ * -y without Magnus) */
+START_TEST(test_magnus_force)
+{
+    const char *coef[2] = {"", "fluidcoef='0.5 0.25 1.5 1 0'"};
+    const double CM[2] = {1, 0};
+    for (int j = 0; j < 2; j++) {
+        cs_model *m = ball_in("density='1000' gravity='0 0 0'", coef[j]);
+        cs_data *d = cs_make_data(m);
+        d->qvel[0] = 2;
+        d->qvel[5] = 30;
+        cs_forward(m, d);
+        double V = 4.0 / 3.0 * M_PI * 0.05 * 0.05 * 0.05;
+        double want = (CM[j] - 0.5) * 1000 * V * 30 * 2; /* over m = 1 kg */
+        printf("report: Magnus coefficient %g: sideways %.6g m/s^2, closed form %.6g\n", CM[j],
+               d->qacc[1], want);
+        ck_assert_double_eq_tol(d->qacc[1], want, 1e-4 * fabs(want));
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+}
+END_TEST
+
+START_TEST(test_fluidshape_bad)
+{
+    char err[256];
+    ck_assert_ptr_null(cs_load_xml_string(
+        "<mujoco><worldbody><geom size='1' fluidshape='blob'/></worldbody></mujoco>", "b.xml",
+        NULL, err, sizeof err));
+    ck_assert_msg(strstr(err, "b.xml:1:") && strstr(err, "fluidshape"), "%s", err);
+    ck_assert_ptr_null(cs_load_xml_string(
+        "<mujoco><worldbody><geom size='1' fluidcoef='1 2 3 4 5 6'/></worldbody></mujoco>",
+        "b.xml", NULL, err, sizeof err));
+    ck_assert_msg(strstr(err, "fluidcoef"), "%s", err);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fluid");
@@ -135,6 +222,10 @@ int main(void)
     tcase_add_loop_test(t, test_spin_decay_density, 0, 2);
     tcase_add_loop_test(t, test_wind_carries, 0, 2);
     tcase_add_test(t, test_density_option);
+    tcase_add_test(t, test_sphere_added_mass);
+    tcase_add_loop_test(t, test_sphere_terminal_velocity, 0, 2);
+    tcase_add_test(t, test_magnus_force);
+    tcase_add_test(t, test_fluidshape_bad);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
