@@ -1001,6 +1001,14 @@ static void parse_equality(cs_mjcf *c, xmlNode *n)
 static const char *const SITE_VISUAL[] = {"type", "size", "material", "rgba", "group", "user",
                                            NULL};
 
+static int has_alt_orientation(xmlNode *n)
+{
+    static const char *const ALT[] = {"axisangle", "euler", "xyaxes", "zaxis", NULL};
+    for (const char *const *a = ALT; *a; a++)
+        if (xmlHasProp(n, (const xmlChar *)*a)) return 1;
+    return 0;
+}
+
 static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
 {
     check_attrs(c, n, (const char *const[]){"class", NULL}, NULL);
@@ -1054,15 +1062,21 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
         } else if (strcmp(en, "default") == 0) {
             parse_default(c, ch, me);
         } else if (strcmp(en, "site") == 0) {
-            /* a site's pose places the spatial tendons through it: a class does not carry one
-             * here, so a class that sets it is refused rather than left without effect */
-            static const char *const POSE[] = {"pos", "quat", "axisangle", "euler", "xyaxes",
-                                               "zaxis", "fromto", NULL};
-            for (const char *const *a = POSE; *a; a++)
-                if (attr(c, ch, *a))
-                    FAILN(c, ch, *a, "a site's pose in a default class is not supported (give "
-                                     "it on each site)");
-            check_attrs(c, ch, NULL, SITE_VISUAL);
+            /* the class's pose: each site that gives no position, or no orientation, takes
+             * the class's (a default fromto would need the site's size: refused) */
+            if (attr(c, ch, "fromto"))
+                FAILN(c, ch, "fromto", "a site's fromto in a default class is not supported "
+                                       "(give it on each site)");
+            double q[4] = {1, 0, 0, 0};
+            if (frame_attrs(c, ch, c->cls[me].site_pos, q)) {
+                int alt = has_alt_orientation(ch);
+                memcpy(alt ? c->cls[me].site_altquat : c->cls[me].site_quat, q, sizeof q);
+                if (alt) c->cls[me].site_alt = 1;
+            }
+            int t = keyword(c, ch, "type", GEOMTYPES);
+            if (t >= 0) c->cls[me].site_type = t;
+            check_attrs(c, ch, (const char *const[]){"pos", "quat", "axisangle", "euler",
+                                                     "xyaxes", "zaxis", NULL}, SITE_VISUAL);
         } else {
             /* defaults for elements the subset does not have only matter if such elements
              * appear, and those are rejected where they appear */
@@ -1130,12 +1144,39 @@ static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F
 static void parse_site(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
 {
     check_attrs(c, n, (const char *const[]){"name", "class", "pos", "quat", "axisangle", "euler",
-                                           "xyaxes", "zaxis", NULL}, SITE_VISUAL);
-    if (attr(c, n, "fromto")) FAILN(c, n, "fromto", "a site's fromto is not supported (give pos)");
-    class_of(c, n, 0); /* it must exist; a class gives a site only visual attributes here */
+                                           "xyaxes", "zaxis", "fromto", NULL}, SITE_VISUAL);
+    int k = class_of(c, n, 0); /* it must exist; a class gives a site only visual attributes */
     cs_siteir S = {0};
     S.quat[0] = 1;
-    frame_attrs(c, n, S.pos, S.quat);
+    double ft[6];
+    if (nums(c, n, "fromto", ft, 6, 6)) {
+        /* as a geom's: the middle, z from the second end to the first */
+        int t = keyword(c, n, "type", GEOMTYPES);
+        if (t < 0) t = c->cls[k].site_type;
+        if (t != CS_GEOM_CAPSULE && t != CS_GEOM_CYLINDER && t != CS_GEOM_BOX &&
+            t != CS_GEOM_ELLIPSOID)
+            FAILN(c, n, "fromto", "fromto requires a capsule, cylinder, box or ellipsoid site");
+        double p[3], v[3];
+        memcpy(p, c->cls[k].site_pos, sizeof p); /* the class's counts, as in MuJoCo */
+        nums(c, n, "pos", p, 3, 3);
+        if (p[0] != 0 || p[1] != 0 || p[2] != 0) FAILN(c, n, "fromto", "both pos and fromto given");
+        for (int i = 0; i < 3; i++) {
+            v[i] = ft[i] - ft[3 + i];
+            S.pos[i] = 0.5 * (ft[i] + ft[3 + i]);
+        }
+        if (norm3(v) / 2 < 1e-14) FAILN(c, n, "fromto", "the two end points coincide");
+        cs_quat_z2vec(S.quat, v);
+    } else {
+        /* the class's pose where the site gives none */
+        memcpy(S.pos, c->cls[k].site_pos, sizeof S.pos);
+        memcpy(S.quat, c->cls[k].site_quat, sizeof S.quat);
+        double q[4] = {1, 0, 0, 0};
+        frame_attrs(c, n, S.pos, q);
+        /* MuJoCo resolves an alternative form (the site's, else the class's) over a quat */
+        if (has_alt_orientation(n)) memcpy(S.quat, q, sizeof q);
+        else if (c->cls[k].site_alt) memcpy(S.quat, c->cls[k].site_altquat, sizeof S.quat);
+        else if (attr(c, n, "quat")) memcpy(S.quat, q, sizeof q);
+    }
     xf_apply(F, S.pos, S.quat);
     S.name = attr(c, n, "name");
     if (S.name)
@@ -2261,6 +2302,8 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         c->cls[0].parent = -1;
         default_gspec(&c->cls[0].geom);
         c->cls[0].meshscale[0] = c->cls[0].meshscale[1] = c->cls[0].meshscale[2] = 1;
+        c->cls[0].site_type = CS_GEOM_SPHERE;
+        c->cls[0].site_quat[0] = 1;
         default_pspec(&c->cls[0].pair);
         default_jspec(&c->cls[0].joint);
         default_aspec(&c->cls[0].act);

@@ -91,6 +91,11 @@ typedef struct {
     cs_jspec joint;
     cs_aspec act;
     double meshscale[3];
+    int site_type;        /* a site's type (visual, but it decides whether fromto applies) */
+    double site_pos[3], site_quat[4]; /* a site's pose when it gives none */
+    int site_alt;         /* the class (or a parent) gave an alternative form (euler, ...),
+                             site_altquat: as in MuJoCo it wins over any quat */
+    double site_altquat[4];
 } cs_dclass;
 
 /* mesh inertia modes (MuJoCo's asset/mesh/inertia) */
