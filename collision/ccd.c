@@ -854,7 +854,8 @@ static void rotate_about(const double R[9], const double o[3], const cs_shape *s
  *   (strictly: touching exactly is no contact);
  * - boxes and meshes without margin: the faces (or an edge and a face) at that contact,
  *   clipped against each other, at most 4 points (faceclip.c);
- * - other pairs without a sphere or ellipsoid, and boxes and meshes with a margin: the
+ * - other pairs without a sphere or ellipsoid, boxes and meshes with a margin, and all
+ *   of them on the libccd path (nativeccd disabled): the
  *   contact searched again with geom1 turned by 1e-3 rad about each tangent (both signs)
  *   through the first point and geom2 turned back; each new point farther than 1e-3 of
  *   the smaller bounding radius from the others is kept, with the first point's depth. */
@@ -867,7 +868,7 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
     cs_setcon(out, n, p, dist);
     if (!opt->multiccd)
         return 1;
-    if (polytope(a->type) && polytope(b->type) && margin <= 0) {
+    if (polytope(a->type) && polytope(b->type) && margin <= 0 && !opt->ccd_mpr) {
         int k = cs_polytope_clip(a, b, n, out);
         return k > 0 ? k : (cs_setcon(out, n, p, dist), 1);
     }
