@@ -219,6 +219,8 @@ static int closest_simplex(sv *s, int n, double lam[4], double v[3])
     return m;
 }
 
+static int tet_contains_origin(const sv s[4]);
+
 /* Distance between A and B by GJK; 0 when they intersect (or touch within tol).
  * pa, pb: the closest points. Once the distance is known to exceed stop (a support plane
  * separates them by more), *far is set and the lower bound returned, pa and pb unset: a
@@ -261,7 +263,20 @@ static double gjk_distance(const cs_shape *A, const cs_shape *B, double tol, dou
         s[n++] = w;
         int n4 = n;
         *ns = n;
+        sv keep[4];
+        double vold[3] = {v[0], v[1], v[2]};
+        memcpy(keep, s, (size_t)n * sizeof *s);
         n = closest_simplex(s, n, lam, v);
+        /* a support beyond the origin (vw < 0) that the simplex cannot take in: a sliver
+         * tetrahedron around the origin, lost to rounding (faces touching flat, overlapping
+         * by far less than their size). Overlapping: hand EPA the tetrahedron. */
+        if (n4 == 4 && n == 3 && vw < 0 && v[0] == vold[0] && v[1] == vold[1] &&
+            v[2] == vold[2]) {
+            memcpy(s, keep, sizeof keep);
+            *ns = 4;
+            *encl = tet_contains_origin(s);
+            return 0;
+        }
         if (n == 0) {
             /* no face projects with positive weights: the origin is inside the
              * tetrahedron (closest_simplex left s untouched only if n4 == 4) */
