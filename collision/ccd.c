@@ -2,9 +2,8 @@
  * separated shapes by GJK distance, overlapping ones by EPA from GJK's simplex (both ours:
  * libccd 2.0 has no GJK distance and its EPA allocates on every call), the EPA normal then
  * polished by a local search for the least overlap. libccd's MPR is the fallback when the
- * polytope degenerates. Pairs that can rest flat get extra points by tilting geom2
- * slightly about the two tangents through the first point and querying again (MuJoCo's
- * multiccd idea). */
+ * polytope degenerates. Extra points as MuJoCo 3.12 makes them (cs_convex_ccd, below):
+ * boxes and meshes by clipping faces (faceclip.c), other pairs by turning the geoms. */
 #include <math.h>
 #include <string.h>
 
@@ -884,8 +883,8 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
     if (!opt->multiccd)
         return 1;
     if (polytope(a->type) && polytope(b->type) && margin <= 0 && !opt->ccd_mpr) {
-        int k = cs_polytope_clip(a, b, n, out);
-        return k > 0 ? k : (cs_setcon(out, n, p, dist), 1);
+        int k = cs_polytope_clip(a, b, n, out); /* writes out only when it finds points */
+        return k > 0 ? k : 1;
     }
     if (a->type == CS_GEOM_SPHERE || a->type == CS_GEOM_ELLIPSOID ||
         b->type == CS_GEOM_SPHERE || b->type == CS_GEOM_ELLIPSOID)
