@@ -14,7 +14,7 @@
 #define EDGE_TOL 0.0888 /* mjEDGE_TOL: an edge within ~5 degrees of a face's plane */
 #define MINVAL 1e-15    /* mjMINVAL */
 #define POLY_MAX 1024   /* vertices of a face or clipped polygon (a 1000-gon face: ~130 KB of stack) */
-#define FEAT_MAX 32     /* faces or edges around one vertex */
+#define FEAT_MAX 512    /* faces or edges around one vertex (a 500-gon cone's apex has 500) */
 
 /* corners of box face k (0 +x, 1 -x, 2 +y, 3 -y, 4 +z, 5 -z), clockwise seen from outside
  * (the clipping face's edges then have outward planes on the left) */
