@@ -282,6 +282,13 @@ double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl)
     return 1 / (p->meaninertia * (nv > 1 ? nv : 1));
 }
 
+double cs_i_scale_primal(const cs_solver_ws *w, const cs_problem *p, int isl)
+{
+    double tr = 0;
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) tr += p->M->qM[p->M->dof_Madr[q]];
+    return tr > 0 ? 1 / tr : cs_i_scale(w, p, isl);
+}
+
 /* In place: A (n x n SPD) -> A^-1 = L^-T L^-1 from its Cholesky factor L (d: n scratch).
  * The preconditioner is applied about a dozen times per factor, so a product beats two
  * triangular solves. L and then L^-1 take A's lower triangle; the product's off-diagonal

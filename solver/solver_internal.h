@@ -238,7 +238,12 @@ int cs_i_resize(void **p, size_t elem, int n);
 int cs_i_more(int need);
 /* store stage of a method whose row forces are final: decode each block's force */
 void cs_i_store_decode(void *ws, cs_solver_ws *w, int isl);
+/* the scale of PGS's improvement: 1 / (meaninertia * max(1, the island's dofs)) */
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl);
+/* the scale of Newton's and CG's improvement, gradient and decrement: 1 / the trace of the
+ * island's M (MuJoCo 3.12's per-island scale; MuJoCo 3.3 solved the whole system at once,
+ * 1 / (meaninertia * nv)) */
+double cs_i_scale_primal(const cs_solver_ws *w, const cs_problem *p, int isl);
 /* M x on an island's trees (y, x: dof-indexed) */
 void cs_i_mass_mul(const cs_solver_ws *w, const cs_problem *p, int isl, double *y,
                    const double *x);
