@@ -519,19 +519,16 @@ static const char *const JOINT_TYPES[] = {"free", "ball", "slide", "hinge", NULL
 static const char *const LIMITED[] = {"false", "true", "auto", NULL};
 
 /* A joint's or tendon's stiffness or damping: MuJoCo 3.12 reads up to three numbers, the
- * linear coefficient and two of higher order (force -x (k0 + k1 x + k2 x^2)); those two are
- * taken when 0, which is the linear law conesim has. */
-static int poly_coef(cs_mjcf *c, xmlNode *n, const char *name, double *out)
+ * linear coefficient and two of higher order (stiffness a x + b x^2 + c x^3, damping
+ * a v + b v|v| + c v^3); numbers not given keep their value (the class's), as MuJoCo's reader
+ * does. The linear one must not be negative; the others are the user's to choose. */
+static int poly_coef(cs_mjcf *c, xmlNode *n, const char *name, double out[3])
 {
     double v[3];
     int k = nums(c, n, name, v, 1, 3);
     if (!k) return 0;
     nonneg(c, n, name, v, 1);
-    for (int i = 1; i < k; i++)
-        if (v[i] != 0)
-            FAILN(c, n, name, "a polynomial %s (a second or third number other than 0) is not "
-                  "supported: give the linear coefficient only", name);
-    *out = v[0];
+    memcpy(out, v, (size_t)k * sizeof *v);
     return 1;
 }
 
@@ -551,10 +548,10 @@ static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
     nums(c, n, "actuatorfrcrange", j->actfrcrange, 2, 2);
     double v;
     if (num1(c, n, "margin", &v)) j->margin = v;
-    poly_coef(c, n, "damping", &j->damping);
+    poly_coef(c, n, "damping", j->damping);
     if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); j->armature = v; }
     if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); j->frictionloss = v; }
-    poly_coef(c, n, "stiffness", &j->stiffness);
+    poly_coef(c, n, "stiffness", j->stiffness);
     nums(c, n, "solreflimit", j->solreflimit, 1, 2);
     nums(c, n, "solreffriction", j->solreffriction, 1, 2);
     double si[5];
@@ -831,8 +828,8 @@ static void read_tendon_attrs(cs_mjcf *c, xmlNode *n, cs_tspec *t)
     double v, sl[2], si[5];
     if (num1(c, n, "margin", &v)) t->margin = v;
     if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); t->frictionloss = v; }
-    poly_coef(c, n, "stiffness", &t->stiffness);
-    poly_coef(c, n, "damping", &t->damping);
+    poly_coef(c, n, "stiffness", t->stiffness);
+    poly_coef(c, n, "damping", t->damping);
     if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); t->armature = v; }
     if ((k = nums(c, n, "springlength", sl, 1, 2))) {
         t->springlength[0] = sl[0];

@@ -63,6 +63,9 @@ RULES.aniso_box_condim4 = RULES.aniso_box_condim3;
 // joint friction)
 RULES.noslip_incline = RULES.pendulum_strike;
 RULES.aniso_box_condim6 = RULES.aniso_box_condim3;
+// oracle-only: MuJoCo 3.12's polynomial springs and dampers on every joint type and a
+// spatial tendon (no contacts)
+RULES.poly_springs = [{ q: 'pos_abs', max: 1e-9 }];
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
