@@ -1051,15 +1051,13 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
         } else if (strcmp(en, "default") == 0) {
             parse_default(c, ch, me);
         } else if (strcmp(en, "site") == 0) {
-            /* a site's pose places the spatial tendons through it: a class does not carry one
-             * here, so a class that sets it is refused rather than left without effect */
-            static const char *const POSE[] = {"pos", "quat", "axisangle", "euler", "xyaxes",
-                                               "zaxis", "fromto", NULL};
-            for (const char *const *a = POSE; *a; a++)
-                if (attr(c, ch, *a))
-                    FAILN(c, ch, *a, "a site's pose in a default class is not supported (give "
-                                     "it on each site)");
-            check_attrs(c, ch, NULL, SITE_VISUAL);
+            /* a site's pose places the spatial tendons through it: the class carries it, as
+             * MuJoCo's does (fromto is refused on sites) */
+            if (attr(c, ch, "fromto"))
+                FAILN(c, ch, "fromto", "a site's fromto is not supported (give pos)");
+            check_attrs(c, ch, (const char *const[]){"pos", "quat", "axisangle", "euler", "xyaxes",
+                                                     "zaxis", NULL}, SITE_VISUAL);
+            frame_attrs(c, ch, c->cls[me].site_pos, c->cls[me].site_quat);
         } else {
             /* defaults for elements the subset does not have only matter if such elements
              * appear, and those are rejected where they appear */
@@ -1124,15 +1122,16 @@ static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F
 }
 
 /* a site: a named frame on a body (spatial tendons pass through sites) */
-static void parse_site(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
+static void parse_site(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F)
 {
     check_attrs(c, n, (const char *const[]){"name", "class", "pos", "quat", "axisangle", "euler",
                                            "xyaxes", "zaxis", NULL}, SITE_VISUAL);
     if (attr(c, n, "fromto")) FAILN(c, n, "fromto", "a site's fromto is not supported (give pos)");
-    class_of(c, n, 0); /* it must exist; a class gives a site only visual attributes here */
+    int k = class_of(c, n, cls);
     cs_siteir S = {0};
-    S.quat[0] = 1;
-    frame_attrs(c, n, S.pos, S.quat);
+    memcpy(S.pos, c->cls[k].site_pos, sizeof S.pos);
+    /* an element's own orientation replaces one from the class */
+    if (!frame_attrs(c, n, S.pos, S.quat)) memcpy(S.quat, c->cls[k].site_quat, sizeof S.quat);
     xf_apply(F, S.pos, S.quat);
     S.name = attr(c, n, "name");
     if (S.name)
@@ -1275,7 +1274,7 @@ static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F,
             if (me == 0) FAILN(c, ch, NULL, "the world body cannot have joints");
             parse_joint(c, ch, me, cls, en[0] == 'f', in_frame ? F : NULL);
         } else if (strcmp(en, "body") == 0) continue;
-        else if (strcmp(en, "site") == 0) parse_site(c, ch, me, F);
+        else if (strcmp(en, "site") == 0) parse_site(c, ch, me, cls, F);
         else if (in_list(en, VISUAL_ELEMS)) {
             note_ignored(c, en);
             mark_ignored(ch);
@@ -2257,6 +2256,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         c->cls[0].name = cs_mjcf_strdup(c, "main");
         c->cls[0].parent = -1;
         default_gspec(&c->cls[0].geom);
+        c->cls[0].site_quat[0] = 1;
         c->cls[0].meshscale[0] = c->cls[0].meshscale[1] = c->cls[0].meshscale[2] = 1;
         default_pspec(&c->cls[0].pair);
         default_jspec(&c->cls[0].joint);

@@ -91,6 +91,7 @@ typedef struct {
     cs_jspec joint;
     cs_aspec act;
     double meshscale[3];
+    double site_pos[3], site_quat[4]; /* a site's pose from the class (a spatial tendon's path) */
 } cs_dclass;
 
 /* mesh inertia modes (MuJoCo's asset/mesh/inertia) */

@@ -596,6 +596,28 @@ static int run_status(const char *args)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* A site's pose from its default class (childclass too), as MuJoCo's: a spatial tendon
+ * between two sites placed only by classes is as long as the distance between those places;
+ * a site's own pos replaces the class's. */
+START_TEST(test_site_class_pose)
+{
+    cs_model *m = load_str(
+        "<mujoco><default><default class='a'><site pos='0.3 0 0' euler='0 0 90'/></default>"
+        "<default class='b'><site pos='0 0.4 0'/></default></default><worldbody>"
+        "<body childclass='a'><site name='s1'/><site name='s2' class='b'/>"
+        "<site name='s3' pos='0 0 0.5'/><joint/><geom size='0.1'/></body></worldbody>"
+        "<tendon><spatial name='t'><site site='s1'/><site site='s2'/></spatial></tendon></mujoco>");
+    cs_data *d = cs_make_data(m);
+    cs_forward(m, d);
+    ck_assert_double_eq_tol(d->ten_length[0], 0.5, 1e-12); /* |(0.3,0,0) - (0,0.4,0)| */
+    /* s3: its own pos in place of the class's */
+    ck_assert_double_eq_tol(d->site_xpos[3 * 2 + 0], 0, 1e-12);
+    ck_assert_double_eq_tol(d->site_xpos[3 * 2 + 2], 0.5, 1e-12);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_cli_exit_codes)
 {
     ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --steps 5 --quiet"), 0);
@@ -714,6 +736,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_fit_to_mesh);
     tcase_add_test(t, test_missing_file);
     tcase_add_test(t, test_mutation_fuzz);
+    tcase_add_test(t, test_site_class_pose);
     tcase_add_test(t, test_cli_exit_codes);
     tcase_add_test(t, test_cli_record);
     tcase_add_test(t, test_cli_every_and_sigint);
