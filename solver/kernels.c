@@ -284,6 +284,7 @@ double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl)
 
 double cs_i_scale_primal(const cs_solver_ws *w, const cs_problem *p, int isl)
 {
+    if (!w->o->islands) return cs_i_scale(w, p, isl); /* one problem: MuJoCo's global scale */
     double tr = 0;
     CS_FOR_ISLAND_DOFS(w, p, isl, q) tr += p->M->qM[p->M->dof_Madr[q]];
     return tr > 0 ? 1 / tr : cs_i_scale(w, p, isl);

@@ -1002,8 +1002,9 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
         }
         /* the Newton decrement, the quadratic model's predicted improvement of the next
          * step: below the tolerance, the point is converged (MuJoCo 3.12, after every step;
-         * at the warm start only with the gradient test above) */
-        if (warm_test || (o->newton_early && iter > 0)) {
+         * at the warm start only with the gradient test above). After a step only from an
+         * exact direction: CG's, within CG_TOL, can understate it */
+        if (warm_test || (o->newton_early && iter > 0 && (dense || tree))) {
             double gd = 0; /* -g'H^-1 g: twice the decrement, negated */
             CS_FOR_ISLAND_DOFS(w, p, isl, q) gd += g[q] * dir[q];
             if (fmax(0, -0.5 * scale * gd) < tol) {

@@ -241,8 +241,8 @@ void cs_i_store_decode(void *ws, cs_solver_ws *w, int isl);
 /* the scale of PGS's improvement: 1 / (meaninertia * max(1, the island's dofs)) */
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl);
 /* the scale of Newton's and CG's improvement, gradient and decrement: 1 / the trace of the
- * island's M (MuJoCo 3.12's per-island scale; MuJoCo 3.3 solved the whole system at once,
- * 1 / (meaninertia * nv)) */
+ * island's M (MuJoCo 3.12's per-island scale); with islands off, one problem, cs_i_scale
+ * (MuJoCo's scale without islands, which 3.3 used always) */
 double cs_i_scale_primal(const cs_solver_ws *w, const cs_problem *p, int isl);
 /* M x on an island's trees (y, x: dof-indexed) */
 void cs_i_mass_mul(const cs_solver_ws *w, const cs_problem *p, int isl, double *y,
