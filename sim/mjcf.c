@@ -1876,6 +1876,13 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
                 note_ignored(c, en);
                 mark_ignored(ch);
             }
+        } else if (strcmp(en, "deformable") == 0) {
+            /* skins are drawn over bodies and do nothing to the physics; flexes would */
+            for (xmlNode *k = ch->children; k; k = k->next)
+                if (k->type == XML_ELEMENT_NODE && strcmp(ename(k), "skin") != 0)
+                    FAILN(c, k, NULL, "element not supported (it would change the physics)");
+            note_ignored(c, "deformable/skin");
+            mark_ignored(ch);
         } else
             FAILN(c, ch, NULL, "element not supported (it would change the physics)");
     }
