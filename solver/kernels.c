@@ -278,7 +278,9 @@ double cs_i_primal(cs_solver_ws *w, const cs_problem *p, int isl, const double *
 
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl)
 {
-    int nv = w->isl_nv[isl];
+    (void)w;
+    (void)isl;
+    int nv = p->M->nv; /* the whole model's, as MuJoCo's PGS takes it on every island */
     return 1 / (p->meaninertia * (nv > 1 ? nv : 1));
 }
 

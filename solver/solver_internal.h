@@ -238,7 +238,8 @@ int cs_i_resize(void **p, size_t elem, int n);
 int cs_i_more(int need);
 /* store stage of a method whose row forces are final: decode each block's force */
 void cs_i_store_decode(void *ws, cs_solver_ws *w, int isl);
-/* the scale of PGS's improvement: 1 / (meaninertia * max(1, the island's dofs)) */
+/* the scale of PGS's improvement: 1 / (meaninertia * max(1, the model's dofs)), on every
+ * island as MuJoCo's PGS */
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl);
 /* the scale of Newton's and CG's improvement, gradient and decrement: 1 / the trace of the
  * island's M (MuJoCo 3.12's per-island scale); with islands off, one problem, cs_i_scale
