@@ -230,7 +230,6 @@ cs_i_soft_ell(int n, const double *j, const double *mu, const double *rc, double
 }
 /* the noslip pass on an island (noslip.c): row forces and w->a are final on return */
 void cs_i_noslip(cs_solver_ws *w, int isl);
-/* 1 / (meaninertia max(1, nv of the island)): MuJoCo's scale of the stopping rules */
 /* Exact-size (re)allocation of a per-step array (its capacity is tracked by the caller);
  * 0, or -1 out of memory with *p unchanged. */
 int cs_i_resize(void **p, size_t elem, int n);
