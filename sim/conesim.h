@@ -598,6 +598,22 @@ int cs_set_count(const cs_model *m, const char *name);
  * flag.warmstart=disable), as `--set NAME=VALUE` takes them */
 int cs_set_text(cs_model *m, const char *name, const char *text, char *err, size_t errsz);
 
+/* ---- writing the settable arrays in place (sim/model_watch.c) -----------------------
+ * MuJoCo's bindings write m.geom_friction[i, 0] = 0.2 straight into the model. conesim
+ * takes such writes to the arrays cs_set knows when the caller says: cs_watch_model keeps
+ * their values; cs_watch_commit finds the rows written since and puts each through
+ * cs_setv's checks and what follows from it (inverse weights after a mass change, ...); a
+ * row it refuses goes back to its value before. Call it between steps, before the next. */
+typedef struct cs_model_watch cs_model_watch;
+cs_model_watch *cs_watch_model(const cs_model *m); /* NULL out of memory */
+/* the rows taken (0: nothing written), or -1 when some were refused: err has the first's
+ * "geom_friction[2] (geom 'floor'): must not be negative"; the others are taken */
+int cs_watch_commit(cs_model *m, cs_model_watch *w, char *err, size_t errsz);
+void cs_watch_free(cs_model_watch *w);
+/* The name of settable array i (0, 1, ... until NULL) as a cs_model member: geom_friction,
+ * body_mass, dof_damping, ... (one row per element; per dof for a joint's per-dof ones). */
+const char *cs_settable_field(int i);
+
 /* The convex hull mesh `mesh` collides as (from mesh_graph and mesh_hull): its vertices
  * (3 doubles each, in the mesh frame) and faces as polygons, face f's vertex indices
  * facevert[faceadr[f] .. faceadr[f + 1]). Pointers into the model. 0, or -1 when there is

@@ -122,6 +122,19 @@ static int option_count(const char *key)
     return e ? e->n : -1;
 }
 
+/* what an element's attribute may not be set for, whatever the values */
+static int element_ok(const cs_model *m, const target *t, const char *name, char *err,
+                      size_t errsz)
+{
+    if ((t->a->flags & RBOUND) && m->geom_type[t->id] == CS_GEOM_MESH)
+        return fail(err, errsz, "%s: a mesh geom's size comes from its mesh (set it in the "
+                                "scene file)%s", name, "");
+    if ((t->a->flags & FREEPOS) && m->body_jntnum[t->id] > 0 &&
+        m->jnt_type[m->body_jntadr[t->id]] == CS_JNT_FREE && m->body_jntnum[t->id] > 1)
+        return fail(err, errsz, "%s: %s", name, "the body has more joints than its free one");
+    return 0;
+}
+
 static int resolve(const cs_model *m, const char *name, target *t, char *err, size_t errsz)
 {
     memset(t, 0, sizeof *t);
@@ -183,12 +196,7 @@ static int resolve(const cs_model *m, const char *name, target *t, char *err, si
         }
         t->n = t->a->n;
         if (t->a->flags & PERDOF) t->n = cs_jnt_nv(m->jnt_type[t->id]);
-        if ((t->a->flags & RBOUND) && m->geom_type[t->id] == CS_GEOM_MESH)
-            return fail(err, errsz, "%s: a mesh geom's size comes from its mesh (set it in the "
-                                    "scene file)%s", name, "");
-        if ((t->a->flags & FREEPOS) && m->body_jntnum[t->id] > 0 &&
-            m->jnt_type[m->body_jntadr[t->id]] == CS_JNT_FREE && m->body_jntnum[t->id] > 1)
-            return fail(err, errsz, "%s: %s", name, "the body has more joints than its free one");
+        if (element_ok(m, t, name, err, errsz) != 0) return -1;
     }
     if (t->k >= 0) {
         if (t->k >= t->n) {
@@ -454,6 +462,78 @@ int cs_set_text(cs_model *m, const char *name, const char *text, char *err, size
         return 0;
     }
     return cs_setv(m, name, v, n, err, errsz);
+}
+
+/* ---- the settable arrays one by one, for writes straight into them (model_watch.c) ---- */
+static const attr_def *flat(int i, int *kind)
+{
+    if (i < 0) return NULL;
+    for (size_t k = 0; k < sizeof KINDS / sizeof KINDS[0]; k++)
+        for (const attr_def *a = KINDS[k].attrs; a->attr; a++)
+            if (i-- == 0) {
+                *kind = (int)k;
+                return a;
+            }
+    return NULL;
+}
+
+int cs_set_array_get(const cs_model *m, int i, cs_set_array *out)
+{
+    int kind;
+    const attr_def *a = flat(i, &kind);
+    if (!a) return -1;
+    out->off = a->off;
+    out->rows = a->flags & (PERDOF | ALLDOFS)
+                    ? m->nv
+                    : *(const int *)((const char *)m + KINDS[kind].count);
+    out->cols = a->flags & PERDOF ? 1 : a->n;
+    out->elem = a->flags & INTEGER ? sizeof(int) : sizeof(double);
+    out->kind = KINDS[kind].kind;
+    out->attr = a->attr;
+    return 0;
+}
+
+int cs_set_row(cs_model *m, int i, int row, const double *v, const char *label, char *err,
+               size_t errsz)
+{
+    int kind;
+    const attr_def *a = flat(i, &kind);
+    if (!a) return fail(err, errsz, "%s: %s", label, "not a settable array");
+    cs_set_array info;
+    cs_set_array_get(m, i, &info);
+    if (row < 0 || row >= info.rows) return fail(err, errsz, "%s: %s", label, "no such row");
+    if (!is_finite_all(v, info.cols))
+        return fail(err, errsz, "%s: %s", label, "expects finite numbers");
+    target t;
+    memset(&t, 0, sizeof t);
+    t.kind = kind;
+    t.a = a;
+    t.k = -1;
+    double all[10];
+    if (a->flags & ALLDOFS) { /* one dof's own values (the setter gives all the joint's
+                                 dofs the same): nothing to check or follow */
+        double *p = *(double **)((char *)m + a->off) + (size_t)row * (size_t)a->n;
+        memcpy(p, v, (size_t)a->n * sizeof *v);
+        m->nchange++;
+        return 0;
+    }
+    if (a->flags & PERDOF) {
+        t.id = m->dof_jntid[row];
+        t.n = cs_jnt_nv(m->jnt_type[t.id]);
+        for (int k = 0; k < t.n; k++) all[k] = read_slot(m, &t, k);
+        all[row - m->jnt_dofadr[t.id]] = v[0];
+    } else {
+        t.id = row;
+        t.n = a->n;
+        memcpy(all, v, (size_t)t.n * sizeof *v);
+    }
+    if (kind == 1 && row == 0)
+        return fail(err, errsz, "%s: %s", label, "the world body has no parameters");
+    if (element_ok(m, &t, label, err, errsz) != 0) return -1;
+    int rc = check_values(m, &t, all, label, err, errsz);
+    if (rc == 0) rc = put(m, &t, all, label, err, errsz);
+    if (rc == 0) m->nchange++;
+    return rc;
 }
 
 void cs_data_sync(const cs_model *m, cs_data *d)

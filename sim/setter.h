@@ -9,4 +9,20 @@
  * Out of memory: counts CS_WARN_NOMEM and keeps the old copies. */
 void cs_data_sync(const cs_model *m, cs_data *d);
 
+/* The arrays cs_set writes, one by one (i = 0, 1, ... until -1): where each is in cs_model,
+ * its rows for m (elements; dofs for a joint's per-dof attributes), values per row, the
+ * bytes of one value, and the setter's words for it (kind "geom", attr "friction"). */
+typedef struct {
+    size_t off;
+    int rows, cols;
+    size_t elem;
+    const char *kind, *attr;
+} cs_set_array;
+int cs_set_array_get(const cs_model *m, int i, cs_set_array *out);
+/* Row `row` of settable array i set to v (cols values) through cs_setv's checks and what
+ * follows from it (inverse weights, bounding radius, a free body's start); the array holds
+ * the old values when called, and again when refused. 0, or -1 with "LABEL: what is wrong". */
+int cs_set_row(cs_model *m, int i, int row, const double *v, const char *label, char *err,
+               size_t errsz);
+
 #endif

@@ -27,7 +27,7 @@ __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyfram
            "STATE_CTRL", "STATE_QFRC_APPLIED", "STATE_XFRC_APPLIED", "STATE_EQ_ACTIVE",
            "STATE_MOCAP_POS", "STATE_MOCAP_QUAT", "STATE_PHYSICS", "STATE_FULLPHYSICS",
            "STATE_USER", "STATE_INTEGRATION", "Option", "Keyword", "Contact",
-           "ModelView", "DataView",
+           "ModelView", "DataView", "FixedArray",
            "Renderer", "Camera", "VideoWriter", "render_video"]
 
 # indices into d.warning (counts since the last reset): contacts dropped because the
@@ -120,6 +120,57 @@ def _view(owner, f, readonly=False):
         out.flags.writeable = not readonly
         return out
     return _np.asarray(_Holder(owner, f.ptr, shape, strides, dtype, readonly))
+
+
+def _settable():
+    out, k = [], 0
+    while (n := _clib.cs_settable_field(k)) is not None:
+        out.append(n.decode())
+        k += 1
+    return tuple(out)
+
+
+# the model arrays written in place (m.geom_friction[:, 0] = 0.2), taken at the next step
+_SETTABLE = _settable()
+
+
+class FixedArray(_np.ndarray):
+    """A model array that cannot be written (the tree's structure, or what is computed from
+    the settable ones): writing it raises ValueError naming the arrays that can be."""
+
+    def __array_finalize__(self, obj):
+        self._field = getattr(obj, "_field", "")
+
+    def __setitem__(self, key, value):
+        raise ValueError(f"m.{self._field} is read only (structure, or computed from the "
+                         f"parameters; a structural change needs the scene compiled again: "
+                         f"Model.from_xml_path(path, edits)). The model arrays that can be "
+                         f"written in place: {', '.join(_SETTABLE)}")
+
+    def __array_wrap__(self, out, context=None, return_scalar=False):
+        # arithmetic and reductions give plain arrays and numbers
+        out = out.view(_np.ndarray)
+        return out[()] if return_scalar or out.ndim == 0 else out
+
+    def __repr__(self):
+        return repr(self.view(_np.ndarray))
+
+    def __str__(self):
+        return str(self.view(_np.ndarray))
+
+    def __reduce__(self):
+        return self.view(_np.ndarray).__reduce__()
+
+
+def _commit(m):
+    """Takes what was written into the model's settable arrays since the last step
+    (cs_watch_commit: the setter's checks and what follows from a change)."""
+    w = m.__dict__.get("_watch")
+    if w:
+        err = _ctypes.create_string_buffer(_ERRSZ)
+        if _clib.cs_watch_commit(m._ptr, w, err, _ERRSZ) < 0:
+            raise ValueError(f"{err.value.decode(errors='replace')}: the value written into "
+                             f"the model is refused and set back to the one before")
 
 
 def _scalar(f):
@@ -219,13 +270,22 @@ class _View:
 
 
 class ModelView(_View):
-    """m.body(key), m.geom(key), m.joint(key), m.actuator(key): an element's parameters, read
-    only (the model is fixed). Fields are the model's arrays without their prefix
-    (m.body('box').mass is m.body_mass[id:id+1], m.joint('hinge').range is m.jnt_range[id]);
-    dir() lists them."""
+    """m.body(key), m.geom(key), m.joint(key), m.actuator(key), ...: an element's parameters.
+    Fields are the model's arrays without their prefix (m.body('box').mass is
+    m.body_mass[id:id+1], m.joint('hinge').range is m.jnt_range[id]); dir() lists them.
+    The settable ones (conesim.Model.settable) are views that can be written, as the arrays
+    themselves: m.geom('floor').friction[0] = 0.5, m.body('box').mass = 2; the model takes
+    them at the next step."""
 
     def __setattr__(self, attr, value):
-        raise AttributeError(f"the model is immutable: {self._kind}.{attr} cannot be set")
+        full = _KINDS[self._kind][0] + attr
+        get = self.__dict__["_vf"].get(attr)
+        if get is None or full not in _SETTABLE:
+            mine = [f[len(_KINDS[self._kind][0]):] for f in _SETTABLE
+                    if f.startswith(_KINDS[self._kind][0])]
+            raise AttributeError(f"{self._kind}.{attr} cannot be set; a {self._kind}'s "
+                                 f"settable fields: {', '.join(mine) or 'none'}")
+        _assign(get(), value, f"{self._kind}.{attr}")
 
 
 class DataView(_View):
@@ -393,7 +453,16 @@ class Option:
 
 # ---- model ------------------------------------------------------------------------------
 class Model:
-    """A compiled scene (cs_model). Made by from_xml_path or from_xml_string."""
+    """A compiled scene (cs_model). Made by from_xml_path or from_xml_string.
+
+    Its arrays are numpy views of the C model. Those in Model.settable (the parameters
+    cs_set knows: geom_friction, body_mass, dof_damping, actuator_gainprm, ...) can be
+    written in place between steps, as MuJoCo's (m.geom_friction[:, 0] = 0.2); the next
+    step, forward or reset takes them through the setter's checks and recomputations (a
+    mass change updates the inverse weights), or raises ValueError naming a refused value
+    and sets it back. The others (structure, or computed) are read only."""
+
+    settable = _SETTABLE
 
     def __init__(self, *a, **k):
         raise TypeError("use conesim.Model.from_xml_path(path) or from_xml_string(xml)")
@@ -489,9 +558,26 @@ class Model:
         _clib.cs_model_field(self._ptr, k, _ctypes.byref(f))
         if f.ndim == 0:
             return _scalar(f).value
-        out = _view(self, f, readonly=True)
+        if name in _SETTABLE:  # written in place, taken at the next step (_commit)
+            if not self.__dict__.get("_watch"):
+                w = _clib.cs_watch_model(self._ptr)
+                if not w:
+                    raise MemoryError("conesim: out of memory watching the model's arrays")
+                self.__dict__["_watch"] = w
+            out = _view(self, f)
+        else:
+            out = _view(self, f, readonly=True).view(FixedArray)
+            out._field = name
         self.__dict__[name] = out  # the model's arrays never move: kept for the next read
         return out
+
+    def __setattr__(self, name, value):
+        if name in self.__dict__.get("_fields", {}):
+            if name not in _SETTABLE:
+                getattr(self, name)[...] = value  # FixedArray's message
+            _assign(getattr(self, name), value, name)
+            return
+        object.__setattr__(self, name, value)
 
     def __dir__(self):
         return sorted(_builtins.set(super().__dir__()) | _builtins.set(self._fields))
@@ -545,6 +631,7 @@ class Model:
     def __copy__(self):
         """A model of its own with the same values (cs_copy_model): its options and
         parameters can change without touching this one."""
+        _commit(self)
         ptr = _clib.cs_copy_model(self._ptr)
         if not ptr:
             raise MemoryError("conesim: out of memory copying the model")
@@ -599,9 +686,13 @@ class Model:
         every number of the model, so that changes made since loading (m.set, m.opt) come
         along. Unpickling compiles the source again (a file must be readable at the same
         path) and writes the numbers over it: the model steps bit for bit as this one."""
+        _commit(self)
         return (_unpickle_model, (self._source, self._numbers()))
 
     def __del__(self):
+        w = self.__dict__.pop("_watch", None)
+        if w:
+            _clib.cs_watch_free(w)
         ptr = self.__dict__.get("_ptr")
         if ptr:
             self._ptr = None
@@ -700,6 +791,7 @@ class Data:
 
     def __init__(self, model):
         _check_type(model, Model, "model")
+        _commit(model)
         # the contact array gets its full room now, so it never moves: a view of a
         # contact taken before a step still points at live memory after it
         f = _lib.Field()
@@ -864,6 +956,7 @@ def _pair(m, d):
     _check_type(d, Data, "d")
     if d._model is not m:
         raise ValueError("d was made from another model")
+    _commit(m)
 
 
 def step(m, d, nstep=1):
@@ -1042,6 +1135,7 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
         _warn_rollout(out, nbatch, nstep)
         return out
     out = _np.empty((nbatch, nstep, ns))
+    _commit(m)
     # make a data first, as Data(m) does: the model's contact room is fixed from then on
     if not m._frozen:
         Data(m)

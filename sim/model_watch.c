@@ -1,0 +1,135 @@
+/* Writes straight into the model's settable arrays (MuJoCo's m.geom_friction[i] = ...),
+ * taken at a moment the caller picks: a copy of the arrays cs_set knows is kept, and each
+ * row found changed since goes through the setter's checks and what follows from it
+ * (sim/setter.c). The copy is the caller's, so a model needs nothing for it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "conesim.h"
+#include "model_fields.h"
+#include "setter.h"
+
+struct cs_model_watch {
+    int narray;
+    size_t *at;     /* narray + 1: where each array's copy starts in vals */
+    char *vals;     /* the values last taken */
+    char *next;     /* room for the largest array: its values as written */
+};
+
+const char *cs_settable_field(int i)
+{
+    static const cs_model sizes; /* the offsets do not depend on the sizes */
+    cs_set_array a;
+    if (cs_set_array_get(&sizes, i, &a) != 0) return NULL;
+#define NAME(type, f, rows, cols) \
+    if (a.off == offsetof(cs_model, f)) return #f;
+    CS_MODEL_POINTERS(NAME)
+#undef NAME
+    return NULL;
+}
+
+static const char *array_of(const cs_model *m, const cs_set_array *a)
+{
+    return *(char *const *)((const char *)m + a->off);
+}
+
+cs_model_watch *cs_watch_model(const cs_model *m)
+{
+    if (!m) return NULL;
+    cs_model_watch *w = cs_calloc(1, sizeof *w);
+    if (!w) return NULL;
+    cs_set_array a;
+    while (cs_set_array_get(m, w->narray, &a) == 0) w->narray++;
+    w->at = cs_calloc((size_t)w->narray + 1, sizeof *w->at);
+    if (!w->at) {
+        cs_watch_free(w);
+        return NULL;
+    }
+    for (int i = 0; i < w->narray; i++) {
+        cs_set_array_get(m, i, &a);
+        w->at[i + 1] = w->at[i] + (size_t)a.rows * (size_t)a.cols * a.elem;
+    }
+    size_t largest = 0;
+    for (int i = 0; i < w->narray; i++)
+        if (w->at[i + 1] - w->at[i] > largest) largest = w->at[i + 1] - w->at[i];
+    w->vals = cs_malloc(w->at[w->narray] + 1);
+    w->next = cs_malloc(largest + 1);
+    if (!w->vals || !w->next) {
+        cs_watch_free(w);
+        return NULL;
+    }
+    for (int i = 0; i < w->narray; i++) {
+        cs_set_array_get(m, i, &a);
+        memcpy(w->vals + w->at[i], array_of(m, &a), w->at[i + 1] - w->at[i]);
+    }
+    return w;
+}
+
+void cs_watch_free(cs_model_watch *w)
+{
+    if (!w) return;
+    cs_free(w->at);
+    cs_free(w->vals);
+    cs_free(w->next);
+    cs_free(w);
+}
+
+/* "geom_friction[2] (geom 'floor')": the array's row and whose it is */
+static void label(const cs_model *m, int i, const cs_set_array *a, int row, char *out,
+                  size_t n)
+{
+    int id = row, perdof = a->rows == m->nv && strcmp(a->kind, "joint") == 0;
+    if (perdof) id = m->dof_jntid[row];
+    const char *name = cs_id2name(m, a->kind, id);
+    if (name)
+        snprintf(out, n, "%s[%d] (%s '%s')", cs_settable_field(i), row, a->kind, name);
+    else
+        snprintf(out, n, "%s[%d] (%s %d)", cs_settable_field(i), row, a->kind, id);
+}
+
+int cs_watch_commit(cs_model *m, cs_model_watch *w, char *err, size_t errsz)
+{
+    if (!m || !w) return -1;
+    int taken = 0, refused = 0;
+    char why[512] = "";
+    for (int i = 0; i < w->narray; i++) {
+        cs_set_array a;
+        cs_set_array_get(m, i, &a);
+        char *cur = *(char **)((char *)m + a.off), *old = w->vals + w->at[i];
+        size_t rowbytes = (size_t)a.cols * a.elem, bytes = w->at[i + 1] - w->at[i];
+        if (bytes == 0 || memcmp(cur, old, bytes) == 0) continue;
+        /* the array back to its old values first, so that each row is checked among values
+         * already taken (a joint's dofs are checked together), then row by row */
+        memcpy(w->next, cur, bytes);
+        memcpy(cur, old, bytes);
+        for (int r = 0; r < a.rows; r++) {
+            const char *p = w->next + (size_t)r * rowbytes;
+            if (memcmp(p, old + (size_t)r * rowbytes, rowbytes) == 0) continue;
+            double v[10];
+            for (int c = 0; c < a.cols; c++)
+                v[c] = a.elem == sizeof(int) ? (double)((const int *)p)[c]
+                                             : ((const double *)p)[c];
+            char lab[192], e[512];
+            label(m, i, &a, r, lab, sizeof lab);
+            if (cs_set_row(m, i, r, v, lab, e, sizeof e) == 0) taken++;
+            else if (refused++ == 0) snprintf(why, sizeof why, "%s", e);
+        }
+    }
+    /* the copy follows the model: values taken, refused rows restored, and what the setter
+     * changed in other settable arrays */
+    cs_set_array a;
+    for (int i = 0; i < w->narray && cs_set_array_get(m, i, &a) == 0; i++)
+        memcpy(w->vals + w->at[i], array_of(m, &a), w->at[i + 1] - w->at[i]);
+    if (refused) {
+        if (err && errsz) {
+            if (refused > 1)
+                snprintf(err, errsz, "%s (and %d more row%s refused)", why, refused - 1,
+                         refused > 2 ? "s" : "");
+            else
+                snprintf(err, errsz, "%s", why);
+        }
+        return -1;
+    }
+    return taken;
+}
