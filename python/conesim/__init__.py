@@ -701,7 +701,8 @@ class Model:
 
 # ---- data -------------------------------------------------------------------------------
 class Contact:
-    """d.contact[i]: read each time from the data, so it follows the contact array."""
+    """d.contact[i]: read each time from the data, so it follows the contact array; its
+    arrays (pos, frame, force, ...) are copies, read only."""
 
     def __init__(self, data, i):
         self._data, self._i = data, i
@@ -716,7 +717,9 @@ class Contact:
             raise IndexError(f"contact {self._i} is gone (ncon is {d.ncon})")
         if f.ndim == 0:
             return _scalar(f).value
-        return _view(d, f, readonly=True)
+        out = _view(d, f, readonly=True).copy()  # the contact array moves as it grows
+        out.flags.writeable = False
+        return out
 
     def __dir__(self):
         return sorted(_CONTACT_FIELDS)
@@ -792,11 +795,8 @@ class Data:
     def __init__(self, model):
         _check_type(model, Model, "model")
         _commit(model)
-        # the contact array gets its full room now, so it never moves: a view of a
-        # contact taken before a step still points at live memory after it
-        f = _lib.Field()
-        _clib.cs_model_field(model._ptr, model._fields["ncon_reserve"], _ctypes.byref(f))
-        _scalar(f).value = model.nconmax
+        # the contact array starts small and grows as steps need (up to nconmax), moving
+        # when it does: contacts are read from it at each access (d.contact)
         ptr = _clib.cs_make_data(model._ptr)
         if not ptr:
             raise MemoryError("conesim: out of memory making the data")
@@ -854,16 +854,19 @@ class Data:
         _assign(self.__getattr__(name), value, name)
 
     def _contact_array(self, name):
-        """Contact field `name` of the first ncon contacts: a read-only view of the C array,
-        rebuilt only when the contact array has been reallocated (ncon_cap changed)."""
+        """Contact field `name` of the first ncon contacts, copied from the C array (which
+        moves when a step needs more room: a view kept over a step would point at freed
+        memory). Read only: the step writes contacts."""
         cap, n = self.ncon_cap, self.ncon
         cache = self._contact_cache
         hit = cache.get(name)
-        if hit is None or hit[0] != cap:
+        if hit is None or hit[0] != cap:  # the view of the live array, made again after a move
             f = _lib.Field()
             _clib.cs_contact_array_field(self._ptr, _CONTACT_FIELDS[name], _ctypes.byref(f))
             hit = cache[name] = (cap, _view(self, f, readonly=True))
-        return hit[1][:n]
+        out = hit[1][:n].copy()
+        out.flags.writeable = False
+        return out
 
     def body(self, key):
         """Body `key` (a name or an id) of this data: .xpos, .xquat, .xmat, .xipos, .ximat,
@@ -1136,7 +1139,7 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
         return out
     out = _np.empty((nbatch, nstep, ns))
     _commit(m)
-    # make a data first, as Data(m) does: the model's contact room is fixed from then on
+    # a data made first, as for Data(m): the options are taken through the setter from then on
     if not m._frozen:
         Data(m)
     rc = _clib.cs_rollout_spec(m._ptr, int(spec), nbatch, s0.ctypes.data_as(_lib.DP),

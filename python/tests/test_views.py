@@ -229,9 +229,10 @@ def test_views_are_kept_and_stay_valid(arm):
     assert d.qpos is q and not q.any()
     d.time = 2.5
     assert d.time == 2.5
-    pos = d.contact.pos
+    pos = d.contact.pos  # a copy: the contact array moves when it grows
     conesim.step(m, d, 3)
-    assert d.contact.pos.base is pos.base or d.contact.pos.ctypes.data == pos.ctypes.data
+    assert not pos.flags.writeable and np.isfinite(pos).all()
+    assert d.contact.pos.shape == (d.ncon, 3)
 
 
 def test_state_round_trip(arm):
