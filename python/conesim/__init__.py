@@ -212,6 +212,10 @@ _KINDS = {
     "geom": ("geom_", {"geom_xpos": "xpos", "geom_xmat": "xmat"}),
     "actuator": ("actuator_", {"ctrl": "ctrl", "actuator_length": "length",
                                "actuator_velocity": "velocity", "actuator_force": "force"}),
+    "site": ("site_", {"site_xpos": "xpos"}),
+    "tendon": ("tendon_", {"ten_length": "length", "ten_velocity": "velocity", "ten_J": "J"}),
+    "equality": ("eq_", {"eq_active": "active"}),
+    "key": ("key_", {}),
 }
 # a joint's slices of the nq and nv arrays, by type (free, ball, slide, hinge)
 _JNT_NQ = (7, 4, 1, 1)
@@ -219,8 +223,11 @@ _JNT_NV = (6, 3, 1, 1)
 _JNT_QPOS = ("qpos",)
 _JNT_QVEL = ("qvel", "qacc", "qacc_smooth", "qacc_warmstart", "qfrc_applied", "qfrc_bias",
              "qfrc_gravity", "qfrc_passive", "qfrc_smooth", "qfrc_constraint", "qfrc_actuator")
-_COUNT = {"body": "nbody", "joint": "njnt", "geom": "ngeom", "actuator": "nu"}
-_PLURAL = {"body": "bodies", "joint": "joints", "geom": "geoms", "actuator": "actuators"}
+_COUNT = {"body": "nbody", "joint": "njnt", "geom": "ngeom", "actuator": "nu", "site": "nsite",
+          "tendon": "ntendon", "equality": "neq", "key": "nkey"}
+_PLURAL = {"body": "bodies", "joint": "joints", "geom": "geoms", "actuator": "actuators",
+           "site": "sites", "tendon": "tendons", "equality": "equality constraints",
+           "key": "keyframes"}
 
 
 def _names(model, kind):
@@ -610,6 +617,49 @@ class Model:
         """Every actuator's name in id order ('' for one without a name)."""
         return self._names("actuator")
 
+    @property
+    def site_names(self):
+        """Every site's name in id order ('' for one without a name)."""
+        return self._names("site")
+
+    @property
+    def tendon_names(self):
+        """Every tendon's name in id order ('' for one without a name)."""
+        return self._names("tendon")
+
+    @property
+    def equality_names(self):
+        """Every equality constraint's name in id order ('' for one without a name)."""
+        return self._names("equality")
+
+    @property
+    def key_names(self):
+        """Every keyframe's name in id order ('' for one without a name)."""
+        return self._names("key")
+
+    def site(self, key):
+        """Site `key` (a name or an id): .id, .name, .bodyid, .pos, .quat."""
+        return _model_view(self, "site", key)
+
+    def tendon(self, key):
+        """Tendon `key` (a name or an id): .id, .name and its tendon_* fields (.range,
+        .stiffness, .length0, ...)."""
+        return _model_view(self, "tendon", key)
+
+    def equality(self, key):
+        """Equality constraint `key` (a name or an id): .id, .name and its eq_* fields
+        (.type, .obj1id, .obj2id, .active0, .solref, .solimp, .data)."""
+        return _model_view(self, "equality", key)
+
+    eq = equality
+
+    def key(self, key):
+        """Keyframe `key` (a name or an id): .id, .name, .time, .qpos, .qvel, .act, .ctrl,
+        .mpos, .mquat."""
+        return _model_view(self, "key", key)
+
+    keyframe = key
+
     def geom(self, key):
         """Geom `key` (a name or an id): .id, .name and its geom_* fields (read only)."""
         return _model_view(self, "geom", key)
@@ -700,6 +750,10 @@ class Model:
 
 
 # ---- data -------------------------------------------------------------------------------
+def _zone_word(z):
+    return _clib.cs_contact_zone_name(int(z)).decode()
+
+
 class Contact:
     """d.contact[i]: read each time from the data, so it follows the contact array; its
     arrays (pos, frame, force, ...) are copies, read only."""
@@ -721,8 +775,14 @@ class Contact:
         out.flags.writeable = False
         return out
 
+    @property
+    def zone_name(self):
+        """The zone's word, as the contact CSV's: top, bottom, middle, pyramid, normal,
+        separate, stick, slide (the Coulomb model's), or none (beyond the margin)."""
+        return _zone_word(self.zone)
+
     def __dir__(self):
-        return sorted(_CONTACT_FIELDS)
+        return sorted(_builtins.set(_CONTACT_FIELDS) | {"zone_name"})
 
     def __repr__(self):
         d = self.__dict__["_data"]
@@ -735,7 +795,7 @@ class Contact:
         pos = ", ".join(f"{x:.4g}" for x in self.pos)
         return (f"<Contact {self._i}: geom {geom(self.geom1)} / {geom(self.geom2)}, "
                 f"dist {self.dist:.4g}, pos ({pos}), normal force {self.force[0]:.4g}, "
-                f"dim {self.dim}>")
+                f"dim {self.dim}, zone {self.zone_name}>")
 
 
 class _Contacts:
@@ -763,12 +823,14 @@ class _Contacts:
         return (self[i] for i in range(len(self)))
 
     def __getattr__(self, name):
+        if name == "zone_name":  # every contact's zone word (Contact.zone_name)
+            return tuple(_zone_word(z) for z in self.zone)
         if name.startswith("_") or name not in _CONTACT_FIELDS:
             raise AttributeError(f"Contact has no field {name!r}")
         return self.__dict__["_data"]._contact_array(name)
 
     def __dir__(self):
-        return sorted(_CONTACT_FIELDS)
+        return sorted(_builtins.set(_CONTACT_FIELDS) | {"zone_name"})
 
     def __repr__(self):
         n = len(self)
@@ -887,6 +949,21 @@ class Data:
     def actuator(self, key):
         """Actuator `key` (a name or an id): .ctrl, .length, .velocity, .force."""
         return _data_view(self, "actuator", key)
+
+    def site(self, key):
+        """Site `key` (a name or an id): .xpos, its world position."""
+        return _data_view(self, "site", key)
+
+    def tendon(self, key):
+        """Tendon `key` (a name or an id): .length, .velocity, .J (its row of ten_J)."""
+        return _data_view(self, "tendon", key)
+
+    def equality(self, key):
+        """Equality constraint `key` (a name or an id): .active (its eq_active, writable:
+        0 switches it off from the next step)."""
+        return _data_view(self, "equality", key)
+
+    eq = equality
 
     def _copy_with(self, model):
         ptr = _clib.cs_copy_data(model._ptr, self._ptr)
@@ -1012,9 +1089,18 @@ def reset_data(m, d):
 
 
 def reset_data_keyframe(m, d, key):
+    """Resets the data to keyframe `key`, its index or its name (MuJoCo's
+    mj_resetDataKeyframe): reset_data_keyframe(m, d, "stand")."""
     _pair(m, d)
+    if isinstance(key, str):
+        k = _clib.cs_name2id(m._ptr, b"key", key.encode())
+        if k < 0:
+            names = [n for n in m.key_names if n]
+            raise KeyError(f"no keyframe named {key!r} (named keyframes: "
+                           f"{', '.join(names) or 'none'})")
+        key = k
     if isinstance(key, bool) or not isinstance(key, (int, _np.integer)):
-        raise TypeError("key must be an int")
+        raise TypeError("key must be a keyframe's index or name")
     if _clib.cs_reset_key(m._ptr, d._ptr, int(key)) != 0:
         raise ValueError(f"no keyframe {key} (nkey is {m.nkey})")
 
