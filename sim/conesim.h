@@ -437,6 +437,8 @@ typedef struct {
                               for joints with actuatorgravcomp) */
     double *qfrc_smooth;  /* nv: qfrc_applied + J^T xfrc_applied + qfrc_passive - qfrc_bias */
     double *qfrc_constraint; /* nv: J^T f from the solver */
+    double *qfrc_inverse;  /* nv: cs_inverse's force: the applied, actuator and external
+                              forces that give qacc (MuJoCo's) */
 
     /* kinematics (per body) */
     double *xpos;         /* 3 */
@@ -736,6 +738,33 @@ int cs_check_finite(const cs_model *m, const cs_data *d);
  * 3 x nv row-major (either may be NULL). Zero for a static body. */
 void cs_jac(const cs_model *m, const cs_data *d, int body, const double point[3], double *jacp,
             double *jacr);
+/* cs_jac at a body's frame origin (xpos), its centre of mass (xipos), a site (site_xpos,
+ * on site_bodyid): MuJoCo's mj_jacBody, mj_jacBodyCom, mj_jacSite (sim/jac_frames.c) */
+void cs_jac_body(const cs_model *m, const cs_data *d, int body, double *jacp, double *jacr);
+void cs_jac_body_com(const cs_model *m, const cs_data *d, int body, double *jacp,
+                     double *jacr);
+void cs_jac_site(const cs_model *m, const cs_data *d, int site, double *jacp, double *jacr);
+/* Inverse dynamics (MuJoCo's mj_inverse, sim/inverse.c): from qpos, qvel and the given
+ * d->qacc, the kinematics, contacts and constraint rows as a forward makes them, each
+ * constraint's soft force at qacc (contacts' force, qfrc_constraint), and qfrc_inverse =
+ * M qacc + qfrc_bias - qfrc_passive - qfrc_constraint: after cs_forward it equals
+ * qfrc_applied + J^T xfrc_applied + qfrc_actuator, and the contact forces the forward's.
+ * 0, or -1 with a message (the Coulomb model has no inverse: its forces are not a function
+ * of the acceleration). */
+int cs_inverse(const cs_model *m, cs_data *d, char *err, size_t errsz);
+/* Derivatives of one step by finite differences (MuJoCo's mjd_transitionFD, sim/
+ * transition_fd.c): the state x = (dq, qvel, act), dq in qpos's tangent space (nv), ndx =
+ * 2 nv + na; A = d x_next / d x (ndx x ndx), B = d x_next / d ctrl (ndx x nu), row-major,
+ * either may be NULL. Every step starts from d's state (CS_STATE_INTEGRATION); eps is the
+ * perturbation; centered 1: (f(x + eps) - f(x - eps)) / 2 eps (a limited control at its
+ * range's end is differenced on the side inside it). d is left at its state, forward
+ * computed, its warning counts as they were. 0, or -1 (eps not positive, out of memory). */
+int cs_transition_fd(const cs_model *m, cs_data *d, double eps, int centered, double *A,
+                     double *B);
+/* The velocity that moves qpos1 to qpos2 in time h (MuJoCo's mj_differentiatePos): per
+ * joint, a difference, or a quaternion's as a rotation vector in its local frame. */
+void cs_differentiate_pos(const cs_model *m, double *qvel, double h, const double *qpos1,
+                          const double *qpos2);
 /* Pose and velocity of a body at the current qpos and qvel (not the last kinematics):
  * frame origin, orientation, world linear velocity of the origin, angular velocity in the
  * body's frame (the free joint's convention). */

@@ -584,3 +584,16 @@ int cs_jrow_get(const cs_model *m, const cs_data *d, int i, cs_jrow *out)
     out->force = e->force[r];
     return 0;
 }
+
+void cs_constraint_rows(const cs_model *m, cs_data *d)
+{
+    d->nefc = 0;
+    cs_efc_clear(d->efc);
+    memset(d->qfrc_constraint, 0, (size_t)m->nv * sizeof *d->qfrc_constraint);
+    if (!(m->opt.disableflags & CS_DSBL_CONSTRAINT)) make_rows(m, d);
+}
+
+void cs_constraint_store(const cs_model *m, cs_data *d)
+{
+    store(m, d);
+}

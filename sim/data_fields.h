@@ -27,6 +27,7 @@
     X(double, qfrc_gravcomp, nv, 1) \
     X(double, qfrc_smooth, nv, 1) \
     X(double, qfrc_constraint, nv, 1) \
+    X(double, qfrc_inverse, nv, 1) \
     X(double, ctrl, nu, 1) \
     X(double, mocap_pos, nmocap, 3) \
     X(double, mocap_quat, nmocap, 4) \

@@ -74,6 +74,12 @@ void cs_fluid_ellipsoid_passive(const cs_model *m, cs_data *d, int b);
 void cs_fluid_ellipsoid_deriv(const cs_model *m, cs_data *d, int b, int symmetric, double h,
                               double *qH, double *A6, int o);
 
+/* constraint.c: the step's constraint rows (d->efc) from the contacts and the joints, not
+ * solved (qfrc_constraint zeroed); the blocks' forces (contacts' force, vel and zone) and
+ * qfrc_constraint = J^T f from the row forces in d->efc */
+void cs_constraint_rows(const cs_model *m, cs_data *d);
+void cs_constraint_store(const cs_model *m, cs_data *d);
+
 /* smooth.c: the mass matrix qM by composite rigid bodies, from the kinematics */
 void cs_make_mass(const cs_model *m, cs_data *d);
 

@@ -28,7 +28,9 @@ __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyfram
            "STATE_MOCAP_POS", "STATE_MOCAP_QUAT", "STATE_PHYSICS", "STATE_FULLPHYSICS",
            "STATE_USER", "STATE_INTEGRATION", "Option", "Keyword", "Contact",
            "ModelView", "DataView", "FixedArray",
-           "Renderer", "Camera", "VideoWriter", "render_video"]
+           "Renderer", "Camera", "VideoWriter", "render_video",
+           "jac", "jac_body", "jac_body_com", "jac_site", "inverse", "transition_fd",
+           "differentiate_pos"]
 
 # indices into d.warning (counts since the last reset): contacts dropped because the
 # contact array was full, steps whose mass matrix was not positive definite, steps that
@@ -142,6 +144,9 @@ class FixedArray(_np.ndarray):
         self._field = getattr(obj, "_field", "")
 
     def __setitem__(self, key, value):
+        if self.flags.writeable:  # a copy of one is the user's
+            super().__setitem__(key, value)
+            return
         raise ValueError(f"m.{self._field} is read only (structure, or computed from the "
                          f"parameters; a structural change needs the scene compiled again: "
                          f"Model.from_xml_path(path, edits)). The model arrays that can be "
@@ -151,6 +156,15 @@ class FixedArray(_np.ndarray):
         # arithmetic and reductions give plain arrays and numbers
         out = out.view(_np.ndarray)
         return out[()] if return_scalar or out.ndim == 0 else out
+
+    def copy(self, order="C"):
+        return self.view(_np.ndarray).copy(order)
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
 
     def __repr__(self):
         return repr(self.view(_np.ndarray))
@@ -1126,6 +1140,93 @@ def energy(m, d):
 def cone_capacity(fn, mu1, mu2, alpha):
     """Friction capacity along tangent direction alpha (radians) of the elliptic cone."""
     return _clib.cs_cone_capacity(float(fn), float(mu1), float(mu2), float(alpha))
+
+
+# ---- Jacobians, inverse dynamics, derivatives ------------------------------------------
+def _id(m, kind, key):
+    return _resolve(m, kind, key)[0]
+
+
+def _jac_pair(m, fn, *args):
+    jacp, jacr = _np.zeros((3, m.nv)), _np.zeros((3, m.nv))
+    fn(*args, jacp.ctypes.data_as(_lib.DP), jacr.ctypes.data_as(_lib.DP))
+    return jacp, jacr
+
+
+def jac(m, d, point, body):
+    """(jacp, jacr), each 3 x nv: the Jacobians of the world point `point` moving with
+    `body` (a name or an id): its velocity is jacp @ d.qvel, the body's angular velocity
+    (world frame) jacr @ d.qvel (MuJoCo's mj_jac). From the last kinematics (forward, step)."""
+    _pair(m, d)
+    b = _id(m, "body", body)
+    p = _np.ascontiguousarray(point, dtype=_np.float64)
+    if p.shape != (3,):
+        raise ValueError(f"point: expected shape (3,), got {p.shape}")
+    return _jac_pair(m, _clib.cs_jac, m._ptr, d._ptr, b, p.ctypes.data_as(_lib.DP))
+
+
+def jac_body(m, d, body):
+    """(jacp, jacr) at the body's frame origin (d.xpos): MuJoCo's mj_jacBody."""
+    _pair(m, d)
+    return _jac_pair(m, _clib.cs_jac_body, m._ptr, d._ptr, _id(m, "body", body))
+
+
+def jac_body_com(m, d, body):
+    """(jacp, jacr) at the body's centre of mass (d.xipos): MuJoCo's mj_jacBodyCom."""
+    _pair(m, d)
+    return _jac_pair(m, _clib.cs_jac_body_com, m._ptr, d._ptr, _id(m, "body", body))
+
+
+def jac_site(m, d, site):
+    """(jacp, jacr) at the site (d.site_xpos): MuJoCo's mj_jacSite."""
+    _pair(m, d)
+    return _jac_pair(m, _clib.cs_jac_site, m._ptr, d._ptr, _id(m, "site", site))
+
+
+def inverse(m, d):
+    """Inverse dynamics (MuJoCo's mj_inverse): from d.qpos, d.qvel and d.qacc, the force
+    d.qfrc_inverse (nv) that, with the passive and the soft constraint forces at that
+    acceleration, produces d.qacc: qfrc_inverse = M qacc + qfrc_bias - qfrc_passive -
+    qfrc_constraint. After forward it equals qfrc_applied + J'xfrc_applied + qfrc_actuator;
+    the contacts' forces (d.contact.force, contact_force) are those the soft model gives
+    at d.qacc. Returns d.qfrc_inverse. Refused (ValueError) under the Coulomb model."""
+    _pair(m, d)
+    err = _ctypes.create_string_buffer(_ERRSZ)
+    if _clib.cs_inverse(m._ptr, d._ptr, err, _ERRSZ) != 0:
+        raise ValueError(err.value.decode(errors="replace"))
+    return d.qfrc_inverse
+
+
+def transition_fd(m, d, eps=1e-6, centered=False):
+    """Derivatives of one step by finite differences (MuJoCo's mjd_transitionFD):
+    (A, B, C, D) with the state x = (dq, qvel, act), dq in qpos's tangent space (2 nv + na
+    values): A = dx'/dx (2nv+na square), B = dx'/dctrl (2nv+na x nu); C and D, the sensors'
+    (nsensordata rows), are empty: conesim has no sensors yet. Each perturbed step starts
+    from d's state (warm start included); d is left at it."""
+    _pair(m, d)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float, _np.integer, _np.floating)) \
+            or not eps > 0:
+        raise ValueError(f"eps must be a positive number, not {eps!r}")
+    ndx = 2 * m.nv + m.na
+    A, B = _np.zeros((ndx, ndx)), _np.zeros((ndx, m.nu))
+    if _clib.cs_transition_fd(m._ptr, d._ptr, float(eps), 1 if centered else 0,
+                              A.ctypes.data_as(_lib.DP), B.ctypes.data_as(_lib.DP)) != 0:
+        raise MemoryError("conesim: out of memory in transition_fd")
+    return A, B, _np.zeros((0, ndx)), _np.zeros((0, m.nu))
+
+
+def differentiate_pos(m, qpos1, qpos2, dt=1.0):
+    """The velocity (nv) that moves qpos1 to qpos2 in time dt (MuJoCo's
+    mj_differentiatePos): quaternions' changes as rotation vectors in their local frame."""
+    _check_type(m, Model, "m")
+    q1 = _np.ascontiguousarray(qpos1, dtype=_np.float64)
+    q2 = _np.ascontiguousarray(qpos2, dtype=_np.float64)
+    if q1.shape != (m.nq,) or q2.shape != (m.nq,):
+        raise ValueError(f"qpos1, qpos2: expected shape ({m.nq},)")
+    out = _np.zeros(m.nv)
+    _clib.cs_differentiate_pos(m._ptr, out.ctypes.data_as(_lib.DP), float(dt),
+                               q1.ctypes.data_as(_lib.DP), q2.ctypes.data_as(_lib.DP))
+    return out
 
 
 # ---- states and batch rollouts ----------------------------------------------------------
