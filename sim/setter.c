@@ -488,6 +488,7 @@ int cs_set_array_get(const cs_model *m, int i, cs_set_array *out)
                     : *(const int *)((const char *)m + KINDS[kind].count);
     out->cols = a->flags & PERDOF ? 1 : a->n;
     out->elem = a->flags & INTEGER ? sizeof(int) : sizeof(double);
+    out->perdof = (a->flags & (PERDOF | ALLDOFS)) != 0;
     out->kind = KINDS[kind].kind;
     out->attr = a->attr;
     return 0;

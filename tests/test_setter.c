@@ -110,6 +110,45 @@ START_TEST(test_mass_between_steps)
 }
 END_TEST
 
+/* values written straight into the arrays are taken by cs_watch_commit as cs_set takes them */
+START_TEST(test_written_in_place)
+{
+    cs_model *m = load("sphere_plane.xml");
+    cs_model_watch *w = cs_watch_model(m);
+    ck_assert_ptr_nonnull(w);
+    cs_data *d = cs_make_data(m);
+    char err[256];
+    int b = cs_name2id_body(m, "ball");
+    ck_assert_int_eq(cs_watch_commit(m, w, err, sizeof err), 0); /* nothing written */
+    m->body_mass[b] = 5;
+    m->geom_friction[0] = 0.3;
+    ck_assert_int_eq(cs_watch_commit(m, w, err, sizeof err), 2);
+    ck_assert_double_lt(fabs(m->body_invweight0[2 * b] - 1.0 / 5), 1e-12); /* followed */
+    steps(m, d, 500);
+    ck_assert_double_lt(fabs(normal_sum(m, d) - 5 * 9.81), 1e-3 * 5 * 9.81);
+    /* refused rows go back, the others are taken */
+    m->body_mass[b] = -1;
+    m->dof_damping[0] = 0.25;
+    m->geom_condim[0] = 2;
+    ck_assert_int_eq(cs_watch_commit(m, w, err, sizeof err), -1);
+    /* the first refused in the arrays' order names itself, the other is counted */
+    ck_assert_msg(strstr(err, "geom_condim[0] (geom 'floor'): expects 1, 3, 4 or 6") &&
+                      strstr(err, "1 more row"), "%s", err);
+    ck_assert(m->body_mass[b] == 5 && m->geom_condim[0] == 3 && m->dof_damping[0] == 0.25);
+    m->body_mass[b] = 0; /* a singular mass matrix: refused, the inverse weights kept */
+    ck_assert_int_eq(cs_watch_commit(m, w, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "positive definite"));
+    ck_assert_double_lt(fabs(m->body_invweight0[2 * b] - 1.0 / 5), 1e-12);
+    ck_assert_str_eq(cs_settable_field(0), "geom_friction");
+    int n = 0;
+    while (cs_settable_field(n)) n++;
+    ck_assert_int_gt(n, 30);
+    cs_watch_free(w);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_condim_and_flags_between_steps)
 {
     /* condim 3 -> 6 adds rows to the next steps: the ball still rests with f_n = m g and
@@ -416,6 +455,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_friction_between_steps);
     tcase_add_test(tc, test_mass_between_steps);
+    tcase_add_test(tc, test_written_in_place);
     tcase_add_test(tc, test_radius_between_steps);
     tcase_add_test(tc, test_condim_and_flags_between_steps);
     tcase_add_test(tc, test_options_and_refusals);
