@@ -602,10 +602,11 @@ int cs_set_text(cs_model *m, const char *name, const char *text, char *err, size
 
 /* ---- writing the settable arrays in place (sim/model_watch.c) -----------------------
  * MuJoCo's bindings write m.geom_friction[i, 0] = 0.2 straight into the model. conesim
- * takes such writes to the arrays cs_set knows when the caller says: cs_watch_model keeps
- * their values; cs_watch_commit finds the rows written since and puts each through
- * cs_setv's checks and what follows from it (inverse weights after a mass change, ...); a
- * row it refuses goes back to its value before. Call it between steps, before the next. */
+ * takes such writes to the arrays cs_set knows, and to m->opt, when the caller says:
+ * cs_watch_model keeps their values; cs_watch_commit finds the rows (options) written since
+ * and puts each through cs_setv's checks and what follows from it (inverse weights after a
+ * mass change, the data's copies after an option's); a row it refuses goes back to its
+ * value before. Call it between steps, before the next. */
 typedef struct cs_model_watch cs_model_watch;
 cs_model_watch *cs_watch_model(const cs_model *m); /* NULL out of memory */
 /* the rows taken (0: nothing written), or -1 when some were refused: err has the first's

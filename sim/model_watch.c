@@ -8,6 +8,7 @@
 #include "alloc.h"
 #include "conesim.h"
 #include "model_fields.h"
+#include "option_table.h"
 #include "setter.h"
 
 struct cs_model_watch {
@@ -15,6 +16,7 @@ struct cs_model_watch {
     size_t *at;     /* narray + 1: where each array's copy starts in vals */
     char *vals;     /* the values last taken */
     char *next;     /* room for the largest array: its values as written */
+    cs_option opt;  /* the options last taken */
 };
 
 const char *cs_settable_field(int i)
@@ -63,6 +65,7 @@ cs_model_watch *cs_watch_model(const cs_model *m)
         cs_set_array_get(m, i, &a);
         memcpy(w->vals + w->at[i], array_of(m, &a), w->at[i + 1] - w->at[i]);
     }
+    w->opt = m->opt;
     return w;
 }
 
@@ -114,6 +117,29 @@ int cs_watch_commit(cs_model *m, cs_model_watch *w, char *err, size_t errsz)
             if (cs_set_row(m, i, r, v, lab, e, sizeof e) == 0) taken++;
             else if (refused++ == 0) snprintf(why, sizeof why, "%s", e);
         }
+    }
+    /* the options (m->opt.gravity[2] = ...): each member written, checked as the setter
+     * checks it, from the values taken before */
+    if (memcmp(&m->opt, &w->opt, sizeof m->opt) != 0) {
+        cs_option now = m->opt;
+        m->opt = w->opt;
+        int changed = 0;
+        for (int k = 0; k < cs_option_ndefs; k++) {
+            const cs_option_def *e = &cs_option_defs[k];
+            double v[CS_OPTION_MAXN], old[CS_OPTION_MAXN];
+            cs_option_get(&now, e, v);
+            cs_option_get(&m->opt, e, old);
+            if (memcmp(v, old, (size_t)e->n * sizeof *v) == 0) continue;
+            char e2[256];
+            if (cs_option_put(&m->opt, e, v, e2, sizeof e2) == 0) {
+                taken++;
+                changed = 1;
+            } else if (refused++ == 0) {
+                snprintf(why, sizeof why, "opt.%s: %s", e->name, e2);
+            }
+        }
+        if (changed) m->nchange++;
+        w->opt = m->opt;
     }
     /* the copy follows the model: values taken, refused rows restored, and what the setter
      * changed in other settable arrays */

@@ -402,7 +402,8 @@ class Keyword(int):
 
 class Option:
     """m.opt: writable at any time; once a Data exists, through cs_set (Data made earlier
-    follow at their next step), its vectors then replaced whole (m.opt.gravity = [...])."""
+    follow at their next step). Vectors are written whole (m.opt.gravity = [...]) or in
+    place (m.opt.gravity[2] = -1.62: checked and taken at the next step)."""
 
     def __init__(self, model):
         object.__setattr__(self, "_model", model)
@@ -421,7 +422,9 @@ class Option:
         if f.ndim == 0:
             v = _scalar(f).value
             return Keyword(v, _KEYWORDS[name]) if name in _KEYWORDS else v
-        return _view(self._model, f, readonly=self._model._frozen)
+        # written in place (m.opt.gravity[2] = -1.62), taken at the next step (_commit)
+        self._model._watched()
+        return _view(self._model, f)
 
     def __dir__(self):
         return sorted(self._model._opt_fields)
@@ -580,17 +583,21 @@ class Model:
         if f.ndim == 0:
             return _scalar(f).value
         if name in _SETTABLE:  # written in place, taken at the next step (_commit)
-            if not self.__dict__.get("_watch"):
-                w = _clib.cs_watch_model(self._ptr)
-                if not w:
-                    raise MemoryError("conesim: out of memory watching the model's arrays")
-                self.__dict__["_watch"] = w
+            self._watched()
             out = _view(self, f)
         else:
             out = _view(self, f, readonly=True).view(FixedArray)
             out._field = name
         self.__dict__[name] = out  # the model's arrays never move: kept for the next read
         return out
+
+    def _watched(self):
+        """Writes into the model's memory from now on are taken at the next step."""
+        if not self.__dict__.get("_watch"):
+            w = _clib.cs_watch_model(self._ptr)
+            if not w:
+                raise MemoryError("conesim: out of memory watching the model's arrays")
+            self.__dict__["_watch"] = w
 
     def __setattr__(self, name, value):
         if name in self.__dict__.get("_fields", {}):

@@ -171,3 +171,18 @@ def test_domain_randomisation_in_a_loop():
         conesim.step(m, d, 20)
         xs.append(d.qpos[2])
     assert np.all(np.isfinite(xs))
+
+
+def test_option_vectors_written_in_place():
+    m, d = block()
+    conesim.step(m, d)
+    m.opt.gravity[2] = -1.62  # the Moon: taken at the next step
+    conesim.reset_data(m, d)
+    d.qpos[2] = 1.0  # clear of the floor: falls freely
+    d.qpos[0] = 5.0
+    conesim.forward(m, d)
+    assert d.qacc[2] == pytest.approx(-1.62)
+    m.opt.wind[0] = np.inf
+    with pytest.raises(ValueError, match=r"opt.wind: expects finite"):
+        conesim.step(m, d)
+    assert m.opt.wind[0] == 0 and list(m.opt.gravity) == [0, 0, -1.62]
