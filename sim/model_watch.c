@@ -14,6 +14,7 @@
 struct cs_model_watch {
     int narray;
     size_t *at;     /* narray + 1: where each array's copy starts in vals */
+    char **arr;     /* narray: the model's arrays (they never move) */
     char *vals;     /* the values last taken */
     char *next;     /* room for the largest array: its values as written */
     cs_option opt;  /* the options last taken */
@@ -44,13 +45,15 @@ cs_model_watch *cs_watch_model(const cs_model *m)
     cs_set_array a;
     while (cs_set_array_get(m, w->narray, &a) == 0) w->narray++;
     w->at = cs_calloc((size_t)w->narray + 1, sizeof *w->at);
-    if (!w->at) {
+    w->arr = cs_calloc((size_t)w->narray + 1, sizeof *w->arr);
+    if (!w->at || !w->arr) {
         cs_watch_free(w);
         return NULL;
     }
     for (int i = 0; i < w->narray; i++) {
         cs_set_array_get(m, i, &a);
         w->at[i + 1] = w->at[i] + (size_t)a.rows * (size_t)a.cols * a.elem;
+        w->arr[i] = *(char *const *)((const char *)m + a.off);
     }
     size_t largest = 0;
     for (int i = 0; i < w->narray; i++)
@@ -73,6 +76,7 @@ void cs_watch_free(cs_model_watch *w)
 {
     if (!w) return;
     cs_free(w->at);
+    cs_free(w->arr);
     cs_free(w->vals);
     cs_free(w->next);
     cs_free(w);
@@ -93,14 +97,16 @@ static void label(const cs_model *m, int i, const cs_set_array *a, int row, char
 int cs_watch_commit(cs_model *m, cs_model_watch *w, char *err, size_t errsz)
 {
     if (!m || !w) return -1;
-    int taken = 0, refused = 0;
+    int taken = 0, refused = 0, seen = 0;
     char why[512] = "";
     for (int i = 0; i < w->narray; i++) {
+        char *cur = w->arr[i], *old = w->vals + w->at[i];
+        size_t bytes = w->at[i + 1] - w->at[i];
+        if (bytes == 0 || memcmp(cur, old, bytes) == 0) continue; /* the usual case */
         cs_set_array a;
         cs_set_array_get(m, i, &a);
-        char *cur = *(char **)((char *)m + a.off), *old = w->vals + w->at[i];
-        size_t rowbytes = (size_t)a.cols * a.elem, bytes = w->at[i + 1] - w->at[i];
-        if (bytes == 0 || memcmp(cur, old, bytes) == 0) continue;
+        size_t rowbytes = (size_t)a.cols * a.elem;
+        seen = 1;
         /* the array back to its old values first, so that each row is checked among values
          * already taken (a joint's dofs are checked together), then row by row */
         memcpy(w->next, cur, bytes);
@@ -143,9 +149,8 @@ int cs_watch_commit(cs_model *m, cs_model_watch *w, char *err, size_t errsz)
     }
     /* the copy follows the model: values taken, refused rows restored, and what the setter
      * changed in other settable arrays */
-    cs_set_array a;
-    for (int i = 0; i < w->narray && cs_set_array_get(m, i, &a) == 0; i++)
-        memcpy(w->vals + w->at[i], array_of(m, &a), w->at[i + 1] - w->at[i]);
+    for (int i = 0; i < w->narray && seen; i++)
+        memcpy(w->vals + w->at[i], w->arr[i], w->at[i + 1] - w->at[i]);
     if (refused) {
         if (err && errsz) {
             if (refused > 1)

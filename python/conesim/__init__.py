@@ -176,13 +176,16 @@ class FixedArray(_np.ndarray):
         return self.view(_np.ndarray).__reduce__()
 
 
+_commit_c = _clib.cs_watch_commit
+
+
 def _commit(m):
     """Takes what was written into the model's settable arrays since the last step
     (cs_watch_commit: the setter's checks and what follows from a change)."""
     w = m.__dict__.get("_watch")
     if w:
-        err = _ctypes.create_string_buffer(_ERRSZ)
-        if _clib.cs_watch_commit(m._ptr, w, err, _ERRSZ) < 0:
+        err = m.__dict__["_watch_err"]
+        if _commit_c(m._ptr, w, err, _ERRSZ) < 0:
             raise ValueError(f"{err.value.decode(errors='replace')}: the value written into "
                              f"the model is refused and set back to the one before")
 
@@ -597,6 +600,7 @@ class Model:
             w = _clib.cs_watch_model(self._ptr)
             if not w:
                 raise MemoryError("conesim: out of memory watching the model's arrays")
+            self.__dict__["_watch_err"] = _ctypes.create_string_buffer(_ERRSZ)
             self.__dict__["_watch"] = w
 
     def __setattr__(self, name, value):
