@@ -133,8 +133,9 @@ class Renderer:
     which. Like a Data, a Renderer fixes the model (its options can no longer change)."""
 
     def __init__(self, model, height=240, width=320, overlay=None, samples=4):
-        from . import Model, _check_type  # late: the package imports this module
+        from . import Model, _check_type, _commit  # late: the package imports this module
         _check_type(model, Model, "model")
+        _commit(model)
         for name, v in (("height", height), ("width", width)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
                 raise ValueError(f"{name} must be an int >= 1, got {v!r}")
@@ -197,10 +198,11 @@ class Renderer:
         'AZ,EL,DIST[,X,Y,Z]'. overlay: as the constructor's, for this and later frames.
         Recomputes data's kinematics, contacts and forces (conesim.forward: the state is
         unchanged), as a step leaves those of the state before its integration."""
-        from . import Data, _check_type
+        from . import Data, _check_type, _commit
         _check_type(data, Data, "data")
         if data.model is not self._model:
             raise ValueError("data was made from another model than the renderer's")
+        _commit(self._model)  # values written into the model's arrays: checked first
         # -1: MuJoCo's number for the free camera
         free = camera is None or (isinstance(camera, (int, np.integer)) and camera == -1)
         cam = self.default_camera() if free else _camera_from(camera)
