@@ -204,3 +204,24 @@ def test_differentiate_pos_inverts_integration():
     q1[3:7] = [math.cos(0.4), 0, 0, math.sin(0.4)]  # ball turned 0.8 rad about z
     v = conesim.differentiate_pos(m, m.qpos0, q1)
     assert np.allclose(v[3:6], [0, 0, 0.8])
+
+
+def test_transition_fd_and_inverse_against_mujoco():
+    # MuJoCo 3.12's numbers (data/transition_fd_mujoco.mjs made them): a damped two-link
+    # arm with a motor and a ball pendulum, moving under gravity
+    import json
+    import os
+    with open(os.path.join(os.path.dirname(__file__), "data",
+                           "transition_fd_mujoco.json"), encoding="utf-8") as f:
+        ref = json.load(f)
+    m = conesim.Model.from_xml_string(ref["xml"])
+    d = conesim.Data(m)
+    d.qpos[:], d.qvel[:], d.ctrl[:] = ref["qpos"], ref["qvel"], ref["ctrl"]
+    conesim.forward(m, d)
+    A, B, _, _ = conesim.transition_fd(m, d, ref["eps"], True)
+    ndx = 2 * m.nv + m.na
+    assert np.allclose(A, np.reshape(ref["A"], (ndx, ndx)), rtol=0, atol=1e-8)
+    assert np.allclose(B, np.reshape(ref["B"], (ndx, m.nu)), rtol=0, atol=1e-8)
+    assert np.allclose(d.qacc, ref["qacc"], rtol=0, atol=1e-10)
+    conesim.inverse(m, d)
+    assert np.allclose(d.qfrc_inverse, ref["qfrc_inverse"], rtol=0, atol=1e-10)
