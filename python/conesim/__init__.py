@@ -1330,13 +1330,13 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
         nthread = _os.cpu_count() or 1
     if isinstance(nthread, bool) or not isinstance(nthread, (int, _np.integer)) or nthread < 1:
         raise ValueError("nthread must be an int >= 1")
+    _commit(m)  # values written into the model: checked before any rollout reads them
     if client is not None:
         from .sweep import distributed_rollout
         out = distributed_rollout(m, s0, nstep, ctrl, int(spec), client, chunks)
         _warn_rollout(out, nbatch, nstep)
         return out
     out = _np.empty((nbatch, nstep, ns))
-    _commit(m)
     # a data made first, as for Data(m): the options are taken through the setter from then on
     if not m._frozen:
         Data(m)
