@@ -89,6 +89,8 @@ typedef struct {
     cs_jspec joint;
     cs_aspec act;
     double meshscale[3];
+    int site_type;        /* a site's zone: its type and size (sensors read them) */
+    double site_size[3];
 } cs_dclass;
 
 /* mesh inertia modes (MuJoCo's asset/mesh/inertia) */
@@ -175,6 +177,8 @@ typedef struct {
     char *name;
     int body, line;
     double pos[3], quat[4];
+    int type;             /* cs_geom_type */
+    double size[3];
 } cs_siteir;
 
 /* a fixed tendon: its joints (names, then indices once resolved) and coefficients; a
@@ -274,6 +278,8 @@ typedef struct {
     int nsite, capsite;
     cs_eqir *eq;
     int neq, capeq;
+    struct cs_sensorir *sensor;
+    int nsensor, capsensor;
 
     /* the model's files (main first, then each <include>d one) */
     cs_srcfile *src;
@@ -325,6 +331,22 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m);
 int cs_mjcf_find_tendon(const cs_mjcf *c, const char *name);
 void cs_mjcf_default_tspec(cs_tspec *t);
 void cs_mjcf_default_espec(cs_espec *e);
+
+/* mjcf.c's attribute readers, for the element readers in other files: the element's line,
+ * the attribute check (every attribute in used, else an error), an attribute's text (NULL
+ * when absent), between lo and hi numbers (their count, 0 when absent) */
+int cs_mjcf_line(struct _xmlNode *n);
+void cs_mjcf_check_attrs(cs_mjcf *c, struct _xmlNode *n, const char *const *used);
+char *cs_mjcf_attr(cs_mjcf *c, struct _xmlNode *n, const char *name);
+int cs_mjcf_nums(cs_mjcf *c, struct _xmlNode *n, const char *name, double *out, int lo, int hi);
+
+/* mjcf_sensor.c: the <sensor> section read (parse), checked against the elements and sized
+ * (sizes, before the model's arrays are allocated: nsensor, nsensordata, nuser_sensor), and
+ * the model's sensor arrays filled once the rest of the model is (build: 0, or -1 when a
+ * name could not be copied) */
+void cs_mjcf_parse_sensors(cs_mjcf *c, struct _xmlNode *section);
+void cs_mjcf_sensor_sizes(cs_mjcf *c, cs_model *m);
+int cs_mjcf_build_sensors(const cs_mjcf *c, cs_model *m);
 
 /* The loader's audit, for tests: every name an element's attribute check accepts as used
  * (CS_AUDIT_ACCEPTED), then, after a successful load, every attribute of the file: read by the
