@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "collision/collision.h"
 #include "collision/ray.h"
 #include "sensor.h"
 #include "solver/rows.h"
@@ -637,6 +638,74 @@ static void contact_sensor(const cs_model *m, const cs_data *d, int i, double *o
     }
 }
 
+/* ---- distances between geoms ------------------------------------------------------------------ */
+/* the smallest signed distance between geoms g1 and g2 below distmax (else distmax), and the
+ * segment from g1's surface to g2's (zero when none): the narrow phase with distmax as the
+ * margin (MuJoCo's mj_geomDistance) */
+static double geom_distance(const cs_model *m, const cs_data *d, int g1, int g2, double distmax,
+                            double fromto[6])
+{
+    double dist = distmax;
+    memset(fromto, 0, 6 * sizeof *fromto);
+    int flip = m->geom_type[g1] > m->geom_type[g2], a = flip ? g2 : g1, b = flip ? g1 : g2;
+    int ta = m->geom_type[a], tb = m->geom_type[b];
+    if (ta == CS_GEOM_PLANE && tb == CS_GEOM_PLANE) return dist; /* no collider */
+    cs_hull h[2];
+    const cs_hull *hp[2] = {NULL, NULL};
+    int g[2] = {a, b};
+    for (int s = 0; s < 2; s++) {
+        int me = m->geom_dataid[g[s]];
+        if (m->geom_type[g[s]] != CS_GEOM_MESH || me < 0) continue;
+        cs_hull_view(&h[s], m->mesh_graph + m->mesh_graphadr[me], m->mesh_hull + m->mesh_hulladr[me]);
+        hp[s] = &h[s];
+    }
+    cs_geom_contact con[CS_MAXCONPAIR];
+    int n = cs_collide_pair_distance(d->collision, ta, m->geom_size + 3 * a, hp[0], &d->geom_xpose[a],
+                                     tb, m->geom_size + 3 * b, hp[1], &d->geom_xpose[b], distmax,
+                                     con);
+    int best = -1;
+    for (int i = 0; i < n; i++)
+        if (con[i].dist < dist) dist = con[i].dist, best = i;
+    if (best >= 0) {
+        double sign = flip ? -1 : 1;
+        for (int k = 0; k < 3; k++) {
+            fromto[k] = con[best].pos[k] - 0.5 * sign * dist * con[best].frame[k];
+            fromto[3 + k] = con[best].pos[k] + 0.5 * sign * dist * con[best].frame[k];
+        }
+    }
+    return dist;
+}
+
+static void geom_sensor(const cs_model *m, const cs_data *d, int i, double *out)
+{
+    int t = m->sensor_type[i], oi = m->sensor_objid[i], ri = m->sensor_refid[i];
+    double cut = m->sensor_cutoff[i], dist = cut, fromto[6] = {0, 0, 0, 0, 0, 0};
+    int n1 = 1, id1 = oi, n2 = 1, id2 = ri;
+    if (m->sensor_objtype[i] == CS_OBJ_BODY) n1 = m->body_geomnum[oi], id1 = m->body_geomadr[oi];
+    if (m->sensor_reftype[i] == CS_OBJ_BODY) n2 = m->body_geomnum[ri], id2 = m->body_geomadr[ri];
+    for (int g1 = id1; g1 < id1 + n1; g1++)
+        for (int g2 = id2; g2 < id2 + n2; g2++) {
+            double ft[6], dn = geom_distance(m, d, g1, g2, cut, ft);
+            if (dn < dist) {
+                dist = dn;
+                memcpy(fromto, ft, sizeof ft);
+            }
+        }
+    if (t == CS_SENS_GEOMDIST) {
+        out[0] = dist;
+    } else if (t == CS_SENS_GEOMNORMAL) {
+        double nrm[3] = {fromto[3] - fromto[0], fromto[4] - fromto[1], fromto[5] - fromto[2]};
+        double len = sqrt(dot3(nrm, nrm));
+        if (len >= 1e-15)
+            for (int k = 0; k < 3; k++) nrm[k] /= len;
+        else if (nrm[0] || nrm[1] || nrm[2]) /* MuJoCo's normalize of a tiny vector */
+            nrm[0] = 1, nrm[1] = nrm[2] = 0;
+        memcpy(out, nrm, sizeof nrm);
+    } else {
+        memcpy(out, fromto, sizeof fromto);
+    }
+}
+
 /* ---- the passes ------------------------------------------------------------------------------- */
 static void cutoff(const cs_model *m, int i, double *v)
 {
@@ -725,7 +794,7 @@ static void sensor_pos(const cs_model *m, cs_data *d, int i, double *out)
     case CS_SENS_CLOCK: out[0] = d->time; break;
     case CS_SENS_GEOMDIST:
     case CS_SENS_GEOMNORMAL:
-    case CS_SENS_GEOMFROMTO:
+    case CS_SENS_GEOMFROMTO: geom_sensor(m, d, i, out); break;
     default: memset(out, 0, (size_t)m->sensor_dim[i] * sizeof *out); break;
     }
 }
