@@ -882,6 +882,12 @@ int cs_rollout(const cs_model *m, int nbatch, const double *state0, const double
  * controls before each step. */
 int cs_rollout_spec(const cs_model *m, int spec, int nbatch, const double *state0,
                     const double *ctrl, int nstep, int nthread, double *out);
+/* The same, with each step's sensordata (nbatch x nstep x nsensordata) into sensordata when
+ * it is not NULL: the values the step's forward pass read, of the state before the step
+ * (MuJoCo's rollout gives the same). */
+int cs_rollout_sensors(const cs_model *m, int spec, int nbatch, const double *state0,
+                       const double *ctrl, int nstep, int nthread, double *out,
+                       double *sensordata);
 
 /* ---- small math used across sim/ (sim/mathutil.c) ----------------------------------- */
 void cs_quat2mat(double mat[9], const double q[4]);
