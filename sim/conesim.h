@@ -806,6 +806,8 @@ void cs_actuator_rows(FILE *f, const cs_model *m, const cs_data *d, long step, d
  * the first sensor with a value that is not finite, or -1 */
 void cs_sensor_header(FILE *f);
 int cs_sensor_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* a sensor type's MJCF element (touch, ..., distance for CS_SENS_GEOMDIST, user) */
+const char *cs_sensor_type_name(int type);
 /* a sensor's name, else "sensor<i>" */
 const char *cs_sensor_label(const cs_model *m, int s, char *buf, size_t bufsz);
 /* the joint type's MJCF word */

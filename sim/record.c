@@ -55,6 +55,21 @@ const char *cs_sensor_label(const cs_model *m, int s, char *buf, size_t bufsz)
     return buf;
 }
 
+const char *cs_sensor_type_name(int type)
+{
+    static const char *const NAME[] = {
+        "touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "magnetometer",
+        "rangefinder", "camprojection", "jointpos", "jointvel", "tendonpos", "tendonvel",
+        "actuatorpos", "actuatorvel", "actuatorfrc", "jointactuatorfrc", "tendonactuatorfrc",
+        "ballquat", "ballangvel", "jointlimitpos", "jointlimitvel", "jointlimitfrc",
+        "tendonlimitpos", "tendonlimitvel", "tendonlimitfrc", "framepos", "framequat",
+        "framexaxis", "frameyaxis", "framezaxis", "framelinvel", "frameangvel", "framelinacc",
+        "frameangacc", "subtreecom", "subtreelinvel", "subtreeangmom", "insidesite", "distance",
+        "normal", "fromto", "contact", "e_potential", "e_kinetic", "clock", "tactile", "plugin",
+        "user"};
+    return type >= 0 && type < (int)(sizeof NAME / sizeof NAME[0]) ? NAME[type] : "unknown";
+}
+
 void cs_sensor_header(FILE *f) { fputs("step,time,sensor,k,value\n", f); }
 
 int cs_sensor_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
