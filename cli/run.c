@@ -657,7 +657,20 @@ static int run_run(int argc, char **argv)
         fputc('\n', sum);
     }
     /* the summary describes the final state: its contacts and the forces found there */
-    if (k > 0 || rc == CS_EXIT_DIVERGED || rc == CS_EXIT_NOMEM) cs_forward(m, d);
+    if (k > 0 || rc == CS_EXIT_DIVERGED || rc == CS_EXIT_NOMEM || sen.f) cs_forward(m, d);
+    /* the sensors end with the state the run stopped at too, read by that forward pass */
+    if (sen.f && rc != CS_EXIT_OUTPUT) {
+        if (out_reserve(&sen, sen_step)) {
+            int bad_sensor = cs_sensor_rows(sen.f, m, d, k, t_start + k * h);
+            if (bad_sensor >= 0 && !sen_warned) {
+                char buf[32];
+                fprintf(stderr, "conesim run: warning: sensor %s is not finite at step %ld\n",
+                        cs_sensor_label(m, bad_sensor, buf, sizeof buf), k);
+            }
+        } else {
+            rc = CS_EXIT_OUTPUT;
+        }
+    }
     double fn = 0;
     for (int c = 0; c < d->ncon; c++) fn += d->contact[c].force[0];
     char fnbuf[48];
@@ -774,7 +787,8 @@ const cs_command cs_cmd_run = {
     "                     state `step`, after forcerange; rows as --contacts)\n"
     "  --sensors FILE.csv sensor CSV: step,time,sensor,k,value, one row per value of each\n"
     "                     <sensor> (sensor: its name, else sensor<i>; k: the component from\n"
-    "                     0), MuJoCo's sensordata of state `step` (rows as --contacts)\n"
+    "                     0), MuJoCo's sensordata of state `step` after its forward pass\n"
+    "                     (rows for the states --record writes, the final one included)\n"
     "  --ctrl FILE.csv    controls over time: a header time,NAME1,NAME2,... naming actuators,\n"
     "                     then rows of a time (s, increasing) and one value per name; linear\n"
     "                     between rows, the first row's before it and the last row's after\n"
