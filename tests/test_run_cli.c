@@ -322,6 +322,13 @@ START_TEST(test_sensors_csv)
     ck_assert_int_eq(n - 1, 5 * per); /* states 0, 3, 6, 9 and the final 10 */
     free(line);
     free(t);
+    /* info lists them: type, dim, address, stage, object */
+    char *info = NULL;
+    const char *iargs[] = {"info", sc, NULL};
+    ck_assert_int_eq(run(iargs, &info, NULL), 0);
+    ck_assert_ptr_nonnull(strstr(info, "\nsensors ("));
+    ck_assert_msg(strstr(info, "fromto         fromto") && strstr(info, "joint elbow"), "%s", info);
+    free(info);
     /* one file for two outputs is refused */
     const char *twice[] = {"run", sc, "--steps", "1", "--sensors", out, "--record", out, NULL};
     ck_assert_int_eq(run(twice, NULL, NULL), 2);

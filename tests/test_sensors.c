@@ -266,6 +266,17 @@ START_TEST(test_every_kind)
     for (int k = 0; k < 50; k++) cs_step(m, d);
     ck_assert_int_eq(alloc_count, before);
     for (int i = 0; i < m->nsensordata; i++) ck_assert(isfinite(d->sensordata[i]));
+    /* a copied model has the sensors, names included, and reads the same values */
+    cs_model *m2 = cs_copy_model(m);
+    ck_assert_ptr_nonnull(m2);
+    ck_assert_int_eq(cs_name2id(m2, "sensor", "jpos_cut"), cut);
+    cs_data *d2 = cs_copy_data(m2, d);
+    ck_assert_ptr_nonnull(d2);
+    cs_step(m, d);
+    cs_step(m2, d2);
+    ck_assert_mem_eq(d->sensordata, d2->sensordata, (size_t)m->nsensordata * sizeof(double));
+    cs_free_data(d2);
+    cs_free_model(m2);
     cs_free_data(d);
     cs_free_model(m);
 }
