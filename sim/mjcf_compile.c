@@ -414,6 +414,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     int *weld = cs_mjcf_alloc(c, (size_t)nb * sizeof *weld);
     for (int j = 0; j < c->njnt; j++) resolve_joint(c, &c->jnt[j]);
     cs_mjcf_resolve_tendons(c);
+    cs_mjcf_resolve_sensors(c);
     xquat[0] = 1;
     biquat[0] = 1;
     for (int b = 1; b < nb; b++) {

@@ -340,12 +340,14 @@ void cs_mjcf_check_attrs(cs_mjcf *c, struct _xmlNode *n, const char *const *used
 char *cs_mjcf_attr(cs_mjcf *c, struct _xmlNode *n, const char *name);
 int cs_mjcf_nums(cs_mjcf *c, struct _xmlNode *n, const char *name, double *out, int lo, int hi);
 
-/* mjcf_sensor.c: the <sensor> section read (parse), checked against the elements and sized
- * (sizes, before the model's arrays are allocated: nsensor, nsensordata, nuser_sensor), and
- * the model's sensor arrays filled once the rest of the model is (build: 0, or -1 when a
- * name could not be copied) */
+/* mjcf_sensor.c: the <sensor> section read (parse), checked against the elements (resolve:
+ * after joints and tendons are resolved, before the model exists; errors through
+ * cs_mjcf_fail), sized (sizes, before the model's arrays are allocated: nsensor,
+ * nsensordata, nuser_sensor), and the model's sensor arrays filled once the rest of the model
+ * is (build: 0, or -1 when a name could not be copied) */
 void cs_mjcf_parse_sensors(cs_mjcf *c, struct _xmlNode *section);
-void cs_mjcf_sensor_sizes(cs_mjcf *c, cs_model *m);
+void cs_mjcf_resolve_sensors(cs_mjcf *c);
+void cs_mjcf_sensor_sizes(const cs_mjcf *c, cs_model *m);
 int cs_mjcf_build_sensors(const cs_mjcf *c, cs_model *m);
 
 /* The loader's audit, for tests: every name an element's attribute check accepts as used

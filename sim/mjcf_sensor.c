@@ -418,9 +418,8 @@ static const char *refattr(const cs_sensorir *S)
     }
 }
 
-void cs_mjcf_sensor_sizes(cs_mjcf *c, cs_model *m)
+void cs_mjcf_resolve_sensors(cs_mjcf *c)
 {
-    int total = 0, nuser = 0;
     for (int i = 0; i < c->nsensor; i++) {
         cs_sensorir *S = &c->sensor[i];
         const char *oa = objattr(S), *ra = refattr(S);
@@ -471,8 +470,15 @@ void cs_mjcf_sensor_sizes(cs_mjcf *c, cs_model *m)
         if (S->cutoff > 0 && (S->datatype == CS_DATATYPE_QUATERNION ||
                               (S->datatype == CS_DATATYPE_AXIS && S->type != CS_SENS_GEOMNORMAL)))
             SFAIL(c, S, "cutoff", "cutoff applied to axis or quaternion datatype in sensor");
-        total += S->dim;
-        if (S->nuser > nuser) nuser = S->nuser;
+    }
+}
+
+void cs_mjcf_sensor_sizes(const cs_mjcf *c, cs_model *m)
+{
+    int total = 0, nuser = 0;
+    for (int i = 0; i < c->nsensor; i++) {
+        total += c->sensor[i].dim;
+        if (c->sensor[i].nuser > nuser) nuser = c->sensor[i].nuser;
     }
     m->nsensor = c->nsensor;
     m->nsensordata = total;
