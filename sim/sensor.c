@@ -777,6 +777,11 @@ static void sensor_pos(const cs_model *m, cs_data *d, int i, double *out)
     case CS_SENS_INSIDESITE: {
         const double *p, *R;
         obj_frame(m, d, m->sensor_objtype[i], oi, &p, &R);
+        /* a massless body with mass below it: its subtree's centre (MuJoCo's rule; the
+         * subtree masses are subtree_com's scratch) */
+        if (m->sensor_objtype[i] == CS_OBJ_BODY && oi > 0 && m->body_mass[oi] < 1e-15 &&
+            d->sens_ext[oi] >= 1e-15)
+            p = d->subtree_com + 3 * oi;
         cs_pose sp = site_pose(d, ri);
         out[0] = cs_inside_geom(&sp, m->site_type[ri], m->site_size + 3 * ri, p);
         break;
