@@ -1658,10 +1658,14 @@ static void parse_size(cs_mjcf *c, xmlNode *n)
     }
     const char *mem = attr(c, n, "memory");
     if (mem) c->memory = memory_bytes(c, n, mem);
-    /* MuJoCo's user-array sizes: conesim has no user data */
+    /* MuJoCo's user-array sizes: conesim has no user data but the sensors' */
     static const char *const SIZES[] = {"nuserdata", "nuser_body",
         "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam", "nuser_tendon", "nuser_actuator",
-        "nuser_sensor", NULL};
+        NULL};
+    if (int1(c, n, "nuser_sensor", &iv)) {
+        if (iv < -1) FAILN(c, n, "nuser_sensor", "must be >= -1");
+        c->nuser_sensor = iv;
+    }
     for (const char *const *s = SIZES; *s; s++)
         if (attr(c, n, *s)) {
             char buf[48];
@@ -1940,7 +1944,7 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     memcpy(c->eulerseq, "xyz", 4);
     c->inertiafromgeom = 2;
     c->settotalmass = -1;
-    c->njmax = c->nstack = -1;
+    c->njmax = c->nstack = c->nuser_sensor = -1;
     c->memory = -1;
     c->stat_center[0] = c->stat_center[1] = c->stat_center[2] = NAN;
     c->vis_azimuth = 90;

@@ -251,6 +251,7 @@ typedef struct {
     cs_option opt;
     int nconmax;                        /* <size nconmax>: 0 when not given (a hard cap) */
     int njmax, nstack;                  /* <size njmax nstack>: -1 when not given */
+    int nuser_sensor;                   /* <size nuser_sensor>: -1 when not given */
     double memory;                      /* <size memory> in bytes: -1 when not given */
     int size_nkey, size_line;           /* <size nkey>: at least this many keys */
     double stat_extent, stat_center[3]; /* <statistic>: extent 0, center NaN when not given */

@@ -467,6 +467,8 @@ void cs_mjcf_resolve_sensors(cs_mjcf *c)
             S->needstage = cs_sensor_stage_of(S->type);
             S->dim = cs_sensor_dim_of(S->type, S->intprm);
         }
+        if (c->nuser_sensor >= 0 && S->nuser > c->nuser_sensor)
+            SFAIL(c, S, "user", "user has more values than nuser_sensor in sensor");
         if (S->cutoff > 0 && (S->datatype == CS_DATATYPE_QUATERNION ||
                               (S->datatype == CS_DATATYPE_AXIS && S->type != CS_SENS_GEOMNORMAL)))
             SFAIL(c, S, "cutoff", "cutoff applied to axis or quaternion datatype in sensor");
@@ -482,7 +484,7 @@ void cs_mjcf_sensor_sizes(const cs_mjcf *c, cs_model *m)
     }
     m->nsensor = c->nsensor;
     m->nsensordata = total;
-    m->nuser_sensor = nuser;
+    m->nuser_sensor = c->nuser_sensor >= 0 ? c->nuser_sensor : nuser; /* -1: the longest */
 }
 
 /* the model's index of the loader's element (the loader's lists and the model's can be in

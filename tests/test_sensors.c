@@ -316,6 +316,19 @@ START_TEST(test_loader_errors)
     bad("<camprojection site='s' camera='c'/>", "cameras are not supported");
     bad("<touch name='x' site='s'/><clock name='x'/>", "duplicate sensor name");
     bad("<touch site='s' colour='red'/>", "unknown or unsupported attribute");
+    /* <size nuser_sensor> bounds user (without it, the longest sets the width) */
+    char err[512];
+    cs_model *m = cs_load_xml_string("<mujoco><size nuser_sensor='1'/><sensor><clock user='1 2'/>"
+                                     "</sensor></mujoco>", "user.xml", NULL, err, sizeof err);
+    ck_assert_ptr_null(m);
+    ck_assert_msg(strstr(err, "more values than nuser_sensor"), "%s", err);
+    m = cs_load_xml_string("<mujoco><size nuser_sensor='4'/><sensor><clock user='1 2'/>"
+                           "</sensor></mujoco>", "user.xml", NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(m->nuser_sensor, 4);
+    ck_assert_double_eq(m->sensor_user[1], 2);
+    ck_assert_double_eq(m->sensor_user[3], 0);
+    cs_free_model(m);
 }
 END_TEST
 
