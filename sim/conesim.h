@@ -131,6 +131,8 @@ typedef struct {
     double viscosity;     /* fluid viscosity: MuJoCo's inertia-box drag on every body,
                              -3 pi d mu (v - wind) and -pi d^3 mu w (0: none) */
     double wind[3];       /* the fluid's velocity (world) */
+    double density;       /* fluid density: MuJoCo's inertia-box quadratic drag, -rho/2 A_k
+                             |v_k| v_k along each box axis k and its torque (0: none) */
     double magnetic[3];   /* the global magnetic flux (world), 0 -0.5 0: what magnetometers
                              read */
     int disableactuator;  /* bit g set: actuators of group g (0..30) exert no force and their
@@ -232,6 +234,9 @@ typedef struct {
     double *geom_solimp;  /* 5 */
     double *geom_margin, *geom_gap;
     double *geom_rgba;    /* 4 */
+    double *geom_fluid;   /* 12: MuJoCo's ellipsoid fluid model (all 0 without fluidshape):
+                             on, blunt/slender/angular drag, Kutta, Magnus coefficients,
+                             virtual mass (3) and inertia (3) */
     double *geom_rbound;  /* bounding-sphere radius about the geom centre, 0 for planes */
     double *geom_mass;    /* mass the geom contributed (0 outside inertiagrouprange; before settotalmass) */
     char **geom_name;

@@ -245,6 +245,7 @@ static void implicitfast(const cs_model *m, cs_data *d)
             for (int r = 0; r < 6; r++) A[7 * r] -= h * D[o + r];
             free_bias_vel(m, d, b, d->qvel + o + 3, B);
             for (int k = 0; k < 36; k++) A[k] += h * B[k];
+            cs_fluid_implicit_free(m, d, b, o, h, A);
             for (int r = 0; r < 6; r++) y[r] = d->qfrc_smooth[o + r] + d->qfrc_constraint[o + r];
             if (solve6(A, x, y)) memcpy(a + o, x, sizeof x);
         }

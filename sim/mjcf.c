@@ -400,6 +400,8 @@ static void default_gspec(cs_gspec *g)
     g->mass = -1;
     g->density = 1000;
     g->fitscale = 1;
+    g->fluidcoef[0] = 0.5; g->fluidcoef[1] = 0.25; g->fluidcoef[2] = 1.5;
+    g->fluidcoef[3] = 1; g->fluidcoef[4] = 1;
 }
 
 static void default_pspec(cs_pspec *p)
@@ -488,10 +490,8 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     if (boolean(c, n, "shellinertia", &b) && b)
         FAILN(c, n, "shellinertia", "shell inertia is not supported");
     static const char *const FLUID[] = {"none", "ellipsoid", NULL};
-    if (keyword(c, n, "fluidshape", FLUID) == 1)
-        FAILN(c, n, "fluidshape", "fluid forces are not supported");
-    /* the ellipsoid model's coefficients act only with fluidshape="ellipsoid", refused above */
-    if (nums(c, n, "fluidcoef", v, 1, 5)) note_ignored(c, "geom/@fluidcoef");
+    if ((k = keyword(c, n, "fluidshape", FLUID)) >= 0) g->fluidshape = k;
+    if ((k = nums(c, n, "fluidcoef", v, 1, 5))) memcpy(g->fluidcoef, v, (size_t)k * sizeof *v);
     char *s = attr(c, n, "mesh");
     if (s) g->mesh = s;
     s = attr(c, n, "hfield");
@@ -1028,6 +1028,14 @@ static void read_site_shape(cs_mjcf *c, xmlNode *n, int *type, double size[3])
     }
 }
 
+static int has_alt_orientation(xmlNode *n)
+{
+    static const char *const ALT[] = {"axisangle", "euler", "xyaxes", "zaxis", NULL};
+    for (const char *const *a = ALT; *a; a++)
+        if (xmlHasProp(n, (const xmlChar *)*a)) return 1;
+    return 0;
+}
+
 static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
 {
     check_attrs(c, n, (const char *const[]){"class", NULL}, NULL);
@@ -1081,15 +1089,20 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
         } else if (strcmp(en, "default") == 0) {
             parse_default(c, ch, me);
         } else if (strcmp(en, "site") == 0) {
-            /* a site's pose places the spatial tendons through it: a class does not carry one
-             * here, so a class that sets it is refused rather than left without effect */
-            static const char *const POSE[] = {"pos", "quat", "axisangle", "euler", "xyaxes",
-                                               "zaxis", "fromto", NULL};
-            for (const char *const *a = POSE; *a; a++)
-                if (attr(c, ch, *a))
-                    FAILN(c, ch, *a, "a site's pose in a default class is not supported (give "
-                                     "it on each site)");
-            check_attrs(c, ch, (const char *const[]){"type", "size", NULL}, SITE_VISUAL);
+            /* the class's pose: each site that gives no position, or no orientation, takes
+             * the class's (a default fromto would need the site's size: refused) */
+            if (attr(c, ch, "fromto"))
+                FAILN(c, ch, "fromto", "a site's fromto in a default class is not supported "
+                                       "(give it on each site)");
+            double q[4] = {1, 0, 0, 0};
+            if (frame_attrs(c, ch, c->cls[me].site_pos, q)) {
+                int alt = has_alt_orientation(ch);
+                memcpy(alt ? c->cls[me].site_altquat : c->cls[me].site_quat, q, sizeof q);
+                if (alt) c->cls[me].site_alt = 1;
+            }
+            check_attrs(c, ch, (const char *const[]){"pos", "quat", "axisangle", "euler",
+                                                     "xyaxes", "zaxis", "type", "size", NULL},
+                        SITE_VISUAL);
             read_site_shape(c, ch, &c->cls[me].site_type, c->cls[me].site_size);
         } else {
             /* defaults for elements the subset does not have only matter if such elements
@@ -1158,15 +1171,42 @@ static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F
 static void parse_site(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
 {
     check_attrs(c, n, (const char *const[]){"name", "class", "pos", "quat", "axisangle", "euler",
-                                           "xyaxes", "zaxis", "type", "size", NULL}, SITE_VISUAL);
-    if (attr(c, n, "fromto")) FAILN(c, n, "fromto", "a site's fromto is not supported (give pos)");
-    int k = class_of(c, n, 0); /* a class gives a site its zone and visual attributes */
+                                           "xyaxes", "zaxis", "fromto", "type", "size", NULL},
+                SITE_VISUAL);
+    int k = class_of(c, n, 0); /* a class gives a site its pose, zone and visual attributes */
     cs_siteir S = {0};
     S.type = c->cls[k].site_type;
     memcpy(S.size, c->cls[k].site_size, sizeof S.size);
     read_site_shape(c, n, &S.type, S.size);
     S.quat[0] = 1;
-    frame_attrs(c, n, S.pos, S.quat);
+    double ft[6];
+    if (nums(c, n, "fromto", ft, 6, 6)) {
+        /* as a geom's: the middle, z from the second end to the first */
+        int t = S.type;
+        if (t != CS_GEOM_CAPSULE && t != CS_GEOM_CYLINDER && t != CS_GEOM_BOX &&
+            t != CS_GEOM_ELLIPSOID)
+            FAILN(c, n, "fromto", "fromto requires a capsule, cylinder, box or ellipsoid site");
+        double p[3], v[3];
+        memcpy(p, c->cls[k].site_pos, sizeof p); /* the class's counts, as in MuJoCo */
+        nums(c, n, "pos", p, 3, 3);
+        if (p[0] != 0 || p[1] != 0 || p[2] != 0) FAILN(c, n, "fromto", "both pos and fromto given");
+        for (int i = 0; i < 3; i++) {
+            v[i] = ft[i] - ft[3 + i];
+            S.pos[i] = 0.5 * (ft[i] + ft[3 + i]);
+        }
+        if (norm3(v) / 2 < 1e-14) FAILN(c, n, "fromto", "the two end points coincide");
+        cs_quat_z2vec(S.quat, v);
+    } else {
+        /* the class's pose where the site gives none */
+        memcpy(S.pos, c->cls[k].site_pos, sizeof S.pos);
+        memcpy(S.quat, c->cls[k].site_quat, sizeof S.quat);
+        double q[4] = {1, 0, 0, 0};
+        frame_attrs(c, n, S.pos, q);
+        /* MuJoCo resolves an alternative form (the site's, else the class's) over a quat */
+        if (has_alt_orientation(n)) memcpy(S.quat, q, sizeof q);
+        else if (c->cls[k].site_alt) memcpy(S.quat, c->cls[k].site_altquat, sizeof S.quat);
+        else if (attr(c, n, "quat")) memcpy(S.quat, q, sizeof q);
+    }
     xf_apply(F, S.pos, S.quat);
     S.name = attr(c, n, "name");
     if (S.name)
@@ -1468,8 +1508,7 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
         o->timestep = v[0];
     }
     nums(c, n, "gravity", o->gravity, 3, 3);
-    if (num1(c, n, "density", v) && v[0] != 0)
-        FAILN(c, n, "density", "fluid forces are not supported (density must be 0)");
+    if (num1(c, n, "density", v)) { nonneg(c, n, "density", v, 1); o->density = v[0]; }
     if (num1(c, n, "viscosity", v)) { nonneg(c, n, "viscosity", v, 1); o->viscosity = v[0]; }
     nums(c, n, "wind", o->wind, 3, 3); /* no effect without viscosity */
     nums(c, n, "magnetic", o->magnetic, 3, 3); /* only magnetometers read it */
@@ -1882,6 +1921,7 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
     for (xmlNode *ch = root->children; ch; ch = ch->next)
         if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "compiler") == 0)
             parse_compiler(c, ch);
+    cs_mjcf_replicate(c, root); /* copies the replicated trees in before anything reads them */
     /* classes next: elements may precede <default> in the file; several top-level
      * <default> sections all add to the main class, as in MuJoCo */
     for (xmlNode *ch = root->children; ch; ch = ch->next)
@@ -2296,12 +2336,13 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         c->cls[0].parent = -1;
         default_gspec(&c->cls[0].geom);
         c->cls[0].meshscale[0] = c->cls[0].meshscale[1] = c->cls[0].meshscale[2] = 1;
+        c->cls[0].site_type = CS_GEOM_SPHERE;
+        c->cls[0].site_quat[0] = 1;
         default_pspec(&c->cls[0].pair);
         default_jspec(&c->cls[0].joint);
         default_aspec(&c->cls[0].act);
         cs_mjcf_default_tspec(&c->cls[0].tendon);
         cs_mjcf_default_espec(&c->cls[0].eq);
-        c->cls[0].site_type = CS_GEOM_SPHERE;
         c->cls[0].site_size[0] = c->cls[0].site_size[1] = c->cls[0].site_size[2] = 0.005;
         /* body 0: the world */
         cs_mjcf_grow(c, (void **)&c->body, &c->capbody, 0, sizeof *c->body);

@@ -842,6 +842,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->geom_rbound[i] = c->geom[i].meshid >= 0 ? c->mesh[c->geom[i].meshid].rbound
                                                    : cs_geom_rbound(s->type, s->size);
         m->geom_mass[i] = gmass[i];
+        cs_fluid_coefs(s->type, m->geom_size + 3 * i, s->fluidshape, s->fluidcoef,
+                       m->geom_fluid + 12 * i);
         m->geom_name[i] = dupname(c->geom[i].name, &nameoom);
     }
     for (int k = 0, av = 0, af = 0, ag = 0, ah = 0; k < nme; k++) {

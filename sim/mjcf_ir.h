@@ -20,6 +20,8 @@ typedef struct {
     double mass; /* < 0: not given */
     double density;
     double fitscale;      /* a primitive fitted to its mesh is scaled by this */
+    int fluidshape;       /* 1: MuJoCo's ellipsoid fluid model */
+    double fluidcoef[5];  /* its blunt, slender, angular drag, Kutta and Magnus coefficients */
     char *mesh;  /* mesh asset name (type mesh) */
 } cs_gspec;
 
@@ -89,8 +91,13 @@ typedef struct {
     cs_jspec joint;
     cs_aspec act;
     double meshscale[3];
-    int site_type;        /* a site's zone: its type and size (sensors read them) */
-    double site_size[3];
+    int site_type;        /* a site's type: whether fromto applies, and the zone touch, contact
+                             and insidesite sensors test */
+    double site_size[3];  /* a site's size (the sensors' zone) */
+    double site_pos[3], site_quat[4]; /* a site's pose when it gives none */
+    int site_alt;         /* the class (or a parent) gave an alternative form (euler, ...),
+                             site_altquat: as in MuJoCo it wins over any quat */
+    double site_altquat[4];
 } cs_dclass;
 
 /* mesh inertia modes (MuJoCo's asset/mesh/inertia) */
@@ -312,6 +319,12 @@ void cs_mjcf_meshes(cs_mjcf *c);
 int cs_mjcf_find_mesh(const cs_mjcf *c, const char *name);
 /* out of memory: "FILE: out of memory"; never returns */
 void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
+
+/* <replicate> elements of the document's <worldbody> expanded in place into frames of
+ * renamed copies, with the elements that refer to them (errors through cs_mjcf_fail). The
+ * compiler settings (angle, eulerseq) must have been read. root: the <mujoco> element, a
+ * libxml2 xmlNode. */
+void cs_mjcf_replicate(cs_mjcf *c, void *root);
 
 /* mjcf_edit.c: attribute edits applied to the parsed file before it is read
  * (cs_load_xml_edit); errors through the context's jump */

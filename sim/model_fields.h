@@ -98,6 +98,7 @@
     X(double, geom_margin, ngeom, 1) \
     X(double, geom_gap, ngeom, 1) \
     X(double, geom_rgba, ngeom, 4) \
+    X(double, geom_fluid, ngeom, 12) \
     X(double, geom_rbound, ngeom, 1) \
     X(double, geom_mass, ngeom, 1) \
     X(int, geom_dataid, ngeom, 1) \
