@@ -192,7 +192,10 @@ typedef struct {
     double *jnt_pos;      /* 3: anchor in the body frame */
     double *jnt_axis;     /* 3: unit axis in the body frame (hinge, slide) */
     double *jnt_range;    /* 2: slide (m), hinge (rad); ball: [0, max angle] */
-    double *jnt_stiffness;/* spring towards qpos_spring */
+    double *jnt_stiffness;/* spring towards qpos_spring: force -x (k + p0 x + p1 x^2), x the
+                             stretch (a ball's rotation vector, a free joint's translation
+                             and rotation, each with its own norm as x in the bracket) */
+    double *jnt_stiffnesspoly; /* CS_NPOLY: p0, p1 above (MuJoCo 3.12's polynomial spring) */
     double *jnt_margin;   /* a limit row is made within this distance of the limit */
     double *jnt_solref;   /* 2: solreflimit */
     double *jnt_solimp;   /* 5: solimplimit */
@@ -213,6 +216,7 @@ typedef struct {
     int *dof_treeid, *dof_bodyid, *dof_jntid;
     double *dof_armature; /* added to M's diagonal */
     double *dof_damping;  /* viscous: -damping qvel (implicit in Euler unless eulerdamp is off) */
+    double *dof_dampingpoly; /* CS_NPOLY: force -v (damping + p0 |v| + p1 v^2) (MuJoCo 3.12) */
     double *dof_frictionloss; /* dry friction: a row bounded by +-frictionloss */
     double *dof_solref;   /* 2: solreffriction */
     double *dof_solimp;   /* 5: solimpfriction */
@@ -364,6 +368,7 @@ typedef struct {
     double *tendon_solref_fri, *tendon_solimp_fri; /* 2, 5 */
     double *tendon_frictionloss; /* dry friction: a row bounded by +-frictionloss */
     double *tendon_stiffness, *tendon_damping;
+    double *tendon_stiffnesspoly, *tendon_dampingpoly; /* CS_NPOLY each, as the joints' */
     double *tendon_lengthspring; /* 2: no spring force between them (a dead band) */
     double *tendon_length0;   /* length at qpos0 */
     double *tendon_invweight0;/* J M^-1 J^T at qpos0: R of the tendon's rows */
@@ -426,6 +431,7 @@ enum { CS_RAYDATA_DIST = 0, CS_RAYDATA_DIR, CS_RAYDATA_ORIGIN, CS_RAYDATA_POINT,
 enum { CS_WRAP_JOINT = 1, CS_WRAP_SITE = 3 };  /* wrap_type (MuJoCo's mjtWrap) */
 typedef enum { CS_EQ_CONNECT = 0, CS_EQ_WELD = 1, CS_EQ_JOINT = 2, CS_EQ_TENDON = 3 } cs_eq_type;
 #define CS_NEQDATA 11
+#define CS_NPOLY 2 /* higher-order stiffness and damping coefficients (MuJoCo's mjNPOLY) */
 
 /* ---- data ------------------------------------------------------------------------------- */
 typedef enum {

@@ -24,6 +24,25 @@ static void box_sides(const cs_model *m, int b, double s[3])
         s[k] = sqrt(fmax(MINVAL, I[(k + 1) % 3] + I[(k + 2) % 3] - I[k]) / M * 6);
 }
 
+void cs_fluid_local_rows(const cs_model *m, int b, const double R[9], double *jp, double *jr)
+{
+    int nv = m->nv;
+    for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) {
+        double p[3], q[3];
+        for (int k = 0; k < 3; k++) {
+            p[k] = q[k] = 0;
+            for (int r = 0; r < 3; r++) {
+                p[k] += R[3 * r + k] * jp[(size_t)r * nv + i];
+                q[k] += R[3 * r + k] * jr[(size_t)r * nv + i];
+            }
+        }
+        for (int k = 0; k < 3; k++) {
+            jp[(size_t)k * nv + i] = p[k];
+            jr[(size_t)k * nv + i] = q[k];
+        }
+    }
+}
+
 static int fluid_body(const cs_model *m, int b)
 {
     return m->body_treeid[b] >= 0 && m->body_mass[b] >= MINVAL;
@@ -112,22 +131,12 @@ static void box_deriv(const cs_model *m, cs_data *d, int b, double h, double *qH
         const double *R = d->ximat + 9 * b;
         double cf[3], ct[3], v[3] = {0, 0, 0}, w[3] = {0, 0, 0};
         density_coef(rho, s, cf, ct);
-        for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) {
-            double p[3], q[3];
+        cs_fluid_local_rows(m, b, R, jp, jr);
+        for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i])
             for (int k = 0; k < 3; k++) {
-                p[k] = q[k] = 0;
-                for (int r = 0; r < 3; r++) {
-                    p[k] += R[3 * r + k] * jp[(size_t)r * nv + i];
-                    q[k] += R[3 * r + k] * jr[(size_t)r * nv + i];
-                }
+                v[k] += jp[(size_t)k * nv + i] * d->qvel[i];
+                w[k] += jr[(size_t)k * nv + i] * d->qvel[i];
             }
-            for (int k = 0; k < 3; k++) {
-                jp[(size_t)k * nv + i] = p[k];
-                jr[(size_t)k * nv + i] = q[k];
-                v[k] += p[k] * d->qvel[i];
-                w[k] += q[k] * d->qvel[i];
-            }
-        }
         for (int k = 0; k < 3; k++) {
             double wl = 0;
             for (int r = 0; r < 3; r++) wl += R[3 * r + k] * m->opt.wind[r];

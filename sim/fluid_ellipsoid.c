@@ -346,21 +346,7 @@ void cs_fluid_ellipsoid_deriv(const cs_model *m, cs_data *d, int b, int symmetri
             for (int r = 0; r < 6; r++)
                 for (int c = 0; c < r; c++) B[6 * r + c] = B[6 * c + r] = 0.5 * (B[6 * r + c] + B[6 * c + r]);
         /* the geom-frame Jacobian rows: [R^T jr; R^T jp] over the body's chain */
-        const double *R = d->geom_xpose[g].mat;
-        for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) {
-            double p[3], q[3];
-            for (int k = 0; k < 3; k++) {
-                p[k] = q[k] = 0;
-                for (int r = 0; r < 3; r++) {
-                    q[k] += R[3 * r + k] * jr[(size_t)r * nv + i];
-                    p[k] += R[3 * r + k] * jp[(size_t)r * nv + i];
-                }
-            }
-            for (int k = 0; k < 3; k++) {
-                jr[(size_t)k * nv + i] = q[k];
-                jp[(size_t)k * nv + i] = p[k];
-            }
-        }
+        cs_fluid_local_rows(m, b, d->geom_xpose[g].mat, jp, jr);
 #define ROW(k, i) ((k) < 3 ? jr[(size_t)(k) * nv + (i)] : jp[(size_t)((k) - 3) * nv + (i)])
         if (A6) {
             /* a standalone free body's block: A -= h J^T B J over its dofs o .. o + 5 */

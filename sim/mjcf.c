@@ -530,19 +530,16 @@ static const char *const JOINT_TYPES[] = {"free", "ball", "slide", "hinge", NULL
 static const char *const LIMITED[] = {"false", "true", "auto", NULL};
 
 /* A joint's or tendon's stiffness or damping: MuJoCo 3.12 reads up to three numbers, the
- * linear coefficient and two of higher order (force -x (k0 + k1 x + k2 x^2)); those two are
- * taken when 0, which is the linear law conesim has. */
-static int poly_coef(cs_mjcf *c, xmlNode *n, const char *name, double *out)
+ * linear coefficient and two of higher order (stiffness a x + b x^2 + c x^3, damping
+ * a v + b v|v| + c v^3); numbers not given keep their value (the class's), as MuJoCo's reader
+ * does. The linear one must not be negative; the others are the user's to choose. */
+static int poly_coef(cs_mjcf *c, xmlNode *n, const char *name, double out[3])
 {
     double v[3];
     int k = nums(c, n, name, v, 1, 3);
     if (!k) return 0;
     nonneg(c, n, name, v, 1);
-    for (int i = 1; i < k; i++)
-        if (v[i] != 0)
-            FAILN(c, n, name, "a polynomial %s (a second or third number other than 0) is not "
-                  "supported: give the linear coefficient only", name);
-    *out = v[0];
+    memcpy(out, v, (size_t)k * sizeof *v);
     return 1;
 }
 
@@ -562,10 +559,10 @@ static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
     nums(c, n, "actuatorfrcrange", j->actfrcrange, 2, 2);
     double v;
     if (num1(c, n, "margin", &v)) j->margin = v;
-    poly_coef(c, n, "damping", &j->damping);
+    poly_coef(c, n, "damping", j->damping);
     if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); j->armature = v; }
     if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); j->frictionloss = v; }
-    poly_coef(c, n, "stiffness", &j->stiffness);
+    poly_coef(c, n, "stiffness", j->stiffness);
     nums(c, n, "solreflimit", j->solreflimit, 1, 2);
     nums(c, n, "solreffriction", j->solreffriction, 1, 2);
     double si[5];
@@ -842,8 +839,8 @@ static void read_tendon_attrs(cs_mjcf *c, xmlNode *n, cs_tspec *t)
     double v, sl[2], si[5];
     if (num1(c, n, "margin", &v)) t->margin = v;
     if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); t->frictionloss = v; }
-    poly_coef(c, n, "stiffness", &t->stiffness);
-    poly_coef(c, n, "damping", &t->damping);
+    poly_coef(c, n, "stiffness", t->stiffness);
+    poly_coef(c, n, "damping", t->damping);
     if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); t->armature = v; }
     if ((k = nums(c, n, "springlength", sl, 1, 2))) {
         t->springlength[0] = sl[0];
@@ -1168,12 +1165,12 @@ static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F
 }
 
 /* a site: a named frame on a body (spatial tendons pass through sites) */
-static void parse_site(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
+static void parse_site(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F)
 {
     check_attrs(c, n, (const char *const[]){"name", "class", "pos", "quat", "axisangle", "euler",
                                            "xyaxes", "zaxis", "fromto", "type", "size", NULL},
                 SITE_VISUAL);
-    int k = class_of(c, n, 0); /* a class gives a site its pose, zone and visual attributes */
+    int k = class_of(c, n, cls); /* the class, or the enclosing childclass: its pose, zone */
     cs_siteir S = {0};
     S.type = c->cls[k].site_type;
     memcpy(S.size, c->cls[k].site_size, sizeof S.size);
@@ -1349,7 +1346,7 @@ static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F,
             if (me == 0) FAILN(c, ch, NULL, "the world body cannot have joints");
             parse_joint(c, ch, me, cls, en[0] == 'f', in_frame ? F : NULL);
         } else if (strcmp(en, "body") == 0) continue;
-        else if (strcmp(en, "site") == 0) parse_site(c, ch, me, F);
+        else if (strcmp(en, "site") == 0) parse_site(c, ch, me, cls, F);
         else if (in_list(en, VISUAL_ELEMS)) {
             note_ignored(c, en);
             mark_ignored(ch);
@@ -1954,6 +1951,13 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
                 note_ignored(c, en);
                 mark_ignored(ch);
             }
+        } else if (strcmp(en, "deformable") == 0) {
+            /* skins are drawn over bodies and do nothing to the physics; flexes would */
+            for (xmlNode *k = ch->children; k; k = k->next)
+                if (k->type == XML_ELEMENT_NODE && strcmp(ename(k), "skin") != 0)
+                    FAILN(c, k, NULL, "element not supported (it would change the physics)");
+            note_ignored(c, "deformable/skin");
+            mark_ignored(ch);
         } else
             FAILN(c, ch, NULL, "element not supported (it would change the physics)");
     }
@@ -2335,9 +2339,9 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         c->cls[0].name = cs_mjcf_strdup(c, "main");
         c->cls[0].parent = -1;
         default_gspec(&c->cls[0].geom);
+        c->cls[0].site_quat[0] = 1;
         c->cls[0].meshscale[0] = c->cls[0].meshscale[1] = c->cls[0].meshscale[2] = 1;
         c->cls[0].site_type = CS_GEOM_SPHERE;
-        c->cls[0].site_quat[0] = 1;
         default_pspec(&c->cls[0].pair);
         default_jspec(&c->cls[0].joint);
         default_aspec(&c->cls[0].act);

@@ -748,7 +748,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->jnt_pos + 3 * j, J->pos, 3 * sizeof(double));
         memcpy(m->jnt_axis + 3 * j, J->axis, 3 * sizeof(double));
         memcpy(m->jnt_range + 2 * j, J->range, 2 * sizeof(double));
-        m->jnt_stiffness[j] = J->stiffness;
+        m->jnt_stiffness[j] = J->stiffness[0];
+        memcpy(m->jnt_stiffnesspoly + CS_NPOLY * j, J->stiffness + 1, CS_NPOLY * sizeof(double));
         m->jnt_margin[j] = J->margin;
         memcpy(m->jnt_solref + 2 * j, J->solreflimit, 2 * sizeof(double));
         memcpy(m->jnt_solimp + 5 * j, J->solimplimit, 5 * sizeof(double));
@@ -761,7 +762,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             m->dof_jntid[i] = j;
             m->dof_bodyid[i] = c->jnt[j].body;
             m->dof_armature[i] = J->armature;
-            m->dof_damping[i] = J->damping;
+            m->dof_damping[i] = J->damping[0];
+            memcpy(m->dof_dampingpoly + CS_NPOLY * i, J->damping + 1, CS_NPOLY * sizeof(double));
             m->dof_frictionloss[i] = J->frictionloss;
             memcpy(m->dof_solref + 2 * i, J->solreffriction, 2 * sizeof(double));
             memcpy(m->dof_solimp + 5 * i, J->solimpfriction, 5 * sizeof(double));

@@ -39,7 +39,8 @@ typedef struct {
     double ref, springref; /* as written (degrees for hinges under angle="degree") */
     int limited;          /* CS_LIMITED_* */
     double range[2];      /* as written */
-    double margin, damping, armature, frictionloss, stiffness;
+    double margin, armature, frictionloss;
+    double stiffness[3], damping[3]; /* MuJoCo's polynomial: linear, then two higher orders */
     double solreflimit[2], solimplimit[5], solreffriction[2], solimpfriction[5];
     int actfrclimited;    /* CS_LIMITED_*: the actuators' total force on the joint clamped */
     double actfrcrange[2];
@@ -70,7 +71,8 @@ typedef struct {
 /* a tendon's attributes (MuJoCo's mjsTendon fields conesim reads) */
 typedef struct {
     int limited;          /* CS_LIMITED_* */
-    double range[2], margin, frictionloss, stiffness, damping, armature;
+    double range[2], margin, frictionloss, armature;
+    double stiffness[3], damping[3]; /* as a joint's */
     double springlength[2]; /* -1 -1: the length at qpos0 */
     double solreflimit[2], solimplimit[5], solreffriction[2], solimpfriction[5];
 } cs_tspec;

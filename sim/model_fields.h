@@ -57,6 +57,7 @@
     X(double, jnt_axis, njnt, 3) \
     X(double, jnt_range, njnt, 2) \
     X(double, jnt_stiffness, njnt, 1) \
+    X(double, jnt_stiffnesspoly, njnt, CS_NPOLY) \
     X(double, jnt_margin, njnt, 1) \
     X(double, jnt_solref, njnt, 2) \
     X(double, jnt_solimp, njnt, 5) \
@@ -73,6 +74,7 @@
     X(int, dof_jntid, nv, 1) \
     X(double, dof_armature, nv, 1) \
     X(double, dof_damping, nv, 1) \
+    X(double, dof_dampingpoly, nv, CS_NPOLY) \
     X(double, dof_frictionloss, nv, 1) \
     X(double, dof_solref, nv, 2) \
     X(double, dof_solimp, nv, 5) \
@@ -189,6 +191,8 @@
     X(double, tendon_frictionloss, ntendon, 1) \
     X(double, tendon_stiffness, ntendon, 1) \
     X(double, tendon_damping, ntendon, 1) \
+    X(double, tendon_stiffnesspoly, ntendon, CS_NPOLY) \
+    X(double, tendon_dampingpoly, ntendon, CS_NPOLY) \
     X(double, tendon_lengthspring, ntendon, 2) \
     X(double, tendon_length0, ntendon, 1) \
     X(double, tendon_invweight0, ntendon, 1) \

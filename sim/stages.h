@@ -65,6 +65,8 @@ void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *q
 void cs_fluid_passive(const cs_model *m, cs_data *d);
 void cs_fluid_implicit(const cs_model *m, cs_data *d, double h, double *qH);
 void cs_fluid_implicit_free(const cs_model *m, cs_data *d, int b, int o, double h, double A6[36]);
+/* the Jacobian rows jp, jr (3 x nv each) of body b's chain turned into the frame R: R^T J */
+void cs_fluid_local_rows(const cs_model *m, int b, const double R[9], double *jp, double *jr);
 /* fluid_ellipsoid.c: the ellipsoid model. geom_fluid's 12 numbers for a geom (all 0 unless
  * ellipsoid: on, the five fluidcoef, virtual mass and inertia); whether body b uses it; its
  * forces; its derivative (B symmetrised when symmetric), into qH or A6 as above */
