@@ -161,6 +161,48 @@ static void print_equalities(const cs_model *m)
     }
 }
 
+/* a sensor's object or reference: its kind and label */
+static void obj_text(char *out, size_t n, const cs_model *m, int type, int id)
+{
+    char buf[32];
+    const char *label = "-", *kind = "";
+    switch (type) {
+    case CS_OBJ_BODY: kind = "body ", label = cs_body_label(m, id, buf, sizeof buf); break;
+    case CS_OBJ_XBODY: kind = "xbody ", label = cs_body_label(m, id, buf, sizeof buf); break;
+    case CS_OBJ_JOINT: kind = "joint ", label = cs_joint_label(m, id, buf, sizeof buf); break;
+    case CS_OBJ_GEOM: kind = "geom ", label = cs_geom_label(m, id, buf, sizeof buf); break;
+    case CS_OBJ_SITE:
+        kind = "site ";
+        if (m->site_name[id]) label = m->site_name[id];
+        else snprintf(buf, sizeof buf, "site%d", id), label = buf;
+        break;
+    case CS_OBJ_TENDON: kind = "tendon ", label = cs_tendon_label(m, id, buf, sizeof buf); break;
+    case CS_OBJ_ACTUATOR:
+        kind = "actuator ", label = cs_actuator_label(m, id, buf, sizeof buf);
+        break;
+    default: break;
+    }
+    snprintf(out, n, "%s%s", kind, label);
+}
+
+static void print_sensors(const cs_model *m)
+{
+    static const char *const STAGE[] = {"none", "pos", "vel", "acc"};
+    char buf[32], obj[64], ref[64];
+    printf("\nsensors (sensordata[adr .. adr + dim), computed at the stage named; cutoff 0: "
+           "none; noise is not added, as in MuJoCo)\n");
+    printf("  %3s %-14s %-17s %4s %4s %-5s %-24s %-24s %-8s %s\n", "id", "name", "type", "dim",
+           "adr", "stage", "object", "reference", "cutoff", "noise");
+    for (int i = 0; i < m->nsensor; i++) {
+        obj_text(obj, sizeof obj, m, m->sensor_objtype[i], m->sensor_objid[i]);
+        obj_text(ref, sizeof ref, m, m->sensor_reftype[i], m->sensor_refid[i]);
+        printf("  %3d %-14s %-17s %4d %4d %-5s %-24s %-24s %-8g %g\n", i,
+               cs_sensor_label(m, i, buf, sizeof buf), cs_sensor_type_name(m->sensor_type[i]),
+               m->sensor_dim[i], m->sensor_adr[i], STAGE[m->sensor_needstage[i] & 3], obj, ref,
+               m->sensor_cutoff[i], m->sensor_noise[i]);
+    }
+}
+
 static void print_model(const cs_model *m)
 {
     const cs_option *o = &m->opt;
@@ -275,6 +317,7 @@ static void print_model(const cs_model *m)
     }
     if (m->ntendon) print_tendons(m);
     if (m->neq) print_equalities(m);
+    if (m->nsensor) print_sensors(m);
     if (m->nu) print_actuators(m);
     if (m->nkey) {
         printf("\nkeyframes\n");

@@ -31,6 +31,7 @@ typedef struct {
     const char *summary;
     const char *ctrl;       /* --ctrl: control schedule CSV */
     const char *actuators;  /* --actuators: actuator CSV */
+    const char *sensors;    /* --sensors: sensor CSV */
     int quiet;
     long every;        /* record every K-th step */
     int key;           /* -2: default (first keyframe if any), -1: reference pose */
@@ -53,6 +54,7 @@ static const opt_def OPTS[] = {
     {"--limits", 1, "--limits FILE.csv  equality, limit and dry-friction rows (step,time,joint,kind,dof,pos,force)"},
     {"--solver-log", 1, "--solver-log FILE.csv per-step, per-island solver record"},
     {"--actuators", 1, "--actuators FILE.csv actuator CSV (step,time,actuator,ctrl,force)"},
+    {"--sensors", 1, "--sensors FILE.csv sensor CSV (step,time,sensor,k,value)"},
     {"--ctrl", 1, "--ctrl FILE.csv    controls over time (header time,NAME,...; linear between rows)"},
     {"--summary", 1, "--summary FILE.csv the outcome in one row (as conesim sweep's)"},
     {"--every", 1, "--every K          record every K-th step (default 1); the final state always"},
@@ -94,6 +96,8 @@ static int set_opt(run_opts *o, const char *name, const char *arg)
         o->solverlog = arg;
     } else if (strcmp(name, "--actuators") == 0) {
         o->actuators = arg;
+    } else if (strcmp(name, "--sensors") == 0) {
+        o->sensors = arg;
     } else if (strcmp(name, "--ctrl") == 0) {
         o->ctrl = arg;
     } else if (strcmp(name, "--key") == 0) {
@@ -158,12 +162,13 @@ static int parse_args(int argc, char **argv, run_opts *o)
         return 0;
     }
     /* two outputs in one file would interleave their rows */
-    const char *out[7] = {o->record, o->joints, o->contacts, o->limits, o->solverlog,
-                          o->summary, o->actuators};
-    static const char *const flag[7] = {"--record", "--joints", "--contacts", "--limits",
-                                        "--solver-log", "--summary", "--actuators"};
-    for (int i = 0; i < 7; i++)
-        for (int j = i + 1; j < 7; j++)
+    const char *out[8] = {o->record, o->joints, o->contacts, o->limits, o->solverlog,
+                          o->summary, o->actuators, o->sensors};
+    static const char *const flag[8] = {"--record", "--joints", "--contacts", "--limits",
+                                        "--solver-log", "--summary", "--actuators",
+                                        "--sensors"};
+    for (int i = 0; i < 8; i++)
+        for (int j = i + 1; j < 8; j++)
             if (out[i] && out[j] && same_file(out[i], out[j])) {
                 fprintf(stderr, "conesim run: %s and %s name the same file ('%s')\n", flag[i],
                         flag[j], out[j]);
@@ -350,7 +355,7 @@ static int run_run(int argc, char **argv)
         return cs_load_exit(err);
     }
     int rc = CS_EXIT_OK;
-    out_file rec = {0}, jnt = {0}, con = {0}, lim = {0}, sol = {0}, act = {0};
+    out_file rec = {0}, jnt = {0}, con = {0}, lim = {0}, sol = {0}, act = {0}, sen = {0};
     cs_ctrl_schedule sched = {0};
     FILE *sum = NULL;
     cs_metrics met = {0};
@@ -414,6 +419,14 @@ static int run_run(int argc, char **argv)
     size_t act_step = (size_t)m->nu * act_row;
     if (o.actuators && !out_open(&act, o.actuators, act_step)) {
         fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.actuators, strerror(errno));
+        rc = CS_EXIT_OUTPUT;
+        goto done;
+    }
+    /* a sensor row: 3 numbers, the sensor's label and its component */
+    size_t sen_row = 3 * 25 + label_len(m->sensor_name, m->nsensor, "sensor") + 16;
+    size_t sen_step = (size_t)m->nsensordata * sen_row;
+    if (o.sensors && !out_open(&sen, o.sensors, sen_step)) {
+        fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.sensors, strerror(errno));
         rc = CS_EXIT_OUTPUT;
         goto done;
     }
@@ -481,6 +494,11 @@ static int run_run(int argc, char **argv)
         cs_actuator_header(act.f);
         act.pending = 512;
     }
+    if (sen.f) {
+        cs_sensor_header(sen.f);
+        sen.pending = 512;
+    }
+    int sen_warned = 0;
     double t0 = now(), sumcon = 0, sumit = 0, maxpen = 0;
     long atlimit = 0, dropsteps = 0, dropped = 0, worst_step = -1;
     double worst_res = -1; /* the Coulomb model's residual (m/s), the worst step's */
@@ -555,6 +573,23 @@ static int run_run(int argc, char **argv)
             }
             cs_actuator_rows(act.f, m, d, k, tk);
         }
+        /* the sensors of state k, read by the step's forward pass (as --contacts) */
+        if (sen.f && k % o.every == 0) {
+            if (!out_reserve(&sen, sen_step)) {
+                rc = CS_EXIT_OUTPUT;
+                k++;
+                break;
+            }
+            int bad_sensor = cs_sensor_rows(sen.f, m, d, k, tk);
+            if (bad_sensor >= 0 && !sen_warned) {
+                char buf[32];
+                end_bar(&bar, k, n);
+                fprintf(stderr, "conesim run: warning: sensor %s is not finite at step %ld "
+                                "(written as is; later ones are not reported)\n",
+                        cs_sensor_label(m, bad_sensor, buf, sizeof buf), k);
+                sen_warned = 1;
+            }
+        }
         if (sum) cs_metrics_step(&met, m, d);
         sumcon += d->ncon;
         if (d->ncon > maxcon) maxcon = d->ncon;
@@ -585,7 +620,7 @@ static int run_run(int argc, char **argv)
         if (k % 4096 == 0) { /* whole rows on disk regularly */
             if ((rec.f && !out_flush(&rec)) || (jnt.f && !out_flush(&jnt)) ||
                 (con.f && !out_flush(&con)) || (lim.f && !out_flush(&lim)) ||
-                (act.f && !out_flush(&act)) ||
+                (act.f && !out_flush(&act)) || (sen.f && !out_flush(&sen)) ||
                 (sol.f && !out_flush(&sol))) {
                 rc = CS_EXIT_OUTPUT;
                 break;
@@ -622,7 +657,20 @@ static int run_run(int argc, char **argv)
         fputc('\n', sum);
     }
     /* the summary describes the final state: its contacts and the forces found there */
-    if (k > 0 || rc == CS_EXIT_DIVERGED || rc == CS_EXIT_NOMEM) cs_forward(m, d);
+    if (k > 0 || rc == CS_EXIT_DIVERGED || rc == CS_EXIT_NOMEM || sen.f) cs_forward(m, d);
+    /* the sensors end with the state the run stopped at too, read by that forward pass */
+    if (sen.f && rc != CS_EXIT_OUTPUT) {
+        if (out_reserve(&sen, sen_step)) {
+            int bad_sensor = cs_sensor_rows(sen.f, m, d, k, t_start + k * h);
+            if (bad_sensor >= 0 && !sen_warned) {
+                char buf[32];
+                fprintf(stderr, "conesim run: warning: sensor %s is not finite at step %ld\n",
+                        cs_sensor_label(m, bad_sensor, buf, sizeof buf), k);
+            }
+        } else {
+            rc = CS_EXIT_OUTPUT;
+        }
+    }
     double fn = 0;
     for (int c = 0; c < d->ncon; c++) fn += d->contact[c].force[0];
     char fnbuf[48];
@@ -698,6 +746,10 @@ done:
         fprintf(stderr, "conesim run: error writing '%s'\n", o.actuators);
         rc = CS_EXIT_OUTPUT;
     }
+    if (sen.f && !out_close(&sen) && rc == CS_EXIT_OK) {
+        fprintf(stderr, "conesim run: error writing '%s'\n", o.sensors);
+        rc = CS_EXIT_OUTPUT;
+    }
     cs_ctrl_free(&sched);
     if (sum) {
         int ok = fflush(sum) == 0 && !ferror(sum);
@@ -733,6 +785,10 @@ const cs_command cs_cmd_run = {
     "  --actuators FILE.csv per actuator: step,time,actuator,ctrl,force (the control as set,\n"
     "                     before ctrlrange clamps it, and the force of the step taken from\n"
     "                     state `step`, after forcerange; rows as --contacts)\n"
+    "  --sensors FILE.csv sensor CSV: step,time,sensor,k,value, one row per value of each\n"
+    "                     <sensor> (sensor: its name, else sensor<i>; k: the component from\n"
+    "                     0), MuJoCo's sensordata of state `step` after its forward pass\n"
+    "                     (rows for the states --record writes, the final one included)\n"
     "  --ctrl FILE.csv    controls over time: a header time,NAME1,NAME2,... naming actuators,\n"
     "                     then rows of a time (s, increasing) and one value per name; linear\n"
     "                     between rows, the first row's before it and the last row's after\n"

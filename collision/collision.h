@@ -155,6 +155,13 @@ int cs_collide_pair_hull(const cs_collision *c, int type1, const double size1[3]
                          const double size2[3], const cs_hull *hull2, const cs_pose *p2,
                          double margin, cs_geom_contact *out);
 
+/* The same for a distance: distmax as the margin, box pairs by the general convex path
+ * (the box-box clipper finds touching faces, not distances); MuJoCo's mj_geomDistance. */
+int cs_collide_pair_distance(const cs_collision *c, int type1, const double size1[3],
+                             const cs_hull *hull1, const cs_pose *p1, int type2,
+                             const double size2[3], const cs_hull *hull2, const cs_pose *p2,
+                             double distmax, cs_geom_contact *out);
+
 /* Complete a contact frame the MuJoCo way: frame[0..2] the normal (normalised here);
  * frame[3..5] a tangent hint or zeros. Default tangent: world y made orthogonal to the
  * normal (world z when |n_y| >= 0.5); t2 = n x t1. */

@@ -75,7 +75,8 @@ enum {
     CS_DSBL_MULTICCD = 1 << 15, /* one point per support-function pair that rests flat */
     CS_DSBL_NATIVECCD = 1 << 16, /* overlapping support-function pairs by libccd's MPR (as
                                    MuJoCo's libccd path) instead of conesim's GJK/EPA */
-    CS_DSBL_EQUALITY = 1 << 17  /* no equality-constraint rows */
+    CS_DSBL_EQUALITY = 1 << 17, /* no equality-constraint rows */
+    CS_DSBL_SENSOR = 1 << 18    /* sensordata is not computed (keeps its last values) */
 };
 /* enable flags (set = on, MuJoCo's enableflags) */
 enum {
@@ -132,6 +133,8 @@ typedef struct {
     double wind[3];       /* the fluid's velocity (world) */
     double density;       /* fluid density: MuJoCo's inertia-box quadratic drag, -rho/2 A_k
                              |v_k| v_k along each box axis k and its torque (0: none) */
+    double magnetic[3];   /* the global magnetic flux (world), 0 -0.5 0: what magnetometers
+                             read */
     int disableactuator;  /* bit g set: actuators of group g (0..30) exert no force and their
                              activations hold (<option actuatorgroupdisable="g ...">) */
     int ccd_iterations;   /* 35: iteration cap of the convex colliders' MPR path */
@@ -327,7 +330,26 @@ typedef struct {
     int nsite;
     int *site_bodyid;
     double *site_pos, *site_quat; /* 3, 4: in the body's frame */
+    int *site_type;           /* cs_geom_type (sphere, capsule, ellipsoid, cylinder, box): the
+                                 zone touch, contact and insidesite sensors test */
+    double *site_size;        /* 3: MuJoCo's meaning per type (default 0.005 sphere) */
     char **site_name;
+
+    /* sensors (nsensor), MuJoCo's mjtSensor and arrays (sim/sensor.c computes them into
+     * sensordata[sensor_adr .. + sensor_dim]) */
+    int nsensor, nsensordata;
+    int nuser_sensor;         /* columns of sensor_user */
+    int *sensor_type;         /* cs_sensor_type */
+    int *sensor_datatype;     /* cs_sensor_datatype: what cutoff clamps */
+    int *sensor_needstage;    /* cs_stage: the step's stage whose results it reads */
+    int *sensor_objtype, *sensor_objid; /* cs_obj: what it is attached to (-1 / 0: none) */
+    int *sensor_reftype, *sensor_refid; /* its reference frame or second object */
+    int *sensor_intprm;       /* 3: contact: data bits, reduce, num; rangefinder: data bits */
+    int *sensor_dim, *sensor_adr;
+    double *sensor_cutoff;    /* > 0: values clamped to it (real: +-cutoff; positive: above) */
+    double *sensor_noise;     /* the noise's standard deviation: kept, not added (as MuJoCo) */
+    double *sensor_user;      /* nuser_sensor per sensor, 0 past what the MJCF gave */
+    char **sensor_name;
 
     /* tendons (ntendon), MuJoCo's: a fixed one's length is the sum of coef * qpos over its
      * joints (hinge, slide), its Jacobian the coefficients on their dofs; a spatial one's
@@ -369,6 +391,43 @@ typedef struct {
 } cs_model;
 
 enum { CS_TRN_JOINT = 0, CS_TRN_TENDON = 3 }; /* actuator_trntype (MuJoCo's mjtTrn) */
+
+/* sensors, MuJoCo's numbering (mjtSensor, mjtObj, mjtStage, mjtDataType, mjtConDataType,
+ * mjtRayDataType); the kinds conesim does not have (camprojection, tactile, plugin) keep
+ * their numbers and are refused by the loader */
+typedef enum {
+    CS_SENS_TOUCH = 0, CS_SENS_ACCELEROMETER, CS_SENS_VELOCIMETER, CS_SENS_GYRO,
+    CS_SENS_FORCE, CS_SENS_TORQUE, CS_SENS_MAGNETOMETER, CS_SENS_RANGEFINDER,
+    CS_SENS_CAMPROJECTION, CS_SENS_JOINTPOS, CS_SENS_JOINTVEL, CS_SENS_TENDONPOS,
+    CS_SENS_TENDONVEL, CS_SENS_ACTUATORPOS, CS_SENS_ACTUATORVEL, CS_SENS_ACTUATORFRC,
+    CS_SENS_JOINTACTFRC, CS_SENS_TENDONACTFRC, CS_SENS_BALLQUAT, CS_SENS_BALLANGVEL,
+    CS_SENS_JOINTLIMITPOS, CS_SENS_JOINTLIMITVEL, CS_SENS_JOINTLIMITFRC,
+    CS_SENS_TENDONLIMITPOS, CS_SENS_TENDONLIMITVEL, CS_SENS_TENDONLIMITFRC,
+    CS_SENS_FRAMEPOS, CS_SENS_FRAMEQUAT, CS_SENS_FRAMEXAXIS, CS_SENS_FRAMEYAXIS,
+    CS_SENS_FRAMEZAXIS, CS_SENS_FRAMELINVEL, CS_SENS_FRAMEANGVEL, CS_SENS_FRAMELINACC,
+    CS_SENS_FRAMEANGACC, CS_SENS_SUBTREECOM, CS_SENS_SUBTREELINVEL, CS_SENS_SUBTREEANGMOM,
+    CS_SENS_INSIDESITE, CS_SENS_GEOMDIST, CS_SENS_GEOMNORMAL, CS_SENS_GEOMFROMTO,
+    CS_SENS_CONTACT, CS_SENS_E_POTENTIAL, CS_SENS_E_KINETIC, CS_SENS_CLOCK,
+    CS_SENS_TACTILE, CS_SENS_PLUGIN, CS_SENS_USER
+} cs_sensor_type;
+typedef enum {
+    CS_OBJ_UNKNOWN = 0, CS_OBJ_BODY = 1 /* its inertial frame */, CS_OBJ_XBODY = 2 /* its
+    frame; for contact sensors: its subtree */, CS_OBJ_JOINT = 3, CS_OBJ_GEOM = 5,
+    CS_OBJ_SITE = 6, CS_OBJ_CAMERA = 7, CS_OBJ_TENDON = 18, CS_OBJ_ACTUATOR = 19
+} cs_obj;
+typedef enum { CS_STAGE_NONE = 0, CS_STAGE_POS, CS_STAGE_VEL, CS_STAGE_ACC } cs_stage;
+typedef enum {
+    CS_DATATYPE_REAL = 0, CS_DATATYPE_POSITIVE, CS_DATATYPE_AXIS, CS_DATATYPE_QUATERNION
+} cs_sensor_datatype;
+/* a contact sensor's data bits (sensor_intprm[0]) and sizes: found 1, force 3, torque 3,
+ * dist 1, pos 3, normal 3, tangent 3; its reduce (intprm[1]): 0 none, 1 mindist, 2
+ * maxforce, 3 netforce; num (intprm[2]) slots */
+enum { CS_CONDATA_FOUND = 0, CS_CONDATA_FORCE, CS_CONDATA_TORQUE, CS_CONDATA_DIST,
+       CS_CONDATA_POS, CS_CONDATA_NORMAL, CS_CONDATA_TANGENT, CS_NCONDATA };
+/* a rangefinder's data bits (intprm[0]): dist 1, dir 3, origin 3, point 3, normal 3,
+ * depth 1 */
+enum { CS_RAYDATA_DIST = 0, CS_RAYDATA_DIR, CS_RAYDATA_ORIGIN, CS_RAYDATA_POINT,
+       CS_RAYDATA_NORMAL, CS_RAYDATA_DEPTH, CS_NRAYDATA };
 enum { CS_WRAP_JOINT = 1, CS_WRAP_SITE = 3 };  /* wrap_type (MuJoCo's mjtWrap) */
 typedef enum { CS_EQ_CONNECT = 0, CS_EQ_WELD = 1, CS_EQ_JOINT = 2, CS_EQ_TENDON = 3 } cs_eq_type;
 #define CS_NEQDATA 11
@@ -513,6 +572,7 @@ typedef struct {
 
     /* sites, tendons and equality constraints */
     double *site_xpos;        /* 3 per site: world position */
+    double *site_xmat;        /* 9 per site: world orientation */
     double *ten_length;       /* ntendon */
     double *ten_velocity;     /* ntendon: ten_J qvel */
     double *ten_J;            /* ntendon x nv, dense */
@@ -520,6 +580,18 @@ typedef struct {
                                  at reset; the user may switch it) */
     double *eq_scratch;       /* 24 nv: an equality's or tendon's Jacobians while its rows
                                  are made */
+
+    /* sensors (sim/sensor.c): their values, and what they are made from */
+    double *sensordata;       /* nsensordata */
+    double *subtree_com;      /* 3 per body: centre of mass of its subtree (MuJoCo's) */
+    double *subtree_linvel;   /* 3 per body: linear velocity of that centre */
+    double *subtree_angmom;   /* 3 per body: angular momentum of the subtree about it */
+    double *sens_vel, *sens_acc; /* 6 per body: angular, linear velocity and acceleration of
+                                    the body's motion at the world origin (gravity as -g at
+                                    the world, as MuJoCo's cacc) */
+    double *sens_frc, *sens_ext; /* 6 per body: torque, force at the world origin: what the
+                                    subtree takes from its parent (MuJoCo's cfrc_int), and the
+                                    external forces on the body (cfrc_ext) */
 
     void *buffer;             /* the arrays sized by the model, in one block (sim/data_fields.h
                                  lists them) */
@@ -786,6 +858,15 @@ void cs_joint_rows(FILE *f, const cs_model *m, const cs_data *d, long step, doub
  * clamping) and the force of the step taken from state `step` (as the contact rows) */
 void cs_actuator_header(FILE *f);
 void cs_actuator_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* sensor CSV (README, Output files): one row per value of each sensor, sensordata of the
+ * state after `step` steps as the step's forward pass left it (as the contact rows); returns
+ * the first sensor with a value that is not finite, or -1 */
+void cs_sensor_header(FILE *f);
+int cs_sensor_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time);
+/* a sensor type's MJCF element (touch, ..., distance for CS_SENS_GEOMDIST, user) */
+const char *cs_sensor_type_name(int type);
+/* a sensor's name, else "sensor<i>" */
+const char *cs_sensor_label(const cs_model *m, int s, char *buf, size_t bufsz);
 /* the joint type's MJCF word */
 const char *cs_jnt_type_name(int type);
 /* contact CSV (README, Output files): the contacts of the state after `step` steps (found at that
@@ -835,7 +916,7 @@ cs_option *cs_model_option(cs_model *m); /* &m->opt, for bindings */
  * step's contacts) of sizeof(cs_contact) bytes; valid while ncon_cap stays the same. */
 int cs_contact_array_field(const cs_data *d, int k, cs_field *out);
 /* The name of element `id` of a kind ("body", "joint", "geom", "site", "actuator", "pair",
- * "key", "mesh", "tendon", "equality"), or NULL when it has none, the kind is unknown or id
+ * "key", "mesh", "tendon", "equality", "sensor"), or NULL when it has none, the kind is unknown or id
  * is out of range (MuJoCo's mj_id2name); cs_name2id: the id of the element of that kind
  * with that name, or -1 (MuJoCo's mj_name2id; cs_name2id_body ... are its shortcuts). */
 const char *cs_id2name(const cs_model *m, const char *kind, int id);
@@ -860,6 +941,12 @@ int cs_rollout(const cs_model *m, int nbatch, const double *state0, const double
  * controls before each step. */
 int cs_rollout_spec(const cs_model *m, int spec, int nbatch, const double *state0,
                     const double *ctrl, int nstep, int nthread, double *out);
+/* The same, with each step's sensordata (nbatch x nstep x nsensordata) into sensordata when
+ * it is not NULL: the values the step's forward pass read, of the state before the step
+ * (MuJoCo's rollout gives the same). */
+int cs_rollout_sensors(const cs_model *m, int spec, int nbatch, const double *state0,
+                       const double *ctrl, int nstep, int nthread, double *out,
+                       double *sensordata);
 
 /* ---- small math used across sim/ (sim/mathutil.c) ----------------------------------- */
 void cs_quat2mat(double mat[9], const double q[4]);

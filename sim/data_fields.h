@@ -53,10 +53,15 @@
     X(double, qLD, nM, 1) \
     X(double, qLDiagInv, nv, 1) \
     X(double, site_xpos, nsite, 3) \
+    X(double, site_xmat, nsite, 9) \
     X(double, ten_length, ntendon, 1) \
     X(double, ten_velocity, ntendon, 1) \
     X(double, ten_J, ntendon, nv) \
-    X(int, eq_active, neq, 1)
+    X(int, eq_active, neq, 1) \
+    X(double, sensordata, nsensordata, 1) \
+    X(double, subtree_com, nbody, 3) \
+    X(double, subtree_linvel, nbody, 3) \
+    X(double, subtree_angmom, nbody, 3)
 
 #define CS_DATA_SCRATCH(X) \
     X(double, qH, nM, 1) \
@@ -68,7 +73,11 @@
     X(double, cacc, nbody, 6) \
     X(double, cfrc, nbody, 18) \
     X(double, cdofdot, nv, 6) \
-    X(double, eq_scratch, nv, 24)
+    X(double, eq_scratch, nv, 24) \
+    X(double, sens_vel, nbody, 6) \
+    X(double, sens_acc, nbody, 6) \
+    X(double, sens_frc, nbody, 6) \
+    X(double, sens_ext, nbody, 6)
 
 /* the block's size for the model's sizes, and its arrays pointed at in d (all NULL when
  * buffer is) */

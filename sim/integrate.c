@@ -289,7 +289,7 @@ static void rk4(const cs_model *m, cs_data *d)
         memcpy(d->qvel, X[i] + nq, (size_t)nv * sizeof(double));
         memcpy(d->act, X[i] + nq + nv, (size_t)na * sizeof(double));
         d->time = t0 + C[i - 1] * h;
-        cs_forward(m, d);
+        cs_forward_nosensor(m, d);
         memcpy(F[i], d->qacc, (size_t)nv * sizeof(double));
         memcpy(F[i] + nv, d->act_dot, (size_t)na * sizeof(double));
     }

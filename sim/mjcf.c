@@ -249,6 +249,17 @@ static int int1(cs_mjcf *c, xmlNode *n, const char *name, int *out)
     return 1;
 }
 
+int cs_mjcf_line(xmlNode *n) { return line_of(n); }
+void cs_mjcf_check_attrs(cs_mjcf *c, xmlNode *n, const char *const *used)
+{
+    check_attrs(c, n, used, NULL);
+}
+char *cs_mjcf_attr(cs_mjcf *c, xmlNode *n, const char *name) { return attr(c, n, name); }
+int cs_mjcf_nums(cs_mjcf *c, xmlNode *n, const char *name, double *out, int lo, int hi)
+{
+    return nums(c, n, name, out, lo, hi);
+}
+
 /* keyword attribute: returns index in `words`, -1 when absent */
 static int keyword(cs_mjcf *c, xmlNode *n, const char *name, const char *const *words)
 {
@@ -995,8 +1006,24 @@ static void parse_equality(cs_mjcf *c, xmlNode *n)
 }
 
 /* ---- <default> ---------------------------------------------------------------------- */
-static const char *const SITE_VISUAL[] = {"type", "size", "material", "rgba", "group", "user",
-                                           NULL};
+static const char *const SITE_VISUAL[] = {"material", "rgba", "group", "user", NULL};
+
+/* a site's zone (type, size), over what its class gave */
+static void read_site_shape(cs_mjcf *c, xmlNode *n, int *type, double size[3])
+{
+    static const char *const TYPES[] = {"sphere", "capsule", "ellipsoid", "cylinder", "box",
+                                        NULL};
+    static const int CODE[] = {CS_GEOM_SPHERE, CS_GEOM_CAPSULE, CS_GEOM_ELLIPSOID,
+                               CS_GEOM_CYLINDER, CS_GEOM_BOX};
+    int k = keyword(c, n, "type", TYPES);
+    if (k >= 0) *type = CODE[k];
+    double v[3];
+    int ns = nums(c, n, "size", v, 1, 3);
+    for (int i = 0; i < ns; i++) {
+        if (!(v[i] >= 0)) FAILN(c, n, "size", "must not be negative");
+        size[i] = v[i];
+    }
+}
 
 static int has_alt_orientation(xmlNode *n)
 {
@@ -1070,10 +1097,10 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
                 memcpy(alt ? c->cls[me].site_altquat : c->cls[me].site_quat, q, sizeof q);
                 if (alt) c->cls[me].site_alt = 1;
             }
-            int t = keyword(c, ch, "type", GEOMTYPES);
-            if (t >= 0) c->cls[me].site_type = t;
             check_attrs(c, ch, (const char *const[]){"pos", "quat", "axisangle", "euler",
-                                                     "xyaxes", "zaxis", NULL}, SITE_VISUAL);
+                                                     "xyaxes", "zaxis", "type", "size", NULL},
+                        SITE_VISUAL);
+            read_site_shape(c, ch, &c->cls[me].site_type, c->cls[me].site_size);
         } else {
             /* defaults for elements the subset does not have only matter if such elements
              * appear, and those are rejected where they appear */
@@ -1141,15 +1168,18 @@ static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F
 static void parse_site(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F)
 {
     check_attrs(c, n, (const char *const[]){"name", "class", "pos", "quat", "axisangle", "euler",
-                                           "xyaxes", "zaxis", "fromto", NULL}, SITE_VISUAL);
-    int k = class_of(c, n, cls); /* the class, or the enclosing childclass */
+                                           "xyaxes", "zaxis", "fromto", "type", "size", NULL},
+                SITE_VISUAL);
+    int k = class_of(c, n, cls); /* the class, or the enclosing childclass: its pose, zone */
     cs_siteir S = {0};
+    S.type = c->cls[k].site_type;
+    memcpy(S.size, c->cls[k].site_size, sizeof S.size);
+    read_site_shape(c, n, &S.type, S.size);
     S.quat[0] = 1;
     double ft[6];
     if (nums(c, n, "fromto", ft, 6, 6)) {
         /* as a geom's: the middle, z from the second end to the first */
-        int t = keyword(c, n, "type", GEOMTYPES);
-        if (t < 0) t = c->cls[k].site_type;
+        int t = S.type;
         if (t != CS_GEOM_CAPSULE && t != CS_GEOM_CYLINDER && t != CS_GEOM_BOX &&
             t != CS_GEOM_ELLIPSOID)
             FAILN(c, n, "fromto", "fromto requires a capsule, cylinder, box or ellipsoid site");
@@ -1390,9 +1420,9 @@ static void parse_flag(cs_mjcf *c, xmlNode *n)
 {
     static const char *const ED[] = {"disable", "enable", NULL};
     /* MuJoCo 3.12's flags that change nothing here, either way: features the subset does
-     * not have (sensors, inverse dynamics and its statistics) or speed only (midphase: the
-     * same pairs are found) */
-    static const char *const NOEFFECT[] = {"sensor", "midphase", "fwdinv",
+     * not have (inverse dynamics and its statistics) or speed only (midphase: the same
+     * pairs are found) */
+    static const char *const NOEFFECT[] = {"midphase", "fwdinv",
         "invdiscrete", NULL};
     for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *an = (const char *)a->name;
@@ -1477,9 +1507,8 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
     nums(c, n, "gravity", o->gravity, 3, 3);
     if (num1(c, n, "density", v)) { nonneg(c, n, "density", v, 1); o->density = v[0]; }
     if (num1(c, n, "viscosity", v)) { nonneg(c, n, "viscosity", v, 1); o->viscosity = v[0]; }
-    double w[3];
     nums(c, n, "wind", o->wind, 3, 3); /* no effect without viscosity */
-    nums(c, n, "magnetic", w, 3, 3); /* only magnetometers read it */
+    nums(c, n, "magnetic", o->magnetic, 3, 3); /* only magnetometers read it */
     if (num1(c, n, "impratio", v)) {
         if (!(v[0] > 0)) FAILN(c, n, "impratio", "must be positive");
         o->impratio = v[0];
@@ -1665,10 +1694,14 @@ static void parse_size(cs_mjcf *c, xmlNode *n)
     }
     const char *mem = attr(c, n, "memory");
     if (mem) c->memory = memory_bytes(c, n, mem);
-    /* MuJoCo's user-array sizes: conesim has no user data */
+    /* MuJoCo's user-array sizes: conesim has no user data but the sensors' */
     static const char *const SIZES[] = {"nuserdata", "nuser_body",
         "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam", "nuser_tendon", "nuser_actuator",
-        "nuser_sensor", NULL};
+        NULL};
+    if (int1(c, n, "nuser_sensor", &iv)) {
+        if (iv < -1) FAILN(c, n, "nuser_sensor", "must be >= -1");
+        c->nuser_sensor = iv;
+    }
     for (const char *const *s = SIZES; *s; s++)
         if (attr(c, n, *s)) {
             char buf[48];
@@ -1908,12 +1941,12 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
         else if (strcmp(en, "tendon") == 0) parse_tendons(c, ch);
         else if (strcmp(en, "equality") == 0) parse_equality(c, ch);
         else if (strcmp(en, "custom") == 0) parse_custom(c, ch);
-        else if (strcmp(en, "visual") == 0 || strcmp(en, "statistic") == 0 ||
-                 strcmp(en, "sensor") == 0) {
+        else if (strcmp(en, "sensor") == 0) cs_mjcf_parse_sensors(c, ch);
+        else if (strcmp(en, "visual") == 0 || strcmp(en, "statistic") == 0) {
             if (strcmp(en, "statistic") == 0) parse_statistic(c, ch);
             if (strcmp(en, "visual") == 0) parse_visual(c, ch);
             /* assets are only reachable through geom mesh/hfield/material, checked there;
-             * sensors do not act on the physics; <statistic> notes its own */
+             * <statistic> notes its own */
             if (strcmp(en, "statistic") != 0) {
                 note_ignored(c, en);
                 mark_ignored(ch);
@@ -1955,7 +1988,7 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     memcpy(c->eulerseq, "xyz", 4);
     c->inertiafromgeom = 2;
     c->settotalmass = -1;
-    c->njmax = c->nstack = -1;
+    c->njmax = c->nstack = c->nuser_sensor = -1;
     c->memory = -1;
     c->stat_center[0] = c->stat_center[1] = c->stat_center[2] = NAN;
     c->vis_azimuth = 90;
@@ -1965,6 +1998,7 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     cs_option *o = &c->opt;
     o->timestep = 0.002;
     o->gravity[2] = -9.81;
+    o->magnetic[1] = -0.5;
     o->cone = CS_CONE_PYRAMIDAL;
     o->solver = CS_SOLVER_NEWTON; /* MJCF's default solver */
     /* the solver's numbers from its defaults (one place: cs_solver_opts_default) */
@@ -2313,6 +2347,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         default_aspec(&c->cls[0].act);
         cs_mjcf_default_tspec(&c->cls[0].tendon);
         cs_mjcf_default_espec(&c->cls[0].eq);
+        c->cls[0].site_size[0] = c->cls[0].site_size[1] = c->cls[0].site_size[2] = 0.005;
         /* body 0: the world */
         cs_mjcf_grow(c, (void **)&c->body, &c->capbody, 0, sizeof *c->body);
         c->nbody = 1;

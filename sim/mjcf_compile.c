@@ -414,6 +414,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     int *weld = cs_mjcf_alloc(c, (size_t)nb * sizeof *weld);
     for (int j = 0; j < c->njnt; j++) resolve_joint(c, &c->jnt[j]);
     cs_mjcf_resolve_tendons(c);
+    cs_mjcf_resolve_sensors(c);
     xquat[0] = 1;
     biquat[0] = 1;
     for (int b = 1; b < nb; b++) {
@@ -710,6 +711,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     m->nM = nM;
     m->nmocap = nmocap;
     cs_mjcf_tendon_sizes(c, m);
+    cs_mjcf_sensor_sizes(c, m);
     m->nconmax = c->nconmax > 0 ? c->nconmax : contact_bound(c, m);
     m->ncon_reserve = c->nconmax > 0 ? c->nconmax : (m->nconmax < 64 ? m->nconmax : 64);
     int oom = cs_model_alloc(m) != 0 || cs_mjcf_build_tendons(c, m) != 0;
@@ -981,6 +983,10 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             mass = m->dof_M0[m->jnt_dofadr[m->actuator_trnid[2 * i]]] / (trn * trn);
         }
         b[2] = -(b[2] * 2 * sqrt(g[0] * mass));
+    }
+    if (cs_mjcf_build_sensors(c, m) != 0) {
+        cs_free_model(m);
+        cs_mjcf_nomem(c);
     }
     return m;
 }

@@ -93,7 +93,9 @@ typedef struct {
     cs_jspec joint;
     cs_aspec act;
     double meshscale[3];
-    int site_type;        /* a site's type (visual, but it decides whether fromto applies) */
+    int site_type;        /* a site's type: whether fromto applies, and the zone touch, contact
+                             and insidesite sensors test */
+    double site_size[3];  /* a site's size (the sensors' zone) */
     double site_pos[3], site_quat[4]; /* a site's pose when it gives none */
     int site_alt;         /* the class (or a parent) gave an alternative form (euler, ...),
                              site_altquat: as in MuJoCo it wins over any quat */
@@ -184,6 +186,8 @@ typedef struct {
     char *name;
     int body, line;
     double pos[3], quat[4];
+    int type;             /* cs_geom_type */
+    double size[3];
 } cs_siteir;
 
 /* a fixed tendon: its joints (names, then indices once resolved) and coefficients; a
@@ -256,6 +260,7 @@ typedef struct {
     cs_option opt;
     int nconmax;                        /* <size nconmax>: 0 when not given (a hard cap) */
     int njmax, nstack;                  /* <size njmax nstack>: -1 when not given */
+    int nuser_sensor;                   /* <size nuser_sensor>: -1 when not given */
     double memory;                      /* <size memory> in bytes: -1 when not given */
     int size_nkey, size_line;           /* <size nkey>: at least this many keys */
     double stat_extent, stat_center[3]; /* <statistic>: extent 0, center NaN when not given */
@@ -283,6 +288,8 @@ typedef struct {
     int nsite, capsite;
     cs_eqir *eq;
     int neq, capeq;
+    struct cs_sensorir *sensor;
+    int nsensor, capsensor;
 
     /* the model's files (main first, then each <include>d one) */
     cs_srcfile *src;
@@ -340,6 +347,24 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m);
 int cs_mjcf_find_tendon(const cs_mjcf *c, const char *name);
 void cs_mjcf_default_tspec(cs_tspec *t);
 void cs_mjcf_default_espec(cs_espec *e);
+
+/* mjcf.c's attribute readers, for the element readers in other files: the element's line,
+ * the attribute check (every attribute in used, else an error), an attribute's text (NULL
+ * when absent), between lo and hi numbers (their count, 0 when absent) */
+int cs_mjcf_line(struct _xmlNode *n);
+void cs_mjcf_check_attrs(cs_mjcf *c, struct _xmlNode *n, const char *const *used);
+char *cs_mjcf_attr(cs_mjcf *c, struct _xmlNode *n, const char *name);
+int cs_mjcf_nums(cs_mjcf *c, struct _xmlNode *n, const char *name, double *out, int lo, int hi);
+
+/* mjcf_sensor.c: the <sensor> section read (parse), checked against the elements (resolve:
+ * after joints and tendons are resolved, before the model exists; errors through
+ * cs_mjcf_fail), sized (sizes, before the model's arrays are allocated: nsensor,
+ * nsensordata, nuser_sensor), and the model's sensor arrays filled once the rest of the model
+ * is (build: 0, or -1 when a name could not be copied) */
+void cs_mjcf_parse_sensors(cs_mjcf *c, struct _xmlNode *section);
+void cs_mjcf_resolve_sensors(cs_mjcf *c);
+void cs_mjcf_sensor_sizes(const cs_mjcf *c, cs_model *m);
+int cs_mjcf_build_sensors(const cs_mjcf *c, cs_model *m);
 
 /* The loader's audit, for tests: every name an element's attribute check accepts as used
  * (CS_AUDIT_ACCEPTED), then, after a successful load, every attribute of the file: read by the

@@ -212,6 +212,8 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m)
         m->site_bodyid[i] = S->body;
         memcpy(m->site_pos + 3 * i, S->pos, 3 * sizeof(double));
         memcpy(m->site_quat + 4 * i, S->quat, 4 * sizeof(double));
+        m->site_type[i] = S->type;
+        memcpy(m->site_size + 3 * i, S->size, 3 * sizeof(double));
         if (S->name && !(m->site_name[i] = dupname(S->name))) oom = 1;
     }
     for (int i = 0, w = 0; i < nt; i++) {

@@ -16,12 +16,13 @@
 #define CS_MODEL_SIZES(X) \
     X(nbody) X(njnt) X(ngeom) X(nq) X(nv) X(npair) X(nexclude) X(nkey) X(ntree) X(nM) \
     X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nu) X(na) X(nmocap) \
-    X(nsite) X(ntendon) X(nwrap) X(neq)
+    X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor)
 
 /* the sizes a column count may name */
 #define CS_MODEL_COLS_PREAMBLE(m) \
     int nq = (m)->nq, nv = (m)->nv, nu = (m)->nu, na = (m)->na, nmocap = (m)->nmocap; \
-    (void)nq, (void)nv, (void)nu, (void)na, (void)nmocap
+    int nuser_sensor = (m)->nuser_sensor; \
+    (void)nq, (void)nv, (void)nu, (void)na, (void)nmocap, (void)nuser_sensor
 
 #define CS_MODEL_POINTERS(X) \
     /* bodies */ \
@@ -161,6 +162,22 @@
     X(int, site_bodyid, nsite, 1) \
     X(double, site_pos, nsite, 3) \
     X(double, site_quat, nsite, 4) \
+    X(int, site_type, nsite, 1) \
+    X(double, site_size, nsite, 3) \
+    /* sensors */ \
+    X(int, sensor_type, nsensor, 1) \
+    X(int, sensor_datatype, nsensor, 1) \
+    X(int, sensor_needstage, nsensor, 1) \
+    X(int, sensor_objtype, nsensor, 1) \
+    X(int, sensor_objid, nsensor, 1) \
+    X(int, sensor_reftype, nsensor, 1) \
+    X(int, sensor_refid, nsensor, 1) \
+    X(int, sensor_intprm, nsensor, 3) \
+    X(int, sensor_dim, nsensor, 1) \
+    X(int, sensor_adr, nsensor, 1) \
+    X(double, sensor_cutoff, nsensor, 1) \
+    X(double, sensor_noise, nsensor, 1) \
+    X(double, sensor_user, nsensor, nuser_sensor) \
     /* tendons and their paths */ \
     X(int, tendon_adr, ntendon, 1) \
     X(int, tendon_num, ntendon, 1) \
@@ -195,7 +212,8 @@
     X(body_name, nbody, "body") X(jnt_name, njnt, "joint") X(geom_name, ngeom, "geom") \
     X(site_name, nsite, "site") X(pair_name, npair, "pair") X(key_name, nkey, "key") \
     X(mesh_name, nmesh, "mesh") X(actuator_name, nu, "actuator") \
-    X(tendon_name, ntendon, "tendon") X(eq_name, neq, "equality")
+    X(tendon_name, ntendon, "tendon") X(eq_name, neq, "equality") \
+    X(sensor_name, nsensor, "sensor")
 
 /* The bytes one array takes in a block: rows x cols + 1 elements (empty models get valid
  * pointers), padded so each array starts a multiple of 64 bytes into the block (whose start

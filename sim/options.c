@@ -46,7 +46,7 @@ static const struct { const char *name; int bit, enable; } FLAGS[] = {
     {"spring", CS_DSBL_SPRING, 0}, {"damper", CS_DSBL_DAMPER, 0},
     {"clampctrl", CS_DSBL_CLAMPCTRL, 0}, {"actuation", CS_DSBL_ACTUATION, 0},
     {"island", CS_DSBL_ISLAND, 0}, {"multiccd", CS_DSBL_MULTICCD, 0},
-    {"nativeccd", CS_DSBL_NATIVECCD, 0},
+    {"nativeccd", CS_DSBL_NATIVECCD, 0}, {"sensor", CS_DSBL_SENSOR, 0},
     {"override", CS_ENBL_OVERRIDE, 1}, {"energy", CS_ENBL_ENERGY, 1}};
 
 int cs_flag_lookup(const char *name, int *bit, int *enable)

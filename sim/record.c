@@ -1,4 +1,5 @@
 /* Trajectory CSV (README, Output files): long format, %.17g so identical runs give identical bytes. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,45 @@ const char *cs_actuator_label(const cs_model *m, int act, char *buf, size_t bufs
     if (m->actuator_name[act]) return m->actuator_name[act];
     snprintf(buf, bufsz, "actuator%d", act);
     return buf;
+}
+
+const char *cs_sensor_label(const cs_model *m, int s, char *buf, size_t bufsz)
+{
+    if (m->sensor_name[s]) return m->sensor_name[s];
+    snprintf(buf, bufsz, "sensor%d", s);
+    return buf;
+}
+
+const char *cs_sensor_type_name(int type)
+{
+    static const char *const NAME[] = {
+        "touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "magnetometer",
+        "rangefinder", "camprojection", "jointpos", "jointvel", "tendonpos", "tendonvel",
+        "actuatorpos", "actuatorvel", "actuatorfrc", "jointactuatorfrc", "tendonactuatorfrc",
+        "ballquat", "ballangvel", "jointlimitpos", "jointlimitvel", "jointlimitfrc",
+        "tendonlimitpos", "tendonlimitvel", "tendonlimitfrc", "framepos", "framequat",
+        "framexaxis", "frameyaxis", "framezaxis", "framelinvel", "frameangvel", "framelinacc",
+        "frameangacc", "subtreecom", "subtreelinvel", "subtreeangmom", "insidesite", "distance",
+        "normal", "fromto", "contact", "e_potential", "e_kinetic", "clock", "tactile", "plugin",
+        "user"};
+    return type >= 0 && type < (int)(sizeof NAME / sizeof NAME[0]) ? NAME[type] : "unknown";
+}
+
+void cs_sensor_header(FILE *f) { fputs("step,time,sensor,k,value\n", f); }
+
+int cs_sensor_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
+{
+    char buf[32];
+    int bad = -1;
+    for (int i = 0; i < m->nsensor; i++) {
+        const char *label = cs_sensor_label(m, i, buf, sizeof buf);
+        for (int k = 0; k < m->sensor_dim[i]; k++) {
+            double v = d->sensordata[m->sensor_adr[i] + k];
+            if (!isfinite(v) && bad < 0) bad = i;
+            fprintf(f, "%ld,%.17g,%s,%d,%.17g\n", step, time, label, k, v);
+        }
+    }
+    return bad;
 }
 
 void cs_actuator_header(FILE *f) { fputs("step,time,actuator,ctrl,force\n", f); }

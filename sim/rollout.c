@@ -11,7 +11,7 @@ typedef struct {
     const cs_model *m;
     int spec, nbatch, nstep, first, every;
     const double *state0, *ctrl;
-    double *out;
+    double *out, *sens;
     int oom;
 } job;
 
@@ -35,6 +35,9 @@ static void *run(void *arg)
                 memcpy(d->ctrl, j->ctrl + ((size_t)b * j->nstep + t) * nu, nu * sizeof *d->ctrl);
             cs_step(m, d);
             cs_get_state(m, d, j->out + ((size_t)b * j->nstep + t) * ns, j->spec);
+            if (j->sens && m->nsensordata)
+                memcpy(j->sens + ((size_t)b * j->nstep + t) * (size_t)m->nsensordata,
+                       d->sensordata, (size_t)m->nsensordata * sizeof *d->sensordata);
         }
     }
     if (d->warning[CS_WARN_NOMEM]) j->oom = 1;
@@ -51,6 +54,13 @@ int cs_rollout(const cs_model *m, int nbatch, const double *state0, const double
 int cs_rollout_spec(const cs_model *m, int spec, int nbatch, const double *state0,
                     const double *ctrl, int nstep, int nthread, double *out)
 {
+    return cs_rollout_sensors(m, spec, nbatch, state0, ctrl, nstep, nthread, out, NULL);
+}
+
+int cs_rollout_sensors(const cs_model *m, int spec, int nbatch, const double *state0,
+                       const double *ctrl, int nstep, int nthread, double *out,
+                       double *sensordata)
+{
     if (!m || cs_state_size(m, spec) < 0 || nbatch < 0 || nstep < 0 ||
         (nbatch && nstep && (!state0 || !out)))
         return -1;
@@ -62,7 +72,7 @@ int cs_rollout_spec(const cs_model *m, int spec, int nbatch, const double *state
     pthread_t tid[64];
     int started[64] = {0};
     for (int t = 0; t < nthread; t++) {
-        jobs[t] = (job){m, spec, nbatch, nstep, t, nthread, state0, ctrl, out, 0};
+        jobs[t] = (job){m, spec, nbatch, nstep, t, nthread, state0, ctrl, out, sensordata, 0};
         /* thread 0 is the caller's own */
         if (t > 0) started[t] = pthread_create(&tid[t], NULL, run, &jobs[t]) == 0;
     }

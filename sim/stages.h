@@ -25,6 +25,9 @@ static inline int cs_dof_rotates(const cs_model *m, int i)
     }
 }
 
+/* step.c: cs_forward without the sensors (RK4's inner stages) */
+void cs_forward_nosensor(const cs_model *m, cs_data *d);
+
 /* integrate.c: qpos moved by qvel over h, per joint type */
 void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, double h);
 

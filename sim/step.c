@@ -6,10 +6,13 @@
 
 #include "conesim.h"
 #include "solver/mass.h"
+#include "sensor.h"
 #include "setter.h"
 #include "stages.h"
 
-void cs_forward(const cs_model *m, cs_data *d)
+/* the forward pass, with the sensors or without (RK4's inner stages: MuJoCo's
+ * mj_forwardSkip with skipsensor) */
+static void forward(const cs_model *m, cs_data *d, int sensors)
 {
     if (d->nchange != m->nchange) cs_data_sync(m, d); /* cs_set since the last step */
     cs_kinematics(m, d);
@@ -23,7 +26,17 @@ void cs_forward(const cs_model *m, cs_data *d)
         d->energy[0] = d->energy[1] = 0;
     }
     cs_constraint(m, d);
+    if (!sensors) return;
+    /* all three after the constraint stage, where conesim makes the limit rows the
+     * position sensors read (MuJoCo makes them with its position stage) */
+    cs_sensor_pos(m, d);
+    cs_sensor_vel(m, d);
+    cs_sensor_acc(m, d);
 }
+
+void cs_forward(const cs_model *m, cs_data *d) { forward(m, d, 1); }
+
+void cs_forward_nosensor(const cs_model *m, cs_data *d) { forward(m, d, 0); }
 
 void cs_step(const cs_model *m, cs_data *d)
 {

@@ -56,7 +56,16 @@ double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, dou
 void cs_tendon(const cs_model *m, cs_data *d)
 {
     int nv = m->nv;
-    for (int s = 0; s < m->nsite; s++) site_pos(m, d, s, d->site_xpos + 3 * s);
+    for (int s = 0; s < m->nsite; s++) {
+        site_pos(m, d, s, d->site_xpos + 3 * s);
+        double R[9]; /* the site's frame: the body's times its own */
+        const double *B = d->xmat + 9 * m->site_bodyid[s];
+        cs_quat2mat(R, m->site_quat + 4 * s);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                d->site_xmat[9 * s + 3 * i + j] =
+                    B[3 * i] * R[j] + B[3 * i + 1] * R[3 + j] + B[3 * i + 2] * R[6 + j];
+    }
     for (int t = 0; t < m->ntendon; t++) {
         double *J = d->ten_J + (size_t)t * nv, vel = 0;
         d->ten_length[t] = cs_tendon_eval(m, d, t, J, d->eq_scratch);

@@ -287,6 +287,55 @@ START_TEST(test_limits_csv)
 }
 END_TEST
 
+/* --sensors: a row per sensor value of each recorded state (k: the component; the states
+ * --record writes, the final one included), the unnamed sensor as sensor<id>; the values of the state the step started from (jointpos at step 0
+ * is the keyframe's qpos, the clock the row's time) */
+START_TEST(test_sensors_csv)
+{
+    char sc[512], out[512], *f[8];
+    snprintf(sc, sizeof sc, "%s/sensors.xml", CS_TEST_DATA);
+    tmp_path(out, sizeof out, "sensors.csv");
+    const char *args[] = {"run", sc, "--steps", "10", "--every", "3", "--sensors", out,
+                          "--quiet", NULL};
+    ck_assert_int_eq(run(args, NULL, NULL), 0);
+    char *t = slurp(out, NULL), **line = malloc(20000 * sizeof *line);
+    ck_assert(t && line);
+    int n = lines(t, line, 20000);
+    ck_assert_str_eq(line[0], "step,time,sensor,k,value");
+    int per = 0, last_unnamed = 0;
+    for (int i = 1; i < n; i++) {
+        ck_assert_int_eq(fields(line[i], f, 8), 5);
+        long k = parse_step(f[0]);
+        ck_assert_msg(k == 0 || k == 3 || k == 6 || k == 9 || k == 10, "row for step %ld", k);
+        check_g17(f[1]);
+        check_g17(f[4]);
+        if (k == 0) per++;
+        if (k == 0 && strcmp(f[2], "jpos") == 0) ck_assert_str_eq(f[4], "0.29999999999999999");
+        /* the clock is d->time, summed step by step; the row's time is k h */
+        if (strcmp(f[2], "clock") == 0)
+            ck_assert_double_eq_tol(strtod(f[4], NULL), strtod(f[1], NULL), 1e-15);
+        if (strcmp(f[2], "fromto") == 0) ck_assert_int_lt(atoi(f[3]), 6);
+        last_unnamed |= strncmp(f[2], "sensor", 6) == 0;
+    }
+    ck_assert(last_unnamed);
+    ck_assert_int_gt(per, 100);
+    ck_assert_int_eq(n - 1, 5 * per); /* states 0, 3, 6, 9 and the final 10 */
+    free(line);
+    free(t);
+    /* info lists them: type, dim, address, stage, object */
+    char *info = NULL;
+    const char *iargs[] = {"info", sc, NULL};
+    ck_assert_int_eq(run(iargs, &info, NULL), 0);
+    ck_assert_ptr_nonnull(strstr(info, "\nsensors ("));
+    ck_assert_msg(strstr(info, "fromto         fromto") && strstr(info, "joint elbow"), "%s", info);
+    free(info);
+    /* one file for two outputs is refused */
+    const char *twice[] = {"run", sc, "--steps", "1", "--sensors", out, "--record", out, NULL};
+    ck_assert_int_eq(run(twice, NULL, NULL), 2);
+    unlink(out);
+}
+END_TEST
+
 /* --steps 0: the initial state once; --duration T: round(T / timestep) steps */
 START_TEST(test_steps_duration)
 {
@@ -985,6 +1034,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, test_csv_formats_every);
     tcase_add_test(t, test_limits_csv);
+    tcase_add_test(t, test_sensors_csv);
     tcase_add_test(t, test_steps_duration);
     tcase_add_test(t, test_quickstart_summary);
     tcase_add_test(t, test_summary_names_the_start);

@@ -229,10 +229,11 @@ _KINDS = {
     "geom": ("geom_", {"geom_xpos": "xpos", "geom_xmat": "xmat"}),
     "actuator": ("actuator_", {"ctrl": "ctrl", "actuator_length": "length",
                                "actuator_velocity": "velocity", "actuator_force": "force"}),
-    "site": ("site_", {"site_xpos": "xpos"}),
+    "site": ("site_", {"site_xpos": "xpos", "site_xmat": "xmat"}),
     "tendon": ("tendon_", {"ten_length": "length", "ten_velocity": "velocity", "ten_J": "J"}),
     "equality": ("eq_", {"eq_active": "active"}),
     "key": ("key_", {}),
+    "sensor": ("sensor_", {}),
 }
 # a joint's slices of the nq and nv arrays, by type (free, ball, slide, hinge)
 _JNT_NQ = (7, 4, 1, 1)
@@ -241,10 +242,10 @@ _JNT_QPOS = ("qpos",)
 _JNT_QVEL = ("qvel", "qacc", "qacc_smooth", "qacc_warmstart", "qfrc_applied", "qfrc_bias",
              "qfrc_gravity", "qfrc_passive", "qfrc_smooth", "qfrc_constraint", "qfrc_actuator")
 _COUNT = {"body": "nbody", "joint": "njnt", "geom": "ngeom", "actuator": "nu", "site": "nsite",
-          "tendon": "ntendon", "equality": "neq", "key": "nkey"}
+          "tendon": "ntendon", "equality": "neq", "key": "nkey", "sensor": "nsensor"}
 _PLURAL = {"body": "bodies", "joint": "joints", "geom": "geoms", "actuator": "actuators",
            "site": "sites", "tendon": "tendons", "equality": "equality constraints",
-           "key": "keyframes"}
+           "key": "keyframes", "sensor": "sensors"}
 
 
 def _names(model, kind):
@@ -357,6 +358,9 @@ def _data_view(data, kind, key):
             fields[f] = lambda f=f: getattr(data, f)[qa:qa + nq]
         for f in _JNT_QVEL:
             fields[f] = lambda f=f: getattr(data, f)[va:va + nv]
+    if kind == "sensor":  # its values: sensor_dim of sensordata from sensor_adr
+        adr, dim = int(m.sensor_adr[i]), int(m.sensor_dim[i])
+        fields["data"] = lambda: data.sensordata[adr:adr + dim]
     return DataView(data, kind, i, name, fields)
 
 
@@ -703,6 +707,16 @@ class Model:
         """Actuator `key` (a name or an id): .id, .name and its actuator_* fields."""
         return _model_view(self, "actuator", key)
 
+    @property
+    def sensor_names(self):
+        """Every sensor's name in id order ('' for one without a name)."""
+        return self._names("sensor")
+
+    def sensor(self, key):
+        """Sensor `key` (a name or an id): .id, .name and its sensor_* fields (.type, .dim,
+        .adr, .cutoff, .noise, .user, ...; read only)."""
+        return _model_view(self, "sensor", key)
+
     def __copy__(self):
         """A model of its own with the same values (cs_copy_model): its options and
         parameters can change without touching this one."""
@@ -989,6 +1003,11 @@ class Data:
         return _data_view(self, "equality", key)
 
     eq = equality
+
+    def sensor(self, key):
+        """Sensor `key` (a name or an id): .data, its values (a view of sensordata, as
+        MuJoCo's d.sensor(name).data)."""
+        return _data_view(self, "sensor", key)
 
     def _copy_with(self, model):
         ptr = _clib.cs_copy_data(model._ptr, self._ptr)
@@ -1286,7 +1305,7 @@ def set_state(m, d, state, spec=STATE_FULLPHYSICS):
 
 
 def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULLPHYSICS,
-            client=None, chunks=None):
+            client=None, chunks=None, sensors=False):
     """Steps a batch of initial states nstep times each, in C on nthread threads (MuJoCo's
     rollout.rollout, with the state [time, qpos, qvel, act], or the parts in spec: adding
     STATE_MOCAP_POS | STATE_MOCAP_QUAT gives each rollout its own mocap poses).
@@ -1295,8 +1314,11 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
     control: None (controls 0), (nstep, nu) for every rollout alike, or (nbatch, nstep, nu):
     the controls set before each step. nthread: threads (default: the machine's cores, at
     most nbatch); the results are the same bit for bit for any count.
-    Returns the states after each step, (nbatch, nstep, nstate). A rollout that diverges
-    (a state NaN or infinite) gives a RuntimeWarning naming it and its step.
+    Returns the states after each step, (nbatch, nstep, nstate); with sensors=True, the
+    pair (states, sensordata), sensordata (nbatch, nstep, nsensordata) each step's values
+    as MuJoCo's rollout gives them (those its forward pass read, of the state before the
+    step). A rollout that diverges (a state NaN or infinite) gives a RuntimeWarning naming
+    it and its step.
 
     Each rollout starts from a reset data, exactly as reset_data(m, d), set_state(m, d, s),
     then d.ctrl[:] = control[t] and step(m, d) for each step t: the warm start, applied
@@ -1304,7 +1326,7 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
 
     client: a dask.distributed Client (or a concurrent.futures executor) to spread the batch
     over its workers in `chunks` parts (default: one per worker), each a rollout on one
-    thread there; the result is the same bit for bit."""
+    thread there; the result is the same bit for bit (not with sensors=True)."""
     _check_type(m, Model, "m")
     ns, nu = state_size(m, spec), m.nu
     s0 = _np.asarray(initial_state, dtype=_np.float64)
@@ -1331,22 +1353,26 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
     if isinstance(nthread, bool) or not isinstance(nthread, (int, _np.integer)) or nthread < 1:
         raise ValueError("nthread must be an int >= 1")
     _commit(m)  # values written into the model: checked before any rollout reads them
+    if client is not None and sensors:
+        raise ValueError("rollout: sensors=True runs here, not on a client")
     if client is not None:
         from .sweep import distributed_rollout
         out = distributed_rollout(m, s0, nstep, ctrl, int(spec), client, chunks)
         _warn_rollout(out, nbatch, nstep)
         return out
     out = _np.empty((nbatch, nstep, ns))
+    sens = _np.empty((nbatch, nstep, m.nsensordata)) if sensors else None
     # a data made first, as for Data(m): the options are taken through the setter from then on
     if not m._frozen:
         Data(m)
-    rc = _clib.cs_rollout_spec(m._ptr, int(spec), nbatch, s0.ctypes.data_as(_lib.DP),
+    rc = _clib.cs_rollout_sensors(m._ptr, int(spec), nbatch, s0.ctypes.data_as(_lib.DP),
                         ctrl.ctypes.data_as(_lib.DP) if ctrl is not None else None,
-                        nstep, int(nthread), out.ctypes.data_as(_lib.DP))
+                        nstep, int(nthread), out.ctypes.data_as(_lib.DP),
+                        sens.ctypes.data_as(_lib.DP) if sens is not None else None)
     if rc != 0:
         raise MemoryError("conesim: out of memory in the rollout")
     _warn_rollout(out, nbatch, nstep)
-    return out
+    return (out, sens) if sensors else out
 
 
 def _warn_rollout(out, nbatch, nstep):

@@ -348,3 +348,60 @@ def test_mujoco_idioms(arm):
     public = {n for n in dir(conesim) if not n.startswith("_")}
     modules = {"cone", "record", "renderer", "plot", "figures"}  # submodules
     assert public - modules <= set(conesim.__all__), public - modules - set(conesim.__all__)
+
+
+SENSORS = """<mujoco>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1"/>
+    <body name="ball" pos="0 0 0.1">
+      <freejoint/>
+      <geom size="0.1" mass="2"/>
+      <site name="zone" type="box" size="0.2 0.2 0.2"/>
+    </body>
+    <body name="arm" pos="1 0 1">
+      <joint name="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.02" mass="1"/>
+    </body>
+  </worldbody>
+  <sensor>
+    <touch name="touch" site="zone"/>
+    <jointpos name="q" joint="hinge" user="4 5"/>
+    <framepos objtype="xbody" objname="arm"/>
+    <clock name="clock"/>
+  </sensor>
+</mujoco>"""
+
+
+def test_sensor_views():
+    m = conesim.Model.from_xml_string(SENSORS)
+    d = conesim.Data(m)
+    assert m.nsensor == 4 and m.nsensordata == 6
+    assert m.sensor_names == ("touch", "q", "", "clock")
+    assert m.sensor("q").id == 1 and m.sensor(1).name == "q"
+    assert m.sensor("q").dim[0] == 1 and m.sensor("q").adr[0] == 1
+    assert list(m.sensor("q").user) == [4, 5]
+    assert list(m.sensor_dim) == [1, 1, 3, 1]
+    for _ in range(300):
+        conesim.step(m, d)
+    # the ball at rest: touch reads its weight; after a forward pass, the views read the
+    # current state (after a step, the state the step started from, as in MuJoCo)
+    conesim.forward(m, d)
+    assert d.sensor("touch").data[0] == pytest.approx(2 * 9.81, rel=1e-4)
+    assert d.sensor("q").data[0] == d.qpos[7]
+    assert np.array_equal(d.sensor(2).data, d.xpos[2])
+    assert d.sensordata.shape == (6,)
+    with pytest.raises(KeyError):
+        d.sensor("nope")
+
+
+def test_rollout_sensors():
+    m = conesim.Model.from_xml_string(SENSORS)
+    d = conesim.Data(m)
+    s0 = conesim.get_state(m, d)
+    states, sens = conesim.rollout(m, s0, 5, nthread=1, sensors=True)
+    assert states.shape == (1, 5, s0.size) and sens.shape == (1, 5, 6)
+    # step t's sensors are those of the state before it, as stepping by hand reads them
+    for t in range(5):
+        conesim.step(m, d)
+        assert np.array_equal(sens[0, t], d.sensordata)
+    assert sens[0, 0, 5] == 0 and sens[0, 4, 5] == pytest.approx(4 * m.opt.timestep)
