@@ -285,7 +285,7 @@ END_TEST
 static cs_camera cam(double az, double el, double d, double x, double y, double z,
                      double fovy)
 {
-    cs_camera c = {az, el, d, {x, y, z}, fovy};
+    cs_camera c = {.azimuth = az, .elevation = el, .distance = d, .lookat = {x, y, z}, .fovy = fovy};
     return c;
 }
 

@@ -676,7 +676,7 @@ START_TEST(ctrl_drag_turns_a_hinged_link)
     setup(&f, load_string(PENDULUM), -1);
     int rod = cs_name2id_body(f.m, "rod");
     cs_view_fill(&f.v, &f.s);
-    cs_camera c = {90, 0, 2.0, {0, 0, 0.75}, 45};
+    cs_camera c = {.azimuth = 90, .elevation = 0, .distance = 2.0, .lookat = {0, 0, 0.75}, .fovy = 45};
     drag g;
     double grab[3] = {0, -0.03, 0.6}, pull[3] = {0.25, -0.03, 0.6}; /* on the front face */
     drag_begin(&g, &f, &c, grab);
@@ -757,7 +757,7 @@ START_TEST(ctrl_drag_leaves_static_bodies_alone)
     cs_data *ref = cs_make_data(f.m);
     ref->qvel[0] = 1;
     cs_view_fill(&f.v, &f.s);
-    cs_camera c = {90, 0, 2.0, {0, 0, 0.75}, 45};
+    cs_camera c = {.azimuth = 90, .elevation = 0, .distance = 2.0, .lookat = {0, 0, 0.75}, .fovy = 45};
     drag g;
     double grab[3] = {0.03, -0.05, 1.06}, pull[3] = {0.4, -0.05, 1.3};
     drag_begin(&g, &f, &c, grab);
