@@ -6,6 +6,10 @@
 
 #include "view_adapter.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 /* MuJoCo's viewers show geom groups 0, 1 and 2 by default and hide 3 to 5. */
 #define VISIBLE_GROUPS 3
 
@@ -357,11 +361,32 @@ static void moving_com(cs_view *v, double out[3])
         memcpy(out, v->center, 3 * sizeof *out);
 }
 
+/* A tilted plane's downhill heading (degrees from +x), or NaN when every plane is level
+ * (within 5 degrees): what slides on it moves that way. */
+static double downhill(const cs_view *v)
+{
+    const cs_model *m = v->m;
+    for (int g = 0; g < m->ngeom; g++) {
+        if (m->geom_type[g] != CS_GEOM_PLANE || !geom_visible(m, g)) continue;
+        const double *R = v->d->geom_xpose[g].mat;
+        double nx = R[2], ny = R[5], nz = R[8];
+        if (nz > cos(5 * M_PI / 180) || nz <= 0) continue;
+        return atan2(ny, nx) * 180 / M_PI;
+    }
+    return NAN;
+}
+
 void cs_view_track_camera(cs_view *v, cs_camera *c)
 {
     double com[3], t = v->d->time;
     moving_com(v, com);
     if (!v->track_started) {
+        /* across a tilted floor (the slope then shows in profile, what slides moves left to
+         * right), else the scene's own azimuth */
+        double a = downhill(v);
+        v->track_azimuth = isnan(a) ? v->azimuth : a + 90;
+        v->track_elevation = fmin(v->elevation, isnan(a) ? -20 : -15);
+        if (v->elevation > -15) v->track_elevation = v->elevation;
         /* the scene's centre while nothing has moved; afterwards the centre of mass's
          * displacement carries it along */
         memcpy(v->track_lookat, v->center, sizeof v->track_lookat);
@@ -369,14 +394,16 @@ void cs_view_track_camera(cs_view *v, cs_camera *c)
         v->track_time = t;
         v->track_started = 1;
     }
-    double dt = t - v->track_time, a = dt > 0 ? 1 - exp(-dt / 0.3) : 0;
+    double dt = t - v->track_time, a = dt > 0 ? 1 - exp(-dt / CS_TRACK_LAG) : 0;
     for (int k = 0; k < 3; k++) {
         double target = v->center[k] + com[k] - v->track_com0[k];
         v->track_lookat[k] += a * (target - v->track_lookat[k]);
     }
     v->track_time = t;
     cs_view_camera(v, c);
-    if (c->elevation < -20) c->elevation = -20;
+    c->azimuth = v->track_azimuth;
+    c->elevation = v->track_elevation;
+    c->distance = CS_TRACK_DISTANCE * v->extent;
     memcpy(c->lookat, v->track_lookat, sizeof c->lookat);
 }
 

@@ -52,7 +52,7 @@ typedef struct {
     cs_camera *cameras;       /* the model's cameras (m->ncam) posed at the last fill */
     const char **camera_names;
     /* the tracking free camera (cs_view_track_camera): where it looks, smoothed */
-    double track_lookat[3], track_com0[3], track_time;
+    double track_lookat[3], track_com0[3], track_time, track_azimuth, track_elevation;
     int track_started;
 
     /* --replay: recorded frames drive the free bodies' poses. */
@@ -74,10 +74,14 @@ void cs_view_free(cs_view *v);
  * (fixed, track, trackcom, targetbody, targetbodycom): c becomes a fixed camera with the
  * camera's fovy. Returns 0, or -1 for an id out of range. */
 int cs_view_model_camera(cs_view *v, int id, cs_camera *c);
-/* The camera videos use by default: the free camera of cs_view_camera at a lower elevation
- * (-20 degrees below the scene's own when that looks steeper), looking at the centre of mass of
- * the moving bodies, which it follows smoothed (a lag of 0.3 s of simulated time) from where
- * it starts. Call once per frame with the data's current state. */
+/* The camera videos use by default: a free camera CS_TRACK_DISTANCE extents away, looking
+ * at the scene's centre displaced as the moving bodies' centre of mass moves, smoothed (an
+ * exponential lag of CS_TRACK_LAG s of simulated time). It looks across a tilted floor
+ * (perpendicular to its downhill direction, 15 degrees down), else from the scene's azimuth,
+ * at most 20 degrees down. Call once per frame with the data's current state; the first call
+ * (after track_started = 0) starts the follow. */
+#define CS_TRACK_DISTANCE 2.5
+#define CS_TRACK_LAG 0.1
 void cs_view_track_camera(cs_view *v, cs_camera *c);
 
 /* The HUD's solver words: "PGS elliptic, contact soft", "Newton pyramidal, contact

@@ -44,7 +44,10 @@ static const char *mesh_vs =
  * specular on solids only (a sphere still reads as round), none on planes (a floor under a
  * light would glare). With the model's lights: MuJoCo's fixed-function model, its headlight
  * (ambient 0.1, diffuse 0.4, specular 0.5) plus each light's ambient, diffuse (spots: cutoff
- * and exponent) and specular x the material's specular, shininess x 128, emission.
+ * and exponent) and specular x the material's specular, shininess x 128, emission; scaled
+ * by u_lnorm so that a face the brightest light and the headlight meet head-on shows its own
+ * colour rather than white (MuJoCo's sums saturate a light floor), and no specular on planes,
+ * as above.
  * Textures multiply the colour: planes by MuJoCo's texture coordinates (texrepeat across
  * the plane, or per 2 m with texuniform and on infinite planes), other geoms by the face
  * their point lies on; cube textures by direction. The plane draws its grid procedurally
@@ -66,6 +69,7 @@ static const char *mesh_fs =
     "uniform vec4 u_mat;\n" /* specular, shininess, emission, 1 = a material */
     "uniform int u_nlight;\n"
     "uniform vec3 u_lpos[8], u_ldir[8], u_lamb[8], u_ldif[8], u_lspec[8], u_lcut[8];\n"
+    "uniform float u_lnorm;\n"
     "out vec4 o_color;\n"
     CUBE_GLSL
     "void main() {\n"
@@ -94,10 +98,12 @@ static const char *mesh_fs =
     "    base = mix(base, base * 0.72, line * fade);\n"
     "    ks = 0.0;\n"
     "  }\n"
+    "  if (u_texmode == 1) ks = 0.0;\n"
     "  if (u_nlight > 0) {\n"
     "    float spec = u_mat.w > 0.0 ? u_mat.x : 0.5, shin = 128.0 * (u_mat.w > 0.0 ? u_mat.y : 0.5);\n"
+    "    if (ks == 0.0) spec = 0.0;\n"
     "    float nv = max(dot(n, v), 0.0);\n"
-    "    vec3 c = base * (u_mat.z + u_emit + 0.1 + 0.4 * nv) + vec3(0.5 * spec * pow(nv, max(shin, 1.0)));\n"
+    "    vec3 c = base * (0.1 + 0.4 * nv) + vec3(0.5 * spec * pow(nv, max(shin, 1.0)));\n"
     "    for (int i = 0; i < u_nlight; i++) {\n"
     "      vec3 l; float att = 1.0;\n"
     "      if (u_lcut[i].z > 0.5) l = -u_ldir[i];\n"
@@ -110,6 +116,7 @@ static const char *mesh_fs =
     "      float sp = nl > 0.0 ? pow(max(dot(n, normalize(l + v)), 0.0), max(shin, 1.0)) : 0.0;\n"
     "      c += base * u_lamb[i] + att * (base * u_ldif[i] * nl + u_lspec[i] * spec * sp);\n"
     "    }\n"
+    "    c = c * u_lnorm + base * (u_mat.z + u_emit);\n"
     "    o_color = vec4(min(c, vec3(1.0)), u_color.a);\n"
     "    return;\n"
     "  }\n"
@@ -320,6 +327,7 @@ cs_renderer *cs_gl_setup(cs_renderer *r, char *err, size_t errlen)
     r->u_ldif = glGetUniformLocation(p, "u_ldif");
     r->u_lspec = glGetUniformLocation(p, "u_lspec");
     r->u_lcut = glGetUniformLocation(p, "u_lcut");
+    r->u_lnorm = glGetUniformLocation(p, "u_lnorm");
     r->us_cf = glGetUniformLocation(r->prog_sky, "u_cf");
     r->us_cr = glGetUniformLocation(r->prog_sky, "u_cr");
     r->us_cu = glGetUniformLocation(r->prog_sky, "u_cu");

@@ -380,6 +380,16 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
         lc[i][1] = (float)L->exponent;
         lc[i][2] = (float)L->directional;
     }
+    /* the headlight's 0.5 plus the brightest light's ambient and diffuse (its brightest
+     * channel): a face that light meets head-on shows its own colour */
+    double brightest = 0;
+    for (int i = 0; i < nl; i++) {
+        const cs_render_light *L = &s->lights[i];
+        brightest = fmax(brightest, fmax(L->ambient[0], fmax(L->ambient[1], L->ambient[2])) +
+                                        fmax(L->diffuse[0], fmax(L->diffuse[1], L->diffuse[2])));
+    }
+    double total = 0.5 + brightest;
+    glUniform1f(r->u_lnorm, (float)(1 / fmax(1, total)));
     glUniform1i(r->u_nlight, nl);
     if (nl) {
         glUniform3fv(r->u_lpos, nl, lp[0]);

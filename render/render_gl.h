@@ -38,7 +38,7 @@ struct cs_renderer {
     GLint u_model, u_viewproj, u_normal, u_color, u_eye, u_mode, u_grid, u_emit;
     /* materials, textures and the model's lights (mesh program); the sky's texture */
     GLint u_texmode, u_tex, u_uvscale, u_uvoff, u_size, u_nface, u_mat, u_nlight;
-    GLint u_lpos, u_ldir, u_lamb, u_ldif, u_lspec, u_lcut;
+    GLint u_lpos, u_ldir, u_lamb, u_ldif, u_lspec, u_lcut, u_lnorm;
     GLint us_cf, us_cr, us_cu, us_tex, us_mode, us_nface;
     GLint u2_viewport;
     cs_mesh mesh[MESH_COUNT];
