@@ -326,13 +326,7 @@ class VideoWriter:
         if a.shape != (self.height, self.width, 3):
             raise ValueError(f"frame: expected shape ({self.height}, {self.width}, 3), "
                              f"got {np.shape(frame)}")
-        if np.issubdtype(a.dtype, np.floating):
-            f = np.ascontiguousarray(np.rint(np.clip(np.nan_to_num(a), 0.0, 1.0) * 255.0),
-                                     dtype=np.uint8)
-        elif a.dtype == np.uint8:
-            f = np.ascontiguousarray(a)
-        else:
-            raise ValueError(f"frame: expected uint8 or floats in [0, 1], got {a.dtype}")
+        f = _frame_bytes(a)
         if not self._ptr:
             raise RuntimeError("the video is closed")
         err = ctypes.create_string_buffer(_ERRSZ)
@@ -366,6 +360,16 @@ class VideoWriter:
 
     def __del__(self):
         self.discard()
+
+
+def _frame_bytes(a):
+    """A frame as C-contiguous uint8: floats in [0, 1] scaled by 255 (clipped, rounded)."""
+    if np.issubdtype(a.dtype, np.floating):
+        return np.ascontiguousarray(np.rint(np.clip(np.nan_to_num(a), 0.0, 1.0) * 255.0),
+                                    dtype=np.uint8)
+    if a.dtype == np.uint8:
+        return np.ascontiguousarray(a)
+    raise ValueError(f"frame: expected uint8 or floats in [0, 1], got {a.dtype}")
 
 
 def frame_times(duration, fps):
