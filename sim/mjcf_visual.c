@@ -614,7 +614,7 @@ int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m)
             double wp = xpos[3 * b + k] + R[3 * k] * O->pos[0] + R[3 * k + 1] * O->pos[1] +
                         R[3 * k + 2] * O->pos[2];
             m->light_pos0[3 * i + k] = wp - xpos[3 * b + k];
-            m->light_poscom0[3 * i + k] = wp - com[3 * b + k];
+            m->light_poscom0[3 * i + k] = wp - com[3 * (O->targetbody >= 0 ? O->targetbody : b) + k];
             m->light_dir0[3 * i + k] = R[3 * k] * O->dir[0] + R[3 * k + 1] * O->dir[1] +
                                        R[3 * k + 2] * O->dir[2];
         }
@@ -642,7 +642,8 @@ int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m)
             double wp = xpos[3 * b + k] + R[3 * k] * O->pos[0] + R[3 * k + 1] * O->pos[1] +
                         R[3 * k + 2] * O->pos[2];
             m->cam_pos0[3 * i + k] = wp - xpos[3 * b + k];
-            m->cam_poscom0[3 * i + k] = wp - com[3 * b + k];
+            /* MuJoCo: from the target's subtree centre of mass when there is a target */
+            m->cam_poscom0[3 * i + k] = wp - com[3 * (O->targetbody >= 0 ? O->targetbody : b) + k];
             for (int j = 0; j < 3; j++)
                 m->cam_mat0[9 * i + 3 * k + j] = R[3 * k] * L[j] + R[3 * k + 1] * L[3 + j] +
                                                  R[3 * k + 2] * L[6 + j];

@@ -50,6 +50,42 @@ START_TEST(test_good_scenes)
 }
 END_TEST
 
+/* Visual elements against MuJoCo 3.12's compiler (mujoco-js on tests/data/good/visual.xml):
+ * a gradient skybox's texels (sides, top, bottom faces), the
+ * checker's quarters and edge marks, a geom rgba overriding its material's, a targetbody
+ * camera's offset from its target's subtree centre of mass. */
+START_TEST(visual_elements_as_mujoco_compiles_them)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/visual.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(m->ntex, 3);
+    ck_assert_int_eq(m->tex_type[0], 2);
+    ck_assert_int_eq(m->tex_width[0], 32);
+    ck_assert_int_eq(m->tex_height[0], 192);
+    const int *sky = m->tex_data + m->tex_adr[0];
+    static const int mj[][4] = {{0, 0, 0, 57 << 16 | 96 << 8 | 135},
+                                {0, 16, 16, 37 << 16 | 61 << 8 | 86},
+                                {0, 31, 5, 16 << 16 | 27 << 8 | 38},
+                                {2, 0, 0, 57 << 16 | 96 << 8 | 135},
+                                {2, 10, 20, 70 << 16 | 116 << 8 | 163},
+                                {3, 0, 0, 18 << 16 | 30 << 8 | 43}};
+    for (size_t k = 0; k < sizeof mj / sizeof *mj; k++)
+        ck_assert_int_eq(sky[mj[k][0] * 32 * 32 + mj[k][1] * 32 + mj[k][2]], mj[k][3]);
+    const int *check = m->tex_data + m->tex_adr[1];
+    ck_assert_int_eq(check[0], 0x7f7f7f);             /* the edge mark */
+    ck_assert_int_eq(check[5 * 64 + 5], 0xffffff);    /* top left: rgb1 */
+    ck_assert_int_eq(check[5 * 64 + 40], 0x000000);   /* top right: rgb2 */
+    ck_assert_int_eq(check[40 * 64 + 40], 0xffffff);  /* bottom right: rgb1 */
+    int look = cs_name2id(m, "camera", "look");
+    ck_assert_double_eq_tol(m->cam_poscom0[3 * look + 0], 0.5, 1e-12);
+    ck_assert_double_eq_tol(m->cam_poscom0[3 * look + 1], -1, 1e-12);
+    ck_assert_double_eq_tol(m->cam_poscom0[3 * look + 2], 0.9995828682568811, 1e-12);
+    ck_assert_int_eq(m->geom_matid[cs_name2id_geom(m, "tint")], cs_name2id(m, "material", "red"));
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_everything_scene)
 {
     char err[1024], *buf = NULL;
@@ -708,6 +744,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_good_scenes);
     tcase_add_test(t, test_everything_scene);
+    tcase_add_test(t, visual_elements_as_mujoco_compiles_them);
     tcase_add_test(t, test_include);
     tcase_add_test(t, test_compiler_scene);
     tcase_add_test(t, test_cg_scene);
