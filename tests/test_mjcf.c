@@ -86,6 +86,42 @@ START_TEST(visual_elements_as_mujoco_compiles_them)
 }
 END_TEST
 
+/* PNG texture files (conesim's own reader): every colour type decodes to the image's
+ * colours (written by PIL: RGB texel (x, y) = (20 x, 30 y, 7 x y mod 256); its 16-colour
+ * palette version as PIL reads it back), hflip/vflip mirror it, a cube's faces come from a
+ * gridlayout, the name defaults to the file's stem */
+START_TEST(png_textures)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/textures.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    int rgb = cs_name2id(m, "texture", "rgb"), pal = cs_name2id(m, "texture", "palette");
+    int rgba = cs_name2id(m, "texture", "rgba"), grey = cs_name2id(m, "texture", "grey");
+    int flip = cs_name2id(m, "texture", "flipped"), cube = cs_name2id(m, "texture", "cube");
+    ck_assert_int_ge(grey, 0);
+    ck_assert_int_eq(m->tex_width[rgb], 12);
+    ck_assert_int_eq(m->tex_height[rgb], 8);
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 12; x++) {
+            int want = (20 * x) << 16 | (30 * y) << 8 | ((7 * x * y) % 256);
+            ck_assert_int_eq(m->tex_data[m->tex_adr[rgb] + 12 * y + x], want);
+            ck_assert_int_eq(m->tex_data[m->tex_adr[rgba] + 12 * y + x], want);
+            ck_assert_int_eq(m->tex_data[m->tex_adr[grey] + 12 * y + x], (20 * x) * 0x010101);
+            ck_assert_int_eq(m->tex_data[m->tex_adr[flip] + 12 * (7 - y) + (11 - x)], want);
+        }
+    ck_assert_int_eq(m->tex_data[m->tex_adr[pal]], 40 << 16);
+    ck_assert_int_eq(m->tex_data[m->tex_adr[pal] + 12 * 3 + 5], 120 << 16 | 105 << 8 | 147);
+    ck_assert_int_eq(m->tex_data[m->tex_adr[pal] + 12 * 7 + 11], 190 << 16 | 150 << 8 | 77);
+    /* faces R L U D F B of 4 x 4, each one colour */
+    static const int face[6] = {0xff0000, 0x00ff00, 0x0000ff, 0xffff00, 0x00ffff, 0xff00ff};
+    ck_assert_int_eq(m->tex_width[cube], 4);
+    ck_assert_int_eq(m->tex_height[cube], 24);
+    for (int f = 0; f < 6; f++)
+        for (int k = 0; k < 16; k++) ck_assert_int_eq(m->tex_data[m->tex_adr[cube] + 16 * f + k], face[f]);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_everything_scene)
 {
     char err[1024], *buf = NULL;
@@ -745,6 +781,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_good_scenes);
     tcase_add_test(t, test_everything_scene);
     tcase_add_test(t, visual_elements_as_mujoco_compiles_them);
+    tcase_add_test(t, png_textures);
     tcase_add_test(t, test_include);
     tcase_add_test(t, test_compiler_scene);
     tcase_add_test(t, test_cg_scene);
