@@ -379,6 +379,8 @@ static void load_file(cs_mjcf *c, texir *T)
     int w, h;
     if (cs_png_size(path, &w, &h, err, sizeof err) != 0)
         cs_mjcf_fail(c, T->line, "texture", "file", "'%s': %s", path, err);
+    if ((long)w * h > 100000000L)
+        cs_mjcf_fail(c, T->line, "texture", "file", "'%s': %dx%d: texture too large", path, w, h);
     int gr = T->gridsize[0], gc = T->gridsize[1];
     int grid = T->type != 0 && (gr != 1 || gc != 1);
     if (T->type != 0 && (gr < 1 || gc < 1 || gr * gc > 12 || w / gc != h / gr || w % gc ||
