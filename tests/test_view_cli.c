@@ -298,7 +298,8 @@ START_TEST(help_text)
     ck_assert_int_eq(RUN(1, "help", "view"), 0);
     expect_out("--screenshot FILE.png");
     expect_out("--overlay LIST");
-    expect_out("--camera AZ,EL,DIST");
+    expect_out("--camera NAME|ID|AZ,EL,DIST");
+    expect_out("} / { (Shift+] / [) next or\nprevious scene camera");
     expect_out("Backspace reset");
     expect_out("Ctrl+left drag");
     expect_out("J joints");
