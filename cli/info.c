@@ -303,8 +303,10 @@ static int run_info(int argc, char **argv)
     size_t len = 0;
     FILE *warn = open_memstream(&ign, &len); /* the list of what was ignored */
     char path[4096];
-    cs_model *m = cs_load_xml(cs_scene_path(argv[1], path, sizeof path), warn, err, sizeof err);
+    const char *file = cs_scene_path(argv[1], path, sizeof path);
+    cs_model *m = cs_load_xml(file, warn, err, sizeof err);
     int e = errno;
+    if (!m && file == argv[1]) cs_scene_missing(argv[1], err, sizeof err);
     if (warn) fclose(warn);
     errno = e;
     if (!m) {

@@ -1,6 +1,7 @@
 #include "overrides.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,27 @@ const char *cs_scene_path(const char *path, char *buf, size_t len)
     return path;
 }
 
+void cs_scene_missing(const char *path, char *err, size_t errlen)
+{
+    if (strchr(path, '/') || access(path, F_OK) == 0 || !err || errlen == 0) return;
+    const char *dirs[2] = {getenv("CONESIM_SCENES"), NULL};
+#ifdef CS_SCENEDIR
+    dirs[1] = CS_SCENEDIR;
+#endif
+    size_t used = strlen(err);
+    int n = snprintf(err + used, errlen - used, " (looked in the working directory");
+    for (int i = 0; i < 2 && n >= 0 && (size_t)n < errlen - used; i++) {
+        if (!dirs[i] || !*dirs[i]) continue;
+        used += (size_t)n;
+        n = snprintf(err + used, errlen - used, i ? ", in the installed scenes %s"
+                                                  : ", in $CONESIM_SCENES %s", dirs[i]);
+    }
+    if (n >= 0 && (size_t)n < errlen - used) {
+        used += (size_t)n;
+        snprintf(err + used, errlen - used, ")");
+    }
+}
+
 cs_model *cs_overrides_load(const cs_overrides *o, const char *path, int nextra,
                             const char *const *names, const char *const *values, FILE *warn,
                             char *err, size_t errlen)
@@ -104,7 +126,14 @@ cs_model *cs_overrides_load(const cs_overrides *o, const char *path, int nextra,
             ev[n++] = values[i];
         }
     char buf[4096];
-    return cs_load_xml_edit(cs_scene_path(path, buf, sizeof buf), n, en, ev, warn, err, errlen);
+    const char *file = cs_scene_path(path, buf, sizeof buf);
+    cs_model *m = cs_load_xml_edit(file, n, en, ev, warn, err, errlen);
+    if (!m && file == path) {
+        int e = errno;
+        cs_scene_missing(path, err, errlen);
+        errno = e;
+    }
+    return m;
 }
 
 int cs_ctrl_override(const cs_model *m, cs_data *d, const char *name, const char *value,

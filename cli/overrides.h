@@ -36,6 +36,9 @@ int cs_override_recompiles(const char *name);
  * scenes (PREFIX/share/conesim/scenes). Returns path or buf. */
 const char *cs_scene_path(const char *path, char *buf, size_t len);
 
+/* When a bare scene name is found nowhere: appends to err where cs_scene_path looked. */
+void cs_scene_missing(const char *path, char *err, size_t errlen);
+
 /* Loads the scene (cs_scene_path) with the MJCF-path overrides of o, then those among names/values
  * (nextra; the sweep's varied ones, after o's so that they win) edited in. NULL as
  * cs_load_xml_edit (errno ESRCH: an edit named no element). */

@@ -33,6 +33,8 @@ typedef struct {
     long count;
 } vary_def;
 
+#define MAXSLURMOPT 16
+
 typedef struct {
     const char *scene;
     vary_def vary[MAXVARY];
@@ -54,6 +56,9 @@ typedef struct {
     long bisect_steps;
     /* jobs */
     const char *emit, *jobs_dir, *collect, *program;
+    const char *slurm;                       /* the sbatch script to write */
+    const char *slurm_opt[MAXSLURMOPT];      /* extra #SBATCH lines, as given */
+    int nslurm_opt;
 } sweep_opts;
 
 static int usage_error(const char *fmt, const char *a, const char *b)
@@ -181,6 +186,12 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
             o->emit = arg;
         } else if (strcmp(a, "--jobs-dir") == 0) {
             o->jobs_dir = arg;
+        } else if (strcmp(a, "--slurm") == 0) {
+            o->slurm = arg;
+        } else if (strcmp(a, "--slurm-option") == 0) {
+            if (o->nslurm_opt >= MAXSLURMOPT) return usage_error("more than %s --slurm-option%s", "16", "");
+            if (strchr(arg, '\n')) return usage_error("--slurm-option: one line, not '%s'%s", arg, "");
+            o->slurm_opt[o->nslurm_opt++] = arg;
         } else if (strcmp(a, "--conesim") == 0) {
             o->program = arg;
         } else if (strcmp(a, "--collect") == 0) {
@@ -214,7 +225,7 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
         for (int i = 0; i < 6; i++) o->metric[i] = i;
     }
     if (o->collect) {
-        if (o->scene || o->nvary || o->find || o->emit)
+        if (o->scene || o->nvary || o->find || o->emit || o->slurm)
             return usage_error("--collect DIR takes only --out (and --metric)%s%s", "", "");
         if (!o->out) return usage_error("--collect needs --out FILE.csv%s%s", "", "");
         return 1;
@@ -225,15 +236,18 @@ static int parse_args(int argc, char **argv, sweep_opts *o)
     if (o->find) {
         if (o->nvary) return usage_error("--find and --vary do not mix%s%s", "", "");
         if (o->until_metric < 0) return usage_error("--find needs --until 'METRIC>VALUE'%s%s", "", "");
-        if (o->emit) return usage_error("--find and --emit-jobs do not mix%s%s", "", "");
+        if (o->emit || o->slurm)
+            return usage_error("--find and --emit-jobs/--slurm do not mix%s%s", "", "");
         return 1;
     }
     if (o->until_metric >= 0 || o->bisect_steps >= 0)
         return usage_error("--until and --bisect-steps go with --find%s%s", "", "");
     if (!o->nvary) return usage_error("nothing to vary: give --vary NAME=START:STOP:COUNT%s%s", "", "");
-    if (o->emit && o->out) return usage_error("--emit-jobs writes jobs, not --out (use --collect later)%s%s", "", "");
-    if (!o->emit && !o->out) return usage_error("no output: give --out FILE.csv%s%s", "", "");
-    if (o->jobs_dir && !o->emit) return usage_error("--jobs-dir goes with --emit-jobs%s%s", "", "");
+    if ((o->emit || o->slurm) && o->out)
+        return usage_error("--emit-jobs and --slurm write jobs, not --out (use --collect later)%s%s", "", "");
+    if (o->jobs_dir && !o->emit && !o->slurm)
+        return usage_error("--jobs-dir goes with --emit-jobs or --slurm%s%s", "", "");
+    if (o->nslurm_opt && !o->slurm) return usage_error("--slurm-option goes with --slurm%s%s", "", "");
     return 1;
 }
 
@@ -535,6 +549,12 @@ static int sum_open(sum_file *s, const char *path)
 
 static int sum_close(sum_file *s)
 {
+    if (s->f == stdout) {
+        s->f = NULL;
+        if (fflush(stdout) == 0 && !ferror(stdout)) return CS_EXIT_OK;
+        fprintf(stderr, "conesim sweep: error writing the summary to standard output\n");
+        return CS_EXIT_OUTPUT;
+    }
     int ok = fflush(s->f) == 0 && !ferror(s->f);
     ok = fclose(s->f) == 0 && ok;
     s->f = NULL;
@@ -667,8 +687,8 @@ static int sweep_grid(const sweep_opts *o)
         fprintf(stderr, "conesim sweep: more than 10000000 combinations\n");
         return CS_EXIT_USAGE;
     }
-    sum_file out;
-    if (!sum_open(&out, o->out)) return CS_EXIT_OUTPUT;
+    sum_file out = {.f = stdout, .path = "-", .direct = 1};
+    if (o->out && !sum_open(&out, o->out)) return CS_EXIT_OUTPUT;
     const char *names[MAXVARY];
     for (int j = 0; j < o->nvary; j++) names[j] = o->vary[j].name;
     write_header(out.f, o, names, o->nvary);
@@ -693,7 +713,7 @@ static int sweep_grid(const sweep_opts *o)
     int wrc = sum_close(&out), sig = stop_signal();
     if (sig && rc != CS_EXIT_NOMEM) {
         fprintf(stderr, "conesim sweep: interrupted: %ld of %ld runs completed; the summary '%s' "
-                        "is %s\n", p.ndone, ncomb, o->out,
+                        "is %s\n", p.ndone, ncomb, o->out ? o->out : "-",
                 p.ndone < ncomb ? "partial (the rows of those runs)" : "complete");
         rc = signal_exit(sig);
     }
@@ -725,7 +745,9 @@ static int find_round(const sweep_opts *o, FILE *f, const double *x, long n, int
         if (p.rc[c] == RUN_STOPPED) {
             stopped = 1;
         } else if (p.rc[c] != CS_EXIT_OK && p.rc[c] != CS_EXIT_DIVERGED) {
-            fprintf(stderr, "conesim sweep: %s=%.17g: %s\n", o->vary[0].name, x[c], p.err[c]);
+            char v[40];
+            fprintf(stderr, "conesim sweep: %s=%s: %s\n", o->vary[0].name,
+                    cs_fmt_shortest(v, sizeof v, x[c]), p.err[c]);
             if (rc == CS_EXIT_OK) rc = p.rc[c];
         } else {
             double v = metric_number(&p.res[c], o->until_metric);
@@ -751,8 +773,9 @@ static int sweep_find(const sweep_opts *o)
     int hold[256], hlo = 0, hhi = 0, bracket = 0;
     long runs = 0, nt = o->threads;
     char cond[96];
-    snprintf(cond, sizeof cond, "%s%c%.17g", cs_metric_names[o->until_metric],
-             o->until_gt ? '>' : '<', o->until_value);
+    char uv[40];
+    snprintf(cond, sizeof cond, "%s%c%s", cs_metric_names[o->until_metric],
+             o->until_gt ? '>' : '<', cs_fmt_shortest(uv, sizeof uv, o->until_value));
     x[0] = lo;
     x[1] = hi;
     int rc = find_round(o, out.f, x, 2, hold, &runs);
@@ -760,8 +783,10 @@ static int sweep_find(const sweep_opts *o)
     hlo = hold[0];
     hhi = hold[1];
     if (hlo == hhi) {
-        fprintf(stderr, "conesim sweep: %s %s at both ends of [%.17g, %.17g]: no transition to "
-                        "find there\n", cond, hlo ? "holds" : "fails", lo, hi);
+        char a[40], b[40];
+        fprintf(stderr, "conesim sweep: %s %s at both ends of [%s, %s]: no transition to "
+                        "find there\n", cond, hlo ? "holds" : "fails",
+                cs_fmt_shortest(a, sizeof a, lo), cs_fmt_shortest(b, sizeof b, hi));
         rc = CS_EXIT_DIVERGED;
         goto done;
     }
@@ -785,8 +810,13 @@ static int sweep_find(const sweep_opts *o)
     }
 done:
     if (bracket && (rc == CS_EXIT_OK || rc == RUN_STOPPED || stop_signal()))
-        printf("%s in [%.17g, %.17g]: %s %s at %.17g, %s at %.17g\n", name, lo, hi, cond,
-               hlo ? "holds" : "fails", lo, hhi ? "holds" : "fails", hi);
+    {
+        char a[40], b[40];
+        cs_fmt_shortest(a, sizeof a, lo);
+        cs_fmt_shortest(b, sizeof b, hi);
+        printf("%s in [%s, %s]: %s %s at %s, %s at %s\n", name, a, b, cond,
+               hlo ? "holds" : "fails", a, hhi ? "holds" : "fails", b);
+    }
     fflush(stdout);
     int wrc = out.f ? sum_close(&out) : CS_EXIT_OK, sig = stop_signal();
     if (sig && rc != CS_EXIT_NOMEM) {
@@ -803,15 +833,14 @@ done:
 
 /* ---- jobs for another machine ------------------------------------------------------- */
 
-/* an argument for sh -c, quoted only when it must be (xargs -I reads quotes too) */
-static void put_arg(FILE *f, const char *s)
+/* a word for sh -c, quoted only when it must be (xargs -I reads quotes too) */
+static void put_word(FILE *f, const char *s)
 {
     int plain = *s != 0;
     for (const char *p = s; *p; p++)
         if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+.,/:=[]@%",
                     *p))
             plain = 0;
-    fputc(' ', f);
     if (plain) {
         fputs(s, f);
         return;
@@ -822,6 +851,57 @@ static void put_arg(FILE *f, const char *s)
         else fputc(*p, f);
     }
     fputc('\'', f);
+}
+
+/* the next argument of a command line */
+static void put_arg(FILE *f, const char *s)
+{
+    fputc(' ', f);
+    put_word(f, s);
+}
+
+/* Slurm's default MaxArraySize is 1001: larger sweeps give each array task every
+ * SLURM_MAX_TASKS-th job line. */
+#define SLURM_MAX_TASKS 1000
+
+/* An sbatch script running the job lines as a job array, one task per line up to
+ * SLURM_MAX_TASKS tasks. A failed run (a diverged one exits 1 after writing its summary)
+ * fails its task; the other lines of that task still run. */
+static int write_sbatch(const sweep_opts *o, const char *absdir, const char *jobspath, long ncomb)
+{
+    char jobsabs[PATH_MAX];
+    if (!realpath(jobspath, jobsabs)) {
+        fprintf(stderr, "conesim sweep: cannot resolve '%s': %s\n", jobspath, strerror(errno));
+        return CS_EXIT_OUTPUT;
+    }
+    FILE *f = fopen(o->slurm, "w");
+    if (!f) {
+        fprintf(stderr, "conesim sweep: cannot write '%s': %s\n", o->slurm, strerror(errno));
+        return CS_EXIT_OUTPUT;
+    }
+    long tasks = ncomb < SLURM_MAX_TASKS ? ncomb : SLURM_MAX_TASKS;
+    fprintf(f, "#!/bin/sh\n");
+    fprintf(f, "# %ld conesim runs as a Slurm job array: sbatch this file, then\n", ncomb);
+    fprintf(f, "#   conesim sweep --collect");
+    put_arg(f, absdir);
+    fprintf(f, " --out FILE.csv\n");
+    fprintf(f, "#SBATCH --job-name=conesim-sweep\n");
+    fprintf(f, "#SBATCH --array=0-%ld\n", tasks - 1);
+    fprintf(f, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n");
+    fprintf(f, "#SBATCH --output=%s/slurm-%%A_%%a.out\n", absdir);
+    for (int i = 0; i < o->nslurm_opt; i++) fprintf(f, "#SBATCH %s\n", o->slurm_opt[i]);
+    fprintf(f, "\njobs=");
+    put_word(f, jobsabs);
+    fprintf(f, "\nn=%ld\ntasks=%ld\n", ncomb, tasks);
+    fputs("i=${SLURM_ARRAY_TASK_ID:?run this script with sbatch (a job array)}\n"
+          "rc=0\n"
+          "while [ \"$i\" -lt \"$n\" ]; do\n"
+          "    line=$(sed -n \"$((i + 1))p\" \"$jobs\")\n"
+          "    sh -c \"$line\" || rc=$?\n"
+          "    i=$((i + tasks))\n"
+          "done\n"
+          "exit \"$rc\"\n", f);
+    return close_out(f, o->slurm);
 }
 
 static int sweep_emit(const sweep_opts *o)
@@ -847,10 +927,13 @@ static int sweep_emit(const sweep_opts *o)
         if (len <= 0) snprintf(prog, sizeof prog, "conesim");
         else prog[len] = 0;
     }
+    char jobspath[PATH_MAX + 32];
+    if (o->emit) snprintf(jobspath, sizeof jobspath, "%s", o->emit);
+    else snprintf(jobspath, sizeof jobspath, "%s/jobs.txt", absdir);
     snprintf(path, sizeof path, "%s/params.csv", absdir);
-    FILE *jobs = fopen(o->emit, "w"), *params = jobs ? fopen(path, "w") : NULL;
+    FILE *jobs = fopen(jobspath, "w"), *params = jobs ? fopen(path, "w") : NULL;
     if (!jobs || !params) {
-        fprintf(stderr, "conesim sweep: cannot write '%s': %s\n", jobs ? path : o->emit,
+        fprintf(stderr, "conesim sweep: cannot write '%s': %s\n", jobs ? path : jobspath,
                 strerror(errno));
         if (jobs) fclose(jobs);
         return CS_EXIT_OUTPUT;
@@ -885,8 +968,9 @@ static int sweep_emit(const sweep_opts *o)
         fputc('\n', jobs);
     }
     int rc = close_out(params, "params.csv");
-    int rc2 = close_out(jobs, o->emit);
-    return rc ? rc : rc2;
+    int rc2 = close_out(jobs, jobspath);
+    if (rc || rc2) return rc ? rc : rc2;
+    return o->slurm ? write_sbatch(o, absdir, jobspath, ncomb) : CS_EXIT_OK;
 }
 
 /* one line without its newline; 0 at the end of the file */
@@ -971,7 +1055,7 @@ static int run_sweep(int argc, char **argv)
     o.set.ctrl_ok = 1; /* ctrl.NAME=VALUE: set on each run's data after its reset */
     if (!parse_args(argc, argv, &o)) return CS_EXIT_USAGE;
     if (o.collect) return sweep_collect(&o);
-    if (!o.emit) catch_signals(); /* emitting jobs is quick: a signal ends it as usual */
+    if (!o.emit && !o.slurm) catch_signals(); /* emitting jobs is quick: a signal ends it as usual */
     int rc = check_first(&o);
     if (rc != CS_EXIT_OK && stop_signal()) {
         fprintf(stderr, "conesim sweep: interrupted while reading '%s'\n", o.scene);
@@ -979,7 +1063,7 @@ static int run_sweep(int argc, char **argv)
     }
     if (rc != CS_EXIT_OK) return rc;
     if (o.find) return sweep_find(&o);
-    if (o.emit) return sweep_emit(&o);
+    if (o.emit || o.slurm) return sweep_emit(&o);
     return sweep_grid(&o);
 }
 
@@ -988,6 +1072,7 @@ const cs_command cs_cmd_sweep = {
     "usage: conesim sweep SCENE --vary NAME=START:STOP:COUNT [--vary ...] --out FILE.csv\n"
     "       conesim sweep SCENE --find NAME=LO:HI --until 'METRIC>VALUE' [--out FILE.csv]\n"
     "       conesim sweep SCENE --vary ... --emit-jobs JOBS.txt [--jobs-dir DIR]\n"
+    "       conesim sweep SCENE --vary ... --slurm SWEEP.sbatch [--jobs-dir DIR]\n"
     "       conesim sweep --collect DIR --out FILE.csv\n\n"
     "Runs the scene once per combination of the --vary values (the last --vary changes\n"
     "fastest), each from its own copy of the model, and writes one CSV row per run: the\n"
@@ -1016,7 +1101,7 @@ const cs_command cs_cmd_sweep = {
     "  --slide-speed V    the verdict's slip speed (default 0.005 m/s)\n"
     "  --threads N        runs at once (default 1; --find: points a round); with N > 1\n"
     "                     each run's solver uses one thread\n"
-    "  --out FILE.csv     the summary\n"
+    "  --out FILE.csv     the summary (without it, the grid's table goes to standard output)\n"
     "  --duration, --steps, --key, --timestep, --solver, --cone, --contact, --iterations,\n"
     "  --tolerance,\n"
     "  --set NAME=VALUE   as `conesim run`, for every run (--vary's value wins)\n\n"
@@ -1034,6 +1119,12 @@ const cs_command cs_cmd_sweep = {
     "                     combination instead of running them (for GNU parallel, xargs -P or\n"
     "                     a Slurm array), and DIR/params.csv\n"
     "  --jobs-dir DIR     where the jobs write (default sweep-jobs)\n"
+    "  --slurm FILE       write DIR/jobs.txt, DIR/params.csv and FILE, an sbatch script that\n"
+    "                     runs the jobs as a Slurm job array (one task per job, at most 1000\n"
+    "                     tasks: beyond that each task runs every 1000th job); `sbatch FILE`,\n"
+    "                     then --collect DIR once the array has finished\n"
+    "  --slurm-option TEXT  one more `#SBATCH TEXT` line (--partition=short, --time=10,\n"
+    "                     --account=..., up to 16)\n"
     "  --conesim PATH     the program the jobs call (default: this one)\n"
     "  --collect DIR      merge the jobs' outputs into --out, as the sweep itself writes it\n\n"
     "SIGINT, SIGTERM or SIGHUP (one is enough) hands out no more runs and stops the runs in\n"

@@ -2,9 +2,8 @@
  * separated shapes by GJK distance, overlapping ones by EPA from GJK's simplex (both ours:
  * libccd 2.0 has no GJK distance and its EPA allocates on every call), the EPA normal then
  * polished by a local search for the least overlap. libccd's MPR is the fallback when the
- * polytope degenerates. Pairs that can rest flat get extra points by tilting geom2
- * slightly about the two tangents through the first point and querying again (MuJoCo's
- * multiccd idea). */
+ * polytope degenerates. Extra points as MuJoCo 3.12 makes them (cs_convex_ccd, below):
+ * boxes and meshes by clipping faces (faceclip.c), other pairs by turning the geoms. */
 #include <math.h>
 #include <string.h>
 
@@ -219,6 +218,8 @@ static int closest_simplex(sv *s, int n, double lam[4], double v[3])
     return m;
 }
 
+static int tet_contains_origin(const sv s[4]);
+
 /* Distance between A and B by GJK; 0 when they intersect (or touch within tol).
  * pa, pb: the closest points. Once the distance is known to exceed stop (a support plane
  * separates them by more), *far is set and the lower bound returned, pa and pb unset: a
@@ -261,7 +262,20 @@ static double gjk_distance(const cs_shape *A, const cs_shape *B, double tol, dou
         s[n++] = w;
         int n4 = n;
         *ns = n;
+        sv keep[4];
+        double vold[3] = {v[0], v[1], v[2]};
+        memcpy(keep, s, (size_t)n * sizeof *s);
         n = closest_simplex(s, n, lam, v);
+        /* a support beyond the origin (vw < 0) that the simplex cannot take in: a sliver
+         * tetrahedron around the origin, lost to rounding (faces touching flat, overlapping
+         * by far less than their size). Overlapping: hand EPA the tetrahedron. */
+        if (n4 == 4 && n == 3 && vw < 0 && v[0] == vold[0] && v[1] == vold[1] &&
+            v[2] == vold[2]) {
+            memcpy(s, keep, sizeof keep);
+            *ns = 4;
+            *encl = tet_contains_origin(s);
+            return 0;
+        }
         if (n == 0) {
             /* no face projects with positive weights: the origin is inside the
              * tetrahedron (closest_simplex left s untouched only if n4 == 4) */
@@ -802,73 +816,108 @@ static void rotate(double out[9], const double u[3], double th, const double m[9
             out[3 * i + j] = R[3 * i] * m[j] + R[3 * i + 1] * m[3 + j] + R[3 * i + 2] * m[6 + j];
 }
 
-static int can_rest_flat(int t)
+static int polytope(int t)
 {
-    return t == CS_GEOM_BOX || t == CS_GEOM_CYLINDER || t == CS_GEOM_CAPSULE ||
-           t == CS_GEOM_MESH;
+    return t == CS_GEOM_BOX || t == CS_GEOM_MESH;
 }
 
+/* radius of the sphere about the geom origin that holds the shape (MuJoCo's rbound) */
+static double rbound(const cs_shape *s)
+{
+    const double *z = s->size;
+    switch (s->type) {
+    case CS_GEOM_SPHERE:
+        return z[0];
+    case CS_GEOM_CAPSULE:
+        return z[0] + z[1];
+    case CS_GEOM_CYLINDER:
+        return sqrt(z[0] * z[0] + z[1] * z[1]);
+    case CS_GEOM_ELLIPSOID:
+        return fmax(z[0], fmax(z[1], z[2]));
+    case CS_GEOM_MESH: {
+        double r = 0;
+        for (int i = 0; i < s->hull->nvert; i++) {
+            const double *v = s->hull->vert + 3 * i;
+            r = fmax(r, cs_dot3(v, v));
+        }
+        return sqrt(r);
+    }
+    default:
+        return sqrt(cs_dot3(z, z));
+    }
+}
+
+/* rotate a shape's frame by R about point o: mat = R mat, pos = o + R (pos - o) */
+static void rotate_about(const double R[9], const double o[3], const cs_shape *s, double mat[9],
+                         double pos[3])
+{
+    double rel[3], rr[3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            mat[3 * i + j] = R[3 * i] * s->mat[j] + R[3 * i + 1] * s->mat[3 + j] +
+                             R[3 * i + 2] * s->mat[6 + j];
+    for (int i = 0; i < 3; i++)
+        rel[i] = s->pos[i] - o[i];
+    cs_mulmv(rr, R, rel);
+    for (int i = 0; i < 3; i++)
+        pos[i] = o[i] + rr[i];
+}
+
+/* MuJoCo 3.12's contacts for convex pairs (native CCD):
+ * - one contact, from the support functions, when the surfaces are closer than the margin
+ *   (strictly: touching exactly is no contact);
+ * - boxes and meshes without margin: the faces (or an edge and a face) at that contact,
+ *   clipped against each other, at most 4 points (faceclip.c);
+ * - other pairs without a sphere or ellipsoid, boxes and meshes with a margin, and all
+ *   of them on the libccd path (nativeccd disabled): the
+ *   contact searched again with geom1 turned by 1e-3 rad about each tangent (both signs)
+ *   through the first point and geom2 turned back; each new point farther than 1e-3 of
+ *   the smaller bounding radius from the others is kept, with the first point's depth. */
 int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_shape *b,
                   double margin, cs_rawcon *out)
 {
     double n[3], p[3], dist;
-    if (!single_contact(opt, a, b, margin, 1, n, p, &dist))
+    if (!single_contact(opt, a, b, margin, 1, n, p, &dist) || !(dist < margin))
         return 0;
     cs_setcon(out, n, p, dist);
-    int cnt = 1;
-    if (!opt->multiccd || !can_rest_flat(a->type) || !can_rest_flat(b->type))
-        return cnt;
-    double scale = 0;
-    for (int i = 0; i < 3; i++)
-        scale = fmax(scale, fmax(a->size[i], b->size[i]));
-    const double eps = 1e-3, tol = 1e-3 * scale;
-    if ((a->type == CS_GEOM_BOX || a->type == CS_GEOM_MESH) &&
-        (b->type == CS_GEOM_BOX || b->type == CS_GEOM_MESH))
-        cnt = cs_polytope_face_points(a, b, n, margin, tol, out, cnt, CS_MAXCONPAIR);
+    if (!opt->multiccd)
+        return 1;
+    if (polytope(a->type) && polytope(b->type) && margin <= 0 && !opt->ccd_mpr) {
+        int k = cs_polytope_clip(a, b, n, out); /* writes out only when it finds points */
+        return k > 0 ? k : 1;
+    }
+    if (a->type == CS_GEOM_SPHERE || a->type == CS_GEOM_ELLIPSOID ||
+        b->type == CS_GEOM_SPHERE || b->type == CS_GEOM_ELLIPSOID)
+        return 1;
 
-    /* Extra points: tilt geom2 by a small angle about each tangent through p. A flat
-     * contact patch then touches at its rim; map that point back to the unperturbed pose
-     * and correct its distance to first order (the tilt moved it by delta along n). */
+    const double angle = 1e-3;
+    const double tol = 1e-3 * fmin(rbound(a), rbound(b));
     double fr[9] = {n[0], n[1], n[2], 0, 0, 0, 0, 0, 0};
     cs_make_frame(fr);
     double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-    for (int k = 0; k < 4 && cnt < CS_MAXCONPAIR; k++) {
-        double u[3];
+    int cnt = 1;
+    for (int k = 0; k < 4; k++) {
+        const double *u = fr + 3 * (1 + (k >> 1));
+        double th = (k & 1) ? angle : -angle;
+        double R[9], Rt[9], ma[9], pa[3], mb[9], pb[3];
+        rotate(R, u, th, I);
         for (int i = 0; i < 3; i++)
-            u[i] = ((k & 1) ? -1 : 1) * fr[3 * (1 + (k >> 1)) + i];
-        double rmat[9], rr[9], rel[3], rrel[3], rpos[3];
-        rotate(rmat, u, eps, b->mat);
-        rotate(rr, u, eps, I);
-        for (int i = 0; i < 3; i++)
-            rel[i] = b->pos[i] - p[i];
-        cs_mulmv(rrel, rr, rel);
-        for (int i = 0; i < 3; i++)
-            rpos[i] = p[i] + rrel[i];
-        cs_shape br = {b->type, b->size, rpos, rmat, b->hull, b->hint};
+            for (int j = 0; j < 3; j++)
+                Rt[3 * i + j] = R[3 * j + i];
+        rotate_about(R, out[0].pos, a, ma, pa);
+        rotate_about(Rt, out[0].pos, b, mb, pb);
+        cs_shape ar = {a->type, a->size, pa, ma, a->hull, a->hint};
+        cs_shape br = {b->type, b->size, pb, mb, b->hull, b->hint};
         double nk[3], pk[3], dk;
-        if (!single_contact(opt, a, &br, margin, 0, nk, pk, &dk))
-            continue;
-        /* undo the tilt for the point: x = p + R(-eps)(pk - p) */
-        double rinv[9], d[3], x[3];
-        rotate(rinv, u, -eps, I);
-        for (int i = 0; i < 3; i++)
-            d[i] = pk[i] - p[i];
-        cs_mulmv(x, rinv, d);
-        for (int i = 0; i < 3; i++)
-            x[i] += p[i];
-        double delta[3] = {pk[0] - x[0], pk[1] - x[1], pk[2] - x[2]};
-        double dt = dk - cs_dot3(delta, n);
-        if (dt > margin)
+        if (!single_contact(opt, &ar, &br, margin, 1, nk, pk, &dk) || !(dk < margin))
             continue;
         int dup = 0;
-        for (int c = 0; c < cnt; c++) {
-            double e[3] = {out[c].pos[0] - x[0], out[c].pos[1] - x[1], out[c].pos[2] - x[2]};
-            if (cs_dot3(e, e) < tol * tol)
-                dup = 1;
+        for (int c = 0; c < cnt && !dup; c++) {
+            double e[3] = {out[c].pos[0] - pk[0], out[c].pos[1] - pk[1], out[c].pos[2] - pk[2]};
+            dup = sqrt(cs_dot3(e, e)) <= tol;
         }
-        if (dup)
-            continue;
-        cs_setcon(out + cnt++, n, x, dt);
+        if (!dup)
+            cs_setcon(out + cnt++, nk, pk, out[0].dist);
     }
     return cnt;
 }

@@ -138,6 +138,26 @@ void cs_hull_transform(cs_hull_data *h, const double c[3], const double R[9])
     finish_bounds(h->graph, h->data);
 }
 
+void cs_hull_round_float(cs_hull_data *h)
+{
+    int nv = h->graph[0], nf = h->graph[1];
+    cs_hull view;
+    cs_hull_view(&view, h->graph, h->data);
+    double *v = h->data + 6, *pl = v + 3 * nv;
+    for (int i = 0; i < 3 * nv; i++)
+        v[i] = (float)v[i];
+    /* each face's offset through its rounded corners (the outermost: the hull holds them) */
+    const int *faceadr = view.faceadr, *facevert = view.facevert;
+    for (int f = 0; f < nf; f++) {
+        double *p = pl + 4 * f, d = -HUGE_VAL;
+        for (int k = faceadr[f]; k < faceadr[f + 1]; k++)
+            d = fmax(d, dot3(p, v + 3 * facevert[k]));
+        if (faceadr[f + 1] > faceadr[f])
+            p[3] = d;
+    }
+    finish_bounds(h->graph, h->data);
+}
+
 static int cmp_int2(const void *a, const void *b)
 {
     const int *x = a, *y = b;

@@ -48,6 +48,10 @@ void cs_hull_data_free(cs_hull_data *h);
 /* Move a built hull into another frame: x' = R^T (x - c) (R row-major). */
 void cs_hull_transform(cs_hull_data *h, const double c[3], const double R[9]);
 
+/* Round the vertices to single precision, as MuJoCo stores a mesh's (its contacts of
+ * meshes placed face to face depend on it), and the face offsets with them. */
+void cs_hull_round_float(cs_hull_data *h);
+
 /* Point the view at the arrays (no copy). */
 void cs_hull_view(cs_hull *h, const int *graph, const double *data);
 

@@ -49,11 +49,10 @@ int cs_capsule_box(const cs_collision_options *, const cs_shape *, const cs_shap
  * the half-lengths). Returns 0 for (near) parallel segments, leaving s, t unset. */
 int cs_segseg(const double c1[3], const double u1[3], const double c2[3], const double u2[3],
               double *s, double *t);
-/* faceverts.c: out[cnt..max) gets the vertices of each polytope (box, mesh) within the
- * margin of the other's face whose normal is the contact normal n (geom1 -> geom2), and
- * over it, unless within tol of a point already in out; returns the new count */
-int cs_polytope_face_points(const cs_shape *a, const cs_shape *b, const double n[3],
-                            double margin, double tol, cs_rawcon *out, int cnt, int max);
+/* faceclip.c: MuJoCo's multi-point contact of two polytopes (box, mesh) at contact normal
+ * n (geom1 -> geom2): facing faces clipped, or an edge along a face; at most 4 points in
+ * out. 0 when neither is found (the single contact stands). */
+int cs_polytope_clip(const cs_shape *a, const cs_shape *b, const double n[3], cs_rawcon *out);
 
 /* mesh.c: plane against a hull's vertices (every vertex of a resting face, at most 4) */
 int cs_plane_mesh(const cs_collision_options *, const cs_shape *, const cs_shape *, double,

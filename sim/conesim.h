@@ -130,6 +130,8 @@ typedef struct {
     double viscosity;     /* fluid viscosity: MuJoCo's inertia-box drag on every body,
                              -3 pi d mu (v - wind) and -pi d^3 mu w (0: none) */
     double wind[3];       /* the fluid's velocity (world) */
+    double density;       /* fluid density: MuJoCo's inertia-box quadratic drag, -rho/2 A_k
+                             |v_k| v_k along each box axis k and its torque (0: none) */
     int disableactuator;  /* bit g set: actuators of group g (0..30) exert no force and their
                              activations hold (<option actuatorgroupdisable="g ...">) */
     int ccd_iterations;   /* 35: iteration cap of the convex colliders' MPR path */
@@ -187,7 +189,10 @@ typedef struct {
     double *jnt_pos;      /* 3: anchor in the body frame */
     double *jnt_axis;     /* 3: unit axis in the body frame (hinge, slide) */
     double *jnt_range;    /* 2: slide (m), hinge (rad); ball: [0, max angle] */
-    double *jnt_stiffness;/* spring towards qpos_spring */
+    double *jnt_stiffness;/* spring towards qpos_spring: force -x (k + p0 x + p1 x^2), x the
+                             stretch (a ball's rotation vector, a free joint's translation
+                             and rotation, each with its own norm as x in the bracket) */
+    double *jnt_stiffnesspoly; /* CS_NPOLY: p0, p1 above (MuJoCo 3.12's polynomial spring) */
     double *jnt_margin;   /* a limit row is made within this distance of the limit */
     double *jnt_solref;   /* 2: solreflimit */
     double *jnt_solimp;   /* 5: solimplimit */
@@ -208,6 +213,7 @@ typedef struct {
     int *dof_treeid, *dof_bodyid, *dof_jntid;
     double *dof_armature; /* added to M's diagonal */
     double *dof_damping;  /* viscous: -damping qvel (implicit in Euler unless eulerdamp is off) */
+    double *dof_dampingpoly; /* CS_NPOLY: force -v (damping + p0 |v| + p1 v^2) (MuJoCo 3.12) */
     double *dof_frictionloss; /* dry friction: a row bounded by +-frictionloss */
     double *dof_solref;   /* 2: solreffriction */
     double *dof_solimp;   /* 5: solimpfriction */
@@ -229,6 +235,9 @@ typedef struct {
     double *geom_solimp;  /* 5 */
     double *geom_margin, *geom_gap;
     double *geom_rgba;    /* 4 */
+    double *geom_fluid;   /* 12: MuJoCo's ellipsoid fluid model (all 0 without fluidshape):
+                             on, blunt/slender/angular drag, Kutta, Magnus coefficients,
+                             virtual mass (3) and inertia (3) */
     double *geom_rbound;  /* bounding-sphere radius about the geom centre, 0 for planes */
     double *geom_mass;    /* mass the geom contributed (0 outside inertiagrouprange; before settotalmass) */
     char **geom_name;
@@ -337,6 +346,7 @@ typedef struct {
     double *tendon_solref_fri, *tendon_solimp_fri; /* 2, 5 */
     double *tendon_frictionloss; /* dry friction: a row bounded by +-frictionloss */
     double *tendon_stiffness, *tendon_damping;
+    double *tendon_stiffnesspoly, *tendon_dampingpoly; /* CS_NPOLY each, as the joints' */
     double *tendon_lengthspring; /* 2: no spring force between them (a dead band) */
     double *tendon_length0;   /* length at qpos0 */
     double *tendon_invweight0;/* J M^-1 J^T at qpos0: R of the tendon's rows */
@@ -392,6 +402,7 @@ enum { CS_TRN_JOINT = 0, CS_TRN_TENDON = 3 }; /* actuator_trntype (MuJoCo's mjtT
 enum { CS_WRAP_JOINT = 1, CS_WRAP_SITE = 3 };  /* wrap_type (MuJoCo's mjtWrap) */
 typedef enum { CS_EQ_CONNECT = 0, CS_EQ_WELD = 1, CS_EQ_JOINT = 2, CS_EQ_TENDON = 3 } cs_eq_type;
 #define CS_NEQDATA 11
+#define CS_NPOLY 2 /* higher-order stiffness and damping coefficients (MuJoCo's mjNPOLY) */
 
 /* ---- data ------------------------------------------------------------------------------- */
 typedef enum {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "poly.h"
 #include "solver/mass.h"
 #include "stages.h"
 
@@ -64,7 +65,7 @@ static int implicit_damping(const cs_model *m)
 {
     if ((m->opt.disableflags & CS_DSBL_EULERDAMP) || !damped(m)) return 0;
     for (int i = 0; i < m->nv; i++)
-        if (m->dof_damping[i] > 0) return 1;
+        if (m->dof_damping[i] > 0 || !cs_poly_zero(m->dof_dampingpoly + CS_NPOLY * i)) return 1;
     return 0;
 }
 
@@ -89,7 +90,9 @@ static void euler(const cs_model *m, cs_data *d)
     const double *qacc = d->qacc;
     if (implicit_damping(m)) {
         memcpy(d->qH, d->qM, (size_t)m->nM * sizeof *d->qH);
-        for (int i = 0; i < m->nv; i++) d->qH[m->dof_Madr[i]] += h * m->dof_damping[i];
+        for (int i = 0; i < m->nv; i++) /* the damper's rate at this qvel */
+            d->qH[m->dof_Madr[i]] += h * cs_poly_dcoef(m->dof_damping[i], m->dof_dampingpoly + CS_NPOLY * i,
+                                                       d->qvel[i], 1);
         qacc = solve_qH(m, d);
     }
     advance(m, d, d->act_dot, qacc, NULL);
@@ -220,7 +223,8 @@ static void implicitfast(const cs_model *m, cs_data *d)
     double *D = d->qDeriv; /* d qfrc_smooth / d qvel: diagonal here */
     memset(D, 0, (size_t)nv * sizeof *D);
     if (damped(m))
-        for (int i = 0; i < nv; i++) D[i] = -m->dof_damping[i];
+        for (int i = 0; i < nv; i++)
+            D[i] = -cs_poly_dcoef(m->dof_damping[i], m->dof_dampingpoly + CS_NPOLY * i, d->qvel[i], 1);
     cs_actuator_vel(m, d, D);
     memcpy(d->qH, d->qM, (size_t)m->nM * sizeof *d->qH);
     /* a standalone free body's rows stay M here: its block is solved apart below */
@@ -245,6 +249,7 @@ static void implicitfast(const cs_model *m, cs_data *d)
             for (int r = 0; r < 6; r++) A[7 * r] -= h * D[o + r];
             free_bias_vel(m, d, b, d->qvel + o + 3, B);
             for (int k = 0; k < 36; k++) A[k] += h * B[k];
+            cs_fluid_implicit_free(m, d, b, o, h, A);
             for (int r = 0; r < 6; r++) y[r] = d->qfrc_smooth[o + r] + d->qfrc_constraint[o + r];
             if (solve6(A, x, y)) memcpy(a + o, x, sizeof x);
         }

@@ -389,6 +389,8 @@ static void default_gspec(cs_gspec *g)
     g->mass = -1;
     g->density = 1000;
     g->fitscale = 1;
+    g->fluidcoef[0] = 0.5; g->fluidcoef[1] = 0.25; g->fluidcoef[2] = 1.5;
+    g->fluidcoef[3] = 1; g->fluidcoef[4] = 1;
 }
 
 static void default_pspec(cs_pspec *p)
@@ -479,10 +481,8 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     if (boolean(c, n, "shellinertia", &b) && b)
         FAILN(c, n, "shellinertia", "shell inertia is not supported");
     static const char *const FLUID[] = {"none", "ellipsoid", NULL};
-    if (keyword(c, n, "fluidshape", FLUID) == 1)
-        FAILN(c, n, "fluidshape", "fluid forces are not supported");
-    /* the ellipsoid model's coefficients act only with fluidshape="ellipsoid", refused above */
-    if (nums(c, n, "fluidcoef", v, 1, 5)) note_ignored(c, "geom/@fluidcoef");
+    if ((k = keyword(c, n, "fluidshape", FLUID)) >= 0) g->fluidshape = k;
+    if ((k = nums(c, n, "fluidcoef", v, 1, 5))) memcpy(g->fluidcoef, v, (size_t)k * sizeof *v);
     char *s = attr(c, n, "mesh");
     if (s) g->mesh = s;
     s = attr(c, n, "hfield");
@@ -521,19 +521,16 @@ static const char *const JOINT_TYPES[] = {"free", "ball", "slide", "hinge", NULL
 static const char *const LIMITED[] = {"false", "true", "auto", NULL};
 
 /* A joint's or tendon's stiffness or damping: MuJoCo 3.12 reads up to three numbers, the
- * linear coefficient and two of higher order (force -x (k0 + k1 x + k2 x^2)); those two are
- * taken when 0, which is the linear law conesim has. */
-static int poly_coef(cs_mjcf *c, xmlNode *n, const char *name, double *out)
+ * linear coefficient and two of higher order (stiffness a x + b x^2 + c x^3, damping
+ * a v + b v|v| + c v^3); numbers not given keep their value (the class's), as MuJoCo's reader
+ * does. The linear one must not be negative; the others are the user's to choose. */
+static int poly_coef(cs_mjcf *c, xmlNode *n, const char *name, double out[3])
 {
     double v[3];
     int k = nums(c, n, name, v, 1, 3);
     if (!k) return 0;
     nonneg(c, n, name, v, 1);
-    for (int i = 1; i < k; i++)
-        if (v[i] != 0)
-            FAILN(c, n, name, "a polynomial %s (a second or third number other than 0) is not "
-                  "supported: give the linear coefficient only", name);
-    *out = v[0];
+    memcpy(out, v, (size_t)k * sizeof *v);
     return 1;
 }
 
@@ -553,10 +550,10 @@ static void read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j)
     nums(c, n, "actuatorfrcrange", j->actfrcrange, 2, 2);
     double v;
     if (num1(c, n, "margin", &v)) j->margin = v;
-    poly_coef(c, n, "damping", &j->damping);
+    poly_coef(c, n, "damping", j->damping);
     if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); j->armature = v; }
     if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); j->frictionloss = v; }
-    poly_coef(c, n, "stiffness", &j->stiffness);
+    poly_coef(c, n, "stiffness", j->stiffness);
     nums(c, n, "solreflimit", j->solreflimit, 1, 2);
     nums(c, n, "solreffriction", j->solreffriction, 1, 2);
     double si[5];
@@ -833,8 +830,8 @@ static void read_tendon_attrs(cs_mjcf *c, xmlNode *n, cs_tspec *t)
     double v, sl[2], si[5];
     if (num1(c, n, "margin", &v)) t->margin = v;
     if (num1(c, n, "frictionloss", &v)) { nonneg(c, n, "frictionloss", &v, 1); t->frictionloss = v; }
-    poly_coef(c, n, "stiffness", &t->stiffness);
-    poly_coef(c, n, "damping", &t->damping);
+    poly_coef(c, n, "stiffness", t->stiffness);
+    poly_coef(c, n, "damping", t->damping);
     if (num1(c, n, "armature", &v)) { nonneg(c, n, "armature", &v, 1); t->armature = v; }
     if ((k = nums(c, n, "springlength", sl, 1, 2))) {
         t->springlength[0] = sl[0];
@@ -1003,6 +1000,14 @@ static void parse_equality(cs_mjcf *c, xmlNode *n)
 static const char *const SITE_VISUAL[] = {"type", "size", "material", "rgba", "group", "user",
                                            NULL};
 
+static int has_alt_orientation(xmlNode *n)
+{
+    static const char *const ALT[] = {"axisangle", "euler", "xyaxes", "zaxis", NULL};
+    for (const char *const *a = ALT; *a; a++)
+        if (xmlHasProp(n, (const xmlChar *)*a)) return 1;
+    return 0;
+}
+
 static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
 {
     check_attrs(c, n, (const char *const[]){"class", NULL}, NULL);
@@ -1056,15 +1061,21 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
         } else if (strcmp(en, "default") == 0) {
             parse_default(c, ch, me);
         } else if (strcmp(en, "site") == 0) {
-            /* a site's pose places the spatial tendons through it: a class does not carry one
-             * here, so a class that sets it is refused rather than left without effect */
-            static const char *const POSE[] = {"pos", "quat", "axisangle", "euler", "xyaxes",
-                                               "zaxis", "fromto", NULL};
-            for (const char *const *a = POSE; *a; a++)
-                if (attr(c, ch, *a))
-                    FAILN(c, ch, *a, "a site's pose in a default class is not supported (give "
-                                     "it on each site)");
-            check_attrs(c, ch, NULL, SITE_VISUAL);
+            /* the class's pose: each site that gives no position, or no orientation, takes
+             * the class's (a default fromto would need the site's size: refused) */
+            if (attr(c, ch, "fromto"))
+                FAILN(c, ch, "fromto", "a site's fromto in a default class is not supported "
+                                       "(give it on each site)");
+            double q[4] = {1, 0, 0, 0};
+            if (frame_attrs(c, ch, c->cls[me].site_pos, q)) {
+                int alt = has_alt_orientation(ch);
+                memcpy(alt ? c->cls[me].site_altquat : c->cls[me].site_quat, q, sizeof q);
+                if (alt) c->cls[me].site_alt = 1;
+            }
+            int t = keyword(c, ch, "type", GEOMTYPES);
+            if (t >= 0) c->cls[me].site_type = t;
+            check_attrs(c, ch, (const char *const[]){"pos", "quat", "axisangle", "euler",
+                                                     "xyaxes", "zaxis", NULL}, SITE_VISUAL);
         } else {
             /* defaults for elements the subset does not have only matter if such elements
              * appear, and those are rejected where they appear */
@@ -1129,15 +1140,42 @@ static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F
 }
 
 /* a site: a named frame on a body (spatial tendons pass through sites) */
-static void parse_site(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
+static void parse_site(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F)
 {
     check_attrs(c, n, (const char *const[]){"name", "class", "pos", "quat", "axisangle", "euler",
-                                           "xyaxes", "zaxis", NULL}, SITE_VISUAL);
-    if (attr(c, n, "fromto")) FAILN(c, n, "fromto", "a site's fromto is not supported (give pos)");
-    class_of(c, n, 0); /* it must exist; a class gives a site only visual attributes here */
+                                           "xyaxes", "zaxis", "fromto", NULL}, SITE_VISUAL);
+    int k = class_of(c, n, cls); /* the class, or the enclosing childclass */
     cs_siteir S = {0};
     S.quat[0] = 1;
-    frame_attrs(c, n, S.pos, S.quat);
+    double ft[6];
+    if (nums(c, n, "fromto", ft, 6, 6)) {
+        /* as a geom's: the middle, z from the second end to the first */
+        int t = keyword(c, n, "type", GEOMTYPES);
+        if (t < 0) t = c->cls[k].site_type;
+        if (t != CS_GEOM_CAPSULE && t != CS_GEOM_CYLINDER && t != CS_GEOM_BOX &&
+            t != CS_GEOM_ELLIPSOID)
+            FAILN(c, n, "fromto", "fromto requires a capsule, cylinder, box or ellipsoid site");
+        double p[3], v[3];
+        memcpy(p, c->cls[k].site_pos, sizeof p); /* the class's counts, as in MuJoCo */
+        nums(c, n, "pos", p, 3, 3);
+        if (p[0] != 0 || p[1] != 0 || p[2] != 0) FAILN(c, n, "fromto", "both pos and fromto given");
+        for (int i = 0; i < 3; i++) {
+            v[i] = ft[i] - ft[3 + i];
+            S.pos[i] = 0.5 * (ft[i] + ft[3 + i]);
+        }
+        if (norm3(v) / 2 < 1e-14) FAILN(c, n, "fromto", "the two end points coincide");
+        cs_quat_z2vec(S.quat, v);
+    } else {
+        /* the class's pose where the site gives none */
+        memcpy(S.pos, c->cls[k].site_pos, sizeof S.pos);
+        memcpy(S.quat, c->cls[k].site_quat, sizeof S.quat);
+        double q[4] = {1, 0, 0, 0};
+        frame_attrs(c, n, S.pos, q);
+        /* MuJoCo resolves an alternative form (the site's, else the class's) over a quat */
+        if (has_alt_orientation(n)) memcpy(S.quat, q, sizeof q);
+        else if (c->cls[k].site_alt) memcpy(S.quat, c->cls[k].site_altquat, sizeof S.quat);
+        else if (attr(c, n, "quat")) memcpy(S.quat, q, sizeof q);
+    }
     xf_apply(F, S.pos, S.quat);
     S.name = attr(c, n, "name");
     if (S.name)
@@ -1280,7 +1318,7 @@ static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F,
             if (me == 0) FAILN(c, ch, NULL, "the world body cannot have joints");
             parse_joint(c, ch, me, cls, en[0] == 'f', in_frame ? F : NULL);
         } else if (strcmp(en, "body") == 0) continue;
-        else if (strcmp(en, "site") == 0) parse_site(c, ch, me, F);
+        else if (strcmp(en, "site") == 0) parse_site(c, ch, me, cls, F);
         else if (cs_mjcf_visual_item(c, ch, me, F->pos, F->quat)) continue;
         else if (in_list(en, VISUAL_ELEMS)) {
             note_ignored(c, en);
@@ -1440,8 +1478,7 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
         o->timestep = v[0];
     }
     nums(c, n, "gravity", o->gravity, 3, 3);
-    if (num1(c, n, "density", v) && v[0] != 0)
-        FAILN(c, n, "density", "fluid forces are not supported (density must be 0)");
+    if (num1(c, n, "density", v)) { nonneg(c, n, "density", v, 1); o->density = v[0]; }
     if (num1(c, n, "viscosity", v)) { nonneg(c, n, "viscosity", v, 1); o->viscosity = v[0]; }
     double w[3];
     nums(c, n, "wind", o->wind, 3, 3); /* no effect without viscosity */
@@ -1853,6 +1890,7 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
     for (xmlNode *ch = root->children; ch; ch = ch->next)
         if (ch->type == XML_ELEMENT_NODE && strcmp(ename(ch), "compiler") == 0)
             parse_compiler(c, ch);
+    cs_mjcf_replicate(c, root); /* copies the replicated trees in before anything reads them */
     /* classes next: elements may precede <default> in the file; several top-level
      * <default> sections all add to the main class, as in MuJoCo */
     for (xmlNode *ch = root->children; ch; ch = ch->next)
@@ -1885,6 +1923,13 @@ static void parse_root(cs_mjcf *c, xmlNode *root)
                 note_ignored(c, en);
                 mark_ignored(ch);
             }
+        } else if (strcmp(en, "deformable") == 0) {
+            /* skins are drawn over bodies and do nothing to the physics; flexes would */
+            for (xmlNode *k = ch->children; k; k = k->next)
+                if (k->type == XML_ELEMENT_NODE && strcmp(ename(k), "skin") != 0)
+                    FAILN(c, k, NULL, "element not supported (it would change the physics)");
+            note_ignored(c, "deformable/skin");
+            mark_ignored(ch);
         } else
             FAILN(c, ch, NULL, "element not supported (it would change the physics)");
     }
@@ -2265,7 +2310,9 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         c->cls[0].name = cs_mjcf_strdup(c, "main");
         c->cls[0].parent = -1;
         default_gspec(&c->cls[0].geom);
+        c->cls[0].site_quat[0] = 1;
         c->cls[0].meshscale[0] = c->cls[0].meshscale[1] = c->cls[0].meshscale[2] = 1;
+        c->cls[0].site_type = CS_GEOM_SPHERE;
         default_pspec(&c->cls[0].pair);
         default_jspec(&c->cls[0].joint);
         default_aspec(&c->cls[0].act);

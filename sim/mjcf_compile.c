@@ -749,7 +749,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->jnt_pos + 3 * j, J->pos, 3 * sizeof(double));
         memcpy(m->jnt_axis + 3 * j, J->axis, 3 * sizeof(double));
         memcpy(m->jnt_range + 2 * j, J->range, 2 * sizeof(double));
-        m->jnt_stiffness[j] = J->stiffness;
+        m->jnt_stiffness[j] = J->stiffness[0];
+        memcpy(m->jnt_stiffnesspoly + CS_NPOLY * j, J->stiffness + 1, CS_NPOLY * sizeof(double));
         m->jnt_margin[j] = J->margin;
         memcpy(m->jnt_solref + 2 * j, J->solreflimit, 2 * sizeof(double));
         memcpy(m->jnt_solimp + 5 * j, J->solimplimit, 5 * sizeof(double));
@@ -762,7 +763,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             m->dof_jntid[i] = j;
             m->dof_bodyid[i] = c->jnt[j].body;
             m->dof_armature[i] = J->armature;
-            m->dof_damping[i] = J->damping;
+            m->dof_damping[i] = J->damping[0];
+            memcpy(m->dof_dampingpoly + CS_NPOLY * i, J->damping + 1, CS_NPOLY * sizeof(double));
             m->dof_frictionloss[i] = J->frictionloss;
             memcpy(m->dof_solref + 2 * i, J->solreffriction, 2 * sizeof(double));
             memcpy(m->dof_solimp + 5 * i, J->solimpfriction, 5 * sizeof(double));
@@ -843,6 +845,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->geom_rbound[i] = c->geom[i].meshid >= 0 ? c->mesh[c->geom[i].meshid].rbound
                                                    : cs_geom_rbound(s->type, s->size);
         m->geom_mass[i] = gmass[i];
+        cs_fluid_coefs(s->type, m->geom_size + 3 * i, s->fluidshape, s->fluidcoef,
+                       m->geom_fluid + 12 * i);
         m->geom_name[i] = dupname(c->geom[i].name, &nameoom);
     }
     for (int k = 0, av = 0, af = 0, ag = 0, ah = 0; k < nme; k++) {

@@ -20,6 +20,8 @@ typedef struct {
     double mass; /* < 0: not given */
     double density;
     double fitscale;      /* a primitive fitted to its mesh is scaled by this */
+    int fluidshape;       /* 1: MuJoCo's ellipsoid fluid model */
+    double fluidcoef[5];  /* its blunt, slender, angular drag, Kutta and Magnus coefficients */
     char *mesh;  /* mesh asset name (type mesh) */
     char *material; /* visual: material asset name (mjcf_visual.c) */
 } cs_gspec;
@@ -38,7 +40,8 @@ typedef struct {
     double ref, springref; /* as written (degrees for hinges under angle="degree") */
     int limited;          /* CS_LIMITED_* */
     double range[2];      /* as written */
-    double margin, damping, armature, frictionloss, stiffness;
+    double margin, armature, frictionloss;
+    double stiffness[3], damping[3]; /* MuJoCo's polynomial: linear, then two higher orders */
     double solreflimit[2], solimplimit[5], solreffriction[2], solimpfriction[5];
     int actfrclimited;    /* CS_LIMITED_*: the actuators' total force on the joint clamped */
     double actfrcrange[2];
@@ -69,7 +72,8 @@ typedef struct {
 /* a tendon's attributes (MuJoCo's mjsTendon fields conesim reads) */
 typedef struct {
     int limited;          /* CS_LIMITED_* */
-    double range[2], margin, frictionloss, stiffness, damping, armature;
+    double range[2], margin, frictionloss, armature;
+    double stiffness[3], damping[3]; /* as a joint's */
     double springlength[2]; /* -1 -1: the length at qpos0 */
     double solreflimit[2], solimplimit[5], solreffriction[2], solimpfriction[5];
 } cs_tspec;
@@ -90,6 +94,11 @@ typedef struct {
     cs_jspec joint;
     cs_aspec act;
     double meshscale[3];
+    int site_type;        /* a site's type (visual, but it decides whether fromto applies) */
+    double site_pos[3], site_quat[4]; /* a site's pose when it gives none */
+    int site_alt;         /* the class (or a parent) gave an alternative form (euler, ...),
+                             site_altquat: as in MuJoCo it wins over any quat */
+    double site_altquat[4];
 } cs_dclass;
 
 /* mesh inertia modes (MuJoCo's asset/mesh/inertia) */
@@ -308,6 +317,12 @@ void cs_mjcf_meshes(cs_mjcf *c);
 int cs_mjcf_find_mesh(const cs_mjcf *c, const char *name);
 /* out of memory: "FILE: out of memory"; never returns */
 void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
+
+/* <replicate> elements of the document's <worldbody> expanded in place into frames of
+ * renamed copies, with the elements that refer to them (errors through cs_mjcf_fail). The
+ * compiler settings (angle, eulerseq) must have been read. root: the <mujoco> element, a
+ * libxml2 xmlNode. */
+void cs_mjcf_replicate(cs_mjcf *c, void *root);
 
 /* mjcf_edit.c: attribute edits applied to the parsed file before it is read
  * (cs_load_xml_edit); errors through the context's jump */

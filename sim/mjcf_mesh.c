@@ -286,6 +286,7 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M)
     }
     cs_hull_data tmp = {M->graph, M->ngraph, M->hull, M->nhull, NULL, 0};
     cs_hull_transform(&tmp, com, Rm);
+    cs_hull_round_float(&tmp);
 }
 
 void cs_mjcf_meshes(cs_mjcf *c)

@@ -232,8 +232,10 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m)
         memcpy(m->tendon_solref_fri + 2 * i, s->solreffriction, 2 * sizeof(double));
         memcpy(m->tendon_solimp_fri + 5 * i, s->solimpfriction, 5 * sizeof(double));
         m->tendon_frictionloss[i] = s->frictionloss;
-        m->tendon_stiffness[i] = s->stiffness;
-        m->tendon_damping[i] = s->damping;
+        m->tendon_stiffness[i] = s->stiffness[0];
+        m->tendon_damping[i] = s->damping[0];
+        memcpy(m->tendon_stiffnesspoly + CS_NPOLY * i, s->stiffness + 1, CS_NPOLY * sizeof(double));
+        memcpy(m->tendon_dampingpoly + CS_NPOLY * i, s->damping + 1, CS_NPOLY * sizeof(double));
         /* negative: the length at qpos0, set with it (invweight.c) */
         memcpy(m->tendon_lengthspring + 2 * i, s->springlength, 2 * sizeof(double));
         if (T->name && !(m->tendon_name[i] = dupname(T->name))) oom = 1;

@@ -57,6 +57,7 @@
     X(double, jnt_axis, njnt, 3) \
     X(double, jnt_range, njnt, 2) \
     X(double, jnt_stiffness, njnt, 1) \
+    X(double, jnt_stiffnesspoly, njnt, CS_NPOLY) \
     X(double, jnt_margin, njnt, 1) \
     X(double, jnt_solref, njnt, 2) \
     X(double, jnt_solimp, njnt, 5) \
@@ -73,6 +74,7 @@
     X(int, dof_jntid, nv, 1) \
     X(double, dof_armature, nv, 1) \
     X(double, dof_damping, nv, 1) \
+    X(double, dof_dampingpoly, nv, CS_NPOLY) \
     X(double, dof_frictionloss, nv, 1) \
     X(double, dof_solref, nv, 2) \
     X(double, dof_solimp, nv, 5) \
@@ -98,6 +100,7 @@
     X(double, geom_margin, ngeom, 1) \
     X(double, geom_gap, ngeom, 1) \
     X(double, geom_rgba, ngeom, 4) \
+    X(double, geom_fluid, ngeom, 12) \
     X(double, geom_rbound, ngeom, 1) \
     X(double, geom_mass, ngeom, 1) \
     X(int, geom_dataid, ngeom, 1) \
@@ -172,6 +175,8 @@
     X(double, tendon_frictionloss, ntendon, 1) \
     X(double, tendon_stiffness, ntendon, 1) \
     X(double, tendon_damping, ntendon, 1) \
+    X(double, tendon_stiffnesspoly, ntendon, CS_NPOLY) \
+    X(double, tendon_dampingpoly, ntendon, CS_NPOLY) \
     X(double, tendon_lengthspring, ntendon, 2) \
     X(double, tendon_length0, ntendon, 1) \
     X(double, tendon_invweight0, ntendon, 1) \

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "poly.h"
 #include "solver/mass.h"
 #include "spatial.h"
 #include "stages.h"
@@ -175,6 +176,15 @@ static int spring_stretch(const cs_model *m, const cs_data *d, int j, double dif
     }
 }
 
+/* the parts of a joint's stretch that share one spring law: a free joint's translation and
+ * rotation, a ball's rotation (3 numbers, x their norm), a hinge's or slide's one (x signed) */
+static int spring_part(int n) { return n == 1 ? 1 : 3; }
+
+static double spring_x(const double *dif, int len)
+{
+    return len == 1 ? dif[0] : sqrt(dif[0] * dif[0] + dif[1] * dif[1] + dif[2] * dif[2]);
+}
+
 /* Gravity compensation: a force -gravcomp m g at each such body's COM, as generalised force
  * over the dofs of its chain (the same spatial projection as gravity's). */
 static void gravcomp(const cs_model *m, cs_data *d)
@@ -211,12 +221,20 @@ static void passive(const cs_model *m, cs_data *d)
     if (!(dis & CS_DSBL_SPRING))
         for (int j = 0; j < m->njnt; j++) {
             double k = m->jnt_stiffness[j], *f = d->qfrc_passive + m->jnt_dofadr[j], dif[6];
-            if (k == 0) continue;
+            const double *p = m->jnt_stiffnesspoly + CS_NPOLY * j;
+            if (k == 0 && cs_poly_zero(p)) continue;
             int n = spring_stretch(m, d, j, dif);
-            for (int r = 0; r < n; r++) f[r] = -k * dif[r];
+            for (int a = 0, len; a < n; a += len) {
+                len = spring_part(n);
+                double s = cs_poly_coef(k, p, spring_x(dif + a, len), 0);
+                for (int r = a; r < a + len; r++) f[r] = -s * dif[r];
+            }
         }
     if (!(dis & CS_DSBL_DAMPER))
-        for (int i = 0; i < m->nv; i++) d->qfrc_passive[i] -= m->dof_damping[i] * d->qvel[i];
+        for (int i = 0; i < m->nv; i++) {
+            double v = d->qvel[i];
+            d->qfrc_passive[i] -= v * cs_poly_coef(m->dof_damping[i], m->dof_dampingpoly + CS_NPOLY * i, v, 1);
+        }
     cs_tendon_passive(m, d);
     cs_fluid_passive(m, d);
 }
@@ -261,16 +279,20 @@ double cs_energy_potential(const cs_model *m, const cs_data *d)
     if (m->opt.disableflags & (CS_DSBL_PASSIVE | CS_DSBL_SPRING)) return e;
     for (int j = 0; j < m->njnt; j++) {
         double k = m->jnt_stiffness[j], dif[6];
-        if (k == 0) continue;
+        const double *p = m->jnt_stiffnesspoly + CS_NPOLY * j;
+        if (k == 0 && cs_poly_zero(p)) continue;
         int n = spring_stretch(m, d, j, dif);
-        for (int r = 0; r < n; r++) e += 0.5 * k * dif[r] * dif[r];
+        for (int a = 0, len; a < n; a += len) {
+            len = spring_part(n);
+            e += cs_poly_energy(k, p, spring_x(dif + a, len));
+        }
     }
     for (int t = 0; t < m->ntendon; t++) { /* tendon springs outside their dead band */
-        double k = m->tendon_stiffness[t], len = d->ten_length[t], x = 0;
+        double len = d->ten_length[t], x = 0;
         const double *ls = m->tendon_lengthspring + 2 * t;
         if (len > ls[1]) x = len - ls[1];
-        else if (len < ls[0]) x = ls[0] - len;
-        e += 0.5 * k * x * x;
+        else if (len < ls[0]) x = len - ls[0];
+        e += cs_poly_energy(m->tendon_stiffness[t], m->tendon_stiffnesspoly + CS_NPOLY * t, x);
     }
     return e;
 }

@@ -55,10 +55,24 @@ double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, dou
 void cs_tendon_passive(const cs_model *m, cs_data *d);
 void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *qH);
 
-/* fluid.c: fluid viscosity (MuJoCo's inertia-box model, viscosity and wind only) added
- * into qfrc_passive; its velocity derivative subtracted from qH as h J^T B J (implicitfast) */
+/* fluid.c: fluid forces (MuJoCo's inertia-box model, or its ellipsoid model for bodies with
+ * ellipsoid geoms) added to qfrc_passive; their velocity derivative, -h D, taken into
+ * implicitfast's lower-triangular qH, or into a standalone free body's 6 x 6 block A6 (dofs
+ * o .. o + 5) */
 void cs_fluid_passive(const cs_model *m, cs_data *d);
 void cs_fluid_implicit(const cs_model *m, cs_data *d, double h, double *qH);
+void cs_fluid_implicit_free(const cs_model *m, cs_data *d, int b, int o, double h, double A6[36]);
+/* the Jacobian rows jp, jr (3 x nv each) of body b's chain turned into the frame R: R^T J */
+void cs_fluid_local_rows(const cs_model *m, int b, const double R[9], double *jp, double *jr);
+/* fluid_ellipsoid.c: the ellipsoid model. geom_fluid's 12 numbers for a geom (all 0 unless
+ * ellipsoid: on, the five fluidcoef, virtual mass and inertia); whether body b uses it; its
+ * forces; its derivative (B symmetrised when symmetric), into qH or A6 as above */
+void cs_fluid_coefs(int type, const double *size, int ellipsoid, const double coef[5],
+                    double out[12]);
+int cs_fluid_ellipsoid_body(const cs_model *m, int b);
+void cs_fluid_ellipsoid_passive(const cs_model *m, cs_data *d, int b);
+void cs_fluid_ellipsoid_deriv(const cs_model *m, cs_data *d, int b, int symmetric, double h,
+                              double *qH, double *A6, int o);
 
 /* smooth.c: the mass matrix qM by composite rigid bodies, from the kinematics */
 void cs_make_mass(const cs_model *m, cs_data *d);

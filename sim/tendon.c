@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "poly.h"
 #include "stages.h"
 
 /* a site's world position from its body's frame */
@@ -70,11 +71,14 @@ static double tendon_force(const cs_model *m, const cs_data *d, int t)
     int dis = m->opt.disableflags;
     double f = 0, len = d->ten_length[t];
     const double *ls = m->tendon_lengthspring + 2 * t;
-    if (!(dis & CS_DSBL_SPRING) && m->tendon_stiffness[t] != 0) {
-        if (len > ls[1]) f += m->tendon_stiffness[t] * (ls[1] - len);
-        else if (len < ls[0]) f += m->tendon_stiffness[t] * (ls[0] - len);
+    if (!(dis & CS_DSBL_SPRING)) {
+        double x = len > ls[1] ? len - ls[1] : len < ls[0] ? len - ls[0] : 0;
+        f -= x * cs_poly_coef(m->tendon_stiffness[t], m->tendon_stiffnesspoly + CS_NPOLY * t, x, 0);
     }
-    if (!(dis & CS_DSBL_DAMPER)) f -= m->tendon_damping[t] * d->ten_velocity[t];
+    if (!(dis & CS_DSBL_DAMPER)) {
+        double v = d->ten_velocity[t];
+        f -= v * cs_poly_coef(m->tendon_damping[t], m->tendon_dampingpoly + CS_NPOLY * t, v, 1);
+    }
     return f;
 }
 
@@ -82,7 +86,10 @@ void cs_tendon_passive(const cs_model *m, cs_data *d)
 {
     if (m->opt.disableflags & CS_DSBL_PASSIVE) return;
     for (int t = 0; t < m->ntendon; t++) {
-        if (m->tendon_stiffness[t] == 0 && m->tendon_damping[t] == 0) continue;
+        if (m->tendon_stiffness[t] == 0 && m->tendon_damping[t] == 0 &&
+            cs_poly_zero(m->tendon_stiffnesspoly + CS_NPOLY * t) &&
+            cs_poly_zero(m->tendon_dampingpoly + CS_NPOLY * t))
+            continue;
         double f = tendon_force(m, d, t);
         const double *J = d->ten_J + (size_t)t * m->nv;
         for (int i = 0; i < m->nv; i++) d->qfrc_passive[i] += J[i] * f;
@@ -107,8 +114,11 @@ void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *q
 {
     int dis = m->opt.disableflags;
     if (!(dis & (CS_DSBL_PASSIVE | CS_DSBL_DAMPER)))
-        for (int t = 0; t < m->ntendon; t++)
-            if (m->tendon_damping[t] > 0) add_coupling(m, d, t, -m->tendon_damping[t], h, qH);
+        for (int t = 0; t < m->ntendon; t++) {
+            double b = cs_poly_dcoef(m->tendon_damping[t], m->tendon_dampingpoly + CS_NPOLY * t,
+                                     d->ten_velocity[t], 1);
+            if (b != 0) add_coupling(m, d, t, -b, h, qH);
+        }
     if (dis & CS_DSBL_ACTUATION) return;
     for (int i = 0; i < m->nu; i++) {
         if (m->actuator_trntype[i] != CS_TRN_TENDON) continue;

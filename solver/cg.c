@@ -337,7 +337,7 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl];
     double *a = w->a, *g = cw->g, *Mg = cw->Mg, *s = cw->s;
     double *d = cw->d, *Md = cw->Md;
-    double scale = cs_i_scale(w, p, isl);
+    double scale = cs_i_scale_primal(w, p, isl);
     dense_blocks(cw, w, isl);
     cs_line L;
     cs_i_line_layout(w, isl, cw->quad, &L);

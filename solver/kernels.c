@@ -278,8 +278,18 @@ double cs_i_primal(cs_solver_ws *w, const cs_problem *p, int isl, const double *
 
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl)
 {
-    int nv = w->isl_nv[isl];
+    (void)w;
+    (void)isl;
+    int nv = p->M->nv; /* the whole model's, as MuJoCo's PGS takes it on every island */
     return 1 / (p->meaninertia * (nv > 1 ? nv : 1));
+}
+
+double cs_i_scale_primal(const cs_solver_ws *w, const cs_problem *p, int isl)
+{
+    if (!w->o->islands) return cs_i_scale(w, p, isl); /* one problem: MuJoCo's global scale */
+    double tr = 0;
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) tr += p->M->qM[p->M->dof_Madr[q]];
+    return tr > 0 ? 1 / tr : cs_i_scale(w, p, isl);
 }
 
 /* In place: A (n x n SPD) -> A^-1 = L^-T L^-1 from its Cholesky factor L (d: n scratch).

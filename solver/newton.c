@@ -5,8 +5,9 @@
  * Hessian's per-tree diagonal blocks. Line search: exact (primal.c), a bracketed
  * safeguarded Newton on the directional derivative; zones are re-classified at every trial
  * point (the curvature of l jumps across zone borders). Stopping as MuJoCo's Newton:
- * scaled improvement or scaled gradient norm < tolerance; newton_early: at the warm start,
- * scaled gradient and scaled gap or Newton decrement < tolerance. */
+ * scaled improvement or scaled gradient norm < tolerance; newton_early (MuJoCo 3.12): the
+ * scaled Newton decrement < tolerance after a step, and at the warm start scaled gradient and
+ * scaled gap or decrement < tolerance. */
 #include "solver_internal.h"
 #include "alloc.h"
 
@@ -904,7 +905,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
     cs_island_stats *st = &w->ist[isl];
     int badr = w->isl_block_adr[isl], nbk = w->isl_block_num[isl], nv = w->isl_nv[isl];
     double *a = w->a, *g = nw->grad, *dir = nw->dir, *Md = nw->Mdir, *H;
-    double scale = cs_i_scale(w, p, isl), cost = 0, tol = w->tol[thread];
+    double scale = cs_i_scale_primal(w, p, isl), cost = 0, tol = w->tol[thread];
     int dmax = o->newton_dense_max == 0 ? nw->dmax : o->newton_dense_max;
     if (dmax > nw->dmax) dmax = nw->dmax;
     int dense = nv <= dmax, narrow_ok = o->newton_dense_max == 0 && nv <= NARROW_MAX;
@@ -999,7 +1000,11 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
         } else {
             pcg(nw, w, t, p, isl, np, nwide, g, dir);
         }
-        if (warm_test) {
+        /* the Newton decrement, the quadratic model's predicted improvement of the next
+         * step: below the tolerance, the point is converged (MuJoCo 3.12, after every step;
+         * at the warm start only with the gradient test above). After a step only from an
+         * exact direction: CG's, within CG_TOL, can understate it */
+        if (warm_test || (o->newton_early && iter > 0 && (dense || tree))) {
             double gd = 0; /* -g'H^-1 g: twice the decrement, negated */
             CS_FOR_ISLAND_DOFS(w, p, isl, q) gd += g[q] * dir[q];
             if (fmax(0, -0.5 * scale * gd) < tol) {

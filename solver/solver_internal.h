@@ -230,7 +230,6 @@ cs_i_soft_ell(int n, const double *j, const double *mu, const double *rc, double
 }
 /* the noslip pass on an island (noslip.c): row forces and w->a are final on return */
 void cs_i_noslip(cs_solver_ws *w, int isl);
-/* 1 / (meaninertia max(1, nv of the island)): MuJoCo's scale of the stopping rules */
 /* Exact-size (re)allocation of a per-step array (its capacity is tracked by the caller);
  * 0, or -1 out of memory with *p unchanged. */
 int cs_i_resize(void **p, size_t elem, int n);
@@ -238,7 +237,13 @@ int cs_i_resize(void **p, size_t elem, int n);
 int cs_i_more(int need);
 /* store stage of a method whose row forces are final: decode each block's force */
 void cs_i_store_decode(void *ws, cs_solver_ws *w, int isl);
+/* the scale of PGS's improvement: 1 / (meaninertia * max(1, the model's dofs)), on every
+ * island as MuJoCo's PGS */
 double cs_i_scale(const cs_solver_ws *w, const cs_problem *p, int isl);
+/* the scale of Newton's and CG's improvement, gradient and decrement: 1 / the trace of the
+ * island's M (MuJoCo 3.12's per-island scale); with islands off, one problem, cs_i_scale
+ * (MuJoCo's scale without islands, which 3.3 used always) */
+double cs_i_scale_primal(const cs_solver_ws *w, const cs_problem *p, int isl);
 /* M x on an island's trees (y, x: dof-indexed) */
 void cs_i_mass_mul(const cs_solver_ws *w, const cs_problem *p, int isl, double *y,
                    const double *x);

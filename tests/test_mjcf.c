@@ -676,6 +676,48 @@ static int run_status(const char *args)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* <deformable> holding skins only (drawn over bodies, no physics) loads, the skins listed as
+ * ignored; a flex in it is refused where it is written. */
+START_TEST(test_deformable_skin)
+{
+    cs_model *m = load_str(
+        "<mujoco><worldbody><body name='b'><freejoint/><geom size='0.1'/></body></worldbody>"
+        "<deformable><skin name='s' vertex='0 0 0 1 0 0 0 1 0' face='0 1 2'>"
+        "<bone body='b' bindpos='0 0 0' bindquat='1 0 0 0' vertid='0 1 2' vertweight='1 1 1'/>"
+        "</skin></deformable></mujoco>");
+    ck_assert_int_eq(m->nbody, 2);
+    cs_free_model(m);
+    char err[512] = "";
+    m = cs_load_xml_string("<mujoco><worldbody/>\n<deformable>\n<flex name='f' dim='1' "
+                           "body='world world' vertex='0 0 0 1 0 0' element='0 1'/>"
+                           "</deformable></mujoco>", "flex.xml", NULL, err, sizeof err);
+    ck_assert_ptr_null(m);
+    ck_assert_msg(strstr(err, "flex.xml:3:") != NULL, "%s", err);
+}
+END_TEST
+
+/* A site's pose from its default class (childclass too), as MuJoCo's: a spatial tendon
+ * between two sites placed only by classes is as long as the distance between those places;
+ * a site's own pos replaces the class's. */
+START_TEST(test_site_class_pose)
+{
+    cs_model *m = load_str(
+        "<mujoco><default><default class='a'><site pos='0.3 0 0' euler='0 0 90'/></default>"
+        "<default class='b'><site pos='0 0.4 0'/></default></default><worldbody>"
+        "<body childclass='a'><site name='s1'/><site name='s2' class='b'/>"
+        "<site name='s3' pos='0 0 0.5'/><joint/><geom size='0.1'/></body></worldbody>"
+        "<tendon><spatial name='t'><site site='s1'/><site site='s2'/></spatial></tendon></mujoco>");
+    cs_data *d = cs_make_data(m);
+    cs_forward(m, d);
+    ck_assert_double_eq_tol(d->ten_length[0], 0.5, 1e-12); /* |(0.3,0,0) - (0,0.4,0)| */
+    /* s3: its own pos in place of the class's */
+    ck_assert_double_eq_tol(d->site_xpos[3 * 2 + 0], 0, 1e-12);
+    ck_assert_double_eq_tol(d->site_xpos[3 * 2 + 2], 0.5, 1e-12);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_cli_exit_codes)
 {
     ck_assert_int_eq(run_status("run " CS_TEST_DATA "/good/everything.xml --steps 5 --quiet"), 0);
@@ -796,6 +838,8 @@ static Suite *suite(void)
     tcase_add_test(t, test_fit_to_mesh);
     tcase_add_test(t, test_missing_file);
     tcase_add_test(t, test_mutation_fuzz);
+    tcase_add_test(t, test_site_class_pose);
+    tcase_add_test(t, test_deformable_skin);
     tcase_add_test(t, test_cli_exit_codes);
     tcase_add_test(t, test_cli_record);
     tcase_add_test(t, test_cli_every_and_sigint);

@@ -196,6 +196,83 @@ START_TEST(test_springdamper)
 }
 END_TEST
 
+/* MuJoCo 3.12's polynomial springs and dampers: stiffness "a b c" gives the force
+ * -(a x + b x^2 + c x^3), damping "a b c" -(a v + b v|v| + c v^3); a ball's spring acts along
+ * its rotation vector with x its angle; a spatial tendon's outside its dead band. */
+START_TEST(test_poly_forces)
+{
+    const char *xml =
+        "<mujoco><compiler angle='radian'/><option gravity='0 0 0'/><worldbody>"
+        "<site name='a' pos='0.1 0.5 0.3'/>"
+        "<body name='arm'><joint name='h' axis='0 1 0' stiffness='2 3 4' damping='0.5 0.2 0.1' "
+        "springref='0.1'/><geom type='capsule' fromto='0 0 0 0.3 0 0' size='0.03' mass='1'/>"
+        "<site name='tip' pos='0.3 0 0'/></body>"
+        "<body name='b' pos='1 0 0'><joint name='b' type='ball' stiffness='1 2 3'/>"
+        "<geom type='box' size='0.1 0.05 0.2' mass='0.5'/></body>"
+        "</worldbody><tendon><spatial name='t' stiffness='50 40' damping='0.5 -0.3' "
+        "springlength='0.3 0.35'><site site='a'/><site site='tip'/></spatial></tendon></mujoco>";
+    cs_model *m = load_xml(xml, "inline");
+    ck_assert_double_eq(m->jnt_stiffness[0], 2);
+    ck_assert_double_eq(m->jnt_stiffnesspoly[1], 4);
+    ck_assert_double_eq(m->dof_dampingpoly[0], 0.2);
+    ck_assert_double_eq(m->tendon_stiffnesspoly[0], 40);
+    ck_assert_double_eq(m->tendon_dampingpoly[0], -0.3);
+    cs_data *d = cs_make_data(m);
+    double xh = 0.3, vh = -0.7, ang = 0.4; /* hinge at springref + 0.3; ball turned 0.4 rad */
+    d->qpos[0] = 0.1 + xh;
+    d->qvel[0] = vh;
+    d->qpos[1] = cos(ang / 2);
+    d->qpos[3] = sin(ang / 2); /* about y */
+    cs_forward(m, d);
+    /* the tendon: its force along its Jacobian, -(k x + k2 x^2) - (b v + b2 v|v|) */
+    double L = d->ten_length[0], v = d->ten_velocity[0], x = L - 0.35;
+    ck_assert(x > 0.1 && fabs(d->ten_J[0]) > 0.05 && fabs(v) > 0.05);
+    double ft = -(50 * x + 40 * x * x) - (0.5 * v - 0.3 * v * fabs(v));
+    double want_h = -(2 * xh + 3 * xh * xh + 4 * xh * xh * xh) -
+                    (0.5 * vh + 0.2 * vh * fabs(vh) + 0.1 * vh * vh * vh) + d->ten_J[0] * ft;
+    double want_b = -(1 + 2 * ang + 3 * ang * ang) * ang;
+    printf("report: polynomial hinge %.12g (want %.12g), ball %.12g (want %.12g)\n",
+           d->qfrc_passive[0], want_h, d->qfrc_passive[2], want_b);
+    ck_assert_double_eq_tol(d->qfrc_passive[0], want_h, 1e-12);
+    ck_assert_double_eq_tol(d->qfrc_passive[1], 0, 1e-12);
+    ck_assert_double_eq_tol(d->qfrc_passive[2], want_b, 1e-12);
+    ck_assert_double_eq_tol(d->qfrc_passive[3], 0, 1e-12);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
+/* An undamped hinge and slide on polynomial springs keep their energy (RK4): the force and
+ * the potential (a x^2/2 + b x^3/3 + c x^4/4) belong together. */
+START_TEST(test_poly_energy)
+{
+    const char *xml =
+        "<mujoco><option timestep='0.0005' integrator='RK4' gravity='0 0 0'/><worldbody>"
+        "<body><joint type='hinge' axis='0 0 1' stiffness='5 -2 30'/>"
+        "<geom type='box' size='0.2 0.05 0.05' mass='1' contype='0' conaffinity='0'/>"
+        "<body pos='0.5 0 0'><joint type='slide' axis='0 1 0' stiffness='40 10 200'/>"
+        "<geom type='sphere' size='0.05' mass='0.2' contype='0' conaffinity='0'/></body>"
+        "</body></worldbody></mujoco>";
+    cs_model *m = load_xml(xml, "inline");
+    cs_data *d = cs_make_data(m);
+    d->qpos[0] = 0.6;
+    d->qpos[1] = -0.1;
+    cs_forward(m, d);
+    double e0 = cs_energy_kinetic(m, d) + cs_energy_potential(m, d), emax = 0;
+    ck_assert(e0 > 0.5);
+    for (int i = 0; i < 4000; i++) {
+        cs_step(m, d);
+        cs_forward(m, d);
+        double e = cs_energy_kinetic(m, d) + cs_energy_potential(m, d);
+        emax = fmax(emax, fabs(e - e0));
+    }
+    printf("report: polynomial springs: energy %.9g J, largest drift %.3g J over 2 s\n", e0, emax);
+    ck_assert(emax < 1e-7 * e0);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_springdamper_bad)
 {
     char err[512];
@@ -219,6 +296,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_gravcomp_off_without_gravity);
     tcase_add_test(tc, test_springdamper);
     tcase_add_test(tc, test_springdamper_bad);
+    tcase_add_test(tc, test_poly_forces);
+    tcase_add_test(tc, test_poly_energy);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -674,6 +674,16 @@ START_TEST(test_bad_scene)
     ck_assert_int_eq(run(b, NULL, &err), 3);
     ck_assert(strstr(err, "/nonexistent-scene.xml") != NULL);
     free(err);
+    /* a bare name found nowhere: the message says where it was looked for */
+    setenv("CONESIM_SCENES", "/nonexistent-scene-dir", 1);
+    const char *c[] = {"run", "nonexistent-scene.xml", NULL};
+    ck_assert_int_eq(run(c, NULL, &err), 3);
+    ck_assert_msg(strstr(err, "nonexistent-scene.xml:0: cannot read the file") != NULL &&
+                      strstr(err, "looked in the working directory, in $CONESIM_SCENES "
+                                  "/nonexistent-scene-dir") != NULL,
+                  "stderr: %s", err);
+    free(err);
+    unsetenv("CONESIM_SCENES");
 }
 END_TEST
 

@@ -549,7 +549,7 @@ END_TEST
  * take up their rest penetration (a few time constants of 0.02 s), nothing moves: each
  * box drifts less than 1 mm over the 5 s, and the floor carries 3 m g. */
 /* mesh_shapes: the box written as a mesh moves as the box primitive (the same floor
- * contacts, so the same trajectory up to rounding); the nut settles flat on a hexagonal
+ * contacts, so the same trajectory up to the rounding of its corners to floats); the nut settles flat on a hexagonal
  * face held by four contacts, the rock on a triangular face by three. */
 static int pair_contacts(const cs_model *m, const cs_data *d, const char *geom)
 {
@@ -576,7 +576,9 @@ START_TEST(test_mesh_shapes)
         ck_assert_int_eq(pair_contacts(m, d, "boxmesh"), pair_contacts(m, d, "box"));
     }
     printf("report: mesh_shapes box mesh vs box primitive: max qpos difference %.3g over 3 s\n", worst);
-    ck_assert_msg(worst < 1e-9, "box mesh and box part by %g", worst);
+    /* the mesh's corners are single precision, as MuJoCo stores them: off the box's by up to
+     * 3e-8 of their size */
+    ck_assert_msg(worst < 1e-7, "box mesh and box part by %g", worst);
     ck_assert_int_eq(pair_contacts(m, d, "box"), 4);
     ck_assert_int_eq(pair_contacts(m, d, "nut"), 4);
     ck_assert_int_eq(pair_contacts(m, d, "rock"), 3);

@@ -127,6 +127,32 @@ xargs -P 2 -I{} sh -c {} < "$T/jobs.txt" > /dev/null || fail "the jobs failed"
 if cmp -s "$T/col.csv" "$T/t1.csv"; then ok "collected jobs equal the in-process sweep"
 else fail "collected jobs differ"; diff "$T/col.csv" "$T/t1.csv"; fi
 
+# --- without --out the table goes to standard output -------------------------------------
+"$B" sweep "$S" $GRID > "$T/stdout.csv" || fail "sweep to stdout exit $?"
+cmp -s "$T/stdout.csv" "$T/t1.csv" && ok "without --out the table is on stdout" \
+    || fail "stdout table differs: $(cat "$T/stdout.csv")"
+
+# --- a Slurm job array: each task as Slurm would start it, then --collect ----------------------
+"$B" sweep "$S" $GRID --slurm "$T/sw.sbatch" --jobs-dir "$T/sj" --slurm-option --time=5 \
+    || fail "--slurm exit $?"
+sh -n "$T/sw.sbatch" || fail "the sbatch script is not valid sh"
+grep -qx '#SBATCH --array=0-5' "$T/sw.sbatch" || fail "no 6-task array: $(cat "$T/sw.sbatch")"
+grep -qx '#SBATCH --time=5' "$T/sw.sbatch" || fail "--slurm-option not written"
+[ "$(wc -l < "$T/sj/jobs.txt")" -eq 6 ] || fail "expected 6 job lines in DIR/jobs.txt"
+sh "$T/sw.sbatch" > /dev/null 2>&1 && fail "the script ran without SLURM_ARRAY_TASK_ID"
+for i in 5 3 1 0 2 4; do
+    SLURM_ARRAY_TASK_ID=$i sh "$T/sw.sbatch" > /dev/null || fail "task $i exit $?"
+done
+"$B" sweep --collect "$T/sj" --out "$T/sc.csv" || fail "--collect after the array exit $?"
+cmp -s "$T/sc.csv" "$T/t1.csv" && ok "the Slurm array's runs equal the in-process sweep" \
+    || fail "the Slurm array's runs differ"
+# beyond Slurm's default MaxArraySize: 1000 tasks, each every 1000th line
+"$B" sweep "$S" --vary option.impratio=1:2:1001 --steps 1 --slurm "$T/big.sbatch" \
+    --jobs-dir "$T/big" || fail "--slurm with 1001 runs exit $?"
+grep -qx '#SBATCH --array=0-999' "$T/big.sbatch" && grep -qx 'tasks=1000' "$T/big.sbatch" \
+    && grep -qx 'n=1001' "$T/big.sbatch" && ok "1001 runs in 1000 tasks" \
+    || fail "1001 runs: $(grep -E 'array|tasks=|n=' "$T/big.sbatch")"
+
 # --- exit codes ---------------------------------------------------------------------------
 expect() {
     want=$1; shift
@@ -141,7 +167,9 @@ expect 2 "$B" sweep "$S" --vary option.impratio=a:2:3 --out "$T/x.csv"
 expect 2 "$B" sweep "$S" --vary option.nosuch=1:2:2 --out "$T/x.csv"
 expect 2 "$B" sweep "$S" --vary geom.nosuch.friction[0]=1:2:2 --out "$T/x.csv"
 expect 2 "$B" sweep "$S" --vary geom.block.friction[7]=1:2:2 --out "$T/x.csv"
-expect 2 "$B" sweep "$S" --vary option.impratio=1:2:2
+expect 2 "$B" sweep "$S" --vary option.impratio=1:2:2 --steps 2 --slurm "$T/x.sbatch" --out "$T/x.csv"
+expect 2 "$B" sweep "$S" --vary option.impratio=1:2:2 --slurm-option --time=5 --out "$T/x.csv"
+expect 2 "$B" sweep "$S" --find option.impratio=1:2 --until 'displacement>1' --slurm "$T/x.sbatch"
 expect 2 "$B" sweep "$S" --vary option.impratio=1:2:2 --metric speed --out "$T/x.csv"
 expect 2 "$B" sweep "$S" --vary option.impratio=1:2:2 --threads 0 --out "$T/x.csv"
 expect 2 "$B" sweep "$S" --find option.impratio=2:1 --until 'displacement>1'

@@ -21,7 +21,7 @@ from ._lib import lib as _clib
 __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyframe",
            "contact_force", "energy", "cone_capacity", "version", "__version__",
            "rollout", "get_state", "set_state", "state_size", "set", "get", "Recorder",
-           "Metrics",
+           "Metrics", "sweep",
            "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL", "Warnings",
            "STATE_TIME", "STATE_QPOS", "STATE_QVEL", "STATE_ACT", "STATE_WARMSTART",
            "STATE_CTRL", "STATE_QFRC_APPLIED", "STATE_XFRC_APPLIED", "STATE_EQ_ACTIVE",
@@ -991,7 +991,8 @@ def set_state(m, d, state, spec=STATE_FULLPHYSICS):
     _clib.cs_set_state(m._ptr, d._ptr, s.ctypes.data_as(_lib.DP), int(spec))
 
 
-def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULLPHYSICS):
+def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULLPHYSICS,
+            client=None, chunks=None):
     """Steps a batch of initial states nstep times each, in C on nthread threads (MuJoCo's
     rollout.rollout, with the state [time, qpos, qvel, act], or the parts in spec: adding
     STATE_MOCAP_POS | STATE_MOCAP_QUAT gives each rollout its own mocap poses).
@@ -1005,7 +1006,11 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
 
     Each rollout starts from a reset data, exactly as reset_data(m, d), set_state(m, d, s),
     then d.ctrl[:] = control[t] and step(m, d) for each step t: the warm start, applied
-    forces and anything else in a data do not carry over from one rollout to the next."""
+    forces and anything else in a data do not carry over from one rollout to the next.
+
+    client: a dask.distributed Client (or a concurrent.futures executor) to spread the batch
+    over its workers in `chunks` parts (default: one per worker), each a rollout on one
+    thread there; the result is the same bit for bit."""
     _check_type(m, Model, "m")
     ns, nu = state_size(m, spec), m.nu
     s0 = _np.asarray(initial_state, dtype=_np.float64)
@@ -1031,6 +1036,11 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
         nthread = _os.cpu_count() or 1
     if isinstance(nthread, bool) or not isinstance(nthread, (int, _np.integer)) or nthread < 1:
         raise ValueError("nthread must be an int >= 1")
+    if client is not None:
+        from .sweep import distributed_rollout
+        out = distributed_rollout(m, s0, nstep, ctrl, int(spec), client, chunks)
+        _warn_rollout(out, nbatch, nstep)
+        return out
     out = _np.empty((nbatch, nstep, ns))
     # make a data first, as Data(m) does: the model's contact room is fixed from then on
     if not m._frozen:
@@ -1040,6 +1050,11 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
                         nstep, int(nthread), out.ctypes.data_as(_lib.DP))
     if rc != 0:
         raise MemoryError("conesim: out of memory in the rollout")
+    _warn_rollout(out, nbatch, nstep)
+    return out
+
+
+def _warn_rollout(out, nbatch, nstep):
     bad = ~_np.isfinite(out).all(axis=2) if out.size else _np.zeros((nbatch, 0), bool)
     if bad.any():
         import warnings
@@ -1048,8 +1063,7 @@ def rollout(m, initial_state, nstep, control=None, nthread=None, spec=STATE_FULL
         k = int(_np.argmax(bad[b])) + 1
         warnings.warn(f"conesim.rollout: {len(which)} of {nbatch} rollouts diverged (a state "
                       f"NaN or infinite): rollout {b} (the first) from step {k} of {nstep} on",
-                      RuntimeWarning, stacklevel=2)
-    return out
+                      RuntimeWarning, stacklevel=3)
 
 
 def set(m, name, value):
@@ -1063,6 +1077,7 @@ def get(m, name):
 
 
 from .record import Recorder, Metrics  # noqa: E402
+from .sweep import sweep  # noqa: E402
 
 
 def __getattr__(name):

@@ -1,4 +1,5 @@
-// Cross-validation: run scenes through conesim and MuJoCo (mujoco-js), compare (compare.mjs),
+// Cross-validation: run scenes through conesim (its defaults: MuJoCo 3.12's rules) and MuJoCo 3.12
+// (@mujoco/mujoco), compare (compare.mjs),
 // check the agreement targets (targets.mjs) and print the table.
 //   node crossval.mjs [--conesim PATH] [--check] [--duration T] [--only SUBSTR]... [--metrics]
 // --check: exit 1 if a target is missed that tests/oracle/known-gaps does not list.
@@ -43,14 +44,9 @@ for (const dir of [path.join(root, 'scenes'), path.join(here, 'scenes')])
   if (fs.existsSync(dir)) for (const f of fs.readdirSync(dir).sort()) if (f.endsWith('.xml')) scenes.push(path.join(dir, f));
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crossval-'));
-// the oracle is MuJoCo 3.3.8: its connect and weld rows have no J-dot qvel term in a_ref
-// (eq_jdotv=0), and its Newton takes at least one step even from a warm start that meets the
-// tolerance (newton_early=0); 3.12 (conesim's defaults) does neither
-const eqRule = scene => /<(connect|weld)\b/.test(fs.readFileSync(scene, 'utf8')) ? ['--set', 'eq_jdotv=0'] : [];
 const runOurs = (scene, cfg, t, c, l) => new Promise((resolve, reject) => {
   execFile(opt.conesim, ['run', scene, '--duration', String(opt.duration), '--solver', cfg.solver,
-    '--cone', cfg.cone, '--set', 'newton_early=0', '--record', t, '--contacts', c, '--limits', l,
-    '--quiet', ...eqRule(scene)], (err, so, se) => {
+    '--cone', cfg.cone, '--record', t, '--contacts', c, '--limits', l, '--quiet'], (err, so, se) => {
     if (err) reject(new Error(`conesim failed on ${scene} (${cfg.name}): ${se || err.message}`)); else resolve();
   });
 });

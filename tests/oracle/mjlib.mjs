@@ -1,9 +1,9 @@
-// MuJoCo (the mujoco-js WebAssembly build) as conesim's reference: run an MJCF scene and write
+// MuJoCo 3.12 (the official WebAssembly build, npm's @mujoco/mujoco) as conesim's reference: run an MJCF scene and write
 // the same trajectory, contact and joint-row CSVs `conesim run` writes (the README), with the
 // same step convention: trajectory row k = state after k steps; contact and joint rows k = the
 // contacts, rows and forces computed at state k (MuJoCo computes them inside mj_step before
 // integrating).
-import load from 'mujoco-js';
+import load from '@mujoco/mujoco';
 import fs from 'fs';
 import path from 'path';
 
@@ -80,7 +80,7 @@ export async function runScene(opt) {
   mj.FS.writeFile('/scene.xml', xml);
   writeMeshFiles(mj, opt.scene, writeIncludes(mj, opt.scene, xml));
   let m;
-  try { m = mj.MjModel.loadFromXML('/scene.xml'); } catch (e) {
+  try { m = mj.MjModel.from_xml_path('/scene.xml'); } catch (e) {
     throw new Error(`${opt.scene}: MuJoCo could not load it`);
   }
   try {
@@ -175,8 +175,10 @@ function writeRun(mj, m, d, opt) {
     const ncon = d.ncon;
     if (ncon > nconMax) nconMax = ncon;
     let out = '';
+    const cv = d.contact; // a copy of this step's contacts (freed below)
+    try {
     for (let i = 0; i < ncon; i++) {
-      const c = d.contact.get(i);
+      const c = cv.get(i);
       try {
         const dim = c.dim, adr = c.efc_address;
         const f = [0, 0, 0, 0, 0, 0], v = [0, 0, 0, 0, 0, 0];
@@ -213,6 +215,7 @@ function writeRun(mj, m, d, opt) {
         out += cols.join(',') + '\n';
       } finally { c.delete(); }
     }
+    } finally { cv.delete(); }
     if (out) fs.writeSync(con, out);
   };
 

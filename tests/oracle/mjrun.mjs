@@ -1,4 +1,4 @@
-// Run an MJCF scene through MuJoCo (mujoco-js) and write conesim's CSVs (mjlib.mjs).
+// Run an MJCF scene through MuJoCo 3.12 (@mujoco/mujoco) and write conesim's CSVs (mjlib.mjs).
 //   node mjrun.mjs SCENE [--steps N | --duration T] [--record F] [--contacts F] [--limits F]
 //                  [--every K]
 //                  [--solver pgs|cg|newton] [--cone pyramidal|elliptic] [--iterations N]

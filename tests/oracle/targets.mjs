@@ -63,6 +63,11 @@ RULES.aniso_box_condim4 = RULES.aniso_box_condim3;
 // joint friction)
 RULES.noslip_incline = RULES.pendulum_strike;
 RULES.aniso_box_condim6 = RULES.aniso_box_condim3;
+// oracle-only: MuJoCo 3.12's polynomial springs and dampers on every joint type and a
+// spatial tendon (no contacts)
+RULES.poly_springs = [{ q: 'pos_abs', max: 1e-9 }];
+// oracle-only: margins and gaps of both geoms summed (MuJoCo 3.5+), a negative margin
+RULES.margin_gap = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
