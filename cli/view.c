@@ -18,6 +18,7 @@
 #include "render.h"
 #include "view_adapter.h"
 #include "view_video.h"
+#include "headless.h"
 
 /* No display or no OpenGL 3.3 context: neither a bad command line nor a bad file. */
 
@@ -73,13 +74,16 @@ static int set_opt(view_opts *o, const char *name, const char *arg)
         }
         o->overlay = arg;
     } else if (strcmp(name, "--camera") == 0) {
+        /* numbers: the free camera; else a scene camera's name or id (checked once loaded) */
         cs_camera c;
         cs_camera_default(&c, 1, NULL);
-        if (cs_camera_parse(arg, &c) != 0 || !(c.distance > 0)) {
-            fprintf(stderr, "conesim view: --camera: expected AZIMUTH,ELEVATION,DISTANCE[,X,Y,Z] "
-                            "(degrees, metres, distance > 0), got '%s'\n", arg);
+        if (strchr(arg, ',') && (cs_camera_parse(arg, &c) != 0 || !(c.distance > 0))) {
+            fprintf(stderr, "conesim view: --camera: expected a camera's name or id, or "
+                            "AZIMUTH,ELEVATION,DISTANCE[,X,Y,Z] (degrees, metres, distance > 0), "
+                            "got '%s'\n", arg);
             return 0;
         }
+        if (!*arg) goto bad_value;
         o->camera = arg;
     } else if (strcmp(name, "--width") == 0 || strcmp(name, "--height") == 0) {
         if (!cs_arg_long(arg, &l) || l < 1 || l > 8192) goto bad_value;
@@ -263,8 +267,8 @@ static volatile sig_atomic_t interrupted = 0;
 
 static void on_signal(int sig) { interrupted = sig; }
 
-static int screenshot(cs_view *v, const view_opts *o, const cs_camera *cam, long nsteps,
-                      png_out *out)
+static int screenshot(cs_view *v, const view_opts *o, const cs_camera *cam, int model_cam,
+                      long nsteps, png_out *out)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -285,11 +289,16 @@ static int screenshot(cs_view *v, const view_opts *o, const cs_camera *cam, long
     cs_render_scene s;
     cs_render_scene_init(&s);
     cs_view_fill(v, &s);
+    cs_camera shown = *cam;
+    if (model_cam >= 0) shown = v->cameras[model_cam];
+    cam = &shown;
     unsigned flags = CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES;
     if (o->overlay) cs_overlay_parse(o->overlay, &flags, NULL, 0); /* checked already */
     s.overlay = flags;
+    s.offscreen = 1;
     char err[1024];
-    cs_renderer *r = cs_renderer_create(o->width, o->height, "conesim", 1, err, sizeof err);
+    /* as --video: EGL without a display first, else a hidden window */
+    cs_renderer *r = cs_renderer_create_headless(4, err, sizeof err);
     if (!r) {
         fprintf(stderr, "conesim view: %s\n", err);
         return CS_EXIT_NODISPLAY;
@@ -310,7 +319,7 @@ static int screenshot(cs_view *v, const view_opts *o, const cs_camera *cam, long
     return rc;
 }
 
-static int window(cs_view *v, const view_opts *o, const cs_camera *cam)
+static int window(cs_view *v, const view_opts *o, const cs_camera *cam, int model_cam)
 {
     cs_viewer_options vo;
     cs_viewer_options_init(&vo);
@@ -321,6 +330,7 @@ static int window(cs_view *v, const view_opts *o, const cs_camera *cam)
     vo.title = title;
     vo.timestep = v->replay ? cs_view_replay_dt(v) : v->m->opt.timestep;
     vo.camera = *cam;
+    vo.model_camera = model_cam;
     /* The window shows the HUD unless H hides it; --overlay picks the rest. */
     unsigned flags = CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES;
     if (o->overlay) cs_overlay_parse(o->overlay, &flags, NULL, 0);
@@ -369,7 +379,8 @@ static void sched_hook(void *u, double t, double *ctrl) { cs_ctrl_at(u, t, ctrl)
 
 /* --video: --steps or --duration give the video's length (default 5 s, or the whole
  * recording in replay mode). */
-static int video(cs_view *v, const view_opts *o, const cs_camera *cam, double h)
+static int video(cs_view *v, const view_opts *o, const cs_camera *cam, int model_cam,
+                 double h)
 {
     cs_view_video_opts vo;
     memset(&vo, 0, sizeof vo);
@@ -379,6 +390,8 @@ static int video(cs_view *v, const view_opts *o, const cs_camera *cam, double h)
     vo.fps = o->fps ? o->fps : 30;
     vo.samples = 4;
     vo.camera = *cam;
+    vo.model_camera = model_cam;
+    vo.tracking = !o->camera; /* the default follows what moves */
     vo.overlay = CS_OVERLAY_CONTACTS | CS_OVERLAY_FORCES;
     if (o->overlay) cs_overlay_parse(o->overlay, &vo.overlay, NULL, 0); /* checked already */
     double duration = o->steps >= 0 ? o->steps * h : o->duration >= 0 ? o->duration : 5;
@@ -481,7 +494,24 @@ int cs_view_main(int argc, char **argv)
     }
     cs_camera cam;
     cs_view_camera(&v, &cam);
-    if (o.camera) cs_camera_parse(o.camera, &cam); /* checked while parsing */
+    int model_cam = -1;
+    if (o.camera && strchr(o.camera, ',')) {
+        cs_camera_parse(o.camera, &cam); /* checked while parsing */
+    } else if (o.camera) {
+        long id;
+        model_cam = cs_name2id(m, "camera", o.camera);
+        if (model_cam < 0 && cs_arg_long(o.camera, &id) && id >= -1 && id < m->ncam)
+            model_cam = (int)id;
+        else if (model_cam < 0) {
+            fprintf(stderr, "conesim view: --camera '%s': the scene has no camera of that name "
+                            "or id (%d camera(s)%s", o.camera, m->ncam, m->ncam ? ":" : ")\n");
+            for (int i = 0; i < m->ncam; i++)
+                fprintf(stderr, " %s%s", m->cam_name[i] ? m->cam_name[i] : "(unnamed)",
+                        i + 1 < m->ncam ? "," : ")\n");
+            rc = CS_EXIT_USAGE;
+            goto done;
+        }
+    }
     /* --steps/--duration: how far to go before the screenshot (or before the window
      * opens); in replay mode they count recorded frames and seconds of the recording. */
     double h = o.replay ? cs_view_replay_dt(&v) : m->opt.timestep;
@@ -493,16 +523,16 @@ int cs_view_main(int argc, char **argv)
         goto done;
     }
     if (o.video) {
-        rc = video(&v, &o, &cam, h);
+        rc = video(&v, &o, &cam, model_cam, h);
     } else if (o.screenshot) {
-        rc = screenshot(&v, &o, &cam, n, &out);
+        rc = screenshot(&v, &o, &cam, model_cam, n, &out);
     } else {
         for (long k = 0; k < n && rc == CS_EXIT_OK; k++)
             if (cs_view_step(&v) != 0) {
                 fprintf(stderr, "conesim view: warning: %s\n", v.message);
                 rc = CS_EXIT_DIVERGED;
             }
-        if (rc == CS_EXIT_OK) rc = window(&v, &o, &cam);
+        if (rc == CS_EXIT_OK) rc = window(&v, &o, &cam, model_cam);
     }
     if (o.dump_ctrl && have_view && (rc == CS_EXIT_OK || rc == CS_EXIT_DIVERGED)) {
         int rd = dump_ctrl(o.dump_ctrl, m, d);

@@ -6,12 +6,29 @@
 
 #include "view_adapter.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 /* MuJoCo's viewers show geom groups 0, 1 and 2 by default and hide 3 to 5. */
 #define VISIBLE_GROUPS 3
 
+/* MuJoCo's colour of a geom: its material's rgba, unless the geom's own differs from the
+ * default (0.5, 0.5, 0.5, 1) or it has no material */
+static void geom_color(const cs_model *m, int g, float rgba[4])
+{
+    const double *c = m->geom_rgba + 4 * g;
+    int mat = m->geom_matid ? m->geom_matid[g] : -1;
+    int dflt = c[0] == 0.5 && c[1] == 0.5 && c[2] == 0.5 && c[3] == 1;
+    const double *src = mat >= 0 && dflt ? m->mat_rgba + 4 * mat : c;
+    for (int k = 0; k < 4; k++) rgba[k] = (float)src[k];
+}
+
 static int geom_visible(const cs_model *m, int g)
 {
-    return m->geom_group[g] < VISIBLE_GROUPS && m->geom_rgba[4 * g + 3] > 0;
+    float c[4];
+    geom_color(m, g, c);
+    return m->geom_group[g] < VISIBLE_GROUPS && c[3] > 0;
 }
 
 void cs_view_solver_name(const cs_option *o, char *buf, size_t len)
@@ -127,10 +144,19 @@ int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
     v->fill_pose = calloc(12 * (size_t)m->nbody, sizeof *v->fill_pose);
     v->joints = calloc(m->njnt > 0 ? (size_t)m->njnt : 1, sizeof *v->joints);
     v->actuators = calloc(m->nu > 0 ? (size_t)m->nu : 1, sizeof *v->actuators);
-    if (!v->geoms || !v->contacts || !v->fill_pose || !v->joints || !v->actuators) {
+    v->textures = calloc(m->ntex > 0 ? (size_t)m->ntex : 1, sizeof *v->textures);
+    v->lights = calloc(m->nlight > 0 ? (size_t)m->nlight : 1, sizeof *v->lights);
+    v->subtree_com = calloc(4 * (size_t)m->nbody, sizeof *v->subtree_com);
+    v->cameras = calloc(m->ncam > 0 ? (size_t)m->ncam : 1, sizeof *v->cameras);
+    v->camera_names = calloc(m->ncam > 0 ? (size_t)m->ncam : 1, sizeof *v->camera_names);
+    if (!v->geoms || !v->contacts || !v->fill_pose || !v->joints || !v->actuators ||
+        !v->textures || !v->lights || !v->subtree_com || !v->cameras || !v->camera_names) {
         cs_view_free(v);
         return -1;
     }
+    for (int t = 0; t < m->ntex; t++)
+        v->textures[t] = (cs_render_texture){m->tex_type[t], m->tex_width[t], m->tex_height[t],
+                                             m->tex_data + m->tex_adr[t]};
     cs_view_solver_name(&m->opt, v->solver, sizeof v->solver);
     fix_extent(v);
     remember_poses(v);
@@ -145,6 +171,16 @@ void cs_view_free(cs_view *v)
     free(v->fill_pose);
     free(v->joints);
     free(v->actuators);
+    free(v->textures);
+    free(v->lights);
+    free(v->subtree_com);
+    free(v->cameras);
+    free(v->camera_names);
+    v->cameras = NULL;
+    v->camera_names = NULL;
+    v->textures = NULL;
+    v->lights = NULL;
+    v->subtree_com = NULL;
     v->actuators = NULL;
     v->fill_pose = NULL;
     v->joints = NULL;
@@ -161,8 +197,21 @@ static void fill_geoms(cs_view *v)
         o->type = m->geom_type[g];
         memcpy(o->size, m->geom_size + 3 * g, sizeof o->size);
         o->pose = v->d->geom_xpose[g];
-        for (int k = 0; k < 4; k++) o->rgba[k] = (float)m->geom_rgba[4 * g + k];
+        geom_color(m, g, o->rgba);
         if (m->geom_group[g] >= VISIBLE_GROUPS) o->rgba[3] = 0;
+        int mat = m->geom_matid[g];
+        o->material = mat >= 0;
+        o->texture = NULL;
+        if (mat >= 0) {
+            int t = m->mat_texid[mat];
+            o->texture = t >= 0 ? &v->textures[t] : NULL;
+            o->texrepeat[0] = (float)m->mat_texrepeat[2 * mat];
+            o->texrepeat[1] = (float)m->mat_texrepeat[2 * mat + 1];
+            o->texuniform = m->mat_texuniform[mat];
+            o->specular = (float)m->mat_specular[mat];
+            o->shininess = (float)m->mat_shininess[mat];
+            o->emission = (float)m->mat_emission[mat];
+        }
         o->body = m->geom_body[g];
         int id = m->geom_dataid ? m->geom_dataid[g] : -1;
         if (o->type == CS_GEOM_MESH && id >= 0) {
@@ -177,6 +226,185 @@ static void fill_geoms(cs_view *v)
             o->hull_facevert = h.facevert;
         }
     }
+}
+
+/* subtree centres of mass (MuJoCo's subtree_com) of the current state */
+static void subtree_com(cs_view *v)
+{
+    const cs_model *m = v->m;
+    const cs_data *d = v->d;
+    double *c = v->subtree_com, *mass = v->subtree_com + 3 * m->nbody; /* scratch after it */
+    for (int b = 0; b < m->nbody; b++) {
+        mass[b] = m->body_mass[b];
+        for (int k = 0; k < 3; k++) c[3 * b + k] = m->body_mass[b] * d->xipos[3 * b + k];
+    }
+    for (int b = m->nbody - 1; b > 0; b--) {
+        int p = m->body_parent[b];
+        for (int k = 0; k < 3; k++) c[3 * p + k] += c[3 * b + k];
+        mass[p] += mass[b];
+    }
+    for (int b = 0; b < m->nbody; b++)
+        for (int k = 0; k < 3; k++)
+            c[3 * b + k] = mass[b] > 0 ? c[3 * b + k] / mass[b] : d->xpos[3 * b + k];
+}
+
+/* mj_camlight's pose of a camera (cam 1) or light (cam 0) in the current state: world pos,
+ * and for a camera its frame R (row-major columns x, y, z), for a light its direction */
+static void camlight(const cs_view *v, int cam, int i, double pos[3], double R[9])
+{
+    const cs_model *m = v->m;
+    const cs_data *d = v->d;
+    int b = cam ? m->cam_bodyid[i] : m->light_bodyid[i];
+    int mode = cam ? m->cam_mode[i] : m->light_mode[i];
+    int tb = cam ? m->cam_targetbodyid[i] : m->light_targetbodyid[i];
+    const double *lp = cam ? m->cam_pos + 3 * i : m->light_pos + 3 * i, *X = d->xmat + 9 * b;
+    for (int k = 0; k < 3; k++)
+        pos[k] = d->xpos[3 * b + k] + X[3 * k] * lp[0] + X[3 * k + 1] * lp[1] + X[3 * k + 2] * lp[2];
+    if (cam) {
+        double L[9];
+        cs_quat2mat(L, m->cam_quat + 4 * i);
+        for (int r = 0; r < 3; r++)
+            for (int col = 0; col < 3; col++)
+                R[3 * r + col] = X[3 * r] * L[col] + X[3 * r + 1] * L[3 + col] + X[3 * r + 2] * L[6 + col];
+    } else {
+        const double *ld = m->light_dir + 3 * i;
+        for (int k = 0; k < 3; k++) R[k] = X[3 * k] * ld[0] + X[3 * k + 1] * ld[1] + X[3 * k + 2] * ld[2];
+    }
+    if (mode == 1 || mode == 2) {
+        const double *off = mode == 1 ? (cam ? m->cam_pos0 : m->light_pos0) + 3 * i
+                                      : (cam ? m->cam_poscom0 : m->light_poscom0) + 3 * i;
+        const double *from = mode == 1 ? d->xpos + 3 * b : v->subtree_com + 3 * b;
+        for (int k = 0; k < 3; k++) pos[k] = from[k] + off[k];
+        if (cam) memcpy(R, m->cam_mat0 + 9 * i, 9 * sizeof *R);
+        else memcpy(R, m->light_dir0 + 3 * i, 3 * sizeof *R);
+    } else if ((mode == 3 || mode == 4) && tb >= 0) {
+        const double *t = mode == 3 ? d->xpos + 3 * tb : v->subtree_com + 3 * tb;
+        double z[3] = {pos[0] - t[0], pos[1] - t[1], pos[2] - t[2]};
+        double n = sqrt(z[0] * z[0] + z[1] * z[1] + z[2] * z[2]);
+        if (n < 1e-12) return;
+        for (int k = 0; k < 3; k++) z[k] /= n;
+        if (!cam) {
+            for (int k = 0; k < 3; k++) R[k] = -z[k];
+            return;
+        }
+        /* x orthogonal to z and world up, y completes it (mj_camlight) */
+        double x[3] = {-z[1], z[0], 0}, y[3];
+        double nx = sqrt(x[0] * x[0] + x[1] * x[1]);
+        if (nx < 1e-12) x[0] = 1, x[1] = 0, nx = 1;
+        for (int k = 0; k < 2; k++) x[k] /= nx;
+        y[0] = z[1] * x[2] - z[2] * x[1];
+        y[1] = z[2] * x[0] - z[0] * x[2];
+        y[2] = z[0] * x[1] - z[1] * x[0];
+        for (int k = 0; k < 3; k++) {
+            R[3 * k] = x[k];
+            R[3 * k + 1] = y[k];
+            R[3 * k + 2] = z[k];
+        }
+    }
+}
+
+static void fill_lights(cs_view *v)
+{
+    const cs_model *m = v->m;
+    v->nlight = 0;
+    for (int i = 0; i < m->nlight; i++) {
+        if (!m->light_active[i]) continue;
+        cs_render_light *L = &v->lights[v->nlight++];
+        double dir[9];
+        camlight(v, 0, i, L->pos, dir);
+        double n = sqrt(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+        for (int k = 0; k < 3; k++) {
+            L->dir[k] = n > 0 ? dir[k] / n : (k == 2 ? -1 : 0);
+            L->ambient[k] = (float)m->light_ambient[3 * i + k];
+            L->diffuse[k] = (float)m->light_diffuse[3 * i + k];
+            L->specular[k] = (float)m->light_specular[3 * i + k];
+        }
+        L->directional = m->light_directional[i];
+        L->cutoff = m->light_cutoff[i];
+        L->exponent = m->light_exponent[i];
+    }
+}
+
+static void pose_camera(cs_view *v, int id, cs_camera *c)
+{
+    cs_camera_default(c, v->extent, v->center);
+    camlight(v, 1, id, c->pos, c->mat);
+    c->fixed = 1;
+    c->fovy = v->m->cam_fovy[id];
+    c->distance = v->extent; /* the clipping planes' scale */
+    memcpy(c->lookat, c->pos, sizeof c->lookat);
+}
+
+int cs_view_model_camera(cs_view *v, int id, cs_camera *c)
+{
+    if (id < 0 || id >= v->m->ncam) return -1;
+    subtree_com(v);
+    pose_camera(v, id, c);
+    return 0;
+}
+
+/* the centre of mass of the bodies that move (not welded to the world); the centre of the
+ * scene when none does */
+static void moving_com(cs_view *v, double out[3])
+{
+    const cs_model *m = v->m;
+    double mass = 0;
+    memset(out, 0, 3 * sizeof *out);
+    for (int b = 1; b < m->nbody; b++) {
+        if (m->body_weldid[b] <= 0) continue;
+        for (int k = 0; k < 3; k++) out[k] += m->body_mass[b] * v->d->xipos[3 * b + k];
+        mass += m->body_mass[b];
+    }
+    if (mass > 0 && isfinite(out[0] + out[1] + out[2]))
+        for (int k = 0; k < 3; k++) out[k] /= mass;
+    else
+        memcpy(out, v->center, 3 * sizeof *out);
+}
+
+/* A tilted plane's downhill heading (degrees from +x), or NaN when every plane is level
+ * (within 5 degrees): what slides on it moves that way. */
+static double downhill(const cs_view *v)
+{
+    const cs_model *m = v->m;
+    for (int g = 0; g < m->ngeom; g++) {
+        if (m->geom_type[g] != CS_GEOM_PLANE || !geom_visible(m, g)) continue;
+        const double *R = v->d->geom_xpose[g].mat;
+        double nx = R[2], ny = R[5], nz = R[8];
+        if (nz > cos(5 * M_PI / 180) || nz <= 0) continue;
+        return atan2(ny, nx) * 180 / M_PI;
+    }
+    return NAN;
+}
+
+void cs_view_track_camera(cs_view *v, cs_camera *c)
+{
+    double com[3], t = v->d->time;
+    moving_com(v, com);
+    if (!v->track_started) {
+        /* across a tilted floor (the slope then shows in profile, what slides moves left to
+         * right), else the scene's own azimuth */
+        double a = downhill(v);
+        v->track_azimuth = isnan(a) ? v->azimuth : a + 90;
+        v->track_elevation = fmin(v->elevation, isnan(a) ? -20 : -15);
+        if (v->elevation > -15) v->track_elevation = v->elevation;
+        /* the scene's centre while nothing has moved; afterwards the centre of mass's
+         * displacement carries it along */
+        memcpy(v->track_lookat, v->center, sizeof v->track_lookat);
+        for (int k = 0; k < 3; k++) v->track_com0[k] = com[k];
+        v->track_time = t;
+        v->track_started = 1;
+    }
+    double dt = t - v->track_time, a = dt > 0 ? 1 - exp(-dt / CS_TRACK_LAG) : 0;
+    for (int k = 0; k < 3; k++) {
+        double target = v->center[k] + com[k] - v->track_com0[k];
+        v->track_lookat[k] += a * (target - v->track_lookat[k]);
+    }
+    v->track_time = t;
+    cs_view_camera(v, c);
+    c->azimuth = v->track_azimuth;
+    c->elevation = v->track_elevation;
+    c->distance = CS_TRACK_DISTANCE * v->extent;
+    memcpy(c->lookat, v->track_lookat, sizeof c->lookat);
 }
 
 static int fill_contacts(cs_view *v)
@@ -349,6 +577,20 @@ void cs_view_fill(cs_view *v, cs_render_scene *s)
     s->actuators = v->actuators;
     s->nactuator = m->nu;
     s->ctrl_source = v->ctrl_hook ? v->ctrl_source : NULL;
+    subtree_com(v);
+    fill_lights(v);
+    s->lights = v->lights;
+    s->nlight = v->nlight;
+    for (int i = 0; i < m->ncam; i++) {
+        pose_camera(v, i, &v->cameras[i]);
+        v->camera_names[i] = m->cam_name[i] ? m->cam_name[i] : "(unnamed)";
+    }
+    s->cameras = v->cameras;
+    s->camera_names = v->camera_names;
+    s->ncamera = m->ncam;
+    s->skybox = NULL;
+    for (int t = 0; t < m->ntex && !s->skybox; t++)
+        if (m->tex_type[t] == CS_TEX_SKYBOX) s->skybox = &v->textures[t];
     cs_render_hud *h = &s->hud;
     h->time = d->time;
     h->ncon = d->ncon;

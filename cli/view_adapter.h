@@ -42,6 +42,19 @@ typedef struct {
     double *fill_pose;        /* 12 per body: xpos, xmat at the last fill (the state the
                                * viewer's perturbation anchor refers to) */
 
+    /* the model's visual elements: textures (m->ntex), its lights at the last fill (world
+     * poses), the subtree centres of mass the tracking modes follow (3 per body, then
+     * their masses) */
+    cs_render_texture *textures;
+    cs_render_light *lights;
+    int nlight;
+    double *subtree_com;
+    cs_camera *cameras;       /* the model's cameras (m->ncam) posed at the last fill */
+    const char **camera_names;
+    /* the tracking free camera (cs_view_track_camera): where it looks, smoothed */
+    double track_lookat[3], track_com0[3], track_time, track_azimuth, track_elevation;
+    int track_started;
+
     /* --replay: recorded frames drive the free bodies' poses. */
     const cs_replay *replay;
     int *replay_free;         /* per replay body: the model's free index */
@@ -57,6 +70,19 @@ int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key);
  * elevation */
 void cs_view_camera(const cs_view *v, cs_camera *c);
 void cs_view_free(cs_view *v);
+/* Model camera id (0 .. ncam-1) in the current state, as MuJoCo's mj_camlight poses it
+ * (fixed, track, trackcom, targetbody, targetbodycom): c becomes a fixed camera with the
+ * camera's fovy. Returns 0, or -1 for an id out of range. */
+int cs_view_model_camera(cs_view *v, int id, cs_camera *c);
+/* The camera videos use by default: a free camera CS_TRACK_DISTANCE extents away, looking
+ * at the scene's centre displaced as the moving bodies' centre of mass moves, smoothed (an
+ * exponential lag of CS_TRACK_LAG s of simulated time). It looks across a tilted floor
+ * (perpendicular to its downhill direction, 15 degrees down), else from the scene's azimuth,
+ * at most 20 degrees down. Call once per frame with the data's current state; the first call
+ * (after track_started = 0) starts the follow. */
+#define CS_TRACK_DISTANCE 2.5
+#define CS_TRACK_LAG 0.1
+void cs_view_track_camera(cs_view *v, cs_camera *c);
 
 /* The HUD's solver words: "PGS elliptic, contact soft", "Newton pyramidal, contact
  * coulomb", ... (the coulomb model ignores the solver, but keeps the cone). */

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "headless.h"
@@ -43,6 +45,19 @@ static int advance(cs_view *v, long k, int fps, double t0)
     return 0;
 }
 
+static void progress(long k, long n, const struct timespec *w0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double wall = (double)(now.tv_sec - w0->tv_sec) + 1e-9 * (double)(now.tv_nsec - w0->tv_nsec);
+    double rate = wall > 0 ? k / wall : 0;
+    int w = 30, filled = n ? (int)(w * k / n) : w;
+    fprintf(stderr, "\r[%.*s%*s] %3d%%  frame %ld/%ld  %.1f frames/s  %.0f s left ", filled,
+            "==============================", w - filled, "", n ? (int)(100 * k / n) : 100, k, n,
+            rate, rate > 0 ? (n - k) / rate : 0.0);
+    fflush(stderr);
+}
+
 int cs_view_video(cs_view *v, const cs_view_video_opts *o)
 {
     struct sigaction sa, old_int, old_term;
@@ -77,6 +92,11 @@ int cs_view_video(cs_view *v, const cs_view_video_opts *o)
     double t0 = v->replay ? v->replay->time[0] : 0;
     cs_render_scene s;
     cs_render_scene_init(&s);
+    /* a progress line on a terminal, as run's: frames, rate and time left (wall clock) */
+    int bar = isatty(STDERR_FILENO);
+    struct timespec w0;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    v->track_started = 0;
     for (long k = 0; k < o->nframe; k++) {
         int a = advance(v, k, o->fps, t0);
         if (a < 0 || interrupted) {
@@ -95,7 +115,12 @@ int cs_view_video(cs_view *v, const cs_view_video_opts *o)
         cs_view_fill(v, &s);
         s.overlay = o->overlay;
         s.selected_contact = -1;
-        if (cs_render_offscreen(r, &s, &o->camera, o->width, o->height, rgb, err,
+        s.offscreen = 1;
+        cs_camera cam = o->camera;
+        if (o->model_camera >= 0) cam = v->cameras[o->model_camera];
+        else if (o->tracking) cs_view_track_camera(v, &cam);
+        if (bar && (k % 5 == 0 || k + 1 == o->nframe)) progress(k + 1, o->nframe, &w0);
+        if (cs_render_offscreen(r, &s, &cam, o->width, o->height, rgb, err,
                                sizeof err) != 0) {
             fprintf(stderr, "conesim view: rendering failed: %s\n", err);
             rc = CS_EXIT_NODISPLAY;
@@ -107,6 +132,8 @@ int cs_view_video(cs_view *v, const cs_view_video_opts *o)
             goto done;
         }
     }
+    if (bar) fputc('\n', stderr);
+    bar = 0;
     if (cs_video_frames(vid) == 0) goto done; /* diverged in the first step: no file */
     cs_video *done_vid = vid;
     vid = NULL;

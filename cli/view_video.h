@@ -10,7 +10,9 @@ typedef struct {
     long nframe;            /* frames k = 0 .. nframe-1 at k / fps seconds from the start */
     int samples;            /* multisampling of the frames */
     unsigned overlay;
-    cs_camera camera;
+    cs_camera camera;       /* the free camera (when model_camera is -1 and not tracking) */
+    int model_camera;       /* >= 0: the scene's camera of that id, posed each frame */
+    int tracking;           /* 1: cs_view_track_camera each frame (the default) */
 } cs_view_video_opts;
 
 /* Frames in a video of `duration` seconds at fps: round(duration * fps), at least 1

@@ -18,6 +18,7 @@ void cs_camera_default(cs_camera *c, double extent, const double center[3])
     for (int i = 0; i < 3; i++)
         c->lookat[i] = center ? center[i] : 0;
     c->fovy = 45;
+    c->fixed = 0;
 }
 
 int cs_camera_parse(const char *s, cs_camera *c)
@@ -51,6 +52,20 @@ int cs_camera_parse(const char *s, cs_camera *c)
 void cs_camera_frame(const cs_camera *c, double eye[3], double fwd[3], double up[3],
                      double right[3])
 {
+    if (c->fixed) {
+        const double *m = c->mat;
+        for (int i = 0; i < 3; i++) {
+            if (eye)
+                eye[i] = c->pos[i];
+            if (fwd)
+                fwd[i] = -m[3 * i + 2];
+            if (up)
+                up[i] = m[3 * i + 1];
+            if (right)
+                right[i] = m[3 * i];
+        }
+        return;
+    }
     double ca = cos(c->azimuth * DEG), sa = sin(c->azimuth * DEG);
     double ce = cos(c->elevation * DEG), se = sin(c->elevation * DEG);
     double f[3] = {ce * ca, ce * sa, se};
@@ -110,6 +125,8 @@ void cs_camera_proj_matrix(const cs_camera *c, double aspect, double znear, doub
 
 void cs_camera_orbit(cs_camera *c, double dx, double dy)
 {
+    if (c->fixed)
+        return;
     c->azimuth -= dx * 180;
     c->elevation -= dy * 180;
     c->azimuth = fmod(c->azimuth, 360);
@@ -121,6 +138,8 @@ void cs_camera_orbit(cs_camera *c, double dx, double dy)
 
 void cs_camera_pan(cs_camera *c, double dx, double dy)
 {
+    if (c->fixed)
+        return;
     double u[3], r[3];
     cs_camera_frame(c, NULL, NULL, u, r);
     /* World size of one window height at the lookat depth. */
@@ -131,6 +150,8 @@ void cs_camera_pan(cs_camera *c, double dx, double dy)
 
 void cs_camera_zoom(cs_camera *c, double dy)
 {
+    if (c->fixed)
+        return;
     c->distance *= exp(-0.15 * dy);
     if (c->distance < 1e-4)
         c->distance = 1e-4;

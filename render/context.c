@@ -22,11 +22,37 @@ static const char *mesh_vs =
     "  gl_Position = u_viewproj * w;\n"
     "}\n";
 
-/* Lighting: a key light from above and a headlight, MuJoCo-like, matte: ambient + diffuse
- * peak at 1 so a lit face shows its own colour, not white; a faint specular on solids only
- * (a sphere still reads as round), none on planes (a floor under a light would glare).
- * The plane draws its grid procedurally, lines darker than the floor, with
- * derivative-based antialiasing, faded where lines get denser than pixels. */
+/* A cube texture's colour in direction d: faces +x -x +y -y +z -z as GL's cube maps lay
+ * them out, stacked in one 2D texture (6 faces) or one face for all. */
+#define CUBE_GLSL \
+    "vec3 cubetex(sampler2D t, vec3 d, int nface) {\n" \
+    "  vec3 a = abs(d); float ma; vec2 sc; int f;\n" \
+    "  if (a.x >= a.y && a.x >= a.z) { f = d.x > 0.0 ? 0 : 1; ma = a.x;\n" \
+    "    sc = d.x > 0.0 ? vec2(-d.z, -d.y) : vec2(d.z, -d.y); }\n" \
+    "  else if (a.y >= a.z) { f = d.y > 0.0 ? 2 : 3; ma = a.y;\n" \
+    "    sc = d.y > 0.0 ? vec2(d.x, d.z) : vec2(d.x, -d.z); }\n" \
+    "  else { f = d.z > 0.0 ? 4 : 5; ma = a.z; sc = d.z > 0.0 ? vec2(d.x, -d.y) : vec2(-d.x, -d.y); }\n" \
+    "  vec2 st = 0.5 * (sc / max(ma, 1e-9) + 1.0);\n" \
+    "  float w = float(textureSize(t, 0).x);\n" \
+    "  st = clamp(st, vec2(0.5 / w), vec2(1.0 - 0.5 / w));\n" \
+    "  if (nface == 6) st.y = (float(f) + st.y) / 6.0;\n" \
+    "  return textureLod(t, st, 0.0).rgb;\n" \
+    "}\n"
+
+/* Lighting without the model's lights: a key light from above and a headlight, matte:
+ * ambient + diffuse peak at 1 so a lit face shows its own colour, not white; a faint
+ * specular on solids only (a sphere still reads as round), none on planes (a floor under a
+ * light would glare). With the model's lights: MuJoCo's fixed-function model, its headlight
+ * (ambient 0.1, diffuse 0.4, specular 0.5) plus each light's ambient, diffuse (spots: cutoff
+ * and exponent) and specular x the material's specular, shininess x 128, emission; scaled
+ * by u_lnorm so that a face the brightest light and the headlight meet head-on shows its own
+ * colour rather than white (MuJoCo's sums saturate a light floor), and no specular on planes,
+ * as above.
+ * Textures multiply the colour: planes by MuJoCo's texture coordinates (texrepeat across
+ * the plane, or per 2 m with texuniform and on infinite planes), other geoms by the face
+ * their point lies on; cube textures by direction. The plane draws its grid procedurally
+ * when it has no texture, lines darker than the floor, with derivative-based antialiasing,
+ * faded where lines get denser than pixels. */
 static const char *mesh_fs =
     "#version 330 core\n"
     "in vec3 v_world, v_normal, v_local;\n"
@@ -35,14 +61,33 @@ static const char *mesh_fs =
     "uniform int u_mode;\n"
     "uniform vec3 u_grid;\n" /* spacing, local scale x, y */
     "uniform float u_emit;\n"
+    "uniform int u_texmode;\n" /* 0 none, 1 plane coordinates, 2 box faces, 3 cube */
+    "uniform sampler2D u_tex;\n"
+    "uniform vec2 u_uvscale, u_uvoff;\n"
+    "uniform vec3 u_size;\n"
+    "uniform int u_nface;\n"
+    "uniform vec4 u_mat;\n" /* specular, shininess, emission, 1 = a material */
+    "uniform int u_nlight;\n"
+    "uniform vec3 u_lpos[8], u_ldir[8], u_lamb[8], u_ldif[8], u_lspec[8], u_lcut[8];\n"
+    "uniform float u_lnorm;\n"
     "out vec4 o_color;\n"
+    CUBE_GLSL
     "void main() {\n"
     "  if (u_mode == 1) { o_color = u_color; return; }\n"
     "  vec3 n = normalize(v_normal);\n"
     "  vec3 v = normalize(u_eye - v_world);\n"
     "  if (dot(n, v) < 0.0) n = -n;\n"
-    "  vec3 key = normalize(vec3(0.3, 0.5, 1.0));\n"
     "  vec3 base = u_color.rgb;\n"
+    "  if (u_texmode == 1) {\n"
+    "    base *= texture(u_tex, (v_local * u_size).xy * u_uvscale + u_uvoff).rgb;\n"
+    "  } else if (u_texmode == 2) {\n"
+    "    vec3 a = abs(v_local); vec2 uv;\n"
+    "    if (a.x >= a.y && a.x >= a.z) uv = v_local.yz; else if (a.y >= a.z) uv = v_local.xz;\n"
+    "    else uv = v_local.xy;\n"
+    "    base *= texture(u_tex, (0.5 * uv + 0.5) * u_uvscale).rgb;\n"
+    "  } else if (u_texmode == 3) {\n"
+    "    base *= cubetex(u_tex, v_local, u_nface);\n"
+    "  }\n"
     "  float ks = 0.06;\n"
     "  if (u_mode == 2) {\n"
     "    vec2 p = v_local.xy * u_grid.yz / u_grid.x;\n"
@@ -53,26 +98,62 @@ static const char *mesh_fs =
     "    base = mix(base, base * 0.72, line * fade);\n"
     "    ks = 0.0;\n"
     "  }\n"
+    "  if (u_texmode == 1) ks = 0.0;\n"
+    "  if (u_nlight > 0) {\n"
+    "    float spec = u_mat.w > 0.0 ? u_mat.x : 0.5, shin = 128.0 * (u_mat.w > 0.0 ? u_mat.y : 0.5);\n"
+    "    if (ks == 0.0) spec = 0.0;\n"
+    "    float nv = max(dot(n, v), 0.0);\n"
+    "    vec3 c = base * (0.1 + 0.4 * nv) + vec3(0.5 * spec * pow(nv, max(shin, 1.0)));\n"
+    "    for (int i = 0; i < u_nlight; i++) {\n"
+    "      vec3 l; float att = 1.0;\n"
+    "      if (u_lcut[i].z > 0.5) l = -u_ldir[i];\n"
+    "      else {\n"
+    "        l = normalize(u_lpos[i] - v_world);\n"
+    "        float cs = dot(-l, u_ldir[i]);\n"
+    "        att = u_lcut[i].x <= -0.999 ? 1.0 : cs >= u_lcut[i].x ? pow(max(cs, 1e-6), u_lcut[i].y) : 0.0;\n"
+    "      }\n"
+    "      float nl = max(dot(n, l), 0.0);\n"
+    "      float sp = nl > 0.0 ? pow(max(dot(n, normalize(l + v)), 0.0), max(shin, 1.0)) : 0.0;\n"
+    "      c += base * u_lamb[i] + att * (base * u_ldif[i] * nl + u_lspec[i] * spec * sp);\n"
+    "    }\n"
+    "    c = c * u_lnorm + base * (u_mat.z + u_emit);\n"
+    "    o_color = vec4(min(c, vec3(1.0)), u_color.a);\n"
+    "    return;\n"
+    "  }\n"
+    "  vec3 key = normalize(vec3(0.3, 0.5, 1.0));\n"
     "  float diff = 0.5 * max(dot(n, key), 0.0) + 0.22 * max(dot(n, v), 0.0);\n"
     "  float spec = ks * pow(max(dot(n, normalize(key + v)), 0.0), 30.0);\n"
-    "  vec3 c = base * (0.3 + diff + u_emit) + vec3(spec);\n"
+    "  vec3 c = base * (0.3 + diff + u_emit + u_mat.z) + vec3(spec);\n"
     "  o_color = vec4(min(c, vec3(1.0)), u_color.a);\n"
     "}\n";
 
 static const char *sky_vs =
     "#version 330 core\n"
     "out float v_t;\n"
+    "out vec2 v_p;\n"
     "void main() {\n"
     "  vec2 p = vec2((gl_VertexID == 1) ? 3.0 : -1.0, (gl_VertexID == 2) ? 3.0 : -1.0);\n"
     "  v_t = 0.5 * (p.y + 1.0);\n"
+    "  v_p = p;\n"
     "  gl_Position = vec4(p, 0.9999, 1.0);\n"
     "}\n";
 
+/* The model's skybox by view direction (world z up, MuJoCo's "up" face), else a gradient */
 static const char *sky_fs =
     "#version 330 core\n"
     "in float v_t;\n"
+    "in vec2 v_p;\n"
+    "uniform int u_mode, u_nface;\n"
+    "uniform vec3 u_cf, u_cr, u_cu;\n"
+    "uniform sampler2D u_tex;\n"
     "out vec4 o_color;\n"
+    CUBE_GLSL
     "void main() {\n"
+    "  if (u_mode == 1) {\n"
+    "    vec3 d = normalize(u_cf + v_p.x * u_cr + v_p.y * u_cu);\n"
+    "    o_color = vec4(cubetex(u_tex, vec3(d.x, d.z, -d.y), u_nface), 1.0);\n"
+    "    return;\n"
+    "  }\n"
     "  vec3 bottom = vec3(0.78, 0.84, 0.90), top = vec3(0.28, 0.42, 0.62);\n"
     "  o_color = vec4(mix(bottom, top, clamp(v_t, 0.0, 1.0)), 1.0);\n"
     "}\n";
@@ -232,6 +313,27 @@ cs_renderer *cs_gl_setup(cs_renderer *r, char *err, size_t errlen)
     r->u_mode = glGetUniformLocation(p, "u_mode");
     r->u_grid = glGetUniformLocation(p, "u_grid");
     r->u_emit = glGetUniformLocation(p, "u_emit");
+    r->u_texmode = glGetUniformLocation(p, "u_texmode");
+    r->u_tex = glGetUniformLocation(p, "u_tex");
+    r->u_uvscale = glGetUniformLocation(p, "u_uvscale");
+    r->u_uvoff = glGetUniformLocation(p, "u_uvoff");
+    r->u_size = glGetUniformLocation(p, "u_size");
+    r->u_nface = glGetUniformLocation(p, "u_nface");
+    r->u_mat = glGetUniformLocation(p, "u_mat");
+    r->u_nlight = glGetUniformLocation(p, "u_nlight");
+    r->u_lpos = glGetUniformLocation(p, "u_lpos");
+    r->u_ldir = glGetUniformLocation(p, "u_ldir");
+    r->u_lamb = glGetUniformLocation(p, "u_lamb");
+    r->u_ldif = glGetUniformLocation(p, "u_ldif");
+    r->u_lspec = glGetUniformLocation(p, "u_lspec");
+    r->u_lcut = glGetUniformLocation(p, "u_lcut");
+    r->u_lnorm = glGetUniformLocation(p, "u_lnorm");
+    r->us_cf = glGetUniformLocation(r->prog_sky, "u_cf");
+    r->us_cr = glGetUniformLocation(r->prog_sky, "u_cr");
+    r->us_cu = glGetUniformLocation(r->prog_sky, "u_cu");
+    r->us_tex = glGetUniformLocation(r->prog_sky, "u_tex");
+    r->us_mode = glGetUniformLocation(r->prog_sky, "u_mode");
+    r->us_nface = glGetUniformLocation(r->prog_sky, "u_nface");
     r->u2_viewport = glGetUniformLocation(r->prog_2d, "u_viewport");
     r->ub_viewproj = glGetUniformLocation(r->prog_batch, "u_viewproj");
     cs_gl_build_meshes(r);
@@ -281,6 +383,8 @@ void cs_renderer_destroy(cs_renderer *r)
     glDeleteBuffers(1, &r->vbo_batch);
     for (int i = 0; i < TPL_COUNT; i++)
         free(r->tpl[i].v);
+    for (int i = 0; i < r->ntexcache; i++)
+        glDeleteTextures(1, &r->texcache[i].id);
     free(r->batch);
     glDeleteVertexArrays(1, &r->vao_2d);
     glDeleteBuffers(1, &r->vbo_2d);

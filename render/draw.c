@@ -105,6 +105,98 @@ static void draw_user_mesh(cs_renderer *r, const cs_render_geom *g, double exten
     glUseProgram(r->prog_mesh);
 }
 
+GLuint cs_gl_texture(cs_renderer *r, const cs_render_texture *t)
+{
+    for (int i = 0; i < r->ntexcache; i++)
+        if (r->texcache[i].texel == t->texel && r->texcache[i].w == t->width &&
+            r->texcache[i].h == t->height)
+            return r->texcache[i].id;
+    int n = (int)(sizeof r->texcache / sizeof r->texcache[0]);
+    if (r->ntexcache == n || t->width < 1 || t->height < 1 || !t->texel)
+        return 0;
+    size_t np = (size_t)t->width * t->height;
+    unsigned char *rgb = malloc(3 * np);
+    if (!rgb)
+        return 0;
+    for (size_t k = 0; k < np; k++) {
+        rgb[3 * k] = (unsigned char)(t->texel[k] >> 16);
+        rgb[3 * k + 1] = (unsigned char)(t->texel[k] >> 8);
+        rgb[3 * k + 2] = (unsigned char)t->texel[k];
+    }
+    GLuint id;
+    glGenTextures(1, &id);
+    glBindTexture(GL_TEXTURE_2D, id);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB8, t->width, t->height, 0, GL_RGB, GL_UNSIGNED_BYTE,
+                 rgb);
+    free(rgb);
+    if (t->type == CS_TEX_2D) {
+        /* repeated across planes: mipmaps keep far checkers from shimmering */
+        glGenerateMipmap(GL_TEXTURE_2D);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    } else {
+        /* faces stacked in one image: sampled within a face, never across */
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    }
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    r->texcache[r->ntexcache].texel = t->texel;
+    r->texcache[r->ntexcache].w = t->width;
+    r->texcache[r->ntexcache].h = t->height;
+    r->texcache[r->ntexcache++].id = id;
+    return id;
+}
+
+/* The geom's material and texture uniforms; plane_size (sx, sy as drawn, and whether
+ * each is infinite) gives a plane MuJoCo's texture coordinates. */
+static void set_material(cs_renderer *r, const cs_render_geom *g, const double plane[4])
+{
+    glUniform4f(r->u_mat, g->specular, g->shininess, g->emission, g->material ? 1.0f : 0.0f);
+    const cs_render_texture *t = g->texture;
+    GLuint id = t && !r->shadow ? cs_gl_texture(r, t) : 0;
+    if (!id) {
+        glUniform1i(r->u_texmode, 0);
+        return;
+    }
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, id);
+    double scl[2] = {g->texrepeat[0], g->texrepeat[1]};
+    if (t->type != CS_TEX_2D) {
+        glUniform1i(r->u_texmode, 3);
+        glUniform1i(r->u_nface, t->height == 6 * t->width ? 6 : 1);
+    } else if (plane) {
+        /* MuJoCo's plane: u from 0 to texrepeat across a finite side (times its half size
+         * with texuniform), 0.5 texrepeat per metre on an infinite one, v downwards */
+        double sc[2], off[2];
+        for (int k = 0; k < 2; k++) {
+            double half = plane[k], rep = scl[k] > 0 ? scl[k] : 1;
+            if (plane[2 + k] == 0) {
+                if (g->texuniform) rep *= half;
+                sc[k] = rep / (2 * half);
+                off[k] = rep / 2;
+            } else {
+                sc[k] = 0.5 * scl[k];
+                off[k] = -0.5;
+            }
+        }
+        glUniform1i(r->u_texmode, 1);
+        glUniform2f(r->u_uvscale, (float)sc[0], (float)-sc[1]);
+        glUniform2f(r->u_uvoff, (float)off[0], (float)off[1]);
+        glUniform3f(r->u_size, (float)plane[0], (float)plane[1], 1.0f);
+    } else {
+        double rep0 = scl[0] > 0 ? scl[0] : 1, rep1 = scl[1] > 0 ? scl[1] : 1;
+        if (g->texuniform) {
+            rep0 *= g->size[0] > 0 ? g->size[0] : 1;
+            rep1 *= g->size[1] > 0 ? g->size[1] : 1;
+        }
+        glUniform1i(r->u_texmode, 2);
+        glUniform2f(r->u_uvscale, (float)rep0, (float)rep1);
+    }
+}
+
 static void draw_geom(cs_renderer *r, const cs_render_geom *g, double extent, int selected,
                       int wire)
 {
@@ -113,6 +205,8 @@ static void draw_geom(cs_renderer *r, const cs_render_geom *g, double extent, in
     const float *c = g->rgba;
     if (wire && g->type != CS_GEOM_PLANE)
         glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    if (g->type != CS_GEOM_PLANE)
+        set_material(r, g, NULL);
     switch (g->type) {
     case CS_GEOM_PLANE: {
         /* Infinite planes (size 0) are drawn out to where the far plane would clip them. */
@@ -121,7 +215,11 @@ static void draw_geom(cs_renderer *r, const cs_render_geom *g, double extent, in
         double spacing = sz[2] > 0 ? sz[2] : (sz[0] > 0 ? sz[0] / 10 : extent / 4);
         double s[3] = {sx, sy, 1};
         glUniform3f(r->u_grid, (float)spacing, (float)sx, (float)sy);
-        cs_gl_draw_mesh(r, MESH_QUAD, rot, pos, s, c, SHADE_GRID, emit);
+        double pl[4] = {sx, sy, sz[0] > 0 ? 0 : 1, sz[1] > 0 ? 0 : 1};
+        set_material(r, g, pl);
+        /* a textured plane shows its texture, not the grid */
+        cs_gl_draw_mesh(r, MESH_QUAD, rot, pos, s, c,
+                        g->texture && !r->shadow ? SHADE_LIT : SHADE_GRID, emit);
         break;
     }
     case CS_GEOM_SPHERE: {
@@ -237,6 +335,19 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
     /* Sky: drawn first, no depth writes. */
     glDisable(GL_DEPTH_TEST);
     glUseProgram(r->prog_sky);
+    GLuint sky = s->skybox ? cs_gl_texture(r, s->skybox) : 0;
+    glUniform1i(r->us_mode, sky != 0);
+    if (sky) {
+        double f[3], u[3], rt[3];
+        cs_camera_frame(cam, NULL, f, u, rt);
+        double t = tan(0.5 * cam->fovy * 3.14159265358979323846 / 180), a = (double)w / h;
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, sky);
+        glUniform1i(r->us_nface, s->skybox->height == 6 * s->skybox->width ? 6 : 1);
+        glUniform3f(r->us_cf, (float)f[0], (float)f[1], (float)f[2]);
+        glUniform3f(r->us_cr, (float)(rt[0] * t * a), (float)(rt[1] * t * a), (float)(rt[2] * t * a));
+        glUniform3f(r->us_cu, (float)(u[0] * t), (float)(u[1] * t), (float)(u[2] * t));
+    }
     glBindVertexArray(r->vao_empty);
     glDrawArrays(GL_TRIANGLES, 0, 3);
 
@@ -253,6 +364,42 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
     glUseProgram(r->prog_mesh);
     glUniformMatrix4fv(r->u_viewproj, 1, GL_FALSE, r->viewproj);
     glUniform3f(r->u_eye, (float)r->eye[0], (float)r->eye[1], (float)r->eye[2]);
+    /* the model's lights (MuJoCo draws at most 8) */
+    int nl = s->nlight < 8 ? s->nlight : 8;
+    float lp[8][3], ld[8][3], la[8][3], lf[8][3], ls[8][3], lc[8][3];
+    for (int i = 0; i < nl; i++) {
+        const cs_render_light *L = &s->lights[i];
+        for (int k = 0; k < 3; k++) {
+            lp[i][k] = (float)L->pos[k];
+            ld[i][k] = (float)L->dir[k];
+            la[i][k] = L->ambient[k];
+            lf[i][k] = L->diffuse[k];
+            ls[i][k] = L->specular[k];
+        }
+        lc[i][0] = (float)cos(L->cutoff * 3.14159265358979323846 / 180);
+        lc[i][1] = (float)L->exponent;
+        lc[i][2] = (float)L->directional;
+    }
+    /* the headlight's 0.5 plus the brightest light's ambient and diffuse (its brightest
+     * channel): a face that light meets head-on shows its own colour */
+    double brightest = 0;
+    for (int i = 0; i < nl; i++) {
+        const cs_render_light *L = &s->lights[i];
+        brightest = fmax(brightest, fmax(L->ambient[0], fmax(L->ambient[1], L->ambient[2])) +
+                                        fmax(L->diffuse[0], fmax(L->diffuse[1], L->diffuse[2])));
+    }
+    double total = 0.5 + brightest;
+    glUniform1f(r->u_lnorm, (float)(1 / fmax(1, total)));
+    glUniform1i(r->u_nlight, nl);
+    if (nl) {
+        glUniform3fv(r->u_lpos, nl, lp[0]);
+        glUniform3fv(r->u_ldir, nl, ld[0]);
+        glUniform3fv(r->u_lamb, nl, la[0]);
+        glUniform3fv(r->u_ldif, nl, lf[0]);
+        glUniform3fv(r->u_lspec, nl, ls[0]);
+        glUniform3fv(r->u_lcut, nl, lc[0]);
+    }
+    r->lit_by_model = nl > 0;
     int wire = (s->overlay & CS_OVERLAY_WIREFRAME) != 0;
     /* Opaque first, then shadows, then the translucent ones blended without depth writes. */
     for (int pass = 0; pass < 2; pass++) {

@@ -328,15 +328,18 @@ void cs_gl_hud(cs_renderer *r, const cs_render_scene *s, int w, int h)
         }
         if (s->overlay & CS_OVERLAY_JOINTS)
             joint_lines(&l, s);
+        if (d->camera)
+            addf(&l, "camera %s  ({ } next, previous; free camera after the last)", d->camera);
         if (d->message)
             addf(&l, "%s", d->message);
         panel(r, &l, 4 * scale, 4 * scale, scale, 0, w, h);
+        /* the keys are the window's: a picture or a video has none */
         lines keys = {.n = 0};
         addf(&keys, "Space run/pause  Right step  Backspace reset  +/- speed  M contact model");
         addf(&keys, "C contacts  F forces  K cone  R frames  J joints  W wire  [ ] contact");
-        addf(&keys, "Tab control panel  0 controls to 0");
+        addf(&keys, "Tab control panel  0 controls to 0  { } model cameras");
         addf(&keys, "drag: left orbit  right pan  ctrl perturb  dbl-click select");
-        if (w >= 640)
+        if (w >= 640 && !s->offscreen)
             panel(r, &keys, 4 * scale, 4 * scale, scale, 1, w, h);
     }
     if (s->overlay & CS_OVERLAY_FORCES)

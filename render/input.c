@@ -68,10 +68,10 @@ static cs_action map_key(const cs_input_event *ev)
         return act(CS_ACT_TOGGLE_JOINTS);
     case GLFW_KEY_M:
         return act(CS_ACT_TOGGLE_CONTACT_MODEL);
-    case GLFW_KEY_RIGHT_BRACKET:
-        return act(CS_ACT_NEXT_CONTACT);
+    case GLFW_KEY_RIGHT_BRACKET: /* with Shift ('}'): the model's cameras */
+        return act(ev->mods & GLFW_MOD_SHIFT ? CS_ACT_NEXT_CAMERA : CS_ACT_NEXT_CONTACT);
     case GLFW_KEY_LEFT_BRACKET:
-        return act(CS_ACT_PREV_CONTACT);
+        return act(ev->mods & GLFW_MOD_SHIFT ? CS_ACT_PREV_CAMERA : CS_ACT_PREV_CONTACT);
     case GLFW_KEY_TAB: /* MuJoCo's simulate: Tab and Shift+Tab toggle its side panels */
         return act(CS_ACT_TOGGLE_CONTROLS);
     case GLFW_KEY_0:

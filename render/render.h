@@ -14,12 +14,40 @@
 
 /* ---------------------------------------------------------------- scene */
 
+/* A texture (MJCF <texture>): texels 0xRRGGBB, rows top first; cube and skybox textures
+ * hold their faces +x -x +y -y +z -z one under the other (height = 6 x width) or one face
+ * for all (height = width). The renderer keeps its GL copy by the texel pointer: the
+ * array must not change while it is in use (the model's). */
+typedef struct {
+    int type;           /* CS_TEX_2D, CS_TEX_CUBE, CS_TEX_SKYBOX (MuJoCo's mjtTexture) */
+    int width, height;
+    const int *texel;
+} cs_render_texture;
+enum { CS_TEX_2D = 0, CS_TEX_CUBE = 1, CS_TEX_SKYBOX = 2 };
+
+/* A light (MJCF <light>, world pose now). With none in the scene the renderer lights it
+ * with its own key light and headlight. */
+typedef struct {
+    double pos[3], dir[3];  /* world; dir unit */
+    int directional;
+    float ambient[3], diffuse[3], specular[3];
+    double cutoff, exponent; /* spot: degrees, falloff */
+} cs_render_light;
+
 typedef struct {
     int type;           /* cs_geom_type */
     double size[3];     /* MuJoCo's geom/@size meanings (see collision/geom.h) */
     cs_pose pose;       /* world pose */
     float rgba[4];      /* alpha < 1 is drawn blended after the opaque geoms */
     int body;           /* body id (MuJoCo's numbering, world = 0): picking reports it */
+    /* material (MJCF): texture (NULL: none) multiplied by rgba, repeated texrepeat times
+     * (texuniform: per metre), specular and shininess in [0, 1], emission (x rgba) */
+    const cs_render_texture *texture;
+    float texrepeat[2];
+    int texuniform;
+    float specular, shininess, emission;
+    int material;       /* 1: specular, shininess, emission are the material's (else the
+                         * renderer's matte look) */
     /* CS_GEOM_MESH: triangles (3 vertex indices each) over vertices in the geom frame, and
      * the convex hull's faces (polygons over hull vertices) for wireframe mode; NULL for
      * the primitives. The arrays belong to the caller (the model). */
@@ -101,6 +129,7 @@ typedef struct {
     double body_pos[3];     /* its position and linear velocity, world */
     double body_vel[3];
     const char *message;    /* one extra line, e.g. a warning (NULL = none) */
+    const char *camera;     /* the model camera looked through (NULL = the free camera) */
 } cs_render_hud;
 
 typedef struct {
@@ -122,6 +151,13 @@ typedef struct {
     int nactuator;
     const char *ctrl_source;    /* non-NULL: the schedule driving controls (e.g. "--ctrl
                                  * lift.csv"), named on the panel */
+    const cs_render_light *lights;  /* the model's active lights (at most 8 are used) */
+    int nlight;
+    const cs_render_texture *skybox; /* NULL: the renderer's own sky gradient */
+    int offscreen;              /* 1: a picture, not the window (the HUD leaves out the keys) */
+    const struct cs_camera *cameras; /* the model's cameras posed for this state (fixed) */
+    const char *const *camera_names;
+    int ncamera;
 } cs_render_scene;
 
 /* Colours the overlays use (unlit, so a pixel shows exactly these). */
@@ -170,10 +206,15 @@ int cs_joint_at_limit(const cs_render_joint *j);
 
 /* MuJoCo's free camera: looks at `lookat` from `distance`, azimuth about world z from +x,
  * elevation from the horizontal (negative = looking down), degrees. */
-typedef struct {
+typedef struct cs_camera {
     double azimuth, elevation, distance;
     double lookat[3];
     double fovy;            /* vertical field of view, degrees (MuJoCo's default 45) */
+    /* fixed = 1: a model camera at pos with frame mat (row-major; columns x right, y up,
+     * z backwards: it looks along -z, MuJoCo's cam_xmat); the mouse does not move it,
+     * distance only sets the clipping planes */
+    int fixed;
+    double pos[3], mat[9];
 } cs_camera;
 
 /* MuJoCo's default free camera for a model of the given extent and centre:
@@ -267,7 +308,9 @@ typedef enum {
     CS_ACT_PERTURB_MOVE,    /* Ctrl+left drag: x, y */
     CS_ACT_PERTURB_END,     /* release */
     CS_ACT_TOGGLE_CONTROLS, /* Tab: the control panel */
-    CS_ACT_CLEAR_CONTROLS   /* 0 (or keypad 0): every control to 0 */
+    CS_ACT_CLEAR_CONTROLS,  /* 0 (or keypad 0): every control to 0 */
+    CS_ACT_NEXT_CAMERA,     /* } (Shift+]): the next of the model's cameras, then the free one */
+    CS_ACT_PREV_CAMERA      /* { (Shift+[) */
 } cs_action_kind;
 
 typedef struct {
@@ -346,6 +389,7 @@ typedef struct {
     int ctrl_pending;
     double ctrl_pending_value;
     int ctrl_clear_request;
+    int model_camera;       /* -1: the free camera; else the scene's camera looked through */
 } cs_viewer_state;
 
 void cs_viewer_state_init(cs_viewer_state *v, const cs_camera *cam, unsigned overlay);
@@ -455,6 +499,7 @@ typedef struct {
     double max_step_time;   /* wall seconds of stepping a frame may spend (default 1/30) */
     int samples;            /* window multisampling; -1 (default) = 4, or 0 on software GL
                              * (llvmpipe), where it would cost ~3x the frame time */
+    int model_camera;       /* -1 (default): the free camera; else a scene camera's index */
 } cs_viewer_options;
 
 void cs_viewer_options_init(cs_viewer_options *o);

@@ -36,6 +36,10 @@ struct cs_renderer {
     GLuint prog_mesh, prog_sky, prog_2d;
     /* mesh program uniforms */
     GLint u_model, u_viewproj, u_normal, u_color, u_eye, u_mode, u_grid, u_emit;
+    /* materials, textures and the model's lights (mesh program); the sky's texture */
+    GLint u_texmode, u_tex, u_uvscale, u_uvoff, u_size, u_nface, u_mat, u_nlight;
+    GLint u_lpos, u_ldir, u_lamb, u_ldif, u_lspec, u_lcut, u_lnorm;
+    GLint us_cf, us_cr, us_cu, us_tex, us_mode, us_nface;
     GLint u2_viewport;
     cs_mesh mesh[MESH_COUNT];
     GLuint vao_empty;           /* the sky's attribute-less triangle */
@@ -54,6 +58,10 @@ struct cs_renderer {
     float *batch;               /* x y z r g b per vertex, world coordinates */
     size_t nbatch, cap_batch;
     int shadow;                 /* drawing a shadow: shadow_mat pre-multiplies, flat colour */
+    /* GL copies of the scene's textures, by texel pointer (the model's arrays) */
+    struct { const int *texel; int w, h; GLuint id; } texcache[32];
+    int ntexcache;
+    int lit_by_model;           /* this frame has the model's lights */
     float shadow_mat[16];
 };
 
@@ -85,6 +93,9 @@ void cs_gl_batch_flush(cs_renderer *r);
 /* One triangle in one colour into the same batch. */
 void cs_gl_triangle(cs_renderer *r, const double a[3], const double b[3], const double c[3],
                     const float rgb[3]);
+
+/* draw.c: the GL texture of t (uploaded on first use), 0 when the cache is full */
+GLuint cs_gl_texture(cs_renderer *r, const cs_render_texture *t);
 
 /* overlay.c */
 double cs_scene_extent(const cs_render_scene *s);

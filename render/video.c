@@ -102,13 +102,23 @@ cs_video *cs_video_open(const char *path, int w, int h, int fps, char *err, size
     umask(um);
     fchmod(fd, 0666 & ~um);
     close(fd);
-    /* libx264 prints its settings at the default level: keep errors only. */
+    /* libx264 prints its settings at the default level, and muxers print their complaints:
+     * every failure comes back as this function's message instead */
     if (av_log_get_level() == AV_LOG_INFO)
-        av_log_set_level(AV_LOG_ERROR);
+        av_log_set_level(AV_LOG_QUIET);
 
     const AVOutputFormat *of = av_guess_format(NULL, path, NULL);
     if (!of || of->video_codec == AV_CODEC_ID_NONE)
         of = av_guess_format("mp4", NULL, NULL);
+    if (of && avformat_query_codec(of, AV_CODEC_ID_H264, FF_COMPLIANCE_NORMAL) != 1) {
+        snprintf(err, errlen, "%s: the %s container cannot hold H.264 video (name the file "
+                              ".mp4 or .mkv)", path, of->name);
+        unlink(v->tmp);
+        free(v->tmp);
+        v->tmp = NULL;
+        video_free(v);
+        return NULL;
+    }
     const AVCodec *codec = avcodec_find_encoder_by_name("libx264");
     if (!codec)
         codec = avcodec_find_encoder(AV_CODEC_ID_H264);

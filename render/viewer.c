@@ -27,6 +27,7 @@ void cs_viewer_state_init(cs_viewer_state *v, const cs_camera *cam, unsigned ove
     v->perturb_geom = -1;
     v->ctrl_drag = -1;
     v->ctrl_pending = -1;
+    v->model_camera = -1;
 }
 
 static int pick_geom(const cs_viewer_state *v, const cs_render_scene *s, int w, int h,
@@ -110,6 +111,17 @@ int cs_viewer_apply(cs_viewer_state *v, const cs_action *a, const cs_render_scen
         i += a->kind == CS_ACT_NEXT_CONTACT ? 1 : -1;
         i = ((i % (n + 1)) + (n + 1)) % (n + 1);
         v->selected_contact = i - 1;
+        return 1;
+    }
+    case CS_ACT_NEXT_CAMERA:
+    case CS_ACT_PREV_CAMERA: {
+        int n = scene ? scene->ncamera : 0;
+        if (n <= 0)
+            return 0;
+        /* Cycle over the free camera (-1), then the model's 0 .. n-1. */
+        int i = v->model_camera + 1 + (a->kind == CS_ACT_NEXT_CAMERA ? 1 : -1);
+        i = ((i % (n + 1)) + (n + 1)) % (n + 1);
+        v->model_camera = i - 1;
         return 1;
     }
     case CS_ACT_QUIT:

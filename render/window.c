@@ -43,6 +43,7 @@ void cs_viewer_options_init(cs_viewer_options *o)
     o->vsync = 1;
     o->max_step_time = 1.0 / 30;
     o->samples = -1;
+    o->model_camera = -1;
 }
 
 static void dispatch(GLFWwindow *w, cs_input_event *ev)
@@ -145,6 +146,7 @@ int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, cha
     glfwShowWindow(win);
     L.r->hidden = 0;
     cs_viewer_state_init(&L.v, &o->camera, o->overlay);
+    L.v.model_camera = o->model_camera;
     L.v.paused = o->start_paused;
     cs_input_init(&L.in);
     cs_render_scene_init(&L.scene);
@@ -217,7 +219,10 @@ int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, cha
         glfwGetFramebufferSize(win, &fw, &fh);
         if (fw > 0 && fh > 0) {
             glBindFramebuffer(GL_FRAMEBUFFER, 0);
-            cs_render_frame(L.r, &L.scene, &L.v.camera, fw, fh);
+            int mc = L.v.model_camera;
+            int use = mc >= 0 && mc < L.scene.ncamera && L.scene.cameras;
+            L.scene.hud.camera = use && L.scene.camera_names ? L.scene.camera_names[mc] : NULL;
+            cs_render_frame(L.r, &L.scene, use ? &L.scene.cameras[mc] : &L.v.camera, fw, fh);
             glfwSwapBuffers(win);
         }
         if (o->max_frames > 0 && frame + 1 >= o->max_frames)

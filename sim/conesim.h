@@ -386,6 +386,36 @@ typedef struct {
                                  torquescale; joint, tendon: polycoef (5) */
     char **eq_name;
 
+    /* visual only (no physics; MuJoCo's names): materials, textures, lights, cameras and
+     * each geom's material, for viewers. geom_matid -1: none. A texture's texels are
+     * tex_data[tex_adr ...], one int each, 0xRRGGBB, rows top first (cube and skybox
+     * textures: height = 6 x width, faces +x -x +y -y +z -z, or one face when height =
+     * width). mat_texid: the material's rgb texture (-1 none). Lights and cameras:
+     * *_mode fixed 0, track 1, trackcom 2, targetbody 3, targetbodycom 4 (mjtCamLight);
+     * pos, dir/quat in the body's frame; *_pos0 and cam_mat0 the world pose at qpos0,
+     * *_poscom0 the offset from the subtree's centre of mass there (tracking modes). */
+    int nmat, ntex, ntexdata, nlight, ncam;
+    int *geom_matid;
+    int *mat_texid, *mat_texuniform;
+    double *mat_texrepeat;    /* 2 */
+    double *mat_rgba;         /* 4 */
+    double *mat_emission, *mat_specular, *mat_shininess, *mat_reflectance;
+    char **mat_name;
+    int *tex_type;            /* 0 2d, 1 cube, 2 skybox (mjtTexture) */
+    int *tex_width, *tex_height, *tex_adr;
+    int *tex_data;            /* ntexdata texels, 0xRRGGBB */
+    char **tex_name;
+    int *light_mode, *light_bodyid, *light_targetbodyid, *light_directional;
+    int *light_castshadow, *light_active;
+    double *light_pos, *light_dir, *light_pos0, *light_dir0, *light_poscom0; /* 3 each */
+    double *light_ambient, *light_diffuse, *light_specular, *light_attenuation; /* 3 each */
+    double *light_cutoff, *light_exponent;
+    char **light_name;
+    int *cam_mode, *cam_bodyid, *cam_targetbodyid;
+    double *cam_pos, *cam_quat, *cam_fovy;    /* 3, 4, 1 (degrees) */
+    double *cam_pos0, *cam_poscom0, *cam_mat0; /* 3, 3, 9 */
+    char **cam_name;
+
     void *buffer;         /* every array above in one block (sim/model_fields.h lists them) */
     size_t nbuffer;       /* its bytes */
 } cs_model;

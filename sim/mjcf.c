@@ -474,6 +474,8 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     if (num1(c, n, "margin", v)) g->margin = v[0];
     if (num1(c, n, "gap", v)) g->gap = v[0];
     if (nums(c, n, "rgba", v, 4, 4)) memcpy(g->rgba, v, 4 * sizeof *v);
+    char *mat = attr(c, n, "material");
+    if (mat) g->material = mat;
     if (num1(c, n, "mass", v)) {
         if (v[0] < 0) FAILN(c, n, "mass", "must not be negative");
         g->mass = v[0];
@@ -502,8 +504,8 @@ static const char *const GEOM_ATTRS[] = {
     "name", "class", "type", "size", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
     "fromto", "contype", "conaffinity", "condim", "priority", "group", "friction", "solmix",
     "solref", "solimp", "margin", "gap", "rgba", "mass", "density", "shellinertia",
-    "fluidshape", "fluidcoef", "mesh", "hfield", "fitscale", NULL};
-static const char *const GEOM_VISUAL[] = {"material", "user", NULL};
+    "fluidshape", "fluidcoef", "mesh", "hfield", "fitscale", "material", NULL};
+static const char *const GEOM_VISUAL[] = {"user", NULL};
 
 static void read_pair_attrs(cs_mjcf *c, xmlNode *n, cs_pspec *p)
 {
@@ -1347,6 +1349,7 @@ static void parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F,
             parse_joint(c, ch, me, cls, en[0] == 'f', in_frame ? F : NULL);
         } else if (strcmp(en, "body") == 0) continue;
         else if (strcmp(en, "site") == 0) parse_site(c, ch, me, cls, F);
+        else if (cs_mjcf_visual_item(c, ch, me, F->pos, F->quat)) continue;
         else if (in_list(en, VISUAL_ELEMS)) {
             note_ignored(c, en);
             mark_ignored(ch);
@@ -1591,11 +1594,12 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
     check_attrs(c, n, (const char *const[]){"angle", "eulerseq", "autolimits",
         "inertiafromgeom", "boundmass", "boundinertia", "settotalmass", "balanceinertia",
         "inertiagrouprange", "coordinate", "fusestatic", "alignfree", "discardvisual", "fitaabb",
-        "usethread", "strippath", "saveinertial", "meshdir", "assetdir", "conflict", NULL},
-        (const char *const[]){"texturedir", NULL});
+        "usethread", "strippath", "saveinertial", "meshdir", "assetdir", "conflict",
+        "texturedir", NULL}, NULL);
     boolean(c, n, "fitaabb", &c->fitaabb);
     c->meshdir = attr(c, n, "meshdir");
     c->assetdir = attr(c, n, "assetdir");
+    c->texturedir = attr(c, n, "texturedir");
     static const char *const ANG[] = {"radian", "degree", NULL};
     int k = keyword(c, n, "angle", ANG);
     if (k >= 0) c->degree = k;
@@ -1870,6 +1874,7 @@ static void parse_asset(cs_mjcf *c, xmlNode *n)
         if (ch->type != XML_ELEMENT_NODE) continue;
         const char *en = ename(ch);
         if (strcmp(en, "mesh") == 0) parse_mesh(c, ch);
+        else if (cs_mjcf_visual_asset(c, ch)) continue;
         else {
             /* textures and materials are visual; height fields and skins are only reachable
              * through elements that are checked where they appear */
@@ -2421,3 +2426,24 @@ cs_model *cs_load_xml_string(const char *xml, const char *name, FILE *warn, char
 {
     return load(xml, strlen(xml), name, warn, err, errsz, NULL);
 }
+
+/* ---- the readers, for mjcf_visual.c ----------------------------------------------------- */
+int cs_mjcf_line(xmlNode *n) { return line_of(n); }
+void cs_mjcf_check(cs_mjcf *c, xmlNode *n, const char *const *used, const char *const *visual)
+{
+    check_attrs(c, n, used, visual);
+}
+char *cs_mjcf_attr(cs_mjcf *c, xmlNode *n, const char *name) { return attr(c, n, name); }
+int cs_mjcf_nums(cs_mjcf *c, xmlNode *n, const char *name, double *out, int lo, int hi)
+{
+    return nums(c, n, name, out, lo, hi);
+}
+int cs_mjcf_keyword(cs_mjcf *c, xmlNode *n, const char *name, const char *const *words)
+{
+    return keyword(c, n, name, words);
+}
+int cs_mjcf_frame(cs_mjcf *c, xmlNode *n, double pos[3], double quat[4])
+{
+    return frame_attrs(c, n, pos, quat);
+}
+void cs_mjcf_note_ignored(cs_mjcf *c, const char *what) { note_ignored(c, what); }

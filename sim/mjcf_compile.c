@@ -674,6 +674,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             }
     }
 
+    cs_mjcf_visual_resolve(c);
+
     /* ---- nothing can fail from here on: build the model ---- */
     cs_model *m = cs_calloc(1, sizeof *m);
     if (!m) cs_mjcf_nomem(c);
@@ -712,6 +714,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     m->nmocap = nmocap;
     cs_mjcf_tendon_sizes(c, m);
     cs_mjcf_sensor_sizes(c, m);
+    cs_mjcf_visual_sizes(c, m);
     m->nconmax = c->nconmax > 0 ? c->nconmax : contact_bound(c, m);
     m->ncon_reserve = c->nconmax > 0 ? c->nconmax : (m->nconmax < 64 ? m->nconmax : 64);
     int oom = cs_model_alloc(m) != 0 || cs_mjcf_build_tendons(c, m) != 0;
@@ -984,7 +987,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         }
         b[2] = -(b[2] * 2 * sqrt(g[0] * mass));
     }
-    if (cs_mjcf_build_sensors(c, m) != 0) {
+    if (cs_mjcf_build_sensors(c, m) != 0 || cs_mjcf_visual_build(c, m) != 0) {
         cs_free_model(m);
         cs_mjcf_nomem(c);
     }

@@ -23,6 +23,7 @@ typedef struct {
     int fluidshape;       /* 1: MuJoCo's ellipsoid fluid model */
     double fluidcoef[5];  /* its blunt, slender, angular drag, Kutta and Magnus coefficients */
     char *mesh;  /* mesh asset name (type mesh) */
+    char *material; /* visual: material asset name (mjcf_visual.c) */
 } cs_gspec;
 
 typedef struct {
@@ -302,6 +303,8 @@ typedef struct {
     char *meshdir, *assetdir;
     cs_meshir *mesh;
     int nmesh, capmesh;
+    char *texturedir;
+    struct cs_mjcf_visual *vis;   /* textures, materials, lights, cameras (mjcf_visual.c) */
 } cs_mjcf;
 
 /* memory owned by the loader context (freed together on success and on error) */
@@ -373,6 +376,28 @@ int cs_mjcf_build_sensors(const cs_mjcf *c, cs_model *m);
 enum { CS_AUDIT_ACCEPTED, CS_AUDIT_READ, CS_AUDIT_IGNORED, CS_AUDIT_UNREAD };
 typedef void (*cs_mjcf_audit_fn)(void *ctx, const char *elem, const char *attr, int what);
 void cs_mjcf_set_audit(cs_mjcf_audit_fn fn, void *ctx);
+
+/* mjcf.c's readers, for mjcf_visual.c (errors through cs_mjcf_fail) */
+struct _xmlNode;
+int cs_mjcf_line(struct _xmlNode *n);
+void cs_mjcf_check(cs_mjcf *c, struct _xmlNode *n, const char *const *used,
+                   const char *const *visual);
+char *cs_mjcf_attr(cs_mjcf *c, struct _xmlNode *n, const char *name);
+int cs_mjcf_nums(cs_mjcf *c, struct _xmlNode *n, const char *name, double *out, int lo, int hi);
+int cs_mjcf_keyword(cs_mjcf *c, struct _xmlNode *n, const char *name, const char *const *words);
+int cs_mjcf_frame(cs_mjcf *c, struct _xmlNode *n, double pos[3], double quat[4]);
+void cs_mjcf_note_ignored(cs_mjcf *c, const char *what);
+
+/* mjcf_visual.c: <texture>, <material> (asset: returns 1 when it was one), <light> and
+ * <camera> in a body (fpos, fquat: the enclosing frames; returns 1 when it was one);
+ * resolve: every check, textures made or read (before the model is made); sizes: the
+ * model's counts; build: fills the visual arrays and geom_matid (0, or -1 out of memory) */
+int cs_mjcf_visual_asset(cs_mjcf *c, struct _xmlNode *n);
+int cs_mjcf_visual_item(cs_mjcf *c, struct _xmlNode *n, int body, const double fpos[3],
+                        const double fquat[4]);
+void cs_mjcf_visual_resolve(cs_mjcf *c);
+void cs_mjcf_visual_sizes(const cs_mjcf *c, cs_model *m);
+int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m);
 
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);

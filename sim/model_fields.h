@@ -16,7 +16,8 @@
 #define CS_MODEL_SIZES(X) \
     X(nbody) X(njnt) X(ngeom) X(nq) X(nv) X(npair) X(nexclude) X(nkey) X(ntree) X(nM) \
     X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nu) X(na) X(nmocap) \
-    X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor)
+    X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor) \
+    X(nmat) X(ntex) X(ntexdata) X(nlight) X(ncam)
 
 /* the sizes a column count may name */
 #define CS_MODEL_COLS_PREAMBLE(m) \
@@ -206,14 +207,57 @@
     X(int, eq_active0, neq, 1) \
     X(double, eq_solref, neq, 2) \
     X(double, eq_solimp, neq, 5) \
-    X(double, eq_data, neq, CS_NEQDATA)
+    X(double, eq_data, neq, CS_NEQDATA) \
+    /* visual: materials, textures, lights, cameras (no physics) */ \
+    X(int, geom_matid, ngeom, 1) \
+    X(int, mat_texid, nmat, 1) \
+    X(int, mat_texuniform, nmat, 1) \
+    X(double, mat_texrepeat, nmat, 2) \
+    X(double, mat_rgba, nmat, 4) \
+    X(double, mat_emission, nmat, 1) \
+    X(double, mat_specular, nmat, 1) \
+    X(double, mat_shininess, nmat, 1) \
+    X(double, mat_reflectance, nmat, 1) \
+    X(int, tex_type, ntex, 1) \
+    X(int, tex_width, ntex, 1) \
+    X(int, tex_height, ntex, 1) \
+    X(int, tex_adr, ntex, 1) \
+    X(int, tex_data, ntexdata, 1) \
+    X(int, light_mode, nlight, 1) \
+    X(int, light_bodyid, nlight, 1) \
+    X(int, light_targetbodyid, nlight, 1) \
+    X(int, light_directional, nlight, 1) \
+    X(int, light_castshadow, nlight, 1) \
+    X(int, light_active, nlight, 1) \
+    X(double, light_pos, nlight, 3) \
+    X(double, light_dir, nlight, 3) \
+    X(double, light_pos0, nlight, 3) \
+    X(double, light_dir0, nlight, 3) \
+    X(double, light_poscom0, nlight, 3) \
+    X(double, light_ambient, nlight, 3) \
+    X(double, light_diffuse, nlight, 3) \
+    X(double, light_specular, nlight, 3) \
+    X(double, light_attenuation, nlight, 3) \
+    X(double, light_cutoff, nlight, 1) \
+    X(double, light_exponent, nlight, 1) \
+    X(int, cam_mode, ncam, 1) \
+    X(int, cam_bodyid, ncam, 1) \
+    X(int, cam_targetbodyid, ncam, 1) \
+    X(double, cam_pos, ncam, 3) \
+    X(double, cam_quat, ncam, 4) \
+    X(double, cam_fovy, ncam, 1) \
+    X(double, cam_pos0, ncam, 3) \
+    X(double, cam_poscom0, ncam, 3) \
+    X(double, cam_mat0, ncam, 9)
 
 #define CS_MODEL_NAMES(X) \
     X(body_name, nbody, "body") X(jnt_name, njnt, "joint") X(geom_name, ngeom, "geom") \
     X(site_name, nsite, "site") X(pair_name, npair, "pair") X(key_name, nkey, "key") \
     X(mesh_name, nmesh, "mesh") X(actuator_name, nu, "actuator") \
     X(tendon_name, ntendon, "tendon") X(eq_name, neq, "equality") \
-    X(sensor_name, nsensor, "sensor")
+    X(sensor_name, nsensor, "sensor") \
+    X(mat_name, nmat, "material") X(tex_name, ntex, "texture") X(light_name, nlight, "light") \
+    X(cam_name, ncam, "camera")
 
 /* The bytes one array takes in a block: rows x cols + 1 elements (empty models get valid
  * pointers), padded so each array starts a multiple of 64 bytes into the block (whose start

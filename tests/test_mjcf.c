@@ -50,6 +50,78 @@ START_TEST(test_good_scenes)
 }
 END_TEST
 
+/* Visual elements against MuJoCo 3.12's compiler (mujoco-js on tests/data/good/visual.xml):
+ * a gradient skybox's texels (sides, top, bottom faces), the
+ * checker's quarters and edge marks, a geom rgba overriding its material's, a targetbody
+ * camera's offset from its target's subtree centre of mass. */
+START_TEST(visual_elements_as_mujoco_compiles_them)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/visual.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(m->ntex, 3);
+    ck_assert_int_eq(m->tex_type[0], 2);
+    ck_assert_int_eq(m->tex_width[0], 32);
+    ck_assert_int_eq(m->tex_height[0], 192);
+    const int *sky = m->tex_data + m->tex_adr[0];
+    static const int mj[][4] = {{0, 0, 0, 57 << 16 | 96 << 8 | 135},
+                                {0, 16, 16, 37 << 16 | 61 << 8 | 86},
+                                {0, 31, 5, 16 << 16 | 27 << 8 | 38},
+                                {2, 0, 0, 57 << 16 | 96 << 8 | 135},
+                                {2, 10, 20, 70 << 16 | 116 << 8 | 163},
+                                {3, 0, 0, 18 << 16 | 30 << 8 | 43}};
+    for (size_t k = 0; k < sizeof mj / sizeof *mj; k++)
+        ck_assert_int_eq(sky[mj[k][0] * 32 * 32 + mj[k][1] * 32 + mj[k][2]], mj[k][3]);
+    const int *check = m->tex_data + m->tex_adr[1];
+    ck_assert_int_eq(check[0], 0x7f7f7f);             /* the edge mark */
+    ck_assert_int_eq(check[5 * 64 + 5], 0xffffff);    /* top left: rgb1 */
+    ck_assert_int_eq(check[5 * 64 + 40], 0x000000);   /* top right: rgb2 */
+    ck_assert_int_eq(check[40 * 64 + 40], 0xffffff);  /* bottom right: rgb1 */
+    int look = cs_name2id(m, "camera", "look");
+    ck_assert_double_eq_tol(m->cam_poscom0[3 * look + 0], 0.5, 1e-12);
+    ck_assert_double_eq_tol(m->cam_poscom0[3 * look + 1], -1, 1e-12);
+    ck_assert_double_eq_tol(m->cam_poscom0[3 * look + 2], 0.9995828682568811, 1e-12);
+    ck_assert_int_eq(m->geom_matid[cs_name2id_geom(m, "tint")], cs_name2id(m, "material", "red"));
+    cs_free_model(m);
+}
+END_TEST
+
+/* PNG texture files (conesim's own reader): every colour type decodes to the image's
+ * colours (written by PIL: RGB texel (x, y) = (20 x, 30 y, 7 x y mod 256); its 16-colour
+ * palette version as PIL reads it back), hflip/vflip mirror it, a cube's faces come from a
+ * gridlayout, the name defaults to the file's stem */
+START_TEST(png_textures)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(CS_TEST_DATA "/good/textures.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    int rgb = cs_name2id(m, "texture", "rgb"), pal = cs_name2id(m, "texture", "palette");
+    int rgba = cs_name2id(m, "texture", "rgba"), grey = cs_name2id(m, "texture", "grey");
+    int flip = cs_name2id(m, "texture", "flipped"), cube = cs_name2id(m, "texture", "cube");
+    ck_assert_int_ge(grey, 0);
+    ck_assert_int_eq(m->tex_width[rgb], 12);
+    ck_assert_int_eq(m->tex_height[rgb], 8);
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 12; x++) {
+            int want = (20 * x) << 16 | (30 * y) << 8 | ((7 * x * y) % 256);
+            ck_assert_int_eq(m->tex_data[m->tex_adr[rgb] + 12 * y + x], want);
+            ck_assert_int_eq(m->tex_data[m->tex_adr[rgba] + 12 * y + x], want);
+            ck_assert_int_eq(m->tex_data[m->tex_adr[grey] + 12 * y + x], (20 * x) * 0x010101);
+            ck_assert_int_eq(m->tex_data[m->tex_adr[flip] + 12 * (7 - y) + (11 - x)], want);
+        }
+    ck_assert_int_eq(m->tex_data[m->tex_adr[pal]], 40 << 16);
+    ck_assert_int_eq(m->tex_data[m->tex_adr[pal] + 12 * 3 + 5], 120 << 16 | 105 << 8 | 147);
+    ck_assert_int_eq(m->tex_data[m->tex_adr[pal] + 12 * 7 + 11], 190 << 16 | 150 << 8 | 77);
+    /* faces R L U D F B of 4 x 4, each one colour */
+    static const int face[6] = {0xff0000, 0x00ff00, 0x0000ff, 0xffff00, 0x00ffff, 0xff00ff};
+    ck_assert_int_eq(m->tex_width[cube], 4);
+    ck_assert_int_eq(m->tex_height[cube], 24);
+    for (int f = 0; f < 6; f++)
+        for (int k = 0; k < 16; k++) ck_assert_int_eq(m->tex_data[m->tex_adr[cube] + 16 * f + k], face[f]);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_everything_scene)
 {
     char err[1024], *buf = NULL;
@@ -59,10 +131,18 @@ START_TEST(test_everything_scene)
     fclose(warn);
     ck_assert_msg(m != NULL, "%s", err);
     /* ignored visual-only things are listed once */
-    ck_assert_ptr_nonnull(strstr(buf, "light"));
-    ck_assert_ptr_nonnull(strstr(buf, "geom/@material"));
-    ck_assert_ptr_null(strstr(strstr(buf, "light") + 1, "light"));
+    ck_assert_ptr_nonnull(strstr(buf, "joint/@group"));
+    ck_assert_ptr_null(strstr(strstr(buf, "joint/@group") + 1, "joint/@group"));
+    /* lights, cameras, materials and textures are read (mjcf_visual.c), not ignored */
+    ck_assert_ptr_null(strstr(buf, "light"));
+    ck_assert_ptr_null(strstr(buf, "material"));
     free(buf);
+    ck_assert_int_eq(m->nlight, 1);
+    ck_assert_int_eq(m->ncam, 1);
+    ck_assert_int_eq(m->nmat, 1);
+    ck_assert_int_eq(m->ntex, 1);
+    ck_assert_int_eq(m->geom_matid[cs_name2id_geom(m, "floor")], 0);
+    ck_assert_int_eq(m->mat_texid[0], 0);
     ck_assert_int_eq(m->nbody, 8);
     ck_assert_int_eq(m->njnt, 4);
     ck_assert_int_eq(m->ngeom, 11);
@@ -742,6 +822,8 @@ static Suite *suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_good_scenes);
     tcase_add_test(t, test_everything_scene);
+    tcase_add_test(t, visual_elements_as_mujoco_compiles_them);
+    tcase_add_test(t, png_textures);
     tcase_add_test(t, test_include);
     tcase_add_test(t, test_compiler_scene);
     tcase_add_test(t, test_cg_scene);

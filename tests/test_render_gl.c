@@ -70,7 +70,7 @@ static void build_scene(cs_render_scene *s, unsigned overlay)
 
 static cs_camera camera(void)
 {
-    cs_camera c = {90, -25, 0.9, {0, 0, 0.08}, 45};
+    cs_camera c = {.azimuth = 90, .elevation = -25, .distance = 0.9, .lookat = {0, 0, 0.08}, .fovy = 45};
     return c;
 }
 
@@ -225,7 +225,7 @@ static int count_color_above(const unsigned char *rgb, int x0, int y0, const flo
 START_TEST(force_arrow_above_the_contact)
 {
     /* Closer than camera(): the shafts are thin against the extent (0.5%). */
-    cs_camera c = {90, -25, 0.45, {0, 0, 0.2}, 45};
+    cs_camera c = {.azimuth = 90, .elevation = -25, .distance = 0.45, .lookat = {0, 0, 0.2}, .fovy = 45};
     int x, y;
     proj(&c, C[0].pos, &x, &y);
     unsigned char *off = render(CS_OVERLAY_CONTACTS, &c, W, H);
@@ -371,7 +371,7 @@ START_TEST(arrow_length_follows_the_force)
     s.contacts = two;
     s.ncontact = 2;
     ck_assert_double_eq_tol(cs_render_force_ref(&s), 10, 1e-12);
-    cs_camera c = {90, 0, 1.0, {0, 0, 0.12}, 45};
+    cs_camera c = {.azimuth = 90, .elevation = 0, .distance = 1.0, .lookat = {0, 0, 0.12}, .fovy = 45};
     unsigned char *rgb = malloc(W * H * 3);
     char err[256];
     ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err), 0);
@@ -460,7 +460,7 @@ START_TEST(all_primitives_drawn)
     s.geoms = g;
     s.ngeom = N + 1;
     s.overlay = 0;
-    cs_camera c = {90, -20, 1.4, {0, 0, 0.1}, 45};
+    cs_camera c = {.azimuth = 90, .elevation = -20, .distance = 1.4, .lookat = {0, 0, 0.1}, .fovy = 45};
     unsigned char *rgb = malloc(W * H * 3);
     char err[256];
     ck_assert_int_eq(cs_render_offscreen(R, &s, &c, W, H, rgb, err, sizeof err), 0);
@@ -595,7 +595,7 @@ static int count_near(const unsigned char *rgb, const cs_camera *c, const double
 
 START_TEST(joints_overlay_draws_a_limited_hinge)
 {
-    cs_camera c = {90, -5, 0.6, {0, 0, 0.27}, 45};
+    cs_camera c = {.azimuth = 90, .elevation = -5, .distance = 0.6, .lookat = {0, 0, 0.27}, .fovy = 45};
     cs_render_scene s;
     unsigned char *rgb = malloc(W * H * 3);
     char err[256];

@@ -280,12 +280,56 @@ START_TEST(contact_cycling)
 }
 END_TEST
 
+/* Shift+] and Shift+[ ({ and }) cycle the scene's cameras, then the free camera; the
+ * brackets alone stay the contacts'; a scene camera does not move with the mouse */
+START_TEST(camera_cycling)
+{
+    ck_assert_int_eq(map_key(GLFW_KEY_RIGHT_BRACKET, GLFW_PRESS, GLFW_MOD_SHIFT),
+                     CS_ACT_NEXT_CAMERA);
+    ck_assert_int_eq(map_key(GLFW_KEY_LEFT_BRACKET, GLFW_PRESS, GLFW_MOD_SHIFT),
+                     CS_ACT_PREV_CAMERA);
+    cs_camera cams[2];
+    memset(cams, 0, sizeof cams);
+    cs_render_scene s;
+    cs_render_scene_init(&s);
+    s.cameras = cams;
+    s.ncamera = 2;
+    cs_viewer_state v;
+    cs_viewer_state_init(&v, NULL, 0);
+    ck_assert_int_eq(v.model_camera, -1);
+    cs_action a = action(CS_ACT_NEXT_CAMERA);
+    int seen[3];
+    for (int i = 0; i < 3; i++) {
+        cs_viewer_apply(&v, &a, &s, 100, 100);
+        seen[i] = v.model_camera;
+    }
+    ck_assert_int_eq(seen[0], 0);
+    ck_assert_int_eq(seen[1], 1);
+    ck_assert_int_eq(seen[2], -1);
+    a = action(CS_ACT_PREV_CAMERA);
+    cs_viewer_apply(&v, &a, &s, 100, 100);
+    ck_assert_int_eq(v.model_camera, 1);
+    /* without scene cameras nothing changes */
+    s.ncamera = 0;
+    ck_assert_int_eq(cs_viewer_apply(&v, &a, &s, 100, 100), 0);
+    cs_camera c;
+    cs_camera_default(&c, 1, NULL);
+    c.fixed = 1;
+    c.mat[0] = c.mat[4] = c.mat[8] = 1;
+    cs_camera before = c;
+    cs_camera_orbit(&c, 0.3, 0.2);
+    cs_camera_pan(&c, 0.3, 0.2);
+    cs_camera_zoom(&c, 1);
+    ck_assert_mem_eq(&c, &before, sizeof c);
+}
+END_TEST
+
 /* ------------------------------------------------------------ camera */
 
 static cs_camera cam(double az, double el, double d, double x, double y, double z,
                      double fovy)
 {
-    cs_camera c = {az, el, d, {x, y, z}, fovy};
+    cs_camera c = {.azimuth = az, .elevation = el, .distance = d, .lookat = {x, y, z}, .fovy = fovy};
     return c;
 }
 
@@ -818,6 +862,7 @@ int main(void)
     tcase_add_test(tc, ctrl_drag_perturbs);
     tcase_add_test(tc, viewer_state_follows_actions);
     tcase_add_test(tc, contact_cycling);
+    tcase_add_test(tc, camera_cycling);
     tcase_add_test(tc, control_panel_sliders_map_values);
     tcase_add_test(tc, control_panel_takes_the_mouse);
     suite_add_tcase(su, tc);

@@ -676,7 +676,7 @@ START_TEST(ctrl_drag_turns_a_hinged_link)
     setup(&f, load_string(PENDULUM), -1);
     int rod = cs_name2id_body(f.m, "rod");
     cs_view_fill(&f.v, &f.s);
-    cs_camera c = {90, 0, 2.0, {0, 0, 0.75}, 45};
+    cs_camera c = {.azimuth = 90, .elevation = 0, .distance = 2.0, .lookat = {0, 0, 0.75}, .fovy = 45};
     drag g;
     double grab[3] = {0, -0.03, 0.6}, pull[3] = {0.25, -0.03, 0.6}; /* on the front face */
     drag_begin(&g, &f, &c, grab);
@@ -757,7 +757,7 @@ START_TEST(ctrl_drag_leaves_static_bodies_alone)
     cs_data *ref = cs_make_data(f.m);
     ref->qvel[0] = 1;
     cs_view_fill(&f.v, &f.s);
-    cs_camera c = {90, 0, 2.0, {0, 0, 0.75}, 45};
+    cs_camera c = {.azimuth = 90, .elevation = 0, .distance = 2.0, .lookat = {0, 0, 0.75}, .fovy = 45};
     drag g;
     double grab[3] = {0.03, -0.05, 1.06}, pull[3] = {0.4, -0.05, 1.3};
     drag_begin(&g, &f, &c, grab);
@@ -981,6 +981,88 @@ START_TEST(contact_key_needs_an_owned_model)
 }
 END_TEST
 
+/* The video's default camera follows what moves: the incline's box, which leaves the view of
+ * the fixed default camera within its first 1.1 s, stays in the middle of a 640x360 frame to
+ * the end of a 2 s video at 30 fps; the same camera on a scene at rest does not move. */
+START_TEST(tracking_camera_keeps_the_slider_in_view)
+{
+    fixture f;
+    setup(&f, load_scene("incline_slide.xml"), -1);
+    cs_camera fixed;
+    cs_view_camera(&f.v, &fixed);
+    int box = cs_name2id_body(f.m, "box");
+    long taken = 0;
+    double px[2];
+    int left_fixed = 0;
+    cs_camera cam;
+    for (int k = 0; k < 60; k++) {
+        long target = lround(k / (30 * f.m->opt.timestep));
+        while (taken < target) {
+            ck_assert_int_eq(cs_view_step(&f.v), 0);
+            taken++;
+        }
+        cs_view_fill(&f.v, &f.s);
+        cs_view_track_camera(&f.v, &cam);
+        const double *p = f.d->xpos + 3 * box;
+        if (k * 30 <= 1100 && (cs_camera_project(&fixed, 640, 360, p, px) != 0 ||
+                                px[0] < 0 || px[0] > 640 || px[1] < 0 || px[1] > 360))
+            left_fixed = 1;
+        ck_assert_int_eq(cs_camera_project(&cam, 640, 360, p, px), 0);
+        ck_assert_msg(px[0] > 0.2 * 640 && px[0] < 0.8 * 640 && px[1] > 0.2 * 360 &&
+                      px[1] < 0.8 * 360, "frame %d: the box at pixel (%g, %g)", k, px[0], px[1]);
+    }
+    /* it slid far: the fixed camera lost it, the tracking one kept it */
+    ck_assert(left_fixed);
+    ck_assert_double_gt(f.d->time, 1.9);
+    /* across the slope: the camera looks perpendicular to the downhill direction (-y) */
+    double fwd[3];
+    cs_camera_frame(&cam, NULL, fwd, NULL, NULL);
+    ck_assert_double_lt(fabs(fwd[1]), 1e-9);
+    ck_assert_double_lt(fwd[2], -0.2);
+    teardown(&f);
+}
+END_TEST
+
+/* A scene camera is posed as MuJoCo poses it: fixed in its body, tracking (the body's
+ * position plus the offset at qpos0, the orientation of qpos0) and looking at a target. */
+START_TEST(model_cameras_follow_their_modes)
+{
+    fixture f;
+    setup(&f, load_data_file("good/visual.xml"), -1);
+    cs_camera c;
+    ck_assert_int_eq(cs_view_model_camera(&f.v, cs_name2id(f.m, "camera", "side"), &c), 0);
+    ck_assert(c.fixed);
+    ck_assert_double_eq_tol(c.pos[1], -2, 1e-12);
+    double fwd[3];
+    cs_camera_frame(&c, NULL, fwd, NULL, NULL);
+    ck_assert_double_eq_tol(fwd[1], 1, 1e-12); /* side: looking along +y */
+    ck_assert_int_eq(cs_view_model_camera(&f.v, f.m->ncam, &c), -1);
+    int follow = cs_name2id(f.m, "camera", "follow"), look = cs_name2id(f.m, "camera", "look");
+    int box = cs_name2id_body(f.m, "box");
+    /* push the box 1 m along x and turn it: the tracking camera moves with it, unturned */
+    double *q = f.d->qpos + f.m->jnt_qposadr[f.m->body_jntadr[box]];
+    q[0] += 1;
+    q[3] = cos(0.5), q[6] = sin(0.5);
+    q[4] = q[5] = 0;
+    cs_forward(f.m, f.d);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_eq(cs_view_model_camera(&f.v, follow, &c), 0);
+    ck_assert_double_eq_tol(c.pos[0], 1, 1e-9);
+    ck_assert_double_eq_tol(c.pos[1], -1, 1e-9);
+    for (int k = 0; k < 9; k++)
+        ck_assert_double_eq_tol(c.mat[k], f.m->cam_mat0[9 * follow + k], 1e-12);
+    /* targetbody: the camera on the ball looks at the box */
+    ck_assert_int_eq(cs_view_model_camera(&f.v, look, &c), 0);
+    cs_camera_frame(&c, NULL, fwd, NULL, NULL);
+    double to[3];
+    for (int k = 0; k < 3; k++) to[k] = f.d->xpos[3 * box + k] - c.pos[k];
+    double n = sqrt(to[0] * to[0] + to[1] * to[1] + to[2] * to[2]);
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(fwd[k], to[k] / n, 1e-9);
+    teardown(&f);
+}
+END_TEST
+
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("view");
@@ -1007,6 +1089,8 @@ static Suite *suite(void)
     tcase_add_test(tc, callbacks_drive_the_view);
     tcase_add_test(tc, contact_key_switches_the_model);
     tcase_add_test(tc, contact_key_needs_an_owned_model);
+    tcase_add_test(tc, tracking_camera_keeps_the_slider_in_view);
+    tcase_add_test(tc, model_cameras_follow_their_modes);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -230,7 +230,10 @@ START_TEST(no_display_is_a_clear_error)
     FILE *f = fopen(png, "w");
     fputs("old", f);
     fclose(f);
+    /* a screenshot takes EGL first, as videos do: only the hidden window needs a display */
+    setenv("CONESIM_GL", "glfw", 1);
     int rc = RUN(1, "view", scene("sphere_plane.xml"), "--screenshot", png, "--steps", "3");
+    unsetenv("CONESIM_GL");
     ck_assert_int_eq(rc, 5);
     expect_out("xvfb-run");
     ck_assert_int_eq(count_entries(dir), 1);
@@ -240,6 +243,37 @@ START_TEST(no_display_is_a_clear_error)
     /* The window too. */
     ck_assert_int_eq(RUN(1, "view", scene("sphere_plane.xml"), "--frames", "1"), 5);
     expect_out("display");
+    rm_dir(dir);
+}
+END_TEST
+
+/* --screenshot needs no display (EGL, as --video), and looks through a scene camera by
+ * name or id; a name the scene has not is a command-line error naming the ones it has */
+START_TEST(headless_screenshot_through_a_scene_camera)
+{
+    char *dir = tmpdir();
+    char png[256];
+    snprintf(png, sizeof png, "%s/side.png", dir);
+    const char *xml = CS_TEST_DATA "/good/visual.xml";
+    int rc = RUN(1, "view", xml, "--screenshot", png, "--camera", "side", "--width", "64",
+                 "--height", "48");
+    if (rc == 5) { /* no EGL here: nothing more to check without a display */
+        rm_dir(dir);
+        return;
+    }
+    ck_assert_int_eq(rc, 0);
+    int w, h;
+    unsigned char *rgb;
+    char err[256];
+    ck_assert_int_eq(cs_png_read(png, &w, &h, &rgb, err, sizeof err), 0);
+    /* the red box in the middle of the side camera's view */
+    const unsigned char *c = rgb + 3 * (h / 2 * w + w / 2);
+    ck_assert_msg(c[0] > 60 && c[0] > 3 * c[1] && c[0] > 3 * c[2], "centre %d %d %d", c[0], c[1], c[2]);
+    free(rgb);
+    ck_assert_int_eq(RUN(1, "view", xml, "--screenshot", png, "--camera", "1"), 0);
+    ck_assert_int_eq(RUN(1, "view", xml, "--screenshot", png, "--camera", "nope"), 2);
+    expect_out("top, side, follow, com, look");
+    ck_assert_int_eq(RUN(1, "view", xml, "--screenshot", png, "--camera", "7"), 2);
     rm_dir(dir);
 }
 END_TEST
@@ -264,7 +298,8 @@ START_TEST(help_text)
     ck_assert_int_eq(RUN(1, "help", "view"), 0);
     expect_out("--screenshot FILE.png");
     expect_out("--overlay LIST");
-    expect_out("--camera AZ,EL,DIST");
+    expect_out("--camera NAME|ID|AZ,EL,DIST");
+    expect_out("} / { (Shift+] / [) next or\nprevious scene camera");
     expect_out("Backspace reset");
     expect_out("Ctrl+left drag");
     expect_out("J joints");
@@ -709,6 +744,7 @@ int main(int argc, char **argv)
         tcase_add_test(tc, bad_replay_exit_3);
         tcase_add_test(tc, unwritable_png_exit_4);
         tcase_add_test(tc, no_display_is_a_clear_error);
+        tcase_add_test(tc, headless_screenshot_through_a_scene_camera);
         tcase_add_test(tc, divergence_exit_1);
         tcase_add_test(tc, help_text);
     } else if (strcmp(group, "shot") == 0) {

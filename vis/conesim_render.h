@@ -40,6 +40,15 @@ const char *cs_offscreen_gl_name(const cs_offscreen *o);
 void cs_offscreen_camera_default(const cs_offscreen *o, double cam[6]);
 void cs_offscreen_camera_get(const cs_offscreen *o, double cam[6]);
 int cs_offscreen_set_camera(cs_offscreen *o, const double cam[6]);
+/* The model's camera id (MJCF <camera>, 0 .. ncam-1; cs_name2id(m, "camera", name)) posed
+ * as MuJoCo poses it for each update's state, or -1: the free camera above. -1 for an id out
+ * of range. */
+int cs_offscreen_set_model_camera(cs_offscreen *o, int id);
+/* on = 1: the free camera follows the moving bodies (videos' default): it looks at their
+ * centre of mass, smoothed over 0.3 s of simulated time, from an elevation of at most -20
+ * degrees; each update moves it (cs_offscreen_camera_get reads it). Turning it on starts
+ * the follow afresh at the next update. */
+void cs_offscreen_set_tracking(cs_offscreen *o, int on);
 /* Overlays as `conesim view --overlay`: a comma list of contacts, forces, cones, frames,
  * joints, wireframe, hud, or none (default: none). Returns -1 with the bad word in err. */
 int cs_offscreen_set_overlay(cs_offscreen *o, const char *list, char *err, size_t errlen);

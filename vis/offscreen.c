@@ -18,6 +18,9 @@ struct cs_offscreen {
     cs_camera camera, camera0;
     unsigned overlay;
     int filled;             /* a state was taken (cs_offscreen_update) */
+    int model_camera;       /* -1: the free camera; else the model's camera of that id */
+    int tracking;           /* the free camera follows the moving bodies (videos' default) */
+    cs_camera shown;        /* the camera of the last update */
 };
 
 cs_offscreen *cs_offscreen_new(const cs_model *m, int width, int height, char *err,
@@ -46,6 +49,8 @@ cs_offscreen *cs_offscreen_new(const cs_model *m, int width, int height, char *e
     cs_view_camera(&o->view, &o->camera0);
     o->camera = o->camera0;
     o->overlay = 0;
+    o->model_camera = -1;
+    o->shown = o->camera;
     cs_render_scene_init(&o->scene);
     o->r = cs_renderer_create_headless(4, err, errlen);
     if (!o->r) {
@@ -119,6 +124,20 @@ void cs_offscreen_set_samples(cs_offscreen *o, int samples)
     cs_renderer_set_samples(o->r, samples);
 }
 
+int cs_offscreen_set_model_camera(cs_offscreen *o, int id)
+{
+    if (id < -1 || id >= o->m->ncam)
+        return -1;
+    o->model_camera = id;
+    return 0;
+}
+
+void cs_offscreen_set_tracking(cs_offscreen *o, int on)
+{
+    o->tracking = on != 0;
+    o->view.track_started = 0; /* starts again from where the next update finds the bodies */
+}
+
 void cs_offscreen_update(cs_offscreen *o, cs_data *d)
 {
     if (!o || !d)
@@ -127,6 +146,13 @@ void cs_offscreen_update(cs_offscreen *o, cs_data *d)
     o->view.stale = 1;
     o->scene.selected_body = -1;
     cs_view_fill(&o->view, &o->scene);
+    o->shown = o->camera;
+    if (o->model_camera >= 0) {
+        o->shown = o->view.cameras[o->model_camera];
+    } else if (o->tracking) {
+        cs_view_track_camera(&o->view, &o->shown);
+        o->camera = o->shown;
+    }
     o->view.d = NULL;
     o->filled = 1;
 }
@@ -143,6 +169,7 @@ int cs_offscreen_render(cs_offscreen *o, unsigned char *rgb, char *err, size_t e
     }
     o->scene.overlay = o->overlay;
     o->scene.selected_contact = -1;
-    return cs_render_offscreen(o->r, &o->scene, &o->camera, o->width, o->height, rgb, err,
+    o->scene.offscreen = 1;
+    return cs_render_offscreen(o->r, &o->scene, &o->shown, o->width, o->height, rgb, err,
                                errlen);
 }

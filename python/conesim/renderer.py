@@ -64,6 +64,8 @@ def _load():
     _decl(lib, "cs_offscreen_camera_default", None, P, D6)
     _decl(lib, "cs_offscreen_camera_get", None, P, D6)
     _decl(lib, "cs_offscreen_set_camera", I, P, D6)
+    _decl(lib, "cs_offscreen_set_model_camera", I, P, I)
+    _decl(lib, "cs_offscreen_set_tracking", None, P, I)
     _decl(lib, "cs_offscreen_set_overlay", I, P, S, S, E)
     _decl(lib, "cs_offscreen_set_samples", None, P, I)
     _decl(lib, "cs_offscreen_update", None, P, P)
@@ -114,9 +116,34 @@ def _camera_from(value):
         if len(parts) not in (3, 6):
             raise ValueError(f"camera: expected 'AZIMUTH,ELEVATION,DISTANCE[,X,Y,Z]', got {value!r}")
         return Camera(*parts[:3], parts[3:] if len(parts) == 6 else (0, 0, 0))
-    raise TypeError(f"camera must be None, -1, a conesim.Camera, a dict or a string (a scene's "
-                    f"<camera> cannot be chosen), not "
-                    f"{type(value).__name__}")
+    raise TypeError(f"camera must be None, -1, a scene camera's name or id, a conesim.Camera, a "
+                    f"dict or an 'AZ,EL,DIST[,X,Y,Z]' string, not {type(value).__name__}")
+
+
+def _model_camera(model, value):
+    """The id of a scene's <camera> given by name or id, or None when value is not one."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value != -1:
+        if not 0 <= value < model.ncam:
+            raise ValueError(f"camera {value}: the model has {model.ncam} camera(s) "
+                             f"(ids 0 to {model.ncam - 1}; -1 is the free camera)")
+        return int(value)
+    if isinstance(value, str) and not _is_numbers(value):
+        i = _lib.lib.cs_name2id(model._ptr, b"camera", value.encode())
+        if i < 0:
+            names = [_lib.lib.cs_id2name(model._ptr, b"camera", k) for k in range(model.ncam)]
+            names = [n.decode() for n in names if n]
+            raise ValueError(f"camera {value!r}: no camera of that name in the model"
+                             + (f" (it has {', '.join(names)})" if names else " (it has none)"))
+        return int(i)
+    return None
+
+
+def _is_numbers(text):
+    try:
+        [float(x) for x in text.split(",")]
+        return True
+    except ValueError:
+        return False
 
 
 class Renderer:
@@ -194,8 +221,10 @@ class Renderer:
 
     def update_scene(self, data, camera=None, overlay=None):
         """Takes the scene from data's current state (geoms, contacts, forces, joints).
-        camera: None or -1 (the default free camera), a conesim.Camera, a dict of its fields or
-        'AZ,EL,DIST[,X,Y,Z]'. overlay: as the constructor's, for this and later frames.
+        camera: None or -1 (the default free camera), a scene camera (MJCF <camera>) by name
+        or id, posed as MuJoCo poses it in this state (fixed, track, trackcom, targetbody,
+        targetbodycom), a conesim.Camera, a dict of its fields or 'AZ,EL,DIST[,X,Y,Z]'.
+        overlay: as the constructor's, for this and later frames.
         Recomputes data's kinematics, contacts and forces (conesim.forward: the state is
         unchanged), as a step leaves those of the state before its integration."""
         from . import Data, _check_type, _commit
@@ -203,15 +232,23 @@ class Renderer:
         if data.model is not self._model:
             raise ValueError("data was made from another model than the renderer's")
         _commit(self._model)  # values written into the model's arrays: checked first
-        # -1: MuJoCo's number for the free camera
-        free = camera is None or (isinstance(camera, (int, np.integer)) and camera == -1)
-        cam = self.default_camera() if free else _camera_from(camera)
-        if self._lib.cs_offscreen_set_camera(self._live(), cam._array()) != 0:
-            raise ValueError(f"camera: distance must be > 0 and every number finite ({cam!r})")
+        self._set_camera(camera)
         if overlay is not None:
             self.overlay = overlay
         self._lib.cs_offscreen_update(self._live(), data._ptr)
         self._updated = True
+
+    def _set_camera(self, camera, tracking=False):
+        ptr = self._live()
+        mc = _model_camera(self._model, camera)
+        self._lib.cs_offscreen_set_model_camera(ptr, -1 if mc is None else mc)
+        if mc is not None:
+            return
+        # -1: MuJoCo's number for the free camera
+        free = camera is None or (isinstance(camera, (int, np.integer)) and camera == -1)
+        cam = self.default_camera() if free else _camera_from(camera)
+        if self._lib.cs_offscreen_set_camera(ptr, cam._array()) != 0:
+            raise ValueError(f"camera: distance must be > 0 and every number finite ({cam!r})")
 
     def render(self, out=None):
         """The picture of the last update_scene: a new (height, width, 3) uint8 array, or
@@ -285,10 +322,13 @@ class VideoWriter:
         return self._lib.cs_video_frames(self._ptr) if self._ptr else self._nframes
 
     def write(self, frame):
-        f = np.ascontiguousarray(frame, dtype=np.uint8)
-        if f.shape != (self.height, self.width, 3):
+        """One frame, (height, width, 3): uint8, or floats in [0, 1] (mediapy's and
+        matplotlib's convention; clipped, scaled by 255 and rounded)."""
+        a = np.asarray(frame)
+        if a.shape != (self.height, self.width, 3):
             raise ValueError(f"frame: expected shape ({self.height}, {self.width}, 3), "
                              f"got {np.shape(frame)}")
+        f = _frame_bytes(a)
         if not self._ptr:
             raise RuntimeError("the video is closed")
         err = ctypes.create_string_buffer(_ERRSZ)
@@ -324,6 +364,16 @@ class VideoWriter:
         self.discard()
 
 
+def _frame_bytes(a):
+    """A frame as C-contiguous uint8: floats in [0, 1] scaled by 255 (clipped, rounded)."""
+    if np.issubdtype(a.dtype, np.floating):
+        return np.ascontiguousarray(np.rint(np.clip(np.nan_to_num(a), 0.0, 1.0) * 255.0),
+                                    dtype=np.uint8)
+    if a.dtype == np.uint8:
+        return np.ascontiguousarray(a)
+    raise ValueError(f"frame: expected uint8 or floats in [0, 1], got {a.dtype}")
+
+
 def frame_times(duration, fps):
     """The simulated times of a video's frames: k / fps for k = 0 .. round(duration fps) - 1
     (at least one frame)."""
@@ -332,19 +382,25 @@ def frame_times(duration, fps):
 
 
 def render_video(model, path, duration=None, fps=30, width=640, height=480, data=None,
-                 states=None, camera=None, overlay=None, control=None, samples=4):
-    """Simulates and writes an H.264 video: a frame every 1/fps of simulated time.
+                 states=None, camera=None, overlay="contacts,forces", control=None, samples=4):
+    """Simulates and writes an H.264 video: a frame every 1/fps of simulated time, as
+    `conesim view --video` makes it (the same start, overlays and camera by default).
 
         conesim.render_video(m, "out.mp4", duration=2.0, fps=30)
 
     duration: simulated seconds (default 5; with states, the whole recording).
-    data: the state to start from (default a new conesim.Data(model)); it is stepped in
-    place, so afterwards it holds the state of the last frame. control(model, data): called
+    data: the state to start from (default a new conesim.Data(model) reset to the model's
+    first keyframe if it has one, as `view` starts); it is stepped in place, and afterwards
+    holds the state at the video's end, duration seconds on (its last frame shows
+    duration - 1/fps: frames are 1/fps long). control(model, data): called
     before every step (set data.ctrl, data.xfrc_applied, ...). states: instead of
     simulating, frames from recorded states [time, qpos, qvel, act] (rows, time increasing,
     e.g. conesim.rollout's output for one batch): frame k shows the last state at or before
     the first state's time + k / fps, and duration defaults to the whole recording.
-    camera, overlay, samples: as Renderer's. Frame k shows the step nearest k / fps,
+    camera: None follows the moving bodies (the free camera looking at their centre of mass,
+    smoothed; `view --video`'s default), else as Renderer.update_scene's (a scene camera's name
+    or id, a conesim.Camera, ...). overlay: default "contacts,forces" (`view`'s), None for
+    none. samples: as Renderer's. Frame k shows the step nearest k / fps,
     round(k / (fps timestep)) steps from the start. Returns the number of frames."""
     from . import Data, _pair, forward, set_state, state_size, step
     if duration is not None and (isinstance(duration, bool) or not isinstance(
@@ -354,6 +410,9 @@ def render_video(model, path, duration=None, fps=30, width=640, height=480, data
         raise ValueError(f"fps must be an int from 1 to 1000, got {fps!r}")
     if data is None:
         data = Data(model)
+        if model.nkey > 0:
+            from . import reset_data_keyframe
+            reset_data_keyframe(model, data, 0)
     _pair(model, data)
     rec = None
     if states is not None:
@@ -363,7 +422,11 @@ def render_video(model, path, duration=None, fps=30, width=640, height=480, data
         if np.any(np.diff(rec[:, 0]) < 0):
             raise ValueError("states: times must not decrease")
     with Renderer(model, height, width, overlay=overlay, samples=samples) as r:
-        cam = r.default_camera() if camera is None else _camera_from(camera)
+        if camera is None:
+            r._set_camera(None)
+            r._lib.cs_offscreen_set_tracking(r._live(), 1)
+        else:
+            r._set_camera(camera)
         if rec is not None:
             span = rec[-1, 0] - rec[0, 0] if duration is None else duration
             times = np.arange(int(math.floor(span * fps + 1e-9)) + 1) / fps
@@ -387,6 +450,15 @@ def render_video(model, path, duration=None, fps=30, width=640, height=480, data
                             control(model, data)
                         step(model, data)
                         taken += 1
-                r.update_scene(data, camera=cam)
+                r._lib.cs_offscreen_update(r._live(), data._ptr)
+                r._updated = True
                 v.write(r.render(out=frame))
+            if rec is None:
+                # the state at the video's end: its last frame lasts until duration
+                end = int(math.floor(len(times) / fps / h + 0.5))
+                while taken < end:
+                    if control is not None:
+                        control(model, data)
+                    step(model, data)
+                    taken += 1
         return len(times)

@@ -96,7 +96,7 @@ def test_render_into_out_and_errors():
     other = conesim.Model.from_xml_string(BALL)
     with pytest.raises(ValueError):
         r.update_scene(conesim.Data(other))
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError):
         r.update_scene(d, camera=0)  # no scene cameras
     r.update_scene(d, camera=-1)     # MuJoCo's free camera
     assert np.array_equal(r.render(), (r.update_scene(d), r.render())[1])
@@ -172,9 +172,10 @@ def test_render_video_samples_simulated_time(tmp_path):
     n = conesim.render_video(m, str(path), duration=0.2, fps=20, width=64, height=48, data=d,
                              control=lambda m_, d_: calls.append(d_.time))
     assert n == 4  # frames at 0, 0.05, 0.1, 0.15 s
-    # the last frame shows the step nearest 0.15 s: 75 steps of 2 ms, one control call each
-    assert len(calls) == round(0.15 / m.opt.timestep)
-    assert d.time == pytest.approx(0.15, abs=m.opt.timestep / 2)
+    # the last frame shows the step nearest 0.15 s and lasts to 0.2 s, where d ends: 100
+    # steps of 2 ms, one control call each
+    assert len(calls) == round(0.2 / m.opt.timestep)
+    assert d.time == pytest.approx(0.2, abs=m.opt.timestep / 2)
     assert path.stat().st_size > 0
     assert not [p for p in os.listdir(tmp_path) if p != "slide.mp4"]  # no temporary left
 
@@ -204,3 +205,68 @@ def test_video_writer_discards_on_error(tmp_path):
         for k in range(5):
             v.write(np.full((24, 32, 3), 50 * k, np.uint8))
     assert v.frames == 5 and path.stat().st_size > 0
+
+
+# a red box 14 m in front of a named camera; a keyframe that lifts the box
+CAMS = """<mujoco>
+  <asset>
+    <texture name="check" type="2d" builtin="checker" rgb1="1 1 1" rgb2="0 0 0" width="8" height="8"/>
+    <material name="floor" texture="check"/>
+  </asset>
+  <worldbody>
+    <geom type="plane" size="0 0 1" material="floor"/>
+    <camera name="front" pos="0 -20 1" xyaxes="1 0 0 0 0 1" fovy="20"/>
+    <body name="box" pos="0 -6 1">
+      <freejoint/>
+      <geom type="box" size="0.5 0.5 0.5" rgba="1 0 0 1"/>
+    </body>
+  </worldbody>
+  <keyframe><key qpos="0 -6 3 1 0 0 0"/></keyframe>
+</mujoco>"""
+
+
+def test_scene_camera_by_name_and_id():
+    m = conesim.Model.from_xml_string(CAMS)
+    d = conesim.Data(m)
+    conesim.reset_data_keyframe(m, d, 0)
+    d.qpos[2] = 1.0
+    r = renderer(m, 48, 64, samples=0)
+    r.update_scene(d, camera="front")
+    assert is_red(block(r.render(), 32, 24))
+    r.update_scene(d, camera=0)
+    assert is_red(block(r.render(), 32, 24))
+    r.update_scene(d)  # the free camera looks down at the box from above: no longer centred
+    with pytest.raises(ValueError, match="front"):
+        r.update_scene(d, camera="back")
+    with pytest.raises(ValueError):
+        r.update_scene(d, camera=1)
+    r.close()
+
+
+def test_video_writer_takes_float_frames(tmp_path):
+    renderer(conesim.Model.from_xml_string(BALL), 8, 8).close()
+    from conesim.renderer import _frame_bytes
+    f = _frame_bytes(np.full((2, 2, 3), 0.8))
+    assert f.dtype == np.uint8 and (f == 204).all()
+    assert (_frame_bytes(np.array([[[-1.0, 2.0, 0.5]]])) == [[[0, 255, 128]]]).all()
+    with pytest.raises(ValueError):
+        _frame_bytes(np.zeros((2, 2, 3), np.int64))
+    path = tmp_path / "f.mp4"
+    with conesim.VideoWriter(str(path), 32, 24, fps=25) as v:
+        for k in range(3):
+            v.write(np.full((24, 32, 3), 0.25 * (k + 1), np.float32))
+    assert v.frames == 3 and path.stat().st_size > 0
+    with pytest.raises(OSError, match="mp4"):
+        conesim.VideoWriter(str(tmp_path / "x.gif"), 32, 24)
+
+
+def test_render_video_starts_as_view_does(tmp_path):
+    m = conesim.Model.from_xml_string(CAMS)
+    renderer(m, 8, 8).close()
+    first = []
+    conesim.render_video(m, str(tmp_path / "k.mp4"), duration=0.05, fps=20, width=32,
+                         height=32, control=lambda m_, d_: first.append(d_.qpos[2]))
+    assert first[0] == pytest.approx(3.0)  # the first keyframe's height, as `view` starts
+    import inspect
+    assert inspect.signature(conesim.render_video).parameters["overlay"].default == \
+        "contacts,forces"
