@@ -2427,16 +2427,10 @@ cs_model *cs_load_xml_string(const char *xml, const char *name, FILE *warn, char
     return load(xml, strlen(xml), name, warn, err, errsz, NULL);
 }
 
-/* ---- the readers, for mjcf_visual.c ----------------------------------------------------- */
-int cs_mjcf_line(xmlNode *n) { return line_of(n); }
+/* ---- more readers, for mjcf_visual.c (the line, attributes and numbers: above) --------- */
 void cs_mjcf_check(cs_mjcf *c, xmlNode *n, const char *const *used, const char *const *visual)
 {
     check_attrs(c, n, used, visual);
-}
-char *cs_mjcf_attr(cs_mjcf *c, xmlNode *n, const char *name) { return attr(c, n, name); }
-int cs_mjcf_nums(cs_mjcf *c, xmlNode *n, const char *name, double *out, int lo, int hi)
-{
-    return nums(c, n, name, out, lo, hi);
 }
 int cs_mjcf_keyword(cs_mjcf *c, xmlNode *n, const char *name, const char *const *words)
 {

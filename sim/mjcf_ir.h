@@ -377,13 +377,10 @@ enum { CS_AUDIT_ACCEPTED, CS_AUDIT_READ, CS_AUDIT_IGNORED, CS_AUDIT_UNREAD };
 typedef void (*cs_mjcf_audit_fn)(void *ctx, const char *elem, const char *attr, int what);
 void cs_mjcf_set_audit(cs_mjcf_audit_fn fn, void *ctx);
 
-/* mjcf.c's readers, for mjcf_visual.c (errors through cs_mjcf_fail) */
-struct _xmlNode;
-int cs_mjcf_line(struct _xmlNode *n);
+/* more of mjcf.c's readers, for mjcf_visual.c (errors through cs_mjcf_fail): the attribute
+ * check with visual-only names, a keyword's index, a pose */
 void cs_mjcf_check(cs_mjcf *c, struct _xmlNode *n, const char *const *used,
                    const char *const *visual);
-char *cs_mjcf_attr(cs_mjcf *c, struct _xmlNode *n, const char *name);
-int cs_mjcf_nums(cs_mjcf *c, struct _xmlNode *n, const char *name, double *out, int lo, int hi);
 int cs_mjcf_keyword(cs_mjcf *c, struct _xmlNode *n, const char *name, const char *const *words);
 int cs_mjcf_frame(cs_mjcf *c, struct _xmlNode *n, double pos[3], double quat[4]);
 void cs_mjcf_note_ignored(cs_mjcf *c, const char *what);
