@@ -243,11 +243,17 @@ static void expand(rep_ctx *r, xmlNode *root, xmlNode *rep)
 {
     cs_mjcf *c = r->c;
     int line = line_of(rep);
-    for (xmlAttr *a = rep->properties; a; a = a->next)
+    for (xmlAttr *a = rep->properties; a; a = a->next) {
+        /* MuJoCo's schema takes a prefix here and its reader never reads it */
+        if (strcmp((const char *)a->name, "prefix") == 0) {
+            cs_mjcf_note_ignored(c, "replicate/@prefix");
+            continue;
+        }
         if (!listed((const char *)a->name,
                     (const char *const[]){"count", "offset", "euler", "sep", "childclass", NULL}))
             cs_mjcf_fail(c, line, "replicate", (const char *)a->name,
                          "unknown or unsupported attribute");
+    }
     const char *cs = prop(rep, "count");
     char *end = NULL;
     long count = cs ? strtol(cs, &end, 10) : 0;

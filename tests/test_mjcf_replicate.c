@@ -32,6 +32,14 @@ START_TEST(test_reference_example)
                        "<geom name='Alice' size='.1'/>"
                        "</replicate></replicate></worldbody></mujoco>");
     ck_assert_int_eq(m->ngeom, 4);
+    cs_free_model(m);
+    /* MuJoCo's schema accepts a prefix that its reader never reads: the same model */
+    m = load("<mujoco><worldbody>"
+             "<replicate count='2' offset='0 1 0' euler='90 0 0' prefix='P'>"
+             "<replicate count='2' sep='-' offset='1 0 0' euler='0 90 0'>"
+             "<geom name='Alice' size='.1'/>"
+             "</replicate></replicate></worldbody></mujoco>");
+    ck_assert_int_eq(m->ngeom, 4);
     /* the reference's saved model: name, pos, quat (normalised) */
     const char *name[4] = {"Alice-00", "Alice-10", "Alice-01", "Alice-11"};
     const double pos[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
