@@ -33,6 +33,7 @@
  * inverse P = G^-1 (G_FF^-1 = P_FF - P_FA P_AA^-1 P_AF) and one step of refinement with G,
  * since the inverse alone is not backward stable. A converged sweep is one small solve. */
 #include "blockqp.h"
+#include "solver_internal.h"
 
 #include <float.h>
 #include <math.h>
@@ -42,39 +43,6 @@
 #define OUTER_MAXIT 100
 #define SECULAR_MAXIT 60
 #define NNQP_MAXIT 100
-
-/* In-place Cholesky of the lower triangle of an n x n row-major matrix; 0 if not PD. */
-static int chol(int n, double *a)
-{
-    for (int j = 0; j < n; j++) {
-        double d = a[j * n + j];
-        for (int k = 0; k < j; k++) d -= a[j * n + k] * a[j * n + k];
-        if (!(d > 0) || !isfinite(d)) return 0;
-        d = sqrt(d);
-        a[j * n + j] = d;
-        for (int i = j + 1; i < n; i++) {
-            double s = a[i * n + j];
-            for (int k = 0; k < j; k++) s -= a[i * n + k] * a[j * n + k];
-            a[i * n + j] = s / d;
-        }
-    }
-    return 1;
-}
-
-/* x := (L L^T)^-1 x */
-static void chol_solve(int n, const double *l, double *x)
-{
-    for (int i = 0; i < n; i++) {
-        double s = x[i];
-        for (int k = 0; k < i; k++) s -= l[i * n + k] * x[k];
-        x[i] = s / l[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        double s = x[i];
-        for (int k = i + 1; k < n; k++) s -= l[k * n + i] * x[k];
-        x[i] = s / l[i * n + i];
-    }
-}
 
 /* Cyclic Jacobi on the symmetric r x r matrix a (destroyed: its diagonal ends as the
  * eigenvalues), V's columns the eigenvectors. A rotation is skipped when |a_pq| is below
@@ -130,7 +98,7 @@ int cs_bqp_prepare(cs_bqp *q, int dim, const double *G, const double *mu)
             int gi = (i + 1) % dim, gk = (k + 1) % dim; /* friction rows first */
             L[i * dim + k] = gi >= gk ? G[gi * dim + gk] : G[gk * dim + gi];
         }
-    if (!chol(dim, L)) return -1;
+    if (cs_i_chol(dim, L)) return -1;
     memset(q, 0, sizeof *q);
     q->dim = dim;
     q->g00 = G[0];
@@ -409,7 +377,7 @@ int cs_nnqp_prepare(cs_nnqp *q, int n, const double *G)
     double L[CS_NNQP_MAXN * CS_NNQP_MAXN], Li[CS_NNQP_MAXN * CS_NNQP_MAXN];
     for (int i = 0; i < n; i++)
         for (int k = 0; k <= i; k++) L[i * n + k] = G[i * n + k];
-    if (!chol(n, L)) return -1;
+    if (cs_i_chol(n, L)) return -1;
     memset(q, 0, sizeof *q);
     q->n = n;
     for (int i = 0; i < n; i++)
@@ -446,7 +414,7 @@ static void pschur_solve(const double *p, int n, const int *F, int nf, const int
         e[i] = s;
     }
     for (int a = 0; a < na; a++) m[a] = e[A[a]];
-    if (na) chol_solve(na, M, m);
+    if (na) cs_i_chol_solve(na, M, m);
     for (int f = 0; f < nf; f++) {
         double s = e[F[f]];
         for (int a = 0; a < na; a++) s -= sym(p, F[f], A[a]) * m[a];
@@ -483,7 +451,7 @@ int cs_nnqp_solve(const cs_nnqp *q, const double *c, double *x)
         if (schur) {
             for (int a = 0; a < na; a++)
                 for (int b = 0; b <= a; b++) M[a * na + b] = sym(q->p, A[a], A[b]);
-            if (na && !chol(na, M)) return -1;
+            if (na && cs_i_chol(na, M)) return -1;
             for (int f = 0; f < nf; f++) rhs[f] = -c[F[f]];
             pschur_solve(q->p, n, F, nf, A, na, M, rhs, xs);
             /* the inverse is not backward stable: one step of refinement with G restores
@@ -500,8 +468,8 @@ int cs_nnqp_solve(const cs_nnqp *q, const double *c, double *x)
                 xs[f] = -c[F[f]];
                 for (int e = 0; e <= f; e++) M[f * nf + e] = sym(q->g, F[f], F[e]);
             }
-            if (!chol(nf, M)) return -1;
-            chol_solve(nf, M, xs);
+            if (cs_i_chol(nf, M)) return -1;
+            cs_i_chol_solve(nf, M, xs);
         }
         /* step from the feasible x towards the working-set minimiser */
         double alpha = 1;

@@ -1,31 +1,13 @@
 /* Fixed-normal QCQP of one contact block (docs/contact-math.md §6): the PGS friction update.
  * Inner loop of the solver: stack arrays only, n <= CS_MAXFRIC. */
 #include "cone.h"
+#include "solver_internal.h"
 
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
 
 #define QCQP_MAXIT 60
-
-/* In-place Cholesky of an m x m row-major matrix (lower triangle read and written).
- * Returns 0 when a pivot is not positive (or not finite): not positive definite. */
-static int chol(int m, double *a)
-{
-    for (int j = 0; j < m; j++) {
-        double d = a[j * m + j];
-        for (int k = 0; k < j; k++) d -= a[j * m + k] * a[j * m + k];
-        if (!(d > 0) || !isfinite(d)) return 0;
-        d = sqrt(d);
-        a[j * m + j] = d;
-        for (int i = j + 1; i < m; i++) {
-            double s = a[i * m + j];
-            for (int k = 0; k < j; k++) s -= a[i * m + k] * a[j * m + k];
-            a[i * m + j] = s / d;
-        }
-    }
-    return 1;
-}
 
 /* z = L^-1 v */
 static void forward(int m, const double *l, const double *v, double *z)
@@ -55,12 +37,13 @@ static double norm(int m, const double *v)
     return sqrt(s);
 }
 
-/* L = chol(B + lam I); B is PD and lam >= 0, so this cannot fail in exact arithmetic. */
+/* L = chol(B + lam I); B is PD and lam >= 0, so this cannot fail in exact arithmetic.
+ * 1 done, 0 not positive definite. */
 static int factor_shifted(int m, const double *B, double lam, double *L)
 {
     for (int i = 0; i < m * m; i++) L[i] = B[i];
     for (int i = 0; i < m; i++) L[i * m + i] += lam;
-    return chol(m, L);
+    return cs_i_chol(m, L) == 0;
 }
 
 static void fill_info(int n, const double *H, const double *b, const double *mu, double fn,
@@ -106,7 +89,7 @@ static int qcqp(int n, const double *H, const double *b, const double *mu, doubl
     if (m < n) {
         /* the free block alone being PD does not make H PD: check the whole of it */
         for (int i = 0; i < n * n; i++) L[i] = H[i];
-        if (!chol(n, L)) return -1;
+        if (cs_i_chol(n, L)) return -1;
     }
     /* scale to a ball: B = D H D, c = D b over the free components */
     for (int a = 0; a < m; a++) {

@@ -34,7 +34,7 @@ static inline __attribute__((always_inline)) int cs_i_chol_n(int n, double *A, c
     for (int j = 0; j < n; j++) {
         double s = A[j * n + j];
         for (int k = 0; k < j; k++) s -= A[j * n + k] * A[j * n + k];
-        if (!(s > 0)) return -1;
+        if (!(s > 0) || !isfinite(s)) return -1;
         double d = sqrt(s);
         A[j * n + j] = d;
         for (int i = j + 1; i < n; i++) {
@@ -46,7 +46,8 @@ static inline __attribute__((always_inline)) int cs_i_chol_n(int n, double *A, c
     return 0;
 }
 
-/* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n); 0 ok, -1 not PD. */
+/* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n); 0 ok, -1 not PD (a
+ * pivot not positive or not finite). The solver's one dense Cholesky. */
 int cs_i_chol(int n, double *A);
 /* Solve L L^T x = b in place with the factor from cs_i_chol. */
 void cs_i_chol_solve(int n, const double *L, double *x);
