@@ -33,7 +33,7 @@
  * inverse P = G^-1 (G_FF^-1 = P_FF - P_FA P_AA^-1 P_AF) and one step of refinement with G,
  * since the inverse alone is not backward stable. A converged sweep is one small solve. */
 #include "blockqp.h"
-#include "solver_internal.h"
+#include "chol.h"
 
 #include <float.h>
 #include <math.h>

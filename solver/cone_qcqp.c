@@ -1,7 +1,7 @@
 /* Fixed-normal QCQP of one contact block (docs/contact-math.md §6): the PGS friction update.
  * Inner loop of the solver: stack arrays only, n <= CS_MAXFRIC. */
 #include "cone.h"
-#include "solver_internal.h"
+#include "chol.h"
 
 #include <float.h>
 #include <math.h>
