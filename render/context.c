@@ -1,9 +1,11 @@
-/* GL 3.3 core context (hidden or windowed GLFW) and the shader programs. */
+/* GL 3.3 core context (hidden or windowed GLFW, or headless EGL from egl.c) and the shader
+ * programs. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "headless.h"
 #include "render_gl.h"
 #include "vec.h"
 
@@ -413,4 +415,50 @@ void cs_renderer_destroy(cs_renderer *r)
 const char *cs_renderer_gl_name(const cs_renderer *r)
 {
     return r->gl_name;
+}
+
+/* CONESIM_GL=egl: EGL only; =glfw: the hidden GLFW window only; unset: EGL, then GLFW. */
+cs_renderer *cs_renderer_create_headless(int samples, char *err, size_t errlen)
+{
+    const char *want = getenv("CONESIM_GL");
+    int egl_ok = !want || !*want || strcmp(want, "egl") == 0;
+    int glfw_ok = !want || !*want || strcmp(want, "glfw") == 0;
+    if (!egl_ok && !glfw_ok) {
+        snprintf(err, errlen, "CONESIM_GL=%s: expected egl or glfw", want);
+        return NULL;
+    }
+    char egl_err[256] = "";
+    if (egl_ok) {
+        struct cs_egl *e = cs_egl_create(egl_err, sizeof egl_err);
+        if (e) {
+            cs_renderer *r = calloc(1, sizeof *r);
+            if (!r) {
+                cs_egl_destroy(e);
+                snprintf(err, errlen, "out of memory");
+                return NULL;
+            }
+            r->egl = e;
+            r->hidden = 1;
+            r->want_samples = samples;
+            return cs_gl_setup(r, err, errlen);
+        }
+        if (!glfw_ok) {
+            snprintf(err, errlen, "%s", egl_err);
+            return NULL;
+        }
+    }
+    char glfw_err[512] = "";
+    cs_renderer *r = cs_gl_create(1, 1, "conesim", 1, samples, glfw_err, sizeof glfw_err);
+    if (!r) {
+        if (egl_ok)
+            snprintf(err, errlen, "%s; %s", egl_err, glfw_err);
+        else
+            snprintf(err, errlen, "%s", glfw_err);
+    }
+    return r;
+}
+
+const char *cs_renderer_backend(const cs_renderer *r)
+{
+    return r->egl ? "egl" : "glfw";
 }
