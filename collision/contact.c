@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "internal.h"
+#include "minval.h"
 
 void cs_make_frame(double f[9])
 {
@@ -59,14 +60,13 @@ void cs_mix_params(const cs_collision_geom *g1, const cs_collision_geom *g2, cs_
             fr[i] = g->friction[i];
     } else {
         c->dim = g1->condim > g2->condim ? g1->condim : g2->condim;
-        const double minval = 1e-15; /* MuJoCo's mjMINVAL */
         double s1 = g1->solmix, s2 = g2->solmix, mix;
-        if (s1 >= minval && s2 >= minval)
+        if (s1 >= CS_MINVAL && s2 >= CS_MINVAL)
             mix = s1 / (s1 + s2);
-        else if (s1 < minval && s2 < minval)
+        else if (s1 < CS_MINVAL && s2 < CS_MINVAL)
             mix = 0.5;
         else
-            mix = s1 < minval ? 0.0 : 1.0;
+            mix = s1 < CS_MINVAL ? 0.0 : 1.0;
         if (g1->solref[0] > 0 && g2->solref[0] > 0)
             for (int i = 0; i < 2; i++)
                 c->solref[i] = mix * g1->solref[i] + (1 - mix) * g2->solref[i];

@@ -8,11 +8,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "minval.h"
 #include "internal.h"
 
 #define FACE_TOL 0.996  /* MuJoCo's mjFACE_TOL: faces within ~5 degrees of facing */
 #define EDGE_TOL 0.0888 /* mjEDGE_TOL: an edge within ~5 degrees of a face's plane */
-#define MINVAL 1e-15    /* mjMINVAL */
 #define POLY_MAX 1024   /* vertices of a face or clipped polygon (a 1000-gon face: ~130 KB of stack) */
 #define FEAT_MAX 512    /* faces or edges around one vertex (a 500-gon cone's apex has 500) */
 
@@ -196,7 +196,7 @@ static void emit(cs_rawcon *c, const double v[3], const double f0[3], const doub
     /* MuJoCo's normal is geom1's witness minus geom2's, normalised: (1, 0, 0) when they
      * coincide (touching exactly; such a contact is outside the solver anyway) */
     double l = sqrt(cs_dot3(n, n));
-    if (l < MINVAL) {
+    if (l < CS_MINVAL) {
         n[0] = 1;
         n[1] = n[2] = 0;
     } else {
@@ -237,7 +237,7 @@ static int clip(const double *f1, int n1, const double *poly, int np, const doub
             double PQ[3] = {Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]};
             double dp[3] = {P[0] - a[0], P[1] - a[1], P[2] - a[2]};
             double dq[3] = {Q[0] - a[0], Q[1] - a[1], Q[2] - a[2]};
-            int in1 = cs_dot3(dp, q) > -MINVAL, in2 = cs_dot3(dq, q) > -MINVAL;
+            int in1 = cs_dot3(dp, q) > -CS_MINVAL, in2 = cs_dot3(dq, q) > -CS_MINVAL;
             if (!in1 && !in2)
                 continue;
             if (in1 && in2) {

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "internal.h"
+#include "minval.h"
 
 #define CS_EPS 1e-15
 
@@ -417,7 +418,6 @@ int cs_sphere_box(const cs_collision_options *opt, const cs_shape *a, const cs_s
  * The set is not the exact nearest-point one: a segment that passes into the box is placed by
  * the feature nearest to it, not by its deepest point. */
 
-#define CB_MINVAL 1e-15 /* MuJoCo's mjMINVAL */
 
 /* The nearest feature of step 1. */
 typedef struct {
@@ -446,7 +446,7 @@ static double axis_edge(const double P[3], const double H[3], double L, const do
     double uu = S[j] * S[j], ut = -S[j] * H[j], tt = L * L;
     double gu = -S[j] * w[j], gt = cs_dot3(H, w);
     double det = uu * tt - ut * ut;
-    if (fabs(det) < CB_MINVAL)
+    if (fabs(det) < CS_MINVAL)
         return -1;
     double inv = 1 / det;
     double u = (tt * gu - ut * gt) * inv, t = (uu * gt - ut * gu) * inv;
@@ -517,7 +517,7 @@ static cb_near capsule_box_nearest(const double P[3], const double H[3], double 
                 C[i] = (c & (1 << i)) ? S[i] : -S[i];
             C[j] = 0;
             double d2 = axis_edge(P, H, L, S, j, C, &t, &u, &mark);
-            if (d2 < 0 || !(d2 < nb.d2 - CB_MINVAL))
+            if (d2 < 0 || !(d2 < nb.d2 - CS_MINVAL))
                 continue;
             nb.d2 = d2;
             nb.t = t;

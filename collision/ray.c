@@ -3,9 +3,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "minval.h"
 #include "ray.h"
 
-#define MINVAL 1e-15 /* MuJoCo's mjMINVAL */
 
 static double dot3(const double a[3], const double b[3])
 {
@@ -15,7 +15,7 @@ static double dot3(const double a[3], const double b[3])
 static void normalize3(double v[3])
 {
     double n = sqrt(dot3(v, v));
-    if (n < MINVAL) {
+    if (n < CS_MINVAL) {
         v[0] = 1, v[1] = v[2] = 0;
         return;
     }
@@ -47,7 +47,7 @@ static void ray_map(const cs_pose *p, const double pnt[3], const double vec[3], 
 static double quad(double a, double b, double c, double x[2])
 {
     double det = b * b - a * c;
-    if (det < 0 || a < MINVAL) {
+    if (det < 0 || a < CS_MINVAL) {
         x[0] = x[1] = -1;
         return -1;
     }
@@ -74,7 +74,7 @@ static double ray_plane(const cs_pose *p, const double size[3], const double pnt
 {
     double lp[3], lv[3];
     ray_map(p, pnt, vec, lp, lv);
-    if (lv[2] > -MINVAL) return -1; /* only the front face */
+    if (lv[2] > -CS_MINVAL) return -1; /* only the front face */
     double x = -lp[2] / lv[2];
     if (x < 0) return -1;
     double p0 = lp[0] + x * lv[0], p1 = lp[1] + x * lv[1];
@@ -144,7 +144,7 @@ static double ray_cylinder(const cs_pose *p, const double size[3], const double 
     double lp[3], lv[3], xx[2], x = -1, sol;
     ray_map(p, pnt, vec, lp, lv);
     int type = 0;
-    if (fabs(lv[2]) > MINVAL)
+    if (fabs(lv[2]) > CS_MINVAL)
         for (int side = -1; side <= 1; side += 2) {
             sol = (side * size[1] - lp[2]) / lv[2];
             if (sol < 0) continue;
@@ -179,7 +179,7 @@ static double ray_box(const cs_pose *p, const double size[3], const double pnt[3
     ray_map(p, pnt, vec, lp, lv);
     int axis = -1, fside = 0;
     for (int i = 0; i < 3; i++) {
-        if (fabs(lv[i]) <= MINVAL) continue;
+        if (fabs(lv[i]) <= CS_MINVAL) continue;
         for (int side = -1; side <= 1; side += 2) {
             double sol = (side * size[i] - lp[i]) / lv[i];
             if (sol < 0) continue;
@@ -232,13 +232,13 @@ double cs_ray_mesh(const cs_pose *pose, const double *vert, const int *face, int
         n[1] = e0[2] * e1[0] - e0[0] * e1[2];
         n[2] = e0[0] * e1[1] - e0[1] * e1[0];
         double den = dot3(lv, n);
-        if (fabs(den) < MINVAL) continue;
+        if (fabs(den) < CS_MINVAL) continue;
         double t = -dot3(w, n) / den;
         if (t < 0 || (x >= 0 && t >= x)) continue;
         double q[3] = {w[0] + t * lv[0], w[1] + t * lv[1], w[2] + t * lv[2]};
         double a00 = dot3(e0, e0), a01 = dot3(e0, e1), a11 = dot3(e1, e1);
         double b0 = dot3(q, e0), b1 = dot3(q, e1), det = a00 * a11 - a01 * a01;
-        if (fabs(det) < MINVAL) continue;
+        if (fabs(det) < CS_MINVAL) continue;
         double t0 = (a11 * b0 - a01 * b1) / det, t1 = (a00 * b1 - a01 * b0) / det;
         if (t0 < 0 || t1 < 0 || t0 + t1 > 1) continue;
         x = t;

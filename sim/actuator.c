@@ -8,9 +8,9 @@
 
 #include "conesim.h"
 #include "stages.h"
+#include "minval.h"
 
 enum { NDYN = 10, NGAIN = 10, NBIAS = 10 };
-#define MINVAL 1e-15 /* mjMINVAL */
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
@@ -28,7 +28,7 @@ static int disabled(const cs_model *m, int i)
 static double next_act(const cs_model *m, int i, double act, double act_dot)
 {
     if (m->actuator_dyntype[i] == 3) { /* filterexact: exact integration of the filter */
-        double tau = fmax(MINVAL, m->actuator_dynprm[NDYN * i]);
+        double tau = fmax(CS_MINVAL, m->actuator_dynprm[NDYN * i]);
         act += act_dot * tau * (1 - exp(-m->opt.timestep / tau));
     } else {
         act += act_dot * m->opt.timestep;
@@ -78,7 +78,7 @@ void cs_actuation(const cs_model *m, cs_data *d)
         int a = m->actuator_actadr[i];
         if (a < 0) continue;
         if (m->actuator_dyntype[i] == 1) d->act_dot[a] = u[i]; /* integrator */
-        else d->act_dot[a] = (u[i] - d->act[a]) / fmax(MINVAL, m->actuator_dynprm[NDYN * i]);
+        else d->act_dot[a] = (u[i] - d->act[a]) / fmax(CS_MINVAL, m->actuator_dynprm[NDYN * i]);
     }
     /* force = gain * (control or activation) + bias */
     for (int i = 0; i < nu; i++) {

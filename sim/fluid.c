@@ -11,8 +11,8 @@
 
 #include "conesim.h"
 #include "stages.h"
+#include "minval.h"
 
-#define MINVAL 1e-15 /* mjMINVAL */
 #define PI 3.14159265358979323846
 
 /* the sides of the box with the body's principal inertia */
@@ -21,7 +21,7 @@ static void box_sides(const cs_model *m, int b, double s[3])
     const double *I = m->body_inertia + 3 * b;
     double M = m->body_mass[b];
     for (int k = 0; k < 3; k++)
-        s[k] = sqrt(fmax(MINVAL, I[(k + 1) % 3] + I[(k + 2) % 3] - I[k]) / M * 6);
+        s[k] = sqrt(fmax(CS_MINVAL, I[(k + 1) % 3] + I[(k + 2) % 3] - I[k]) / M * 6);
 }
 
 void cs_fluid_local_rows(const cs_model *m, int b, const double R[9], double *jp, double *jr)
@@ -45,7 +45,7 @@ void cs_fluid_local_rows(const cs_model *m, int b, const double R[9], double *jp
 
 static int fluid_body(const cs_model *m, int b)
 {
-    return m->body_treeid[b] >= 0 && m->body_mass[b] >= MINVAL;
+    return m->body_treeid[b] >= 0 && m->body_mass[b] >= CS_MINVAL;
 }
 
 /* the quadratic coefficients: force and torque along the box axes, times |v_k| v_k */

@@ -16,10 +16,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "minval.h"
 #include "conesim.h"
 #include "stages.h"
 
-#define MINVAL 1e-15 /* mjMINVAL */
 #define EPS 1e-15    /* mjEPS */
 #define PI 3.14159265358979323846
 
@@ -146,9 +146,9 @@ static void local_force(const double *F, const double s[3], double rho, double m
     double den = a * a * a * a * v[0] * v[0] + b * b * b * b * v[1] * v[1] +
                  c * c * c * c * v[2] * v[2];
     double num = a * a * v[0] * v[0] + b * b * v[1] * v[1] + c * c * v[2] * v[2];
-    double Aproj = PI * sqrt(den / fmax(MINVAL, num));
+    double Aproj = PI * sqrt(den / fmax(CS_MINVAL, num));
     double n[3] = {a * a * v[0], b * b * v[1], c * c * v[2]};
-    double cosa = num / fmax(MINVAL, norm3(v) * den);
+    double cosa = num / fmax(CS_MINVAL, norm3(v) * den);
     double circ[3], kut[3];
     cross(circ, n, v);
     for (int k = 0; k < 3; k++) circ[k] *= F[F_KUTTA] * rho * cosa * Aproj;
@@ -276,10 +276,10 @@ static void deriv(const double *F, const double s[3], double rho, double mu, con
     double den = a * a * xx + b * b * yy + c * c * zz, num = a * xx + b * yy + c * zz;
     double n2 = xx + yy + zz;
     {
-        double scale = PI * F[F_KUTTA] * rho / fmax(MINVAL, sqrt(den * num * n2));
+        double scale = PI * F[F_KUTTA] * rho / fmax(CS_MINVAL, sqrt(den * num * n2));
         double fx = yy * (a - b) + zz * (a - c), fy = xx * (b - a) + zz * (b - c);
         double fz = xx * (c - a) + yy * (c - b);
-        double pt = num / fmax(MINVAL, den), ct = num / fmax(MINVAL, n2);
+        double pt = num / fmax(CS_MINVAL, den), ct = num / fmax(CS_MINVAL, n2);
         const double abc[3] = {a, b, c}, f3[3] = {fx, fy, fz};
         double in[3] = {a * a * pt - a + ct, b * b * pt - b + ct, c * c * pt - c + ct};
         const double vv[9] = {xx, xy, xz, xy, yy, yz, xz, yz, zz};
@@ -296,9 +296,9 @@ static void deriv(const double *F, const double s[3], double rho, double mu, con
     double dmid = s[0] + s[1] + s[2] - dmax - dmin, Dq = 2.0 / 3.0 * (s[0] + s[1] + s[2]);
     {
         double Amax = PI * dmax * dmid;
-        double dA = PI / fmax(MINVAL, sqrt(num * num * num * den));
-        double Aproj = PI * sqrt(den / fmax(MINVAL, num));
-        double norm = sqrt(n2), inv = 1 / fmax(MINVAL, norm);
+        double dA = PI / fmax(CS_MINVAL, sqrt(num * num * num * den));
+        double Aproj = PI * sqrt(den / fmax(CS_MINVAL, num));
+        double norm = sqrt(n2), inv = 1 / fmax(CS_MINVAL, norm);
         double lin = mu * 3 * PI * Dq;
         double quad = rho * (Aproj * F[F_BLUNT] + F[F_SLENDER] * (Amax - Aproj));
         double ac = rho * norm * (F[F_BLUNT] - F[F_SLENDER]);
@@ -320,7 +320,7 @@ static void deriv(const double *F, const double s[3], double rho, double mu, con
             coef[k] = F[F_ANG] * I + F[F_SLENDER] * (Imax - I);
             mom[k] = w[k] * coef[k];
         }
-        double dens = rho / fmax(MINVAL, norm3(mom)), lin = mu * PI * Dq * Dq * Dq, sq[3];
+        double dens = rho / fmax(CS_MINVAL, norm3(mom)), lin = mu * PI * Dq * Dq * Dq, sq[3];
         for (int k = 0; k < 3; k++) sq[k] = -dens * w[k] * coef[k] * coef[k];
         double diag = w[0] * sq[0] + w[1] * sq[1] + w[2] * sq[2] - lin;
         for (int r = 0; r < 3; r++)

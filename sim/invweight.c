@@ -11,8 +11,8 @@
 #include "solver/mass.h"
 #include "spatial.h"
 #include "stages.h"
+#include "minval.h"
 
-#define MINVAL 1e-15 /* mjMINVAL */
 
 int cs_model_invweight0(cs_model *m)
 {
@@ -51,7 +51,7 @@ int cs_model_invweight0(cs_model *m)
         w[0] = w[1] = 0;
         if (b == 0 || m->body_weldid[b] == 0) continue;
         if (m->body_simple[b] == 2) {
-            w[0] = 1 / (m->body_mass[b] > MINVAL ? m->body_mass[b] : MINVAL);
+            w[0] = 1 / (m->body_mass[b] > CS_MINVAL ? m->body_mass[b] : CS_MINVAL);
             continue;
         }
         cs_jac(m, &d, b, d.xipos + 3 * b, jac, jac + 3 * (size_t)nv);
@@ -67,7 +67,7 @@ int cs_model_invweight0(cs_model *m)
     for (int j = 0; j < m->njnt; j++) {
         int a = m->jnt_dofadr[j], b = m->jnt_bodyid[j], n = cs_jnt_nv(m->jnt_type[j]);
         if (m->body_simple[b] == 2) {
-            m->dof_invweight0[a] = 1 / (m->body_mass[b] > MINVAL ? m->body_mass[b] : MINVAL);
+            m->dof_invweight0[a] = 1 / (m->body_mass[b] > CS_MINVAL ? m->body_mass[b] : CS_MINVAL);
             continue;
         }
         double diag[6];

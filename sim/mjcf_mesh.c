@@ -16,8 +16,8 @@
 #include "inertia.h"
 #include "meshfile.h"
 #include "mjcf_ir.h"
+#include "minval.h"
 
-#define MINVAL 1e-15 /* MuJoCo's mjMINVAL */
 
 #define MFAIL(c, M, attr, ...) cs_mjcf_fail((c), (M)->line, "mesh", (attr), __VA_ARGS__)
 
@@ -192,7 +192,7 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M)
         for (int k = 0; k < 3; k++) facecen[k] += a * ctr[k];
         area += a;
     }
-    if (area < MINVAL) MFAIL(c, M, NULL, "mesh surface area is too small (%g)", area);
+    if (area < CS_MINVAL) MFAIL(c, M, NULL, "mesh surface area is too small (%g)", area);
     for (int k = 0; k < 3; k++) facecen[k] /= area;
 
     /* volume (or area) and centre of mass over the chosen faces */
@@ -215,7 +215,7 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M)
         total += w;
         for (int k = 0; k < 3; k++) com[k] += w * (ctr[k] * 0.75 + facecen[k] * 0.25);
     }
-    if (total < MINVAL) {
+    if (total < CS_MINVAL) {
         if (shell) MFAIL(c, M, NULL, "mesh surface area is too small (%g)", total);
         if (total < 0)
             MFAIL(c, M, "inertia", "mesh volume is negative (%g): the faces are misoriented",

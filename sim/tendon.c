@@ -9,6 +9,7 @@
 #include "conesim.h"
 #include "poly.h"
 #include "stages.h"
+#include "minval.h"
 
 /* a site's world position from its body's frame */
 static void site_pos(const cs_model *m, const cs_data *d, int s, double p[3])
@@ -42,7 +43,7 @@ double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, dou
         for (int k = 0; k < 3; k++) u[k] = p1[k] - p0[k];
         l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
         len += l;
-        if (l < 1e-15) continue; /* no direction: no Jacobian (mjMINVAL) */
+        if (l < CS_MINVAL) continue; /* no direction: no Jacobian */
         for (int k = 0; k < 3; k++) u[k] /= l;
         cs_jac(m, d, m->site_bodyid[s0], p0, j0, NULL);
         cs_jac(m, d, m->site_bodyid[s1], p1, j1, NULL);

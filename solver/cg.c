@@ -13,12 +13,11 @@
  * the scaled gradient norm is. */
 #include "solver_internal.h"
 #include "alloc.h"
+#include "minval.h"
 
 #include <math.h>
 #include <string.h>
 
-/* MuJoCo's mjMINVAL: the floor of beta's denominator (a zero old gradient restarts) */
-#define MINVAL 1e-15
 /* Trees of up to DENSE_TREE dofs (a free body: 6) keep M and M^-1 as dense blocks for the
  * solve: a dense 6 x 6 product is cheaper than walking the tree's sparse rows, and each
  * block serves every iteration of the step. Larger trees (long chains) use the sparse
@@ -418,7 +417,7 @@ static cs_iter_status cg_iterate(void *ws, cs_solver_ws *w, int thread, int isl,
             break;
         }
         /* Polak-Ribiere, restarted (beta = 0) where it turns negative */
-        beta = fmax(0, num / fmax(MINVAL, den));
+        beta = fmax(0, num / fmax(CS_MINVAL, den));
     }
     *iters = iter;
     return status;

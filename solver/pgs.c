@@ -12,12 +12,11 @@
  * of f = 0 (per island here, globally in MuJoCo). */
 #include "solver_internal.h"
 #include "alloc.h"
+#include "minval.h"
 
 #include <math.h>
 #include <string.h>
 
-/* MuJoCo's mjMINVAL: below it a normal force counts as zero in MuJoCo's split update */
-#define MINVAL 1e-15
 
 /* The pair group's damped Newton (group_update):
  * - GROUP_GRAD_FLOOR: converged when every gradient entry is below this times the size of
@@ -68,7 +67,7 @@ static void split_update(const cs_efc *e, int k, const double *G, const double *
     int n = e->blk_nrow[k], nt = n - 1;
     double old[CS_MAXROWS];
     memcpy(old, f, sizeof(double) * n);
-    if (f[0] < MINVAL) {
+    if (f[0] < CS_MINVAL) {
         f[0] = fmax(0, f[0] - r[0] / G[0]);
         for (int j = 1; j < n; j++) f[j] = 0;
     } else {
@@ -79,13 +78,13 @@ static void split_update(const cs_efc *e, int k, const double *G, const double *
             den += f[i] * v1[i];
             vr += f[i] * r[i];
         }
-        if (den >= MINVAL) {
+        if (den >= CS_MINVAL) {
             double x = -vr / den;
             if (old[0] + x * old[0] < 0) x = -1;
             for (int i = 0; i < n; i++) f[i] += x * old[i];
         }
     }
-    if (f[0] < MINVAL) {
+    if (f[0] < CS_MINVAL) {
         for (int j = 1; j < n; j++) f[j] = 0;
         return;
     }

@@ -12,11 +12,11 @@
 #include "rows.h"
 
 #include "alloc.h"
+#include "minval.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MINVAL 1e-15 /* mjMINVAL */
 #define MINIMP 0.0001
 #define MAXIMP 0.9999
 
@@ -47,7 +47,7 @@ static inline double impedance(const double s[5], double pos, double m, double *
 {
     double dummy;
     if (!impP) impP = &dummy;
-    if (s[0] == s[1] || s[2] <= MINVAL) { /* flat */
+    if (s[0] == s[1] || s[2] <= CS_MINVAL) { /* flat */
         *impP = 0;
         return 0.5 * (s[0] + s[1]);
     }
@@ -91,13 +91,13 @@ static inline int solref_fix(const double in[2], double timestep, int refsafe, d
 static inline void solref_kb(const double r[2], double dw, double *K, double *B)
 {
     if (r[0] > 0)
-        *K = 1 / atleast(dw * dw * r[0] * r[0] * r[1] * r[1], MINVAL);
+        *K = 1 / atleast(dw * dw * r[0] * r[0] * r[1] * r[1], CS_MINVAL);
     else
-        *K = -r[0] / atleast(dw * dw, MINVAL);
+        *K = -r[0] / atleast(dw * dw, CS_MINVAL);
     if (r[1] > 0)
-        *B = 2 / atleast(dw * r[0], MINVAL);
+        *B = 2 / atleast(dw * r[0], CS_MINVAL);
     else
-        *B = -r[1] / atleast(dw, MINVAL);
+        *B = -r[1] / atleast(dw, CS_MINVAL);
 }
 
 void cs_solimp_clamp(const double in[5], double out[5]) { solimp_clamp(in, out); }
@@ -449,10 +449,10 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     e->nnz += nrow * ncol;
 
     /* R: (1 - imp) / imp dA of the first row; the others follow from it */
-    double R0 = atleast((1 - imp) * e->dA[r0] / imp, MINVAL);
+    double R0 = atleast((1 - imp) * e->dA[r0] / imp, CS_MINVAL);
     e->R[r0] = R0;
     if (kind != CS_BLOCK_FRICTIONLESS) {
-        double R1 = R0 / atleast(o->impratio, MINVAL);
+        double R1 = R0 / atleast(o->impratio, CS_MINVAL);
         e->blk_mu[k] = fr[0] * sqrt(R1 / R0);
         if (kind == CS_BLOCK_ELLIPTIC) {
             e->R[r0 + 1] = R1;
@@ -541,7 +541,7 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
         e->dA[r] = in->invweight[j];
         e->vel[r] = v;
         if (j < CS_MAXDIM) e->blk_cvel[CS_MAXDIM * k + j] = v;
-        e->R[r] = atleast((1 - imp) * e->dA[r] / imp, MINVAL);
+        e->R[r] = atleast((1 - imp) * e->dA[r] / imp, CS_MINVAL);
         e->K[r] = K;
         e->B[r] = B;
         e->aref[r] = -B * v - K * imp * (e->pos[r] - margin);
