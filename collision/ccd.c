@@ -25,7 +25,7 @@ static void local_support(int type, const double *s, const cs_hull *h, int *hint
                           const double d[3], double x[3])
 {
     double len;
-    switch (type) {
+    switch ((cs_geom_type)type) {
     case CS_GEOM_MESH: {
         int i = cs_hull_support_from(h, d, hint ? *hint : -1);
         if (hint) *hint = i;
@@ -61,7 +61,8 @@ static void local_support(int type, const double *s, const cs_hull *h, int *hint
         break;
     }
     case CS_GEOM_BOX:
-    default:
+    case CS_GEOM_PLANE:  /* never a support shape: planes collide by their own pairs */
+    case CS_GEOM_HFIELD: /* refused when the context is made */
         for (int i = 0; i < 3; i++)
             x[i] = d[i] >= 0 ? s[i] : -s[i];
         break;

@@ -227,9 +227,9 @@ void cs_geom_aabb(int type, const double size[3], const cs_pose *p, double margi
 {
     const double *R = p->mat;
     for (int i = 0; i < 3; i++) {
-        double h;
+        double h = 0; /* each type sets it; 0 for a number that is no type */
         const double *row = R + 3 * i; /* world axis i in local coordinates */
-        switch (type) {
+        switch ((cs_geom_type)type) {
         case CS_GEOM_PLANE:
             lo[i] = -HUGE_VAL;
             hi[i] = HUGE_VAL;
@@ -248,7 +248,8 @@ void cs_geom_aabb(int type, const double size[3], const cs_pose *p, double margi
             h = size[1] * fabs(row[2]) + size[0] * sqrt(fmax(0, 1 - row[2] * row[2]));
             break;
         case CS_GEOM_BOX:
-        default:
+        case CS_GEOM_MESH:   /* its box about the origin (size); cs_geom_aabb_hull is exact */
+        case CS_GEOM_HFIELD: /* refused when the context is made */
             h = fabs(row[0]) * size[0] + fabs(row[1]) * size[1] + fabs(row[2]) * size[2];
             break;
         }

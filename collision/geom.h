@@ -18,8 +18,8 @@ typedef enum {
     CS_GEOM_BOX = 6,       /* size: three half-sizes */
     CS_GEOM_MESH = 7,      /* convex hull of a mesh (collision/hull.h); size: half-extents
                             * of its bounding box about the geom origin */
-    CS_GEOM_NTYPES = 8
 } cs_geom_type;
+enum { CS_GEOM_NTYPES = 8 }; /* apart, so that a switch over the types needs no case for it */
 
 /* A geom's world pose: position and rotation matrix (row-major, columns are the
  * local axes in world coordinates, as MuJoCo's xmat). */

@@ -19,10 +19,13 @@ static int zone_of(const cs_model *m, const cs_efc *e, int k)
     if (m->opt.contact == CS_CONTACT_COULOMB) /* the Coulomb model's zones (coulomb.c) */
         return e->blk_zone[k] == CS_ZONE_TOP ? CS_CZONE_SEPARATE
                : e->blk_zone[k] == CS_ZONE_BOTTOM ? CS_CZONE_STICK : CS_CZONE_SLIDE;
-    switch (e->blk_kind[k]) {
+    switch ((cs_block_kind)e->blk_kind[k]) {
     case CS_BLOCK_FRICTIONLESS: return CS_CZONE_NORMAL;
     case CS_BLOCK_PYRAMIDAL: return CS_CZONE_PYRAMID;
-    default: break;
+    case CS_BLOCK_ELLIPTIC: break; /* by its zone, below */
+    case CS_BLOCK_LIMIT:
+    case CS_BLOCK_FRICTIONLOSS:
+    case CS_BLOCK_EQUALITY: return CS_CZONE_NONE; /* not a contact's */
     }
     switch (e->blk_zone[k]) {
     case CS_ZONE_TOP: return CS_CZONE_TOP;

@@ -12,34 +12,40 @@
 
 double cs_geom_volume(int type, const double s[3])
 {
-    switch (type) {
+    switch ((cs_geom_type)type) {
     case CS_GEOM_SPHERE: return 4.0 / 3.0 * M_PI * s[0] * s[0] * s[0];
     case CS_GEOM_CAPSULE:
         return M_PI * s[0] * s[0] * (2 * s[1]) + 4.0 / 3.0 * M_PI * s[0] * s[0] * s[0];
     case CS_GEOM_CYLINDER: return M_PI * s[0] * s[0] * (2 * s[1]);
     case CS_GEOM_ELLIPSOID: return 4.0 / 3.0 * M_PI * s[0] * s[1] * s[2];
     case CS_GEOM_BOX: return 8 * s[0] * s[1] * s[2];
-    default: return 0;
+    case CS_GEOM_PLANE:
+    case CS_GEOM_HFIELD:
+    case CS_GEOM_MESH: break; /* a mesh's volume is its own (mjcf_mesh.c) */
     }
+    return 0;
 }
 
 double cs_geom_rbound(int type, const double size[3])
 {
     const double *s = size;
-    switch (type) {
+    switch ((cs_geom_type)type) {
     case CS_GEOM_SPHERE: return s[0];
     case CS_GEOM_CAPSULE: return s[0] + s[1];
     case CS_GEOM_CYLINDER: return sqrt(s[0] * s[0] + s[1] * s[1]);
     case CS_GEOM_ELLIPSOID: return fmax(s[0], fmax(s[1], s[2]));
     case CS_GEOM_BOX: return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-    default: return 0;
+    case CS_GEOM_PLANE:
+    case CS_GEOM_HFIELD:
+    case CS_GEOM_MESH: break; /* a mesh's bound is its own (mjcf_mesh.c) */
     }
+    return 0;
 }
 
 void cs_geom_inertia(int type, const double s[3], double m, double I[3])
 {
     I[0] = I[1] = I[2] = 0;
-    switch (type) {
+    switch ((cs_geom_type)type) {
     case CS_GEOM_SPHERE:
         I[0] = I[1] = I[2] = 0.4 * m * s[0] * s[0];
         break;
@@ -68,7 +74,9 @@ void cs_geom_inertia(int type, const double s[3], double m, double I[3])
         I[1] = m * (s[0] * s[0] + s[2] * s[2]) / 3;
         I[2] = m * (s[0] * s[0] + s[1] * s[1]) / 3;
         break;
-    default: break;
+    case CS_GEOM_PLANE:
+    case CS_GEOM_HFIELD:
+    case CS_GEOM_MESH: break; /* a mesh's inertia is its own (mjcf_mesh.c) */
     }
 }
 

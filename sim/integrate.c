@@ -33,13 +33,14 @@ void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, doubl
     for (int j = 0; j < m->njnt; j++) {
         double *q = qpos + m->jnt_qposadr[j];
         const double *v = qvel + m->jnt_dofadr[j];
-        switch (m->jnt_type[j]) {
+        switch ((cs_joint_type)m->jnt_type[j]) {
         case CS_JNT_FREE:
             for (int k = 0; k < 3; k++) q[k] += h * v[k];
             quat_integrate(q + 3, v + 3, h);
             break;
         case CS_JNT_BALL: quat_integrate(q, v, h); break;
-        default: q[0] += h * v[0];
+        case CS_JNT_SLIDE:
+        case CS_JNT_HINGE: q[0] += h * v[0]; break;
         }
     }
 }

@@ -8,8 +8,28 @@
 #include "spatial.h"
 #include "stages.h"
 
-int cs_jnt_nq(int type) { return type == CS_JNT_FREE ? 7 : type == CS_JNT_BALL ? 4 : 1; }
-int cs_jnt_nv(int type) { return type == CS_JNT_FREE ? 6 : type == CS_JNT_BALL ? 3 : 1; }
+/* 0 for a number that is no joint type (the loader makes none) */
+int cs_jnt_nq(int type)
+{
+    switch ((cs_joint_type)type) {
+    case CS_JNT_FREE: return 7;
+    case CS_JNT_BALL: return 4;
+    case CS_JNT_SLIDE:
+    case CS_JNT_HINGE: return 1;
+    }
+    return 0;
+}
+
+int cs_jnt_nv(int type)
+{
+    switch ((cs_joint_type)type) {
+    case CS_JNT_FREE: return 6;
+    case CS_JNT_BALL: return 3;
+    case CS_JNT_SLIDE:
+    case CS_JNT_HINGE: return 1;
+    }
+    return 0;
+}
 
 /* Apply joint j to the frame (xp, xq) it acts on; its world anchor and axis (before its own
  * motion, which leaves them in place) go to anchor and axis. */
@@ -31,7 +51,8 @@ static void apply_joint(const cs_model *m, const double *qpos, int j, double xp[
     sp_mulmv3(R, m->jnt_axis + 3 * j, axis);
     sp_mulmv3(R, m->jnt_pos + 3 * j, anchor);
     for (int k = 0; k < 3; k++) anchor[k] += xp[k];
-    switch (m->jnt_type[j]) {
+    switch ((cs_joint_type)m->jnt_type[j]) {
+    case CS_JNT_FREE: break; /* set above */
     case CS_JNT_SLIDE: {
         double s = q[0] - m->qpos0[m->jnt_qposadr[j]];
         for (int k = 0; k < 3; k++) xp[k] += s * axis[k];
@@ -53,7 +74,6 @@ static void apply_joint(const cs_model *m, const double *qpos, int j, double xp[
         for (int k = 0; k < 3; k++) xp[k] = anchor[k] - v[k];
         break;
     }
-    default: break;
     }
 }
 
@@ -117,14 +137,14 @@ void cs_kinematics(const cs_model *m, cs_data *d)
         double *ax = d->dof_xaxis + 3 * i, *an = d->dof_xanchor + 3 * i, *s = d->cdof + 6 * i;
         const double *o = d->xpos + 3 * m->body_rootid[b];
         memcpy(an, d->xanchor + 3 * j, 3 * sizeof *an);
-        switch (m->jnt_type[j]) {
+        switch ((cs_joint_type)m->jnt_type[j]) {
         case CS_JNT_FREE:
         case CS_JNT_BALL:
             for (int r = 0; r < 3; r++)
                 ax[r] = m->jnt_type[j] == CS_JNT_FREE && k < 3 ? (r == k) : d->xmat[9 * b + 3 * r + k % 3];
             break;
-        default:
-            memcpy(ax, d->xaxis + 3 * j, 3 * sizeof *ax);
+        case CS_JNT_SLIDE:
+        case CS_JNT_HINGE: memcpy(ax, d->xaxis + 3 * j, 3 * sizeof *ax); break;
         }
         if (cs_dof_rotates(m, i)) {
             /* linear motion at o of a unit rotation about ax through an: ax x (o - an) */
@@ -171,10 +191,10 @@ static void state_at(const cs_model *m, const double *qpos, const double *qvel, 
     for (int k = 0; k < 3; k++) xp[k] += pp[k];
     cs_mulquat(xq, pq, m->body_quat + 4 * b);
     for (int j = m->body_jntadr[b]; j >= 0 && j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
-        double anchor[3], axis[3], wl[3], a[3];
+        double anchor[3], axis[3], wl[3] = {0, 0, 0}, a[3];
         apply_joint(m, qpos, j, xp, xq, anchor, axis);
         const double *qd = qvel + m->jnt_dofadr[j];
-        switch (m->jnt_type[j]) {
+        switch ((cs_joint_type)m->jnt_type[j]) {
         case CS_JNT_SLIDE:
             for (int k = 0; k < 3; k++) v0[k] += qd[0] * axis[k];
             continue;
@@ -183,8 +203,9 @@ static void state_at(const cs_model *m, const double *qpos, const double *qvel, 
             sp_mulmv3(Rf, qd + 3, wl);
             break;
         case CS_JNT_BALL: sp_mulmv3(Rf, qd, wl); break;
-        default:
+        case CS_JNT_HINGE:
             for (int k = 0; k < 3; k++) wl[k] = qd[0] * axis[k];
+            break;
         }
         /* a rotation about the anchor moves the world origin's point by anchor x w */
         for (int k = 0; k < 3; k++) w[k] += wl[k];

@@ -560,7 +560,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         const cs_jspec *J = &c->jnt[j].s;
         double *q = qpos0 + jqadr[j], *qs = qspring + jqadr[j];
         int b = c->jnt[j].body;
-        switch (J->type) {
+        switch ((cs_joint_type)J->type) {
         case CS_JNT_FREE:
             memcpy(q, xpos + 3 * b, 3 * sizeof *q);
             memcpy(q + 3, xquat + 4 * b, 4 * sizeof *q);
@@ -570,9 +570,11 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             q[0] = qs[0] = 1;
             q[1] = q[2] = q[3] = qs[1] = qs[2] = qs[3] = 0;
             break;
-        default:
+        case CS_JNT_SLIDE:
+        case CS_JNT_HINGE:
             q[0] = J->ref;
             qs[0] = J->springref;
+            break;
         }
     }
     int nmocap = 0;

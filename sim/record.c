@@ -99,13 +99,13 @@ void cs_actuator_rows(FILE *f, const cs_model *m, const cs_data *d, long step, d
 
 const char *cs_jnt_type_name(int type)
 {
-    switch (type) {
+    switch ((cs_joint_type)type) {
     case CS_JNT_FREE: return "free";
     case CS_JNT_BALL: return "ball";
     case CS_JNT_SLIDE: return "slide";
     case CS_JNT_HINGE: return "hinge";
-    default: return "?";
     }
+    return "?";
 }
 
 void cs_traj_header(FILE *f)
@@ -200,7 +200,7 @@ void cs_contact_rows(FILE *f, const cs_model *m, const cs_data *d, long step, do
 
 const char *cs_jrow_kind_name(int kind)
 {
-    switch (kind) {
+    switch ((cs_jrow_kind)kind) {
     case CS_JROW_FRICTION: return "friction";
     case CS_JROW_LOWER: return "limit_lower";
     case CS_JROW_UPPER: return "limit_upper";
@@ -209,8 +209,8 @@ const char *cs_jrow_kind_name(int kind)
     case CS_JROW_TENDON_LOWER: return "tendon_lower";
     case CS_JROW_TENDON_UPPER: return "tendon_upper";
     case CS_JROW_EQUALITY: return "equality";
-    default: return "?";
     }
+    return "?";
 }
 
 void cs_limit_header(FILE *f)

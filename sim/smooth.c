@@ -95,7 +95,7 @@ static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
         for (int i = m->body_dofadr[b]; i >= 0 && i < m->body_dofadr[b] + m->body_dofnum[b];) {
             int j = m->dof_jntid[i], n = 1;
             double *sd = d->cdofdot + 6 * i;
-            switch (m->jnt_type[j]) {
+            switch ((cs_joint_type)m->jnt_type[j]) {
             case CS_JNT_FREE:
                 memset(sd, 0, 18 * sizeof *sd);
                 for (int k = 0; k < 3; k++)
@@ -106,7 +106,8 @@ static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
             case CS_JNT_BALL:
                 n = 3;
                 break;
-            default: break;
+            case CS_JNT_SLIDE:
+            case CS_JNT_HINGE: break;
             }
             for (int k = 0; k < n; k++) sp_cross_motion(v, d->cdof + 6 * (i + k), sd + 6 * k);
             for (int k = 0; k < n; k++)
@@ -159,7 +160,7 @@ static int spring_stretch(const cs_model *m, const cs_data *d, int j, double dif
     int pa = m->jnt_qposadr[j], n = 0;
     const double *q = d->qpos + pa, *q0 = m->qpos_spring + pa;
     double qn[4];
-    switch (m->jnt_type[j]) {
+    switch ((cs_joint_type)m->jnt_type[j]) {
     case CS_JNT_FREE:
         for (int r = 0; r < 3; r++) dif[n++] = q[r] - q0[r];
         q += 3;
@@ -170,10 +171,11 @@ static int spring_stretch(const cs_model *m, const cs_data *d, int j, double dif
         cs_normquat(qn);
         cs_subquat(dif + n, qn, q0);
         return n + 3;
-    default:
-        dif[0] = q[0] - q0[0];
-        return 1;
+    case CS_JNT_SLIDE:
+    case CS_JNT_HINGE: break;
     }
+    dif[0] = q[0] - q0[0];
+    return 1;
 }
 
 /* the parts of a joint's stretch that share one spring law: a free joint's translation and

@@ -17,12 +17,13 @@ int cs_flag_lookup(const char *name, int *bit, int *enable);
 static inline int cs_dof_rotates(const cs_model *m, int i)
 {
     int j = m->dof_jntid[i];
-    switch (m->jnt_type[j]) {
+    switch ((cs_joint_type)m->jnt_type[j]) {
     case CS_JNT_HINGE:
     case CS_JNT_BALL: return 1;
     case CS_JNT_FREE: return i - m->jnt_dofadr[j] >= 3;
-    default: return 0;
+    case CS_JNT_SLIDE: return 0;
     }
+    return 0;
 }
 
 /* step.c: cs_forward without the sensors (RK4's inner stages) */
