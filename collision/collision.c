@@ -489,18 +489,13 @@ int cs_collide_pair(const cs_collision *c, int type1, const double size1[3], con
     return cs_collide_pair_hull(c, type1, size1, NULL, p1, type2, size2, NULL, p2, margin, out);
 }
 
-int cs_collide_pair_hull(const cs_collision *c, int type1, const double size1[3],
-                         const cs_hull *hull1, const cs_pose *p1, int type2,
-                         const double size2[3], const cs_hull *hull2, const cs_pose *p2,
-                         double margin, cs_geom_contact *out)
+/* one narrow-phase function on a pair, with the collider's options (defaults without one)
+ * and the contact frames made */
+static int run_pair(const cs_collision *c, cs_narrow_fn fn, int type1, const double size1[3],
+                    const cs_hull *hull1, const cs_pose *p1, int type2, const double size2[3],
+                    const cs_hull *hull2, const cs_pose *p2, double margin,
+                    cs_geom_contact *out)
 {
-    if (type1 > type2 || type1 < 0 || type2 >= CS_GEOM_NTYPES)
-        return 0;
-    if ((type1 == CS_GEOM_MESH && !hull1) || (type2 == CS_GEOM_MESH && !hull2))
-        return 0;
-    cs_narrow_fn fn = table(type1, type2);
-    if (!fn)
-        return 0;
     int hint1 = -1, hint2 = -1;
     cs_shape a = {type1, size1, p1->pos, p1->mat, hull1, &hint1};
     cs_shape b = {type2, size2, p2->pos, p2->mat, hull2, &hint2};
@@ -516,6 +511,21 @@ int cs_collide_pair_hull(const cs_collision *c, int type1, const double size1[3]
     return n;
 }
 
+int cs_collide_pair_hull(const cs_collision *c, int type1, const double size1[3],
+                         const cs_hull *hull1, const cs_pose *p1, int type2,
+                         const double size2[3], const cs_hull *hull2, const cs_pose *p2,
+                         double margin, cs_geom_contact *out)
+{
+    if (type1 > type2 || type1 < 0 || type2 >= CS_GEOM_NTYPES)
+        return 0;
+    if ((type1 == CS_GEOM_MESH && !hull1) || (type2 == CS_GEOM_MESH && !hull2))
+        return 0;
+    cs_narrow_fn fn = table(type1, type2);
+    if (!fn)
+        return 0;
+    return run_pair(c, fn, type1, size1, hull1, p1, type2, size2, hull2, p2, margin, out);
+}
+
 int cs_collide_pair_distance(const cs_collision *c, int type1, const double size1[3],
                              const cs_hull *hull1, const cs_pose *p1, int type2,
                              const double size2[3], const cs_hull *hull2, const cs_pose *p2,
@@ -526,19 +536,8 @@ int cs_collide_pair_distance(const cs_collision *c, int type1, const double size
                                     out);
     /* boxes apart: the box-box clipper reports touching faces only, the general convex path
      * the distance (MuJoCo measures box pairs with its convex collider too) */
-    int hint1 = -1, hint2 = -1;
-    cs_shape a = {type1, size1, p1->pos, p1->mat, hull1, &hint1};
-    cs_shape b = {type2, size2, p2->pos, p2->mat, hull2, &hint2};
-    cs_collision_options def;
-    const cs_collision_options *opt = c ? &c->opt : NULL;
-    if (!opt) {
-        cs_collision_options_default(&def);
-        opt = &def;
-    }
-    int n = cs_convex_ccd(opt, &a, &b, distmax, out);
-    for (int k = 0; k < n; k++)
-        cs_make_frame(out[k].frame);
-    return n;
+    return run_pair(c, cs_convex_ccd, type1, size1, hull1, p1, type2, size2, hull2, p2, distmax,
+                    out);
 }
 
 /* narrow phase of one pair (g1, g2 already in MuJoCo order), append to con */
