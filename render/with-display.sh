@@ -11,11 +11,6 @@
 # Usage: with-display.sh XVFB_PATH|"" PROGRAM [ARGS...]
 xvfb=$1
 shift
-# Mesa's software rasterizer draws in the calling thread: its worker threads, alive at exit,
-# now and then crash LeakSanitizer's stop-the-world tracer (a sanitizer build's test must not
-# depend on thread timing). A value already set is kept.
-LP_NUM_THREADS=${LP_NUM_THREADS:-0}
-export LP_NUM_THREADS
 if [ -n "$DISPLAY" ]; then
   exec "$@"
 fi
