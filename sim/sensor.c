@@ -786,15 +786,7 @@ static void sensor_pos(const cs_model *m, cs_data *d, int i, double *out)
         out[0] = cs_inside_geom(&sp, m->site_type[ri], m->site_size + 3 * ri, p);
         break;
     }
-    case CS_SENS_E_POTENTIAL: {
-        /* MuJoCo's mj_energyPos counts every body's weight, static ones too */
-        double e = cs_energy_potential(m, d);
-        if (!(m->opt.disableflags & CS_DSBL_GRAVITY))
-            for (int b = 1; b < m->nbody; b++)
-                if (!m->body_weldid[b]) e -= m->body_mass[b] * dot3(m->opt.gravity, d->xipos + 3 * b);
-        out[0] = e;
-        break;
-    }
+    case CS_SENS_E_POTENTIAL: out[0] = cs_energy_potential(m, d); break;
     case CS_SENS_E_KINETIC: out[0] = cs_energy_kinetic(m, d); break;
     case CS_SENS_CLOCK: out[0] = d->time; break;
     case CS_SENS_GEOMDIST:

@@ -273,11 +273,9 @@ double cs_energy_potential(const cs_model *m, const cs_data *d)
 {
     double e = 0;
     if (!(m->opt.disableflags & CS_DSBL_GRAVITY))
-        for (int b = 1; b < m->nbody; b++) {
-            if (!m->body_weldid[b]) continue;
+        for (int b = 1; b < m->nbody; b++) /* static bodies too, as MuJoCo's mj_energyPos */
             for (int k = 0; k < 3; k++)
                 e -= m->body_mass[b] * m->opt.gravity[k] * d->xipos[3 * b + k];
-        }
     if (m->opt.disableflags & (CS_DSBL_PASSIVE | CS_DSBL_SPRING)) return e;
     for (int j = 0; j < m->njnt; j++) {
         double k = m->jnt_stiffness[j], dif[6];

@@ -155,6 +155,8 @@ START_TEST(test_state_sensors)
         "mass='0.5' pos='0.1 0 0'/></body></body>"
         "<body name='free' pos='2 0 2'><freejoint/><inertial pos='0 0 0' mass='3' "
         "diaginertia='0.1 0.2 0.3'/><geom size='0.1' contype='0' conaffinity='0'/></body>"
+        "<body name='shelf' pos='0 1 0.5'><geom type='box' size='0.1 0.1 0.1' mass='2' "
+        "contype='0' conaffinity='0'/></body>"
         "</worldbody><sensor><jointpos name='q' joint='h'/><jointvel name='v' joint='h'/>"
         "<ballquat name='bq' joint='b'/><ballangvel name='bw' joint='b'/>"
         "<framepos name='xb' objtype='xbody' objname='fore'/>"
@@ -194,7 +196,7 @@ START_TEST(test_state_sensors)
     double b2 = 0;
     for (int k = 0; k < 3; k++) b2 += sensor(m, d, "mag")[k] * sensor(m, d, "mag")[k];
     ck_assert_double_eq_tol(sqrt(b2), sqrt(0.04 + 0.09 + 0.16), 1e-14);
-    /* energy: 0.5 qvel' M qvel, and -sum m g . x */
+    /* energy: 0.5 qvel' M qvel, and -sum m g . x over every body, static ones too (MuJoCo's) */
     double Mv[10], ek = 0, ep = 0;
     cs_mul_M(m, d, Mv, d->qvel);
     for (int i = 0; i < m->nv; i++) ek += 0.5 * Mv[i] * d->qvel[i];
