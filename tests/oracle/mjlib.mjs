@@ -116,7 +116,12 @@ function writeRun(mj, m, d, opt) {
   const every = opt.every || 1;
   const nsteps = opt.steps !== undefined ? opt.steps
     : Math.round((opt.duration !== undefined ? opt.duration : 1.0) / h);
-  const name = (type, id, prefix) => mj.mj_id2name(m, type, id) || `${prefix}${id}`;
+  // The WebAssembly build's mj_id2name returns the string at address 0 ("emsc...") for an
+  // unnamed object instead of null: a name counts only when it maps back to the same id.
+  const name = (type, id, prefix) => {
+    const nm = mj.mj_id2name(m, type, id);
+    return nm && mj.mj_name2id(m, type, nm) === id ? nm : `${prefix}${id}`;
+  };
   const elliptic = m.opt.cone === 1;
 
   // Moving bodies in model order, as conesim records them: every body welded to one with a
