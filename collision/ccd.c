@@ -822,8 +822,7 @@ static int polytope(int t)
     return t == CS_GEOM_BOX || t == CS_GEOM_MESH;
 }
 
-/* radius of the sphere about the geom origin that holds the shape (MuJoCo's rbound) */
-static double rbound(const cs_shape *s)
+double cs_shape_rbound(const cs_shape *s)
 {
     const double *z = s->size;
     switch (s->type) {
@@ -892,7 +891,7 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
         return 1;
 
     const double angle = 1e-3;
-    const double tol = 1e-3 * fmin(rbound(a), rbound(b));
+    const double tol = 1e-3 * fmin(cs_shape_rbound(a), cs_shape_rbound(b));
     double fr[9] = {n[0], n[1], n[2], 0, 0, 0, 0, 0, 0};
     cs_make_frame(fr);
     double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};

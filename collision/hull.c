@@ -49,6 +49,12 @@ void cs_hull_view(cs_hull *h, const int *g, const double *d)
     h->facevert = h->faceadr + h->nface + 1;
     h->vfadr = h->facevert + h->faceadr[h->nface];
     h->vf = h->vfadr + h->nvert + 1;
+    const int *mj = h->vf + h->faceadr[h->nface];
+    h->npoint = mj[0];
+    h->pointid = mj + 2;
+    h->mjvert = h->pointid + h->nvert;
+    h->mjadr = h->mjvert + h->nvert;
+    h->mjadj = h->mjadr + h->nvert + 1;
     h->aabb = d;
     h->vert = d + 6;
     h->plane = h->vert + 3 * h->nvert;
@@ -229,7 +235,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     char *errbuf = NULL;
     size_t errsz = 0;
     FILE *ef = open_memstream(&errbuf, &errsz);
-    int *map = NULL, *tri = NULL, *edges = NULL, *group = NULL, *gv = NULL;
+    int *map = NULL, *tri = NULL, *edges = NULL, *group = NULL, *gv = NULL, *mjg = NULL;
     double *tnorm = NULL, *ang = NULL;
     int rc = -1, ntri = 0;
     if (!copy || !ef) {
@@ -275,6 +281,53 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
             map[i] = nv++;
     int nfacet = 0;
     FORALLfacets nfacet++;
+    /* MuJoCo's own hull graph, which its plane-mesh contacts walk: vertices in qhull's order
+     * (local ids), each with the vertices it shares a triangle with, in the order of its
+     * triangles and their corners */
+    int nmjg = 2 + 3 * nv + 1 + 3 * nfacet;
+    mjg = cs_malloc((size_t)nmjg * sizeof *mjg);
+    if (!mjg)
+        goto oom;
+    {
+        qh_vertexneighbors(qh);
+        int *loc2hull = mjg + 2 + nv, *adr = loc2hull + nv, *lst = adr + nv + 1;
+        int nloc = 0, nl = 0;
+        mjg[0] = n;
+        mjg[1] = nv;
+        for (int i = 0; i < n; i++)
+            if (map[i] >= 0)
+                mjg[2 + map[i]] = i;
+        /* local ids first (the neighbour lists hold local ids), kept in adr meanwhile */
+        FORALLvertices {
+            int h0 = map[qh_pointid(qh, vertex->point)];
+            loc2hull[nloc] = h0;
+            adr[h0] = nloc++;
+        }
+        int *hull2loc = cs_malloc((size_t)nv * sizeof *hull2loc);
+        if (!hull2loc)
+            goto oom;
+        memcpy(hull2loc, adr, (size_t)nv * sizeof *hull2loc);
+        nloc = 0;
+        FORALLvertices {
+            int self = nloc;
+            adr[nloc++] = nl;
+            int start = nl;
+            facetT *nb, **nbp;
+            FOREACHsetelement_(facetT, vertex->neighbors, nb) {
+                vertexT *v1, **v1p;
+                FOREACHsetelement_(vertexT, nb->vertices, v1) {
+                    int l1 = hull2loc[map[qh_pointid(qh, v1->point)]], dup = l1 == self;
+                    for (int j = start; j < nl && !dup; j++)
+                        dup = lst[j] == l1;
+                    if (!dup && nl < 3 * nfacet)
+                        lst[nl++] = l1;
+                }
+            }
+        }
+        adr[nloc] = nl;
+        cs_free(hull2loc);
+        nmjg = 2 + 3 * nv + 1 + nl;
+    }
     tri = cs_malloc((size_t)nfacet * 3 * sizeof *tri);
     tnorm = cs_malloc((size_t)nfacet * 4 * sizeof *tnorm);
     edges = cs_malloc((size_t)nfacet * 6 * sizeof *edges);
@@ -381,7 +434,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     for (int i = 0; i < nv; i++)
         mark[i] = -1;
     /* per face: its distinct vertices (a pass per face keeps it simple; hulls are built once) */
-    int ngraph = 9 + (nv + 1) + 2 * ne + (nface + 1) + 3 * ntri + (nv + 1) + 3 * ntri;
+    int ngraph = 9 + (nv + 1) + 2 * ne + (nface + 1) + 3 * ntri + (nv + 1) + 3 * ntri + nmjg;
     int ndata = 6 + 3 * nv + 4 * nface;
     int *g = cs_malloc((size_t)ngraph * sizeof *g);
     double *d = cs_malloc((size_t)ndata * sizeof *d);
@@ -508,7 +561,8 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     for (int f = 0; f < nface; f++)
         for (int x = faceadr[f]; x < faceadr[f + 1]; x++)
             vf[mark[facevert[x]]++] = f;
-    out->ngraph = (int)(vf + nfv - g);
+    memcpy(vf + nfv, mjg, (size_t)nmjg * sizeof *mjg);
+    out->ngraph = (int)(vf + nfv + nmjg - g);
     out->graph = g;
     out->data = d;
     out->ndata = ndata;
@@ -532,6 +586,7 @@ done : {
     cs_free(errbuf);
     cs_free(copy);
     cs_free(map);
+    cs_free(mjg);
     cs_free(tri);
     cs_free(tnorm);
     cs_free(edges);

@@ -6,6 +6,8 @@
  *                  faceadr[nface + 1], facevert[faceadr[nface]] face polygons, counter-clockwise
  *                                                               seen from outside
  *                  vfadr[nvert + 1], vf[faceadr[nface]]         each vertex's faces
+ *                  npoint, nvert, pointid[nvert], mjvert[nvert], mjadr[nvert + 1], mjadj[]
+ *                                                               MuJoCo's graph (below)
  *   data (doubles): aabb[6] (lo, hi), vert[3 nvert], plane[4 nface] (unit outward normal n,
  *                  offset d: n.x <= d inside)
  * Coplanar hull triangles are merged into one polygon per face. start[] holds the extreme
@@ -25,6 +27,12 @@ typedef struct {
     const int *adjadr, *adj;
     const int *faceadr, *facevert;
     const int *vfadr, *vf;
+    /* MuJoCo's graph of the same hull (its plane-mesh contacts depend on its order):
+     * npoint mesh points; pointid[hull vertex] = its point index; mjvert[local id] = the
+     * hull vertex of MuJoCo's local id; mjadj[mjadr[k] .. mjadr[k+1]) the local ids of the
+     * vertices sharing a triangle with local id k, in MuJoCo's order */
+    int npoint;
+    const int *pointid, *mjvert, *mjadr, *mjadj;
 } cs_hull;
 
 /* A built hull: malloc'd arrays in the layout above; triangles (3 hull-vertex indices each,

@@ -54,7 +54,10 @@ int cs_segseg(const double c1[3], const double u1[3], const double c2[3], const 
  * out. 0 when neither is found (the single contact stands). */
 int cs_polytope_clip(const cs_shape *a, const cs_shape *b, const double n[3], cs_rawcon *out);
 
-/* mesh.c: plane against a hull's vertices (every vertex of a resting face, at most 4) */
+/* radius of the sphere about the geom origin that holds the shape (MuJoCo's rbound) */
+double cs_shape_rbound(const cs_shape *s);
+/* mesh.c: plane against a hull: its deepest vertex and up to two of that vertex's
+ * neighbours under the margin (MuJoCo's rule) */
 int cs_plane_mesh(const cs_collision_options *, const cs_shape *, const cs_shape *, double,
                   cs_rawcon *);
 /* boxbox.c */

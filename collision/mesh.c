@@ -1,25 +1,57 @@
-/* Plane against a mesh's convex hull: the deepest vertex by the support climb, then the
- * vertices around it within the margin (they form a connected patch of the edge graph). A
- * hull resting on a face thus gets a contact at every corner of that face, as a box does;
- * faces with more than 4 corners keep 4 that span the patch. */
-#include "alloc.h"
+/* Plane against a mesh's convex hull, as MuJoCo 3.12 makes these contacts: the deepest
+ * vertex, then the vertices of one neighbour list of MuJoCo's hull graph that lie under the
+ * margin, in graph order, skipping any closer than 0.3 of the mesh's bounding radius to the
+ * first contact, up to 3 contacts in all.
+ *
+ * Which list: MuJoCo searches a mesh of fewer than 10 points exhaustively and then reads the
+ * neighbour list at the found point's index taken as a graph-local id (for most small meshes
+ * another vertex's list: a box mesh flat on a plane gets two or three of its bottom
+ * corners); a larger mesh is searched by climbing the graph from its first vertex, and the
+ * list is the deepest vertex's own. Both are followed here so that scenes behave as they do
+ * in MuJoCo. */
 #include <math.h>
-#include <string.h>
 
 #include "internal.h"
 
-#define PATCH_MAX 64   /* vertices examined around the deepest one */
+#define PLANE_MESH_MAX 3      /* MuJoCo's maxplanemesh */
+#define PLANE_MESH_TOL 0.3    /* MuJoCo's tolplanemesh, in bounding radii */
+#define HILLCLIMB_MIN 10      /* MuJoCo's mjMESH_HILLCLIMB_MIN: fewer points, exhaustive */
 
-/* twice the signed area of (a, b, c) projected along n */
-static double area2(const double *a, const double *b, const double *c, const double n[3])
+/* the deepest vertex (hull index) along local direction nl, and in *walk the local id whose
+ * neighbour list the contacts walk (-1: none) */
+static int deepest(const cs_hull *h, const double nl[3], int *walk)
 {
-    double e1[3], e2[3], x[3];
-    for (int i = 0; i < 3; i++) {
-        e1[i] = b[i] - a[i];
-        e2[i] = c[i] - a[i];
+    if (h->npoint < HILLCLIMB_MIN) {
+        int best = 0;
+        double bd = -1e10;
+        for (int i = 0; i < h->nvert; i++) { /* hull vertices in point order */
+            double v = cs_dot3(nl, h->vert + 3 * i);
+            if (v > bd) {
+                bd = v;
+                best = i;
+            }
+        }
+        int pid = h->pointid[best];
+        *walk = pid < h->nvert ? pid : -1;
+        return best;
     }
-    cs_cross3(x, e1, e2);
-    return cs_dot3(x, n);
+    int ib = 0;
+    double t = cs_dot3(nl, h->vert + 3 * h->mjvert[0]);
+    for (int change = 1; change;) {
+        change = 0;
+        int from = ib;
+        for (int e = h->mjadr[from]; e < h->mjadr[from + 1]; e++) {
+            int k = h->mjadj[e];
+            double v = cs_dot3(nl, h->vert + 3 * h->mjvert[k]);
+            if (v > t) {
+                t = v;
+                ib = k;
+                change = 1;
+            }
+        }
+    }
+    *walk = ib;
+    return h->mjvert[ib];
 }
 
 int cs_plane_mesh(const cs_collision_options *opt, const cs_shape *a, const cs_shape *b,
@@ -31,93 +63,48 @@ int cs_plane_mesh(const cs_collision_options *opt, const cs_shape *a, const cs_s
     cs_axis(n, a->mat, 2);
     double d[3] = {-n[0], -n[1], -n[2]};
     cs_mulmtv(nl, b->mat, d); /* local direction into the plane */
+    int walk, i0 = deepest(h, nl, &walk);
+    double p0[3];
+    cs_mulmv(p0, b->mat, h->vert + 3 * i0);
+    for (int i = 0; i < 3; i++) {
+        p0[i] += b->pos[i];
+        dif[i] = p0[i] - a->pos[i];
+    }
+    double dist0 = cs_dot3(n, dif);
+    if (dist0 > margin)
+        return 0;
+    double first[3];
+    for (int i = 0; i < 3; i++)
+        first[i] = p0[i] - 0.5 * dist0 * n[i];
+    cs_setcon(out, n, first, dist0);
+    if (walk < 0)
+        return 1;
+
+    /* a vertex v is under the margin when n.(pos + R v - plane) < margin, i.e. its depth
+     * along the local inward direction beats the origin's height less the margin */
     for (int i = 0; i < 3; i++)
         dif[i] = b->pos[i] - a->pos[i];
-    double d0 = cs_dot3(dif, n); /* height of the hull origin */
-    int i0 = cs_hull_support(h, nl);
-    double h0 = -cs_dot3(nl, h->vert + 3 * i0);
-    if (d0 + h0 > margin)
-        return 0;
-
-    /* breadth-first over the vertices within the margin */
-    int seen[PATCH_MAX], in[PATCH_MAX], nseen = 1, nin = 0;
-    double dist[PATCH_MAX];
-    seen[0] = i0;
-    for (int q = 0; q < nseen; q++) {
-        int v = seen[q];
-        double dv = d0 - cs_dot3(nl, h->vert + 3 * v);
-        if (dv > margin)
+    double threshold = cs_dot3(n, dif) - margin;
+    double tol = PLANE_MESH_TOL * cs_shape_rbound(b);
+    int cnt = 1;
+    for (int e = h->mjadr[walk]; e < h->mjadr[walk + 1] && cnt < PLANE_MESH_MAX; e++) {
+        const double *v = h->vert + 3 * h->mjvert[h->mjadj[e]];
+        if (!(cs_dot3(nl, v) > threshold))
             continue;
-        dist[nin] = dv;
-        in[nin++] = v;
-        for (int e = h->adjadr[v]; e < h->adjadr[v + 1] && nseen < PATCH_MAX; e++) {
-            int w = h->adj[e], dup = 0;
-            for (int k = 0; k < nseen && !dup; k++)
-                dup = seen[k] == w;
-            if (!dup)
-                seen[nseen++] = w;
+        double p[3], sep[3];
+        cs_mulmv(p, b->mat, v);
+        for (int i = 0; i < 3; i++) {
+            p[i] += b->pos[i];
+            sep[i] = p[i] - first[i];
         }
-    }
-
-    /* world points */
-    double P[PATCH_MAX][3];
-    for (int k = 0; k < nin; k++) {
-        cs_mulmv(P[k], b->mat, h->vert + 3 * in[k]);
+        if (sqrt(cs_dot3(sep, sep)) < tol)
+            continue;
         for (int i = 0; i < 3; i++)
-            P[k][i] += b->pos[i];
-    }
-    int pick[4], np = nin;
-    if (nin <= 4) {
-        for (int k = 0; k < nin; k++)
-            pick[k] = k;
-    } else {
-        /* the deepest, the farthest from it, the widest triangle, the widest on the
-         * other side */
-        pick[0] = 0;
-        double best = -1;
-        for (int k = 1; k < nin; k++) {
-            double e[3] = {P[k][0] - P[0][0], P[k][1] - P[0][1], P[k][2] - P[0][2]};
-            double l = cs_dot3(e, e) - cs_dot3(e, n) * cs_dot3(e, n);
-            if (l > best) {
-                best = l;
-                pick[1] = k;
-            }
-        }
-        double amax = 0, amin = 0;
-        int kmax = -1, kmin = -1;
-        for (int k = 1; k < nin; k++) {
-            double s = area2(P[0], P[pick[1]], P[k], n);
-            if (s > amax) {
-                amax = s;
-                kmax = k;
-            }
-            if (s < amin) {
-                amin = s;
-                kmin = k;
-            }
-        }
-        np = 2;
-        if (kmax >= 0)
-            pick[np++] = kmax;
-        if (kmin >= 0)
-            pick[np++] = kmin;
-    }
-    /* report in hull-vertex order (deterministic, and a box mesh written corner by corner
-     * as the box routine walks them gives the box's order) */
-    for (int x = 1; x < np; x++) {
-        int y = pick[x], z = x;
-        while (z > 0 && in[pick[z - 1]] > in[y]) {
-            pick[z] = pick[z - 1];
-            z--;
-        }
-        pick[z] = y;
-    }
-    for (int k = 0; k < np; k++) {
-        double p[3];
-        int j = pick[k];
+            dif[i] = p[i] - a->pos[i];
+        double dist = cs_dot3(n, dif);
         for (int i = 0; i < 3; i++)
-            p[i] = P[j][i] - 0.5 * dist[j] * n[i];
-        cs_setcon(out + k, n, p, dist[j]);
+            p[i] -= 0.5 * dist * n[i];
+        cs_setcon(out + cnt++, n, p, dist);
     }
-    return np;
+    return cnt;
 }

@@ -265,7 +265,8 @@ static double mindist(const cs_geom_contact *c, int n)
 }
 
 /* A box resting (slightly tilted, penetrating or within the margin) on a plane: the mesh
- * copy gets the box's contacts, the same points and distances. */
+ * copy gets some of the box's contacts, the same points and distances (MuJoCo's plane-mesh
+ * rule: the deepest corner first, at most 3 in all), and one whenever the box has any. */
 START_TEST(box_mesh_on_plane)
 {
     tc_seed(21);
@@ -299,22 +300,25 @@ START_TEST(box_mesh_on_plane)
         cs_geom_contact cb[CS_MAXCONPAIR], cm[CS_MAXCONPAIR];
         int nb = pair(CS_GEOM_PLANE, ps, NULL, &pl, CS_GEOM_BOX, s, NULL, &b, margin, cb);
         int nm = pair(CS_GEOM_PLANE, ps, NULL, &pl, CS_GEOM_MESH, s, &H.h, &b, margin, cm);
-        ck_assert_int_eq(nb, nm);
-        if (nb == 4)
+        ck_assert_int_eq(nb > 0, nm > 0);
+        ck_assert_int_le(nm, 3);
+        if (nm > 0)
+            ck_assert(fabs(cm[0].dist - mindist(cb, nb)) < 1e-14);
+        if (nb == 4 && nm >= 2)
             checked4++;
-        for (int k = 0; k < nb; k++) {
+        for (int k = 0; k < nm; k++) {
             int found = 0;
-            for (int j = 0; j < nm; j++) {
+            for (int j = 0; j < nb; j++) {
                 double e = 0;
                 for (int i = 0; i < 3; i++)
-                    e = fmax(e, fabs(cb[k].pos[i] - cm[j].pos[i]));
-                if (e < 1e-14 && fabs(cb[k].dist - cm[j].dist) < 1e-14) {
+                    e = fmax(e, fabs(cm[k].pos[i] - cb[j].pos[i]));
+                if (e < 1e-14 && fabs(cm[k].dist - cb[j].dist) < 1e-14) {
                     found = 1;
                     for (int i = 0; i < 9; i++)
-                        ck_assert(fabs(cb[k].frame[i] - cm[j].frame[i]) < 1e-15);
+                        ck_assert(fabs(cm[k].frame[i] - cb[j].frame[i]) < 1e-15);
                 }
             }
-            ck_assert_msg(found, "trial %d: box contact %d has no mesh twin", r, k);
+            ck_assert_msg(found, "trial %d: mesh contact %d has no box twin", r, k);
         }
     }
     ck_assert_int_gt(checked4, 100);
@@ -516,7 +520,8 @@ START_TEST(edge_on_face_both_ends)
 }
 END_TEST
 
-/* A hexagonal prism (a nut's outline) flat on a plane: four contacts spanning the face. */
+/* A hexagonal prism (a nut's outline) flat on a plane: MuJoCo's plane-mesh rule gives three
+ * contacts, bottom corners at the face's depth, none within 0.3 bounding radii of the first. */
 START_TEST(prism_on_plane)
 {
     double p[36];
@@ -535,29 +540,19 @@ START_TEST(prism_on_plane)
     cs_pose b = {{0.3, -0.2, 0.019}, {1, 0, 0, 0, 1, 0, 0, 0, 1}};
     cs_geom_contact c[CS_MAXCONPAIR];
     int n = pair(CS_GEOM_PLANE, ps, NULL, &pl, CS_GEOM_MESH, ss, &H.h, &b, 0, c);
-    ck_assert_int_eq(n, 4);
-    double cx = 0, cy = 0, area = 0;
+    ck_assert_int_eq(n, 3);
+    double rb = sqrt(0.1 * 0.1 + 0.02 * 0.02);
     for (int k = 0; k < n; k++) {
         ck_assert(fabs(c[k].dist + 0.001) < 1e-15);
         ck_assert(fabs(c[k].pos[2] + 0.0005) < 1e-15);
-        cx += c[k].pos[0] / n;
-        cy += c[k].pos[1] / n;
+        ck_assert(fabs(hypot(c[k].pos[0] - 0.3, c[k].pos[1] + 0.2) - 0.1) < 1e-12);
+        if (k > 0)
+            ck_assert(hypot(c[k].pos[0] - c[0].pos[0], c[k].pos[1] - c[0].pos[1]) >= 0.3 * rb);
     }
-    /* the four points hold the prism: their hull has more than half the hexagon's area
-     * and its centre (within 0.1 radius) */
-    for (int k = 0; k < n; k++)
-        for (int j = k + 1; j < n; j++)
-            for (int m = j + 1; m < n; m++) {
-                double e1[2] = {c[j].pos[0] - c[k].pos[0], c[j].pos[1] - c[k].pos[1]};
-                double e2[2] = {c[m].pos[0] - c[k].pos[0], c[m].pos[1] - c[k].pos[1]};
-                area = fmax(area, 0.5 * fabs(e1[0] * e2[1] - e1[1] * e2[0]));
-            }
-    ck_assert(area > 0.25 * 3 * sqrt(3) / 2 * 0.01);
-    ck_assert(fabs(cx - 0.3) < 0.05 && fabs(cy + 0.2) < 0.05);
     /* lifted above the margin: nothing; within it: contacts with positive distance */
     b.pos[2] = 0.03;
     ck_assert_int_eq(pair(CS_GEOM_PLANE, ps, NULL, &pl, CS_GEOM_MESH, ss, &H.h, &b, 0, c), 0);
-    ck_assert_int_eq(pair(CS_GEOM_PLANE, ps, NULL, &pl, CS_GEOM_MESH, ss, &H.h, &b, 0.02, c), 4);
+    ck_assert_int_eq(pair(CS_GEOM_PLANE, ps, NULL, &pl, CS_GEOM_MESH, ss, &H.h, &b, 0.02, c), 3);
     ck_assert(fabs(c[0].dist - 0.01) < 1e-15);
     cs_hull_data_free(&H.d);
 }
