@@ -125,6 +125,7 @@ int main(void)
 {
     Suite *s = suite_create("derivatives");
     TCase *tc = tcase_create("derivatives");
+    tcase_set_timeout(tc, 60); /* a loaded machine, a sanitizer build */
     tcase_add_loop_test(tc, test_transition_fd_closed_form, 0, 2);
     tcase_add_test(tc, test_inverse_recovers_applied_forces);
     tcase_add_test(tc, test_inverse_contact_forces_are_the_forwards);

@@ -189,6 +189,7 @@ int main(void)
 {
     Suite *s = suite_create("fields");
     TCase *tc = tcase_create("fields");
+    tcase_set_timeout(tc, 60); /* a loaded machine, a sanitizer build */
     tcase_add_test(tc, test_model_members_listed);
     tcase_add_test(tc, test_data_members_listed);
     tcase_add_test(tc, test_arrays_in_block_and_table);

@@ -152,6 +152,7 @@ int main(void)
 {
     Suite *s = suite_create("mjcf_replicate");
     TCase *t = tcase_create("replicate");
+    tcase_set_timeout(t, 60); /* a loaded machine, a sanitizer build */
     tcase_add_test(t, test_reference_example);
     tcase_add_test(t, test_offset_in_previous_frame);
     tcase_add_test(t, test_referencing_elements);

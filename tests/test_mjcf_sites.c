@@ -69,6 +69,7 @@ int main(void)
 {
     Suite *s = suite_create("mjcf_sites");
     TCase *t = tcase_create("sites");
+    tcase_set_timeout(t, 60); /* a loaded machine, a sanitizer build */
     tcase_add_test(t, test_site_poses);
     tcase_add_test(t, test_site_fromto_refused);
     suite_add_tcase(s, t);

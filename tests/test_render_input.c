@@ -856,6 +856,7 @@ int main(void)
 {
     Suite *su = suite_create("render-input");
     TCase *tc = tcase_create("input");
+    tcase_set_timeout(tc, 60); /* a loaded machine, a sanitizer build */
     tcase_add_test(tc, keys_map_to_actions);
     tcase_add_test(tc, drags_orbit_pan_zoom);
     tcase_add_test(tc, double_click_selects);
@@ -867,6 +868,7 @@ int main(void)
     tcase_add_test(tc, control_panel_takes_the_mouse);
     suite_add_tcase(su, tc);
     tc = tcase_create("camera");
+    tcase_set_timeout(tc, 60); /* a loaded machine, a sanitizer build */
     tcase_add_test(tc, camera_frame_is_mujocos);
     tcase_add_test(tc, camera_projects_known_points);
     tcase_add_test(tc, camera_matrices_agree_with_projection);
@@ -875,12 +877,14 @@ int main(void)
     tcase_add_test(tc, camera_option_parses);
     suite_add_tcase(su, tc);
     tc = tcase_create("pick");
+    tcase_set_timeout(tc, 60); /* a loaded machine, a sanitizer build */
     tcase_add_test(tc, rays_hit_primitives);
     tcase_add_test(tc, pick_finds_the_nearest);
     tcase_add_test(tc, select_tracks_and_perturbs);
     tcase_add_test(tc, double_click_near_a_contact_selects_it);
     suite_add_tcase(su, tc);
     tc = tcase_create("misc");
+    tcase_set_timeout(tc, 60); /* a loaded machine, a sanitizer build */
     tcase_add_test(tc, pacing_keeps_real_time);
     tcase_add_test(tc, overlay_list_parses);
     tcase_add_test(tc, cone_ratio_marks_the_boundary);

@@ -169,6 +169,7 @@ int main(void)
 {
     Suite *su = suite_create("render-replay");
     TCase *tc = tcase_create("replay");
+    tcase_set_timeout(tc, 60); /* a loaded machine, a sanitizer build */
     tcase_add_test(tc, loads_a_recording);
     tcase_add_test(tc, bad_files_name_the_line);
     tcase_add_test(tc, huge_steps);

@@ -1067,6 +1067,7 @@ static Suite *suite(void)
 {
     Suite *s = suite_create("view");
     TCase *tc = tcase_create("adapter");
+    tcase_set_timeout(tc, 60); /* a loaded machine, a sanitizer build */
     tcase_add_test(tc, geoms_in_model_order);
     tcase_add_test(tc, hidden_groups_are_not_drawn);
     tcase_add_test(tc, poses_follow_the_steps);
