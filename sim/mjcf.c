@@ -260,6 +260,20 @@ int cs_mjcf_nums(cs_mjcf *c, xmlNode *n, const char *name, double *out, int lo, 
     return nums(c, n, name, out, lo, hi);
 }
 
+int cs_mjcf_ints(cs_mjcf *c, xmlNode *n, const char *name, int *out, int lo, int hi)
+{
+    double v[64];
+    if (hi > 64) hi = 64;
+    int k = nums(c, n, name, v, lo, hi);
+    for (int i = 0; i < k; i++) {
+        /* range first: converting an out-of-range double to int is undefined */
+        if (!(fabs(v[i]) <= 1e9) || v[i] != floor(v[i]))
+            FAILN(c, n, name, "'%g' is not an integer", v[i]);
+        out[i] = (int)v[i];
+    }
+    return k;
+}
+
 /* keyword attribute: returns index in `words`, -1 when absent */
 static int keyword(cs_mjcf *c, xmlNode *n, const char *name, const char *const *words)
 {
@@ -1621,9 +1635,10 @@ static void parse_compiler(cs_mjcf *c, xmlNode *n)
     if (num1(c, n, "boundinertia", v)) { nonneg(c, n, "boundinertia", v, 1); c->boundinertia = v[0]; }
     if (num1(c, n, "settotalmass", v)) c->settotalmass = v[0];
     if (boolean(c, n, "balanceinertia", &b)) c->balanceinertia = b;
-    if (nums(c, n, "inertiagrouprange", v, 2, 2)) {
-        c->igroup[0] = (int)v[0];
-        c->igroup[1] = (int)v[1];
+    int gr[2];
+    if (cs_mjcf_ints(c, n, "inertiagrouprange", gr, 2, 2)) {
+        c->igroup[0] = gr[0];
+        c->igroup[1] = gr[1];
     }
     static const char *const COORD[] = {"local", "global", NULL};
     if (keyword(c, n, "coordinate", COORD) == 1)

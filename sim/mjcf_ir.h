@@ -358,6 +358,8 @@ int cs_mjcf_line(struct _xmlNode *n);
 void cs_mjcf_check_attrs(cs_mjcf *c, struct _xmlNode *n, const char *const *used);
 char *cs_mjcf_attr(cs_mjcf *c, struct _xmlNode *n, const char *name);
 int cs_mjcf_nums(cs_mjcf *c, struct _xmlNode *n, const char *name, double *out, int lo, int hi);
+/* the same for integers (each within +-1e9, else an error) */
+int cs_mjcf_ints(cs_mjcf *c, struct _xmlNode *n, const char *name, int *out, int lo, int hi);
 
 /* mjcf_sensor.c: the <sensor> section read (parse), checked against the elements (resolve:
  * after joints and tendons are resolved, before the model exists; errors through

@@ -262,12 +262,12 @@ static void parse_one(cs_mjcf *c, xmlNode *n)
         static const char *const REDUCE[] = {"none", "mindist", "maxforce", "netforce", NULL};
         int r = keyword(c, n, "reduce", REDUCE);
         S.intprm[1] = r < 0 ? 0 : r;
-        double v;
+        int num;
         S.intprm[2] = 1;
-        if (cs_mjcf_nums(c, n, "num", &v, 1, 1)) {
-            if (v != (int)v || v <= 0 || v > 1e6)
+        if (cs_mjcf_ints(c, n, "num", &num, 1, 1)) {
+            if (num <= 0 || num > 1000000)
                 SFAIL(c, &S, "num", "'num' must be a positive integer");
-            S.intprm[2] = (int)v;
+            S.intprm[2] = num;
         }
     } else if (strcmp(tag, "user") == 0) {
         check(c, n, (const char *const[]){"objtype", "objname", "datatype", "needstage", "dim",
@@ -287,10 +287,10 @@ static void parse_one(cs_mjcf *c, xmlNode *n)
         int st = keyword(c, n, "needstage", STAGE), dt = keyword(c, n, "datatype", DTYPE);
         S.needstage = st < 0 ? CS_STAGE_ACC : st;
         S.datatype = dt < 0 ? CS_DATATYPE_REAL : dt;
-        double v;
-        if (!cs_mjcf_nums(c, n, "dim", &v, 1, 1)) SFAIL(c, &S, "dim", "required attribute missing");
-        if (v != (int)v || v < 0 || v > 1e6) SFAIL(c, &S, "dim", "must be a non-negative integer");
-        S.dim = (int)v;
+        int dim;
+        if (!cs_mjcf_ints(c, n, "dim", &dim, 1, 1)) SFAIL(c, &S, "dim", "required attribute missing");
+        if (dim < 0 || dim > 1000000) SFAIL(c, &S, "dim", "must be a non-negative integer");
+        S.dim = dim;
         if (S.datatype == CS_DATATYPE_AXIS && S.dim != 3)
             SFAIL(c, &S, "dim", "datatype axis requires dim=3");
         if (S.datatype == CS_DATATYPE_QUATERNION && S.dim != 4)

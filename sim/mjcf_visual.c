@@ -97,12 +97,11 @@ static void parse_texture(cs_mjcf *c, xmlNode *n)
     rgb_attr(c, n, "markrgb", T.markrgb, 3);
     double v[2];
     if (cs_mjcf_nums(c, n, "random", v, 1, 1)) T.random = v[0];
-    if (cs_mjcf_nums(c, n, "width", v, 1, 1)) T.width = (int)v[0];
-    if (cs_mjcf_nums(c, n, "height", v, 1, 1)) T.height = (int)v[0];
-    if (cs_mjcf_nums(c, n, "gridsize", v, 2, 2)) {
-        T.gridsize[0] = (int)v[0];
-        T.gridsize[1] = (int)v[1];
-    }
+    cs_mjcf_ints(c, n, "width", &T.width, 1, 1);
+    cs_mjcf_ints(c, n, "height", &T.height, 1, 1);
+    if (cs_mjcf_ints(c, n, "gridsize", T.gridsize, 2, 2) &&
+        (T.gridsize[0] < 1 || T.gridsize[1] < 1 || T.gridsize[0] > 12 || T.gridsize[1] > 12))
+        FAILV(c, n, "gridsize", "each of the two counts must be 1 to 12");
     T.gridlayout = cs_mjcf_attr(c, n, "gridlayout");
     k = cs_mjcf_keyword(c, n, "hflip", BOOLW);
     if (k >= 0) T.hflip = k;
