@@ -199,7 +199,7 @@ int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, const double fpos[3],
         cs_mjcf_check(c, n, (const char *const[]){"name", "mode", "target", "directional",
             "type", "castshadow", "active", "pos", "dir", "attenuation", "cutoff", "exponent",
             "ambient", "diffuse", "specular", NULL}, (const char *const[]){"class",
-            "bulbradius", "intensity", "range", "texture", NULL});
+            "bulbradius", "intensity", "range", "texture", "softness", NULL});
         cs_mjcf_nums(c, n, "pos", O.pos, 3, 3);
         if (cs_mjcf_nums(c, n, "dir", O.dir, 3, 3)) {
             double l = sqrt(O.dir[0] * O.dir[0] + O.dir[1] * O.dir[1] + O.dir[2] * O.dir[2]);
