@@ -122,6 +122,28 @@ START_TEST(png_textures)
 }
 END_TEST
 
+/* a light's physically based lighting attributes (MuJoCo 3.12) load and are listed as
+ * ignored: they change pictures only */
+START_TEST(test_light_pbr_attributes_ignored)
+{
+    static const char xml[] =
+        "<mujoco><default><light softness='0.3'/></default><worldbody>"
+        "<light pos='0 0 3' softness='0.5' bulbradius='0.1' intensity='200' range='20'/>"
+        "<body pos='0 0 1'><freejoint/><geom size='0.1'/></body></worldbody></mujoco>";
+    char err[1024], *buf = NULL;
+    size_t len = 0;
+    FILE *warn = open_memstream(&buf, &len);
+    cs_model *m = cs_load_xml_string(xml, "light.xml", warn, err, sizeof err);
+    fclose(warn);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(m->nlight, 1);
+    ck_assert_ptr_nonnull(strstr(buf, "light/@softness"));
+    ck_assert_ptr_nonnull(strstr(buf, "light/@bulbradius"));
+    free(buf);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_everything_scene)
 {
     char err[1024], *buf = NULL;
@@ -822,6 +844,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_good_scenes);
     tcase_add_test(t, test_everything_scene);
+    tcase_add_test(t, test_light_pbr_attributes_ignored);
     tcase_add_test(t, visual_elements_as_mujoco_compiles_them);
     tcase_add_test(t, png_textures);
     tcase_add_test(t, test_include);
