@@ -174,6 +174,9 @@ typedef struct {
                              the body frame, no children, inertia at the body frame; 1 =
                              simple with rotations; 0 = general (used for invweight0) */
     int *body_geomadr, *body_geomnum;
+    int *body_sameframe;  /* MuJoCo's mjtSameFrame: 1 = the inertial frame is within 1e-6 of
+                             the body frame (and is taken as it), 3 = its orientation is, 0 =
+                             neither (geom_ and site_sameframe: 2 and 4 = the inertial frame) */
     double *body_pos;     /* 3: frame relative to parent (qpos0 frame for free bodies) */
     double *body_quat;    /* 4 */
     double *body_ipos;    /* 3: inertial frame (COM) in the body frame */
@@ -232,6 +235,7 @@ typedef struct {
     double *geom_size;    /* 3, MuJoCo's meaning per type (geom.h) */
     double *geom_pos;     /* 3, in the body frame */
     double *geom_quat;    /* 4 */
+    int *geom_sameframe;  /* as body_sameframe */
     double *geom_friction;/* 3: slide, spin, roll */
     double *geom_solmix;
     double *geom_solref;  /* 2 */
@@ -330,6 +334,7 @@ typedef struct {
     int nsite;
     int *site_bodyid;
     double *site_pos, *site_quat; /* 3, 4: in the body's frame */
+    int *site_sameframe;      /* as body_sameframe */
     int *site_type;           /* cs_geom_type (sphere, capsule, ellipsoid, cylinder, box): the
                                  zone touch, contact and insidesite sensors test */
     double *site_size;        /* 3: MuJoCo's meaning per type (default 0.005 sphere) */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "sameframe.h"
 #include "spatial.h"
 #include "stages.h"
 
@@ -123,11 +124,8 @@ void cs_kinematics(const cs_model *m, cs_data *d)
             cs_normquat(xq);
         }
         cs_quat2mat(xm, xq);
-        sp_mulmv3(xm, m->body_ipos + 3 * b, d->xipos + 3 * b);
-        for (int k = 0; k < 3; k++) d->xipos[3 * b + k] += xp[k];
-        double Ri[9];
-        cs_quat2mat(Ri, m->body_iquat + 4 * b);
-        sp_mulmm3(xm, Ri, d->ximat + 9 * b);
+        cs_local2global(d, b, m->body_sameframe[b], m->body_ipos + 3 * b, m->body_iquat + 4 * b,
+                        d->xipos + 3 * b, d->ximat + 9 * b);
     }
     /* dofs: hinge and slide along the joint axis; ball and a free joint's rotations about the
      * body's own axes (after all of its joints, as MuJoCo's), a free joint's translations along
@@ -157,13 +155,9 @@ void cs_kinematics(const cs_model *m, cs_data *d)
         }
     }
     for (int g = 0; g < m->ngeom; g++) {
-        int b = m->geom_body[g];
         cs_pose *p = &d->geom_xpose[g];
-        sp_mulmv3(d->xmat + 9 * b, m->geom_pos + 3 * g, p->pos);
-        for (int k = 0; k < 3; k++) p->pos[k] += d->xpos[3 * b + k];
-        double Rg[9];
-        cs_quat2mat(Rg, m->geom_quat + 4 * g);
-        sp_mulmm3(d->xmat + 9 * b, Rg, p->mat);
+        cs_local2global(d, m->geom_body[g], m->geom_sameframe[g], m->geom_pos + 3 * g,
+                        m->geom_quat + 4 * g, p->pos, p->mat);
     }
 }
 

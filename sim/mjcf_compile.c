@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "collision/collision.h"
 #include "inertia.h"
+#include "sameframe.h"
 #include "mjcf_ir.h"
 #include "model_fields.h"
 #include "stages.h"
@@ -945,6 +946,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         cs_free_model(m);
         cs_mjcf_nomem(c);
     }
+    cs_sameframe_all(m);
     /* inverse weights at qpos0; the mass matrix there must be positive definite */
     int bad = cs_model_invweight0(m);
     if (bad == -1) {

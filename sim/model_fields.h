@@ -37,6 +37,7 @@
     X(int, body_simple, nbody, 1) \
     X(int, body_geomadr, nbody, 1) \
     X(int, body_geomnum, nbody, 1) \
+    X(int, body_sameframe, nbody, 1) \
     X(double, body_pos, nbody, 3) \
     X(double, body_quat, nbody, 4) \
     X(double, body_ipos, nbody, 3) \
@@ -94,6 +95,7 @@
     X(double, geom_size, ngeom, 3) \
     X(double, geom_pos, ngeom, 3) \
     X(double, geom_quat, ngeom, 4) \
+    X(int, geom_sameframe, ngeom, 1) \
     X(double, geom_friction, ngeom, 3) \
     X(double, geom_solmix, ngeom, 1) \
     X(double, geom_solref, ngeom, 2) \
@@ -163,6 +165,7 @@
     X(int, site_bodyid, nsite, 1) \
     X(double, site_pos, nsite, 3) \
     X(double, site_quat, nsite, 4) \
+    X(int, site_sameframe, nsite, 1) \
     X(int, site_type, nsite, 1) \
     X(double, site_size, nsite, 3) \
     /* sensors */ \

@@ -14,6 +14,7 @@
 #include "collision/collision.h"
 #include "conesim.h"
 #include "data_fields.h"
+#include "sameframe.h"
 #include "inertia.h"
 #include "option_table.h"
 #include "setter.h"
@@ -313,6 +314,7 @@ static int put(cs_model *m, const target *t, const double *v, const char *name, 
         }
     }
     if (a->flags & RBOUND) m->geom_rbound[t->id] = cs_geom_rbound(m->geom_type[t->id], v);
+    if (a->off == offsetof(cs_model, geom_pos)) cs_sameframe_geom(m, t->id);
     if (a->flags & FREEPOS) { /* a free body starts at its joint's qpos0 or a keyframe */
         int b = t->id, j = m->body_jntnum[b] == 1 ? m->body_jntadr[b] : -1;
         if (j >= 0 && m->jnt_type[j] == CS_JNT_FREE) {

@@ -8,16 +8,16 @@
 
 #include "conesim.h"
 #include "poly.h"
+#include "sameframe.h"
 #include "stages.h"
 #include "minval.h"
 
 /* a site's world position from its body's frame */
 static void site_pos(const cs_model *m, const cs_data *d, int s, double p[3])
 {
-    int b = m->site_bodyid[s];
-    const double *R = d->xmat + 9 * b, *o = m->site_pos + 3 * s;
-    for (int k = 0; k < 3; k++)
-        p[k] = d->xpos[3 * b + k] + R[3 * k] * o[0] + R[3 * k + 1] * o[1] + R[3 * k + 2] * o[2];
+    double R[9];
+    cs_local2global(d, m->site_bodyid[s], m->site_sameframe[s], m->site_pos + 3 * s,
+                    m->site_quat + 4 * s, p, R);
 }
 
 double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, double *scratch)
@@ -57,16 +57,9 @@ double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, dou
 void cs_tendon(const cs_model *m, cs_data *d)
 {
     int nv = m->nv;
-    for (int s = 0; s < m->nsite; s++) {
-        site_pos(m, d, s, d->site_xpos + 3 * s);
-        double R[9]; /* the site's frame: the body's times its own */
-        const double *B = d->xmat + 9 * m->site_bodyid[s];
-        cs_quat2mat(R, m->site_quat + 4 * s);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                d->site_xmat[9 * s + 3 * i + j] =
-                    B[3 * i] * R[j] + B[3 * i + 1] * R[3 + j] + B[3 * i + 2] * R[6 + j];
-    }
+    for (int s = 0; s < m->nsite; s++)
+        cs_local2global(d, m->site_bodyid[s], m->site_sameframe[s], m->site_pos + 3 * s,
+                        m->site_quat + 4 * s, d->site_xpos + 3 * s, d->site_xmat + 9 * s);
     for (int t = 0; t < m->ntendon; t++) {
         double *J = d->ten_J + (size_t)t * nv, vel = 0;
         d->ten_length[t] = cs_tendon_eval(m, d, t, J, d->eq_scratch);

@@ -22,6 +22,53 @@ static cs_model *load(const char *xml)
 
 static double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
+/* ---- frames taken as the body's or the inertial frame (MuJoCo's sameframe) ------------- */
+
+/* A geom or site posed within 1e-6 of its body's inertial frame sits exactly on that frame
+ * (MuJoCo 3.12 copies it); 2e-6 away it keeps its own pose. */
+START_TEST(test_sameframe_within_1e6)
+{
+    cs_model *m = load(
+        "<mujoco><worldbody><body pos='0.1 0.2 0.3' euler='10 20 30'><freejoint/>"
+        "<inertial pos='0.01 0.02 0.03' quat='0.7 0.1 0.2 0.3' mass='1' diaginertia='1 2 3'/>"
+        "<geom name='near' type='box' size='.1 .2 .3' pos='0.0100004 0.02 0.03'"
+        " quat='0.7000005 0.1 0.2 0.3'/>"
+        "<geom name='far' type='box' size='.1 .2 .3' pos='0.01 0.02 0.03'"
+        " quat='0.70001 0.1 0.2 0.3'/>"
+        "<geom name='rot' type='box' size='.1 .2 .3' pos='0.5 0 0'/>"
+        "<geom name='irot' type='box' size='.1 .2 .3' pos='0.2 0 0' quat='0.7 0.1 0.2 0.3'/>"
+        "<site name='s' pos='0.0100004 0.02 0.03' quat='0.7 0.1 0.2 0.3'/>"
+        "</body></worldbody></mujoco>");
+    cs_data *d = cs_make_data(m);
+    d->qvel[3] = 1.3, d->qvel[4] = -0.4, d->qvel[5] = 0.7;
+    for (int k = 0; k < 5; k++) cs_step(m, d);
+    int near = cs_name2id_geom(m, "near"), far = cs_name2id_geom(m, "far");
+    int rot = cs_name2id_geom(m, "rot"), irot = cs_name2id_geom(m, "irot");
+    ck_assert_int_eq(m->geom_sameframe[near], 2);
+    ck_assert_int_eq(m->geom_sameframe[far], 0); /* same position, rotation 1e-5 off */
+    ck_assert_int_eq(m->geom_sameframe[rot], 3);
+    ck_assert_int_eq(m->geom_sameframe[irot], 4);
+    ck_assert_int_eq(m->site_sameframe[0], 2);
+    ck_assert_int_eq(m->body_sameframe[1], 0);
+    for (int k = 0; k < 3; k++) {
+        ck_assert_double_eq(d->geom_xpose[near].pos[k], d->xipos[3 + k]);
+        ck_assert_double_eq(d->site_xpos[k], d->xipos[3 + k]);
+    }
+    for (int k = 0; k < 9; k++) {
+        ck_assert_double_eq(d->geom_xpose[near].mat[k], d->ximat[9 + k]);
+        ck_assert_double_eq(d->geom_xpose[rot].mat[k], d->xmat[9 + k]);
+        ck_assert_double_eq(d->geom_xpose[irot].mat[k], d->ximat[9 + k]);
+        ck_assert_double_eq(d->site_xmat[k], d->ximat[9 + k]);
+    }
+    /* "far" is rotated off the inertial frame: its own orientation, not ximat */
+    double off = 0;
+    for (int k = 0; k < 9; k++) off = fmax(off, fabs(d->geom_xpose[far].mat[k] - d->ximat[9 + k]));
+    ck_assert(off > 1e-6 && off < 1e-4);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 /* ---- free fall ------------------------------------------------------------------------- */
 START_TEST(test_free_fall)
 {
@@ -676,6 +723,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_primitive_inertia);
     tcase_add_test(t, test_compound_body);
     tcase_add_test(t, test_welded_child);
+    tcase_add_test(t, test_sameframe_within_1e6);
     tcase_add_test(t, test_orientation_forms);
     tcase_add_test(t, test_mujoco_defaults);
     tcase_add_test(t, test_classes);
