@@ -132,7 +132,13 @@ static void print_equalities(const cs_model *m)
     for (int e = 0; e < m->neq; e++) {
         int ty = m->eq_type[e], o1 = m->eq_obj1id[e], o2 = m->eq_obj2id[e];
         const char *n1, *n2;
-        if (ty <= CS_EQ_WELD) {
+        if (ty <= CS_EQ_WELD && m->eq_objtype[e] == CS_OBJ_SITE) {
+            if (m->site_name[o1]) snprintf(b1, sizeof b1, "site %s", m->site_name[o1]);
+            else snprintf(b1, sizeof b1, "site%d", o1);
+            if (m->site_name[o2]) snprintf(b2, sizeof b2, "site %s", m->site_name[o2]);
+            else snprintf(b2, sizeof b2, "site%d", o2);
+            n1 = b1, n2 = b2;
+        } else if (ty <= CS_EQ_WELD) {
             n1 = cs_body_label(m, o1, b1, sizeof b1);
             n2 = cs_body_label(m, o2, b2, sizeof b2);
         } else if (ty == CS_EQ_JOINT) {
@@ -149,6 +155,12 @@ static void print_equalities(const cs_model *m)
         snprintf(sis, sizeof sis, "%g %g %g %g %g", si[0], si[1], si[2], si[3], si[4]);
         printf("  %3d %-14s %-8s %-6d %-20s %-20s %-14s %-28s", e,
                cs_eq_label(m, e, buf, sizeof buf), TY[ty], m->eq_active0[e], n1, n2, srs, sis);
+        int site = ty <= CS_EQ_WELD && m->eq_objtype[e] == CS_OBJ_SITE;
+        if (site)
+            printf(" at the sites' frames%s", ty == CS_EQ_WELD ? "" : "\n");
+        if (site && ty == CS_EQ_WELD)
+            printf(" torquescale %g\n", dt[10]);
+        if (site) continue;
         if (ty == CS_EQ_CONNECT)
             printf(" anchor1 (%g %g %g) anchor2 (%g %g %g)", dt[0], dt[1], dt[2], dt[3], dt[4],
                    dt[5]);

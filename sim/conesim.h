@@ -382,8 +382,10 @@ typedef struct {
     /* equality constraints (neq), MuJoCo's mjtEq and eq_data layout */
     int neq;
     int *eq_type;             /* cs_eq_type */
-    int *eq_obj1id, *eq_obj2id; /* bodies (connect, weld), joints, tendons; obj2 -1: none
-                                   (joint, tendon), body 0 = the world */
+    int *eq_obj1id, *eq_obj2id; /* bodies or sites (connect, weld), joints, tendons; obj2 -1:
+                                   none (joint, tendon), body 0 = the world */
+    int *eq_objtype;          /* cs_obj_type of obj1 and obj2: CS_OBJ_BODY or CS_OBJ_SITE for
+                                 connect and weld (sites: the sites' frames are the anchors) */
     int *eq_active0;          /* active at reset */
     double *eq_solref, *eq_solimp; /* 2, 5 */
     double *eq_data;          /* 11: connect: anchor in body1, anchor in body2 (at qpos0);

@@ -184,6 +184,27 @@ static void quat_rate(const double q[4], const double w[3], double qd[4])
     for (int k = 0; k < 4; k++) qd[k] *= 0.5;
 }
 
+/* the world anchors of a connect or weld: body1's and body2's points (connect: body1's anchor
+ * data[0..2], body2's data[3..5]; weld the other way), or the two sites */
+static void eq_anchors(const cs_model *m, const cs_data *d, int e, double p1[3], double p2[3])
+{
+    int o1 = m->eq_obj1id[e], o2 = m->eq_obj2id[e];
+    if (m->eq_objtype[e] == CS_OBJ_SITE) {
+        memcpy(p1, d->site_xpos + 3 * o1, 3 * sizeof *p1);
+        memcpy(p2, d->site_xpos + 3 * o2, 3 * sizeof *p2);
+        return;
+    }
+    int weld = m->eq_type[e] == CS_EQ_WELD;
+    const double *dt = m->eq_data + CS_NEQDATA * e;
+    const double *a1 = weld ? dt + 3 : dt, *a2 = weld ? dt : dt + 3;
+    sp_mulmv3(d->xmat + 9 * o1, a1, p1);
+    sp_mulmv3(d->xmat + 9 * o2, a2, p2);
+    for (int k = 0; k < 3; k++) {
+        p1[k] += d->xpos[3 * o1 + k];
+        p2[k] += d->xpos[3 * o2 + k];
+    }
+}
+
 /* MuJoCo 3.12's a_ref term of connect and weld rows (mj_Jdotv): a_ref -= Jdot qvel, where
  * the residual's second derivative is J qacc + Jdot qvel. Translation: the anchors' bias
  * accelerations, body1's minus body2's; orientation: the rate of 0.5 q2^-1 (w1 - w2) q1
@@ -191,8 +212,12 @@ static void quat_rate(const double q[4], const double w[3], double qd[4])
 static void eq_jdotv(const cs_model *m, const cs_data *d, int e, const double p1[3],
                      const double p2[3], double *dst)
 {
-    int o1 = m->eq_obj1id[e], o2 = m->eq_obj2id[e];
+    int o1 = m->eq_obj1id[e], o2 = m->eq_obj2id[e], site = m->eq_objtype[e] == CS_OBJ_SITE;
     const double *dt = m->eq_data + CS_NEQDATA * e;
+    /* the frames' offsets from the bodies: relpose on body1, or each site's own */
+    const double *r1 = site ? m->site_quat + 4 * o1 : dt + 6;
+    const double *r2 = site ? m->site_quat + 4 * o2 : NULL;
+    if (site) o1 = m->site_bodyid[o1], o2 = m->site_bodyid[o2];
     double a1[3], a2[3], al1[3], al2[3];
     point_bias_acc(m, d, o1, p1, a1, al1);
     point_bias_acc(m, d, o2, p2, a2, al2);
@@ -200,13 +225,22 @@ static void eq_jdotv(const cs_model *m, const cs_data *d, int e, const double p1
     if (m->eq_type[e] != CS_EQ_WELD) return;
     const double *x1 = d->xquat + 4 * o1, *x2 = d->xquat + 4 * o2;
     const double *w1 = d->cvel + 6 * o1, *w2 = d->cvel + 6 * o2;
+    double x2s[4], qd2s[4];
+    if (r2) {
+        cs_mulquat(x2s, x2, r2);
+        x2 = x2s;
+    }
     double q[4], n2[4] = {x2[0], -x2[1], -x2[2], -x2[3]}, qd1[4], qd1r[4], qd2[4], nd2[4];
     double dw[4] = {0, w1[0] - w2[0], w1[1] - w2[1], w1[2] - w2[2]};
     double da[4] = {0, al1[0] - al2[0], al1[1] - al2[1], al1[2] - al2[2]};
-    cs_mulquat(q, x1, dt + 6);
+    cs_mulquat(q, x1, r1);
     quat_rate(x1, w1, qd1);
-    cs_mulquat(qd1r, qd1, dt + 6);
-    quat_rate(x2, w2, qd2);
+    cs_mulquat(qd1r, qd1, r1);
+    quat_rate(d->xquat + 4 * o2, w2, qd2);
+    if (r2) {
+        cs_mulquat(qd2s, qd2, r2);
+        memcpy(qd2, qd2s, sizeof qd2);
+    }
     nd2[0] = qd2[0];
     nd2[1] = -qd2[1];
     nd2[2] = -qd2[2];
@@ -235,15 +269,10 @@ static void equality_rows(const cs_model *m, cs_data *d, int e, const cs_row_opt
     case CS_EQ_CONNECT:
     case CS_EQ_WELD: {
         int weld = m->eq_type[e] == CS_EQ_WELD;
-        /* connect: body1's anchor data[0..2], body2's data[3..5]; weld the other way */
-        const double *a1 = weld ? dt + 3 : dt, *a2 = weld ? dt : dt + 3;
-        sp_mulmv3(d->xmat + 9 * o1, a1, p1);
-        sp_mulmv3(d->xmat + 9 * o2, a2, p2);
-        for (int k = 0; k < 3; k++) {
-            p1[k] += d->xpos[3 * o1 + k];
-            p2[k] += d->xpos[3 * o2 + k];
-            pos[k] = p1[k] - p2[k];
-        }
+        eq_anchors(m, d, e, p1, p2);
+        int s1 = o1, s2 = o2; /* the sites, when the anchors are sites */
+        if (m->eq_objtype[e] == CS_OBJ_SITE) o1 = m->site_bodyid[s1], o2 = m->site_bodyid[s2];
+        for (int k = 0; k < 3; k++) pos[k] = p1[k] - p2[k];
         cs_jac(m, d, o1, p1, jp1, jr1);
         cs_jac(m, d, o2, p2, jp2, jr2);
         for (size_t i = 0; i < 3 * (size_t)nv; i++) Jd[i] = jp1[i] - jp2[i];
@@ -253,9 +282,15 @@ static void equality_rows(const cs_model *m, cs_data *d, int e, const cs_row_opt
         if (!weld) break;
         /* orientation: the axis part of q2^-1 q1 relpose, its Jacobian
          * 0.5 (q2^-1 (w1 - w2) q1 relpose), both scaled by torquescale */
-        double q[4], n2[4], e2[4], ts = dt[10];
+        double q[4], n2[4], e2[4], ts = dt[10], x2s[4];
         const double *x2 = d->xquat + 4 * o2;
-        cs_mulquat(q, d->xquat + 4 * o1, dt + 6);
+        if (m->eq_objtype[e] == CS_OBJ_SITE) { /* the sites' frames, MuJoCo's site semantic */
+            cs_mulquat(q, d->xquat + 4 * o1, m->site_quat + 4 * s1);
+            cs_mulquat(x2s, x2, m->site_quat + 4 * s2);
+            x2 = x2s;
+        } else {
+            cs_mulquat(q, d->xquat + 4 * o1, dt + 6);
+        }
         n2[0] = x2[0];
         n2[1] = -x2[1];
         n2[2] = -x2[2];

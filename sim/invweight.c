@@ -101,6 +101,7 @@ int cs_model_invweight0(cs_model *m)
     /* equality constraints: the second anchor of a connect, the relative pose of a weld
      * without relpose, from the bodies' frames at qpos0 (MuJoCo's set0) */
     for (int e = 0; e < m->neq; e++) {
+        if (m->eq_objtype[e] == CS_OBJ_SITE) continue; /* the sites' frames: nothing to set */
         double *dt = m->eq_data + CS_NEQDATA * e, w[3], p[3];
         int b1 = m->eq_obj1id[e], b2 = m->eq_obj2id[e];
         const double *x1 = d.xpos + 3 * b1, *R1 = d.xmat + 9 * b1;

@@ -992,16 +992,21 @@ static void parse_equality(cs_mjcf *c, xmlNode *n)
         E.torquescale = 1;
         E.relpose[1] = 1;  /* 0 1 0 0 0 0 0: the quaternion part 0, the pose at qpos0 */
         if (t == CS_EQ_CONNECT || t == CS_EQ_WELD) {
-            if (attr(c, ch, "site1") || attr(c, ch, "site2"))
-                FAILN(c, ch, attr(c, ch, "site1") ? "site1" : "site2",
-                      "the site form is not supported (sites are not modelled): give body1, "
-                      "body2 and anchor");
+            E.has_anchor = nums(c, ch, "anchor", E.anchor, 3, 3) > 0;
+            /* MuJoCo's choice: bodies when body1 is given (and, for a connect, an anchor),
+             * else the two sites */
             E.obj1 = attr(c, ch, "body1");
             E.obj2 = attr(c, ch, "body2");
-            if (!E.obj1) FAILN(c, ch, "body1", "missing body1");
-            E.has_anchor = nums(c, ch, "anchor", E.anchor, 3, 3) > 0;
-            if (t == CS_EQ_CONNECT && !E.has_anchor)
-                FAILN(c, ch, "anchor", "a connect constraint needs an anchor");
+            if (!E.obj1 || (t == CS_EQ_CONNECT && !E.has_anchor)) {
+                char *s1 = attr(c, ch, "site1"), *s2 = attr(c, ch, "site2");
+                if (!s1 && !s2 && !E.obj1) FAILN(c, ch, "body1", "missing body1 (or site1 and site2)");
+                if (!s1 && !s2) FAILN(c, ch, "anchor", "a connect constraint needs an anchor");
+                if (!s1 || !s2)
+                    FAILN(c, ch, s1 ? "site2" : "site1", "the site form needs site1 and site2");
+                E.site = 1;
+                E.obj1 = s1;
+                E.obj2 = s2;
+            }
             if (t == CS_EQ_WELD) {
                 nums(c, ch, "relpose", E.relpose, 7, 7);
                 E.has_relpose = E.relpose[3] != 0 || E.relpose[4] != 0 || E.relpose[5] != 0 ||

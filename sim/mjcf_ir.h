@@ -212,6 +212,7 @@ typedef struct {
     const char *tag;      /* connect, weld, joint, tendon */
     int line;
     int has_anchor, has_relpose;
+    int site;             /* connect, weld: between two sites (MuJoCo's site semantic) */
     double anchor[3], relpose[7], torquescale, polycoef[5];
     int id1, id2;         /* resolved (-1: none; bodies: 0 = the world) */
 } cs_eqir;

@@ -152,12 +152,15 @@ void cs_mjcf_resolve_tendons(cs_mjcf *c)
         int (*find)(const cs_mjcf *, const char *) =
             E->type == CS_EQ_JOINT ? find_joint : E->type == CS_EQ_TENDON ? cs_mjcf_find_tendon
                                                                           : find_body;
+        if (E->site) {
+            a1 = "site1", a2 = "site2", what = "site", find = find_site;
+        }
         E->id1 = find(c, E->obj1);
         if (E->id1 < 0) EFAIL(c, E, a1, "no %s named '%s'", what, E->obj1);
         E->id2 = E->obj2 ? find(c, E->obj2) : (E->type <= CS_EQ_WELD ? 0 : -1);
         if (E->obj2 && E->id2 < 0) EFAIL(c, E, a2, "no %s named '%s'", what, E->obj2);
         if (E->type <= CS_EQ_WELD && E->id1 == E->id2)
-            EFAIL(c, E, a2, "body1 and body2 are the same body");
+            EFAIL(c, E, a2, "%s and %s are the same %s", a1, a2, what);
         if (E->type == CS_EQ_JOINT) {
             for (int k = 0; k < 2; k++) {
                 int j = k ? E->id2 : E->id1;
@@ -248,10 +251,16 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m)
         m->eq_type[i] = E->type;
         m->eq_obj1id[i] = E->id1;
         m->eq_obj2id[i] = E->id2;
+        m->eq_objtype[i] = E->type == CS_EQ_JOINT    ? CS_OBJ_JOINT
+                           : E->type == CS_EQ_TENDON ? CS_OBJ_TENDON
+                           : E->site                 ? CS_OBJ_SITE
+                                                     : CS_OBJ_BODY;
         m->eq_active0[i] = E->s.active;
         memcpy(m->eq_solref + 2 * i, E->s.solref, 2 * sizeof(double));
         memcpy(m->eq_solimp + 5 * i, E->s.solimp, 5 * sizeof(double));
-        if (E->type == CS_EQ_CONNECT) {
+        if (E->type == CS_EQ_CONNECT && E->site) {
+            memset(dt, 0, CS_NEQDATA * sizeof(double)); /* unused: the sites are the anchors */
+        } else if (E->type == CS_EQ_CONNECT) {
             memcpy(dt, E->anchor, 3 * sizeof(double)); /* data[3..5]: at qpos0 */
         } else if (E->type == CS_EQ_WELD) {
             memcpy(dt, E->anchor, 3 * sizeof(double));

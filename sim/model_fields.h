@@ -207,6 +207,7 @@
     X(int, eq_type, neq, 1) \
     X(int, eq_obj1id, neq, 1) \
     X(int, eq_obj2id, neq, 1) \
+    X(int, eq_objtype, neq, 1) \
     X(int, eq_active0, neq, 1) \
     X(double, eq_solref, neq, 2) \
     X(double, eq_solimp, neq, 5) \

@@ -391,13 +391,19 @@ static void body_forces(const cs_model *m, cs_data *d)
             for (int k = 0; k < 3; k++) t[k] = d->efc->force[r + 3 + k];
         const double *dt = m->eq_data + CS_NEQDATA * e;
         int o[2] = {m->eq_obj1id[e], m->eq_obj2id[e]};
+        int site = m->eq_objtype[e] == CS_OBJ_SITE;
         const double *off[2] = {weld ? dt + 3 : dt, weld ? dt : dt + 3};
         for (int s = 0; s < 2; s++) {
-            if (!o[s]) continue;
+            int b = site ? m->site_bodyid[o[s]] : o[s];
+            if (!b) continue;
             double p[3];
-            mul(p, d->xmat + 9 * o[s], off[s]);
-            for (int k = 0; k < 3; k++) p[k] += d->xpos[3 * o[s] + k];
-            add_wrench(ext + 6 * o[s], t, f, p, s ? -1 : 1);
+            if (site) {
+                memcpy(p, d->site_xpos + 3 * o[s], sizeof p);
+            } else {
+                mul(p, d->xmat + 9 * b, off[s]);
+                for (int k = 0; k < 3; k++) p[k] += d->xpos[3 * b + k];
+            }
+            add_wrench(ext + 6 * b, t, f, p, s ? -1 : 1);
         }
     }
     memset(frc, 0, 6 * sizeof *frc);
