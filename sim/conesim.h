@@ -238,6 +238,9 @@ typedef struct {
     int *geom_sameframe;  /* as body_sameframe */
     double *geom_friction;/* 3: slide, spin, roll */
     double *geom_solmix;
+    double *geom_surfacevel; /* 6: the surface's velocity field in the geom frame, linear then
+                                angular about the geom's origin (MuJoCo 3.12's conveyors and
+                                turntables: contacts see the surface move, the geom does not) */
     double *geom_solref;  /* 2 */
     double *geom_solimp;  /* 5 */
     double *geom_margin, *geom_gap;

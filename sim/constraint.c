@@ -421,6 +421,38 @@ static cs_coulomb_method coulomb_method(const cs_model *m)
                                                                : CS_COULOMB_AUTO;
 }
 
+/* MuJoCo 3.12's surface velocity of a contact: each geom's field v + w x (p - origin), from
+ * the geom frame to the world, geom2's minus geom1's, in the contact frame; the normal and
+ * rolling parts are dropped (a moving surface neither pushes nor rolls) */
+static void surface_velocity(const cs_model *m, const cs_data *d, const cs_contact *c,
+                             double out[6])
+{
+    double lin[3] = {0, 0, 0}, ang[3] = {0, 0, 0};
+    memset(out, 0, 6 * sizeof *out);
+    int any = 0;
+    for (int s = 0; s < 2; s++) {
+        int g = s ? c->geom2 : c->geom1;
+        const double *sv = m->geom_surfacevel + 6 * g;
+        if (!sv[0] && !sv[1] && !sv[2] && !sv[3] && !sv[4] && !sv[5]) continue;
+        any = 1;
+        const cs_pose *X = &d->geom_xpose[g];
+        double v[3], w[3], r[3], wr[3];
+        sp_mulmv3(X->mat, sv, v);
+        sp_mulmv3(X->mat, sv + 3, w);
+        for (int k = 0; k < 3; k++) r[k] = c->pos[k] - X->pos[k];
+        sp_cross(w, r, wr);
+        double sg = s ? 1 : -1;
+        for (int k = 0; k < 3; k++) {
+            lin[k] += sg * (v[k] + wr[k]);
+            ang[k] += sg * w[k];
+        }
+    }
+    if (!any) return;
+    const double *F = c->frame;
+    for (int i = 1; i < 3; i++) out[i] = F[3 * i] * lin[0] + F[3 * i + 1] * lin[1] + F[3 * i + 2] * lin[2];
+    out[3] = F[0] * ang[0] + F[1] * ang[1] + F[2] * ang[2];
+}
+
 static void make_rows(const cs_model *m, cs_data *d)
 {
     /* the Coulomb model has the frame rows, its block solves taking the cone as the friction
@@ -456,6 +488,7 @@ static void make_rows(const cs_model *m, cs_data *d)
          * widens detection, so the rows see none of it */
         ci.margin = c->margin;
         ci.gap = 0;
+        surface_velocity(m, d, c, ci.surfvel);
         cs_contact_side sd[2];
         contact_side(m, d, c->geom1, c->pos, d->jac, &sd[0]);
         /* d->jac holds two sides of the largest tree: side 1 goes after side 0's 6 x ndof */

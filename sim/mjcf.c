@@ -508,6 +508,8 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     static const char *const FLUID[] = {"none", "ellipsoid", NULL};
     if ((k = keyword(c, n, "fluidshape", FLUID)) >= 0) g->fluidshape = k;
     if ((k = nums(c, n, "fluidcoef", v, 1, 5))) memcpy(g->fluidcoef, v, (size_t)k * sizeof *v);
+    double sv[6];
+    if (nums(c, n, "surfacevel", sv, 6, 6)) memcpy(g->surfacevel, sv, sizeof sv);
     char *s = attr(c, n, "mesh");
     if (s) g->mesh = s;
     s = attr(c, n, "hfield");
@@ -518,7 +520,7 @@ static const char *const GEOM_ATTRS[] = {
     "name", "class", "type", "size", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
     "fromto", "contype", "conaffinity", "condim", "priority", "group", "friction", "solmix",
     "solref", "solimp", "margin", "gap", "rgba", "mass", "density", "shellinertia",
-    "fluidshape", "fluidcoef", "mesh", "hfield", "fitscale", "material", NULL};
+    "fluidshape", "fluidcoef", "mesh", "hfield", "fitscale", "material", "surfacevel", NULL};
 static const char *const GEOM_VISUAL[] = {"user", NULL};
 
 static void read_pair_attrs(cs_mjcf *c, xmlNode *n, cs_pspec *p)

@@ -845,6 +845,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->geom_solimp + 5 * i, s->solimp, 5 * sizeof(double));
         m->geom_margin[i] = s->margin;
         m->geom_gap[i] = s->gap;
+        memcpy(m->geom_surfacevel + 6 * i, s->surfacevel, 6 * sizeof(double));
         memcpy(m->geom_rgba + 4 * i, s->rgba, 4 * sizeof(double));
         m->geom_dataid[i] = c->geom[i].meshid;
         m->geom_rbound[i] = c->geom[i].meshid >= 0 ? c->mesh[c->geom[i].meshid].rbound

@@ -22,6 +22,7 @@ typedef struct {
     double fitscale;      /* a primitive fitted to its mesh is scaled by this */
     int fluidshape;       /* 1: MuJoCo's ellipsoid fluid model */
     double fluidcoef[5];  /* its blunt, slender, angular drag, Kutta and Magnus coefficients */
+    double surfacevel[6]; /* the surface's velocity field in the geom frame (linear, angular) */
     char *mesh;  /* mesh asset name (type mesh) */
     char *material; /* visual: material asset name (mjcf_visual.c) */
 } cs_gspec;

@@ -98,6 +98,7 @@
     X(int, geom_sameframe, ngeom, 1) \
     X(double, geom_friction, ngeom, 3) \
     X(double, geom_solmix, ngeom, 1) \
+    X(double, geom_surfacevel, ngeom, 6) \
     X(double, geom_solref, ngeom, 2) \
     X(double, geom_solimp, ngeom, 5) \
     X(double, geom_margin, ngeom, 1) \

@@ -46,7 +46,7 @@ static const attr_def GEOM[] = {
     {"solimp", M(geom_solimp), 5, 0},          {"solmix", M(geom_solmix), 1, NONNEG},
     {"margin", M(geom_margin), 1, NONNEG},     {"gap", M(geom_gap), 1, NONNEG},
     {"size", M(geom_size), 3, POSITIVE | RBOUND}, {"pos", M(geom_pos), 3, 0},
-    {"rgba", M(geom_rgba), 4, NONNEG},         {"condim", M(geom_condim), 1, INTEGER | CONDIM},
+    {"rgba", M(geom_rgba), 4, NONNEG},         {"surfacevel", M(geom_surfacevel), 6, 0},         {"condim", M(geom_condim), 1, INTEGER | CONDIM},
     {"priority", M(geom_priority), 1, INTEGER}, {"contype", M(geom_contype), 1, INTEGER | NONNEG},
     {"conaffinity", M(geom_conaffinity), 1, INTEGER | NONNEG}, {NULL, 0, 0, 0}};
 static const attr_def BODY[] = {

@@ -435,6 +435,8 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
                 for (int q = 0; q < nz[s]; q++) v += Jr[col + q] * qv[q];
                 col += ndof[s];
             }
+            double st = c->friction[kk] * c->surfvel[kk + 1];
+            if (st != 0) v += j % 2 ? -st : st;
         } else { /* the frame rows: their velocities are the contact-frame velocity's */
             e->dA[r] = j < 3 ? tran : rot;
             e->pos[r] = j == 0 ? c->dist : 0; /* friction rows: pos = margin = 0 */
@@ -442,6 +444,7 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
             e->K[r] = j ? Kf : Kn;
             e->B[r] = j ? Bf : Bn;
             v = cv[j];
+            if (c->surfvel[j] != 0) v += c->surfvel[j];
         }
         e->vel[r] = v;
         e->aref[r] = -e->B[r] * v - e->K[r] * imp * (e->pos[r] - e->margin[r]);

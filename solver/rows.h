@@ -38,6 +38,9 @@ typedef struct {
     double friction[5]; /* t1, t2, spin, roll1, roll2 (physical coefficients) */
     double solref[2], solreffriction[2], solimp[5];
     double margin, gap; /* include-margin m_c = margin - gap */
+    double surfvel[6];  /* the surfaces' own velocity in the contact frame, geom2's minus
+                           geom1's (t1, t2, spin; the rest 0): added to the rows' velocities,
+                           so friction drives the bodies toward the surfaces' motion */
 } cs_contact_in;
 
 /* One side of a contact (geom1's, then geom2's): the dofs of the kinematic tree that moves

@@ -372,6 +372,60 @@ START_TEST(test_pgs_blocks)
 }
 END_TEST
 
+/* A moving surface (geom surfacevel, MuJoCo 3.12): a box resting on a static belt whose
+ * surface runs at 0.5 m/s along x is carried at the belt's speed (friction drives the slip to
+ * 0), in every cone and solver; on a static disc whose surface turns at 2 rad/s a small
+ * box at radius 0.3 m is carried around at w r = 0.6 m/s (friction 1 holds it: w^2 r =
+ * 1.2 m/s^2 < mu g), and turns with the surface. */
+START_TEST(test_surface_velocity)
+{
+    static const char *BELT =
+        "<mujoco><option timestep='0.002'/><worldbody>"
+        "<geom name='belt' type='box' size='2 0.3 0.1' surfacevel='0.5 0 0 0 0 0'/>"
+        "<body name='box' pos='0 0 0.2'><freejoint/><geom type='box' size='0.1 0.1 0.1' mass='1'/>"
+        "</body></worldbody></mujoco>";
+    static const char *const CONE[] = {"elliptic", "pyramidal"};
+    static const char *const SOLVER[] = {"newton", "pgs", "cg"};
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < 3; k++) {
+            char err[256];
+            cs_model *m = cs_load_xml_string(BELT, "belt.xml", NULL, err, sizeof err);
+            ck_assert_msg(m != NULL, "%s", err);
+            ck_assert_int_eq(cs_option_set(&m->opt, "cone", CONE[c], err, sizeof err), 0);
+            ck_assert_int_eq(cs_option_set(&m->opt, "solver", SOLVER[k], err, sizeof err), 0);
+            cs_data *d = cs_make_data(m);
+            for (int i = 0; i < 1000; i++) cs_step(m, d);
+            printf("report: box on a 0.5 m/s belt (%s, %s): v = (%.6g, %.3g, %.3g)\n", CONE[c],
+                   SOLVER[k], d->qvel[0], d->qvel[1], d->qvel[2]);
+            ck_assert_msg(fabs(d->qvel[0] - 0.5) < 1e-3, "%s %s: vx %g", CONE[c], SOLVER[k], d->qvel[0]);
+            ck_assert(fabs(d->qvel[1]) < 1e-6 && fabs(d->qvel[2]) < 1e-3);
+            ck_assert(d->qpos[0] > 0.3); /* carried, not only sliding in place */
+            cs_free_data(d);
+            cs_free_model(m);
+        }
+    /* a turntable: the box follows the surface around the axis at w r */
+    static const char *DISC =
+        "<mujoco><option timestep='0.002'/><worldbody>"
+        "<geom name='disc' type='cylinder' size='1 0.05' surfacevel='0 0 0 0 0 2'/>"
+        "<body name='cube' pos='0.3 0 0.1'><freejoint/><geom type='box' size='0.05 0.05 0.05' mass='1'/>"
+        "</body></worldbody></mujoco>";
+    char err[256];
+    cs_model *m = cs_load_xml_string(DISC, "disc.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    cs_data *d = cs_make_data(m);
+    for (int i = 0; i < 1500; i++) cs_step(m, d);
+    double x = d->qpos[0], y = d->qpos[1], r = hypot(x, y);
+    double vt = (x * d->qvel[1] - y * d->qvel[0]) / r, vr = (x * d->qvel[0] + y * d->qvel[1]) / r;
+    printf("report: box on a 2 rad/s turntable: r %.4g m, tangential %.4g m/s (w r %.4g), "
+           "radial %.3g m/s, spin %.4g rad/s\n", r, vt, 2 * r, vr, d->qvel[5]);
+    ck_assert_msg(fabs(vt - 2 * r) < 0.01 * 2 * r, "tangential %g vs %g", vt, 2 * r);
+    /* the soft friction rows hold the centripetal 1.2 N with a small outward creep */
+    ck_assert(fabs(vr) < 0.05 && r > 0.29 && r < 0.4 && fabs(d->qvel[5] - 2) < 0.02);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("contacts");
@@ -385,6 +439,7 @@ int main(void)
     tcase_add_test(tc, test_contact_csv);
     tcase_add_test(tc, test_solver_csv);
     tcase_add_test(tc, test_pgs_blocks);
+    tcase_add_test(tc, test_surface_velocity);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
