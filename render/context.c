@@ -396,6 +396,7 @@ void cs_renderer_destroy(cs_renderer *r)
         GLuint rbs[3] = {r->rb_color, r->rb_ms_color, r->rb_ms_depth};
         glDeleteRenderbuffers(3, rbs);
     }
+    cs_gl_free_plain(r);
     if (r->prog_mesh)
         glDeleteProgram(r->prog_mesh);
     if (r->prog_sky)

@@ -448,6 +448,16 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
 int cs_render_offscreen(cs_renderer *r, const cs_render_scene *s, const cs_camera *c, int w,
                         int h, unsigned char *rgb, char *err, size_t errlen);
 
+/* Off-screen depth: the distance along the view axis, in metres, of the nearest visible
+ * geom at each pixel (overlays are not in it; the far plane where there is none), w x h
+ * floats, rows top to bottom. Returns 0, or -1 with a message. */
+int cs_render_offscreen_depth(cs_renderer *r, const cs_render_scene *s, const cs_camera *c,
+                              int w, int h, float *depth, char *err, size_t errlen);
+/* Off-screen segmentation: the index into s->geoms of the visible geom at each pixel (-1
+ * where there is none), w x h ints, rows top to bottom. Returns 0, or -1 with a message. */
+int cs_render_offscreen_segment(cs_renderer *r, const cs_render_scene *s, const cs_camera *c,
+                                int w, int h, int *geom, char *err, size_t errlen);
+
 /* PNG (8-bit RGB, rows top to bottom). Returns 0, or -1 with a message naming the file. */
 int cs_png_write(const char *path, int w, int h, const unsigned char *rgb, char *err,
                  size_t errlen);

@@ -58,6 +58,10 @@ struct cs_renderer {
     float *batch;               /* x y z r g b per vertex, world coordinates */
     size_t nbatch, cap_batch;
     int shadow;                 /* drawing a shadow: shadow_mat pre-multiplies, flat colour */
+    const float *flat;          /* non-NULL: every geom unlit in this colour (segmentation) */
+    /* single-sampled framebuffer for depth and segmentation (exact values, no resolve) */
+    GLuint fbo_plain, rb_plain_color, rb_plain_depth;
+    int plain_w, plain_h;
     /* GL copies of the scene's textures, by texel pointer (the model's arrays) */
     struct { const int *texel; int w, h; GLuint id; } texcache[32];
     int ntexcache;
@@ -93,6 +97,13 @@ void cs_gl_batch_flush(cs_renderer *r);
 /* One triangle in one colour into the same batch. */
 void cs_gl_triangle(cs_renderer *r, const double a[3], const double b[3], const double c[3],
                     const float rgb[3]);
+
+/* draw.c: the segmentation frame (cs_render_offscreen_segment); the clipping planes it
+ * drew with out */
+void cs_gl_draw_ids(cs_renderer *r, const cs_render_scene *s, const cs_camera *cam, int w,
+                    int h, double *znear, double *zfar);
+/* depth_segment.c: frees the single-sampled framebuffer (context current) */
+void cs_gl_free_plain(cs_renderer *r);
 
 /* draw.c: the GL texture of t (uploaded on first use), 0 when the cache is full */
 GLuint cs_gl_texture(cs_renderer *r, const cs_render_texture *t);

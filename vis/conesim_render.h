@@ -63,6 +63,16 @@ void cs_offscreen_update(cs_offscreen *o, cs_data *d);
 /* Draws the scene last taken into rgb (width * height * 3 bytes, rows top to bottom).
  * Returns 0, or -1 with a message (also for a NULL o or rgb). */
 int cs_offscreen_render(cs_offscreen *o, unsigned char *rgb, char *err, size_t errlen);
+/* Depth of the scene last taken: per pixel the distance in metres along the camera's view
+ * axis to the nearest visible geom (the far clipping plane where there is none; overlays
+ * are not in it), width * height floats, rows top to bottom. The depth buffer of the
+ * projection the colour picture uses, linearised with its near and far planes. */
+int cs_offscreen_render_depth(cs_offscreen *o, float *depth, char *err, size_t errlen);
+/* Segmentation of the scene last taken: per pixel two ints, the geom's id and
+ * CS_OBJ_GEOM (MuJoCo's mjOBJ_GEOM, 5), or -1 -1 where no geom is (width * height * 2
+ * ints, rows top to bottom). Hidden geoms (alpha 0, groups 3 and up) are not drawn;
+ * translucent ones count as solid. */
+int cs_offscreen_render_segmentation(cs_offscreen *o, int *seg, char *err, size_t errlen);
 
 /* ---- videos: H.264 through FFmpeg's libraries (libx264), MP4 unless the name says another
  * container (e.g. .mkv). Frames go to a temporary file next to path, renamed at close. */
