@@ -69,6 +69,29 @@ struct cs_renderer {
     float shadow_mat[16];
 };
 
+/* window.c: a shown window driven by its events (keys, mouse: camera, overlays, selection,
+ * the control panel) through the viewer state; the windowed loop's and the passive
+ * window's. */
+typedef struct cs_window_loop {
+    cs_renderer *r;
+    cs_viewer_state v;
+    cs_input in;
+    cs_render_scene scene;
+    const cs_viewer_callbacks *cb;
+    double cursor[2];   /* the last cursor position reported */
+    int keys[64];       /* key presses (GLFW codes) not yet taken, oldest first */
+    int nkey;
+} cs_window_loop;
+/* Opens and shows the window, L at the address it keeps (GLFW's user pointer). Returns 0,
+ * or -1 with a message. cs_renderer_destroy(L->r) closes it. */
+int cs_window_loop_open(cs_window_loop *L, const cs_viewer_options *o,
+                        const cs_viewer_callbacks *cb, char *err, size_t errlen);
+/* cb->fill, then the viewer state's overlays, selection, pause and the real-time factor. */
+void cs_window_loop_fill(cs_window_loop *L, double rtf);
+/* Draws the scene through the current camera into the window's back buffer; swap 1: first
+ * moves the camera with the tracked body, then shows the frame. -1 when minimised. */
+int cs_window_loop_draw(cs_window_loop *L, int swap);
+
 /* context.c: hidden 0 = a shown window, 1 = a hidden 1x1 one (off-screen work), 2 = a
  * window of the full size not shown yet (the caller shows it once it keeps it) */
 cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int samples, char *err,
