@@ -1,6 +1,6 @@
 /* The passive window: a viewer window its caller drives frame by frame (MuJoCo's
  * launch_passive). Each sync handles the input that arrived since the last one (camera,
- * overlays, selection, control panel, Backspace), fills the scene and draws it; the caller
+ * overlays, selection, control panel, Backspace, Ctrl+drag), fills the scene and draws it; the caller
  * steps the simulation in between. Events, state and drawing are the windowed loop's
  * (window.c). */
 #include <stdio.h>
@@ -56,6 +56,11 @@ int cs_window_sync(cs_window *w)
         L->v.reset_request = 0;
         if (w->cb.reset)
             w->cb.reset(w->cb.user);
+    }
+    if (w->cb.perturb) {
+        cs_perturb p;
+        cs_viewer_perturb(&L->v, &L->scene, &p);
+        w->cb.perturb(w->cb.user, &p);
     }
     /* the caller steps: the loop's pause, single steps and contact model are not ours */
     L->v.step_requests = L->v.step_back_requests = L->v.contact_model_requests = 0;

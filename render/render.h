@@ -532,8 +532,8 @@ int cs_pacing_steps(double wall_dt, double slowmo, double timestep, int max_step
 /* A viewer window the caller drives (MuJoCo's launch_passive): the caller steps its
  * simulation and calls cs_window_sync to show the state. Options as cs_viewer_run's
  * (timestep, max_frames and start_paused unused); callbacks: fill (needed), reset
- * (Backspace; optional) and set_ctrl (the control panel; optional), called from within
- * cs_window_sync only. */
+ * (Backspace), set_ctrl (the control panel) and perturb (every sync, the Ctrl+drag
+ * perturbation or active = 0) optional, called from within cs_window_sync only. */
 typedef struct cs_window cs_window;
 
 /* Opens and shows the window. NULL with a message when no window can be had. */

@@ -82,8 +82,8 @@ int cs_offscreen_render_segmentation(cs_offscreen *o, int *seg, char *err, size_
  *   cs_passive_close(v);
  *
  * The window of `conesim view` (its keys and mouse: camera, overlays, selection, the control
- * panel, Backspace resets d, Esc closes), but the caller steps: Space, the arrows and M do
- * nothing. */
+ * panel, Backspace resets d, Ctrl+drag pulls a body through its row of d->xfrc_applied while
+ * the drag lasts, Esc closes), but the caller steps: Space, the arrows and M do nothing. */
 typedef struct cs_passive cs_passive;
 /* A window of width x height for model m (which must outlive it). NULL with a message when
  * no window can be had (no display) or memory runs out. */

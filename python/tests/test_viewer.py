@@ -157,3 +157,32 @@ def test_keys_reach_key_callback_backspace_resets_esc_closes():
     assert keys[-1] == 256  # GLFW_KEY_ESCAPE
     v.sync()  # closed by its user: nothing happens, no error
     v.close()
+
+
+def test_ctrl_drag_pulls_the_ball_through_xfrc_applied():
+    m = conesim.Model.from_xml_string(BALL)
+    d = conesim.Data(m)
+    v = passive(m, d)
+    win = focus(v)
+    img = v.read_pixels()
+    ys, xs = np.nonzero((img[..., 0] > 120) & (img[..., 1] < 60) & (img[..., 2] < 60))
+    assert len(xs) > 100
+    x, y = int(xs.mean()), int(ys.mean())
+    d.xfrc_applied[0] = 1.0  # the caller's own applied force: left alone
+
+    def xdo(*args):
+        subprocess.run(["xdotool", *args], check=True)
+
+    xdo("mousemove", "--window", win, "5", "5")
+    v.sync()
+    xdo("mousemove", "--window", win, str(x), str(y))
+    v.sync()
+    xdo("keydown", "ctrl", "mousedown", "1")
+    v.sync()
+    xdo("mousemove", "--window", win, str(x + 60), str(y))
+    assert sync_until(v, lambda: np.any(d.xfrc_applied[1] != 0))
+    assert np.all(d.xfrc_applied[0] == 1.0)
+    xdo("mouseup", "1", "keyup", "ctrl")
+    assert sync_until(v, lambda: np.all(d.xfrc_applied[1] == 0))
+    assert np.all(d.xfrc_applied[0] == 1.0)
+    v.close()
