@@ -114,13 +114,14 @@ def test_launch_steps_until_the_window_closes(monkeypatch):
 
 
 def focus(v):
-    """Focuses the viewer's window (xdotool, XTEST) and returns its id; skips without
+    """Focuses this process's viewer window (xdotool, XTEST) and returns its id; skips without
     xdotool. A busy machine may take a while to map it: polls, syncing meanwhile."""
     if not shutil.which("xdotool"):
         pytest.skip("no xdotool")
     for _ in range(200):
         v.sync()
-        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "conesim"],
+        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid",
+                                str(os.getpid()), "--name", "conesim"],
                                capture_output=True, text=True).stdout.split()
         if found and subprocess.run(["xdotool", "windowfocus", "--sync", found[0]],
                                     capture_output=True, timeout=30).returncode == 0:
