@@ -99,11 +99,14 @@ cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int sampl
 /* The programs, meshes and buffers, once r's context is current (r->window or r->egl set);
  * frees r and returns NULL on failure. */
 cs_renderer *cs_gl_setup(cs_renderer *r, char *err, size_t errlen);
-/* Makes r's context current (EGL or GLFW). */
+/* Makes r's context current (EGL or GLFW), releasing the other kind's first. */
 void cs_gl_make_current(cs_renderer *r);
 /* egl.c: a surfaceless (or device) EGL display with a GL 3.3 core context, current. */
 struct cs_egl *cs_egl_create(char *err, size_t errlen);
 void cs_egl_make_current(struct cs_egl *e);
+/* Releases the thread's current EGL context, if any: Mesa refuses to make a GLX context
+ * current over it (BadAccess), as a Renderer and a viewer window in one program need. */
+void cs_egl_release(void);
 void cs_egl_destroy(struct cs_egl *e);
 /* mesh.c */
 void cs_gl_build_meshes(cs_renderer *r);

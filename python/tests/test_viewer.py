@@ -79,6 +79,26 @@ def test_passive_viewer_with_block_and_lock():
     assert calls == []  # no key was pressed
 
 
+def test_renderer_and_viewer_in_one_program():
+    # an EGL context (the Renderer's) and the window's GLX one take turns in one thread
+    m = conesim.Model.from_xml_string(BALL)
+    d = conesim.Data(m)
+    try:
+        r = conesim.Renderer(m, 60, 80)
+    except RuntimeError as e:
+        pytest.skip(str(e))
+    with passive(m, d) as v:
+        for _ in range(3):
+            conesim.step(m, d)
+            v.sync()
+            r.update_scene(d)
+            assert red_pixels(r.render()) > 10
+            assert red_pixels(v.read_pixels()) > 100
+    r.update_scene(d)
+    assert red_pixels(r.render()) > 10
+    r.close()
+
+
 def test_passive_viewer_bad_arguments():
     m = conesim.Model.from_xml_string(BALL)
     other = conesim.Data(conesim.Model.from_xml_string(BALL))
