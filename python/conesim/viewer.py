@@ -86,12 +86,14 @@ class Handle:
                                "launch a new one")
         return self._ptr
 
-    def sync(self):
+    def sync(self, state_only=False):
         """Handles the window's input since the last sync (camera, overlays, the control
-        panel writing d.ctrl, Backspace resetting d), calls key_callback for each key
-        pressed, then draws d's current state (recomputing its kinematics, contacts and
-        forces, as conesim.forward). Does nothing once the window was closed by its user;
-        raises RuntimeError after close()."""
+        panel writing d.ctrl, Backspace resetting d, Ctrl+drag setting a body's
+        d.xfrc_applied), calls key_callback for each key pressed, then draws d's current
+        state (recomputing its kinematics, contacts and forces, as conesim.forward). Does
+        nothing once the window was closed by its user; raises RuntimeError after close().
+        state_only is accepted for MuJoCo's signature: the whole of d is drawn either way."""
+        del state_only
         from . import _commit
         with self._lock:
             ptr = self._live()
