@@ -44,7 +44,9 @@ class Handle:
     says whether the window is still open; close() closes it (then sync() raises
     RuntimeError). A with block closes it at its end. lock() is a context manager that
     keeps a sync from running meanwhile (syncs run on the calling thread, so it matters only
-    when other threads change the data)."""
+    when other threads change the data). sync, read_pixels and close work from the thread
+    that launched the viewer only (RuntimeError from another: GLFW handles a window's events
+    and its GL context in one thread)."""
 
     def __init__(self, model, data, key_callback=None, width=1280, height=720,
                  title="conesim"):
@@ -71,6 +73,7 @@ class Handle:
         self._model, self._data = model, data
         self._key_callback = key_callback
         self._lock = threading.RLock()
+        self._thread = threading.get_ident()
 
     @property
     def m(self):
@@ -84,7 +87,13 @@ class Handle:
         if not self._ptr:
             raise RuntimeError("the viewer is closed (close() or the end of its with block): "
                                "launch a new one")
+        self._same_thread()
         return self._ptr
+
+    def _same_thread(self):
+        # GLFW's rules: events are handled, and a context is current, in one thread only
+        if threading.get_ident() != self._thread:
+            raise RuntimeError("the viewer is used from the thread that launched it only")
 
     def sync(self, state_only=False):
         """Handles the window's input since the last sync (camera, overlays, the control
@@ -141,6 +150,8 @@ class Handle:
         if lock is None:
             return
         with lock:
+            if getattr(self, "_ptr", None):
+                self._same_thread()
             ptr, self._ptr = getattr(self, "_ptr", None), None
             if ptr:
                 self._lib.cs_passive_close(ptr)
@@ -152,7 +163,8 @@ class Handle:
         self.close()
 
     def __del__(self):
-        self.close()
+        if getattr(self, "_thread", None) == threading.get_ident():
+            self.close()  # collected in another thread: left open (GLFW's thread rule)
 
 
 def launch_passive(model, data, *, key_callback=None, show_left_ui=True, show_right_ui=True):

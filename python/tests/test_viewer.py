@@ -79,6 +79,29 @@ def test_passive_viewer_with_block_and_lock():
     assert calls == []  # no key was pressed
 
 
+def test_passive_viewer_refuses_other_threads():
+    import threading
+    m = conesim.Model.from_xml_string(BALL)
+    d = conesim.Data(m)
+    with passive(m, d) as v:
+        v.sync()
+        errors = []
+
+        def other():
+            for f in (v.sync, v.read_pixels, v.close):
+                try:
+                    f()
+                except RuntimeError as e:
+                    errors.append(str(e))
+
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        assert len(errors) == 3 and all("thread" in e for e in errors)
+        assert v.is_running()
+        v.sync()  # still fine here
+
+
 def test_renderer_and_viewer_in_one_program():
     # an EGL context (the Renderer's) and the window's GLX one take turns in one thread
     m = conesim.Model.from_xml_string(BALL)
