@@ -5,6 +5,8 @@ window on the current display).
     r = conesim.Renderer(m, height=240, width=320)
     r.update_scene(d)              # the scene of d's current state
     pixels = r.render()            # (240, 320, 3) uint8
+    r.enable_depth_rendering()     # then (240, 320) float32 metres;
+    r.enable_segmentation_rendering()  # or (240, 320, 2) int32 geom id, type
 
     conesim.render_video(m, "slide.mp4", duration=2.0, fps=30)
 """
