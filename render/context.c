@@ -273,6 +273,7 @@ cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int sampl
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_VISIBLE, hidden ? GLFW_FALSE : GLFW_TRUE);
     glfwWindowHint(GLFW_SAMPLES, hidden == 1 ? 0 : samples);
+    cs_egl_release(); /* GLFW makes the new context current while it creates it */
     GLFWwindow *win = glfwCreateWindow(hidden == 1 ? 1 : w, hidden == 1 ? 1 : h,
                                        title ? title : "conesim", NULL, NULL);
     if (!win) {
@@ -362,12 +363,23 @@ cs_renderer *cs_gl_setup(cs_renderer *r, char *err, size_t errlen)
     return r;
 }
 
+/* A GLX context (GLFW's) and an EGL one current in the same thread at once is an X error
+ * in Mesa: the other kind is released first. */
+static void release_glfw(void)
+{
+    if (glfw_ready && glfwGetCurrentContext())
+        glfwMakeContextCurrent(NULL);
+}
+
 void cs_gl_make_current(cs_renderer *r)
 {
-    if (r->egl)
+    if (r->egl) {
+        release_glfw();
         cs_egl_make_current(r->egl);
-    else
+    } else {
+        cs_egl_release();
         glfwMakeContextCurrent(r->window);
+    }
 }
 
 void cs_renderer_destroy(cs_renderer *r)
@@ -396,6 +408,7 @@ void cs_renderer_destroy(cs_renderer *r)
         GLuint rbs[3] = {r->rb_color, r->rb_ms_color, r->rb_ms_depth};
         glDeleteRenderbuffers(3, rbs);
     }
+    cs_gl_free_plain(r);
     if (r->prog_mesh)
         glDeleteProgram(r->prog_mesh);
     if (r->prog_sky)
@@ -429,6 +442,7 @@ cs_renderer *cs_renderer_create_headless(int samples, char *err, size_t errlen)
     }
     char egl_err[256] = "";
     if (egl_ok) {
+        release_glfw();
         struct cs_egl *e = cs_egl_create(egl_err, sizeof egl_err);
         if (e) {
             cs_renderer *r = calloc(1, sizeof *r);

@@ -36,7 +36,11 @@ void cs_gl_draw_mesh(cs_renderer *r, int mesh, const double rot[9], const double
     m[13] = (float)pos[1];
     m[14] = (float)pos[2];
     m[15] = 1;
-    if (r->shadow) {
+    if (r->flat) {
+        rgba = r->flat;
+        mode = SHADE_FLAT;
+        emit = 0;
+    } else if (r->shadow) {
         static const float dark[4] = {0, 0, 0, 0.3f};
         float sm[16];
         mat4_mul(r->shadow_mat, m, sm);
@@ -97,7 +101,7 @@ static void draw_user_mesh(cs_renderer *r, const cs_render_geom *g, double exten
             double lit = 0.35 + 0.65 * fabs(cs_v3dot(n, l)) + emit;
             float rgb[3];
             for (int i = 0; i < 3; i++)
-                rgb[i] = (float)fmin(1.0, g->rgba[i] * lit);
+                rgb[i] = r->flat ? r->flat[i] : (float)fmin(1.0, g->rgba[i] * lit);
             cs_gl_triangle(r, w[0], w[1], w[2], rgb);
         }
     }
@@ -321,6 +325,29 @@ static void draw_shadows(cs_renderer *r, const cs_render_scene *s, double extent
     }
 }
 
+/* The frame's view and projection (r->viewproj, r->eye) with depth testing on and the
+ * mesh program in use; the clipping planes out (may be NULL). */
+static void set_camera(cs_renderer *r, const cs_camera *cam, int w, int h, double extent,
+                       double *znear, double *zfar)
+{
+    double zn, zf;
+    cs_camera_clip(cam, extent, &zn, &zf);
+    float view[16], proj[16];
+    cs_camera_view_matrix(cam, view);
+    cs_camera_proj_matrix(cam, (double)w / h, zn, zf, proj);
+    mat4_mul(proj, view, r->viewproj);
+    cs_camera_frame(cam, r->eye, NULL, NULL, NULL);
+    if (znear)
+        *znear = zn;
+    if (zfar)
+        *zfar = zf;
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glUseProgram(r->prog_mesh);
+    glUniformMatrix4fv(r->u_viewproj, 1, GL_FALSE, r->viewproj);
+    glUniform3f(r->u_eye, (float)r->eye[0], (float)r->eye[1], (float)r->eye[2]);
+}
+
 void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *cam, int w,
                      int h)
 {
@@ -351,19 +378,7 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
     glBindVertexArray(r->vao_empty);
     glDrawArrays(GL_TRIANGLES, 0, 3);
 
-    double zn, zf;
-    cs_camera_clip(cam, extent, &zn, &zf);
-    float view[16], proj[16];
-    cs_camera_view_matrix(cam, view);
-    cs_camera_proj_matrix(cam, (double)w / h, zn, zf, proj);
-    mat4_mul(proj, view, r->viewproj);
-    cs_camera_frame(cam, r->eye, NULL, NULL, NULL);
-
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LESS);
-    glUseProgram(r->prog_mesh);
-    glUniformMatrix4fv(r->u_viewproj, 1, GL_FALSE, r->viewproj);
-    glUniform3f(r->u_eye, (float)r->eye[0], (float)r->eye[1], (float)r->eye[2]);
+    set_camera(r, cam, w, h, extent, NULL, NULL);
     /* the model's lights (MuJoCo draws at most 8) */
     int nl = s->nlight < 8 ? s->nlight : 8;
     float lp[8][3], ld[8][3], la[8][3], lf[8][3], ls[8][3], lc[8][3];
@@ -427,6 +442,37 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
 
     if (s->overlay & (CS_OVERLAY_HUD | CS_OVERLAY_FORCES | CS_OVERLAY_CONES | CS_OVERLAY_CONTROLS))
         cs_gl_hud(r, s, w, h);
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+/* Segmentation: each visible geom flat in the colour of its index + 1 (24 bits, red the
+ * low byte), nothing else (no sky, shadows, overlays or blending), on black. Translucent
+ * geoms count as solid, as in MuJoCo's segmentation. */
+void cs_gl_draw_ids(cs_renderer *r, const cs_render_scene *s, const cs_camera *cam, int w,
+                    int h, double *znear, double *zfar)
+{
+    double extent = cs_scene_extent(s);
+    r->unit = extent;
+    glViewport(0, 0, w, h);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+    set_camera(r, cam, w, h, extent, znear, zfar);
+    glUniform1i(r->u_nlight, 0);
+    for (int i = 0; i < s->ngeom; i++) {
+        const cs_render_geom *g = &s->geoms[i];
+        if (g->rgba[3] <= 0)
+            continue;
+        unsigned id = (unsigned)i + 1;
+        float c[4] = {(float)(id & 0xff) / 255.0f, (float)((id >> 8) & 0xff) / 255.0f,
+                      (float)((id >> 16) & 0xff) / 255.0f, 1.0f};
+        r->flat = c;
+        draw_geom(r, g, extent, 0, 0);
+    }
+    r->flat = NULL;
     glBindVertexArray(0);
     glUseProgram(0);
 }

@@ -12,6 +12,16 @@
 #define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
 #endif
 
+/* Set once an EGL context was made: before then nothing of EGL is loaded or current, and a
+ * GLFW-only program (conesim view) never loads libEGL. */
+static int egl_used;
+
+void cs_egl_release(void)
+{
+    if (egl_used && eglGetCurrentContext() != EGL_NO_CONTEXT)
+        eglMakeCurrent(eglGetCurrentDisplay(), EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
 struct cs_egl {
     EGLDisplay dpy;
     EGLContext ctx;
@@ -63,6 +73,7 @@ static EGLContext make_context(EGLDisplay dpy)
     EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attr);
     if (ctx == EGL_NO_CONTEXT)
         return EGL_NO_CONTEXT;
+    egl_used = 1;
     if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
         eglDestroyContext(dpy, ctx);
         return EGL_NO_CONTEXT;

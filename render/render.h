@@ -448,6 +448,16 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
 int cs_render_offscreen(cs_renderer *r, const cs_render_scene *s, const cs_camera *c, int w,
                         int h, unsigned char *rgb, char *err, size_t errlen);
 
+/* Off-screen depth: the distance along the view axis, in metres, of the nearest visible
+ * geom at each pixel (overlays are not in it; the far plane where there is none), w x h
+ * floats, rows top to bottom. Returns 0, or -1 with a message. */
+int cs_render_offscreen_depth(cs_renderer *r, const cs_render_scene *s, const cs_camera *c,
+                              int w, int h, float *depth, char *err, size_t errlen);
+/* Off-screen segmentation: the index into s->geoms of the visible geom at each pixel (-1
+ * where there is none), w x h ints, rows top to bottom. Returns 0, or -1 with a message. */
+int cs_render_offscreen_segment(cs_renderer *r, const cs_render_scene *s, const cs_camera *c,
+                                int w, int h, int *geom, char *err, size_t errlen);
+
 /* PNG (8-bit RGB, rows top to bottom). Returns 0, or -1 with a message naming the file. */
 int cs_png_write(const char *path, int w, int h, const unsigned char *rgb, char *err,
                  size_t errlen);
@@ -516,6 +526,35 @@ int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, cha
  * spirals. */
 int cs_pacing_steps(double wall_dt, double slowmo, double timestep, int max_steps,
                     double *debt);
+
+/* ---------------------------------------------------------------- the passive window */
+
+/* A viewer window the caller drives (MuJoCo's launch_passive): the caller steps its
+ * simulation and calls cs_window_sync to show the state. Options as cs_viewer_run's
+ * (timestep, max_frames and start_paused unused); callbacks: fill (needed), reset
+ * (Backspace), set_ctrl (the control panel) and perturb (every sync, the Ctrl+drag
+ * perturbation or active = 0) optional, called from within cs_window_sync only. */
+typedef struct cs_window cs_window;
+
+/* Opens and shows the window. NULL with a message when no window can be had. */
+cs_window *cs_window_open(const cs_viewer_options *o, const cs_viewer_callbacks *cb, char *err,
+                          size_t errlen);
+/* Handles the input since the last sync, fills the scene and draws it. Returns 1, or 0 once
+ * the window was closed (Esc or its close button; it is hidden then) or w is NULL. */
+int cs_window_sync(cs_window *w);
+/* 1 while the window is open (not closed by Esc or its close button). */
+int cs_window_running(const cs_window *w);
+/* The oldest key pressed (GLFW code) not yet taken, or -1. */
+int cs_window_next_key(cs_window *w);
+/* The window's framebuffer size in pixels (0 0 for NULL). */
+void cs_window_size(const cs_window *w, int *width, int *height);
+/* The frame the last sync showed (its scene drawn again, not shown: a swapped frame cannot be
+ * read back everywhere), rgb rows top to bottom; width and height must be the window's
+ * (cs_window_size). Returns 0, or -1 with a message (also before the first sync). */
+int cs_window_read_rgb(cs_window *w, unsigned char *rgb, int width, int height, char *err,
+                       size_t errlen);
+/* Closes the window and frees w (NULL: nothing). */
+void cs_window_close(cs_window *w);
 
 /* ---------------------------------------------------------------- replay */
 

@@ -58,12 +58,39 @@ struct cs_renderer {
     float *batch;               /* x y z r g b per vertex, world coordinates */
     size_t nbatch, cap_batch;
     int shadow;                 /* drawing a shadow: shadow_mat pre-multiplies, flat colour */
+    const float *flat;          /* non-NULL: every geom unlit in this colour (segmentation) */
+    /* single-sampled framebuffer for depth and segmentation (exact values, no resolve) */
+    GLuint fbo_plain, rb_plain_color, rb_plain_depth;
+    int plain_w, plain_h;
     /* GL copies of the scene's textures, by texel pointer (the model's arrays) */
     struct { const int *texel; int w, h; GLuint id; } texcache[32];
     int ntexcache;
     int lit_by_model;           /* this frame has the model's lights */
     float shadow_mat[16];
 };
+
+/* window.c: a shown window driven by its events (keys, mouse: camera, overlays, selection,
+ * the control panel) through the viewer state; the windowed loop's and the passive
+ * window's. */
+typedef struct cs_window_loop {
+    cs_renderer *r;
+    cs_viewer_state v;
+    cs_input in;
+    cs_render_scene scene;
+    const cs_viewer_callbacks *cb;
+    double cursor[2];   /* the last cursor position reported */
+    int keys[64];       /* key presses (GLFW codes) not yet taken, oldest first */
+    int nkey;
+} cs_window_loop;
+/* Opens and shows the window, L at the address it keeps (GLFW's user pointer). Returns 0,
+ * or -1 with a message. cs_renderer_destroy(L->r) closes it. */
+int cs_window_loop_open(cs_window_loop *L, const cs_viewer_options *o,
+                        const cs_viewer_callbacks *cb, char *err, size_t errlen);
+/* cb->fill, then the viewer state's overlays, selection, pause and the real-time factor. */
+void cs_window_loop_fill(cs_window_loop *L, double rtf);
+/* Draws the scene through the current camera into the window's back buffer; swap 1: first
+ * moves the camera with the tracked body, then shows the frame. -1 when minimised. */
+int cs_window_loop_draw(cs_window_loop *L, int swap);
 
 /* context.c: hidden 0 = a shown window, 1 = a hidden 1x1 one (off-screen work), 2 = a
  * window of the full size not shown yet (the caller shows it once it keeps it) */
@@ -72,11 +99,14 @@ cs_renderer *cs_gl_create(int w, int h, const char *title, int hidden, int sampl
 /* The programs, meshes and buffers, once r's context is current (r->window or r->egl set);
  * frees r and returns NULL on failure. */
 cs_renderer *cs_gl_setup(cs_renderer *r, char *err, size_t errlen);
-/* Makes r's context current (EGL or GLFW). */
+/* Makes r's context current (EGL or GLFW), releasing the other kind's first. */
 void cs_gl_make_current(cs_renderer *r);
 /* egl.c: a surfaceless (or device) EGL display with a GL 3.3 core context, current. */
 struct cs_egl *cs_egl_create(char *err, size_t errlen);
 void cs_egl_make_current(struct cs_egl *e);
+/* Releases the thread's current EGL context, if any: Mesa refuses to make a GLX context
+ * current over it (BadAccess), as a Renderer and a viewer window in one program need. */
+void cs_egl_release(void);
 void cs_egl_destroy(struct cs_egl *e);
 /* mesh.c */
 void cs_gl_build_meshes(cs_renderer *r);
@@ -93,6 +123,13 @@ void cs_gl_batch_flush(cs_renderer *r);
 /* One triangle in one colour into the same batch. */
 void cs_gl_triangle(cs_renderer *r, const double a[3], const double b[3], const double c[3],
                     const float rgb[3]);
+
+/* draw.c: the segmentation frame (cs_render_offscreen_segment); the clipping planes it
+ * drew with out */
+void cs_gl_draw_ids(cs_renderer *r, const cs_render_scene *s, const cs_camera *cam, int w,
+                    int h, double *znear, double *zfar);
+/* depth_segment.c: frees the single-sampled framebuffer (context current) */
+void cs_gl_free_plain(cs_renderer *r);
 
 /* draw.c: the GL texture of t (uploaded on first use), 0 when the cache is full */
 GLuint cs_gl_texture(cs_renderer *r, const cs_render_texture *t);

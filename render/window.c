@@ -1,18 +1,12 @@
 /* The windowed viewer loop: GLFW events -> actions -> viewer state; real-time pacing
- * of the simulation callbacks, decoupled from the frame rate. */
+ * of the simulation callbacks, decoupled from the frame rate. The window, its events and
+ * a frame's drawing are shared with the passive window (passive.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include "render_gl.h"
 
-typedef struct {
-    cs_renderer *r;
-    cs_viewer_state v;
-    cs_input in;
-    cs_render_scene scene;
-    const cs_viewer_callbacks *cb;
-    double cursor[2];   /* the last cursor position reported */
-} loop_ctx;
+typedef cs_window_loop loop_ctx;
 
 /* The control panel's requests, handed over as they come (events arrive between steps):
  * two drags within one frame both count. */
@@ -85,6 +79,16 @@ static void dispatch(GLFWwindow *w, cs_input_event *ev)
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 {
     (void)scancode;
+    loop_ctx *L = glfwGetWindowUserPointer(w);
+    /* kept for a passive window's key callback; the oldest are dropped when it overflows */
+    if (action == GLFW_PRESS) {
+        int cap = (int)(sizeof L->keys / sizeof L->keys[0]);
+        if (L->nkey == cap) {
+            memmove(L->keys, L->keys + 1, (size_t)(cap - 1) * sizeof L->keys[0]);
+            L->nkey--;
+        }
+        L->keys[L->nkey++] = key;
+    }
     cs_input_event ev = {.kind = CS_EV_KEY, .key = key, .action = action, .mods = mods};
     dispatch(w, &ev);
 }
@@ -108,8 +112,9 @@ static void on_scroll(GLFWwindow *w, double xoff, double yoff)
     dispatch(w, &ev);
 }
 
-static void fill(loop_ctx *L, const cs_viewer_callbacks *cb, double rtf)
+void cs_window_loop_fill(loop_ctx *L, double rtf)
 {
+    const cs_viewer_callbacks *cb = L->cb;
     cs_render_scene *s = &L->scene;
     if (cb->fill)
         cb->fill(cb->user, s);
@@ -121,6 +126,61 @@ static void fill(loop_ctx *L, const cs_viewer_callbacks *cb, double rtf)
     s->hud.rtf = rtf;
 }
 
+int cs_window_loop_open(loop_ctx *L, const cs_viewer_options *o, const cs_viewer_callbacks *cb,
+                        char *err, size_t errlen)
+{
+    memset(L, 0, sizeof *L);
+    /* not shown until kept: a window shown and then replaced would flash on screen (and
+     * scripts driving the viewer could find the replaced one) */
+    L->r = cs_gl_create(o->width, o->height, o->title, 2, o->samples < 0 ? 4 : o->samples, err,
+                        errlen);
+    const char *gl = L->r ? L->r->gl_name : "";
+    if (L->r && o->samples < 0 && (strstr(gl, "llvmpipe") || strstr(gl, "softpipe"))) {
+        /* Software GL: 4x multisampling costs ~3x the frame time; interactivity wins. */
+        cs_renderer_destroy(L->r);
+        L->r = cs_gl_create(o->width, o->height, o->title, 2, 0, err, errlen);
+    }
+    if (!L->r)
+        return -1;
+    GLFWwindow *win = L->r->window;
+    glfwShowWindow(win);
+    L->r->hidden = 0;
+    cs_viewer_state_init(&L->v, &o->camera, o->overlay);
+    L->v.model_camera = o->model_camera;
+    L->v.paused = o->start_paused;
+    cs_input_init(&L->in);
+    cs_render_scene_init(&L->scene);
+    L->cb = cb;
+    glfwGetCursorPos(win, &L->cursor[0], &L->cursor[1]);
+    glfwSetWindowUserPointer(win, L);
+    glfwSetKeyCallback(win, on_key);
+    glfwSetMouseButtonCallback(win, on_button);
+    glfwSetCursorPosCallback(win, on_move);
+    glfwSetScrollCallback(win, on_scroll);
+    glfwSwapInterval(o->vsync ? 1 : 0);
+    return 0;
+}
+
+int cs_window_loop_draw(loop_ctx *L, int swap)
+{
+    GLFWwindow *win = L->r->window;
+    if (swap)
+        cs_viewer_track(&L->v, &L->scene);
+    int fw, fh;
+    glfwGetFramebufferSize(win, &fw, &fh);
+    if (fw <= 0 || fh <= 0)
+        return -1; /* minimised */
+    cs_gl_make_current(L->r);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    int mc = L->v.model_camera;
+    int use = mc >= 0 && mc < L->scene.ncamera && L->scene.cameras;
+    L->scene.hud.camera = use && L->scene.camera_names ? L->scene.camera_names[mc] : NULL;
+    cs_render_frame(L->r, &L->scene, use ? &L->scene.cameras[mc] : &L->v.camera, fw, fh);
+    if (swap)
+        glfwSwapBuffers(win);
+    return 0;
+}
+
 int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, char *err,
                   size_t errlen)
 {
@@ -129,42 +189,16 @@ int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, cha
         return -1;
     }
     loop_ctx L;
-    memset(&L, 0, sizeof L);
-    /* not shown until kept: a window shown and then replaced would flash on screen (and
-     * scripts driving the viewer could find the replaced one) */
-    L.r = cs_gl_create(o->width, o->height, o->title, 2, o->samples < 0 ? 4 : o->samples, err,
-                       errlen);
-    const char *gl = L.r ? L.r->gl_name : "";
-    if (L.r && o->samples < 0 && (strstr(gl, "llvmpipe") || strstr(gl, "softpipe"))) {
-        /* Software GL: 4x multisampling costs ~3x the frame time; interactivity wins. */
-        cs_renderer_destroy(L.r);
-        L.r = cs_gl_create(o->width, o->height, o->title, 2, 0, err, errlen);
-    }
-    if (!L.r)
+    if (cs_window_loop_open(&L, o, cb, err, errlen) != 0)
         return -1;
     GLFWwindow *win = L.r->window;
-    glfwShowWindow(win);
-    L.r->hidden = 0;
-    cs_viewer_state_init(&L.v, &o->camera, o->overlay);
-    L.v.model_camera = o->model_camera;
-    L.v.paused = o->start_paused;
-    cs_input_init(&L.in);
-    cs_render_scene_init(&L.scene);
-    L.cb = cb;
-    glfwGetCursorPos(win, &L.cursor[0], &L.cursor[1]);
-    glfwSetWindowUserPointer(win, &L);
-    glfwSetKeyCallback(win, on_key);
-    glfwSetMouseButtonCallback(win, on_button);
-    glfwSetCursorPosCallback(win, on_move);
-    glfwSetScrollCallback(win, on_scroll);
-    glfwSwapInterval(o->vsync ? 1 : 0);
 
     double max_step_time = o->max_step_time > 0 ? o->max_step_time : 1.0 / 30;
     double step_cost = 1e-4; /* running mean wall seconds a step, for the per-frame cap */
     double debt = 0, rtf = 0, rtf_sim = 0, rtf_wall = 0;
     double last = glfwGetTime();
     int rc = 0;
-    fill(&L, cb, rtf);
+    cs_window_loop_fill(&L, rtf);
     for (long frame = 0; !L.v.quit && !glfwWindowShouldClose(win); frame++) {
         glfwPollEvents();
         if (L.v.reset_request) {
@@ -213,18 +247,8 @@ int cs_viewer_run(const cs_viewer_options *o, const cs_viewer_callbacks *cb, cha
             rtf = L.v.paused ? 0 : rtf_sim / rtf_wall;
             rtf_sim = rtf_wall = 0;
         }
-        fill(&L, cb, rtf);
-        cs_viewer_track(&L.v, &L.scene);
-        int fw, fh;
-        glfwGetFramebufferSize(win, &fw, &fh);
-        if (fw > 0 && fh > 0) {
-            glBindFramebuffer(GL_FRAMEBUFFER, 0);
-            int mc = L.v.model_camera;
-            int use = mc >= 0 && mc < L.scene.ncamera && L.scene.cameras;
-            L.scene.hud.camera = use && L.scene.camera_names ? L.scene.camera_names[mc] : NULL;
-            cs_render_frame(L.r, &L.scene, use ? &L.scene.cameras[mc] : &L.v.camera, fw, fh);
-            glfwSwapBuffers(win);
-        }
+        cs_window_loop_fill(&L, rtf);
+        cs_window_loop_draw(&L, 1);
         if (o->max_frames > 0 && frame + 1 >= o->max_frames)
             break;
     }

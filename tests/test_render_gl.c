@@ -750,6 +750,103 @@ START_TEST(loop_runs_frames)
 }
 END_TEST
 
+START_TEST(passive_window_syncs_and_closes)
+{
+    loop_user L;
+    memset(&L, 0, sizeof L);
+    build_scene(&L.base, 0);
+    cs_viewer_options o;
+    cs_viewer_options_init(&o);
+    o.width = W;
+    o.height = H;
+    o.vsync = 0;
+    o.overlay = 0;
+    o.camera = camera();
+    cs_viewer_callbacks cb = {.user = &L, .reset = cb_reset, .fill = cb_fill};
+    char err[256];
+    cs_window *win = cs_window_open(&o, &cb, err, sizeof err);
+    ck_assert_msg(win != NULL, "%s", err);
+    int w, h;
+    cs_window_size(win, &w, &h);
+    ck_assert(w == W && h == H);
+    unsigned char *rgb = malloc((size_t)W * H * 3);
+    ck_assert_ptr_nonnull(rgb);
+    /* nothing to read before the first sync */
+    ck_assert_int_ne(cs_window_read_rgb(win, rgb, W, H, err, sizeof err), 0);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(cs_window_sync(win), 1);
+    ck_assert_int_eq(L.fills, 3); /* one fill a sync, no steps: the caller steps */
+    ck_assert_int_eq(L.steps, 0);
+    ck_assert_int_eq(cs_window_running(win), 1);
+    ck_assert_int_eq(cs_window_next_key(win), -1);
+    /* the synced frame: the sphere at its projected centre */
+    cs_camera c = camera();
+    int x, y;
+    proj(&c, (double[3]){0, 0, 0.1}, &x, &y);
+    ck_assert_int_eq(cs_window_read_rgb(win, rgb, W, H, err, sizeof err), 0);
+    unsigned char *off = render(0, &c, W, H); /* the same frame off-screen */
+    const unsigned char *p = px(rgb, W, x, y), *q = px(off, W, x, y);
+    for (int k = 0; k < 3; k++)
+        ck_assert_msg(abs(p[k] - q[k]) <= 8, "(%d %d %d) vs (%d %d %d)", p[0], p[1], p[2], q[0],
+                      q[1], q[2]);
+    ck_assert(p[0] > p[1] && p[1] > p[2]); /* orange: the sphere, not the grey floor */
+    free(off);
+    ck_assert_int_ne(cs_window_read_rgb(win, rgb, W + 1, H, err, sizeof err), 0);
+    free(rgb);
+    cs_window_close(win);
+    /* NULL: nothing happens */
+    ck_assert_int_eq(cs_window_sync(NULL), 0);
+    ck_assert_int_eq(cs_window_running(NULL), 0);
+    ck_assert_int_eq(cs_window_next_key(NULL), -1);
+    cs_window_close(NULL);
+    cb.fill = NULL;
+    ck_assert_ptr_null(cs_window_open(&o, &cb, err, sizeof err));
+}
+END_TEST
+
+START_TEST(depth_and_segmentation)
+{
+    cs_render_scene s;
+    build_scene(&s, CS_OVERLAY_DEFAULT);
+    /* straight down from 1 m above the floor: the sphere's top (0.2 m up) at the centre, the
+     * floor at the corners, both at their distance along the view axis */
+    cs_camera c = {.azimuth = 90, .elevation = -90, .distance = 1, .fovy = 45};
+    float *depth = malloc((size_t)W * H * sizeof *depth);
+    int *seg = malloc((size_t)W * H * sizeof *seg);
+    char err[256];
+    ck_assert(depth && seg);
+    ck_assert_int_eq(cs_render_offscreen_depth(R, &s, &c, W, H, depth, err, sizeof err), 0);
+    ck_assert_double_eq_tol(depth[(H / 2) * W + W / 2], 0.8, 2e-3);
+    ck_assert_double_eq_tol(depth[0], 1.0, 2e-3);
+    ck_assert_double_eq_tol(depth[(size_t)W * H - 1], 1.0, 2e-3);
+    ck_assert_int_eq(cs_render_offscreen_segment(R, &s, &c, W, H, seg, err, sizeof err), 0);
+    ck_assert_int_eq(seg[(H / 2) * W + W / 2], 1);
+    ck_assert_int_eq(seg[0], 0);
+    /* hidden: not there */
+    G[1].rgba[3] = 0;
+    ck_assert_int_eq(cs_render_offscreen_segment(R, &s, &c, W, H, seg, err, sizeof err), 0);
+    ck_assert_int_eq(seg[(H / 2) * W + W / 2], 0);
+    /* looking up from above the floor: no geom, the far plane */
+    c.elevation = 40;
+    c.lookat[2] = 2;
+    ck_assert_int_eq(cs_render_offscreen_segment(R, &s, &c, W, H, seg, err, sizeof err), 0);
+    ck_assert_int_eq(cs_render_offscreen_depth(R, &s, &c, W, H, depth, err, sizeof err), 0);
+    double zn, zf;
+    s.extent = 1; /* the clipping planes' scale, known here */
+    cs_camera_clip(&c, 1, &zn, &zf);
+    ck_assert_int_eq(cs_render_offscreen_depth(R, &s, &c, W, H, depth, err, sizeof err), 0);
+    for (int k = 0; k < W * H; k += 97) {
+        ck_assert_int_eq(seg[k], -1);
+        ck_assert_double_eq_tol(depth[k], zf, 1e-3 * zf);
+    }
+    /* bad sizes and outputs fail with a message */
+    ck_assert_int_ne(cs_render_offscreen_depth(R, &s, &c, 0, H, depth, err, sizeof err), 0);
+    ck_assert_int_ne(cs_render_offscreen_segment(R, &s, &c, W, H, NULL, err, sizeof err), 0);
+    free(depth);
+    free(seg);
+}
+END_TEST
+
 START_TEST(timing_report)
 {
     /* Not an assertion on speed (no timed tests): prints the cost for the report. */
@@ -805,6 +902,8 @@ int main(void)
     tcase_add_test(tc, png_round_trip);
     tcase_add_test(tc, screenshot_writes_png);
     tcase_add_test(tc, loop_runs_frames);
+    tcase_add_test(tc, passive_window_syncs_and_closes);
+    tcase_add_test(tc, depth_and_segmentation);
     tcase_add_test(tc, timing_report);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);

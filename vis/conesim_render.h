@@ -1,4 +1,5 @@
-/* libconesim_render: pictures and videos of a model and its data without a window.
+/* libconesim_render: pictures and videos of a model and its data without a window, and a
+ * viewer window the caller drives (cs_passive_*).
  *
  *   cs_offscreen *o = cs_offscreen_new(m, 640, 480, err, sizeof err);
  *   cs_offscreen_update(o, d);                  // the scene of d's current state
@@ -63,6 +64,47 @@ void cs_offscreen_update(cs_offscreen *o, cs_data *d);
 /* Draws the scene last taken into rgb (width * height * 3 bytes, rows top to bottom).
  * Returns 0, or -1 with a message (also for a NULL o or rgb). */
 int cs_offscreen_render(cs_offscreen *o, unsigned char *rgb, char *err, size_t errlen);
+/* Depth of the scene last taken: per pixel the distance in metres along the camera's view
+ * axis to the nearest visible geom (the far clipping plane where there is none; overlays
+ * are not in it), width * height floats, rows top to bottom. The depth buffer of the
+ * projection the colour picture uses, linearised with its near and far planes. */
+int cs_offscreen_render_depth(cs_offscreen *o, float *depth, char *err, size_t errlen);
+/* Segmentation of the scene last taken: per pixel two ints, the geom's id and
+ * CS_OBJ_GEOM (MuJoCo's mjOBJ_GEOM, 5), or -1 -1 where no geom is (width * height * 2
+ * ints, rows top to bottom). Hidden geoms (alpha 0, groups 3 and up) are not drawn;
+ * translucent ones count as solid. */
+int cs_offscreen_render_segmentation(cs_offscreen *o, int *seg, char *err, size_t errlen);
+
+/* ---- a viewer window the caller drives (MuJoCo's launch_passive; needs a display):
+ *
+ *   cs_passive *v = cs_passive_open(m, 1280, 720, "conesim", err, sizeof err);
+ *   while (cs_passive_running(v)) { cs_step(m, d); cs_passive_sync(v, d); }
+ *   cs_passive_close(v);
+ *
+ * The window of `conesim view` (its keys and mouse: camera, overlays, selection, the control
+ * panel, Backspace resets d, Ctrl+drag pulls a body through its row of d->xfrc_applied while
+ * the drag lasts, Esc closes), but the caller steps: Space, the arrows and M do nothing. */
+typedef struct cs_passive cs_passive;
+/* A window of width x height for model m (which must outlive it). NULL with a message when
+ * no window can be had (no display) or memory runs out. */
+cs_passive *cs_passive_open(const cs_model *m, int width, int height, const char *title,
+                            char *err, size_t errlen);
+/* Handles the input since the last sync (which may set d's controls, or reset d), then draws
+ * d's current state (recomputing its kinematics, contacts and forces: cs_forward). Returns 1,
+ * 0 once the window was closed (Esc or its close button), -1 for a NULL p or d. d must
+ * belong to the viewer's model. */
+int cs_passive_sync(cs_passive *p, cs_data *d);
+/* 1 while the window is open. */
+int cs_passive_running(const cs_passive *p);
+/* The oldest key pressed (GLFW key code) not yet taken, or -1. */
+int cs_passive_next_key(cs_passive *p);
+/* The window's size in pixels (framebuffer), 0 0 for NULL. */
+void cs_passive_size(const cs_passive *p, int *width, int *height);
+/* The frame the last sync showed, rows top to bottom, width and height cs_passive_size's.
+ * Returns 0, or -1 with a message (also once closed). */
+int cs_passive_read_pixels(cs_passive *p, unsigned char *rgb, int width, int height, char *err,
+                           size_t errlen);
+void cs_passive_close(cs_passive *p);
 
 /* ---- videos: H.264 through FFmpeg's libraries (libx264), MP4 unless the name says another
  * container (e.g. .mkv). Frames go to a temporary file next to path, renamed at close. */

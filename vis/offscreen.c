@@ -157,19 +157,53 @@ void cs_offscreen_update(cs_offscreen *o, cs_data *d)
     o->filled = 1;
 }
 
-int cs_offscreen_render(cs_offscreen *o, unsigned char *rgb, char *err, size_t errlen)
+/* 0 when o has a state to draw and out is given, else -1 with a message. */
+static int ready(const cs_offscreen *o, const void *out, char *err, size_t errlen)
 {
-    if (!o || !rgb) {
-        snprintf(err, errlen, "no renderer (NULL: freed, or never made)");
+    if (!o || !out) {
+        snprintf(err, errlen, "no renderer (NULL: freed, or never made) or no output");
         return -1;
     }
     if (!o->filled) {
         snprintf(err, errlen, "no state to draw yet (update the scene from a data first)");
         return -1;
     }
+    return 0;
+}
+
+int cs_offscreen_render(cs_offscreen *o, unsigned char *rgb, char *err, size_t errlen)
+{
+    if (ready(o, rgb, err, errlen) != 0)
+        return -1;
     o->scene.overlay = o->overlay;
     o->scene.selected_contact = -1;
     o->scene.offscreen = 1;
     return cs_render_offscreen(o->r, &o->scene, &o->shown, o->width, o->height, rgb, err,
                                errlen);
+}
+
+int cs_offscreen_render_depth(cs_offscreen *o, float *depth, char *err, size_t errlen)
+{
+    if (ready(o, depth, err, errlen) != 0)
+        return -1;
+    return cs_render_offscreen_depth(o->r, &o->scene, &o->shown, o->width, o->height, depth,
+                                     err, errlen);
+}
+
+int cs_offscreen_render_segmentation(cs_offscreen *o, int *seg, char *err, size_t errlen)
+{
+    if (ready(o, seg, err, errlen) != 0)
+        return -1;
+    /* the scene's geoms are the model's, in model order (view_adapter.c) */
+    size_t n = (size_t)o->width * o->height;
+    if (cs_render_offscreen_segment(o->r, &o->scene, &o->shown, o->width, o->height, seg, err,
+                                    errlen) != 0)
+        return -1;
+    /* spread in place from the end: pixel k's pair lands at 2k, 2k + 1 >= k */
+    for (size_t k = n; k-- > 0;) {
+        int g = seg[k];
+        seg[2 * k] = g;
+        seg[2 * k + 1] = g < 0 ? -1 : CS_OBJ_GEOM;
+    }
+    return 0;
 }

@@ -5,6 +5,8 @@ window on the current display).
     r = conesim.Renderer(m, height=240, width=320)
     r.update_scene(d)              # the scene of d's current state
     pixels = r.render()            # (240, 320, 3) uint8
+    r.enable_depth_rendering()     # then (240, 320) float32 metres;
+    r.enable_segmentation_rendering()  # or (240, 320, 2) int32 geom id, type
 
     conesim.render_video(m, "slide.mp4", duration=2.0, fps=30)
 """
@@ -70,6 +72,8 @@ def _load():
     _decl(lib, "cs_offscreen_set_samples", None, P, I)
     _decl(lib, "cs_offscreen_update", None, P, P)
     _decl(lib, "cs_offscreen_render", I, P, P, S, E)
+    _decl(lib, "cs_offscreen_render_depth", I, P, P, S, E)
+    _decl(lib, "cs_offscreen_render_segmentation", I, P, P, S, E)
     _decl(lib, "cs_video_available", I)
     _decl(lib, "cs_video_open", P, S, I, I, I, S, E)
     _decl(lib, "cs_video_write", I, P, P, S, E)
@@ -250,20 +254,51 @@ class Renderer:
         if self._lib.cs_offscreen_set_camera(ptr, cam._array()) != 0:
             raise ValueError(f"camera: distance must be > 0 and every number finite ({cam!r})")
 
+    def enable_depth_rendering(self):
+        """render() returns depth from now on (segmentation rendering off)."""
+        self._mode = "depth"
+
+    def disable_depth_rendering(self):
+        """render() returns colour again (unless segmentation is on)."""
+        if getattr(self, "_mode", "rgb") == "depth":
+            self._mode = "rgb"
+
+    def enable_segmentation_rendering(self):
+        """render() returns segmentation from now on (depth rendering off)."""
+        self._mode = "segmentation"
+
+    def disable_segmentation_rendering(self):
+        """render() returns colour again (unless depth is on)."""
+        if getattr(self, "_mode", "rgb") == "segmentation":
+            self._mode = "rgb"
+
     def render(self, out=None):
-        """The picture of the last update_scene: a new (height, width, 3) uint8 array, or
-        written into out (C-contiguous, that shape and dtype) and returned."""
+        """The picture of the last update_scene, as a new array or written into out
+        (C-contiguous, the shape and dtype below) and returned:
+        colour (default): (height, width, 3) uint8;
+        depth (enable_depth_rendering): (height, width) float32, metres along the camera's
+        view axis to the nearest visible geom (the far clipping plane where there is none);
+        segmentation (enable_segmentation_rendering): (height, width, 2) int32, the geom's
+        id and its object type 5 (mjOBJ_GEOM), -1 -1 where no geom is."""
         ptr = self._live()
         if not getattr(self, "_updated", False):
             raise RuntimeError("render: call update_scene(data) first")
-        shape = (self._height, self._width, 3)
+        mode = getattr(self, "_mode", "rgb")
+        shape, dtype, fn = {
+            "rgb": ((self._height, self._width, 3), np.uint8, self._lib.cs_offscreen_render),
+            "depth": ((self._height, self._width), np.float32,
+                      self._lib.cs_offscreen_render_depth),
+            "segmentation": ((self._height, self._width, 2), np.int32,
+                             self._lib.cs_offscreen_render_segmentation),
+        }[mode]
         if out is None:
-            out = np.empty(shape, dtype=np.uint8)
-        elif (not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != np.uint8
+            out = np.empty(shape, dtype=dtype)
+        elif (not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != dtype
               or not out.flags.c_contiguous or not out.flags.writeable):
-            raise ValueError(f"out: expected a writable C-contiguous uint8 array of shape {shape}")
+            raise ValueError(f"out: expected a writable C-contiguous {np.dtype(dtype).name} "
+                             f"array of shape {shape}")
         err = ctypes.create_string_buffer(_ERRSZ)
-        if self._lib.cs_offscreen_render(ptr, out.ctypes.data, err, _ERRSZ) != 0:
+        if fn(ptr, out.ctypes.data, err, _ERRSZ) != 0:
             raise RuntimeError("render: " + err.value.decode(errors="replace"))
         return out
 

@@ -346,7 +346,7 @@ def test_mujoco_idioms(arm):
         assert not hasattr(conesim, name), name
     assert set(conesim.__all__) <= set(dir(conesim))
     public = {n for n in dir(conesim) if not n.startswith("_")}
-    modules = {"cone", "record", "renderer", "plot", "figures"}  # submodules
+    modules = {"cone", "record", "renderer", "plot", "figures", "viewer"}  # submodules
     assert public - modules <= set(conesim.__all__), public - modules - set(conesim.__all__)
 
 

@@ -1,6 +1,7 @@
 /* A program outside the tree on libconesim_render, built with `pkg-config conesim-render`:
  * ten frames of the sliding box of incline_slide.xml (0.04 s apart) into a video; its pixels
- * move between the first and the last frame. Exit 77 when no GL context can be had (neither
+ * move between the first and the last frame; its depth and segmentation pictures; the passive
+ * window failing without a display. Exit 77 when no GL context can be had (neither
  * EGL nor a display). */
 #include <conesim/conesim_render.h>
 #include <stdio.h>
@@ -48,6 +49,42 @@ int main(int argc, char **argv)
     }
     if (v && cs_video_close(v, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
+        rc = 1;
+    }
+    /* depth and segmentation of the last state: every pixel at a positive finite depth,
+     * some on a geom (id in range, type CS_OBJ_GEOM), the rest -1 -1 */
+    float *depth = malloc(64 * 48 * sizeof *depth);
+    int *seg = malloc(64 * 48 * 2 * sizeof *seg);
+    if (!rc && (!depth || !seg || cs_offscreen_render_depth(o, depth, err, sizeof err) != 0 ||
+                cs_offscreen_render_segmentation(o, seg, err, sizeof err) != 0)) {
+        fprintf(stderr, "depth or segmentation: %s\n", err);
+        rc = 1;
+    }
+    int ongeom = 0;
+    for (int k = 0; k < 64 * 48 && !rc; k++) {
+        int id = seg[2 * k], type = seg[2 * k + 1];
+        ongeom += id >= 0;
+        if (!(depth[k] > 0 && depth[k] < 1e30f) || (id < 0 ? type != -1 : type != CS_OBJ_GEOM) ||
+            id >= m->ngeom) {
+            fprintf(stderr, "pixel %d: depth %g, segmentation %d %d\n", k, depth[k], id, type);
+            rc = 1;
+        }
+    }
+    if (!rc && ongeom == 0) {
+        fprintf(stderr, "no geom in the segmentation\n");
+        rc = 1;
+    }
+    free(depth);
+    free(seg);
+    /* no display here: the passive window cannot open, and says so */
+    cs_passive *pv = cs_passive_open(m, 64, 48, "outside", err, sizeof err);
+    if (!rc && (pv || !err[0])) {
+        fprintf(stderr, "a passive window opened with no display\n");
+        rc = 1;
+    }
+    cs_passive_close(pv);
+    if (!rc && (cs_passive_sync(NULL, d) != -1 || cs_passive_running(NULL))) {
+        fprintf(stderr, "cs_passive_sync(NULL) or cs_passive_running(NULL) did something\n");
         rc = 1;
     }
     if (!rc) printf("outside_render: 10 frames through %s\n", cs_offscreen_backend(o));

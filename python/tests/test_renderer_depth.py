@@ -1,0 +1,117 @@
+"""Renderer's depth and segmentation modes (MuJoCo's enable_depth_rendering and
+enable_segmentation_rendering). Skipped without the render library or a GL context."""
+import math
+
+import numpy as np
+import pytest
+
+import conesim
+
+# a 10 m floor at z = 0 (geom 0) and a box on it (geom 1, top at z = 0.2); a camera 2 m up
+# looking down (MuJoCo's cameras look along their -z)
+SCENE = """<mujoco>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1" rgba="0.5 0.5 0.5 1"/>
+    <camera name="top" pos="0 0 2"/>
+    <body name="block" pos="3 0 0.1">
+      <geom name="box" type="box" size="0.1 0.1 0.1" rgba="1 0 0 0.5"/>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+def renderer(m, h, w, **kw):
+    try:
+        return conesim.Renderer(m, h, w, **kw)
+    except RuntimeError as e:  # no render library, or neither EGL nor a display
+        pytest.skip(str(e))
+
+
+def test_depth_of_a_plane_seen_from_above_is_the_height():
+    m = conesim.Model.from_xml_string(SCENE)
+    d = conesim.Data(m)
+    h, w = 60, 80
+    r = renderer(m, h, w)
+    r.enable_depth_rendering()
+    for height in (1.0, 2.5):
+        r.update_scene(d, camera=conesim.Camera(azimuth=90, elevation=-90, distance=height,
+                                                lookat=(0, 0, 0)))
+        depth = r.render()
+        assert depth.shape == (h, w) and depth.dtype == np.float32
+        # distance along the view axis: the same over the whole plane, not only at the centre
+        assert abs(depth[h // 2, w // 2] - height) < 2e-3 * height, depth[h // 2, w // 2]
+        assert np.all(np.abs(depth - height) < 5e-3 * height)
+    # the scene's camera 2 m up; the box's top (0.2 m up) is 1.8 m from the camera 3 m over
+    d.qpos[:] = 0
+    r.update_scene(d, camera="top")
+    depth = r.render()
+    assert abs(depth[h // 2, w // 2] - 2.0) < 4e-3
+    r.update_scene(d, camera=conesim.Camera(azimuth=90, elevation=-90, distance=2,
+                                            lookat=(3, 0, 0)))
+    assert abs(r.render()[h // 2, w // 2] - 1.8) < 4e-3
+    # back to colour
+    r.disable_depth_rendering()
+    img = r.render()
+    assert img.shape == (h, w, 3) and img.dtype == np.uint8
+    r.close()
+
+
+def test_segmentation_names_geom_ids_and_type():
+    m = conesim.Model.from_xml_string(SCENE)
+    d = conesim.Data(m)
+    h, w = 60, 80
+    r = renderer(m, h, w)
+    r.enable_segmentation_rendering()
+    r.update_scene(d, camera=conesim.Camera(azimuth=90, elevation=-90, distance=2,
+                                            lookat=(3, 0, 0)))
+    seg = r.render()
+    assert seg.shape == (h, w, 2) and seg.dtype == np.int32
+    box = m.geom("box").id
+    assert tuple(seg[h // 2, w // 2]) == (box, 5)  # the translucent box counts as solid
+    assert tuple(seg[2, 2]) == (0, 5)              # the floor around it
+    # looking level from above the floor's edge: sky (-1) above the horizon, floor below
+    r.update_scene(d, camera=conesim.Camera(azimuth=0, elevation=0, distance=1,
+                                            lookat=(4, 0, 0.5)))
+    seg = r.render()
+    assert tuple(seg[2, w // 2]) == (-1, -1)
+    assert tuple(seg[h - 3, w // 2]) == (0, 5)
+    assert set(np.unique(seg[..., 1])) <= {-1, 5}
+    # depth switches segmentation off (one mode at a time, as MuJoCo's Renderer)
+    r.enable_depth_rendering()
+    assert r.render().shape == (h, w)
+    r.disable_segmentation_rendering()  # not on: stays depth
+    assert r.render().shape == (h, w)
+    r.enable_segmentation_rendering()
+    out = np.zeros((h, w, 2), dtype=np.int32)
+    assert r.render(out=out) is out and tuple(out[2, w // 2]) == (-1, -1)
+    with pytest.raises(ValueError):
+        r.render(out=np.zeros((h, w, 3), dtype=np.uint8))
+    r.disable_segmentation_rendering()
+    assert r.render().shape == (h, w, 3)
+    r.close()
+    with pytest.raises(RuntimeError):
+        r.render()
+
+
+def test_hidden_geoms_are_not_in_segmentation():
+    m = conesim.Model.from_xml_string(SCENE.replace('rgba="1 0 0 0.5"', 'rgba="1 0 0 0"'))
+    d = conesim.Data(m)
+    r = renderer(m, 30, 40)
+    r.enable_segmentation_rendering()
+    r.update_scene(d, camera=conesim.Camera(azimuth=90, elevation=-90, distance=2,
+                                            lookat=(3, 0, 0)))
+    assert tuple(r.render()[15, 20]) == (0, 5)
+    r.close()
+
+
+def test_depth_far_where_nothing_is():
+    m = conesim.Model.from_xml_string(SCENE)
+    d = conesim.Data(m)
+    r = renderer(m, 30, 40)
+    r.enable_depth_rendering()
+    r.update_scene(d, camera=conesim.Camera(azimuth=0, elevation=30, distance=1,
+                                            lookat=(0, 0, 1)))
+    depth = r.render()
+    # looking up into the sky: nothing nearer than the far plane, finite
+    assert np.all(np.isfinite(depth)) and depth.min() > 10 * math.sqrt(3)
+    r.close()
