@@ -999,8 +999,12 @@ static void parse_equality(cs_mjcf *c, xmlNode *n)
              * else the two sites */
             E.obj1 = attr(c, ch, "body1");
             E.obj2 = attr(c, ch, "body2");
+            char *s1 = attr(c, ch, "site1"), *s2 = attr(c, ch, "site2");
+            if (E.obj1 && (t == CS_EQ_WELD || E.has_anchor) && (s1 || s2))
+                note_ignored(c, t == CS_EQ_WELD ? "weld/@site1, @site2 (body1 given: the body form)"
+                                                : "connect/@site1, @site2 (body1 and anchor given: "
+                                                  "the body form)");
             if (!E.obj1 || (t == CS_EQ_CONNECT && !E.has_anchor)) {
-                char *s1 = attr(c, ch, "site1"), *s2 = attr(c, ch, "site2");
                 if (!s1 && !s2 && !E.obj1) FAILN(c, ch, "body1", "missing body1 (or site1 and site2)");
                 if (!s1 && !s2) FAILN(c, ch, "anchor", "a connect constraint needs an anchor");
                 if (!s1 || !s2)
