@@ -353,14 +353,17 @@ typedef struct {
 
     /* tendons (ntendon), MuJoCo's: a fixed one's length is the sum of coef * qpos over its
      * joints (hinge, slide), its Jacobian the coefficients on their dofs; a spatial one's
-     * the length of the straight path through its sites. An actuator with
+     * the length of its path through its sites, wrapped over the sphere and cylinder geoms
+     * between two sites, a pulley dividing the length of the branch after it. An actuator with
      * actuator_trntype CS_TRN_TENDON pulls on one (moment gear[0] ten_J). */
     int ntendon, nwrap;
     int *tendon_adr, *tendon_num; /* its path: wrap_*[adr .. adr + num) */
-    int *wrap_type;           /* nwrap: CS_WRAP_JOINT (a fixed tendon's) or CS_WRAP_SITE (a
-                                 spatial tendon's: straight segments between its sites) */
-    int *wrap_objid;          /* nwrap: the joint or site */
-    double *wrap_prm;         /* nwrap: the joint's coefficient (sites: 0) */
+    int *wrap_type;           /* nwrap: CS_WRAP_JOINT (a fixed tendon's), or a spatial
+                                 tendon's CS_WRAP_SITE, CS_WRAP_SPHERE / CS_WRAP_CYLINDER (a
+                                 geom wrapped between the sites around it), CS_WRAP_PULLEY */
+    int *wrap_objid;          /* nwrap: the joint, site or geom (pulleys: -1) */
+    double *wrap_prm;         /* nwrap: the joint's coefficient, a geom's sidesite (-1: none),
+                                 a pulley's divisor (sites: 0) */
     int *tendon_limited;      /* 1: range is enforced by limit rows */
     double *tendon_range;     /* 2 */
     double *tendon_margin;
@@ -458,7 +461,9 @@ enum { CS_CONDATA_FOUND = 0, CS_CONDATA_FORCE, CS_CONDATA_TORQUE, CS_CONDATA_DIS
  * depth 1 */
 enum { CS_RAYDATA_DIST = 0, CS_RAYDATA_DIR, CS_RAYDATA_ORIGIN, CS_RAYDATA_POINT,
        CS_RAYDATA_NORMAL, CS_RAYDATA_DEPTH, CS_NRAYDATA };
-enum { CS_WRAP_JOINT = 1, CS_WRAP_SITE = 3 };  /* wrap_type (MuJoCo's mjtWrap) */
+/* wrap_type (MuJoCo's mjtWrap) */
+enum { CS_WRAP_JOINT = 1, CS_WRAP_PULLEY = 2, CS_WRAP_SITE = 3, CS_WRAP_SPHERE = 4,
+       CS_WRAP_CYLINDER = 5 };
 typedef enum { CS_EQ_CONNECT = 0, CS_EQ_WELD = 1, CS_EQ_JOINT = 2, CS_EQ_TENDON = 3 } cs_eq_type;
 #define CS_NEQDATA 11
 #define CS_NPOLY 2 /* higher-order stiffness and damping coefficients (MuJoCo's mjNPOLY) */

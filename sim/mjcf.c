@@ -902,27 +902,47 @@ static void parse_tendons(cs_mjcf *c, xmlNode *n)
         for (xmlNode *j = ch->children; j; j = j->next)
             if (j->type == XML_ELEMENT_NODE) nj++;
         if (!nj && !spatial) FAILN(c, ch, NULL, "a fixed tendon needs at least one <joint>");
-        if (nj < 2 && spatial) FAILN(c, ch, NULL, "a spatial tendon needs at least two <site>s");
+        if (nj < 2 && spatial)
+            FAILN(c, ch, NULL, "a spatial tendon's path needs at least two elements");
         T.joint = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.joint);
         T.coef = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.coef);
         T.jline = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.jline);
         T.jid = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.jid);
+        T.kind = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.kind);
+        T.side = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.side);
+        T.sideid = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.sideid);
         for (xmlNode *j = ch->children; j; j = j->next) {
             if (j->type != XML_ELEMENT_NODE) continue;
-            if (spatial) { /* straight segments between sites */
-                if (strcmp(ename(j), "geom") == 0)
-                    FAILN(c, j, NULL, "wrapping around geoms is not supported (a spatial tendon "
-                                      "here is straight from site to site)");
-                if (strcmp(ename(j), "pulley") == 0)
-                    FAILN(c, j, NULL, "pulleys are not supported (a spatial tendon here is one "
-                                      "branch of straight segments between sites)");
-                if (strcmp(ename(j), "site") != 0)
+            int k = T.njoint;
+            T.side[k] = NULL;
+            T.sideid[k] = -1;
+            T.coef[k] = 0;
+            T.jline[k] = line_of(j);
+            T.kind[k] = CS_WRAP_JOINT;
+            if (spatial) { /* sites, wrapped geoms, pulleys */
+                const char *wn = ename(j);
+                if (strcmp(wn, "pulley") == 0) {
+                    check_attrs(c, j, (const char *const[]){"divisor", NULL}, NULL);
+                    if (!num1(c, j, "divisor", &T.coef[k]))
+                        FAILN(c, j, "divisor", "missing pulley divisor");
+                    if (!(T.coef[k] > 0))
+                        FAILN(c, j, "divisor", "a pulley's divisor must be positive (got %g)",
+                              T.coef[k]);
+                    T.kind[k] = CS_WRAP_PULLEY;
+                    T.joint[T.njoint++] = NULL;
+                    continue;
+                }
+                int geom = strcmp(wn, "geom") == 0;
+                if (!geom && strcmp(wn, "site") != 0)
                     FAILN(c, j, NULL, "unknown element inside <spatial>");
-                check_attrs(c, j, (const char *const[]){"site", NULL}, NULL);
-                char *sn = attr(c, j, "site");
-                if (!sn) FAILN(c, j, "site", "missing site name");
-                T.coef[T.njoint] = 0;
-                T.jline[T.njoint] = line_of(j);
+                if (geom)
+                    check_attrs(c, j, (const char *const[]){"geom", "sidesite", NULL}, NULL);
+                else
+                    check_attrs(c, j, (const char *const[]){"site", NULL}, NULL);
+                char *sn = attr(c, j, wn);
+                if (!sn) FAILN(c, j, wn, "missing %s name", wn);
+                if (geom) T.side[k] = attr(c, j, "sidesite");
+                T.kind[k] = geom ? CS_WRAP_SPHERE : CS_WRAP_SITE;
                 T.joint[T.njoint++] = sn;
                 continue;
             }

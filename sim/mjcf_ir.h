@@ -192,7 +192,8 @@ typedef struct {
 } cs_siteir;
 
 /* a fixed tendon: its joints (names, then indices once resolved) and coefficients; a
- * spatial one: its sites in order (in joint/jid, coefficients 0) */
+ * spatial one: its path in order (in joint/jid: sites, geoms with their sidesite in side,
+ * pulleys with their divisor in coef and no name) */
 typedef struct {
     cs_tspec s;
     char *name;
@@ -201,7 +202,10 @@ typedef struct {
     char **joint;
     double *coef;
     int *jline;           /* each <joint>'s line */
-    int *jid;             /* resolved: index into cs_mjcf.jnt */
+    int *jid;             /* resolved: index into cs_mjcf.jnt (site, geom; pulleys -1) */
+    int *kind;            /* CS_WRAP_* (a geom: CS_WRAP_SPHERE until resolved) */
+    char **side;          /* a geom's sidesite name (NULL: none) */
+    int *sideid;          /* resolved: the sidesite's index, -1 */
 } cs_tendonir;
 
 /* an equality constraint as written (obj: body, joint or tendon names) */
