@@ -84,9 +84,13 @@ static void print_actuators(const cs_model *m)
         range_text(ar, sizeof ar, m->actuator_actlimited[i], m->actuator_actrange + 2 * i);
         char trn[64];
         int tid = m->actuator_trnid[2 * i];
-        if (m->actuator_trntype[i] == CS_TRN_TENDON)
+        if (m->actuator_trntype[i] == CS_TRN_TENDON) {
             snprintf(trn, sizeof trn, "tendon %s", cs_tendon_label(m, tid, buf2, sizeof buf2));
-        else
+        } else if (m->actuator_trntype[i] == CS_TRN_SLIDERCRANK) {
+            int s2 = m->actuator_trnid[2 * i + 1];
+            snprintf(trn, sizeof trn, "crank %d slider %d rod %g", tid, s2,
+                     m->actuator_cranklength[i]);
+        } else
             snprintf(trn, sizeof trn, "%s", cs_joint_label(m, tid, buf2, sizeof buf2));
         printf("  %3d %-14s %-14s %-6g %-11s %-30s %-32s %-18s %-18s %-18s %d\n", i,
                cs_actuator_label(m, i, buf, sizeof buf), trn,

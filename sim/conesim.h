@@ -279,20 +279,23 @@ typedef struct {
     double *mesh_volume;  /* volume, or surface area for inertia="shell" */
     char **mesh_name;
 
-    /* actuators (nu), MuJoCo's model and arrays, on joint transmissions (hinge, slide):
-     * force = gain * (ctrl, or act when the actuator has dynamics) + bias, with
-     * gain = gainprm[0] (+ gainprm[1] length + gainprm[2] velocity when affine) and
-     * bias = biasprm[0] + biasprm[1] length + biasprm[2] velocity (affine, else 0), length =
-     * gear[0] qpos and velocity = gear[0] qvel of the joint; the joint receives gear[0] force.
+    /* actuators (nu), MuJoCo's model and arrays, on joint (hinge, slide), tendon and
+     * slider-crank transmissions: force = gain * (ctrl, or act when the actuator has
+     * dynamics) + bias, with gain = gainprm[0] (+ gainprm[1] length + gainprm[2] velocity
+     * when affine) and bias = biasprm[0] + biasprm[1] length + biasprm[2] velocity (affine,
+     * else 0), length = gear[0] qpos of the joint (gear[0] ten_length; a slider-crank's
+     * from its sites, sim/slidercrank.c), velocity = actuator_moment qvel; the dofs receive
+     * actuator_moment^T force.
      * The shortcuts set these as MuJoCo's: motor gain 1; position gain kp, bias (0, -kp, -kv);
      * velocity gain kv, bias (0, 0, -kv) */
     int nu;               /* actuators (= controls) */
     int na;               /* activations: one per actuator with dynamics */
-    int *actuator_trntype;   /* 0: joint (MuJoCo's mjTRN_JOINT) */
+    int *actuator_trntype;   /* CS_TRN_JOINT, CS_TRN_TENDON, CS_TRN_SLIDERCRANK (mjtTrn) */
     int *actuator_dyntype;   /* 0 none, 1 integrator, 2 filter, 3 filterexact (mjtDyn) */
     int *actuator_gaintype;  /* 0 fixed, 1 affine (mjtGain) */
     int *actuator_biastype;  /* 0 none, 1 affine (mjtBias) */
-    int *actuator_trnid;     /* 2: the joint, -1 */
+    int *actuator_trnid;     /* 2: the joint or tendon, -1; a slider-crank's crank site and
+                                slider site */
     int *actuator_actadr;    /* its activation in act, -1 when it has none */
     int *actuator_actnum;    /* 1 or 0 */
     int *actuator_ctrllimited, *actuator_forcelimited, *actuator_actlimited;
@@ -302,7 +305,8 @@ typedef struct {
     double *actuator_gainprm; /* 10 */
     double *actuator_biasprm; /* 10 (a position actuator's dampratio is already kv here) */
     double *actuator_ctrlrange, *actuator_forcerange, *actuator_actrange; /* 2 each */
-    double *actuator_gear;    /* 6: gear[0] scales a hinge or slide transmission */
+    double *actuator_gear;    /* 6: gear[0] scales the transmission */
+    double *actuator_cranklength; /* a slider-crank's rod length (others: 0) */
     char **actuator_name;
     double *dof_M0;       /* nv: M's diagonal at qpos0, armature included (dampratio's mass) */
     double *key_ctrl;     /* nu per key */
@@ -423,7 +427,8 @@ typedef struct {
     size_t nbuffer;       /* its bytes */
 } cs_model;
 
-enum { CS_TRN_JOINT = 0, CS_TRN_TENDON = 3 }; /* actuator_trntype (MuJoCo's mjtTrn) */
+/* actuator_trntype (MuJoCo's mjtTrn) */
+enum { CS_TRN_JOINT = 0, CS_TRN_SLIDERCRANK = 2, CS_TRN_TENDON = 3 };
 
 /* sensors, MuJoCo's numbering (mjtSensor, mjtObj, mjtStage, mjtDataType, mjtConDataType,
  * mjtRayDataType); the kinds conesim does not have (camprojection, tactile, plugin) keep
@@ -598,9 +603,11 @@ typedef struct {
                                  used) */
     double *act;              /* na: activations (actuators with dynamics) */
     double *act_dot;          /* na: their time derivatives */
-    double *actuator_length;  /* nu: gear[0] qpos of the joint */
-    double *actuator_velocity;/* nu: gear[0] qvel */
+    double *actuator_length;  /* nu: the transmission's length, gear[0] included */
+    double *actuator_velocity;/* nu: actuator_moment qvel */
     double *actuator_force;   /* nu: the scalar force, clamped to forcerange */
+    double *actuator_moment;  /* nu x nv, dense: d actuator_length / d q (gear included);
+                                 qfrc_actuator is its transpose times actuator_force */
     double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
     double *rk4;              /* RK4's stages: 4 (nq + 2 nv + 2 na) + 2 nv + na */
     long nchange;             /* the model's nchange this data follows (sim/setter.c) */

@@ -730,22 +730,31 @@ static char *read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag)
     boolean(c, n, "actearly", &a->actearly);
     if (int1(c, n, "group", &iv)) a->group = iv;
 
-    /* the transmission: joints only */
+    /* the transmission: a joint, a tendon or a slider-crank (cranksite, slidersite and
+     * cranklength; the last two may come from a default class) */
     char *joint = attr(c, n, "joint"), *jip = attr(c, n, "jointinparent");
+    char *tendon = attr(c, n, "tendon"), *crank = attr(c, n, "cranksite");
     if (joint && jip) FAILN(c, n, "jointinparent", "give one transmission target (also 'joint')");
     if (jip) joint = jip; /* on hinge and slide joints the same as joint */
-    if (joint && attr(c, n, "tendon"))
-        FAILN(c, n, "tendon", "give one transmission target (also 'joint')");
-    static const char *const TRN[] = {"site", "body", "cranksite", NULL};
+    if (joint && tendon) FAILN(c, n, "tendon", "give one transmission target (also 'joint')");
+    if (crank && (joint || tendon))
+        FAILN(c, n, "cranksite", "give one transmission target (also '%s')",
+              joint ? "joint" : "tendon");
+    static const char *const TRN[] = {"site", "body", NULL};
     for (int i = 0; TRN[i]; i++)
         if (attr(c, n, TRN[i]))
-            FAILN(c, n, TRN[i], "%s transmissions are not supported (joint and tendon "
-                  "transmissions only)", TRN[i]);
-    static const char *const TRNX[] = {"refsite", "slidersite", "cranklength", NULL};
-    for (int i = 0; TRNX[i]; i++)
-        if (attr(c, n, TRNX[i]))
-            FAILN(c, n, TRNX[i], "site and slider-crank transmissions are not supported (joint "
-                                 "and tendon transmissions only)");
+            FAILN(c, n, TRN[i], "%s transmissions are not supported (joint, tendon and "
+                  "slider-crank transmissions only)", TRN[i]);
+    if (attr(c, n, "refsite"))
+        FAILN(c, n, "refsite", "site transmissions are not supported (joint, tendon and "
+                               "slider-crank transmissions only)");
+    int has_cl = num1(c, n, "cranklength", v);
+    if (has_cl) a->cranklength = v[0];
+    char *ss = attr(c, n, "slidersite");
+    if (ss) a->slidersite = ss;
+    if ((has_cl || ss) && (joint || tendon))
+        FAILN(c, n, has_cl ? "cranklength" : "slidersite", "cranklength and slidersite can only "
+              "be used in a slider-crank transmission");
 
     if (strcmp(tag, "motor") == 0) {
         a->gainprm[0] = 1;
@@ -827,8 +836,10 @@ static void parse_actuators(cs_mjcf *c, xmlNode *n)
             if (strcmp(en, ACT_TAGS[i]) == 0) A.tag = ACT_TAGS[i];
         A.joint = read_actuator(c, ch, &A.s, A.tag);
         A.tendon = attr(c, ch, "tendon");
-        if (!A.joint && !A.tendon)
-            FAILN(c, ch, "joint", "missing transmission target (a joint or a tendon)");
+        A.cranksite = attr(c, ch, "cranksite");
+        if (!A.joint && !A.tendon && !A.cranksite)
+            FAILN(c, ch, "joint", "missing transmission target (a joint, a tendon or a "
+                                  "cranksite)");
         A.name = attr(c, ch, "name");
         if (A.name)
             for (int i = 0; i < c->nact; i++)
@@ -1110,8 +1121,10 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
             if (attr(c, ch, "name") || attr(c, ch, "class"))
                 FAILN(c, ch, attr(c, ch, "name") ? "name" : "class",
                       "not allowed in a default class");
-            if (read_actuator(c, ch, &c->cls[me].act, en) || attr(c, ch, "tendon"))
-                FAILN(c, ch, attr(c, ch, "tendon") ? "tendon" : "joint",
+            if (read_actuator(c, ch, &c->cls[me].act, en) || attr(c, ch, "tendon") ||
+                attr(c, ch, "cranksite"))
+                FAILN(c, ch, attr(c, ch, "tendon") ? "tendon" : attr(c, ch, "cranksite")
+                      ? "cranksite" : "joint",
                       "a transmission target is not allowed in a default class");
         } else if (strcmp(en, "tendon") == 0) {
             check_attrs(c, ch, TENDON_ATTRS + 2, TENDON_VISUAL);

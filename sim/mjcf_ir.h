@@ -67,6 +67,8 @@ typedef struct {
     int actearly;
     int group;            /* <option actuatorgroupdisable> disables groups 0..30 */
     int actdim;           /* -1: not given */
+    double cranklength;   /* a slider-crank's rod length (0: not given) */
+    char *slidersite;     /* a slider-crank's slider site (NULL: not given) */
 } cs_aspec;
 
 /* a tendon's attributes (MuJoCo's mjsTendon fields conesim reads) */
@@ -173,13 +175,14 @@ typedef struct {
     int line;
 } cs_exclir;
 
-/* an actuator element: its spec, its transmission target (a joint, or a tendon when
- * tendon is set) and its tag */
+/* an actuator element: its spec, its transmission target (a joint, a tendon when tendon
+ * is set, a slider-crank when cranksite is: its slider site in the spec) and its tag */
 typedef struct {
     cs_aspec s;
-    char *name, *joint, *tendon;
+    char *name, *joint, *tendon, *cranksite;
     const char *tag;      /* motor, position, velocity, intvelocity, general, damper */
     int line;
+    int slider;           /* resolved: a slider-crank's slider site (-1: none) */
 } cs_actir;
 
 /* a site: its body and frame there (enclosing <frame>s applied) */

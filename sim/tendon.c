@@ -159,10 +159,8 @@ void cs_tendon_passive(const cs_model *m, cs_data *d)
 /* qH -= h s J^T J for one tendon, over M's entries only (MuJoCo's implicitfast gathers its
  * derivative into M's sparsity: a pair of dofs neither of which is the other's ancestor
  * drops out) */
-static void add_coupling(const cs_model *m, const cs_data *d, int t, double s, double h,
-                         double *qH)
+static void add_coupling(const cs_model *m, const double *J, double s, double h, double *qH)
 {
-    const double *J = d->ten_J + (size_t)t * m->nv;
     for (int i = 0; i < m->nv; i++) {
         if (J[i] == 0) continue;
         for (int j = i, k = 0; j >= 0; j = m->dof_parent[j], k++)
@@ -177,12 +175,17 @@ void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *q
         for (int t = 0; t < m->ntendon; t++) {
             double b = cs_poly_dcoef(m->tendon_damping[t], m->tendon_dampingpoly + CS_NPOLY * t,
                                      d->ten_velocity[t], 1);
-            if (b != 0) add_coupling(m, d, t, -b, h, qH);
+            if (b != 0) add_coupling(m, d->ten_J + (size_t)t * m->nv, -b, h, qH);
         }
     if (dis & CS_DSBL_ACTUATION) return;
-    for (int i = 0; i < m->nu; i++) {
-        if (m->actuator_trntype[i] != CS_TRN_TENDON) continue;
+    for (int i = 0; i < m->nu; i++) { /* a slider-crank's moment row carries its gear */
+        int ty = m->actuator_trntype[i];
+        if (ty != CS_TRN_TENDON && ty != CS_TRN_SLIDERCRANK) continue;
         double bv = cs_actuator_dvel(m, d, i), g = m->actuator_gear[6 * i];
-        if (bv != 0) add_coupling(m, d, m->actuator_trnid[2 * i], g * g * bv, h, qH);
+        if (bv == 0) continue;
+        if (ty == CS_TRN_TENDON)
+            add_coupling(m, d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv, g * g * bv, h, qH);
+        else
+            add_coupling(m, d->actuator_moment + (size_t)i * m->nv, bv, h, qH);
     }
 }
