@@ -84,9 +84,13 @@ static void print_actuators(const cs_model *m)
         range_text(ar, sizeof ar, m->actuator_actlimited[i], m->actuator_actrange + 2 * i);
         char trn[64];
         int tid = m->actuator_trnid[2 * i];
-        if (m->actuator_trntype[i] == CS_TRN_TENDON)
+        if (m->actuator_trntype[i] == CS_TRN_TENDON) {
             snprintf(trn, sizeof trn, "tendon %s", cs_tendon_label(m, tid, buf2, sizeof buf2));
-        else
+        } else if (m->actuator_trntype[i] == CS_TRN_SLIDERCRANK) {
+            int s2 = m->actuator_trnid[2 * i + 1];
+            snprintf(trn, sizeof trn, "crank %d slider %d rod %g", tid, s2,
+                     m->actuator_cranklength[i]);
+        } else
             snprintf(trn, sizeof trn, "%s", cs_joint_label(m, tid, buf2, sizeof buf2));
         printf("  %3d %-14s %-14s %-6g %-11s %-30s %-32s %-18s %-18s %-18s %d\n", i,
                cs_actuator_label(m, i, buf, sizeof buf), trn,
@@ -97,8 +101,9 @@ static void print_actuators(const cs_model *m)
 static void print_tendons(const cs_model *m)
 {
     char buf[32], buf2[32], rg[48];
-    printf("\ntendons (fixed: length = sum coef * qpos; spatial: the straight path through its "
-           "sites; rows: limit within margin, friction)\n");
+    printf("\ntendons (fixed: length = sum coef * qpos; spatial: the path through its sites, "
+           "wrapped over geoms, a pulley dividing what follows; rows: limit within margin, "
+           "friction)\n");
     printf("  %3s %-14s %-18s %-8s %-10s %-10s %-10s %-21s %-10s %s\n", "id", "name", "range",
            "margin", "friction", "stiffness", "damping", "springlength", "length0",
            "path: joints (coef) or sites");
@@ -113,8 +118,14 @@ static void print_tendons(const cs_model *m)
                m->tendon_length0[t]);
         for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++) {
             int o = m->wrap_objid[w];
-            if (m->wrap_type[w] == CS_WRAP_SITE)
+            int ty = m->wrap_type[w];
+            if (ty == CS_WRAP_SITE)
                 printf(" site %s", m->site_name[o] ? m->site_name[o] : (snprintf(buf2, sizeof buf2, "%d", o), buf2));
+            else if (ty == CS_WRAP_PULLEY)
+                printf(" pulley /%g", m->wrap_prm[w]);
+            else if (ty == CS_WRAP_SPHERE || ty == CS_WRAP_CYLINDER)
+                printf(" %s %s", ty == CS_WRAP_SPHERE ? "sphere" : "cylinder",
+                       m->geom_name[o] ? m->geom_name[o] : (snprintf(buf2, sizeof buf2, "%d", o), buf2));
             else
                 printf(" %s (%g)", cs_joint_label(m, o, buf2, sizeof buf2), m->wrap_prm[w]);
         }

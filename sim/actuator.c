@@ -1,5 +1,6 @@
-/* Actuation, MuJoCo's model: joint transmissions (length gear * qpos, moment gear) and
- * tendon transmissions (length gear * ten_length, moment gear * ten_J), the
+/* Actuation, MuJoCo's model: joint transmissions (length gear * qpos, moment gear),
+ * tendon transmissions (length gear * ten_length, moment gear * ten_J) and slider-cranks
+ * (slidercrank.c), the
  * controls clamped to ctrlrange, activation dynamics (integrator, filter, exact filter),
  * force = gain * (ctrl or act) + bias clamped to forcerange, and qfrc_actuator. Also the
  * activations' step and the velocity derivative the implicitfast integrator needs. */
@@ -42,14 +43,25 @@ void cs_actuation(const cs_model *m, cs_data *d)
 {
     int nu = m->nu;
     memset(d->qfrc_actuator, 0, (size_t)m->nv * sizeof *d->qfrc_actuator);
-    /* transmission: lengths and velocities (computed also when actuation is off) */
+    /* transmission: lengths, moments and velocities (computed also when actuation is
+     * off) */
+    int nv = m->nv;
     for (int i = 0; i < nu; i++) {
         int j = m->actuator_trnid[2 * i];
-        double g = m->actuator_gear[6 * i];
+        double g = m->actuator_gear[6 * i], *mo = d->actuator_moment + (size_t)i * nv;
         if (m->actuator_trntype[i] == CS_TRN_TENDON) {
+            const double *J = d->ten_J + (size_t)j * nv;
+            for (int q = 0; q < nv; q++) mo[q] = g * J[q];
             d->actuator_length[i] = g * d->ten_length[j];
             d->actuator_velocity[i] = g * d->ten_velocity[j];
+        } else if (m->actuator_trntype[i] == CS_TRN_SLIDERCRANK) {
+            d->actuator_length[i] = cs_slider_crank(m, d, i, mo, d->eq_scratch);
+            double v = 0;
+            for (int q = 0; q < nv; q++) v += mo[q] * d->qvel[q];
+            d->actuator_velocity[i] = v;
         } else {
+            memset(mo, 0, (size_t)nv * sizeof *mo);
+            mo[m->jnt_dofadr[j]] = g;
             d->actuator_length[i] = g * d->qpos[m->jnt_qposadr[j]];
             d->actuator_velocity[i] = g * d->qvel[m->jnt_dofadr[j]];
         }
@@ -105,6 +117,9 @@ void cs_actuation(const cs_model *m, cs_data *d)
         if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* moment gear ten_J */
             const double *J = d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv;
             for (int q = 0; q < m->nv; q++) d->qfrc_actuator[q] += J[q] * gf;
+        } else if (m->actuator_trntype[i] == CS_TRN_SLIDERCRANK) { /* gear in the moment */
+            const double *mo = d->actuator_moment + (size_t)i * m->nv;
+            for (int q = 0; q < m->nv; q++) d->qfrc_actuator[q] += mo[q] * d->actuator_force[i];
         } else {
             d->qfrc_actuator[act_dof(m, i)] += gf;
         }
@@ -156,7 +171,7 @@ void cs_actuator_vel(const cs_model *m, const cs_data *d, double *out)
 {
     if (m->opt.disableflags & CS_DSBL_ACTUATION) return;
     for (int i = 0; i < m->nu; i++) {
-        if (m->actuator_trntype[i] == CS_TRN_TENDON) continue; /* cs_tendon_implicit */
+        if (m->actuator_trntype[i] != CS_TRN_JOINT) continue; /* cs_tendon_implicit */
         double g = m->actuator_gear[6 * i];
         out[act_dof(m, i)] += g * g * cs_actuator_dvel(m, d, i);
     }

@@ -286,20 +286,23 @@ typedef struct {
     double *mesh_volume;  /* volume, or surface area for inertia="shell" */
     char **mesh_name;
 
-    /* actuators (nu), MuJoCo's model and arrays, on joint transmissions (hinge, slide):
-     * force = gain * (ctrl, or act when the actuator has dynamics) + bias, with
-     * gain = gainprm[0] (+ gainprm[1] length + gainprm[2] velocity when affine) and
-     * bias = biasprm[0] + biasprm[1] length + biasprm[2] velocity (affine, else 0), length =
-     * gear[0] qpos and velocity = gear[0] qvel of the joint; the joint receives gear[0] force.
+    /* actuators (nu), MuJoCo's model and arrays, on joint (hinge, slide), tendon and
+     * slider-crank transmissions: force = gain * (ctrl, or act when the actuator has
+     * dynamics) + bias, with gain = gainprm[0] (+ gainprm[1] length + gainprm[2] velocity
+     * when affine) and bias = biasprm[0] + biasprm[1] length + biasprm[2] velocity (affine,
+     * else 0), length = gear[0] qpos of the joint (gear[0] ten_length; a slider-crank's
+     * from its sites, sim/slidercrank.c), velocity = actuator_moment qvel; the dofs receive
+     * actuator_moment^T force.
      * The shortcuts set these as MuJoCo's: motor gain 1; position gain kp, bias (0, -kp, -kv);
      * velocity gain kv, bias (0, 0, -kv) */
     int nu;               /* actuators (= controls) */
     int na;               /* activations: one per actuator with dynamics */
-    int *actuator_trntype;   /* 0: joint (MuJoCo's mjTRN_JOINT) */
+    int *actuator_trntype;   /* CS_TRN_JOINT, CS_TRN_TENDON, CS_TRN_SLIDERCRANK (mjtTrn) */
     int *actuator_dyntype;   /* 0 none, 1 integrator, 2 filter, 3 filterexact (mjtDyn) */
     int *actuator_gaintype;  /* 0 fixed, 1 affine (mjtGain) */
     int *actuator_biastype;  /* 0 none, 1 affine (mjtBias) */
-    int *actuator_trnid;     /* 2: the joint, -1 */
+    int *actuator_trnid;     /* 2: the joint or tendon, -1; a slider-crank's crank site and
+                                slider site */
     int *actuator_actadr;    /* its activation in act, -1 when it has none */
     int *actuator_actnum;    /* 1 or 0 */
     int *actuator_ctrllimited, *actuator_forcelimited, *actuator_actlimited;
@@ -309,7 +312,8 @@ typedef struct {
     double *actuator_gainprm; /* 10 */
     double *actuator_biasprm; /* 10 (a position actuator's dampratio is already kv here) */
     double *actuator_ctrlrange, *actuator_forcerange, *actuator_actrange; /* 2 each */
-    double *actuator_gear;    /* 6: gear[0] scales a hinge or slide transmission */
+    double *actuator_gear;    /* 6: gear[0] scales the transmission */
+    double *actuator_cranklength; /* a slider-crank's rod length (others: 0) */
     char **actuator_name;
     double *dof_M0;       /* nv: M's diagonal at qpos0, armature included (dampratio's mass) */
     double *key_ctrl;     /* nu per key */
@@ -361,14 +365,17 @@ typedef struct {
 
     /* tendons (ntendon), MuJoCo's: a fixed one's length is the sum of coef * qpos over its
      * joints (hinge, slide), its Jacobian the coefficients on their dofs; a spatial one's
-     * the length of the straight path through its sites. An actuator with
+     * the length of its path through its sites, wrapped over the sphere and cylinder geoms
+     * between two sites, a pulley dividing the length of the branch after it. An actuator with
      * actuator_trntype CS_TRN_TENDON pulls on one (moment gear[0] ten_J). */
     int ntendon, nwrap;
     int *tendon_adr, *tendon_num; /* its path: wrap_*[adr .. adr + num) */
-    int *wrap_type;           /* nwrap: CS_WRAP_JOINT (a fixed tendon's) or CS_WRAP_SITE (a
-                                 spatial tendon's: straight segments between its sites) */
-    int *wrap_objid;          /* nwrap: the joint or site */
-    double *wrap_prm;         /* nwrap: the joint's coefficient (sites: 0) */
+    int *wrap_type;           /* nwrap: CS_WRAP_JOINT (a fixed tendon's), or a spatial
+                                 tendon's CS_WRAP_SITE, CS_WRAP_SPHERE / CS_WRAP_CYLINDER (a
+                                 geom wrapped between the sites around it), CS_WRAP_PULLEY */
+    int *wrap_objid;          /* nwrap: the joint, site or geom (pulleys: -1) */
+    double *wrap_prm;         /* nwrap: the joint's coefficient, a geom's sidesite (-1: none),
+                                 a pulley's divisor (sites: 0) */
     int *tendon_limited;      /* 1: range is enforced by limit rows */
     double *tendon_range;     /* 2 */
     double *tendon_margin;
@@ -430,7 +437,8 @@ typedef struct {
     size_t nbuffer;       /* its bytes */
 } cs_model;
 
-enum { CS_TRN_JOINT = 0, CS_TRN_TENDON = 3 }; /* actuator_trntype (MuJoCo's mjtTrn) */
+/* actuator_trntype (MuJoCo's mjtTrn) */
+enum { CS_TRN_JOINT = 0, CS_TRN_SLIDERCRANK = 2, CS_TRN_TENDON = 3 };
 
 /* sensors, MuJoCo's numbering (mjtSensor, mjtObj, mjtStage, mjtDataType, mjtConDataType,
  * mjtRayDataType); the kinds conesim does not have (camprojection, tactile, plugin) keep
@@ -468,7 +476,9 @@ enum { CS_CONDATA_FOUND = 0, CS_CONDATA_FORCE, CS_CONDATA_TORQUE, CS_CONDATA_DIS
  * depth 1 */
 enum { CS_RAYDATA_DIST = 0, CS_RAYDATA_DIR, CS_RAYDATA_ORIGIN, CS_RAYDATA_POINT,
        CS_RAYDATA_NORMAL, CS_RAYDATA_DEPTH, CS_NRAYDATA };
-enum { CS_WRAP_JOINT = 1, CS_WRAP_SITE = 3 };  /* wrap_type (MuJoCo's mjtWrap) */
+/* wrap_type (MuJoCo's mjtWrap) */
+enum { CS_WRAP_JOINT = 1, CS_WRAP_PULLEY = 2, CS_WRAP_SITE = 3, CS_WRAP_SPHERE = 4,
+       CS_WRAP_CYLINDER = 5 };
 typedef enum { CS_EQ_CONNECT = 0, CS_EQ_WELD = 1, CS_EQ_JOINT = 2, CS_EQ_TENDON = 3 } cs_eq_type;
 #define CS_NEQDATA 11
 #define CS_NPOLY 2 /* higher-order stiffness and damping coefficients (MuJoCo's mjNPOLY) */
@@ -603,9 +613,11 @@ typedef struct {
                                  used) */
     double *act;              /* na: activations (actuators with dynamics) */
     double *act_dot;          /* na: their time derivatives */
-    double *actuator_length;  /* nu: gear[0] qpos of the joint */
-    double *actuator_velocity;/* nu: gear[0] qvel */
+    double *actuator_length;  /* nu: the transmission's length, gear[0] included */
+    double *actuator_velocity;/* nu: actuator_moment qvel */
     double *actuator_force;   /* nu: the scalar force, clamped to forcerange */
+    double *actuator_moment;  /* nu x nv, dense: d actuator_length / d q (gear included);
+                                 qfrc_actuator is its transpose times actuator_force */
     double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
     double *rk4;              /* RK4's stages: 4 (nq + 2 nv + 2 na) + 2 nv + na */
     long nchange;             /* the model's nchange this data follows (sim/setter.c) */

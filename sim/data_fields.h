@@ -36,6 +36,7 @@
     X(double, actuator_length, nu, 1) \
     X(double, actuator_velocity, nu, 1) \
     X(double, actuator_force, nu, 1) \
+    X(double, actuator_moment, nu, nv) \
     X(double, qfrc_actuator, nv, 1) \
     X(double, xpos, nbody, 3) \
     X(double, xquat, nbody, 4) \

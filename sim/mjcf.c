@@ -732,22 +732,31 @@ static char *read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag)
     boolean(c, n, "actearly", &a->actearly);
     if (int1(c, n, "group", &iv)) a->group = iv;
 
-    /* the transmission: joints only */
+    /* the transmission: a joint, a tendon or a slider-crank (cranksite, slidersite and
+     * cranklength; the last two may come from a default class) */
     char *joint = attr(c, n, "joint"), *jip = attr(c, n, "jointinparent");
+    char *tendon = attr(c, n, "tendon"), *crank = attr(c, n, "cranksite");
     if (joint && jip) FAILN(c, n, "jointinparent", "give one transmission target (also 'joint')");
     if (jip) joint = jip; /* on hinge and slide joints the same as joint */
-    if (joint && attr(c, n, "tendon"))
-        FAILN(c, n, "tendon", "give one transmission target (also 'joint')");
-    static const char *const TRN[] = {"site", "body", "cranksite", NULL};
+    if (joint && tendon) FAILN(c, n, "tendon", "give one transmission target (also 'joint')");
+    if (crank && (joint || tendon))
+        FAILN(c, n, "cranksite", "give one transmission target (also '%s')",
+              joint ? "joint" : "tendon");
+    static const char *const TRN[] = {"site", "body", NULL};
     for (int i = 0; TRN[i]; i++)
         if (attr(c, n, TRN[i]))
-            FAILN(c, n, TRN[i], "%s transmissions are not supported (joint and tendon "
-                  "transmissions only)", TRN[i]);
-    static const char *const TRNX[] = {"refsite", "slidersite", "cranklength", NULL};
-    for (int i = 0; TRNX[i]; i++)
-        if (attr(c, n, TRNX[i]))
-            FAILN(c, n, TRNX[i], "site and slider-crank transmissions are not supported (joint "
-                                 "and tendon transmissions only)");
+            FAILN(c, n, TRN[i], "%s transmissions are not supported (joint, tendon and "
+                  "slider-crank transmissions only)", TRN[i]);
+    if (attr(c, n, "refsite"))
+        FAILN(c, n, "refsite", "site transmissions are not supported (joint, tendon and "
+                               "slider-crank transmissions only)");
+    int has_cl = num1(c, n, "cranklength", v);
+    if (has_cl) a->cranklength = v[0];
+    char *ss = attr(c, n, "slidersite");
+    if (ss) a->slidersite = ss;
+    if ((has_cl || ss) && (joint || tendon))
+        FAILN(c, n, has_cl ? "cranklength" : "slidersite", "cranklength and slidersite can only "
+              "be used in a slider-crank transmission");
 
     if (strcmp(tag, "motor") == 0) {
         a->gainprm[0] = 1;
@@ -829,8 +838,10 @@ static void parse_actuators(cs_mjcf *c, xmlNode *n)
             if (strcmp(en, ACT_TAGS[i]) == 0) A.tag = ACT_TAGS[i];
         A.joint = read_actuator(c, ch, &A.s, A.tag);
         A.tendon = attr(c, ch, "tendon");
-        if (!A.joint && !A.tendon)
-            FAILN(c, ch, "joint", "missing transmission target (a joint or a tendon)");
+        A.cranksite = attr(c, ch, "cranksite");
+        if (!A.joint && !A.tendon && !A.cranksite)
+            FAILN(c, ch, "joint", "missing transmission target (a joint, a tendon or a "
+                                  "cranksite)");
         A.name = attr(c, ch, "name");
         if (A.name)
             for (int i = 0; i < c->nact; i++)
@@ -904,27 +915,47 @@ static void parse_tendons(cs_mjcf *c, xmlNode *n)
         for (xmlNode *j = ch->children; j; j = j->next)
             if (j->type == XML_ELEMENT_NODE) nj++;
         if (!nj && !spatial) FAILN(c, ch, NULL, "a fixed tendon needs at least one <joint>");
-        if (nj < 2 && spatial) FAILN(c, ch, NULL, "a spatial tendon needs at least two <site>s");
+        if (nj < 2 && spatial)
+            FAILN(c, ch, NULL, "a spatial tendon's path needs at least two elements");
         T.joint = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.joint);
         T.coef = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.coef);
         T.jline = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.jline);
         T.jid = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.jid);
+        T.kind = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.kind);
+        T.side = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.side);
+        T.sideid = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.sideid);
         for (xmlNode *j = ch->children; j; j = j->next) {
             if (j->type != XML_ELEMENT_NODE) continue;
-            if (spatial) { /* straight segments between sites */
-                if (strcmp(ename(j), "geom") == 0)
-                    FAILN(c, j, NULL, "wrapping around geoms is not supported (a spatial tendon "
-                                      "here is straight from site to site)");
-                if (strcmp(ename(j), "pulley") == 0)
-                    FAILN(c, j, NULL, "pulleys are not supported (a spatial tendon here is one "
-                                      "branch of straight segments between sites)");
-                if (strcmp(ename(j), "site") != 0)
+            int k = T.njoint;
+            T.side[k] = NULL;
+            T.sideid[k] = -1;
+            T.coef[k] = 0;
+            T.jline[k] = line_of(j);
+            T.kind[k] = CS_WRAP_JOINT;
+            if (spatial) { /* sites, wrapped geoms, pulleys */
+                const char *wn = ename(j);
+                if (strcmp(wn, "pulley") == 0) {
+                    check_attrs(c, j, (const char *const[]){"divisor", NULL}, NULL);
+                    if (!num1(c, j, "divisor", &T.coef[k]))
+                        FAILN(c, j, "divisor", "missing pulley divisor");
+                    if (!(T.coef[k] > 0))
+                        FAILN(c, j, "divisor", "a pulley's divisor must be positive (got %g)",
+                              T.coef[k]);
+                    T.kind[k] = CS_WRAP_PULLEY;
+                    T.joint[T.njoint++] = NULL;
+                    continue;
+                }
+                int geom = strcmp(wn, "geom") == 0;
+                if (!geom && strcmp(wn, "site") != 0)
                     FAILN(c, j, NULL, "unknown element inside <spatial>");
-                check_attrs(c, j, (const char *const[]){"site", NULL}, NULL);
-                char *sn = attr(c, j, "site");
-                if (!sn) FAILN(c, j, "site", "missing site name");
-                T.coef[T.njoint] = 0;
-                T.jline[T.njoint] = line_of(j);
+                if (geom)
+                    check_attrs(c, j, (const char *const[]){"geom", "sidesite", NULL}, NULL);
+                else
+                    check_attrs(c, j, (const char *const[]){"site", NULL}, NULL);
+                char *sn = attr(c, j, wn);
+                if (!sn) FAILN(c, j, wn, "missing %s name", wn);
+                if (geom) T.side[k] = attr(c, j, "sidesite");
+                T.kind[k] = geom ? CS_WRAP_SPHERE : CS_WRAP_SITE;
                 T.joint[T.njoint++] = sn;
                 continue;
             }
@@ -1101,8 +1132,10 @@ static void parse_default(cs_mjcf *c, xmlNode *n, int parent)
             if (attr(c, ch, "name") || attr(c, ch, "class"))
                 FAILN(c, ch, attr(c, ch, "name") ? "name" : "class",
                       "not allowed in a default class");
-            if (read_actuator(c, ch, &c->cls[me].act, en) || attr(c, ch, "tendon"))
-                FAILN(c, ch, attr(c, ch, "tendon") ? "tendon" : "joint",
+            if (read_actuator(c, ch, &c->cls[me].act, en) || attr(c, ch, "tendon") ||
+                attr(c, ch, "cranksite"))
+                FAILN(c, ch, attr(c, ch, "tendon") ? "tendon" : attr(c, ch, "cranksite")
+                      ? "cranksite" : "joint",
                       "a transmission target is not allowed in a default class");
         } else if (strcmp(en, "tendon") == 0) {
             check_attrs(c, ch, TENDON_ATTRS + 2, TENDON_VISUAL);

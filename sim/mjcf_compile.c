@@ -216,12 +216,34 @@ static int resolve_limit(cs_mjcf *c, const cs_actir *A, const char *what, int li
 
 #define AFAIL(c, A, attr, ...) cs_mjcf_fail((c), (A)->line, (A)->tag, (attr), __VA_ARGS__)
 
+static int find_site(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->nsite; i++)
+        if (c->site[i].name && strcmp(c->site[i].name, name) == 0) return i;
+    return -1;
+}
+
 static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
 {
     cs_aspec *s = &A->s;
     int j = -1;
-    const double *trnrange; /* the target's range, for inheritrange */
-    if (A->tendon) {
+    const double *trnrange = NULL; /* the target's range, for inheritrange */
+    A->slider = -1;
+    if (A->cranksite) { /* MuJoCo's checks: the slider site, the rod, then the crank site */
+        if (!s->slidersite)
+            AFAIL(c, A, "slidersite", "a slider-crank transmission needs a slidersite");
+        A->slider = find_site(c, s->slidersite);
+        if (A->slider < 0) AFAIL(c, A, "slidersite", "no site named '%s'", s->slidersite);
+        if (!(s->cranklength > 0))
+            AFAIL(c, A, "cranklength", "a slider-crank's cranklength must be positive (got %g)",
+                  s->cranklength);
+        j = find_site(c, A->cranksite);
+        if (j < 0) AFAIL(c, A, "cranksite", "no site named '%s'", A->cranksite);
+        if (s->gaintype == CS_GAIN_FIXED && s->biastype == CS_BIAS_AFFINE &&
+            s->gainprm[0] == -s->biasprm[1] && s->biasprm[2] > 0)
+            AFAIL(c, A, "dampratio", "dampratio on a slider-crank actuator is not supported "
+                  "(give kv)");
+    } else if (A->tendon) {
         j = cs_mjcf_find_tendon(c, A->tendon);
         if (j < 0) AFAIL(c, A, "tendon", "no tendon named '%s'", A->tendon);
         trnrange = c->ten[j].s.range;
@@ -265,6 +287,9 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
         else AFAIL(c, A, "inheritrange", "inheritrange only available for position and "
                    "intvelocity actuators");
         const double *jr = trnrange;
+        if (!jr)
+            AFAIL(c, A, "inheritrange", "inheritrange can only be used with joint and tendon "
+                  "transmissions");
         if (jr[0] == jr[1])
             AFAIL(c, A, "inheritrange", "inheritrange used but %s '%s' has no range",
                   A->tendon ? "tendon" : "joint", A->tendon ? A->tendon : A->joint);
@@ -920,12 +945,14 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     }
     for (int i = 0; i < nu; i++) {
         const cs_aspec *A = &c->act[i].s;
-        m->actuator_trntype[i] = c->act[i].tendon ? CS_TRN_TENDON : CS_TRN_JOINT;
+        m->actuator_trntype[i] = c->act[i].tendon ? CS_TRN_TENDON : c->act[i].cranksite
+                                 ? CS_TRN_SLIDERCRANK : CS_TRN_JOINT;
+        m->actuator_cranklength[i] = c->act[i].cranksite ? A->cranklength : 0;
         m->actuator_dyntype[i] = A->dyntype;
         m->actuator_gaintype[i] = A->gaintype;
         m->actuator_biastype[i] = A->biastype;
         m->actuator_trnid[2 * i] = ajnt[i];
-        m->actuator_trnid[2 * i + 1] = -1;
+        m->actuator_trnid[2 * i + 1] = c->act[i].slider;
         m->actuator_actadr[i] = aadr[i];
         m->actuator_actnum[i] = aadr[i] >= 0;
         m->actuator_ctrllimited[i] = alim[3 * i];
@@ -978,7 +1005,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
      * the joint's reflected inertia at qpos0, dof_M0 / gear^2 (MuJoCo's set0) */
     for (int i = 0; i < nu; i++) {
         double *b = m->actuator_biasprm + CS_NBIAS * i, *g = m->actuator_gainprm + CS_NGAIN * i;
-        if (g[0] != -b[1] || b[2] <= 0) continue;
+        if (g[0] != -b[1] || b[2] <= 0 || m->actuator_trntype[i] == CS_TRN_SLIDERCRANK)
+            continue; /* a slider-crank's: refused while resolving */
         double trn = fabs(m->actuator_gear[6 * i]), mass = 0;
         if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* each dof's reflected inertia */
             int t = m->actuator_trnid[2 * i];

@@ -68,6 +68,8 @@ typedef struct {
     int actearly;
     int group;            /* <option actuatorgroupdisable> disables groups 0..30 */
     int actdim;           /* -1: not given */
+    double cranklength;   /* a slider-crank's rod length (0: not given) */
+    char *slidersite;     /* a slider-crank's slider site (NULL: not given) */
 } cs_aspec;
 
 /* a tendon's attributes (MuJoCo's mjsTendon fields conesim reads) */
@@ -174,13 +176,14 @@ typedef struct {
     int line;
 } cs_exclir;
 
-/* an actuator element: its spec, its transmission target (a joint, or a tendon when
- * tendon is set) and its tag */
+/* an actuator element: its spec, its transmission target (a joint, a tendon when tendon
+ * is set, a slider-crank when cranksite is: its slider site in the spec) and its tag */
 typedef struct {
     cs_aspec s;
-    char *name, *joint, *tendon;
+    char *name, *joint, *tendon, *cranksite;
     const char *tag;      /* motor, position, velocity, intvelocity, general, damper */
     int line;
+    int slider;           /* resolved: a slider-crank's slider site (-1: none) */
 } cs_actir;
 
 /* a site: its body and frame there (enclosing <frame>s applied) */
@@ -193,7 +196,8 @@ typedef struct {
 } cs_siteir;
 
 /* a fixed tendon: its joints (names, then indices once resolved) and coefficients; a
- * spatial one: its sites in order (in joint/jid, coefficients 0) */
+ * spatial one: its path in order (in joint/jid: sites, geoms with their sidesite in side,
+ * pulleys with their divisor in coef and no name) */
 typedef struct {
     cs_tspec s;
     char *name;
@@ -202,7 +206,10 @@ typedef struct {
     char **joint;
     double *coef;
     int *jline;           /* each <joint>'s line */
-    int *jid;             /* resolved: index into cs_mjcf.jnt */
+    int *jid;             /* resolved: index into cs_mjcf.jnt (site, geom; pulleys -1) */
+    int *kind;            /* CS_WRAP_* (a geom: CS_WRAP_SPHERE until resolved) */
+    char **side;          /* a geom's sidesite name (NULL: none) */
+    int *sideid;          /* resolved: the sidesite's index, -1 */
 } cs_tendonir;
 
 /* an equality constraint as written (obj: body, joint or tendon names) */

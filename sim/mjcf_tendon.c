@@ -75,10 +75,67 @@ static int find_site(const cs_mjcf *c, const char *name)
     return -1;
 }
 
-/* the body that moves a tendon's k-th joint or site */
+static int find_geom(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->ngeom; i++)
+        if (c->geom[i].name && strcmp(c->geom[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* the body that moves a tendon's k-th joint, site or geom (-1: a pulley) */
 static int wrap_body(const cs_mjcf *c, const cs_tendonir *T, int k)
 {
-    return T->spatial ? c->site[T->jid[k]].body : c->jnt[T->jid[k]].body;
+    if (!T->spatial) return c->jnt[T->jid[k]].body;
+    if (T->kind[k] == CS_WRAP_PULLEY) return -1;
+    return T->kind[k] == CS_WRAP_SITE ? c->site[T->jid[k]].body : c->geom[T->jid[k]].body;
+}
+
+/* A spatial tendon's path as MuJoCo's compiler checks it: names to sites and geoms (a
+ * sphere or a cylinder, with an optional sidesite), then the order: a geom between two
+ * sites, a pulley neither last nor next to another, every site beside something
+ * that is not a pulley, no site twice in a row. */
+static void resolve_path(cs_mjcf *c, cs_tendonir *T)
+{
+    int n = T->njoint;
+    for (int k = 0; k < n; k++) {
+        int ln = T->jline[k];
+        T->jid[k] = -1;
+        if (T->kind[k] == CS_WRAP_SITE) {
+            if ((T->jid[k] = find_site(c, T->joint[k])) < 0)
+                cs_mjcf_fail(c, ln, "site", "site", "no site named '%s'", T->joint[k]);
+        } else if (T->kind[k] != CS_WRAP_PULLEY) {
+            int g = find_geom(c, T->joint[k]);
+            if (g < 0) cs_mjcf_fail(c, ln, "geom", "geom", "no geom named '%s'", T->joint[k]);
+            int ty = c->geom[g].s.type;
+            if (ty != CS_GEOM_SPHERE && ty != CS_GEOM_CYLINDER)
+                cs_mjcf_fail(c, ln, "geom", "geom", "geom '%s' is not a sphere or a cylinder "
+                             "(a tendon wraps those only)", T->joint[k]);
+            T->jid[k] = g;
+            T->kind[k] = ty == CS_GEOM_CYLINDER ? CS_WRAP_CYLINDER : CS_WRAP_SPHERE;
+            if (T->side[k] && (T->sideid[k] = find_site(c, T->side[k])) < 0)
+                cs_mjcf_fail(c, ln, "geom", "sidesite", "no site named '%s'", T->side[k]);
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        int ln = T->jline[k], ty = T->kind[k];
+        int prev = k > 0 ? T->kind[k - 1] : -1, next = k + 1 < n ? T->kind[k + 1] : -1;
+        if (ty == CS_WRAP_PULLEY) {
+            if (prev == CS_WRAP_PULLEY)
+                cs_mjcf_fail(c, ln, "pulley", NULL, "two pulleys in a row in the tendon's path");
+            if (k == n - 1)
+                cs_mjcf_fail(c, ln, "pulley", NULL, "a tendon's path cannot end with a pulley");
+        } else if (ty == CS_WRAP_SITE) {
+            if ((prev == -1 || prev == CS_WRAP_PULLEY) && (next == -1 || next == CS_WRAP_PULLEY))
+                cs_mjcf_fail(c, ln, "site", NULL, "a site in a tendon's path needs a neighbour "
+                             "that is not a pulley");
+            if (next == CS_WRAP_SITE && T->jid[k] == T->jid[k + 1])
+                cs_mjcf_fail(c, T->jline[k + 1], "site", "site", "site '%s' is repeated",
+                             T->joint[k]);
+        } else if (prev != CS_WRAP_SITE || next != CS_WRAP_SITE) {
+            cs_mjcf_fail(c, ln, "geom", NULL, "a wrapped geom must stand between two sites in "
+                         "the tendon's path");
+        }
+    }
 }
 
 /* the distinct trees a tendon's joints (sites) move, added to t[] (n so far); returns the
@@ -87,7 +144,7 @@ static int tendon_trees(const cs_mjcf *c, const cs_tendonir *T, int *t, int n)
 {
     for (int k = 0; k < T->njoint; k++) {
         int b = wrap_body(c, T, k);
-        if (T->spatial && !body_moves(c, b)) continue;
+        if (T->spatial && (b < 0 || !body_moves(c, b))) continue;
         int r = root_of(c, b), seen = 0;
         for (int i = 0; i < n; i++) seen |= t[i] == r;
         if (!seen && n < 8) t[n++] = r;
@@ -100,12 +157,7 @@ void cs_mjcf_resolve_tendons(cs_mjcf *c)
     for (int i = 0; i < c->nten; i++) {
         cs_tendonir *T = &c->ten[i];
         cs_tspec *s = &T->s;
-        for (int k = 0; T->spatial && k < T->njoint; k++) {
-            int st = find_site(c, T->joint[k]);
-            if (st < 0)
-                cs_mjcf_fail(c, T->jline[k], "site", "site", "no site named '%s'", T->joint[k]);
-            T->jid[k] = st;
-        }
+        if (T->spatial) resolve_path(c, T);
         for (int k = 0; !T->spatial && k < T->njoint; k++) {
             int j = find_joint(c, T->joint[k]);
             if (j < 0)
@@ -225,9 +277,10 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m)
         m->tendon_adr[i] = w;
         m->tendon_num[i] = T->njoint;
         for (int k = 0; k < T->njoint; k++, w++) {
-            m->wrap_type[w] = T->spatial ? CS_WRAP_SITE : CS_WRAP_JOINT;
+            m->wrap_type[w] = T->kind[k];
             m->wrap_objid[w] = T->jid[k];
-            m->wrap_prm[w] = T->coef[k];
+            m->wrap_prm[w] = T->kind[k] == CS_WRAP_SPHERE || T->kind[k] == CS_WRAP_CYLINDER
+                                 ? T->sideid[k] : T->coef[k];
         }
         m->tendon_limited[i] = s->limited == CS_LIMITED_TRUE;
         memcpy(m->tendon_range + 2 * i, s->range, 2 * sizeof(double));

@@ -162,6 +162,7 @@
     X(double, actuator_forcerange, nu, 2) \
     X(double, actuator_actrange, nu, 2) \
     X(double, actuator_gear, nu, 6) \
+    X(double, actuator_cranklength, nu, 1) \
     /* sites */ \
     X(int, site_bodyid, nsite, 1) \
     X(double, site_pos, nsite, 3) \

@@ -46,13 +46,19 @@ void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot);
  * into out (nv) */
 void cs_actuator_vel(const cs_model *m, const cs_data *d, double *out);
 
+/* slidercrank.c: slider-crank actuator i's length (gear included) and its moment (nv,
+ * gear included: d length / d q) from the sites' poses in d (scratch: 9 nv) */
+double cs_slider_crank(const cs_model *m, const cs_data *d, int i, double *moment,
+                       double *scratch);
+
 /* actuator.c: d actuator_force / d actuator_velocity of actuator i (0 when the force is
  * held at its forcerange) */
 double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i);
 
 /* tendon.c: site_xpos, ten_length, ten_velocity, ten_J (MuJoCo's mj_tendon); the tendons' springs and
  * dampers added into qfrc_passive; implicitfast's tendon terms (dampers, actuators on
- * tendons) subtracted from qH as h J^T (d f / d v) J over M's entries */
+ * tendons, and slider-cranks through their moment rows) subtracted from qH as
+ * h J^T (d f / d v) J over M's entries */
 void cs_tendon(const cs_model *m, cs_data *d);
 /* tendon t's length and dense Jacobian J (nv) from the kinematics in d (scratch: 6 nv) */
 double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, double *scratch);

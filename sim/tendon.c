@@ -1,7 +1,8 @@
 /* Tendons, MuJoCo's mj_tendon and the tendon parts of mj_passive and of implicitfast's
  * velocity derivative: a fixed tendon's length is the coefficients' sum over the joints'
  * positions, its Jacobian the coefficients on their dofs; a spatial tendon's the length of
- * the straight path through its sites (no wrapping); the spring pulls back to the dead band
+ * its path through its sites, wrapped over spheres and cylinders (wrap.c), each branch
+ * after a pulley divided by its divisor; the spring pulls back to the dead band
  * [lengthspring0, lengthspring1], the damper against the tendon's velocity. */
 #include <math.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "sameframe.h"
 #include "stages.h"
 #include "minval.h"
+#include "wrap.h"
 
 /* a site's world position from its body's frame */
 static void site_pos(const cs_model *m, const cs_data *d, int s, double p[3])
@@ -18,6 +20,12 @@ static void site_pos(const cs_model *m, const cs_data *d, int s, double p[3])
     double R[9];
     cs_local2global(d, m->site_bodyid[s], m->site_sameframe[s], m->site_pos + 3 * s,
                     m->site_quat + 4 * s, p, R);
+}
+
+static double dist3(const double a[3], const double b[3])
+{
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    return sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
 }
 
 double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, double *scratch)
@@ -33,23 +41,65 @@ double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, dou
         }
         return len;
     }
-    /* straight segments: d|p1 - p0| = u . (v1 - v0), u the unit direction */
-    double *j0 = scratch, *j1 = scratch + 3 * (size_t)nv;
-    for (int w = a0; w + 1 < a0 + n; w++) {
-        int s0 = m->wrap_objid[w], s1 = m->wrap_objid[w + 1];
-        double p0[3], p1[3], u[3], l;
-        site_pos(m, d, s0, p0);
-        site_pos(m, d, s1, p1);
-        for (int k = 0; k < 3; k++) u[k] = p1[k] - p0[k];
-        l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        len += l;
-        if (l < CS_MINVAL) continue; /* no direction: no Jacobian */
-        for (int k = 0; k < 3; k++) u[k] /= l;
-        cs_jac(m, d, m->site_bodyid[s0], p0, j0, NULL);
-        cs_jac(m, d, m->site_bodyid[s1], p1, j1, NULL);
-        for (int k = 0; k < 3; k++)
-            for (int i = 0; i < nv; i++)
-                J[i] += u[k] * (j1[(size_t)k * nv + i] - j0[(size_t)k * nv + i]);
+    /* a spatial tendon: its path cut into straight pieces (site to site, or site to a
+     * tangent point, the arc, tangent point to site, sites being the ends of a wrap); a
+     * pulley starts a new branch whose length counts 1 / divisor */
+    double *j0 = scratch, *j1 = scratch + 3 * (size_t)nv, div = 1;
+    for (int j = 0; j + 1 < n;) {
+        int w = a0 + j, t1 = m->wrap_type[w + 1];
+        if (m->wrap_type[w] == CS_WRAP_PULLEY || t1 == CS_WRAP_PULLEY) {
+            if (m->wrap_type[w] == CS_WRAP_PULLEY) div = m->wrap_prm[w];
+            j++;
+            continue;
+        }
+        double pt[12], wlen = -1;
+        int body[4], s1 = m->wrap_objid[w + 1], g = -1;
+        site_pos(m, d, m->wrap_objid[w], pt);
+        body[0] = m->site_bodyid[m->wrap_objid[w]];
+        if (t1 == CS_WRAP_SPHERE || t1 == CS_WRAP_CYLINDER) {
+            g = s1;
+            s1 = m->wrap_objid[w + 2];
+            int side = (int)lround(m->wrap_prm[w + 1]);
+            double x1[3], xs[3];
+            site_pos(m, d, s1, x1);
+            if (side >= 0) site_pos(m, d, side, xs);
+            wlen = cs_wrap(pt + 3, pt, x1, d->geom_xpose[g].pos, d->geom_xpose[g].mat,
+                           m->geom_size[3 * g], t1 == CS_WRAP_CYLINDER, side >= 0 ? xs : NULL);
+        }
+        j += g >= 0 ? 2 : 1;
+        int npiece = 1;
+        if (wlen < 0) {
+            site_pos(m, d, s1, pt + 3);
+            body[1] = m->site_bodyid[s1];
+            len += dist3(pt, pt + 3) / div;
+        } else {
+            site_pos(m, d, s1, pt + 9);
+            body[1] = body[2] = m->geom_body[g];
+            body[3] = m->site_bodyid[s1];
+            len += (dist3(pt, pt + 3) + wlen + dist3(pt + 6, pt + 9)) / div;
+            npiece = 3;
+        }
+        /* d|b - a| = u . (v_b - v_a) with u the unit direction: zero between two points of
+         * one body (the arc's own change is second order at the tangent points) */
+        for (int k = 0; k < npiece; k++) {
+            if (body[k] == body[k + 1]) continue;
+            const double *a = pt + 3 * k, *b = pt + 3 * k + 3;
+            double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+            double l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            if (l < CS_MINVAL) { /* no direction: MuJoCo's normalize takes x */
+                u[0] = 1;
+                u[1] = u[2] = 0;
+            } else {
+                for (int q = 0; q < 3; q++) u[q] /= l;
+            }
+            cs_jac(m, d, body[k], a, j0, NULL);
+            cs_jac(m, d, body[k + 1], b, j1, NULL);
+            for (int i = 0; i < nv; i++) {
+                double s = 0;
+                for (int q = 0; q < 3; q++) s += u[q] * (j1[(size_t)q * nv + i] - j0[(size_t)q * nv + i]);
+                J[i] += s / div;
+            }
+        }
     }
     return len;
 }
@@ -102,10 +152,8 @@ void cs_tendon_passive(const cs_model *m, cs_data *d)
 /* qH -= h s J^T J for one tendon, over M's entries only (MuJoCo's implicitfast gathers its
  * derivative into M's sparsity: a pair of dofs neither of which is the other's ancestor
  * drops out) */
-static void add_coupling(const cs_model *m, const cs_data *d, int t, double s, double h,
-                         double *qH)
+static void add_coupling(const cs_model *m, const double *J, double s, double h, double *qH)
 {
-    const double *J = d->ten_J + (size_t)t * m->nv;
     for (int i = 0; i < m->nv; i++) {
         if (J[i] == 0) continue;
         for (int j = i, k = 0; j >= 0; j = m->dof_parent[j], k++)
@@ -120,12 +168,17 @@ void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *q
         for (int t = 0; t < m->ntendon; t++) {
             double b = cs_poly_dcoef(m->tendon_damping[t], m->tendon_dampingpoly + CS_NPOLY * t,
                                      d->ten_velocity[t], 1);
-            if (b != 0) add_coupling(m, d, t, -b, h, qH);
+            if (b != 0) add_coupling(m, d->ten_J + (size_t)t * m->nv, -b, h, qH);
         }
     if (dis & CS_DSBL_ACTUATION) return;
-    for (int i = 0; i < m->nu; i++) {
-        if (m->actuator_trntype[i] != CS_TRN_TENDON) continue;
+    for (int i = 0; i < m->nu; i++) { /* a slider-crank's moment row carries its gear */
+        int ty = m->actuator_trntype[i];
+        if (ty != CS_TRN_TENDON && ty != CS_TRN_SLIDERCRANK) continue;
         double bv = cs_actuator_dvel(m, d, i), g = m->actuator_gear[6 * i];
-        if (bv != 0) add_coupling(m, d, m->actuator_trnid[2 * i], g * g * bv, h, qH);
+        if (bv == 0) continue;
+        if (ty == CS_TRN_TENDON)
+            add_coupling(m, d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv, g * g * bv, h, qH);
+        else
+            add_coupling(m, d->actuator_moment + (size_t)i * m->nv, bv, h, qH);
     }
 }

@@ -106,6 +106,7 @@ def test_data_views_are_views(arm):
     conesim.forward(m, d)
     assert d.actuator("drive").force[0] == pytest.approx(0.5)
     assert d.joint("hinge").qfrc_actuator[0] == pytest.approx(1.5)
+    assert d.actuator("drive").moment[0] == pytest.approx(3)  # the gear on the hinge's dof
     with pytest.raises(ValueError):
         d.joint("free").qpos = [1, 2, 3]
     with pytest.raises(AttributeError):

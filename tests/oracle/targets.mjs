@@ -71,6 +71,12 @@ RULES.poly_springs = [{ q: 'pos_abs', max: 1e-9 }];
 RULES.mesh_plane = [{ q: 'pos_abs', max: 1e-8 }];
 // oracle-only: margins and gaps of both geoms summed (MuJoCo 3.5+), a negative margin
 RULES.margin_gap = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
+// oracle-only: spatial tendons wrapped over a cylinder and spheres (sidesites outside and
+// inside), a pulley tendon with a limit, a motor on a wrapped tendon (no contacts)
+RULES.tendon_wrap = RULES.joint_friction;
+// oracle-only: slider-crank transmissions, a slider axis that turns, a rod out of reach at
+// times, under implicitfast (no contacts)
+RULES.slider_crank = [{ q: 'pos_abs', max: 1e-9 }];
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
