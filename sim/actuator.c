@@ -54,8 +54,11 @@ void cs_actuation(const cs_model *m, cs_data *d)
             for (int q = 0; q < nv; q++) mo[q] = g * J[q];
             d->actuator_length[i] = g * d->ten_length[j];
             d->actuator_velocity[i] = g * d->ten_velocity[j];
-        } else if (m->actuator_trntype[i] == CS_TRN_SLIDERCRANK) {
-            d->actuator_length[i] = cs_slider_crank(m, d, i, mo, d->eq_scratch);
+        } else if (m->actuator_trntype[i] == CS_TRN_SLIDERCRANK ||
+                   m->actuator_trntype[i] == CS_TRN_SITE) {
+            d->actuator_length[i] = m->actuator_trntype[i] == CS_TRN_SITE
+                                        ? cs_site_transmission(m, d, i, mo, d->eq_scratch)
+                                        : cs_slider_crank(m, d, i, mo, d->eq_scratch);
             double v = 0;
             for (int q = 0; q < nv; q++) v += mo[q] * d->qvel[q];
             d->actuator_velocity[i] = v;
@@ -117,7 +120,8 @@ void cs_actuation(const cs_model *m, cs_data *d)
         if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* moment gear ten_J */
             const double *J = d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv;
             for (int q = 0; q < m->nv; q++) d->qfrc_actuator[q] += J[q] * gf;
-        } else if (m->actuator_trntype[i] == CS_TRN_SLIDERCRANK) { /* gear in the moment */
+        } else if (m->actuator_trntype[i] == CS_TRN_SLIDERCRANK ||
+                   m->actuator_trntype[i] == CS_TRN_SITE) { /* gear in the moment */
             const double *mo = d->actuator_moment + (size_t)i * m->nv;
             for (int q = 0; q < m->nv; q++) d->qfrc_actuator[q] += mo[q] * d->actuator_force[i];
         } else {

@@ -297,7 +297,9 @@ typedef struct {
      * velocity gain kv, bias (0, 0, -kv) */
     int nu;               /* actuators (= controls) */
     int na;               /* activations: one per actuator with dynamics */
-    int *actuator_trntype;   /* CS_TRN_JOINT, CS_TRN_TENDON, CS_TRN_SLIDERCRANK (mjtTrn) */
+    int *actuator_trntype;   /* CS_TRN_JOINT, CS_TRN_TENDON, CS_TRN_SLIDERCRANK, CS_TRN_SITE
+                                (mjtTrn); trnid: the joint, tendon, crank site or site, then
+                                the slider site or reference site (-1: none) */
     int *actuator_dyntype;   /* 0 none, 1 integrator, 2 filter, 3 filterexact (mjtDyn) */
     int *actuator_gaintype;  /* 0 fixed, 1 affine (mjtGain) */
     int *actuator_biastype;  /* 0 none, 1 affine (mjtBias) */
@@ -438,7 +440,7 @@ typedef struct {
 } cs_model;
 
 /* actuator_trntype (MuJoCo's mjtTrn) */
-enum { CS_TRN_JOINT = 0, CS_TRN_SLIDERCRANK = 2, CS_TRN_TENDON = 3 };
+enum { CS_TRN_JOINT = 0, CS_TRN_SLIDERCRANK = 2, CS_TRN_TENDON = 3, CS_TRN_SITE = 4 };
 
 /* sensors, MuJoCo's numbering (mjtSensor, mjtObj, mjtStage, mjtDataType, mjtConDataType,
  * mjtRayDataType); the kinds conesim does not have (camprojection, tactile, plugin) keep

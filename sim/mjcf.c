@@ -742,14 +742,15 @@ static char *read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag)
     if (crank && (joint || tendon))
         FAILN(c, n, "cranksite", "give one transmission target (also '%s')",
               joint ? "joint" : "tendon");
-    static const char *const TRN[] = {"site", "body", NULL};
-    for (int i = 0; TRN[i]; i++)
-        if (attr(c, n, TRN[i]))
-            FAILN(c, n, TRN[i], "%s transmissions are not supported (joint, tendon and "
-                  "slider-crank transmissions only)", TRN[i]);
-    if (attr(c, n, "refsite"))
-        FAILN(c, n, "refsite", "site transmissions are not supported (joint, tendon and "
-                               "slider-crank transmissions only)");
+    char *site = attr(c, n, "site");
+    if (site && (joint || tendon || crank))
+        FAILN(c, n, "site", "give one transmission target (also '%s')",
+              joint ? "joint" : tendon ? "tendon" : "cranksite");
+    if (attr(c, n, "refsite") && !site)
+        FAILN(c, n, "refsite", "a reference site needs a site transmission (site=...)");
+    if (attr(c, n, "body"))
+        FAILN(c, n, "body", "body transmissions are not supported (joint, tendon, site and "
+                            "slider-crank transmissions only)");
     int has_cl = num1(c, n, "cranklength", v);
     if (has_cl) a->cranklength = v[0];
     char *ss = attr(c, n, "slidersite");
@@ -839,8 +840,10 @@ static void parse_actuators(cs_mjcf *c, xmlNode *n)
         A.joint = read_actuator(c, ch, &A.s, A.tag);
         A.tendon = attr(c, ch, "tendon");
         A.cranksite = attr(c, ch, "cranksite");
-        if (!A.joint && !A.tendon && !A.cranksite)
-            FAILN(c, ch, "joint", "missing transmission target (a joint, a tendon or a "
+        A.site = attr(c, ch, "site");
+        A.refsite = attr(c, ch, "refsite");
+        if (!A.joint && !A.tendon && !A.cranksite && !A.site)
+            FAILN(c, ch, "joint", "missing transmission target (a joint, a tendon, a site or a "
                                   "cranksite)");
         A.name = attr(c, ch, "name");
         if (A.name)

@@ -243,6 +243,17 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
             s->gainprm[0] == -s->biasprm[1] && s->biasprm[2] > 0)
             AFAIL(c, A, "dampratio", "dampratio on a slider-crank actuator is not supported "
                   "(give kv)");
+    } else if (A->site) { /* MuJoCo's site transmission: a wrench at the site, or the site's
+                             pose in a reference site's frame */
+        j = find_site(c, A->site);
+        if (j < 0) AFAIL(c, A, "site", "no site named '%s'", A->site);
+        if (A->refsite) {
+            A->slider = find_site(c, A->refsite);
+            if (A->slider < 0) AFAIL(c, A, "refsite", "no site named '%s'", A->refsite);
+        }
+        if (s->gaintype == CS_GAIN_FIXED && s->biastype == CS_BIAS_AFFINE &&
+            s->gainprm[0] == -s->biasprm[1] && s->biasprm[2] > 0)
+            AFAIL(c, A, "dampratio", "dampratio on a site actuator is not supported (give kv)");
     } else if (A->tendon) {
         j = cs_mjcf_find_tendon(c, A->tendon);
         if (j < 0) AFAIL(c, A, "tendon", "no tendon named '%s'", A->tendon);
@@ -945,8 +956,10 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     }
     for (int i = 0; i < nu; i++) {
         const cs_aspec *A = &c->act[i].s;
-        m->actuator_trntype[i] = c->act[i].tendon ? CS_TRN_TENDON : c->act[i].cranksite
-                                 ? CS_TRN_SLIDERCRANK : CS_TRN_JOINT;
+        m->actuator_trntype[i] = c->act[i].tendon      ? CS_TRN_TENDON
+                                 : c->act[i].cranksite ? CS_TRN_SLIDERCRANK
+                                 : c->act[i].site      ? CS_TRN_SITE
+                                                       : CS_TRN_JOINT;
         m->actuator_cranklength[i] = c->act[i].cranksite ? A->cranklength : 0;
         m->actuator_dyntype[i] = A->dyntype;
         m->actuator_gaintype[i] = A->gaintype;
@@ -1005,8 +1018,9 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
      * the joint's reflected inertia at qpos0, dof_M0 / gear^2 (MuJoCo's set0) */
     for (int i = 0; i < nu; i++) {
         double *b = m->actuator_biasprm + CS_NBIAS * i, *g = m->actuator_gainprm + CS_NGAIN * i;
-        if (g[0] != -b[1] || b[2] <= 0 || m->actuator_trntype[i] == CS_TRN_SLIDERCRANK)
-            continue; /* a slider-crank's: refused while resolving */
+        if (g[0] != -b[1] || b[2] <= 0 || m->actuator_trntype[i] == CS_TRN_SLIDERCRANK ||
+            m->actuator_trntype[i] == CS_TRN_SITE)
+            continue; /* a slider-crank's or a site's: refused while resolving */
         double trn = fabs(m->actuator_gear[6 * i]), mass = 0;
         if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* each dof's reflected inertia */
             int t = m->actuator_trnid[2 * i];

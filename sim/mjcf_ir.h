@@ -180,10 +180,11 @@ typedef struct {
  * is set, a slider-crank when cranksite is: its slider site in the spec) and its tag */
 typedef struct {
     cs_aspec s;
-    char *name, *joint, *tendon, *cranksite;
+    char *name, *joint, *tendon, *cranksite, *site, *refsite;
     const char *tag;      /* motor, position, velocity, intvelocity, general, damper */
     int line;
-    int slider;           /* resolved: a slider-crank's slider site (-1: none) */
+    int slider;           /* resolved: a slider-crank's slider site, a site transmission's
+                             reference site (-1: none) */
 } cs_actir;
 
 /* a site: its body and frame there (enclosing <frame>s applied) */

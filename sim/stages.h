@@ -51,6 +51,11 @@ void cs_actuator_vel(const cs_model *m, const cs_data *d, double *out);
 double cs_slider_crank(const cs_model *m, const cs_data *d, int i, double *moment,
                        double *scratch);
 
+/* sitetrn.c: a site transmission's length (0 without a reference site) and its moment (nv,
+ * gear included) from the sites' poses in d (scratch: 9 nv) */
+double cs_site_transmission(const cs_model *m, const cs_data *d, int i, double *moment,
+                            double *scratch);
+
 /* actuator.c: d actuator_force / d actuator_velocity of actuator i (0 when the force is
  * held at its forcerange) */
 double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i);
