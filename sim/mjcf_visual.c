@@ -210,7 +210,12 @@ int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, const double fpos[3],
         if (k >= 0) O.directional = k;
         static const char *const LTYPE[] = {"spot", "directional", "point", "image", NULL};
         k = cs_mjcf_keyword(c, n, "type", LTYPE);
-        if (k == 3) FAILV(c, n, "type", "image lights are not supported");
+        int image = k == 3;
+        if (image) { /* MuJoCo's own renderer draws spot and directional lights only */
+            cs_mjcf_note_ignored(c, "light/@type image (image-based lighting: the light is not "
+                                    "drawn)");
+            O.active = 0;
+        }
         if (k >= 0) O.directional = k == 1;
         if (k == 2) O.cutoff = 180; /* a point light: a spot that lights every way */
         k = cs_mjcf_keyword(c, n, "castshadow", BOOLW);
@@ -219,7 +224,7 @@ int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, const double fpos[3],
             cs_mjcf_note_ignored(c, "light/@castshadow (planar shadows from the key light)");
         }
         k = cs_mjcf_keyword(c, n, "active", BOOLW);
-        if (k >= 0) O.active = k;
+        if (k >= 0 && !image) O.active = k;
         cs_mjcf_nums(c, n, "attenuation", O.attenuation, 3, 3);
         cs_mjcf_nums(c, n, "cutoff", &O.cutoff, 1, 1);
         cs_mjcf_nums(c, n, "exponent", &O.exponent, 1, 1);
