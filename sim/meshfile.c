@@ -420,6 +420,57 @@ done:
     return rc;
 }
 
+/* MuJoCo's MSH: four ints (vertices, normals, texture coordinates, faces), then the
+ * vertices (3 floats each), normals (3), texture coordinates (2), faces (3 ints), in the
+ * machine's byte order; the sizes must account for the whole file, as MuJoCo checks.
+ * Vertices are kept as given (MuJoCo merges repeated ones for STL only). */
+static int msh_parse(const char *b, size_t len, cs_meshfile *out, char *err, size_t errlen)
+{
+    int n[4];
+    if (len < sizeof n) return fail(err, errlen, NULL, 0, "missing header in the MSH file");
+    memcpy(n, b, sizeof n);
+    int nv = n[0], nn = n[1], nt = n[2], nf = n[3];
+    if (nv < 4 || nf < 0 || nn < 0 || nt < 0 || (nn > 0 && nn != nv) || (nt > 0 && nt != nv))
+        return fail(err, errlen, NULL, 0, "invalid sizes in the MSH file");
+    if (nv > 100000000 || nf > 100000000)
+        return fail(err, errlen, NULL, 0, "too large sizes in the MSH file");
+    size_t want = sizeof n + (3 * (size_t)nv + 3 * (size_t)nn + 2 * (size_t)nt) * sizeof(float) +
+                  3 * (size_t)nf * sizeof(int);
+    if (len != want)
+        return fail(err, errlen, NULL, 0, "unexpected file size in the MSH file (%zu bytes, "
+                    "the header says %zu)", len, want);
+    out->vert = cs_malloc(3 * (size_t)nv * sizeof *out->vert);
+    out->face = cs_malloc((3 * (size_t)nf + 1) * sizeof *out->face);
+    if (!out->vert || !out->face) {
+        cs_meshfile_free(out);
+        return fail(err, errlen, NULL, 0, "out of memory");
+    }
+    const char *p = b + sizeof n;
+    for (size_t i = 0; i < 3 * (size_t)nv; i++, p += sizeof(float)) {
+        float f;
+        memcpy(&f, p, sizeof f);
+        if (!isfinite(f)) {
+            cs_meshfile_free(out);
+            return fail(err, errlen, NULL, 0, "vertex %zu is not finite", i / 3);
+        }
+        out->vert[i] = f;
+    }
+    p += (3 * (size_t)nn + 2 * (size_t)nt) * sizeof(float);
+    for (size_t i = 0; i < 3 * (size_t)nf; i++, p += sizeof(int)) {
+        int k;
+        memcpy(&k, p, sizeof k);
+        if (k < 0 || k >= nv) {
+            cs_meshfile_free(out);
+            return fail(err, errlen, NULL, 0, "face %zu: vertex index %d out of range (%d "
+                        "vertices)", i / 3, k, nv);
+        }
+        out->face[i] = k;
+    }
+    out->nvert = nv;
+    out->nface = nf;
+    return 0;
+}
+
 static int format_of(const char *name)
 {
     const char *dot = name ? strrchr(name, '.') : NULL;
@@ -427,6 +478,8 @@ static int format_of(const char *name)
         return CS_MESHFILE_STL;
     if (dot && strcasecmp(dot, ".obj") == 0)
         return CS_MESHFILE_OBJ;
+    if (dot && strcasecmp(dot, ".msh") == 0)
+        return CS_MESHFILE_MSH;
     return CS_MESHFILE_AUTO;
 }
 
@@ -443,7 +496,9 @@ int cs_meshfile_parse(const char *buf, size_t len, const char *name, int format,
                                       : stl_binary(buf, len, out, err, errlen);
     if (format == CS_MESHFILE_OBJ)
         return obj_parse(buf, len, out, err, errlen, line);
-    return fail(err, errlen, NULL, 0, "unknown mesh format (the file must end in .stl or .obj)");
+    if (format == CS_MESHFILE_MSH)
+        return msh_parse(buf, len, out, err, errlen);
+    return fail(err, errlen, NULL, 0, "unknown mesh format (the file must end in .stl, .obj or .msh)");
 }
 
 int cs_meshfile_read(const char *path, int format, cs_meshfile *out, char *err, size_t errlen,
@@ -453,7 +508,7 @@ int cs_meshfile_read(const char *path, int format, cs_meshfile *out, char *err, 
     if (line)
         *line = 0;
     if (format == CS_MESHFILE_AUTO && format_of(path) == CS_MESHFILE_AUTO)
-        return fail(err, errlen, NULL, 0, "unknown mesh format (the file must end in .stl or .obj)");
+        return fail(err, errlen, NULL, 0, "unknown mesh format (the file must end in .stl, .obj or .msh)");
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return fail(err, errlen, NULL, 0, "cannot open the mesh file");

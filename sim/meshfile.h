@@ -1,4 +1,5 @@
-/* Mesh files: binary and ASCII STL, OBJ (v and f records; the rest is ignored). */
+/* Mesh files: binary and ASCII STL, OBJ (v and f records; the rest is ignored), MuJoCo's
+ * binary MSH. */
 #ifndef CS_MESHFILE_H
 #define CS_MESHFILE_H
 
@@ -11,9 +12,9 @@ typedef struct {
     int nface;
 } cs_meshfile;
 
-enum { CS_MESHFILE_AUTO = 0, CS_MESHFILE_STL = 1, CS_MESHFILE_OBJ = 2 };
+enum { CS_MESHFILE_AUTO = 0, CS_MESHFILE_STL = 1, CS_MESHFILE_OBJ = 2, CS_MESHFILE_MSH = 3 };
 
-/* Read a mesh file; the format from `format`, or by the extension (.stl, .obj, any case)
+/* Read a mesh file; the format from `format`, or by the extension (.stl, .obj, .msh, any case)
  * for CS_MESHFILE_AUTO. STL vertices shared by triangles are merged (as MuJoCo does).
  * Returns 0, or -1 with a message in err and, when the error is at a line of a text file,
  * that line in *line (else 0). */

@@ -1912,7 +1912,7 @@ static void parse_mesh(cs_mjcf *c, xmlNode *n)
     static const char *const INERTIA[] = {"legacy", "convex", "exact", "shell", NULL};
     int ki = keyword(c, n, "inertia", INERTIA);
     if (ki >= 0) M.inertia = ki;
-    static const char *const CTYPE[] = {"model/stl", "model/obj", NULL};
+    static const char *const CTYPE[] = {"model/stl", "model/obj", "model/vnd.mujoco.msh", NULL};
     int ct = keyword(c, n, "content_type", CTYPE);
     if (!M.name && M.file) {
         /* MuJoCo: the file name without path and extension */

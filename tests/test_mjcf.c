@@ -293,7 +293,7 @@ START_TEST(test_mesh_assets)
     char err[1024] = "";
     cs_model *m = cs_load_xml(CS_TEST_DATA "/good/meshes.xml", NULL, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
-    ck_assert_int_eq(m->nmesh, 11);
+    ck_assert_int_eq(m->nmesh, 12);
     /* hexagonal prism r 0.05, h 0.04 (float coordinates in the STL) */
     double vhex = 1.5 * sqrt(3.0) * 0.05 * 0.05 * 0.04;
     ck_assert_double_eq_tol(body_mass(m, "hex"), 1000 * vhex, 1e-6 * 1000 * vhex);
@@ -335,6 +335,11 @@ START_TEST(test_mesh_assets)
     int tb = cs_name2id_body(m, "tet");
     ck_assert_double_eq_tol(body_mass(m, "tet"), 1000.0 / 6, 1e-9);
     for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(m->body_ipos[3 * tb + k], 0.25, 1e-12);
+    /* the same tetrahedron in MuJoCo's MSH format, 2 along x: the same mass, its centre moved */
+    int tm = cs_name2id_body(m, "tetmsh");
+    ck_assert_double_eq_tol(body_mass(m, "tetmsh"), 1000.0 / 6, 1e-9);
+    ck_assert_double_eq_tol(m->body_ipos[3 * tm], 2.25, 1e-7);
+    for (int k = 1; k < 3; k++) ck_assert_double_eq_tol(m->body_ipos[3 * tm + k], 0.25, 1e-7);
     /* faceless OBJ: the hull is the mesh; maxhullvert caps it */
     int rf = m->geom_dataid[cs_name2id_geom(m, "rock_few")];
     ck_assert_int_le(m->mesh_graph[m->mesh_graphadr[rf]], 5);
