@@ -126,3 +126,35 @@ done:
     cs_free(x);
     return rc;
 }
+
+int cs_actuator_moment0(const cs_model *m, int i, double *moment)
+{
+    int nv = m->nv;
+    cs_data d;
+    memset(&d, 0, sizeof d);
+    d.buffer = cs_calloc(1, cs_data_nbuffer(m));
+    if (!d.buffer) return -1;
+    cs_data_place(m, &d, d.buffer);
+    memcpy(d.qpos, m->qpos0, (size_t)m->nq * sizeof *d.qpos);
+    if (m->nmocap) { /* a scratch data's mocap bodies sit at the model's pose */
+        d.mocap_pos = NULL;
+        d.mocap_quat = NULL;
+    }
+    cs_kinematics(m, &d);
+    cs_tendon(m, &d); /* sites' frames and the tendons' Jacobians */
+    double g = m->actuator_gear[6 * i];
+    switch (m->actuator_trntype[i]) {
+    case CS_TRN_TENDON: {
+        const double *J = d.ten_J + (size_t)m->actuator_trnid[2 * i] * nv;
+        for (int q = 0; q < nv; q++) moment[q] = g * J[q];
+        break;
+    }
+    case CS_TRN_SLIDERCRANK: cs_slider_crank(m, &d, i, moment, d.eq_scratch); break;
+    case CS_TRN_SITE: cs_site_transmission(m, &d, i, moment, d.eq_scratch); break;
+    default:
+        memset(moment, 0, (size_t)nv * sizeof *moment);
+        moment[m->jnt_dofadr[m->actuator_trnid[2 * i]]] = g;
+    }
+    cs_free(d.buffer);
+    return 0;
+}

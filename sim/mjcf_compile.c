@@ -239,10 +239,6 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
                   s->cranklength);
         j = find_site(c, A->cranksite);
         if (j < 0) AFAIL(c, A, "cranksite", "no site named '%s'", A->cranksite);
-        if (s->gaintype == CS_GAIN_FIXED && s->biastype == CS_BIAS_AFFINE &&
-            s->gainprm[0] == -s->biasprm[1] && s->biasprm[2] > 0)
-            AFAIL(c, A, "dampratio", "dampratio on a slider-crank actuator is not supported "
-                  "(give kv)");
     } else if (A->site) { /* MuJoCo's site transmission: a wrench at the site, or the site's
                              pose in a reference site's frame */
         j = find_site(c, A->site);
@@ -251,17 +247,10 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
             A->slider = find_site(c, A->refsite);
             if (A->slider < 0) AFAIL(c, A, "refsite", "no site named '%s'", A->refsite);
         }
-        if (s->gaintype == CS_GAIN_FIXED && s->biastype == CS_BIAS_AFFINE &&
-            s->gainprm[0] == -s->biasprm[1] && s->biasprm[2] > 0)
-            AFAIL(c, A, "dampratio", "dampratio on a site actuator is not supported (give kv)");
     } else if (A->tendon) {
         j = cs_mjcf_find_tendon(c, A->tendon);
         if (j < 0) AFAIL(c, A, "tendon", "no tendon named '%s'", A->tendon);
         trnrange = c->ten[j].s.range;
-        if (c->ten[j].spatial && s->gaintype == CS_GAIN_FIXED && s->biastype == CS_BIAS_AFFINE &&
-            s->gainprm[0] == -s->biasprm[1] && s->biasprm[2] > 0)
-            AFAIL(c, A, "dampratio", "dampratio on a spatial tendon's actuator is not supported "
-                  "(give kv)");
     } else {
         for (int i = 0; i < c->njnt; i++)
             if (c->jnt[i].name && strcmp(c->jnt[i].name, A->joint) == 0) j = i;
@@ -1015,14 +1004,24 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         for (int k = 0; k < n; k++) m->dof_damping[adr + k] = 2 * inertia / fmax(1e-15, sd[0]);
     }
     /* dampratio: a position-like actuator's positive biasprm[2] is a damping ratio; kv from
-     * the joint's reflected inertia at qpos0, dof_M0 / gear^2 (MuJoCo's set0) */
+     * the reflected inertia at qpos0, the sum over the moment's dofs of dof_M0 / moment^2
+     * (MuJoCo's set0) */
+    double *mo0 = NULL;
     for (int i = 0; i < nu; i++) {
         double *b = m->actuator_biasprm + CS_NBIAS * i, *g = m->actuator_gainprm + CS_NGAIN * i;
-        if (g[0] != -b[1] || b[2] <= 0 || m->actuator_trntype[i] == CS_TRN_SLIDERCRANK ||
-            m->actuator_trntype[i] == CS_TRN_SITE)
-            continue; /* a slider-crank's or a site's: refused while resolving */
+        if (g[0] != -b[1] || b[2] <= 0) continue;
         double trn = fabs(m->actuator_gear[6 * i]), mass = 0;
-        if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* each dof's reflected inertia */
+        int ty = m->actuator_trntype[i];
+        int spatial = ty == CS_TRN_TENDON && c->ten[m->actuator_trnid[2 * i]].spatial;
+        if (ty == CS_TRN_SLIDERCRANK || ty == CS_TRN_SITE || spatial) { /* from the moment */
+            if (!mo0) mo0 = cs_mjcf_alloc(c, ((size_t)m->nv + 1) * sizeof *mo0);
+            if (cs_actuator_moment0(m, i, mo0) != 0) {
+                cs_free_model(m);
+                cs_mjcf_nomem(c);
+            }
+            for (int q = 0; q < m->nv; q++)
+                if (mo0[q] * mo0[q] > 1e-15) mass += m->dof_M0[q] / (mo0[q] * mo0[q]);
+        } else if (ty == CS_TRN_TENDON) { /* each dof's reflected inertia */
             int t = m->actuator_trnid[2 * i];
             for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++) {
                 if (m->wrap_type[w] != CS_WRAP_JOINT) continue; /* refused while resolving */

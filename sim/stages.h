@@ -35,6 +35,9 @@ void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, doubl
 /* invweight.c: body_invweight0, dof_invweight0 and dof_M0 at qpos0 (MuJoCo's set0). Returns 0,
  * -1 out of memory, or 1 + the dof whose pivot was not positive. */
 int cs_model_invweight0(cs_model *m);
+/* invweight.c: actuator i's moment row at qpos0 (nv, gear included: MuJoCo's set0 reads it
+ * for a damping ratio); 0, or -1 when out of memory */
+int cs_actuator_moment0(const cs_model *m, int i, double *moment);
 
 /* actuator.c: lengths, velocities, controls, activation rates and forces of the actuators,
  * and qfrc_actuator (MuJoCo's mj_transmission, actuator velocities and mj_fwdActuation) */

@@ -121,6 +121,36 @@ START_TEST(test_reference_rotation)
 }
 END_TEST
 
+/* dampratio through a site (MuJoCo's set0: the reflected inertia from the moment at qpos0):
+ * a 2 kg slider driven along its axis by a position servo on a site with dampratio 1 is
+ * critically damped: x(t) = x1 (1 - (1 + w t) e^(-w t)), w = sqrt(kp / m), no overshoot */
+START_TEST(test_site_dampratio)
+{
+    cs_model *m = load_xml(
+        "<mujoco><option gravity='0 0 0' timestep='0.0002' integrator='implicitfast'/>"
+        "<worldbody><site name='ref'/><body><joint type='slide' axis='1 0 0'/>"
+        "<geom size='0.05' mass='2' contype='0' conaffinity='0'/><site name='s'/></body>"
+        "</worldbody><actuator><position site='s' refsite='ref' gear='1 0 0 0 0 0' kp='50' "
+        "dampratio='1'/></actuator></mujoco>", "site_dampratio");
+    ck_assert_double_eq_tol(m->actuator_biasprm[2], -2 * sqrt(50 * 2.0), 1e-12);
+    cs_data *d = cs_make_data(m);
+    d->ctrl[0] = 0.1;
+    double w = 5, worst = 0, peak = 0;
+    for (int k = 1; k <= 10000; k++) {
+        cs_step(m, d);
+        double t = d->time, want = 0.1 * (1 - (1 + w * t) * exp(-w * t));
+        worst = fmax(worst, fabs(d->qpos[0] - want));
+        peak = fmax(peak, d->qpos[0]);
+    }
+    printf("report: critically damped site servo: |x - closed form| %.3g m, peak %.9g m\n",
+           worst, peak);
+    ck_assert_double_lt(worst, 1e-4);
+    ck_assert_double_le(peak, 0.1);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("site_transmission");
@@ -129,6 +159,7 @@ int main(void)
     tcase_add_test(tc, test_wrench_at_site);
     tcase_add_test(tc, test_reference_site);
     tcase_add_test(tc, test_reference_rotation);
+    tcase_add_test(tc, test_site_dampratio);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
