@@ -39,6 +39,59 @@ static double next_act(const cs_model *m, int i, double act, double act_dot)
     return act;
 }
 
+int cs_actuator_dense(const cs_model *m, int i)
+{
+    int ty = m->actuator_trntype[i];
+    if (ty == CS_TRN_SLIDERCRANK || ty == CS_TRN_SITE || ty == CS_TRN_JOINTINPARENT) return 1;
+    if (ty != CS_TRN_JOINT) return 0;
+    int t = m->jnt_type[m->actuator_trnid[2 * i]];
+    return t == CS_JNT_BALL || t == CS_JNT_FREE;
+}
+
+/* a ball's or free joint's transmission, MuJoCo's: a ball's length is the rotation vector
+ * of its quaternion dotted with the gear (in the parent's frame with jointinparent: the gear
+ * turned back by the joint's rotation), its moment that gear on the three dofs; a free
+ * joint's length is 0, its moment the force gear on the translations and the torque gear
+ * (turned the same way) on the rotations */
+static double joint_3d(const cs_model *m, const cs_data *d, int i, double *mo)
+{
+    int j = m->actuator_trnid[2 * i], adr = m->jnt_dofadr[j], qa = m->jnt_qposadr[j];
+    int ball = m->jnt_type[j] == CS_JNT_BALL;
+    const double *gear = m->actuator_gear + 6 * i, *g = ball ? gear : gear + 3;
+    double q[4], ga[3];
+    memcpy(q, d->qpos + qa + (ball ? 0 : 3), sizeof q);
+    cs_normquat(q);
+    if (m->actuator_trntype[i] == CS_TRN_JOINTINPARENT) { /* g turned by q^-1 */
+        double nq[4] = {q[0], -q[1], -q[2], -q[3]}, R[9];
+        cs_quat2mat(R, nq);
+        for (int k = 0; k < 3; k++) ga[k] = R[3 * k] * g[0] + R[3 * k + 1] * g[1] + R[3 * k + 2] * g[2];
+    } else {
+        memcpy(ga, g, sizeof ga);
+    }
+    memset(mo, 0, (size_t)m->nv * sizeof *mo);
+    if (!ball) {
+        for (int k = 0; k < 3; k++) {
+            mo[adr + k] = gear[k];
+            mo[adr + 3 + k] = ga[k];
+        }
+        return 0;
+    }
+    double axis[3];
+    cs_quat2vel(axis, q);
+    for (int k = 0; k < 3; k++) mo[adr + k] = ga[k];
+    return axis[0] * ga[0] + axis[1] * ga[1] + axis[2] * ga[2];
+}
+
+double cs_transmission_dense(const cs_model *m, const cs_data *d, int i, double *mo,
+                             double *scratch)
+{
+    switch (m->actuator_trntype[i]) {
+    case CS_TRN_SLIDERCRANK: return cs_slider_crank(m, d, i, mo, scratch);
+    case CS_TRN_SITE: return cs_site_transmission(m, d, i, mo, scratch);
+    default: return joint_3d(m, d, i, mo);
+    }
+}
+
 void cs_actuation(const cs_model *m, cs_data *d)
 {
     int nu = m->nu;
@@ -54,11 +107,8 @@ void cs_actuation(const cs_model *m, cs_data *d)
             for (int q = 0; q < nv; q++) mo[q] = g * J[q];
             d->actuator_length[i] = g * d->ten_length[j];
             d->actuator_velocity[i] = g * d->ten_velocity[j];
-        } else if (m->actuator_trntype[i] == CS_TRN_SLIDERCRANK ||
-                   m->actuator_trntype[i] == CS_TRN_SITE) {
-            d->actuator_length[i] = m->actuator_trntype[i] == CS_TRN_SITE
-                                        ? cs_site_transmission(m, d, i, mo, d->eq_scratch)
-                                        : cs_slider_crank(m, d, i, mo, d->eq_scratch);
+        } else if (cs_actuator_dense(m, i)) {
+            d->actuator_length[i] = cs_transmission_dense(m, d, i, mo, d->eq_scratch);
             double v = 0;
             for (int q = 0; q < nv; q++) v += mo[q] * d->qvel[q];
             d->actuator_velocity[i] = v;
@@ -120,8 +170,7 @@ void cs_actuation(const cs_model *m, cs_data *d)
         if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* moment gear ten_J */
             const double *J = d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv;
             for (int q = 0; q < m->nv; q++) d->qfrc_actuator[q] += J[q] * gf;
-        } else if (m->actuator_trntype[i] == CS_TRN_SLIDERCRANK ||
-                   m->actuator_trntype[i] == CS_TRN_SITE) { /* gear in the moment */
+        } else if (cs_actuator_dense(m, i)) { /* gear in the moment */
             const double *mo = d->actuator_moment + (size_t)i * m->nv;
             for (int q = 0; q < m->nv; q++) d->qfrc_actuator[q] += mo[q] * d->actuator_force[i];
         } else {
@@ -175,7 +224,8 @@ void cs_actuator_vel(const cs_model *m, const cs_data *d, double *out)
 {
     if (m->opt.disableflags & CS_DSBL_ACTUATION) return;
     for (int i = 0; i < m->nu; i++) {
-        if (m->actuator_trntype[i] != CS_TRN_JOINT) continue; /* cs_tendon_implicit */
+        if (m->actuator_trntype[i] != CS_TRN_JOINT || cs_actuator_dense(m, i))
+            continue; /* cs_tendon_implicit */
         double g = m->actuator_gear[6 * i];
         out[act_dof(m, i)] += g * g * cs_actuator_dvel(m, d, i);
     }

@@ -417,7 +417,9 @@ typedef struct {
 } cs_model;
 
 /* actuator_trntype (MuJoCo's mjtTrn) */
-enum { CS_TRN_JOINT = 0, CS_TRN_SLIDERCRANK = 2, CS_TRN_TENDON = 3, CS_TRN_SITE = 4 };
+/* (jointinparent on a hinge or slide joint is CS_TRN_JOINT: the same there) */
+enum { CS_TRN_JOINT = 0, CS_TRN_JOINTINPARENT = 1, CS_TRN_SLIDERCRANK = 2, CS_TRN_TENDON = 3,
+       CS_TRN_SITE = 4 };
 
 /* sensors, MuJoCo's numbering (mjtSensor, mjtObj, mjtStage, mjtDataType, mjtConDataType,
  * mjtRayDataType); the kinds conesim does not have (camprojection, tactile, plugin) keep

@@ -149,11 +149,13 @@ int cs_actuator_moment0(const cs_model *m, int i, double *moment)
         for (int q = 0; q < nv; q++) moment[q] = g * J[q];
         break;
     }
-    case CS_TRN_SLIDERCRANK: cs_slider_crank(m, &d, i, moment, d.eq_scratch); break;
-    case CS_TRN_SITE: cs_site_transmission(m, &d, i, moment, d.eq_scratch); break;
     default:
-        memset(moment, 0, (size_t)nv * sizeof *moment);
-        moment[m->jnt_dofadr[m->actuator_trnid[2 * i]]] = g;
+        if (cs_actuator_dense(m, i)) {
+            cs_transmission_dense(m, &d, i, moment, d.eq_scratch);
+        } else {
+            memset(moment, 0, (size_t)nv * sizeof *moment);
+            moment[m->jnt_dofadr[m->actuator_trnid[2 * i]]] = g;
+        }
     }
     cs_free(d.buffer);
     return 0;

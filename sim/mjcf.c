@@ -841,6 +841,7 @@ static void parse_actuators(cs_mjcf *c, xmlNode *n)
         A.tendon = attr(c, ch, "tendon");
         A.cranksite = attr(c, ch, "cranksite");
         A.site = attr(c, ch, "site");
+        A.jip = attr(c, ch, "jointinparent") != NULL;
         A.refsite = attr(c, ch, "refsite");
         if (!A.joint && !A.tendon && !A.cranksite && !A.site)
             FAILN(c, ch, "joint", "missing transmission target (a joint, a tendon, a site or a "

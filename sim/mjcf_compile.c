@@ -256,10 +256,8 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
             if (c->jnt[i].name && strcmp(c->jnt[i].name, A->joint) == 0) j = i;
         if (j < 0) AFAIL(c, A, "joint", "no joint named '%s'", A->joint);
         int t = c->jnt[j].s.type;
-        if (t != CS_JNT_HINGE && t != CS_JNT_SLIDE)
-            AFAIL(c, A, "joint", "actuators on %s joints are not supported (hinge and slide "
-                  "joints only)", t == CS_JNT_FREE ? "free" : "ball");
-        trnrange = c->jnt[j].s.range; /* radians for hinges by now */
+        /* a ball's or free joint's range is no actuator's: inheritrange takes none */
+        if (t == CS_JNT_HINGE || t == CS_JNT_SLIDE) trnrange = c->jnt[j].s.range;
     }
     *jnt = j;
     if (s->dyntype > CS_DYN_FILTEREXACT)
@@ -288,8 +286,8 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
                    "intvelocity actuators");
         const double *jr = trnrange;
         if (!jr)
-            AFAIL(c, A, "inheritrange", "inheritrange can only be used with joint and tendon "
-                  "transmissions");
+            AFAIL(c, A, "inheritrange", "inheritrange can only be used with hinge, slide and "
+                  "tendon transmissions");
         if (jr[0] == jr[1])
             AFAIL(c, A, "inheritrange", "inheritrange used but %s '%s' has no range",
                   A->tendon ? "tendon" : "joint", A->tendon ? A->tendon : A->joint);
@@ -948,7 +946,10 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->actuator_trntype[i] = c->act[i].tendon      ? CS_TRN_TENDON
                                  : c->act[i].cranksite ? CS_TRN_SLIDERCRANK
                                  : c->act[i].site      ? CS_TRN_SITE
-                                                       : CS_TRN_JOINT;
+                                 : c->act[i].jip && (c->jnt[ajnt[i]].s.type == CS_JNT_BALL ||
+                                                     c->jnt[ajnt[i]].s.type == CS_JNT_FREE)
+                                     ? CS_TRN_JOINTINPARENT
+                                     : CS_TRN_JOINT;
         m->actuator_cranklength[i] = c->act[i].cranksite ? A->cranklength : 0;
         m->actuator_dyntype[i] = A->dyntype;
         m->actuator_gaintype[i] = A->gaintype;
@@ -1013,7 +1014,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         double trn = fabs(m->actuator_gear[6 * i]), mass = 0;
         int ty = m->actuator_trntype[i];
         int spatial = ty == CS_TRN_TENDON && c->ten[m->actuator_trnid[2 * i]].spatial;
-        if (ty == CS_TRN_SLIDERCRANK || ty == CS_TRN_SITE || spatial) { /* from the moment */
+        if (cs_actuator_dense(m, i) || spatial) { /* from the moment */
             if (!mo0) mo0 = cs_mjcf_alloc(c, ((size_t)m->nv + 1) * sizeof *mo0);
             if (cs_actuator_moment0(m, i, mo0) != 0) {
                 cs_free_model(m);

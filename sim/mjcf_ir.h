@@ -183,6 +183,8 @@ typedef struct {
     char *name, *joint, *tendon, *cranksite, *site, *refsite;
     const char *tag;      /* motor, position, velocity, intvelocity, general, damper */
     int line;
+    int jip;              /* the joint came as jointinparent (a ball's or free joint's gear in
+                             the parent frame) */
     int slider;           /* resolved: a slider-crank's slider site, a site transmission's
                              reference site (-1: none) */
 } cs_actir;

@@ -59,6 +59,12 @@ double cs_slider_crank(const cs_model *m, const cs_data *d, int i, double *momen
 double cs_site_transmission(const cs_model *m, const cs_data *d, int i, double *moment,
                             double *scratch);
 
+/* actuator.c: 1 when actuator i's moment is a dense row (slider-crank, site, a ball or free
+ * joint), and that row with the length */
+int cs_actuator_dense(const cs_model *m, int i);
+double cs_transmission_dense(const cs_model *m, const cs_data *d, int i, double *moment,
+                             double *scratch);
+
 /* actuator.c: d actuator_force / d actuator_velocity of actuator i (0 when the force is
  * held at its forcerange) */
 double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i);

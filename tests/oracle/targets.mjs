@@ -77,6 +77,10 @@ RULES.tendon_wrap = RULES.joint_friction;
 // oracle-only: slider-crank transmissions, a slider axis that turns, a rod out of reach at
 // times, under implicitfast (no contacts)
 RULES.slider_crank = [{ q: 'pos_abs', max: 1e-9 }];
+// oracle-only: actuators on ball and free joints (joint and jointinparent gears, a position
+// servo with dampratio on a ball) and on sites; implicitfast, no contacts
+RULES.ball_free_actuators = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
+RULES.site_actuators = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
