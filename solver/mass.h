@@ -34,6 +34,9 @@ void cs_forest_solve(const double *q, const int *par, const int *adr, const doub
 int cs_mass_factor(cs_mass *M);
 /* x <- M^-1 x on the dofs [lo, hi), which must be whole trees (islands are). */
 void cs_mass_solve(const cs_mass *M, double *x, int lo, int hi);
+/* cs_mass_solve on n <= CS_MAXROWS vectors at once, interleaved: x[k * n + r] is dof k of
+ * vector r (the same results; the ancestor walks shared). */
+void cs_mass_solve_rows(const cs_mass *M, double *x, int n, int lo, int hi);
 /* y = M x on the dofs [lo, hi) (whole trees); y and x must differ. */
 void cs_mass_mul(const cs_mass *M, double *y, const double *x, int lo, int hi);
 /* M(i, j) for j = i or j an ancestor of i (0 otherwise). */
