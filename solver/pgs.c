@@ -303,7 +303,72 @@ static void group_mass(const cs_problem *p, const group *g, double *Ml)
     }
 }
 
-/* group_eval's part of block b (N > 0 fixes its rows' count at compile time: condim 3);
+/* Hb's rows that are not all zero (ra, na; an inactive pyramid edge or limit adds exact
+ * zeros to J^T Hb J) and whether those rows are diagonal (every zone but the elliptic
+ * cone's middle): then (Hb J)_rq = Hb_rr J_rq, the one term that is not an exact zero */
+static int hess_rows(const double *Hb, int n, int *ra, int *diag)
+{
+    int na = 0;
+    *diag = 1;
+    for (int r = 0; r < n; r++) {
+        int nz = 0;
+        for (int c = 0; c < n; c++)
+            if (Hb[r * n + c] != 0) {
+                nz = 1;
+                if (c != r) *diag = 0;
+            }
+        if (nz) ra[na++] = r;
+    }
+    return na;
+}
+
+/* H += J^T Hb J of a block over its m columns (Jt: J transposed, t n + r; li: their local
+ * dofs). Each entry sums its rows in their order; rows of Hb that are zero are left out
+ * (their terms are exact zeros, which leave a sum from +0 unchanged). */
+static inline __attribute__((always_inline)) void
+block_hess_n(const double *Hb, const double *Jt, const int *li, int m, int n, int nd, double *H,
+             const int *ra, int diag, int na, const int NA)
+{
+    if (NA > 0) na = NA;
+    double Jc[CS_MAXROWS * CS_GMAXD], HJ[CS_MAXROWS * CS_GMAXD]; /* active rows, t na + i */
+    for (int t = 0; t < m; t++)
+        for (int i = 0; i < na; i++) {
+            int r = ra[i];
+            const double *Jq = Jt + t * n;
+            Jc[t * na + i] = Jq[r];
+            if (diag) {
+                HJ[t * na + i] = Hb[r * n + r] * Jq[r];
+            } else {
+                double v = 0;
+                for (int r2 = 0; r2 < n; r2++) v += Hb[r * n + r2] * Jq[r2];
+                HJ[t * na + i] = v;
+            }
+        }
+    for (int t2 = 0; t2 < m; t2++) {
+        const double *J2 = Jc + t2 * na;
+        for (int t = 0; t <= t2; t++) {
+            const double *HJt = HJ + t * na;
+            double v = 0;
+            for (int i = 0; i < na; i++) v += J2[i] * HJt[i];
+            int i2 = li[t2], i1 = li[t];
+            if (i2 >= i1) H[i2 * nd + i1] += v;
+            else H[i1 * nd + i2] += v;
+        }
+    }
+}
+
+static void block_hess(const double *Hb, const double *Jt, const int *li, int m, int n, int nd,
+                       double *H)
+{
+    int ra[CS_MAXROWS], diag, na = hess_rows(Hb, n, ra, &diag);
+    if (na == 4) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 4);
+    else if (na == 3) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 3);
+    else if (na == 2) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 2);
+    else if (na == 1) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 1);
+    else if (na) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 0);
+}
+
+/* group_eval's part of block b (N > 0 fixes its rows' count at compile time);
  * returns the block's cost */
 static inline __attribute__((always_inline)) double
 group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr, double *H,
@@ -313,20 +378,22 @@ group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr,
     int k = g->blk[b], n = N > 0 ? N : e->blk_nrow[k], r0 = e->blk_row[k];
     int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
     const int *ci = e->J_colind + adr;
-    /* the columns that can be nonzero (qs, ascending; the rest add exact zeros) */
-    int lc[CS_GMAXD], qs[CS_GMAXD], m = 0, lo[2], hi[2];
+    const double *J = e->J + adr;
+    /* the columns that can be nonzero, ascending (the rest add exact zeros): their local
+     * dofs li, and J's entries there transposed (Jt[t n + r]: each column's rows together) */
+    int li[CS_GMAXD], m = 0, lo[2], hi[2];
+    double Jt[CS_GMAXD * CS_MAXROWS];
     cs_i_cols(e, k, lo, hi);
     for (int s = 0; s < 2; s++)
-        for (int q = lo[s]; q < hi[s]; q++) {
-            qs[m++] = q;
-            lc[q] = local_dof(g, ci[q]);
+        for (int q = lo[s]; q < hi[s]; q++, m++) {
+            li[m] = local_dof(g, ci[q]);
+            for (int r = 0; r < n; r++) Jt[m * n + r] = J[r * nnz + q];
         }
     double j[CS_MAXROWS], f[CS_MAXROWS], Hb[CS_MAXROWS * CS_MAXROWS], l;
-    for (int r = 0; r < n; r++) {
-        const double *Jr = e->J + adr + r * nnz;
-        double v = -e->aref[r0 + r];
-        for (int t = 0; t < m; t++) v += Jr[qs[t]] * x[lc[qs[t]]];
-        j[r] = v;
+    for (int r = 0; r < n; r++) j[r] = -e->aref[r0 + r];
+    for (int t = 0; t < m; t++) { /* each row summed over the columns in order */
+        double xt = x[li[t]];
+        for (int r = 0; r < n; r++) j[r] += Jt[t * n + r] * xt;
     }
     cs_zone z = cs_efc_soft(e, k, j, f, &l, H ? Hb : NULL);
     if (jo) memcpy(jo + CS_MAXROWS * b, j, sizeof(double) * n);
@@ -346,27 +413,10 @@ group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr,
                                        linear zone has force, not curvature) */
     if (gr) /* each entry takes its rows' terms in the rows' order */
         for (int t = 0; t < m; t++) {
-            double *gq = gr + lc[qs[t]];
-            for (int r = 0; r < n; r++) *gq -= e->J[adr + r * nnz + qs[t]] * f[r];
+            double *gq = gr + li[t];
+            for (int r = 0; r < n; r++) *gq -= Jt[t * n + r] * f[r];
         }
-    if (!H) return l;
-    double HJ[CS_MAXROWS * CS_GMAXD]; /* Hb J */
-    for (int r = 0; r < n; r++)
-        for (int t = 0; t < m; t++) {
-            int q = qs[t];
-            double v = 0;
-            for (int r2 = 0; r2 < n; r2++) v += Hb[r * n + r2] * e->J[adr + r2 * nnz + q];
-            HJ[r * nnz + q] = v;
-        }
-    for (int t2 = 0; t2 < m; t2++)
-        for (int t = 0; t <= t2; t++) {
-            int q2 = qs[t2], q = qs[t];
-            double v = 0;
-            for (int r = 0; r < n; r++) v += e->J[adr + r * nnz + q2] * HJ[r * nnz + q];
-            int i = lc[q2], jj = lc[q];
-            if (i >= jj) H[i * nd + jj] += v;
-            else H[jj * nd + i] += v;
-        }
+    if (H) block_hess(Hb, Jt, li, m, n, nd, H);
     return l;
 }
 
@@ -387,8 +437,11 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
         if (gr) gr[i] = s;
     }
     if (H) memcpy(H, Ml, sizeof(double) * nd * nd);
-    for (int b = 0; b < g->nb; b++) {
-        if (e->blk_nrow[g->blk[b]] == 3) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 3);
+    for (int b = 0; b < g->nb; b++) { /* the common row counts unrolled */
+        int n = e->blk_nrow[g->blk[b]];
+        if (n == 4) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 4); /* pyramidal condim 3 */
+        else if (n == 3) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 3); /* elliptic */
+        else if (n == 1) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 1); /* limits */
         else c += group_block(e, g, b, x, gr, H, sig, jo, fo, 0);
     }
     return c;
