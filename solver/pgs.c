@@ -293,11 +293,13 @@ static void group_mass(const cs_problem *p, const group *g, double *Ml)
 {
     int nd = g->nd;
     memset(Ml, 0, sizeof(double) * nd * nd);
+    const cs_mass *M = p->M;
     for (int s = 0, o = 0; s < 2; s++) {
-        for (int i = 0; i < g->num[s]; i++) {
-            double row[CS_GMAXD];
-            cs_mass_row(p->M, g->adr[s] + i, g->adr[s], row);
-            for (int j = 0; j <= i; j++) Ml[(o + i) * nd + o + j] = Ml[(o + j) * nd + o + i] = row[j];
+        int lo = g->adr[s];
+        for (int i = 0; i < g->num[s]; i++) { /* row i at its ancestors' columns, both halves */
+            int a = M->dof_Madr[lo + i];
+            for (int k = lo + i; k >= lo; k = M->dof_parent[k], a++)
+                Ml[(o + i) * nd + o + k - lo] = Ml[(o + k - lo) * nd + o + i] = M->qM[a];
         }
         o += g->num[s];
     }
