@@ -50,6 +50,8 @@
 typedef struct {
     int nv;
     double *grad;       /* per dof: the primal gradient of the finish test */
+    int *lmap;          /* per dof: its column in the pair group being solved (islands,
+                           solved on their own threads, own disjoint dofs) */
     int cap_efc, cap_block;
     double *fold;       /* per row: a group's old forces */
     cs_bqp *bqp;        /* per elliptic block: G's factors for the exact block solve */
@@ -214,12 +216,13 @@ typedef struct {
     const int *blk;   /* their indices (pw->gord + start; positions hold block indices) */
     int pos;          /* position of the first block (per-position scratch) */
     int adr[2], num[2], nd;
+    const int *lmap;  /* per dof of the model: its local column (set for the group's dofs) */
 } group;
 
 /* local column of dof q in the group */
-static int local_dof(const group *g, int q)
+static inline int local_dof(const group *g, int q)
 {
-    return (q >= g->adr[0] && q < g->adr[0] + g->num[0]) ? q - g->adr[0] : g->num[0] + q - g->adr[1];
+    return g->lmap[q];
 }
 
 /* group sort keys: key = pair * GKEY_POS + position, pair < (ntree + 1)^2 + nblock; with
@@ -269,7 +272,7 @@ static int make_groups(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, int isl
     return ng;
 }
 
-static void group_init(const pgs_ws *pw, const cs_solver_ws *w, const cs_problem *p, int isl, int gi, group *g)
+static void group_init(pgs_ws *pw, const cs_solver_ws *w, const cs_problem *p, int isl, int gi, group *g)
 {
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
@@ -286,6 +289,10 @@ static void group_init(const pgs_ws *pw, const cs_solver_ws *w, const cs_problem
     g->adr[1] = t1 >= 0 ? M->tree_dofadr[t1] : 0;
     g->num[1] = t1 >= 0 ? M->tree_dofnum[t1] : 0;
     g->nd = g->num[0] + g->num[1];
+    g->lmap = pw->lmap;
+    if (g->nb > 1) /* the joint solve's column map (a lookup for its many dof indices) */
+        for (int s = 0, o = 0; s < 2; o += g->num[s], s++)
+            for (int i = 0; i < g->num[s]; i++) pw->lmap[g->adr[s] + i] = o + i;
 }
 
 /* the group's M (dense, nd x nd, block diagonal by tree) */
@@ -739,7 +746,7 @@ static void pgs_destroy(void *ws)
 {
     pgs_ws *pw = ws;
     if (!pw) return;
-    void *arr[] = {pw->grad, pw->fold, pw->bqp, pw->bqp_ok, pw->gord, pw->gadr, pw->gvalid,
+    void *arr[] = {pw->grad, pw->lmap, pw->fold, pw->bqp, pw->bqp_ok, pw->gord, pw->gadr, pw->gvalid,
                    pw->gsig, pw->gsc0, pw->gsc1, pw->gkey, pw->gfac, pw->gj0, pw->gf0, pw->gf1};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(pw);
@@ -751,7 +758,8 @@ static void *pgs_create(const cs_solver_ws *w)
     if (!pw) return NULL;
     pw->nv = w->nv;
     pw->grad = cs_malloc(sizeof(double) * (size_t)(w->nv > 0 ? w->nv : 1));
-    if (!pw->grad) {
+    pw->lmap = cs_malloc(sizeof(int) * (size_t)(w->nv > 0 ? w->nv : 1));
+    if (!pw->grad || !pw->lmap) {
         pgs_destroy(pw);
         return NULL;
     }
