@@ -4,15 +4,16 @@
 #include "mass.h"
 #include "solver_internal.h" /* CS_VECTOR_CLONES, CS_MAXROWS */
 
-CS_VECTOR_CLONES int cs_forest_factor(int n, double *q, const int *par, const int *adr,
+CS_VECTOR_CLONES int cs_forest_factor(int n, double *q, const int *par, const int *adr, int nq,
                                        double *dinv)
 {
     for (int k = n - 1; k >= 0; k--) {
         int kk = adr[k];
         double D = q[kk];
         if (!(D > 0)) return -1;
-        int ki = kk + 1, rest = 0; /* rest: k's ancestors, the entries of its row after kk */
-        for (int i = par[k]; i >= 0; i = par[i]) rest++;
+        /* rest: k's ancestors, the entries of its row after kk (rows one after another: no
+         * walk up the parents to count them) */
+        int ki = kk + 1, rest = (k + 1 < n ? adr[k + 1] : nq) - ki;
         for (int i = par[k]; i >= 0; i = par[i], ki++, rest--) {
             double l = q[ki] / D;
             /* row i from its diagonal up holds i's ancestors, the tail of k's row from ki:
@@ -88,7 +89,7 @@ void cs_mass_solve_rows(const cs_mass *M, double *x, int n, int lo, int hi)
 int cs_mass_factor(cs_mass *M)
 {
     for (int a = 0; a < M->nM; a++) M->qLD[a] = M->qM[a];
-    return cs_forest_factor(M->nv, M->qLD, M->dof_parent, M->dof_Madr, M->qLDiagInv);
+    return cs_forest_factor(M->nv, M->qLD, M->dof_parent, M->dof_Madr, M->nM, M->qLDiagInv);
 }
 
 void cs_mass_solve(const cs_mass *M, double *x, int lo, int hi)

@@ -24,9 +24,10 @@ typedef struct cs_mass {
 
 /* L^T D L in place of a symmetric matrix stored on a forest's rows (as M above: row k at
  * adr[k] holds the diagonal, then k's entries with its ancestors upwards; par[k] < k, -1 at
- * a root): D on the diagonal entries, L below, dinv[k] = 1 / D_k. Eliminating from the last
+ * a root; the rows one after another, row n - 1 ending at nq): D on the diagonal entries,
+ * L below, dinv[k] = 1 / D_k. Eliminating from the last
  * row up touches only ancestors: no fill. Returns 0, or -1 when a pivot is not positive. */
-int cs_forest_factor(int n, double *q, const int *par, const int *adr, double *dinv);
+int cs_forest_factor(int n, double *q, const int *par, const int *adr, int nq, double *dinv);
 /* x <- A^-1 x on the rows [lo, hi) (whole trees) with cs_forest_factor's factor. */
 void cs_forest_solve(const double *q, const int *par, const int *adr, const double *dinv,
                      double *x, int lo, int hi);

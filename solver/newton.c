@@ -993,7 +993,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
             /* 1 / D after the forest's rows: they fill adr[nv] <= nv (nv + 1) / 2 of H's
              * cap^2 + 1 entries, which leaves nv */
             double *dinv = H + adr[nv];
-            if (cs_forest_factor(nv, H, par, adr, dinv)) { /* cannot occur with M PD */
+            if (cs_forest_factor(nv, H, par, adr, adr[nv], dinv)) { /* cannot occur with M PD */
                 status = CS_ITER_STALLED;
                 break;
             }
