@@ -436,13 +436,14 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
                          const double *x, double *gr, double *H, int *sig, double *jo, double *fo)
 {
     int nd = g->nd;
-    double c = 0;
+    double c = 0, d[CS_GMAXD];
+    for (int i = 0; i < nd; i++) d[i] = x[i] - at[i];
     for (int i = 0; i < nd; i++) {
         double s = 0;
         /* M is block diagonal by tree: row i's tree's columns (the others add zeros) */
         int q0 = i < g->num[0] ? 0 : g->num[0], q1 = i < g->num[0] ? g->num[0] : nd;
-        for (int q = q0; q < q1; q++) s += Ml[i * nd + q] * (x[q] - at[q]);
-        c += 0.5 * (x[i] - at[i]) * s;
+        for (int q = q0; q < q1; q++) s += Ml[i * nd + q] * d[q];
+        c += 0.5 * d[i] * s;
         if (gr) gr[i] = s;
     }
     if (H) memcpy(H, Ml, sizeof(double) * nd * nd);
@@ -492,11 +493,12 @@ static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const 
     double *Hf = pw->gfac + (size_t)CS_GFAC * (size_t)pos;
     int keep = nd * nd <= g->nb * CS_GFAC;
     for (int it = 0;; it++) {
-        double gmax = 0, gsc = 0;
+        double gmax = 0, gsc = 0, ad[CS_GMAXD];
+        for (int i = 0; i < nd; i++) ad[i] = fabs(x[i] - at[i]);
         for (int i = 0; i < nd; i++) {
             double mi = 0;
             int q0 = i < g->num[0] ? 0 : g->num[0], q1 = i < g->num[0] ? g->num[0] : nd;
-            for (int q = q0; q < q1; q++) mi += fabs(Ml[i * nd + q]) * fabs(x[q] - at[q]);
+            for (int q = q0; q < q1; q++) mi += fabs(Ml[i * nd + q]) * ad[q];
             gsc = fmax(gsc, mi);
             gmax = fmax(gmax, fabs(gr[i]));
         }
