@@ -388,15 +388,17 @@ group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr,
     int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
     const int *ci = e->J_colind + adr;
     const double *J = e->J + adr;
-    /* the columns that can be nonzero, ascending (the rest add exact zeros): their local
-     * dofs li, and J's entries there transposed (Jt[t n + r]: each column's rows together) */
+    /* the columns that are not zero, ascending (the rest add exact zeros: the dofs off the
+     * chains to the contact's bodies, within the prefix cs_i_cols gives): their local dofs
+     * li, and J's entries there transposed (Jt[t n + r]: each column's rows together) */
     int li[CS_GMAXD], m = 0, lo[2], hi[2];
     double Jt[CS_GMAXD * CS_MAXROWS];
     cs_i_cols(e, k, lo, hi);
     for (int s = 0; s < 2; s++)
-        for (int q = lo[s]; q < hi[s]; q++, m++) {
-            li[m] = local_dof(g, ci[q]);
-            for (int r = 0; r < n; r++) Jt[m * n + r] = J[r * nnz + q];
+        for (int q = lo[s]; q < hi[s]; q++) {
+            int nz = 0;
+            for (int r = 0; r < n; r++) nz |= (Jt[m * n + r] = J[r * nnz + q]) != 0;
+            if (nz) li[m++] = local_dof(g, ci[q]);
         }
     double j[CS_MAXROWS], f[CS_MAXROWS], Hb[CS_MAXROWS * CS_MAXROWS], l;
     for (int r = 0; r < n; r++) j[r] = -e->aref[r0 + r];
