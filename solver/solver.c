@@ -337,12 +337,15 @@ static void prepare_block(cs_solver_ws *w, const cs_problem *p, int k, int needs
     }
     if (!(needs & CS_NEED_G)) return;
     double *G = w->G + w->Gadr[k];
+    int lo[2], hi[2]; /* J's columns that can be nonzero (the rest add exact zeros) */
+    cs_i_cols(e, k, lo, hi);
     for (int r = 0; r < n; r++) {
         const double *Jr = e->J + adr + r * nnz;
         for (int c = 0; c <= r; c++) {
             const double *Wc = w->W + adr + c * nnz;
             double v = 0;
-            for (int q = 0; q < nnz; q++) v += Jr[q] * Wc[q];
+            for (int s = 0; s < 2; s++)
+                for (int q = lo[s]; q < hi[s]; q++) v += Jr[q] * Wc[q];
             G[r * n + c] = G[c * n + r] = v;
         }
         G[r * n + r] += e->R[r0 + r];
