@@ -52,7 +52,9 @@ typedef struct {
     double *grad;       /* per dof: the primal gradient of the finish test */
     int *lmap;          /* per dof: its column in the pair group being solved (islands,
                            solved on their own threads, own disjoint dofs) */
-    int cap_efc, cap_block;
+    int cap_efc, cap_block, cap_thread;
+    double *mlc;        /* per thread: the M of its last pair group (CS_GMAXD^2) */
+    int *mlkey;         /* per thread: that group's index in the island's solve, or -1 */
     double *fold;       /* per row: a group's old forces */
     cs_bqp *bqp;        /* per elliptic block: G's factors for the exact block solve */
     int *bqp_ok;        /* 1 where bqp was prepared */
@@ -461,14 +463,20 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
 
 /* Exact joint update of a group's blocks; adds the dual cost decrease to *impr. Returns 0,
  * or -1 (nothing changed) if the small Newton solve failed. */
-static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const group *g, double *a,
-                        double *impr)
+static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const group *g, int gi,
+                        int thread, double *a, double *impr)
 {
     cs_efc *e = p->efc;
     int nd = g->nd, pos = g->pos;
-    double Ml[CS_GMAXD * CS_GMAXD], at[CS_GMAXD], x[CS_GMAXD], gr[CS_GMAXD],
-        H[CS_GMAXD * CS_GMAXD], dx[CS_GMAXD], xt[CS_GMAXD], gt[CS_GMAXD];
-    group_mass(p, g, Ml);
+    double at[CS_GMAXD], x[CS_GMAXD], gr[CS_GMAXD], H[CS_GMAXD * CS_GMAXD], dx[CS_GMAXD],
+        xt[CS_GMAXD], gt[CS_GMAXD];
+    /* M is constant through the solve: the thread's last group keeps its M for the next
+     * sweep (an island of one joint group, a humanoid on the floor, builds it once) */
+    double *Ml = pw->mlc + (size_t)thread * CS_GMAXD * CS_GMAXD;
+    if (pw->mlkey[thread] != gi) {
+        group_mass(p, g, Ml);
+        pw->mlkey[thread] = gi;
+    }
     for (int s = 0, o = 0; s < 2; s++) {
         for (int i = 0; i < g->num[s]; i++) x[o + i] = a[g->adr[s] + i];
         o += g->num[s];
@@ -700,7 +708,6 @@ static void prepare_blocks(pgs_ws *pw, const cs_solver_ws *w, int isl)
 static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl, int max_iter,
                                   int handoff, int *iters)
 {
-    (void)thread;
     (void)handoff;
     pgs_ws *pw = ws;
     const cs_problem *p = w->p;
@@ -711,6 +718,7 @@ static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl
     double scale = cs_i_scale(w, p, isl), *a = w->a;
     int grouped = o->blocking == CS_PGS_BLOCK_PAIR && o->exact_block && w->isl_block_num[isl] > 1;
     int ngroup = make_groups(pw, w, p, isl, grouped);
+    pw->mlkey[thread] = -1; /* the groups are this call's */
     int iter = 0;
     cs_iter_status status = CS_ITER_LIMIT;
     while (iter < max_iter) {
@@ -718,7 +726,7 @@ static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl
         for (int gi = 0; gi < ngroup; gi++) {
             group g;
             group_init(pw, w, p, isl, gi, &g);
-            if (g.nb > 1 && group_update(pw, w, p, &g, a, &impr) == 0) continue;
+            if (g.nb > 1 && group_update(pw, w, p, &g, gi, thread, a, &impr) == 0) continue;
             for (int b = 0; b < g.nb; b++) /* single block, or the group solve failed */
                 impr -= block_update(pw, w, e, g.blk[b], o->exact_block, a);
         }
@@ -750,7 +758,7 @@ static void pgs_destroy(void *ws)
 {
     pgs_ws *pw = ws;
     if (!pw) return;
-    void *arr[] = {pw->grad, pw->lmap, pw->fold, pw->bqp, pw->bqp_ok, pw->gord, pw->gadr, pw->gvalid,
+    void *arr[] = {pw->grad, pw->lmap, pw->mlc, pw->mlkey, pw->fold, pw->bqp, pw->bqp_ok, pw->gord, pw->gadr, pw->gvalid,
                    pw->gsig, pw->gsc0, pw->gsc1, pw->gkey, pw->gfac, pw->gj0, pw->gf0, pw->gf1};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(pw);
@@ -778,6 +786,13 @@ static int pgs_reserve(void *ws, const cs_solver_ws *w)
         int c = cs_i_more(e->nefc);
         if (cs_i_resize((void **)&pw->fold, sizeof(double), c)) return -1;
         pw->cap_efc = c;
+    }
+    if (w->nthread > pw->cap_thread) {
+        int c = w->nthread;
+        if (cs_i_resize((void **)&pw->mlc, sizeof(double) * CS_GMAXD * CS_GMAXD, c) ||
+            cs_i_resize((void **)&pw->mlkey, sizeof(int), c))
+            return -1;
+        pw->cap_thread = c;
     }
     if (e->nblock > pw->cap_block) {
         int c = cs_i_more(e->nblock);
