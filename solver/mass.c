@@ -2,17 +2,18 @@
  * triangular and nonzero only where the tree puts it, elimination from the leaves up
  * creates no fill: eliminating dof k only touches k's ancestors, which are all in k's row. */
 #include "mass.h"
-#include "solver_internal.h" /* CS_VECTOR_CLONES */
+#include "solver_internal.h" /* CS_VECTOR_CLONES, CS_MAXROWS */
 
-CS_VECTOR_CLONES int cs_forest_factor(int n, double *q, const int *par, const int *adr,
+CS_VECTOR_CLONES int cs_forest_factor(int n, double *q, const int *par, const int *adr, int nq,
                                        double *dinv)
 {
     for (int k = n - 1; k >= 0; k--) {
         int kk = adr[k];
         double D = q[kk];
         if (!(D > 0)) return -1;
-        int ki = kk + 1, rest = 0; /* rest: k's ancestors, the entries of its row after kk */
-        for (int i = par[k]; i >= 0; i = par[i]) rest++;
+        /* rest: k's ancestors, the entries of its row after kk (rows one after another: no
+         * walk up the parents to count them) */
+        int ki = kk + 1, rest = (k + 1 < n ? adr[k + 1] : nq) - ki;
         for (int i = par[k]; i >= 0; i = par[i], ki++, rest--) {
             double l = q[ki] / D;
             /* row i from its diagonal up holds i's ancestors, the tail of k's row from ki:
@@ -45,10 +46,50 @@ void cs_forest_solve(const double *q, const int *par, const int *adr, const doub
     }
 }
 
+/* cs_forest_solve on n right-hand sides interleaved (x[k * n + r]); N > 0 fixes n at
+ * compile time. Each side sees cs_forest_solve's operations in its order (the same bits);
+ * the diagonal and L^-1 passes walk each dof's ancestors once for all sides. */
+static inline __attribute__((always_inline)) void
+forest_solve_rows(const double *q, const int *par, const int *adr, const double *dinv, double *x,
+                  int n, int lo, int hi, const int N)
+{
+    if (N > 0) n = N;
+    for (int k = hi - 1; k >= lo; k--) { /* L^-T; each side skips its zeros, as one does */
+        double xk[CS_MAXROWS];
+        int any = 0;
+        for (int r = 0; r < n; r++) any |= (xk[r] = x[k * n + r]) != 0;
+        if (!any) continue;
+        int a = adr[k] + 1;
+        for (int i = par[k]; i >= 0; i = par[i], a++)
+            for (int r = 0; r < n; r++)
+                if (xk[r] != 0) x[i * n + r] -= q[a] * xk[r];
+    }
+    for (int k = lo; k < hi; k++)
+        for (int r = 0; r < n; r++) x[k * n + r] *= dinv[k];
+    for (int k = lo; k < hi; k++) { /* L^-1 */
+        int a = adr[k] + 1;
+        double s[CS_MAXROWS];
+        for (int r = 0; r < n; r++) s[r] = x[k * n + r];
+        for (int i = par[k]; i >= 0; i = par[i], a++)
+            for (int r = 0; r < n; r++) s[r] -= q[a] * x[i * n + r];
+        for (int r = 0; r < n; r++) x[k * n + r] = s[r];
+    }
+}
+
+void cs_mass_solve_rows(const cs_mass *M, double *x, int n, int lo, int hi)
+{
+    const double *q = M->qLD, *dinv = M->qLDiagInv;
+    const int *par = M->dof_parent, *adr = M->dof_Madr;
+    if (n == 4) forest_solve_rows(q, par, adr, dinv, x, n, lo, hi, 4); /* pyramidal condim 3 */
+    else if (n == 3) forest_solve_rows(q, par, adr, dinv, x, n, lo, hi, 3); /* elliptic */
+    else if (n == 1) forest_solve_rows(q, par, adr, dinv, x, n, lo, hi, 1);
+    else forest_solve_rows(q, par, adr, dinv, x, n, lo, hi, 0);
+}
+
 int cs_mass_factor(cs_mass *M)
 {
     for (int a = 0; a < M->nM; a++) M->qLD[a] = M->qM[a];
-    return cs_forest_factor(M->nv, M->qLD, M->dof_parent, M->dof_Madr, M->qLDiagInv);
+    return cs_forest_factor(M->nv, M->qLD, M->dof_parent, M->dof_Madr, M->nM, M->qLDiagInv);
 }
 
 void cs_mass_solve(const cs_mass *M, double *x, int lo, int hi)

@@ -24,9 +24,10 @@ typedef struct cs_mass {
 
 /* L^T D L in place of a symmetric matrix stored on a forest's rows (as M above: row k at
  * adr[k] holds the diagonal, then k's entries with its ancestors upwards; par[k] < k, -1 at
- * a root): D on the diagonal entries, L below, dinv[k] = 1 / D_k. Eliminating from the last
+ * a root; the rows one after another, row n - 1 ending at nq): D on the diagonal entries,
+ * L below, dinv[k] = 1 / D_k. Eliminating from the last
  * row up touches only ancestors: no fill. Returns 0, or -1 when a pivot is not positive. */
-int cs_forest_factor(int n, double *q, const int *par, const int *adr, double *dinv);
+int cs_forest_factor(int n, double *q, const int *par, const int *adr, int nq, double *dinv);
 /* x <- A^-1 x on the rows [lo, hi) (whole trees) with cs_forest_factor's factor. */
 void cs_forest_solve(const double *q, const int *par, const int *adr, const double *dinv,
                      double *x, int lo, int hi);
@@ -34,6 +35,9 @@ void cs_forest_solve(const double *q, const int *par, const int *adr, const doub
 int cs_mass_factor(cs_mass *M);
 /* x <- M^-1 x on the dofs [lo, hi), which must be whole trees (islands are). */
 void cs_mass_solve(const cs_mass *M, double *x, int lo, int hi);
+/* cs_mass_solve on n <= CS_MAXROWS vectors at once, interleaved: x[k * n + r] is dof k of
+ * vector r (the same results; the ancestor walks shared). */
+void cs_mass_solve_rows(const cs_mass *M, double *x, int n, int lo, int hi);
 /* y = M x on the dofs [lo, hi) (whole trees); y and x must differ. */
 void cs_mass_mul(const cs_mass *M, double *y, const double *x, int lo, int hi);
 /* M(i, j) for j = i or j an ancestor of i (0 otherwise). */

@@ -810,7 +810,20 @@ CS_VECTOR_CLONES static void tree_curvature(const newton_ws *nw, nthread *t, con
             H1[a] = Hl[3] * j0 + Hl[4] * j1 + Hl[5] * j2;
             H2[a] = Hl[6] * j0 + Hl[7] * j1 + Hl[8] * j2;
         }
-        for (int a = 0; a < c; a++) {
+        int a0 = 0;
+        if (chain) /* two rows a pass, as below */
+            for (; a0 + 1 < c; a0 += 2) {
+                double *restrict ra = T + adr[loc[a0]] - a0, *restrict rb = T + adr[loc[a0 + 1]] - a0 - 1;
+                double a_0 = J0[pos[a0]], a_1 = J1[pos[a0]], a_2 = J2[pos[a0]];
+                double b_0 = J0[pos[a0 + 1]], b_1 = J1[pos[a0 + 1]], b_2 = J2[pos[a0 + 1]];
+                ra[a0] += a_0 * H0[a0] + a_1 * H1[a0] + a_2 * H2[a0];
+                for (int b = a0 + 1; b < c; b++) {
+                    double h0 = H0[b], h1 = H1[b], h2 = H2[b];
+                    ra[b] += a_0 * h0 + a_1 * h1 + a_2 * h2;
+                    rb[b] += b_0 * h0 + b_1 * h1 + b_2 * h2;
+                }
+            }
+        for (int a = a0; a < c; a++) {
             double j0 = J0[pos[a]], j1 = J1[pos[a]], j2 = J2[pos[a]];
             if (chain) {
                 double *restrict row = T + adr[loc[a]] - a;
@@ -834,7 +847,22 @@ CS_VECTOR_CLONES static void tree_curvature(const newton_ws *nw, nthread *t, con
                 HJ[r * c + a] = v;
             }
     }
-    for (int a = 0; a < c; a++) {
+    int a0 = 0;
+    if (chain) /* two rows of T a pass: they share the loads of Hl J (the same sums) */
+        for (; a0 + 1 < c; a0 += 2) {
+            double *restrict ra = T + adr[loc[a0]] - a0, *restrict rb = T + adr[loc[a0 + 1]] - a0 - 1;
+            for (int r = 0; r < n; r++) {
+                double ja = J[r * nnz + pos[a0]], jb = J[r * nnz + pos[a0 + 1]];
+                const double *Hr = HJ + r * c;
+                ra[a0] += ja * Hr[a0];
+                for (int b = a0 + 1; b < c; b++) {
+                    double h = Hr[b];
+                    ra[b] += ja * h;
+                    rb[b] += jb * h;
+                }
+            }
+        }
+    for (int a = a0; a < c; a++) {
         if (chain) { /* row by row, over consecutive entries */
             double *restrict row = T + adr[loc[a]] - a;
             for (int r = 0; r < n; r++) {
@@ -965,7 +993,7 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
             /* 1 / D after the forest's rows: they fill adr[nv] <= nv (nv + 1) / 2 of H's
              * cap^2 + 1 entries, which leaves nv */
             double *dinv = H + adr[nv];
-            if (cs_forest_factor(nv, H, par, adr, dinv)) { /* cannot occur with M PD */
+            if (cs_forest_factor(nv, H, par, adr, adr[nv], dinv)) { /* cannot occur with M PD */
                 status = CS_ITER_STALLED;
                 break;
             }

@@ -50,7 +50,11 @@
 typedef struct {
     int nv;
     double *grad;       /* per dof: the primal gradient of the finish test */
-    int cap_efc, cap_block;
+    int *lmap;          /* per dof: its column in the pair group being solved (islands,
+                           solved on their own threads, own disjoint dofs) */
+    int cap_efc, cap_block, cap_thread;
+    double *mlc;        /* per thread: the M of its last pair group (CS_GMAXD^2) */
+    int *mlkey;         /* per thread: that group's index in the island's solve, or -1 */
     double *fold;       /* per row: a group's old forces */
     cs_bqp *bqp;        /* per elliptic block: G's factors for the exact block solve */
     int *bqp_ok;        /* 1 where bqp was prepared */
@@ -214,12 +218,13 @@ typedef struct {
     const int *blk;   /* their indices (pw->gord + start; positions hold block indices) */
     int pos;          /* position of the first block (per-position scratch) */
     int adr[2], num[2], nd;
+    const int *lmap;  /* per dof of the model: its local column (set for the group's dofs) */
 } group;
 
 /* local column of dof q in the group */
-static int local_dof(const group *g, int q)
+static inline int local_dof(const group *g, int q)
 {
-    return (q >= g->adr[0] && q < g->adr[0] + g->num[0]) ? q - g->adr[0] : g->num[0] + q - g->adr[1];
+    return g->lmap[q];
 }
 
 /* group sort keys: key = pair * GKEY_POS + position, pair < (ntree + 1)^2 + nblock; with
@@ -269,7 +274,7 @@ static int make_groups(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, int isl
     return ng;
 }
 
-static void group_init(const pgs_ws *pw, const cs_solver_ws *w, const cs_problem *p, int isl, int gi, group *g)
+static void group_init(pgs_ws *pw, const cs_solver_ws *w, const cs_problem *p, int isl, int gi, group *g)
 {
     const cs_efc *e = p->efc;
     const cs_mass *M = p->M;
@@ -286,6 +291,10 @@ static void group_init(const pgs_ws *pw, const cs_solver_ws *w, const cs_problem
     g->adr[1] = t1 >= 0 ? M->tree_dofadr[t1] : 0;
     g->num[1] = t1 >= 0 ? M->tree_dofnum[t1] : 0;
     g->nd = g->num[0] + g->num[1];
+    g->lmap = pw->lmap;
+    if (g->nb > 1) /* the joint solve's column map (a lookup for its many dof indices) */
+        for (int s = 0, o = 0; s < 2; o += g->num[s], s++)
+            for (int i = 0; i < g->num[s]; i++) pw->lmap[g->adr[s] + i] = o + i;
 }
 
 /* the group's M (dense, nd x nd, block diagonal by tree) */
@@ -293,17 +302,84 @@ static void group_mass(const cs_problem *p, const group *g, double *Ml)
 {
     int nd = g->nd;
     memset(Ml, 0, sizeof(double) * nd * nd);
+    const cs_mass *M = p->M;
     for (int s = 0, o = 0; s < 2; s++) {
-        for (int i = 0; i < g->num[s]; i++) {
-            double row[CS_GMAXD];
-            cs_mass_row(p->M, g->adr[s] + i, g->adr[s], row);
-            for (int j = 0; j <= i; j++) Ml[(o + i) * nd + o + j] = Ml[(o + j) * nd + o + i] = row[j];
+        int lo = g->adr[s];
+        for (int i = 0; i < g->num[s]; i++) { /* row i at its ancestors' columns, both halves */
+            int a = M->dof_Madr[lo + i];
+            for (int k = lo + i; k >= lo; k = M->dof_parent[k], a++)
+                Ml[(o + i) * nd + o + k - lo] = Ml[(o + k - lo) * nd + o + i] = M->qM[a];
         }
         o += g->num[s];
     }
 }
 
-/* group_eval's part of block b (N > 0 fixes its rows' count at compile time: condim 3);
+/* Hb's rows that are not all zero (ra, na; an inactive pyramid edge or limit adds exact
+ * zeros to J^T Hb J) and whether those rows are diagonal (every zone but the elliptic
+ * cone's middle): then (Hb J)_rq = Hb_rr J_rq, the one term that is not an exact zero */
+static int hess_rows(const double *Hb, int n, int *ra, int *diag)
+{
+    int na = 0;
+    *diag = 1;
+    for (int r = 0; r < n; r++) {
+        int nz = 0;
+        for (int c = 0; c < n; c++)
+            if (Hb[r * n + c] != 0) {
+                nz = 1;
+                if (c != r) *diag = 0;
+            }
+        if (nz) ra[na++] = r;
+    }
+    return na;
+}
+
+/* H += J^T Hb J of a block over its m columns (Jt: J transposed, t n + r; li: their local
+ * dofs). Each entry sums its rows in their order; rows of Hb that are zero are left out
+ * (their terms are exact zeros, which leave a sum from +0 unchanged). */
+static inline __attribute__((always_inline)) void
+block_hess_n(const double *Hb, const double *Jt, const int *li, int m, int n, int nd, double *H,
+             const int *ra, int diag, int na, const int NA)
+{
+    if (NA > 0) na = NA;
+    double Jc[CS_MAXROWS * CS_GMAXD], HJ[CS_MAXROWS * CS_GMAXD]; /* active rows, t na + i */
+    for (int t = 0; t < m; t++)
+        for (int i = 0; i < na; i++) {
+            int r = ra[i];
+            const double *Jq = Jt + t * n;
+            Jc[t * na + i] = Jq[r];
+            if (diag) {
+                HJ[t * na + i] = Hb[r * n + r] * Jq[r];
+            } else {
+                double v = 0;
+                for (int r2 = 0; r2 < n; r2++) v += Hb[r * n + r2] * Jq[r2];
+                HJ[t * na + i] = v;
+            }
+        }
+    for (int t2 = 0; t2 < m; t2++) {
+        const double *J2 = Jc + t2 * na;
+        for (int t = 0; t <= t2; t++) {
+            const double *HJt = HJ + t * na;
+            double v = 0;
+            for (int i = 0; i < na; i++) v += J2[i] * HJt[i];
+            int i2 = li[t2], i1 = li[t];
+            if (i2 >= i1) H[i2 * nd + i1] += v;
+            else H[i1 * nd + i2] += v;
+        }
+    }
+}
+
+static void block_hess(const double *Hb, const double *Jt, const int *li, int m, int n, int nd,
+                       double *H)
+{
+    int ra[CS_MAXROWS], diag, na = hess_rows(Hb, n, ra, &diag);
+    if (na == 4) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 4);
+    else if (na == 3) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 3);
+    else if (na == 2) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 2);
+    else if (na == 1) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 1);
+    else if (na) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 0);
+}
+
+/* group_eval's part of block b (N > 0 fixes its rows' count at compile time);
  * returns the block's cost */
 static inline __attribute__((always_inline)) double
 group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr, double *H,
@@ -313,20 +389,24 @@ group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr,
     int k = g->blk[b], n = N > 0 ? N : e->blk_nrow[k], r0 = e->blk_row[k];
     int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
     const int *ci = e->J_colind + adr;
-    /* the columns that can be nonzero (qs, ascending; the rest add exact zeros) */
-    int lc[CS_GMAXD], qs[CS_GMAXD], m = 0, lo[2], hi[2];
+    const double *J = e->J + adr;
+    /* the columns that are not zero, ascending (the rest add exact zeros: the dofs off the
+     * chains to the contact's bodies, within the prefix cs_i_cols gives): their local dofs
+     * li, and J's entries there transposed (Jt[t n + r]: each column's rows together) */
+    int li[CS_GMAXD], m = 0, lo[2], hi[2];
+    double Jt[CS_GMAXD * CS_MAXROWS];
     cs_i_cols(e, k, lo, hi);
     for (int s = 0; s < 2; s++)
         for (int q = lo[s]; q < hi[s]; q++) {
-            qs[m++] = q;
-            lc[q] = local_dof(g, ci[q]);
+            int nz = 0;
+            for (int r = 0; r < n; r++) nz |= (Jt[m * n + r] = J[r * nnz + q]) != 0;
+            if (nz) li[m++] = local_dof(g, ci[q]);
         }
     double j[CS_MAXROWS], f[CS_MAXROWS], Hb[CS_MAXROWS * CS_MAXROWS], l;
-    for (int r = 0; r < n; r++) {
-        const double *Jr = e->J + adr + r * nnz;
-        double v = -e->aref[r0 + r];
-        for (int t = 0; t < m; t++) v += Jr[qs[t]] * x[lc[qs[t]]];
-        j[r] = v;
+    for (int r = 0; r < n; r++) j[r] = -e->aref[r0 + r];
+    for (int t = 0; t < m; t++) { /* each row summed over the columns in order */
+        double xt = x[li[t]];
+        for (int r = 0; r < n; r++) j[r] += Jt[t * n + r] * xt;
     }
     cs_zone z = cs_efc_soft(e, k, j, f, &l, H ? Hb : NULL);
     if (jo) memcpy(jo + CS_MAXROWS * b, j, sizeof(double) * n);
@@ -346,27 +426,10 @@ group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr,
                                        linear zone has force, not curvature) */
     if (gr) /* each entry takes its rows' terms in the rows' order */
         for (int t = 0; t < m; t++) {
-            double *gq = gr + lc[qs[t]];
-            for (int r = 0; r < n; r++) *gq -= e->J[adr + r * nnz + qs[t]] * f[r];
+            double *gq = gr + li[t];
+            for (int r = 0; r < n; r++) *gq -= Jt[t * n + r] * f[r];
         }
-    if (!H) return l;
-    double HJ[CS_MAXROWS * CS_GMAXD]; /* Hb J */
-    for (int r = 0; r < n; r++)
-        for (int t = 0; t < m; t++) {
-            int q = qs[t];
-            double v = 0;
-            for (int r2 = 0; r2 < n; r2++) v += Hb[r * n + r2] * e->J[adr + r2 * nnz + q];
-            HJ[r * nnz + q] = v;
-        }
-    for (int t2 = 0; t2 < m; t2++)
-        for (int t = 0; t <= t2; t++) {
-            int q2 = qs[t2], q = qs[t];
-            double v = 0;
-            for (int r = 0; r < n; r++) v += e->J[adr + r * nnz + q2] * HJ[r * nnz + q];
-            int i = lc[q2], jj = lc[q];
-            if (i >= jj) H[i * nd + jj] += v;
-            else H[jj * nd + i] += v;
-        }
+    if (H) block_hess(Hb, Jt, li, m, n, nd, H);
     return l;
 }
 
@@ -377,18 +440,22 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
                          const double *x, double *gr, double *H, int *sig, double *jo, double *fo)
 {
     int nd = g->nd;
-    double c = 0;
+    double c = 0, d[CS_GMAXD];
+    for (int i = 0; i < nd; i++) d[i] = x[i] - at[i];
     for (int i = 0; i < nd; i++) {
         double s = 0;
         /* M is block diagonal by tree: row i's tree's columns (the others add zeros) */
         int q0 = i < g->num[0] ? 0 : g->num[0], q1 = i < g->num[0] ? g->num[0] : nd;
-        for (int q = q0; q < q1; q++) s += Ml[i * nd + q] * (x[q] - at[q]);
-        c += 0.5 * (x[i] - at[i]) * s;
+        for (int q = q0; q < q1; q++) s += Ml[i * nd + q] * d[q];
+        c += 0.5 * d[i] * s;
         if (gr) gr[i] = s;
     }
     if (H) memcpy(H, Ml, sizeof(double) * nd * nd);
-    for (int b = 0; b < g->nb; b++) {
-        if (e->blk_nrow[g->blk[b]] == 3) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 3);
+    for (int b = 0; b < g->nb; b++) { /* the common row counts unrolled */
+        int n = e->blk_nrow[g->blk[b]];
+        if (n == 4) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 4); /* pyramidal condim 3 */
+        else if (n == 3) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 3); /* elliptic */
+        else if (n == 1) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 1); /* limits */
         else c += group_block(e, g, b, x, gr, H, sig, jo, fo, 0);
     }
     return c;
@@ -396,14 +463,20 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
 
 /* Exact joint update of a group's blocks; adds the dual cost decrease to *impr. Returns 0,
  * or -1 (nothing changed) if the small Newton solve failed. */
-static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const group *g, double *a,
-                        double *impr)
+static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const group *g, int gi,
+                        int thread, double *a, double *impr)
 {
     cs_efc *e = p->efc;
     int nd = g->nd, pos = g->pos;
-    double Ml[CS_GMAXD * CS_GMAXD], at[CS_GMAXD], x[CS_GMAXD], gr[CS_GMAXD],
-        H[CS_GMAXD * CS_GMAXD], dx[CS_GMAXD], xt[CS_GMAXD], gt[CS_GMAXD];
-    group_mass(p, g, Ml);
+    double at[CS_GMAXD], x[CS_GMAXD], gr[CS_GMAXD], H[CS_GMAXD * CS_GMAXD], dx[CS_GMAXD],
+        xt[CS_GMAXD], gt[CS_GMAXD];
+    /* M is constant through the solve: the thread's last group keeps its M for the next
+     * sweep (an island of one joint group, a humanoid on the floor, builds it once) */
+    double *Ml = pw->mlc + (size_t)thread * CS_GMAXD * CS_GMAXD;
+    if (pw->mlkey[thread] != gi) {
+        group_mass(p, g, Ml);
+        pw->mlkey[thread] = gi;
+    }
     for (int s = 0, o = 0; s < 2; s++) {
         for (int i = 0; i < g->num[s]; i++) x[o + i] = a[g->adr[s] + i];
         o += g->num[s];
@@ -430,11 +503,12 @@ static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const 
     double *Hf = pw->gfac + (size_t)CS_GFAC * (size_t)pos;
     int keep = nd * nd <= g->nb * CS_GFAC;
     for (int it = 0;; it++) {
-        double gmax = 0, gsc = 0;
+        double gmax = 0, gsc = 0, ad[CS_GMAXD];
+        for (int i = 0; i < nd; i++) ad[i] = fabs(x[i] - at[i]);
         for (int i = 0; i < nd; i++) {
             double mi = 0;
             int q0 = i < g->num[0] ? 0 : g->num[0], q1 = i < g->num[0] ? g->num[0] : nd;
-            for (int q = q0; q < q1; q++) mi += fabs(Ml[i * nd + q]) * fabs(x[q] - at[q]);
+            for (int q = q0; q < q1; q++) mi += fabs(Ml[i * nd + q]) * ad[q];
             gsc = fmax(gsc, mi);
             gmax = fmax(gmax, fabs(gr[i]));
         }
@@ -634,7 +708,6 @@ static void prepare_blocks(pgs_ws *pw, const cs_solver_ws *w, int isl)
 static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl, int max_iter,
                                   int handoff, int *iters)
 {
-    (void)thread;
     (void)handoff;
     pgs_ws *pw = ws;
     const cs_problem *p = w->p;
@@ -645,6 +718,7 @@ static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl
     double scale = cs_i_scale(w, p, isl), *a = w->a;
     int grouped = o->blocking == CS_PGS_BLOCK_PAIR && o->exact_block && w->isl_block_num[isl] > 1;
     int ngroup = make_groups(pw, w, p, isl, grouped);
+    pw->mlkey[thread] = -1; /* the groups are this call's */
     int iter = 0;
     cs_iter_status status = CS_ITER_LIMIT;
     while (iter < max_iter) {
@@ -652,7 +726,7 @@ static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl
         for (int gi = 0; gi < ngroup; gi++) {
             group g;
             group_init(pw, w, p, isl, gi, &g);
-            if (g.nb > 1 && group_update(pw, w, p, &g, a, &impr) == 0) continue;
+            if (g.nb > 1 && group_update(pw, w, p, &g, gi, thread, a, &impr) == 0) continue;
             for (int b = 0; b < g.nb; b++) /* single block, or the group solve failed */
                 impr -= block_update(pw, w, e, g.blk[b], o->exact_block, a);
         }
@@ -684,7 +758,7 @@ static void pgs_destroy(void *ws)
 {
     pgs_ws *pw = ws;
     if (!pw) return;
-    void *arr[] = {pw->grad, pw->fold, pw->bqp, pw->bqp_ok, pw->gord, pw->gadr, pw->gvalid,
+    void *arr[] = {pw->grad, pw->lmap, pw->mlc, pw->mlkey, pw->fold, pw->bqp, pw->bqp_ok, pw->gord, pw->gadr, pw->gvalid,
                    pw->gsig, pw->gsc0, pw->gsc1, pw->gkey, pw->gfac, pw->gj0, pw->gf0, pw->gf1};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(pw);
@@ -696,7 +770,8 @@ static void *pgs_create(const cs_solver_ws *w)
     if (!pw) return NULL;
     pw->nv = w->nv;
     pw->grad = cs_malloc(sizeof(double) * (size_t)(w->nv > 0 ? w->nv : 1));
-    if (!pw->grad) {
+    pw->lmap = cs_malloc(sizeof(int) * (size_t)(w->nv > 0 ? w->nv : 1));
+    if (!pw->grad || !pw->lmap) {
         pgs_destroy(pw);
         return NULL;
     }
@@ -711,6 +786,13 @@ static int pgs_reserve(void *ws, const cs_solver_ws *w)
         int c = cs_i_more(e->nefc);
         if (cs_i_resize((void **)&pw->fold, sizeof(double), c)) return -1;
         pw->cap_efc = c;
+    }
+    if (w->nthread > pw->cap_thread) {
+        int c = w->nthread;
+        if (cs_i_resize((void **)&pw->mlc, sizeof(double) * CS_GMAXD * CS_GMAXD, c) ||
+            cs_i_resize((void **)&pw->mlkey, sizeof(int), c))
+            return -1;
+        pw->cap_thread = c;
     }
     if (e->nblock > pw->cap_block) {
         int c = cs_i_more(e->nblock);

@@ -63,7 +63,8 @@ cs_solver_ws *cs_solver_create(int nv, int ntree)
     w->ntree = ntree;
     int ok = (w->a = cs_malloc(sizeof(double) * n)) && (w->s0 = cs_calloc(n, sizeof(double))) &&
              (w->s1 = cs_malloc(sizeof(double) * n)) && (w->s2 = cs_malloc(sizeof(double) * n)) &&
-             (w->s3 = cs_malloc(sizeof(double) * n)) && (w->uf = cs_malloc(sizeof(int) * nt)) &&
+             (w->s3 = cs_malloc(sizeof(double) * n)) &&
+             (w->sW = cs_calloc(n * CS_MAXROWS, sizeof(double))) && (w->uf = cs_malloc(sizeof(int) * nt)) &&
              (w->tree_island = cs_malloc(sizeof(int) * nt)) &&
              (w->tadjadr = cs_malloc(sizeof(int) * (nt + 1))) &&
              (w->isl_tree_adr = cs_malloc(sizeof(int) * (nt + 1))) &&
@@ -90,7 +91,7 @@ void cs_solver_free(cs_solver_ws *w)
             if (m && w->mws[m->slot] && m->destroy) m->destroy(w->mws[m->slot]);
             if (m) w->mws[m->slot] = NULL;
         }
-    void *arr[] = {w->a, w->s0, w->s1, w->s2, w->s3, w->uf, w->tree_island, w->tadjadr,
+    void *arr[] = {w->a, w->s0, w->s1, w->s2, w->s3, w->sW, w->uf, w->tree_island, w->tadjadr,
                    w->tadj, w->isl_tree_adr, w->isl_tree_num, w->isl_trees, w->isl_nv,
                    w->isl_block_adr, w->isl_block_num, w->isl_blocks, w->isl_prep, w->ist, w->Gadr, w->W,
                    w->G};
@@ -313,7 +314,7 @@ static void make_islands(cs_solver_ws *w, const cs_problem *p, int separate)
 }
 
 /* W = M^-1 J^T and, if asked, G = J W + R of block k. The rows span their trees' dofs, so
- * scattering a row into w->s0 sets every dof the tree solves read. */
+ * scattering the rows into w->sW sets every dof the tree solves read. */
 static void prepare_block(cs_solver_ws *w, const cs_problem *p, int k, int needs)
 {
     const cs_efc *e = p->efc;
@@ -321,25 +322,30 @@ static void prepare_block(cs_solver_ws *w, const cs_problem *p, int k, int needs
     int r0 = e->blk_row[k], n = e->blk_nrow[k];
     int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
     const int *ci = e->J_colind + adr;
-    double *x = w->s0;
+    double *x = w->sW; /* the block's rows interleaved: one solve walks the tree for all */
     for (int r = 0; r < n; r++) {
         const double *J = e->J + adr + r * nnz;
+        for (int q = 0; q < nnz; q++) x[ci[q] * n + r] = J[q];
+    }
+    for (int s = 0; s < 2; s++) {
+        int lo = e->blk_dofadr[2 * k + s], nd = e->blk_ndof[2 * k + s];
+        if (nd) cs_mass_solve_rows(M, x, n, lo, lo + nd);
+    }
+    for (int r = 0; r < n; r++) {
         double *W = w->W + adr + r * nnz;
-        for (int q = 0; q < nnz; q++) x[ci[q]] = J[q];
-        for (int s = 0; s < 2; s++) {
-            int lo = e->blk_dofadr[2 * k + s], nd = e->blk_ndof[2 * k + s];
-            if (nd) cs_mass_solve(M, x, lo, lo + nd);
-        }
-        for (int q = 0; q < nnz; q++) W[q] = x[ci[q]];
+        for (int q = 0; q < nnz; q++) W[q] = x[ci[q] * n + r];
     }
     if (!(needs & CS_NEED_G)) return;
     double *G = w->G + w->Gadr[k];
+    int lo[2], hi[2]; /* J's columns that can be nonzero (the rest add exact zeros) */
+    cs_i_cols(e, k, lo, hi);
     for (int r = 0; r < n; r++) {
         const double *Jr = e->J + adr + r * nnz;
         for (int c = 0; c <= r; c++) {
             const double *Wc = w->W + adr + c * nnz;
             double v = 0;
-            for (int q = 0; q < nnz; q++) v += Jr[q] * Wc[q];
+            for (int s = 0; s < 2; s++)
+                for (int q = lo[s]; q < hi[s]; q++) v += Jr[q] * Wc[q];
             G[r * n + c] = G[c * n + r] = v;
         }
         G[r * n + r] += e->R[r0 + r];

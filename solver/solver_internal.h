@@ -113,6 +113,8 @@ struct cs_solver_ws {
     double *a;                       /* the acceleration being solved */
     double *s0, *s1, *s2, *s3;       /* scratch: s0, s1 for cs_i_primal and the prepare
                                         stage; s2, s3 for the statistics */
+    double *sW;                      /* CS_MAXROWS per dof: a block's rows, interleaved, for
+                                        W = M^-1 J^T (the prepare stage) */
     /* per tree */
     int *uf, *tree_island;           /* union-find parent; island */
     int *tadjadr, *tadj;             /* trees joined by blocks (CSR, built with the islands) */
