@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <libxml/tree.h>
 
@@ -377,9 +378,27 @@ static char *resolve_path(cs_mjcf *c, const char *file)
     return p;
 }
 
+/* a KTX file (MuJoCo's image-based lighting and compressed textures): read by MuJoCo's
+ * renderer only; here it must exist, and the texture is drawn as its rgb1 colour */
+static int ktx_file(cs_mjcf *c, texir *T, const char *path)
+{
+    size_t n = strlen(path);
+    if (n < 4 || strcasecmp(path + n - 4, ".ktx") != 0) return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) cs_mjcf_fail(c, T->line, "texture", "file", "'%s': cannot open", path);
+    fclose(f);
+    cs_mjcf_note_ignored(c, "texture/@file in KTX format (the texture is drawn as its rgb1)");
+    T->w = 1;
+    T->h = T->type == 0 ? 1 : 6;
+    T->texel = cs_mjcf_alloc(c, (size_t)T->h * sizeof *T->texel);
+    for (int k = 0; k < T->h; k++) T->texel[k] = pack(T->rgb1);
+    return 1;
+}
+
 static void load_file(cs_mjcf *c, texir *T)
 {
     char *path = resolve_path(c, T->file), err[160];
+    if (ktx_file(c, T, path)) return;
     int w, h;
     if (cs_png_size(path, &w, &h, err, sizeof err) != 0)
         cs_mjcf_fail(c, T->line, "texture", "file", "'%s': %s", path, err);

@@ -144,6 +144,33 @@ START_TEST(test_light_pbr_attributes_ignored)
 }
 END_TEST
 
+/* a KTX texture file (MuJoCo's renderer reads it) loads, drawn as its rgb1, and is listed
+ * as ignored; a missing one is an error at its line */
+START_TEST(test_ktx_texture)
+{
+    static const char xml[] =
+        "<mujoco><asset><texture name='ibl' type='skybox' file='" CS_TEST_DATA
+        "/good/textures/light.ktx' rgb1='1 0 0'/></asset>"
+        "<worldbody><geom type='plane' size='1 1 0.1'/></worldbody></mujoco>";
+    char err[1024], *buf = NULL;
+    size_t len = 0;
+    FILE *warn = open_memstream(&buf, &len);
+    cs_model *m = cs_load_xml_string(xml, "ktx.xml", warn, err, sizeof err);
+    fclose(warn);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert_int_eq(m->ntex, 1);
+    ck_assert_int_eq(m->tex_data[m->tex_adr[0]], 0xff0000);
+    ck_assert_ptr_nonnull(strstr(buf, "KTX"));
+    free(buf);
+    cs_free_model(m);
+    static const char missing[] =
+        "<mujoco><asset><texture name='ibl' type='skybox' file='/nonexistent/light.ktx'/>"
+        "</asset><worldbody/></mujoco>";
+    ck_assert_ptr_null(cs_load_xml_string(missing, "ktx.xml", NULL, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "ktx.xml:1:"));
+}
+END_TEST
+
 START_TEST(test_everything_scene)
 {
     char err[1024], *buf = NULL;
@@ -850,6 +877,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_good_scenes);
     tcase_add_test(t, test_everything_scene);
     tcase_add_test(t, test_light_pbr_attributes_ignored);
+    tcase_add_test(t, test_ktx_texture);
     tcase_add_test(t, visual_elements_as_mujoco_compiles_them);
     tcase_add_test(t, png_textures);
     tcase_add_test(t, test_include);
