@@ -184,9 +184,7 @@ static void quat_rate(const double q[4], const double w[3], double qd[4])
     for (int k = 0; k < 4; k++) qd[k] *= 0.5;
 }
 
-/* the world anchors of a connect or weld: body1's and body2's points (connect: body1's anchor
- * data[0..2], body2's data[3..5]; weld the other way), or the two sites */
-static void eq_anchors(const cs_model *m, const cs_data *d, int e, double p1[3], double p2[3])
+void cs_eq_anchors(const cs_model *m, const cs_data *d, int e, double p1[3], double p2[3])
 {
     int o1 = m->eq_obj1id[e], o2 = m->eq_obj2id[e];
     if (m->eq_objtype[e] == CS_OBJ_SITE) {
@@ -269,7 +267,7 @@ static void equality_rows(const cs_model *m, cs_data *d, int e, const cs_row_opt
     case CS_EQ_CONNECT:
     case CS_EQ_WELD: {
         int weld = m->eq_type[e] == CS_EQ_WELD;
-        eq_anchors(m, d, e, p1, p2);
+        cs_eq_anchors(m, d, e, p1, p2);
         int s1 = o1, s2 = o2; /* the sites, when the anchors are sites */
         if (m->eq_objtype[e] == CS_OBJ_SITE) o1 = m->site_bodyid[s1], o2 = m->site_bodyid[s2];
         for (int k = 0; k < 3; k++) pos[k] = p1[k] - p2[k];

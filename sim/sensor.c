@@ -389,22 +389,12 @@ static void body_forces(const cs_model *m, cs_data *d)
         for (int k = 0; k < 3; k++) f[k] = d->efc->force[r + k];
         if (weld)
             for (int k = 0; k < 3; k++) t[k] = d->efc->force[r + 3 + k];
-        const double *dt = m->eq_data + CS_NEQDATA * e;
         int o[2] = {m->eq_obj1id[e], m->eq_obj2id[e]};
-        int site = m->eq_objtype[e] == CS_OBJ_SITE;
-        const double *off[2] = {weld ? dt + 3 : dt, weld ? dt : dt + 3};
-        for (int s = 0; s < 2; s++) {
-            int b = site ? m->site_bodyid[o[s]] : o[s];
-            if (!b) continue;
-            double p[3];
-            if (site) {
-                memcpy(p, d->site_xpos + 3 * o[s], sizeof p);
-            } else {
-                mul(p, d->xmat + 9 * b, off[s]);
-                for (int k = 0; k < 3; k++) p[k] += d->xpos[3 * b + k];
-            }
-            add_wrench(ext + 6 * b, t, f, p, s ? -1 : 1);
-        }
+        if (m->eq_objtype[e] == CS_OBJ_SITE) o[0] = m->site_bodyid[o[0]], o[1] = m->site_bodyid[o[1]];
+        double p[2][3];
+        cs_eq_anchors(m, d, e, p[0], p[1]);
+        for (int s = 0; s < 2; s++)
+            if (o[s]) add_wrench(ext + 6 * o[s], t, f, p[s], s ? -1 : 1);
     }
     memset(frc, 0, 6 * sizeof *frc);
     for (int b = 1; b < nb; b++) {

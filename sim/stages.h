@@ -59,6 +59,10 @@ double cs_slider_crank(const cs_model *m, const cs_data *d, int i, double *momen
 double cs_site_transmission(const cs_model *m, const cs_data *d, int i, double *moment,
                             double *scratch);
 
+/* constraint.c: the world anchors of connect or weld e: body1's and body2's points (connect:
+ * body1's anchor data[0..2], body2's data[3..5]; weld the other way), or the two sites */
+void cs_eq_anchors(const cs_model *m, const cs_data *d, int e, double p1[3], double p2[3]);
+
 /* actuator.c: 1 when actuator i's moment is a dense row (slider-crank, site, a ball or free
  * joint), and that row with the length */
 int cs_actuator_dense(const cs_model *m, int i);
