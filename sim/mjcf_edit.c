@@ -13,7 +13,6 @@
 
 #include "mjcf_ir.h"
 
-static int line_of(xmlNode *n) { return (int)(intptr_t)n->_private + (int)xmlGetLineNo(n); }
 
 static void edit_fail(cs_mjcf *c, const char *name, const char *what)
 {
@@ -79,7 +78,7 @@ static void edit_one(cs_mjcf *c, xmlNode *root, const char *full, const char *va
             xmlFree(old);
             snprintf(what, sizeof what, "line %d: <%s name=\"%s\"> does not write '%s': give all "
                                         "its values (%s.%s.%s=\"V1 V2 ...\")",
-                     line_of(n), tag, elem, attr, tag, elem, attr);
+                     cs_mjcf_line(n), tag, elem, attr, tag, elem, attr);
             edit_fail(c, full, what);
         }
         size_t w = 0;
@@ -100,7 +99,7 @@ static void edit_one(cs_mjcf *c, xmlNode *root, const char *full, const char *va
         xmlFree(old);
         if (k >= i) {
             snprintf(what, sizeof what, "line %d: index %ld out of range ('%s' has %ld value%s)",
-                     line_of(n), k, attr, i, i == 1 ? "" : "s");
+                     cs_mjcf_line(n), k, attr, i, i == 1 ? "" : "s");
             edit_fail(c, full, what);
         }
         if (w >= sizeof text) edit_fail(c, full, "value too long");

@@ -1,5 +1,5 @@
 /* The loader's intermediate form: what the MJCF said, resolved against defaults, before
- * it is compiled into a cs_model (mjcf.c parses, mjcf_compile.c compiles). */
+ * it is compiled into a cs_model (mjcf_load.c reads through the mjcf_*.c element readers, mjcf_compile.c compiles). */
 #ifndef CS_MJCF_IR_H
 #define CS_MJCF_IR_H
 
@@ -363,7 +363,7 @@ int cs_mjcf_find_tendon(const cs_mjcf *c, const char *name);
 void cs_mjcf_default_tspec(cs_tspec *t);
 void cs_mjcf_default_espec(cs_espec *e);
 
-/* mjcf.c's attribute readers, for the element readers in other files: the element's line,
+/* mjcf_context.c's attribute readers (more in mjcf_read.h): the element's line,
  * the attribute check (every attribute in used, else an error), an attribute's text (NULL
  * when absent), between lo and hi numbers (their count, 0 when absent) */
 int cs_mjcf_line(struct _xmlNode *n);
@@ -391,7 +391,7 @@ enum { CS_AUDIT_ACCEPTED, CS_AUDIT_READ, CS_AUDIT_IGNORED, CS_AUDIT_UNREAD };
 typedef void (*cs_mjcf_audit_fn)(void *ctx, const char *elem, const char *attr, int what);
 void cs_mjcf_set_audit(cs_mjcf_audit_fn fn, void *ctx);
 
-/* more of mjcf.c's readers, for mjcf_visual.c (errors through cs_mjcf_fail): the attribute
+/* more of mjcf_context.c's readers (errors through cs_mjcf_fail): the attribute
  * check with visual-only names, a keyword's index, a pose */
 void cs_mjcf_check(cs_mjcf *c, struct _xmlNode *n, const char *const *used,
                    const char *const *visual);

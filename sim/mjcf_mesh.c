@@ -15,7 +15,7 @@
 #include "collision/hull.h"
 #include "inertia.h"
 #include "meshfile.h"
-#include "mjcf_ir.h"
+#include "mjcf_read.h"
 #include "minval.h"
 
 
@@ -293,4 +293,77 @@ void cs_mjcf_meshes(cs_mjcf *c)
 {
     /* every mesh, used or not: MuJoCo compiles all assets */
     for (int i = 0; i < c->nmesh; i++) compile_mesh(c, &c->mesh[i]);
+}
+
+/* ---- reading <mesh> ------------------------------------------------------------------ */
+void cs_mjcf_parse_mesh(cs_mjcf *c, xmlNode *n)
+{
+    cs_mjcf_check(c, n, (const char *const[]){"name", "class", "file", "scale", "refpos",
+        "refquat", "vertex", "face", "maxhullvert", "inertia", "content_type", NULL},
+        (const char *const[]){"normal", "texcoord", "smoothnormal", "material", NULL});
+    if (cs_mjcf_attr(c, n, "builtin")) FAILN(c, n, "builtin", "built-in meshes are not supported");
+    cs_meshir M;
+    memset(&M, 0, sizeof M);
+    int k = cs_mjcf_class_of(c, n, 0);
+    memcpy(M.scale, c->cls[k].meshscale, sizeof M.scale);
+    M.refquat[0] = 1;
+    M.maxhullvert = -1;
+    M.line = cs_mjcf_line(n);
+    M.file = cs_mjcf_attr(c, n, "file");
+    M.name = cs_mjcf_attr(c, n, "name");
+    cs_mjcf_nums(c, n, "scale", M.scale, 3, 3);
+    cs_mjcf_nums(c, n, "refpos", M.refpos, 3, 3);
+    if (cs_mjcf_nums(c, n, "refquat", M.refquat, 4, 4)) {
+        double l = sqrt(M.refquat[0] * M.refquat[0] + M.refquat[1] * M.refquat[1] +
+                        M.refquat[2] * M.refquat[2] + M.refquat[3] * M.refquat[3]);
+        if (l < 1e-14) FAILN(c, n, "refquat", "zero quaternion");
+    }
+    for (int i = 0; i < 3; i++)
+        if (M.scale[i] == 0) FAILN(c, n, "scale", "scale must not be zero");
+    int cnt = 0;
+    double *v = cs_mjcf_nums_alloc(c, n, "vertex", &cnt);
+    if (v) {
+        if (cnt % 3) FAILN(c, n, "vertex", "expects 3 numbers per vertex, got %d numbers", cnt);
+        M.vertex = v;
+        M.nvertex = cnt / 3;
+    }
+    double *f = cs_mjcf_nums_alloc(c, n, "face", &cnt);
+    if (f) {
+        if (cnt % 3) FAILN(c, n, "face", "expects 3 indices per face, got %d numbers", cnt);
+        M.nface = cnt / 3;
+        M.face = cs_mjcf_alloc(c, (size_t)(cnt ? cnt : 1) * sizeof *M.face);
+        for (int i = 0; i < cnt; i++) {
+            if (f[i] != floor(f[i])) FAILN(c, n, "face", "'%g' is not an integer", f[i]);
+            if (f[i] < 0 || f[i] >= M.nvertex)
+                FAILN(c, n, "face", "vertex index %g out of range (%d vertices)", f[i],
+                      M.nvertex);
+            M.face[i] = (int)f[i];
+        }
+    }
+    if (M.file && M.vertex) FAILN(c, n, "vertex", "give the vertices in the file or here, not both");
+    if (!M.file && !M.vertex) FAILN(c, n, NULL, "a mesh needs a file or vertex data");
+    if (M.face && !M.vertex) FAILN(c, n, "face", "faces need inline vertex data");
+    int iv;
+    if (cs_mjcf_int1(c, n, "maxhullvert", &iv)) {
+        if (iv != -1 && iv < 4) FAILN(c, n, "maxhullvert", "must be -1 or larger than 3");
+        M.maxhullvert = iv;
+    }
+    static const char *const INERTIA[] = {"legacy", "convex", "exact", "shell", NULL};
+    int ki = cs_mjcf_keyword(c, n, "inertia", INERTIA);
+    if (ki >= 0) M.inertia = ki;
+    static const char *const CTYPE[] = {"model/stl", "model/obj", "model/vnd.mujoco.msh", NULL};
+    int ct = cs_mjcf_keyword(c, n, "content_type", CTYPE);
+    if (!M.name && M.file) {
+        /* MuJoCo: the file name without path and extension */
+        const char *b = strrchr(M.file, '/');
+        b = b ? b + 1 : M.file;
+        M.name = cs_mjcf_strdup(c, b);
+        char *dot = strrchr(M.name, '.');
+        if (dot && dot != M.name) *dot = 0;
+    }
+    if (!M.name) FAILN(c, n, "name", "a mesh without a file needs a name");
+    if (cs_mjcf_find_mesh(c, M.name) >= 0) FAILN(c, n, "name", "duplicate mesh name '%s'", M.name);
+    M.format = ct + 1; /* the content type overrides the file's extension */
+    cs_mjcf_grow(c, (void **)&c->mesh, &c->capmesh, c->nmesh, sizeof *c->mesh);
+    c->mesh[c->nmesh++] = M;
 }

@@ -39,7 +39,6 @@ typedef struct {
     long made;
 } rep_ctx;
 
-static int line_of(xmlNode *n) { return (int)(intptr_t)n->_private + (int)xmlGetLineNo(n); }
 
 static int listed(const char *s, const char *const *list)
 {
@@ -242,7 +241,7 @@ static void expand_all(rep_ctx *r, xmlNode *root, xmlNode *n)
 static void expand(rep_ctx *r, xmlNode *root, xmlNode *rep)
 {
     cs_mjcf *c = r->c;
-    int line = line_of(rep);
+    int line = cs_mjcf_line(rep);
     for (xmlAttr *a = rep->properties; a; a = a->next) {
         /* MuJoCo's schema takes a prefix here and its reader never reads it */
         if (strcmp((const char *)a->name, "prefix") == 0) {

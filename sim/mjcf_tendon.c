@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "mjcf_ir.h"
+#include "mjcf_read.h"
 
 #define TFAIL(c, T, attr, ...) \
     cs_mjcf_fail((c), (T)->line, (T)->spatial ? "spatial" : "fixed", (attr), __VA_ARGS__)
@@ -325,4 +325,215 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m)
         if (E->name && !(m->eq_name[i] = dupname(E->name))) oom = 1;
     }
     return oom ? -1 : 0;
+}
+
+/* ---- reading <tendon> ------------------------------------------------------------------ */
+const char *const CS_MJCF_TENDON_ATTRS[] = {"name", "class", "limited", "range", "margin",
+    "frictionloss", "stiffness", "damping", "springlength", "armature", "solreflimit",
+    "solimplimit", "solreffriction", "solimpfriction", "actuatorfrclimited",
+    "actuatorfrcrange", NULL};
+const char *const CS_MJCF_TENDON_VISUAL[] = {"group", "user", "rgba", "width", "material", NULL};
+
+void cs_mjcf_read_tendon_attrs(cs_mjcf *c, xmlNode *n, cs_tspec *t)
+{
+    int k = cs_mjcf_keyword(c, n, "limited", CS_MJCF_LIMITED);
+    if (k >= 0) t->limited = k;
+    cs_mjcf_nums(c, n, "range", t->range, 2, 2);
+    double v, sl[2], si[5];
+    if (cs_mjcf_num1(c, n, "margin", &v)) t->margin = v;
+    if (cs_mjcf_num1(c, n, "frictionloss", &v)) { cs_mjcf_nonneg(c, n, "frictionloss", &v, 1); t->frictionloss = v; }
+    cs_mjcf_poly_coef(c, n, "stiffness", t->stiffness);
+    cs_mjcf_poly_coef(c, n, "damping", t->damping);
+    if (cs_mjcf_num1(c, n, "armature", &v)) { cs_mjcf_nonneg(c, n, "armature", &v, 1); t->armature = v; }
+    if ((k = cs_mjcf_nums(c, n, "springlength", sl, 1, 2))) {
+        t->springlength[0] = sl[0];
+        t->springlength[1] = k == 2 ? sl[1] : sl[0];
+    }
+    cs_mjcf_nums(c, n, "solreflimit", t->solreflimit, 1, 2);
+    cs_mjcf_nums(c, n, "solreffriction", t->solreffriction, 1, 2);
+    if ((k = cs_mjcf_nums(c, n, "solimplimit", si, 1, 5))) {
+        cs_mjcf_solimp_check(c, n, "solimplimit", si);
+        memcpy(t->solimplimit, si, (size_t)k * sizeof *si);
+    }
+    if ((k = cs_mjcf_nums(c, n, "solimpfriction", si, 1, 5))) {
+        cs_mjcf_solimp_check(c, n, "solimpfriction", si);
+        memcpy(t->solimpfriction, si, (size_t)k * sizeof *si);
+    }
+    if (cs_mjcf_attr(c, n, "actuatorfrcrange"))
+        FAILN(c, n, "actuatorfrcrange", "a tendon's actuator force range is not supported");
+    if (cs_mjcf_keyword(c, n, "actuatorfrclimited", CS_MJCF_LIMITED) == CS_LIMITED_TRUE)
+        FAILN(c, n, "actuatorfrclimited", "a tendon's actuator force range is not supported");
+}
+
+void cs_mjcf_parse_tendons(cs_mjcf *c, xmlNode *n)
+{
+    cs_mjcf_check(c, n, NULL, NULL);
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        const char *en = cs_mjcf_ename(ch);
+        int spatial = strcmp(en, "spatial") == 0;
+        if (!spatial && strcmp(en, "fixed") != 0)
+            FAILN(c, ch, NULL, "unknown element inside <tendon>");
+        cs_mjcf_check(c, ch, CS_MJCF_TENDON_ATTRS, CS_MJCF_TENDON_VISUAL);
+        cs_tendonir T = {0};
+        T.s = c->cls[cs_mjcf_class_of(c, ch, 0)].tendon;
+        cs_mjcf_read_tendon_attrs(c, ch, &T.s);
+        T.name = cs_mjcf_attr(c, ch, "name");
+        T.line = cs_mjcf_line(ch);
+        T.spatial = spatial;
+        if (T.name)
+            for (int i = 0; i < c->nten; i++)
+                if (c->ten[i].name && strcmp(c->ten[i].name, T.name) == 0)
+                    FAILN(c, ch, "name", "duplicate tendon name '%s'", T.name);
+        int nj = 0;
+        for (xmlNode *j = ch->children; j; j = j->next)
+            if (j->type == XML_ELEMENT_NODE) nj++;
+        if (!nj && !spatial) FAILN(c, ch, NULL, "a fixed tendon needs at least one <joint>");
+        if (nj < 2 && spatial)
+            FAILN(c, ch, NULL, "a spatial tendon's path needs at least two elements");
+        T.joint = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.joint);
+        T.coef = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.coef);
+        T.jline = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.jline);
+        T.jid = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.jid);
+        T.kind = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.kind);
+        T.side = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.side);
+        T.sideid = cs_mjcf_alloc(c, (size_t)nj * sizeof *T.sideid);
+        for (xmlNode *j = ch->children; j; j = j->next) {
+            if (j->type != XML_ELEMENT_NODE) continue;
+            int k = T.njoint;
+            T.side[k] = NULL;
+            T.sideid[k] = -1;
+            T.coef[k] = 0;
+            T.jline[k] = cs_mjcf_line(j);
+            T.kind[k] = CS_WRAP_JOINT;
+            if (spatial) { /* sites, wrapped geoms, pulleys */
+                const char *wn = cs_mjcf_ename(j);
+                if (strcmp(wn, "pulley") == 0) {
+                    cs_mjcf_check(c, j, (const char *const[]){"divisor", NULL}, NULL);
+                    if (!cs_mjcf_num1(c, j, "divisor", &T.coef[k]))
+                        FAILN(c, j, "divisor", "missing pulley divisor");
+                    if (!(T.coef[k] > 0))
+                        FAILN(c, j, "divisor", "a pulley's divisor must be positive (got %g)",
+                              T.coef[k]);
+                    T.kind[k] = CS_WRAP_PULLEY;
+                    T.joint[T.njoint++] = NULL;
+                    continue;
+                }
+                int geom = strcmp(wn, "geom") == 0;
+                if (!geom && strcmp(wn, "site") != 0)
+                    FAILN(c, j, NULL, "unknown element inside <spatial>");
+                if (geom)
+                    cs_mjcf_check(c, j, (const char *const[]){"geom", "sidesite", NULL}, NULL);
+                else
+                    cs_mjcf_check(c, j, (const char *const[]){"site", NULL}, NULL);
+                char *sn = cs_mjcf_attr(c, j, wn);
+                if (!sn) FAILN(c, j, wn, "missing %s name", wn);
+                if (geom) T.side[k] = cs_mjcf_attr(c, j, "sidesite");
+                T.kind[k] = geom ? CS_WRAP_SPHERE : CS_WRAP_SITE;
+                T.joint[T.njoint++] = sn;
+                continue;
+            }
+            if (strcmp(cs_mjcf_ename(j), "joint") != 0)
+                FAILN(c, j, NULL, "a fixed tendon holds <joint> elements only");
+            cs_mjcf_check(c, j, (const char *const[]){"joint", "coef", NULL}, NULL);
+            char *jn = cs_mjcf_attr(c, j, "joint");
+            if (!jn) FAILN(c, j, "joint", "missing joint name");
+            if (!cs_mjcf_num1(c, j, "coef", &T.coef[T.njoint]))
+                FAILN(c, j, "coef", "missing coefficient");
+            T.jline[T.njoint] = cs_mjcf_line(j);
+            T.joint[T.njoint++] = jn;
+        }
+        cs_mjcf_grow(c, (void **)&c->ten, &c->capten, c->nten, sizeof *c->ten);
+        c->ten[c->nten++] = T;
+    }
+}
+
+/* ---- reading <equality> ---------------------------------------------------------------- */
+const char *const CS_MJCF_EQ_COMMON[] = {"name", "class", "active", "solref", "solimp", NULL};
+static const char *const EQ_TAGS[] = {"connect", "weld", "joint", "tendon", NULL};
+static const char *const EQ_ATTRS[][13] = {
+    {"name", "class", "active", "solref", "solimp", "body1", "body2", "anchor", "site1", "site2",
+     NULL},
+    {"name", "class", "active", "solref", "solimp", "body1", "body2", "anchor", "site1", "site2",
+     "relpose", "torquescale", NULL},
+    {"name", "class", "active", "solref", "solimp", "joint1", "joint2", "polycoef", NULL},
+    {"name", "class", "active", "solref", "solimp", "tendon1", "tendon2", "polycoef", NULL}};
+
+void cs_mjcf_read_eq_attrs(cs_mjcf *c, xmlNode *n, cs_espec *e)
+{
+    cs_mjcf_bool(c, n, "active", &e->active);
+    cs_mjcf_nums(c, n, "solref", e->solref, 1, 2);
+    double si[5];
+    int k = cs_mjcf_nums(c, n, "solimp", si, 1, 5);
+    if (k) {
+        cs_mjcf_solimp_check(c, n, "solimp", si);
+        memcpy(e->solimp, si, (size_t)k * sizeof *si);
+    }
+}
+
+void cs_mjcf_parse_equality(cs_mjcf *c, xmlNode *n)
+{
+    cs_mjcf_check(c, n, NULL, NULL);
+    for (xmlNode *ch = n->children; ch; ch = ch->next) {
+        if (ch->type != XML_ELEMENT_NODE) continue;
+        const char *en = cs_mjcf_ename(ch);
+        if (strncmp(en, "flex", 4) == 0)
+            FAILN(c, ch, NULL, "flex equality constraints are not supported (no flexes)");
+        int t = -1;
+        for (int i = 0; EQ_TAGS[i]; i++)
+            if (strcmp(en, EQ_TAGS[i]) == 0) t = i;
+        if (t < 0) FAILN(c, ch, NULL, "unknown element inside <equality>");
+        cs_mjcf_check(c, ch, EQ_ATTRS[t], NULL);
+        cs_eqir E = {0};
+        E.s = c->cls[cs_mjcf_class_of(c, ch, 0)].eq;
+        cs_mjcf_read_eq_attrs(c, ch, &E.s);
+        E.type = t;
+        E.tag = EQ_TAGS[t];
+        E.line = cs_mjcf_line(ch);
+        E.name = cs_mjcf_attr(c, ch, "name");
+        if (E.name)
+            for (int i = 0; i < c->neq; i++)
+                if (c->eq[i].name && strcmp(c->eq[i].name, E.name) == 0)
+                    FAILN(c, ch, "name", "duplicate equality name '%s'", E.name);
+        E.id1 = E.id2 = -1;
+        E.polycoef[1] = 1; /* MuJoCo's default 0 1 0 0 0: obj1 = obj2 */
+        E.torquescale = 1;
+        E.relpose[1] = 1;  /* 0 1 0 0 0 0 0: the quaternion part 0, the pose at qpos0 */
+        if (t == CS_EQ_CONNECT || t == CS_EQ_WELD) {
+            E.has_anchor = cs_mjcf_nums(c, ch, "anchor", E.anchor, 3, 3) > 0;
+            /* MuJoCo's choice: bodies when body1 is given (and, for a connect, an anchor),
+             * else the two sites */
+            E.obj1 = cs_mjcf_attr(c, ch, "body1");
+            E.obj2 = cs_mjcf_attr(c, ch, "body2");
+            char *s1 = cs_mjcf_attr(c, ch, "site1"), *s2 = cs_mjcf_attr(c, ch, "site2");
+            if (E.obj1 && (t == CS_EQ_WELD || E.has_anchor) && (s1 || s2))
+                cs_mjcf_note_ignored(c, t == CS_EQ_WELD ? "weld/@site1, @site2 (body1 given: the body form)"
+                                                : "connect/@site1, @site2 (body1 and anchor given: "
+                                                  "the body form)");
+            if (!E.obj1 || (t == CS_EQ_CONNECT && !E.has_anchor)) {
+                if (!s1 && !s2 && !E.obj1) FAILN(c, ch, "body1", "missing body1 (or site1 and site2)");
+                if (!s1 && !s2) FAILN(c, ch, "anchor", "a connect constraint needs an anchor");
+                if (!s1 || !s2)
+                    FAILN(c, ch, s1 ? "site2" : "site1", "the site form needs site1 and site2");
+                E.site = 1;
+                E.obj1 = s1;
+                E.obj2 = s2;
+            }
+            if (t == CS_EQ_WELD) {
+                cs_mjcf_nums(c, ch, "relpose", E.relpose, 7, 7);
+                E.has_relpose = E.relpose[3] != 0 || E.relpose[4] != 0 || E.relpose[5] != 0 ||
+                                E.relpose[6] != 0;
+                cs_mjcf_num1(c, ch, "torquescale", &E.torquescale);
+            }
+        } else {
+            const char *a1 = t == CS_EQ_JOINT ? "joint1" : "tendon1";
+            const char *a2 = t == CS_EQ_JOINT ? "joint2" : "tendon2";
+            E.obj1 = cs_mjcf_attr(c, ch, a1);
+            E.obj2 = cs_mjcf_attr(c, ch, a2);
+            if (!E.obj1) FAILN(c, ch, a1, "missing %s", a1);
+            cs_mjcf_nums(c, ch, "polycoef", E.polycoef, 1, 5); /* the rest keep 0 1 0 0 0 */
+        }
+        cs_mjcf_grow(c, (void **)&c->eq, &c->capeq, c->neq, sizeof *c->eq);
+        c->eq[c->neq++] = E;
+    }
 }
