@@ -382,15 +382,30 @@ static int contact_bound(const cs_mjcf *c, const cs_model *m)
     return n < CS_NCON_LIMIT ? (int)n : CS_NCON_LIMIT;
 }
 
-cs_model *cs_mjcf_compile(cs_mjcf *c)
+/* What the compile phases hand on to each other before the model exists: counts, and the
+ * geoms', bodies', joints', pairs', actuators' and dofs' resolved numbers (the context owns
+ * the arrays). */
+typedef struct {
+    int nb, ng, nj, nq, nv, nu, na, ntree, nM, nmocap;
+    double *gmass, *ginertia;
+    int *gcounts;                     /* a geom counts for its body's mass (inertiagrouprange) */
+    double *bmass, *bipos, *biquat, *binert, *xpos, *xquat; /* bodies at the reference pose */
+    int *weld;
+    int *jqadr, *jdadr;
+    int *pg1, *pg2, *eb1, *eb2;       /* pairs' geoms, excludes' bodies */
+    double *qpos0, *qspring;
+    int *ajnt, *aadr, *alim;          /* actuators' targets, activation addresses, limits */
+    int *lastdof, *dparent, *dtree;
+    int nameoom;                      /* a name could not be copied */
+} compiling;
+
+/* geoms: shapes (frames, fromto, meshes) and masses */
+static void compile_geoms(cs_mjcf *c, compiling *cc)
 {
-    int nb = c->nbody, ng = c->ngeom;
-    cs_mjcf_meshes(c);
-    /* geoms: shapes and masses */
-    double *gmass = cs_mjcf_alloc(c, (size_t)ng * sizeof *gmass);
-    double *ginertia = cs_mjcf_alloc(c, (size_t)ng * 3 * sizeof *ginertia);
-    int *gcounts = cs_mjcf_alloc(c, (size_t)(ng + 1) * sizeof *gcounts);
-    for (int i = 0; i < ng; i++) {
+    cc->gmass = cs_mjcf_alloc(c, (size_t)cc->ng * sizeof *cc->gmass);
+    cc->ginertia = cs_mjcf_alloc(c, (size_t)cc->ng * 3 * sizeof *cc->ginertia);
+    cc->gcounts = cs_mjcf_alloc(c, (size_t)(cc->ng + 1) * sizeof *cc->gcounts);
+    for (int i = 0; i < cc->ng; i++) {
         cs_geomir *g = &c->geom[i];
         resolve_geom(c, g);
         {
@@ -419,73 +434,73 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         }
         double vol = M ? M->volume : cs_geom_volume(g->s.type, g->s.size);
         int counts = g->s.group >= c->igroup[0] && g->s.group <= c->igroup[1];
-        gcounts[i] = counts;
+        cc->gcounts[i] = counts;
         double m = g->s.mass >= 0 ? g->s.mass : g->s.density * vol;
-        gmass[i] = counts ? m : 0;
+        cc->gmass[i] = counts ? m : 0;
         if (M)
-            for (int k = 0; k < 3; k++) ginertia[3 * i + k] = gmass[i] / vol * M->inertia_u[k];
+            for (int k = 0; k < 3; k++) cc->ginertia[3 * i + k] = cc->gmass[i] / vol * M->inertia_u[k];
         else
-            cs_geom_inertia(g->s.type, g->s.size, gmass[i], ginertia + 3 * i);
+            cs_geom_inertia(g->s.type, g->s.size, cc->gmass[i], cc->ginertia + 3 * i);
     }
+}
 
-    /* bodies: mass properties, world frames at the reference pose, welds */
-    double *bmass = cs_mjcf_alloc(c, (size_t)nb * sizeof *bmass);
-    double *bipos = cs_mjcf_alloc(c, (size_t)nb * 3 * sizeof *bipos);
-    double *biquat = cs_mjcf_alloc(c, (size_t)nb * 4 * sizeof *biquat);
-    double *binert = cs_mjcf_alloc(c, (size_t)nb * 3 * sizeof *binert);
-    double *xpos = cs_mjcf_alloc(c, (size_t)nb * 3 * sizeof *xpos);
-    double *xquat = cs_mjcf_alloc(c, (size_t)nb * 4 * sizeof *xquat);
-    int *weld = cs_mjcf_alloc(c, (size_t)nb * sizeof *weld);
-    for (int j = 0; j < c->njnt; j++) resolve_joint(c, &c->jnt[j]);
-    cs_mjcf_resolve_tendons(c);
-    cs_mjcf_resolve_sensors(c);
-    xquat[0] = 1;
-    biquat[0] = 1;
-    for (int b = 1; b < nb; b++) {
+/* bodies: mass properties, world frames at the reference pose, welds */
+static void compile_bodies(cs_mjcf *c, compiling *cc)
+{
+    cc->bmass = cs_mjcf_alloc(c, (size_t)cc->nb * sizeof *cc->bmass);
+    cc->bipos = cs_mjcf_alloc(c, (size_t)cc->nb * 3 * sizeof *cc->bipos);
+    cc->biquat = cs_mjcf_alloc(c, (size_t)cc->nb * 4 * sizeof *cc->biquat);
+    cc->binert = cs_mjcf_alloc(c, (size_t)cc->nb * 3 * sizeof *cc->binert);
+    cc->xpos = cs_mjcf_alloc(c, (size_t)cc->nb * 3 * sizeof *cc->xpos);
+    cc->xquat = cs_mjcf_alloc(c, (size_t)cc->nb * 4 * sizeof *cc->xquat);
+    cc->weld = cs_mjcf_alloc(c, (size_t)cc->nb * sizeof *cc->weld);
+    cc->xquat[0] = 1;
+    cc->biquat[0] = 1;
+    for (int b = 1; b < cc->nb; b++) {
         cs_bspec *B = &c->body[b];
         int p = B->parent;
-        rotate(xquat + 4 * p, B->pos, xpos + 3 * b);
-        for (int k = 0; k < 3; k++) xpos[3 * b + k] += xpos[3 * p + k];
-        cs_mulquat(xquat + 4 * b, xquat + 4 * p, B->quat);
-        cs_normquat(xquat + 4 * b);
-        weld[b] = B->njnt ? b : weld[p];
+        rotate(cc->xquat + 4 * p, B->pos, cc->xpos + 3 * b);
+        for (int k = 0; k < 3; k++) cc->xpos[3 * b + k] += cc->xpos[3 * p + k];
+        cs_mulquat(cc->xquat + 4 * b, cc->xquat + 4 * p, B->quat);
+        cs_normquat(cc->xquat + 4 * b);
+        cc->weld[b] = B->njnt ? b : cc->weld[p];
         int use_geoms = c->inertiafromgeom == 1 || (c->inertiafromgeom == 2 && !B->has_inertial);
-        biquat[4 * b] = 1;
+        cc->biquat[4 * b] = 1;
         if (use_geoms) {
             int nsel = 0, last = -1;
             for (int i = B->geom0; i < B->geom0 + B->ngeom; i++)
-                if (gcounts[i]) { nsel++; last = i; }
+                if (cc->gcounts[i]) { nsel++; last = i; }
             if (nsel == 1) {
                 /* MuJoCo copies a single geom's frame and inertia unchanged */
-                bmass[b] = gmass[last];
-                memcpy(bipos + 3 * b, c->geom[last].s.pos, 3 * sizeof *bipos);
-                memcpy(biquat + 4 * b, c->geom[last].s.quat, 4 * sizeof *biquat);
-                cs_normquat(biquat + 4 * b);
-                memcpy(binert + 3 * b, ginertia + 3 * last, 3 * sizeof *binert);
+                cc->bmass[b] = cc->gmass[last];
+                memcpy(cc->bipos + 3 * b, c->geom[last].s.pos, 3 * sizeof *cc->bipos);
+                memcpy(cc->biquat + 4 * b, c->geom[last].s.quat, 4 * sizeof *cc->biquat);
+                cs_normquat(cc->biquat + 4 * b);
+                memcpy(cc->binert + 3 * b, cc->ginertia + 3 * last, 3 * sizeof *cc->binert);
             } else if (nsel > 1) {
                 cs_mass_acc acc;
                 cs_mass_acc_init(&acc);
                 for (int i = B->geom0; i < B->geom0 + B->ngeom; i++)
-                    if (gcounts[i])
-                        cs_mass_acc_add(&acc, gmass[i], c->geom[i].s.pos, c->geom[i].s.quat,
-                                        ginertia + 3 * i);
+                    if (cc->gcounts[i])
+                        cs_mass_acc_add(&acc, cc->gmass[i], c->geom[i].s.pos, c->geom[i].s.quat,
+                                        cc->ginertia + 3 * i);
                 double I[9];
-                if (acc.mass < 1e-14 || !cs_mass_acc_result(&acc, bipos + 3 * b, I))
+                if (acc.mass < 1e-14 || !cs_mass_acc_result(&acc, cc->bipos + 3 * b, I))
                     BFAIL(c, B, NULL, "body mass is too small to compute the centre of mass "
                                       "of its geoms (total %g)", acc.mass);
-                bmass[b] = acc.mass;
-                cs_eig3(I, binert + 3 * b, biquat + 4 * b);
+                cc->bmass[b] = acc.mass;
+                cs_eig3(I, cc->binert + 3 * b, cc->biquat + 4 * b);
             }
         } else if (B->has_inertial) {
-            bmass[b] = B->imass;
-            memcpy(bipos + 3 * b, B->ipos, 3 * sizeof *bipos);
-            memcpy(biquat + 4 * b, B->iquat, 4 * sizeof *biquat);
-            memcpy(binert + 3 * b, B->iinertia, 3 * sizeof *binert);
+            cc->bmass[b] = B->imass;
+            memcpy(cc->bipos + 3 * b, B->ipos, 3 * sizeof *cc->bipos);
+            memcpy(cc->biquat + 4 * b, B->iquat, 4 * sizeof *cc->biquat);
+            memcpy(cc->binert + 3 * b, B->iinertia, 3 * sizeof *cc->binert);
         }
-        if (bmass[b] < c->boundmass) bmass[b] = c->boundmass;
+        if (cc->bmass[b] < c->boundmass) cc->bmass[b] = c->boundmass;
         for (int k = 0; k < 3; k++)
-            if (binert[3 * b + k] < c->boundinertia) binert[3 * b + k] = c->boundinertia;
-        double *I = binert + 3 * b;
+            if (cc->binert[3 * b + k] < c->boundinertia) cc->binert[3 * b + k] = c->boundinertia;
+        double *I = cc->binert + 3 * b;
         double tol = 1e-12 * (I[0] + I[1] + I[2]);
         int bad = I[0] + I[1] < I[2] - tol || I[0] + I[2] < I[1] - tol || I[1] + I[2] < I[0] - tol;
         if (bad && c->balanceinertia) {
@@ -496,39 +511,42 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
                               "(use compiler balanceinertia)", I[0], I[1], I[2]);
         }
     }
-    for (int i = 0; i < ng; i++)
-        if (c->geom[i].s.type == CS_GEOM_PLANE && weld[c->geom[i].body] != 0)
+    for (int i = 0; i < cc->ng; i++)
+        if (c->geom[i].s.type == CS_GEOM_PLANE && cc->weld[c->geom[i].body] != 0)
             GFAIL(c, &c->geom[i], "type", "planes are only allowed in static bodies");
     if (c->settotalmass > 0) {
         double tot = 0;
-        for (int b = 1; b < nb; b++) tot += bmass[b];
+        for (int b = 1; b < cc->nb; b++) tot += cc->bmass[b];
         if (tot > 0) {
             double s = c->settotalmass / tot;
-            for (int b = 1; b < nb; b++) {
-                bmass[b] *= s;
-                for (int k = 0; k < 3; k++) binert[3 * b + k] *= s;
+            for (int b = 1; b < cc->nb; b++) {
+                cc->bmass[b] *= s;
+                for (int k = 0; k < 3; k++) cc->binert[3 * b + k] *= s;
             }
         }
     }
+}
 
-    /* a free body carries everything welded to it: that composite needs mass and inertia */
+/* a free body carries everything welded to it: that composite needs mass and inertia */
+static void check_free_bodies(cs_mjcf *c, compiling *cc)
+{
     for (int j = 0; j < c->njnt; j++) {
         if (c->jnt[j].s.type != CS_JNT_FREE) continue;
         int b = c->jnt[j].body;
         cs_mass_acc acc;
         cs_mass_acc_init(&acc);
         double qinv[4], I[9], com[3];
-        conjq(xquat + 4 * b, qinv);
-        for (int k = b; k < nb; k++) {
-            if (weld[k] != b) continue;
+        conjq(cc->xquat + 4 * b, qinv);
+        for (int k = b; k < cc->nb; k++) {
+            if (cc->weld[k] != b) continue;
             double rq[4], rp[3], d[3], ip[3], iq[4];
-            cs_mulquat(rq, qinv, xquat + 4 * k);
-            for (int i = 0; i < 3; i++) d[i] = xpos[3 * k + i] - xpos[3 * b + i];
+            cs_mulquat(rq, qinv, cc->xquat + 4 * k);
+            for (int i = 0; i < 3; i++) d[i] = cc->xpos[3 * k + i] - cc->xpos[3 * b + i];
             rotate(qinv, d, rp);
-            rotate(rq, bipos + 3 * k, ip);
+            rotate(rq, cc->bipos + 3 * k, ip);
             for (int i = 0; i < 3; i++) ip[i] += rp[i];
-            cs_mulquat(iq, rq, biquat + 4 * k);
-            cs_mass_acc_add(&acc, bmass[k], ip, iq, binert + 3 * k);
+            cs_mulquat(iq, rq, cc->biquat + 4 * k);
+            cs_mass_acc_add(&acc, cc->bmass[k], ip, iq, cc->binert + 3 * k);
         }
         cs_bspec *B = &c->body[b];
         if (!cs_mass_acc_result(&acc, com, I) || acc.mass < 1e-15)
@@ -540,54 +558,63 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             BFAIL(c, B, NULL, "a free body needs positive inertia (principal moments %g, %g, %g)",
                   ev[0], ev[1], ev[2]);
     }
+}
 
-    /* joints' addresses, in body (= joint) order */
-    int nj = c->njnt, nq = 0, nv = 0;
-    int *jqadr = cs_mjcf_alloc(c, (size_t)(nj + 1) * sizeof *jqadr);
-    int *jdadr = cs_mjcf_alloc(c, (size_t)(nj + 1) * sizeof *jdadr);
-    for (int j = 0; j < nj; j++) {
-        jqadr[j] = nq;
-        jdadr[j] = nv;
-        nq += cs_jnt_nq(c->jnt[j].s.type);
-        nv += cs_jnt_nv(c->jnt[j].s.type);
+/* joints' addresses, in body (= joint) order */
+static void joint_addresses(cs_mjcf *c, compiling *cc)
+{
+    cc->nj = c->njnt;
+    cc->jqadr = cs_mjcf_alloc(c, (size_t)(cc->nj + 1) * sizeof *cc->jqadr);
+    cc->jdadr = cs_mjcf_alloc(c, (size_t)(cc->nj + 1) * sizeof *cc->jdadr);
+    for (int j = 0; j < cc->nj; j++) {
+        cc->jqadr[j] = cc->nq;
+        cc->jdadr[j] = cc->nv;
+        cc->nq += cs_jnt_nq(c->jnt[j].s.type);
+        cc->nv += cs_jnt_nv(c->jnt[j].s.type);
     }
+}
 
-    /* pairs and excludes */
-    int *pg1 = cs_mjcf_alloc(c, (size_t)(c->npair + 1) * sizeof *pg1);
-    int *pg2 = cs_mjcf_alloc(c, (size_t)(c->npair + 1) * sizeof *pg2);
+/* pairs' geoms and excludes' bodies by name */
+static void resolve_pairs(cs_mjcf *c, compiling *cc)
+{
+    cc->pg1 = cs_mjcf_alloc(c, (size_t)(c->npair + 1) * sizeof *cc->pg1);
+    cc->pg2 = cs_mjcf_alloc(c, (size_t)(c->npair + 1) * sizeof *cc->pg2);
     for (int i = 0; i < c->npair; i++) {
         cs_pairir *p = &c->pair[i];
-        pg1[i] = find_geom(c, p->geom1);
-        if (pg1[i] < 0) cs_mjcf_fail(c, p->line, "pair", "geom1", "no geom named '%s'", p->geom1);
-        pg2[i] = find_geom(c, p->geom2);
-        if (pg2[i] < 0) cs_mjcf_fail(c, p->line, "pair", "geom2", "no geom named '%s'", p->geom2);
-        if (pg1[i] == pg2[i])
+        cc->pg1[i] = find_geom(c, p->geom1);
+        if (cc->pg1[i] < 0) cs_mjcf_fail(c, p->line, "pair", "geom1", "no geom named '%s'", p->geom1);
+        cc->pg2[i] = find_geom(c, p->geom2);
+        if (cc->pg2[i] < 0) cs_mjcf_fail(c, p->line, "pair", "geom2", "no geom named '%s'", p->geom2);
+        if (cc->pg1[i] == cc->pg2[i])
             cs_mjcf_fail(c, p->line, "pair", "geom2", "a geom cannot be paired with itself");
         if (p->s.margin + p->s.gap < 0)
             cs_mjcf_fail(c, p->line, "pair", "margin", "margin + gap must not be negative "
                          "(margin %g, gap %g)", p->s.margin, p->s.gap);
     }
-    int *eb1 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *eb1);
-    int *eb2 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *eb2);
+    cc->eb1 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *cc->eb1);
+    cc->eb2 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *cc->eb2);
     for (int i = 0; i < c->nexcl; i++) {
         cs_exclir *e = &c->excl[i];
-        eb1[i] = find_body(c, e->body1);
-        if (eb1[i] < 0) cs_mjcf_fail(c, e->line, "exclude", "body1", "no body named '%s'", e->body1);
-        eb2[i] = find_body(c, e->body2);
-        if (eb2[i] < 0) cs_mjcf_fail(c, e->line, "exclude", "body2", "no body named '%s'", e->body2);
+        cc->eb1[i] = find_body(c, e->body1);
+        if (cc->eb1[i] < 0) cs_mjcf_fail(c, e->line, "exclude", "body1", "no body named '%s'", e->body1);
+        cc->eb2[i] = find_body(c, e->body2);
+        if (cc->eb2[i] < 0) cs_mjcf_fail(c, e->line, "exclude", "body2", "no body named '%s'", e->body2);
     }
+}
 
-    /* reference pose, spring rest pose, keys */
-    double *qpos0 = cs_mjcf_alloc(c, (size_t)(nq + 1) * sizeof *qpos0);
-    double *qspring = cs_mjcf_alloc(c, (size_t)(nq + 1) * sizeof *qspring);
-    for (int j = 0; j < nj; j++) {
+/* the reference pose and the springs' rest pose; mocap bodies */
+static void reference_pose(cs_mjcf *c, compiling *cc)
+{
+    cc->qpos0 = cs_mjcf_alloc(c, (size_t)(cc->nq + 1) * sizeof *cc->qpos0);
+    cc->qspring = cs_mjcf_alloc(c, (size_t)(cc->nq + 1) * sizeof *cc->qspring);
+    for (int j = 0; j < cc->nj; j++) {
         const cs_jspec *J = &c->jnt[j].s;
-        double *q = qpos0 + jqadr[j], *qs = qspring + jqadr[j];
+        double *q = cc->qpos0 + cc->jqadr[j], *qs = cc->qspring + cc->jqadr[j];
         int b = c->jnt[j].body;
         switch ((cs_joint_type)J->type) {
         case CS_JNT_FREE:
-            memcpy(q, xpos + 3 * b, 3 * sizeof *q);
-            memcpy(q + 3, xquat + 4 * b, 4 * sizeof *q);
+            memcpy(q, cc->xpos + 3 * b, 3 * sizeof *q);
+            memcpy(q + 3, cc->xquat + 4 * b, 4 * sizeof *q);
             memcpy(qs, q, 7 * sizeof *q);
             break;
         case CS_JNT_BALL:
@@ -601,13 +628,17 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             break;
         }
     }
-    int nmocap = 0;
-    for (int b = 0; b < nb; b++) {
+    cc->nmocap = 0;
+    for (int b = 0; b < cc->nb; b++) {
         if (!c->body[b].mocap) continue;
         if (c->body[b].njnt > 0)
             BFAIL(c, &c->body[b], "mocap", "a mocap body cannot have joints");
-        nmocap++;
+        cc->nmocap++;
     }
+}
+
+static void complete_keys(cs_mjcf *c, compiling *cc)
+{
     /* <size nkey>: MuJoCo adds keys, all at their defaults (qpos0, time 0), up to that many */
     while (c->nkey < c->size_nkey) {
         cs_mjcf_grow(c, (void **)&c->key, &c->capkey, c->nkey, sizeof *c->key);
@@ -619,12 +650,12 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
      * model is filled below); a long one is an error. */
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
-        if (K->mpos && K->nmpos > 3 * nmocap)
+        if (K->mpos && K->nmpos > 3 * cc->nmocap)
             cs_mjcf_fail(c, K->line, "key", "mpos", "expects at most %d numbers (3 per mocap "
-                         "body), got %d", 3 * nmocap, K->nmpos);
-        if (K->mquat && K->nmquat > 4 * nmocap)
+                         "body), got %d", 3 * cc->nmocap, K->nmpos);
+        if (K->mquat && K->nmquat > 4 * cc->nmocap)
             cs_mjcf_fail(c, K->line, "key", "mquat", "expects at most %d numbers (4 per mocap "
-                         "body), got %d", 4 * nmocap, K->nmquat);
+                         "body), got %d", 4 * cc->nmocap, K->nmquat);
         for (int i = 0; K->mquat && i < K->nmquat / 4; i++) {
             double *q = K->mquat + 4 * i;
             double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
@@ -635,18 +666,18 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     }
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
-        if (K->qpos && K->nqpos > nq)
+        if (K->qpos && K->nqpos > cc->nq)
             cs_mjcf_fail(c, K->line, "key", "qpos", "expects at most %d numbers (nq: the "
-                         "joints' positions in MuJoCo's layout), got %d", nq, K->nqpos);
-        if (K->qvel && K->nqvel > nv)
+                         "joints' positions in MuJoCo's layout), got %d", cc->nq, K->nqpos);
+        if (K->qvel && K->nqvel > cc->nv)
             cs_mjcf_fail(c, K->line, "key", "qvel", "expects at most %d numbers (nv: the "
-                         "joints' velocities in MuJoCo's layout), got %d", nv, K->nqvel);
-        if (K->qpos) K->qpos = key_pad(c, K->qpos, K->nqpos, nq, qpos0);
-        if (K->qvel) K->qvel = key_pad(c, K->qvel, K->nqvel, nv, NULL);
-        for (int j = 0; K->qpos && j < nj; j++) {
+                         "joints' velocities in MuJoCo's layout), got %d", cc->nv, K->nqvel);
+        if (K->qpos) K->qpos = key_pad(c, K->qpos, K->nqpos, cc->nq, cc->qpos0);
+        if (K->qvel) K->qvel = key_pad(c, K->qvel, K->nqvel, cc->nv, NULL);
+        for (int j = 0; K->qpos && j < cc->nj; j++) {
             int t = c->jnt[j].s.type;
             if (t != CS_JNT_FREE && t != CS_JNT_BALL) continue;
-            double *q = K->qpos + jqadr[j] + (t == CS_JNT_FREE ? 3 : 0);
+            double *q = K->qpos + cc->jqadr[j] + (t == CS_JNT_FREE ? 3 : 0);
             double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
             if (l < 1e-15) { /* the identity, as MuJoCo's normalisation makes it */
                 q[0] = 1;
@@ -660,59 +691,68 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
                 if (c->key[j].name && strcmp(c->key[j].name, K->name) == 0)
                     cs_mjcf_fail(c, K->line, "key", "name", "duplicate key name '%s'", K->name);
     }
+}
 
-    /* actuators: the joint they drive, their types, ranges (inheritrange, limits) and
-     * activations, as MuJoCo's compiler resolves them */
-    int nu = c->nact, na = 0;
-    int *ajnt = cs_mjcf_alloc(c, (size_t)(nu + 1) * sizeof *ajnt);
-    int *aadr = cs_mjcf_alloc(c, (size_t)(nu + 1) * sizeof *aadr);
-    int *alim = cs_mjcf_alloc(c, (size_t)(3 * nu + 1) * sizeof *alim);
-    for (int i = 0; i < nu; i++) resolve_actuator(c, &c->act[i], ajnt + i, alim + 3 * i);
-    for (int i = 0; i < nu; i++) aadr[i] = c->act[i].s.dyntype != CS_DYN_NONE ? na++ : -1;
+/* actuators: the joint they drive, their types, ranges (inheritrange, limits) and
+ * activations, as MuJoCo's compiler resolves them; keys' ctrl and act completed */
+static void compile_actuators(cs_mjcf *c, compiling *cc)
+{
+    cc->nu = c->nact;
+    cc->na = 0;
+    cc->ajnt = cs_mjcf_alloc(c, (size_t)(cc->nu + 1) * sizeof *cc->ajnt);
+    cc->aadr = cs_mjcf_alloc(c, (size_t)(cc->nu + 1) * sizeof *cc->aadr);
+    cc->alim = cs_mjcf_alloc(c, (size_t)(3 * cc->nu + 1) * sizeof *cc->alim);
+    for (int i = 0; i < cc->nu; i++) resolve_actuator(c, &c->act[i], cc->ajnt + i, cc->alim + 3 * i);
+    for (int i = 0; i < cc->nu; i++) cc->aadr[i] = c->act[i].s.dyntype != CS_DYN_NONE ? cc->na++ : -1;
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
-        if (K->ctrl && K->nctrl > nu)
+        if (K->ctrl && K->nctrl > cc->nu)
             cs_mjcf_fail(c, K->line, "key", "ctrl", "expects at most %d numbers (nu: one per "
-                         "actuator), got %d", nu, K->nctrl);
-        if (K->act && K->nact > na)
+                         "actuator), got %d", cc->nu, K->nctrl);
+        if (K->act && K->nact > cc->na)
             cs_mjcf_fail(c, K->line, "key", "act", "expects at most %d numbers (na: one per "
-                         "actuator with dynamics), got %d", na, K->nact);
-        if (K->ctrl) K->ctrl = key_pad(c, K->ctrl, K->nctrl, nu, NULL);
-        if (K->act) K->act = key_pad(c, K->act, K->nact, na, NULL);
+                         "actuator with dynamics), got %d", cc->na, K->nact);
+        if (K->ctrl) K->ctrl = key_pad(c, K->ctrl, K->nctrl, cc->nu, NULL);
+        if (K->act) K->act = key_pad(c, K->act, K->nact, cc->na, NULL);
     }
 
-    /* the dof forest: a dof's parent is the previous dof of its body, else the last dof of
-     * the parent's chain; a dof without a parent starts a tree */
-    int *lastdof = cs_mjcf_alloc(c, (size_t)nb * sizeof *lastdof);
-    int *dparent = cs_mjcf_alloc(c, (size_t)(nv + 1) * sizeof *dparent);
-    int *dtree = cs_mjcf_alloc(c, (size_t)(nv + 1) * sizeof *dtree);
-    int ntree = 0, nM = 0;
-    lastdof[0] = -1;
-    for (int b = 1; b < nb; b++) {
-        lastdof[b] = lastdof[c->body[b].parent];
+}
+
+/* the dof forest: a dof's parent is the previous dof of its body, else the last dof of
+ * the parent's chain; a dof without a parent starts a tree */
+static void dof_forest(cs_mjcf *c, compiling *cc)
+{
+    cc->lastdof = cs_mjcf_alloc(c, (size_t)cc->nb * sizeof *cc->lastdof);
+    cc->dparent = cs_mjcf_alloc(c, (size_t)(cc->nv + 1) * sizeof *cc->dparent);
+    cc->dtree = cs_mjcf_alloc(c, (size_t)(cc->nv + 1) * sizeof *cc->dtree);
+    cc->ntree = cc->nM = 0;
+    cc->lastdof[0] = -1;
+    for (int b = 1; b < cc->nb; b++) {
+        cc->lastdof[b] = cc->lastdof[c->body[b].parent];
         for (int j = c->body[b].jnt0; j < c->body[b].jnt0 + c->body[b].njnt; j++)
             for (int k = 0; k < cs_jnt_nv(c->jnt[j].s.type); k++) {
-                int i = jdadr[j] + k;
-                dparent[i] = lastdof[b];
-                dtree[i] = dparent[i] < 0 ? ntree++ : dtree[dparent[i]];
-                lastdof[b] = i;
-                for (int a = i; a >= 0; a = dparent[a]) nM++;
+                int i = cc->jdadr[j] + k;
+                cc->dparent[i] = cc->lastdof[b];
+                cc->dtree[i] = cc->dparent[i] < 0 ? cc->ntree++ : cc->dtree[cc->dparent[i]];
+                cc->lastdof[b] = i;
+                for (int a = i; a >= 0; a = cc->dparent[a]) cc->nM++;
             }
     }
 
-    cs_mjcf_visual_resolve(c);
+}
 
-    /* ---- nothing can fail from here on: build the model ---- */
+/* the model with its sizes and every array allocated (NULL out of memory) */
+static cs_model * new_model(cs_mjcf *c, compiling *cc)
+{
     cs_model *m = cs_calloc(1, sizeof *m);
     if (!m) cs_mjcf_nomem(c);
-    int nameoom = 0;
-    m->modelname = dupname(c->modelname, &nameoom);
-    m->path = dupname(c->file, &nameoom);
-    m->nbody = nb;
-    m->ngeom = ng;
-    m->njnt = nj;
-    m->nq = nq;
-    m->nv = nv;
+    m->modelname = dupname(c->modelname, &cc->nameoom);
+    m->path = dupname(c->file, &cc->nameoom);
+    m->nbody = cc->nb;
+    m->ngeom = cc->ng;
+    m->njnt = cc->nj;
+    m->nq = cc->nq;
+    m->nv = cc->nv;
     m->npair = c->npair;
     m->nexclude = c->nexcl;
     m->nkey = c->nkey;
@@ -721,23 +761,23 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     memcpy(m->stat_center, c->stat_center, sizeof m->stat_center);
     m->vis_azimuth = c->vis_azimuth;
     m->vis_elevation = c->vis_elevation;
-    int nme = c->nmesh, nmv = 0, nmf = 0, nmg = 0, nmh = 0;
-    for (int k = 0; k < nme; k++) {
+    int nmv = 0, nmf = 0, nmg = 0, nmh = 0;
+    for (int k = 0; k < c->nmesh; k++) {
         nmv += c->mesh[k].nvert;
         nmf += c->mesh[k].ntri;
         nmg += c->mesh[k].ngraph;
         nmh += c->mesh[k].nhull;
     }
-    m->nmesh = nme;
+    m->nmesh = c->nmesh;
     m->nmeshvert = nmv;
     m->nmeshface = nmf;
     m->nmeshgraph = nmg;
     m->nmeshhull = nmh;
-    m->nu = nu;
-    m->na = na;
-    m->ntree = ntree;
-    m->nM = nM;
-    m->nmocap = nmocap;
+    m->nu = cc->nu;
+    m->na = cc->na;
+    m->ntree = cc->ntree;
+    m->nM = cc->nM;
+    m->nmocap = cc->nmocap;
     cs_mjcf_tendon_sizes(c, m);
     cs_mjcf_sensor_sizes(c, m);
     cs_mjcf_visual_sizes(c, m);
@@ -748,30 +788,39 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         cs_free_model(m);
         cs_mjcf_nomem(c);
     }
+    return m;
+}
+
+static void fill_bodies(cs_mjcf *c, compiling *cc, cs_model *m)
+{
     int imocap = 0;
-    for (int b = 0; b < nb; b++) {
+    for (int b = 0; b < cc->nb; b++) {
         cs_bspec *B = &c->body[b];
         m->body_parent[b] = B->parent;
-        m->body_weldid[b] = weld[b];
+        m->body_weldid[b] = cc->weld[b];
         m->body_geomadr[b] = B->ngeom ? B->geom0 : -1;
         m->body_geomnum[b] = B->ngeom;
         memcpy(m->body_pos + 3 * b, B->pos, 3 * sizeof(double));
         memcpy(m->body_quat + 4 * b, B->quat, 4 * sizeof(double));
-        memcpy(m->body_ipos + 3 * b, bipos + 3 * b, 3 * sizeof(double));
-        memcpy(m->body_iquat + 4 * b, biquat + 4 * b, 4 * sizeof(double));
-        m->body_mass[b] = bmass[b];
+        memcpy(m->body_ipos + 3 * b, cc->bipos + 3 * b, 3 * sizeof(double));
+        memcpy(m->body_iquat + 4 * b, cc->biquat + 4 * b, 4 * sizeof(double));
+        m->body_mass[b] = cc->bmass[b];
         m->body_gravcomp[b] = B->gravcomp;
         m->body_mocapid[b] = B->mocap ? imocap++ : -1;
         m->ngravcomp += B->gravcomp != 0;
-        memcpy(m->body_inertia + 3 * b, binert + 3 * b, 3 * sizeof(double));
-        m->body_name[b] = dupname(B->name, &nameoom);
+        memcpy(m->body_inertia + 3 * b, cc->binert + 3 * b, 3 * sizeof(double));
+        m->body_name[b] = dupname(B->name, &cc->nameoom);
     }
-    /* joints and their dofs */
-    for (int j = 0; j < nj; j++) {
+}
+
+/* joints and their dofs */
+static void fill_joints(cs_mjcf *c, compiling *cc, cs_model *m)
+{
+    for (int j = 0; j < cc->nj; j++) {
         const cs_jspec *J = &c->jnt[j].s;
         m->jnt_type[j] = J->type;
-        m->jnt_qposadr[j] = jqadr[j];
-        m->jnt_dofadr[j] = jdadr[j];
+        m->jnt_qposadr[j] = cc->jqadr[j];
+        m->jnt_dofadr[j] = cc->jdadr[j];
         m->jnt_bodyid[j] = c->jnt[j].body;
         m->jnt_limited[j] = J->limited == CS_LIMITED_TRUE;
         memcpy(m->jnt_pos + 3 * j, J->pos, 3 * sizeof(double));
@@ -782,12 +831,12 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->jnt_margin[j] = J->margin;
         memcpy(m->jnt_solref + 2 * j, J->solreflimit, 2 * sizeof(double));
         memcpy(m->jnt_solimp + 5 * j, J->solimplimit, 5 * sizeof(double));
-        m->jnt_name[j] = dupname(c->jnt[j].name, &nameoom);
+        m->jnt_name[j] = dupname(c->jnt[j].name, &cc->nameoom);
         m->jnt_actfrclimited[j] = J->actfrclimited == CS_LIMITED_TRUE;
         memcpy(m->jnt_actfrcrange + 2 * j, J->actfrcrange, 2 * sizeof(double));
         m->jnt_actgravcomp[j] = J->actgravcomp;
         for (int k = 0; k < cs_jnt_nv(J->type); k++) {
-            int i = jdadr[j] + k;
+            int i = cc->jdadr[j] + k;
             m->dof_jntid[i] = j;
             m->dof_bodyid[i] = c->jnt[j].body;
             m->dof_armature[i] = J->armature;
@@ -798,20 +847,24 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
             memcpy(m->dof_solimp + 5 * i, J->solimpfriction, 5 * sizeof(double));
         }
     }
-    memcpy(m->qpos0, qpos0, (size_t)nq * sizeof(double));
-    memcpy(m->qpos_spring, qspring, (size_t)nq * sizeof(double));
-    /* the forest: row i of M holds M(i,i) and one entry per ancestor dof */
-    m->ntree = ntree;
+    memcpy(m->qpos0, cc->qpos0, (size_t)cc->nq * sizeof(double));
+    memcpy(m->qpos_spring, cc->qspring, (size_t)cc->nq * sizeof(double));
+}
+
+/* the forest: row i of M holds M(i,i) and one entry per ancestor dof */
+static void fill_forest(cs_mjcf *c, compiling *cc, cs_model *m)
+{
+    m->ntree = cc->ntree;
     m->nM = 0;
-    for (int i = 0; i < nv; i++) {
-        m->dof_parent[i] = dparent[i];
-        m->dof_treeid[i] = dtree[i];
+    for (int i = 0; i < cc->nv; i++) {
+        m->dof_parent[i] = cc->dparent[i];
+        m->dof_treeid[i] = cc->dtree[i];
         m->dof_Madr[i] = m->nM;
-        for (int a = i; a >= 0; a = dparent[a]) m->nM++;
-        if (dparent[i] < 0) m->tree_dofadr[dtree[i]] = i;
-        m->tree_dofnum[dtree[i]]++;
+        for (int a = i; a >= 0; a = cc->dparent[a]) m->nM++;
+        if (cc->dparent[i] < 0) m->tree_dofadr[cc->dtree[i]] = i;
+        m->tree_dofnum[cc->dtree[i]]++;
     }
-    for (int b = 0; b < nb; b++) {
+    for (int b = 0; b < cc->nb; b++) {
         const cs_bspec *B = &c->body[b];
         int p = B->parent;
         m->body_rootid[b] = (b == 0 || p == 0) ? b : m->body_rootid[p];
@@ -819,16 +872,20 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->body_jntnum[b] = B->njnt;
         int nd = 0;
         for (int j = B->jnt0; j < B->jnt0 + B->njnt; j++) nd += cs_jnt_nv(c->jnt[j].s.type);
-        m->body_dofadr[b] = nd ? jdadr[B->jnt0] : -1;
+        m->body_dofadr[b] = nd ? cc->jdadr[B->jnt0] : -1;
         m->body_dofnum[b] = nd;
-        m->body_lastdof[b] = lastdof[b];
-        m->body_treeid[b] = lastdof[b] >= 0 ? dtree[lastdof[b]] : -1;
+        m->body_lastdof[b] = cc->lastdof[b];
+        m->body_treeid[b] = cc->lastdof[b] >= 0 ? cc->dtree[cc->lastdof[b]] : -1;
     }
+}
+
+static void body_simple(cs_model *m)
+{
     /* MuJoCo's body_simple: the inertial frame is the body frame, and the body is a root or
      * hangs from a static child of the world; a parent is never simple; joints must sit at
      * the body origin with axis-aligned hinge/slide axes and nothing after a rotation; slide
      * joints only give 2 */
-    for (int b = 1; b < nb; b++) {
+    for (int b = 1; b < m->nbody; b++) {
         const double *ip = m->body_ipos + 3 * b, *iq = m->body_iquat + 4 * b;
         int same = near0(ip[0]) && near0(ip[1]) && near0(ip[2]) &&
                    near0(iq[1]) && near0(iq[2]) && near0(iq[3]) && near0(fabs(iq[0]) - 1);
@@ -849,7 +906,11 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         }
         if (m->body_simple[b] && m->body_dofnum[b]) m->body_simple[b] = allslide ? 2 : 1;
     }
-    for (int i = 0; i < ng; i++) {
+}
+
+static void fill_geoms(cs_mjcf *c, compiling *cc, cs_model *m)
+{
+    for (int i = 0; i < cc->ng; i++) {
         cs_gspec *s = &c->geom[i].s;
         m->geom_type[i] = s->type;
         m->geom_body[i] = c->geom[i].body;
@@ -873,12 +934,16 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->geom_dataid[i] = c->geom[i].meshid;
         m->geom_rbound[i] = c->geom[i].meshid >= 0 ? c->mesh[c->geom[i].meshid].rbound
                                                    : cs_geom_rbound(s->type, s->size);
-        m->geom_mass[i] = gmass[i];
+        m->geom_mass[i] = cc->gmass[i];
         cs_fluid_coefs(s->type, m->geom_size + 3 * i, s->fluidshape, s->fluidcoef,
                        m->geom_fluid + 12 * i);
-        m->geom_name[i] = dupname(c->geom[i].name, &nameoom);
+        m->geom_name[i] = dupname(c->geom[i].name, &cc->nameoom);
     }
-    for (int k = 0, av = 0, af = 0, ag = 0, ah = 0; k < nme; k++) {
+}
+
+static void fill_meshes(cs_mjcf *c, compiling *cc, cs_model *m)
+{
+    for (int k = 0, av = 0, af = 0, ag = 0, ah = 0; k < c->nmesh; k++) {
         const cs_meshir *M = &c->mesh[k];
         m->mesh_vertadr[k] = av;
         m->mesh_vertnum[k] = M->nvert;
@@ -893,16 +958,20 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->mesh_pos + 3 * k, M->pos, 3 * sizeof(double));
         memcpy(m->mesh_quat + 4 * k, M->quat, 4 * sizeof(double));
         m->mesh_volume[k] = M->volume;
-        m->mesh_name[k] = dupname(M->name, &nameoom);
+        m->mesh_name[k] = dupname(M->name, &cc->nameoom);
         av += M->nvert;
         af += M->ntri;
         ag += M->ngraph;
         ah += M->nhull;
     }
+}
+
+static void fill_pairs(cs_mjcf *c, compiling *cc, cs_model *m)
+{
     for (int i = 0, np = c->npair; i < np; i++) {
         cs_pspec *s = &c->pair[i].s;
-        m->pair_geom1[i] = pg1[i];
-        m->pair_geom2[i] = pg2[i];
+        m->pair_geom1[i] = cc->pg1[i];
+        m->pair_geom2[i] = cc->pg2[i];
         m->pair_condim[i] = s->condim;
         memcpy(m->pair_friction + 5 * i, s->friction, 5 * sizeof(double));
         memcpy(m->pair_solref + 2 * i, s->solref, 2 * sizeof(double));
@@ -910,27 +979,31 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->pair_solimp + 5 * i, s->solimp, 5 * sizeof(double));
         m->pair_margin[i] = s->margin;
         m->pair_gap[i] = s->gap;
-        m->pair_name[i] = dupname(c->pair[i].name, &nameoom);
+        m->pair_name[i] = dupname(c->pair[i].name, &cc->nameoom);
     }
     for (int i = 0; i < c->nexcl; i++) {
-        m->exclude_body1[i] = eb1[i];
-        m->exclude_body2[i] = eb2[i];
+        m->exclude_body1[i] = cc->eb1[i];
+        m->exclude_body2[i] = cc->eb2[i];
     }
+}
+
+static void fill_keys(cs_mjcf *c, compiling *cc, cs_model *m)
+{
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
         m->key_time[k] = K->time;
-        memcpy(m->key_qpos + (size_t)nq * k, K->qpos ? K->qpos : qpos0, (size_t)nq * sizeof(double));
-        if (K->qvel) memcpy(m->key_qvel + (size_t)nv * k, K->qvel, (size_t)nv * sizeof(double));
-        m->key_name[k] = dupname(K->name, &nameoom);
+        memcpy(m->key_qpos + (size_t)cc->nq * k, K->qpos ? K->qpos : cc->qpos0, (size_t)cc->nq * sizeof(double));
+        if (K->qvel) memcpy(m->key_qvel + (size_t)cc->nv * k, K->qvel, (size_t)cc->nv * sizeof(double));
+        m->key_name[k] = dupname(K->name, &cc->nameoom);
     }
 
     for (int k = 0; k < c->nkey; k++) { /* mocap poses: the bodies' own unless given */
         cs_keyir *K = &c->key[k];
-        for (int b = 0; b < nb; b++) {
+        for (int b = 0; b < cc->nb; b++) {
             int i = m->body_mocapid[b];
             if (i < 0) continue;
-            double *kp = m->key_mpos + 3 * ((size_t)nmocap * k + i);
-            double *kq = m->key_mquat + 4 * ((size_t)nmocap * k + i);
+            double *kp = m->key_mpos + 3 * ((size_t)cc->nmocap * k + i);
+            double *kq = m->key_mquat + 4 * ((size_t)cc->nmocap * k + i);
             int gp = K->mpos && 3 * i + 3 <= K->nmpos, gq = K->mquat && 4 * i + 4 <= K->nmquat;
             memcpy(kp, gp ? K->mpos + 3 * i : m->body_pos + 3 * b, 3 * sizeof *kp);
             memcpy(kq, gq ? K->mquat + 4 * i : m->body_quat + 4 * b, 4 * sizeof *kq);
@@ -938,29 +1011,33 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     }
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
-        if (K->ctrl) memcpy(m->key_ctrl + (size_t)nu * k, K->ctrl, (size_t)nu * sizeof(double));
-        if (K->act) memcpy(m->key_act + (size_t)na * k, K->act, (size_t)na * sizeof(double));
+        if (K->ctrl) memcpy(m->key_ctrl + (size_t)cc->nu * k, K->ctrl, (size_t)cc->nu * sizeof(double));
+        if (K->act) memcpy(m->key_act + (size_t)cc->na * k, K->act, (size_t)cc->na * sizeof(double));
     }
-    for (int i = 0; i < nu; i++) {
+}
+
+static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
+{
+    for (int i = 0; i < cc->nu; i++) {
         const cs_aspec *A = &c->act[i].s;
         m->actuator_trntype[i] = c->act[i].tendon      ? CS_TRN_TENDON
                                  : c->act[i].cranksite ? CS_TRN_SLIDERCRANK
                                  : c->act[i].site      ? CS_TRN_SITE
-                                 : c->act[i].jip && (c->jnt[ajnt[i]].s.type == CS_JNT_BALL ||
-                                                     c->jnt[ajnt[i]].s.type == CS_JNT_FREE)
+                                 : c->act[i].jip && (c->jnt[cc->ajnt[i]].s.type == CS_JNT_BALL ||
+                                                     c->jnt[cc->ajnt[i]].s.type == CS_JNT_FREE)
                                      ? CS_TRN_JOINTINPARENT
                                      : CS_TRN_JOINT;
         m->actuator_cranklength[i] = c->act[i].cranksite ? A->cranklength : 0;
         m->actuator_dyntype[i] = A->dyntype;
         m->actuator_gaintype[i] = A->gaintype;
         m->actuator_biastype[i] = A->biastype;
-        m->actuator_trnid[2 * i] = ajnt[i];
+        m->actuator_trnid[2 * i] = cc->ajnt[i];
         m->actuator_trnid[2 * i + 1] = c->act[i].slider;
-        m->actuator_actadr[i] = aadr[i];
-        m->actuator_actnum[i] = aadr[i] >= 0;
-        m->actuator_ctrllimited[i] = alim[3 * i];
-        m->actuator_forcelimited[i] = alim[3 * i + 1];
-        m->actuator_actlimited[i] = alim[3 * i + 2];
+        m->actuator_actadr[i] = cc->aadr[i];
+        m->actuator_actnum[i] = cc->aadr[i] >= 0;
+        m->actuator_ctrllimited[i] = cc->alim[3 * i];
+        m->actuator_forcelimited[i] = cc->alim[3 * i + 1];
+        m->actuator_actlimited[i] = cc->alim[3 * i + 2];
         m->actuator_actearly[i] = A->actearly;
         m->actuator_group[i] = A->group;
         memcpy(m->actuator_dynprm + CS_NDYN * i, A->dynprm, sizeof A->dynprm);
@@ -970,31 +1047,17 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         memcpy(m->actuator_forcerange + 2 * i, A->forcerange, sizeof A->forcerange);
         memcpy(m->actuator_actrange + 2 * i, A->actrange, sizeof A->actrange);
         memcpy(m->actuator_gear + 6 * i, A->gear, sizeof A->gear);
-        m->actuator_name[i] = dupname(c->act[i].name, &nameoom);
+        m->actuator_name[i] = dupname(c->act[i].name, &cc->nameoom);
     }
 
-    if (nameoom) {
-        cs_free_model(m);
-        cs_mjcf_nomem(c);
-    }
-    cs_sameframe_all(m);
-    /* inverse weights at qpos0; the mass matrix there must be positive definite */
-    int bad = cs_model_invweight0(m);
-    if (bad == -1) {
-        cs_free_model(m);
-        cs_mjcf_nomem(c);
-    }
-    if (bad > 0) {
-        int b = m->dof_bodyid[bad - 1];
-        cs_free_model(m);
-        BFAIL(c, &c->body[b], NULL, "the mass matrix is not positive definite at the reference "
-                                    "pose: a moving body (or its subtree) without mass or "
-                                    "inertia");
-    }
+}
+
+static void springdamper(cs_mjcf *c, compiling *cc, cs_model *m)
+{
     /* springdamper: stiffness and damping of a mass-spring-damper with this time constant
      * and damping ratio, the mass being the joint's mean inverse weight at qpos0 inverted
      * (MuJoCo's rule, which replaces any stiffness and damping given) */
-    for (int j = 0; j < nj; j++) {
+    for (int j = 0; j < cc->nj; j++) {
         const double *sd = c->jnt[j].s.springdamper;
         if (sd[0] <= 0 || sd[1] <= 0) continue;
         int adr = m->jnt_dofadr[j], n = cs_jnt_nv(m->jnt_type[j]);
@@ -1004,11 +1067,15 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         m->jnt_stiffness[j] = inertia / fmax(1e-15, sd[0] * sd[0] * sd[1] * sd[1]);
         for (int k = 0; k < n; k++) m->dof_damping[adr + k] = 2 * inertia / fmax(1e-15, sd[0]);
     }
+}
+
+static void dampratio(cs_mjcf *c, compiling *cc, cs_model *m)
+{
     /* dampratio: a position-like actuator's positive biasprm[2] is a damping ratio; kv from
      * the reflected inertia at qpos0, the sum over the moment's dofs of dof_M0 / moment^2
      * (MuJoCo's set0) */
     double *mo0 = NULL;
-    for (int i = 0; i < nu; i++) {
+    for (int i = 0; i < cc->nu; i++) {
         double *b = m->actuator_biasprm + CS_NBIAS * i, *g = m->actuator_gainprm + CS_NGAIN * i;
         if (g[0] != -b[1] || b[2] <= 0) continue;
         double trn = fabs(m->actuator_gear[6 * i]), mass = 0;
@@ -1034,6 +1101,57 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         }
         b[2] = -(b[2] * 2 * sqrt(g[0] * mass));
     }
+}
+
+cs_model *cs_mjcf_compile(cs_mjcf *c)
+{
+    compiling cc = {.nb = c->nbody, .ng = c->ngeom};
+    cs_mjcf_meshes(c);
+    compile_geoms(c, &cc);
+    for (int j = 0; j < c->njnt; j++) resolve_joint(c, &c->jnt[j]);
+    cs_mjcf_resolve_tendons(c);
+    cs_mjcf_resolve_sensors(c);
+    compile_bodies(c, &cc);
+    check_free_bodies(c, &cc);
+    joint_addresses(c, &cc);
+    resolve_pairs(c, &cc);
+    reference_pose(c, &cc);
+    complete_keys(c, &cc);
+    compile_actuators(c, &cc);
+    dof_forest(c, &cc);
+    cs_mjcf_visual_resolve(c);
+
+    /* ---- nothing can fail from here on but memory: build the model ---- */
+    cs_model *m = new_model(c, &cc);
+    fill_bodies(c, &cc, m);
+    fill_joints(c, &cc, m);
+    fill_forest(c, &cc, m);
+    body_simple(m);
+    fill_geoms(c, &cc, m);
+    fill_meshes(c, &cc, m);
+    fill_pairs(c, &cc, m);
+    fill_keys(c, &cc, m);
+    fill_actuators(c, &cc, m);
+    if (cc.nameoom) {
+        cs_free_model(m);
+        cs_mjcf_nomem(c);
+    }
+    cs_sameframe_all(m);
+    /* inverse weights at qpos0; the mass matrix there must be positive definite */
+    int bad = cs_model_invweight0(m);
+    if (bad == -1) {
+        cs_free_model(m);
+        cs_mjcf_nomem(c);
+    }
+    if (bad > 0) {
+        int b = m->dof_bodyid[bad - 1];
+        cs_free_model(m);
+        BFAIL(c, &c->body[b], NULL, "the mass matrix is not positive definite at the reference "
+                                    "pose: a moving body (or its subtree) without mass or "
+                                    "inertia");
+    }
+    springdamper(c, &cc, m);
+    dampratio(c, &cc, m);
     if (cs_mjcf_build_sensors(c, m) != 0 || cs_mjcf_visual_build(c, m) != 0) {
         cs_free_model(m);
         cs_mjcf_nomem(c);
