@@ -112,20 +112,6 @@ static char *dupname(const char *s, int *oom)
     return p;
 }
 
-static int find_geom(const cs_mjcf *c, const char *name)
-{
-    for (int i = 0; i < c->ngeom; i++)
-        if (c->geom[i].name && strcmp(c->geom[i].name, name) == 0) return i;
-    return -1;
-}
-
-static int find_body(const cs_mjcf *c, const char *name)
-{
-    for (int i = 0; i < c->nbody; i++)
-        if (c->body[i].name && strcmp(c->body[i].name, name) == 0) return i;
-    return -1;
-}
-
 /* units, axis, limits of one joint, as MuJoCo's compiler resolves them */
 static void resolve_joint(cs_mjcf *c, cs_jointir *J)
 {
@@ -216,13 +202,6 @@ static int resolve_limit(cs_mjcf *c, const cs_actir *A, const char *what, int li
 
 #define AFAIL(c, A, attr, ...) cs_mjcf_fail((c), (A)->line, (A)->tag, (attr), __VA_ARGS__)
 
-static int find_site(const cs_mjcf *c, const char *name)
-{
-    for (int i = 0; i < c->nsite; i++)
-        if (c->site[i].name && strcmp(c->site[i].name, name) == 0) return i;
-    return -1;
-}
-
 static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
 {
     cs_aspec *s = &A->s;
@@ -232,19 +211,19 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
     if (A->cranksite) { /* MuJoCo's checks: the slider site, the rod, then the crank site */
         if (!s->slidersite)
             AFAIL(c, A, "slidersite", "a slider-crank transmission needs a slidersite");
-        A->slider = find_site(c, s->slidersite);
+        A->slider = cs_mjcf_find_site(c, s->slidersite);
         if (A->slider < 0) AFAIL(c, A, "slidersite", "no site named '%s'", s->slidersite);
         if (!(s->cranklength > 0))
             AFAIL(c, A, "cranklength", "a slider-crank's cranklength must be positive (got %g)",
                   s->cranklength);
-        j = find_site(c, A->cranksite);
+        j = cs_mjcf_find_site(c, A->cranksite);
         if (j < 0) AFAIL(c, A, "cranksite", "no site named '%s'", A->cranksite);
     } else if (A->site) { /* MuJoCo's site transmission: a wrench at the site, or the site's
                              pose in a reference site's frame */
-        j = find_site(c, A->site);
+        j = cs_mjcf_find_site(c, A->site);
         if (j < 0) AFAIL(c, A, "site", "no site named '%s'", A->site);
         if (A->refsite) {
-            A->slider = find_site(c, A->refsite);
+            A->slider = cs_mjcf_find_site(c, A->refsite);
             if (A->slider < 0) AFAIL(c, A, "refsite", "no site named '%s'", A->refsite);
         }
     } else if (A->tendon) {
@@ -581,9 +560,9 @@ static void resolve_pairs(cs_mjcf *c, compiling *cc)
     cc->pg2 = cs_mjcf_alloc(c, (size_t)(c->npair + 1) * sizeof *cc->pg2);
     for (int i = 0; i < c->npair; i++) {
         cs_pairir *p = &c->pair[i];
-        cc->pg1[i] = find_geom(c, p->geom1);
+        cc->pg1[i] = cs_mjcf_find_geom(c, p->geom1);
         if (cc->pg1[i] < 0) cs_mjcf_fail(c, p->line, "pair", "geom1", "no geom named '%s'", p->geom1);
-        cc->pg2[i] = find_geom(c, p->geom2);
+        cc->pg2[i] = cs_mjcf_find_geom(c, p->geom2);
         if (cc->pg2[i] < 0) cs_mjcf_fail(c, p->line, "pair", "geom2", "no geom named '%s'", p->geom2);
         if (cc->pg1[i] == cc->pg2[i])
             cs_mjcf_fail(c, p->line, "pair", "geom2", "a geom cannot be paired with itself");
@@ -595,9 +574,9 @@ static void resolve_pairs(cs_mjcf *c, compiling *cc)
     cc->eb2 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *cc->eb2);
     for (int i = 0; i < c->nexcl; i++) {
         cs_exclir *e = &c->excl[i];
-        cc->eb1[i] = find_body(c, e->body1);
+        cc->eb1[i] = cs_mjcf_find_body(c, e->body1);
         if (cc->eb1[i] < 0) cs_mjcf_fail(c, e->line, "exclude", "body1", "no body named '%s'", e->body1);
-        cc->eb2[i] = find_body(c, e->body2);
+        cc->eb2[i] = cs_mjcf_find_body(c, e->body2);
         if (cc->eb2[i] < 0) cs_mjcf_fail(c, e->line, "exclude", "body2", "no body named '%s'", e->body2);
     }
 }

@@ -367,3 +367,13 @@ int cs_mjcf_frame(cs_mjcf *c, xmlNode *n, double pos[3], double quat[4])
     }
     return 1;
 }
+
+/* ---- elements by name (-1: none) ---------------------------------------------------------- */
+#define FIND_BY_NAME(arr, n)                                                                   \
+    for (int i = 0; i < c->n; i++)                                                             \
+        if (c->arr[i].name && strcmp(c->arr[i].name, name) == 0) return i;                    \
+    return -1
+int cs_mjcf_find_body(const cs_mjcf *c, const char *name) { FIND_BY_NAME(body, nbody); }
+int cs_mjcf_find_joint(const cs_mjcf *c, const char *name) { FIND_BY_NAME(jnt, njnt); }
+int cs_mjcf_find_geom(const cs_mjcf *c, const char *name) { FIND_BY_NAME(geom, ngeom); }
+int cs_mjcf_find_site(const cs_mjcf *c, const char *name) { FIND_BY_NAME(site, nsite); }

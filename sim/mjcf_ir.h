@@ -330,6 +330,12 @@ void cs_mjcf_grow(cs_mjcf *c, void **arr, int *cap, int n, size_t es);
 void cs_mjcf_fail(cs_mjcf *c, int line, const char *elem, const char *attr, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 5, 6)));
 
+/* a body, joint, geom or site by name (-1: none) */
+int cs_mjcf_find_body(const cs_mjcf *c, const char *name);
+int cs_mjcf_find_joint(const cs_mjcf *c, const char *name);
+int cs_mjcf_find_geom(const cs_mjcf *c, const char *name);
+int cs_mjcf_find_site(const cs_mjcf *c, const char *name);
+
 /* mjcf_mesh.c: read every used mesh's file, build its hull, mass properties and frame
  * (errors through cs_mjcf_fail, naming the <mesh> line and, for OBJ, the file's line) */
 void cs_mjcf_meshes(cs_mjcf *c);

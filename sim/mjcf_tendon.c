@@ -39,20 +39,6 @@ int cs_mjcf_find_tendon(const cs_mjcf *c, const char *name)
     return -1;
 }
 
-static int find_joint(const cs_mjcf *c, const char *name)
-{
-    for (int i = 0; i < c->njnt; i++)
-        if (c->jnt[i].name && strcmp(c->jnt[i].name, name) == 0) return i;
-    return -1;
-}
-
-static int find_body(const cs_mjcf *c, const char *name)
-{
-    for (int i = 0; i < c->nbody; i++)
-        if (c->body[i].name && strcmp(c->body[i].name, name) == 0) return i;
-    return -1;
-}
-
 /* a body moves when it or one of its ancestors has a joint */
 static int body_moves(const cs_mjcf *c, int b)
 {
@@ -66,20 +52,6 @@ static int root_of(const cs_mjcf *c, int body)
 {
     while (body > 0 && c->body[body].parent > 0) body = c->body[body].parent;
     return body;
-}
-
-static int find_site(const cs_mjcf *c, const char *name)
-{
-    for (int i = 0; i < c->nsite; i++)
-        if (c->site[i].name && strcmp(c->site[i].name, name) == 0) return i;
-    return -1;
-}
-
-static int find_geom(const cs_mjcf *c, const char *name)
-{
-    for (int i = 0; i < c->ngeom; i++)
-        if (c->geom[i].name && strcmp(c->geom[i].name, name) == 0) return i;
-    return -1;
 }
 
 /* the body that moves a tendon's k-th joint, site or geom (-1: a pulley) */
@@ -101,10 +73,10 @@ static void resolve_path(cs_mjcf *c, cs_tendonir *T)
         int ln = T->jline[k];
         T->jid[k] = -1;
         if (T->kind[k] == CS_WRAP_SITE) {
-            if ((T->jid[k] = find_site(c, T->joint[k])) < 0)
+            if ((T->jid[k] = cs_mjcf_find_site(c, T->joint[k])) < 0)
                 cs_mjcf_fail(c, ln, "site", "site", "no site named '%s'", T->joint[k]);
         } else if (T->kind[k] != CS_WRAP_PULLEY) {
-            int g = find_geom(c, T->joint[k]);
+            int g = cs_mjcf_find_geom(c, T->joint[k]);
             if (g < 0) cs_mjcf_fail(c, ln, "geom", "geom", "no geom named '%s'", T->joint[k]);
             int ty = c->geom[g].s.type;
             if (ty != CS_GEOM_SPHERE && ty != CS_GEOM_CYLINDER)
@@ -112,7 +84,7 @@ static void resolve_path(cs_mjcf *c, cs_tendonir *T)
                              "(a tendon wraps those only)", T->joint[k]);
             T->jid[k] = g;
             T->kind[k] = ty == CS_GEOM_CYLINDER ? CS_WRAP_CYLINDER : CS_WRAP_SPHERE;
-            if (T->side[k] && (T->sideid[k] = find_site(c, T->side[k])) < 0)
+            if (T->side[k] && (T->sideid[k] = cs_mjcf_find_site(c, T->side[k])) < 0)
                 cs_mjcf_fail(c, ln, "geom", "sidesite", "no site named '%s'", T->side[k]);
         }
     }
@@ -159,7 +131,7 @@ void cs_mjcf_resolve_tendons(cs_mjcf *c)
         cs_tspec *s = &T->s;
         if (T->spatial) resolve_path(c, T);
         for (int k = 0; !T->spatial && k < T->njoint; k++) {
-            int j = find_joint(c, T->joint[k]);
+            int j = cs_mjcf_find_joint(c, T->joint[k]);
             if (j < 0)
                 cs_mjcf_fail(c, T->jline[k], "joint", "joint", "no joint named '%s'", T->joint[k]);
             int ty = c->jnt[j].s.type;
@@ -202,10 +174,10 @@ void cs_mjcf_resolve_tendons(cs_mjcf *c)
         const char *what = E->type == CS_EQ_JOINT ? "joint" : E->type == CS_EQ_TENDON ? "tendon"
                                                                                      : "body";
         int (*find)(const cs_mjcf *, const char *) =
-            E->type == CS_EQ_JOINT ? find_joint : E->type == CS_EQ_TENDON ? cs_mjcf_find_tendon
-                                                                          : find_body;
+            E->type == CS_EQ_JOINT ? cs_mjcf_find_joint : E->type == CS_EQ_TENDON ? cs_mjcf_find_tendon
+                                                                          : cs_mjcf_find_body;
         if (E->site) {
-            a1 = "site1", a2 = "site2", what = "site", find = find_site;
+            a1 = "site1", a2 = "site2", what = "site", find = cs_mjcf_find_site;
         }
         E->id1 = find(c, E->obj1);
         if (E->id1 < 0) EFAIL(c, E, a1, "no %s named '%s'", what, E->obj1);

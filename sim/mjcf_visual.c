@@ -452,13 +452,6 @@ static void load_file(cs_mjcf *c, texir *T)
     free(rgb);
 }
 
-static int find_body(const cs_mjcf *c, const char *name)
-{
-    for (int i = 0; i < c->nbody; i++)
-        if (c->body[i].name && strcmp(c->body[i].name, name) == 0) return i;
-    return -1;
-}
-
 void cs_mjcf_visual_resolve(cs_mjcf *c)
 {
     struct cs_mjcf_visual *V = vis(c);
@@ -502,7 +495,7 @@ void cs_mjcf_visual_resolve(cs_mjcf *c)
             objir *O = &arr[i];
             O->targetbody = -1;
             if (!O->target) continue;
-            O->targetbody = find_body(c, O->target);
+            O->targetbody = cs_mjcf_find_body(c, O->target);
             if (O->targetbody < 0)
                 cs_mjcf_fail(c, O->line, pass ? "camera" : "light", "target",
                              "unknown body '%s'", O->target);
