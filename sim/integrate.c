@@ -46,8 +46,8 @@ void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, doubl
 }
 
 /* MuJoCo's mj_advance: activations, velocity by qacc, positions by qvel (d->qvel when NULL) */
-static void advance(const cs_model *m, cs_data *d, const double *act_dot, const double *qacc,
-                    const double *qvel)
+void cs_advance(const cs_model *m, cs_data *d, const double *act_dot, const double *qacc,
+                const double *qvel)
 {
     double h = m->opt.timestep;
     cs_advance_act(m, d, act_dot);
@@ -85,7 +85,7 @@ static const double *solve_qH(const cs_model *m, cs_data *d)
     return a;
 }
 
-static void euler(const cs_model *m, cs_data *d)
+void cs_integrate_euler(const cs_model *m, cs_data *d)
 {
     double h = m->opt.timestep;
     const double *qacc = d->qacc;
@@ -96,7 +96,7 @@ static void euler(const cs_model *m, cs_data *d)
                                                        d->qvel[i], 1);
         qacc = solve_qH(m, d);
     }
-    advance(m, d, d->act_dot, qacc, NULL);
+    cs_advance(m, d, d->act_dot, qacc, NULL);
 }
 
 /* ---- implicitfast ------------------------------------------------------------------- */
@@ -217,7 +217,7 @@ static int solve6(double A[36], double x[6], const double y[6])
     return 1;
 }
 
-static void implicitfast(const cs_model *m, cs_data *d)
+void cs_integrate_implicitfast(const cs_model *m, cs_data *d)
 {
     double h = m->opt.timestep;
     int nv = m->nv;
@@ -254,63 +254,5 @@ static void implicitfast(const cs_model *m, cs_data *d)
             for (int r = 0; r < 6; r++) y[r] = d->qfrc_smooth[o + r] + d->qfrc_constraint[o + r];
             if (solve6(A, x, y)) memcpy(a + o, x, sizeof x);
         }
-    advance(m, d, d->act_dot, qacc, NULL);
-}
-
-/* ---- RK4 ------------------------------------------------------------------------------- */
-static void rk4(const cs_model *m, cs_data *d)
-{
-    static const double A[9] = {0.5, 0, 0, 0, 0.5, 0, 0, 0, 1};
-    static const double B[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
-    static const double C[3] = {0.5, 0.5, 1};
-    int nq = m->nq, nv = m->nv, na = m->na, nx = nq + nv + na, nf = nv + na;
-    double h = m->opt.timestep, t0 = d->time;
-    double *X[4], *F[4], *dX = d->rk4 + 4 * (size_t)(nx + nf);
-    for (int i = 0; i < 4; i++) {
-        X[i] = d->rk4 + (size_t)i * nx;
-        F[i] = d->rk4 + 4 * (size_t)nx + (size_t)i * nf;
-    }
-    /* stage 0: the forward pass of this step was already made */
-    memcpy(X[0], d->qpos, (size_t)nq * sizeof(double));
-    memcpy(X[0] + nq, d->qvel, (size_t)nv * sizeof(double));
-    memcpy(X[0] + nq + nv, d->act, (size_t)na * sizeof(double));
-    memcpy(F[0], d->qacc, (size_t)nv * sizeof(double));
-    memcpy(F[0] + nv, d->act_dot, (size_t)na * sizeof(double));
-    for (int i = 1; i < 4; i++) {
-        memset(dX, 0, (size_t)(2 * nv + na) * sizeof *dX);
-        for (int j = 0; j < i; j++) {
-            double a = A[3 * (i - 1) + j];
-            for (int k = 0; k < nv; k++) dX[k] += a * X[j][nq + k];
-            for (int k = 0; k < nf; k++) dX[nv + k] += a * F[j][k];
-        }
-        memcpy(X[i], X[0], (size_t)nx * sizeof(double));
-        cs_integrate_pos(m, X[i], dX, h);
-        for (int k = 0; k < nf; k++) X[i][nq + k] += h * dX[nv + k];
-        memcpy(d->qpos, X[i], (size_t)nq * sizeof(double));
-        memcpy(d->qvel, X[i] + nq, (size_t)nv * sizeof(double));
-        memcpy(d->act, X[i] + nq + nv, (size_t)na * sizeof(double));
-        d->time = t0 + C[i - 1] * h;
-        cs_forward_nosensor(m, d);
-        memcpy(F[i], d->qacc, (size_t)nv * sizeof(double));
-        memcpy(F[i] + nv, d->act_dot, (size_t)na * sizeof(double));
-    }
-    memset(dX, 0, (size_t)(2 * nv + na) * sizeof *dX);
-    for (int j = 0; j < 4; j++) {
-        for (int k = 0; k < nv; k++) dX[k] += B[j] * X[j][nq + k];
-        for (int k = 0; k < nf; k++) dX[nv + k] += B[j] * F[j][k];
-    }
-    d->time = t0;
-    memcpy(d->qpos, X[0], (size_t)nq * sizeof(double));
-    memcpy(d->qvel, X[0] + nq, (size_t)nv * sizeof(double));
-    memcpy(d->act, X[0] + nq + nv, (size_t)na * sizeof(double));
-    advance(m, d, dX + 2 * nv, dX + nv, dX);
-}
-
-void cs_integrate(const cs_model *m, cs_data *d)
-{
-    switch (m->opt.integrator) {
-    case CS_INT_IMPLICITFAST: implicitfast(m, d); break;
-    case CS_INT_RK4: rk4(m, d); break; /* cs_make_data made the stages' room */
-    default: euler(m, d);
-    }
+    cs_advance(m, d, d->act_dot, qacc, NULL);
 }

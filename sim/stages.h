@@ -29,6 +29,13 @@ static inline int cs_dof_rotates(const cs_model *m, int i)
 /* step.c: cs_forward without the sensors (RK4's inner stages) */
 void cs_forward_nosensor(const cs_model *m, cs_data *d);
 
+/* integrate.c: the Euler (damping implicit) and implicitfast steps from the forward pass's
+ * qacc; MuJoCo's mj_advance (activations, qvel by qacc, qpos by qvel or d->qvel when NULL,
+ * time) */
+void cs_integrate_euler(const cs_model *m, cs_data *d);
+void cs_integrate_implicitfast(const cs_model *m, cs_data *d);
+void cs_advance(const cs_model *m, cs_data *d, const double *act_dot, const double *qacc,
+                const double *qvel);
 /* integrate.c: qpos moved by qvel over h, per joint type */
 void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, double h);
 

@@ -38,55 +38,68 @@ void cs_forward(const cs_model *m, cs_data *d) { forward(m, d, 1); }
 
 void cs_forward_nosensor(const cs_model *m, cs_data *d) { forward(m, d, 0); }
 
+/* ---- RK4 ------------------------------------------------------------------------------- */
+static void rk4(const cs_model *m, cs_data *d)
+{
+    static const double A[9] = {0.5, 0, 0, 0, 0.5, 0, 0, 0, 1};
+    static const double B[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
+    static const double C[3] = {0.5, 0.5, 1};
+    int nq = m->nq, nv = m->nv, na = m->na, nx = nq + nv + na, nf = nv + na;
+    double h = m->opt.timestep, t0 = d->time;
+    double *X[4], *F[4], *dX = d->rk4 + 4 * (size_t)(nx + nf);
+    for (int i = 0; i < 4; i++) {
+        X[i] = d->rk4 + (size_t)i * nx;
+        F[i] = d->rk4 + 4 * (size_t)nx + (size_t)i * nf;
+    }
+    /* stage 0: the forward pass of this step was already made */
+    memcpy(X[0], d->qpos, (size_t)nq * sizeof(double));
+    memcpy(X[0] + nq, d->qvel, (size_t)nv * sizeof(double));
+    memcpy(X[0] + nq + nv, d->act, (size_t)na * sizeof(double));
+    memcpy(F[0], d->qacc, (size_t)nv * sizeof(double));
+    memcpy(F[0] + nv, d->act_dot, (size_t)na * sizeof(double));
+    for (int i = 1; i < 4; i++) {
+        memset(dX, 0, (size_t)(2 * nv + na) * sizeof *dX);
+        for (int j = 0; j < i; j++) {
+            double a = A[3 * (i - 1) + j];
+            for (int k = 0; k < nv; k++) dX[k] += a * X[j][nq + k];
+            for (int k = 0; k < nf; k++) dX[nv + k] += a * F[j][k];
+        }
+        memcpy(X[i], X[0], (size_t)nx * sizeof(double));
+        cs_integrate_pos(m, X[i], dX, h);
+        for (int k = 0; k < nf; k++) X[i][nq + k] += h * dX[nv + k];
+        memcpy(d->qpos, X[i], (size_t)nq * sizeof(double));
+        memcpy(d->qvel, X[i] + nq, (size_t)nv * sizeof(double));
+        memcpy(d->act, X[i] + nq + nv, (size_t)na * sizeof(double));
+        d->time = t0 + C[i - 1] * h;
+        forward(m, d, 0);
+        memcpy(F[i], d->qacc, (size_t)nv * sizeof(double));
+        memcpy(F[i] + nv, d->act_dot, (size_t)na * sizeof(double));
+    }
+    memset(dX, 0, (size_t)(2 * nv + na) * sizeof *dX);
+    for (int j = 0; j < 4; j++) {
+        for (int k = 0; k < nv; k++) dX[k] += B[j] * X[j][nq + k];
+        for (int k = 0; k < nf; k++) dX[nv + k] += B[j] * F[j][k];
+    }
+    d->time = t0;
+    memcpy(d->qpos, X[0], (size_t)nq * sizeof(double));
+    memcpy(d->qvel, X[0] + nq, (size_t)nv * sizeof(double));
+    memcpy(d->act, X[0] + nq + nv, (size_t)na * sizeof(double));
+    cs_advance(m, d, dX + 2 * nv, dX + nv, dX);
+}
+
+/* the integrators (integrate.c); RK4 is here because its stages run the forward pass */
+void cs_integrate(const cs_model *m, cs_data *d)
+{
+    switch ((cs_integrator)m->opt.integrator) {
+    case CS_INT_IMPLICITFAST: cs_integrate_implicitfast(m, d); break;
+    case CS_INT_RK4: rk4(m, d); break; /* cs_make_data made the stages' room */
+    case CS_INT_IMPLICIT: /* the loader and the setter refuse it */
+    case CS_INT_EULER: cs_integrate_euler(m, d); break;
+    }
+}
+
 void cs_step(const cs_model *m, cs_data *d)
 {
     cs_forward(m, d);
     cs_integrate(m, d);
-}
-
-void cs_solve_M(const cs_model *m, const cs_data *d, double *x, const double *y)
-{
-    if (x != y) memcpy(x, y, (size_t)m->nv * sizeof *x);
-    cs_mass_solve(d->mass, x, 0, m->nv);
-}
-
-void cs_mul_M(const cs_model *m, const cs_data *d, double *y, const double *x)
-{
-    cs_mass_mul(d->mass, y, x, 0, m->nv);
-}
-
-int cs_check_finite(const cs_model *m, const cs_data *d)
-{
-    for (int j = 0; j < m->njnt; j++) {
-        int t = m->jnt_type[j];
-        for (int k = 0; k < cs_jnt_nq(t); k++)
-            if (!isfinite(d->qpos[m->jnt_qposadr[j] + k])) return m->jnt_bodyid[j];
-        for (int k = 0; k < cs_jnt_nv(t); k++)
-            if (!isfinite(d->qvel[m->jnt_dofadr[j] + k])) return m->jnt_bodyid[j];
-    }
-    return -1;
-}
-
-/* point velocity of a rotation dof: axis x (p - anchor); of a translation: axis */
-void cs_jac(const cs_model *m, const cs_data *d, int body, const double p[3], double *jacp,
-            double *jacr)
-{
-    int nv = m->nv;
-    if (jacp) memset(jacp, 0, 3 * (size_t)nv * sizeof *jacp);
-    if (jacr) memset(jacr, 0, 3 * (size_t)nv * sizeof *jacr);
-    for (int i = m->body_lastdof[body]; i >= 0; i = m->dof_parent[i]) {
-        const double *ax = d->dof_xaxis + 3 * i, *an = d->dof_xanchor + 3 * i;
-        if (cs_dof_rotates(m, i)) {
-            double r[3] = {p[0] - an[0], p[1] - an[1], p[2] - an[2]};
-            if (jacp) {
-                jacp[i] = ax[1] * r[2] - ax[2] * r[1];
-                jacp[nv + i] = ax[2] * r[0] - ax[0] * r[2];
-                jacp[2 * nv + i] = ax[0] * r[1] - ax[1] * r[0];
-            }
-            if (jacr)
-                for (int k = 0; k < 3; k++) jacr[k * nv + i] = ax[k];
-        } else if (jacp) {
-            for (int k = 0; k < 3; k++) jacp[k * nv + i] = ax[k];
-        }
-    }
 }
