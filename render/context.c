@@ -371,6 +371,16 @@ static void release_glfw(void)
         glfwMakeContextCurrent(NULL);
 }
 
+void cs_gl_free_plain(cs_renderer *r)
+{
+    if (!r->fbo_plain)
+        return;
+    glDeleteFramebuffers(1, &r->fbo_plain);
+    GLuint rbs[2] = {r->rb_plain_color, r->rb_plain_depth};
+    glDeleteRenderbuffers(2, rbs);
+    r->fbo_plain = 0;
+}
+
 void cs_gl_make_current(cs_renderer *r)
 {
     if (r->egl) {

@@ -7,16 +7,6 @@
 
 #include "render_gl.h"
 
-void cs_gl_free_plain(cs_renderer *r)
-{
-    if (!r->fbo_plain)
-        return;
-    glDeleteFramebuffers(1, &r->fbo_plain);
-    GLuint rbs[2] = {r->rb_plain_color, r->rb_plain_depth};
-    glDeleteRenderbuffers(2, rbs);
-    r->fbo_plain = 0;
-}
-
 static int plain_fbo(cs_renderer *r, int w, int h, char *err, size_t errlen)
 {
     if (r->fbo_plain && r->plain_w == w && r->plain_h == h)

@@ -24,25 +24,6 @@ static void box_sides(const cs_model *m, int b, double s[3])
         s[k] = sqrt(fmax(CS_MINVAL, I[(k + 1) % 3] + I[(k + 2) % 3] - I[k]) / M * 6);
 }
 
-void cs_fluid_local_rows(const cs_model *m, int b, const double R[9], double *jp, double *jr)
-{
-    int nv = m->nv;
-    for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) {
-        double p[3], q[3];
-        for (int k = 0; k < 3; k++) {
-            p[k] = q[k] = 0;
-            for (int r = 0; r < 3; r++) {
-                p[k] += R[3 * r + k] * jp[(size_t)r * nv + i];
-                q[k] += R[3 * r + k] * jr[(size_t)r * nv + i];
-            }
-        }
-        for (int k = 0; k < 3; k++) {
-            jp[(size_t)k * nv + i] = p[k];
-            jr[(size_t)k * nv + i] = q[k];
-        }
-    }
-}
-
 static int fluid_body(const cs_model *m, int b)
 {
     return m->body_treeid[b] >= 0 && m->body_mass[b] >= CS_MINVAL;

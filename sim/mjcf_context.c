@@ -368,6 +368,17 @@ int cs_mjcf_frame(cs_mjcf *c, xmlNode *n, double pos[3], double quat[4])
     return 1;
 }
 
+double *cs_mjcf_nums_alloc(cs_mjcf *c, xmlNode *n, const char *name, int *count)
+{
+    char *s = cs_mjcf_attr(c, n, name);
+    if (!s) { *count = 0; return NULL; }
+    int cap = 1;
+    for (char *p = s; *p; p++) cap += isspace((unsigned char)*p) ? 1 : 0;
+    double *v = cs_mjcf_alloc(c, (size_t)cap * sizeof *v);
+    *count = cs_mjcf_nums(c, n, name, v, 0, cap);
+    return v;
+}
+
 /* ---- elements by name (-1: none) ---------------------------------------------------------- */
 #define FIND_BY_NAME(arr, n)                                                                   \
     for (int i = 0; i < c->n; i++)                                                             \

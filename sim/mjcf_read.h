@@ -28,6 +28,8 @@ int cs_mjcf_bool(cs_mjcf *c, xmlNode *n, const char *name, int *out);
 /* an error when one of v[0..k) is negative */
 void cs_mjcf_nonneg(cs_mjcf *c, xmlNode *n, const char *name, const double *v, int k);
 double cs_mjcf_norm3(const double v[3]);
+/* all the numbers of an attribute, in the context's memory (NULL when absent) */
+double *cs_mjcf_nums_alloc(cs_mjcf *c, xmlNode *n, const char *name, int *count);
 
 /* ---- mjcf_classes.c: default classes, the attribute readers shared by defaults and elements */
 int cs_mjcf_find_class(const cs_mjcf *c, const char *name);
@@ -42,12 +44,14 @@ int cs_mjcf_poly_coef(cs_mjcf *c, xmlNode *n, const char *name, double out[3]);
 void cs_mjcf_read_joint_attrs(cs_mjcf *c, xmlNode *n, cs_jspec *j);
 void cs_mjcf_read_site_shape(cs_mjcf *c, xmlNode *n, int *type, double size[3]);
 int cs_mjcf_has_alt_orientation(xmlNode *n);
-void cs_mjcf_parse_default(cs_mjcf *c, xmlNode *n, int parent);
 extern const char *const CS_MJCF_GEOM_ATTRS[], *const CS_MJCF_GEOM_VISUAL[];
 extern const char *const CS_MJCF_PAIR_ATTRS[];
 extern const char *const CS_MJCF_JOINT_ATTRS[], *const CS_MJCF_JOINT_VISUAL[];
 extern const char *const CS_MJCF_SITE_VISUAL[];
 extern const char *const CS_MJCF_LIMITED[];
+
+/* mjcf_default.c: <default> and its classes below parent */
+void cs_mjcf_parse_default(cs_mjcf *c, xmlNode *n, int parent);
 
 /* ---- mjcf_actuator.c ------------------------------------------------------------------- */
 void cs_mjcf_default_aspec(cs_aspec *a);
@@ -80,7 +84,6 @@ void cs_mjcf_parse_compiler(cs_mjcf *c, xmlNode *n);
 void cs_mjcf_parse_size(cs_mjcf *c, xmlNode *n);
 
 /* ---- mjcf_sections.c: <contact>, <keyframe>, <asset>, <custom>, and the document's root -- */
-double *cs_mjcf_nums_alloc(cs_mjcf *c, xmlNode *n, const char *name, int *count);
 void cs_mjcf_parse_root(cs_mjcf *c, xmlNode *root);
 /* mjcf_mesh.c */
 void cs_mjcf_parse_mesh(cs_mjcf *c, xmlNode *n);

@@ -53,17 +53,6 @@ static void parse_contact(cs_mjcf *c, xmlNode *n)
     }
 }
 
-double *cs_mjcf_nums_alloc(cs_mjcf *c, xmlNode *n, const char *name, int *count)
-{
-    char *s = cs_mjcf_attr(c, n, name);
-    if (!s) { *count = 0; return NULL; }
-    int cap = 1;
-    for (char *p = s; *p; p++) cap += isspace((unsigned char)*p) ? 1 : 0;
-    double *v = cs_mjcf_alloc(c, (size_t)cap * sizeof *v);
-    *count = cs_mjcf_nums(c, n, name, v, 0, cap);
-    return v;
-}
-
 static void parse_keyframe(cs_mjcf *c, xmlNode *n)
 {
     cs_mjcf_check(c, n, NULL, NULL);

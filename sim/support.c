@@ -1,5 +1,5 @@
 /* What the stages share (MuJoCo's engine_support.c): the Jacobian of a point on a body, the
- * mass matrix's solve and product, the finite check of the state. */
+ * mass matrix's solve and product, the finite check of the state, Jacobian rows turned into a body-aligned frame. */
 #include <math.h>
 #include <string.h>
 
@@ -50,6 +50,26 @@ void cs_jac(const cs_model *m, const cs_data *d, int body, const double p[3], do
                 for (int k = 0; k < 3; k++) jacr[k * nv + i] = ax[k];
         } else if (jacp) {
             for (int k = 0; k < 3; k++) jacp[k * nv + i] = ax[k];
+        }
+    }
+}
+
+/* a body's Jacobian rows (3 x nv each) turned into frame R's axes, over its chain's dofs */
+void cs_fluid_local_rows(const cs_model *m, int b, const double R[9], double *jp, double *jr)
+{
+    int nv = m->nv;
+    for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) {
+        double p[3], q[3];
+        for (int k = 0; k < 3; k++) {
+            p[k] = q[k] = 0;
+            for (int r = 0; r < 3; r++) {
+                p[k] += R[3 * r + k] * jp[(size_t)r * nv + i];
+                q[k] += R[3 * r + k] * jr[(size_t)r * nv + i];
+            }
+        }
+        for (int k = 0; k < 3; k++) {
+            jp[(size_t)k * nv + i] = p[k];
+            jr[(size_t)k * nv + i] = q[k];
         }
     }
 }
