@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "data_scratch.h"
 #include "stages.h"
 #include "minval.h"
 
@@ -108,7 +109,7 @@ void cs_actuation(const cs_model *m, cs_data *d)
             d->actuator_length[i] = g * d->ten_length[j];
             d->actuator_velocity[i] = g * d->ten_velocity[j];
         } else if (cs_actuator_dense(m, i)) {
-            d->actuator_length[i] = cs_transmission_dense(m, d, i, mo, d->eq_scratch);
+            d->actuator_length[i] = cs_transmission_dense(m, d, i, mo, d->scratch->eq_scratch);
             double v = 0;
             for (int q = 0; q < nv; q++) v += mo[q] * d->qvel[q];
             d->actuator_velocity[i] = v;

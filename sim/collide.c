@@ -6,6 +6,7 @@
 #include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
+#include "data_scratch.h"
 #include "stages.h"
 
 struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errlen)
@@ -84,15 +85,15 @@ void cs_collide(const cs_model *m, cs_data *d)
      * steps after the largest allocate nothing */
     for (;;) {
         dropped = 0;
-        n = cs_collision_detect(d->collision, d->geom_xpose, d->rawcon, d->ncon_cap, &dropped);
+        n = cs_collision_detect(d->scratch->collision, d->geom_xpose, d->scratch->rawcon, d->ncon_cap, &dropped);
         if (dropped <= 0 || d->ncon_cap >= m->nconmax) break;
         long need = (long)n + dropped;
         need += need / 2;
         int cap = need > m->nconmax ? m->nconmax : (int)need;
         cs_contact *c = cs_realloc(d->contact, ((size_t)cap + 1) * sizeof *c);
         if (c) d->contact = c;
-        cs_geom_contact *r = cs_realloc(d->rawcon, ((size_t)cap + 1) * sizeof *r);
-        if (r) d->rawcon = r;
+        cs_geom_contact *r = cs_realloc(d->scratch->rawcon, ((size_t)cap + 1) * sizeof *r);
+        if (r) d->scratch->rawcon = r;
         if (!c || !r) { /* out of memory: keep what fits, counted below */
             d->warning[CS_WARN_NOMEM]++;
             break;
@@ -102,7 +103,7 @@ void cs_collide(const cs_model *m, cs_data *d)
     if (dropped > 0) d->warning[CS_WARN_CONTACTFULL] += dropped;
     if (dropped < 0) d->warning[CS_WARN_NOMEM]++; /* the broad phase could not grow */
     for (int i = 0; i < n; i++) {
-        cs_geom_contact *r = &d->rawcon[i];
+        cs_geom_contact *r = &d->scratch->rawcon[i];
         /* explicit pairs are reported as written (README, Output files), even where MuJoCo's type
          * order put the other geom first */
         if (r->pair >= 0 && r->geom1 != m->pair_geom1[r->pair]) cs_contact_flip(r);

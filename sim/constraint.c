@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "data_scratch.h"
 #include "solver/coulomb.h"
 #include "solver/solver.h"
 #include "spatial.h"
@@ -111,7 +112,7 @@ static void joint_row(const cs_model *m, cs_data *d, int kind, int id, int dof, 
                       const double *solimp, double floss, const cs_row_opts *ro)
 {
     int t = m->dof_treeid[dof], adr = m->tree_dofadr[t], nd = m->tree_dofnum[t];
-    double *J = d->jac;
+    double *J = d->scratch->jac;
     memset(J, 0, (size_t)nd * sizeof *J);
     for (int k = 0; k < n; k++) J[dof - adr + k] = jval[k];
     cs_joint_row_in r = {kind, t, adr, nd, J, pos, margin, {solref[0], solref[1]},
@@ -148,7 +149,7 @@ static void dense_rows(const cs_model *m, cs_data *d, int kind, int id, int nrow
         in.ndof[1] = m->tree_dofnum[tr[1]];
     }
     int n = in.ndof[0] + in.ndof[1];
-    double *Jp = d->eq_scratch + 6 * (size_t)nv;
+    double *Jp = d->scratch->eq_scratch + 6 * (size_t)nv;
     for (int r = 0; r < nrow; r++)
         for (int q = 0; q < n; q++) {
             int dof = q < in.ndof[0] ? in.dofadr[0] + q : in.dofadr[1] + q - in.ndof[0];
@@ -164,7 +165,7 @@ static void dense_rows(const cs_model *m, cs_data *d, int kind, int id, int nrow
 static void point_bias_acc(const cs_model *m, const cs_data *d, int b, const double p[3],
                            double ap[3], double ang[3])
 {
-    const double *v = d->cvel + 6 * b, *a = d->cacc + 6 * b, *o = d->xpos + 3 * m->body_rootid[b];
+    const double *v = d->cvel + 6 * b, *a = d->scratch->cacc + 6 * b, *o = d->xpos + 3 * m->body_rootid[b];
     double r[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]}, wr[3], ar[3], vp[3], wv[3];
     sp_cross(v, r, wr);
     sp_cross(a, r, ar);
@@ -259,7 +260,7 @@ static void equality_rows(const cs_model *m, cs_data *d, int e, const cs_row_opt
 {
     int nv = m->nv, o1 = m->eq_obj1id[e], o2 = m->eq_obj2id[e], nrow = 1;
     const double *dt = m->eq_data + CS_NEQDATA * e;
-    double *Jd = d->eq_scratch, *jp1 = Jd + 12 * (size_t)nv, *jr1 = jp1 + 3 * (size_t)nv;
+    double *Jd = d->scratch->eq_scratch, *jp1 = Jd + 12 * (size_t)nv, *jr1 = jp1 + 3 * (size_t)nv;
     double *jp2 = jr1 + 3 * (size_t)nv, *jr2 = jp2 + 3 * (size_t)nv;
     double pos[6], iw[6], p1[3], p2[3];
     memset(Jd, 0, 6 * (size_t)nv * sizeof *Jd);
@@ -342,7 +343,7 @@ static void tendon_row(const cs_model *m, cs_data *d, int t, int sign, double di
                        const cs_row_opts *ro)
 {
     int nv = m->nv;
-    double *Jd = d->eq_scratch, iw = m->tendon_invweight0[t];
+    double *Jd = d->scratch->eq_scratch, iw = m->tendon_invweight0[t];
     const double *J = d->ten_J + (size_t)t * nv;
     for (int i = 0; i < nv; i++) Jd[i] = sign < 0 ? -J[i] : J[i];
     if (sign == 0)
@@ -488,9 +489,9 @@ static void make_rows(const cs_model *m, cs_data *d)
         ci.gap = 0;
         surface_velocity(m, d, c, ci.surfvel);
         cs_contact_side sd[2];
-        contact_side(m, d, c->geom1, c->pos, d->jac, &sd[0]);
-        /* d->jac holds two sides of the largest tree: side 1 goes after side 0's 6 x ndof */
-        contact_side(m, d, c->geom2, c->pos, d->jac + 6 * (size_t)sd[0].ndof, &sd[1]);
+        contact_side(m, d, c->geom1, c->pos, d->scratch->jac, &sd[0]);
+        /* d->scratch->jac holds two sides of the largest tree: side 1 goes after side 0's 6 x ndof */
+        contact_side(m, d, c->geom2, c->pos, d->scratch->jac + 6 * (size_t)sd[0].ndof, &sd[1]);
         c->efc_address = d->efc->nefc;
         if (cs_efc_add_contact(d->efc, &ci, i, sd, d->qvel, &ro) < 0) {
             c->efc_address = -1;
@@ -551,7 +552,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
         for (int i = 0; i < nv; i++) mi += m->dof_M0[i];
         mi /= nv;
     }
-    cs_problem p = {d->mass, d->qacc_smooth, d->efc, mi};
+    cs_problem p = {d->scratch->mass, d->qacc_smooth, d->efc, mi};
     cs_solver_opts so;
     cs_solver_opts_default(&so);
     so.type = m->opt.solver == CS_SOLVER_PGS  ? CS_METHOD_PGS
@@ -576,7 +577,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
     }
     const double *warm = (m->opt.disableflags & CS_DSBL_WARMSTART) ? NULL : d->qacc_warmstart;
     cs_solve_stats st;
-    int rc = cs_solve(d->solver_ws, &p, &so, warm, d->qacc, &st);
+    int rc = cs_solve(d->scratch->solver_ws, &p, &so, warm, d->qacc, &st);
     if (rc != 0) {
         d->warning[rc == CS_SOLVE_NOMEM ? CS_WARN_NOMEM : CS_WARN_BADQACC]++;
         memcpy(d->qacc, d->qacc_smooth, (size_t)nv * sizeof *d->qacc);
@@ -594,7 +595,7 @@ void cs_constraint(const cs_model *m, cs_data *d)
     d->solver.improvement = st.improvement;
     d->solver.noslip = 0;
     for (int i = 0; i < st.nisland; i++) {
-        int ns = cs_solver_island(d->solver_ws, i)->noslip;
+        int ns = cs_solver_island(d->scratch->solver_ws, i)->noslip;
         if (ns > d->solver.noslip) d->solver.noslip = ns;
     }
 }

@@ -5,6 +5,7 @@
 #include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
+#include "data_scratch.h"
 #include "data_fields.h"
 #include "model_fields.h"
 
@@ -71,16 +72,16 @@ cs_data *cs_copy_data(const cs_model *m, const cs_data *d)
         cs_contact *con = cs_realloc(c->contact, ((size_t)d->ncon_cap + 1) * sizeof *con);
         if (con) c->contact = con;
         cs_geom_contact *raw =
-            con ? cs_realloc(c->rawcon, ((size_t)d->ncon_cap + 1) * sizeof *raw) : NULL;
+            con ? cs_realloc(c->scratch->rawcon, ((size_t)d->ncon_cap + 1) * sizeof *raw) : NULL;
         if (!raw) {
             cs_free_data(c);
             return NULL;
         }
-        c->rawcon = raw;
+        c->scratch->rawcon = raw;
         c->ncon_cap = d->ncon_cap;
     }
     memcpy(c->contact, d->contact, (size_t)d->ncon_cap * sizeof *c->contact);
-    memcpy(c->rawcon, d->rawcon, (size_t)d->ncon_cap * sizeof *c->rawcon);
+    memcpy(c->scratch->rawcon, d->scratch->rawcon, (size_t)d->ncon_cap * sizeof *c->scratch->rawcon);
     c->time = d->time;
     memcpy(c->energy, d->energy, sizeof c->energy);
     c->ncon = d->ncon;

@@ -99,22 +99,10 @@ typedef struct {
     /* the mass matrix, factored in the smooth stage (solver/mass.h's layout) */
     double *qM, *qLD;     /* nM */
     double *qLDiagInv;    /* nv */
-    struct cs_mass *mass; /* the operator over them and the model's tree arrays (internal) */
-    /* M + h diag(damping) and its factor, for implicit damping in the Euler step (M - h D,
-     * D = d qfrc_smooth / d qvel without the bias term, for implicitfast) */
-    double *qH, *qHLD, *qHDiagInv;
-    double *qacc_implicit; /* nv: the implicit step's acceleration (Euler with damping,
-                              implicitfast) */
-    double *qDeriv;       /* nv: implicitfast's d qfrc_smooth / d qvel (diagonal: dof damping
-                             and joint actuators) */
-    struct cs_mass *massH;
-    /* smooth-stage scratch (per body: composite inertia 13, bias acceleration and force 6;
-     * per dof: cdof's time derivative 6) */
-    double *crb, *cacc, *cfrc, *cdofdot;
 
     /* contacts (collision fills) */
     int ncon;
-    int ncon_cap;         /* room in contact[] and rawcon[]: grows as a step needs, up to
+    int ncon_cap;         /* room in contact[]: grows as a step needs, up to
                              the model's nconmax */
     cs_contact *contact;  /* ncon_cap */
 
@@ -128,12 +116,9 @@ typedef struct {
                              cs_solver_island (costs a little time per step) */
     int warning[CS_NWARN];/* counts, e.g. contacts dropped because data->contact was full */
 
-    /* module contexts, created with the data (they hold the scratch a step needs) */
-    struct cs_collision *collision;      /* broad/narrow phase (collision/collision.h) */
-    struct cs_geom_contact *rawcon;      /* ncon_cap: contacts as collision/ reports them */
-    struct cs_solver_ws *solver_ws;      /* PGS / Newton workspace (solver/solver.h) */
-    double *jac;                         /* scratch: 2 sides x 6 x (largest tree) point
-                                            Jacobians, then 1 x nv for a joint row */
+    /* the stages' own workspace: the module contexts, the operators over M, scratch arrays
+     * (internal: sim/data_scratch.h in the source) */
+    struct cs_data_scratch *scratch;
 
     /* actuation (MuJoCo's names): the controls are the user's; the rest is the step's */
     double *ctrl;             /* nu: controls, clamped to ctrlrange when used (not here) */
@@ -148,7 +133,6 @@ typedef struct {
     double *actuator_moment;  /* nu x nv, dense: d actuator_length / d q (gear included);
                                  qfrc_actuator is its transpose times actuator_force */
     double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
-    double *rk4;              /* RK4's stages: 4 (nq + 2 nv + 2 na) + 2 nv + na */
     long nchange;             /* the model's nchange this data follows (sim/setter.c) */
 
     /* sites, tendons and equality constraints */
@@ -159,20 +143,12 @@ typedef struct {
     double *ten_J;            /* ntendon x nv, dense */
     int *eq_active;           /* neq: 1 = the constraint enters the solver (from eq_active0
                                  at reset; the user may switch it) */
-    double *eq_scratch;       /* 24 nv: an equality's or tendon's Jacobians while its rows
-                                 are made */
 
     /* sensors (sim/sensor.c): their values, and what they are made from */
     double *sensordata;       /* nsensordata */
     double *subtree_com;      /* 3 per body: centre of mass of its subtree (MuJoCo's) */
     double *subtree_linvel;   /* 3 per body: linear velocity of that centre */
     double *subtree_angmom;   /* 3 per body: angular momentum of the subtree about it */
-    double *sens_vel, *sens_acc; /* 6 per body: angular, linear velocity and acceleration of
-                                    the body's motion at the world origin (gravity as -g at
-                                    the world, as MuJoCo's cacc) */
-    double *sens_frc, *sens_ext; /* 6 per body: torque, force at the world origin: what the
-                                    subtree takes from its parent (MuJoCo's cfrc_int), and the
-                                    external forces on the body (cfrc_ext) */
 
     void *buffer;             /* the arrays sized by the model, in one block (sim/data_fields.h
                                  lists them) */

@@ -6,6 +6,7 @@
 #include "collision/collision.h"
 #include "conesim.h"
 #include "data_fields.h"
+#include "data_scratch.h"
 #include "solver/mass.h"
 #include "solver/rows.h"
 #include "solver/solver.h"
@@ -16,11 +17,15 @@
     _Static_assert(_Generic(((cs_data *)0)->name, type *: 1, default: 0), \
                    "cs_data." #name " is not a " #type " array as data_fields.h says");
 CS_DATA_POINTERS(AGREES)
+#undef AGREES
+#define AGREES(type, name, rows, cols) \
+    _Static_assert(_Generic(((struct cs_data_scratch *)0)->name, type *: 1, default: 0), \
+                   "cs_data_scratch." #name " is not a " #type " array as data_fields.h says");
 CS_DATA_SCRATCH(AGREES)
 #undef AGREES
 
 /* the arrays allocated on their own (their size is not rows x cols of the model) */
-#define CS_DATA_OWN(X) X(contact) X(rawcon) X(jac) X(rk4)
+#define CS_DATA_OWN(X) X(contact) X(scratch->rawcon) X(scratch->jac) X(scratch->rk4)
 
 size_t cs_data_nbuffer(const cs_model *m)
 {
@@ -41,6 +46,10 @@ void cs_data_place(const cs_model *m, cs_data *d, void *buffer)
     d->name = p ? (type *)(void *)p : NULL; \
     if (p) p += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
     CS_DATA_POINTERS(PLACE)
+#undef PLACE
+#define PLACE(type, name, rows, cols) \
+    d->scratch->name = p ? (type *)(void *)p : NULL; \
+    if (p) p += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
     CS_DATA_SCRATCH(PLACE)
 #undef PLACE
 }
@@ -49,15 +58,20 @@ void cs_free_data(cs_data *d)
 {
     if (!d) return;
     cs_free(d->buffer);
-#define FREE_ARRAY(f) cs_free(d->f);
-    CS_DATA_OWN(FREE_ARRAY)
-#undef FREE_ARRAY
-    cs_collision_free(d->collision);
-    cs_solver_free(d->solver_ws);
+    cs_free(d->contact);
     if (d->efc) cs_efc_free(d->efc);
     cs_free(d->efc);
-    cs_free(d->mass);
-    cs_free(d->massH);
+    struct cs_data_scratch *s = d->scratch;
+    if (s) {
+        cs_free(s->rawcon);
+        cs_free(s->jac);
+        cs_free(s->rk4);
+        cs_collision_free(s->collision);
+        cs_solver_free(s->solver_ws);
+        cs_free(s->mass);
+        cs_free(s->massH);
+        cs_free(s);
+    }
     cs_free(d);
 }
 
@@ -80,21 +94,21 @@ size_t cs_data_rk4_size(const cs_model *m)
 static int make_contexts(const cs_model *m, cs_data *d)
 {
     char err[256];
-    d->collision = cs_collision_make(m, err, sizeof err);
+    d->scratch->collision = cs_collision_make(m, err, sizeof err);
     d->nchange = m->nchange;
     d->efc = cs_malloc(sizeof *d->efc);
-    d->mass = cs_malloc(sizeof *d->mass);
-    d->massH = cs_malloc(sizeof *d->massH);
+    d->scratch->mass = cs_malloc(sizeof *d->scratch->mass);
+    d->scratch->massH = cs_malloc(sizeof *d->scratch->massH);
     if (d->efc) cs_efc_init(d->efc);
-    if (d->mass)
-        *d->mass = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
+    if (d->scratch->mass)
+        *d->scratch->mass = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
                         m->tree_dofadr, m->tree_dofnum, d->qM, d->qLD, d->qLDiagInv};
-    if (d->massH)
-        *d->massH = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
-                         m->tree_dofadr, m->tree_dofnum, d->qH, d->qHLD, d->qHDiagInv};
-    d->solver_ws = cs_solver_create(m->nv, m->ntree);
-    return !d->collision || !d->solver_ws || !d->efc || !d->mass || !d->massH ||
-                   (d->solver_ws && cs_solver_set_threads(d->solver_ws, m->opt.threads) < 0)
+    if (d->scratch->massH)
+        *d->scratch->massH = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
+                         m->tree_dofadr, m->tree_dofnum, d->scratch->qH, d->scratch->qHLD, d->scratch->qHDiagInv};
+    d->scratch->solver_ws = cs_solver_create(m->nv, m->ntree);
+    return !d->scratch->collision || !d->scratch->solver_ws || !d->efc || !d->scratch->mass || !d->scratch->massH ||
+                   (d->scratch->solver_ws && cs_solver_set_threads(d->scratch->solver_ws, m->opt.threads) < 0)
                ? -1
                : 0;
 }
@@ -103,6 +117,11 @@ cs_data *cs_data_alloc(const cs_model *m)
 {
     cs_data *d = cs_calloc(1, sizeof *d);
     if (!d) return NULL;
+    d->scratch = cs_calloc(1, sizeof *d->scratch);
+    if (!d->scratch) {
+        cs_free(d);
+        return NULL;
+    }
     size_t n = cs_data_nbuffer(m);
     d->buffer = cs_calloc(1, n);
     d->nbuffer = d->buffer ? n : 0;
@@ -110,10 +129,10 @@ cs_data *cs_data_alloc(const cs_model *m)
     d->ncon_cap = m->ncon_reserve; /* grown by the collision stage as contacts come */
     /* +1 so empty models still get valid pointers */
     d->contact = cs_calloc((size_t)d->ncon_cap + 1, sizeof *d->contact);
-    d->rawcon = cs_calloc((size_t)d->ncon_cap + 1, sizeof *d->rawcon);
-    d->jac = cs_calloc(jac_size(m) + 1, sizeof *d->jac);
-    d->rk4 = cs_calloc(m->opt.integrator == CS_INT_RK4 ? cs_data_rk4_size(m) + 1 : 1,
-                       sizeof *d->rk4);
+    d->scratch->rawcon = cs_calloc((size_t)d->ncon_cap + 1, sizeof *d->scratch->rawcon);
+    d->scratch->jac = cs_calloc(jac_size(m) + 1, sizeof *d->scratch->jac);
+    d->scratch->rk4 = cs_calloc(m->opt.integrator == CS_INT_RK4 ? cs_data_rk4_size(m) + 1 : 1,
+                       sizeof *d->scratch->rk4);
     int oom = !d->buffer;
 #define CHECK(f) oom |= (d->f == NULL);
     CS_DATA_OWN(CHECK)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "data_scratch.h"
 #include "stages.h"
 #include "minval.h"
 
@@ -44,7 +45,7 @@ void cs_fluid_passive(const cs_model *m, cs_data *d)
     double mu = m->opt.viscosity, rho = m->opt.density;
     if (!(mu > 0) && !(rho > 0)) return;
     int nv = m->nv;
-    double *jp = d->eq_scratch, *jr = jp + 3 * (size_t)nv;
+    double *jp = d->scratch->eq_scratch, *jr = jp + 3 * (size_t)nv;
     for (int b = 1; b < m->nbody; b++) {
         if (!fluid_body(m, b)) continue;
         if (cs_fluid_ellipsoid_body(m, b)) {
@@ -100,7 +101,7 @@ static void box_deriv(const cs_model *m, cs_data *d, int b, double h, double *qH
 {
     double mu = m->opt.viscosity, rho = m->opt.density;
     int nv = m->nv;
-    double *jp = d->eq_scratch, *jr = jp + 3 * (size_t)nv;
+    double *jp = d->scratch->eq_scratch, *jr = jp + 3 * (size_t)nv;
     double s[3];
     box_sides(m, b, s);
     double D = (s[0] + s[1] + s[2]) / 3;

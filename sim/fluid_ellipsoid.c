@@ -18,6 +18,7 @@
 
 #include "minval.h"
 #include "conesim.h"
+#include "data_scratch.h"
 #include "stages.h"
 
 #define EPS 1e-15    /* mjEPS */
@@ -202,7 +203,7 @@ int cs_fluid_ellipsoid_body(const cs_model *m, int b)
 void cs_fluid_ellipsoid_passive(const cs_model *m, cs_data *d, int b)
 {
     int nv = m->nv;
-    double *jp = d->eq_scratch, *jr = jp + 3 * (size_t)nv;
+    double *jp = d->scratch->eq_scratch, *jr = jp + 3 * (size_t)nv;
     for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
         const double *F = m->geom_fluid + 12 * g;
         if (F[F_ON] == 0) continue;
@@ -334,7 +335,7 @@ void cs_fluid_ellipsoid_deriv(const cs_model *m, cs_data *d, int b, int symmetri
                               double *qH, double *A6, int o)
 {
     int nv = m->nv;
-    double *jp = d->eq_scratch, *jr = jp + 3 * (size_t)nv;
+    double *jp = d->scratch->eq_scratch, *jr = jp + 3 * (size_t)nv;
     for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
         const double *F = m->geom_fluid + 12 * g;
         if (F[F_ON] == 0) continue;

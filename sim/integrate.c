@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "data_scratch.h"
 #include "poly.h"
 #include "solver/mass.h"
 #include "stages.h"
@@ -70,18 +71,18 @@ static int implicit_damping(const cs_model *m)
     return 0;
 }
 
-/* qacc from (qH) qacc = qfrc_smooth + qfrc_constraint, qH already in d->qH; written to
- * d->qacc_implicit. Returns it, or d->qacc when qH is not positive definite. */
+/* qacc from (qH) qacc = qfrc_smooth + qfrc_constraint, qH already in d->scratch->qH; written to
+ * d->scratch->qacc_implicit. Returns it, or d->qacc when qH is not positive definite. */
 static const double *solve_qH(const cs_model *m, cs_data *d)
 {
     int nv = m->nv;
-    double *a = d->qacc_implicit;
+    double *a = d->scratch->qacc_implicit;
     for (int i = 0; i < nv; i++) a[i] = d->qfrc_smooth[i] + d->qfrc_constraint[i];
-    if (cs_mass_factor(d->massH)) {
+    if (cs_mass_factor(d->scratch->massH)) {
         d->warning[CS_WARN_BADQACC]++;
         return d->qacc;
     }
-    cs_mass_solve(d->massH, a, 0, nv);
+    cs_mass_solve(d->scratch->massH, a, 0, nv);
     return a;
 }
 
@@ -90,9 +91,9 @@ void cs_integrate_euler(const cs_model *m, cs_data *d)
     double h = m->opt.timestep;
     const double *qacc = d->qacc;
     if (implicit_damping(m)) {
-        memcpy(d->qH, d->qM, (size_t)m->nM * sizeof *d->qH);
+        memcpy(d->scratch->qH, d->qM, (size_t)m->nM * sizeof *d->scratch->qH);
         for (int i = 0; i < m->nv; i++) /* the damper's rate at this qvel */
-            d->qH[m->dof_Madr[i]] += h * cs_poly_dcoef(m->dof_damping[i], m->dof_dampingpoly + CS_NPOLY * i,
+            d->scratch->qH[m->dof_Madr[i]] += h * cs_poly_dcoef(m->dof_damping[i], m->dof_dampingpoly + CS_NPOLY * i,
                                                        d->qvel[i], 1);
         qacc = solve_qH(m, d);
     }
@@ -221,22 +222,22 @@ void cs_integrate_implicitfast(const cs_model *m, cs_data *d)
 {
     double h = m->opt.timestep;
     int nv = m->nv;
-    double *D = d->qDeriv; /* d qfrc_smooth / d qvel: diagonal here */
+    double *D = d->scratch->qDeriv; /* d qfrc_smooth / d qvel: diagonal here */
     memset(D, 0, (size_t)nv * sizeof *D);
     if (damped(m))
         for (int i = 0; i < nv; i++)
             D[i] = -cs_poly_dcoef(m->dof_damping[i], m->dof_dampingpoly + CS_NPOLY * i, d->qvel[i], 1);
     cs_actuator_vel(m, d, D);
-    memcpy(d->qH, d->qM, (size_t)m->nM * sizeof *d->qH);
+    memcpy(d->scratch->qH, d->qM, (size_t)m->nM * sizeof *d->scratch->qH);
     /* a standalone free body's rows stay M here: its block is solved apart below */
     for (int j = 0; j < m->njnt; j++) {
         int o = m->jnt_dofadr[j], n = cs_jnt_nv(m->jnt_type[j]);
         if (m->jnt_type[j] == CS_JNT_FREE && standalone_free(m, m->jnt_bodyid[j])) continue;
-        for (int i = o; i < o + n; i++) d->qH[m->dof_Madr[i]] -= h * D[i];
+        for (int i = o; i < o + n; i++) d->scratch->qH[m->dof_Madr[i]] -= h * D[i];
     }
-    cs_tendon_implicit(m, d, h, d->qH);
-    cs_fluid_implicit(m, d, h, d->qH);
-    double *a = d->qacc_implicit;
+    cs_tendon_implicit(m, d, h, d->scratch->qH);
+    cs_fluid_implicit(m, d, h, d->scratch->qH);
+    double *a = d->scratch->qacc_implicit;
     const double *qacc = solve_qH(m, d);
     if (qacc == a)
         for (int j = 0; j < m->njnt; j++) {

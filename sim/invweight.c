@@ -8,6 +8,7 @@
 #include "alloc.h"
 #include "conesim.h"
 #include "data_fields.h"
+#include "data_scratch.h"
 #include "solver/mass.h"
 #include "spatial.h"
 #include "stages.h"
@@ -19,7 +20,9 @@ int cs_model_invweight0(cs_model *m)
     int nv = m->nv, nb = m->nbody;
     /* a data's arrays without its contexts: kinematics and the mass matrix at qpos0 */
     cs_data d;
+    struct cs_data_scratch s = {0};
     memset(&d, 0, sizeof d);
+    d.scratch = &s;
     d.buffer = cs_calloc(1, cs_data_nbuffer(m));
     cs_data_place(m, &d, d.buffer);
     double *jac = cs_calloc(12 * (size_t)nv + 1, sizeof *jac);
@@ -131,7 +134,9 @@ int cs_actuator_moment0(const cs_model *m, int i, double *moment)
 {
     int nv = m->nv;
     cs_data d;
+    struct cs_data_scratch s = {0};
     memset(&d, 0, sizeof d);
+    d.scratch = &s;
     d.buffer = cs_calloc(1, cs_data_nbuffer(m));
     if (!d.buffer) return -1;
     cs_data_place(m, &d, d.buffer);
@@ -151,7 +156,7 @@ int cs_actuator_moment0(const cs_model *m, int i, double *moment)
     }
     default:
         if (cs_actuator_dense(m, i)) {
-            cs_transmission_dense(m, &d, i, moment, d.eq_scratch);
+            cs_transmission_dense(m, &d, i, moment, d.scratch->eq_scratch);
         } else {
             memset(moment, 0, (size_t)nv * sizeof *moment);
             moment[m->jnt_dofadr[m->actuator_trnid[2 * i]]] = g;

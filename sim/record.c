@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "data_scratch.h"
 #include "solver/solver.h"
 
 const char *cs_body_label(const cs_model *m, int body, char *buf, size_t bufsz)
@@ -243,7 +244,7 @@ void cs_solver_header(FILE *f)
 void cs_solver_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
 {
     for (int i = 0; i < d->solver.nisland; i++) {
-        const cs_island_stats *s = cs_solver_island(d->solver_ws, i);
+        const cs_island_stats *s = cs_solver_island(d->scratch->solver_ws, i);
         fprintf(f, "%ld,%.17g,%d,%d,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%d\n", step,
                 time, i, s->ntree, s->nblock, s->iterations, s->iterations >= m->opt.iterations,
                 s->warm_used, s->improvement, s->primal_cost, s->dual_cost, s->feasibility,

@@ -15,6 +15,7 @@
 #include "sensor.h"
 #include "solver/rows.h"
 #include "stages.h"
+#include "data_scratch.h"
 
 /* ---- layouts ---------------------------------------------------------------------------- */
 static const int CONDATA_SIZE[CS_NCONDATA] = {1, 3, 3, 1, 3, 3, 3};
@@ -202,7 +203,7 @@ static void obj_velocity(const cs_model *m, const cs_data *d, int type, int id, 
     }
     const double *p, *R;
     obj_frame(m, d, type, id, &p, &R);
-    at_point(v, d->sens_vel + 6 * b, p);
+    at_point(v, d->scratch->sens_vel + 6 * b, p);
 }
 
 /* object acceleration (angular, linear of the point, gravity as -g) (mj_objectAcceleration) */
@@ -216,8 +217,8 @@ static void obj_accel(const cs_model *m, const cs_data *d, int type, int id, dou
     const double *p, *R;
     double v[6], c[3];
     obj_frame(m, d, type, id, &p, &R);
-    at_point(a, d->sens_acc + 6 * b, p);
-    at_point(v, d->sens_vel + 6 * b, p);
+    at_point(a, d->scratch->sens_acc + 6 * b, p);
+    at_point(v, d->scratch->sens_vel + 6 * b, p);
     cross(c, v, v + 3); /* the point's own rotation: w x v */
     for (int k = 0; k < 3; k++) a[3 + k] += c[k];
 }
@@ -251,7 +252,7 @@ static void cdof(const cs_model *m, const cs_data *d, int i, double s[6])
  * as MuJoCo's mj_comVel (their sum is the same) */
 static void body_motion(const cs_model *m, cs_data *d, int acc)
 {
-    double *V = d->sens_vel, *A = d->sens_acc;
+    double *V = d->scratch->sens_vel, *A = d->scratch->sens_acc;
     memset(V, 0, 6 * sizeof *V);
     if (acc) {
         memset(A, 0, 6 * sizeof *A);
@@ -310,7 +311,7 @@ static void subtree_vel(const cs_model *m, cs_data *d, const double *mass)
     int nb = m->nbody;
     double *lv = d->subtree_linvel, *am = d->subtree_angmom;
     /* each body's COM velocity in sens_frc's linear part, as scratch (forces come later) */
-    double *bv = d->sens_frc;
+    double *bv = d->scratch->sens_frc;
     for (int b = 0; b < nb; b++) {
         obj_velocity(m, d, CS_OBJ_BODY, b, bv + 6 * b);
         for (int k = 0; k < 3; k++) lv[3 * b + k] = m->body_mass[b] * bv[6 * b + 3 + k];
@@ -362,7 +363,7 @@ static void add_wrench(double s[6], const double t[3], const double f[3], const 
 static void body_forces(const cs_model *m, cs_data *d)
 {
     int nb = m->nbody;
-    double *ext = d->sens_ext, *frc = d->sens_frc;
+    double *ext = d->scratch->sens_ext, *frc = d->scratch->sens_frc;
     memset(ext, 0, 6 * (size_t)nb * sizeof *ext);
     for (int b = 1; b < nb; b++)
         add_wrench(ext + 6 * b, d->xfrc_applied + 6 * b + 3, d->xfrc_applied + 6 * b,
@@ -399,7 +400,7 @@ static void body_forces(const cs_model *m, cs_data *d)
     memset(frc, 0, 6 * sizeof *frc);
     for (int b = 1; b < nb; b++) {
         /* the body's inertial force: m a_com and I dw + w x I w about its COM */
-        const double *v = d->sens_vel + 6 * b, *a = d->sens_acc + 6 * b, *c = d->xipos + 3 * b;
+        const double *v = d->scratch->sens_vel + 6 * b, *a = d->scratch->sens_acc + 6 * b, *c = d->xipos + 3 * b;
         const double *R = d->ximat + 9 * b, *I = m->body_inertia + 3 * b;
         double vc[6], ac[6], t1[3], F[3], T[3], Iw[3], Idw[3], wIw[3];
         at_point(vc, v, c);
@@ -656,7 +657,7 @@ static double geom_distance(const cs_model *m, const cs_data *d, int g1, int g2,
         hp[s] = &h[s];
     }
     cs_geom_contact con[CS_MAXCONPAIR];
-    int n = cs_collide_pair_distance(d->collision, ta, m->geom_size + 3 * a, hp[0], &d->geom_xpose[a],
+    int n = cs_collide_pair_distance(d->scratch->collision, ta, m->geom_size + 3 * a, hp[0], &d->geom_xpose[a],
                                      tb, m->geom_size + 3 * b, hp[1], &d->geom_xpose[b], distmax,
                                      con);
     int best = -1;
@@ -776,7 +777,7 @@ static void sensor_pos(const cs_model *m, cs_data *d, int i, double *out)
         /* a massless body with mass below it: its subtree's centre (MuJoCo's rule; the
          * subtree masses are subtree_com's scratch) */
         if (m->sensor_objtype[i] == CS_OBJ_BODY && oi > 0 && m->body_mass[oi] < 1e-15 &&
-            d->sens_ext[oi] >= 1e-15)
+            d->scratch->sens_ext[oi] >= 1e-15)
             p = d->subtree_com + 3 * oi;
         cs_pose sp = site_pose(d, ri);
         out[0] = cs_inside_geom(&sp, m->site_type[ri], m->site_size + 3 * ri, p);
@@ -868,7 +869,7 @@ static void sensor_acc(const cs_model *m, cs_data *d, int i, double *out)
         break;
     case CS_SENS_FORCE:
     case CS_SENS_TORQUE: {
-        const double *s = d->sens_frc + 6 * m->site_bodyid[oi], *p = d->site_xpos + 3 * oi;
+        const double *s = d->scratch->sens_frc + 6 * m->site_bodyid[oi], *p = d->site_xpos + 3 * oi;
         double v[3];
         if (t == CS_SENS_FORCE) {
             memcpy(v, s + 3, sizeof v);
@@ -928,16 +929,16 @@ static void pass(const cs_model *m, cs_data *d, int stage,
 void cs_sensor_pos(const cs_model *m, cs_data *d)
 {
     if (!has_stage(m, CS_STAGE_POS)) return;
-    subtree_com(m, d, d->sens_ext); /* sens_ext as the subtree masses' scratch */
+    subtree_com(m, d, d->scratch->sens_ext); /* sens_ext as the subtree masses' scratch */
     pass(m, d, CS_STAGE_POS, sensor_pos);
 }
 
 void cs_sensor_vel(const cs_model *m, cs_data *d)
 {
     if (!has_stage(m, CS_STAGE_VEL)) return;
-    subtree_com(m, d, d->sens_ext);
+    subtree_com(m, d, d->scratch->sens_ext);
     body_motion(m, d, 0);
-    subtree_vel(m, d, d->sens_ext);
+    subtree_vel(m, d, d->scratch->sens_ext);
     pass(m, d, CS_STAGE_VEL, sensor_vel);
 }
 

@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
+#include "data_scratch.h"
 #include "data_fields.h"
 #include "sameframe.h"
 #include "inertia.h"
@@ -547,18 +548,18 @@ void cs_data_sync(const cs_model *m, cs_data *d)
         d->warning[CS_WARN_NOMEM]++;
         return;
     }
-    cs_collision_free(d->collision);
-    d->collision = c;
+    cs_collision_free(d->scratch->collision);
+    d->scratch->collision = c;
     if (m->opt.integrator == CS_INT_RK4) { /* made without RK4's stages, or too small */
         double *r = cs_calloc(cs_data_rk4_size(m) + 1, sizeof *r);
         if (!r) {
             d->warning[CS_WARN_NOMEM]++;
             return;
         }
-        cs_free(d->rk4);
-        d->rk4 = r;
+        cs_free(d->scratch->rk4);
+        d->scratch->rk4 = r;
     }
-    if (cs_solver_set_threads(d->solver_ws, m->opt.threads) < 0) {
+    if (cs_solver_set_threads(d->scratch->solver_ws, m->opt.threads) < 0) {
         d->warning[CS_WARN_NOMEM]++;
         return;
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "data_scratch.h"
 #include "poly.h"
 #include "solver/mass.h"
 #include "spatial.h"
@@ -40,13 +41,13 @@ static void body_inertia(const cs_model *m, const cs_data *d, int b, double I[SP
 static void own_inertias(const cs_model *m, cs_data *d)
 {
     for (int b = 1; b < m->nbody; b++)
-        if (m->body_treeid[b] >= 0) body_inertia(m, d, b, d->crb + SP_NINERT * b);
+        if (m->body_treeid[b] >= 0) body_inertia(m, d, b, d->scratch->crb + SP_NINERT * b);
 }
 
 /* crb from the own inertias to the composites, then the mass matrix's rows */
 static void composite_mass(const cs_model *m, cs_data *d)
 {
-    double *crb = d->crb;
+    double *crb = d->scratch->crb;
     /* composites, leaves first; a static parent ends the tree */
     for (int b = m->nbody - 1; b > 0; b--) {
         int p = m->body_parent[b];
@@ -77,9 +78,9 @@ static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
     double g[3] = {0, 0, 0};
     if (!(m->opt.disableflags & CS_DSBL_GRAVITY)) memcpy(g, m->opt.gravity, sizeof g);
     memset(d->cvel, 0, 6 * sizeof *d->cvel);
-    memset(d->cacc, 0, 6 * sizeof *d->cacc);
+    memset(d->scratch->cacc, 0, 6 * sizeof *d->scratch->cacc);
     for (int b = 1; b < m->nbody; b++) {
-        double *v = d->cvel + 6 * b, *a = d->cacc + 6 * b, *f = cfrc + NF * b;
+        double *v = d->cvel + 6 * b, *a = d->scratch->cacc + 6 * b, *f = cfrc + NF * b;
         if (m->body_treeid[b] < 0) {
             memset(v, 0, 6 * sizeof *v);
             memset(a, 0, 6 * sizeof *a);
@@ -88,13 +89,13 @@ static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
         }
         int p = m->body_parent[b];
         memcpy(v, d->cvel + 6 * p, 6 * sizeof *v); /* a static parent's are zero */
-        memcpy(a, d->cacc + 6 * p, 6 * sizeof *a);
+        memcpy(a, d->scratch->cacc + 6 * p, 6 * sizeof *a);
         /* cdof's rate is cvel x cdof; a free joint's translations have none, and a ball's
          * (or a free joint's) rotations use the velocity before their own (their own adds
          * w x w = 0 in sum) */
         for (int i = m->body_dofadr[b]; i >= 0 && i < m->body_dofadr[b] + m->body_dofnum[b];) {
             int j = m->dof_jntid[i], n = 1;
-            double *sd = d->cdofdot + 6 * i;
+            double *sd = d->scratch->cdofdot + 6 * i;
             switch ((cs_joint_type)m->jnt_type[j]) {
             case CS_JNT_FREE:
                 memset(sd, 0, 18 * sizeof *sd);
@@ -115,9 +116,9 @@ static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
             i += n;
         }
         for (int i = m->body_dofadr[b]; i >= 0 && i < m->body_dofadr[b] + m->body_dofnum[b]; i++)
-            for (int r = 0; r < 6; r++) a[r] += d->cdofdot[6 * i + r] * d->qvel[i];
+            for (int r = 0; r < 6; r++) a[r] += d->scratch->cdofdot[6 * i + r] * d->qvel[i];
         /* f = I a + v x* (I v) */
-        const double *I = d->crb + SP_NINERT * b;
+        const double *I = d->scratch->crb + SP_NINERT * b;
         double Iv[6], t[6];
         sp_mul_inert(I, a, f);
         sp_mul_inert(I, v, Iv);
@@ -244,15 +245,15 @@ static void passive(const cs_model *m, cs_data *d)
 void cs_smooth(const cs_model *m, cs_data *d)
 {
     own_inertias(m, d); /* once: the bias forces use them, then the composites */
-    bias_forces(m, d, d->cfrc);
+    bias_forces(m, d, d->scratch->cfrc);
     composite_mass(m, d);
     passive(m, d);
     cs_actuation(m, d);
     for (int i = 0; i < m->nv; i++)
         d->qfrc_smooth[i] += d->qfrc_passive[i] - d->qfrc_bias[i] + d->qfrc_actuator[i];
-    if (cs_mass_factor(d->mass)) d->warning[CS_WARN_BADQACC]++; /* not for checked models */
+    if (cs_mass_factor(d->scratch->mass)) d->warning[CS_WARN_BADQACC]++; /* not for checked models */
     memcpy(d->qacc_smooth, d->qfrc_smooth, (size_t)m->nv * sizeof *d->qacc_smooth);
-    cs_mass_solve(d->mass, d->qacc_smooth, 0, m->nv);
+    cs_mass_solve(d->scratch->mass, d->qacc_smooth, 0, m->nv);
 }
 
 double cs_energy_kinetic(const cs_model *m, const cs_data *d)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "data_scratch.h"
 #include "solver/mass.h"
 #include "sensor.h"
 #include "setter.h"
@@ -46,10 +47,10 @@ static void rk4(const cs_model *m, cs_data *d)
     static const double C[3] = {0.5, 0.5, 1};
     int nq = m->nq, nv = m->nv, na = m->na, nx = nq + nv + na, nf = nv + na;
     double h = m->opt.timestep, t0 = d->time;
-    double *X[4], *F[4], *dX = d->rk4 + 4 * (size_t)(nx + nf);
+    double *X[4], *F[4], *dX = d->scratch->rk4 + 4 * (size_t)(nx + nf);
     for (int i = 0; i < 4; i++) {
-        X[i] = d->rk4 + (size_t)i * nx;
-        F[i] = d->rk4 + 4 * (size_t)nx + (size_t)i * nf;
+        X[i] = d->scratch->rk4 + (size_t)i * nx;
+        F[i] = d->scratch->rk4 + 4 * (size_t)nx + (size_t)i * nf;
     }
     /* stage 0: the forward pass of this step was already made */
     memcpy(X[0], d->qpos, (size_t)nq * sizeof(double));

@@ -4,18 +4,19 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "data_scratch.h"
 #include "solver/mass.h"
 #include "stages.h"
 
 void cs_solve_M(const cs_model *m, const cs_data *d, double *x, const double *y)
 {
     if (x != y) memcpy(x, y, (size_t)m->nv * sizeof *x);
-    cs_mass_solve(d->mass, x, 0, m->nv);
+    cs_mass_solve(d->scratch->mass, x, 0, m->nv);
 }
 
 void cs_mul_M(const cs_model *m, const cs_data *d, double *y, const double *x)
 {
-    cs_mass_mul(d->mass, y, x, 0, m->nv);
+    cs_mass_mul(d->scratch->mass, y, x, 0, m->nv);
 }
 
 int cs_check_finite(const cs_model *m, const cs_data *d)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "data_scratch.h"
 #include "poly.h"
 #include "sameframe.h"
 #include "stages.h"
@@ -112,7 +113,7 @@ void cs_tendon(const cs_model *m, cs_data *d)
                         m->site_quat + 4 * s, d->site_xpos + 3 * s, d->site_xmat + 9 * s);
     for (int t = 0; t < m->ntendon; t++) {
         double *J = d->ten_J + (size_t)t * nv, vel = 0;
-        d->ten_length[t] = cs_tendon_eval(m, d, t, J, d->eq_scratch);
+        d->ten_length[t] = cs_tendon_eval(m, d, t, J, d->scratch->eq_scratch);
         for (int i = 0; i < nv; i++) vel += J[i] * d->qvel[i];
         d->ten_velocity[t] = vel;
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "data_scratch.h"
 #include "scene_util.h"
 #include "solver/coulomb.h"
 #include "solver/solver.h"
@@ -588,7 +589,7 @@ static void run_steps(const cs_model *m, cs_data *d, int k, double *worst, int *
         *atlimit += d->solver.at_limit;
         *iters += d->solver.iterations;
         for (int s = 0; s < d->solver.nisland; s++) {
-            const cs_island_stats *is = cs_solver_island(d->solver_ws, s);
+            const cs_island_stats *is = cs_solver_island(d->scratch->solver_ws, s);
             if (is->outer > *outer) *outer = is->outer;
         }
     }

@@ -9,6 +9,7 @@
 
 #include "conesim.h"
 #include "data_fields.h"
+#include "data_scratch.h"
 #include "model_fields.h"
 
 #ifndef CS_SCENES
@@ -67,16 +68,29 @@ START_TEST(test_data_members_listed)
     member v[] = {
 #define SZ(f) MEMBER(cs_data, f)
 #define PTR(type, f, rows, cols) MEMBER(cs_data, f)
-        CS_DATA_POINTERS(PTR) CS_DATA_SCRATCH(PTR)
-        /* allocated on their own, scalars and contexts */
-        SZ(contact) SZ(rawcon) SZ(jac) SZ(rk4)
-        SZ(time) SZ(energy) SZ(ncon) SZ(ncon_cap) SZ(nefc) SZ(efc) SZ(solver) SZ(solver_stats)
-        SZ(warning) SZ(collision) SZ(solver_ws) SZ(mass) SZ(massH) SZ(nchange) SZ(buffer)
-        SZ(nbuffer)
+        CS_DATA_POINTERS(PTR)
+        /* allocated on their own, scalars and the stages' workspace */
+        SZ(contact) SZ(time) SZ(energy) SZ(ncon) SZ(ncon_cap) SZ(nefc) SZ(efc) SZ(solver)
+        SZ(solver_stats) SZ(warning) SZ(scratch) SZ(nchange) SZ(buffer) SZ(nbuffer)
 #undef SZ
 #undef PTR
     };
     tiles(v, (int)(sizeof v / sizeof v[0]), sizeof(cs_data), "cs_data");
+}
+END_TEST
+
+START_TEST(test_data_scratch_members_listed)
+{
+    member v[] = {
+#define SZ(f) MEMBER(struct cs_data_scratch, f)
+#define PTR(type, f, rows, cols) MEMBER(struct cs_data_scratch, f)
+        CS_DATA_SCRATCH(PTR)
+        /* allocated on their own and the module contexts */
+        SZ(rawcon) SZ(jac) SZ(rk4) SZ(collision) SZ(solver_ws) SZ(mass) SZ(massH)
+#undef SZ
+#undef PTR
+    };
+    tiles(v, (int)(sizeof v / sizeof v[0]), sizeof(struct cs_data_scratch), "cs_data_scratch");
 }
 END_TEST
 
@@ -107,7 +121,11 @@ START_TEST(test_arrays_in_block_and_table)
 #undef IN_MODEL
 #define IN_DATA(type, f, rows, cols) \
     ck_assert_msg(in_block(d->f, d->buffer, d->nbuffer), #f " is outside the data's block");
-    CS_DATA_POINTERS(IN_DATA) CS_DATA_SCRATCH(IN_DATA)
+    CS_DATA_POINTERS(IN_DATA)
+#undef IN_DATA
+#define IN_DATA(type, f, rows, cols) \
+    ck_assert_msg(in_block(d->scratch->f, d->buffer, d->nbuffer), #f " is outside the data's block");
+    CS_DATA_SCRATCH(IN_DATA)
 #undef IN_DATA
 
     /* every model array in the bindings' table, with its shape and place */
@@ -192,6 +210,7 @@ int main(void)
     tcase_set_timeout(tc, 60); /* a loaded machine, a sanitizer build */
     tcase_add_test(tc, test_model_members_listed);
     tcase_add_test(tc, test_data_members_listed);
+    tcase_add_test(tc, test_data_scratch_members_listed);
     tcase_add_test(tc, test_arrays_in_block_and_table);
     tcase_add_test(tc, test_names_every_kind);
     suite_add_tcase(s, tc);
