@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "option_table.h"
 #include "stages.h"
 #include "solver/solver.h"
 
@@ -89,6 +90,55 @@ void cs_mjcf_parse_visual(cs_mjcf *c, xmlNode *n)
         }
 }
 
+/* Why a keyword the option table marks refused ('!') is refused */
+static const char *refused_why(const char *option, const char *word)
+{
+    if (strcmp(option, "integrator") == 0 && strcmp(word, "implicit") == 0)
+        return "the implicit integrator is not supported: it needs the velocity derivative of "
+               "the Coriolis and centrifugal forces (use implicitfast, which leaves it out, or "
+               "Euler)";
+    return "not supported";
+}
+
+/* The <option> attributes that are members of cs_option (option_table.h's CS_OPT_MJCF
+ * lines), read and checked as cs_set checks them. Directions (3 numbers) are given whole;
+ * MuJoCo reads a shorter o_solref, o_solimp or o_friction into the first values. */
+static void option_attrs(cs_mjcf *c, xmlNode *n, cs_option *o)
+{
+    for (int i = 0; i < cs_option_ndefs; i++) {
+        const cs_option_def *e = &cs_option_defs[i];
+        if (!e->mjcf) continue;
+        double v[CS_OPTION_MAXN];
+        cs_option_get(o, e, v);
+        if (e->check == CS_OPT_KEYWORD) {
+            char buf[128];
+            const char *words[16];
+            int nw = 0;
+            snprintf(buf, sizeof buf, "%s", e->words);
+            for (char *s = buf; s && nw < 15;) { /* "a|!b|c": b is refused */
+                char *bar = strchr(s, '|');
+                if (bar) *bar = 0;
+                words[nw++] = s[0] == '!' ? s + 1 : s;
+                s = bar ? bar + 1 : NULL;
+            }
+            words[nw] = NULL;
+            int k = cs_mjcf_keyword(c, n, e->name, words);
+            if (k < 0) continue;
+            if (words[k] != buf && words[k][-1] == '!')
+                FAILN(c, n, e->name, "%s", refused_why(e->name, words[k]));
+            v[0] = k;
+        } else if (e->type == CS_FIELD_INT) {
+            int iv;
+            if (!cs_mjcf_int1(c, n, e->name, &iv)) continue;
+            v[0] = iv;
+        } else if (!cs_mjcf_nums(c, n, e->name, v, e->n == 3 ? 3 : 1, e->n)) {
+            continue;
+        }
+        char why[160];
+        if (cs_option_put(o, e, v, why, sizeof why) != 0) FAILN(c, n, e->name, "%s", why);
+    }
+}
+
 void cs_mjcf_parse_option(cs_mjcf *c, xmlNode *n)
 {
     cs_mjcf_check(c, n, (const char *const[]){"timestep", "gravity", "wind", "magnetic",
@@ -98,56 +148,9 @@ void cs_mjcf_parse_option(cs_mjcf *c, xmlNode *n)
         "o_margin", "o_solref", "o_solimp", "o_friction", "actuatorgroupdisable",
         "sleep_tolerance", NULL}, NULL);
     cs_option *o = &c->opt;
-    double v[5];
-    if (cs_mjcf_num1(c, n, "timestep", v)) {
-        if (!(v[0] > 0)) FAILN(c, n, "timestep", "must be positive");
-        o->timestep = v[0];
-    }
-    cs_mjcf_nums(c, n, "gravity", o->gravity, 3, 3);
-    if (cs_mjcf_num1(c, n, "density", v)) { cs_mjcf_nonneg(c, n, "density", v, 1); o->density = v[0]; }
-    if (cs_mjcf_num1(c, n, "viscosity", v)) { cs_mjcf_nonneg(c, n, "viscosity", v, 1); o->viscosity = v[0]; }
-    cs_mjcf_nums(c, n, "wind", o->wind, 3, 3); /* no effect without viscosity */
-    cs_mjcf_nums(c, n, "magnetic", o->magnetic, 3, 3); /* only magnetometers read it */
-    if (cs_mjcf_num1(c, n, "impratio", v)) {
-        if (!(v[0] > 0)) FAILN(c, n, "impratio", "must be positive");
-        o->impratio = v[0];
-    }
-    if (cs_mjcf_num1(c, n, "tolerance", v)) { cs_mjcf_nonneg(c, n, "tolerance", v, 1); o->tolerance = v[0]; }
-    if (cs_mjcf_num1(c, n, "ls_tolerance", v)) { cs_mjcf_nonneg(c, n, "ls_tolerance", v, 1); o->ls_tolerance = v[0]; }
-    int iv;
-    if (cs_mjcf_int1(c, n, "iterations", &iv)) {
-        if (iv < 0) FAILN(c, n, "iterations", "must not be negative");
-        o->iterations = iv;
-    }
-    if (cs_mjcf_int1(c, n, "ls_iterations", &iv)) {
-        if (iv < 0) FAILN(c, n, "ls_iterations", "must not be negative");
-        o->ls_iterations = iv;
-    }
-    if (cs_mjcf_int1(c, n, "noslip_iterations", &iv)) {
-        if (iv < 0) FAILN(c, n, "noslip_iterations", "must not be negative");
-        o->noslip_iterations = iv;
-    }
-    if (cs_mjcf_num1(c, n, "noslip_tolerance", v)) {
-        cs_mjcf_nonneg(c, n, "noslip_tolerance", v, 1);
-        o->noslip_tolerance = v[0];
-    }
-    static const char *const CONES[] = {"pyramidal", "elliptic", NULL};
-    int k = cs_mjcf_keyword(c, n, "cone", CONES);
-    if (k >= 0) o->cone = k;
-    static const char *const SOLVERS[] = {"PGS", "CG", "Newton", NULL};
-    k = cs_mjcf_keyword(c, n, "solver", SOLVERS);
-    if (k >= 0) o->solver = k;
-    static const char *const INTEG[] = {"Euler", "RK4", "implicit", "implicitfast", NULL};
-    k = cs_mjcf_keyword(c, n, "integrator", INTEG);
-    if (k == CS_INT_IMPLICIT)
-        FAILN(c, n, "integrator", "the implicit integrator is not supported: it needs the "
-                                  "velocity derivative of the Coriolis and centrifugal forces "
-                                  "(use implicitfast, which leaves it out, or Euler)");
-    if (k >= 0) o->integrator = k;
+    option_attrs(c, n, o);
     static const char *const JAC[] = {"dense", "sparse", "auto", NULL};
     cs_mjcf_keyword(c, n, "jacobian", JAC);
-    if (cs_mjcf_num1(c, n, "o_margin", v)) o->o_margin = v[0];
-    cs_mjcf_nums(c, n, "o_solref", o->o_solref, 1, 2);
     /* actuator groups to disable, as MuJoCo reads them: each of 0..30 sets its bit */
     double g[31];
     int ng = cs_mjcf_nums(c, n, "actuatorgroupdisable", g, 1, 31);
@@ -158,14 +161,7 @@ void cs_mjcf_parse_option(cs_mjcf *c, xmlNode *n)
         o->disableactuator |= 1 << (int)g[i];
     }
     int it;
-    if (cs_mjcf_int1(c, n, "ccd_iterations", &it)) {
-        if (it < 0) FAILN(c, n, "ccd_iterations", "must not be negative");
-        o->ccd_iterations = it;
-    }
-    if (cs_mjcf_num1(c, n, "ccd_tolerance", v)) {
-        cs_mjcf_nonneg(c, n, "ccd_tolerance", v, 1);
-        o->ccd_tolerance = v[0];
-    }
+    double v[1];
     /* no SDF geoms here (refused where they appear): the SDF solver's settings change nothing */
     if (cs_mjcf_int1(c, n, "sdf_iterations", &it)) cs_mjcf_note_ignored(c, "option/@sdf_iterations");
     if (cs_mjcf_int1(c, n, "sdf_initpoints", &it)) cs_mjcf_note_ignored(c, "option/@sdf_initpoints");
@@ -174,10 +170,6 @@ void cs_mjcf_parse_option(cs_mjcf *c, xmlNode *n)
         cs_mjcf_nonneg(c, n, "sleep_tolerance", v, 1);
         cs_mjcf_note_ignored(c, "option/@sleep_tolerance");
     }
-    int ni = cs_mjcf_nums(c, n, "o_solimp", v, 1, 5);
-    if (ni) memcpy(o->o_solimp, v, (size_t)ni * sizeof *v);
-    int nf = cs_mjcf_nums(c, n, "o_friction", v, 1, 5);
-    if (nf) { cs_mjcf_nonneg(c, n, "o_friction", v, nf); memcpy(o->o_friction, v, (size_t)nf * sizeof *v); }
     for (xmlNode *ch = n->children; ch; ch = ch->next) {
         if (ch->type != XML_ELEMENT_NODE) continue;
         if (strcmp(cs_mjcf_ename(ch), "flag") == 0) parse_flag(c, ch);
