@@ -1,4 +1,5 @@
 #include "overrides.h"
+#include "numlist.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -30,22 +31,6 @@ int cs_overrides_add(cs_overrides *o, const char *opt, const char *arg, char *wh
     o->value[o->n] = value;
     o->n++;
     return 1;
-}
-
-static int parse_values(const char *s, double *out, int n)
-{
-    int k = 0;
-    const char *p = s;
-    for (;;) {
-        while (isspace((unsigned char)*p)) p++;
-        if (!*p) break;
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || !isfinite(v) || k >= n) return -1;
-        out[k++] = v;
-        p = end;
-    }
-    return k;
 }
 
 /* geometry: what the compiler derives masses, inertia, frames and starts from */
@@ -152,7 +137,7 @@ int cs_ctrl_override(const cs_model *m, cs_data *d, const char *name, const char
         return -1;
     }
     double v;
-    if (parse_values(value, &v, 1) != 1) {
+    if (cs_numlist(value, &v, 1) != 1) {
         snprintf(err, errlen, "%s=%s: expects one finite number", name, value);
         return -1;
     }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "alloc.h"
+#include "numlist.h"
 #include "spatial.h"
 
 #include "mjcf_read.h"
@@ -203,22 +204,12 @@ int cs_mjcf_nums(cs_mjcf *c, xmlNode *n, const char *name, double *out, int lo, 
 {
     char *s = cs_mjcf_attr(c, n, name);
     if (!s) return 0;
-    int k = 0;
-    char *p = s;
-    for (;;) {
-        while (isspace((unsigned char)*p)) p++;
-        if (!*p) break;
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || (*end && !isspace((unsigned char)*end)))
-            FAILN(c, n, name, "'%s' is not a number", s);
-        if (!isfinite(v)) FAILN(c, n, name, "value must be finite (got '%s')", s);
-        if (k >= hi) {
-            if (lo == hi) FAILN(c, n, name, "expects %d numbers, got more", hi);
-            FAILN(c, n, name, "expects at most %d numbers, got more", hi);
-        }
-        out[k++] = v;
-        p = end;
+    int k = cs_numlist(s, out, hi);
+    if (k == CS_NUMLIST_BAD) FAILN(c, n, name, "'%s' is not a number", s);
+    if (k == CS_NUMLIST_INF) FAILN(c, n, name, "value must be finite (got '%s')", s);
+    if (k == CS_NUMLIST_MORE) {
+        if (lo == hi) FAILN(c, n, name, "expects %d numbers, got more", hi);
+        FAILN(c, n, name, "expects at most %d numbers, got more", hi);
     }
     if (k == 0) return 0; /* an empty value (rgba="") is no value, as MuJoCo reads it */
     if (k < lo) {

@@ -19,6 +19,7 @@
 #include <libxml/tree.h>
 
 #include "mjcf_ir.h"
+#include "numlist.h"
 
 /* every element made stays under this, whatever the nesting (a typo's count of 10^9
  * must be an error, not the machine's memory) */
@@ -83,15 +84,7 @@ static void euler_quat(const cs_mjcf *c, const double e[3], double q[4])
 static int read_vec3(xmlNode *n, const char *name, double v[3])
 {
     const char *s = prop(n, name);
-    if (!s) return 1;
-    char *end;
-    for (int i = 0; i < 3; i++) {
-        v[i] = strtod(s, &end);
-        if (end == s || !isfinite(v[i])) return 0;
-        s = end;
-    }
-    while (isspace((unsigned char)*s)) s++;
-    return *s == 0;
+    return !s || cs_numlist(s, v, 3) == 3;
 }
 
 static void add_name(rep_ctx *r, const char *s)

@@ -10,24 +10,9 @@
 #include <strings.h>
 
 #include "conesim.h"
+#include "numlist.h"
 #include "option_table.h"
 #include "stages.h"
-
-static int parse_nums(const char *s, double *out, int n)
-{
-    int k = 0;
-    const char *p = s;
-    for (;;) {
-        while (isspace((unsigned char)*p)) p++;
-        if (!*p) break;
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || !isfinite(v) || k >= n) return -1;
-        out[k++] = v;
-        p = end;
-    }
-    return k;
-}
 
 static int fail(char *err, size_t errsz, const char *name, const char *value, const char *why)
 {
@@ -216,11 +201,11 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
     if (e->check == CS_OPT_KEYWORD) {
         int k = keyword_find(e->words, value);
         v[0] = k;
-        if (k < 0 && parse_nums(value, v, 1) != 1) { /* neither a word nor its number */
+        if (k < 0 && cs_numlist(value, v, 1) != 1) { /* neither a word nor its number */
             keyword_expects(e->words, why, sizeof why);
             return fail(err, errsz, name, value, why);
         }
-    } else if (parse_nums(value, v, e->n) != e->n) {
+    } else if (cs_numlist(value, v, e->n) != e->n) {
         snprintf(why, sizeof why, "expects %d finite number%s", e->n, e->n > 1 ? "s" : "");
         return fail(err, errsz, name, value, why);
     }

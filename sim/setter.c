@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "collision/collision.h"
 #include "conesim.h"
+#include "numlist.h"
 #include "data_scratch.h"
 #include "data_fields.h"
 #include "sameframe.h"
@@ -438,20 +439,8 @@ int cs_set_count(const cs_model *m, const char *name)
 int cs_set_text(cs_model *m, const char *name, const char *text, char *err, size_t errsz)
 {
     double v[10];
-    int n = 0;
-    const char *p = text;
-    for (;;) {
-        while (isspace((unsigned char)*p)) p++;
-        if (!*p) break;
-        char *end;
-        double x = strtod(p, &end);
-        if (end == p || n >= 10) {
-            n = -1;
-            break;
-        }
-        v[n++] = x;
-        p = end;
-    }
+    int n = cs_numlist(text, v, 10);
+    if (n == CS_NUMLIST_INF) return fail(err, errsz, "%s: '%s' is not a finite number", name, text);
     if (n < 0) { /* a keyword: an option's (solver=pgs, flag.warmstart=disable) */
         target t;
         if (resolve(m, name, &t, err, errsz) != 0) return -1;

@@ -1,5 +1,6 @@
 /* cs_fmt_shortest (sim/fmt.c): the summary CSVs' numbers read back exactly, in as few digits
- * as %g gives from 15 up. */
+ * as %g gives from 15 up; cs_numlist (util/numlist.c): lists of numbers as MJCF and --set
+ * read them. */
 #include <check.h>
 #include <float.h>
 #include <math.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "numlist.h"
 
 static const char *f(double v)
 {
@@ -62,6 +64,28 @@ START_TEST(test_round_trip_and_shortest)
 }
 END_TEST
 
+START_TEST(test_numlist)
+{
+    double v[3];
+    ck_assert_int_eq(cs_numlist("1 -2.5e1\t3\n", v, 3), 3);
+    ck_assert(v[0] == 1 && v[1] == -25 && v[2] == 3);
+    ck_assert_int_eq(cs_numlist("", v, 3), 0);
+    ck_assert_int_eq(cs_numlist("  \t", v, 3), 0);
+    ck_assert_int_eq(cs_numlist("1,2", v, 3), CS_NUMLIST_BAD);   /* white space only */
+    ck_assert_int_eq(cs_numlist("1-2", v, 3), CS_NUMLIST_BAD);
+    ck_assert_int_eq(cs_numlist("abc", v, 3), CS_NUMLIST_BAD);
+    ck_assert_int_eq(cs_numlist("1 nan", v, 3), CS_NUMLIST_INF);
+    ck_assert_int_eq(cs_numlist("1e999", v, 3), CS_NUMLIST_INF);
+    ck_assert_int_eq(cs_numlist("1 2 3 4", v, 3), CS_NUMLIST_MORE);
+    /* what the CSVs write reads back exactly */
+    const double xs[] = {0.1, -1e-300, 123456789.123, 2.0 / 3, DBL_MAX};
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+        ck_assert_int_eq(cs_numlist(f(xs[i]), v, 1), 1);
+        ck_assert(v[0] == xs[i]);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("fmt");
@@ -69,6 +93,7 @@ int main(void)
     tcase_set_timeout(t, 60); /* 200000 round trips: seconds on a loaded machine */
     tcase_add_test(t, test_short_decimals);
     tcase_add_test(t, test_round_trip_and_shortest);
+    tcase_add_test(t, test_numlist);
     suite_add_tcase(su, t);
     SRunner *r = srunner_create(su);
     srunner_run_all(r, CK_NORMAL);
