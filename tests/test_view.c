@@ -1,4 +1,4 @@
-/* cli/view_adapter.c without GL: what `conesim view` hands to render/ from a model and
+/* vis/view_adapter.c without GL: what `conesim view` hands to render/ from a model and
  * its data (geoms, contacts, HUD), the perturbation force, reset, divergence, replay. */
 #include <check.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* cs_offscreen: the viewer's drawing without a window, over the same sim -> render adapter as
- * `conesim view` (cli/view_adapter.c), so every program gets the same pictures. */
+ * `conesim view` (vis/view_adapter.c), so every program gets the same pictures. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* cs_passive: `conesim view`'s window driven by its caller (MuJoCo's launch_passive), over
- * the same sim -> render adapter (cli/view_adapter.c) and window (render/passive.c). */
+ * the same sim -> render adapter (vis/view_adapter.c) and window (render/passive.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

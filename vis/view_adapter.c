@@ -1,4 +1,4 @@
-/* sim -> render adapter for `conesim view` (see view_adapter.h). */
+/* sim -> render adapter for `conesim view`, the Renderer and the passive viewer (see view_adapter.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
