@@ -193,7 +193,8 @@ int cs_set_state(const cs_model *m, cs_data *d, const double *state, int spec);
 /* ---- the step (sim/step.c) ---------------------------------------------------------- */
 void cs_step(const cs_model *m, cs_data *d);     /* all stages + integrate */
 void cs_forward(const cs_model *m, cs_data *d);  /* all stages, no integration */
-/* Stages in order; each reads and writes data only. */
+/* Stages in order; each reads and writes data only. The tendon stage (lengths, Jacobians,
+ * sites' frames) runs between kinematics and collide, and is not called on its own. */
 void cs_kinematics(const cs_model *m, cs_data *d);  /* xpos, xquat, xmat, xipos, geom poses */
 void cs_collide(const cs_model *m, cs_data *d);     /* contacts (collision/, sim/collide.c) */
 void cs_smooth(const cs_model *m, cs_data *d);      /* M, factor, bias, qacc_smooth */
