@@ -69,7 +69,7 @@ void cs_free_model(cs_model *m);
  * (data made earlier then follow). Returns 0, or -1 with a message in err. */
 int cs_option_set(cs_option *o, const char *name, const char *value, char *err, size_t errsz);
 
-/* ---- changing the model between steps (sim/setter.c), as MuJoCo's mjModel ------------
+/* ---- changing the model between steps (sim/api/setter.c), as MuJoCo's mjModel ------------
  * One parameter by name; data made earlier follow at their next step. Names:
  *   option.NAME[K] (also opt.NAME, or NAME alone): every member of cs_option (the list
  *     cs_option_field walks), e.g. timestep, gravity[3], wind[3], viscosity, impratio,
@@ -113,7 +113,7 @@ int cs_set_count(const cs_model *m, const char *name);
  * flag.warmstart=disable), as `--set NAME=VALUE` takes them */
 int cs_set_text(cs_model *m, const char *name, const char *text, char *err, size_t errsz);
 
-/* ---- writing the settable arrays in place (sim/model_watch.c) -----------------------
+/* ---- writing the settable arrays in place (sim/api/model_watch.c) -----------------------
  * MuJoCo's bindings write m.geom_friction[i, 0] = 0.2 straight into the model. conesim
  * takes such writes to the arrays cs_set knows, and to m->opt, when the caller says:
  * cs_watch_model keeps their values; cs_watch_commit finds the rows (options) written since
@@ -141,7 +141,7 @@ typedef struct {
 } cs_mesh_hull;
 int cs_mesh_hull_get(const cs_model *m, int mesh, cs_mesh_hull *out);
 
-/* ---- data (sim/data.c) ------------------------------------------------------------------ */
+/* ---- data (sim/api/data.c) ------------------------------------------------------------------ */
 cs_data *cs_make_data(const cs_model *m);  /* reset to qpos0, zero velocity, then forward;
                                               NULL when out of memory */
 void cs_free_data(cs_data *d);
@@ -150,7 +150,7 @@ int cs_reset_key(const cs_model *m, cs_data *d, int key); /* 0 ok, -1 bad index 
 int cs_name2id_body(const cs_model *m, const char *name);  /* -1 if absent */
 int cs_name2id_geom(const cs_model *m, const char *name);
 
-/* ---- copies and state (sim/copy.c, sim/state.c), as MuJoCo's mj_copyModel, mj_copyData
+/* ---- copies and state (sim/api/copy.c, sim/api/state.c), as MuJoCo's mj_copyModel, mj_copyData
  * and mj_getState / mj_setState -------------------------------------------------------- */
 /* A model of its own with the same values (arrays, names, options); NULL when out of
  * memory. Data made from either step alike. */
@@ -190,16 +190,16 @@ int cs_state_size(const cs_model *m, int spec);
 int cs_get_state(const cs_model *m, const cs_data *d, double *state, int spec);
 int cs_set_state(const cs_model *m, cs_data *d, const double *state, int spec);
 
-/* ---- the step (sim/step.c) ---------------------------------------------------------- */
+/* ---- the step (sim/engine/step.c) ---------------------------------------------------------- */
 void cs_step(const cs_model *m, cs_data *d);     /* all stages + integrate */
 void cs_forward(const cs_model *m, cs_data *d);  /* all stages, no integration */
 /* Stages in order; each reads and writes data only. The tendon stage (lengths, Jacobians,
  * sites' frames) runs between kinematics and collide, and is not called on its own. */
 void cs_kinematics(const cs_model *m, cs_data *d);  /* xpos, xquat, xmat, xipos, geom poses */
-void cs_collide(const cs_model *m, cs_data *d);     /* contacts (collision/, sim/collide.c) */
+void cs_collide(const cs_model *m, cs_data *d);     /* contacts (collision/, sim/engine/collide.c) */
 void cs_smooth(const cs_model *m, cs_data *d);      /* M, factor, bias, qacc_smooth */
 void cs_constraint(const cs_model *m, cs_data *d);  /* rows + solve + store -> qacc
-                                                       (sim/constraint.c) */
+                                                       (sim/engine/constraint.c) */
 /* Contact i's force in its contact frame, in condim order (normal, t1, t2, spin, roll1,
  * roll2; unused entries 0), as MuJoCo's mj_contactForce. */
 void cs_contact_force(const cs_model *m, const cs_data *d, int i, double f[6]);
@@ -254,12 +254,12 @@ int cs_check_finite(const cs_model *m, const cs_data *d);
 void cs_jac(const cs_model *m, const cs_data *d, int body, const double point[3], double *jacp,
             double *jacr);
 /* cs_jac at a body's frame origin (xpos), its centre of mass (xipos), a site (site_xpos,
- * on site_bodyid): MuJoCo's mj_jacBody, mj_jacBodyCom, mj_jacSite (sim/jac_frames.c) */
+ * on site_bodyid): MuJoCo's mj_jacBody, mj_jacBodyCom, mj_jacSite (sim/engine/jac_frames.c) */
 void cs_jac_body(const cs_model *m, const cs_data *d, int body, double *jacp, double *jacr);
 void cs_jac_body_com(const cs_model *m, const cs_data *d, int body, double *jacp,
                      double *jacr);
 void cs_jac_site(const cs_model *m, const cs_data *d, int site, double *jacp, double *jacr);
-/* Inverse dynamics (MuJoCo's mj_inverse, sim/inverse.c): from qpos, qvel and the given
+/* Inverse dynamics (MuJoCo's mj_inverse, sim/engine/inverse.c): from qpos, qvel and the given
  * d->qacc, the kinematics, contacts and constraint rows as a forward makes them, each
  * constraint's soft force at qacc (contacts' force, qfrc_constraint), and qfrc_inverse =
  * M qacc + qfrc_bias - qfrc_passive - qfrc_constraint: after cs_forward it equals
@@ -286,7 +286,7 @@ void cs_differentiate_pos(const cs_model *m, double *qvel, double h, const doubl
 void cs_body_state(const cs_model *m, const cs_data *d, int body, double pos[3], double quat[4],
                    double vel[3], double angvel_local[3]);
 
-/* ---- recording (sim/record.c) ------------------------------------------------------- */
+/* ---- recording (sim/output/record.c) ------------------------------------------------------- */
 void cs_traj_header(FILE *f);
 /* one row per moving body (every body with a dof on its chain to the world), in model order,
  * for the state after `step` steps; `time` is written as given (README, Output files:
@@ -337,7 +337,7 @@ const char *cs_actuator_label(const cs_model *m, int act, char *buf, size_t bufs
 const char *cs_tendon_label(const cs_model *m, int t, char *buf, size_t bufsz);
 const char *cs_eq_label(const cs_model *m, int e, char *buf, size_t bufsz);
 
-/* ---- fields by name (sim/fields.c), for bindings that must not copy the layouts ------ */
+/* ---- fields by name (sim/api/fields.c), for bindings that must not copy the layouts ------ */
 typedef enum { CS_FIELD_INT = 0, CS_FIELD_DOUBLE = 1 } cs_field_type;
 typedef struct {
     const char *name;     /* the struct member's name (geom_xpos, geom_xmat: geom_xpose's) */
@@ -364,7 +364,7 @@ int cs_contact_array_field(const cs_data *d, int k, cs_field *out);
 const char *cs_id2name(const cs_model *m, const char *kind, int id);
 int cs_name2id(const cs_model *m, const char *kind, const char *name);
 
-/* ---- batch rollouts (sim/rollout.c), as MuJoCo's rollout module ------------------------ */
+/* ---- batch rollouts (sim/output/rollout.c), as MuJoCo's rollout module ------------------------ */
 /* The length of one state: [time, qpos (nq), qvel (nv), act (na)] = 1 + nq + nv + na
  * (cs_state_size of CS_STATE_FULLPHYSICS). */
 int cs_rollout_nstate(const cs_model *m);
@@ -390,7 +390,7 @@ int cs_rollout_sensors(const cs_model *m, int spec, int nbatch, const double *st
                        const double *ctrl, int nstep, int nthread, double *out,
                        double *sensordata);
 
-/* ---- small math used across sim/ (sim/mathutil.c) ----------------------------------- */
+/* ---- small math used across sim/ (sim/engine/mathutil.c) ----------------------------------- */
 void cs_quat2mat(double mat[9], const double q[4]);
 void cs_mulquat(double r[4], const double a[4], const double b[4]);
 void cs_normquat(double q[4]);

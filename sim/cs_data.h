@@ -117,7 +117,7 @@ typedef struct {
     int warning[CS_NWARN];/* counts, e.g. contacts dropped because data->contact was full */
 
     /* the stages' own workspace: the module contexts, the operators over M, scratch arrays
-     * (internal: sim/data_scratch.h in the source) */
+     * (internal: sim/api/data_scratch.h in the source) */
     struct cs_data_scratch *scratch;
 
     /* actuation (MuJoCo's names): the controls are the user's; the rest is the step's */
@@ -133,7 +133,7 @@ typedef struct {
     double *actuator_moment;  /* nu x nv, dense: d actuator_length / d q (gear included);
                                  qfrc_actuator is its transpose times actuator_force */
     double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
-    long nchange;             /* the model's nchange this data follows (sim/setter.c) */
+    long nchange;             /* the model's nchange this data follows (sim/api/setter.c) */
 
     /* sites, tendons and equality constraints */
     double *site_xpos;        /* 3 per site: world position */
@@ -144,13 +144,13 @@ typedef struct {
     int *eq_active;           /* neq: 1 = the constraint enters the solver (from eq_active0
                                  at reset; the user may switch it) */
 
-    /* sensors (sim/sensor.c): their values, and what they are made from */
+    /* sensors (sim/engine/sensor.c): their values, and what they are made from */
     double *sensordata;       /* nsensordata */
     double *subtree_com;      /* 3 per body: centre of mass of its subtree (MuJoCo's) */
     double *subtree_linvel;   /* 3 per body: linear velocity of that centre */
     double *subtree_angmom;   /* 3 per body: angular momentum of the subtree about it */
 
-    void *buffer;             /* the arrays sized by the model, in one block (sim/data_fields.h
+    void *buffer;             /* the arrays sized by the model, in one block (sim/api/data_fields.h
                                  lists them) */
     size_t nbuffer;           /* its bytes */
 } cs_data;

@@ -134,7 +134,7 @@ typedef struct {
     int nbody, njnt, ngeom, nq, nv, npair, nexclude, nkey;
     int nconmax;          /* most contacts a step keeps, more are dropped with a warning:
                              <size nconmax>, else what fits in <size memory>, else in the
-                             arena MuJoCo would guess (sim/mjcf_compile.c) */
+                             arena MuJoCo would guess (sim/mjcf/mjcf_compile.c) */
     int ncon_reserve;     /* contacts the data holds room for from the start: nconmax when
                              <size nconmax> gives it (as MuJoCo reserves it), else a few; the
                              room grows as steps need, up to nconmax */
@@ -268,7 +268,7 @@ typedef struct {
      * dynamics) + bias, with gain = gainprm[0] (+ gainprm[1] length + gainprm[2] velocity
      * when affine) and bias = biasprm[0] + biasprm[1] length + biasprm[2] velocity (affine,
      * else 0), length = gear[0] qpos of the joint (gear[0] ten_length; a slider-crank's
-     * from its sites, sim/slidercrank.c), velocity = actuator_moment qvel; the dofs receive
+     * from its sites, sim/engine/slidercrank.c), velocity = actuator_moment qvel; the dofs receive
      * actuator_moment^T force.
      * The shortcuts set these as MuJoCo's: motor gain 1; position gain kp, bias (0, -kp, -kv);
      * velocity gain kv, bias (0, 0, -kv) */
@@ -326,7 +326,7 @@ typedef struct {
     double *site_size;        /* 3: MuJoCo's meaning per type (default 0.005 sphere) */
     char **site_name;
 
-    /* sensors (nsensor), MuJoCo's mjtSensor and arrays (sim/sensor.c computes them into
+    /* sensors (nsensor), MuJoCo's mjtSensor and arrays (sim/engine/sensor.c computes them into
      * sensordata[sensor_adr .. + sensor_dim]) */
     int nsensor, nsensordata;
     int nuser_sensor;         /* columns of sensor_user */
@@ -412,7 +412,7 @@ typedef struct {
     double *cam_pos0, *cam_poscom0, *cam_mat0; /* 3, 3, 9 */
     char **cam_name;
 
-    void *buffer;         /* every array above in one block (sim/model_fields.h lists them) */
+    void *buffer;         /* every array above in one block (sim/api/model_fields.h lists them) */
     size_t nbuffer;       /* its bytes */
 } cs_model;
 

@@ -1,4 +1,4 @@
-/* The field lists (sim/model_fields.h, sim/data_fields.h) describe every member of cs_model
+/* The field lists (sim/api/model_fields.h, sim/api/data_fields.h) describe every member of cs_model
  * and cs_data: the members they name, with the few scalars and contexts they do not, tile
  * the structs (a member left out leaves a hole); every array lies in the one block; the
  * bindings' table names every array with its shape (keyframes' mocap poses too). */

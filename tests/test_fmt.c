@@ -1,4 +1,4 @@
-/* cs_fmt_shortest (sim/fmt.c): the summary CSVs' numbers read back exactly, in as few digits
+/* cs_fmt_shortest (sim/output/fmt.c): the summary CSVs' numbers read back exactly, in as few digits
  * as %g gives from 15 up; cs_numlist (util/numlist.c): lists of numbers as MJCF and --set
  * read them. */
 #include <check.h>

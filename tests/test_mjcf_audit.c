@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "conesim.h"
-#include "sim/mjcf_ir.h"
+#include "sim/mjcf/mjcf_ir.h"
 
 #define MAXPAIR 2048
 

@@ -1,5 +1,5 @@
 """The CSVs of `conesim run` and the metrics of `conesim sweep`, from a Python loop, written
-and computed by the same C code (sim/record.c, sim/metrics.c), so the bytes and the numbers
+and computed by the same C code (sim/output/record.c, sim/output/metrics.c), so the bytes and the numbers
 are the CLI's:
 
     m = conesim.Model.from_xml_path("scenes/incline_slide.xml")

@@ -1,7 +1,7 @@
 /* Writes straight into the model's settable arrays (MuJoCo's m.geom_friction[i] = ...),
  * taken at a moment the caller picks: a copy of the arrays cs_set knows is kept, and each
  * row found changed since goes through the setter's checks and what follows from it
- * (sim/setter.c). The copy is the caller's, so a model needs nothing for it. */
+ * (sim/api/setter.c). The copy is the caller's, so a model needs nothing for it. */
 #include <stdio.h>
 #include <string.h>
 
