@@ -48,7 +48,7 @@ START_TEST(test_model_members_listed)
 {
     member v[] = {
 #define SZ(f) MEMBER(cs_model, f)
-#define PTR(type, f, rows, cols) MEMBER(cs_model, f)
+#define PTR(type, f, rows, cols, set, setflags) MEMBER(cs_model, f)
 #define NAMES(f, rows, kind) MEMBER(cs_model, f)
         CS_MODEL_SIZES(SZ) CS_MODEL_POINTERS(PTR) CS_MODEL_NAMES(NAMES)
         /* not arrays */
@@ -115,7 +115,7 @@ START_TEST(test_arrays_in_block_and_table)
     cs_data *d = cs_make_data(m);
     ck_assert_ptr_nonnull(d);
     ck_assert_uint_eq(m->nbuffer, cs_model_nbuffer(m));
-#define IN_MODEL(type, f, rows, cols) \
+#define IN_MODEL(type, f, rows, cols, set, setflags) \
     ck_assert_msg(in_block(m->f, m->buffer, m->nbuffer), #f " is outside the model's block");
     CS_MODEL_POINTERS(IN_MODEL)
 #undef IN_MODEL
@@ -132,7 +132,7 @@ START_TEST(test_arrays_in_block_and_table)
     CS_MODEL_COLS_PREAMBLE(m);
     cs_field f;
     int found;
-#define IN_TABLE(type, fld, rows, cols) \
+#define IN_TABLE(type, fld, rows, cols, set, setflags) \
     found = 0; \
     for (int k = 0; cs_model_field(m, k, &f) == 0; k++) \
         if (strcmp(f.name, #fld) == 0) { \

@@ -38,7 +38,7 @@ cs_model *cs_copy_model(const cs_model *m)
         return NULL;
     }
     memcpy(c->buffer, m->buffer, m->nbuffer);
-#define MOVE(type, f, rows, cols) c->f = moved(m->f, m->buffer, c->buffer);
+#define MOVE(type, f, rows, cols, set, setflags) c->f = moved(m->f, m->buffer, c->buffer);
     CS_MODEL_POINTERS(MOVE)
 #undef MOVE
     /* the name tables point at m's names until each has its own: none first, so that a

@@ -38,7 +38,7 @@ typedef struct {
     size_t off;       /* of the pointer */
     size_t rows_off;  /* of the row count in cs_model */
 } array_desc;
-#define MODEL_ARRAY(type, name, rows, cols) \
+#define MODEL_ARRAY(type, name, rows, cols, set, setflags) \
     {#name, TYPE_CODE(type), offsetof(cs_model, name), offsetof(cs_model, rows)},
 static const array_desc model_arrays[] = {CS_MODEL_POINTERS(MODEL_ARRAY)};
 #define DATA_ARRAY(type, name, rows, cols) \
@@ -50,8 +50,9 @@ static int model_cols(const cs_model *m, int k)
 {
     CS_MODEL_COLS_PREAMBLE(m);
     int i = 0;
-#define COLS(type, name, rows, cols) if (k == i++) return (cols);
-    CS_MODEL_POINTERS(COLS)
+#define MODEL_COLS(type, name, rows, cols, set, setflags) if (k == i++) return (cols);
+    CS_MODEL_POINTERS(MODEL_COLS)
+#undef MODEL_COLS
     return 0;
 }
 
@@ -59,6 +60,7 @@ static int data_cols(const cs_model *m, int k)
 {
     CS_MODEL_COLS_PREAMBLE(m);
     int i = 0;
+#define COLS(type, name, rows, cols) if (k == i++) return (cols);
     CS_DATA_POINTERS(COLS)
 #undef COLS
     return 0;

@@ -8,7 +8,7 @@
 #include "model_fields.h"
 
 /* each line's type is its member's */
-#define AGREES(type, name, rows, cols) \
+#define AGREES(type, name, rows, cols, set, setflags) \
     _Static_assert(_Generic(((cs_model *)0)->name, type *: 1, default: 0), \
                    "cs_model." #name " is not a " #type " array as CS_MODEL_POINTERS says");
 CS_MODEL_POINTERS(AGREES)
@@ -18,7 +18,7 @@ size_t cs_model_nbuffer(const cs_model *m)
 {
     CS_MODEL_COLS_PREAMBLE(m);
     size_t n = 0;
-#define SIZE(type, name, rows, cols) \
+#define SIZE(type, name, rows, cols, set, setflags) \
     n += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
     CS_MODEL_POINTERS(SIZE)
 #undef SIZE
@@ -35,7 +35,7 @@ int cs_model_alloc(cs_model *m)
     m->buffer = p;
     m->nbuffer = p ? n : 0;
     CS_MODEL_COLS_PREAMBLE(m);
-#define PLACE(type, name, rows, cols) \
+#define PLACE(type, name, rows, cols, set, setflags) \
     m->name = p ? (type *)(void *)p : NULL; \
     if (p) p += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
     CS_MODEL_POINTERS(PLACE)

@@ -25,7 +25,7 @@ const char *cs_settable_field(int i)
     static const cs_model sizes; /* the offsets do not depend on the sizes */
     cs_set_array a;
     if (cs_set_array_get(&sizes, i, &a) != 0) return NULL;
-#define NAME(type, f, rows, cols) \
+#define NAME(type, f, rows, cols, set, setflags) \
     if (a.off == offsetof(cs_model, f)) return #f;
     CS_MODEL_POINTERS(NAME)
 #undef NAME

@@ -23,67 +23,66 @@
 #include "solver/solver.h"
 #include "stages.h"
 
+/* the model table's check and recompute flags (CS_SET_*), and one of the setter's own */
 enum {
-    NONNEG = 1,     /* >= 0 */
-    POSITIVE = 2,   /* > 0 */
-    INTEGER = 4,    /* an int array */
-    INVWEIGHT = 8,  /* recompute the inverse weights and dof_M0 */
-    RBOUND = 16,    /* recompute the geom's bounding radius */
-    FREEPOS = 32,   /* a free body's start (qpos0, keys) follows */
-    CONDIM = 64,    /* 1, 3, 4 or 6 */
-    PERDOF = 128,   /* one value per dof of the joint (K picks the dof) */
-    ALLDOFS = 256,  /* the same values for every dof of the joint */
+    NONNEG = CS_SET_NONNEG, POSITIVE = CS_SET_POSITIVE, INVWEIGHT = CS_SET_INVWEIGHT,
+    RBOUND = CS_SET_RBOUND, FREEPOS = CS_SET_FREEPOS, CONDIM = CS_SET_CONDIM,
+    PERDOF = CS_SET_PERDOF, ALLDOFS = CS_SET_ALLDOFS,
+    INTEGER = 4 /* an int array */
 };
 
+/* A settable array of the model: a line of CS_MODEL_POINTERS (model_fields.h) with its
+ * attribute name */
 typedef struct {
-    const char *attr;
-    size_t off;  /* of the array in cs_model */
-    int n;       /* values per element */
+    const char *attr;  /* NULL: not settable */
+    size_t off;        /* of the array in cs_model */
+    int n;             /* values per element */
     int flags;
+    size_t rows;       /* the size that counts its rows, in cs_model */
 } attr_def;
-
-#define M(f) offsetof(cs_model, f)
-static const attr_def GEOM[] = {
-    {"friction", M(geom_friction), 3, NONNEG}, {"solref", M(geom_solref), 2, 0},
-    {"solimp", M(geom_solimp), 5, 0},          {"solmix", M(geom_solmix), 1, NONNEG},
-    {"margin", M(geom_margin), 1, NONNEG},     {"gap", M(geom_gap), 1, NONNEG},
-    {"size", M(geom_size), 3, POSITIVE | RBOUND}, {"pos", M(geom_pos), 3, 0},
-    {"rgba", M(geom_rgba), 4, NONNEG},         {"surfacevel", M(geom_surfacevel), 6, 0},         {"condim", M(geom_condim), 1, INTEGER | CONDIM},
-    {"priority", M(geom_priority), 1, INTEGER}, {"contype", M(geom_contype), 1, INTEGER | NONNEG},
-    {"conaffinity", M(geom_conaffinity), 1, INTEGER | NONNEG}, {NULL, 0, 0, 0}};
-static const attr_def BODY[] = {
-    {"mass", M(body_mass), 1, NONNEG | INVWEIGHT},
-    {"inertia", M(body_inertia), 3, NONNEG | INVWEIGHT},
-    {"pos", M(body_pos), 3, FREEPOS | INVWEIGHT}, {NULL, 0, 0, 0}};
-static const attr_def JOINT[] = {
-    {"damping", M(dof_damping), 1, NONNEG | PERDOF},
-    {"armature", M(dof_armature), 1, NONNEG | PERDOF | INVWEIGHT},
-    {"frictionloss", M(dof_frictionloss), 1, NONNEG | PERDOF},
-    {"solreffriction", M(dof_solref), 2, ALLDOFS}, {"solimpfriction", M(dof_solimp), 5, ALLDOFS},
-    {"stiffness", M(jnt_stiffness), 1, NONNEG}, {"range", M(jnt_range), 2, 0},
-    {"margin", M(jnt_margin), 1, NONNEG},      {"solreflimit", M(jnt_solref), 2, 0},
-    {"solimplimit", M(jnt_solimp), 5, 0},      {NULL, 0, 0, 0}};
-static const attr_def ACTUATOR[] = {
-    {"gainprm", M(actuator_gainprm), 10, 0}, {"biasprm", M(actuator_biasprm), 10, 0},
-    {"dynprm", M(actuator_dynprm), 10, 0},   {"gear", M(actuator_gear), 6, 0},
-    {"ctrlrange", M(actuator_ctrlrange), 2, 0}, {"forcerange", M(actuator_forcerange), 2, 0},
-    {"actrange", M(actuator_actrange), 2, 0}, {NULL, 0, 0, 0}};
-static const attr_def PAIR[] = {
-    {"friction", M(pair_friction), 5, NONNEG}, {"solref", M(pair_solref), 2, 0},
-    {"solreffriction", M(pair_solreffriction), 2, 0}, {"solimp", M(pair_solimp), 5, 0},
-    {"margin", M(pair_margin), 1, NONNEG},     {"gap", M(pair_gap), 1, NONNEG},
-    {"condim", M(pair_condim), 1, INTEGER | CONDIM}, {NULL, 0, 0, 0}};
-#undef M
 
 static const struct {
     const char *kind;
-    const attr_def *attrs;
     size_t count;
 } KINDS[] = {
-    {"geom", GEOM, offsetof(cs_model, ngeom)},      {"body", BODY, offsetof(cs_model, nbody)},
-    {"joint", JOINT, offsetof(cs_model, njnt)},     {"actuator", ACTUATOR, offsetof(cs_model, nu)},
-    {"pair", PAIR, offsetof(cs_model, npair)},
+    {"geom", offsetof(cs_model, ngeom)},  {"body", offsetof(cs_model, nbody)},
+    {"joint", offsetof(cs_model, njnt)},  {"actuator", offsetof(cs_model, nu)},
+    {"pair", offsetof(cs_model, npair)},
 };
+enum { JOINT_KIND = 2 };
+
+/* every array of the model, the settable ones with their attribute names */
+static const attr_def *model_arrays(int *count)
+{
+    /* settable arrays have a number of columns; these names make the others' counts constant */
+    enum { nq = 0, nv = 0, nu = 0, na = 0, nmocap = 0, nuser_sensor = 0 };
+#define ARRAY(type, f, rows, cols, set, setflags)                                              \
+    {set, offsetof(cs_model, f), cols, (setflags) | _Generic((type)0, int: INTEGER, default: 0), \
+     offsetof(cs_model, rows)},
+    static const attr_def T[] = {CS_MODEL_POINTERS(ARRAY)};
+#undef ARRAY
+    *count = (int)(sizeof T / sizeof T[0]);
+    return T;
+}
+
+/* the kind (KINDS) whose attribute a is: its rows' size, a dof array's joint */
+static int kind_of(const attr_def *a)
+{
+    if (a->rows == offsetof(cs_model, nv)) return JOINT_KIND;
+    for (size_t k = 0; k < sizeof KINDS / sizeof KINDS[0]; k++)
+        if (KINDS[k].count == a->rows) return (int)k;
+    return -1;
+}
+
+/* the settable attribute after a (NULL: the first) of a kind, NULL after the last */
+static const attr_def *next_attr(int kind, const attr_def *a)
+{
+    int n;
+    const attr_def *T = model_arrays(&n);
+    for (a = a ? a + 1 : T; a < T + n; a++)
+        if (a->attr && kind_of(a) == kind) return a;
+    return NULL;
+}
 
 /* A resolved name: an element attribute's values, or an option's */
 typedef struct {
@@ -170,7 +169,7 @@ static int resolve(const cs_model *m, const char *name, target *t, char *err, si
         t->kind = -1;
         for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++)
             if (strlen(KINDS[i].kind) == kl && strncmp(s, KINDS[i].kind, kl) == 0) t->kind = (int)i;
-        if (strncmp(s, "jnt.", 4) == 0) t->kind = 2;
+        if (strncmp(s, "jnt.", 4) == 0) t->kind = JOINT_KIND;
         if (t->kind < 0 || last == dot)
             return fail(err, errsz, "%s: expected option.NAME, or KIND.NAME.ATTR with KIND geom, "
                                     "body, joint, actuator or pair%s", name, "");
@@ -185,15 +184,16 @@ static int resolve(const cs_model *m, const char *name, target *t, char *err, si
             else snprintf(more, sizeof more, "no %s named '%s'", KINDS[t->kind].kind, elem);
             return fail(err, errsz, "%s: %s", name, more);
         }
-        for (const attr_def *a = KINDS[t->kind].attrs; a->attr && !t->a; a++)
+        for (const attr_def *a = next_attr(t->kind, NULL); a && !t->a; a = next_attr(t->kind, a))
             if (strcmp(a->attr, last + 1) == 0) t->a = a;
         if (!t->a) {
             char more[320];
             size_t w = (size_t)snprintf(more, sizeof more, "%s attribute '%s' cannot be set (",
                                         KINDS[t->kind].kind, last + 1);
-            for (const attr_def *a = KINDS[t->kind].attrs; a->attr && w < sizeof more; a++)
+            for (const attr_def *a = next_attr(t->kind, NULL); a && w < sizeof more;
+                 a = next_attr(t->kind, a))
                 w += (size_t)snprintf(more + w, sizeof more - w, "%s%s",
-                                      a == KINDS[t->kind].attrs ? "" : ", ", a->attr);
+                                      a == next_attr(t->kind, NULL) ? "" : ", ", a->attr);
             if (w < sizeof more) snprintf(more + w, sizeof more - w, " can)");
             return fail(err, errsz, "%s: %s", name, more);
         }
@@ -422,8 +422,8 @@ int cs_set_knows(const char *name)
     for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
         size_t kl = strlen(KINDS[i].kind);
         int hit = (size_t)(dot - s) == kl && strncmp(s, KINDS[i].kind, kl) == 0;
-        if (i == 2 && strncmp(s, "jnt.", 4) == 0) hit = 1;
-        for (const attr_def *a = KINDS[i].attrs; hit && a->attr; a++)
+        if (i == JOINT_KIND && strncmp(s, "jnt.", 4) == 0) hit = 1;
+        for (const attr_def *a = next_attr((int)i, NULL); hit && a; a = next_attr((int)i, a))
             if (strcmp(a->attr, last + 1) == 0) return 1;
     }
     return 0;
@@ -460,12 +460,13 @@ int cs_set_text(cs_model *m, const char *name, const char *text, char *err, size
 static const attr_def *flat(int i, int *kind)
 {
     if (i < 0) return NULL;
-    for (size_t k = 0; k < sizeof KINDS / sizeof KINDS[0]; k++)
-        for (const attr_def *a = KINDS[k].attrs; a->attr; a++)
-            if (i-- == 0) {
-                *kind = (int)k;
-                return a;
-            }
+    int n;
+    const attr_def *T = model_arrays(&n);
+    for (const attr_def *a = T; a < T + n; a++)
+        if (a->attr && i-- == 0) {
+            *kind = kind_of(a);
+            return a;
+        }
     return NULL;
 }
 
