@@ -159,6 +159,20 @@ typedef struct {
     double *ten_J;            /* ntendon x nv, dense */
     int *eq_active;           /* neq: 1 = the constraint enters the solver (from eq_active0
                                  at reset; the user may switch it) */
+    /* sleeping (MuJoCo 3.12's, sim/sleep.c): tree_asleep is the truth, the rest follow it */
+    int *tree_asleep;         /* ntree: < 0 awake (-1 - CS_MINAWAKE just moved, counting up
+                                 to -1 while at rest); >= 0 asleep, the next tree of its
+                                 island's cycle */
+    int *tree_awake;          /* ntree: 1 awake, 0 asleep */
+    int *body_awake;          /* nbody: cs_sleep_state (static: no dofs, and not on a mocap
+                                 body) */
+    int ntree_awake, nbody_awake, nv_awake; /* awake trees, awake or static bodies, awake
+                                               dofs */
+    double *qpos_asleep;      /* nq: the pose a tree fell asleep in (a change wakes it) */
+    double *qacc_asleep;      /* nv: scratch, a sleeping tree's qacc kept through a pass */
+    int *geom_asleep;         /* ngeom: the collision stage's filter (0 awake, 1 on a
+                                 sleeping body, 2 static) */
+    int *sleep_uf;            /* 2 ntree: the trees' islands (union-find), then their order */
     double *eq_scratch;       /* 24 nv: an equality's or tendon's Jacobians while its rows
                                  are made */
 

@@ -7,6 +7,7 @@
 #include "conesim.h"
 #include "data_fields.h"
 #include "solver/mass.h"
+#include "sleep.h"
 #include "solver/rows.h"
 #include "solver/solver.h"
 #include "stages.h"
@@ -122,6 +123,8 @@ cs_data *cs_data_alloc(const cs_model *m)
         cs_free_data(d);
         return NULL;
     }
+    for (int t = 0; t < m->ntree; t++) d->tree_asleep[t] = -(1 + CS_MINAWAKE); /* all awake */
+    cs_sleep_update(m, d);
     return d;
 }
 
@@ -161,6 +164,7 @@ void cs_reset(const cs_model *m, cs_data *d)
     cs_efc_clear(d->efc);
     memset(&d->solver, 0, sizeof d->solver);
     memset(d->warning, 0, sizeof d->warning);
+    cs_sleep_reset(m, d); /* all awake; the trees that start asleep put to sleep */
     cs_forward(m, d);
 }
 

@@ -1462,11 +1462,13 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
     if (boolean(c, n, "mocap", &b.mocap) && b.mocap && parent != 0)
         FAILN(c, n, "mocap", "a mocap body must be a child of the world body");
     num1(c, n, "gravcomp", &b.gravcomp);
-    /* MuJoCo 3.12's sleep policy (sleeping is refused) and its storage of a simple body's
-     * mass matrix block: the same dynamics either way */
+    /* MuJoCo 3.12's sleep policy (the compiler checks it is on a tree's root), and its
+     * storage of a simple body's mass matrix block: the same dynamics either way */
     static const char *const SLEEP[] = {"auto", "never", "allowed", "init", NULL};
+    static const int POLICY[] = {CS_SLEEP_AUTO, CS_SLEEP_NEVER, CS_SLEEP_ALLOWED, CS_SLEEP_INIT};
     static const char *const SIMPLE[] = {"false", "auto", NULL};
-    if (keyword(c, n, "sleep", SLEEP) >= 0) note_ignored(c, "body/@sleep");
+    int sl = keyword(c, n, "sleep", SLEEP);
+    b.sleep = sl >= 0 ? POLICY[sl] : CS_SLEEP_AUTO;
     if (keyword(c, n, "simple", SIMPLE) >= 0) note_ignored(c, "body/@simple");
     char *cc = attr(c, n, "childclass");
     if (cc) {
@@ -1494,15 +1496,12 @@ static void parse_flag(cs_mjcf *c, xmlNode *n)
         int k = keyword(c, n, an, ED);
         int bit, enable;
         /* the default of each is what conesim does; the other value is a behaviour it lacks */
-        if (strcmp(an, "sleep") == 0 && k == 1)
-            FAILN(c, n, an, "sleeping bodies are not supported");
         if (strcmp(an, "autoreset") == 0) {
             if (k == 1)
                 FAILN(c, n, an, "automatic reset is not supported (a run stops at its last "
                                 "finite state): use autoreset=\"disable\"");
             continue;
         }
-        if (strcmp(an, "sleep") == 0) continue;
         /* MuJoCo 3.12's <flag> has no passive (it refuses it): spring and damper */
         if (strcmp(an, "passive") == 0)
             FAILN(c, n, an, "unknown flag (MuJoCo 3.12 has spring and damper instead)");
@@ -1635,10 +1634,9 @@ static void parse_option(cs_mjcf *c, xmlNode *n)
     /* no SDF geoms here (refused where they appear): the SDF solver's settings change nothing */
     if (int1(c, n, "sdf_iterations", &it)) note_ignored(c, "option/@sdf_iterations");
     if (int1(c, n, "sdf_initpoints", &it)) note_ignored(c, "option/@sdf_initpoints");
-    /* sleeping is refused (<flag sleep>), so its velocity threshold changes nothing */
-    if (num1(c, n, "sleep_tolerance", v)) {
+    if (num1(c, n, "sleep_tolerance", v)) { /* with <flag sleep> (sim/sleep.h) */
         nonneg(c, n, "sleep_tolerance", v, 1);
-        note_ignored(c, "option/@sleep_tolerance");
+        o->sleep_tolerance = v[0];
     }
     int ni = nums(c, n, "o_solimp", v, 1, 5);
     if (ni) memcpy(o->o_solimp, v, (size_t)ni * sizeof *v);
@@ -2092,6 +2090,7 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->o_friction[3] = o->o_friction[4] = 0.0001;
     o->ccd_iterations = 35; /* MuJoCo 3.12's */
     o->ccd_tolerance = 1e-6;
+    o->sleep_tolerance = 1e-3;
 }
 
 static void free_ctx(cs_mjcf *c)

@@ -28,9 +28,13 @@ static inline int cs_dof_rotates(const cs_model *m, int i)
 
 /* step.c: cs_forward without the sensors (RK4's inner stages) */
 void cs_forward_nosensor(const cs_model *m, cs_data *d);
+/* step.c: the stages after collision again (trees just put to sleep) */
+void cs_forward_after_sleep(const cs_model *m, cs_data *d);
 
 /* integrate.c: qpos moved by qvel over h, per joint type */
 void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, double h);
+/* integrate.c: the same for joint j alone */
+void cs_integrate_jnt(const cs_model *m, int j, double *qpos, const double *qvel, double h);
 
 /* invweight.c: body_invweight0, dof_invweight0 and dof_M0 at qpos0 (MuJoCo's set0). Returns 0,
  * -1 out of memory, or 1 + the dof whose pivot was not positive. */

@@ -8,16 +8,13 @@
 #include "solver/mass.h"
 #include "sensor.h"
 #include "setter.h"
+#include "sleep.h"
 #include "stages.h"
 
-/* the forward pass, with the sensors or without (RK4's inner stages: MuJoCo's
- * mj_forwardSkip with skipsensor) */
-static void forward(const cs_model *m, cs_data *d, int sensors)
+/* what follows the collision stage: smooth, constraint and sensors. A sleeping tree keeps
+ * its acceleration (MuJoCo's sleep filter computes only the awake trees'). */
+static void velocity_stages(const cs_model *m, cs_data *d, int sensors)
 {
-    if (d->nchange != m->nchange) cs_data_sync(m, d); /* cs_set since the last step */
-    cs_kinematics(m, d);
-    cs_tendon(m, d);
-    cs_collide(m, d);
     cs_smooth(m, d);
     if (m->opt.enableflags & CS_ENBL_ENERGY) { /* MuJoCo's mj_energyPos and mj_energyVel */
         d->energy[0] = cs_energy_potential(m, d);
@@ -25,13 +22,39 @@ static void forward(const cs_model *m, cs_data *d, int sensors)
     } else {
         d->energy[0] = d->energy[1] = 0;
     }
+    int sf = cs_sleep_filter(m, d);
+    if (sf) cs_sleep_qacc(m, d, 0);
     cs_constraint(m, d);
+    if (sf) cs_sleep_qacc(m, d, 1);
     if (!sensors) return;
     /* all three after the constraint stage, where conesim makes the limit rows the
      * position sensors read (MuJoCo makes them with its position stage) */
     cs_sensor_pos(m, d);
     cs_sensor_vel(m, d);
     cs_sensor_acc(m, d);
+}
+
+/* trees just put to sleep (velocities 0): what depends on velocity made again, before the
+ * sleep arrays follow (MuJoCo's mj_forwardSkip from the velocity stage in mj_advance) */
+void cs_forward_after_sleep(const cs_model *m, cs_data *d) { velocity_stages(m, d, 1); }
+
+/* the forward pass, with the sensors or without (RK4's inner stages: MuJoCo's
+ * mj_forwardSkip with skipsensor) */
+static void forward(const cs_model *m, cs_data *d, int sensors)
+{
+    if (d->nchange != m->nchange) cs_data_sync(m, d); /* cs_set since the last step */
+    /* sleeping trees: woken by the user's changes, by a limited tendon, by contact with an
+     * awake body (the contacts then made again with the woken trees) and by an equality,
+     * at MuJoCo's points of the pass (sim/sleep.h) */
+    int sleep = (m->opt.enableflags & CS_ENBL_SLEEP) || d->ntree_awake < m->ntree;
+    if (sleep) cs_wake_user(m, d);
+    cs_kinematics(m, d);
+    cs_tendon(m, d);
+    if (sleep) cs_wake_tendon(m, d);
+    cs_collide(m, d);
+    if (sleep && cs_wake_contact(m, d)) cs_collide(m, d);
+    if (sleep) cs_wake_equality(m, d);
+    velocity_stages(m, d, sensors);
 }
 
 void cs_forward(const cs_model *m, cs_data *d) { forward(m, d, 1); }
