@@ -72,7 +72,7 @@ START_TEST(test_data_members_listed)
         SZ(contact) SZ(rawcon) SZ(jac) SZ(rk4)
         SZ(time) SZ(energy) SZ(ncon) SZ(ncon_cap) SZ(nefc) SZ(efc) SZ(solver) SZ(solver_stats)
         SZ(warning) SZ(collision) SZ(solver_ws) SZ(mass) SZ(massH) SZ(nchange) SZ(buffer)
-        SZ(nbuffer)
+        SZ(nbuffer) SZ(ntree_awake) SZ(nbody_awake) SZ(nv_awake)
 #undef SZ
 #undef PTR
     };
