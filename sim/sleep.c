@@ -231,6 +231,66 @@ int cs_equality_asleep(const cs_model *m, const cs_data *d, int e)
     return s1 != CS_S_AWAKE && s2 != CS_S_AWAKE;
 }
 
+/* ---- sensors: MuJoCo's mj_sleepState of an object, and of a sensor ---------------------- */
+
+static int tendon_state(const cs_model *m, const cs_data *d, int t)
+{
+    int n = m->tendon_treenum[t];
+    if (n == 0) return CS_S_STATIC;
+    if (n > 2) return CS_S_AWAKE;
+    return cs_tendon_asleep(m, d, t) ? CS_S_ASLEEP : CS_S_AWAKE;
+}
+
+static int either(int s1, int s2) { return s1 == CS_S_AWAKE || s2 == CS_S_AWAKE ? CS_S_AWAKE : CS_S_ASLEEP; }
+
+static int obj_state(const cs_model *m, const cs_data *d, int type, int id)
+{
+    if (id < 0) return CS_S_AWAKE;
+    switch (type) {
+    case CS_OBJ_BODY:
+    case CS_OBJ_XBODY: return d->body_awake[id];
+    case CS_OBJ_JOINT: return d->body_awake[m->jnt_bodyid[id]];
+    case CS_OBJ_GEOM: return d->body_awake[m->geom_body[id]];
+    case CS_OBJ_SITE: return d->body_awake[m->site_bodyid[id]];
+    case CS_OBJ_CAMERA: return d->body_awake[m->cam_bodyid[id]];
+    case CS_OBJ_TENDON: return tendon_state(m, d, id);
+    case CS_OBJ_ACTUATOR: {
+        const int *trn = m->actuator_trnid + 2 * id;
+        switch (m->actuator_trntype[id]) {
+        case CS_TRN_JOINT:
+        case CS_TRN_JOINTINPARENT: return obj_state(m, d, CS_OBJ_JOINT, trn[0]);
+        case CS_TRN_TENDON: return tendon_state(m, d, trn[0]);
+        case CS_TRN_SITE: return obj_state(m, d, CS_OBJ_SITE, trn[0]);
+        case CS_TRN_SLIDERCRANK:
+            return either(obj_state(m, d, CS_OBJ_SITE, trn[0]), obj_state(m, d, CS_OBJ_SITE, trn[1]));
+        default: return CS_S_AWAKE;
+        }
+    }
+    default: return CS_S_AWAKE;
+    }
+}
+
+static int known(int type)
+{
+    return type == CS_OBJ_BODY || type == CS_OBJ_XBODY || type == CS_OBJ_JOINT ||
+           type == CS_OBJ_GEOM || type == CS_OBJ_SITE || type == CS_OBJ_CAMERA ||
+           type == CS_OBJ_TENDON || type == CS_OBJ_ACTUATOR;
+}
+
+int cs_sensor_asleep(const cs_model *m, const cs_data *d, int i)
+{
+    int type = m->sensor_type[i], ot = m->sensor_objtype[i], rt = m->sensor_reftype[i];
+    if (type == CS_SENS_USER || type == CS_SENS_PLUGIN || type == CS_SENS_RANGEFINDER) return 0;
+    if (type == CS_SENS_CONTACT && (ot == CS_OBJ_SITE || rt == CS_OBJ_SITE)) return 0;
+    int ko = known(ot), kr = known(rt);
+    if (!ko && !kr) return 0;
+    int so = ko ? obj_state(m, d, ot, m->sensor_objid[i]) : CS_S_AWAKE;
+    int sr = kr ? obj_state(m, d, rt, m->sensor_refid[i]) : CS_S_AWAKE;
+    if (!ko) return sr == CS_S_ASLEEP;
+    if (!kr) return so == CS_S_ASLEEP;
+    return so != CS_S_AWAKE && sr != CS_S_AWAKE;
+}
+
 /* ---- falling asleep --------------------------------------------------------------------- */
 
 static int uf_find(int *p, int i)

@@ -47,5 +47,8 @@ void cs_sleep_qacc(const cs_model *m, cs_data *d, int restore);
  * out because what they act on sleeps */
 int cs_tendon_asleep(const cs_model *m, const cs_data *d, int t);
 int cs_equality_asleep(const cs_model *m, const cs_data *d, int e);
+/* 1 when sensor i is left as it is because what it reads sleeps (MuJoCo's sensor state:
+ * user, rangefinder and site-volume contact sensors never sleep) */
+int cs_sensor_asleep(const cs_model *m, const cs_data *d, int i);
 
 #endif
