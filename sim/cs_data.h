@@ -168,7 +168,8 @@ typedef struct {
                                  body) */
     int ntree_awake, nbody_awake, nv_awake; /* awake trees, awake or static bodies, awake
                                                dofs */
-    double *qpos_asleep;      /* nq: the pose a tree fell asleep in (a change wakes it) */
+    double *xpose_asleep;     /* 7 per body: xpos, xquat when its tree fell asleep (a
+                                 change wakes it) */
     double *qacc_asleep;      /* nv: scratch, a sleeping tree's qacc kept through a pass */
     int *geom_asleep;         /* ngeom: the collision stage's filter (0 awake, 1 on a
                                  sleeping body, 2 static) */

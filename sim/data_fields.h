@@ -82,7 +82,7 @@
     X(double, sens_acc, nbody, 6) \
     X(double, sens_frc, nbody, 6) \
     X(double, sens_ext, nbody, 6) \
-    X(double, qpos_asleep, nq, 1) \
+    X(double, xpose_asleep, nbody, 7) \
     X(double, qacc_asleep, nv, 1) \
     X(int, geom_asleep, ngeom, 1) \
     X(int, sleep_uf, ntree, 2)

@@ -316,7 +316,9 @@ static void rk4(const cs_model *m, cs_data *d)
             for (int k = 0; k < nf; k++) dX[nv + k] += a * F[j][k];
         }
         memcpy(X[i], X[0], (size_t)nx * sizeof(double));
-        integrate_pos(m, d, X[i], dX, h);
+        /* every tree, sleeping ones too, as MuJoCo's RK4 (a sleeping tree moved by its kept
+         * qacc wakes in the stage's forward pass) */
+        cs_integrate_pos(m, X[i], dX, h);
         for (int k = 0; k < nf; k++) X[i][nq + k] += h * dX[nv + k];
         memcpy(d->qpos, X[i], (size_t)nq * sizeof(double));
         memcpy(d->qvel, X[i] + nq, (size_t)nv * sizeof(double));

@@ -77,16 +77,19 @@ static int wake_island(cs_data *d, int ntree, int t, int val)
     return n;
 }
 
-/* the tree's pose is what it fell asleep in */
+/* the tree's bodies are where the step's last kinematics before it fell asleep put them
+ * (MuJoCo compares each sleeping body's new xpos and xquat with the stored ones: after RK4
+ * those are the last stage's, so a tree put to sleep there wakes at the next step) */
 static int pose_kept(const cs_model *m, const cs_data *d, int t)
 {
     int b0 = m->tree_bodyadr[t], b1 = b0 + m->tree_bodynum[t];
-    for (int b = b0; b < b1; b++)
-        for (int j = m->body_jntadr[b]; j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
-            int a = m->jnt_qposadr[j], n = cs_jnt_nq(m->jnt_type[j]);
-            if (memcmp(d->qpos + a, d->qpos_asleep + a, (size_t)n * sizeof *d->qpos) != 0)
-                return 0;
-        }
+    for (int b = b0; b < b1; b++) {
+        if (!m->body_jntnum[b]) continue;
+        const double *x = d->xpos + 3 * b, *q = d->xquat + 4 * b, *k = d->xpose_asleep + 7 * b;
+        if (x[0] != k[0] || x[1] != k[1] || x[2] != k[2] || q[0] != k[3] || q[1] != k[4] ||
+            q[2] != k[5] || q[3] != k[6])
+            return 0;
+    }
     return 1;
 }
 
@@ -309,12 +312,10 @@ static void sleep_trees(const cs_model *m, cs_data *d, const int *tree, int n)
         memset(d->qvel + a, 0, (size_t)nd * sizeof *d->qvel);
         memset(d->qacc + a, 0, (size_t)nd * sizeof *d->qacc);
         int b0 = m->tree_bodyadr[t], b1 = b0 + m->tree_bodynum[t];
-        for (int b = b0; b < b1; b++)
-            for (int j = m->body_jntadr[b]; j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
-                int q = m->jnt_qposadr[j];
-                memcpy(d->qpos_asleep + q, d->qpos + q,
-                       (size_t)cs_jnt_nq(m->jnt_type[j]) * sizeof *d->qpos);
-            }
+        for (int b = b0; b < b1; b++) {
+            memcpy(d->xpose_asleep + 7 * b, d->xpos + 3 * b, 3 * sizeof *d->xpos);
+            memcpy(d->xpose_asleep + 7 * b + 3, d->xquat + 4 * b, 4 * sizeof *d->xquat);
+        }
     }
 }
 

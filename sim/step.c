@@ -45,10 +45,11 @@ static void forward(const cs_model *m, cs_data *d, int sensors)
     if (d->nchange != m->nchange) cs_data_sync(m, d); /* cs_set since the last step */
     /* sleeping trees: woken by the user's changes, by a limited tendon, by contact with an
      * awake body (the contacts then made again with the woken trees) and by an equality,
-     * at MuJoCo's points of the pass (sim/sleep.h) */
+     * at MuJoCo's points of the pass (sim/sleep.h): a moved tree is seen by its new pose
+     * after kinematics */
     int sleep = (m->opt.enableflags & CS_ENBL_SLEEP) || d->ntree_awake < m->ntree;
-    if (sleep) cs_wake_user(m, d);
     cs_kinematics(m, d);
+    if (sleep) cs_wake_user(m, d);
     cs_tendon(m, d);
     if (sleep) cs_wake_tendon(m, d);
     cs_collide(m, d);
