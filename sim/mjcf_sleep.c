@@ -8,10 +8,14 @@
 
 void cs_mjcf_sleep_build(cs_mjcf *c, cs_model *m)
 {
-    int *pol = cs_mjcf_alloc(c, ((size_t)m->nbody + 1) * sizeof *pol);
-    for (int b = 0; b < m->nbody; b++) pol[b] = c->body[b].sleep;
-    int bad_body, bad_tendon;
-    int rc = cs_model_sleep_const(m, pol, &bad_body, &bad_tendon);
+    /* not cs_mjcf_alloc: its failure would leave the model unfreed */
+    int *pol = cs_malloc(((size_t)m->nbody + 1) * sizeof *pol);
+    int bad_body = -1, bad_tendon = -1, rc = -1;
+    if (pol) {
+        for (int b = 0; b < m->nbody; b++) pol[b] = c->body[b].sleep;
+        rc = cs_model_sleep_const(m, pol, &bad_body, &bad_tendon);
+        cs_free(pol);
+    }
     if (rc < 0) {
         cs_free_model(m);
         cs_mjcf_nomem(c);
