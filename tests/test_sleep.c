@@ -225,6 +225,38 @@ START_TEST(test_flag_off_wakes_all)
 }
 END_TEST
 
+/* two boxes apart on the floor joined by a connect equality are one island: they fall
+ * asleep together (a cycle of two) and a push on one wakes both; a third box alone sleeps
+ * alone and stays asleep */
+START_TEST(test_equality_island)
+{
+    cs_model *m = load_xml(
+        "<mujoco><option><flag sleep='enable'/></option><worldbody>"
+        "<geom type='plane' size='5 5 0.1'/>"
+        "<body name='a' pos='-0.3 0 0.1'><freejoint/><geom type='box' size='0.1 0.1 0.1'/></body>"
+        "<body name='b' pos='0.3 0 0.1'><freejoint/><geom type='box' size='0.1 0.1 0.1'/></body>"
+        "<body name='c' pos='2 0 0.1'><freejoint/><geom type='box' size='0.1 0.1 0.1'/></body>"
+        "</worldbody><equality><connect body1='a' body2='b' anchor='0.3 0 0'/></equality>"
+        "</mujoco>", "eq.xml");
+    cs_data *d = cs_make_data(m);
+    int ta = tree_of(m, "a"), tb = tree_of(m, "b"), tc = tree_of(m, "c");
+    int i = 0;
+    for (; i < 3000 && d->ntree_awake > 0; i++) step_checked(m, d);
+    ck_assert_int_eq(d->ntree_awake, 0);
+    ck_assert_int_eq(d->tree_asleep[ta], tb); /* the island's cycle */
+    ck_assert_int_eq(d->tree_asleep[tb], ta);
+    ck_assert_int_eq(d->tree_asleep[tc], tc); /* alone */
+    d->qvel[m->tree_dofadr[tb] + 2] = 0.3;    /* b thrown up */
+    step_checked(m, d);
+    ck_assert_int_eq(d->tree_awake[ta], 1);
+    ck_assert_int_eq(d->tree_awake[tb], 1);
+    ck_assert_int_eq(d->tree_awake[tc], 0);
+    printf("report: the connected pair fell asleep after %d steps\n", i);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sleep");
@@ -236,6 +268,7 @@ int main(void)
     tcase_add_test(tc, test_disabled_changes_nothing);
     tcase_add_test(tc, test_init_asleep_and_copy);
     tcase_add_test(tc, test_flag_off_wakes_all);
+    tcase_add_test(tc, test_equality_island);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
