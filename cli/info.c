@@ -266,8 +266,11 @@ static void print_model(const cs_model *m)
                          ? "newton (proximal Newton on every island; the pyramid: Gauss-Seidel)"
                          : "auto (proximal Newton on islands of more than two contacts, "
                            "Gauss-Seidel on the others and with the pyramid)");
+    char sleep[64] = "off";
+    if (o->enableflags & CS_ENBL_SLEEP)
+        snprintf(sleep, sizeof sleep, "on (tolerance %g)", o->sleep_tolerance);
     printf("  flags: contact %s, gravity %s, constraint %s, warmstart %s, refsafe %s, "
-           "filterparent %s, override %s, island %s, multiccd %s, energy %s\n\n",
+           "filterparent %s, override %s, island %s, multiccd %s, energy %s, sleep %s\n\n",
            o->disableflags & CS_DSBL_CONTACT ? "off" : "on",
            o->disableflags & CS_DSBL_GRAVITY ? "off" : "on",
            o->disableflags & CS_DSBL_CONSTRAINT ? "off" : "on",
@@ -277,7 +280,7 @@ static void print_model(const cs_model *m)
            o->enableflags & CS_ENBL_OVERRIDE ? "on" : "off",
            o->disableflags & CS_DSBL_ISLAND ? "off (one problem)" : "on",
            o->disableflags & CS_DSBL_MULTICCD ? "off" : "on",
-           o->enableflags & CS_ENBL_ENERGY ? "on" : "off");
+           o->enableflags & CS_ENBL_ENERGY ? "on" : "off", sleep);
 
     printf("bodies\n");
     printf("  %3s %-16s %-6s %-6s %11s  %-32s %-36s %s\n", "id", "name", "parent", "joint",

@@ -24,7 +24,19 @@ struct cs_collision {
     uint64_t *cand, *candtmp; /* candidate pair keys lo*2^32 + hi (geom indices) */
     int ncand, capcand;
     int *candout;        /* candidates as ordered (geom1, geom2) for the public accessor */
+    const int *sleep;    /* per geom 0 awake, 1 asleep, 2 static; NULL: all awake */
 };
+
+void cs_collision_set_sleep(cs_collision *c, const int *geom_sleep) { c->sleep = geom_sleep; }
+
+/* MuJoCo's sleep filter: a sleeping geom meets neither another sleeping one nor the static
+ * world; an explicit pair needs one awake side */
+static int sleep_skip(const cs_collision *c, int i, int j)
+{
+    if (!c->sleep) return 0;
+    int a = c->sleep[i], b = c->sleep[j];
+    return (a == 1 && b) || (b == 1 && a);
+}
 
 void cs_collision_options_default(cs_collision_options *o)
 {
@@ -394,7 +406,7 @@ int cs_collision_broadphase(cs_collision *c, const cs_pose *poses)
                 break;
             if (lj[y] > hi_[y] || li[y] > hj[y] || lj[z] > hi_[z] || li[z] > hj[z])
                 continue;
-            if (cs_collision_filter(c, i, j) && !push_cand(c, key2(i, j)))
+            if (cs_collision_filter(c, i, j) && !sleep_skip(c, i, j) && !push_cand(c, key2(i, j)))
                 return -1;
         }
     }
@@ -403,7 +415,7 @@ int cs_collision_broadphase(cs_collision *c, const cs_pose *poses)
         for (int m = 0; m < c->nsolid; m++) {
             int g = c->solid[m];
             if (plane_hits(c, p, poses + p, g) && cs_collision_filter(c, p, g) &&
-                !push_cand(c, key2(p, g)))
+                !sleep_skip(c, p, g) && !push_cand(c, key2(p, g)))
                 return -1;
         }
     }
@@ -625,6 +637,8 @@ int cs_collision_detect(cs_collision *c, const cs_pose *poses, cs_geom_contact *
                 g1 = g2;
                 g2 = t;
             }
+            if (c->sleep && c->sleep[g1] && c->sleep[g2])
+                continue;
             if (pair_near(c, poses, g1, g2, c->pair[pi].margin + c->pair[pi].gap))
                 ncon = emit(c, poses, g1, g2, pi, con, maxcon, ncon, &drop);
         }

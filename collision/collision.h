@@ -122,6 +122,11 @@ void cs_collision_free(cs_collision *c);
 int cs_collision_detect(cs_collision *c, const cs_pose *poses, cs_geom_contact *con, int maxcon,
                         int *dropped);
 
+/* Sleeping bodies (MuJoCo 3.12's sleep filter): geom_sleep[ngeom] 0 awake, 1 on a sleeping
+ * body, 2 static (no dofs, not on a mocap body); NULL (the default): all awake. The array is
+ * read by each cs_collision_detect, not copied. */
+void cs_collision_set_sleep(cs_collision *c, const int *geom_sleep);
+
 /* --- lower-level pieces (used by detect; exposed for tests and tools) ------------- */
 
 /* World AABB of a geom, margin included: lo[3], hi[3]. Planes get +-HUGE_VAL. Meshes:

@@ -143,6 +143,15 @@ typedef struct {
     double *ten_J;            /* ntendon x nv, dense */
     int *eq_active;           /* neq: 1 = the constraint enters the solver (from eq_active0
                                  at reset; the user may switch it) */
+    /* sleeping (MuJoCo 3.12's, sim/engine/sleep.c): tree_asleep is the truth, the rest follow it */
+    int *tree_asleep;         /* ntree: < 0 awake (-1 - CS_MINAWAKE just moved, counting up
+                                 to -1 while at rest); >= 0 asleep, the next tree of its
+                                 island's cycle */
+    int *tree_awake;          /* ntree: 1 awake, 0 asleep */
+    int *body_awake;          /* nbody: cs_sleep_state (static: no dofs, and not on a mocap
+                                 body) */
+    int ntree_awake, nbody_awake, nv_awake; /* awake trees, awake or static bodies, awake
+                                               dofs */
 
     /* sensors (sim/engine/sensor.c): their values, and what they are made from */
     double *sensordata;       /* nsensordata */

@@ -58,7 +58,8 @@ enum {
 /* enable flags (set = on, MuJoCo's enableflags) */
 enum {
     CS_ENBL_OVERRIDE = 1 << 0,
-    CS_ENBL_ENERGY = 1 << 1 /* d->energy computed at every step */
+    CS_ENBL_ENERGY = 1 << 1, /* d->energy computed at every step */
+    CS_ENBL_SLEEP = 1 << 2   /* trees at rest sleep: MuJoCo 3.12's <flag sleep> (sim/engine/sleep.c) */
 };
 
 typedef struct {
@@ -116,6 +117,8 @@ typedef struct {
                              activations hold (<option actuatorgroupdisable="g ...">) */
     int ccd_iterations;   /* 35: iteration cap of the convex colliders' MPR path */
     double ccd_tolerance; /* 1e-6: its tolerance */
+    double sleep_tolerance; /* 1e-3: with CS_ENBL_SLEEP, a tree whose velocities, weighted by
+                               dof_length, stay below this for CS_MINAWAKE steps may sleep */
     double meaninertia;   /* the solvers' scale of their stopping rules, MuJoCo's
                              stat.meaninertia (<statistic meaninertia>); 0: MuJoCo's, the
                              mean of diag(M) at qpos0 (dof_M0) */
@@ -202,6 +205,14 @@ typedef struct {
     double *dof_solimp;   /* 5: solimpfriction */
     double *dof_invweight0; /* inverse inertia at qpos0 (MuJoCo's), R for joint rows */
     int *tree_dofadr, *tree_dofnum; /* ntree */
+    int *tree_bodyadr, *tree_bodynum; /* ntree: each tree's bodies (contiguous) */
+    int *tree_sleep_policy; /* ntree: cs_sleep_policy (<body sleep> on the root, else the
+                               loader's choice: an actuated tree never sleeps) */
+    double *dof_length;   /* nv: 1 for a translation; for a rotation the body's length scale
+                             (MuJoCo's), which turns angular velocity into a speed for
+                             sleep_tolerance */
+    int *tendon_treenum, *tendon_treeid; /* ntendon, 2 ntendon: the (up to two) trees a
+                                            tendon spans (-1 none) */
     int *body_lastdof;    /* nbody: last dof of the chain that moves the body, -1 static */
     int *body_treeid;     /* nbody: -1 static */
 
@@ -461,6 +472,16 @@ enum { CS_RAYDATA_DIST = 0, CS_RAYDATA_DIR, CS_RAYDATA_ORIGIN, CS_RAYDATA_POINT,
 enum { CS_WRAP_JOINT = 1, CS_WRAP_PULLEY = 2, CS_WRAP_SITE = 3, CS_WRAP_SPHERE = 4,
        CS_WRAP_CYLINDER = 5 };
 typedef enum { CS_EQ_CONNECT = 0, CS_EQ_WELD = 1, CS_EQ_JOINT = 2, CS_EQ_TENDON = 3 } cs_eq_type;
+/* a tree's sleep policy, MuJoCo's mjtSleepPolicy: the loader turns auto into auto_never (an
+ * actuated tree, or one a tendon with stiffness or damping joins to another) or auto_allowed */
+typedef enum {
+    CS_SLEEP_AUTO = 0, CS_SLEEP_AUTO_NEVER = 1, CS_SLEEP_AUTO_ALLOWED = 2, CS_SLEEP_NEVER = 3,
+    CS_SLEEP_ALLOWED = 4, CS_SLEEP_INIT = 5
+} cs_sleep_policy;
+/* a body's state in d->body_awake, MuJoCo's mjtSleepState */
+typedef enum { CS_S_STATIC = -1, CS_S_ASLEEP = 0, CS_S_AWAKE = 1 } cs_sleep_state;
+/* steps a tree stays below sleep_tolerance before it may sleep (MuJoCo's mjMINAWAKE) */
+#define CS_MINAWAKE 10
 #define CS_NEQDATA 11
 #define CS_NPOLY 2 /* higher-order stiffness and damping coefficients (MuJoCo's mjNPOLY) */
 

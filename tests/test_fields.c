@@ -72,6 +72,7 @@ START_TEST(test_data_members_listed)
         /* allocated on their own, scalars and the stages' workspace */
         SZ(contact) SZ(time) SZ(energy) SZ(ncon) SZ(ncon_cap) SZ(nefc) SZ(efc) SZ(solver)
         SZ(solver_stats) SZ(warning) SZ(scratch) SZ(nchange) SZ(buffer) SZ(nbuffer)
+        SZ(ntree_awake) SZ(nbody_awake) SZ(nv_awake)
 #undef SZ
 #undef PTR
     };

@@ -599,12 +599,14 @@ START_TEST(test_short_attributes)
     const double pc[5] = {0.3, 1, 0, 0, 0}; /* the default 0 1 0 0 0 after the given 0.3 */
     for (int i = 0; i < 5; i++) ck_assert_double_eq(m->eq_data[i], pc[i]);
     cs_free_model(m);
-    /* MuJoCo 3.12's attributes that change nothing here: sleeping's threshold and a body's
-     * sleep policy (sleeping is refused), a body's simple (storage only), <attach>'s name
-     * conflicts (refused), diagexact at its default */
+    /* MuJoCo 3.12's attributes that change nothing here: a body's simple (storage only),
+     * <attach>'s name conflicts (refused), diagexact at its default; sleeping's threshold and
+     * a root body's sleep policy are read */
     m = load_str("<mujoco><compiler conflict='merge'/><option sleep_tolerance='0.01'>"
                  "<flag diagexact='disable'/></option><worldbody><body sleep='never' simple='false'>"
                  "<freejoint/><geom size='0.1'/></body></worldbody></mujoco>");
+    ck_assert_double_eq(m->opt.sleep_tolerance, 0.01);
+    ck_assert_int_eq(m->tree_sleep_policy[0], CS_SLEEP_NEVER);
     cs_free_model(m);
 }
 END_TEST

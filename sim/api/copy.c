@@ -85,6 +85,9 @@ cs_data *cs_copy_data(const cs_model *m, const cs_data *d)
     c->time = d->time;
     memcpy(c->energy, d->energy, sizeof c->energy);
     c->ncon = d->ncon;
+    c->ntree_awake = d->ntree_awake;
+    c->nbody_awake = d->nbody_awake;
+    c->nv_awake = d->nv_awake;
     c->nefc = 0; /* the rows themselves are not copied */
     c->solver = d->solver;
     c->solver_stats = d->solver_stats;

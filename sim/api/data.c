@@ -8,6 +8,7 @@
 #include "data_fields.h"
 #include "data_scratch.h"
 #include "solver/mass.h"
+#include "sleep.h"
 #include "solver/rows.h"
 #include "solver/solver.h"
 #include "stages.h"
@@ -50,7 +51,7 @@ void cs_data_place(const cs_model *m, cs_data *d, void *buffer)
 #define PLACE(type, name, rows, cols) \
     d->scratch->name = p ? (type *)(void *)p : NULL; \
     if (p) p += cs_field_bytes((size_t)m->rows, (size_t)(cols), sizeof(type));
-    CS_DATA_SCRATCH(PLACE)
+    if (d->scratch) { CS_DATA_SCRATCH(PLACE) } /* a data for one stage may have none */
 #undef PLACE
 }
 
@@ -141,5 +142,7 @@ cs_data *cs_data_alloc(const cs_model *m)
         cs_free_data(d);
         return NULL;
     }
+    for (int t = 0; t < m->ntree; t++) d->tree_asleep[t] = -(1 + CS_MINAWAKE); /* all awake */
+    cs_sleep_update(m, d);
     return d;
 }

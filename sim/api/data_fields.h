@@ -59,6 +59,9 @@
     X(double, ten_velocity, ntendon, 1) \
     X(double, ten_J, ntendon, nv) \
     X(int, eq_active, neq, 1) \
+    X(int, tree_asleep, ntree, 1) \
+    X(int, tree_awake, ntree, 1) \
+    X(int, body_awake, nbody, 1) \
     X(double, sensordata, nsensordata, 1) \
     X(double, subtree_com, nbody, 3) \
     X(double, subtree_linvel, nbody, 3) \
@@ -78,7 +81,11 @@
     X(double, sens_vel, nbody, 6) \
     X(double, sens_acc, nbody, 6) \
     X(double, sens_frc, nbody, 6) \
-    X(double, sens_ext, nbody, 6)
+    X(double, sens_ext, nbody, 6) \
+    X(double, xpose_asleep, nbody, 7) \
+    X(double, qacc_asleep, nv, 1) \
+    X(int, geom_asleep, ngeom, 1) \
+    X(int, sleep_uf, ntree, 2)
 
 /* the block's size for the model's sizes, and its arrays pointed at in d (all NULL when
  * buffer is) */

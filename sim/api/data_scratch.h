@@ -25,6 +25,12 @@ struct cs_data_scratch {
      * world origin: what the subtree takes from its parent (MuJoCo's cfrc_int), and the
      * external forces on the body (cfrc_ext) */
     double *sens_vel, *sens_acc, *sens_frc, *sens_ext;
+    /* sleeping: xpos, xquat per body when its tree fell asleep (a change wakes it); a
+     * sleeping tree's qacc kept through a pass; the collision stage's filter per geom (0
+     * awake, 1 on a sleeping body, 2 static); the trees' islands (union-find), then their
+     * order */
+    double *xpose_asleep, *qacc_asleep;
+    int *geom_asleep, *sleep_uf;
 
     /* module contexts */
     struct cs_collision *collision;      /* broad/narrow phase (collision/collision.h) */

@@ -72,7 +72,7 @@ static int data_cols(const cs_model *m, int k)
  * data_fields.h */
 static const desc data_fields[] = {
     DS(time, D), {"energy", D, offsetof(cs_data, energy), 1, NONE, 2, NONE, 0, 0},
-    DS(ncon, I), DS(nefc, I),
+    DS(ncon, I), DS(nefc, I), DS(ntree_awake, I), DS(nbody_awake, I), DS(nv_awake, I),
     /* the geom poses, strided out of the cs_pose array */
     {"geom_xpos", D, offsetof(cs_data, geom_xpose), 2, offsetof(cs_model, ngeom), 3, NONE,
      (int)sizeof(cs_pose), (int)offsetof(cs_pose, pos)},

@@ -100,6 +100,10 @@ enum {
     X(double, dof_M0, nv, 1, NULL, 0) \
     X(int, tree_dofadr, ntree, 1, NULL, 0) \
     X(int, tree_dofnum, ntree, 1, NULL, 0) \
+    X(int, tree_bodyadr, ntree, 1, NULL, 0) \
+    X(int, tree_bodynum, ntree, 1, NULL, 0) \
+    X(int, tree_sleep_policy, ntree, 1, NULL, 0) \
+    X(double, dof_length, nv, 1, NULL, 0) \
     /* geoms */ \
     X(int, geom_type, ngeom, 1, NULL, 0) \
     X(int, geom_body, ngeom, 1, NULL, 0) \
@@ -218,6 +222,8 @@ enum {
     X(double, tendon_lengthspring, ntendon, 2, NULL, 0) \
     X(double, tendon_length0, ntendon, 1, NULL, 0) \
     X(double, tendon_invweight0, ntendon, 1, NULL, 0) \
+    X(int, tendon_treenum, ntendon, 1, NULL, 0) \
+    X(int, tendon_treeid, ntendon, 2, NULL, 0) \
     X(int, wrap_type, nwrap, 1, NULL, 0) \
     X(int, wrap_objid, nwrap, 1, NULL, 0) \
     X(double, wrap_prm, nwrap, 1, NULL, 0) \

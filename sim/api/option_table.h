@@ -61,6 +61,7 @@ enum { CS_OPT_OWN = 0, CS_OPT_MJCF = 1 };
     X(disableactuator, int, 1, CS_OPT_BITS, NULL, CS_OPT_OWN) \
     X(ccd_iterations, int, 1, CS_OPT_COUNT, NULL, CS_OPT_MJCF) \
     X(ccd_tolerance, double, 1, CS_OPT_NONNEG, NULL, CS_OPT_MJCF) \
+    X(sleep_tolerance, double, 1, CS_OPT_NONNEG, NULL, CS_OPT_MJCF) \
     X(meaninertia, double, 1, CS_OPT_NONNEG, NULL, CS_OPT_OWN)
 
 #define CS_OPTION_MAXN 5 /* the most values of one member */

@@ -32,7 +32,8 @@ static const struct { const char *name; int bit, enable; } FLAGS[] = {
     {"clampctrl", CS_DSBL_CLAMPCTRL, 0}, {"actuation", CS_DSBL_ACTUATION, 0},
     {"island", CS_DSBL_ISLAND, 0}, {"multiccd", CS_DSBL_MULTICCD, 0},
     {"nativeccd", CS_DSBL_NATIVECCD, 0}, {"sensor", CS_DSBL_SENSOR, 0},
-    {"override", CS_ENBL_OVERRIDE, 1}, {"energy", CS_ENBL_ENERGY, 1}};
+    {"override", CS_ENBL_OVERRIDE, 1}, {"energy", CS_ENBL_ENERGY, 1},
+    {"sleep", CS_ENBL_SLEEP, 1}};
 
 int cs_flag_lookup(const char *name, int *bit, int *enable)
 {

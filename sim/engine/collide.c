@@ -7,6 +7,7 @@
 #include "collision/collision.h"
 #include "conesim.h"
 #include "data_scratch.h"
+#include "sleep.h"
 #include "stages.h"
 
 struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errlen)
@@ -80,6 +81,7 @@ void cs_collide(const cs_model *m, cs_data *d)
     d->ncon = 0;
     if (m->opt.disableflags & (CS_DSBL_CONTACT | CS_DSBL_CONSTRAINT)) return;
     int dropped = 0, n;
+    cs_collision_set_sleep(d->scratch->collision, cs_sleep_filter(m, d) ? d->scratch->geom_asleep : NULL);
     /* room for every contact up to nconmax: grow by half again and detect again. Growth
      * happens only on a step with more contacts than any before, and the room is kept, so
      * steps after the largest allocate nothing */

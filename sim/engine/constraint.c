@@ -10,6 +10,7 @@
 
 #include "conesim.h"
 #include "data_scratch.h"
+#include "sleep.h"
 #include "solver/coulomb.h"
 #include "solver/solver.h"
 #include "spatial.h"
@@ -363,22 +364,28 @@ static void tendon_row(const cs_model *m, cs_data *d, int t, int sign, double di
 static void make_joint_rows(const cs_model *m, cs_data *d, const cs_row_opts *ro)
 {
     int dis = m->opt.disableflags;
+    /* what a sleeping tree alone holds makes no rows (MuJoCo's sleep filter) */
+    int sf = cs_sleep_filter(m, d);
+    const int *awake = d->tree_awake;
     if (!(dis & CS_DSBL_EQUALITY))
         for (int e = 0; e < m->neq; e++)
-            if (d->eq_active[e]) equality_rows(m, d, e, ro);
+            if (d->eq_active[e] && !(sf && cs_equality_asleep(m, d, e)))
+                equality_rows(m, d, e, ro);
     if (!(dis & CS_DSBL_FRICTIONLOSS)) {
         for (int i = 0; i < m->nv; i++) {
             double one = 1;
-            if (m->dof_frictionloss[i] > 0)
+            if (m->dof_frictionloss[i] > 0 && !(sf && !awake[m->dof_treeid[i]]))
                 joint_row(m, d, CS_BLOCK_FRICTIONLOSS, i, i, 1, &one, 0, 0, m->dof_solref + 2 * i,
                           m->dof_solimp + 5 * i, m->dof_frictionloss[i], ro);
         }
         for (int t = 0; t < m->ntendon; t++)
-            if (m->tendon_frictionloss[t] > 0) tendon_row(m, d, t, 0, 0, ro);
+            if (m->tendon_frictionloss[t] > 0 && !(sf && cs_tendon_asleep(m, d, t)))
+                tendon_row(m, d, t, 0, 0, ro);
     }
     if (dis & CS_DSBL_LIMIT) return;
     for (int j = 0; j < m->njnt; j++) {
         if (!m->jnt_limited[j]) continue;
+        if (sf && !awake[m->dof_treeid[m->jnt_dofadr[j]]]) continue;
         const double *q = d->qpos + m->jnt_qposadr[j], *r = m->jnt_range + 2 * j;
         const double *sr = m->jnt_solref + 2 * j, *si = m->jnt_solimp + 5 * j;
         double margin = m->jnt_margin[j];
@@ -404,7 +411,7 @@ static void make_joint_rows(const cs_model *m, cs_data *d, const cs_row_opts *ro
         }
     }
     for (int t = 0; t < m->ntendon; t++) {
-        if (!m->tendon_limited[t]) continue;
+        if (!m->tendon_limited[t] || (sf && cs_tendon_asleep(m, d, t))) continue;
         double len = d->ten_length[t], mg = m->tendon_margin[t], *r = m->tendon_range + 2 * t;
         if (len - r[0] < mg) tendon_row(m, d, t, 1, len - r[0], ro);
         if (r[1] - len < mg) tendon_row(m, d, t, -1, r[1] - len, ro);

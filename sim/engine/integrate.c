@@ -14,6 +14,7 @@
 #include "conesim.h"
 #include "data_scratch.h"
 #include "poly.h"
+#include "sleep.h"
 #include "solver/mass.h"
 #include "stages.h"
 
@@ -29,31 +30,62 @@ static void quat_integrate(double q[4], const double w[3], double h)
     }
 }
 
-void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, double h)
+void cs_integrate_jnt(const cs_model *m, int j, double *qpos, const double *qvel, double h)
 {
-    for (int j = 0; j < m->njnt; j++) {
-        double *q = qpos + m->jnt_qposadr[j];
-        const double *v = qvel + m->jnt_dofadr[j];
-        switch ((cs_joint_type)m->jnt_type[j]) {
-        case CS_JNT_FREE:
-            for (int k = 0; k < 3; k++) q[k] += h * v[k];
-            quat_integrate(q + 3, v + 3, h);
-            break;
-        case CS_JNT_BALL: quat_integrate(q, v, h); break;
-        case CS_JNT_SLIDE:
-        case CS_JNT_HINGE: q[0] += h * v[0]; break;
-        }
+    double *q = qpos + m->jnt_qposadr[j];
+    const double *v = qvel + m->jnt_dofadr[j];
+    switch ((cs_joint_type)m->jnt_type[j]) {
+    case CS_JNT_FREE:
+        for (int k = 0; k < 3; k++) q[k] += h * v[k];
+        quat_integrate(q + 3, v + 3, h);
+        break;
+    case CS_JNT_BALL: quat_integrate(q, v, h); break;
+    case CS_JNT_SLIDE:
+    case CS_JNT_HINGE: q[0] += h * v[0]; break;
     }
 }
 
-/* MuJoCo's mj_advance: activations, velocity by qacc, positions by qvel (d->qvel when NULL) */
+void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, double h)
+{
+    for (int j = 0; j < m->njnt; j++) cs_integrate_jnt(m, j, qpos, qvel, h);
+}
+
+/* positions of the awake trees only, when some sleep: a sleeping tree's pose stays as it
+ * fell asleep, bit for bit */
+static void integrate_pos(const cs_model *m, const cs_data *d, double *qpos, const double *qvel,
+                          double h)
+{
+    if (!cs_sleep_filter(m, d)) {
+        cs_integrate_pos(m, qpos, qvel, h);
+        return;
+    }
+    for (int t = 0; t < m->ntree; t++) {
+        if (!d->tree_awake[t]) continue;
+        int b0 = m->tree_bodyadr[t], b1 = b0 + m->tree_bodynum[t];
+        for (int b = b0; b < b1; b++)
+            for (int j = m->body_jntadr[b]; j < m->body_jntadr[b] + m->body_jntnum[b]; j++)
+                cs_integrate_jnt(m, j, qpos, qvel, h);
+    }
+}
+
+/* MuJoCo's mj_advance: activations, islands at rest put to sleep (MuJoCo's mj_sleep),
+ * velocity by qacc, positions by qvel (d->qvel when NULL); a sleeping tree keeps qvel 0 */
 void cs_advance(const cs_model *m, cs_data *d, const double *act_dot, const double *qacc,
                 const double *qvel)
 {
     double h = m->opt.timestep;
     cs_advance_act(m, d, act_dot);
-    for (int i = 0; i < m->nv; i++) d->qvel[i] += h * qacc[i];
-    cs_integrate_pos(m, d->qpos, qvel ? qvel : d->qvel, h);
+    if ((m->opt.enableflags & CS_ENBL_SLEEP) && cs_sleep_trees(m, d)) {
+        cs_forward_after_sleep(m, d);
+        cs_sleep_update(m, d);
+    }
+    if (cs_sleep_filter(m, d)) {
+        for (int i = 0; i < m->nv; i++)
+            if (d->tree_awake[m->dof_treeid[i]]) d->qvel[i] += h * qacc[i];
+    } else {
+        for (int i = 0; i < m->nv; i++) d->qvel[i] += h * qacc[i];
+    }
+    integrate_pos(m, d, d->qpos, qvel ? qvel : d->qvel, h);
     d->time += h;
     memcpy(d->qacc_warmstart, d->qacc, (size_t)m->nv * sizeof *d->qacc);
 }

@@ -13,6 +13,7 @@
 #include "collision/collision.h"
 #include "collision/ray.h"
 #include "sensor.h"
+#include "sleep.h"
 #include "solver/rows.h"
 #include "stages.h"
 #include "data_scratch.h"
@@ -917,8 +918,10 @@ static int has_stage(const cs_model *m, int stage)
 static void pass(const cs_model *m, cs_data *d, int stage,
                  void (*one)(const cs_model *, cs_data *, int, double *))
 {
+    int sf = cs_sleep_filter(m, d); /* a sleeping sensor keeps its values (MuJoCo's) */
     for (int i = 0; i < m->nsensor; i++) {
         if (m->sensor_needstage[i] != stage) continue;
+        if (sf && cs_sensor_asleep(m, d, i)) continue;
         double *out = d->sensordata + m->sensor_adr[i];
         if (m->sensor_type[i] == CS_SENS_USER) memset(out, 0, (size_t)m->sensor_dim[i] * sizeof *out);
         else one(m, d, i, out);

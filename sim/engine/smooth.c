@@ -9,6 +9,7 @@
 #include "conesim.h"
 #include "data_scratch.h"
 #include "poly.h"
+#include "sleep.h"
 #include "solver/mass.h"
 #include "spatial.h"
 #include "stages.h"
@@ -37,24 +38,34 @@ static void body_inertia(const cs_model *m, const cs_data *d, int b, double I[SP
                                mass * ((i == j ? r2 : 0) - r[i] * r[j]);
 }
 
+/* 1 when a sleeping tree holds body b (aw: the sleep filter's tree_awake, NULL when off).
+ * A sleeping tree's pose and velocity do not change, so what the stage would compute for it
+ * is what it holds already. */
+static int asleep(const cs_model *m, const int *aw, int b)
+{
+    return aw && m->body_treeid[b] >= 0 && !aw[m->body_treeid[b]];
+}
+
 /* every moving body's own inertia into crb */
-static void own_inertias(const cs_model *m, cs_data *d)
+static void own_inertias(const cs_model *m, cs_data *d, const int *aw)
 {
     for (int b = 1; b < m->nbody; b++)
-        if (m->body_treeid[b] >= 0) body_inertia(m, d, b, d->scratch->crb + SP_NINERT * b);
+        if (m->body_treeid[b] >= 0 && !asleep(m, aw, b))
+            body_inertia(m, d, b, d->scratch->crb + SP_NINERT * b);
 }
 
 /* crb from the own inertias to the composites, then the mass matrix's rows */
-static void composite_mass(const cs_model *m, cs_data *d)
+static void composite_mass(const cs_model *m, cs_data *d, const int *aw)
 {
     double *crb = d->scratch->crb;
     /* composites, leaves first; a static parent ends the tree */
     for (int b = m->nbody - 1; b > 0; b--) {
         int p = m->body_parent[b];
-        if (m->body_treeid[b] < 0 || p <= 0 || m->body_treeid[p] < 0) continue;
+        if (m->body_treeid[b] < 0 || p <= 0 || m->body_treeid[p] < 0 || asleep(m, aw, b)) continue;
         for (int k = 0; k < SP_NINERT; k++) crb[SP_NINERT * p + k] += crb[SP_NINERT * b + k];
     }
     for (int i = 0; i < m->nv; i++) {
+        if (aw && !aw[m->dof_treeid[i]]) continue;
         double F[6];
         sp_mul_inert(crb + SP_NINERT * m->dof_bodyid[i], d->cdof + 6 * i, F);
         double *row = d->qM + m->dof_Madr[i];
@@ -66,14 +77,14 @@ static void composite_mass(const cs_model *m, cs_data *d)
 
 void cs_make_mass(const cs_model *m, cs_data *d)
 {
-    own_inertias(m, d);
-    composite_mass(m, d);
+    own_inertias(m, d, NULL);
+    composite_mass(m, d, NULL);
 }
 
 /* velocities and the bias force of every body (RNE without gravity), gravity and applied
  * forces, summed over subtrees and projected on the dofs. crb holds the bodies' own
  * inertias (own_inertias), not yet the composites. */
-static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
+static void bias_forces(const cs_model *m, cs_data *d, double *cfrc, const int *aw)
 {
     double g[3] = {0, 0, 0};
     if (!(m->opt.disableflags & CS_DSBL_GRAVITY)) memcpy(g, m->opt.gravity, sizeof g);
@@ -87,6 +98,7 @@ static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
             memset(f, 0, NF * sizeof *f);
             continue;
         }
+        if (asleep(m, aw, b)) continue;
         int p = m->body_parent[b];
         memcpy(v, d->cvel + 6 * p, 6 * sizeof *v); /* a static parent's are zero */
         memcpy(a, d->scratch->cacc + 6 * p, 6 * sizeof *a);
@@ -141,10 +153,11 @@ static void bias_forces(const cs_model *m, cs_data *d, double *cfrc)
     }
     for (int b = m->nbody - 1; b > 0; b--) {
         int p = m->body_parent[b];
-        if (m->body_treeid[b] < 0 || p <= 0 || m->body_treeid[p] < 0) continue;
+        if (m->body_treeid[b] < 0 || p <= 0 || m->body_treeid[p] < 0 || asleep(m, aw, b)) continue;
         for (int k = 0; k < NF; k++) cfrc[NF * p + k] += cfrc[NF * b + k];
     }
     for (int i = 0; i < m->nv; i++) {
+        if (aw && !aw[m->dof_treeid[i]]) continue;
         const double *s = d->cdof + 6 * i, *f = cfrc + NF * m->dof_bodyid[i];
         double gi = sp_dot6(s, f + 6);
         d->qfrc_gravity[i] = gi;
@@ -244,13 +257,17 @@ static void passive(const cs_model *m, cs_data *d)
 
 void cs_smooth(const cs_model *m, cs_data *d)
 {
-    own_inertias(m, d); /* once: the bias forces use them, then the composites */
-    bias_forces(m, d, d->scratch->cfrc);
-    composite_mass(m, d);
+    /* sleeping trees keep their inertias, bias forces, mass matrix rows and qfrc_smooth
+     * (sim/engine/sleep.h) */
+    const int *aw = cs_sleep_filter(m, d) ? d->tree_awake : NULL;
+    own_inertias(m, d, aw); /* once: the bias forces use them, then the composites */
+    bias_forces(m, d, d->scratch->cfrc, aw);
+    composite_mass(m, d, aw);
     passive(m, d);
     cs_actuation(m, d);
     for (int i = 0; i < m->nv; i++)
-        d->qfrc_smooth[i] += d->qfrc_passive[i] - d->qfrc_bias[i] + d->qfrc_actuator[i];
+        if (!aw || aw[m->dof_treeid[i]])
+            d->qfrc_smooth[i] += d->qfrc_passive[i] - d->qfrc_bias[i] + d->qfrc_actuator[i];
     if (cs_mass_factor(d->scratch->mass)) d->warning[CS_WARN_BADQACC]++; /* not for checked models */
     memcpy(d->qacc_smooth, d->qfrc_smooth, (size_t)m->nv * sizeof *d->qacc_smooth);
     cs_mass_solve(d->scratch->mass, d->qacc_smooth, 0, m->nv);

@@ -28,6 +28,11 @@ static inline int cs_dof_rotates(const cs_model *m, int i)
 
 /* step.c: cs_forward without the sensors (RK4's inner stages) */
 void cs_forward_nosensor(const cs_model *m, cs_data *d);
+/* forward_velocity.c: the stages after collision again (trees just put to sleep) */
+/* forward_velocity.c: the pass from the smooth stage on (smooth, energy, constraint, and the
+ * sensors when asked) */
+void cs_forward_velocity(const cs_model *m, cs_data *d, int sensors);
+void cs_forward_after_sleep(const cs_model *m, cs_data *d);
 
 /* integrate.c: the Euler (damping implicit) and implicitfast steps from the forward pass's
  * qacc; MuJoCo's mj_advance (activations, qvel by qacc, qpos by qvel or d->qvel when NULL,
@@ -38,6 +43,8 @@ void cs_advance(const cs_model *m, cs_data *d, const double *act_dot, const doub
                 const double *qvel);
 /* integrate.c: qpos moved by qvel over h, per joint type */
 void cs_integrate_pos(const cs_model *m, double *qpos, const double *qvel, double h);
+/* integrate.c: the same for joint j alone */
+void cs_integrate_jnt(const cs_model *m, int j, double *qpos, const double *qvel, double h);
 
 /* invweight.c: body_invweight0, dof_invweight0 and dof_M0 at qpos0 (MuJoCo's set0). Returns 0,
  * -1 out of memory, or 1 + the dof whose pivot was not positive. */

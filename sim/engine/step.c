@@ -9,6 +9,7 @@
 #include "solver/mass.h"
 #include "sensor.h"
 #include "setter.h"
+#include "sleep.h"
 #include "stages.h"
 
 /* the forward pass, with the sensors or without (RK4's inner stages: MuJoCo's
@@ -16,23 +17,19 @@
 static void forward(const cs_model *m, cs_data *d, int sensors)
 {
     if (d->nchange != m->nchange) cs_data_sync(m, d); /* cs_set since the last step */
+    /* sleeping trees: woken by the user's changes, by a limited tendon, by contact with an
+     * awake body (the contacts then made again with the woken trees) and by an equality,
+     * at MuJoCo's points of the pass (sim/engine/sleep.h): a moved tree is seen by its new
+     * pose after kinematics */
+    int sleep = (m->opt.enableflags & CS_ENBL_SLEEP) || d->ntree_awake < m->ntree;
     cs_kinematics(m, d);
+    if (sleep) cs_wake_user(m, d);
     cs_tendon(m, d);
+    if (sleep) cs_wake_tendon(m, d);
     cs_collide(m, d);
-    cs_smooth(m, d);
-    if (m->opt.enableflags & CS_ENBL_ENERGY) { /* MuJoCo's mj_energyPos and mj_energyVel */
-        d->energy[0] = cs_energy_potential(m, d);
-        d->energy[1] = cs_energy_kinetic(m, d);
-    } else {
-        d->energy[0] = d->energy[1] = 0;
-    }
-    cs_constraint(m, d);
-    if (!sensors) return;
-    /* all three after the constraint stage, where conesim makes the limit rows the
-     * position sensors read (MuJoCo makes them with its position stage) */
-    cs_sensor_pos(m, d);
-    cs_sensor_vel(m, d);
-    cs_sensor_acc(m, d);
+    if (sleep && cs_wake_contact(m, d)) cs_collide(m, d);
+    if (sleep) cs_wake_equality(m, d);
+    cs_forward_velocity(m, d, sensors);
 }
 
 void cs_forward(const cs_model *m, cs_data *d) { forward(m, d, 1); }

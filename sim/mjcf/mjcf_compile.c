@@ -1135,5 +1135,6 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         cs_free_model(m);
         cs_mjcf_nomem(c);
     }
+    cs_mjcf_sleep_build(c, m);
     return m;
 }

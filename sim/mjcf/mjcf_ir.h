@@ -155,6 +155,7 @@ typedef struct {
     int geom0, ngeom;
     double gravcomp;      /* share of the body's weight cancelled (MuJoCo's gravcomp) */
     int mocap;            /* 1: posed by data (mocap_pos, mocap_quat), not by joints */
+    int sleep;            /* cs_sleep_policy from <body sleep> (auto when not given) */
 } cs_bspec;
 
 typedef struct {
@@ -416,6 +417,9 @@ void cs_mjcf_visual_resolve(cs_mjcf *c);
 void cs_mjcf_visual_sizes(const cs_mjcf *c, cs_model *m);
 int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m);
 
+/* mjcf_sleep.c: the sleep constants of a built model from the bodies' policies, and the
+ * check of sleep="init" (errors through cs_mjcf_fail, the model freed first) */
+void cs_mjcf_sleep_build(cs_mjcf *c, cs_model *m);
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);
 

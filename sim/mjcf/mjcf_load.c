@@ -68,6 +68,7 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->o_friction[3] = o->o_friction[4] = 0.0001;
     o->ccd_iterations = 35; /* MuJoCo 3.12's */
     o->ccd_tolerance = 1e-6;
+    o->sleep_tolerance = 1e-3;
 }
 
 static void free_ctx(cs_mjcf *c)

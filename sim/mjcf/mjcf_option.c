@@ -29,15 +29,12 @@ static void parse_flag(cs_mjcf *c, xmlNode *n)
         int k = cs_mjcf_keyword(c, n, an, ED);
         int bit, enable;
         /* the default of each is what conesim does; the other value is a behaviour it lacks */
-        if (strcmp(an, "sleep") == 0 && k == 1)
-            FAILN(c, n, an, "sleeping bodies are not supported");
         if (strcmp(an, "autoreset") == 0) {
             if (k == 1)
                 FAILN(c, n, an, "automatic reset is not supported (a run stops at its last "
                                 "finite state): use autoreset=\"disable\"");
             continue;
         }
-        if (strcmp(an, "sleep") == 0) continue;
         /* MuJoCo 3.12's <flag> has no passive (it refuses it): spring and damper */
         if (strcmp(an, "passive") == 0)
             FAILN(c, n, an, "unknown flag (MuJoCo 3.12 has spring and damper instead)");
@@ -161,15 +158,9 @@ void cs_mjcf_parse_option(cs_mjcf *c, xmlNode *n)
         o->disableactuator |= 1 << (int)g[i];
     }
     int it;
-    double v[1];
     /* no SDF geoms here (refused where they appear): the SDF solver's settings change nothing */
     if (cs_mjcf_int1(c, n, "sdf_iterations", &it)) cs_mjcf_note_ignored(c, "option/@sdf_iterations");
     if (cs_mjcf_int1(c, n, "sdf_initpoints", &it)) cs_mjcf_note_ignored(c, "option/@sdf_initpoints");
-    /* sleeping is refused (<flag sleep>), so its velocity threshold changes nothing */
-    if (cs_mjcf_num1(c, n, "sleep_tolerance", v)) {
-        cs_mjcf_nonneg(c, n, "sleep_tolerance", v, 1);
-        cs_mjcf_note_ignored(c, "option/@sleep_tolerance");
-    }
     for (xmlNode *ch = n->children; ch; ch = ch->next) {
         if (ch->type != XML_ELEMENT_NODE) continue;
         if (strcmp(cs_mjcf_ename(ch), "flag") == 0) parse_flag(c, ch);

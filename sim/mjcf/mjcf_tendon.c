@@ -203,6 +203,10 @@ void cs_mjcf_resolve_tendons(cs_mjcf *c)
                 EFAIL(c, E, NULL, "the tendons move more than two kinematic trees (a row has two "
                                   "sides here)");
             if (E->id1 == E->id2) EFAIL(c, E, a2, "tendon1 and tendon2 are the same tendon");
+            /* MuJoCo 3.12 stops at a tendon equality when sleeping is on */
+            if (c->opt.enableflags & CS_ENBL_SLEEP)
+                EFAIL(c, E, NULL, "a tendon equality with <flag sleep=\"enable\">: MuJoCo 3.12 "
+                                  "does not support it");
         }
         if (E->type == CS_EQ_WELD && E->has_relpose) {
             double *q = E->relpose + 3;

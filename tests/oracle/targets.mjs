@@ -81,6 +81,10 @@ RULES.slider_crank = [{ q: 'pos_abs', max: 1e-9 }];
 // servo with dampratio on a ball) and on sites; implicitfast, no contacts
 RULES.ball_free_actuators = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
 RULES.site_actuators = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
+// oracle-only: sleeping islands (<flag sleep>): a stack settles and sleeps, a falling ball
+// wakes it, it sleeps again; the sleep and wake steps must be MuJoCo's for this to hold
+RULES.sleep_wake = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
+RULES.sleep_wake_rk4 = RULES.sleep_wake;
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
