@@ -453,8 +453,7 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
 {
     int k = keyword(c, n, "type", GEOMTYPES);
     if (k >= 0) {
-        if (k == 1 || k == 8)
-            FAILN(c, n, "type", "geom type '%s' is not supported (primitives only)", GEOMTYPES[k]);
+        if (k == 8) FAILN(c, n, "type", "geom type 'sdf' is not supported");
         g->type = k;
     }
     double v[6];
@@ -513,7 +512,7 @@ static void read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     char *s = attr(c, n, "mesh");
     if (s) g->mesh = s;
     s = attr(c, n, "hfield");
-    if (s) FAILN(c, n, "hfield", "height fields are not supported");
+    if (s) g->hfield = s;
 }
 
 static const char *const GEOM_ATTRS[] = {
@@ -1937,6 +1936,7 @@ static void parse_asset(cs_mjcf *c, xmlNode *n)
         if (ch->type != XML_ELEMENT_NODE) continue;
         const char *en = ename(ch);
         if (strcmp(en, "mesh") == 0) parse_mesh(c, ch);
+        else if (cs_mjcf_hfield_asset(c, ch)) continue;
         else if (cs_mjcf_visual_asset(c, ch)) continue;
         else {
             /* textures and materials are visual; height fields and skins are only reachable
