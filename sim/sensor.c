@@ -456,6 +456,11 @@ static double ray_scene(const cs_model *m, const cs_data *d, const double pnt[3]
             x = cs_ray_mesh(&d->geom_xpose[g], m->mesh_vert + 3 * (size_t)m->mesh_vertadr[me],
                             m->mesh_face + 3 * (size_t)m->mesh_faceadr[me], m->mesh_facenum[me],
                             m->geom_rbound[g], pnt, vec, normal ? nrm : NULL);
+        } else if (m->geom_type[g] == CS_GEOM_HFIELD) {
+            int h = m->geom_dataid[g];
+            x = cs_ray_hfield(&d->geom_xpose[g], m->hfield_nrow[h], m->hfield_ncol[h],
+                              m->hfield_size + 4 * h, m->hfield_data + m->hfield_adr[h], pnt,
+                              vec, normal ? nrm : NULL);
         } else {
             x = cs_ray_primitive(&d->geom_xpose[g], m->geom_type[g], m->geom_size + 3 * g, pnt, vec,
                             normal ? nrm : NULL);
