@@ -81,6 +81,12 @@ RULES.slider_crank = [{ q: 'pos_abs', max: 1e-9 }];
 // servo with dampratio on a ball) and on sites; implicitfast, no contacts
 RULES.ball_free_actuators = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
 RULES.site_actuators = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
+// oracle-only: a sphere and a capsule on a bumpy height field (MuJoCo 3.12's prisms, one
+// contact each; 6e-14 m reached over 2 s)
+RULES.hfield_bumpy = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
+// oracle-only: a box, a mesh, an ellipsoid and a cylinder on the same field (known-gaps:
+// MuJoCo's EPA stops early on some prisms)
+RULES.hfield_convex = [{ q: 'pos_abs', max: 1e-6 }];
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
