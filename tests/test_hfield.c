@@ -286,6 +286,31 @@ START_TEST(test_data_layout)
 }
 END_TEST
 
+/* Files: a colour PNG is its red channel (lodepng's grey, as MuJoCo loads it), its top row
+ * the grid's last; MuJoCo's binary format is stored as it is, bottom row first; both then
+ * normalised (MuJoCo 3.12.0 reads these two files to the same floats). The PNG's name gives
+ * the field's. */
+START_TEST(test_data_files)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/hfield/scene.xml", CS_DATA);
+    cs_model *m = cs_load_xml(path, NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "load failed: %s", err);
+    ck_assert_int_eq(m->nhfield, 2);
+    ck_assert_int_eq(cs_name2id(m, "hfield", "rgb_3x2"), 0);
+    ck_assert_int_eq(m->hfield_nrow[0], 2);
+    ck_assert_int_eq(m->hfield_ncol[0], 3);
+    /* red: top row 0 100 200, bottom 50 150 250; to [0, 1] over 0 .. 250 */
+    const double png[6] = {50 / 250., 150 / 250., 1, 0, 100 / 250., 200 / 250.};
+    const double bin[6] = {0, 1 / 6., 2 / 6., 4 / 6., 5 / 6., 1};
+    for (int i = 0; i < 6; i++) {
+        ck_assert_double_eq_tol(m->hfield_data[m->hfield_adr[0] + i], png[i], 1e-7);
+        ck_assert_double_eq_tol(m->hfield_data[m->hfield_adr[1] + i], bin[i], 1e-7);
+    }
+    cs_free_model(m);
+}
+END_TEST
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0); /* reports survive a failed check */
@@ -297,6 +322,7 @@ int main(void)
     tcase_add_test(t, test_ramp_friction);
     tcase_add_test(t, test_ray);
     tcase_add_test(t, test_data_layout);
+    tcase_add_test(t, test_data_files);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);
