@@ -239,6 +239,28 @@ START_TEST(test_ramp_friction)
 }
 END_TEST
 
+/* A geom over many cells meets at most 50 prisms (MuJoCo's mjMAXCONPAIR), taken row by row
+ * from the grid's low y: a 0.6 m box on 5 cm cells gets its 50 points along one edge. */
+START_TEST(test_contact_cap)
+{
+    const char *xml =
+        "<mujoco><asset><hfield name='fine' nrow='41' ncol='41' size='1 1 0.1 0.1'/></asset>"
+        "<worldbody><geom type='hfield' hfield='fine'/>"
+        "<body name='slab' pos='0.013 0.021 0.049'><freejoint/>"
+        "<geom type='box' size='0.3 0.3 0.05'/></body></worldbody></mujoco>";
+    cs_model *m = load(xml);
+    cs_data *d = cs_make_data(m);
+    cs_forward(m, d);
+    double ymax = -1;
+    for (int i = 0; i < d->ncon; i++) ymax = fmax(ymax, d->contact[i].pos[1]);
+    printf("report: a slab over %d cells: %d contacts, up to y = %.3g\n", 12 * 12, d->ncon, ymax);
+    ck_assert_int_eq(d->ncon, 50);
+    ck_assert(ymax < 0.021 - 0.3 + 0.2); /* the first rows under the slab only */
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 /* A rangefinder straight down over a ramp reads the surface's height under it, the ray's
  * normal the ramp's; over the grid's edge, the side wall. */
 START_TEST(test_ray)
@@ -320,6 +342,7 @@ int main(void)
     tcase_add_test(t, test_flat_rest);
     tcase_add_test(t, test_sloped_rest);
     tcase_add_test(t, test_ramp_friction);
+    tcase_add_test(t, test_contact_cap);
     tcase_add_test(t, test_ray);
     tcase_add_test(t, test_data_layout);
     tcase_add_test(t, test_data_files);
