@@ -20,6 +20,9 @@
     cs_mjcf_fail((c), cs_mjcf_line(n), (const char *)(n)->name, (attr), __VA_ARGS__)
 #define HFAIL(c, h, attr, ...) cs_mjcf_fail((c), (h)->line, "hfield", (attr), __VA_ARGS__)
 
+/* the most grid points of all fields together (a 5792 x 5792 terrain): counts stay ints */
+#define MAXPOINTS (1L << 25)
+
 int cs_mjcf_find_hfield(const cs_mjcf *c, const char *name)
 {
     for (int i = 0; i < c->nhfield; i++)
@@ -60,6 +63,9 @@ int cs_mjcf_hfield_asset(cs_mjcf *c, xmlNode *n)
             FAILH(c, n, H.nrow < 2 ? "nrow" : "ncol",
                   "a height field without a file needs nrow and ncol of at least 2 (got %d x "
                   "%d)", H.nrow, H.ncol);
+        if ((long)H.nrow * H.ncol > MAXPOINTS)
+            FAILH(c, n, "nrow", "%d x %d points: more than %ld are not supported", H.nrow,
+                  H.ncol, MAXPOINTS);
         if (e && H.nelevation != H.nrow * H.ncol)
             FAILH(c, n, "elevation", "expects nrow x ncol = %d numbers, got %d",
                   H.nrow * H.ncol, H.nelevation);
@@ -110,6 +116,9 @@ static void read_png(cs_mjcf *c, cs_hfieldir *h, const char *path)
     if (w < 2 || ht < 2)
         HFAIL(c, h, "file", "'%s' is %d x %d pixels: a height field needs at least 2 x 2",
               h->file, w, ht);
+    if ((long)w * ht > MAXPOINTS)
+        HFAIL(c, h, "file", "'%s' is %d x %d pixels: more than %ld points are not supported",
+              h->file, w, ht, MAXPOINTS);
     /* the loader's memory first: a failure there leaves nothing to free */
     h->data = cs_mjcf_alloc(c, (size_t)w * (size_t)ht * sizeof *h->data);
     if (cs_png_decode(path, &w2, &h2, &rgb, err, sizeof err) != 0 || w2 != w || h2 != ht) {
@@ -135,10 +144,10 @@ static void read_binary(cs_mjcf *c, cs_hfieldir *h, const char *path)
         HFAIL(c, h, "file", "'%s' has no height field header (two ints, nrow and ncol)",
               h->file);
     }
-    if (dims[0] < 2 || dims[1] < 2 || dims[0] > 100000 || dims[1] > 100000) {
+    if (dims[0] < 2 || dims[1] < 2 || (long)dims[0] * dims[1] > MAXPOINTS) {
         fclose(f);
-        HFAIL(c, h, "file", "'%s': a height field of %d x %d (each at least 2)", h->file,
-              dims[0], dims[1]);
+        HFAIL(c, h, "file", "'%s': a height field of %d x %d (each at least 2, at most %ld "
+              "points)", h->file, dims[0], dims[1], MAXPOINTS);
     }
     size_t cnt = (size_t)dims[0] * (size_t)dims[1];
     float *d = cs_mjcf_alloc(c, cnt * sizeof *d);
@@ -196,7 +205,14 @@ double cs_mjcf_hfield_rbound(const cs_hfieldir *h)
 
 void cs_mjcf_hfield_resolve(cs_mjcf *c)
 {
-    for (int k = 0; k < c->nhfield; k++) compile_hfield(c, &c->hfield[k]);
+    long total = 0;
+    for (int k = 0; k < c->nhfield; k++) {
+        compile_hfield(c, &c->hfield[k]);
+        total += (long)c->hfield[k].nrow * c->hfield[k].ncol;
+        if (total > MAXPOINTS)
+            HFAIL(c, &c->hfield[k], NULL, "the height fields hold more than %ld points together",
+                  MAXPOINTS);
+    }
     for (int i = 0; i < c->ngeom; i++) {
         cs_geomir *g = &c->geom[i];
         cs_gspec *s = &g->s;
