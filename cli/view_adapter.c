@@ -131,7 +131,9 @@ static void remember_poses(cs_view *v)
     }
 }
 
-/* hfield h as triangles: top grid vertices (row-major), then the same grid on the base */
+/* hfield h as a closed surface of outward-wound triangles: the top grid's vertices
+ * (row-major), the same grid on the base, the base's centre; the cells' two triangles, the
+ * four sides, the base as a fan about its centre */
 static void hfield_mesh(const cs_model *m, int h, double *vert, int *face)
 {
     int nr = m->hfield_nrow[h], nc = m->hfield_ncol[h], nf = 0;
@@ -166,8 +168,22 @@ static void hfield_mesh(const cs_model *m, int h, double *vert, int *face)
         TRI(b, b + base, b + nc);
         TRI(b + nc, b + base, b + nc + base);
     }
-    TRI(base, base + (nr - 1) * nc + nc - 1, base + nc - 1); /* the base */
-    TRI(base, base + (nr - 1) * nc, base + (nr - 1) * nc + nc - 1);
+    int ctr = 2 * nr * nc, prev = -1, first = -1; /* the base: its rim anticlockwise */
+    double *cv = vert + 3 * ctr;
+    cv[0] = cv[1] = 0;
+    cv[2] = -s[3];
+    for (int k = 0; k < 2 * (nr - 1 + nc - 1); k++) {
+        int v;
+        if (k < nc - 1) v = k;                                          /* row 0, x rising */
+        else if (k < nc - 1 + nr - 1) v = (k - (nc - 1)) * nc + nc - 1; /* last column */
+        else if (k < 2 * (nc - 1) + nr - 1)
+            v = (nr - 1) * nc + (nc - 1) - (k - (nc - 1) - (nr - 1));   /* last row back */
+        else v = (nr - 1 - (k - 2 * (nc - 1) - (nr - 1))) * nc;         /* column 0 down */
+        if (prev >= 0) TRI(ctr, v + base, prev + base);
+        else first = v;
+        prev = v;
+    }
+    TRI(ctr, first + base, prev + base);
 #undef TRI
 }
 
@@ -184,8 +200,8 @@ static int hfield_meshes(cs_view *v)
         int nr = m->hfield_nrow[h], nc = m->hfield_ncol[h];
         v->hfield_vadr[h] = (int)nv;
         v->hfield_fadr[h] = (int)nf;
-        nv += 2 * (size_t)nr * nc;
-        nf += 2 * (size_t)(nr - 1) * (nc - 1) + 4 * (size_t)(nr - 1 + nc - 1) + 2;
+        nv += 2 * (size_t)nr * nc + 1;
+        nf += 2 * (size_t)(nr - 1) * (nc - 1) + 6 * (size_t)(nr - 1 + nc - 1);
     }
     v->hfield_vadr[nh] = (int)nv;
     v->hfield_fadr[nh] = (int)nf;
