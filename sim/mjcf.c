@@ -1939,8 +1939,8 @@ static void parse_asset(cs_mjcf *c, xmlNode *n)
         else if (cs_mjcf_hfield_asset(c, ch)) continue;
         else if (cs_mjcf_visual_asset(c, ch)) continue;
         else {
-            /* textures and materials are visual; height fields and skins are only reachable
-             * through elements that are checked where they appear */
+            /* the other assets (skins, models) are only reachable through elements that are
+             * checked where they appear */
             char buf[96];
             snprintf(buf, sizeof buf, "asset/%s", en);
             note_ignored(c, buf);
