@@ -323,6 +323,24 @@ static void print_model(const cs_model *m)
         printf("  mesh geoms: mass = density * volume (or the geom's mass); the body table "
                "shows the inertia\n");
     }
+    if (m->nhfield) {
+        printf("\nheight fields (grid over [-x, x] x [-y, y]; surface at elevation z x data in "
+               "[0, 1], base at -base)\n");
+        printf("  %3s %-14s %5s %5s %10s %10s %10s %10s %10s %10s\n", "id", "name", "rows", "cols",
+               "x", "y", "elevation", "base", "data min", "data max");
+        for (int k = 0; k < m->nhfield; k++) {
+            const double *s = m->hfield_size + 4 * k, *z = m->hfield_data + m->hfield_adr[k];
+            double lo = z[0], hi = z[0];
+            for (int i = 1; i < m->hfield_nrow[k] * m->hfield_ncol[k]; i++) {
+                lo = z[i] < lo ? z[i] : lo;
+                hi = z[i] > hi ? z[i] : hi;
+            }
+            printf("  %3d %-14s %5d %5d %10.4g %10.4g %10.4g %10.4g %10.4g %10.4g\n", k,
+                   m->hfield_name[k] ? m->hfield_name[k] : "-", m->hfield_nrow[k],
+                   m->hfield_ncol[k], s[0], s[1], s[2], s[3], lo, hi);
+        }
+        printf("  hfield geoms: mass and inertia of the box of the geom's size (MuJoCo's rule)\n");
+    }
     if (m->npair) {
         printf("\ncontact pairs\n");
         for (int p = 0; p < m->npair; p++) {

@@ -171,7 +171,7 @@ int cs_box_box(const cs_collision_options *opt, const cs_shape *a, const cs_shap
     n = clip((const double(*)[3])poly, n, tmp, RA[r2], o2, R->size[r2], 1);
     n = clip((const double(*)[3])tmp, n, poly, RA[r2], o2, R->size[r2], -1);
     int cnt = 0;
-    for (int v = 0; v < n && cnt < CS_MAXCONPAIR; v++) {
+    for (int v = 0; v < n && cnt < 8; v++) {
         double d[3], p[3];
         for (int k = 0; k < 3; k++)
             d[k] = poly[v][k] - fc[k];

@@ -19,13 +19,29 @@ typedef struct {
     double mat[9];
     double inflate; /* margin / 2 */
     int *hint;
+    const double *prism;
 } ccd_obj;
 
 static void local_support(int type, const double *s, const cs_hull *h, int *hint,
-                          const double d[3], double x[3])
+                          const double *prism, const double d[3], double x[3])
 {
     double len;
     switch ((cs_geom_type)type) {
+    case CS_GEOM_HFIELD: {
+        /* a prism: the best of the top triangle upwards, of the base downwards (the same
+         * vertex as the best of all six; ties to the first, as MuJoCo's) */
+        int i0 = d[2] < 0 ? 0 : 3, best = i0;
+        double bv = cs_dot3(prism + 3 * i0, d);
+        for (int i = i0 + 1; i < i0 + 3; i++) {
+            double v = cs_dot3(prism + 3 * i, d);
+            if (v > bv) {
+                bv = v;
+                best = i;
+            }
+        }
+        memcpy(x, prism + 3 * best, 3 * sizeof *x);
+        break;
+    }
     case CS_GEOM_MESH: {
         int i = cs_hull_support_from(h, d, hint ? *hint : -1);
         if (hint) *hint = i;
@@ -62,7 +78,6 @@ static void local_support(int type, const double *s, const cs_hull *h, int *hint
     }
     case CS_GEOM_BOX:
     case CS_GEOM_PLANE:  /* never a support shape: planes collide by their own pairs */
-    case CS_GEOM_HFIELD: /* refused when the context is made */
         for (int i = 0; i < 3; i++)
             x[i] = d[i] >= 0 ? s[i] : -s[i];
         break;
@@ -73,10 +88,11 @@ void cs_support(const cs_shape *sh, const double d[3], double out[3])
 {
     double dl[3], xl[3];
     cs_mulmtv(dl, sh->mat, d);
-    local_support(sh->type, sh->size, sh->hull, sh->hint, dl, xl);
+    local_support(sh->type, sh->size, sh->hull, sh->hint, sh->prism, dl, xl);
     cs_mulmv(out, sh->mat, xl);
+    double len = sh->inflate > 0 ? sqrt(cs_dot3(d, d)) : 0;
     for (int i = 0; i < 3; i++)
-        out[i] += sh->pos[i];
+        out[i] += sh->pos[i] + (len > 0 ? sh->inflate * d[i] / len : 0);
 }
 
 static void obj_support(const void *o, const ccd_vec3_t *dir, ccd_vec3_t *v)
@@ -84,7 +100,7 @@ static void obj_support(const void *o, const ccd_vec3_t *dir, ccd_vec3_t *v)
     const ccd_obj *ob = o;
     double d[3] = {dir->v[0], dir->v[1], dir->v[2]}, dl[3], xl[3], x[3];
     cs_mulmtv(dl, ob->mat, d);
-    local_support(ob->type, ob->size, ob->hull, ob->hint, dl, xl);
+    local_support(ob->type, ob->size, ob->hull, ob->hint, ob->prism, dl, xl);
     cs_mulmv(x, ob->mat, xl);
     double len = sqrt(cs_dot3(d, d));
     for (int i = 0; i < 3; i++)
@@ -96,6 +112,15 @@ static void obj_center(const void *o, ccd_vec3_t *c)
     const ccd_obj *ob = o;
     for (int i = 0; i < 3; i++)
         c->v[i] = ob->pos[i];
+    if (ob->type == CS_GEOM_HFIELD) { /* a prism: its centroid, as MuJoCo's */
+        double m[3] = {0, 0, 0}, w[3];
+        for (int k = 0; k < 6; k++)
+            for (int i = 0; i < 3; i++)
+                m[i] += ob->prism[3 * k + i] / 6;
+        cs_mulmv(w, ob->mat, m);
+        for (int i = 0; i < 3; i++)
+            c->v[i] += w[i];
+    }
 }
 
 static void make_obj(ccd_obj *o, const cs_shape *s, double inflate)
@@ -104,9 +129,10 @@ static void make_obj(ccd_obj *o, const cs_shape *s, double inflate)
     o->size = s->size;
     o->hull = s->hull;
     o->hint = s->hint;
+    o->prism = s->prism;
     memcpy(o->pos, s->pos, sizeof o->pos);
     memcpy(o->mat, s->mat, sizeof o->mat);
-    o->inflate = inflate;
+    o->inflate = inflate + s->inflate;
 }
 
 /* --- GJK distance (separated shapes) ---------------------------------------------- */
@@ -719,6 +745,12 @@ static int single_contact(const cs_collision_options *opt, const cs_shape *A, co
     return r;
 }
 
+int cs_ccd_single(const cs_collision_options *opt, const cs_shape *A, const cs_shape *B,
+                  double margin, double n[3], double p[3], double *dist)
+{
+    return single_contact(opt, A, B, margin, 1, n, p, dist);
+}
+
 /* One contact between A and B: GJK distance when apart, MPR when overlapping, its normal
  * then refined to the direction of least overlap (MPR's portal normal can be degrees off
  * on curved patches; the refinement makes depth and normal consistent with the supports). */
@@ -906,8 +938,8 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
                 Rt[3 * i + j] = R[3 * j + i];
         rotate_about(R, out[0].pos, a, ma, pa);
         rotate_about(Rt, out[0].pos, b, mb, pb);
-        cs_shape ar = {a->type, a->size, pa, ma, a->hull, a->hint};
-        cs_shape br = {b->type, b->size, pb, mb, b->hull, b->hint};
+        cs_shape ar = {a->type, a->size, pa, ma, a->hull, a->hint, a->prism, a->inflate};
+        cs_shape br = {b->type, b->size, pb, mb, b->hull, b->hint, b->prism, b->inflate};
         double nk[3], pk[3], dk;
         if (!single_contact(opt, &ar, &br, margin, 1, nk, pk, &dk) || !(dk < margin))
             continue;

@@ -123,8 +123,15 @@ cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
     }
     for (int i = 0; i < ngeom; i++) {
         const cs_collision_geom *g = geoms + i;
-        if (g->type < 0 || g->type >= CS_GEOM_NTYPES || g->type == CS_GEOM_HFIELD) {
+        if (g->type < 0 || g->type >= CS_GEOM_NTYPES) {
             fail(err, errlen, "collision: geom %d has an unsupported type", i);
+            return NULL;
+        }
+        if (g->type == CS_GEOM_HFIELD &&
+            (g->hfield.nrow < 2 || g->hfield.ncol < 2 || !g->hfield.data ||
+             !(g->hfield.size[0] > 0 && g->hfield.size[1] > 0 && g->hfield.size[2] > 0 &&
+               g->hfield.size[3] > 0))) {
+            fail(err, errlen, "collision: height field geom %d has no grid", i);
             return NULL;
         }
         if (g->type == CS_GEOM_MESH && (g->hull.nvert < 4 || !g->hull.vert || !g->hull.adj)) {
@@ -261,7 +268,7 @@ void cs_geom_aabb(int type, const double size[3], const cs_pose *p, double margi
             break;
         case CS_GEOM_BOX:
         case CS_GEOM_MESH:   /* its box about the origin (size); cs_geom_aabb_hull is exact */
-        case CS_GEOM_HFIELD: /* refused when the context is made */
+        case CS_GEOM_HFIELD: /* MuJoCo's box of size; geom_aabb takes the grid's own */
             h = fabs(row[0]) * size[0] + fabs(row[1]) * size[1] + fabs(row[2]) * size[2];
             break;
         }
@@ -287,13 +294,20 @@ void cs_geom_aabb_hull(const cs_hull *h, const cs_pose *p, double margin, double
     }
 }
 
-/* a geom's AABB: meshes by their hull's box */
+/* a geom's AABB: meshes by their hull's box, height fields by the grid's box from the
+ * base to the top */
 static void geom_aabb(const cs_collision_geom *g, const cs_pose *p, double margin, double lo[3],
                       double hi[3])
 {
-    if (g->type == CS_GEOM_MESH)
+    if (g->type == CS_GEOM_MESH) {
         cs_geom_aabb_hull(&g->hull, p, margin, lo, hi);
-    else
+    } else if (g->type == CS_GEOM_HFIELD) {
+        const double *s = g->hfield.size;
+        double aabb[6] = {-s[0], -s[1], -s[3], s[0], s[1], s[2]};
+        cs_hull box = {0};
+        box.aabb = aabb;
+        cs_geom_aabb_hull(&box, p, margin, lo, hi);
+    } else
         cs_geom_aabb(g->type, g->size, p, margin, lo, hi);
 }
 
@@ -489,7 +503,7 @@ static cs_narrow_fn table(int t1, int t2)
         return t2 == CS_GEOM_BOX ? cs_box_box : cs_convex_ccd;
     case CS_GEOM_MESH:
         return cs_convex_ccd;
-    default:
+    default: /* height fields: cs_collide_pair_hfield, with their grid */
         return NULL;
     }
 }
@@ -509,8 +523,8 @@ static int run_pair(const cs_collision *c, cs_narrow_fn fn, int type1, const dou
                     cs_geom_contact *out)
 {
     int hint1 = -1, hint2 = -1;
-    cs_shape a = {type1, size1, p1->pos, p1->mat, hull1, &hint1};
-    cs_shape b = {type2, size2, p2->pos, p2->mat, hull2, &hint2};
+    cs_shape a = {type1, size1, p1->pos, p1->mat, hull1, &hint1, NULL, 0};
+    cs_shape b = {type2, size2, p2->pos, p2->mat, hull2, &hint2, NULL, 0};
     cs_collision_options def;
     const cs_collision_options *opt = c ? &c->opt : NULL;
     if (!opt) {
@@ -536,6 +550,28 @@ int cs_collide_pair_hull(const cs_collision *c, int type1, const double size1[3]
     if (!fn)
         return 0;
     return run_pair(c, fn, type1, size1, hull1, p1, type2, size2, hull2, p2, margin, out);
+}
+
+int cs_collide_pair_hfield(const cs_collision *c, const cs_hfield *hf, const cs_pose *p1,
+                           int type2, const double size2[3], const cs_hull *hull2,
+                           const cs_pose *p2, double margin, cs_geom_contact *out)
+{
+    /* MuJoCo collides height fields with the convex types only (not planes or fields) */
+    if (!hf || !hf->data || hf->nrow < 2 || hf->ncol < 2 || type2 <= CS_GEOM_HFIELD ||
+        type2 >= CS_GEOM_NTYPES || (type2 == CS_GEOM_MESH && !hull2))
+        return 0;
+    int hint = -1;
+    cs_shape b = {type2, size2, p2->pos, p2->mat, hull2, &hint, NULL, 0};
+    cs_collision_options def;
+    const cs_collision_options *opt = c ? &c->opt : NULL;
+    if (!opt) {
+        cs_collision_options_default(&def);
+        opt = &def;
+    }
+    int n = cs_hfield_convex(opt, hf, p1, &b, margin, out);
+    for (int k = 0; k < n; k++)
+        cs_make_frame(out[k].frame);
+    return n;
 }
 
 int cs_collide_pair_distance(const cs_collision *c, int type1, const double size1[3],
@@ -567,10 +603,14 @@ static int emit(const cs_collision *c, const cs_pose *poses, int g1, int g2, int
         gap = a->gap + b->gap;
     }
     cs_geom_contact buf[CS_MAXCONPAIR];
-    int n = cs_collide_pair_hull(c, a->type, a->size, a->type == CS_GEOM_MESH ? &a->hull : NULL,
-                                 poses + g1, b->type, b->size,
-                                 b->type == CS_GEOM_MESH ? &b->hull : NULL, poses + g2,
-                                 margin + gap, buf);
+    int n = a->type == CS_GEOM_HFIELD
+                ? cs_collide_pair_hfield(c, &a->hfield, poses + g1, b->type, b->size,
+                                         b->type == CS_GEOM_MESH ? &b->hull : NULL, poses + g2,
+                                         margin + gap, buf)
+                : cs_collide_pair_hull(c, a->type, a->size,
+                                       a->type == CS_GEOM_MESH ? &a->hull : NULL, poses + g1,
+                                       b->type, b->size, b->type == CS_GEOM_MESH ? &b->hull : NULL,
+                                       poses + g2, margin + gap, buf);
     for (int k = 0; k < n; k++) {
         if (ncon >= maxcon) {
             *dropped += n - k;

@@ -23,13 +23,24 @@
 #include "geom.h"
 #include "hull.h"
 
-#define CS_MAXCONPAIR 8    /* most contacts one geom pair yields (box-box) */
+#define CS_MAXCONPAIR 50   /* most contacts one geom pair yields (MuJoCo's mjMAXCONPAIR:
+                            * a height field's prisms; box-box gives 8) */
 #define CS_MINMU 1e-5      /* friction floor, as MuJoCo's mjMINMU */
+
+/* A height field (MuJoCo's): nrow x ncol elevations data (row-major, in [0, 1], row r at
+ * y = -size[1] + 2 size[1] r / (nrow - 1), column c at x likewise) of the surface
+ * z = data size[2] over a base at z = -size[3], in the geom's frame. It collides as the two
+ * triangular prisms of each grid cell under the other geom's box. */
+typedef struct {
+    int nrow, ncol;       /* each at least 2 */
+    double size[4];       /* radius x, radius y, elevation z, base z; all positive */
+    const double *data;   /* owned by the caller, alive as long as the context */
+} cs_hfield;
 
 /* Static description of one geom (filled once from the model). contype = conaffinity = 0
  * takes the geom out of the broad phase (it can still be in an explicit pair). */
 typedef struct {
-    int type;            /* cs_geom_type; CS_GEOM_HFIELD is rejected */
+    int type;            /* cs_geom_type */
     double size[3];      /* MuJoCo's geom size meaning */
     int body;            /* body id (0 = world); used by excludes */
     int weldbody;        /* MuJoCo body_weldid[body]: the body it is rigidly welded to (0 = world) */
@@ -44,6 +55,7 @@ typedef struct {
     double margin, gap;
     cs_hull hull;        /* CS_GEOM_MESH: its convex hull (arrays owned by the caller, who
                           * keeps them alive as long as the context); zeros otherwise */
+    cs_hfield hfield;    /* CS_GEOM_HFIELD: its grid; zeros otherwise */
 } cs_collision_geom;
 
 /* An explicit <pair>: bypasses all filters; its values are final (the loader resolves
@@ -154,11 +166,20 @@ int cs_collision_filter(const cs_collision *c, int i, int j);
 int cs_collide_pair(const cs_collision *c, int type1, const double size1[3], const cs_pose *p1,
                     int type2, const double size2[3], const cs_pose *p2, double margin,
                     cs_geom_contact *out);
-/* The same with hulls for CS_GEOM_MESH geoms (NULL for the other types). */
+/* The same with hulls for CS_GEOM_MESH geoms (NULL for the other types); a height field
+ * (which needs its grid) gives no contacts here: see cs_collide_pair_hfield. */
 int cs_collide_pair_hull(const cs_collision *c, int type1, const double size1[3],
                          const cs_hull *hull1, const cs_pose *p1, int type2,
                          const double size2[3], const cs_hull *hull2, const cs_pose *p2,
                          double margin, cs_geom_contact *out);
+
+/* A height field (geom1) against a convex geom (type2 above CS_GEOM_HFIELD; hull2 for a
+ * mesh), MuJoCo 3.12's mjc_ConvexHField: the grid's triangular prisms under geom2's box,
+ * each a single contact of the prism (its top raised by the margin) and geom2 (grown by
+ * half the margin) where they overlap, at most CS_MAXCONPAIR in out. */
+int cs_collide_pair_hfield(const cs_collision *c, const cs_hfield *hf, const cs_pose *p1,
+                           int type2, const double size2[3], const cs_hull *hull2,
+                           const cs_pose *p2, double margin, cs_geom_contact *out);
 
 /* The same for a distance: distmax as the margin, box pairs by the general convex path
  * (the box-box clipper finds touching faces, not distances); MuJoCo's mj_geomDistance. */

@@ -10,7 +10,8 @@ extern "C" {
 
 typedef enum {
     CS_GEOM_PLANE = 0,     /* size: half-extents x, y (0 = infinite for drawing), grid spacing */
-    CS_GEOM_HFIELD = 1,    /* not supported; keeps MuJoCo's numbering */
+    CS_GEOM_HFIELD = 1,    /* height field (cs_hfield, collision.h); size: radius x, radius y,
+                            * and MuJoCo's box half-height for mass and drawing */
     CS_GEOM_SPHERE = 2,    /* size: radius */
     CS_GEOM_CAPSULE = 3,   /* size: radius, half-length of the cylinder part (along local z) */
     CS_GEOM_ELLIPSOID = 4, /* size: three semi-axes */

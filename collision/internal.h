@@ -13,6 +13,9 @@ typedef struct {
     const cs_hull *hull; /* CS_GEOM_MESH only */
     int *hint;           /* NULL, or the last support vertex found (a mesh's climb starts
                             there: successive queries of one pair ask nearby directions) */
+    const double *prism; /* CS_GEOM_HFIELD: one prism of the grid, 6 vertices (the base
+                            triangle, then the top one; hfield.c) */
+    double inflate;      /* grown by this in every direction (half a height field's margin) */
 } cs_shape;
 
 /* Raw point of a pair routine: frame[0..2] normal (geom1 -> geom2), frame[3..5]
@@ -60,6 +63,14 @@ double cs_shape_rbound(const cs_shape *s);
  * neighbours under the margin (MuJoCo's rule) */
 int cs_plane_mesh(const cs_collision_options *, const cs_shape *, const cs_shape *, double,
                   cs_rawcon *);
+/* ccd.c: one contact of A and B (normal from A to B, the point midway, the signed
+ * distance) when their distance is at most margin; 0 otherwise */
+int cs_ccd_single(const cs_collision_options *opt, const cs_shape *A, const cs_shape *B,
+                  double margin, double n[3], double p[3], double *dist);
+/* hfield.c: a height field at pose p1 against convex shape b (world pose); at most
+ * CS_MAXCONPAIR points, frames not completed */
+int cs_hfield_convex(const cs_collision_options *opt, const cs_hfield *hf, const cs_pose *p1,
+                     const cs_shape *b, double margin, cs_rawcon *out);
 /* boxbox.c */
 int cs_box_box(const cs_collision_options *, const cs_shape *, const cs_shape *, double,
                cs_rawcon *);

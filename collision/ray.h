@@ -16,6 +16,12 @@ double cs_ray_primitive(const cs_pose *pose, int type, const double size[3], con
  * triangle's by its winding, as MuJoCo's */
 double cs_ray_mesh(const cs_pose *pose, const double *vert, const int *face, int nface,
                    double rbound, const double pnt[3], const double vec[3], double normal[3]);
+/* a height field (collision.h's cs_hfield layout: nrow x ncol data in [0, 1], hsize radius
+ * x, radius y, elevation z, base z), as MuJoCo's mj_rayHfield: the base box, the grid's
+ * triangles and the sides of the box above the base */
+double cs_ray_hfield(const cs_pose *pose, int nrow, int ncol, const double hsize[4],
+                     const double *data, const double pnt[3], const double vec[3],
+                     double normal[3]);
 /* 1 when point is strictly inside the zone (sphere, capsule, ellipsoid, cylinder, box; a
  * plane: below it), else 0 */
 int cs_inside_geom(const cs_pose *pose, int type, const double size[3], const double point[3]);

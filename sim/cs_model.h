@@ -260,7 +260,8 @@ typedef struct {
 
     /* meshes (nmesh, from <mesh> assets): a mesh geom collides as its mesh's convex hull */
     int nmesh, nmeshvert, nmeshface, nmeshgraph, nmeshhull;
-    int *geom_dataid;     /* ngeom: mesh of a mesh geom, -1 otherwise */
+    int *geom_dataid;     /* ngeom: mesh of a mesh geom, height field of an hfield geom, -1
+                           * otherwise */
     int *mesh_vertadr, *mesh_vertnum; /* into mesh_vert (vertices) */
     int *mesh_faceadr, *mesh_facenum; /* into mesh_face (triangles) */
     int *mesh_graphadr;   /* into mesh_graph: the hull's ints (collision/hull.h layout) */
@@ -273,6 +274,17 @@ typedef struct {
     double *mesh_quat;    /* 4: its principal axes there */
     double *mesh_volume;  /* volume, or surface area for inertia="shell" */
     char **mesh_name;
+
+    /* height fields (nhfield, from <hfield> assets; MuJoCo's layout): an hfield geom is the
+     * grid of nrow x ncol elevations over [-size0, size0] x [-size1, size1] of its frame,
+     * row r at y = -size1 + 2 size1 r / (nrow - 1), column c at x likewise, the surface at
+     * z = data size2 above a base at z = -size3 */
+    int nhfield, nhfielddata;
+    double *hfield_size;  /* 4: radius x, radius y, elevation z, base z */
+    int *hfield_nrow, *hfield_ncol;
+    int *hfield_adr;      /* into hfield_data */
+    double *hfield_data;  /* nrow x ncol each, row-major, in [0, 1] (MuJoCo's floats, widened) */
+    char **hfield_name;
 
     /* actuators (nu), MuJoCo's model and arrays, on joint (hinge, slide), tendon and
      * slider-crank transmissions: force = gain * (ctrl, or act when the actuator has

@@ -1032,7 +1032,7 @@ static int ccd_pair(int t1, const double *s1, const cs_pose *p1, int t2, const d
     cs_collision_options_default(&o);
     o.multiccd = multi;
     o.ccd_mpr = use_mpr;
-    cs_shape a = {t1, s1, p1->pos, p1->mat, NULL, NULL}, b = {t2, s2, p2->pos, p2->mat, NULL, NULL};
+    cs_shape a = {t1, s1, p1->pos, p1->mat, NULL, NULL, NULL, 0}, b = {t2, s2, p2->pos, p2->mat, NULL, NULL, NULL, 0};
     int n = cs_convex_ccd(&o, &a, &b, margin, out);
     for (int k = 0; k < n; k++)
         cs_make_frame(out[k].frame);
@@ -1186,7 +1186,7 @@ END_TEST
 static double sep_n(int t1, const double *s1, const cs_pose *p1, int t2, const double *s2,
                     const cs_pose *p2, const double n[3])
 {
-    cs_shape a = {t1, s1, p1->pos, p1->mat, NULL, NULL}, b = {t2, s2, p2->pos, p2->mat, NULL, NULL};
+    cs_shape a = {t1, s1, p1->pos, p1->mat, NULL, NULL, NULL, 0}, b = {t2, s2, p2->pos, p2->mat, NULL, NULL, NULL, 0};
     double nn[3] = {-n[0], -n[1], -n[2]}, x[3], y[3];
     cs_support(&a, n, x);
     cs_support(&b, nn, y);
@@ -1257,8 +1257,8 @@ START_TEST(ccd_no_polish)
         double L = (r1 + r2) * tc_uni(0.5, 0.99);
         for (int i = 0; i < 3; i++)
             b.pos[i] = L * u[i] / ul;
-        cs_shape A = {CS_GEOM_ELLIPSOID, s1, a.pos, a.mat, NULL, NULL},
-                 B = {CS_GEOM_ELLIPSOID, s2, b.pos, b.mat, NULL, NULL};
+        cs_shape A = {CS_GEOM_ELLIPSOID, s1, a.pos, a.mat, NULL, NULL, NULL, 0},
+                 B = {CS_GEOM_ELLIPSOID, s2, b.pos, b.mat, NULL, NULL, NULL, 0};
         cs_geom_contact c[CS_MAXCONPAIR];
         int n = cs_convex_ccd(&o, &A, &B, 0, c);
         ck_assert_int_eq(n, 1);

@@ -115,6 +115,54 @@ START_TEST(hidden_groups_are_not_drawn)
 }
 END_TEST
 
+/* A height field is drawn as its mesh: every grid point on the surface (elevation x data),
+ * the same on the base, the cells' triangles, sides and base; closed and wound outwards
+ * (each edge shared by two triangles, once each way; the top's normals up) */
+START_TEST(hfield_is_a_closed_mesh)
+{
+    fixture f;
+    setup(&f, load_string("<mujoco><asset><hfield name='h' nrow='3' ncol='4' size='1 0.5 0.2 0.1' "
+                          "elevation='0 1 2 3  1 2 3 4  4 3 2 1'/></asset><worldbody>"
+                          "<geom type='hfield' hfield='h' pos='0 0 1'/></worldbody></mujoco>"), -1);
+    cs_view_fill(&f.v, &f.s);
+    const cs_render_geom *g = &f.s.geoms[0];
+    ck_assert_int_eq(g->type, CS_GEOM_MESH);
+    int nr = 3, nc = 4, nv = 2 * nr * nc + 1; /* and the base's centre */
+    ck_assert_int_eq(g->mesh_nface, 2 * (nr - 1) * (nc - 1) + 6 * (nr - 1 + nc - 1));
+    for (int r = 0; r < nr; r++)
+        for (int c = 0; c < nc; c++) {
+            const double *t = g->mesh_vert + 3 * (r * nc + c), *b = t + 3 * nr * nc;
+            ck_assert_double_eq_tol(t[0], -1 + 2.0 * c / (nc - 1), 1e-12);
+            ck_assert_double_eq_tol(t[1], -0.5 + 1.0 * r / (nr - 1), 1e-12);
+            ck_assert_double_eq_tol(t[2], 0.2 * f.m->hfield_data[r * nc + c], 1e-12);
+            ck_assert_double_eq(b[2], -0.1);
+        }
+    /* every directed edge appears once and its reverse once: a closed, consistently wound
+     * surface */
+    int count[25][25];
+    memset(count, 0, sizeof count);
+    for (int k = 0; k < g->mesh_nface; k++)
+        for (int e = 0; e < 3; e++) {
+            int a = g->mesh_face[3 * k + e], b = g->mesh_face[3 * k + (e + 1) % 3];
+            ck_assert(a >= 0 && a < nv && b >= 0 && b < nv);
+            count[a][b]++;
+        }
+    for (int a = 0; a < nv; a++)
+        for (int b = 0; b < nv; b++) {
+            ck_assert_int_le(count[a][b], 1);
+            ck_assert_int_eq(count[a][b], count[b][a]);
+        }
+    for (int k = 0; k < 2 * (nr - 1) * (nc - 1); k++) {
+        const double *p0 = g->mesh_vert + 3 * g->mesh_face[3 * k],
+                     *p1 = g->mesh_vert + 3 * g->mesh_face[3 * k + 1],
+                     *p2 = g->mesh_vert + 3 * g->mesh_face[3 * k + 2];
+        double nz = (p1[0] - p0[0]) * (p2[1] - p0[1]) - (p1[1] - p0[1]) * (p2[0] - p0[0]);
+        ck_assert(nz > 0);
+    }
+    teardown(&f);
+}
+END_TEST
+
 START_TEST(poses_follow_the_steps)
 {
     /* After N steps the scene shows state N (positions = qpos, time = N h), not the
@@ -1070,6 +1118,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 60); /* a loaded machine, a sanitizer build */
     tcase_add_test(tc, geoms_in_model_order);
     tcase_add_test(tc, hidden_groups_are_not_drawn);
+    tcase_add_test(tc, hfield_is_a_closed_mesh);
     tcase_add_test(tc, poses_follow_the_steps);
     tcase_add_test(tc, zone_words_are_the_csv_words);
     tcase_add_test(tc, contacts_are_copied);

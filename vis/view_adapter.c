@@ -131,6 +131,89 @@ static void remember_poses(cs_view *v)
     }
 }
 
+/* hfield h as a closed surface of outward-wound triangles: the top grid's vertices
+ * (row-major), the same grid on the base, the base's centre; the cells' two triangles, the
+ * four sides, the base as a fan about its centre */
+static void hfield_mesh(const cs_model *m, int h, double *vert, int *face)
+{
+    int nr = m->hfield_nrow[h], nc = m->hfield_ncol[h], nf = 0;
+    const double *s = m->hfield_size + 4 * h, *z = m->hfield_data + m->hfield_adr[h];
+    for (int r = 0; r < nr; r++)
+        for (int c = 0; c < nc; c++) {
+            double *t = vert + 3 * (r * nc + c), *b = t + 3 * nr * nc;
+            t[0] = b[0] = -s[0] + 2 * s[0] * c / (nc - 1);
+            t[1] = b[1] = -s[1] + 2 * s[1] * r / (nr - 1);
+            t[2] = z[r * nc + c] * s[2];
+            b[2] = -s[3];
+        }
+    int base = nr * nc;
+#define TRI(a, b, c) (face[3 * nf] = (a), face[3 * nf + 1] = (b), face[3 * nf + 2] = (c), nf++)
+    for (int r = 0; r + 1 < nr; r++)
+        for (int c = 0; c + 1 < nc; c++) { /* the cell's two triangles, as the grid's prisms */
+            int v00 = r * nc + c, v01 = v00 + 1, v10 = v00 + nc, v11 = v10 + 1;
+            TRI(v00, v01, v11);
+            TRI(v00, v11, v10);
+        }
+    for (int c = 0; c + 1 < nc; c++) { /* the sides along x (rows 0 and nr - 1) */
+        int a = c, b = (nr - 1) * nc + c;
+        TRI(a, a + base, a + 1);
+        TRI(a + 1, a + base, a + 1 + base);
+        TRI(b, b + 1, b + base);
+        TRI(b + 1, b + 1 + base, b + base);
+    }
+    for (int r = 0; r + 1 < nr; r++) { /* along y (columns 0 and nc - 1) */
+        int a = r * nc, b = r * nc + nc - 1;
+        TRI(a, a + nc, a + base);
+        TRI(a + nc, a + nc + base, a + base);
+        TRI(b, b + base, b + nc);
+        TRI(b + nc, b + base, b + nc + base);
+    }
+    int ctr = 2 * nr * nc, prev = -1, first = -1; /* the base: its rim anticlockwise */
+    double *cv = vert + 3 * ctr;
+    cv[0] = cv[1] = 0;
+    cv[2] = -s[3];
+    for (int k = 0; k < 2 * (nr - 1 + nc - 1); k++) {
+        int v;
+        if (k < nc - 1) v = k;                                          /* row 0, x rising */
+        else if (k < nc - 1 + nr - 1) v = (k - (nc - 1)) * nc + nc - 1; /* last column */
+        else if (k < 2 * (nc - 1) + nr - 1)
+            v = (nr - 1) * nc + (nc - 1) - (k - (nc - 1) - (nr - 1));   /* last row back */
+        else v = (nr - 1 - (k - 2 * (nc - 1) - (nr - 1))) * nc;         /* column 0 down */
+        if (prev >= 0) TRI(ctr, v + base, prev + base);
+        else first = v;
+        prev = v;
+    }
+    TRI(ctr, first + base, prev + base);
+#undef TRI
+}
+
+/* 0, or -1 out of memory */
+static int hfield_meshes(cs_view *v)
+{
+    const cs_model *m = v->m;
+    int nh = m->nhfield;
+    size_t nv = 0, nf = 0;
+    v->hfield_vadr = calloc((size_t)nh + 1, sizeof *v->hfield_vadr);
+    v->hfield_fadr = calloc((size_t)nh + 1, sizeof *v->hfield_fadr);
+    if (!v->hfield_vadr || !v->hfield_fadr) return -1;
+    for (int h = 0; h < nh; h++) {
+        int nr = m->hfield_nrow[h], nc = m->hfield_ncol[h];
+        v->hfield_vadr[h] = (int)nv;
+        v->hfield_fadr[h] = (int)nf;
+        nv += 2 * (size_t)nr * nc + 1;
+        nf += 2 * (size_t)(nr - 1) * (nc - 1) + 6 * (size_t)(nr - 1 + nc - 1);
+    }
+    v->hfield_vadr[nh] = (int)nv;
+    v->hfield_fadr[nh] = (int)nf;
+    v->hfield_vert = calloc(3 * nv + 1, sizeof *v->hfield_vert);
+    v->hfield_face = calloc(3 * nf + 1, sizeof *v->hfield_face);
+    if (!v->hfield_vert || !v->hfield_face) return -1;
+    for (int h = 0; h < nh; h++)
+        hfield_mesh(m, h, v->hfield_vert + 3 * (size_t)v->hfield_vadr[h],
+                    v->hfield_face + 3 * (size_t)v->hfield_fadr[h]);
+    return 0;
+}
+
 int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
 {
     memset(v, 0, sizeof *v);
@@ -150,7 +233,8 @@ int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
     v->cameras = calloc(m->ncam > 0 ? (size_t)m->ncam : 1, sizeof *v->cameras);
     v->camera_names = calloc(m->ncam > 0 ? (size_t)m->ncam : 1, sizeof *v->camera_names);
     if (!v->geoms || !v->contacts || !v->fill_pose || !v->joints || !v->actuators ||
-        !v->textures || !v->lights || !v->subtree_com || !v->cameras || !v->camera_names) {
+        !v->textures || !v->lights || !v->subtree_com || !v->cameras || !v->camera_names ||
+        hfield_meshes(v) != 0) {
         cs_view_free(v);
         return -1;
     }
@@ -165,6 +249,13 @@ int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
 
 void cs_view_free(cs_view *v)
 {
+    free(v->hfield_vert);
+    free(v->hfield_face);
+    free(v->hfield_vadr);
+    free(v->hfield_fadr);
+    v->hfield_vert = NULL;
+    v->hfield_face = NULL;
+    v->hfield_vadr = v->hfield_fadr = NULL;
     free(v->geoms);
     free(v->contacts);
     free(v->replay_free);
@@ -224,6 +315,17 @@ static void fill_geoms(cs_view *v)
             o->hull_nface = h.nface;
             o->hull_faceadr = h.faceadr;
             o->hull_facevert = h.facevert;
+        }
+        if (o->type == CS_GEOM_HFIELD && id >= 0) {
+            /* drawn and picked as its mesh, within the box from its base to its top */
+            const double *hs = m->hfield_size + 4 * id;
+            o->type = CS_GEOM_MESH;
+            o->size[2] = fmax(hs[2], hs[3]);
+            o->mesh_vert = v->hfield_vert + 3 * (size_t)v->hfield_vadr[id];
+            o->mesh_face = v->hfield_face + 3 * (size_t)v->hfield_fadr[id];
+            o->mesh_nface = v->hfield_fadr[id + 1] - v->hfield_fadr[id];
+            o->hull_vert = NULL;
+            o->hull_nface = 0;
         }
     }
 }

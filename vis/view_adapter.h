@@ -16,6 +16,11 @@ typedef struct {
     int key;                  /* keyframe reset returns to, -1 = the reference pose */
 
     cs_render_geom *geoms;    /* m->ngeom */
+    /* height fields drawn as triangle meshes in their geom frames (the grid's surface, its
+     * four sides down to the base, the base), built once: hfield h's vertices from
+     * hfield_vert + 3 hfield_vadr[h], its triangles from hfield_face + 3 hfield_fadr[h] */
+    double *hfield_vert;
+    int *hfield_face, *hfield_vadr, *hfield_fadr;
     cs_render_contact *contacts; /* ncontact_cap: grown with the data's contact room */
     int ncontact_cap;
     cs_render_joint *joints;  /* the non-free joints, model order (at most m->njnt) */

@@ -31,7 +31,8 @@ enum {
 /* the sizes of cs_model that count rows or columns of its arrays (MuJoCo's MJMODEL_SIZES) */
 #define CS_MODEL_SIZES(X) \
     X(nbody) X(njnt) X(ngeom) X(nq) X(nv) X(npair) X(nexclude) X(nkey) X(ntree) X(nM) \
-    X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nu) X(na) X(nmocap) \
+    X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nhfield) X(nhfielddata) \
+    X(nu) X(na) X(nmocap) \
     X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor) \
     X(nmat) X(ntex) X(ntexdata) X(nlight) X(ncam)
 
@@ -162,6 +163,12 @@ enum {
     X(int, mesh_face, nmeshface, 3, NULL, 0) \
     X(int, mesh_graph, nmeshgraph, 1, NULL, 0) \
     X(double, mesh_hull, nmeshhull, 1, NULL, 0) \
+    /* height fields */ \
+    X(double, hfield_size, nhfield, 4, NULL, 0) \
+    X(int, hfield_nrow, nhfield, 1, NULL, 0) \
+    X(int, hfield_ncol, nhfield, 1, NULL, 0) \
+    X(int, hfield_adr, nhfield, 1, NULL, 0) \
+    X(double, hfield_data, nhfielddata, 1, NULL, 0) \
     /* actuators */ \
     X(int, actuator_trntype, nu, 1, NULL, 0) \
     X(int, actuator_dyntype, nu, 1, NULL, 0) \
@@ -281,7 +288,7 @@ enum {
 #define CS_MODEL_NAMES(X) \
     X(body_name, nbody, "body") X(jnt_name, njnt, "joint") X(geom_name, ngeom, "geom") \
     X(site_name, nsite, "site") X(pair_name, npair, "pair") X(key_name, nkey, "key") \
-    X(mesh_name, nmesh, "mesh") X(actuator_name, nu, "actuator") \
+    X(mesh_name, nmesh, "mesh") X(hfield_name, nhfield, "hfield") X(actuator_name, nu, "actuator") \
     X(tendon_name, ntendon, "tendon") X(eq_name, neq, "equality") \
     X(sensor_name, nsensor, "sensor") \
     X(mat_name, nmat, "material") X(tex_name, ntex, "texture") X(light_name, nlight, "light") \

@@ -131,6 +131,9 @@ static int element_ok(const cs_model *m, const target *t, const char *name, char
     if ((t->a->flags & RBOUND) && m->geom_type[t->id] == CS_GEOM_MESH)
         return fail(err, errsz, "%s: a mesh geom's size comes from its mesh (set it in the "
                                 "scene file)%s", name, "");
+    if ((t->a->flags & RBOUND) && m->geom_type[t->id] == CS_GEOM_HFIELD)
+        return fail(err, errsz, "%s: a height field geom's size comes from its hfield (set it "
+                                "in the scene file)%s", name, "");
     if ((t->a->flags & FREEPOS) && m->body_jntnum[t->id] > 0 &&
         m->jnt_type[m->body_jntadr[t->id]] == CS_JNT_FREE && m->body_jntnum[t->id] > 1)
         return fail(err, errsz, "%s: %s", name, "the body has more joints than its free one");

@@ -45,6 +45,12 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
         if (g[i].type == CS_GEOM_MESH && id >= 0)
             cs_hull_view(&g[i].hull, m->mesh_graph + m->mesh_graphadr[id],
                          m->mesh_hull + m->mesh_hulladr[id]);
+        if (g[i].type == CS_GEOM_HFIELD && id >= 0) {
+            g[i].hfield.nrow = m->hfield_nrow[id];
+            g[i].hfield.ncol = m->hfield_ncol[id];
+            memcpy(g[i].hfield.size, m->hfield_size + 4 * id, sizeof g[i].hfield.size);
+            g[i].hfield.data = m->hfield_data + m->hfield_adr[id];
+        }
     }
     for (int i = 0; i < np; i++) {
         p[i].geom1 = m->pair_geom1[i];

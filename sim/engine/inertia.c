@@ -18,9 +18,9 @@ double cs_geom_volume(int type, const double s[3])
         return M_PI * s[0] * s[0] * (2 * s[1]) + 4.0 / 3.0 * M_PI * s[0] * s[0] * s[0];
     case CS_GEOM_CYLINDER: return M_PI * s[0] * s[0] * (2 * s[1]);
     case CS_GEOM_ELLIPSOID: return 4.0 / 3.0 * M_PI * s[0] * s[1] * s[2];
+    case CS_GEOM_HFIELD: /* MuJoCo's: the box of the geom's size */
     case CS_GEOM_BOX: return 8 * s[0] * s[1] * s[2];
     case CS_GEOM_PLANE:
-    case CS_GEOM_HFIELD:
     case CS_GEOM_MESH: break; /* a mesh's volume is its own (mjcf_mesh.c) */
     }
     return 0;
@@ -69,13 +69,13 @@ void cs_geom_inertia(int type, const double s[3], double m, double I[3])
         I[1] = m * (s[0] * s[0] + s[2] * s[2]) / 5;
         I[2] = m * (s[0] * s[0] + s[1] * s[1]) / 5;
         break;
+    case CS_GEOM_HFIELD: /* as its box, as MuJoCo */
     case CS_GEOM_BOX:
         I[0] = m * (s[1] * s[1] + s[2] * s[2]) / 3;
         I[1] = m * (s[0] * s[0] + s[2] * s[2]) / 3;
         I[2] = m * (s[0] * s[0] + s[1] * s[1]) / 3;
         break;
     case CS_GEOM_PLANE:
-    case CS_GEOM_HFIELD:
     case CS_GEOM_MESH: break; /* a mesh's inertia is its own (mjcf_mesh.c) */
     }
 }

@@ -458,6 +458,11 @@ static double ray_scene(const cs_model *m, const cs_data *d, const double pnt[3]
             x = cs_ray_mesh(&d->geom_xpose[g], m->mesh_vert + 3 * (size_t)m->mesh_vertadr[me],
                             m->mesh_face + 3 * (size_t)m->mesh_faceadr[me], m->mesh_facenum[me],
                             m->geom_rbound[g], pnt, vec, normal ? nrm : NULL);
+        } else if (m->geom_type[g] == CS_GEOM_HFIELD) {
+            int h = m->geom_dataid[g];
+            x = cs_ray_hfield(&d->geom_xpose[g], m->hfield_nrow[h], m->hfield_ncol[h],
+                              m->hfield_size + 4 * h, m->hfield_data + m->hfield_adr[h], pnt,
+                              vec, normal ? nrm : NULL);
         } else {
             x = cs_ray_primitive(&d->geom_xpose[g], m->geom_type[g], m->geom_size + 3 * g, pnt, vec,
                             normal ? nrm : NULL);
@@ -658,9 +663,18 @@ static double geom_distance(const cs_model *m, const cs_data *d, int g1, int g2,
         hp[s] = &h[s];
     }
     cs_geom_contact con[CS_MAXCONPAIR];
-    int n = cs_collide_pair_distance(d->scratch->collision, ta, m->geom_size + 3 * a, hp[0], &d->geom_xpose[a],
-                                     tb, m->geom_size + 3 * b, hp[1], &d->geom_xpose[b], distmax,
-                                     con);
+    int n;
+    if (ta == CS_GEOM_HFIELD) { /* a body's field (MuJoCo: its collider, distmax the margin) */
+        int h = m->geom_dataid[a];
+        cs_hfield hf = {m->hfield_nrow[h], m->hfield_ncol[h], {0}, m->hfield_data + m->hfield_adr[h]};
+        memcpy(hf.size, m->hfield_size + 4 * h, sizeof hf.size);
+        n = cs_collide_pair_hfield(d->scratch->collision, &hf, &d->geom_xpose[a], tb, m->geom_size + 3 * b,
+                                   hp[1], &d->geom_xpose[b], distmax, con);
+    } else {
+        n = cs_collide_pair_distance(d->scratch->collision, ta, m->geom_size + 3 * a, hp[0],
+                                     &d->geom_xpose[a], tb, m->geom_size + 3 * b, hp[1],
+                                     &d->geom_xpose[b], distmax, con);
+    }
     int best = -1;
     for (int i = 0; i < n; i++)
         if (con[i].dist < dist) dist = con[i].dist, best = i;

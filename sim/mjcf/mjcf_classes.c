@@ -84,8 +84,7 @@ void cs_mjcf_read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
 {
     int k = cs_mjcf_keyword(c, n, "type", GEOMTYPES);
     if (k >= 0) {
-        if (k == 1 || k == 8)
-            FAILN(c, n, "type", "geom type '%s' is not supported (primitives only)", GEOMTYPES[k]);
+        if (k == 8) FAILN(c, n, "type", "geom type 'sdf' is not supported");
         g->type = k;
     }
     double v[6];
@@ -144,7 +143,7 @@ void cs_mjcf_read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     char *s = cs_mjcf_attr(c, n, "mesh");
     if (s) g->mesh = s;
     s = cs_mjcf_attr(c, n, "hfield");
-    if (s) FAILN(c, n, "hfield", "height fields are not supported");
+    if (s) g->hfield = s;
 }
 
 const char *const CS_MJCF_GEOM_ATTRS[] = {

@@ -760,6 +760,7 @@ static cs_model * new_model(cs_mjcf *c, compiling *cc)
     cs_mjcf_tendon_sizes(c, m);
     cs_mjcf_sensor_sizes(c, m);
     cs_mjcf_visual_sizes(c, m);
+    cs_mjcf_hfield_sizes(c, m);
     m->nconmax = c->nconmax > 0 ? c->nconmax : contact_bound(c, m);
     m->ncon_reserve = c->nconmax > 0 ? c->nconmax : (m->nconmax < 64 ? m->nconmax : 64);
     int oom = cs_model_alloc(m) != 0 || cs_mjcf_build_tendons(c, m) != 0;
@@ -910,9 +911,11 @@ static void fill_geoms(cs_mjcf *c, compiling *cc, cs_model *m)
         m->geom_gap[i] = s->gap;
         memcpy(m->geom_surfacevel + 6 * i, s->surfacevel, 6 * sizeof(double));
         memcpy(m->geom_rgba + 4 * i, s->rgba, 4 * sizeof(double));
-        m->geom_dataid[i] = c->geom[i].meshid;
+        int hf = c->geom[i].hfieldid;
+        m->geom_dataid[i] = hf >= 0 ? hf : c->geom[i].meshid;
         m->geom_rbound[i] = c->geom[i].meshid >= 0 ? c->mesh[c->geom[i].meshid].rbound
-                                                   : cs_geom_rbound(s->type, s->size);
+                            : hf >= 0 ? cs_mjcf_hfield_rbound(&c->hfield[hf])
+                                      : cs_geom_rbound(s->type, s->size);
         m->geom_mass[i] = cc->gmass[i];
         cs_fluid_coefs(s->type, m->geom_size + 3 * i, s->fluidshape, s->fluidcoef,
                        m->geom_fluid + 12 * i);
@@ -1086,6 +1089,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
 {
     compiling cc = {.nb = c->nbody, .ng = c->ngeom};
     cs_mjcf_meshes(c);
+    cs_mjcf_hfield_resolve(c);
     compile_geoms(c, &cc);
     for (int j = 0; j < c->njnt; j++) resolve_joint(c, &c->jnt[j]);
     cs_mjcf_resolve_tendons(c);
@@ -1131,7 +1135,8 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     }
     springdamper(c, &cc, m);
     dampratio(c, &cc, m);
-    if (cs_mjcf_build_sensors(c, m) != 0 || cs_mjcf_visual_build(c, m) != 0) {
+    if (cs_mjcf_build_sensors(c, m) != 0 || cs_mjcf_visual_build(c, m) != 0 ||
+        cs_mjcf_hfield_build(c, m) != 0) {
         cs_free_model(m);
         cs_mjcf_nomem(c);
     }

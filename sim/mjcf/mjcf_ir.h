@@ -24,6 +24,7 @@ typedef struct {
     double fluidcoef[5];  /* its blunt, slender, angular drag, Kutta and Magnus coefficients */
     double surfacevel[6]; /* the surface's velocity field in the geom frame (linear, angular) */
     char *mesh;  /* mesh asset name (type mesh) */
+    char *hfield; /* height field asset name (type hfield) */
     char *material; /* visual: material asset name (mjcf_visual.c) */
 } cs_gspec;
 
@@ -139,6 +140,17 @@ typedef struct {
     double rbound;        /* largest vertex distance from the frame origin */
 } cs_meshir;
 
+/* <hfield> asset: as written, then its elevations (mjcf_hfield.c) */
+typedef struct {
+    char *name, *file, *content_type;
+    int line;
+    double size[4];       /* radius x, radius y, elevation z, base z */
+    int nrow, ncol;       /* as written (a file sets them) */
+    double *elevation;    /* as written, top row first */
+    int nelevation;
+    float *data;          /* compiled: nrow x ncol, bottom row first, in [0, 1] */
+} cs_hfieldir;
+
 typedef struct {
     cs_jspec s;
     char *name;
@@ -164,6 +176,7 @@ typedef struct {
     int body, line;
     double fpos[3], fquat[4]; /* enclosing <frame>s, applied after fromto (as MuJoCo) */
     int meshid;               /* type mesh: index into cs_mjcf.mesh */
+    int hfieldid;             /* type hfield: index into cs_mjcf.hfield */
 } cs_geomir;
 
 typedef struct {
@@ -316,6 +329,8 @@ typedef struct {
     char *meshdir, *assetdir;
     cs_meshir *mesh;
     int nmesh, capmesh;
+    cs_hfieldir *hfield;
+    int nhfield, caphfield;
     char *texturedir;
     struct cs_mjcf_visual *vis;   /* textures, materials, lights, cameras (mjcf_visual.c) */
 } cs_mjcf;
@@ -341,6 +356,22 @@ int cs_mjcf_find_site(const cs_mjcf *c, const char *name);
  * (errors through cs_mjcf_fail, naming the <mesh> line and, for OBJ, the file's line) */
 void cs_mjcf_meshes(cs_mjcf *c);
 int cs_mjcf_find_mesh(const cs_mjcf *c, const char *name);
+/* a mesh or height field file's path, MuJoCo's rule (meshdir, else assetdir) */
+char *cs_mjcf_asset_path(cs_mjcf *c, const char *file);
+
+/* mjcf_hfield.c: <hfield> read (asset: returns 1 when it was one); resolve: every height
+ * field's elevations (files read, normalised as MuJoCo does) and every hfield geom checked,
+ * sized from its asset (before the geoms are compiled; errors through cs_mjcf_fail); sizes:
+ * nhfield, nhfielddata; build: the model's arrays (0, or -1 when a name could not be
+ * copied) */
+struct _xmlNode;
+int cs_mjcf_hfield_asset(cs_mjcf *c, struct _xmlNode *n);
+void cs_mjcf_hfield_resolve(cs_mjcf *c);
+int cs_mjcf_find_hfield(const cs_mjcf *c, const char *name);
+double cs_mjcf_hfield_rbound(const cs_hfieldir *h);
+void cs_mjcf_hfield_sizes(const cs_mjcf *c, cs_model *m);
+int cs_mjcf_hfield_build(const cs_mjcf *c, cs_model *m);
+
 /* out of memory: "FILE: out of memory"; never returns */
 void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
 

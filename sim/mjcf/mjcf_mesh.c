@@ -30,7 +30,7 @@ int cs_mjcf_find_mesh(const cs_mjcf *c, const char *name)
 
 /* MuJoCo's rule: an absolute file name as is; else an absolute meshdir (or assetdir) with
  * the name appended; else the model file's directory, then meshdir, then the name */
-static char *resolve_path(cs_mjcf *c, const char *file)
+char *cs_mjcf_asset_path(cs_mjcf *c, const char *file)
 {
     const char *dir = c->meshdir ? c->meshdir : c->assetdir;
     size_t n = strlen(file) + (dir ? strlen(dir) : 0) + strlen(c->file) + 4;
@@ -80,7 +80,7 @@ static void load_data(cs_mjcf *c, cs_meshir *M)
         M->tri = M->face;
         return;
     }
-    const char *path = resolve_path(c, M->file);
+    const char *path = cs_mjcf_asset_path(c, M->file);
     cs_meshfile f;
     char err[300];
     int line = 0;

@@ -84,10 +84,11 @@ static void parse_asset(cs_mjcf *c, xmlNode *n)
         if (ch->type != XML_ELEMENT_NODE) continue;
         const char *en = cs_mjcf_ename(ch);
         if (strcmp(en, "mesh") == 0) cs_mjcf_parse_mesh(c, ch);
+        else if (cs_mjcf_hfield_asset(c, ch)) continue;
         else if (cs_mjcf_visual_asset(c, ch)) continue;
         else {
-            /* textures and materials are visual; height fields and skins are only reachable
-             * through elements that are checked where they appear */
+            /* the other assets (skins, models) are only reachable through elements that are
+             * checked where they appear */
             char buf[96];
             snprintf(buf, sizeof buf, "asset/%s", en);
             cs_mjcf_note_ignored(c, buf);

@@ -459,6 +459,11 @@ void cs_mjcf_resolve_sensors(cs_mjcf *c)
         case CS_SENS_GEOMFROMTO:
             if (S->objtype == S->reftype && S->objid == S->refid)
                 SFAIL(c, S, ra, "1st body/geom must be different from 2nd body/geom");
+            /* MuJoCo 3.12 refuses a height field named as the geom (a body's field is taken) */
+            if (S->objtype == CS_OBJ_GEOM && c->geom[S->objid].s.type == CS_GEOM_HFIELD)
+                SFAIL(c, S, oa, "height fields are not supported in geom distance sensors");
+            if (S->reftype == CS_OBJ_GEOM && c->geom[S->refid].s.type == CS_GEOM_HFIELD)
+                SFAIL(c, S, ra, "height fields are not supported in geom distance sensors");
             break;
         default: break;
         }

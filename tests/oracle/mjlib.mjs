@@ -39,7 +39,7 @@ function writeMeshFiles(mj, scene, xml) {
   const comp = xml.match(/<compiler\b[^>]*>/);
   const dirOf = (a) => (comp && comp[0].match(new RegExp(`\\b${a}="([^"]*)"`)) || [])[1];
   const dir = dirOf('meshdir') ?? dirOf('assetdir') ?? '';
-  for (const m of xml.matchAll(/<mesh\b[^>]*\bfile="([^"]+)"/g)) {
+  for (const m of xml.matchAll(/<(?:mesh|hfield)\b[^>]*\bfile="([^"]+)"/g)) {
     const rel = path.posix.join(dir, m[1]);
     let at = '';
     for (const part of path.posix.dirname('/' + rel).split('/').filter(Boolean)) {

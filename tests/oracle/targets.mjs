@@ -85,6 +85,12 @@ RULES.site_actuators = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 
 // wakes it, it sleeps again; the sleep and wake steps must be MuJoCo's for this to hold
 RULES.sleep_wake = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
 RULES.sleep_wake_rk4 = RULES.sleep_wake;
+// oracle-only: a sphere and a capsule on a bumpy height field (MuJoCo 3.12's prisms, one
+// contact each; 6e-14 m reached over 2 s)
+RULES.hfield_bumpy = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
+// oracle-only: a box, a mesh, an ellipsoid and a cylinder on the same field (known-gaps:
+// MuJoCo's EPA stops early on some prisms)
+RULES.hfield_convex = [{ q: 'pos_abs', max: 1e-6 }];
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
