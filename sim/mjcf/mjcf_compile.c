@@ -375,6 +375,7 @@ typedef struct {
     double *qpos0, *qspring;
     int *ajnt, *aadr, *alim;          /* actuators' targets, activation addresses, limits */
     int *lastdof, *dparent, *dtree;
+    double *mo0;                      /* nv: an actuator's moment at qpos0 (dampratio) */
     int nameoom;                      /* a name could not be copied */
 } compiling;
 
@@ -701,6 +702,7 @@ static void compile_actuators(cs_mjcf *c, compiling *cc)
  * the parent's chain; a dof without a parent starts a tree */
 static void dof_forest(cs_mjcf *c, compiling *cc)
 {
+    cc->mo0 = cs_mjcf_alloc(c, ((size_t)cc->nv + 1) * sizeof *cc->mo0);
     cc->lastdof = cs_mjcf_alloc(c, (size_t)cc->nb * sizeof *cc->lastdof);
     cc->dparent = cs_mjcf_alloc(c, (size_t)(cc->nv + 1) * sizeof *cc->dparent);
     cc->dtree = cs_mjcf_alloc(c, (size_t)(cc->nv + 1) * sizeof *cc->dtree);
@@ -1056,7 +1058,7 @@ static void dampratio(cs_mjcf *c, compiling *cc, cs_model *m)
     /* dampratio: a position-like actuator's positive biasprm[2] is a damping ratio; kv from
      * the reflected inertia at qpos0, the sum over the moment's dofs of dof_M0 / moment^2
      * (MuJoCo's set0) */
-    double *mo0 = NULL;
+    double *mo0 = cc->mo0;
     for (int i = 0; i < cc->nu; i++) {
         double *b = m->actuator_biasprm + CS_NBIAS * i, *g = m->actuator_gainprm + CS_NGAIN * i;
         if (g[0] != -b[1] || b[2] <= 0) continue;
@@ -1064,7 +1066,6 @@ static void dampratio(cs_mjcf *c, compiling *cc, cs_model *m)
         int ty = m->actuator_trntype[i];
         int spatial = ty == CS_TRN_TENDON && c->ten[m->actuator_trnid[2 * i]].spatial;
         if (cs_actuator_dense(m, i) || spatial) { /* from the moment */
-            if (!mo0) mo0 = cs_mjcf_alloc(c, ((size_t)m->nv + 1) * sizeof *mo0);
             if (cs_actuator_moment0(m, i, mo0) != 0) {
                 cs_free_model(m);
                 cs_mjcf_nomem(c);
