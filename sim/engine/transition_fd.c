@@ -14,7 +14,7 @@ void cs_differentiate_pos(const cs_model *m, double *qvel, double h, const doubl
     for (int j = 0; j < m->njnt; j++) {
         const double *a = qpos1 + m->jnt_qposadr[j], *b = qpos2 + m->jnt_qposadr[j];
         double *v = qvel + m->jnt_dofadr[j];
-        switch (m->jnt_type[j]) {
+        switch ((cs_joint_type)m->jnt_type[j]) {
         case CS_JNT_FREE:
             for (int k = 0; k < 3; k++) v[k] = (b[k] - a[k]) / h;
             cs_subquat(v + 3, b + 3, a + 3);
@@ -24,7 +24,8 @@ void cs_differentiate_pos(const cs_model *m, double *qvel, double h, const doubl
             cs_subquat(v, b, a);
             for (int k = 0; k < 3; k++) v[k] /= h;
             break;
-        default: v[0] = (b[0] - a[0]) / h;
+        case CS_JNT_SLIDE:
+        case CS_JNT_HINGE: v[0] = (b[0] - a[0]) / h; break;
         }
     }
 }
