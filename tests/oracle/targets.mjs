@@ -81,6 +81,9 @@ RULES.slider_crank = [{ q: 'pos_abs', max: 1e-9 }];
 // servo with dampratio on a ball) and on sites; implicitfast, no contacts
 RULES.ball_free_actuators = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
 RULES.site_actuators = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
+// oracle-only: the implicit integrator on a fast-spinning free base with a damped chain,
+// velocity servos on a joint and a tendon, ellipsoid fluid forces (no contacts)
+RULES.implicit_spin = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
