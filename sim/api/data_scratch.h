@@ -18,7 +18,6 @@ struct cs_data_scratch {
                              the lower triangle and diagonal, then the upper (implicit.c) */
     double *rne_tan;      /* 31 per body: the bias force's derivative along one dof
                              (derivative.c) */
-    int *rne_in;          /* per body: in the subtree that dof moves */
     struct cs_mass *massH;
     /* smooth stage (per body: composite inertia 13, bias acceleration and force 6; per dof:
      * cdof's time derivative 6) */

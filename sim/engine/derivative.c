@@ -26,26 +26,20 @@ static void add_entry(const cs_model *m, double *lo, double *up, int i, int j, d
 }
 
 /* D -= d qfrc_bias / d qvel. rne_tan per body: the tangents of cvel, the bias acceleration
- * and the body force (6 each), then the body's own inertia (13); rne_in flags the bodies of
- * the moving subtree. */
+ * and the body force (6 each), then the body's own inertia (13). Bodies are numbered depth
+ * first (conesim.h), so a subtree is B and the bodies after it whose parent is not before B. */
 enum { NT = 18 + SP_NINERT };
 
 static void rne_vel(const cs_model *m, cs_data *d, double *lo, double *up)
 {
     double *T = d->scratch->rne_tan;
-    int *in = d->scratch->rne_in;
     for (int b = 1; b < m->nbody; b++)
         if (m->body_treeid[b] >= 0) cs_body_cinert(m, d, b, T + NT * b + 18);
     for (int j = 0; j < m->nv; j++) {
-        int B = m->dof_bodyid[j], last = B;
-        for (int b = B; b < m->nbody; b++) {
+        int B = m->dof_bodyid[j], end = B + 1;
+        while (end < m->nbody && m->body_parent[end] >= B) end++;
+        for (int b = B; b < end; b++) {
             int p = m->body_parent[b];
-            in[b] = b == B || (p >= B && in[p]);
-            if (!in[b] || m->body_treeid[b] < 0) {
-                in[b] = 0;
-                continue;
-            }
-            last = b;
             double *tv = T + NT * b, *ta = tv + 6, *tf = tv + 12;
             if (b == B) {
                 memset(tv, 0, 12 * sizeof *tv);
@@ -53,8 +47,8 @@ static void rne_vel(const cs_model *m, cs_data *d, double *lo, double *up)
                 memcpy(tv, T + NT * p, 12 * sizeof *tv);
             }
             /* as bias_forces: a rotation's cdof rate takes the velocity before its joint's own */
-            int end = m->body_dofadr[b] + m->body_dofnum[b];
-            for (int i = m->body_dofadr[b]; i >= 0 && i < end;) {
+            int dend = m->body_dofadr[b] + m->body_dofnum[b];
+            for (int i = m->body_dofadr[b]; i >= 0 && i < dend;) {
                 int n = 1;
                 switch ((cs_joint_type)m->jnt_type[m->dof_jntid[i]]) {
                 case CS_JNT_FREE:
@@ -88,14 +82,11 @@ static void rne_vel(const cs_model *m, cs_data *d, double *lo, double *up)
             for (int r = 0; r < 6; r++) tf[r] += t1[r] + t2[r];
         }
         /* the subtree's forces summed towards B; B's ancestors carry B's sum */
-        for (int b = last; b > B; b--)
-            if (in[b])
-                for (int r = 0; r < 6; r++) T[NT * m->body_parent[b] + 12 + r] += T[NT * b + 12 + r];
-        for (int b = B; b <= last; b++) {
-            if (!in[b]) continue;
+        for (int b = end - 1; b > B; b--)
+            for (int r = 0; r < 6; r++) T[NT * m->body_parent[b] + 12 + r] += T[NT * b + 12 + r];
+        for (int b = B; b < end; b++)
             for (int i = m->body_dofadr[b]; i >= 0 && i < m->body_dofadr[b] + m->body_dofnum[b]; i++)
                 add_entry(m, lo, up, i, j, -sp_dot6(d->cdof + 6 * i, T + NT * b + 12));
-        }
         for (int i = m->dof_parent[m->body_dofadr[B]]; i >= 0; i = m->dof_parent[i])
             add_entry(m, lo, up, i, j, -sp_dot6(d->cdof + 6 * i, T + NT * B + 12));
     }
