@@ -75,7 +75,7 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
  *     cs_option_field walks), e.g. timestep, gravity[3], wind[3], viscosity, impratio,
  *     tolerance, iterations, o_solref[2], threads, disableflags; the keyword options by
  *     MuJoCo's number: cone (0 pyramidal, 1 elliptic), solver (0 PGS, 1 CG, 2 Newton),
- *     integrator (0 Euler, 1 RK4, 3 implicitfast), contact (0 soft, 1 coulomb), pgs_blocks
+ *     integrator (0 Euler, 1 RK4, 2 implicit, 3 implicitfast), contact (0 soft, 1 coulomb), pgs_blocks
  *     (0 contact, 1 pair); flag.NAME (1 = the feature on, 0 = off, as <flag NAME="enable|
  *     disable">)
  *   geom.G.friction[3], solref[2], solimp[5], solmix, margin, gap, size[3] (its bounding

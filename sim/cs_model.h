@@ -16,7 +16,7 @@ extern "C" {
 /* ---- options (MJCF <option>, MuJoCo's numbering of enums) ------------------------- */
 typedef enum { CS_SOLVER_PGS = 0, CS_SOLVER_CG = 1, CS_SOLVER_NEWTON = 2 } cs_solver_type;
 typedef enum { CS_PGS_CONTACT = 0, CS_PGS_PAIR = 1 } cs_pgs_blocks;
-/* integrators, MuJoCo's mjtIntegrator numbering (implicit is refused by the loader) */
+/* integrators, MuJoCo's mjtIntegrator numbering */
 typedef enum {
     CS_INT_EULER = 0, CS_INT_RK4 = 1, CS_INT_IMPLICIT = 2, CS_INT_IMPLICITFAST = 3
 } cs_integrator;
@@ -105,7 +105,7 @@ typedef struct {
                              method, cs_coulomb_solver */
     int disableflags;     /* CS_DSBL_* */
     int enableflags;      /* CS_ENBL_* */
-    int integrator;       /* cs_integrator: Euler (default), RK4 or implicitfast */
+    int integrator;       /* cs_integrator: Euler (default), RK4, implicit or implicitfast */
     double viscosity;     /* fluid viscosity: MuJoCo's inertia-box drag on every body,
                              -3 pi d mu (v - wind) and -pi d^3 mu w (0: none) */
     double wind[3];       /* the fluid's velocity (world) */

@@ -1,6 +1,8 @@
 /* Inverse dynamics (cs_inverse), the step's derivatives by finite differences
  * (cs_transition_fd) and the frame Jacobians, against closed forms and the forward: a
- * damped spring driven by a motor and a filtered actuator, a ball at rest on a plane. */
+ * damped spring driven by a motor and a filtered actuator, a ball at rest on a plane. The
+ * implicit integrator's velocity derivative of the smooth forces against central
+ * differences of qfrc_smooth. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +10,7 @@
 #include <string.h>
 
 #include "conesim.h"
+#include "stages.h"
 
 static cs_model *from(const char *xml)
 {
@@ -121,6 +124,92 @@ START_TEST(test_site_jacobian)
 }
 END_TEST
 
+
+/* a free base carrying a hinge - ball - slide chain and a hinge branch: dof, tendon and
+ * actuator damping, velocity servos on a joint and on the tendon, fluid forces of both
+ * models (an inertia box, an ellipsoid) in a wind */
+static const char *TREE =
+    "<mujoco><option density=\"1.2\" viscosity=\"0.02\" wind=\"0.3 -0.2 0.1\"/><worldbody>"
+    "<body pos=\"0 0 1\"><freejoint/><geom type=\"box\" size=\"0.2 0.1 0.05\" mass=\"3\"/>"
+    "<body pos=\"0.2 0 0\"><joint name=\"h1\" axis=\"0 1 0\" damping=\"0.3\"/>"
+    "<geom type=\"capsule\" fromto=\"0 0 0 0.3 0 0\" size=\"0.04\" mass=\"1\"/>"
+    "<body pos=\"0.3 0 0\"><joint type=\"ball\" damping=\"0.1\"/>"
+    "<geom type=\"ellipsoid\" size=\"0.1 0.05 0.03\" pos=\"0.1 0.02 0\" mass=\"0.5\" "
+    "fluidshape=\"ellipsoid\"/>"
+    "<body pos=\"0.2 0 0\"><joint name=\"s1\" type=\"slide\" axis=\"1 0.2 0\" damping=\"0.2\"/>"
+    "<geom size=\"0.05\" mass=\"0.3\"/></body></body></body>"
+    "<body pos=\"-0.2 0 0\"><joint axis=\"1 0 0\"/>"
+    "<geom type=\"box\" size=\"0.1 0.05 0.02\" pos=\"-0.1 0 0.03\" mass=\"0.7\"/></body>"
+    "</body></worldbody><tendon><fixed name=\"t\" damping=\"0.4\"><joint joint=\"h1\" "
+    "coef=\"1\"/><joint joint=\"s1\" coef=\"0.5\"/></fixed></tendon><actuator>"
+    "<velocity joint=\"h1\" kv=\"2\"/><velocity tendon=\"t\" kv=\"1.5\"/></actuator></mujoco>";
+
+/* 1 when dofs i and j are on one chain (one is the other or its ancestor) */
+static int chained(const cs_model *m, int i, int j)
+{
+    for (int a = i; a >= 0; a = m->dof_parent[a])
+        if (a == j) return 1;
+    for (int a = j; a >= 0; a = m->dof_parent[a])
+        if (a == i) return 1;
+    return 0;
+}
+
+START_TEST(test_smooth_vel_is_the_force_derivative)
+{
+    cs_model *m = from(TREE);
+    cs_data *d = cs_make_data(m);
+    int nv = m->nv, nM = m->nM;
+    ck_assert_int_eq(nv, 12);
+    static const double q[] = {0.1, -0.2, 1.1, 0.9, 0.2, -0.3, 0.25, 0.4, 0.8, 0.3, -0.4, 0.33,
+                               0.05, -0.6};
+    memcpy(d->qpos, q, sizeof q);
+    for (int i = 0; i < nv; i++) d->qvel[i] = (i % 2 ? -1 : 1) * (0.5 + 0.7 * i); /* a fast spin */
+    cs_forward(m, d);
+    double *lo = calloc((size_t)nM, sizeof *lo), *up = calloc((size_t)nM, sizeof *up);
+    double *D = calloc((size_t)nv * nv, sizeof *D);
+    cs_smooth_vel(m, d, lo, up);
+    for (int i = 0; i < nv; i++) /* the dense D from its two triangles */
+        for (int j = i, k = 0; j >= 0; j = m->dof_parent[j], k++) {
+            D[nv * i + j] = lo[m->dof_Madr[i] + k];
+            if (k) D[nv * j + i] = up[m->dof_Madr[i] + k];
+        }
+    double *fp = calloc((size_t)nv, sizeof *fp), *fm = calloc((size_t)nv, sizeof *fm), eps = 1e-6;
+    double worst = 0, scale = 0;
+    for (int j = 0; j < nv; j++) {
+        double v = d->qvel[j];
+        d->qvel[j] = v + eps;
+        cs_forward(m, d);
+        memcpy(fp, d->qfrc_smooth, (size_t)nv * sizeof *fp);
+        d->qvel[j] = v - eps;
+        cs_forward(m, d);
+        memcpy(fm, d->qfrc_smooth, (size_t)nv * sizeof *fm);
+        d->qvel[j] = v;
+        for (int i = 0; i < nv; i++) {
+            double fd = (fp[i] - fm[i]) / (2 * eps);
+            scale = fmax(scale, fabs(fd));
+            /* dofs on two branches: no force of one depends on the other's velocity here */
+            double err = fabs((chained(m, i, j) ? D[nv * i + j] : 0) - fd);
+            worst = fmax(worst, err);
+            ck_assert_msg(err < 1e-6 * (1 + fabs(fd)), "D(%d, %d) = %g, differences %g", i, j,
+                          D[nv * i + j], fd);
+        }
+    }
+    ck_assert(scale > 1); /* the Coriolis terms are large at this speed */
+    /* not symmetric: the gyroscopic terms are skew */
+    double skew = 0;
+    for (int i = 0; i < nv; i++)
+        for (int j = 0; j < i; j++) skew = fmax(skew, fabs(D[nv * i + j] - D[nv * j + i]));
+    ck_assert(skew > 0.1);
+    free(fp);
+    free(fm);
+    free(D);
+    free(lo);
+    free(up);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("derivatives");
@@ -130,6 +219,7 @@ int main(void)
     tcase_add_test(tc, test_inverse_recovers_applied_forces);
     tcase_add_test(tc, test_inverse_contact_forces_are_the_forwards);
     tcase_add_test(tc, test_site_jacobian);
+    tcase_add_test(tc, test_smooth_vel_is_the_force_derivative);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -222,7 +222,7 @@ START_TEST(test_options_and_refusals)
     struct { const char *name; double value; const char *why; } bad[] = {
         {"option.timestep", -1, "must be positive"},
         {"option.solver", 7, "solver code"},
-        {"option.integrator", 2, "implicit"},
+        {"option.integrator", 4, "integrator"},
         {"geom.sphere.friction[0]", -0.1, "negative"},
         {"geom.sphere.friction", 0.1, "expects 3 values"},
         {"geom.sphere.friction[3]", 0.1, "out of range"},

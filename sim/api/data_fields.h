@@ -73,6 +73,8 @@
     X(double, qHDiagInv, nv, 1) \
     X(double, qacc_implicit, nv, 1) \
     X(double, qDeriv, nv, 1) \
+    X(double, qLU, nM, 2) \
+    X(double, rne_tan, nbody, 31) \
     X(double, crb, nbody, 13) \
     X(double, cacc, nbody, 6) \
     X(double, cfrc, nbody, 18) \

@@ -14,6 +14,10 @@ struct cs_data_scratch {
                               implicitfast) */
     double *qDeriv;       /* nv: implicitfast's d qfrc_smooth / d qvel (diagonal: dof damping
                              and joint actuators) */
+    double *qLU;          /* 2 nM: the implicit step's M - h D and its factors on M's pattern,
+                             the lower triangle and diagonal, then the upper (implicit.c) */
+    double *rne_tan;      /* 31 per body: the bias force's derivative along one dof
+                             (derivative.c) */
     struct cs_mass *massH;
     /* smooth stage (per body: composite inertia 13, bias acceleration and force 6; per dof:
      * cdof's time derivative 6) */

@@ -53,7 +53,7 @@ enum { CS_OPT_OWN = 0, CS_OPT_MJCF = 1 };
     X(coulomb_solver, int, 1, CS_OPT_KEYWORD, "auto|nsgs|newton", CS_OPT_OWN) \
     X(disableflags, int, 1, CS_OPT_BITS, NULL, CS_OPT_OWN) \
     X(enableflags, int, 1, CS_OPT_BITS, NULL, CS_OPT_OWN) \
-    X(integrator, int, 1, CS_OPT_KEYWORD, "Euler|RK4|!implicit|implicitfast", CS_OPT_MJCF) \
+    X(integrator, int, 1, CS_OPT_KEYWORD, "Euler|RK4|implicit|implicitfast", CS_OPT_MJCF) \
     X(viscosity, double, 1, CS_OPT_NONNEG, NULL, CS_OPT_MJCF) \
     X(wind, double, 3, CS_OPT_ANY, NULL, CS_OPT_MJCF) \
     X(density, double, 1, CS_OPT_NONNEG, NULL, CS_OPT_MJCF) \

@@ -4,7 +4,8 @@
  * box axis k, with v and w in the box's frame (v relative to the wind), a quadratic drag
  * -rho/2 b_i b_j |v_k| v_k and a torque -rho b_k (b_i^4 + b_j^4) |w_k| w_k / 64.
  * implicitfast takes the derivative of all of them (J^T B J over M's entries; a standalone
- * free body's 6 x 6 block apart, as its integrator solves it). A body with a geom of
+ * free body's 6 x 6 block apart, as its integrator solves it); implicit takes it over both
+ * triangles of M's pattern. A body with a geom of
  * fluidshape="ellipsoid" takes MuJoCo's ellipsoid model instead (fluid_ellipsoid.c). */
 #include <math.h>
 #include <string.h>
@@ -94,10 +95,11 @@ void cs_fluid_passive(const cs_model *m, cs_data *d)
 }
 
 /* the inertia box's d force / d velocity, J^T B J with B diagonal in the box's frame: into
- * qH's entries of body b's chain, or, A6 given, into a standalone free body's 6 x 6 block
- * (dofs o .. o + 5); both take -h times it */
-static void box_deriv(const cs_model *m, cs_data *d, int b, double h, double *qH, double *A6,
-                      int o)
+ * qH's entries of body b's chain (and, up given, the upper triangle's: up's row i holds the
+ * (ancestor, i) entries), or, A6 given, into a standalone free body's 6 x 6 block (dofs
+ * o .. o + 5); all take -h times it */
+static void box_deriv(const cs_model *m, cs_data *d, int b, double h, double *qH, double *up,
+                      double *A6, int o)
 {
     double mu = m->opt.viscosity, rho = m->opt.density;
     int nv = m->nv;
@@ -138,8 +140,10 @@ static void box_deriv(const cs_model *m, cs_data *d, int b, double h, double *qH
     }
     /* D(i, j) for j an ancestor of i (or i) */
     for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i])
-        for (int j = i, k = 0; j >= 0; j = m->dof_parent[j], k++)
+        for (int j = i, k = 0; j >= 0; j = m->dof_parent[j], k++) {
             qH[m->dof_Madr[i] + k] -= h * TERM(i, j);
+            if (up && k) up[m->dof_Madr[i] + k] -= h * TERM(j, i);
+        }
 #undef TERM
 }
 
@@ -148,20 +152,22 @@ static int fluid_on(const cs_model *m)
     return (m->opt.viscosity > 0 || m->opt.density > 0) && !(m->opt.disableflags & CS_DSBL_PASSIVE);
 }
 
-void cs_fluid_implicit(const cs_model *m, cs_data *d, double h, double *qH)
+void cs_fluid_implicit(const cs_model *m, cs_data *d, double h, double *qH, double *up)
 {
     if (!fluid_on(m)) return;
     for (int b = 1; b < m->nbody; b++) {
         if (!fluid_body(m, b)) continue;
-        /* implicitfast keeps the global matrix symmetric (MuJoCo symmetrises B there) */
-        if (cs_fluid_ellipsoid_body(m, b)) cs_fluid_ellipsoid_deriv(m, d, b, 1, h, qH, NULL, 0);
-        else box_deriv(m, d, b, h, qH, NULL, 0);
+        /* implicitfast keeps the global matrix symmetric (MuJoCo symmetrises B there);
+         * implicit, given both triangles, takes B as it is */
+        if (cs_fluid_ellipsoid_body(m, b))
+            cs_fluid_ellipsoid_deriv(m, d, b, up == NULL, h, qH, up, NULL, 0);
+        else box_deriv(m, d, b, h, qH, up, NULL, 0);
     }
 }
 
 void cs_fluid_implicit_free(const cs_model *m, cs_data *d, int b, int o, double h, double A6[36])
 {
     if (!fluid_on(m) || !fluid_body(m, b)) return;
-    if (cs_fluid_ellipsoid_body(m, b)) cs_fluid_ellipsoid_deriv(m, d, b, 0, h, NULL, A6, o);
-    else box_deriv(m, d, b, h, NULL, A6, o);
+    if (cs_fluid_ellipsoid_body(m, b)) cs_fluid_ellipsoid_deriv(m, d, b, 0, h, NULL, NULL, A6, o);
+    else box_deriv(m, d, b, h, NULL, NULL, A6, o);
 }

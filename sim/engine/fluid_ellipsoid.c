@@ -332,7 +332,7 @@ static void deriv(const double *F, const double s[3], double rho, double mu, con
 }
 
 void cs_fluid_ellipsoid_deriv(const cs_model *m, cs_data *d, int b, int symmetric, double h,
-                              double *qH, double *A6, int o)
+                              double *qH, double *up, double *A6, int o)
 {
     int nv = m->nv;
     double *jp = d->scratch->eq_scratch, *jr = jp + 3 * (size_t)nv;
@@ -365,6 +365,11 @@ void cs_fluid_ellipsoid_deriv(const cs_model *m, cs_data *d, int b, int symmetri
                     for (int k = 0; k < 6; k++)
                         for (int l = 0; l < 6; l++) sum += ROW(k, i) * B[6 * k + l] * ROW(l, j);
                     qH[m->dof_Madr[i] + e] -= h * sum;
+                    if (!up || !e) continue;
+                    sum = 0; /* the (j, i) entry: B is not symmetric here */
+                    for (int k = 0; k < 6; k++)
+                        for (int l = 0; l < 6; l++) sum += ROW(k, j) * B[6 * k + l] * ROW(l, i);
+                    up[m->dof_Madr[i] + e] -= h * sum;
                 }
         }
 #undef ROW

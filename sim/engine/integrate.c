@@ -267,8 +267,8 @@ void cs_integrate_implicitfast(const cs_model *m, cs_data *d)
         if (m->jnt_type[j] == CS_JNT_FREE && standalone_free(m, m->jnt_bodyid[j])) continue;
         for (int i = o; i < o + n; i++) d->scratch->qH[m->dof_Madr[i]] -= h * D[i];
     }
-    cs_tendon_implicit(m, d, h, d->scratch->qH);
-    cs_fluid_implicit(m, d, h, d->scratch->qH);
+    cs_tendon_implicit(m, d, h, d->scratch->qH, NULL);
+    cs_fluid_implicit(m, d, h, d->scratch->qH, NULL);
     double *a = d->scratch->qacc_implicit;
     const double *qacc = solve_qH(m, d);
     if (qacc == a)

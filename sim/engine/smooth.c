@@ -23,7 +23,7 @@ static const double *ref_point(const cs_model *m, const cs_data *d, int b)
 }
 
 /* body b's own inertia about its tree's reference point */
-static void body_inertia(const cs_model *m, const cs_data *d, int b, double I[SP_NINERT])
+void cs_body_cinert(const cs_model *m, const cs_data *d, int b, double I[13])
 {
     const double *o = ref_point(m, d, b), *R = d->ximat + 9 * b, *p = m->body_inertia + 3 * b;
     double mass = m->body_mass[b], r[3];
@@ -51,7 +51,7 @@ static void own_inertias(const cs_model *m, cs_data *d, const int *aw)
 {
     for (int b = 1; b < m->nbody; b++)
         if (m->body_treeid[b] >= 0 && !asleep(m, aw, b))
-            body_inertia(m, d, b, d->scratch->crb + SP_NINERT * b);
+            cs_body_cinert(m, d, b, d->scratch->crb + SP_NINERT * b);
 }
 
 /* crb from the own inertias to the composites, then the mass matrix's rows */

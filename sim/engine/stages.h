@@ -39,6 +39,23 @@ void cs_forward_after_sleep(const cs_model *m, cs_data *d);
  * time) */
 void cs_integrate_euler(const cs_model *m, cs_data *d);
 void cs_integrate_implicitfast(const cs_model *m, cs_data *d);
+/* implicit.c: MuJoCo's implicit step, (M - h D) qacc = qfrc_smooth + qfrc_constraint with D
+ * the whole velocity derivative of the smooth forces (cs_smooth_vel), LU-factored on M's
+ * pattern */
+void cs_integrate_implicit(const cs_model *m, cs_data *d);
+
+/* the length of row i of qM: dof i and its ancestors along dof_parent */
+static inline int cs_dof_rowlen(const cs_model *m, int i)
+{
+    return (i + 1 < m->nv ? m->dof_Madr[i + 1] : m->nM) - m->dof_Madr[i];
+}
+
+/* derivative.c: D = d (qfrc_actuator + qfrc_passive - qfrc_bias) / d qvel at the state of the
+ * forward pass (MuJoCo's mjd_smooth_vel with the bias term), on M's pattern, both triangles:
+ * lo[dof_Madr[i] + k] is D(i, a) and up[dof_Madr[i] + k] is D(a, i), a the k-th ancestor of
+ * dof i (k = 0 the diagonal, in lo only); nM each. Dofs on two branches are not coupled
+ * (MuJoCo drops a tendon's coupling of them too). */
+void cs_smooth_vel(const cs_model *m, cs_data *d, double *lo, double *up);
 void cs_advance(const cs_model *m, cs_data *d, const double *act_dot, const double *qacc,
                 const double *qvel);
 /* integrate.c: qpos moved by qvel over h, per joint type */
@@ -90,31 +107,33 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i);
 /* tendon.c: site_xpos, ten_length, ten_velocity, ten_J (MuJoCo's mj_tendon); the tendons' springs and
  * dampers added into qfrc_passive; implicitfast's tendon terms (dampers, actuators on
  * tendons, and slider-cranks through their moment rows) subtracted from qH as
- * h J^T (d f / d v) J over M's entries */
+ * h J^T (d f / d v) J over M's entries (up, given: the same into the upper triangle, laid out
+ * as cs_smooth_vel's) */
 void cs_tendon(const cs_model *m, cs_data *d);
 /* tendon t's length and dense Jacobian J (nv) from the kinematics in d (scratch: 6 nv) */
 double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, double *scratch);
 void cs_tendon_passive(const cs_model *m, cs_data *d);
-void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *qH);
+void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *qH, double *up);
 
 /* fluid.c: fluid forces (MuJoCo's inertia-box model, or its ellipsoid model for bodies with
  * ellipsoid geoms) added to qfrc_passive; their velocity derivative, -h D, taken into
- * implicitfast's lower-triangular qH, or into a standalone free body's 6 x 6 block A6 (dofs
- * o .. o + 5) */
+ * implicitfast's lower-triangular qH (symmetrised), into both triangles when up is given
+ * (implicit: as it is, laid out as cs_smooth_vel's), or into a standalone free body's 6 x 6
+ * block A6 (dofs o .. o + 5) */
 void cs_fluid_passive(const cs_model *m, cs_data *d);
-void cs_fluid_implicit(const cs_model *m, cs_data *d, double h, double *qH);
+void cs_fluid_implicit(const cs_model *m, cs_data *d, double h, double *qH, double *up);
 void cs_fluid_implicit_free(const cs_model *m, cs_data *d, int b, int o, double h, double A6[36]);
 /* the Jacobian rows jp, jr (3 x nv each) of body b's chain turned into the frame R: R^T J */
 void cs_fluid_local_rows(const cs_model *m, int b, const double R[9], double *jp, double *jr);
 /* fluid_ellipsoid.c: the ellipsoid model. geom_fluid's 12 numbers for a geom (all 0 unless
  * ellipsoid: on, the five fluidcoef, virtual mass and inertia); whether body b uses it; its
- * forces; its derivative (B symmetrised when symmetric), into qH or A6 as above */
+ * forces; its derivative (B symmetrised when symmetric), into qH (and up) or A6 as above */
 void cs_fluid_coefs(int type, const double *size, int ellipsoid, const double coef[5],
                     double out[12]);
 int cs_fluid_ellipsoid_body(const cs_model *m, int b);
 void cs_fluid_ellipsoid_passive(const cs_model *m, cs_data *d, int b);
 void cs_fluid_ellipsoid_deriv(const cs_model *m, cs_data *d, int b, int symmetric, double h,
-                              double *qH, double *A6, int o);
+                              double *qH, double *up, double *A6, int o);
 
 /* constraint.c: the step's constraint rows (d->efc) from the contacts and the joints, not
  * solved (qfrc_constraint zeroed); the blocks' forces (contacts' force, vel and zone) and
@@ -124,5 +143,8 @@ void cs_constraint_store(const cs_model *m, cs_data *d);
 
 /* smooth.c: the mass matrix qM by composite rigid bodies, from the kinematics */
 void cs_make_mass(const cs_model *m, cs_data *d);
+/* smooth.c: body b's own spatial inertia about its tree's reference point (spatial.h's 13
+ * numbers) */
+void cs_body_cinert(const cs_model *m, const cs_data *d, int b, double I[13]);
 
 #endif

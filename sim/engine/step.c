@@ -91,7 +91,7 @@ void cs_integrate(const cs_model *m, cs_data *d)
     switch ((cs_integrator)m->opt.integrator) {
     case CS_INT_IMPLICITFAST: cs_integrate_implicitfast(m, d); break;
     case CS_INT_RK4: rk4(m, d); break; /* cs_make_data made the stages' room */
-    case CS_INT_IMPLICIT: /* the loader and the setter refuse it */
+    case CS_INT_IMPLICIT: cs_integrate_implicit(m, d); break;
     case CS_INT_EULER: cs_integrate_euler(m, d); break;
     }
 }

@@ -152,24 +152,29 @@ void cs_tendon_passive(const cs_model *m, cs_data *d)
 
 /* qH -= h s J^T J for one tendon, over M's entries only (MuJoCo's implicitfast gathers its
  * derivative into M's sparsity: a pair of dofs neither of which is the other's ancestor
- * drops out) */
-static void add_coupling(const cs_model *m, const double *J, double s, double h, double *qH)
+ * drops out); up, given, takes the same into the upper triangle (row i: the (ancestor, i)
+ * entries) */
+static void add_coupling(const cs_model *m, const double *J, double s, double h, double *qH,
+                         double *up)
 {
     for (int i = 0; i < m->nv; i++) {
         if (J[i] == 0) continue;
         for (int j = i, k = 0; j >= 0; j = m->dof_parent[j], k++)
-            if (J[j] != 0) qH[m->dof_Madr[i] + k] -= h * s * J[i] * J[j];
+            if (J[j] != 0) {
+                qH[m->dof_Madr[i] + k] -= h * s * J[i] * J[j];
+                if (up && k) up[m->dof_Madr[i] + k] -= h * s * J[i] * J[j];
+            }
     }
 }
 
-void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *qH)
+void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *qH, double *up)
 {
     int dis = m->opt.disableflags;
     if (!(dis & (CS_DSBL_PASSIVE | CS_DSBL_DAMPER)))
         for (int t = 0; t < m->ntendon; t++) {
             double b = cs_poly_dcoef(m->tendon_damping[t], m->tendon_dampingpoly + CS_NPOLY * t,
                                      d->ten_velocity[t], 1);
-            if (b != 0) add_coupling(m, d->ten_J + (size_t)t * m->nv, -b, h, qH);
+            if (b != 0) add_coupling(m, d->ten_J + (size_t)t * m->nv, -b, h, qH, up);
         }
     if (dis & CS_DSBL_ACTUATION) return;
     for (int i = 0; i < m->nu; i++) { /* a slider-crank's moment row carries its gear */
@@ -178,8 +183,9 @@ void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *q
         double bv = cs_actuator_dvel(m, d, i), g = m->actuator_gear[6 * i];
         if (bv == 0) continue;
         if (ty == CS_TRN_TENDON)
-            add_coupling(m, d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv, g * g * bv, h, qH);
+            add_coupling(m, d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv, g * g * bv, h, qH,
+                         up);
         else
-            add_coupling(m, d->actuator_moment + (size_t)i * m->nv, bv, h, qH);
+            add_coupling(m, d->actuator_moment + (size_t)i * m->nv, bv, h, qH, up);
     }
 }

@@ -87,16 +87,6 @@ void cs_mjcf_parse_visual(cs_mjcf *c, xmlNode *n)
         }
 }
 
-/* Why a keyword the option table marks refused ('!') is refused */
-static const char *refused_why(const char *option, const char *word)
-{
-    if (strcmp(option, "integrator") == 0 && strcmp(word, "implicit") == 0)
-        return "the implicit integrator is not supported: it needs the velocity derivative of "
-               "the Coriolis and centrifugal forces (use implicitfast, which leaves it out, or "
-               "Euler)";
-    return "not supported";
-}
-
 /* The <option> attributes that are members of cs_option (option_table.h's CS_OPT_MJCF
  * lines), read and checked as cs_set checks them. Directions (3 numbers) are given whole;
  * MuJoCo reads a shorter o_solref, o_solimp or o_friction into the first values. */
@@ -122,7 +112,7 @@ static void option_attrs(cs_mjcf *c, xmlNode *n, cs_option *o)
             int k = cs_mjcf_keyword(c, n, e->name, words);
             if (k < 0) continue;
             if (words[k] != buf && words[k][-1] == '!')
-                FAILN(c, n, e->name, "%s", refused_why(e->name, words[k]));
+                FAILN(c, n, e->name, "'%s' is not supported", words[k]);
             v[0] = k;
         } else if (e->type == CS_FIELD_INT) {
             int iv;

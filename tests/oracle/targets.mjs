@@ -91,6 +91,9 @@ RULES.hfield_bumpy = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
 // oracle-only: a box, a mesh, an ellipsoid and a cylinder on the same field (known-gaps:
 // MuJoCo's EPA stops early on some prisms)
 RULES.hfield_convex = [{ q: 'pos_abs', max: 1e-6 }];
+// oracle-only: the implicit integrator on a fast-spinning free base with a damped chain,
+// velocity servos on a joint and a tendon, ellipsoid fluid forces (no contacts)
+RULES.implicit_spin = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
