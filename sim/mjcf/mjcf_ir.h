@@ -137,7 +137,7 @@ typedef struct {
     double pos[3], quat[4];
     double volume, inertia_u[3];
     double aamm[6];       /* vertex bounding box in the mesh frame (lo, hi) */
-    double rbound;        /* largest vertex distance from the frame origin */
+    double rbound;        /* MuJoCo's bounding radius: the corner of the box about the origin */
 } cs_meshir;
 
 /* <hfield> asset: as written, then its elevations (mjcf_hfield.c) */

@@ -273,7 +273,6 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M)
         M->aamm[k] = HUGE_VAL;
         M->aamm[3 + k] = -HUGE_VAL;
     }
-    M->rbound = 0;
     for (int i = 0; i < M->nvert; i++) {
         double *x = M->vert + 3 * i, y[3];
         for (int k = 0; k < 3; k++) y[k] = x[k] - com[k];
@@ -282,8 +281,13 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M)
             M->aamm[k] = fmin(M->aamm[k], x[k]);
             M->aamm[3 + k] = fmax(M->aamm[3 + k], x[k]);
         }
-        M->rbound = fmax(M->rbound, sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]));
     }
+    /* MuJoCo's bounding radius of a mesh geom: the corner of its box about the origin
+     * (mjCGeom::GetRBound), not the farthest vertex; the plane-mesh contacts space their
+     * points by it */
+    double hb[3];
+    for (int k = 0; k < 3; k++) hb[k] = fmax(fabs(M->aamm[k]), fabs(M->aamm[3 + k]));
+    M->rbound = sqrt(hb[0] * hb[0] + hb[1] * hb[1] + hb[2] * hb[2]);
     cs_hull_data tmp = {M->graph, M->ngraph, M->hull, M->nhull, NULL, 0};
     cs_hull_transform(&tmp, com, Rm);
     cs_hull_round_float(&tmp);
