@@ -19,9 +19,9 @@
  *   both give differently; "error": an error for any value the two give differently).
  *
  * The attached file is read once per <model>; each <attach> works on a renamed copy of it,
- * read by the reader's own element readers (mjcf_read.h) in two calls: the items the attachment adds to the body
- * that holds it (a frame's or a world's geoms, sites, joints) among that body's items, its
- * bodies among the body's children. */
+ * read by the reader's element readers (mjcf_read.h) in two calls: the items the attachment
+ * adds to the body that holds it (a frame's or a world's geoms, sites, joints) among that
+ * body's items, its bodies among the body's children. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <ctype.h>
 #include <errno.h>
