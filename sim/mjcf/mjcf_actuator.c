@@ -229,7 +229,7 @@ void cs_mjcf_parse_actuators(cs_mjcf *c, xmlNode *n)
                                "intvelocity, damper and general are)");
         if (!cs_mjcf_in_list(en, CS_MJCF_ACT_TAGS)) FAILN(c, ch, NULL, "unknown element inside <actuator>");
         cs_actir A = {0};
-        int k = cs_mjcf_class_of(c, ch, 0);
+        int k = cs_mjcf_class_of(c, ch, c->rootcls);
         A.s = c->cls[k].act;
         for (int i = 0; CS_MJCF_ACT_TAGS[i]; i++)
             if (strcmp(en, CS_MJCF_ACT_TAGS[i]) == 0) A.tag = CS_MJCF_ACT_TAGS[i];

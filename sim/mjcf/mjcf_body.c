@@ -244,6 +244,7 @@ void cs_mjcf_parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F
             parse_joint(c, ch, me, cls, en[0] == 'f', in_frame ? F : NULL);
         } else if (strcmp(en, "body") == 0) continue;
         else if (strcmp(en, "site") == 0) parse_site(c, ch, me, cls, F);
+        else if (strcmp(en, "attach") == 0) cs_mjcf_attach(c, ch, me, F, 0);
         else if (cs_mjcf_visual_item(c, ch, me, F->pos, F->quat)) continue;
         else if (cs_mjcf_in_list(en, VISUAL_ELEMS)) {
             cs_mjcf_note_ignored(c, en);
@@ -260,6 +261,7 @@ void cs_mjcf_parse_children(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf
     for (xmlNode *ch = n->children; ch; ch = ch->next) {
         if (ch->type != XML_ELEMENT_NODE) continue;
         if (strcmp(cs_mjcf_ename(ch), "body") == 0) parse_body(c, ch, me, cls, F);
+        else if (strcmp(cs_mjcf_ename(ch), "attach") == 0) cs_mjcf_attach(c, ch, me, F, 1);
         else if (strcmp(cs_mjcf_ename(ch), "frame") == 0) {
             int k = cls;
             cs_xf G;
@@ -313,4 +315,9 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
     int me = c->nbody++;
     c->body[me] = b;
     parse_body_children(c, n, me, cls);
+}
+
+void cs_mjcf_parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf *F)
+{
+    parse_body(c, n, parent, cls, F);
 }

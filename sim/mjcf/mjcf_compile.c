@@ -117,7 +117,7 @@ static void resolve_joint(cs_mjcf *c, cs_jointir *J)
 {
     cs_jspec *s = &J->s;
     const cs_bspec *B = &c->body[J->body];
-    double unit = c->degree ? M_PI / 180 : 1;
+    double unit = J->unit ? J->unit : c->degree ? M_PI / 180 : 1;
     if (s->type == CS_JNT_FREE) {
         if (B->parent != 0)
             JFAIL(c, J, "type", "a free joint can only be used on a child of <worldbody> (as in "
@@ -619,6 +619,8 @@ static void reference_pose(cs_mjcf *c, compiling *cc)
 
 static void complete_keys(cs_mjcf *c, compiling *cc)
 {
+    /* an attached model's keys, in its own layout: into this model's (mjcf_attach.c) */
+    cs_mjcf_attach_keys(c, cc->qpos0, cc->jqadr, cc->jdadr, cc->nq, cc->nv);
     /* <size nkey>: MuJoCo adds keys, all at their defaults (qpos0, time 0), up to that many */
     while (c->nkey < c->size_nkey) {
         cs_mjcf_grow(c, (void **)&c->key, &c->capkey, c->nkey, sizeof *c->key);

@@ -78,7 +78,9 @@ void cs_mjcf_fail(cs_mjcf *c, int line, const char *elem, const char *attr, cons
             /* the include chain, innermost first */
             for (int j = k; c->src[j].parent >= 0; j = c->src[j].parent) {
                 size_t l = strlen(where);
-                snprintf(where + l, sizeof where - l, "%s%s:%d", l ? ", from " : " (included from ",
+                const char *how = c->src[j].model ? (l ? ", model asset of " : " (model asset of ")
+                                                  : (l ? ", from " : " (included from ");
+                snprintf(where + l, sizeof where - l, "%s%s:%d", how,
                          c->src[c->src[j].parent].path, c->src[j].line);
             }
             if (where[0]) strncat(where, ")", sizeof where - strlen(where) - 1);
@@ -165,6 +167,18 @@ void cs_mjcf_audit_walk(xmlNode *n)
                                                     : CS_AUDIT_UNREAD);
         cs_mjcf_audit_walk(n->children);
     }
+}
+
+/* the same for one element and what it holds (an attached model's parts, mjcf_attach.c) */
+void cs_mjcf_audit_elem(xmlNode *n)
+{
+    if (!audit_fn || n->type != XML_ELEMENT_NODE) return;
+    for (xmlAttr *a = n->properties; a; a = a->next)
+        audit_fn(audit_ctx, (const char *)n->name, (const char *)a->name,
+                 a->_private == &MARK_READ      ? CS_AUDIT_READ
+                 : a->_private == &MARK_IGNORED ? CS_AUDIT_IGNORED
+                                                : CS_AUDIT_UNREAD);
+    cs_mjcf_audit_walk(n->children);
 }
 
 /* Every attribute must be known: used, visual-only (noted as ignored) or harmless. */

@@ -20,8 +20,8 @@ void cs_mjcf_parse_default(cs_mjcf *c, xmlNode *n, int parent)
     char *name = cs_mjcf_attr(c, n, "class");
     int me;
     if (parent < 0) {
-        me = 0; /* top level: "main" (created by the caller) */
-        if (name && strcmp(name, "main") != 0) c->cls[0].name = name;
+        me = c->rootcls; /* top level: "main" (created by the caller) */
+        if (name && strcmp(name, "main") != 0) c->cls[me].name = name;
     } else {
         if (!name) FAILN(c, n, "class", "a nested default needs a class name");
         if (cs_mjcf_find_class(c, name) >= 0) FAILN(c, n, "class", "duplicate class '%s'", name);

@@ -137,7 +137,7 @@ typedef struct {
     double pos[3], quat[4];
     double volume, inertia_u[3];
     double aamm[6];       /* vertex bounding box in the mesh frame (lo, hi) */
-    double rbound;        /* largest vertex distance from the frame origin */
+    double rbound;        /* MuJoCo's bounding radius: the corner of the box about the origin */
 } cs_meshir;
 
 /* <hfield> asset: as written, then its elevations (mjcf_hfield.c) */
@@ -155,6 +155,8 @@ typedef struct {
     cs_jspec s;
     char *name;
     int body, line;
+    double unit;          /* an attached model's angle unit for ref, springref and range (0:
+                             the model's <compiler angle>) */
 } cs_jointir;
 
 typedef struct {
@@ -248,6 +250,8 @@ typedef struct {
     double time;
     double *qpos, *qvel, *ctrl, *act, *mpos, *mquat; /* NULL: not given */
     int nqpos, nqvel, nctrl, nact, nmpos, nmquat;
+    struct cs_keymap *map; /* a key of an attached model: its vectors are in that model's
+                              layout (mjcf_attach.c maps them); NULL: this model's */
 } cs_keyir;
 
 /* A file of the model: the main file (0) or one brought in by <include>. Its elements'
@@ -258,6 +262,7 @@ typedef struct {
     char *real;           /* its canonical path (NULL when it has none: a string) */
     int base, nlines;
     int parent, line;     /* the including file and the <include>'s line there; -1 for 0 */
+    int model;            /* 1: a model asset's file (<asset><model>), a document of its own */
 } cs_srcfile;
 
 typedef struct {
@@ -295,6 +300,10 @@ typedef struct {
 
     cs_dclass *cls;
     int ncls, capcls;
+    int rootcls;          /* the class elements without one take: 0, or an attached model's
+                             main class while its elements are read (mjcf_attach.c) */
+    int conflict;         /* <compiler conflict>: 0 warning, 1 merge, 2 error */
+    struct cs_mjcf_attach *att; /* model assets and attachments (mjcf_attach.c) */
     cs_bspec *body;
     int nbody, capbody;
     cs_geomir *geom;
@@ -451,6 +460,19 @@ int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m);
 /* mjcf_sleep.c: the sleep constants of a built model from the bodies' policies, and the
  * check of sleep="init" (errors through cs_mjcf_fail, the model freed first) */
 void cs_mjcf_sleep_build(cs_mjcf *c, cs_model *m);
+
+/* mjcf_attach.c: an attached model's keys mapped into this model's layout (at compile, once
+ * qpos0 and the addresses are known), its documents freed (success or failure), the audit of
+ * its attached parts; the readers of <model> and <attach> are in mjcf_read.h */
+void cs_mjcf_attach_keys(cs_mjcf *c, const double *qpos0, const int *jqadr, const int *jdadr,
+                         int nq, int nv);
+void cs_mjcf_attach_free(cs_mjcf *c);
+void cs_mjcf_attach_audit(cs_mjcf *c);
+
+/* mjcf_sensor.c: the sensors from index `from` on whose objects are not (yet) in the model
+ * are dropped (an attached model's sensors on parts not attached, as MuJoCo's attach) */
+void cs_mjcf_keep_resolved_sensors(cs_mjcf *c, int from);
+
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);
 

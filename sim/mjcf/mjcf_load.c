@@ -71,6 +71,24 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->sleep_tolerance = 1e-3;
 }
 
+/* a main class with MuJoCo's built-in defaults (the model's, or an attached model's) */
+void cs_mjcf_init_class(cs_mjcf *c, cs_dclass *d)
+{
+    memset(d, 0, sizeof *d);
+    d->name = cs_mjcf_strdup(c, "main");
+    d->parent = -1;
+    cs_mjcf_default_gspec(&d->geom);
+    d->site_quat[0] = 1;
+    d->meshscale[0] = d->meshscale[1] = d->meshscale[2] = 1;
+    d->site_type = CS_GEOM_SPHERE;
+    cs_mjcf_default_pspec(&d->pair);
+    cs_mjcf_default_jspec(&d->joint);
+    cs_mjcf_default_aspec(&d->act);
+    cs_mjcf_default_tspec(&d->tendon);
+    cs_mjcf_default_espec(&d->eq);
+    d->site_size[0] = d->site_size[1] = d->site_size[2] = 0.005;
+}
+
 static void free_ctx(cs_mjcf *c)
 {
     for (int i = 0; i < c->nalloc; i++) cs_free(c->allocs[i]);
@@ -120,18 +138,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         }
         cs_mjcf_grow(c, (void **)&c->cls, &c->capcls, 0, sizeof *c->cls);
         c->ncls = 1;
-        c->cls[0].name = cs_mjcf_strdup(c, "main");
-        c->cls[0].parent = -1;
-        cs_mjcf_default_gspec(&c->cls[0].geom);
-        c->cls[0].site_quat[0] = 1;
-        c->cls[0].meshscale[0] = c->cls[0].meshscale[1] = c->cls[0].meshscale[2] = 1;
-        c->cls[0].site_type = CS_GEOM_SPHERE;
-        cs_mjcf_default_pspec(&c->cls[0].pair);
-        cs_mjcf_default_jspec(&c->cls[0].joint);
-        cs_mjcf_default_aspec(&c->cls[0].act);
-        cs_mjcf_default_tspec(&c->cls[0].tendon);
-        cs_mjcf_default_espec(&c->cls[0].eq);
-        c->cls[0].site_size[0] = c->cls[0].site_size[1] = c->cls[0].site_size[2] = 0.005;
+        cs_mjcf_init_class(c, &c->cls[0]);
         /* body 0: the world */
         cs_mjcf_grow(c, (void **)&c->body, &c->capbody, 0, sizeof *c->body);
         c->nbody = 1;
@@ -147,6 +154,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         cs_mjcf_parse_root(c, root);
         m = cs_mjcf_compile(c);
         cs_mjcf_audit_walk(root);
+        cs_mjcf_attach_audit(c);
         if (warn && c->nignored) {
             fprintf(warn, "conesim: %s: ignored (visual only or without effect):", name);
             for (int i = 0; i < c->nignored; i++)
@@ -158,6 +166,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         if (c->xmlpending) xmlFree(c->xmlpending);
         cs_mjcf_free_include(c);
     }
+    cs_mjcf_attach_free(c);
     int why = c->nomem ? ENOMEM : c->editfail ? ESRCH : EINVAL;
     if (doc) xmlFreeDoc(doc);
     xmlFreeParserCtxt(px);

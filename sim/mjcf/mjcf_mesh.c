@@ -273,7 +273,6 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M)
         M->aamm[k] = HUGE_VAL;
         M->aamm[3 + k] = -HUGE_VAL;
     }
-    M->rbound = 0;
     for (int i = 0; i < M->nvert; i++) {
         double *x = M->vert + 3 * i, y[3];
         for (int k = 0; k < 3; k++) y[k] = x[k] - com[k];
@@ -282,8 +281,13 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M)
             M->aamm[k] = fmin(M->aamm[k], x[k]);
             M->aamm[3 + k] = fmax(M->aamm[3 + k], x[k]);
         }
-        M->rbound = fmax(M->rbound, sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]));
     }
+    /* MuJoCo's bounding radius of a mesh geom: the corner of its box about the origin
+     * (mjCGeom::GetRBound), not the farthest vertex; the plane-mesh contacts space their
+     * points by it */
+    double hb[3];
+    for (int k = 0; k < 3; k++) hb[k] = fmax(fabs(M->aamm[k]), fabs(M->aamm[3 + k]));
+    M->rbound = sqrt(hb[0] * hb[0] + hb[1] * hb[1] + hb[2] * hb[2]);
     cs_hull_data tmp = {M->graph, M->ngraph, M->hull, M->nhull, NULL, 0};
     cs_hull_transform(&tmp, com, Rm);
     cs_hull_round_float(&tmp);
@@ -299,12 +303,12 @@ void cs_mjcf_meshes(cs_mjcf *c)
 void cs_mjcf_parse_mesh(cs_mjcf *c, xmlNode *n)
 {
     cs_mjcf_check(c, n, (const char *const[]){"name", "class", "file", "scale", "refpos",
-        "refquat", "vertex", "face", "maxhullvert", "inertia", "content_type", NULL},
+        "refquat", "vertex", "face", "maxhullvert", "inertia", "content_type", "builtin",
+        "params", NULL},
         (const char *const[]){"normal", "texcoord", "smoothnormal", "material", NULL});
-    if (cs_mjcf_attr(c, n, "builtin")) FAILN(c, n, "builtin", "built-in meshes are not supported");
     cs_meshir M;
     memset(&M, 0, sizeof M);
-    int k = cs_mjcf_class_of(c, n, 0);
+    int k = cs_mjcf_class_of(c, n, c->rootcls);
     memcpy(M.scale, c->cls[k].meshscale, sizeof M.scale);
     M.refquat[0] = 1;
     M.maxhullvert = -1;
@@ -341,7 +345,8 @@ void cs_mjcf_parse_mesh(cs_mjcf *c, xmlNode *n)
         }
     }
     if (M.file && M.vertex) FAILN(c, n, "vertex", "give the vertices in the file or here, not both");
-    if (!M.file && !M.vertex) FAILN(c, n, NULL, "a mesh needs a file or vertex data");
+    if (!M.file && !M.vertex && !cs_mjcf_attr(c, n, "builtin"))
+        FAILN(c, n, NULL, "a mesh needs a file or vertex data");
     if (M.face && !M.vertex) FAILN(c, n, "face", "faces need inline vertex data");
     int iv;
     if (cs_mjcf_int1(c, n, "maxhullvert", &iv)) {
@@ -351,6 +356,7 @@ void cs_mjcf_parse_mesh(cs_mjcf *c, xmlNode *n)
     static const char *const INERTIA[] = {"legacy", "convex", "exact", "shell", NULL};
     int ki = cs_mjcf_keyword(c, n, "inertia", INERTIA);
     if (ki >= 0) M.inertia = ki;
+    cs_mjcf_mesh_builtin(c, n, &M); /* mesh_builtin.c */
     static const char *const CTYPE[] = {"model/stl", "model/obj", "model/vnd.mujoco.msh", NULL};
     int ct = cs_mjcf_keyword(c, n, "content_type", CTYPE);
     if (!M.name && M.file) {

@@ -206,9 +206,10 @@ void cs_mjcf_parse_compiler(cs_mjcf *c, xmlNode *n)
     cs_mjcf_bool(c, n, "usethread", &b);
     cs_mjcf_bool(c, n, "strippath", &b);
     cs_mjcf_bool(c, n, "saveinertial", &b);
-    /* name conflicts of <attach>, which is refused where it appears */
+    /* what <attach> does when an attached model's options differ (mjcf_attach.c) */
     static const char *const CONFLICT[] = {"warning", "merge", "error", NULL};
-    if (cs_mjcf_keyword(c, n, "conflict", CONFLICT) >= 0) cs_mjcf_note_ignored(c, "compiler/@conflict");
+    k = cs_mjcf_keyword(c, n, "conflict", CONFLICT);
+    if (k >= 0) c->conflict = k;
     for (xmlNode *ch = n->children; ch; ch = ch->next)
         if (ch->type == XML_ELEMENT_NODE) {
             cs_mjcf_note_ignored(c, "compiler/lengthrange");

@@ -21,6 +21,7 @@ void cs_mjcf_audit_accepted(xmlNode *n, const char *const *used);
 void cs_mjcf_mark_ignored(xmlNode *n);
 void cs_mjcf_mark_attr_ignored(xmlAttr *a);
 void cs_mjcf_audit_walk(xmlNode *n);
+void cs_mjcf_audit_elem(xmlNode *n);  /* one element and what it holds */
 /* one number (1 when present), one integer, a boolean keyword */
 int cs_mjcf_num1(cs_mjcf *c, xmlNode *n, const char *name, double *out);
 int cs_mjcf_int1(cs_mjcf *c, xmlNode *n, const char *name, int *out);
@@ -50,6 +51,8 @@ extern const char *const CS_MJCF_JOINT_ATTRS[], *const CS_MJCF_JOINT_VISUAL[];
 extern const char *const CS_MJCF_SITE_VISUAL[];
 extern const char *const CS_MJCF_LIMITED[];
 
+/* mjcf_load.c: a main class with MuJoCo's built-in defaults */
+void cs_mjcf_init_class(cs_mjcf *c, cs_dclass *d);
 /* mjcf_default.c: <default> and its classes below parent */
 void cs_mjcf_parse_default(cs_mjcf *c, xmlNode *n, int parent);
 
@@ -75,6 +78,17 @@ typedef struct {
 extern const cs_xf CS_XF_IDENTITY;
 void cs_mjcf_parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F, int in_frame);
 void cs_mjcf_parse_children(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F);
+/* one body (and its subtree) under parent, in frame F */
+void cs_mjcf_parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf *F);
+
+/* ---- mjcf_attach.c: <asset><model> (reads the file) and <attach> in a body or a frame F: the
+ * items it gives the body (items: from cs_mjcf_parse_items, before the body's children), then
+ * its bodies (bodies: from cs_mjcf_parse_children) --------------------------------------- */
+void cs_mjcf_model_asset(cs_mjcf *c, xmlNode *n);
+void cs_mjcf_attach(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F, int bodies);
+/* mesh_builtin.c: <mesh builtin params>: MuJoCo's generated vertices and faces into the
+ * mesh's inline data; nothing without a builtin attribute */
+void cs_mjcf_mesh_builtin(cs_mjcf *c, xmlNode *n, cs_meshir *M);
 
 /* ---- mjcf_option.c: <option>, <compiler>, <size>, <statistic>, <visual> ----------------- */
 void cs_mjcf_parse_statistic(cs_mjcf *c, xmlNode *n);
@@ -85,6 +99,9 @@ void cs_mjcf_parse_size(cs_mjcf *c, xmlNode *n);
 
 /* ---- mjcf_sections.c: <contact>, <keyframe>, <asset>, <custom>, and the document's root -- */
 void cs_mjcf_parse_root(cs_mjcf *c, xmlNode *root);
+/* one section of an attached model's document (asset, contact, tendon, equality, actuator,
+ * sensor, keyframe) */
+void cs_mjcf_parse_section(cs_mjcf *c, xmlNode *n);
 /* mjcf_mesh.c */
 void cs_mjcf_parse_mesh(cs_mjcf *c, xmlNode *n);
 

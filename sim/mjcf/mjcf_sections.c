@@ -20,7 +20,7 @@ static void parse_contact(cs_mjcf *c, xmlNode *n)
         if (ch->type != XML_ELEMENT_NODE) continue;
         if (strcmp(cs_mjcf_ename(ch), "pair") == 0) {
             cs_mjcf_check(c, ch, CS_MJCF_PAIR_ATTRS, NULL);
-            int k = cs_mjcf_class_of(c, ch, 0);
+            int k = cs_mjcf_class_of(c, ch, c->rootcls);
             cs_pairir p = {0};
             p.s = c->cls[k].pair;
             cs_mjcf_read_pair_attrs(c, ch, &p.s);
@@ -85,10 +85,11 @@ static void parse_asset(cs_mjcf *c, xmlNode *n)
         const char *en = cs_mjcf_ename(ch);
         if (strcmp(en, "mesh") == 0) cs_mjcf_parse_mesh(c, ch);
         else if (cs_mjcf_hfield_asset(c, ch)) continue;
+        else if (strcmp(en, "model") == 0) cs_mjcf_model_asset(c, ch);
         else if (cs_mjcf_visual_asset(c, ch)) continue;
         else {
-            /* the other assets (skins, models) are only reachable through elements that are
-             * checked where they appear */
+            /* the other assets (skins) are only reachable through elements that are checked
+             * where they appear */
             char buf[96];
             snprintf(buf, sizeof buf, "asset/%s", en);
             cs_mjcf_note_ignored(c, buf);
@@ -190,4 +191,17 @@ void cs_mjcf_parse_root(cs_mjcf *c, xmlNode *root)
             if (ch->type == XML_ELEMENT_NODE && strcmp(cs_mjcf_ename(ch), "worldbody") == 0)
                 cs_mjcf_parse_children(c, ch, 0, 0, &CS_XF_IDENTITY);
     }
+}
+
+/* a section of an attached model's document, read as this document's (mjcf_attach.c) */
+void cs_mjcf_parse_section(cs_mjcf *c, xmlNode *n)
+{
+    const char *en = cs_mjcf_ename(n);
+    if (strcmp(en, "asset") == 0) parse_asset(c, n);
+    else if (strcmp(en, "contact") == 0) parse_contact(c, n);
+    else if (strcmp(en, "tendon") == 0) cs_mjcf_parse_tendons(c, n);
+    else if (strcmp(en, "equality") == 0) cs_mjcf_parse_equality(c, n);
+    else if (strcmp(en, "actuator") == 0) cs_mjcf_parse_actuators(c, n);
+    else if (strcmp(en, "sensor") == 0) cs_mjcf_parse_sensors(c, n);
+    else if (strcmp(en, "keyframe") == 0) parse_keyframe(c, n);
 }

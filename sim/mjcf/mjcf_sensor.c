@@ -537,3 +537,17 @@ int cs_mjcf_build_sensors(const cs_mjcf *c, cs_model *m)
     }
     return 0;
 }
+
+void cs_mjcf_keep_resolved_sensors(cs_mjcf *c, int from)
+{
+    int k = from;
+    for (int i = from; i < c->nsensor; i++) {
+        const cs_sensorir *S = &c->sensor[i];
+        if (S->objtype != CS_OBJ_UNKNOWN && S->objname && find(c, S->objtype, S->objname) < 0)
+            continue;
+        if (S->reftype != CS_OBJ_UNKNOWN && S->refname && find(c, S->reftype, S->refname) < 0)
+            continue;
+        c->sensor[k++] = *S;
+    }
+    c->nsensor = k;
+}

@@ -352,7 +352,7 @@ void cs_mjcf_parse_tendons(cs_mjcf *c, xmlNode *n)
             FAILN(c, ch, NULL, "unknown element inside <tendon>");
         cs_mjcf_check(c, ch, CS_MJCF_TENDON_ATTRS, CS_MJCF_TENDON_VISUAL);
         cs_tendonir T = {0};
-        T.s = c->cls[cs_mjcf_class_of(c, ch, 0)].tendon;
+        T.s = c->cls[cs_mjcf_class_of(c, ch, c->rootcls)].tendon;
         cs_mjcf_read_tendon_attrs(c, ch, &T.s);
         T.name = cs_mjcf_attr(c, ch, "name");
         T.line = cs_mjcf_line(ch);
@@ -461,7 +461,7 @@ void cs_mjcf_parse_equality(cs_mjcf *c, xmlNode *n)
         if (t < 0) FAILN(c, ch, NULL, "unknown element inside <equality>");
         cs_mjcf_check(c, ch, EQ_ATTRS[t], NULL);
         cs_eqir E = {0};
-        E.s = c->cls[cs_mjcf_class_of(c, ch, 0)].eq;
+        E.s = c->cls[cs_mjcf_class_of(c, ch, c->rootcls)].eq;
         cs_mjcf_read_eq_attrs(c, ch, &E.s);
         E.type = t;
         E.tag = EQ_TAGS[t];

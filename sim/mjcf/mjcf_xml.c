@@ -193,11 +193,14 @@ static xmlNode *include_file(cs_mjcf *c, xmlDoc *doc, xmlNode *n)
     char *file = cs_mjcf_attr(c, n, "file");
     if (!file || !*file) FAILN(c, n, "file", "required attribute missing");
     int me = cs_mjcf_src_of_line(c, cs_mjcf_line(n)), line = cs_mjcf_line(n) - c->src[me].base;
-    char *path = file[0] == '/' ? file : join_path(c, c->src[0].dir, file);
+    /* the document's main file: the model's, or an attached model's (mjcf_attach.c) */
+    int top = me;
+    while (top > 0 && !c->src[top].model) top = c->src[top].parent;
+    char *path = file[0] == '/' ? file : join_path(c, c->src[top].dir, file);
     size_t len;
     struct stat st;
     int rc = stat(path, &st) ? errno : 0;
-    if (rc == ENOENT && file[0] != '/' && strcmp(c->src[me].dir, c->src[0].dir) != 0) {
+    if (rc == ENOENT && file[0] != '/' && strcmp(c->src[me].dir, c->src[top].dir) != 0) {
         path = join_path(c, c->src[me].dir, file);
         rc = stat(path, &st) ? errno : 0;
     }
@@ -212,9 +215,12 @@ static xmlNode *include_file(cs_mjcf *c, xmlDoc *doc, xmlNode *n)
         if (c->src[j].real && strcmp(c->src[j].real, real) == 0)
             FAILN(c, n, "file", "include cycle: '%s' is already being read (it includes itself, directly or through other files)",
                   path);
-    for (int j = 0; j < c->nsrc; j++)
-        if (c->src[j].real && strcmp(c->src[j].real, real) == 0)
+    for (int j = 0; j < c->nsrc; j++) {
+        int tj = j;
+        while (tj > 0 && !c->src[tj].model) tj = c->src[tj].parent;
+        if (tj == top && c->src[j].real && strcmp(c->src[j].real, real) == 0)
             FAILN(c, n, "file", "'%s' is already included (MuJoCo includes a file once)", path);
+    }
     cs_mjcf_add_src(c, path, real, cs_mjcf_count_lines(c->incbuf, len), me, line);
     int k = c->nsrc - 1, base = c->src[k].base;
     const char *nul = memchr(c->incbuf, 0, len);

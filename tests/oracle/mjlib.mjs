@@ -50,12 +50,13 @@ function writeMeshFiles(mj, scene, xml) {
   }
 }
 
-// <include>d files go into the wasm file system beside /scene.xml (names relative to the
-// main file's directory, as MuJoCo resolves them); returns every file's text, for the meshes.
+// <include>d files and model assets (<asset><model file>) go into the wasm file system beside
+// /scene.xml (names relative to the main file's directory, as MuJoCo resolves them); returns
+// every file's text, for the meshes.
 function writeIncludes(mj, scene, xml) {
   const texts = [xml], seen = new Set();
   for (let i = 0; i < texts.length; i++) {
-    for (const m of texts[i].matchAll(/<include\b[^>]*\bfile="([^"]+)"/g)) {
+    for (const m of texts[i].matchAll(/<(?:include|model)\b[^>]*\bfile="([^"]+)"/g)) {
       if (seen.has(m[1])) continue;
       seen.add(m[1]);
       const t = fs.readFileSync(path.join(path.dirname(scene), m[1]), 'utf8');

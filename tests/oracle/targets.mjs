@@ -37,6 +37,11 @@ const RULES = {
 };
 // oracle-only: a capsule chain draped over a box's edges (MuJoCo's capsule-box contact set)
 RULES.capsule_drape = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
+// oracle-only: one arm model (its own angle unit, classes, tendon, actuators, key) attached
+// twice with prefixes, into a body and into a turned frame, the forearms striking the post
+// (2e-15 m); a pebble of MuJoCo's builtin sphere mesh, scaled, rocking on the ground on up to
+// three vertex contacts (1.2e-8 m after 2 s: the solvers' tolerance, as mesh_plane's)
+RULES.attach_arms = [{ q: 'pos_abs', max: 1e-7 }, { q: 'f_rel', max: 1e-5 }];
 // oracle-only: limits of every kind (both sides of a slide at once) and dry friction on hinge,
 // slide and ball dofs, no contacts
 RULES.joint_friction = RULES.pendulum_strike.filter((r) => r.q !== 'f_rel');

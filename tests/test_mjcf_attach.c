@@ -1,0 +1,229 @@
+/* <asset><model> and <attach>: an attached arm is the arm of its own file (masses, ranges in
+ * its own angle unit, classes, tendon, actuators, sensors, key, the same motion), names
+ * prefixed; a whole world; <compiler conflict>; bad input as FILE:LINE errors. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conesim.h"
+
+#define GOOD CS_TEST_DATA "/good/"
+
+static cs_model *load(const char *xml)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml_string(xml, GOOD "attach_test.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+static void refused(const char *xml, const char *want)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml_string(xml, GOOD "attach_test.xml", NULL, err, sizeof err);
+    ck_assert_msg(m == NULL, "loaded: %s", xml);
+    ck_assert_msg(strstr(err, want) != NULL, "error '%s' lacks '%s'", err, want);
+}
+
+static cs_model *arm_alone(void)
+{
+    char err[1024];
+    cs_model *m = cs_load_xml(GOOD "parts/arm_model.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+/* two copies, one shifted, one turned about the vertical: each is the arm of its file */
+static const char *TWO =
+    "<mujoco><option timestep='0.001'><flag contact='disable'/></option>"
+    "<asset><model name='arm' file='parts/arm_model.xml'/></asset><worldbody>"
+    "<frame pos='1 2 0'><attach model='arm' body='base' prefix='x_'/></frame>"
+    "<frame pos='-1 0 .3' euler='0 0 90'><attach model='arm' body='base' prefix='y_'/></frame>"
+    "</worldbody></mujoco>";
+
+START_TEST(attached_arm_is_the_arm)
+{
+    cs_model *a = arm_alone(), *m = load(TWO);
+    ck_assert_int_eq(m->nbody, 2 * (a->nbody - 1) + 1);
+    ck_assert_int_eq(m->njnt, 2 * a->njnt);
+    ck_assert_int_eq(m->nu, 2 * a->nu);
+    ck_assert_int_eq(m->ntendon, 2 * a->ntendon);
+    ck_assert_int_eq(m->nexclude, 2 * a->nexclude);
+    /* the arm's sensors on the world (subtreecom of "world") name nothing attached */
+    ck_assert_int_eq(m->nsensor, 2 * (a->nsensor - 1));
+    const char *bodies[] = {"base", "fore", "hand"};
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < 3; i++) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "%s%s", p ? "y_" : "x_", bodies[i]);
+            int b = cs_name2id_body(m, nm), ba = cs_name2id_body(a, bodies[i]);
+            ck_assert_int_ge(b, 0);
+            ck_assert_double_eq(m->body_mass[b], a->body_mass[ba]);
+            for (int k = 0; k < 3; k++)
+                ck_assert_double_eq(m->body_inertia[3 * b + k], a->body_inertia[3 * ba + k]);
+        }
+    /* ranges in the arm's radians (this model reads degrees), the class's stiffness */
+    int e = cs_name2id_joint(m, "y_elbow");
+    ck_assert_double_eq(m->jnt_range[2 * e + 1], 1.2);
+    ck_assert_double_eq(m->jnt_stiffness[e], 2);
+    ck_assert_int_ge(cs_name2id(m, "tendon", "x_couple"), 0);
+    ck_assert_int_ge(cs_name2id_actuator(m, "y_p_elbow"), 0);
+    ck_assert_int_ge(cs_name2id(m, "sensor", "x_q_elbow"), 0);
+
+    /* keys: the first is x's "bent" (y at its reference pose, its controls 0), then y's */
+    ck_assert_int_eq(m->nkey, 2);
+    ck_assert_str_eq(cs_id2name(m, "key", 0), "x_bent");
+    ck_assert_str_eq(cs_id2name(m, "key", 1), "y_bent");
+    const double *kq = m->key_qpos;
+    for (int i = 0; i < a->nq; i++) {
+        ck_assert_double_eq(kq[i], a->key_qpos[i]);
+        ck_assert_double_eq(kq[a->nq + i], m->qpos0[a->nq + i]);
+        ck_assert_double_eq(m->key_qpos[m->nq + a->nq + i], a->key_qpos[i]);
+    }
+    for (int i = 0; i < a->nu; i++) {
+        ck_assert_double_eq(m->key_ctrl[i], a->key_ctrl[i]);
+        ck_assert_double_eq(m->key_ctrl[a->nu + i], 0);
+    }
+
+    /* the same motion from the key (no contacts: the arm alone has a floor), with its
+     * actuators driving, its sensors reading its own joint */
+    cs_set(a, "option.disableflags", CS_DSBL_CONTACT);
+    cs_data *da = cs_make_data(a), *dm = cs_make_data(m);
+    cs_reset_key(a, da, 0);
+    cs_reset_key(m, dm, 0);
+    for (int i = 0; i < a->nq; i++) dm->qpos[a->nq + i] = da->qpos[i]; /* y from the key too */
+    for (int i = 0; i < a->nu; i++) dm->ctrl[a->nu + i] = da->ctrl[i];
+    for (int s = 0; s < 300; s++) {
+        cs_step(a, da);
+        cs_step(m, dm);
+    }
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < a->nq; i++)
+            ck_assert_double_eq_tol(dm->qpos[p * a->nq + i], da->qpos[i], 1e-12);
+    int sa = cs_name2id(a, "sensor", "q_elbow"), sy = cs_name2id(m, "sensor", "y_q_elbow");
+    ck_assert_double_eq_tol(dm->sensordata[m->sensor_adr[sy]], da->sensordata[a->sensor_adr[sa]],
+                            1e-12);
+    cs_free_data(da);
+    cs_free_data(dm);
+    cs_free_model(a);
+    cs_free_model(m);
+}
+END_TEST
+
+/* no body: the whole world comes in (its floor too) */
+START_TEST(whole_world)
+{
+    cs_model *a = arm_alone();
+    cs_model *m = load("<mujoco><asset><model name='arm' file='parts/arm_model.xml'/></asset>"
+                       "<worldbody><attach model='arm' prefix='w_'/></worldbody></mujoco>");
+    ck_assert_int_eq(m->nbody, a->nbody);
+    ck_assert_int_eq(m->ngeom, a->ngeom);
+    ck_assert_int_ge(cs_name2id_geom(m, "w_floor"), 0);
+    cs_free_model(a);
+    cs_free_model(m);
+}
+END_TEST
+
+/* <compiler conflict>: warning keeps this model's options, merge takes the smaller step, the
+ * larger iteration count, what only the attached model gives and its flags, error refuses */
+/* a frame comes with its pose, in the frame of the <attach>: a frame inside a body gives its
+ * geoms and sites to the holding body; a frame in the world brings its bodies */
+START_TEST(frames)
+{
+    cs_model *m = load("<mujoco><asset><model name='t' file='parts/tool_model.xml'/></asset>"
+                       "<worldbody><body name='arm' pos='1 0 0'><freejoint/>"
+                       "<geom size='.05'/><attach model='t' frame='mount' prefix='k_'/></body>"
+                       "<frame pos='0 2 0'><attach model='t' frame='rack' prefix='r_'/></frame>"
+                       "</worldbody></mujoco>");
+    int arm = cs_name2id_body(m, "arm"), blade = cs_name2id_geom(m, "k_blade");
+    ck_assert_int_ge(blade, 0);
+    ck_assert_int_eq(m->geom_body[blade], arm);
+    ck_assert_int_lt(cs_name2id_geom(m, "k_grip"), 0); /* outside the frame: not attached */
+    /* the frame's pose (0 0 .1, turned 90 degrees about z) then the geom's (.1 0 0) */
+    ck_assert_double_eq_tol(m->geom_pos[3 * blade + 0], 0, 1e-12);
+    ck_assert_double_eq_tol(m->geom_pos[3 * blade + 1], .1, 1e-12);
+    ck_assert_double_eq_tol(m->geom_pos[3 * blade + 2], .1, 1e-12);
+    int tip = cs_name2id(m, "site", "k_tip");
+    ck_assert_int_eq(m->site_bodyid[tip], arm);
+    ck_assert_double_eq_tol(m->site_pos[3 * tip + 1], .2, 1e-12);
+    /* the rack's block: the rack frame at the <attach>'s frame, the block in it */
+    int b = cs_name2id_body(m, "r_block");
+    ck_assert_int_eq(m->body_parent[b], 0);
+    ck_assert_double_eq_tol(m->body_pos[3 * b + 0], .5, 1e-12);
+    ck_assert_double_eq_tol(m->body_pos[3 * b + 1], 2, 1e-12);
+    ck_assert_double_eq_tol(m->body_pos[3 * b + 2], 1, 1e-12);
+    cs_free_model(m);
+}
+END_TEST
+
+START_TEST(option_conflicts)
+{
+    const char *fmt = "<mujoco><compiler conflict='%s'/>"
+                      "<option timestep='0.004' iterations='60'/>"
+                      "<asset><model name='b' file='parts/options_model.xml'/></asset>"
+                      "<worldbody><attach model='b' body='ball' prefix='b_'/></worldbody></mujoco>";
+    char xml[1024];
+    snprintf(xml, sizeof xml, fmt, "warning");
+    cs_model *m = load(xml);
+    ck_assert_double_eq(m->opt.timestep, 0.004);
+    ck_assert_int_eq(m->opt.iterations, 60);
+    ck_assert_double_eq(m->opt.gravity[2], -9.81);
+    ck_assert_int_eq(m->opt.disableflags & CS_DSBL_DAMPER, 0);
+    cs_free_model(m);
+    snprintf(xml, sizeof xml, fmt, "merge");
+    m = load(xml);
+    ck_assert_double_eq(m->opt.timestep, 0.001);
+    ck_assert_int_eq(m->opt.iterations, 120);
+    ck_assert_double_eq(m->opt.gravity[2], -5);
+    ck_assert_int_ne(m->opt.disableflags & CS_DSBL_DAMPER, 0);
+    cs_free_model(m);
+    snprintf(xml, sizeof xml, fmt, "error");
+    refused(xml, "attach_test.xml:1: element <attach>: conflict");
+    refused(xml, "timestep: parent has 0.004, child has 0.001");
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+    const char *asset = "<mujoco><asset><model name='arm' file='parts/arm_model.xml'/></asset>\n";
+    char xml[1024];
+    snprintf(xml, sizeof xml, "%s<worldbody><attach model='leg' body='base' prefix='a'/>"
+             "</worldbody></mujoco>", asset);
+    refused(xml, "attach_test.xml:2: element <attach> attribute 'model': could not find model 'leg'");
+    snprintf(xml, sizeof xml, "%s<worldbody><attach model='arm' body='foot' prefix='a'/>"
+             "</worldbody></mujoco>", asset);
+    refused(xml, "attach_test.xml:2: element <attach> attribute 'body': could not find body 'foot'");
+    snprintf(xml, sizeof xml, "%s<worldbody><attach model='arm' body='base' prefix='a'/>\n"
+             "<attach model='arm' body='base' prefix='a'/></worldbody></mujoco>", asset);
+    refused(xml, "attach_test.xml:3: element <attach> attribute 'prefix': cannot attach");
+    snprintf(xml, sizeof xml, "%s<worldbody><attach model='arm' body='base'/>"
+             "</worldbody></mujoco>", asset);
+    refused(xml, "attach_test.xml:2: element <attach> attribute 'prefix': required");
+    snprintf(xml, sizeof xml, "%s<worldbody><body name='b'/><attach body='b' prefix='a'/>"
+             "</worldbody></mujoco>", asset);
+    refused(xml, "attach_test.xml:2: element <attach> attribute 'model'");
+    refused("<mujoco>\n<asset><model name='m' file='parts/no_such_model.xml'/></asset></mujoco>",
+            "attach_test.xml:2: element <model> attribute 'file': cannot read");
+    refused("<mujoco>\n<asset><model name='m'/></asset></mujoco>",
+            "attach_test.xml:2: element <model> attribute 'file': required");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("mjcf_attach");
+    TCase *t = tcase_create("attach");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, attached_arm_is_the_arm);
+    tcase_add_test(t, whole_world);
+    tcase_add_test(t, frames);
+    tcase_add_test(t, option_conflicts);
+    tcase_add_test(t, bad_input);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int nf = srunner_ntests_failed(r);
+    srunner_free(r);
+    return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
