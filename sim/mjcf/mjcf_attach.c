@@ -823,7 +823,7 @@ static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     for (xmlNode *ch = cp->children; ch; ch = ch->next)
         if (is_elem(ch, "default")) cs_mjcf_parse_default(c, ch, -1);
     for (xmlNode *ch = cp->children; ch; ch = ch->next)
-        if (is_elem(ch, "asset")) cs_mjcf_parse_section(c, ch);
+        if (is_elem(ch, "asset")) c->reread.section(c, ch);
     /* what else the file holds: MuJoCo copies flexes and plugins too (refused here, as in
      * a model's own file); skins are drawn only */
     for (xmlNode *ch = cp->children; ch; ch = ch->next) {
@@ -856,11 +856,11 @@ static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     R = &A->rec[ri];
     if (kind == 1) {
         cs_xf G = frame_pose(c, target, F);
-        cs_mjcf_parse_items(c, target, body,
+        c->reread.items(c, target, body,
                             with_childclass(c, target, inherited_class(c, R, target)), &G, 1);
     } else if (kind == 2) {
         for (xmlNode *ch = cp->children; ch; ch = ch->next)
-            if (is_elem(ch, "worldbody")) cs_mjcf_parse_items(c, ch, body, cls, F, 1);
+            if (is_elem(ch, "worldbody")) c->reread.items(c, ch, body, cls, F, 1);
     }
     R = &A->rec[ri];
     settle_joints(c, R, j0, &s.comp);
@@ -881,14 +881,14 @@ static void attach_bodies(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     xmlNode *target = R->target, *root = R->root;
     int kind = R->kind, cls = R->cls;
     if (kind == 0) {
-        cs_mjcf_parse_body(c, target, body, inherited_class(c, R, target), F);
+        c->reread.body(c, target, body, inherited_class(c, R, target), F);
     } else if (kind == 1) {
         cs_xf G = frame_pose(c, target, F);
-        cs_mjcf_parse_children(c, target, body,
+        c->reread.children(c, target, body,
                                with_childclass(c, target, inherited_class(c, R, target)), &G);
     } else {
         for (xmlNode *ch = root->children; ch; ch = ch->next)
-            if (is_elem(ch, "worldbody")) cs_mjcf_parse_children(c, ch, body, cls, F);
+            if (is_elem(ch, "worldbody")) c->reread.children(c, ch, body, cls, F);
     }
     R = &A->rec[ri];
     settle_joints(c, R, j0, &s.comp);
@@ -899,7 +899,7 @@ static void attach_bodies(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     for (xmlNode *ch = root->children; ch; ch = ch->next)
         if (is_elem(ch, "contact") || is_elem(ch, "tendon") || is_elem(ch, "equality") ||
             is_elem(ch, "actuator") || is_elem(ch, "sensor") || is_elem(ch, "keyframe"))
-            cs_mjcf_parse_section(c, ch);
+            c->reread.section(c, ch);
     int nu_child = c->nact - a0, na_child = 0;
     int *cact = cs_mjcf_alloc(c, (size_t)(nu_child + 1) * sizeof *cact);
     int *kept = cs_mjcf_alloc(c, (size_t)(nu_child + 1) * sizeof *kept);

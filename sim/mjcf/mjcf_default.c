@@ -94,3 +94,21 @@ void cs_mjcf_parse_default(cs_mjcf *c, xmlNode *n, int parent)
         }
     }
 }
+
+/* a main class with MuJoCo's built-in defaults (the model's, or an attached model's) */
+void cs_mjcf_init_class(cs_mjcf *c, cs_dclass *d)
+{
+    memset(d, 0, sizeof *d);
+    d->name = cs_mjcf_strdup(c, "main");
+    d->parent = -1;
+    cs_mjcf_default_gspec(&d->geom);
+    d->site_quat[0] = 1;
+    d->meshscale[0] = d->meshscale[1] = d->meshscale[2] = 1;
+    d->site_type = CS_GEOM_SPHERE;
+    cs_mjcf_default_pspec(&d->pair);
+    cs_mjcf_default_jspec(&d->joint);
+    cs_mjcf_default_aspec(&d->act);
+    cs_mjcf_default_tspec(&d->tendon);
+    cs_mjcf_default_espec(&d->eq);
+    d->site_size[0] = d->site_size[1] = d->site_size[2] = 0.005;
+}

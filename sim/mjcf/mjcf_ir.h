@@ -265,7 +265,9 @@ typedef struct {
     int model;            /* 1: a model asset's file (<asset><model>), a document of its own */
 } cs_srcfile;
 
-typedef struct {
+struct _xmlNode;
+struct cs_xf;
+typedef struct cs_mjcf {
     const char *file;
     jmp_buf jb;
     int nomem;            /* the failure was memory exhaustion (errno ENOMEM for the caller) */
@@ -342,6 +344,18 @@ typedef struct {
     int nhfield, caphfield;
     char *texturedir;
     struct cs_mjcf_visual *vis;   /* textures, materials, lights, cameras (mjcf_visual.c) */
+    /* the readers an attached model's elements are read with (mjcf_load.c sets them): <attach>
+     * is where reading re-enters itself, so it reaches them through the context rather than
+     * calling up into the files that call it */
+    struct {
+        void (*section)(struct cs_mjcf *c, struct _xmlNode *n);
+        void (*items)(struct cs_mjcf *c, struct _xmlNode *n, int me, int cls,
+                      const struct cs_xf *F, int in_frame);
+        void (*children)(struct cs_mjcf *c, struct _xmlNode *n, int me, int cls,
+                         const struct cs_xf *F);
+        void (*body)(struct cs_mjcf *c, struct _xmlNode *n, int parent, int cls,
+                     const struct cs_xf *F);
+    } reread;
 } cs_mjcf;
 
 /* memory owned by the loader context (freed together on success and on error) */

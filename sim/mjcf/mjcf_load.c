@@ -71,24 +71,6 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     o->sleep_tolerance = 1e-3;
 }
 
-/* a main class with MuJoCo's built-in defaults (the model's, or an attached model's) */
-void cs_mjcf_init_class(cs_mjcf *c, cs_dclass *d)
-{
-    memset(d, 0, sizeof *d);
-    d->name = cs_mjcf_strdup(c, "main");
-    d->parent = -1;
-    cs_mjcf_default_gspec(&d->geom);
-    d->site_quat[0] = 1;
-    d->meshscale[0] = d->meshscale[1] = d->meshscale[2] = 1;
-    d->site_type = CS_GEOM_SPHERE;
-    cs_mjcf_default_pspec(&d->pair);
-    cs_mjcf_default_jspec(&d->joint);
-    cs_mjcf_default_aspec(&d->act);
-    cs_mjcf_default_tspec(&d->tendon);
-    cs_mjcf_default_espec(&d->eq);
-    d->site_size[0] = d->site_size[1] = d->site_size[2] = 0.005;
-}
-
 static void free_ctx(cs_mjcf *c)
 {
     for (int i = 0; i < c->nalloc; i++) cs_free(c->allocs[i]);
@@ -106,6 +88,10 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         return NULL;
     }
     init_ctx(c, name, err, errsz);
+    c->reread.section = cs_mjcf_parse_section;
+    c->reread.items = cs_mjcf_parse_items;
+    c->reread.children = cs_mjcf_parse_children;
+    c->reread.body = cs_mjcf_parse_body;
     cs_mjcf_xml_quiet();
     xmlParserCtxt *px = xmlNewParserCtxt();
     xmlDoc *volatile doc = NULL;

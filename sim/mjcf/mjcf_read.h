@@ -51,9 +51,9 @@ extern const char *const CS_MJCF_JOINT_ATTRS[], *const CS_MJCF_JOINT_VISUAL[];
 extern const char *const CS_MJCF_SITE_VISUAL[];
 extern const char *const CS_MJCF_LIMITED[];
 
-/* mjcf_load.c: a main class with MuJoCo's built-in defaults */
+/* mjcf_default.c: <default> and its classes below parent; a main class with MuJoCo's built-in
+ * defaults */
 void cs_mjcf_init_class(cs_mjcf *c, cs_dclass *d);
-/* mjcf_default.c: <default> and its classes below parent */
 void cs_mjcf_parse_default(cs_mjcf *c, xmlNode *n, int parent);
 
 /* ---- mjcf_actuator.c ------------------------------------------------------------------- */
@@ -72,7 +72,7 @@ extern const char *const CS_MJCF_EQ_COMMON[];
 
 /* ---- mjcf_body.c: <worldbody>, <body>, <frame> and what they hold ----------------------- */
 /* a <frame>'s pose relative to the body that holds it */
-typedef struct {
+typedef struct cs_xf {
     double pos[3], quat[4];
 } cs_xf;
 extern const cs_xf CS_XF_IDENTITY;
