@@ -206,54 +206,11 @@ static char *dir_of(cs_mjcf *c, const char *path)
 /* the file, parsed (errors name the <model>, or the file's own line) */
 static xmlDoc *read_model_file(cs_mjcf *c, xmlNode *n, const char *path, int parent, int pline)
 {
-    int line = cs_mjcf_line(n);
-    struct stat st;
-    if (stat(path, &st) != 0)
-        cs_mjcf_fail(c, line, "model", "file", "cannot read '%s': %s", path, strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        cs_mjcf_fail(c, line, "model", "file", "'%s' is not a regular file", path);
-    FILE *f = fopen(path, "rb");
-    if (!f) cs_mjcf_fail(c, line, "model", "file", "cannot read '%s': %s", path, strerror(errno));
-    if (st.st_size > INT_MAX - 1) {
-        fclose(f);
-        cs_mjcf_fail(c, line, "model", "file", "'%s' is too large", path);
-    }
-    size_t len = (size_t)st.st_size;
-    c->incbuf = cs_malloc(len + 1);
-    if (!c->incbuf) {
-        fclose(f);
-        cs_mjcf_nomem(c);
-    }
-    size_t got = fread(c->incbuf, 1, len, f);
-    fclose(f);
-    if (got != len) cs_mjcf_fail(c, line, "model", "file", "cannot read '%s'", path);
+    size_t len = cs_mjcf_read_file(c, n, path);
     char real[PATH_MAX];
-    int nl = 1;
-    for (size_t i = 0; i < len; i++) nl += c->incbuf[i] == '\n';
-    cs_mjcf_add_src(c, path, realpath(path, real) ? real : NULL, nl, parent, pline);
-    c->src[c->nsrc - 1].model = 1;
+    xmlDoc *doc = cs_mjcf_parse_file(c, path, realpath(path, real) ? real : NULL, len, parent,
+                                     pline, 1);
     int base = c->src[c->nsrc - 1].base;
-    const char *nul = memchr(c->incbuf, 0, len);
-    if (nul) {
-        int l = 1;
-        for (const char *p = c->incbuf; p < nul; p++) l += *p == '\n';
-        cs_mjcf_fail(c, base + l, NULL, NULL, "NUL byte (not allowed in XML)");
-    }
-    xmlParserCtxt *px = xmlNewParserCtxt();
-    if (!px) cs_mjcf_nomem(c);
-    c->incpx = px;
-    xmlDoc *doc = xmlCtxtReadMemory(px, c->incbuf, (int)len, path, NULL,
-                                    XML_PARSE_NONET | XML_PARSE_BIG_LINES);
-    c->incdoc = doc;
-    if (!doc) {
-        const xmlError *e = xmlCtxtGetLastError(px);
-        if (e && e->code == XML_ERR_NO_MEMORY) cs_mjcf_nomem(c);
-        char msg[256];
-        snprintf(msg, sizeof msg, "%s", e && e->message ? e->message : "unreadable XML");
-        size_t l = strlen(msg);
-        while (l && (msg[l - 1] == '\n' || msg[l - 1] == ' ')) msg[--l] = 0;
-        cs_mjcf_fail(c, base + (e ? e->line : 0), NULL, NULL, "malformed XML: %s", msg);
-    }
     if (doc->intSubset)
         cs_mjcf_fail(c, base + 1, NULL, NULL, "DOCTYPE declarations are not supported (MJCF has "
                                               "no DTD)");

@@ -126,6 +126,13 @@ int cs_mjcf_count_lines(const char *buf, size_t len);
 void cs_mjcf_add_src(cs_mjcf *c, const char *path, const char *real, int nlines, int parent,
                      int line);
 void cs_mjcf_free_include(cs_mjcf *c);
+/* an <include>d or attached file (n: the element naming it, for errors) read whole into
+ * c->incbuf: its length */
+size_t cs_mjcf_read_file(cs_mjcf *c, xmlNode *n, const char *path);
+/* c->incbuf parsed into c->incdoc as the model's next file (its includer parent, the line
+ * there; model 1: an attached model's own document); errors at the file's lines */
+xmlDoc *cs_mjcf_parse_file(cs_mjcf *c, const char *path, const char *real, size_t len,
+                           int parent, int pline, int model);
 void cs_mjcf_expand_includes(cs_mjcf *c, xmlDoc *doc, xmlNode *parent);
 
 #endif

@@ -181,6 +181,51 @@ void cs_mjcf_free_include(cs_mjcf *c)
 }
 
 
+size_t cs_mjcf_read_file(cs_mjcf *c, xmlNode *n, const char *path)
+{
+    struct stat st;
+    int rc = stat(path, &st) ? errno : 0;
+    if (!rc && !S_ISREG(st.st_mode)) /* a device or a pipe could be endless or block */
+        FAILN(c, n, "file", "'%s' is not a regular file", path);
+    size_t len = 0;
+    if (!rc) rc = cs_mjcf_read_all(path, &c->incbuf, &len);
+    if (rc == ENOMEM) cs_mjcf_nomem(c);
+    if (rc) FAILN(c, n, "file", "cannot read '%s': %s", path, strerror(rc));
+    return len;
+}
+
+xmlDoc *cs_mjcf_parse_file(cs_mjcf *c, const char *path, const char *real, size_t len,
+                           int parent, int pline, int model)
+{
+    cs_mjcf_add_src(c, path, real, cs_mjcf_count_lines(c->incbuf, len), parent, pline);
+    c->src[c->nsrc - 1].model = model;
+    int base = c->src[c->nsrc - 1].base;
+    const char *nul = memchr(c->incbuf, 0, len);
+    if (nul) {
+        int l = 1;
+        for (const char *p = c->incbuf; p < nul; p++) l += *p == '\n';
+        cs_mjcf_fail(c, base + l, NULL, NULL, "NUL byte (not allowed in XML)");
+    }
+    xmlParserCtxt *px = xmlNewParserCtxt();
+    if (!px) cs_mjcf_nomem(c);
+    c->incpx = px;
+    cs_mjcf_notes pn = {0};
+    cs_mjcf_xml_hooks(px, &pn);
+    xmlDoc *doc = xmlCtxtReadMemory(px, c->incbuf, (int)len, path, NULL, CS_MJCF_XMLOPTS);
+    c->incdoc = doc;
+    if (pn.entity_line)
+        cs_mjcf_fail(c, base + pn.entity_line, NULL, NULL,
+                     "entity '%s': DOCTYPE entities are not supported (MJCF has no DTD)",
+                     pn.entity);
+    if (!doc) {
+        const xmlError *e = xmlCtxtGetLastError(px);
+        if (!pn.err_msg[0] && e && e->code == XML_ERR_NO_MEMORY) cs_mjcf_nomem(c);
+        cs_mjcf_fail(c, base + (pn.err_msg[0] ? pn.err_line : e ? e->line : 0), NULL, NULL,
+                     "malformed XML: %s", pn.err_msg[0] ? pn.err_msg : "unreadable XML");
+    }
+    return doc;
+}
+
 /* Replaces <include file> by the elements inside the file's root element, as MuJoCo does (a
  * file name is tried in the main file's directory, then in the including file's); returns
  * the first element brought in, or what followed the <include>. A file is included once:
@@ -197,18 +242,11 @@ static xmlNode *include_file(cs_mjcf *c, xmlDoc *doc, xmlNode *n)
     int top = me;
     while (top > 0 && !c->src[top].model) top = c->src[top].parent;
     char *path = file[0] == '/' ? file : join_path(c, c->src[top].dir, file);
-    size_t len;
     struct stat st;
-    int rc = stat(path, &st) ? errno : 0;
-    if (rc == ENOENT && file[0] != '/' && strcmp(c->src[me].dir, c->src[top].dir) != 0) {
+    if (stat(path, &st) != 0 && errno == ENOENT && file[0] != '/' &&
+        strcmp(c->src[me].dir, c->src[top].dir) != 0)
         path = join_path(c, c->src[me].dir, file);
-        rc = stat(path, &st) ? errno : 0;
-    }
-    if (!rc && !S_ISREG(st.st_mode)) /* a device or a pipe could be endless or block */
-        FAILN(c, n, "file", "'%s' is not a regular file", path);
-    if (!rc) rc = cs_mjcf_read_all(path, &c->incbuf, &len);
-    if (rc == ENOMEM) cs_mjcf_nomem(c);
-    if (rc) FAILN(c, n, "file", "cannot read '%s': %s", path, strerror(rc));
+    size_t len = cs_mjcf_read_file(c, n, path);
     char real[PATH_MAX];
     if (!realpath(path, real)) snprintf(real, sizeof real, "%s", path);
     for (int j = me; j >= 0; j = c->src[j].parent)
@@ -221,31 +259,8 @@ static xmlNode *include_file(cs_mjcf *c, xmlDoc *doc, xmlNode *n)
         if (tj == top && c->src[j].real && strcmp(c->src[j].real, real) == 0)
             FAILN(c, n, "file", "'%s' is already included (MuJoCo includes a file once)", path);
     }
-    cs_mjcf_add_src(c, path, real, cs_mjcf_count_lines(c->incbuf, len), me, line);
-    int k = c->nsrc - 1, base = c->src[k].base;
-    const char *nul = memchr(c->incbuf, 0, len);
-    if (nul) {
-        int l = 1;
-        for (const char *p = c->incbuf; p < nul; p++) l += *p == '\n';
-        cs_mjcf_fail(c, base + l, NULL, NULL, "NUL byte (not allowed in XML)");
-    }
-    xmlParserCtxt *px = xmlNewParserCtxt();
-    if (!px) cs_mjcf_nomem(c);
-    c->incpx = px;
-    cs_mjcf_notes pn = {0};
-    cs_mjcf_xml_hooks(px, &pn);
-    xmlDoc *idoc = xmlCtxtReadMemory(px, c->incbuf, (int)len, path, NULL, CS_MJCF_XMLOPTS);
-    c->incdoc = idoc;
-    if (pn.entity_line)
-        cs_mjcf_fail(c, base + pn.entity_line, NULL, NULL,
-                     "entity '%s': DOCTYPE entities are not supported (MJCF has no DTD)",
-                     pn.entity);
-    if (!idoc) {
-        const xmlError *e = xmlCtxtGetLastError(px);
-        if (!pn.err_msg[0] && e && e->code == XML_ERR_NO_MEMORY) cs_mjcf_nomem(c);
-        cs_mjcf_fail(c, base + (pn.err_msg[0] ? pn.err_line : e ? e->line : 0), NULL, NULL,
-                     "malformed XML: %s", pn.err_msg[0] ? pn.err_msg : "unreadable XML");
-    }
+    xmlDoc *idoc = cs_mjcf_parse_file(c, path, real, len, me, line, 0);
+    int base = c->src[c->nsrc - 1].base;
     xmlNode *root = xmlDocGetRootElement(idoc), *first = NULL;
     for (xmlNode *ch = root ? root->children : NULL; ch; ch = ch->next) {
         if (ch->type != XML_ELEMENT_NODE) continue;
