@@ -1,5 +1,6 @@
 """conesim.sweep and rollout, here and on a Dask cluster of two worker processes."""
 import csv
+import multiprocessing
 import os
 import subprocess
 from concurrent.futures import ProcessPoolExecutor
@@ -63,7 +64,9 @@ def test_dask_cluster_gives_the_same_rows_and_rollouts(local_rows):
 
 
 def test_executor_and_errors(local_rows):
-    with ProcessPoolExecutor(2) as ex:
+    # spawned workers: a forked one inherits the state of every thread the earlier tests left
+    # (Dask's event loop), and a lock one of them held can never be released in the child
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as ex:
         assert conesim.sweep(BLOCK, GRID, duration=0.5, set=SET, client=ex) == local_rows
     with pytest.raises(KeyError):
         conesim.sweep(BLOCK, {"option.nosuch": [1.0]}, steps=2)
