@@ -142,7 +142,6 @@ cs_data *cs_data_alloc(const cs_model *m)
         cs_free_data(d);
         return NULL;
     }
-    for (int t = 0; t < m->ntree; t++) d->tree_asleep[t] = -(1 + CS_MINAWAKE); /* all awake */
-    cs_sleep_update(m, d);
+    cs_sleep_wake_all(m, d);
     return d;
 }

@@ -22,24 +22,22 @@ cs_data *cs_make_data(const cs_model *m)
 }
 
 /* all awake; with sleep on, the trees that start asleep (sleep="init") put to sleep after a
- * forward pass, as MuJoCo's reset does: the number that could not sleep */
-static int sleep_reset(const cs_model *m, cs_data *d)
+ * forward pass, as MuJoCo's reset does (the loader refuses init trees that could not) */
+static void sleep_reset(const cs_model *m, cs_data *d)
 {
-    for (int t = 0; t < m->ntree; t++) d->tree_asleep[t] = -(1 + CS_MINAWAKE);
-    cs_sleep_update(m, d);
-    if (!(m->opt.enableflags & CS_ENBL_SLEEP)) return 0;
+    cs_sleep_wake_all(m, d);
+    if (!(m->opt.enableflags & CS_ENBL_SLEEP)) return;
     int ninit = 0;
     for (int t = 0; t < m->ntree; t++) ninit += m->tree_sleep_policy[t] == CS_SLEEP_INIT;
-    if (!ninit) return 0;
+    if (!ninit) return;
     cs_forward(m, d);
     for (int t = 0; t < m->ntree; t++)
-        d->tree_asleep[t] = m->tree_sleep_policy[t] == CS_SLEEP_INIT ? -1 : -(1 + CS_MINAWAKE);
+        d->tree_asleep[t] = m->tree_sleep_policy[t] == CS_SLEEP_INIT ? -1 : CS_TREE_AWAKE;
     /* ready now: the ones whose islands hold no other tree fall asleep (MuJoCo's mj_sleep
      * at reset) */
-    int slept = cs_sleep_trees(m, d);
+    cs_sleep_trees(m, d);
     memset(d->qacc_warmstart, 0, (size_t)m->nv * sizeof *d->qacc_warmstart);
     cs_sleep_update(m, d);
-    return ninit - slept;
 }
 
 void cs_reset(const cs_model *m, cs_data *d)

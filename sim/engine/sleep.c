@@ -11,7 +11,6 @@
 #include "sleep.h"
 #include "solver/rows.h"
 
-#define AWAKE (-(1 + CS_MINAWAKE))
 
 static int enabled(const cs_model *m) { return (m->opt.enableflags & CS_ENBL_SLEEP) != 0; }
 
@@ -34,6 +33,12 @@ void cs_sleep_update(const cs_model *m, cs_data *d)
     d->ntree_awake = nt;
     d->nbody_awake = nb;
     d->nv_awake = nv;
+}
+
+void cs_sleep_wake_all(const cs_model *m, cs_data *d)
+{
+    for (int t = 0; t < m->ntree; t++) d->tree_asleep[t] = CS_TREE_AWAKE;
+    cs_sleep_update(m, d);
 }
 
 static int all_zero(const double *v, int n) /* bitwise, as MuJoCo's: -0 is a change */
@@ -99,12 +104,12 @@ int cs_wake_user(const cs_model *m, cs_data *d)
     int nt = m->ntree, n = 0;
     if (d->ntree_awake == nt) return 0;
     if (!enabled(m)) { /* the flag turned off with trees asleep: all wake */
-        for (int t = 0; t < nt; t++) d->tree_asleep[t] = AWAKE;
+        for (int t = 0; t < nt; t++) d->tree_asleep[t] = CS_TREE_AWAKE;
         n = nt - d->ntree_awake;
     } else {
         for (int t = 0; t < nt; t++)
             if (d->tree_asleep[t] >= 0 && (!pose_kept(m, d, t) || !can_sleep(m, d, t, 0)))
-                n += wake_island(d, nt, t, AWAKE);
+                n += wake_island(d, nt, t, CS_TREE_AWAKE);
     }
     if (n) cs_sleep_update(m, d);
     return n;
@@ -143,7 +148,7 @@ int cs_wake_contact(const cs_model *m, cs_data *d)
         if (t1 < 0 || t2 < 0) { /* a body without dofs wakes only when awake (mocap) */
             int t = t1 < 0 ? t2 : t1, b = t1 < 0 ? b1 : b2;
             if (t >= 0 && !d->tree_awake[t] && d->body_awake[b] == CS_S_AWAKE)
-                n += wake_island(d, m->ntree, t, AWAKE);
+                n += wake_island(d, m->ntree, t, CS_TREE_AWAKE);
             continue;
         }
         int a1 = d->tree_awake[t1], a2 = d->tree_awake[t2];
@@ -192,12 +197,12 @@ int cs_wake_equality(const cs_model *m, cs_data *d)
         if (s1 == CS_S_STATIC || s2 == CS_S_STATIC || t1 == t2) continue;
         if (s1 == CS_S_ASLEEP && s2 == CS_S_ASLEEP) { /* two sleeping islands: both wake */
             if (cycle_of(d, m->ntree, t1) != cycle_of(d, m->ntree, t2)) {
-                n += wake_island(d, m->ntree, t1, AWAKE);
-                n += wake_island(d, m->ntree, t2, AWAKE);
+                n += wake_island(d, m->ntree, t1, CS_TREE_AWAKE);
+                n += wake_island(d, m->ntree, t2, CS_TREE_AWAKE);
             }
             continue;
         }
-        n += wake_island(d, m->ntree, s1 == CS_S_ASLEEP ? t1 : t2, AWAKE);
+        n += wake_island(d, m->ntree, s1 == CS_S_ASLEEP ? t1 : t2, CS_TREE_AWAKE);
     }
     if (n) cs_sleep_update(m, d);
     return n;
@@ -329,7 +334,7 @@ int cs_sleep_trees(const cs_model *m, cs_data *d)
     for (int t = 0; t < nt; t++) {
         if (d->tree_asleep[t] >= 0) continue;
         if (can_sleep(m, d, t, m->opt.sleep_tolerance)) d->tree_asleep[t] += d->tree_asleep[t] < -1;
-        else d->tree_asleep[t] = AWAKE;
+        else d->tree_asleep[t] = CS_TREE_AWAKE;
     }
     /* islands: trees joined by the step's constraint rows (MuJoCo's mj_island) */
     int *p = d->scratch->sleep_uf, *list = d->scratch->sleep_uf + nt;

@@ -25,6 +25,10 @@ static inline int cs_sleep_filter(const cs_model *m, const cs_data *d)
 
 /* tree_awake, body_awake, geom_asleep and the counts from tree_asleep */
 void cs_sleep_update(const cs_model *m, cs_data *d);
+/* tree_asleep of a tree that has just moved (awake, MINAWAKE steps from being ready) */
+#define CS_TREE_AWAKE (-(1 + CS_MINAWAKE))
+/* every tree awake, the arrays that follow tree_asleep updated */
+void cs_sleep_wake_all(const cs_model *m, cs_data *d);
 /* (reset.c puts the trees with policy init to sleep at reset, after a forward pass) */
 /* the wake rules of a forward pass, each returning the trees it woke (the sleep arrays are
  * updated when it woke any): a user change (qpos moved, qvel, qfrc_applied or xfrc_applied
