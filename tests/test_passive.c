@@ -145,6 +145,35 @@ START_TEST(test_gravcomp_off_without_gravity)
 }
 END_TEST
 
+/* gravity compensation and a joint spring on the same dof add: a fully compensated slider
+ * on a spring at rest at its springref stays there (the spring's force must not replace the
+ * compensation), and with half compensation it settles where the spring holds the other
+ * half of the weight, x = springref - (1 - gc) m g / k */
+START_TEST(test_gravcomp_with_spring)
+{
+    const double mass = 2, k = 400, ref = 0.05, gcs[] = {1, 0.5};
+    for (int c = 0; c < 2; c++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml,
+                 "<mujoco><option timestep='0.002'/><worldbody>"
+                 "<body name='b' gravcomp='%g'><joint type='slide' axis='0 0 1' stiffness='%g' "
+                 "springref='%g' damping='40'/>"
+                 "<geom type='sphere' size='0.05' mass='%g' contype='0' conaffinity='0'/>"
+                 "</body></worldbody></mujoco>", gcs[c], k, ref, mass);
+        cs_model *m = load_xml(xml, "inline");
+        cs_data *d = cs_make_data(m);
+        d->qpos[0] = ref;
+        for (int i = 0; i < 3000; i++) cs_step(m, d);
+        double want = ref - (1 - gcs[c]) * mass * G / k;
+        printf("report: gravcomp %g with a spring: rests at %.9f m (want %.9f)\n", gcs[c],
+               d->qpos[0], want);
+        ck_assert_double_eq_tol(d->qpos[0], want, 1e-6);
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+}
+END_TEST
+
 /* springdamper: a 2 kg slider on a spring-damper with time constant tc and damping ratio
  * zeta oscillates at omega_d = omega_n sqrt(1 - zeta^2) with omega_n = 1 / (tc zeta), and
  * its amplitude decays by exp(-zeta omega_n t): the stiffness and damping are
@@ -294,6 +323,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_gravcomp_free_body);
     tcase_add_test(tc, test_gravcomp_arm);
     tcase_add_test(tc, test_gravcomp_off_without_gravity);
+    tcase_add_test(tc, test_gravcomp_with_spring);
     tcase_add_test(tc, test_springdamper);
     tcase_add_test(tc, test_springdamper_bad);
     tcase_add_test(tc, test_poly_forces);

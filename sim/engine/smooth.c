@@ -243,7 +243,7 @@ static void passive(const cs_model *m, cs_data *d)
             for (int a = 0, len; a < n; a += len) {
                 len = spring_part(n);
                 double s = cs_poly_coef(k, p, spring_x(dif + a, len), 0);
-                for (int r = a; r < a + len; r++) f[r] = -s * dif[r];
+                for (int r = a; r < a + len; r++) f[r] -= s * dif[r];
             }
         }
     if (!(dis & CS_DSBL_DAMPER))
@@ -263,6 +263,10 @@ void cs_smooth(const cs_model *m, cs_data *d)
     own_inertias(m, d, aw); /* once: the bias forces use them, then the composites */
     bias_forces(m, d, d->scratch->cfrc, aw);
     composite_mass(m, d, aw);
+    if (m->ntendon) {
+        cs_tendon_armature(m, d, aw);
+        cs_tendon_bias(m, d, aw);
+    }
     passive(m, d);
     cs_actuation(m, d);
     for (int i = 0; i < m->nv; i++)
