@@ -160,23 +160,6 @@ static void dense_rows(const cs_model *m, cs_data *d, int kind, int id, int nrow
     if (cs_efc_add_rows(d->efc, &in, id, d->qvel, ro) < 0) d->warning[CS_WARN_NOMEM]++;
 }
 
-/* the acceleration of world point p moving with body b when qacc = 0 (the Jacobian's rate
- * times qvel), and the body's angular one: the bias accelerations of the smooth stage (cacc,
- * at the tree's reference point) carried to p, plus w x v_p */
-static void point_bias_acc(const cs_model *m, const cs_data *d, int b, const double p[3],
-                           double ap[3], double ang[3])
-{
-    const double *v = d->cvel + 6 * b, *a = d->scratch->cacc + 6 * b, *o = d->xpos + 3 * m->body_rootid[b];
-    double r[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]}, wr[3], ar[3], vp[3], wv[3];
-    sp_cross(v, r, wr);
-    sp_cross(a, r, ar);
-    for (int k = 0; k < 3; k++) vp[k] = v[3 + k] + wr[k];
-    sp_cross(v, vp, wv);
-    for (int k = 0; k < 3; k++) {
-        ap[k] = a[3 + k] + ar[k] + wv[k];
-        ang[k] = a[k];
-    }
-}
 
 /* the rate of orientation q turning with world angular velocity w: 0.5 (0, w) q */
 static void quat_rate(const double q[4], const double w[3], double qd[4])
@@ -219,8 +202,8 @@ static void eq_jdotv(const cs_model *m, const cs_data *d, int e, const double p1
     const double *r2 = site ? m->site_quat + 4 * o2 : NULL;
     if (site) o1 = m->site_bodyid[o1], o2 = m->site_bodyid[o2];
     double a1[3], a2[3], al1[3], al2[3];
-    point_bias_acc(m, d, o1, p1, a1, al1);
-    point_bias_acc(m, d, o2, p2, a2, al2);
+    cs_point_bias_acc(m, d, o1, p1, a1, al1);
+    cs_point_bias_acc(m, d, o2, p2, a2, al2);
     for (int k = 0; k < 3; k++) dst[k] -= a1[k] - a2[k];
     if (m->eq_type[e] != CS_EQ_WELD) return;
     const double *x1 = d->xquat + 4 * o1, *x2 = d->xquat + 4 * o2;

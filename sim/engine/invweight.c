@@ -41,6 +41,12 @@ int cs_model_invweight0(cs_model *m)
     /* MuJoCo's dof_M0: the diagonal of M at qpos0 (before the factor overwrites nothing:
      * the factor has its own storage) */
     for (int i = 0; i < nv; i++) m->dof_M0[i] = d.qM[m->dof_Madr[i]];
+    /* the inverse weights see the tendons' armature (dof_M0 does not, as in MuJoCo) */
+    if (m->ntendon) {
+        for (int t = 0; t < m->ntendon; t++)
+            cs_tendon_eval(m, &d, t, d.ten_J + (size_t)t * nv, jac);
+        cs_tendon_armature(m, &d, NULL);
+    }
     int rc = 0;
     if (cs_mass_factor(&M)) {
         for (int k = nv - 1; k >= 0 && !rc; k--)
@@ -88,8 +94,7 @@ int cs_model_invweight0(cs_model *m)
             for (int k = 0; k < len; k++) m->dof_invweight0[a + g + k] = s / len;
         }
     }
-    /* tendons: length and J M^-1 J^T at qpos0; a negative
-     * springlength is the length there */
+    /* tendons: length and J M^-1 J^T at qpos0 */
     for (int t = 0; t < m->ntendon; t++) {
         double len = cs_tendon_eval(m, &d, t, jac, jac + nv);
         memcpy(x, jac, (size_t)nv * sizeof *x);
@@ -98,8 +103,6 @@ int cs_model_invweight0(cs_model *m)
         for (int i = 0; i < nv; i++) s += jac[i] * x[i];
         m->tendon_invweight0[t] = s;
         m->tendon_length0[t] = len;
-        double *ls = m->tendon_lengthspring + 2 * t;
-        if (ls[0] < 0 && ls[1] < 0) ls[0] = ls[1] = len;
     }
     /* equality constraints: the second anchor of a connect, the relative pose of a weld
      * without relpose, from the bodies' frames at qpos0 (MuJoCo's set0) */
@@ -122,6 +125,14 @@ int cs_model_invweight0(cs_model *m)
             double n1[4] = {q1[0], -q1[1], -q1[2], -q1[3]};
             cs_mulquat(dt + 6, n1, d.xquat + 4 * b2);
         }
+    }
+    /* a springlength of -1 is the tendon's length at the springs' rest pose, qpos_spring
+     * (MuJoCo's setSpring) */
+    memcpy(d.qpos, m->qpos_spring, (size_t)m->nq * sizeof *d.qpos);
+    cs_kinematics(m, &d);
+    for (int t = 0; t < m->ntendon; t++) {
+        double *ls = m->tendon_lengthspring + 2 * t;
+        if (ls[0] == -1 && ls[1] == -1) ls[0] = ls[1] = cs_tendon_eval(m, &d, t, jac, jac + nv);
     }
 done:
     cs_free(d.buffer);

@@ -104,6 +104,11 @@ double cs_transmission_dense(const cs_model *m, const cs_data *d, int i, double 
  * held at its forcerange) */
 double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i);
 
+/* the acceleration of world point p on body b at qacc = 0 (the Jacobian's rate times qvel)
+ * and b's angular one, from the smooth stage's bias accelerations (support.c) */
+void cs_point_bias_acc(const cs_model *m, const cs_data *d, int b, const double p[3], double ap[3],
+                       double ang[3]);
+
 /* tendon.c: site_xpos, ten_length, ten_velocity, ten_J (MuJoCo's mj_tendon); the tendons' springs and
  * dampers added into qfrc_passive; implicitfast's tendon terms (dampers, actuators on
  * tendons, and slider-cranks through their moment rows) subtracted from qH as
@@ -114,6 +119,12 @@ void cs_tendon(const cs_model *m, cs_data *d);
 double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, double *scratch);
 void cs_tendon_passive(const cs_model *m, cs_data *d);
 void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *qH, double *up);
+/* tendon_armature.c: a tendon's armature a adds a J^T J to M over M's entries (the tree's
+ * pattern: coupling between different branches or trees is left out, as MuJoCo does) on the
+ * rows of awake trees (aw: tree_awake, NULL for all), and the bias force a J (Jdot qvel) to
+ * qfrc_bias */
+void cs_tendon_armature(const cs_model *m, cs_data *d, const int *aw);
+void cs_tendon_bias(const cs_model *m, cs_data *d, const int *aw);
 
 /* fluid.c: fluid forces (MuJoCo's inertia-box model, or its ellipsoid model for bodies with
  * ellipsoid geoms) added to qfrc_passive; their velocity derivative, -h D, taken into

@@ -6,6 +6,7 @@
 #include "conesim.h"
 #include "data_scratch.h"
 #include "solver/mass.h"
+#include "spatial.h"
 #include "stages.h"
 
 void cs_solve_M(const cs_model *m, const cs_data *d, double *x, const double *y)
@@ -72,5 +73,24 @@ void cs_fluid_local_rows(const cs_model *m, int b, const double R[9], double *jp
             jp[(size_t)k * nv + i] = p[k];
             jr[(size_t)k * nv + i] = q[k];
         }
+    }
+}
+
+/* the acceleration of world point p moving with body b when qacc = 0 (the Jacobian's rate
+ * times qvel), and the body's angular one: the bias accelerations of the smooth stage (cacc,
+ * at the tree's reference point) carried to p, plus w x v_p */
+void cs_point_bias_acc(const cs_model *m, const cs_data *d, int b, const double p[3], double ap[3],
+                       double ang[3])
+{
+    const double *v = d->cvel + 6 * b, *a = d->scratch->cacc + 6 * b;
+    const double *o = d->xpos + 3 * m->body_rootid[b];
+    double r[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]}, wr[3], ar[3], vp[3], wv[3];
+    sp_cross(v, r, wr);
+    sp_cross(a, r, ar);
+    for (int k = 0; k < 3; k++) vp[k] = v[3 + k] + wr[k];
+    sp_cross(v, vp, wv);
+    for (int k = 0; k < 3; k++) {
+        ap[k] = a[3 + k] + ar[k] + wv[k];
+        ang[k] = a[k];
     }
 }

@@ -892,6 +892,20 @@ static void body_simple(cs_model *m)
     }
 }
 
+/* a tendon with armature couples the dofs its path's bodies move: those are not simple
+ * (after the geoms' bodies are known) */
+static void tendon_armature_simple(cs_model *m)
+{
+    for (int t = 0; t < m->ntendon; t++)
+        for (int w = m->tendon_adr[t]; m->tendon_armature[t] != 0 &&
+                                       w < m->tendon_adr[t] + m->tendon_num[t]; w++) {
+            int o = m->wrap_objid[w];
+            if (m->wrap_type[w] == CS_WRAP_SITE) m->body_simple[m->site_bodyid[o]] = 0;
+            if (m->wrap_type[w] == CS_WRAP_SPHERE || m->wrap_type[w] == CS_WRAP_CYLINDER)
+                m->body_simple[m->geom_body[o]] = 0;
+        }
+}
+
 static void fill_geoms(cs_mjcf *c, compiling *cc, cs_model *m)
 {
     for (int i = 0; i < cc->ng; i++) {
@@ -1114,6 +1128,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     fill_forest(c, &cc, m);
     body_simple(m);
     fill_geoms(c, &cc, m);
+    tendon_armature_simple(m);
     fill_meshes(c, &cc, m);
     fill_pairs(c, &cc, m);
     fill_keys(c, &cc, m);

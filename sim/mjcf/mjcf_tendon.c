@@ -145,8 +145,10 @@ void cs_mjcf_resolve_tendons(cs_mjcf *c)
                                  "in the tendon", T->joint[k]);
             T->jid[k] = j;
         }
-        if (s->armature != 0)
-            TFAIL(c, T, "armature", "tendon armature is not supported");
+        for (int k = 0; s->armature != 0 && T->spatial && k < T->njoint; k++)
+            if (T->kind[k] == CS_WRAP_SPHERE || T->kind[k] == CS_WRAP_CYLINDER)
+                TFAIL(c, T, "armature", "tendon armature on a tendon that wraps a geom (its "
+                                        "Jacobian's rate is not defined there, as in MuJoCo)");
         int has_range = s->range[0] != 0 || s->range[1] != 0;
         if (s->limited == CS_LIMITED_AUTO) {
             if (!c->autolimits && has_range)
@@ -268,6 +270,7 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m)
         m->tendon_frictionloss[i] = s->frictionloss;
         m->tendon_stiffness[i] = s->stiffness[0];
         m->tendon_damping[i] = s->damping[0];
+        m->tendon_armature[i] = s->armature;
         memcpy(m->tendon_stiffnesspoly + CS_NPOLY * i, s->stiffness + 1, CS_NPOLY * sizeof(double));
         memcpy(m->tendon_dampingpoly + CS_NPOLY * i, s->damping + 1, CS_NPOLY * sizeof(double));
         /* negative: the length at qpos0, set with it (invweight.c) */
