@@ -229,7 +229,7 @@ int cs_collision_filter(const cs_collision *c, int i, int j)
         return 0;
     if (!(a->contype & b->conaffinity) && !(b->contype & a->conaffinity))
         return 0;
-    if (a->weldbody == b->weldbody)
+    if (a->weldbody == b->weldbody || (a->dofless && b->dofless))
         return 0;
     if (c->opt.filterparent && a->weldbody != 0 && b->weldbody != 0 &&
         (a->weldbody == b->weldparent || b->weldbody == a->weldparent))

@@ -43,8 +43,11 @@ typedef struct {
     int type;            /* cs_geom_type */
     double size[3];      /* MuJoCo's geom size meaning */
     int body;            /* body id (0 = world); used by excludes */
-    int weldbody;        /* MuJoCo body_weldid[body]: the body it is rigidly welded to (0 = world) */
+    int weldbody;        /* MuJoCo's body_weldid[body]: the body it is rigidly welded to, a body
+                          * with joints or a mocap body (0 = world) */
     int weldparent;      /* body_weldid[body_parentid[weldbody]] (0 for world) */
+    int dofless;         /* 1: weldbody has no dofs (the world, a mocap body): two such geoms
+                          * never touch (no force could act) */
     int contype, conaffinity;
     int condim;          /* 1, 3, 4 or 6 */
     int priority;

@@ -86,8 +86,8 @@ START_TEST(test_mocap_pushes)
 }
 END_TEST
 
-/* MuJoCo's rule: a mocap body is welded to the world for collisions, so its geoms do not
- * touch the world's (a paddle sunk into the floor makes no contact) */
+/* MuJoCo's rule: geoms of two bodies that no dof moves (the world, mocap bodies) never touch
+ * (a paddle sunk into the floor makes no contact) */
 START_TEST(test_mocap_no_world_contacts)
 {
     cs_model *m = load_xml(XML, "mocap.xml");
@@ -103,6 +103,41 @@ START_TEST(test_mocap_no_world_contacts)
 }
 END_TEST
 
+/* A mocap body roots its own weld group for contacts, as in MuJoCo: a body hinged under it
+ * does not touch it (the parent filter), unless the filter is disabled; a second mocap body
+ * does not touch it either (neither has dofs) */
+START_TEST(test_mocap_parent_filter)
+{
+    const char *xml =
+        "<mujoco><option gravity='0 0 0'>%s</option><worldbody>"
+        "<body name='hand' mocap='true' pos='0 0 1'><geom name='hand' size='0.1'/>"
+        "<body name='finger' pos='0 0 -0.15'><joint axis='0 1 0'/>"
+        "<geom name='finger' type='capsule' size='0.03' fromto='0 0 0.1 0 0 -0.2'/></body></body>"
+        "<body name='other' mocap='true' pos='0.15 0 1'><geom name='other' size='0.1'/></body>"
+        "</worldbody></mujoco>";
+    for (int off = 0; off < 2; off++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, xml, off ? "<flag filterparent='disable'/>" : "");
+        cs_model *m = load_xml(buf, "mocap_parent.xml");
+        cs_data *d = cs_make_data(m);
+        cs_forward(m, d);
+        int h = cs_name2id_geom(m, "hand"), f = cs_name2id_geom(m, "finger");
+        int o = cs_name2id_geom(m, "other"), hf = 0, ho = 0;
+        for (int i = 0; i < d->ncon; i++) {
+            int g1 = d->contact[i].geom1, g2 = d->contact[i].geom2;
+            hf += (g1 == h && g2 == f) || (g1 == f && g2 == h);
+            ho += (g1 == h && g2 == o) || (g1 == o && g2 == h);
+        }
+        printf("report: mocap parent filter %s: hand-finger contacts %d, hand-other %d\n",
+               off ? "disabled" : "on", hf, ho);
+        ck_assert_int_eq(hf > 0, off); /* the finger's capsule reaches 5 cm into the hand */
+        ck_assert_int_eq(ho, 0);
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("mocap");
@@ -111,6 +146,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_mocap_pose_follows_data);
     tcase_add_test(tc, test_mocap_pushes);
     tcase_add_test(tc, test_mocap_no_world_contacts);
+    tcase_add_test(tc, test_mocap_parent_filter);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -10,6 +10,15 @@
 #include "sleep.h"
 #include "stages.h"
 
+/* MuJoCo's weld body for contact filtering: the nearest body from b towards the world that
+ * has joints or is a mocap body (a mocap body moves on its own, so it roots a weld group
+ * there, while body_weldid, for the dynamics, welds it to the world) */
+static int contact_weld(const cs_model *m, int b)
+{
+    while (b > 0 && m->body_jntnum[b] == 0 && m->body_mocapid[b] < 0) b = m->body_parent[b];
+    return b;
+}
+
 struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errlen)
 {
     int ng = m->ngeom, np = m->npair, ne = m->nexclude;
@@ -22,12 +31,13 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
         goto done;
     }
     for (int i = 0; i < ng; i++) {
-        int b = m->geom_body[i], w = m->body_weldid[b];
+        int b = m->geom_body[i], w = contact_weld(m, b);
         g[i].type = m->geom_type[i];
         memcpy(g[i].size, m->geom_size + 3 * i, sizeof g[i].size);
         g[i].body = b;
         g[i].weldbody = w;
-        g[i].weldparent = w ? m->body_weldid[m->body_parent[w]] : 0;
+        g[i].weldparent = w ? contact_weld(m, m->body_parent[w]) : 0;
+        g[i].dofless = m->body_dofnum[w] == 0;
         g[i].contype = m->geom_contype[i];
         g[i].conaffinity = m->geom_conaffinity[i];
         g[i].condim = m->geom_condim[i];
