@@ -47,6 +47,7 @@
 /* the compiler settings that govern how a file's elements read */
 typedef struct {
     int degree, autolimits, inertiafromgeom, balanceinertia, fitaabb, igroup[2], conflict;
+    int alignfree;
     char eulerseq[4];
     double boundmass, boundinertia, settotalmass;
     char *meshdir, *assetdir, *texturedir;
@@ -138,6 +139,7 @@ static void comp_get(const cs_mjcf *c, comp_t *k)
 {
     k->degree = c->degree;
     k->autolimits = c->autolimits;
+    k->alignfree = c->alignfree;
     k->inertiafromgeom = c->inertiafromgeom;
     k->balanceinertia = c->balanceinertia;
     k->fitaabb = c->fitaabb;
@@ -157,6 +159,7 @@ static void comp_set(cs_mjcf *c, const comp_t *k)
 {
     c->degree = k->degree;
     c->autolimits = k->autolimits;
+    c->alignfree = k->alignfree;
     c->inertiafromgeom = k->inertiafromgeom;
     c->balanceinertia = k->balanceinertia;
     c->fitaabb = k->fitaabb;

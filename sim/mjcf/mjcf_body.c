@@ -157,9 +157,9 @@ static void parse_joint(cs_mjcf *c, xmlNode *n, int body, int cls, int freejoint
     if (freejoint) {
         cs_mjcf_check(c, n, (const char *const[]){"name", "align", NULL},
                     (const char *const[]){"group", NULL});
-        int al;
-        if (cs_mjcf_bool(c, n, "align", &al) && al)
-            FAILN(c, n, "align", "aligned free joints are not supported");
+        static const char *const ALIGN[] = {"false", "true", "auto", NULL};
+        int al = cs_mjcf_keyword(c, n, "align", ALIGN);
+        J.align = al == 1 || (al != 0 && c->alignfree);
         cs_mjcf_default_jspec(&J.s);
         J.s.type = CS_JNT_FREE;
         J.s.limited = CS_LIMITED_FALSE;
@@ -168,6 +168,7 @@ static void parse_joint(cs_mjcf *c, xmlNode *n, int body, int cls, int freejoint
         int k = cs_mjcf_class_of(c, n, cls);
         J.s = c->cls[k].joint;
         cs_mjcf_read_joint_attrs(c, n, &J.s);
+        J.align = J.s.type == CS_JNT_FREE && c->alignfree;
     }
     if (F && J.s.type != CS_JNT_FREE) {
         /* inside a <frame>: its pose carries the position, and the axis of a hinge or slide

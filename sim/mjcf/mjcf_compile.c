@@ -507,6 +507,58 @@ static void compile_bodies(cs_mjcf *c, compiling *cc)
     }
 }
 
+/* the pose of a child frame (p, q) re-expressed through the frame (fp, fq): (fp, fq) o (p, q) */
+static void frame_child(const double fp[3], const double fq[4], double p[3], double q[4])
+{
+    double r[3], t[4];
+    rotate(fq, p, r);
+    for (int k = 0; k < 3; k++) p[k] = fp[k] + r[k];
+    cs_mulquat(t, fq, q);
+    cs_normquat(t);
+    memcpy(q, t, sizeof t);
+}
+
+/* MuJoCo's free-joint alignment: a body whose only joint is a free joint with align (and no
+ * child bodies) gets its inertial frame as its body frame; its geoms, sites, cameras and
+ * lights are re-expressed in it (its qpos then means the inertial frame's pose) */
+static void align_free_bodies(cs_mjcf *c, compiling *cc)
+{
+    for (int j = 0; j < c->njnt; j++) {
+        int b = c->jnt[j].body;
+        cs_bspec *B = &c->body[b];
+        if (!c->jnt[j].align || c->jnt[j].s.type != CS_JNT_FREE || B->njnt != 1) continue;
+        int leaf = 1;
+        for (int k = b + 1; k < cc->nb && leaf; k++) leaf = c->body[k].parent != b;
+        if (!leaf) continue;
+        double ip[3], iq[4], ipi[3], iqi[4];
+        memcpy(ip, cc->bipos + 3 * b, sizeof ip);
+        memcpy(iq, cc->biquat + 4 * b, sizeof iq);
+        cs_normquat(iq);
+        frame_child(B->pos, B->quat, ip, iq); /* the inertial frame in the parent's */
+        double pp[3], pq[4];
+        memcpy(pp, cc->bipos + 3 * b, sizeof pp);
+        memcpy(pq, cc->biquat + 4 * b, sizeof pq);
+        cs_normquat(pq);
+        conjq(pq, iqi);
+        rotate(iqi, pp, ipi);
+        for (int k = 0; k < 3; k++) ipi[k] = -ipi[k];
+        memcpy(B->pos, ip, sizeof ip);
+        memcpy(B->quat, iq, sizeof iq);
+        for (int g = B->geom0; g < B->geom0 + B->ngeom; g++)
+            frame_child(ipi, iqi, c->geom[g].s.pos, c->geom[g].s.quat);
+        for (int s = 0; s < c->nsite; s++)
+            if (c->site[s].body == b) frame_child(ipi, iqi, c->site[s].pos, c->site[s].quat);
+        cs_mjcf_visual_reframe(c, b, ipi, iqi);
+        memset(cc->bipos + 3 * b, 0, 3 * sizeof *cc->bipos);
+        memcpy(cc->biquat + 4 * b, (const double[4]){1, 0, 0, 0}, 4 * sizeof *cc->biquat);
+        int p = B->parent;
+        rotate(cc->xquat + 4 * p, B->pos, cc->xpos + 3 * b);
+        for (int k = 0; k < 3; k++) cc->xpos[3 * b + k] += cc->xpos[3 * p + k];
+        cs_mulquat(cc->xquat + 4 * b, cc->xquat + 4 * p, B->quat);
+        cs_normquat(cc->xquat + 4 * b);
+    }
+}
+
 /* a free body carries everything welded to it: that composite needs mass and inertia */
 static void check_free_bodies(cs_mjcf *c, compiling *cc)
 {
@@ -1112,6 +1164,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     cs_mjcf_resolve_tendons(c);
     cs_mjcf_resolve_sensors(c);
     compile_bodies(c, &cc);
+    align_free_bodies(c, &cc);
     check_free_bodies(c, &cc);
     joint_addresses(c, &cc);
     resolve_pairs(c, &cc);

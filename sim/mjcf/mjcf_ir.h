@@ -157,6 +157,8 @@ typedef struct {
     int body, line;
     double unit;          /* an attached model's angle unit for ref, springref and range (0:
                              the model's <compiler angle>) */
+    int align;            /* a free joint: its body frame is moved onto the inertial frame
+                             (align="true", or "auto" under <compiler alignfree="true">) */
 } cs_jointir;
 
 typedef struct {
@@ -284,6 +286,7 @@ typedef struct cs_mjcf {
     int degree;
     int fitaabb;          /* <compiler fitaabb>: fit primitives to a mesh's box, not its inertia box */
     int autolimits;       /* limited="auto" follows range (MuJoCo's default: true) */
+    int alignfree;        /* a free joint's align="auto" aligns (MuJoCo's default: false) */
     char eulerseq[4];
     int inertiafromgeom; /* 0 false, 1 true, 2 auto */
     double boundmass, boundinertia, settotalmass;
@@ -470,6 +473,9 @@ int cs_mjcf_visual_item(cs_mjcf *c, struct _xmlNode *n, int body, const double f
 void cs_mjcf_visual_resolve(cs_mjcf *c);
 void cs_mjcf_visual_sizes(const cs_mjcf *c, cs_model *m);
 int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m);
+/* a body's lights and cameras re-expressed through the frame (fp, fq) of its new body frame
+ * (free-joint alignment) */
+void cs_mjcf_visual_reframe(cs_mjcf *c, int body, const double fp[3], const double fq[4]);
 
 /* mjcf_sleep.c: the sleep constants of a built model from the bodies' policies, and the
  * check of sleep="init" (errors through cs_mjcf_fail, the model freed first) */

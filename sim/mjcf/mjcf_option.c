@@ -200,8 +200,7 @@ void cs_mjcf_parse_compiler(cs_mjcf *c, xmlNode *n)
         FAILN(c, n, "coordinate", "global coordinates are not supported (MuJoCo removed them)");
     if (cs_mjcf_bool(c, n, "fusestatic", &b) && b)
         FAILN(c, n, "fusestatic", "fusestatic is not supported (it renumbers bodies)");
-    if (cs_mjcf_bool(c, n, "alignfree", &b) && b)
-        FAILN(c, n, "alignfree", "alignfree is not supported");
+    if (cs_mjcf_bool(c, n, "alignfree", &b)) c->alignfree = b;
     cs_mjcf_bool(c, n, "discardvisual", &b);
     cs_mjcf_bool(c, n, "usethread", &b);
     cs_mjcf_bool(c, n, "strippath", &b);

@@ -176,6 +176,36 @@ int cs_mjcf_visual_asset(cs_mjcf *c, xmlNode *n)
 }
 
 /* pos, quat: the enclosing frames' pose in the body */
+static void rot3(const double q[4], const double v[3], double out[3])
+{
+    double R[9];
+    cs_quat2mat(R, q);
+    for (int i = 0; i < 3; i++) out[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
+}
+
+void cs_mjcf_visual_reframe(cs_mjcf *c, int body, const double fp[3], const double fq[4])
+{
+    if (!c->vis) return;
+    for (int pass = 0; pass < 2; pass++) {
+        objir *o = pass ? c->vis->cam : c->vis->light;
+        int n = pass ? c->vis->ncam : c->vis->nlight;
+        for (int i = 0; i < n; i++) {
+            if (o[i].body != body) continue;
+            double r[3], q[4];
+            rot3(fq, o[i].pos, r);
+            for (int k = 0; k < 3; k++) o[i].pos[k] = fp[k] + r[k];
+            if (pass) {
+                cs_mulquat(q, fq, o[i].quat);
+                cs_normquat(q);
+                memcpy(o[i].quat, q, sizeof q);
+            } else {
+                rot3(fq, o[i].dir, r);
+                memcpy(o[i].dir, r, sizeof r);
+            }
+        }
+    }
+}
+
 int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, const double fpos[3],
                         const double fquat[4])
 {
