@@ -606,6 +606,35 @@ START_TEST(test_filters)
 }
 END_TEST
 
+/* A ball joint limited to range "0 0" (MuJoCo takes it): the limit row holds the rotation
+ * angle at 0, so a horizontal arm under gravity stays nearly horizontal (sagging by what the
+ * soft limit yields), where the free ball lets it swing down past 1 rad */
+START_TEST(test_ball_range_zero)
+{
+    double angle[2];
+    for (int lim = 0; lim < 2; lim++) {
+        char xml[1024];
+        snprintf(xml, sizeof xml,
+                 "<mujoco><worldbody><body pos='0 0 1'><joint type='ball' %s/>"
+                 "<geom type='capsule' size='0.03' fromto='0 0 0 0.5 0 0' mass='1'/></body>"
+                 "</worldbody></mujoco>", lim ? "limited='true' range='0 0'" : "");
+        cs_model *m = load_string(xml, "ball0.xml");
+        cs_data *d = cs_make_data(m);
+        for (int i = 0; i < 500; i++) cs_step(m, d);
+        double v[3], q[4] = {d->qpos[0], d->qpos[1], d->qpos[2], d->qpos[3]};
+        cs_normquat(q);
+        cs_quat2vel(v, q);
+        angle[lim] = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+    printf("report: ball range 0 0: angle after 1 s %.4g rad (unlimited %.4g rad)\n", angle[1],
+           angle[0]);
+    ck_assert(angle[0] > 1);
+    ck_assert(angle[1] < 0.05);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("joints");
@@ -621,6 +650,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_wheels_roll);
     tcase_add_test(tc, test_self_contact);
     tcase_add_test(tc, test_filters);
+    tcase_add_test(tc, test_ball_range_zero);
     suite_add_tcase(s, tc);
     return s;
 }

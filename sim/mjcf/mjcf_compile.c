@@ -154,13 +154,15 @@ static void resolve_joint(cs_mjcf *c, cs_jointir *J)
             JFAIL(c, J, "limited", "range is given with compiler autolimits=\"false\": set limited");
         s->limited = has_range ? CS_LIMITED_TRUE : CS_LIMITED_FALSE;
     }
-    if (s->range[0] > s->range[1])
+    if (s->range[0] > s->range[1] && s->type != CS_JNT_BALL)
         JFAIL(c, J, "range", "range min %g is above max %g", s->range[0], s->range[1]);
     if (s->limited) {
+        /* a ball's limit is on its rotation angle: the larger of the two numbers (MuJoCo
+         * takes 0 too: the ball is then held at its reference orientation) */
         if (s->type == CS_JNT_BALL) {
-            if (!(s->range[1] > 0))
-                JFAIL(c, J, "range", "a limited ball joint needs a positive largest angle "
-                                     "(range=\"0 max\")");
+            if (s->range[0] != 0)
+                JFAIL(c, J, "range", "a limited ball joint's range must start at 0 "
+                                     "(range=\"0 max\", got %g %g)", s->range[0], s->range[1]);
         } else if (!(s->range[0] < s->range[1])) {
             JFAIL(c, J, "range", "a limited joint needs range min < max (got %g %g)",
                   s->range[0], s->range[1]);
