@@ -1,8 +1,9 @@
 /* Actuation, MuJoCo's model: joint transmissions (length gear * qpos, moment gear),
  * tendon transmissions (length gear * ten_length, moment gear * ten_J) and slider-cranks
  * (slidercrank.c), the
- * controls clamped to ctrlrange, activation dynamics (integrator, filter, exact filter),
- * force = gain * (ctrl or act) + bias clamped to forcerange, and qfrc_actuator. Also the
+ * controls clamped to ctrlrange, activation dynamics (integrator, filter, exact filter,
+ * muscle), force = gain * (ctrl or act) + bias clamped to forcerange (gain and bias fixed,
+ * affine or a muscle's, muscle.c), and qfrc_actuator. Also the
  * activations' step and the velocity derivative the implicitfast integrator needs. */
 #include <math.h>
 #include <string.h>
@@ -11,8 +12,13 @@
 #include "data_scratch.h"
 #include "stages.h"
 #include "minval.h"
+#include "muscle.h"
 
 enum { NDYN = 10, NGAIN = 10, NBIAS = 10 };
+/* MuJoCo's mjtDyn, mjtGain and mjtBias numbers */
+enum { DYN_INTEGRATOR = 1, DYN_FILTEREXACT = 3, DYN_MUSCLE = 4 };
+enum { GAIN_AFFINE = 1, GAIN_MUSCLE = 2 };
+enum { BIAS_AFFINE = 1, BIAS_MUSCLE = 2 };
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
@@ -29,7 +35,7 @@ static int disabled(const cs_model *m, int i)
 /* activation after one step from act with rate act_dot (MuJoCo's mj_nextActivation) */
 static double next_act(const cs_model *m, int i, double act, double act_dot)
 {
-    if (m->actuator_dyntype[i] == 3) { /* filterexact: exact integration of the filter */
+    if (m->actuator_dyntype[i] == DYN_FILTEREXACT) { /* filterexact: exact integration of the filter */
         double tau = fmax(CS_MINVAL, m->actuator_dynprm[NDYN * i]);
         act += act_dot * tau * (1 - exp(-m->opt.timestep / tau));
     } else {
@@ -143,8 +149,12 @@ void cs_actuation(const cs_model *m, cs_data *d)
     for (int i = 0; i < nu; i++) {
         int a = m->actuator_actadr[i];
         if (a < 0) continue;
-        if (m->actuator_dyntype[i] == 1) d->act_dot[a] = u[i]; /* integrator */
-        else d->act_dot[a] = (u[i] - d->act[a]) / fmax(CS_MINVAL, m->actuator_dynprm[NDYN * i]);
+        const double *dp = m->actuator_dynprm + NDYN * i;
+        switch (m->actuator_dyntype[i]) {
+        case DYN_INTEGRATOR: d->act_dot[a] = u[i]; break;
+        case DYN_MUSCLE: d->act_dot[a] = cs_muscle_dyn(u[i], d->act[a], dp); break;
+        default: d->act_dot[a] = (u[i] - d->act[a]) / fmax(CS_MINVAL, dp[0]); /* filters */
+        }
     }
     /* force = gain * (control or activation) + bias */
     for (int i = 0; i < nu; i++) {
@@ -154,13 +164,18 @@ void cs_actuation(const cs_model *m, cs_data *d)
         }
         const double *gp = m->actuator_gainprm + NGAIN * i, *bp = m->actuator_biasprm + NBIAS * i;
         double len = d->actuator_length[i], vel = d->actuator_velocity[i];
-        double gain = gp[0];
-        if (m->actuator_gaintype[i] == 1) gain += gp[1] * len + gp[2] * vel;
+        const double *lr = m->actuator_lengthrange + 2 * i;
+        double gain = gp[0], bias = 0;
+        if (m->actuator_gaintype[i] == GAIN_AFFINE) gain += gp[1] * len + gp[2] * vel;
+        else if (m->actuator_gaintype[i] == GAIN_MUSCLE)
+            gain = cs_muscle_gain(len, vel, lr, m->actuator_acc0[i], gp);
         int a = m->actuator_actadr[i];
         double in = u[i];
         if (a >= 0)
             in = m->actuator_actearly[i] ? next_act(m, i, d->act[a], d->act_dot[a]) : d->act[a];
-        double bias = m->actuator_biastype[i] == 1 ? bp[0] + bp[1] * len + bp[2] * vel : 0;
+        if (m->actuator_biastype[i] == BIAS_AFFINE) bias = bp[0] + bp[1] * len + bp[2] * vel;
+        else if (m->actuator_biastype[i] == BIAS_MUSCLE)
+            bias = cs_muscle_bias(len, lr, m->actuator_acc0[i], bp);
         double f = gain * in + bias;
         if (m->actuator_forcelimited[i])
             f = clip(f, m->actuator_forcerange[2 * i], m->actuator_forcerange[2 * i + 1]);
@@ -209,9 +224,15 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
         if (f <= m->actuator_forcerange[2 * i] || f >= m->actuator_forcerange[2 * i + 1])
             return 0;
     }
-    double bv = m->actuator_biastype[i] == 1 ? m->actuator_biasprm[NBIAS * i + 2] : 0;
-    if (m->actuator_gaintype[i] == 1) {
-        double gv = m->actuator_gainprm[NGAIN * i + 2];
+    double bv = m->actuator_biastype[i] == BIAS_AFFINE ? m->actuator_biasprm[NBIAS * i + 2] : 0;
+    double gv = 0;
+    if (m->actuator_gaintype[i] == GAIN_AFFINE)
+        gv = m->actuator_gainprm[NGAIN * i + 2];
+    else if (m->actuator_gaintype[i] == GAIN_MUSCLE) /* the force-velocity curve's slope */
+        gv = cs_muscle_gain_dvel(d->actuator_length[i], d->actuator_velocity[i],
+                                 m->actuator_lengthrange + 2 * i, m->actuator_acc0[i],
+                                 m->actuator_gainprm + NGAIN * i);
+    if (gv != 0) {
         int a = m->actuator_actadr[i];
         double in = d->ctrl[i]; /* MuJoCo's: the control as set, not clamped */
         if (a >= 0)

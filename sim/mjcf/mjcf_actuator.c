@@ -24,8 +24,8 @@ void cs_mjcf_default_aspec(cs_aspec *a)
 
 /* the shortcuts conesim models; other MuJoCo actuator types are refused where they appear */
 const char *const CS_MJCF_ACT_TAGS[] = {"general", "motor", "position", "velocity", "intvelocity",
-                                       "damper", NULL};
-static const char *const ACT_OTHER[] = {"cylinder", "muscle", "adhesion", "orientation", "pid",
+                                       "damper", "muscle", NULL};
+static const char *const ACT_OTHER[] = {"cylinder", "adhesion", "orientation", "pid",
                                         "dcmotor", "plugin", NULL};
 
 /* MuJoCo's schema per tag: the attributes every actuator has, then each shortcut's own */
@@ -41,8 +41,12 @@ static const char *const ACT_POSITION[] = {"inheritrange", "kp", "kv", "damprati
 static const char *const ACT_INTVELOCITY[] = {"actlimited", "actrange", "inheritrange", "kp",
                                               "kv", "dampratio", NULL};
 static const char *const ACT_KV[] = {"kv", NULL};
-/* labels and the length range (used by muscles and `lengthrange` computations only) */
-static const char *const ACT_VISUAL[] = {"user", "lengthrange", "interp", NULL};
+static const char *const ACT_MUSCLE[] = {"timeconst", "tausmooth", "range", "force", "scale",
+                                         "lmin", "lmax", "vmax", "fpmax", "fvmax", NULL};
+/* MuJoCo's muscle has no site transmission */
+static const char *const MUSCLE_NOT[] = {"site", "refsite", NULL};
+/* labels */
+static const char *const ACT_VISUAL[] = {"user", "interp", NULL};
 
 static const char *const DYNW[] = {"none", "integrator", "filter", "filterexact", "muscle",
                                    "dcmotor", "pid", "user", NULL};
@@ -56,6 +60,7 @@ static const char *const *act_extra(const char *tag)
     if (strcmp(tag, "position") == 0) return ACT_POSITION;
     if (strcmp(tag, "intvelocity") == 0) return ACT_INTVELOCITY;
     if (strcmp(tag, "velocity") == 0 || strcmp(tag, "damper") == 0) return ACT_KV;
+    if (strcmp(tag, "muscle") == 0) return ACT_MUSCLE;
     return NULL;
 }
 
@@ -68,6 +73,8 @@ static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
         const char *an = (const char *)a->name;
         if (strcmp(tag, "damper") == 0 && strcmp(an, "ctrllimited") == 0)
             FAILN(c, n, an, "unknown or unsupported attribute");
+        if (strcmp(tag, "muscle") == 0 && cs_mjcf_in_list(an, MUSCLE_NOT))
+            FAILN(c, n, an, "unknown or unsupported attribute");
         if (cs_mjcf_in_list(an, ACT_VISUAL)) {
             char buf[128];
             snprintf(buf, sizeof buf, "%s/@%s", tag, an);
@@ -78,6 +85,37 @@ static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
         if (cs_mjcf_in_list(an, ACT_COMMON) || cs_mjcf_in_list(an, extra)) continue;
         FAILN(c, n, an, "unknown or unsupported attribute");
     }
+}
+
+/* MuJoCo's mjs_setToMuscle: its defaults replace the global ones still in place (a class's
+ * values stay), then each attribute given (negative: not given) */
+static void read_muscle(cs_mjcf *c, xmlNode *n, cs_aspec *a)
+{
+    static const double DEF[9] = {0.75, 1.05, -1, 200, 0.5, 1.6, 1.5, 1.3, 1.2};
+    static const char *const PRM[9] = {NULL, NULL, "force", "scale", "lmin", "lmax", "vmax",
+                                       "fpmax", "fvmax"};
+    double *g = a->gainprm, *dp = a->dynprm, v[2];
+    if (dp[0] == 1) dp[0] = 0.01; /* activation and deactivation time constants */
+    if (dp[1] == 0) dp[1] = 0.04;
+    if (g[0] == 1) g[0] = DEF[0];
+    for (int k = 1; k < 9; k++)
+        if (g[k] == 0) g[k] = DEF[k];
+    double tausmooth = dp[2];
+    if (cs_mjcf_num1(c, n, "tausmooth", v)) tausmooth = v[0];
+    if (tausmooth < 0) FAILN(c, n, "tausmooth", "muscle tausmooth cannot be negative");
+    dp[2] = tausmooth;
+    if (cs_mjcf_nums(c, n, "timeconst", v, 2, 2))
+        for (int k = 0; k < 2; k++)
+            if (v[k] >= 0) dp[k] = v[k];
+    if (cs_mjcf_nums(c, n, "range", v, 2, 2))
+        for (int k = 0; k < 2; k++)
+            if (v[k] >= 0) g[k] = v[k];
+    for (int k = 2; k < 9; k++)
+        if (cs_mjcf_num1(c, n, PRM[k], v) && v[0] >= 0) g[k] = v[0];
+    memcpy(a->biasprm, g, 9 * sizeof *g);
+    a->dyntype = CS_DYN_MUSCLE;
+    a->gaintype = CS_GAIN_MUSCLE;
+    a->biastype = CS_BIAS_MUSCLE;
 }
 
 static int limited_kw(cs_mjcf *c, xmlNode *n, const char *name, int *out)
@@ -99,6 +137,7 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
     cs_mjcf_nums(c, n, "ctrlrange", a->ctrlrange, 2, 2);
     cs_mjcf_nums(c, n, "forcerange", a->forcerange, 2, 2);
     cs_mjcf_nums(c, n, "actrange", a->actrange, 2, 2);
+    cs_mjcf_nums(c, n, "lengthrange", a->lengthrange, 2, 2);
     limited_kw(c, n, "ctrllimited", &a->ctrllimited);
     limited_kw(c, n, "forcelimited", &a->forcelimited);
     limited_kw(c, n, "actlimited", &a->actlimited);
@@ -214,6 +253,8 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
         if (kv < 0) FAILN(c, n, "kv", "damping coefficient cannot be negative");
         if (a->ctrlrange[0] < 0 || a->ctrlrange[1] < 0)
             FAILN(c, n, "ctrlrange", "damper control range cannot be negative");
+    } else if (strcmp(tag, "muscle") == 0) {
+        read_muscle(c, n, a);
     }
     return joint;
 }
@@ -226,7 +267,7 @@ void cs_mjcf_parse_actuators(cs_mjcf *c, xmlNode *n)
         const char *en = cs_mjcf_ename(ch);
         if (cs_mjcf_in_list(en, ACT_OTHER))
             FAILN(c, ch, NULL, "actuator type not supported (motor, position, velocity, "
-                               "intvelocity, damper and general are)");
+                               "intvelocity, damper, muscle and general are)");
         if (!cs_mjcf_in_list(en, CS_MJCF_ACT_TAGS)) FAILN(c, ch, NULL, "unknown element inside <actuator>");
         cs_actir A = {0};
         int k = cs_mjcf_class_of(c, ch, c->rootcls);
