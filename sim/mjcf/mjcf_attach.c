@@ -44,12 +44,14 @@
 #include "option_table.h"
 #include "stages.h"
 
-/* the compiler settings that govern how a file's elements read */
+/* the compiler settings that govern how a file's elements read, and its <lengthrange>
+ * (an attached file's is read and dropped: the length ranges are the compiled model's) */
 typedef struct {
     int degree, autolimits, inertiafromgeom, balanceinertia, fitaabb, igroup[2], conflict;
     char eulerseq[4];
     double boundmass, boundinertia, settotalmass;
     char *meshdir, *assetdir, *texturedir;
+    cs_lropt lropt;
 } comp_t;
 
 typedef struct {
@@ -151,6 +153,7 @@ static void comp_get(const cs_mjcf *c, comp_t *k)
     k->meshdir = c->meshdir;
     k->assetdir = c->assetdir;
     k->texturedir = c->texturedir;
+    k->lropt = c->lropt;
 }
 
 static void comp_set(cs_mjcf *c, const comp_t *k)
@@ -170,6 +173,7 @@ static void comp_set(cs_mjcf *c, const comp_t *k)
     c->meshdir = k->meshdir;
     c->assetdir = k->assetdir;
     c->texturedir = k->texturedir;
+    c->lropt = k->lropt;
 }
 
 /* MuJoCo's compiler defaults */
@@ -182,6 +186,7 @@ static void comp_default(comp_t *k)
     k->igroup[1] = 5;
     k->settotalmass = -1;
     memcpy(k->eulerseq, "xyz", 4);
+    cs_lropt_default(&k->lropt);
 }
 
 /* ---- <asset><model> ---------------------------------------------------------------- */
