@@ -16,9 +16,9 @@
 
 enum { NDYN = 10, NGAIN = 10, NBIAS = 10 };
 /* MuJoCo's mjtDyn, mjtGain and mjtBias numbers */
-enum { DYN_INTEGRATOR = 1, DYN_FILTEREXACT = 3, DYN_MUSCLE = 4 };
-enum { GAIN_AFFINE = 1, GAIN_MUSCLE = 2 };
-enum { BIAS_AFFINE = 1, BIAS_MUSCLE = 2 };
+enum { DYN_INTEGRATOR = 1, DYN_FILTEREXACT = 3, DYN_MUSCLE = 4, DYN_DCMOTOR = 5 };
+enum { GAIN_AFFINE = 1, GAIN_MUSCLE = 2, GAIN_DCMOTOR = 3 };
+enum { BIAS_AFFINE = 1, BIAS_MUSCLE = 2, BIAS_DCMOTOR = 3 };
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
@@ -35,9 +35,12 @@ static int disabled(const cs_model *m, int i)
 /* activation after one step from act with rate act_dot (MuJoCo's mj_nextActivation) */
 static double next_act(const cs_model *m, int i, double act, double act_dot)
 {
-    if (m->actuator_dyntype[i] == DYN_FILTEREXACT) { /* filterexact: exact integration of the filter */
+    int dyn = m->actuator_dyntype[i];
+    if (dyn == DYN_FILTEREXACT || dyn == DYN_DCMOTOR) { /* exact integration of the filter (a
+                                                           DC motor's current) */
         double tau = fmax(CS_MINVAL, m->actuator_dynprm[NDYN * i]);
         act += act_dot * tau * (1 - exp(-m->opt.timestep / tau));
+        if (dyn == DYN_DCMOTOR) return act; /* its states have no actrange */
     } else {
         act += act_dot * m->opt.timestep;
     }
@@ -153,6 +156,14 @@ void cs_actuation(const cs_model *m, cs_data *d)
         switch (m->actuator_dyntype[i]) {
         case DYN_INTEGRATOR: d->act_dot[a] = u[i]; break;
         case DYN_MUSCLE: d->act_dot[a] = cs_muscle_dyn(u[i], d->act[a], dp); break;
+        case DYN_DCMOTOR: { /* the current: L di/dt = V - K omega - R i, V the control */
+            const double *g = m->actuator_gainprm + NGAIN * i;
+            double R = g[0], K = g[1];
+            double di = (u[i] / R - K / R * d->actuator_velocity[i] - d->act[a]) / dp[0];
+            if (dp[1] > 0) di = clip(di, -dp[1], dp[1]); /* (di/dt)max */
+            d->act_dot[a] = di;
+            break;
+        }
         default: d->act_dot[a] = (u[i] - d->act[a]) / fmax(CS_MINVAL, dp[0]); /* filters */
         }
     }
@@ -169,6 +180,8 @@ void cs_actuation(const cs_model *m, cs_data *d)
         if (m->actuator_gaintype[i] == GAIN_AFFINE) gain += gp[1] * len + gp[2] * vel;
         else if (m->actuator_gaintype[i] == GAIN_MUSCLE)
             gain = cs_muscle_gain(len, vel, lr, m->actuator_acc0[i], gp);
+        else if (m->actuator_gaintype[i] == GAIN_DCMOTOR) /* on the current, or the voltage */
+            gain = m->actuator_dynprm[NDYN * i] > 0 ? gp[1] : gp[1] / fmax(CS_MINVAL, gp[0]);
         int a = m->actuator_actadr[i];
         double in = u[i];
         if (a >= 0)
@@ -176,9 +189,13 @@ void cs_actuation(const cs_model *m, cs_data *d)
         if (m->actuator_biastype[i] == BIAS_AFFINE) bias = bp[0] + bp[1] * len + bp[2] * vel;
         else if (m->actuator_biastype[i] == BIAS_MUSCLE)
             bias = cs_muscle_bias(len, lr, m->actuator_acc0[i], bp);
+        else if (m->actuator_biastype[i] == BIAS_DCMOTOR && m->actuator_dynprm[NDYN * i] <= 0)
+            bias = -gain * gp[1] * vel; /* back-EMF (a current state has it in its rate) */
         double f = gain * in + bias;
         if (m->actuator_forcelimited[i])
             f = clip(f, m->actuator_forcerange[2 * i], m->actuator_forcerange[2 * i + 1]);
+        if (m->actuator_biastype[i] == BIAS_DCMOTOR && bp[0] != 0) /* cogging, past the bound */
+            f += bp[0] * sin(bp[1] * len + bp[2]);
         d->actuator_force[i] = f; /* u[i] is not read again */
     }
     for (int i = 0; i < nu; i++) {
@@ -225,6 +242,11 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
             return 0;
     }
     double bv = m->actuator_biastype[i] == BIAS_AFFINE ? m->actuator_biasprm[NBIAS * i + 2] : 0;
+    const double *g = m->actuator_gainprm + NGAIN * i;
+    double te = m->actuator_dynprm[NDYN * i], R = fmax(CS_MINVAL, g[0]), K = g[1];
+    if (m->actuator_biastype[i] == BIAS_DCMOTOR && te <= 0) bv -= K * K / R; /* back-EMF */
+    if (m->actuator_gaintype[i] == GAIN_DCMOTOR && te > 0) /* through the next current */
+        bv -= K * K * (1 - exp(-m->opt.timestep / te)) / R;
     double gv = 0;
     if (m->actuator_gaintype[i] == GAIN_AFFINE)
         gv = m->actuator_gainprm[NGAIN * i + 2];

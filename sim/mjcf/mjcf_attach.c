@@ -637,7 +637,8 @@ void cs_mjcf_attach_keys(cs_mjcf *c, const double *qpos0, const int *jqadr, cons
 {
     int nu = c->nact, na = 0;
     int *aadr = cs_mjcf_alloc(c, (size_t)(nu + 1) * sizeof *aadr);
-    for (int i = 0; i < nu; i++) aadr[i] = c->act[i].s.dyntype != CS_DYN_NONE ? na++ : -1;
+    for (int i = 0; i < nu; i++)
+        aadr[i] = cs_mjcf_act_states(c->act[i].s.dyntype, c->act[i].s.actdim) ? na++ : -1;
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *Y = &c->key[k];
         const struct cs_keymap *K = Y->map;
@@ -866,7 +867,8 @@ static void attach_bodies(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     int *cact = cs_mjcf_alloc(c, (size_t)(nu_child + 1) * sizeof *cact);
     int *kept = cs_mjcf_alloc(c, (size_t)(nu_child + 1) * sizeof *kept);
     for (int i = 0; i < nu_child; i++)
-        cact[i] = c->act[a0 + i].s.dyntype != CS_DYN_NONE ? na_child++ : -1;
+        cact[i] = cs_mjcf_act_states(c->act[a0 + i].s.dyntype, c->act[a0 + i].s.actdim)
+                      ? na_child++ : -1;
     keep_resolved(c, p0, x0, t0, e0, a0, s0, kept);
     const comp_t *in = &A->asset[R->asset].comp;
     if (in->autolimits != s.comp.autolimits) {

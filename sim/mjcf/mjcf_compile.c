@@ -265,21 +265,23 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
         if (t == CS_JNT_HINGE || t == CS_JNT_SLIDE) trnrange = c->jnt[j].s.range;
     }
     *jnt = j;
-    if (s->dyntype > CS_DYN_MUSCLE)
+    /* a DC motor only as <dcmotor> makes it (its state layout follows from its parameters) */
+    int dc = strcmp(A->tag, "dcmotor") == 0;
+    if (s->dyntype > CS_DYN_DCMOTOR || (s->dyntype == CS_DYN_DCMOTOR && !dc))
         AFAIL(c, A, "dyntype", "dynamics '%s' are not supported (none, integrator, filter, "
-              "filterexact, muscle)", DYNNAME[s->dyntype]);
-    if (s->gaintype > CS_GAIN_MUSCLE)
-        AFAIL(c, A, "gaintype", "gain '%s' is not supported (fixed, affine, muscle)",
-              GAINNAME[s->gaintype]);
-    if (s->biastype > CS_BIAS_MUSCLE)
-        AFAIL(c, A, "biastype", "bias '%s' is not supported (none, affine, muscle)",
-              BIASNAME[s->biastype]);
+              "filterexact, muscle; DC motors through <dcmotor>)", DYNNAME[s->dyntype]);
+    if (s->gaintype > CS_GAIN_DCMOTOR || (s->gaintype == CS_GAIN_DCMOTOR && !dc))
+        AFAIL(c, A, "gaintype", "gain '%s' is not supported (fixed, affine, muscle; DC motors "
+              "through <dcmotor>)", GAINNAME[s->gaintype]);
+    if (s->biastype > CS_BIAS_DCMOTOR || (s->biastype == CS_BIAS_DCMOTOR && !dc))
+        AFAIL(c, A, "biastype", "bias '%s' is not supported (none, affine, muscle; DC motors "
+              "through <dcmotor>)", BIASNAME[s->biastype]);
     check_muscle(c, A);
     if (s->actdim > 1)
         AFAIL(c, A, "actdim", "actdim > 1 is only allowed for user and dcmotor dynamics");
     if (s->actdim == 1 && s->dyntype == CS_DYN_NONE)
         AFAIL(c, A, "actdim", "invalid actdim 1 in an actuator without dynamics");
-    if (s->actdim == 0 && s->dyntype != CS_DYN_NONE)
+    if (s->actdim == 0 && s->dyntype != CS_DYN_NONE && s->dyntype != CS_DYN_DCMOTOR)
         AFAIL(c, A, "actdim", "invalid actdim 0 in an actuator with dynamics");
     /* inheritrange: a position-like actuator takes the joint's range, scaled about its
      * middle */
@@ -712,7 +714,8 @@ static void compile_actuators(cs_mjcf *c, compiling *cc)
     cc->aadr = cs_mjcf_alloc(c, (size_t)(cc->nu + 1) * sizeof *cc->aadr);
     cc->alim = cs_mjcf_alloc(c, (size_t)(3 * cc->nu + 1) * sizeof *cc->alim);
     for (int i = 0; i < cc->nu; i++) resolve_actuator(c, &c->act[i], cc->ajnt + i, cc->alim + 3 * i);
-    for (int i = 0; i < cc->nu; i++) cc->aadr[i] = c->act[i].s.dyntype != CS_DYN_NONE ? cc->na++ : -1;
+    for (int i = 0; i < cc->nu; i++)
+        cc->aadr[i] = cs_mjcf_act_states(c->act[i].s.dyntype, c->act[i].s.actdim) ? cc->na++ : -1;
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
         if (K->ctrl && K->nctrl > cc->nu)

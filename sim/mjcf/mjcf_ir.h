@@ -54,9 +54,14 @@ typedef struct {
 
 /* actuator dynamics, gain and bias types (MuJoCo's mjtDyn, mjtGain, mjtBias numbering) */
 enum { CS_DYN_NONE = 0, CS_DYN_INTEGRATOR = 1, CS_DYN_FILTER = 2, CS_DYN_FILTEREXACT = 3,
-       CS_DYN_MUSCLE = 4 };
-enum { CS_GAIN_FIXED = 0, CS_GAIN_AFFINE = 1, CS_GAIN_MUSCLE = 2 };
-enum { CS_BIAS_NONE = 0, CS_BIAS_AFFINE = 1, CS_BIAS_MUSCLE = 2 };
+       CS_DYN_MUSCLE = 4, CS_DYN_DCMOTOR = 5 };
+enum { CS_GAIN_FIXED = 0, CS_GAIN_AFFINE = 1, CS_GAIN_MUSCLE = 2, CS_GAIN_DCMOTOR = 3 };
+enum { CS_BIAS_NONE = 0, CS_BIAS_AFFINE = 1, CS_BIAS_MUSCLE = 2, CS_BIAS_DCMOTOR = 3 };
+/* an actuator's activations: a DC motor's its states (actdim), others one with dynamics */
+static inline int cs_mjcf_act_states(int dyntype, int actdim)
+{
+    return dyntype == CS_DYN_DCMOTOR ? actdim : dyntype != CS_DYN_NONE;
+}
 enum { CS_NDYN = 10, CS_NGAIN = 10, CS_NBIAS = 10 };
 
 /* An actuator as the MJCF says it, MuJoCo's mjsActuator fields (a default class holds one
