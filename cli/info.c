@@ -53,7 +53,8 @@ static void print_joints(const cs_model *m)
                m->dof_treeid[i], m->dof_bodyid[i], m->dof_invweight0[i]);
 }
 
-static const char *const DYN[] = {"none", "integrator", "filter", "filterexact"};
+static const char *const DYN[] = {"none", "integrator", "filter", "filterexact", "muscle",
+                                  "dcmotor"};
 
 static void range_text(char *buf, size_t n, int limited, const double *r)
 {
@@ -72,12 +73,23 @@ static void print_actuators(const cs_model *m)
     for (int i = 0; i < m->nu; i++) {
         const double *g = m->actuator_gainprm + 10 * i, *b = m->actuator_biasprm + 10 * i;
         char gain[64], bias[64], dyn[48];
+        const double *lr = m->actuator_lengthrange + 2 * i, *dp = m->actuator_dynprm + 10 * i;
+        /* a muscle's peak force: given, or scale / acc0 */
+        double peak = g[2] < 0 ? g[3] / (m->actuator_acc0[i] > 1e-15 ? m->actuator_acc0[i] : 1e-15) : g[2];
         if (m->actuator_gaintype[i] == 1) snprintf(gain, sizeof gain, "affine (%g, %g, %g)", g[0], g[1], g[2]);
+        else if (m->actuator_gaintype[i] == 2)
+            snprintf(gain, sizeof gain, "muscle F %.4g L [%.4g, %.4g]", peak, lr[0], lr[1]);
+        else if (m->actuator_gaintype[i] == 3)
+            snprintf(gain, sizeof gain, "dcmotor K %g R %g", g[1], g[0]);
         else snprintf(gain, sizeof gain, "fixed %g", g[0]);
         if (m->actuator_biastype[i] == 1) snprintf(bias, sizeof bias, "affine (%g, %g, %g)", b[0], b[1], b[2]);
+        else if (m->actuator_biastype[i] == 2) snprintf(bias, sizeof bias, "muscle passive");
+        else if (m->actuator_biastype[i] == 3) snprintf(bias, sizeof bias, "dcmotor cogging %g", b[0]);
         else snprintf(bias, sizeof bias, "none");
         int dt = m->actuator_dyntype[i];
-        if (dt >= 2) snprintf(dyn, sizeof dyn, "%s %g", DYN[dt], m->actuator_dynprm[10 * i]);
+        if (dt == 4) snprintf(dyn, sizeof dyn, "muscle %g/%g", dp[0], dp[1]);
+        else if (dt == 5) snprintf(dyn, sizeof dyn, "dcmotor te %g", dp[0]);
+        else if (dt >= 2) snprintf(dyn, sizeof dyn, "%s %g", DYN[dt], dp[0]);
         else snprintf(dyn, sizeof dyn, "%s", DYN[dt]);
         range_text(cr, sizeof cr, m->actuator_ctrllimited[i], m->actuator_ctrlrange + 2 * i);
         range_text(fr, sizeof fr, m->actuator_forcelimited[i], m->actuator_forcerange + 2 * i);

@@ -300,9 +300,10 @@ typedef struct {
     int *actuator_trntype;   /* CS_TRN_JOINT, CS_TRN_TENDON, CS_TRN_SLIDERCRANK, CS_TRN_SITE
                                 (mjtTrn); trnid: the joint, tendon, crank site or site, then
                                 the slider site or reference site (-1: none) */
-    int *actuator_dyntype;   /* 0 none, 1 integrator, 2 filter, 3 filterexact (mjtDyn) */
-    int *actuator_gaintype;  /* 0 fixed, 1 affine (mjtGain) */
-    int *actuator_biastype;  /* 0 none, 1 affine (mjtBias) */
+    int *actuator_dyntype;   /* 0 none, 1 integrator, 2 filter, 3 filterexact, 4 muscle
+                                (mjtDyn) */
+    int *actuator_gaintype;  /* 0 fixed, 1 affine, 2 muscle (mjtGain) */
+    int *actuator_biastype;  /* 0 none, 1 affine, 2 muscle (mjtBias) */
     int *actuator_trnid;     /* 2: the joint or tendon, -1; a slider-crank's crank site and
                                 slider site */
     int *actuator_actadr;    /* its activation in act, -1 when it has none */
@@ -316,6 +317,9 @@ typedef struct {
     double *actuator_ctrlrange, *actuator_forcerange, *actuator_actrange; /* 2 each */
     double *actuator_gear;    /* 6: gear[0] scales the transmission */
     double *actuator_cranklength; /* a slider-crank's rod length (others: 0) */
+    double *actuator_lengthrange; /* 2: the transmission's length range (muscles' scale) */
+    double *actuator_acc0;        /* |M^-1 moment| at qpos0 (a muscle's force = scale / acc0
+                                     when its force is not given) */
     char **actuator_name;
     double *dof_M0;       /* nv: M's diagonal at qpos0, armature included (dampratio's mass) */
     double *key_ctrl;     /* nu per key */

@@ -190,6 +190,8 @@ enum {
     X(double, actuator_actrange, nu, 2, "actrange", 0) \
     X(double, actuator_gear, nu, 6, "gear", 0) \
     X(double, actuator_cranklength, nu, 1, NULL, 0) \
+    X(double, actuator_lengthrange, nu, 2, NULL, 0) \
+    X(double, actuator_acc0, nu, 1, NULL, 0) \
     /* sites */ \
     X(int, site_bodyid, nsite, 1, NULL, 0) \
     X(double, site_pos, nsite, 3, NULL, 0) \

@@ -1,8 +1,9 @@
 /* Actuation, MuJoCo's model: joint transmissions (length gear * qpos, moment gear),
  * tendon transmissions (length gear * ten_length, moment gear * ten_J) and slider-cranks
  * (slidercrank.c), the
- * controls clamped to ctrlrange, activation dynamics (integrator, filter, exact filter),
- * force = gain * (ctrl or act) + bias clamped to forcerange, and qfrc_actuator. Also the
+ * controls clamped to ctrlrange, activation dynamics (integrator, filter, exact filter,
+ * muscle), force = gain * (ctrl or act) + bias clamped to forcerange (gain and bias fixed,
+ * affine or a muscle's, muscle.c), and qfrc_actuator. Also the
  * activations' step and the velocity derivative the implicitfast integrator needs. */
 #include <math.h>
 #include <string.h>
@@ -11,8 +12,13 @@
 #include "data_scratch.h"
 #include "stages.h"
 #include "minval.h"
+#include "muscle.h"
 
 enum { NDYN = 10, NGAIN = 10, NBIAS = 10 };
+/* MuJoCo's mjtDyn, mjtGain and mjtBias numbers */
+enum { DYN_INTEGRATOR = 1, DYN_FILTEREXACT = 3, DYN_MUSCLE = 4, DYN_DCMOTOR = 5 };
+enum { GAIN_AFFINE = 1, GAIN_MUSCLE = 2, GAIN_DCMOTOR = 3 };
+enum { BIAS_AFFINE = 1, BIAS_MUSCLE = 2, BIAS_DCMOTOR = 3 };
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
@@ -29,9 +35,12 @@ static int disabled(const cs_model *m, int i)
 /* activation after one step from act with rate act_dot (MuJoCo's mj_nextActivation) */
 static double next_act(const cs_model *m, int i, double act, double act_dot)
 {
-    if (m->actuator_dyntype[i] == 3) { /* filterexact: exact integration of the filter */
+    int dyn = m->actuator_dyntype[i];
+    if (dyn == DYN_FILTEREXACT || dyn == DYN_DCMOTOR) { /* exact integration of the filter (a
+                                                           DC motor's current) */
         double tau = fmax(CS_MINVAL, m->actuator_dynprm[NDYN * i]);
         act += act_dot * tau * (1 - exp(-m->opt.timestep / tau));
+        if (dyn == DYN_DCMOTOR) return act; /* its states have no actrange */
     } else {
         act += act_dot * m->opt.timestep;
     }
@@ -143,8 +152,20 @@ void cs_actuation(const cs_model *m, cs_data *d)
     for (int i = 0; i < nu; i++) {
         int a = m->actuator_actadr[i];
         if (a < 0) continue;
-        if (m->actuator_dyntype[i] == 1) d->act_dot[a] = u[i]; /* integrator */
-        else d->act_dot[a] = (u[i] - d->act[a]) / fmax(CS_MINVAL, m->actuator_dynprm[NDYN * i]);
+        const double *dp = m->actuator_dynprm + NDYN * i;
+        switch (m->actuator_dyntype[i]) {
+        case DYN_INTEGRATOR: d->act_dot[a] = u[i]; break;
+        case DYN_MUSCLE: d->act_dot[a] = cs_muscle_dyn(u[i], d->act[a], dp); break;
+        case DYN_DCMOTOR: { /* the current: L di/dt = V - K omega - R i, V the control */
+            const double *g = m->actuator_gainprm + NGAIN * i;
+            double R = g[0], K = g[1];
+            double di = (u[i] / R - K / R * d->actuator_velocity[i] - d->act[a]) / dp[0];
+            if (dp[1] > 0) di = clip(di, -dp[1], dp[1]); /* (di/dt)max */
+            d->act_dot[a] = di;
+            break;
+        }
+        default: d->act_dot[a] = (u[i] - d->act[a]) / fmax(CS_MINVAL, dp[0]); /* filters */
+        }
     }
     /* force = gain * (control or activation) + bias */
     for (int i = 0; i < nu; i++) {
@@ -154,16 +175,27 @@ void cs_actuation(const cs_model *m, cs_data *d)
         }
         const double *gp = m->actuator_gainprm + NGAIN * i, *bp = m->actuator_biasprm + NBIAS * i;
         double len = d->actuator_length[i], vel = d->actuator_velocity[i];
-        double gain = gp[0];
-        if (m->actuator_gaintype[i] == 1) gain += gp[1] * len + gp[2] * vel;
+        const double *lr = m->actuator_lengthrange + 2 * i;
+        double gain = gp[0], bias = 0;
+        if (m->actuator_gaintype[i] == GAIN_AFFINE) gain += gp[1] * len + gp[2] * vel;
+        else if (m->actuator_gaintype[i] == GAIN_MUSCLE)
+            gain = cs_muscle_gain(len, vel, lr, m->actuator_acc0[i], gp);
+        else if (m->actuator_gaintype[i] == GAIN_DCMOTOR) /* on the current, or the voltage */
+            gain = m->actuator_dynprm[NDYN * i] > 0 ? gp[1] : gp[1] / fmax(CS_MINVAL, gp[0]);
         int a = m->actuator_actadr[i];
         double in = u[i];
         if (a >= 0)
             in = m->actuator_actearly[i] ? next_act(m, i, d->act[a], d->act_dot[a]) : d->act[a];
-        double bias = m->actuator_biastype[i] == 1 ? bp[0] + bp[1] * len + bp[2] * vel : 0;
+        if (m->actuator_biastype[i] == BIAS_AFFINE) bias = bp[0] + bp[1] * len + bp[2] * vel;
+        else if (m->actuator_biastype[i] == BIAS_MUSCLE)
+            bias = cs_muscle_bias(len, lr, m->actuator_acc0[i], bp);
+        else if (m->actuator_biastype[i] == BIAS_DCMOTOR && m->actuator_dynprm[NDYN * i] <= 0)
+            bias = -gain * gp[1] * vel; /* back-EMF (a current state has it in its rate) */
         double f = gain * in + bias;
         if (m->actuator_forcelimited[i])
             f = clip(f, m->actuator_forcerange[2 * i], m->actuator_forcerange[2 * i + 1]);
+        if (m->actuator_biastype[i] == BIAS_DCMOTOR && bp[0] != 0) /* cogging, past the bound */
+            f += bp[0] * sin(bp[1] * len + bp[2]);
         d->actuator_force[i] = f; /* u[i] is not read again */
     }
     for (int i = 0; i < nu; i++) {
@@ -209,9 +241,20 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
         if (f <= m->actuator_forcerange[2 * i] || f >= m->actuator_forcerange[2 * i + 1])
             return 0;
     }
-    double bv = m->actuator_biastype[i] == 1 ? m->actuator_biasprm[NBIAS * i + 2] : 0;
-    if (m->actuator_gaintype[i] == 1) {
-        double gv = m->actuator_gainprm[NGAIN * i + 2];
+    double bv = m->actuator_biastype[i] == BIAS_AFFINE ? m->actuator_biasprm[NBIAS * i + 2] : 0;
+    const double *g = m->actuator_gainprm + NGAIN * i;
+    double te = m->actuator_dynprm[NDYN * i], R = fmax(CS_MINVAL, g[0]), K = g[1];
+    if (m->actuator_biastype[i] == BIAS_DCMOTOR && te <= 0) bv -= K * K / R; /* back-EMF */
+    if (m->actuator_gaintype[i] == GAIN_DCMOTOR && te > 0) /* through the next current */
+        bv -= K * K * (1 - exp(-m->opt.timestep / te)) / R;
+    double gv = 0;
+    if (m->actuator_gaintype[i] == GAIN_AFFINE)
+        gv = m->actuator_gainprm[NGAIN * i + 2];
+    else if (m->actuator_gaintype[i] == GAIN_MUSCLE) /* the force-velocity curve's slope */
+        gv = cs_muscle_gain_dvel(d->actuator_length[i], d->actuator_velocity[i],
+                                 m->actuator_lengthrange + 2 * i, m->actuator_acc0[i],
+                                 m->actuator_gainprm + NGAIN * i);
+    if (gv != 0) {
         int a = m->actuator_actadr[i];
         double in = d->ctrl[i]; /* MuJoCo's: the control as set, not clamped */
         if (a >= 0)

@@ -24,9 +24,9 @@ void cs_mjcf_default_aspec(cs_aspec *a)
 
 /* the shortcuts conesim models; other MuJoCo actuator types are refused where they appear */
 const char *const CS_MJCF_ACT_TAGS[] = {"general", "motor", "position", "velocity", "intvelocity",
-                                       "damper", NULL};
-static const char *const ACT_OTHER[] = {"cylinder", "muscle", "adhesion", "orientation", "pid",
-                                        "dcmotor", "plugin", NULL};
+                                       "damper", "muscle", "dcmotor", NULL};
+static const char *const ACT_OTHER[] = {"cylinder", "adhesion", "orientation", "pid",
+                                        "plugin", NULL};
 
 /* MuJoCo's schema per tag: the attributes every actuator has, then each shortcut's own */
 static const char *const ACT_COMMON[] = {"name", "class", "group", "nsample", "interp", "delay",
@@ -41,8 +41,16 @@ static const char *const ACT_POSITION[] = {"inheritrange", "kp", "kv", "damprati
 static const char *const ACT_INTVELOCITY[] = {"actlimited", "actrange", "inheritrange", "kp",
                                               "kv", "dampratio", NULL};
 static const char *const ACT_KV[] = {"kv", NULL};
-/* labels and the length range (used by muscles and `lengthrange` computations only) */
-static const char *const ACT_VISUAL[] = {"user", "lengthrange", "interp", NULL};
+static const char *const ACT_MUSCLE[] = {"timeconst", "tausmooth", "range", "force", "scale",
+                                         "lmin", "lmax", "vmax", "fpmax", "fvmax", NULL};
+/* MuJoCo's muscle has no site transmission */
+static const char *const MUSCLE_NOT[] = {"site", "refsite", NULL};
+static const char *const ACT_DCMOTOR[] = {"motorconst", "resistance", "nominal", "saturation",
+    "inductance", "cogging", "controller", "thermal", "lugre", "input", NULL};
+/* a DC motor's force range comes from its saturation */
+static const char *const DCMOTOR_NOT[] = {"forcelimited", "forcerange", NULL};
+/* labels */
+static const char *const ACT_VISUAL[] = {"user", "interp", NULL};
 
 static const char *const DYNW[] = {"none", "integrator", "filter", "filterexact", "muscle",
                                    "dcmotor", "pid", "user", NULL};
@@ -56,6 +64,8 @@ static const char *const *act_extra(const char *tag)
     if (strcmp(tag, "position") == 0) return ACT_POSITION;
     if (strcmp(tag, "intvelocity") == 0) return ACT_INTVELOCITY;
     if (strcmp(tag, "velocity") == 0 || strcmp(tag, "damper") == 0) return ACT_KV;
+    if (strcmp(tag, "muscle") == 0) return ACT_MUSCLE;
+    if (strcmp(tag, "dcmotor") == 0) return ACT_DCMOTOR;
     return NULL;
 }
 
@@ -68,6 +78,10 @@ static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
         const char *an = (const char *)a->name;
         if (strcmp(tag, "damper") == 0 && strcmp(an, "ctrllimited") == 0)
             FAILN(c, n, an, "unknown or unsupported attribute");
+        if (strcmp(tag, "muscle") == 0 && cs_mjcf_in_list(an, MUSCLE_NOT))
+            FAILN(c, n, an, "unknown or unsupported attribute");
+        if (strcmp(tag, "dcmotor") == 0 && cs_mjcf_in_list(an, DCMOTOR_NOT))
+            FAILN(c, n, an, "unknown or unsupported attribute");
         if (cs_mjcf_in_list(an, ACT_VISUAL)) {
             char buf[128];
             snprintf(buf, sizeof buf, "%s/@%s", tag, an);
@@ -78,6 +92,116 @@ static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
         if (cs_mjcf_in_list(an, ACT_COMMON) || cs_mjcf_in_list(an, extra)) continue;
         FAILN(c, n, an, "unknown or unsupported attribute");
     }
+}
+
+/* MuJoCo's mjs_setToMuscle: its defaults replace the global ones still in place (a class's
+ * values stay), then each attribute given (negative: not given) */
+static void read_muscle(cs_mjcf *c, xmlNode *n, cs_aspec *a)
+{
+    static const double DEF[9] = {0.75, 1.05, -1, 200, 0.5, 1.6, 1.5, 1.3, 1.2};
+    static const char *const PRM[9] = {NULL, NULL, "force", "scale", "lmin", "lmax", "vmax",
+                                       "fpmax", "fvmax"};
+    double *g = a->gainprm, *dp = a->dynprm, v[2];
+    if (dp[0] == 1) dp[0] = 0.01; /* activation and deactivation time constants */
+    if (dp[1] == 0) dp[1] = 0.04;
+    if (g[0] == 1) g[0] = DEF[0];
+    for (int k = 1; k < 9; k++)
+        if (g[k] == 0) g[k] = DEF[k];
+    double tausmooth = dp[2];
+    if (cs_mjcf_num1(c, n, "tausmooth", v)) tausmooth = v[0];
+    if (tausmooth < 0) FAILN(c, n, "tausmooth", "muscle tausmooth cannot be negative");
+    dp[2] = tausmooth;
+    if (cs_mjcf_nums(c, n, "timeconst", v, 2, 2))
+        for (int k = 0; k < 2; k++)
+            if (v[k] >= 0) dp[k] = v[k];
+    if (cs_mjcf_nums(c, n, "range", v, 2, 2))
+        for (int k = 0; k < 2; k++)
+            if (v[k] >= 0) g[k] = v[k];
+    for (int k = 2; k < 9; k++)
+        if (cs_mjcf_num1(c, n, PRM[k], v) && v[0] >= 0) g[k] = v[0];
+    memcpy(a->biasprm, g, 9 * sizeof *g);
+    a->dyntype = CS_DYN_MUSCLE;
+    a->gaintype = CS_GAIN_MUSCLE;
+    a->biastype = CS_BIAS_MUSCLE;
+}
+
+/* up to max numbers of attribute name into v (the rest keep theirs) */
+static void nums_into(cs_mjcf *c, xmlNode *n, const char *name, double *v, int max)
+{
+    double t[6];
+    int k = cs_mjcf_nums(c, n, name, t, 1, max);
+    if (k) memcpy(v, t, (size_t)k * sizeof *t);
+}
+
+/* MuJoCo's mjs_setToDCMotor for a motor driven by its terminal voltage (the control):
+ * resistance R and motor constant K (the geometric mean of a torque and a back-EMF
+ * constant, or either; from nominal voltage, stall torque and no-load speed when not
+ * given), the current's electrical time constant (inductance L / R, or te), saturation as
+ * the force range and a current-rate bound, cogging. Its on-board controller, thermal and
+ * LuGre friction models and other inputs are refused. A class's DC motor values are the
+ * starting point, as MuJoCo's. */
+static void read_dcmotor(cs_mjcf *c, xmlNode *n, cs_aspec *a)
+{
+    double *g = a->gainprm, *dp = a->dynprm, *b = a->biasprm;
+    int inh = a->gaintype == CS_GAIN_DCMOTOR;
+    double mc[2] = {inh ? g[1] : 0, 0}, R = inh ? g[0] : 0, nom[3] = {0, 0, 0};
+    double sat[3] = {0, 0, inh ? dp[1] : 0}, ind[2] = {0, inh ? dp[0] : 0};
+    double cog[3] = {inh ? b[0] : 0, inh ? b[1] : 0, inh ? b[2] : 0};
+    double ctl[6] = {0}, th[6] = {0}, lu[5] = {0};
+    nums_into(c, n, "motorconst", mc, 2);
+    cs_mjcf_num1(c, n, "resistance", &R);
+    nums_into(c, n, "nominal", nom, 3);
+    nums_into(c, n, "saturation", sat, 3);
+    nums_into(c, n, "inductance", ind, 2);
+    nums_into(c, n, "cogging", cog, 3);
+    nums_into(c, n, "controller", ctl, 6);
+    nums_into(c, n, "thermal", th, 6);
+    nums_into(c, n, "lugre", lu, 5);
+    for (int k = 0; k < 6; k++)
+        if (ctl[k] != 0)
+            FAILN(c, n, "controller", "a DC motor's on-board controller is not supported "
+                                      "(voltage input only)");
+    if (th[0] > 0 || th[1] > 0 || th[2] > 0)
+        FAILN(c, n, "thermal", "a DC motor's thermal model is not supported");
+    if (lu[0] > 0) FAILN(c, n, "lugre", "a DC motor's LuGre friction is not supported");
+    const char *in = cs_mjcf_attr(c, n, "input");
+    if (in) {
+        while (*in == ' ') in++;
+        size_t l = strlen(in);
+        while (l && in[l - 1] == ' ') l--;
+        if (l != 7 || strncmp(in, "voltage", 7) != 0)
+            FAILN(c, n, "input", "DC motor inputs other than voltage are not supported");
+    }
+    double Kt = mc[0], Ke = mc[1], vn = nom[0], tau0 = nom[1], w0 = nom[2];
+    /* actuator damping is refused, so the no-load speed gives Ke directly */
+    if (vn > 0 && Ke <= 0 && w0 > 0) Ke = vn / w0;
+    double K = Kt > 0 && Ke > 0 ? sqrt(Kt * Ke) : Kt > 0 ? Kt : Ke;
+    if (R == 0 && vn > 0 && tau0 > 0 && K > 0) R = K * vn / tau0;
+    if (K <= 0) FAILN(c, n, "motorconst", "DC motor: motor constant K must be positive");
+    if (R <= 0) FAILN(c, n, "resistance", "DC motor: resistance R must be positive");
+    a->dyntype = CS_DYN_DCMOTOR;
+    a->gaintype = CS_GAIN_DCMOTOR;
+    a->biastype = CS_BIAS_DCMOTOR;
+    g[0] = R;
+    g[1] = K;
+    g[4] = g[5] = g[6] = 0;
+    dp[7] = dp[8] = 0;
+    if (sat[0] > 0 || sat[1] > 0) { /* a torque bound, or a current bound times K */
+        double tmax = sat[0] == 0 && sat[1] > 0 ? K * sat[1] : sat[0];
+        a->forcerange[0] = -tmax;
+        a->forcerange[1] = tmax;
+        a->forcelimited = CS_LIMITED_TRUE;
+    }
+    if (sat[2] > 0) dp[1] = sat[2];
+    memcpy(b, cog, sizeof cog);
+    if (ind[0] < 0) FAILN(c, n, "inductance", "DC motor: inductance must be non-negative");
+    if (ind[1] < 0)
+        FAILN(c, n, "inductance", "DC motor: electrical time constant must be non-negative");
+    dp[0] = ind[0] > 0 ? ind[0] / R : ind[1];
+    a->actdim = dp[0] > 0; /* the current, when it has a time constant */
+    g[8] = 0;
+    a->actlimited = CS_LIMITED_FALSE;
+    a->actearly = 1;
 }
 
 static int limited_kw(cs_mjcf *c, xmlNode *n, const char *name, int *out)
@@ -99,6 +223,7 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
     cs_mjcf_nums(c, n, "ctrlrange", a->ctrlrange, 2, 2);
     cs_mjcf_nums(c, n, "forcerange", a->forcerange, 2, 2);
     cs_mjcf_nums(c, n, "actrange", a->actrange, 2, 2);
+    cs_mjcf_nums(c, n, "lengthrange", a->lengthrange, 2, 2);
     limited_kw(c, n, "ctrllimited", &a->ctrllimited);
     limited_kw(c, n, "forcelimited", &a->forcelimited);
     limited_kw(c, n, "actlimited", &a->actlimited);
@@ -114,8 +239,8 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
         FAILN(c, n, "nsample", "delayed controls are not supported");
     if (cs_mjcf_num1(c, n, "delay", v) && v[0] != 0)
         FAILN(c, n, "delay", "delayed controls are not supported");
-    if (cs_mjcf_attr(c, n, "input"))
-        FAILN(c, n, "input", "input signatures (pid, so3, dcmotor actuators) are not supported");
+    if (cs_mjcf_attr(c, n, "input") && strcmp(tag, "dcmotor") != 0)
+        FAILN(c, n, "input", "input signatures (pid, so3 actuators) are not supported");
     cs_mjcf_nums(c, n, "velrange", v, 2, 2); /* pid inputs only: without effect here */
     cs_mjcf_nums(c, n, "ffrange", v, 2, 2);
     if (cs_mjcf_int1(c, n, "actdim", &iv)) a->actdim = iv;
@@ -214,6 +339,10 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
         if (kv < 0) FAILN(c, n, "kv", "damping coefficient cannot be negative");
         if (a->ctrlrange[0] < 0 || a->ctrlrange[1] < 0)
             FAILN(c, n, "ctrlrange", "damper control range cannot be negative");
+    } else if (strcmp(tag, "muscle") == 0) {
+        read_muscle(c, n, a);
+    } else if (strcmp(tag, "dcmotor") == 0) {
+        read_dcmotor(c, n, a);
     }
     return joint;
 }
@@ -226,7 +355,7 @@ void cs_mjcf_parse_actuators(cs_mjcf *c, xmlNode *n)
         const char *en = cs_mjcf_ename(ch);
         if (cs_mjcf_in_list(en, ACT_OTHER))
             FAILN(c, ch, NULL, "actuator type not supported (motor, position, velocity, "
-                               "intvelocity, damper and general are)");
+                               "intvelocity, damper, muscle, dcmotor and general are)");
         if (!cs_mjcf_in_list(en, CS_MJCF_ACT_TAGS)) FAILN(c, ch, NULL, "unknown element inside <actuator>");
         cs_actir A = {0};
         int k = cs_mjcf_class_of(c, ch, c->rootcls);

@@ -44,13 +44,15 @@
 #include "option_table.h"
 #include "stages.h"
 
-/* the compiler settings that govern how a file's elements read */
+/* the compiler settings that govern how a file's elements read, and its <lengthrange>
+ * (an attached file's is read and dropped: the length ranges are the compiled model's) */
 typedef struct {
     int degree, autolimits, inertiafromgeom, balanceinertia, fitaabb, igroup[2], conflict;
     int alignfree;
     char eulerseq[4];
     double boundmass, boundinertia, settotalmass;
     char *meshdir, *assetdir, *texturedir;
+    cs_lropt lropt;
 } comp_t;
 
 typedef struct {
@@ -153,6 +155,7 @@ static void comp_get(const cs_mjcf *c, comp_t *k)
     k->meshdir = c->meshdir;
     k->assetdir = c->assetdir;
     k->texturedir = c->texturedir;
+    k->lropt = c->lropt;
 }
 
 static void comp_set(cs_mjcf *c, const comp_t *k)
@@ -173,6 +176,7 @@ static void comp_set(cs_mjcf *c, const comp_t *k)
     c->meshdir = k->meshdir;
     c->assetdir = k->assetdir;
     c->texturedir = k->texturedir;
+    c->lropt = k->lropt;
 }
 
 /* MuJoCo's compiler defaults */
@@ -185,6 +189,7 @@ static void comp_default(comp_t *k)
     k->igroup[1] = 5;
     k->settotalmass = -1;
     memcpy(k->eulerseq, "xyz", 4);
+    cs_lropt_default(&k->lropt);
 }
 
 /* ---- <asset><model> ---------------------------------------------------------------- */
@@ -635,7 +640,8 @@ void cs_mjcf_attach_keys(cs_mjcf *c, const double *qpos0, const int *jqadr, cons
 {
     int nu = c->nact, na = 0;
     int *aadr = cs_mjcf_alloc(c, (size_t)(nu + 1) * sizeof *aadr);
-    for (int i = 0; i < nu; i++) aadr[i] = c->act[i].s.dyntype != CS_DYN_NONE ? na++ : -1;
+    for (int i = 0; i < nu; i++)
+        aadr[i] = cs_mjcf_act_states(c->act[i].s.dyntype, c->act[i].s.actdim) ? na++ : -1;
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *Y = &c->key[k];
         const struct cs_keymap *K = Y->map;
@@ -864,7 +870,8 @@ static void attach_bodies(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     int *cact = cs_mjcf_alloc(c, (size_t)(nu_child + 1) * sizeof *cact);
     int *kept = cs_mjcf_alloc(c, (size_t)(nu_child + 1) * sizeof *kept);
     for (int i = 0; i < nu_child; i++)
-        cact[i] = c->act[a0 + i].s.dyntype != CS_DYN_NONE ? na_child++ : -1;
+        cact[i] = cs_mjcf_act_states(c->act[a0 + i].s.dyntype, c->act[a0 + i].s.actdim)
+                      ? na_child++ : -1;
     keep_resolved(c, p0, x0, t0, e0, a0, s0, kept);
     const comp_t *in = &A->asset[R->asset].comp;
     if (in->autolimits != s.comp.autolimits) {

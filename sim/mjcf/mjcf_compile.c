@@ -204,6 +204,32 @@ static int resolve_limit(cs_mjcf *c, const cs_actir *A, const char *what, int li
 
 #define AFAIL(c, A, attr, ...) cs_mjcf_fail((c), (A)->line, (A)->tag, (attr), __VA_ARGS__)
 
+/* MuJoCo's checks of a muscle gain's or bias's parameters (the attribute named is the
+ * muscle shortcut's; a <general> gives them in gainprm or biasprm) */
+static void check_muscle(cs_mjcf *c, const cs_actir *A)
+{
+    const cs_aspec *s = &A->s;
+    int sc = strcmp(A->tag, "muscle") == 0;
+    for (int k = 0; k < 2; k++) {
+        const double *p = k == 0 ? s->gainprm : s->biasprm;
+        if (k == 0 && s->gaintype != CS_GAIN_MUSCLE) continue;
+        if (k == 1 && s->biastype != CS_BIAS_MUSCLE) continue;
+        const char *prm = k == 0 ? "gainprm" : "biasprm";
+        if (p[0] >= p[1])
+            AFAIL(c, A, sc ? "range" : prm, "a muscle needs range[0] < range[1] (got %g %g)",
+                  p[0], p[1]);
+        if (p[4] >= 1 || p[5] <= 1)
+            AFAIL(c, A, sc ? (p[4] >= 1 ? "lmin" : "lmax") : prm,
+                  "a muscle needs lmin < 1 < lmax (got %g %g)", p[4], p[5]);
+        static const int POS[4] = {3, 6, 7, 8};
+        static const char *const NAME[4] = {"scale", "vmax", "fpmax", "fvmax"};
+        for (int q = 0; q < 4; q++)
+            if (p[POS[q]] <= 0)
+                AFAIL(c, A, sc ? NAME[q] : prm, "a muscle needs a positive %s (got %g)", NAME[q],
+                      p[POS[q]]);
+    }
+}
+
 static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
 {
     cs_aspec *s = &A->s;
@@ -241,20 +267,23 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
         if (t == CS_JNT_HINGE || t == CS_JNT_SLIDE) trnrange = c->jnt[j].s.range;
     }
     *jnt = j;
-    if (s->dyntype > CS_DYN_FILTEREXACT)
+    /* a DC motor only as <dcmotor> makes it (its state layout follows from its parameters) */
+    int dc = strcmp(A->tag, "dcmotor") == 0;
+    if (s->dyntype > CS_DYN_DCMOTOR || (s->dyntype == CS_DYN_DCMOTOR && !dc))
         AFAIL(c, A, "dyntype", "dynamics '%s' are not supported (none, integrator, filter, "
-              "filterexact)", DYNNAME[s->dyntype]);
-    if (s->gaintype > CS_GAIN_AFFINE)
-        AFAIL(c, A, "gaintype", "gain '%s' is not supported (fixed, affine)",
-              GAINNAME[s->gaintype]);
-    if (s->biastype > CS_BIAS_AFFINE)
-        AFAIL(c, A, "biastype", "bias '%s' is not supported (none, affine)",
-              BIASNAME[s->biastype]);
+              "filterexact, muscle; DC motors through <dcmotor>)", DYNNAME[s->dyntype]);
+    if (s->gaintype > CS_GAIN_DCMOTOR || (s->gaintype == CS_GAIN_DCMOTOR && !dc))
+        AFAIL(c, A, "gaintype", "gain '%s' is not supported (fixed, affine, muscle; DC motors "
+              "through <dcmotor>)", GAINNAME[s->gaintype]);
+    if (s->biastype > CS_BIAS_DCMOTOR || (s->biastype == CS_BIAS_DCMOTOR && !dc))
+        AFAIL(c, A, "biastype", "bias '%s' is not supported (none, affine, muscle; DC motors "
+              "through <dcmotor>)", BIASNAME[s->biastype]);
+    check_muscle(c, A);
     if (s->actdim > 1)
         AFAIL(c, A, "actdim", "actdim > 1 is only allowed for user and dcmotor dynamics");
     if (s->actdim == 1 && s->dyntype == CS_DYN_NONE)
         AFAIL(c, A, "actdim", "invalid actdim 1 in an actuator without dynamics");
-    if (s->actdim == 0 && s->dyntype != CS_DYN_NONE)
+    if (s->actdim == 0 && s->dyntype != CS_DYN_NONE && s->dyntype != CS_DYN_DCMOTOR)
         AFAIL(c, A, "actdim", "invalid actdim 0 in an actuator with dynamics");
     /* inheritrange: a position-like actuator takes the joint's range, scaled about its
      * middle */
@@ -739,7 +768,8 @@ static void compile_actuators(cs_mjcf *c, compiling *cc)
     cc->aadr = cs_mjcf_alloc(c, (size_t)(cc->nu + 1) * sizeof *cc->aadr);
     cc->alim = cs_mjcf_alloc(c, (size_t)(3 * cc->nu + 1) * sizeof *cc->alim);
     for (int i = 0; i < cc->nu; i++) resolve_actuator(c, &c->act[i], cc->ajnt + i, cc->alim + 3 * i);
-    for (int i = 0; i < cc->nu; i++) cc->aadr[i] = c->act[i].s.dyntype != CS_DYN_NONE ? cc->na++ : -1;
+    for (int i = 0; i < cc->nu; i++)
+        cc->aadr[i] = cs_mjcf_act_states(c->act[i].s.dyntype, c->act[i].s.actdim) ? cc->na++ : -1;
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
         if (K->ctrl && K->nctrl > cc->nu)
@@ -1101,6 +1131,7 @@ static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
         memcpy(m->actuator_forcerange + 2 * i, A->forcerange, sizeof A->forcerange);
         memcpy(m->actuator_actrange + 2 * i, A->actrange, sizeof A->actrange);
         memcpy(m->actuator_gear + 6 * i, A->gear, sizeof A->gear);
+        memcpy(m->actuator_lengthrange + 2 * i, A->lengthrange, sizeof A->lengthrange);
         m->actuator_name[i] = dupname(c->act[i].name, &cc->nameoom);
     }
 
@@ -1214,5 +1245,20 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
         cs_mjcf_nomem(c);
     }
     cs_mjcf_sleep_build(c, m);
+    /* last, as MuJoCo's compiler: the length ranges simulate the finished model */
+    if (cs_model_acc0(m) != 0) {
+        cs_free_model(m);
+        cs_mjcf_nomem(c);
+    }
+    char err[256];
+    int lr = cs_model_lengthrange(m, &c->lropt, err, sizeof err);
+    if (lr < 0) {
+        cs_free_model(m);
+        cs_mjcf_nomem(c);
+    }
+    if (lr > 0) {
+        cs_free_model(m);
+        cs_mjcf_fail(c, c->act[lr - 1].line, c->act[lr - 1].tag, NULL, "%s", err);
+    }
     return m;
 }

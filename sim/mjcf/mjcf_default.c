@@ -55,6 +55,10 @@ void cs_mjcf_parse_default(cs_mjcf *c, xmlNode *n, int parent)
             if (cs_mjcf_attr(c, ch, "name") || cs_mjcf_attr(c, ch, "class"))
                 FAILN(c, ch, cs_mjcf_attr(c, ch, "name") ? "name" : "class",
                       "not allowed in a default class");
+            /* MuJoCo's schema keeps these to the actuator itself */
+            if (cs_mjcf_attr(c, ch, "lengthrange") || cs_mjcf_attr(c, ch, "tausmooth"))
+                FAILN(c, ch, cs_mjcf_attr(c, ch, "lengthrange") ? "lengthrange" : "tausmooth",
+                      "not allowed in a default class");
             if (cs_mjcf_read_actuator(c, ch, &c->cls[me].act, en) || cs_mjcf_attr(c, ch, "tendon") ||
                 cs_mjcf_attr(c, ch, "cranksite"))
                 FAILN(c, ch, cs_mjcf_attr(c, ch, "tendon") ? "tendon" : cs_mjcf_attr(c, ch, "cranksite")

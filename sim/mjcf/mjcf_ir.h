@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "conesim.h"
+#include "lengthrange.h"
 
 typedef struct {
     int type;
@@ -52,9 +53,15 @@ typedef struct {
 } cs_jspec;
 
 /* actuator dynamics, gain and bias types (MuJoCo's mjtDyn, mjtGain, mjtBias numbering) */
-enum { CS_DYN_NONE = 0, CS_DYN_INTEGRATOR = 1, CS_DYN_FILTER = 2, CS_DYN_FILTEREXACT = 3 };
-enum { CS_GAIN_FIXED = 0, CS_GAIN_AFFINE = 1 };
-enum { CS_BIAS_NONE = 0, CS_BIAS_AFFINE = 1 };
+enum { CS_DYN_NONE = 0, CS_DYN_INTEGRATOR = 1, CS_DYN_FILTER = 2, CS_DYN_FILTEREXACT = 3,
+       CS_DYN_MUSCLE = 4, CS_DYN_DCMOTOR = 5 };
+enum { CS_GAIN_FIXED = 0, CS_GAIN_AFFINE = 1, CS_GAIN_MUSCLE = 2, CS_GAIN_DCMOTOR = 3 };
+enum { CS_BIAS_NONE = 0, CS_BIAS_AFFINE = 1, CS_BIAS_MUSCLE = 2, CS_BIAS_DCMOTOR = 3 };
+/* an actuator's activations: a DC motor's its states (actdim), others one with dynamics */
+static inline int cs_mjcf_act_states(int dyntype, int actdim)
+{
+    return dyntype == CS_DYN_DCMOTOR ? actdim : dyntype != CS_DYN_NONE;
+}
 enum { CS_NDYN = 10, CS_NGAIN = 10, CS_NBIAS = 10 };
 
 /* An actuator as the MJCF says it, MuJoCo's mjsActuator fields (a default class holds one
@@ -71,6 +78,7 @@ typedef struct {
     int actdim;           /* -1: not given */
     double cranklength;   /* a slider-crank's rod length (0: not given) */
     char *slidersite;     /* a slider-crank's slider site (NULL: not given) */
+    double lengthrange[2]; /* the length range a muscle's force is scaled by (0 0: computed) */
 } cs_aspec;
 
 /* a tendon's attributes (MuJoCo's mjsTendon fields conesim reads) */
@@ -308,6 +316,7 @@ typedef struct cs_mjcf {
     int rootcls;          /* the class elements without one take: 0, or an attached model's
                              main class while its elements are read (mjcf_attach.c) */
     int conflict;         /* <compiler conflict>: 0 warning, 1 merge, 2 error */
+    cs_lropt lropt;       /* <compiler><lengthrange> */
     struct cs_mjcf_attach *att; /* model assets and attachments (mjcf_attach.c) */
     cs_bspec *body;
     int nbody, capbody;

@@ -29,6 +29,7 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     if (err && errsz) err[0] = 0;
     c->degree = 1;
     c->autolimits = 1;
+    cs_lropt_default(&c->lropt);
     memcpy(c->eulerseq, "xyz", 4);
     c->inertiafromgeom = 2;
     c->settotalmass = -1;

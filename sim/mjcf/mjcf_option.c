@@ -158,6 +158,29 @@ void cs_mjcf_parse_option(cs_mjcf *c, xmlNode *n)
     }
 }
 
+/* <compiler><lengthrange>: how actuator length ranges are computed (MuJoCo's mjLROpt) */
+static void read_lengthrange(cs_mjcf *c, xmlNode *n)
+{
+    static const char *const ATTRS[] = {"mode", "useexisting", "uselimit", "accel", "maxforce",
+        "timeconst", "timestep", "inttotal", "interval", "tolrange", NULL};
+    static const char *const MODE[] = {"none", "muscle", "muscleuser", "all", NULL};
+    if (strcmp(cs_mjcf_ename(n), "lengthrange") != 0)
+        FAILN(c, n, NULL, "unknown element inside <compiler>");
+    cs_mjcf_check(c, n, ATTRS, NULL);
+    cs_lropt *o = &c->lropt;
+    int k = cs_mjcf_keyword(c, n, "mode", MODE);
+    if (k >= 0) o->mode = k;
+    cs_mjcf_bool(c, n, "useexisting", &o->useexisting);
+    cs_mjcf_bool(c, n, "uselimit", &o->uselimit);
+    cs_mjcf_num1(c, n, "accel", &o->accel);
+    cs_mjcf_num1(c, n, "maxforce", &o->maxforce);
+    cs_mjcf_num1(c, n, "timeconst", &o->timeconst);
+    cs_mjcf_num1(c, n, "timestep", &o->timestep);
+    cs_mjcf_num1(c, n, "inttotal", &o->inttotal);
+    cs_mjcf_num1(c, n, "interval", &o->interval);
+    cs_mjcf_num1(c, n, "tolrange", &o->tolrange);
+}
+
 void cs_mjcf_parse_compiler(cs_mjcf *c, xmlNode *n)
 {
     cs_mjcf_check(c, n, (const char *const[]){"angle", "eulerseq", "autolimits",
@@ -210,10 +233,7 @@ void cs_mjcf_parse_compiler(cs_mjcf *c, xmlNode *n)
     k = cs_mjcf_keyword(c, n, "conflict", CONFLICT);
     if (k >= 0) c->conflict = k;
     for (xmlNode *ch = n->children; ch; ch = ch->next)
-        if (ch->type == XML_ELEMENT_NODE) {
-            cs_mjcf_note_ignored(c, "compiler/lengthrange");
-            cs_mjcf_mark_ignored(ch);
-        }
+        if (ch->type == XML_ELEMENT_NODE) read_lengthrange(c, ch);
 }
 
 /* <size memory>: bytes, with an optional suffix K M G T P E (powers of 1024), "-1" for

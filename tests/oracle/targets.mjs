@@ -99,6 +99,13 @@ RULES.hfield_convex = [{ q: 'pos_abs', max: 1e-6 }];
 // oracle-only: the implicit integrator on a fast-spinning free base with a damped chain,
 // velocity servos on a joint and a tendon, ellipsoid fluid forces (no contacts)
 RULES.implicit_spin = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
+// oracle-only: muscles (an arm26-like arm on wrapped spatial tendons, a slider, muscle
+// dynamics and gain on <general>), length ranges from the compiler's simulation and from a
+// limit, the implicit integrator with the force-velocity slope (no contacts)
+RULES.muscle_arm = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
+// oracle-only: DC motors on their voltage input (stateless, with a current state, nominal
+// ratings, saturation, cogging), implicitfast (no contacts)
+RULES.dcmotor_voltage = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
