@@ -94,6 +94,8 @@ static void print_actuators(const cs_model *m)
             int r = m->actuator_trnid[2 * i + 1];
             if (r >= 0) snprintf(trn, sizeof trn, "site %d ref %d", tid, r);
             else snprintf(trn, sizeof trn, "site %d", tid);
+        } else if (m->actuator_trntype[i] == CS_TRN_BODY) { /* adhesion: the body's contacts */
+            snprintf(trn, sizeof trn, "body %s", cs_body_label(m, tid, buf2, sizeof buf2));
         } else
             snprintf(trn, sizeof trn, "%s", cs_joint_label(m, tid, buf2, sizeof buf2));
         printf("  %3d %-14s %-14s %-6g %-11s %-30s %-32s %-18s %-18s %-18s %d\n", i,

@@ -226,6 +226,9 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
             A->slider = cs_mjcf_find_site(c, A->refsite);
             if (A->slider < 0) AFAIL(c, A, "refsite", "no site named '%s'", A->refsite);
         }
+    } else if (A->body) { /* adhesion: the body's contacts */
+        j = cs_mjcf_find_body(c, A->body);
+        if (j < 0) AFAIL(c, A, "body", "no body named '%s'", A->body);
     } else if (A->tendon) {
         j = cs_mjcf_find_tendon(c, A->tendon);
         if (j < 0) AFAIL(c, A, "tendon", "no tendon named '%s'", A->tendon);
@@ -570,6 +573,7 @@ static void resolve_pairs(cs_mjcf *c, compiling *cc)
         if (p->s.margin + p->s.gap < 0)
             cs_mjcf_fail(c, p->line, "pair", "margin", "margin + gap must not be negative "
                          "(margin %g, gap %g)", p->s.margin, p->s.gap);
+
     }
     cc->eb1 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *cc->eb1);
     cc->eb2 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *cc->eb2);
@@ -914,6 +918,7 @@ static void fill_geoms(cs_mjcf *c, compiling *cc, cs_model *m)
         m->geom_margin[i] = s->margin;
         m->geom_gap[i] = s->gap;
         memcpy(m->geom_surfacevel + 6 * i, s->surfacevel, 6 * sizeof(double));
+        m->geom_adhesion[i] = s->adhesion;
         memcpy(m->geom_rgba + 4 * i, s->rgba, 4 * sizeof(double));
         int hf = c->geom[i].hfieldid;
         m->geom_dataid[i] = hf >= 0 ? hf : c->geom[i].meshid;
@@ -965,6 +970,7 @@ static void fill_pairs(cs_mjcf *c, compiling *cc, cs_model *m)
         memcpy(m->pair_solimp + 5 * i, s->solimp, 5 * sizeof(double));
         m->pair_margin[i] = s->margin;
         m->pair_gap[i] = s->gap;
+        m->pair_adhesion[i] = s->adhesion;
         m->pair_name[i] = dupname(c->pair[i].name, &cc->nameoom);
     }
     for (int i = 0; i < c->nexcl; i++) {
@@ -1009,6 +1015,7 @@ static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
         m->actuator_trntype[i] = c->act[i].tendon      ? CS_TRN_TENDON
                                  : c->act[i].cranksite ? CS_TRN_SLIDERCRANK
                                  : c->act[i].site      ? CS_TRN_SITE
+                                 : c->act[i].body      ? CS_TRN_BODY
                                  : c->act[i].jip && (c->jnt[cc->ajnt[i]].s.type == CS_JNT_BALL ||
                                                      c->jnt[cc->ajnt[i]].s.type == CS_JNT_FREE)
                                      ? CS_TRN_JOINTINPARENT
