@@ -18,6 +18,10 @@
 #include "model_fields.h"
 #include "stages.h"
 
+/* the Coulomb model's contacts have no adhesion (docs/contact-math.md §12) */
+#define COULOMB_NO_ADHESION                                                                    \
+    "the Coulomb contact model (conesim:contact) does not take adhesion: use the soft model, " \
+    "or no adhesion"
 #define GFAIL(c, g, attr, ...) cs_mjcf_fail((c), (g)->line, "geom", (attr), __VA_ARGS__)
 #define BFAIL(c, b, attr, ...) cs_mjcf_fail((c), (b)->line, "body", (attr), __VA_ARGS__)
 #define JFAIL(c, j, attr, ...) cs_mjcf_fail((c), (j)->line, "joint", (attr), __VA_ARGS__)
@@ -34,6 +38,8 @@ static void resolve_geom(cs_mjcf *c, cs_geomir *g)
     if (s->margin + s->gap < 0)
         GFAIL(c, g, "margin", "margin + gap must not be negative (margin %g, gap %g)", s->margin,
               s->gap);
+    if (s->adhesion != 0 && c->opt.contact == CS_CONTACT_COULOMB)
+        GFAIL(c, g, "adhesion", "%s", COULOMB_NO_ADHESION);
     if (s->type == CS_GEOM_MESH) {
         if (!s->mesh) GFAIL(c, g, "mesh", "a geom of type mesh needs a mesh attribute");
         g->meshid = cs_mjcf_find_mesh(c, s->mesh);
@@ -573,7 +579,8 @@ static void resolve_pairs(cs_mjcf *c, compiling *cc)
         if (p->s.margin + p->s.gap < 0)
             cs_mjcf_fail(c, p->line, "pair", "margin", "margin + gap must not be negative "
                          "(margin %g, gap %g)", p->s.margin, p->s.gap);
-
+        if (p->s.adhesion != 0 && c->opt.contact == CS_CONTACT_COULOMB)
+            cs_mjcf_fail(c, p->line, "pair", "adhesion", "%s", COULOMB_NO_ADHESION);
     }
     cc->eb1 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *cc->eb1);
     cc->eb2 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *cc->eb2);
