@@ -99,6 +99,12 @@ RULES.hfield_convex = [{ q: 'pos_abs', max: 1e-6 }];
 // oracle-only: the implicit integrator on a fast-spinning free base with a damped chain,
 // velocity servos on a joint and a tendon, ellipsoid fluid forces (no contacts)
 RULES.implicit_spin = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
+// oracle-only: MuJoCo 3.12's contact adhesion (a ball hanging under a ceiling by it and a
+// heavier one falling, boxes on an incline with and without it, a magnet pulled from the gap
+// band, a pair's own adhesion) and <adhesion> actuators (a pad lifting a box, a sphere pad
+// pulling a ball from its gap band); contact forces are the net ones (mj_contactForce)
+RULES.adhesion_boxes = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
+RULES.adhesion_gripper = RULES.adhesion_boxes;
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
