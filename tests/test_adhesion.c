@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_count.h"
 #include "conesim.h"
 
 static const char *const CONE[] = {"elliptic", "pyramidal"};
@@ -247,6 +248,36 @@ START_TEST(test_adhesion_actuator)
 }
 END_TEST
 
+/* The adhesion actuators' scene and the magnet, with every solver: once their contacts have
+ * closed, steps allocate nothing, and the state is the same to the bit on 1 and 3 threads. */
+START_TEST(test_no_alloc_threads)
+{
+    const char *const XML[2] = {SUCTION, MAGNET};
+    for (int x = 0; x < 2; x++)
+        for (int k = 0; k < 3; k++) {
+            double q[2][16];
+            for (int t = 0; t < 2; t++) {
+                cs_model *m = load(XML[x], 0, k);
+                char err[128];
+                ck_assert_int_eq(cs_option_set(&m->opt, "threads", t ? "3" : "1", err, sizeof err), 0);
+                cs_data *d = cs_make_data(m);
+                for (int i = 0; i < m->nu; i++) d->ctrl[i] = 1;
+                /* the pulled ball and the magnet close their gaps: their rows grow once */
+                for (int i = 0; i < 300; i++) cs_step(m, d);
+                long before = alloc_count;
+                for (int i = 0; i < 100; i++) cs_step(m, d);
+                ck_assert_msg(alloc_count == before, "%s: %ld allocations", SOLVER[k],
+                              alloc_count - before);
+                ck_assert_int_le(m->nq, 16);
+                memcpy(q[t], d->qpos, sizeof(double) * (size_t)m->nq);
+                if (t) ck_assert(memcmp(q[0], q[1], sizeof(double) * (size_t)m->nq) == 0);
+                cs_free_data(d);
+                cs_free_model(m);
+            }
+        }
+}
+END_TEST
+
 /* The Coulomb model refuses adhesion: in the file, by option, by setting adhesion. */
 START_TEST(test_coulomb_refused)
 {
@@ -280,6 +311,7 @@ int main(void)
     tcase_add_test(tc, test_rest_penetration);
     tcase_add_test(tc, test_magnet);
     tcase_add_test(tc, test_adhesion_actuator);
+    tcase_add_test(tc, test_no_alloc_threads);
     tcase_add_test(tc, test_coulomb_refused);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
