@@ -302,7 +302,13 @@ static int bench_scene(const bench_opts *o, const char *path, int contact, bench
         cs_free_model(m);
         return CS_EXIT_USAGE;
     }
-    if (contact >= 0) m->opt.contact = contact;
+    if (contact >= 0 &&
+        cs_set_text(m, "contact", contact == CS_CONTACT_COULOMB ? "coulomb" : "soft", err,
+                    sizeof err) != 0) { /* the Coulomb model refuses adhesion */
+        fprintf(stderr, "conesim bench: %s: %s\n", path, err);
+        cs_free_model(m);
+        return CS_EXIT_USAGE;
+    }
     cs_data *d = cs_make_data(m);
     if (!d) {
         fprintf(stderr, "conesim bench: %s: out of memory\n", path);

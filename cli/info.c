@@ -106,6 +106,8 @@ static void print_actuators(const cs_model *m)
             int r = m->actuator_trnid[2 * i + 1];
             if (r >= 0) snprintf(trn, sizeof trn, "site %d ref %d", tid, r);
             else snprintf(trn, sizeof trn, "site %d", tid);
+        } else if (m->actuator_trntype[i] == CS_TRN_BODY) { /* adhesion: the body's contacts */
+            snprintf(trn, sizeof trn, "body %s", cs_body_label(m, tid, buf2, sizeof buf2));
         } else
             snprintf(trn, sizeof trn, "%s", cs_joint_label(m, tid, buf2, sizeof buf2));
         printf("  %3d %-14s %-14s %-6g %-11s %-30s %-32s %-18s %-18s %-18s %d\n", i,
@@ -321,6 +323,13 @@ static void print_model(const cs_model *m)
                sr[0], sr[1], si[0], si[1], si[2], si[3], si[4], m->geom_margin[g], m->geom_gap[g],
                m->geom_priority[g], m->geom_solmix[g], m->geom_mass[g]);
     }
+    int adh = 0; /* adhesion, where there is any: a contact's is its two geoms' sum */
+    for (int g = 0; g < m->ngeom; g++) {
+        if (m->geom_adhesion[g] == 0) continue;
+        printf(adh++ ? ", %s %g" : "  adhesion (N): %s %g", cs_geom_label(m, g, buf, sizeof buf),
+               m->geom_adhesion[g]);
+    }
+    if (adh) printf("\n");
     if (m->nmesh) {
         printf("\nmeshes (frame: centre of mass and principal axes of the vertex data)\n");
         printf("  %3s %-14s %8s %8s %10s %10s %-12s %-30s %s\n", "id", "name", "vertices",
@@ -367,6 +376,7 @@ static void print_model(const cs_model *m)
                    m->pair_solimp[5 * p], m->pair_solimp[5 * p + 1], m->pair_solimp[5 * p + 2],
                    m->pair_solimp[5 * p + 3], m->pair_solimp[5 * p + 4], m->pair_margin[p],
                    m->pair_gap[p]);
+            if (m->pair_adhesion[p] != 0) printf("      adhesion %g\n", m->pair_adhesion[p]);
         }
     }
     if (m->nexclude) {

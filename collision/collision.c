@@ -636,6 +636,7 @@ static int emit(const cs_collision *c, const cs_pose *poses, int g1, int g2, int
                 o->solref[i] = p->solref[i];
                 o->solreffriction[i] = p->solreffriction[i];
             }
+            o->adhesion = p->adhesion;
         } else {
             cs_mix_params(a, b, o);
         }

@@ -56,6 +56,7 @@ typedef struct {
     double solref[2];
     double solimp[5];
     double margin, gap;
+    double adhesion;     /* attraction of its contacts (N), summed with the other geom's */
     cs_hull hull;        /* CS_GEOM_MESH: its convex hull (arrays owned by the caller, who
                           * keeps them alive as long as the context); zeros otherwise */
     cs_hfield hfield;    /* CS_GEOM_HFIELD: its grid; zeros otherwise */
@@ -71,6 +72,7 @@ typedef struct {
     double solreffriction[2];/* (0, 0) = unset: the solver then uses solref */
     double solimp[5];
     double margin, gap;
+    double adhesion;
 } cs_collision_pair;
 
 /* An <exclude>: no automatic contacts between geoms of these two bodies. */
@@ -91,12 +93,14 @@ typedef struct cs_geom_contact {
     double solreffriction[2];
     double solimp[5];
     double margin, gap;      /* detected within margin + gap, in the solver when dist < margin */
+    double adhesion;         /* constant attraction along the normal (N); 0 for none */
 } cs_geom_contact;
 
-/* Whether the solver uses the contact (MuJoCo: not excluded by the gap). */
+/* Whether the solver uses the contact (MuJoCo 3.12: not excluded by the gap). An adhesive
+ * contact in the gap stays: it pulls at a distance (a magnet). */
 static inline int cs_contact_active(const cs_geom_contact *c)
 {
-    return c->dist < c->margin;
+    return c->dist < c->margin || c->adhesion != 0;
 }
 
 /* Options: fill with cs_collision_options_default, then change what you need. */

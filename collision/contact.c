@@ -49,9 +49,11 @@ void cs_make_frame(double f[9])
 void cs_mix_params(const cs_collision_geom *g1, const cs_collision_geom *g2, cs_geom_contact *c)
 {
     double fr[3];
+    c->adhesion = g1->adhesion + g2->adhesion; /* each surface pulls with its own */
     if (g1->priority != g2->priority) {
         const cs_collision_geom *g = g1->priority > g2->priority ? g1 : g2;
         c->dim = g->condim;
+        c->adhesion = g->adhesion;
         for (int i = 0; i < 2; i++)
             c->solref[i] = g->solref[i];
         for (int i = 0; i < 5; i++)

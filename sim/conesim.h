@@ -80,7 +80,8 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
  *     disable">)
  *   geom.G.friction[3], solref[2], solimp[5], solmix, margin, gap, size[3] (its bounding
  *     radius follows; not a mesh's; mass and inertia do not follow, as in MuJoCo), pos[3],
- *     rgba[4], condim, priority, contype, conaffinity
+ *     rgba[4], condim, priority, contype, conaffinity, surfacevel[6], adhesion (refused, as a
+ *     nonzero adhesion, under the Coulomb contact model)
  *   body.B.mass, inertia[3] (principal moments; the inverse weights and dof_M0 follow),
  *     pos[3] (a free body's qpos0 and keyframe starts follow)
  *   joint.J.damping, armature, frictionloss (one per dof of the joint: [K] picks one,
@@ -89,7 +90,8 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
  *     (also jnt.J...)
  *   actuator.A.gainprm[10], biasprm[10], dynprm[10], gear[6], ctrlrange[2], forcerange[2],
  *     actrange[2]
- *   pair.P.friction[5], solref[2], solreffriction[2], solimp[5], margin, gap, condim
+ *   pair.P.friction[5], solref[2], solreffriction[2], solimp[5], margin, gap, adhesion, condim
+ *   (contact=coulomb is refused on a model with adhesion)
  * G, B, J, A, P: an element's name, or its id. [K] names one element of a vector; without
  * it a vector takes all its values (cs_setv). Values are checked as the loader checks the
  * MJCF (finite; friction, masses, damping... not negative; sizes positive; condim 1, 3, 4,
@@ -201,7 +203,8 @@ void cs_smooth(const cs_model *m, cs_data *d);      /* M, factor, bias, qacc_smo
 void cs_constraint(const cs_model *m, cs_data *d);  /* rows + solve + store -> qacc
                                                        (sim/engine/constraint.c) */
 /* Contact i's force in its contact frame, in condim order (normal, t1, t2, spin, roll1,
- * roll2; unused entries 0), as MuJoCo's mj_contactForce. */
+ * roll2; unused entries 0), as MuJoCo's mj_contactForce: the net force, an adhesive
+ * contact's normal being the solver's minus its adhesion. */
 void cs_contact_force(const cs_model *m, const cs_data *d, int i, double f[6]);
 /* The rows of the last constraint stage that are not contacts, in row order: MuJoCo's,
  * the equality rows (constraint by constraint), a friction row per dof with frictionloss,

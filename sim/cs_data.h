@@ -28,14 +28,19 @@ typedef struct {
     double dist;          /* signed, negative = penetration */
     int geom1, geom2;
     int dim;              /* condim 1, 3, 4, 6 */
-    int exclude;          /* 1: in the gap beyond the margin, kept out of the solver */
+    int exclude;          /* 1: in the gap beyond the margin, kept out of the solver (an
+                             adhesive contact never is) */
     double friction[5];
     double solref[2];
     double solreffriction[2];
     double solimp[5];
     double margin, gap;
+    double adhesion;      /* constant attraction along the normal (N), 0 for none */
     int efc_address;      /* first constraint row, -1 if none */
-    double force[6];      /* contact frame: normal, then friction in condim order */
+    double force[6];      /* contact frame: normal, then friction in condim order; the net
+                             force: the normal is the solver's minus the adhesion, so an
+                             adhesive contact that holds on pulls (< 0), MuJoCo's
+                             mj_contactForce */
     double vel[6];        /* relative velocity of geom2 wrt geom1, contact frame */
     int zone;             /* cs_contact_zone */
 } cs_contact;
@@ -73,6 +78,8 @@ typedef struct {
     double *qfrc_passive; /* nv: joint springs and dampers, gravity compensation */
     double *qfrc_gravcomp; /* nv: gravity compensation (in qfrc_passive, or in qfrc_actuator
                               for joints with actuatorgravcomp) */
+    double *qfrc_adhesion; /* nv: the adhesive contacts' constant attraction, -adhesion along
+                              each normal (in qfrc_passive) */
     double *qfrc_smooth;  /* nv: qfrc_applied + J^T xfrc_applied + qfrc_passive - qfrc_bias */
     double *qfrc_constraint; /* nv: J^T f from the solver */
     double *qfrc_inverse;  /* nv: cs_inverse's force: the applied, actuator and external

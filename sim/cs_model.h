@@ -232,6 +232,8 @@ typedef struct {
     double *geom_solref;  /* 2 */
     double *geom_solimp;  /* 5 */
     double *geom_margin, *geom_gap;
+    double *geom_adhesion; /* attraction of the geom's contacts (N), summed over the two geoms
+                              (a higher priority's alone) */
     double *geom_rgba;    /* 4 */
     double *geom_fluid;   /* 12: MuJoCo's ellipsoid fluid model (all 0 without fluidshape):
                              on, blunt/slender/angular drag, Kutta, Magnus coefficients,
@@ -247,6 +249,7 @@ typedef struct {
     double *pair_solreffriction;/* 2 ("0 0" = use solref) */
     double *pair_solimp;        /* 5 */
     double *pair_margin, *pair_gap;
+    double *pair_adhesion; /* the pair's contacts' attraction (N), in place of the geoms' */
     char **pair_name;
 
     /* excluded body pairs (nexclude) */
@@ -447,7 +450,7 @@ typedef struct {
 /* actuator_trntype (MuJoCo's mjtTrn) */
 /* (jointinparent on a hinge or slide joint is CS_TRN_JOINT: the same there) */
 enum { CS_TRN_JOINT = 0, CS_TRN_JOINTINPARENT = 1, CS_TRN_SLIDERCRANK = 2, CS_TRN_TENDON = 3,
-       CS_TRN_SITE = 4 };
+       CS_TRN_SITE = 4, CS_TRN_BODY = 5 /* adhesion: the body's contacts' normals */ };
 
 /* sensors, MuJoCo's numbering (mjtSensor, mjtObj, mjtStage, mjtDataType, mjtConDataType,
  * mjtRayDataType); the kinds conesim does not have (camprojection, tactile, plugin) keep

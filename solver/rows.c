@@ -466,6 +466,15 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
             for (int j = 0; j < nrow; j++) e->R[r0 + j] = Rpy;
         }
     }
+    /* adhesion: the solver's force is the net force plus the adhesion (the translated cone),
+     * so its rows aim at a_ref + R adhesion: the penetration at rest is the same as without
+     * adhesion. A pyramid carries the normal on its 2 (dim - 1) edges equally */
+    if (c->adhesion != 0) {
+        if (kind == CS_BLOCK_PYRAMIDAL)
+            for (int j = 0; j < nrow; j++) e->aref[r0 + j] += e->R[r0 + j] * c->adhesion / nrow;
+        else
+            e->aref[r0] += e->R[r0] * c->adhesion;
+    }
     return 0;
 }
 

@@ -41,6 +41,9 @@ typedef struct {
     double surfvel[6];  /* the surfaces' own velocity in the contact frame, geom2's minus
                            geom1's (t1, t2, spin; the rest 0): added to the rows' velocities,
                            so friction drives the bodies toward the surfaces' motion */
+    double adhesion;    /* the contact's constant attraction (N), applied outside the solver
+                           as a passive force; its rows' a_ref is raised by R adhesion so that
+                           the cone is the translated one (docs/contact-math.md §12) */
 } cs_contact_in;
 
 /* One side of a contact (geom1's, then geom2's): the dofs of the kinematic tree that moves

@@ -57,9 +57,9 @@ int cs_view_toggle_contact(cs_view *v)
         return -1;
     }
     const char *next = m->opt.contact == CS_CONTACT_COULOMB ? "soft" : "coulomb";
-    char err[160];
-    if (cs_option_set(&m->opt, "contact", next, err, sizeof err) != 0) {
-        snprintf(v->message, sizeof v->message, "%s", err);
+    char err[300];
+    if (cs_set_text(m, "contact", next, err, sizeof err) != 0) { /* refused with adhesion */
+        snprintf(v->message, sizeof v->message, "%.159s", err);
         return -1;
     }
     cs_view_solver_name(&m->opt, v->solver, sizeof v->solver);

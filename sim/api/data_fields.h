@@ -25,6 +25,7 @@
     X(double, qfrc_gravity, nv, 1) \
     X(double, qfrc_passive, nv, 1) \
     X(double, qfrc_gravcomp, nv, 1) \
+    X(double, qfrc_adhesion, nv, 1) \
     X(double, qfrc_smooth, nv, 1) \
     X(double, qfrc_constraint, nv, 1) \
     X(double, qfrc_inverse, nv, 1) \

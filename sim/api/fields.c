@@ -101,7 +101,8 @@ static const desc contact_fields[] = {
     F(cs_contact, geom1, I, 0), F(cs_contact, geom2, I, 0), F(cs_contact, dim, I, 0),
     F(cs_contact, exclude, I, 0), F(cs_contact, friction, D, 5), F(cs_contact, solref, D, 2),
     F(cs_contact, solreffriction, D, 2), F(cs_contact, solimp, D, 5),
-    F(cs_contact, margin, D, 0), F(cs_contact, gap, D, 0), F(cs_contact, efc_address, I, 0),
+    F(cs_contact, margin, D, 0), F(cs_contact, gap, D, 0),
+    F(cs_contact, adhesion, D, 0), F(cs_contact, efc_address, I, 0),
     F(cs_contact, force, D, 6), F(cs_contact, vel, D, 6), F(cs_contact, zone, I, 0),
 };
 

@@ -124,6 +124,7 @@ enum {
     X(double, geom_solimp, ngeom, 5, "solimp", 0) \
     X(double, geom_margin, ngeom, 1, "margin", CS_SET_NONNEG) \
     X(double, geom_gap, ngeom, 1, "gap", CS_SET_NONNEG) \
+    X(double, geom_adhesion, ngeom, 1, "adhesion", 0) \
     X(double, geom_rgba, ngeom, 4, "rgba", CS_SET_NONNEG) \
     X(double, geom_fluid, ngeom, 12, NULL, 0) \
     X(double, geom_rbound, ngeom, 1, NULL, 0) \
@@ -139,6 +140,7 @@ enum {
     X(double, pair_solimp, npair, 5, "solimp", 0) \
     X(double, pair_margin, npair, 1, "margin", CS_SET_NONNEG) \
     X(double, pair_gap, npair, 1, "gap", CS_SET_NONNEG) \
+    X(double, pair_adhesion, npair, 1, "adhesion", 0) \
     X(int, exclude_body1, nexclude, 1, NULL, 0) \
     X(int, exclude_body2, nexclude, 1, NULL, 0) \
     /* keyframes */ \

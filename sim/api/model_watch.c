@@ -137,7 +137,12 @@ int cs_watch_commit(cs_model *m, cs_model_watch *w, char *err, size_t errsz)
             cs_option_get(&m->opt, e, old);
             if (memcmp(v, old, (size_t)e->n * sizeof *v) == 0) continue;
             char e2[256];
-            if (cs_option_put(&m->opt, e, v, e2, sizeof e2) == 0) {
+            const char *no = strcmp(e->name, "contact") == 0
+                                 ? cs_coulomb_adhesion_refusal(m, (int)v[0], 0)
+                                 : NULL;
+            if (no) {
+                if (refused++ == 0) snprintf(why, sizeof why, "opt.%s: %s", e->name, no);
+            } else if (cs_option_put(&m->opt, e, v, e2, sizeof e2) == 0) {
                 taken++;
                 changed = 1;
             } else if (refused++ == 0) {

@@ -233,6 +233,26 @@ static double read_slot(const cs_model *m, const target *t, int i)
     return t->a->flags & INTEGER ? (double)*(int *)p : *(double *)p;
 }
 
+const char *cs_coulomb_adhesion_refusal(const cs_model *m, int contact, double adhesion)
+{
+    if (contact != CS_CONTACT_COULOMB) return NULL;
+    int any = adhesion != 0;
+    for (int i = 0; i < m->ngeom && !any; i++) any = m->geom_adhesion[i] != 0;
+    for (int i = 0; i < m->npair && !any; i++) any = m->pair_adhesion[i] != 0;
+    return any ? "the Coulomb contact model does not take adhesion (a geom or pair has it): use "
+                 "the soft model, or set the adhesion to 0"
+               : NULL;
+}
+
+/* contact=coulomb refused on a model with adhesion */
+static int contact_ok(const cs_model *m, const char *key, double contact, const char *name,
+                      char *err, size_t errsz)
+{
+    if (strcmp(key, "contact") != 0) return 0;
+    const char *why = cs_coulomb_adhesion_refusal(m, (int)contact, 0);
+    return why ? fail(err, errsz, "%s: %s", name, why) : 0;
+}
+
 static int option_get(const cs_model *m, const target *t, double *out)
 {
     if (strncmp(t->key, "flag.", 5) == 0) {
@@ -263,6 +283,7 @@ static int option_put(cs_model *m, const target *t, const double *v, const char 
     }
     const cs_option_def *e = cs_option_find(t->key);
     if (!e) return fail(err, errsz, "%s: %s", name, "unknown option");
+    if (contact_ok(m, e->name, v[0], name, err, errsz) != 0) return -1;
     if (cs_option_put(&m->opt, e, v, why, sizeof why) != 0)
         return fail(err, errsz, "%s: %s", name, why);
     return 0;
@@ -309,6 +330,10 @@ static int put(cs_model *m, const target *t, const double *v, const char *name, 
     const attr_def *a = t->a;
     double old[10];
     int reps = a->flags & ALLDOFS ? cs_jnt_nv(m->jnt_type[t->id]) : 1;
+    if (a->off == offsetof(cs_model, geom_adhesion) || a->off == offsetof(cs_model, pair_adhesion)) {
+        const char *why = cs_coulomb_adhesion_refusal(m, m->opt.contact, v[0]);
+        if (why) return fail(err, errsz, "%s: %s", name, why);
+    }
     for (int i = 0; i < t->n; i++) old[i] = read_slot(m, t, i);
     for (int r = 0; r < reps; r++) {
         target tr = *t;
@@ -452,7 +477,10 @@ int cs_set_text(cs_model *m, const char *name, const char *text, char *err, size
             snprintf(more, sizeof more, "'%s' is not a number", text);
             return fail(err, errsz, "%s: %s", name, more);
         }
-        if (cs_option_set(&m->opt, t.key, text, err, errsz) != 0) return -1;
+        cs_option o = m->opt;
+        if (cs_option_set(&o, t.key, text, err, errsz) != 0) return -1;
+        if (contact_ok(m, t.key, o.contact, name, err, errsz) != 0) return -1;
+        m->opt = o;
         m->nchange++;
         return 0;
     }

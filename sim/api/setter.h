@@ -26,4 +26,10 @@ int cs_set_array_get(const cs_model *m, int i, cs_set_array *out);
 int cs_set_row(cs_model *m, int i, int row, const double *v, const char *label, char *err,
                size_t errsz);
 
+/* The Coulomb model has no adhesion (docs/contact-math.md §12): the refusal's words when
+ * the model would have both the contact model `contact` and a geom or pair with adhesion
+ * (adhesion: the value about to be written into one of them, or 0 to check the model as it
+ * is), else NULL. */
+const char *cs_coulomb_adhesion_refusal(const cs_model *m, int contact, double adhesion);
+
 #endif

@@ -1,6 +1,6 @@
 /* Actuation, MuJoCo's model: joint transmissions (length gear * qpos, moment gear),
- * tendon transmissions (length gear * ten_length, moment gear * ten_J) and slider-cranks
- * (slidercrank.c), the
+ * tendon transmissions (length gear * ten_length, moment gear * ten_J), slider-cranks
+ * (slidercrank.c) and body transmissions (adhesion.c), the
  * controls clamped to ctrlrange, activation dynamics (integrator, filter, exact filter,
  * muscle), force = gain * (ctrl or act) + bias clamped to forcerange (gain and bias fixed,
  * affine or a muscle's, muscle.c), and qfrc_actuator. Also the
@@ -52,7 +52,9 @@ static double next_act(const cs_model *m, int i, double act, double act_dot)
 int cs_actuator_dense(const cs_model *m, int i)
 {
     int ty = m->actuator_trntype[i];
-    if (ty == CS_TRN_SLIDERCRANK || ty == CS_TRN_SITE || ty == CS_TRN_JOINTINPARENT) return 1;
+    if (ty == CS_TRN_SLIDERCRANK || ty == CS_TRN_SITE || ty == CS_TRN_JOINTINPARENT ||
+        ty == CS_TRN_BODY)
+        return 1;
     if (ty != CS_TRN_JOINT) return 0;
     int t = m->jnt_type[m->actuator_trnid[2 * i]];
     return t == CS_JNT_BALL || t == CS_JNT_FREE;
@@ -98,6 +100,7 @@ double cs_transmission_dense(const cs_model *m, const cs_data *d, int i, double 
     switch (m->actuator_trntype[i]) {
     case CS_TRN_SLIDERCRANK: return cs_slider_crank(m, d, i, mo, scratch);
     case CS_TRN_SITE: return cs_site_transmission(m, d, i, mo, scratch);
+    case CS_TRN_BODY: return cs_body_transmission(m, d, i, mo);
     default: return joint_3d(m, d, i, mo);
     }
 }

@@ -51,6 +51,7 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
         g[i].margin =
             (m->opt.enableflags & CS_ENBL_OVERRIDE) ? 0.5 * m->opt.o_margin : m->geom_margin[i];
         g[i].gap = m->geom_gap[i];
+        g[i].adhesion = m->geom_adhesion[i];
         int id = m->geom_dataid ? m->geom_dataid[i] : -1;
         if (g[i].type == CS_GEOM_MESH && id >= 0)
             cs_hull_view(&g[i].hull, m->mesh_graph + m->mesh_graphadr[id],
@@ -72,6 +73,7 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
         memcpy(p[i].solimp, m->pair_solimp + 5 * i, sizeof p[i].solimp);
         p[i].margin = (m->opt.enableflags & CS_ENBL_OVERRIDE) ? m->opt.o_margin : m->pair_margin[i];
         p[i].gap = m->pair_gap[i];
+        p[i].adhesion = m->pair_adhesion[i];
     }
     for (int i = 0; i < ne; i++) {
         x[i].body1 = m->exclude_body1[i];
@@ -140,6 +142,10 @@ void cs_collide(const cs_model *m, cs_data *d)
         memcpy(c->solimp, r->solimp, sizeof c->solimp);
         c->margin = r->margin;
         c->gap = r->gap;
+        c->adhesion = r->adhesion;
+        /* an adhesive contact in the gap touches nothing: a normal row alone, so that fast
+         * sliding cannot recruit normal force and brake at a distance (MuJoCo 3.12) */
+        if (r->adhesion != 0 && r->dist >= r->margin) c->dim = 1;
         if (m->opt.enableflags & CS_ENBL_OVERRIDE) { /* MuJoCo's mj_assignRef/Imp/Friction */
             for (int k = 0; k < 5; k++) /* floored as every contact's (mjMINMU) */
                 c->friction[k] = m->opt.o_friction[k] > CS_MINMU ? m->opt.o_friction[k] : CS_MINMU;

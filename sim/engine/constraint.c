@@ -442,6 +442,17 @@ static void surface_velocity(const cs_model *m, const cs_data *d, const cs_conta
     out[3] = F[0] * ang[0] + F[1] * ang[1] + F[2] * ang[2];
 }
 
+int cs_contact_has_rows(const cs_model *m, const cs_contact *c)
+{
+    if (c->exclude) return 0;
+    int b1 = m->geom_body[c->geom1], b2 = m->geom_body[c->geom2];
+    int t1 = m->body_treeid[b1], t2 = m->body_treeid[b2];
+    /* static-static contacts carry no dofs (the filters normally drop them); two geoms
+     * of one free body cannot collide either */
+    if (t1 < 0 && t2 < 0) return 0;
+    return !(t1 == t2 && m->body_weldid[b1] == m->body_weldid[b2]);
+}
+
 static void make_rows(const cs_model *m, cs_data *d)
 {
     /* the Coulomb model has the frame rows, its block solves taking the cone as the friction
@@ -456,14 +467,7 @@ static void make_rows(const cs_model *m, cs_data *d)
     make_joint_rows(m, d, &ro);
     for (int i = 0; i < d->ncon; i++) {
         cs_contact *c = &d->contact[i];
-        if (c->exclude) continue;
-        int t1 = m->body_treeid[m->geom_body[c->geom1]], t2 = m->body_treeid[m->geom_body[c->geom2]];
-        /* static-static contacts carry no dofs (the filters normally drop them); two geoms
-         * of one free body cannot collide either */
-        if (t1 < 0 && t2 < 0) continue;
-        if (t1 == t2 && m->body_weldid[m->geom_body[c->geom1]] ==
-                            m->body_weldid[m->geom_body[c->geom2]])
-            continue;
+        if (!cs_contact_has_rows(m, c)) continue;
         cs_contact_in ci;
         memcpy(ci.pos, c->pos, sizeof ci.pos);
         memcpy(ci.frame, c->frame, sizeof ci.frame);
@@ -478,6 +482,7 @@ static void make_rows(const cs_model *m, cs_data *d)
         ci.margin = c->margin;
         ci.gap = 0;
         surface_velocity(m, d, c, ci.surfvel);
+        ci.adhesion = c->adhesion;
         cs_contact_side sd[2];
         contact_side(m, d, c->geom1, c->pos, d->scratch->jac, &sd[0]);
         /* d->scratch->jac holds two sides of the largest tree: side 1 goes after side 0's 6 x ndof */
@@ -507,6 +512,7 @@ static void store(const cs_model *m, cs_data *d)
         if (!is_contact(e->blk_kind[k])) continue;
         cs_contact *c = &d->contact[e->blk_id[k]];
         memcpy(c->force, e->blk_force + CS_MAXDIM * k, sizeof c->force);
+        c->force[0] -= c->adhesion; /* the net force: the solver's holds the adhesion too */
         memcpy(c->vel, e->blk_cvel + CS_MAXDIM * k, sizeof c->vel);
         c->zone = zone_of(m, e, k);
     }

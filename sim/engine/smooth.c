@@ -223,10 +223,11 @@ static void gravcomp(const cs_model *m, cs_data *d)
 }
 
 /* joint springs (towards qpos_spring) and dampers (explicit here; Euler makes the damping
- * implicit in the step unless eulerdamp is off), gravity compensation */
+ * implicit in the step unless eulerdamp is off), gravity compensation, contact adhesion */
 static void passive(const cs_model *m, cs_data *d)
 {
     memset(d->qfrc_passive, 0, (size_t)m->nv * sizeof *d->qfrc_passive);
+    memset(d->qfrc_adhesion, 0, (size_t)m->nv * sizeof *d->qfrc_adhesion);
     int dis = m->opt.disableflags;
     if (m->ngravcomp) memset(d->qfrc_gravcomp, 0, (size_t)m->nv * sizeof *d->qfrc_gravcomp);
     if ((dis & CS_DSBL_PASSIVE) || ((dis & CS_DSBL_SPRING) && (dis & CS_DSBL_DAMPER))) return;
@@ -253,6 +254,7 @@ static void passive(const cs_model *m, cs_data *d)
         }
     cs_tendon_passive(m, d);
     cs_fluid_passive(m, d);
+    cs_adhesion_passive(m, d);
 }
 
 void cs_smooth(const cs_model *m, cs_data *d)

@@ -146,6 +146,16 @@ void cs_fluid_ellipsoid_passive(const cs_model *m, cs_data *d, int b);
 void cs_fluid_ellipsoid_deriv(const cs_model *m, cs_data *d, int b, int symmetric, double h,
                               double *qH, double *up, double *A6, int o);
 
+/* adhesion.c: qfrc_adhesion, the adhesive contacts' attraction (-adhesion along each
+ * normal), added into qfrc_passive; a body transmission's moment row (nv: minus the average
+ * of the normal Jacobians of the body's contacts; 0 without contacts) and its length (0) */
+void cs_adhesion_passive(const cs_model *m, cs_data *d);
+double cs_body_transmission(const cs_model *m, const cs_data *d, int i, double *moment);
+
+/* constraint.c: whether contact c enters the solver (not in the gap, not static, not two
+ * geoms of one rigid body) */
+int cs_contact_has_rows(const cs_model *m, const cs_contact *c);
+
 /* constraint.c: the step's constraint rows (d->efc) from the contacts and the joints, not
  * solved (qfrc_constraint zeroed); the blocks' forces (contacts' force, vel and zone) and
  * qfrc_constraint = J^T f from the row forces in d->efc */

@@ -24,9 +24,8 @@ void cs_mjcf_default_aspec(cs_aspec *a)
 
 /* the shortcuts conesim models; other MuJoCo actuator types are refused where they appear */
 const char *const CS_MJCF_ACT_TAGS[] = {"general", "motor", "position", "velocity", "intvelocity",
-                                       "damper", "muscle", "dcmotor", NULL};
-static const char *const ACT_OTHER[] = {"cylinder", "adhesion", "orientation", "pid",
-                                        "plugin", NULL};
+                                       "damper", "muscle", "dcmotor", "adhesion", NULL};
+static const char *const ACT_OTHER[] = {"cylinder", "orientation", "pid", "plugin", NULL};
 
 /* MuJoCo's schema per tag: the attributes every actuator has, then each shortcut's own */
 static const char *const ACT_COMMON[] = {"name", "class", "group", "nsample", "interp", "delay",
@@ -51,6 +50,9 @@ static const char *const ACT_DCMOTOR[] = {"motorconst", "resistance", "nominal",
 static const char *const DCMOTOR_NOT[] = {"forcelimited", "forcerange", NULL};
 /* labels */
 static const char *const ACT_VISUAL[] = {"user", "interp", NULL};
+/* <adhesion> has its own short list: a body target, a gain, no gear and no ctrllimited */
+static const char *const ACT_ADHESION[] = {"name", "class", "group", "nsample", "interp", "delay",
+    "ctrlrange", "user", "forcelimited", "forcerange", "body", "gain", NULL};
 
 static const char *const DYNW[] = {"none", "integrator", "filter", "filterexact", "muscle",
                                    "dcmotor", "pid", "user", NULL};
@@ -71,8 +73,9 @@ static const char *const *act_extra(const char *tag)
 
 static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
 {
-    const char *const *extra = act_extra(tag);
-    cs_mjcf_audit_accepted(n, ACT_COMMON);
+    const char *const *extra = act_extra(tag), *const *common = ACT_COMMON;
+    if (strcmp(tag, "adhesion") == 0) common = ACT_ADHESION;
+    cs_mjcf_audit_accepted(n, common);
     cs_mjcf_audit_accepted(n, extra);
     for (xmlAttr *a = n->properties; a; a = a->next) {
         const char *an = (const char *)a->name;
@@ -89,7 +92,7 @@ static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
             cs_mjcf_mark_attr_ignored(a);
             continue;
         }
-        if (cs_mjcf_in_list(an, ACT_COMMON) || cs_mjcf_in_list(an, extra)) continue;
+        if (cs_mjcf_in_list(an, common) || cs_mjcf_in_list(an, extra)) continue;
         FAILN(c, n, an, "unknown or unsupported attribute");
     }
 }
@@ -269,9 +272,10 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
               joint ? "joint" : tendon ? "tendon" : "cranksite");
     if (cs_mjcf_attr(c, n, "refsite") && !site)
         FAILN(c, n, "refsite", "a reference site needs a site transmission (site=...)");
-    if (cs_mjcf_attr(c, n, "body"))
-        FAILN(c, n, "body", "body transmissions are not supported (joint, tendon, site and "
-                            "slider-crank transmissions only)");
+    char *body = cs_mjcf_attr(c, n, "body");
+    if (body && (joint || tendon || crank || site))
+        FAILN(c, n, "body", "give one transmission target (also '%s')",
+              joint ? "joint" : tendon ? "tendon" : crank ? "cranksite" : "site");
     int has_cl = cs_mjcf_num1(c, n, "cranklength", v);
     if (has_cl) a->cranklength = v[0];
     char *ss = cs_mjcf_attr(c, n, "slidersite");
@@ -327,6 +331,17 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
         a->dyntype = CS_DYN_NONE;
         a->gaintype = CS_GAIN_FIXED;
         a->biastype = CS_BIAS_AFFINE;
+    } else if (strcmp(tag, "adhesion") == 0) { /* MuJoCo's mjs_setToAdhesion: dynamics and
+                                                   bias parameters are left as they are */
+        double gain = a->gainprm[0];
+        cs_mjcf_num1(c, n, "gain", &gain);
+        a->gainprm[0] = gain;
+        a->ctrllimited = CS_LIMITED_TRUE;
+        a->gaintype = CS_GAIN_FIXED;
+        a->biastype = CS_BIAS_NONE;
+        if (gain < 0) FAILN(c, n, "gain", "adhesion gain cannot be negative");
+        if (a->ctrlrange[0] < 0 || a->ctrlrange[1] < 0)
+            FAILN(c, n, "ctrlrange", "adhesion control range cannot be negative");
     } else if (strcmp(tag, "damper") == 0) {
         double kv = a->gaintype == CS_GAIN_AFFINE ? -a->gainprm[2] : 0;
         cs_mjcf_num1(c, n, "kv", &kv);
@@ -355,7 +370,7 @@ void cs_mjcf_parse_actuators(cs_mjcf *c, xmlNode *n)
         const char *en = cs_mjcf_ename(ch);
         if (cs_mjcf_in_list(en, ACT_OTHER))
             FAILN(c, ch, NULL, "actuator type not supported (motor, position, velocity, "
-                               "intvelocity, damper, muscle, dcmotor and general are)");
+                               "intvelocity, damper, muscle, dcmotor, adhesion and general are)");
         if (!cs_mjcf_in_list(en, CS_MJCF_ACT_TAGS)) FAILN(c, ch, NULL, "unknown element inside <actuator>");
         cs_actir A = {0};
         int k = cs_mjcf_class_of(c, ch, c->rootcls);
@@ -368,9 +383,10 @@ void cs_mjcf_parse_actuators(cs_mjcf *c, xmlNode *n)
         A.site = cs_mjcf_attr(c, ch, "site");
         A.jip = cs_mjcf_attr(c, ch, "jointinparent") != NULL;
         A.refsite = cs_mjcf_attr(c, ch, "refsite");
-        if (!A.joint && !A.tendon && !A.cranksite && !A.site)
-            FAILN(c, ch, "joint", "missing transmission target (a joint, a tendon, a site or a "
-                                  "cranksite)");
+        A.body = cs_mjcf_attr(c, ch, "body");
+        if (!A.joint && !A.tendon && !A.cranksite && !A.site && !A.body)
+            FAILN(c, ch, "joint", "missing transmission target (a joint, a tendon, a site, a "
+                                  "cranksite or a body)");
         A.name = cs_mjcf_attr(c, ch, "name");
         if (A.name)
             for (int i = 0; i < c->nact; i++)

@@ -469,6 +469,7 @@ static int act_ok(const cs_mjcf *c, const cs_actir *A)
     if (A->site && !has_site(c, A->site)) return 0;
     if (A->cranksite && !has_site(c, A->cranksite)) return 0;
     if (A->refsite && !has_site(c, A->refsite)) return 0;
+    if (A->body && !has_body(c, A->body)) return 0;
     if (A->s.slidersite && !has_site(c, A->s.slidersite)) return 0;
     return 1;
 }

@@ -140,6 +140,7 @@ void cs_mjcf_read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
     if ((k = cs_mjcf_nums(c, n, "fluidcoef", v, 1, 5))) memcpy(g->fluidcoef, v, (size_t)k * sizeof *v);
     double sv[6];
     if (cs_mjcf_nums(c, n, "surfacevel", sv, 6, 6)) memcpy(g->surfacevel, sv, sizeof sv);
+    if (cs_mjcf_num1(c, n, "adhesion", v)) g->adhesion = v[0];
     char *s = cs_mjcf_attr(c, n, "mesh");
     if (s) g->mesh = s;
     s = cs_mjcf_attr(c, n, "hfield");
@@ -150,7 +151,8 @@ const char *const CS_MJCF_GEOM_ATTRS[] = {
     "name", "class", "type", "size", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
     "fromto", "contype", "conaffinity", "condim", "priority", "group", "friction", "solmix",
     "solref", "solimp", "margin", "gap", "rgba", "mass", "density", "shellinertia",
-    "fluidshape", "fluidcoef", "mesh", "hfield", "fitscale", "material", "surfacevel", NULL};
+    "fluidshape", "fluidcoef", "mesh", "hfield", "fitscale", "material", "surfacevel",
+    "adhesion", NULL};
 const char *const CS_MJCF_GEOM_VISUAL[] = {"user", NULL};
 
 void cs_mjcf_read_pair_attrs(cs_mjcf *c, xmlNode *n, cs_pspec *p)
@@ -168,10 +170,11 @@ void cs_mjcf_read_pair_attrs(cs_mjcf *c, xmlNode *n, cs_pspec *p)
     if (ni) { memcpy(p->solimp, v, (size_t)ni * sizeof *v); cs_mjcf_solimp_check(c, n, "solimp", p->solimp); }
     if (cs_mjcf_num1(c, n, "margin", v)) p->margin = v[0];
     if (cs_mjcf_num1(c, n, "gap", v)) p->gap = v[0];
+    if (cs_mjcf_num1(c, n, "adhesion", v)) p->adhesion = v[0];
 }
 
 const char *const CS_MJCF_PAIR_ATTRS[] = {"name", "class", "geom1", "geom2", "condim",
-    "friction", "solref", "solreffriction", "solimp", "margin", "gap", NULL};
+    "friction", "solref", "solreffriction", "solimp", "margin", "gap", "adhesion", NULL};
 
 static const char *const JOINT_TYPES[] = {"free", "ball", "slide", "hinge", NULL};
 

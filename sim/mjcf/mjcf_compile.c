@@ -18,6 +18,10 @@
 #include "model_fields.h"
 #include "stages.h"
 
+/* the Coulomb model's contacts have no adhesion (docs/contact-math.md §12) */
+#define COULOMB_NO_ADHESION                                                                    \
+    "the Coulomb contact model (conesim:contact) does not take adhesion: use the soft model, " \
+    "or no adhesion"
 #define GFAIL(c, g, attr, ...) cs_mjcf_fail((c), (g)->line, "geom", (attr), __VA_ARGS__)
 #define BFAIL(c, b, attr, ...) cs_mjcf_fail((c), (b)->line, "body", (attr), __VA_ARGS__)
 #define JFAIL(c, j, attr, ...) cs_mjcf_fail((c), (j)->line, "joint", (attr), __VA_ARGS__)
@@ -34,6 +38,8 @@ static void resolve_geom(cs_mjcf *c, cs_geomir *g)
     if (s->margin + s->gap < 0)
         GFAIL(c, g, "margin", "margin + gap must not be negative (margin %g, gap %g)", s->margin,
               s->gap);
+    if (s->adhesion != 0 && c->opt.contact == CS_CONTACT_COULOMB)
+        GFAIL(c, g, "adhesion", "%s", COULOMB_NO_ADHESION);
     if (s->type == CS_GEOM_MESH) {
         if (!s->mesh) GFAIL(c, g, "mesh", "a geom of type mesh needs a mesh attribute");
         g->meshid = cs_mjcf_find_mesh(c, s->mesh);
@@ -254,6 +260,9 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
             A->slider = cs_mjcf_find_site(c, A->refsite);
             if (A->slider < 0) AFAIL(c, A, "refsite", "no site named '%s'", A->refsite);
         }
+    } else if (A->body) { /* adhesion: the body's contacts */
+        j = cs_mjcf_find_body(c, A->body);
+        if (j < 0) AFAIL(c, A, "body", "no body named '%s'", A->body);
     } else if (A->tendon) {
         j = cs_mjcf_find_tendon(c, A->tendon);
         if (j < 0) AFAIL(c, A, "tendon", "no tendon named '%s'", A->tendon);
@@ -653,6 +662,8 @@ static void resolve_pairs(cs_mjcf *c, compiling *cc)
         if (p->s.margin + p->s.gap < 0)
             cs_mjcf_fail(c, p->line, "pair", "margin", "margin + gap must not be negative "
                          "(margin %g, gap %g)", p->s.margin, p->s.gap);
+        if (p->s.adhesion != 0 && c->opt.contact == CS_CONTACT_COULOMB)
+            cs_mjcf_fail(c, p->line, "pair", "adhesion", "%s", COULOMB_NO_ADHESION);
     }
     cc->eb1 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *cc->eb1);
     cc->eb2 = cs_mjcf_alloc(c, (size_t)(c->nexcl + 1) * sizeof *cc->eb2);
@@ -1012,6 +1023,7 @@ static void fill_geoms(cs_mjcf *c, compiling *cc, cs_model *m)
         m->geom_margin[i] = s->margin;
         m->geom_gap[i] = s->gap;
         memcpy(m->geom_surfacevel + 6 * i, s->surfacevel, 6 * sizeof(double));
+        m->geom_adhesion[i] = s->adhesion;
         memcpy(m->geom_rgba + 4 * i, s->rgba, 4 * sizeof(double));
         int hf = c->geom[i].hfieldid;
         m->geom_dataid[i] = hf >= 0 ? hf : c->geom[i].meshid;
@@ -1063,6 +1075,7 @@ static void fill_pairs(cs_mjcf *c, compiling *cc, cs_model *m)
         memcpy(m->pair_solimp + 5 * i, s->solimp, 5 * sizeof(double));
         m->pair_margin[i] = s->margin;
         m->pair_gap[i] = s->gap;
+        m->pair_adhesion[i] = s->adhesion;
         m->pair_name[i] = dupname(c->pair[i].name, &cc->nameoom);
     }
     for (int i = 0; i < c->nexcl; i++) {
@@ -1107,6 +1120,7 @@ static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
         m->actuator_trntype[i] = c->act[i].tendon      ? CS_TRN_TENDON
                                  : c->act[i].cranksite ? CS_TRN_SLIDERCRANK
                                  : c->act[i].site      ? CS_TRN_SITE
+                                 : c->act[i].body      ? CS_TRN_BODY
                                  : c->act[i].jip && (c->jnt[cc->ajnt[i]].s.type == CS_JNT_BALL ||
                                                      c->jnt[cc->ajnt[i]].s.type == CS_JNT_FREE)
                                      ? CS_TRN_JOINTINPARENT

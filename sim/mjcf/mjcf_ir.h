@@ -24,6 +24,7 @@ typedef struct {
     int fluidshape;       /* 1: MuJoCo's ellipsoid fluid model */
     double fluidcoef[5];  /* its blunt, slender, angular drag, Kutta and Magnus coefficients */
     double surfacevel[6]; /* the surface's velocity field in the geom frame (linear, angular) */
+    double adhesion;      /* attraction of its contacts (N) */
     char *mesh;  /* mesh asset name (type mesh) */
     char *hfield; /* height field asset name (type hfield) */
     char *material; /* visual: material asset name (mjcf_visual.c) */
@@ -32,6 +33,7 @@ typedef struct {
 typedef struct {
     int condim;
     double friction[5], solref[2], solreffriction[2], solimp[5], margin, gap;
+    double adhesion;
 } cs_pspec;
 
 /* limited="false|true|auto" */
@@ -207,7 +209,8 @@ typedef struct {
 typedef struct {
     cs_aspec s;
     char *name, *joint, *tendon, *cranksite, *site, *refsite;
-    const char *tag;      /* motor, position, velocity, intvelocity, general, damper */
+    char *body;           /* a body transmission's body (adhesion) */
+    const char *tag;      /* motor, position, velocity, intvelocity, general, damper, adhesion */
     int line;
     int jip;              /* the joint came as jointinparent (a ball's or free joint's gear in
                              the parent frame) */

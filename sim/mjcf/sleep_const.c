@@ -102,6 +102,7 @@ static int auto_policy(cs_model *m)
         case CS_TRN_JOINTINPARENT: b = m->jnt_bodyid[id]; break;
         case CS_TRN_SITE:
         case CS_TRN_SLIDERCRANK: b = m->site_bodyid[id]; break;
+        case CS_TRN_BODY: b = id; break;
         case CS_TRN_TENDON:
             for (int w = m->tendon_adr[id]; w < m->tendon_adr[id] + m->tendon_num[id]; w++) {
                 int t = wrap_tree(m, w);

@@ -106,6 +106,12 @@ RULES.muscle_arm = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
 // oracle-only: DC motors on their voltage input (stateless, with a current state, nominal
 // ratings, saturation, cogging), implicitfast (no contacts)
 RULES.dcmotor_voltage = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
+// oracle-only: MuJoCo 3.12's contact adhesion (a ball hanging under a ceiling by it and a
+// heavier one falling, boxes on an incline with and without it, a magnet pulled from the gap
+// band, a pair's own adhesion) and <adhesion> actuators (a pad lifting a box, a sphere pad
+// pulling a ball from its gap band); contact forces are the net ones (mj_contactForce)
+RULES.adhesion_boxes = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
+RULES.adhesion_gripper = RULES.adhesion_boxes;
 
 // Targets hold against MuJoCo's Newton solver (converged); its PGS stops on its tolerance and
 // ours solves each block exactly, so PGS rows are shown for information only -- except
