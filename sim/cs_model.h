@@ -394,6 +394,8 @@ typedef struct {
     double *tendon_stiffness, *tendon_damping;
     double *tendon_stiffnesspoly, *tendon_dampingpoly; /* CS_NPOLY each, as the joints' */
     double *tendon_armature; /* inertia of the tendon's length change: a J^T J in M */
+    int *tendon_actfrclimited;  /* actuatorfrcrange bounds the sum of its actuators' forces */
+    double *tendon_actfrcrange; /* 2: that range (it contains 0) */
     double *tendon_lengthspring; /* 2: no spring force between them (a dead band) */
     double *tendon_length0;   /* length at qpos0 */
     double *tendon_invweight0;/* J M^-1 J^T at qpos0: R of the tendon's rows */

@@ -84,6 +84,42 @@ START_TEST(test_tendon_actuator)
 }
 END_TEST
 
+/* actuatorfrcrange on a tendon bounds the sum of its actuators' forces: two motors pulling
+ * with 1.5 and 0.5 (sum 2) on a tendon bounded to [-1, 1] are scaled by 1/2 each, keeping
+ * their ratio; the tendon's generalised force is J times the bound. A sum inside the range is
+ * left alone; a bound not holding 0 is refused. */
+START_TEST(test_tendon_actuator_force_range)
+{
+    char *xml = sliders("<fixed name='t' actuatorfrcrange='-1 1'><joint joint='a' coef='0.5'/>"
+                        "<joint joint='b' coef='-2'/></fixed>",
+                        "<actuator><motor tendon='t'/><motor tendon='t'/></actuator>");
+    cs_model *m = load_xml(xml, "tendon_actfrc");
+    free(xml);
+    ck_assert_int_eq(m->tendon_actfrclimited[0], 1);
+    cs_data *d = cs_make_data(m);
+    d->ctrl[0] = 1.5;
+    d->ctrl[1] = 0.5;
+    cs_forward(m, d);
+    ck_assert_double_eq_tol(d->actuator_force[0], 0.75, 1e-15);
+    ck_assert_double_eq_tol(d->actuator_force[1], 0.25, 1e-15);
+    ck_assert_double_eq_tol(d->qfrc_actuator[0], 0.5 * 1, 1e-15);
+    ck_assert_double_eq_tol(d->qfrc_actuator[1], -2 * 1, 1e-15);
+    d->ctrl[0] = 0.5;
+    d->ctrl[1] = -0.2;
+    cs_forward(m, d);
+    ck_assert_double_eq_tol(d->actuator_force[0], 0.5, 1e-15);
+    ck_assert_double_eq_tol(d->actuator_force[1], -0.2, 1e-15);
+    cs_free_data(d);
+    cs_free_model(m);
+    xml = sliders("<fixed name='t' actuatorfrcrange='0.5 1'><joint joint='a' coef='1'/></fixed>",
+                  "");
+    char err[512];
+    ck_assert_ptr_null(cs_load_xml_string(xml, "bad.xml", NULL, err, sizeof err));
+    ck_assert(strstr(err, "actuatorfrcrange") != NULL);
+    free(xml);
+}
+END_TEST
+
 /* length qa + 2 qb limited to [-1, 0.1]; loads 2 N on a and 4 N on b push it past the upper
  * end. At rest the limit's force f balances them through J = -(1, 2): f = 2 N (both
  * components agree: 2 = 1 f, 4 = 2 f). The soft limit sinks in by about
@@ -185,6 +221,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("physics");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_tendon_actuator);
+    tcase_add_test(tc, test_tendon_actuator_force_range);
     tcase_add_test(tc, test_tendon_limit);
     tcase_add_test(tc, test_tendon_friction);
     tcase_add_test(tc, test_tendon_spring);

@@ -81,6 +81,7 @@
     X(double, cfrc, nbody, 18) \
     X(double, cdofdot, nv, 6) \
     X(double, eq_scratch, nv, 24) \
+    X(double, tendon_actfrc, ntendon, 1) \
     X(double, sens_vel, nbody, 6) \
     X(double, sens_acc, nbody, 6) \
     X(double, sens_frc, nbody, 6) \

@@ -229,6 +229,8 @@ enum {
     X(double, tendon_stiffness, ntendon, 1, NULL, 0) \
     X(double, tendon_damping, ntendon, 1, NULL, 0) \
     X(double, tendon_armature, ntendon, 1, NULL, 0) \
+    X(int, tendon_actfrclimited, ntendon, 1, NULL, 0) \
+    X(double, tendon_actfrcrange, ntendon, 2, NULL, 0) \
     X(double, tendon_stiffnesspoly, ntendon, CS_NPOLY, NULL, 0) \
     X(double, tendon_dampingpoly, ntendon, CS_NPOLY, NULL, 0) \
     X(double, tendon_lengthspring, ntendon, 2, NULL, 0) \

@@ -105,6 +105,31 @@ double cs_transmission_dense(const cs_model *m, const cs_data *d, int i, double 
     }
 }
 
+/* a tendon's actuatorfrcrange bounds the sum of the forces of the actuators pulling on it:
+ * a sum outside it scales each of them by bound / sum (before their own forcerange, as
+ * MuJoCo) */
+static void tendon_force_range(const cs_model *m, cs_data *d)
+{
+    int any = 0;
+    for (int t = 0; t < m->ntendon && !any; t++) any = m->tendon_actfrclimited[t];
+    if (!any) return;
+    double *sum = d->scratch->tendon_actfrc;
+    memset(sum, 0, (size_t)m->ntendon * sizeof *sum);
+    for (int i = 0; i < m->nu; i++) {
+        int t = m->actuator_trnid[2 * i];
+        if (m->actuator_trntype[i] == CS_TRN_TENDON && m->tendon_actfrclimited[t])
+            sum[t] += d->actuator_force[i];
+    }
+    for (int i = 0; i < m->nu; i++) {
+        int t = m->actuator_trnid[2 * i];
+        if (m->actuator_trntype[i] != CS_TRN_TENDON || !m->tendon_actfrclimited[t] || sum[t] == 0)
+            continue;
+        const double *r = m->tendon_actfrcrange + 2 * t;
+        if (sum[t] < r[0]) d->actuator_force[i] *= r[0] / sum[t];
+        else if (sum[t] > r[1]) d->actuator_force[i] *= r[1] / sum[t];
+    }
+}
+
 void cs_actuation(const cs_model *m, cs_data *d)
 {
     int nu = m->nu;
@@ -194,12 +219,18 @@ void cs_actuation(const cs_model *m, cs_data *d)
             bias = cs_muscle_bias(len, lr, m->actuator_acc0[i], bp);
         else if (m->actuator_biastype[i] == BIAS_DCMOTOR && m->actuator_dynprm[NDYN * i] <= 0)
             bias = -gain * gp[1] * vel; /* back-EMF (a current state has it in its rate) */
-        double f = gain * in + bias;
+        d->actuator_force[i] = gain * in + bias; /* u[i] is not read again */
+    }
+    tendon_force_range(m, d);
+    for (int i = 0; i < nu; i++) {
+        if (disabled(m, i)) continue;
+        double f = d->actuator_force[i];
+        const double *bp = m->actuator_biasprm + NBIAS * i;
         if (m->actuator_forcelimited[i])
             f = clip(f, m->actuator_forcerange[2 * i], m->actuator_forcerange[2 * i + 1]);
         if (m->actuator_biastype[i] == BIAS_DCMOTOR && bp[0] != 0) /* cogging, past the bound */
-            f += bp[0] * sin(bp[1] * len + bp[2]);
-        d->actuator_force[i] = f; /* u[i] is not read again */
+            f += bp[0] * sin(bp[1] * d->actuator_length[i] + bp[2]);
+        d->actuator_force[i] = f;
     }
     for (int i = 0; i < nu; i++) {
         double gf = m->actuator_gear[6 * i] * d->actuator_force[i];

@@ -88,8 +88,10 @@ typedef struct {
     int limited;          /* CS_LIMITED_* */
     double range[2], margin, frictionloss, armature;
     double stiffness[3], damping[3]; /* as a joint's */
-    double springlength[2]; /* -1 -1: the length at qpos0 */
+    double springlength[2]; /* -1 -1: the length at qpos_spring */
     double solreflimit[2], solimplimit[5], solreffriction[2], solimpfriction[5];
+    int actfrclimited;    /* CS_LIMITED_*: actuatorfrcrange bounds its actuators' summed force */
+    double actfrcrange[2];
 } cs_tspec;
 
 /* an equality constraint's shared attributes */

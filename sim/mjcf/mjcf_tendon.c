@@ -18,6 +18,7 @@ void cs_mjcf_default_tspec(cs_tspec *t)
 {
     memset(t, 0, sizeof *t);
     t->limited = CS_LIMITED_AUTO;
+    t->actfrclimited = CS_LIMITED_AUTO;
     t->springlength[0] = t->springlength[1] = -1;
     memcpy(t->solreflimit, SOLREF, sizeof SOLREF);
     memcpy(t->solreffriction, SOLREF, sizeof SOLREF);
@@ -156,6 +157,19 @@ void cs_mjcf_resolve_tendons(cs_mjcf *c)
                                        "limited");
             s->limited = has_range ? CS_LIMITED_TRUE : CS_LIMITED_FALSE;
         }
+        /* actuatorfrcrange: MuJoCo's rules (auto follows it under autolimits; it must hold 0) */
+        int has_afr = s->actfrcrange[0] != 0 || s->actfrcrange[1] != 0;
+        if (s->actfrclimited == CS_LIMITED_AUTO) {
+            if (!c->autolimits && has_afr)
+                TFAIL(c, T, "actuatorfrclimited", "actuatorfrcrange is given with compiler "
+                      "autolimits=\"false\": set actuatorfrclimited");
+            s->actfrclimited = has_afr ? CS_LIMITED_TRUE : CS_LIMITED_FALSE;
+        }
+        if (s->actfrclimited == CS_LIMITED_TRUE &&
+            (!(s->actfrcrange[0] < s->actfrcrange[1]) || s->actfrcrange[0] > 0 ||
+             s->actfrcrange[1] < 0))
+            TFAIL(c, T, "actuatorfrcrange", "a limited actuator force range needs min < max "
+                  "with 0 between them (got %g %g)", s->actfrcrange[0], s->actfrcrange[1]);
         if (s->limited && !(s->range[0] < s->range[1]))
             TFAIL(c, T, "range", "a limited tendon needs range min < max (got %g %g)",
                   s->range[0], s->range[1]);
@@ -271,6 +285,8 @@ int cs_mjcf_build_tendons(const cs_mjcf *c, cs_model *m)
         m->tendon_stiffness[i] = s->stiffness[0];
         m->tendon_damping[i] = s->damping[0];
         m->tendon_armature[i] = s->armature;
+        m->tendon_actfrclimited[i] = s->actfrclimited == CS_LIMITED_TRUE;
+        memcpy(m->tendon_actfrcrange + 2 * i, s->actfrcrange, 2 * sizeof(double));
         memcpy(m->tendon_stiffnesspoly + CS_NPOLY * i, s->stiffness + 1, CS_NPOLY * sizeof(double));
         memcpy(m->tendon_dampingpoly + CS_NPOLY * i, s->damping + 1, CS_NPOLY * sizeof(double));
         /* negative: the length at qpos0, set with it (invweight.c) */
@@ -338,10 +354,9 @@ void cs_mjcf_read_tendon_attrs(cs_mjcf *c, xmlNode *n, cs_tspec *t)
         cs_mjcf_solimp_check(c, n, "solimpfriction", si);
         memcpy(t->solimpfriction, si, (size_t)k * sizeof *si);
     }
-    if (cs_mjcf_attr(c, n, "actuatorfrcrange"))
-        FAILN(c, n, "actuatorfrcrange", "a tendon's actuator force range is not supported");
-    if (cs_mjcf_keyword(c, n, "actuatorfrclimited", CS_MJCF_LIMITED) == CS_LIMITED_TRUE)
-        FAILN(c, n, "actuatorfrclimited", "a tendon's actuator force range is not supported");
+    if ((k = cs_mjcf_keyword(c, n, "actuatorfrclimited", CS_MJCF_LIMITED)) >= 0)
+        t->actfrclimited = k;
+    cs_mjcf_nums(c, n, "actuatorfrcrange", t->actfrcrange, 2, 2);
 }
 
 void cs_mjcf_parse_tendons(cs_mjcf *c, xmlNode *n)
