@@ -111,6 +111,81 @@ START_TEST(attached_arm_is_the_arm)
 }
 END_TEST
 
+/* an attachment inside two nested replicates: MuJoCo 3.12's names (read from its compiled
+ * model of this file), in its order; each copy at its replicas' offsets and turns; the key
+ * once, unsuffixed, on the first copy only, without controls */
+static const char *CROWD =
+    "<mujoco><asset><model name='arm' file='parts/arm_model.xml'/></asset><worldbody>"
+    "<body name='pre'><joint name='pj' type='slide'/><geom size='.1' mass='2'/></body>"
+    "<replicate count='2' offset='1 0 0' sep='A'>"
+    "<replicate count='2' offset='0 1 0' euler='0 0 90' sep='B'>"
+    "<attach model='arm' body='base' prefix='a_'/>"
+    "</replicate></replicate></worldbody></mujoco>";
+
+START_TEST(attached_in_replicates)
+{
+    cs_model *a = arm_alone(), *m = load(CROWD);
+    static const char *const BODIES[] = {"world", "pre",
+        "a_baseB0A0", "a_foreB0A0", "a_handB0A0", "a_baseB1A0", "a_foreB1A0", "a_handB1A0",
+        "a_baseB0A1", "a_foreB0A1", "a_handB0A1", "a_baseB1A1", "a_foreB1A1", "a_handB1A1"};
+    static const char *const JOINTS[] = {"pj", "a_shoulderB0A0", "a_elbowB0A0", "a_wristB0A0",
+        "a_shoulderB1A0", "a_elbowB1A0", "a_wristB1A0", "a_shoulderB0A1", "a_elbowB0A1",
+        "a_wristB0A1", "a_shoulderB1A1", "a_elbowB1A1", "a_wristB1A1"};
+    static const char *const ACTS[] = {"a_m_shoulderB0A0", "a_p_elbowB0A0", "a_m_shoulderB1A0",
+        "a_p_elbowB1A0", "a_m_shoulderB0A1", "a_p_elbowB0A1", "a_m_shoulderB1A1",
+        "a_p_elbowB1A1"};
+    static const char *const SENSORS[] = {"a_q_elbowB0A0", "a_tip_posB0A0", "a_q_elbowB1A0",
+        "a_tip_posB1A0", "a_q_elbowB0A1", "a_tip_posB0A1", "a_q_elbowB1A1", "a_tip_posB1A1"};
+    static const char *const TENDONS[] = {"a_coupleB0A0", "a_coupleB1A0", "a_coupleB0A1",
+                                          "a_coupleB1A1"};
+    static const struct { const char *kind; const char *const *names; int n; } K[] = {
+        {"body", BODIES, 14}, {"joint", JOINTS, 13}, {"actuator", ACTS, 8},
+        {"sensor", SENSORS, 8}, {"tendon", TENDONS, 4}};
+    ck_assert_int_eq(m->nbody, 14);
+    ck_assert_int_eq(m->njnt, 13);
+    ck_assert_int_eq(m->nu, 8);
+    ck_assert_int_eq(m->nsensor, 8);
+    ck_assert_int_eq(m->ntendon, 4);
+    ck_assert_int_eq(m->nexclude, 4);
+    for (size_t k = 0; k < sizeof K / sizeof *K; k++)
+        for (int i = 0; i < K[k].n; i++)
+            ck_assert_str_eq(cs_id2name(m, K[k].kind, i), K[k].names[i]);
+    ck_assert_int_eq(m->nkey, 1);
+    ck_assert_str_eq(cs_id2name(m, "key", 0), "a_bent");
+
+    /* masses: the arm's; places: replica (i, j) at (i, j, 0) plus the arm's own base
+     * position, turned j quarter turns about z */
+    const char *parts[] = {"base", "fore", "hand"};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            char nm[32];
+            for (int p = 0; p < 3; p++) {
+                snprintf(nm, sizeof nm, "a_%sB%dA%d", parts[p], j, i);
+                int b = cs_name2id_body(m, nm), ba = cs_name2id_body(a, parts[p]);
+                ck_assert_double_eq(m->body_mass[b], a->body_mass[ba]);
+            }
+            snprintf(nm, sizeof nm, "a_baseB%dA%d", j, i);
+            int b = cs_name2id_body(m, nm);
+            ck_assert_double_eq_tol(m->body_pos[3 * b], i, 1e-12);
+            ck_assert_double_eq_tol(m->body_pos[3 * b + 1], j, 1e-12);
+            ck_assert_double_eq_tol(m->body_pos[3 * b + 2], 0.5, 1e-12);
+            double w = j ? sqrt(0.5) : 1; /* a quarter turn about z */
+            ck_assert_double_eq_tol(m->body_quat[4 * b], w, 1e-12);
+            ck_assert_double_eq_tol(m->body_quat[4 * b + 3], j ? w : 0, 1e-12);
+        }
+
+    /* the key: the arm's qpos on the first copy, the reference pose elsewhere, no controls */
+    int q1 = m->jnt_qposadr[cs_name2id_joint(m, "a_shoulderB0A0")];
+    for (int i = 0; i < m->nq; i++) {
+        double want = i >= q1 && i < q1 + a->nq ? a->key_qpos[i - q1] : m->qpos0[i];
+        ck_assert_double_eq(m->key_qpos[i], want);
+    }
+    for (int i = 0; i < m->nu; i++) ck_assert_double_eq(m->key_ctrl[i], 0);
+    cs_free_model(a);
+    cs_free_model(m);
+}
+END_TEST
+
 /* no body: the whole world comes in (its floor too) */
 START_TEST(whole_world)
 {
@@ -216,6 +291,7 @@ int main(void)
     TCase *t = tcase_create("attach");
     tcase_set_timeout(t, 60);
     tcase_add_test(t, attached_arm_is_the_arm);
+    tcase_add_test(t, attached_in_replicates);
     tcase_add_test(t, whole_world);
     tcase_add_test(t, frames);
     tcase_add_test(t, option_conflicts);

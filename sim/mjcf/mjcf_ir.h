@@ -403,6 +403,12 @@ void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
  * compiler settings (angle, eulerseq) must have been read. root: the <mujoco> element, a
  * libxml2 xmlNode. */
 void cs_mjcf_replicate(cs_mjcf *c, void *root);
+/* What replication leaves on each copy of an <attach> (attribute names no file can hold: XML
+ * names have no spaces): the suffix its attached names take, the innermost replicate's
+ * first; and "1" on every copy but the first of every replicate (MuJoCo attaches once and
+ * copies the result, so the attached model's keys come with the first copy only). */
+#define CS_MJCF_REPLICA_SUFFIX "replica suffix"
+#define CS_MJCF_REPLICA_LATER "replica later"
 
 /* mjcf_edit.c: attribute edits applied to the parsed file before it is read
  * (cs_load_xml_edit); errors through the context's jump */

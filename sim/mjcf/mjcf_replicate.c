@@ -5,7 +5,8 @@
  * digits as count has), innermost replicate first. Elements of <contact>, <equality>,
  * <tendon>, <actuator> and <sensor> that name something inside are replicated with it: the
  * originals leave their place and the copies, replica by replica, go to the end of their
- * section's list, as MuJoCo's attach appends them. */
+ * section's list, as MuJoCo's attach appends them. An <attach> inside makes its names when
+ * it is read: each copy carries its suffix for them (mjcf_ir.h). */
 #include <ctype.h>
 #include <math.h>
 #ifndef M_PI
@@ -151,18 +152,30 @@ static void suffixed(cs_mjcf *c, xmlNode *n, const char *attr, const char *suffi
     free(v);
 }
 
+/* an <attach>'s names are made when it is read: it carries the suffix until then */
+static void mark_attach(cs_mjcf *c, xmlNode *n, const char *suffix, int later)
+{
+    if (!prop(n, CS_MJCF_REPLICA_SUFFIX)) set_prop(c, n, CS_MJCF_REPLICA_SUFFIX, "");
+    suffixed(c, n, CS_MJCF_REPLICA_SUFFIX, suffix);
+    if (later) set_prop(c, n, CS_MJCF_REPLICA_LATER, "1");
+}
+
 /* names, and references to names of the replica, with the suffix: within the tree (all=1:
- * every name) or in a referencing element (its own name and its references inside) */
-static void rename_tree(rep_ctx *r, xmlNode *n, const char *suffix, int siblings)
+ * every name) or in a referencing element (its own name and its references inside); later:
+ * not the replicate's first copy */
+static void rename_tree(rep_ctx *r, xmlNode *n, const char *suffix, int later, int siblings)
 {
     for (; n; n = siblings ? n->next : NULL) {
-        if (n->type == XML_ELEMENT_NODE) {
+        if (n->type == XML_ELEMENT_NODE && is_elem(n, "attach")) {
+            /* its body or frame names an element of the model it attaches from */
+            mark_attach(r->c, n, suffix, later);
+        } else if (n->type == XML_ELEMENT_NODE) {
             suffixed(r->c, n, "name", suffix);
             for (int i = 0; REF_ATTRS[i]; i++) {
                 const char *v = prop(n, REF_ATTRS[i]);
                 if (v && inside(r, v)) suffixed(r->c, n, REF_ATTRS[i], suffix);
             }
-            rename_tree(r, n->children, suffix, 1);
+            rename_tree(r, n->children, suffix, later, 1);
         }
         if (!siblings) break;
     }
@@ -209,7 +222,7 @@ static void replicate_refs(rep_ctx *r, xmlNode *root, const char *kind, long cou
         for (int k = 0; k < n; k++) {
             xmlNode *e = copy_of(r, refs[k]);
             xmlAddChild(last, e);
-            rename_tree(r, e, suffix, 0);
+            rename_tree(r, e, suffix, i > 0, 0);
         }
     }
     for (int k = 0; k < n; k++) {
@@ -292,7 +305,7 @@ static void expand(rep_ctx *r, xmlNode *root, xmlNode *rep)
             if (ch->type != XML_ELEMENT_NODE) continue;
             xmlNode *k = copy_of(r, ch);
             xmlAddChild(f, k);
-            rename_tree(r, k, suffix, 0);
+            rename_tree(r, k, suffix, i > 0, 0);
         }
         /* the next replica's position: this one's, plus the offset in this one's frame */
         euler_quat(c, e, q);
