@@ -186,6 +186,66 @@ START_TEST(attached_in_replicates)
 }
 END_TEST
 
+/* <attach> without model: a copy of this model's own body, with the actuators, sensors and
+ * exclusions that name it (and the clock, which names nothing); MuJoCo 3.12's names, from its
+ * compiled model of this file, in its order */
+static const char *SELF =
+    "<mujoco><worldbody>"
+    "<body name='X' pos='0 0 1'><joint name='j' type='slide' axis='0 0 1'/>"
+    "<geom name='g' size='0.1' mass='1'/>"
+    "<body name='Y' pos='0 0 .3'><joint name='jy'/><geom name='gy' size='.05' mass='.5'/></body>"
+    "</body>"
+    "<body name='Z'><joint name='jz'/><geom size='.1' mass='3'/></body>"
+    "<frame pos='1 0 0'><attach body='X' prefix='p_'/></frame>"
+    "</worldbody>"
+    "<contact><exclude body1='X' body2='Y'/><exclude body1='X' body2='Z'/></contact>"
+    "<actuator><motor name='m' joint='j'/><motor name='mz' joint='jz'/>"
+    "<motor name='my' joint='jy'/></actuator>"
+    "<sensor><jointpos name='s' joint='j'/><clock name='c'/></sensor>"
+    "</mujoco>";
+
+START_TEST(self_attach)
+{
+    cs_model *m = load(SELF);
+    static const char *const BODIES[] = {"world", "X", "Y", "Z", "p_X", "p_Y"};
+    static const char *const JOINTS[] = {"j", "jy", "jz", "p_j", "p_jy"};
+    static const char *const ACTS[] = {"m", "mz", "my", "p_m", "p_my"};
+    static const char *const SENSORS[] = {"s", "c", "p_s", "p_c"};
+    ck_assert_int_eq(m->nbody, 6);
+    ck_assert_int_eq(m->njnt, 5);
+    ck_assert_int_eq(m->nu, 5);
+    ck_assert_int_eq(m->nsensor, 4);
+    ck_assert_int_eq(m->ngeom, 5);
+    for (int i = 0; i < 6; i++) ck_assert_str_eq(cs_id2name(m, "body", i), BODIES[i]);
+    for (int i = 0; i < 5; i++) ck_assert_str_eq(cs_id2name(m, "joint", i), JOINTS[i]);
+    for (int i = 0; i < 5; i++) ck_assert_str_eq(cs_id2name(m, "actuator", i), ACTS[i]);
+    for (int i = 0; i < 4; i++) ck_assert_str_eq(cs_id2name(m, "sensor", i), SENSORS[i]);
+    /* X-Y copied whole, X-Z with Z as it is (MuJoCo keeps the body outside unprefixed) */
+    ck_assert_int_eq(m->nexclude, 4);
+    int px = cs_name2id_body(m, "p_X"), py = cs_name2id_body(m, "p_Y");
+    ck_assert_double_eq(m->body_mass[px], 1);
+    ck_assert_double_eq(m->body_mass[py], 0.5);
+    ck_assert_int_eq(m->body_parent[py], px);
+    /* the copy keeps its pose, in the <attach>'s frame */
+    ck_assert_double_eq_tol(m->body_pos[3 * px], 1, 1e-15);
+    ck_assert_double_eq_tol(m->body_pos[3 * px + 2], 1, 1e-15);
+    ck_assert_int_eq(m->actuator_trnid[2 * cs_name2id_actuator(m, "p_my")],
+                     cs_name2id_joint(m, "p_jy"));
+    cs_free_model(m);
+
+    /* a frame: its geoms come to the body that holds the <attach>, at the frame's pose there */
+    m = load("<mujoco><worldbody><frame name='f' pos='0 0 1'><geom name='g' size='.1' "
+             "pos='.5 0 0'/></frame><body name='B' pos='2 0 0'><frame pos='0 3 0'>"
+             "<attach frame='f' prefix='c_'/></frame></body></worldbody></mujoco>");
+    int g = cs_name2id_geom(m, "c_g"), b = cs_name2id_body(m, "B");
+    ck_assert_int_ge(g, 0);
+    ck_assert_int_eq(m->geom_body[g], b);
+    const double want[3] = {0.5, 3, 1};
+    for (int k = 0; k < 3; k++) ck_assert_double_eq_tol(m->geom_pos[3 * g + k], want[k], 1e-15);
+    cs_free_model(m);
+}
+END_TEST
+
 /* no body: the whole world comes in (its floor too) */
 START_TEST(whole_world)
 {
@@ -275,9 +335,10 @@ START_TEST(bad_input)
     snprintf(xml, sizeof xml, "%s<worldbody><attach model='arm' body='base'/>"
              "</worldbody></mujoco>", asset);
     refused(xml, "attach_test.xml:2: element <attach> attribute 'prefix': required");
-    snprintf(xml, sizeof xml, "%s<worldbody><body name='b'/><attach body='b' prefix='a'/>"
+    snprintf(xml, sizeof xml, "%s<worldbody><body name='b'><attach body='b' prefix='a'/></body>"
              "</worldbody></mujoco>", asset);
-    refused(xml, "attach_test.xml:2: element <attach> attribute 'model'");
+    refused(xml, "attach_test.xml:2: element <attach> attribute 'body': cannot self-attach body "
+                 "'b' inside itself");
     refused("<mujoco>\n<asset><model name='m' file='parts/no_such_model.xml'/></asset></mujoco>",
             "attach_test.xml:2: element <model> attribute 'file': cannot read");
     refused("<mujoco>\n<asset><model name='m'/></asset></mujoco>",
@@ -292,6 +353,7 @@ int main(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, attached_arm_is_the_arm);
     tcase_add_test(t, attached_in_replicates);
+    tcase_add_test(t, self_attach);
     tcase_add_test(t, whole_world);
     tcase_add_test(t, frames);
     tcase_add_test(t, option_conflicts);

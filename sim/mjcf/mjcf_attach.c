@@ -74,6 +74,7 @@ typedef struct {
     char *prefix;         /* the whole prefix (enclosing attachments' first) */
     char *suffix;         /* the whole suffix of a replicated one (its own first), else "" */
     int later;            /* a replica after the first: the attached model's keys are not its */
+    int self;             /* a copy of this model's own body or frame (asset -1) */
     int *jnt, njnt, capjnt; /* the joints it added, in order */
 } attach_rec;
 
@@ -95,7 +96,11 @@ struct cs_mjcf_attach {
     const char *suffix;
     int later;
     long made;            /* elements copied in by attachments, all told */
+    int depth;            /* attachments being read inside attachments */
 };
+
+/* self-attachments inside copies of self-attachments stop here */
+#define MAX_DEPTH 16
 
 /* ---- small helpers ------------------------------------------------------------------ */
 static struct cs_mjcf_attach *state(cs_mjcf *c)
@@ -398,6 +403,8 @@ static void enter(cs_mjcf *c, const attach_rec *R, scope_t *s)
     s->prefix = A->prefix;
     s->suffix = A->suffix;
     s->later = A->later;
+    A->depth++;
+    if (R->self) return; /* this model's own settings, classes and names */
     comp_set(c, &A->asset[R->asset].comp);
     c->rootcls = R->cls;
     A->prefix = R->prefix;
@@ -412,6 +419,7 @@ static void leave(cs_mjcf *c, const scope_t *s)
     c->att->prefix = s->prefix;
     c->att->suffix = s->suffix;
     c->att->later = s->later;
+    c->att->depth--;
 }
 
 /* The joints read since j0 under the attached model's settings, in this model's terms: the
@@ -740,12 +748,89 @@ static cs_xf frame_pose(cs_mjcf *c, xmlNode *f, const cs_xf *F)
     return G;
 }
 
+void cs_mjcf_attach_reserve(cs_mjcf *c)
+{
+    struct cs_mjcf_attach *A = state(c);
+    cs_mjcf_grow(c, (void **)&A->copy, &A->capcopy, A->ncopy, sizeof *A->copy);
+}
+
+void cs_mjcf_attach_keep(cs_mjcf *c, xmlNode *copy)
+{
+    c->att->copy[c->att->ncopy++] = copy;
+}
+
+/* the class a copied element takes when it names none: the nearest childclass around its
+ * original, else the model's main class */
+static int class_around(cs_mjcf *c, xmlNode *n)
+{
+    for (xmlNode *p = n->parent; p && p->type == XML_ELEMENT_NODE; p = p->parent) {
+        if (!(is_elem(p, "body") || is_elem(p, "frame"))) continue;
+        const char *cc = prop(p, "childclass");
+        if (!cc) continue;
+        int k = cs_mjcf_find_class(c, cc);
+        if (k < 0) cs_mjcf_fail(c, cs_mjcf_line(p), (const char *)p->name, "childclass",
+                                "unknown class '%s'", cc);
+        return k;
+    }
+    return c->rootcls;
+}
+
+/* <attach> without model: a copy of this model's own body or frame (mjcf_selfattach.c) */
+static void attach_self(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F, const char *prefix,
+                        const char *bname, const char *fname, const char *own)
+{
+    struct cs_mjcf_attach *A = c->att;
+    int line = cs_mjcf_line(n);
+    if (!bname && !fname)
+        cs_mjcf_fail(c, line, "attach", NULL, "either 'body' or 'frame' attribute must be "
+                     "specified for self-attach");
+    if (cs_mjcf_attr(c, n, CS_MJCF_REPLICA_INSIDE))
+        cs_mjcf_fail(c, line, "attach", bname ? "body" : "frame", "self-attaching an element "
+                     "of an outer <replicate> from inside an inner one is not supported");
+    const char *what = bname ? bname : fname;
+    cs_mjcf_selfnames nm = {prefix, own, A->prefix, A->suffix};
+    char *full = concat(c, concat(c, concat(c, concat(c, A->prefix, prefix), what), own),
+                        A->suffix);
+    int again = bname && has_body(c, full);
+    for (int i = 0; i < A->nrec && !again; i++) {
+        const attach_rec *Q = &A->rec[i];
+        const char *tn = Q->self ? prop(Q->target, "name") : NULL;
+        again = tn && Q->kind == (bname ? 0 : 1) && strcmp(tn, full) == 0;
+    }
+    if (again)
+        cs_mjcf_fail(c, line, "attach", "prefix", "cannot self-attach: element %s already exists",
+                     concat(c, prefix, what));
+    cs_mjcf_selfcopy sc;
+    cs_mjcf_self_copy(c, n, &nm, bname ? 0 : 1, what, &sc);
+    if (sc.haskeys)
+        cs_mjcf_fail(c, line, "attach", NULL, "self-attaching in a model with keys is not "
+                     "supported (MuJoCo gives each key a renamed copy)");
+    A->made += 1 + count_elements(sc.target->children);
+    if (A->made > MAX_ATTACHED)
+        cs_mjcf_fail(c, line, "attach", NULL, "the attachments bring more than %ld elements in "
+                     "all", MAX_ATTACHED);
+    int cls = class_around(c, sc.source);
+    cs_mjcf_grow(c, (void **)&A->rec, &A->caprec, A->nrec, sizeof *A->rec);
+    attach_rec *R = &A->rec[A->nrec++];
+    *R = (attach_rec){.at = n, .asset = -1, .root = sc.root, .target = sc.target,
+                      .kind = bname ? 0 : 1, .cls = cls, .prefix = (char *)A->prefix,
+                      .suffix = (char *)A->suffix, .later = A->later, .self = 1};
+    if (fname) {
+        cs_xf G = frame_pose(c, sc.target, F);
+        scope_t s;
+        enter(c, R, &s);
+        c->reread.items(c, sc.target, body, with_childclass(c, sc.target, cls), &G, 1);
+        leave(c, &s);
+    }
+}
+
 static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
 {
     struct cs_mjcf_attach *A = state(c);
     int line = cs_mjcf_line(n);
     cs_mjcf_check(c, n, (const char *const[]){"model", "body", "frame", "prefix",
-                  CS_MJCF_REPLICA_SUFFIX, CS_MJCF_REPLICA_LATER, NULL}, NULL);
+                  CS_MJCF_REPLICA_SUFFIX, CS_MJCF_REPLICA_LATER, CS_MJCF_REPLICA_INSIDE,
+                  NULL}, NULL);
     char *model = cs_mjcf_attr(c, n, "model");
     char *prefix = cs_mjcf_attr(c, n, "prefix");
     char *bname = cs_mjcf_attr(c, n, "body");
@@ -753,11 +838,14 @@ static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     char *own = cs_mjcf_attr(c, n, CS_MJCF_REPLICA_SUFFIX);
     int later = cs_mjcf_attr(c, n, CS_MJCF_REPLICA_LATER) != NULL || A->later;
     char *sfx = concat(c, own ? own : "", A->suffix);
-    if (!model)
-        cs_mjcf_fail(c, line, "attach", "model", "attaching from this model itself (no model) is "
-                                                 "not supported");
     if (!prefix) cs_mjcf_fail(c, line, "attach", "prefix", "required attribute missing");
     if (bname && fname) cs_mjcf_fail(c, line, "attach", "frame", "give body or frame, not both");
+    if (A->depth >= MAX_DEPTH)
+        cs_mjcf_fail(c, line, "attach", NULL, "attachments nested more than %d deep", MAX_DEPTH);
+    if (!model) {
+        attach_self(c, n, body, F, prefix, bname, fname, own ? own : "");
+        return;
+    }
     int top = top_of(c, src_of(c, line)), ai = -1;
     for (int i = 0; i < A->nasset && ai < 0; i++)
         if (A->asset[i].owner == top && strcmp(A->asset[i].name, model) == 0) ai = i;
@@ -914,7 +1002,7 @@ static void attach_bodies(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
             if (is_elem(ch, "worldbody")) c->reread.children(c, ch, body, cls, F);
     }
     R = &A->rec[ri];
-    settle_joints(c, R, j0, &s.comp);
+    if (!R->self) settle_joints(c, R, j0, &s.comp);
 
     /* the elements outside the tree, then those that name what is not here dropped */
     int p0 = c->npair, x0 = c->nexcl, t0 = c->nten, e0 = c->neq, a0 = c->nact,
@@ -930,7 +1018,7 @@ static void attach_bodies(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     for (int i = 0; i < nu_child; i++)
         cact[i] = c->act[a0 + i].s.dyntype != CS_DYN_NONE ? na_child++ : -1;
     keep_resolved(c, p0, x0, t0, e0, a0, s0, kept);
-    const comp_t *in = &A->asset[R->asset].comp;
+    const comp_t *in = R->self ? &s.comp : &A->asset[R->asset].comp;
     if (in->autolimits != s.comp.autolimits) {
         for (int i = a0; i < c->nact; i++) {
             cs_actir *X = &c->act[i];

@@ -409,6 +409,8 @@ void cs_mjcf_replicate(cs_mjcf *c, void *root);
  * copies the result, so the attached model's keys come with the first copy only). */
 #define CS_MJCF_REPLICA_SUFFIX "replica suffix"
 #define CS_MJCF_REPLICA_LATER "replica later"
+/* on a copied <attach> without model whose body or frame is inside the replicate too */
+#define CS_MJCF_REPLICA_INSIDE "replica inside"
 
 /* mjcf_edit.c: attribute edits applied to the parsed file before it is read
  * (cs_load_xml_edit); errors through the context's jump */

@@ -167,8 +167,19 @@ static void rename_tree(rep_ctx *r, xmlNode *n, const char *suffix, int later, i
 {
     for (; n; n = siblings ? n->next : NULL) {
         if (n->type == XML_ELEMENT_NODE && is_elem(n, "attach")) {
-            /* its body or frame names an element of the model it attaches from */
-            mark_attach(r->c, n, suffix, later);
+            const char *b = prop(n, "body"), *f = prop(n, "frame"), *s;
+            if (!prop(n, "model") && ((b && inside(r, b)) || (f && inside(r, f)))) {
+                /* a copy of an element of the same replica: MuJoCo copies it before it
+                 * replicates both, so the copy's names carry the replica's suffix already.
+                 * An inner replicate that left the element out has put its suffix first:
+                 * not supported */
+                s = prop(n, CS_MJCF_REPLICA_SUFFIX);
+                if (s && *s) set_prop(r->c, n, CS_MJCF_REPLICA_INSIDE, "1");
+                suffixed(r->c, n, b ? "body" : "frame", suffix);
+            } else {
+                /* its body or frame names an element of the model it attaches from */
+                mark_attach(r->c, n, suffix, later);
+            }
         } else if (n->type == XML_ELEMENT_NODE) {
             suffixed(r->c, n, "name", suffix);
             for (int i = 0; REF_ATTRS[i]; i++) {
