@@ -748,17 +748,6 @@ static cs_xf frame_pose(cs_mjcf *c, xmlNode *f, const cs_xf *F)
     return G;
 }
 
-void cs_mjcf_attach_reserve(cs_mjcf *c)
-{
-    struct cs_mjcf_attach *A = state(c);
-    cs_mjcf_grow(c, (void **)&A->copy, &A->capcopy, A->ncopy, sizeof *A->copy);
-}
-
-void cs_mjcf_attach_keep(cs_mjcf *c, xmlNode *copy)
-{
-    c->att->copy[c->att->ncopy++] = copy;
-}
-
 /* the class a copied element takes when it names none: the nearest childclass around its
  * original, else the model's main class */
 static int class_around(cs_mjcf *c, xmlNode *n)
@@ -800,8 +789,13 @@ static void attach_self(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F, const 
     if (again)
         cs_mjcf_fail(c, line, "attach", "prefix", "cannot self-attach: element %s already exists",
                      concat(c, prefix, what));
+    /* the copies' holder, kept (and freed) before anything can fail */
+    cs_mjcf_grow(c, (void **)&A->copy, &A->capcopy, A->ncopy, sizeof *A->copy);
+    xmlNode *holder = xmlNewDocNode(n->doc, NULL, (const xmlChar *)"mujoco", NULL);
+    if (!holder) cs_mjcf_nomem(c);
+    A->copy[A->ncopy++] = holder;
     cs_mjcf_selfcopy sc;
-    cs_mjcf_self_copy(c, n, &nm, bname ? 0 : 1, what, &sc);
+    cs_mjcf_self_copy(c, n, &nm, bname ? 0 : 1, what, holder, &sc);
     if (sc.haskeys)
         cs_mjcf_fail(c, line, "attach", NULL, "self-attaching in a model with keys is not "
                      "supported (MuJoCo gives each key a renamed copy)");

@@ -97,6 +97,19 @@ static char *scoped(cs_mjcf *c, const cs_mjcf_selfnames *nm, const char *v)
     return s;
 }
 
+static void rename_copy(ren_t *r, xmlNode *n);
+
+/* the copied element itself (rename_copy() walks siblings: the holder has others) */
+static void rename_one(ren_t *r, xmlNode *n)
+{
+    const char *v = prop(n, "name");
+    if (v) set_prop(r->c, n, "name", renamed(r->c, r->nm, v));
+    for (const char *const *a = REFS; *a; a++) {
+        v = prop(n, *a);
+        if (v && is_inside(r, v)) set_prop(r->c, n, *a, renamed(r->c, r->nm, v));
+    }
+}
+
 static void rename_copy(ren_t *r, xmlNode *n)
 {
     for (; n; n = n->next) {
@@ -169,13 +182,12 @@ static void copy_lines(xmlNode *to, xmlNode *from)
     }
 }
 
-/* a copy, kept by the attachments' state until the context is freed */
-static xmlNode *copy_of(cs_mjcf *c, xmlNode *n)
+/* a copy, at once under root (which the caller frees) */
+static xmlNode *copy_of(cs_mjcf *c, xmlNode *root, xmlNode *n)
 {
-    cs_mjcf_attach_reserve(c);
     xmlNode *k = xmlDocCopyNode(n, n->doc, 1);
     if (!k) cs_mjcf_nomem(c);
-    cs_mjcf_attach_keep(c, k);
+    xmlAddChild(root, k);
     k->_private = n->_private;
     copy_lines(k->children, n->children);
     return k;
@@ -211,7 +223,7 @@ static int holds(const xmlNode *a, const xmlNode *n)
 }
 
 void cs_mjcf_self_copy(cs_mjcf *c, xmlNode *at, const cs_mjcf_selfnames *nm, int kind,
-                       const char *what, cs_mjcf_selfcopy *out)
+                       const char *what, xmlNode *holder, cs_mjcf_selfcopy *out)
 {
     int line = cs_mjcf_line(at);
     const char *kname = kind ? "frame" : "body";
@@ -236,24 +248,17 @@ void cs_mjcf_self_copy(cs_mjcf *c, xmlNode *at, const cs_mjcf_selfnames *nm, int
     }
     collect(&r, f.found->children);
 
-    out->target = copy_of(c, f.found);
+    out->root = holder;
+    holder->_private = root->_private;
+    out->target = copy_of(c, holder, f.found);
     out->source = f.found;
-    /* rename_copy() walks siblings: the copy has none */
-    rename_copy(&r, out->target);
-    /* the sections' elements, under a root of their own */
-    cs_mjcf_attach_reserve(c);
-    out->root = xmlNewDocNode(at->doc, NULL, (const xmlChar *)"mujoco", NULL);
-    if (!out->root) cs_mjcf_nomem(c);
-    cs_mjcf_attach_keep(c, out->root);
-    out->root->_private = root->_private;
+    rename_copy(&r, out->target->children);
+    rename_one(&r, out->target);
+    /* the sections' elements */
     for (xmlNode *s = root->children; s; s = s->next) {
         if (s->type != XML_ELEMENT_NODE || !cs_mjcf_in_list((const char *)s->name, SECTIONS))
             continue;
-        xmlNode *k = xmlDocCopyNode(s, s->doc, 1);
-        if (!k) cs_mjcf_nomem(c);
-        xmlAddChild(out->root, k); /* freed with the root from here */
-        k->_private = s->_private;
-        copy_lines(k->children, s->children);
+        xmlNode *k = copy_of(c, holder, s);
         for (xmlNode *e = k->children, *next; e; e = next) {
             next = e->next;
             if (e->type != XML_ELEMENT_NODE) continue;
