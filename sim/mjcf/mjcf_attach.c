@@ -741,10 +741,10 @@ static cs_xf frame_pose(cs_mjcf *c, xmlNode *f, const cs_xf *F)
     cs_xf G;
     cs_mjcf_frame(c, f, p, q);
     cs_quat2mat(R, F->quat);
-    for (int i = 0; i < 3; i++)
-        G.pos[i] = F->pos[i] + R[3 * i] * p[0] + R[3 * i + 1] * p[1] + R[3 * i + 2] * p[2];
+    for (int i = 0; i < 3; i++) /* as MuJoCo rounds: the turned offset, then the sum */
+        G.pos[i] = F->pos[i] + (R[3 * i] * p[0] + R[3 * i + 1] * p[1] + R[3 * i + 2] * p[2]);
     cs_mulquat(G.quat, F->quat, q);
-    cs_normquat(G.quat);
+    cs_mjcf_quat_renorm(G.quat);
     return G;
 }
 

@@ -395,6 +395,10 @@ double cs_mjcf_hfield_rbound(const cs_hfieldir *h);
 void cs_mjcf_hfield_sizes(const cs_mjcf *c, cs_model *m);
 int cs_mjcf_hfield_build(const cs_mjcf *c, cs_model *m);
 
+/* a composed frame's quaternion normalized only when its length is off 1 by more than 1e-14,
+ * as MuJoCo's compiler does (a product of unit quaternions keeps its bits; mjcf_context.c) */
+void cs_mjcf_quat_renorm(double q[4]);
+
 /* out of memory: "FILE: out of memory"; never returns */
 void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
 

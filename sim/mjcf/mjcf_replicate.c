@@ -69,14 +69,13 @@ static void set_prop(cs_mjcf *c, xmlNode *n, const char *name, const char *value
 
 static void euler_quat(const cs_mjcf *c, const double e[3], double q[4])
 {
-    double unit = c->degree ? M_PI / 180 : 1;
     q[0] = 1;
     q[1] = q[2] = q[3] = 0;
     for (int i = 0; i < 3; i++) {
         char ax = c->eulerseq[i];
         double axis[3] = {0, 0, 0}, r[4];
         axis[tolower((unsigned char)ax) - 'x'] = 1;
-        cs_axisangle2quat(r, axis, e[i] * unit);
+        cs_axisangle2quat(r, axis, c->degree ? e[i] / 180.0 * M_PI : e[i]); /* as MuJoCo rounds */
         if (islower((unsigned char)ax)) cs_mulquat(q, q, r); /* moving axes */
         else cs_mulquat(q, r, q);
     }
@@ -322,7 +321,8 @@ static void expand(rep_ctx *r, xmlNode *root, xmlNode *rep)
         euler_quat(c, e, q);
         cs_quat2mat(mat, q);
         for (int j = 0; j < 3; j++)
-            pos[j] += mat[3 * j] * offset[0] + mat[3 * j + 1] * offset[1] + mat[3 * j + 2] * offset[2];
+            pos[j] += (mat[3 * j] * offset[0] + mat[3 * j + 1] * offset[1] +
+                       mat[3 * j + 2] * offset[2]);
     }
     for (int k = 0; REF_SECTIONS[k]; k++) replicate_refs(r, root, REF_SECTIONS[k], count, sep);
     xmlUnlinkNode(rep);
