@@ -233,6 +233,17 @@ START_TEST(self_attach)
                      cs_name2id_joint(m, "p_jy"));
     cs_free_model(m);
 
+    /* a copy holding a self-attachment: the copy's copy is made too (MuJoCo's bodies, in its
+     * order) */
+    m = load("<mujoco><worldbody><body name='X' pos='0 0 1'><joint/><geom size='.1'/>"
+             "<body name='Y' pos='0 0 .3'><joint/><geom size='.05'/></body>"
+             "<frame pos='1 0 0'><attach body='Y' prefix='q_'/></frame></body>"
+             "<frame pos='0 3 0'><attach body='X' prefix='p_'/></frame></worldbody></mujoco>");
+    static const char *const NESTED[] = {"world", "X", "Y", "q_Y", "p_X", "p_Y", "p_q_Y"};
+    ck_assert_int_eq(m->nbody, 7);
+    for (int i = 0; i < 7; i++) ck_assert_str_eq(cs_id2name(m, "body", i), NESTED[i]);
+    cs_free_model(m);
+
     /* a frame: its geoms come to the body that holds the <attach>, at the frame's pose there */
     m = load("<mujoco><worldbody><frame name='f' pos='0 0 1'><geom name='g' size='.1' "
              "pos='.5 0 0'/></frame><body name='B' pos='2 0 0'><frame pos='0 3 0'>"

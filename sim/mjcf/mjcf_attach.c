@@ -75,6 +75,7 @@ typedef struct {
     char *suffix;         /* the whole suffix of a replicated one (its own first), else "" */
     int later;            /* a replica after the first: the attached model's keys are not its */
     int self;             /* a copy of this model's own body or frame (asset -1) */
+    xmlNode *docroot;     /* self: the <mujoco> of the document it copies from */
     int *jnt, njnt, capjnt; /* the joints it added, in order */
 } attach_rec;
 
@@ -794,8 +795,15 @@ static void attach_self(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F, const 
     xmlNode *holder = xmlNewDocNode(n->doc, NULL, (const xmlChar *)"mujoco", NULL);
     if (!holder) cs_mjcf_nomem(c);
     A->copy[A->ncopy++] = holder;
+    /* the document that holds the <attach>; inside an earlier self-attachment's copy, the
+     * one that copy came from (its source was there when the copied <attach> was read) */
+    xmlNode *top = n, *docroot;
+    while (top->parent && top->parent->type == XML_ELEMENT_NODE) top = top->parent;
+    docroot = top;
+    for (int i = 0; i < A->nrec; i++)
+        if (A->rec[i].self && A->rec[i].root == top) docroot = A->rec[i].docroot;
     cs_mjcf_selfcopy sc;
-    cs_mjcf_self_copy(c, n, &nm, bname ? 0 : 1, what, holder, &sc);
+    cs_mjcf_self_copy(c, n, docroot, &nm, bname ? 0 : 1, what, holder, &sc);
     if (sc.haskeys)
         cs_mjcf_fail(c, line, "attach", NULL, "self-attaching in a model with keys is not "
                      "supported (MuJoCo gives each key a renamed copy)");
@@ -808,7 +816,8 @@ static void attach_self(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F, const 
     attach_rec *R = &A->rec[A->nrec++];
     *R = (attach_rec){.at = n, .asset = -1, .root = sc.root, .target = sc.target,
                       .kind = bname ? 0 : 1, .cls = cls, .prefix = (char *)A->prefix,
-                      .suffix = (char *)A->suffix, .later = A->later, .self = 1};
+                      .suffix = (char *)A->suffix, .later = A->later, .self = 1,
+                      .docroot = docroot};
     if (fname) {
         cs_xf G = frame_pose(c, sc.target, F);
         scope_t s;

@@ -97,10 +97,12 @@ typedef struct {
     xmlNode *root;     /* the holder: the target's copy and those of the sections' elements */
     int haskeys;       /* the model has keys */
 } cs_mjcf_selfcopy;
-/* the copy of the body (kind 0) or frame (1) named what, found before the <attach> at, put
- * into holder (a parentless element the caller frees) */
-void cs_mjcf_self_copy(cs_mjcf *c, xmlNode *at, const cs_mjcf_selfnames *nm, int kind,
-                       const char *what, xmlNode *holder, cs_mjcf_selfcopy *out);
+/* the copy of the body (kind 0) or frame (1) named what, found in the document docroot
+ * (its <mujoco>) before the <attach> at, put into holder (a parentless element the caller
+ * frees) */
+void cs_mjcf_self_copy(cs_mjcf *c, xmlNode *at, xmlNode *docroot,
+                       const cs_mjcf_selfnames *nm, int kind, const char *what,
+                       xmlNode *holder, cs_mjcf_selfcopy *out);
 /* mesh_builtin.c: <mesh builtin params>: MuJoCo's generated vertices and faces into the
  * mesh's inline data; nothing without a builtin attribute */
 void cs_mjcf_mesh_builtin(cs_mjcf *c, xmlNode *n, cs_meshir *M);

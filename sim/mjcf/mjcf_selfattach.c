@@ -222,14 +222,13 @@ static int holds(const xmlNode *a, const xmlNode *n)
     return 0;
 }
 
-void cs_mjcf_self_copy(cs_mjcf *c, xmlNode *at, const cs_mjcf_selfnames *nm, int kind,
-                       const char *what, xmlNode *holder, cs_mjcf_selfcopy *out)
+void cs_mjcf_self_copy(cs_mjcf *c, xmlNode *at, xmlNode *docroot,
+                       const cs_mjcf_selfnames *nm, int kind, const char *what,
+                       xmlNode *holder, cs_mjcf_selfcopy *out)
 {
     int line = cs_mjcf_line(at);
     const char *kname = kind ? "frame" : "body";
-    /* the document (or attached copy) that holds the <attach> */
-    xmlNode *root = at;
-    while (root->parent && root->parent->type == XML_ELEMENT_NODE) root = root->parent;
+    xmlNode *root = docroot;
     find_t f = {.at = at, .kind = kname, .want = scoped(c, nm, what)};
     for (xmlNode *ch = root->children; ch && !f.passed; ch = ch->next)
         if (is_elem(ch, "worldbody")) find_before(&f, ch->children);
