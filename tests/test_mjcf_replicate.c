@@ -124,6 +124,36 @@ START_TEST(test_referencing_elements)
 }
 END_TEST
 
+/* a crowd of free bodies in turned, offset frames (model/humanoid/100_humanoids.xml's
+ * layout): their reference poses to the last bit as MuJoCo 3.12 compiles them (its qpos0 of
+ * this file), and a key that leaves them alone keeps those bits. Bodies that rest exactly on
+ * a floor touch it or not by these bits. */
+START_TEST(test_poses_to_the_last_bit)
+{
+    cs_model *m = load("<mujoco><worldbody>"
+                       "<replicate count='10' euler='0 0 36' sep='-'><frame pos='1.2 0 0'>"
+                       "<replicate count='10' euler='0 0 17' sep='-' offset='0.6 0 0'>"
+                       "<body name='t' pos='0 0 1.282'><freejoint name='r'/><geom size='.1'/>"
+                       "</body></replicate></frame></replicate></worldbody>"
+                       "<keyframe><key qpos='0 0 1 1 0 0 0'/></keyframe></mujoco>");
+    static const struct { const char *joint; double q[7]; } WANT[] = {
+        {"r-05-01", {1.9087801261475015, 3.2823654892447141, 1.2819999999999998,
+                     0.49242356010346722, 0, 0, 0.87035569593989959}},
+        {"r-06-07", {0.93739337870479011, -4.0118809476608455, 1.2819999999999996,
+                     -0.99862953475457372, 0, 0, 0.052335956242943960}}};
+    for (int k = 0; k < 2; k++) {
+        int j = cs_name2id_joint(m, WANT[k].joint);
+        ck_assert_int_ge(j, 0);
+        const double *q0 = m->qpos0 + m->jnt_qposadr[j], *kq = m->key_qpos + m->jnt_qposadr[j];
+        for (int i = 0; i < 7; i++) {
+            ck_assert_double_eq(q0[i], WANT[k].q[i]);
+            ck_assert_double_eq(kq[i], WANT[k].q[i]);
+        }
+    }
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_bad_replicate)
 {
     refused("<mujoco><worldbody>\n<replicate count='0'><geom size='.1'/></replicate>"
@@ -156,6 +186,7 @@ int main(void)
     tcase_add_test(t, test_reference_example);
     tcase_add_test(t, test_offset_in_previous_frame);
     tcase_add_test(t, test_referencing_elements);
+    tcase_add_test(t, test_poses_to_the_last_bit);
     tcase_add_test(t, test_bad_replicate);
     suite_add_tcase(s, t);
     SRunner *r = srunner_create(s);

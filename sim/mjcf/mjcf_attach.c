@@ -13,6 +13,10 @@
  * - an attached body keeps its own pose, in the frame of the <attach> (the frames that held
  *   it in its file do not come along); a frame keeps its pose; a whole world comes in as a
  *   frame at the <attach>;
+ * - inside <replicate>s, each copy's names take the replicas' suffixes after the prefix (the
+ *   classes, assets and keys do not: MuJoCo attaches once and copies the attached tree and
+ *   what names it); the keys come with the first copy only, without controls or
+ *   activations, as MuJoCo's copies of the actuators keep none;
  * - its <option> values are this model's unless <compiler conflict> says otherwise
  *   ("merge": the smaller step and tolerances, the larger iteration counts, the attached
  *   model's values where this model gives none, flags added; an error for other values
@@ -71,6 +75,10 @@ typedef struct {
     int kind;             /* 0 body, 1 frame, 2 world */
     int cls;              /* the attached model's main class */
     char *prefix;         /* the whole prefix (enclosing attachments' first) */
+    char *suffix;         /* the whole suffix of a replicated one (its own first), else "" */
+    int later;            /* a replica after the first: the attached model's keys are not its */
+    int self;             /* a copy of this model's own body or frame (asset -1) */
+    xmlNode *docroot;     /* self: the <mujoco> of the document it copies from */
     int *jnt, njnt, capjnt; /* the joints it added, in order */
 } attach_rec;
 
@@ -89,7 +97,14 @@ struct cs_mjcf_attach {
     xmlNode **copy;       /* the renamed copies, freed before their documents */
     int ncopy, capcopy;
     const char *prefix;   /* of the attachment being read ("" outside any) */
+    const char *suffix;
+    int later;
+    long made;            /* elements copied in by attachments, all told */
+    int depth;            /* attachments being read inside attachments */
 };
+
+/* self-attachments inside copies of self-attachments stop here */
+#define MAX_DEPTH 16
 
 /* ---- small helpers ------------------------------------------------------------------ */
 static struct cs_mjcf_attach *state(cs_mjcf *c)
@@ -98,6 +113,7 @@ static struct cs_mjcf_attach *state(cs_mjcf *c)
         c->att = cs_mjcf_alloc(c, sizeof *c->att);
         memset(c->att, 0, sizeof *c->att);
         c->att->prefix = "";
+        c->att->suffix = "";
     }
     return c->att;
 }
@@ -129,6 +145,18 @@ static char *concat(cs_mjcf *c, const char *a, const char *b)
 }
 
 static int src_of(const cs_mjcf *c, int line) { return cs_mjcf_src_of_line(c, line); }
+
+/* every element copied in by attachments stays under this (a replicate of a large model
+ * must be an error, not the machine's memory) */
+#define MAX_ATTACHED 250000L
+
+static long count_elements(const xmlNode *n)
+{
+    long k = 0;
+    for (; n; n = n->next)
+        if (n->type == XML_ELEMENT_NODE) k += 1 + count_elements(n->children);
+    return k;
+}
 
 /* the first file of the document that holds file k (through its <include>s) */
 static int top_of(const cs_mjcf *c, int k)
@@ -303,7 +331,15 @@ static char *asset_path(cs_mjcf *c, const model_asset *M, const char *dir, const
     return concat(c, concat(c, concat(c, base, dir ? dir : ""), sep), file);
 }
 
-static void rename_tree(cs_mjcf *c, const model_asset *M, xmlNode *n, const char *prefix)
+/* what a replicated attachment's suffix leaves alone: MuJoCo copies the attached tree and
+ * what names it, while the classes, assets and keys stay the one set the attach made */
+static const char *const UNSUFFIXED_ATTRS[] = {"class", "childclass", "mesh", "material",
+                                               "hfield", "texture", NULL};
+static const char *const UNSUFFIXED_SECTIONS[] = {"default", "asset", "keyframe", "custom",
+                                                  NULL};
+
+static void rename_tree(cs_mjcf *c, const model_asset *M, xmlNode *n, const char *prefix,
+                        const char *suffix)
 {
     for (; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE) continue;
@@ -312,7 +348,9 @@ static void rename_tree(cs_mjcf *c, const model_asset *M, xmlNode *n, const char
         for (const char *const *a = NAME_ATTRS; *a; a++) {
             if (is_elem(n, "model") && strcmp(*a, "name") == 0) continue;
             const char *v = prop(n, *a);
-            if (v) set_prop(c, n, *a, concat(c, prefix, v));
+            if (!v) continue;
+            const char *sx = cs_mjcf_in_list(*a, UNSUFFIXED_ATTRS) ? "" : suffix;
+            set_prop(c, n, *a, concat(c, concat(c, prefix, v), sx));
         }
         const char *file = prop(n, "file");
         if (file && !is_elem(n, "model")) {
@@ -322,7 +360,11 @@ static void rename_tree(cs_mjcf *c, const model_asset *M, xmlNode *n, const char
             char *p = asset_path(c, M, dir, file);
             if (p) set_prop(c, n, "file", p);
         }
-        rename_tree(c, M, n->children, prefix);
+        /* the copy's root has no parent: its children are the file's sections */
+        int section = n->parent && !n->parent->parent;
+        rename_tree(c, M, n->children, prefix,
+                    section && cs_mjcf_in_list((const char *)n->name, UNSUFFIXED_SECTIONS)
+                        ? "" : suffix);
     }
 }
 
@@ -358,7 +400,8 @@ static int inherited_class(cs_mjcf *c, const attach_rec *R, xmlNode *n)
 typedef struct {
     comp_t comp;
     int rootcls;
-    const char *prefix;
+    const char *prefix, *suffix;
+    int later;
 } scope_t;
 
 static void enter(cs_mjcf *c, const attach_rec *R, scope_t *s)
@@ -367,9 +410,15 @@ static void enter(cs_mjcf *c, const attach_rec *R, scope_t *s)
     comp_get(c, &s->comp);
     s->rootcls = c->rootcls;
     s->prefix = A->prefix;
+    s->suffix = A->suffix;
+    s->later = A->later;
+    A->depth++;
+    if (R->self) return; /* this model's own settings, classes and names */
     comp_set(c, &A->asset[R->asset].comp);
     c->rootcls = R->cls;
     A->prefix = R->prefix;
+    A->suffix = R->suffix;
+    A->later = R->later;
 }
 
 static void leave(cs_mjcf *c, const scope_t *s)
@@ -377,6 +426,9 @@ static void leave(cs_mjcf *c, const scope_t *s)
     comp_set(c, &s->comp);
     c->rootcls = s->rootcls;
     c->att->prefix = s->prefix;
+    c->att->suffix = s->suffix;
+    c->att->later = s->later;
+    c->att->depth--;
 }
 
 /* The joints read since j0 under the attached model's settings, in this model's terms: the
@@ -609,7 +661,9 @@ static void map_keys(cs_mjcf *c, attach_rec *R, int k0, int a0, int nu_child, co
     if (K->nj != R->njnt)
         cs_mjcf_fail(c, cs_mjcf_line(R->at), "attach", NULL, "the attached model's keys cannot "
                      "be mapped onto its joints (an attachment inside it?)");
-    int nu = c->nact - a0;
+    /* a replicated attachment's keys keep no control or activation: MuJoCo copies the
+     * actuators without them */
+    int nu = R->suffix[0] ? 0 : c->nact - a0;
     K->nu = nu;
     K->act = cs_mjcf_alloc(c, (size_t)(nu + 1) * sizeof *K->act);
     K->cu = cs_mjcf_alloc(c, (size_t)(nu + 1) * sizeof *K->cu);
@@ -698,40 +752,138 @@ static cs_xf frame_pose(cs_mjcf *c, xmlNode *f, const cs_xf *F)
     cs_xf G;
     cs_mjcf_frame(c, f, p, q);
     cs_quat2mat(R, F->quat);
-    for (int i = 0; i < 3; i++)
-        G.pos[i] = F->pos[i] + R[3 * i] * p[0] + R[3 * i + 1] * p[1] + R[3 * i + 2] * p[2];
+    for (int i = 0; i < 3; i++) /* as MuJoCo rounds: the turned offset, then the sum */
+        G.pos[i] = F->pos[i] + (R[3 * i] * p[0] + R[3 * i + 1] * p[1] + R[3 * i + 2] * p[2]);
     cs_mulquat(G.quat, F->quat, q);
-    cs_normquat(G.quat);
+    cs_mjcf_quat_renorm(G.quat);
     return G;
+}
+
+/* the class a copied element takes when it names none: the nearest childclass around its
+ * original, else the model's main class */
+static int class_around(cs_mjcf *c, xmlNode *n)
+{
+    for (xmlNode *p = n->parent; p && p->type == XML_ELEMENT_NODE; p = p->parent) {
+        if (!(is_elem(p, "body") || is_elem(p, "frame"))) continue;
+        const char *cc = prop(p, "childclass");
+        if (!cc) continue;
+        int k = cs_mjcf_find_class(c, cc);
+        if (k < 0) cs_mjcf_fail(c, cs_mjcf_line(p), (const char *)p->name, "childclass",
+                                "unknown class '%s'", cc);
+        return k;
+    }
+    return c->rootcls;
+}
+
+/* <attach> without model: a copy of this model's own body or frame (mjcf_selfattach.c) */
+static void attach_self(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F, const char *prefix,
+                        const char *bname, const char *fname, const char *own)
+{
+    struct cs_mjcf_attach *A = c->att;
+    int line = cs_mjcf_line(n);
+    if (!bname && !fname)
+        cs_mjcf_fail(c, line, "attach", NULL, "either 'body' or 'frame' attribute must be "
+                     "specified for self-attach");
+    if (cs_mjcf_attr(c, n, CS_MJCF_REPLICA_INSIDE))
+        cs_mjcf_fail(c, line, "attach", bname ? "body" : "frame", "self-attaching an element "
+                     "of an outer <replicate> from inside an inner one is not supported");
+    const char *what = bname ? bname : fname;
+    cs_mjcf_selfnames nm = {prefix, own, A->prefix, A->suffix};
+    char *full = concat(c, concat(c, concat(c, concat(c, A->prefix, prefix), what), own),
+                        A->suffix);
+    int again = bname && has_body(c, full);
+    for (int i = 0; i < A->nrec && !again; i++) {
+        const attach_rec *Q = &A->rec[i];
+        const char *tn = Q->self ? prop(Q->target, "name") : NULL;
+        again = tn && Q->kind == (bname ? 0 : 1) && strcmp(tn, full) == 0;
+    }
+    if (again)
+        cs_mjcf_fail(c, line, "attach", "prefix", "cannot self-attach: element %s already exists",
+                     concat(c, prefix, what));
+    /* the copies' holder, kept (and freed) before anything can fail */
+    cs_mjcf_grow(c, (void **)&A->copy, &A->capcopy, A->ncopy, sizeof *A->copy);
+    xmlNode *holder = xmlNewDocNode(n->doc, NULL, (const xmlChar *)"mujoco", NULL);
+    if (!holder) cs_mjcf_nomem(c);
+    A->copy[A->ncopy++] = holder;
+    /* the document that holds the <attach>; inside an earlier self-attachment's copy, the
+     * one that copy came from (its source was there when the copied <attach> was read) */
+    xmlNode *top = n, *docroot;
+    while (top->parent && top->parent->type == XML_ELEMENT_NODE) top = top->parent;
+    docroot = top;
+    for (int i = 0; i < A->nrec; i++)
+        if (A->rec[i].self && A->rec[i].root == top) docroot = A->rec[i].docroot;
+    cs_mjcf_selfcopy sc;
+    cs_mjcf_self_copy(c, n, docroot, &nm, bname ? 0 : 1, what, holder, &sc);
+    if (sc.haskeys)
+        cs_mjcf_fail(c, line, "attach", NULL, "self-attaching in a model with keys is not "
+                     "supported (MuJoCo gives each key a renamed copy)");
+    A->made += 1 + count_elements(sc.target->children);
+    if (A->made > MAX_ATTACHED)
+        cs_mjcf_fail(c, line, "attach", NULL, "the attachments bring more than %ld elements in "
+                     "all", MAX_ATTACHED);
+    int cls = class_around(c, sc.source);
+    cs_mjcf_grow(c, (void **)&A->rec, &A->caprec, A->nrec, sizeof *A->rec);
+    attach_rec *R = &A->rec[A->nrec++];
+    *R = (attach_rec){.at = n, .asset = -1, .root = sc.root, .target = sc.target,
+                      .kind = bname ? 0 : 1, .cls = cls, .prefix = (char *)A->prefix,
+                      .suffix = (char *)A->suffix, .later = A->later, .self = 1,
+                      .docroot = docroot};
+    if (fname) {
+        cs_xf G = frame_pose(c, sc.target, F);
+        scope_t s;
+        enter(c, R, &s);
+        c->reread.items(c, sc.target, body, with_childclass(c, sc.target, cls), &G, 1);
+        leave(c, &s);
+    }
 }
 
 static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
 {
     struct cs_mjcf_attach *A = state(c);
     int line = cs_mjcf_line(n);
-    cs_mjcf_check(c, n, (const char *const[]){"model", "body", "frame", "prefix", NULL}, NULL);
+    cs_mjcf_check(c, n, (const char *const[]){"model", "body", "frame", "prefix",
+                  CS_MJCF_REPLICA_SUFFIX, CS_MJCF_REPLICA_LATER, CS_MJCF_REPLICA_INSIDE,
+                  NULL}, NULL);
     char *model = cs_mjcf_attr(c, n, "model");
     char *prefix = cs_mjcf_attr(c, n, "prefix");
     char *bname = cs_mjcf_attr(c, n, "body");
     char *fname = cs_mjcf_attr(c, n, "frame");
-    if (!model)
-        cs_mjcf_fail(c, line, "attach", "model", "attaching from this model itself (no model) is "
-                                                 "not supported");
+    char *own = cs_mjcf_attr(c, n, CS_MJCF_REPLICA_SUFFIX);
+    int later = cs_mjcf_attr(c, n, CS_MJCF_REPLICA_LATER) != NULL || A->later;
+    char *sfx = concat(c, own ? own : "", A->suffix);
     if (!prefix) cs_mjcf_fail(c, line, "attach", "prefix", "required attribute missing");
     if (bname && fname) cs_mjcf_fail(c, line, "attach", "frame", "give body or frame, not both");
+    if (A->depth >= MAX_DEPTH)
+        cs_mjcf_fail(c, line, "attach", NULL, "attachments nested more than %d deep", MAX_DEPTH);
+    if (!model) {
+        attach_self(c, n, body, F, prefix, bname, fname, own ? own : "");
+        return;
+    }
     int top = top_of(c, src_of(c, line)), ai = -1;
     for (int i = 0; i < A->nasset && ai < 0; i++)
         if (A->asset[i].owner == top && strcmp(A->asset[i].name, model) == 0) ai = i;
     if (ai < 0) cs_mjcf_fail(c, line, "attach", "model", "could not find model '%s'", model);
     model_asset *M = &A->asset[ai];
     char *full = concat(c, A->prefix, prefix);
-    /* MuJoCo's check; an earlier attachment's bodies are read after this one's items */
-    int again = 0;
-    for (int i = 0; i < A->nrec; i++)
-        if (strcmp(A->rec[i].prefix, full) == 0 && A->rec[i].asset == ai) again = 1;
-    if ((bname || fname) && (again || (bname && has_body(c, concat(c, full, bname)))))
+    /* MuJoCo's check; an earlier attachment's bodies are read after this one's items. The
+     * replicas of one attachment differ by their suffix only, and share its classes and
+     * assets (reuse: the first one's record) */
+    int again = 0, reuse = -1;
+    for (int i = 0; i < A->nrec; i++) {
+        if (strcmp(A->rec[i].prefix, full) != 0 || A->rec[i].asset != ai) continue;
+        if (strcmp(A->rec[i].suffix, sfx) == 0) again = 1;
+        else if (reuse < 0) reuse = i;
+    }
+    if ((bname || fname) &&
+        (again || (bname && (has_body(c, concat(c, full, bname)) ||
+                             has_body(c, concat(c, concat(c, full, bname), sfx))))))
         cs_mjcf_fail(c, line, "attach", "prefix", "cannot attach: element %s already exists with "
                      "prefix %s", bname ? bname : fname, prefix);
+    /* a crowd of copies of a large model is refused before it takes the machine's memory */
+    A->made += 1 + count_elements(M->root->children);
+    if (A->made > MAX_ATTACHED)
+        cs_mjcf_fail(c, line, "attach", NULL, "the attachments bring more than %ld elements in "
+                     "all", MAX_ATTACHED);
     resolve_conflicts(c, n, M);
     /* the body's mass settings are read per model in MuJoCo (each element keeps its own
      * model's compiler); conesim has them once */
@@ -757,11 +909,11 @@ static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     A->copy[A->ncopy++] = cp;
     cp->_private = M->root->_private;
     copy_lines(cp->children, M->root->children);
-    rename_tree(c, M, cp->children, full);
+    rename_tree(c, M, cp->children, full, sfx);
     xmlNode *target = NULL;
     int kind = bname ? 0 : fname ? 1 : 2;
     if (kind < 2) {
-        const char *want = concat(c, full, bname ? bname : fname);
+        const char *want = concat(c, concat(c, full, bname ? bname : fname), sfx);
         for (xmlNode *ch = cp->children; ch && !target; ch = ch->next)
             if (is_elem(ch, "worldbody"))
                 target = find_named(ch->children, bname ? "body" : "frame", want);
@@ -772,24 +924,29 @@ static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     }
 
     /* its main class, and its classes and assets, read under its own settings */
-    const char *mainname = concat(c, full, "main");
-    if (cs_mjcf_find_class(c, mainname) >= 0)
-        cs_mjcf_fail(c, line, "attach", "prefix", "class '%s' already exists", mainname);
-    cs_mjcf_grow(c, (void **)&c->cls, &c->capcls, c->ncls, sizeof *c->cls);
-    int cls = c->ncls++;
-    cs_mjcf_init_class(c, &c->cls[cls]);
-    c->cls[cls].name = (char *)mainname;
+    int cls;
+    if (reuse >= 0) {
+        cls = A->rec[reuse].cls;
+    } else {
+        const char *mainname = concat(c, full, "main");
+        if (cs_mjcf_find_class(c, mainname) >= 0)
+            cs_mjcf_fail(c, line, "attach", "prefix", "class '%s' already exists", mainname);
+        cs_mjcf_grow(c, (void **)&c->cls, &c->capcls, c->ncls, sizeof *c->cls);
+        cls = c->ncls++;
+        cs_mjcf_init_class(c, &c->cls[cls]);
+        c->cls[cls].name = (char *)mainname;
+    }
     cs_mjcf_grow(c, (void **)&A->rec, &A->caprec, A->nrec, sizeof *A->rec);
     attach_rec *R = &A->rec[A->nrec++];
     memset(R, 0, sizeof *R);
     *R = (attach_rec){.at = n, .asset = ai, .root = cp, .target = target, .kind = kind,
-                      .cls = cls, .prefix = full};
+                      .cls = cls, .prefix = full, .suffix = sfx, .later = later};
     int ri = A->nrec - 1;
     scope_t s;
     enter(c, R, &s);
-    for (xmlNode *ch = cp->children; ch; ch = ch->next)
+    for (xmlNode *ch = cp->children; ch && reuse < 0; ch = ch->next)
         if (is_elem(ch, "default")) cs_mjcf_parse_default(c, ch, -1);
-    for (xmlNode *ch = cp->children; ch; ch = ch->next)
+    for (xmlNode *ch = cp->children; ch && reuse < 0; ch = ch->next)
         if (is_elem(ch, "asset")) c->reread.section(c, ch);
     /* what else the file holds: MuJoCo copies flexes and plugins too (refused here, as in
      * a model's own file); skins are drawn only */
@@ -858,14 +1015,15 @@ static void attach_bodies(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
             if (is_elem(ch, "worldbody")) c->reread.children(c, ch, body, cls, F);
     }
     R = &A->rec[ri];
-    settle_joints(c, R, j0, &s.comp);
+    if (!R->self) settle_joints(c, R, j0, &s.comp);
 
     /* the elements outside the tree, then those that name what is not here dropped */
     int p0 = c->npair, x0 = c->nexcl, t0 = c->nten, e0 = c->neq, a0 = c->nact,
         s0 = c->nsensor, k0 = c->nkey;
     for (xmlNode *ch = root->children; ch; ch = ch->next)
         if (is_elem(ch, "contact") || is_elem(ch, "tendon") || is_elem(ch, "equality") ||
-            is_elem(ch, "actuator") || is_elem(ch, "sensor") || is_elem(ch, "keyframe"))
+            is_elem(ch, "actuator") || is_elem(ch, "sensor") ||
+            (is_elem(ch, "keyframe") && !R->later))
             c->reread.section(c, ch);
     int nu_child = c->nact - a0, na_child = 0;
     int *cact = cs_mjcf_alloc(c, (size_t)(nu_child + 1) * sizeof *cact);
@@ -874,7 +1032,7 @@ static void attach_bodies(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
         cact[i] = cs_mjcf_act_states(c->act[a0 + i].s.dyntype, c->act[a0 + i].s.actdim)
                       ? na_child++ : -1;
     keep_resolved(c, p0, x0, t0, e0, a0, s0, kept);
-    const comp_t *in = &A->asset[R->asset].comp;
+    const comp_t *in = R->self ? &s.comp : &A->asset[R->asset].comp;
     if (in->autolimits != s.comp.autolimits) {
         for (int i = a0; i < c->nact; i++) {
             cs_actir *X = &c->act[i];

@@ -29,11 +29,12 @@ static void xf_apply(const cs_xf *F, double pos[3], double quat[4])
 {
     double R[9], p[3];
     cs_quat2mat(R, F->quat);
+    /* the turned offset summed first, then added: MuJoCo's rounding (mjuu_frameaccum) */
     for (int i = 0; i < 3; i++)
-        p[i] = F->pos[i] + R[3 * i] * pos[0] + R[3 * i + 1] * pos[1] + R[3 * i + 2] * pos[2];
+        p[i] = F->pos[i] + (R[3 * i] * pos[0] + R[3 * i + 1] * pos[1] + R[3 * i + 2] * pos[2]);
     memcpy(pos, p, sizeof p);
     cs_mulquat(quat, F->quat, quat);
-    cs_normquat(quat);
+    cs_mjcf_quat_renorm(quat);
 }
 
 static void parse_geom(cs_mjcf *c, xmlNode *n, int body, int cls, const cs_xf *F)

@@ -689,6 +689,12 @@ static void reference_pose(cs_mjcf *c, compiling *cc)
         case CS_JNT_FREE:
             memcpy(q, cc->xpos + 3 * b, 3 * sizeof *q);
             memcpy(q + 3, cc->xquat + 4 * b, 4 * sizeof *q);
+            if (c->body[b].parent == 0) {
+                /* MuJoCo's qpos0 is the body's own quaternion, normalized only when far
+                 * from unit (the world's turn would normalize it once more) */
+                memcpy(q + 3, c->body[b].quat, 4 * sizeof *q);
+                cs_mjcf_quat_renorm(q + 3);
+            }
             memcpy(qs, q, 7 * sizeof *q);
             break;
         case CS_JNT_BALL:
@@ -754,13 +760,22 @@ static void complete_keys(cs_mjcf *c, compiling *cc)
             int t = c->jnt[j].s.type;
             if (t != CS_JNT_FREE && t != CS_JNT_BALL) continue;
             double *q = K->qpos + cc->jqadr[j] + (t == CS_JNT_FREE ? 3 : 0);
+            /* MuJoCo 3.12 normalises them twice, each time only when the length is off 1
+             * (by 1e-14, dividing; then by 1e-15, times the inverse): a unit quaternion
+             * keeps its last bits */
             double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+            if (l >= 1e-14 && fabs(l - 1) > 1e-14)
+                for (int i = 0; i < 4; i++) q[i] /= l;
+            l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
             if (l < 1e-15) { /* the identity, as MuJoCo's normalisation makes it */
                 q[0] = 1;
                 q[1] = q[2] = q[3] = 0;
                 continue;
             }
-            for (int i = 0; i < 4; i++) q[i] /= l; /* MuJoCo 3.12 normalises them all */
+            if (fabs(l - 1) > 1e-15) {
+                double inv = 1 / l;
+                for (int i = 0; i < 4; i++) q[i] *= inv;
+            }
         }
         if (K->name)
             for (int j = 0; j < k; j++)

@@ -298,7 +298,16 @@ void cs_mjcf_nonneg(cs_mjcf *c, xmlNode *n, const char *name, const double *v, i
 }
 
 /* ---- orientation -------------------------------------------------------------------- */
-static double angle_unit(const cs_mjcf *c) { return c->degree ? M_PI / 180 : 1; }
+/* an angle of the file in radians, rounded as MuJoCo's compiler rounds it (a / 180 * pi:
+ * frames built of many turns then keep MuJoCo's last bits) */
+static double to_rad(const cs_mjcf *c, double a) { return c->degree ? a / 180.0 * M_PI : a; }
+
+void cs_mjcf_quat_renorm(double q[4])
+{
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (n < 1e-14 || fabs(n - 1) <= 1e-14) return;
+    for (int i = 0; i < 4; i++) q[i] /= n;
+}
 
 static void euler2quat(const cs_mjcf *c, const double e[3], double q[4])
 {
@@ -308,7 +317,7 @@ static void euler2quat(const cs_mjcf *c, const double e[3], double q[4])
         double axis[3] = {0, 0, 0};
         axis[tolower((unsigned char)ax) - 'x'] = 1;
         double r[4];
-        cs_axisangle2quat(r, axis, e[i] * angle_unit(c));
+        cs_axisangle2quat(r, axis, to_rad(c, e[i]));
         /* lowercase: axes move with the frame (post-multiply); uppercase: fixed axes */
         if (islower((unsigned char)ax)) cs_mulquat(q, q, r);
         else cs_mulquat(q, r, q);
@@ -341,7 +350,7 @@ int cs_mjcf_frame(cs_mjcf *c, xmlNode *n, double pos[3], double quat[4])
     } else if (strcmp(given, "axisangle") == 0) {
         cs_mjcf_nums(c, n, "axisangle", v, 4, 4);
         if (cs_mjcf_norm3(v) < 1e-15) FAILN(c, n, "axisangle", "zero rotation axis");
-        cs_axisangle2quat(quat, v, v[3] * angle_unit(c));
+        cs_axisangle2quat(quat, v, to_rad(c, v[3]));
     } else if (strcmp(given, "euler") == 0) {
         cs_mjcf_nums(c, n, "euler", v, 3, 3);
         euler2quat(c, v, quat);

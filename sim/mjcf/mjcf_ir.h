@@ -412,6 +412,10 @@ double cs_mjcf_hfield_rbound(const cs_hfieldir *h);
 void cs_mjcf_hfield_sizes(const cs_mjcf *c, cs_model *m);
 int cs_mjcf_hfield_build(const cs_mjcf *c, cs_model *m);
 
+/* a composed frame's quaternion normalized only when its length is off 1 by more than 1e-14,
+ * as MuJoCo's compiler does (a product of unit quaternions keeps its bits; mjcf_context.c) */
+void cs_mjcf_quat_renorm(double q[4]);
+
 /* out of memory: "FILE: out of memory"; never returns */
 void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
 
@@ -420,6 +424,14 @@ void cs_mjcf_nomem(cs_mjcf *c) __attribute__((noreturn));
  * compiler settings (angle, eulerseq) must have been read. root: the <mujoco> element, a
  * libxml2 xmlNode. */
 void cs_mjcf_replicate(cs_mjcf *c, void *root);
+/* What replication leaves on each copy of an <attach> (attribute names no file can hold: XML
+ * names have no spaces): the suffix its attached names take, the innermost replicate's
+ * first; and "1" on every copy but the first of every replicate (MuJoCo attaches once and
+ * copies the result, so the attached model's keys come with the first copy only). */
+#define CS_MJCF_REPLICA_SUFFIX "replica suffix"
+#define CS_MJCF_REPLICA_LATER "replica later"
+/* on a copied <attach> without model whose body or frame is inside the replicate too */
+#define CS_MJCF_REPLICA_INSIDE "replica inside"
 
 /* mjcf_edit.c: attribute edits applied to the parsed file before it is read
  * (cs_load_xml_edit); errors through the context's jump */

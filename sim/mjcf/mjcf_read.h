@@ -86,6 +86,23 @@ void cs_mjcf_parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf
  * its bodies (bodies: from cs_mjcf_parse_children) --------------------------------------- */
 void cs_mjcf_model_asset(cs_mjcf *c, xmlNode *n);
 void cs_mjcf_attach(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F, int bodies);
+/* mjcf_selfattach.c: <attach> without model. The names: the self-attach's prefix and
+ * replica suffix, inside those of the model that holds it (an attached model's) */
+typedef struct {
+    const char *prefix, *suffix, *scope_prefix, *scope_suffix;
+} cs_mjcf_selfnames;
+typedef struct {
+    xmlNode *source;   /* the body or frame copied */
+    xmlNode *target;   /* its renamed copy */
+    xmlNode *root;     /* the holder: the target's copy and those of the sections' elements */
+    int haskeys;       /* the model has keys */
+} cs_mjcf_selfcopy;
+/* the copy of the body (kind 0) or frame (1) named what, found in the document docroot
+ * (its <mujoco>) before the <attach> at, put into holder (a parentless element the caller
+ * frees) */
+void cs_mjcf_self_copy(cs_mjcf *c, xmlNode *at, xmlNode *docroot,
+                       const cs_mjcf_selfnames *nm, int kind, const char *what,
+                       xmlNode *holder, cs_mjcf_selfcopy *out);
 /* mesh_builtin.c: <mesh builtin params>: MuJoCo's generated vertices and faces into the
  * mesh's inline data; nothing without a builtin attribute */
 void cs_mjcf_mesh_builtin(cs_mjcf *c, xmlNode *n, cs_meshir *M);

@@ -5,7 +5,8 @@
  * digits as count has), innermost replicate first. Elements of <contact>, <equality>,
  * <tendon>, <actuator> and <sensor> that name something inside are replicated with it: the
  * originals leave their place and the copies, replica by replica, go to the end of their
- * section's list, as MuJoCo's attach appends them. */
+ * section's list, as MuJoCo's attach appends them. An <attach> inside makes its names when
+ * it is read: each copy carries its suffix for them (mjcf_ir.h). */
 #include <ctype.h>
 #include <math.h>
 #ifndef M_PI
@@ -68,14 +69,13 @@ static void set_prop(cs_mjcf *c, xmlNode *n, const char *name, const char *value
 
 static void euler_quat(const cs_mjcf *c, const double e[3], double q[4])
 {
-    double unit = c->degree ? M_PI / 180 : 1;
     q[0] = 1;
     q[1] = q[2] = q[3] = 0;
     for (int i = 0; i < 3; i++) {
         char ax = c->eulerseq[i];
         double axis[3] = {0, 0, 0}, r[4];
         axis[tolower((unsigned char)ax) - 'x'] = 1;
-        cs_axisangle2quat(r, axis, e[i] * unit);
+        cs_axisangle2quat(r, axis, c->degree ? e[i] / 180.0 * M_PI : e[i]); /* as MuJoCo rounds */
         if (islower((unsigned char)ax)) cs_mulquat(q, q, r); /* moving axes */
         else cs_mulquat(q, r, q);
     }
@@ -151,18 +151,41 @@ static void suffixed(cs_mjcf *c, xmlNode *n, const char *attr, const char *suffi
     free(v);
 }
 
+/* an <attach>'s names are made when it is read: it carries the suffix until then */
+static void mark_attach(cs_mjcf *c, xmlNode *n, const char *suffix, int later)
+{
+    if (!prop(n, CS_MJCF_REPLICA_SUFFIX)) set_prop(c, n, CS_MJCF_REPLICA_SUFFIX, "");
+    suffixed(c, n, CS_MJCF_REPLICA_SUFFIX, suffix);
+    if (later) set_prop(c, n, CS_MJCF_REPLICA_LATER, "1");
+}
+
 /* names, and references to names of the replica, with the suffix: within the tree (all=1:
- * every name) or in a referencing element (its own name and its references inside) */
-static void rename_tree(rep_ctx *r, xmlNode *n, const char *suffix, int siblings)
+ * every name) or in a referencing element (its own name and its references inside); later:
+ * not the replicate's first copy */
+static void rename_tree(rep_ctx *r, xmlNode *n, const char *suffix, int later, int siblings)
 {
     for (; n; n = siblings ? n->next : NULL) {
-        if (n->type == XML_ELEMENT_NODE) {
+        if (n->type == XML_ELEMENT_NODE && is_elem(n, "attach")) {
+            const char *b = prop(n, "body"), *f = prop(n, "frame"), *s;
+            if (!prop(n, "model") && ((b && inside(r, b)) || (f && inside(r, f)))) {
+                /* a copy of an element of the same replica: MuJoCo copies it before it
+                 * replicates both, so the copy's names carry the replica's suffix already.
+                 * An inner replicate that left the element out has put its suffix first:
+                 * not supported */
+                s = prop(n, CS_MJCF_REPLICA_SUFFIX);
+                if (s && *s) set_prop(r->c, n, CS_MJCF_REPLICA_INSIDE, "1");
+                suffixed(r->c, n, b ? "body" : "frame", suffix);
+            } else {
+                /* its body or frame names an element of the model it attaches from */
+                mark_attach(r->c, n, suffix, later);
+            }
+        } else if (n->type == XML_ELEMENT_NODE) {
             suffixed(r->c, n, "name", suffix);
             for (int i = 0; REF_ATTRS[i]; i++) {
                 const char *v = prop(n, REF_ATTRS[i]);
                 if (v && inside(r, v)) suffixed(r->c, n, REF_ATTRS[i], suffix);
             }
-            rename_tree(r, n->children, suffix, 1);
+            rename_tree(r, n->children, suffix, later, 1);
         }
         if (!siblings) break;
     }
@@ -209,7 +232,7 @@ static void replicate_refs(rep_ctx *r, xmlNode *root, const char *kind, long cou
         for (int k = 0; k < n; k++) {
             xmlNode *e = copy_of(r, refs[k]);
             xmlAddChild(last, e);
-            rename_tree(r, e, suffix, 0);
+            rename_tree(r, e, suffix, i > 0, 0);
         }
     }
     for (int k = 0; k < n; k++) {
@@ -292,13 +315,14 @@ static void expand(rep_ctx *r, xmlNode *root, xmlNode *rep)
             if (ch->type != XML_ELEMENT_NODE) continue;
             xmlNode *k = copy_of(r, ch);
             xmlAddChild(f, k);
-            rename_tree(r, k, suffix, 0);
+            rename_tree(r, k, suffix, i > 0, 0);
         }
         /* the next replica's position: this one's, plus the offset in this one's frame */
         euler_quat(c, e, q);
         cs_quat2mat(mat, q);
         for (int j = 0; j < 3; j++)
-            pos[j] += mat[3 * j] * offset[0] + mat[3 * j + 1] * offset[1] + mat[3 * j + 2] * offset[2];
+            pos[j] += (mat[3 * j] * offset[0] + mat[3 * j + 1] * offset[1] +
+                       mat[3 * j + 2] * offset[2]);
     }
     for (int k = 0; REF_SECTIONS[k]; k++) replicate_refs(r, root, REF_SECTIONS[k], count, sep);
     xmlUnlinkNode(rep);
