@@ -118,24 +118,6 @@ static struct cs_mjcf_attach *state(cs_mjcf *c)
     return c->att;
 }
 
-static int is_elem(const xmlNode *n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
-}
-
-/* a property's text without marking it read (NULL when absent) */
-static const char *prop(xmlNode *n, const char *name)
-{
-    xmlAttr *a = xmlHasProp(n, (const xmlChar *)name);
-    if (!a || !a->children || a->children->type != XML_TEXT_NODE) return NULL;
-    return (const char *)a->children->content;
-}
-
-static void set_prop(cs_mjcf *c, xmlNode *n, const char *name, const char *value)
-{
-    if (!xmlSetProp(n, (const xmlChar *)name, (const xmlChar *)value)) cs_mjcf_nomem(c);
-}
-
 static char *concat(cs_mjcf *c, const char *a, const char *b)
 {
     size_t n = strlen(a) + strlen(b) + 1;
@@ -252,7 +234,7 @@ static xmlDoc *read_model_file(cs_mjcf *c, xmlNode *n, const char *path, int par
                                               "no DTD)");
     xmlNode *root = xmlDocGetRootElement(doc);
     if (root) set_base(root, base);
-    if (!root || !is_elem(root, "mujoco"))
+    if (!root || !cs_mjcf_is_elem(root, "mujoco"))
         cs_mjcf_fail(c, root ? base + (int)xmlGetLineNo(root) : base + 1, NULL, NULL,
                      "the root element must be <mujoco>");
     return doc;
@@ -286,7 +268,7 @@ void cs_mjcf_model_asset(cs_mjcf *c, xmlNode *n)
     M->src = c->nsrc - 1;
     M->owner = top;
     cs_mjcf_expand_includes(c, doc, M->root);
-    const char *mn = prop(M->root, "model");
+    const char *mn = cs_mjcf_prop(M->root, "model");
     char *nm = cs_mjcf_attr(c, n, "name");
     M->name = nm ? nm : cs_mjcf_strdup(c, mn ? mn : "MuJoCo Model");
     /* its compiler settings, and its <replicate>s expanded under them */
@@ -295,7 +277,7 @@ void cs_mjcf_model_asset(cs_mjcf *c, xmlNode *n)
     comp_default(&M->comp);
     comp_set(c, &M->comp);
     for (xmlNode *ch = M->root->children; ch; ch = ch->next)
-        if (is_elem(ch, "compiler")) cs_mjcf_parse_compiler(c, ch);
+        if (cs_mjcf_is_elem(ch, "compiler")) cs_mjcf_parse_compiler(c, ch);
     comp_get(c, &M->comp);
     cs_mjcf_replicate(c, M->root);
     comp_set(c, &saved);
@@ -344,21 +326,21 @@ static void rename_tree(cs_mjcf *c, const model_asset *M, xmlNode *n, const char
     for (; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE) continue;
         /* a nested attachment's names are its own model's; a model asset is found by name */
-        if (is_elem(n, "attach")) continue;
+        if (cs_mjcf_is_elem(n, "attach")) continue;
         for (const char *const *a = NAME_ATTRS; *a; a++) {
-            if (is_elem(n, "model") && strcmp(*a, "name") == 0) continue;
-            const char *v = prop(n, *a);
+            if (cs_mjcf_is_elem(n, "model") && strcmp(*a, "name") == 0) continue;
+            const char *v = cs_mjcf_prop(n, *a);
             if (!v) continue;
             const char *sx = cs_mjcf_in_list(*a, UNSUFFIXED_ATTRS) ? "" : suffix;
-            set_prop(c, n, *a, concat(c, concat(c, prefix, v), sx));
+            cs_mjcf_set_prop(c, n, *a, concat(c, concat(c, prefix, v), sx));
         }
-        const char *file = prop(n, "file");
-        if (file && !is_elem(n, "model")) {
-            const char *dir = is_elem(n, "texture")
+        const char *file = cs_mjcf_prop(n, "file");
+        if (file && !cs_mjcf_is_elem(n, "model")) {
+            const char *dir = cs_mjcf_is_elem(n, "texture")
                                   ? (M->comp.texturedir ? M->comp.texturedir : M->comp.assetdir)
                                   : (M->comp.meshdir ? M->comp.meshdir : M->comp.assetdir);
             char *p = asset_path(c, M, dir, file);
-            if (p) set_prop(c, n, "file", p);
+            if (p) cs_mjcf_set_prop(c, n, "file", p);
         }
         /* the copy's root has no parent: its children are the file's sections */
         int section = n->parent && !n->parent->parent;
@@ -371,9 +353,9 @@ static void rename_tree(cs_mjcf *c, const model_asset *M, xmlNode *n, const char
 static xmlNode *find_named(xmlNode *n, const char *elem, const char *name)
 {
     for (; n; n = n->next) {
-        if (n->type != XML_ELEMENT_NODE || is_elem(n, "attach")) continue;
-        const char *v = prop(n, "name");
-        if (is_elem(n, elem) && v && strcmp(v, name) == 0) return n;
+        if (n->type != XML_ELEMENT_NODE || cs_mjcf_is_elem(n, "attach")) continue;
+        const char *v = cs_mjcf_prop(n, "name");
+        if (cs_mjcf_is_elem(n, elem) && v && strcmp(v, name) == 0) return n;
         xmlNode *r = find_named(n->children, elem, name);
         if (r) return r;
     }
@@ -385,8 +367,8 @@ static xmlNode *find_named(xmlNode *n, const char *elem, const char *name)
 static int inherited_class(cs_mjcf *c, const attach_rec *R, xmlNode *n)
 {
     for (xmlNode *p = n->parent; p && p != R->root; p = p->parent) {
-        if (p->type != XML_ELEMENT_NODE || !(is_elem(p, "body") || is_elem(p, "frame"))) continue;
-        const char *cc = prop(p, "childclass");
+        if (p->type != XML_ELEMENT_NODE || !(cs_mjcf_is_elem(p, "body") || cs_mjcf_is_elem(p, "frame"))) continue;
+        const char *cc = cs_mjcf_prop(p, "childclass");
         if (!cc) continue;
         int k = cs_mjcf_find_class(c, cc);
         if (k < 0) cs_mjcf_fail(c, cs_mjcf_line(p), (const char *)p->name, "childclass",
@@ -569,14 +551,14 @@ typedef struct {
 static void add_joint(cs_mjcf *c, jlist *L, xmlNode *n, int cls)
 {
     int type;
-    if (is_elem(n, "freejoint")) {
+    if (cs_mjcf_is_elem(n, "freejoint")) {
         type = CS_JNT_FREE;
     } else {
-        const char *cl = prop(n, "class");
+        const char *cl = cs_mjcf_prop(n, "class");
         int k = cl ? cs_mjcf_find_class(c, cl) : cls;
         type = k >= 0 ? c->cls[k].joint.type : CS_JNT_HINGE;
         static const char *const T[] = {"free", "ball", "slide", "hinge", NULL};
-        const char *t = prop(n, "type");
+        const char *t = cs_mjcf_prop(n, "type");
         for (int i = 0; t && T[i]; i++)
             if (strcmp(t, T[i]) == 0) type = i;
     }
@@ -599,7 +581,7 @@ static void add_joint(cs_mjcf *c, jlist *L, xmlNode *n, int cls)
 
 static int with_childclass(cs_mjcf *c, xmlNode *n, int cls)
 {
-    const char *cc = prop(n, "childclass");
+    const char *cc = cs_mjcf_prop(n, "childclass");
     int k = cc ? cs_mjcf_find_class(c, cc) : -1;
     return k >= 0 ? k : cls;
 }
@@ -607,8 +589,8 @@ static int with_childclass(cs_mjcf *c, xmlNode *n, int cls)
 static void walk_items(cs_mjcf *c, jlist *L, xmlNode *n, int cls)
 {
     for (xmlNode *ch = n->children; ch; ch = ch->next) {
-        if (is_elem(ch, "joint") || is_elem(ch, "freejoint")) add_joint(c, L, ch, cls);
-        else if (is_elem(ch, "frame")) walk_items(c, L, ch, with_childclass(c, ch, cls));
+        if (cs_mjcf_is_elem(ch, "joint") || cs_mjcf_is_elem(ch, "freejoint")) add_joint(c, L, ch, cls);
+        else if (cs_mjcf_is_elem(ch, "frame")) walk_items(c, L, ch, with_childclass(c, ch, cls));
     }
 }
 
@@ -617,8 +599,8 @@ static void walk_body(cs_mjcf *c, jlist *L, xmlNode *n, int cls);
 static void walk_children(cs_mjcf *c, jlist *L, xmlNode *n, int cls)
 {
     for (xmlNode *ch = n->children; ch; ch = ch->next) {
-        if (is_elem(ch, "body")) walk_body(c, L, ch, cls);
-        else if (is_elem(ch, "frame")) walk_children(c, L, ch, with_childclass(c, ch, cls));
+        if (cs_mjcf_is_elem(ch, "body")) walk_body(c, L, ch, cls);
+        else if (cs_mjcf_is_elem(ch, "frame")) walk_children(c, L, ch, with_childclass(c, ch, cls));
     }
 }
 
@@ -643,7 +625,7 @@ static void map_keys(cs_mjcf *c, attach_rec *R, int k0, int a0, int nu_child, co
     if (k0 == c->nkey) return;
     jlist L = {0};
     for (xmlNode *ch = R->root->children; ch; ch = ch->next)
-        if (is_elem(ch, "worldbody")) walk_children(c, &L, ch, R->cls);
+        if (cs_mjcf_is_elem(ch, "worldbody")) walk_children(c, &L, ch, R->cls);
     struct cs_keymap *K = cs_mjcf_alloc(c, sizeof *K);
     memset(K, 0, sizeof *K);
     K->jnt = cs_mjcf_alloc(c, (size_t)(R->njnt + 1) * sizeof *K->jnt);
@@ -764,8 +746,8 @@ static cs_xf frame_pose(cs_mjcf *c, xmlNode *f, const cs_xf *F)
 static int class_around(cs_mjcf *c, xmlNode *n)
 {
     for (xmlNode *p = n->parent; p && p->type == XML_ELEMENT_NODE; p = p->parent) {
-        if (!(is_elem(p, "body") || is_elem(p, "frame"))) continue;
-        const char *cc = prop(p, "childclass");
+        if (!(cs_mjcf_is_elem(p, "body") || cs_mjcf_is_elem(p, "frame"))) continue;
+        const char *cc = cs_mjcf_prop(p, "childclass");
         if (!cc) continue;
         int k = cs_mjcf_find_class(c, cc);
         if (k < 0) cs_mjcf_fail(c, cs_mjcf_line(p), (const char *)p->name, "childclass",
@@ -794,7 +776,7 @@ static void attach_self(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F, const 
     int again = bname && has_body(c, full);
     for (int i = 0; i < A->nrec && !again; i++) {
         const attach_rec *Q = &A->rec[i];
-        const char *tn = Q->self ? prop(Q->target, "name") : NULL;
+        const char *tn = Q->self ? cs_mjcf_prop(Q->target, "name") : NULL;
         again = tn && Q->kind == (bname ? 0 : 1) && strcmp(tn, full) == 0;
     }
     if (again)
@@ -915,7 +897,7 @@ static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     if (kind < 2) {
         const char *want = concat(c, concat(c, full, bname ? bname : fname), sfx);
         for (xmlNode *ch = cp->children; ch && !target; ch = ch->next)
-            if (is_elem(ch, "worldbody"))
+            if (cs_mjcf_is_elem(ch, "worldbody"))
                 target = find_named(ch->children, bname ? "body" : "frame", want);
         if (!target)
             cs_mjcf_fail(c, line, "attach", bname ? "body" : "frame", "could not find %s '%s' in "
@@ -945,9 +927,9 @@ static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     scope_t s;
     enter(c, R, &s);
     for (xmlNode *ch = cp->children; ch && reuse < 0; ch = ch->next)
-        if (is_elem(ch, "default")) cs_mjcf_parse_default(c, ch, -1);
+        if (cs_mjcf_is_elem(ch, "default")) cs_mjcf_parse_default(c, ch, -1);
     for (xmlNode *ch = cp->children; ch && reuse < 0; ch = ch->next)
-        if (is_elem(ch, "asset")) c->reread.section(c, ch);
+        if (cs_mjcf_is_elem(ch, "asset")) c->reread.section(c, ch);
     /* what else the file holds: MuJoCo copies flexes and plugins too (refused here, as in
      * a model's own file); skins are drawn only */
     for (xmlNode *ch = cp->children; ch; ch = ch->next) {
@@ -956,11 +938,11 @@ static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
             "sensor", "keyframe", "custom", NULL};
         if (ch->type != XML_ELEMENT_NODE) continue;
         int known = 0;
-        for (const char *const *k = KNOWN; *k && !known; k++) known = is_elem(ch, *k);
+        for (const char *const *k = KNOWN; *k && !known; k++) known = cs_mjcf_is_elem(ch, *k);
         if (known) continue;
-        if (is_elem(ch, "deformable")) {
+        if (cs_mjcf_is_elem(ch, "deformable")) {
             for (xmlNode *k = ch->children; k; k = k->next)
-                if (k->type == XML_ELEMENT_NODE && !is_elem(k, "skin"))
+                if (k->type == XML_ELEMENT_NODE && !cs_mjcf_is_elem(k, "skin"))
                     cs_mjcf_fail(c, cs_mjcf_line(k), (const char *)k->name, NULL,
                                  "element not supported (it would change the physics)");
             cs_mjcf_note_ignored(c, "deformable/skin");
@@ -972,8 +954,8 @@ static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     /* MuJoCo merges these only under conflict="merge" (the larger sizes), and they change
      * capacities, the free camera and user data here */
     for (xmlNode *ch = cp->children; ch; ch = ch->next)
-        if (is_elem(ch, "size") || is_elem(ch, "visual") || is_elem(ch, "statistic") ||
-            is_elem(ch, "custom"))
+        if (cs_mjcf_is_elem(ch, "size") || cs_mjcf_is_elem(ch, "visual") || cs_mjcf_is_elem(ch, "statistic") ||
+            cs_mjcf_is_elem(ch, "custom"))
             cs_mjcf_note_ignored(c, "attach: an attached model's size/visual/statistic/custom "
                                     "sections");
     int j0 = c->njnt;
@@ -984,7 +966,7 @@ static void attach_items(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
                             with_childclass(c, target, inherited_class(c, R, target)), &G, 1);
     } else if (kind == 2) {
         for (xmlNode *ch = cp->children; ch; ch = ch->next)
-            if (is_elem(ch, "worldbody")) c->reread.items(c, ch, body, cls, F, 1);
+            if (cs_mjcf_is_elem(ch, "worldbody")) c->reread.items(c, ch, body, cls, F, 1);
     }
     R = &A->rec[ri];
     settle_joints(c, R, j0, &s.comp);
@@ -1012,7 +994,7 @@ static void attach_bodies(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
                                with_childclass(c, target, inherited_class(c, R, target)), &G);
     } else {
         for (xmlNode *ch = root->children; ch; ch = ch->next)
-            if (is_elem(ch, "worldbody")) c->reread.children(c, ch, body, cls, F);
+            if (cs_mjcf_is_elem(ch, "worldbody")) c->reread.children(c, ch, body, cls, F);
     }
     R = &A->rec[ri];
     if (!R->self) settle_joints(c, R, j0, &s.comp);
@@ -1021,9 +1003,9 @@ static void attach_bodies(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     int p0 = c->npair, x0 = c->nexcl, t0 = c->nten, e0 = c->neq, a0 = c->nact,
         s0 = c->nsensor, k0 = c->nkey;
     for (xmlNode *ch = root->children; ch; ch = ch->next)
-        if (is_elem(ch, "contact") || is_elem(ch, "tendon") || is_elem(ch, "equality") ||
-            is_elem(ch, "actuator") || is_elem(ch, "sensor") ||
-            (is_elem(ch, "keyframe") && !R->later))
+        if (cs_mjcf_is_elem(ch, "contact") || cs_mjcf_is_elem(ch, "tendon") || cs_mjcf_is_elem(ch, "equality") ||
+            cs_mjcf_is_elem(ch, "actuator") || cs_mjcf_is_elem(ch, "sensor") ||
+            (cs_mjcf_is_elem(ch, "keyframe") && !R->later))
             c->reread.section(c, ch);
     int nu_child = c->nact - a0, na_child = 0;
     int *cact = cs_mjcf_alloc(c, (size_t)(nu_child + 1) * sizeof *cact);
@@ -1075,8 +1057,8 @@ void cs_mjcf_attach_audit(cs_mjcf *c)
             static const char *const READ[] = {"default", "asset", "contact", "tendon",
                 "equality", "actuator", "sensor", "keyframe", NULL};
             for (const char *const *r = READ; *r; r++)
-                if (is_elem(ch, *r)) cs_mjcf_audit_elem(ch);
-            if (!R->target && is_elem(ch, "worldbody"))
+                if (cs_mjcf_is_elem(ch, *r)) cs_mjcf_audit_elem(ch);
+            if (!R->target && cs_mjcf_is_elem(ch, "worldbody"))
                 for (xmlNode *w = ch->children; w; w = w->next) cs_mjcf_audit_elem(w);
         }
         if (R->target) cs_mjcf_audit_elem(R->target);
@@ -1120,10 +1102,10 @@ static void read_options(cs_mjcf *c, xmlNode *root, const cs_option *base, cs_op
     c->opt = *base;
     bits[0] = bits[1] = 0;
     for (xmlNode *ch = root->children; ch; ch = ch->next) {
-        if (!is_elem(ch, "option")) continue;
+        if (!cs_mjcf_is_elem(ch, "option")) continue;
         cs_mjcf_parse_option(c, ch);
         for (xmlNode *f = ch->children; f; f = f->next) {
-            if (!is_elem(f, "flag")) continue;
+            if (!cs_mjcf_is_elem(f, "flag")) continue;
             for (xmlAttr *a = f->properties; a; a = a->next) {
                 int bit, enable;
                 if (cs_flag_lookup((const char *)a->name, &bit, &enable) == 0) bits[enable] |= bit;
@@ -1137,7 +1119,7 @@ static void read_options(cs_mjcf *c, xmlNode *root, const cs_option *base, cs_op
 static int option_given(xmlNode *root, const char *name)
 {
     for (xmlNode *ch = root->children; ch; ch = ch->next)
-        if (is_elem(ch, "option") && xmlHasProp(ch, (const xmlChar *)name)) return 1;
+        if (cs_mjcf_is_elem(ch, "option") && xmlHasProp(ch, (const xmlChar *)name)) return 1;
     return 0;
 }
 
@@ -1161,7 +1143,7 @@ static void resolve_conflicts(cs_mjcf *c, xmlNode *at, const model_asset *M)
         /* MuJoCo warns where the values differ and keeps this model's: none is read (an
          * option conesim refuses in the attached model changes nothing then) */
         for (xmlNode *ch = M->root->children; ch; ch = ch->next)
-            if (is_elem(ch, "option"))
+            if (cs_mjcf_is_elem(ch, "option"))
                 cs_mjcf_note_ignored(c, "attach: an attached model's options (compiler "
                                         "conflict=\"warning\" keeps this model's)");
         return;
@@ -1216,7 +1198,7 @@ static void resolve_conflicts(cs_mjcf *c, xmlNode *at, const model_asset *M)
         }
     }
     if (errs[0]) {
-        const char *cname = prop(M->root, "model");
+        const char *cname = cs_mjcf_prop(M->root, "model");
         const char *pname = c->modelname && strcmp(c->modelname, "MuJoCo Model") != 0
                                 ? c->modelname : NULL;
         static const char *const MODE[] = {"warning", "merge", "error"};

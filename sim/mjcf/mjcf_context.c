@@ -118,6 +118,23 @@ void cs_mjcf_note_ignored(cs_mjcf *c, const char *what)
     c->ignored[c->nignored++] = cs_mjcf_strdup(c, what);
 }
 
+int cs_mjcf_is_elem(const xmlNode *n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+const char *cs_mjcf_prop(xmlNode *n, const char *name)
+{
+    xmlAttr *a = xmlHasProp(n, (const xmlChar *)name);
+    if (!a || !a->children || a->children->type != XML_TEXT_NODE) return NULL;
+    return (const char *)a->children->content;
+}
+
+void cs_mjcf_set_prop(cs_mjcf *c, xmlNode *n, const char *name, const char *value)
+{
+    if (!xmlSetProp(n, (const xmlChar *)name, (const xmlChar *)value)) cs_mjcf_nomem(c);
+}
+
 /* ---- attributes ------------------------------------------------------------------------- */
 int cs_mjcf_in_list(const char *s, const char *const *list)
 {

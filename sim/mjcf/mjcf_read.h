@@ -15,6 +15,12 @@
 /* ---- mjcf_context.c: context, errors, attributes, orientation ---------------------------- */
 int cs_mjcf_src_of_line(const cs_mjcf *c, int line);
 const char *cs_mjcf_ename(xmlNode *n);
+/* the document editing of <attach> and <replicate>: an element of that name; a property's
+ * text without marking it read (NULL when absent; the document's string); a property set
+ * (out of memory: an error) */
+int cs_mjcf_is_elem(const xmlNode *n, const char *name);
+const char *cs_mjcf_prop(xmlNode *n, const char *name);
+void cs_mjcf_set_prop(cs_mjcf *c, xmlNode *n, const char *name, const char *value);
 int cs_mjcf_in_list(const char *s, const char *const *list);
 /* the audit's marks (cs_mjcf_set_audit): names accepted, attributes ignored, the walk */
 void cs_mjcf_audit_accepted(xmlNode *n, const char *const *used);

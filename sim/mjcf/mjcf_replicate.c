@@ -19,7 +19,7 @@
 
 #include <libxml/tree.h>
 
-#include "mjcf_ir.h"
+#include "mjcf_read.h"
 #include "numlist.h"
 
 /* every element made stays under this, whatever the nesting (a typo's count of 10^9
@@ -49,24 +49,6 @@ static int listed(const char *s, const char *const *list)
     return 0;
 }
 
-static int is_elem(xmlNode *n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
-}
-
-/* a property's value, or NULL; the string is the document's */
-static const char *prop(xmlNode *n, const char *name)
-{
-    xmlAttr *a = xmlHasProp(n, (const xmlChar *)name);
-    if (!a || !a->children || a->children->type != XML_TEXT_NODE) return NULL;
-    return (const char *)a->children->content;
-}
-
-static void set_prop(cs_mjcf *c, xmlNode *n, const char *name, const char *value)
-{
-    if (!xmlSetProp(n, (const xmlChar *)name, (const xmlChar *)value)) cs_mjcf_nomem(c);
-}
-
 static void euler_quat(const cs_mjcf *c, const double e[3], double q[4])
 {
     q[0] = 1;
@@ -83,7 +65,7 @@ static void euler_quat(const cs_mjcf *c, const double e[3], double q[4])
 
 static int read_vec3(xmlNode *n, const char *name, double v[3])
 {
-    const char *s = prop(n, name);
+    const char *s = cs_mjcf_prop(n, name);
     return !s || cs_numlist(s, v, 3) == 3;
 }
 
@@ -104,7 +86,7 @@ static void collect_names(rep_ctx *r, xmlNode *n)
 {
     for (; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE) continue;
-        const char *s = prop(n, "name");
+        const char *s = cs_mjcf_prop(n, "name");
         if (s) add_name(r, s);
         collect_names(r, n->children);
     }
@@ -138,7 +120,7 @@ static xmlNode *copy_of(rep_ctx *r, xmlNode *n)
 
 static void suffixed(cs_mjcf *c, xmlNode *n, const char *attr, const char *suffix)
 {
-    const char *s = prop(n, attr);
+    const char *s = cs_mjcf_prop(n, attr);
     if (!s) return;
     size_t len = strlen(s) + strlen(suffix) + 1;
     char *v = malloc(len);
@@ -154,9 +136,9 @@ static void suffixed(cs_mjcf *c, xmlNode *n, const char *attr, const char *suffi
 /* an <attach>'s names are made when it is read: it carries the suffix until then */
 static void mark_attach(cs_mjcf *c, xmlNode *n, const char *suffix, int later)
 {
-    if (!prop(n, CS_MJCF_REPLICA_SUFFIX)) set_prop(c, n, CS_MJCF_REPLICA_SUFFIX, "");
+    if (!cs_mjcf_prop(n, CS_MJCF_REPLICA_SUFFIX)) cs_mjcf_set_prop(c, n, CS_MJCF_REPLICA_SUFFIX, "");
     suffixed(c, n, CS_MJCF_REPLICA_SUFFIX, suffix);
-    if (later) set_prop(c, n, CS_MJCF_REPLICA_LATER, "1");
+    if (later) cs_mjcf_set_prop(c, n, CS_MJCF_REPLICA_LATER, "1");
 }
 
 /* names, and references to names of the replica, with the suffix: within the tree (all=1:
@@ -165,15 +147,15 @@ static void mark_attach(cs_mjcf *c, xmlNode *n, const char *suffix, int later)
 static void rename_tree(rep_ctx *r, xmlNode *n, const char *suffix, int later, int siblings)
 {
     for (; n; n = siblings ? n->next : NULL) {
-        if (n->type == XML_ELEMENT_NODE && is_elem(n, "attach")) {
-            const char *b = prop(n, "body"), *f = prop(n, "frame"), *s;
-            if (!prop(n, "model") && ((b && inside(r, b)) || (f && inside(r, f)))) {
+        if (n->type == XML_ELEMENT_NODE && cs_mjcf_is_elem(n, "attach")) {
+            const char *b = cs_mjcf_prop(n, "body"), *f = cs_mjcf_prop(n, "frame"), *s;
+            if (!cs_mjcf_prop(n, "model") && ((b && inside(r, b)) || (f && inside(r, f)))) {
                 /* a copy of an element of the same replica: MuJoCo copies it before it
                  * replicates both, so the copy's names carry the replica's suffix already.
                  * An inner replicate that left the element out has put its suffix first:
                  * not supported */
-                s = prop(n, CS_MJCF_REPLICA_SUFFIX);
-                if (s && *s) set_prop(r->c, n, CS_MJCF_REPLICA_INSIDE, "1");
+                s = cs_mjcf_prop(n, CS_MJCF_REPLICA_SUFFIX);
+                if (s && *s) cs_mjcf_set_prop(r->c, n, CS_MJCF_REPLICA_INSIDE, "1");
                 suffixed(r->c, n, b ? "body" : "frame", suffix);
             } else {
                 /* its body or frame names an element of the model it attaches from */
@@ -182,7 +164,7 @@ static void rename_tree(rep_ctx *r, xmlNode *n, const char *suffix, int later, i
         } else if (n->type == XML_ELEMENT_NODE) {
             suffixed(r->c, n, "name", suffix);
             for (int i = 0; REF_ATTRS[i]; i++) {
-                const char *v = prop(n, REF_ATTRS[i]);
+                const char *v = cs_mjcf_prop(n, REF_ATTRS[i]);
                 if (v && inside(r, v)) suffixed(r->c, n, REF_ATTRS[i], suffix);
             }
             rename_tree(r, n->children, suffix, later, 1);
@@ -194,7 +176,7 @@ static void rename_tree(rep_ctx *r, xmlNode *n, const char *suffix, int later, i
 static int refers(const rep_ctx *r, xmlNode *n)
 {
     for (int i = 0; REF_ATTRS[i]; i++) {
-        const char *v = prop(n, REF_ATTRS[i]);
+        const char *v = cs_mjcf_prop(n, REF_ATTRS[i]);
         if (v && inside(r, v)) return 1;
     }
     for (xmlNode *ch = n->children; ch; ch = ch->next)
@@ -217,7 +199,7 @@ static void replicate_refs(rep_ctx *r, xmlNode *root, const char *kind, long cou
     int n = 0, cap = 0;
     xmlNode **refs = NULL;
     for (xmlNode *s = root->children; s; s = s->next) {
-        if (!is_elem(s, kind)) continue;
+        if (!cs_mjcf_is_elem(s, kind)) continue;
         last = s;
         for (xmlNode *e = s->children; e; e = e->next)
             if (e->type == XML_ELEMENT_NODE && refers(r, e)) {
@@ -250,7 +232,7 @@ static void expand_all(rep_ctx *r, xmlNode *root, xmlNode *n)
         next = ch->next;
         if (ch->type != XML_ELEMENT_NODE) continue;
         expand_all(r, root, ch);
-        if (is_elem(ch, "replicate")) expand(r, root, ch);
+        if (cs_mjcf_is_elem(ch, "replicate")) expand(r, root, ch);
     }
 }
 
@@ -269,7 +251,7 @@ static void expand(rep_ctx *r, xmlNode *root, xmlNode *rep)
             cs_mjcf_fail(c, line, "replicate", (const char *)a->name,
                          "unknown or unsupported attribute");
     }
-    const char *cs = prop(rep, "count");
+    const char *cs = cs_mjcf_prop(rep, "count");
     char *end = NULL;
     long count = cs ? strtol(cs, &end, 10) : 0;
     if (!cs) cs_mjcf_fail(c, line, "replicate", "count", "required");
@@ -281,7 +263,7 @@ static void expand(rep_ctx *r, xmlNode *root, xmlNode *rep)
         cs_mjcf_fail(c, line, "replicate", "offset", "expected 3 numbers");
     if (!read_vec3(rep, "euler", euler))
         cs_mjcf_fail(c, line, "replicate", "euler", "expected 3 numbers");
-    const char *sep = prop(rep, "sep");
+    const char *sep = cs_mjcf_prop(rep, "sep");
     if (!sep) sep = "";
     if (strlen(sep) > 64) cs_mjcf_fail(c, line, "replicate", "sep", "longer than 64 characters");
     long size = count_elements(rep->children);
@@ -292,7 +274,7 @@ static void expand(rep_ctx *r, xmlNode *root, xmlNode *rep)
 
     r->nnames = 0;
     collect_names(r, rep->children);
-    const char *cc = prop(rep, "childclass");
+    const char *cc = cs_mjcf_prop(rep, "childclass");
     double pos[3] = {0, 0, 0};
     char buf[160], suffix[96];
     for (long i = 0; i < count; i++) {
@@ -306,10 +288,10 @@ static void expand(rep_ctx *r, xmlNode *root, xmlNode *rep)
             cs_mjcf_nomem(c);
         }
         snprintf(buf, sizeof buf, "%.17g %.17g %.17g", pos[0], pos[1], pos[2]);
-        set_prop(c, f, "pos", buf);
+        cs_mjcf_set_prop(c, f, "pos", buf);
         snprintf(buf, sizeof buf, "%.17g %.17g %.17g", e[0], e[1], e[2]);
-        set_prop(c, f, "euler", buf);
-        if (cc) set_prop(c, f, "childclass", cc);
+        cs_mjcf_set_prop(c, f, "euler", buf);
+        if (cc) cs_mjcf_set_prop(c, f, "childclass", cc);
         suffix_of(suffix, sizeof suffix, sep, count, i);
         for (xmlNode *ch = rep->children; ch; ch = ch->next) {
             if (ch->type != XML_ELEMENT_NODE) continue;
@@ -334,5 +316,5 @@ void cs_mjcf_replicate(cs_mjcf *c, void *rootp)
     xmlNode *root = rootp;
     rep_ctx r = {.c = c};
     for (xmlNode *ch = root->children; ch; ch = ch->next)
-        if (is_elem(ch, "worldbody")) expand_all(&r, root, ch);
+        if (cs_mjcf_is_elem(ch, "worldbody")) expand_all(&r, root, ch);
 }

@@ -15,23 +15,6 @@
 
 #include "mjcf_read.h"
 
-static int is_elem(const xmlNode *n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
-}
-
-static const char *prop(xmlNode *n, const char *name)
-{
-    xmlAttr *a = xmlHasProp(n, (const xmlChar *)name);
-    if (!a || !a->children || a->children->type != XML_TEXT_NODE) return NULL;
-    return (const char *)a->children->content;
-}
-
-static void set_prop(cs_mjcf *c, xmlNode *n, const char *name, const char *value)
-{
-    if (!xmlSetProp(n, (const xmlChar *)name, (const xmlChar *)value)) cs_mjcf_nomem(c);
-}
-
 /* attributes that name an element (classes and assets stay this model's own) */
 static const char *const REFS[] = {
     "objname", "refname", "site", "joint", "tendon", "actuator", "body", "geom", "geom1",
@@ -59,7 +42,7 @@ static void collect(ren_t *r, xmlNode *n)
 {
     for (; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE) continue;
-        const char *s = prop(n, "name");
+        const char *s = cs_mjcf_prop(n, "name");
         if (s) {
             cs_mjcf_grow(r->c, (void **)&r->inside, &r->capinside, r->ninside, sizeof *r->inside);
             r->inside[r->ninside++] = s;
@@ -102,11 +85,11 @@ static void rename_copy(ren_t *r, xmlNode *n);
 /* the copied element itself (rename_copy() walks siblings: the holder has others) */
 static void rename_one(ren_t *r, xmlNode *n)
 {
-    const char *v = prop(n, "name");
-    if (v) set_prop(r->c, n, "name", renamed(r->c, r->nm, v));
+    const char *v = cs_mjcf_prop(n, "name");
+    if (v) cs_mjcf_set_prop(r->c, n, "name", renamed(r->c, r->nm, v));
     for (const char *const *a = REFS; *a; a++) {
-        v = prop(n, *a);
-        if (v && is_inside(r, v)) set_prop(r->c, n, *a, renamed(r->c, r->nm, v));
+        v = cs_mjcf_prop(n, *a);
+        if (v && is_inside(r, v)) cs_mjcf_set_prop(r->c, n, *a, renamed(r->c, r->nm, v));
     }
 }
 
@@ -114,25 +97,25 @@ static void rename_copy(ren_t *r, xmlNode *n)
 {
     for (; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE) continue;
-        if (is_elem(n, "attach")) {
+        if (cs_mjcf_is_elem(n, "attach")) {
             /* an attachment inside makes its names when read: the prefix goes in front of its
              * own, the suffix behind its own */
-            const char *p = prop(n, "prefix"), *s = prop(n, CS_MJCF_REPLICA_SUFFIX);
+            const char *p = cs_mjcf_prop(n, "prefix"), *s = cs_mjcf_prop(n, CS_MJCF_REPLICA_SUFFIX);
             size_t lp = strlen(r->nm->prefix) + (p ? strlen(p) : 0) + 1;
             char *np = cs_mjcf_alloc(r->c, lp);
             snprintf(np, lp, "%s%s", r->nm->prefix, p ? p : "");
-            if (p) set_prop(r->c, n, "prefix", np);
+            if (p) cs_mjcf_set_prop(r->c, n, "prefix", np);
             size_t ls = (s ? strlen(s) : 0) + strlen(r->nm->suffix) + 1;
             char *ns = cs_mjcf_alloc(r->c, ls);
             snprintf(ns, ls, "%s%s", s ? s : "", r->nm->suffix);
-            set_prop(r->c, n, CS_MJCF_REPLICA_SUFFIX, ns);
+            cs_mjcf_set_prop(r->c, n, CS_MJCF_REPLICA_SUFFIX, ns);
             continue;
         }
-        const char *v = prop(n, "name");
-        if (v) set_prop(r->c, n, "name", renamed(r->c, r->nm, v));
+        const char *v = cs_mjcf_prop(n, "name");
+        if (v) cs_mjcf_set_prop(r->c, n, "name", renamed(r->c, r->nm, v));
         for (const char *const *a = REFS; *a; a++) {
-            v = prop(n, *a);
-            if (v && is_inside(r, v)) set_prop(r->c, n, *a, renamed(r->c, r->nm, v));
+            v = cs_mjcf_prop(n, *a);
+            if (v && is_inside(r, v)) cs_mjcf_set_prop(r->c, n, *a, renamed(r->c, r->nm, v));
         }
         rename_copy(r, n->children);
     }
@@ -143,7 +126,7 @@ static void rename_copy(ren_t *r, xmlNode *n)
 static int names_inside(const ren_t *r, xmlNode *n, int *any)
 {
     for (const char *const *a = REFS; *a; a++) {
-        const char *v = prop(n, *a);
+        const char *v = cs_mjcf_prop(n, *a);
         if (!v) continue;
         *any = 1;
         if (is_inside(r, v)) return 1;
@@ -157,18 +140,18 @@ static int names_inside(const ren_t *r, xmlNode *n, int *any)
  * body outside the copy kept as it is when the other one is inside */
 static void rename_ref(ren_t *r, xmlNode *n)
 {
-    const char *b1 = prop(n, "body1"), *b2 = prop(n, "body2");
-    int excl = is_elem(n, "exclude") && b1 && b2;
+    const char *b1 = cs_mjcf_prop(n, "body1"), *b2 = cs_mjcf_prop(n, "body2");
+    int excl = cs_mjcf_is_elem(n, "exclude") && b1 && b2;
     int in1 = excl && is_inside(r, b1), in2 = excl && is_inside(r, b2);
-    const char *v = prop(n, "name");
-    if (v) set_prop(r->c, n, "name", renamed(r->c, r->nm, v));
+    const char *v = cs_mjcf_prop(n, "name");
+    if (v) cs_mjcf_set_prop(r->c, n, "name", renamed(r->c, r->nm, v));
     for (const char *const *a = REFS; *a; a++) {
-        v = prop(n, *a);
+        v = cs_mjcf_prop(n, *a);
         if (!v) continue;
         if (excl && in1 != in2 && ((strcmp(*a, "body1") == 0 && !in1) ||
                                    (strcmp(*a, "body2") == 0 && !in2)))
             continue;
-        set_prop(r->c, n, *a, renamed(r->c, r->nm, v));
+        cs_mjcf_set_prop(r->c, n, *a, renamed(r->c, r->nm, v));
     }
     for (xmlNode *ch = n->children; ch; ch = ch->next)
         if (ch->type == XML_ELEMENT_NODE) rename_ref(r, ch);
@@ -209,8 +192,8 @@ static void find_before(find_t *f, xmlNode *n)
             return;
         }
         if (n->type != XML_ELEMENT_NODE) continue;
-        const char *v = prop(n, "name");
-        if (!f->found && is_elem(n, f->kind) && v && strcmp(v, f->want) == 0) f->found = n;
+        const char *v = cs_mjcf_prop(n, "name");
+        if (!f->found && cs_mjcf_is_elem(n, f->kind) && v && strcmp(v, f->want) == 0) f->found = n;
         find_before(f, n->children);
     }
 }
@@ -231,7 +214,7 @@ void cs_mjcf_self_copy(cs_mjcf *c, xmlNode *at, xmlNode *docroot,
     xmlNode *root = docroot;
     find_t f = {.at = at, .kind = kname, .want = scoped(c, nm, what)};
     for (xmlNode *ch = root->children; ch && !f.passed; ch = ch->next)
-        if (is_elem(ch, "worldbody")) find_before(&f, ch->children);
+        if (cs_mjcf_is_elem(ch, "worldbody")) find_before(&f, ch->children);
     if (!f.found)
         cs_mjcf_fail(c, line, "attach", kname, "could not find %s '%s' in the current model for "
                      "self-attachment", kname, what);
@@ -240,7 +223,7 @@ void cs_mjcf_self_copy(cs_mjcf *c, xmlNode *at, xmlNode *docroot,
                      what);
 
     ren_t r = {.c = c, .nm = nm};
-    const char *own = prop(f.found, "name");
+    const char *own = cs_mjcf_prop(f.found, "name");
     if (own) {
         cs_mjcf_grow(c, (void **)&r.inside, &r.capinside, r.ninside, sizeof *r.inside);
         r.inside[r.ninside++] = own;
@@ -273,7 +256,7 @@ void cs_mjcf_self_copy(cs_mjcf *c, xmlNode *at, xmlNode *docroot,
     }
     out->haskeys = 0;
     for (xmlNode *s = root->children; s; s = s->next)
-        if (is_elem(s, "keyframe"))
+        if (cs_mjcf_is_elem(s, "keyframe"))
             for (xmlNode *k = s->children; k; k = k->next)
-                if (is_elem(k, "key")) out->haskeys = 1;
+                if (cs_mjcf_is_elem(k, "key")) out->haskeys = 1;
 }
