@@ -163,6 +163,9 @@ typedef struct {
     /* sensors (sim/engine/sensor.c): their values, and what they are made from */
     double *sensordata;       /* nsensordata */
     double *subtree_com;      /* 3 per body: centre of mass of its subtree (MuJoCo's) */
+    double *cam_xpos, *cam_xmat;    /* 3, 9 per camera: world position and frame (columns x, y,
+                                       z; the camera looks along -z) */
+    double *light_xpos, *light_xdir; /* 3, 3 per light: world position and direction */
     double *subtree_linvel;   /* 3 per body: linear velocity of that centre */
     double *subtree_angmom;   /* 3 per body: angular momentum of the subtree about it */
 

@@ -306,7 +306,7 @@ START_TEST(test_loader_errors)
     bad("<jointpos joint='ball'/>", "slide or hinge");
     bad("<ballquat joint='h'/>", "must be ball");
     bad("<jointlimitpos joint='h'/>", "limited");
-    bad("<framepos objtype='camera' objname='c'/>", "cameras are not supported");
+    bad("<framepos objtype='camera' objname='c'/>", "no camera named 'c'");
     bad("<framepos objtype='geom' objname='s'/>", "no geom named 's'");
     bad("<framepos objtype='thing' objname='s'/>", "unknown value");
     bad("<framexaxis objtype='site' objname='s' cutoff='1'/>", "cutoff");

@@ -229,11 +229,10 @@ int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
     v->actuators = calloc(m->nu > 0 ? (size_t)m->nu : 1, sizeof *v->actuators);
     v->textures = calloc(m->ntex > 0 ? (size_t)m->ntex : 1, sizeof *v->textures);
     v->lights = calloc(m->nlight > 0 ? (size_t)m->nlight : 1, sizeof *v->lights);
-    v->subtree_com = calloc(4 * (size_t)m->nbody, sizeof *v->subtree_com);
     v->cameras = calloc(m->ncam > 0 ? (size_t)m->ncam : 1, sizeof *v->cameras);
     v->camera_names = calloc(m->ncam > 0 ? (size_t)m->ncam : 1, sizeof *v->camera_names);
     if (!v->geoms || !v->contacts || !v->fill_pose || !v->joints || !v->actuators ||
-        !v->textures || !v->lights || !v->subtree_com || !v->cameras || !v->camera_names ||
+        !v->textures || !v->lights || !v->cameras || !v->camera_names ||
         hfield_meshes(v) != 0) {
         cs_view_free(v);
         return -1;
@@ -264,14 +263,12 @@ void cs_view_free(cs_view *v)
     free(v->actuators);
     free(v->textures);
     free(v->lights);
-    free(v->subtree_com);
     free(v->cameras);
     free(v->camera_names);
     v->cameras = NULL;
     v->camera_names = NULL;
     v->textures = NULL;
     v->lights = NULL;
-    v->subtree_com = NULL;
     v->actuators = NULL;
     v->fill_pose = NULL;
     v->joints = NULL;
@@ -330,79 +327,15 @@ static void fill_geoms(cs_view *v)
     }
 }
 
-/* subtree centres of mass (MuJoCo's subtree_com) of the current state */
-static void subtree_com(cs_view *v)
-{
-    const cs_model *m = v->m;
-    const cs_data *d = v->d;
-    double *c = v->subtree_com, *mass = v->subtree_com + 3 * m->nbody; /* scratch after it */
-    for (int b = 0; b < m->nbody; b++) {
-        mass[b] = m->body_mass[b];
-        for (int k = 0; k < 3; k++) c[3 * b + k] = m->body_mass[b] * d->xipos[3 * b + k];
-    }
-    for (int b = m->nbody - 1; b > 0; b--) {
-        int p = m->body_parent[b];
-        for (int k = 0; k < 3; k++) c[3 * p + k] += c[3 * b + k];
-        mass[p] += mass[b];
-    }
-    for (int b = 0; b < m->nbody; b++)
-        for (int k = 0; k < 3; k++)
-            c[3 * b + k] = mass[b] > 0 ? c[3 * b + k] / mass[b] : d->xpos[3 * b + k];
-}
-
-/* mj_camlight's pose of a camera (cam 1) or light (cam 0) in the current state: world pos,
- * and for a camera its frame R (row-major columns x, y, z), for a light its direction */
+/* a camera's (cam 1) or light's (cam 0) pose in the current state, as the forward pass left
+ * it (cam_xpos / cam_xmat, light_xpos / light_xdir: MuJoCo's mj_camlight): world pos, and for
+ * a camera its frame R (row-major columns x, y, z), for a light its direction */
 static void camlight(const cs_view *v, int cam, int i, double pos[3], double R[9])
 {
-    const cs_model *m = v->m;
     const cs_data *d = v->d;
-    int b = cam ? m->cam_bodyid[i] : m->light_bodyid[i];
-    int mode = cam ? m->cam_mode[i] : m->light_mode[i];
-    int tb = cam ? m->cam_targetbodyid[i] : m->light_targetbodyid[i];
-    const double *lp = cam ? m->cam_pos + 3 * i : m->light_pos + 3 * i, *X = d->xmat + 9 * b;
-    for (int k = 0; k < 3; k++)
-        pos[k] = d->xpos[3 * b + k] + X[3 * k] * lp[0] + X[3 * k + 1] * lp[1] + X[3 * k + 2] * lp[2];
-    if (cam) {
-        double L[9];
-        cs_quat2mat(L, m->cam_quat + 4 * i);
-        for (int r = 0; r < 3; r++)
-            for (int col = 0; col < 3; col++)
-                R[3 * r + col] = X[3 * r] * L[col] + X[3 * r + 1] * L[3 + col] + X[3 * r + 2] * L[6 + col];
-    } else {
-        const double *ld = m->light_dir + 3 * i;
-        for (int k = 0; k < 3; k++) R[k] = X[3 * k] * ld[0] + X[3 * k + 1] * ld[1] + X[3 * k + 2] * ld[2];
-    }
-    if (mode == 1 || mode == 2) {
-        const double *off = mode == 1 ? (cam ? m->cam_pos0 : m->light_pos0) + 3 * i
-                                      : (cam ? m->cam_poscom0 : m->light_poscom0) + 3 * i;
-        const double *from = mode == 1 ? d->xpos + 3 * b : v->subtree_com + 3 * b;
-        for (int k = 0; k < 3; k++) pos[k] = from[k] + off[k];
-        if (cam) memcpy(R, m->cam_mat0 + 9 * i, 9 * sizeof *R);
-        else memcpy(R, m->light_dir0 + 3 * i, 3 * sizeof *R);
-    } else if ((mode == 3 || mode == 4) && tb >= 0) {
-        const double *t = mode == 3 ? d->xpos + 3 * tb : v->subtree_com + 3 * tb;
-        double z[3] = {pos[0] - t[0], pos[1] - t[1], pos[2] - t[2]};
-        double n = sqrt(z[0] * z[0] + z[1] * z[1] + z[2] * z[2]);
-        if (n < 1e-12) return;
-        for (int k = 0; k < 3; k++) z[k] /= n;
-        if (!cam) {
-            for (int k = 0; k < 3; k++) R[k] = -z[k];
-            return;
-        }
-        /* x orthogonal to z and world up, y completes it (mj_camlight) */
-        double x[3] = {-z[1], z[0], 0}, y[3];
-        double nx = sqrt(x[0] * x[0] + x[1] * x[1]);
-        if (nx < 1e-12) x[0] = 1, x[1] = 0, nx = 1;
-        for (int k = 0; k < 2; k++) x[k] /= nx;
-        y[0] = z[1] * x[2] - z[2] * x[1];
-        y[1] = z[2] * x[0] - z[0] * x[2];
-        y[2] = z[0] * x[1] - z[1] * x[0];
-        for (int k = 0; k < 3; k++) {
-            R[3 * k] = x[k];
-            R[3 * k + 1] = y[k];
-            R[3 * k + 2] = z[k];
-        }
-    }
+    memcpy(pos, (cam ? d->cam_xpos : d->light_xpos) + 3 * i, 3 * sizeof *pos);
+    if (cam) memcpy(R, d->cam_xmat + 9 * i, 9 * sizeof *R);
+    else memcpy(R, d->light_xdir + 3 * i, 3 * sizeof *R);
 }
 
 static void fill_lights(cs_view *v)
@@ -440,7 +373,10 @@ static void pose_camera(cs_view *v, int id, cs_camera *c)
 int cs_view_model_camera(cs_view *v, int id, cs_camera *c)
 {
     if (id < 0 || id >= v->m->ncam) return -1;
-    subtree_com(v);
+    if (v->stale) { /* the poses of the state now (cs_view_fill's recomputation) */
+        cs_forward(v->m, v->d);
+        v->stale = 0;
+    }
     pose_camera(v, id, c);
     return 0;
 }
@@ -679,7 +615,6 @@ void cs_view_fill(cs_view *v, cs_render_scene *s)
     s->actuators = v->actuators;
     s->nactuator = m->nu;
     s->ctrl_source = v->ctrl_hook ? v->ctrl_source : NULL;
-    subtree_com(v);
     fill_lights(v);
     s->lights = v->lights;
     s->nlight = v->nlight;

@@ -53,7 +53,6 @@ typedef struct {
     cs_render_texture *textures;
     cs_render_light *lights;
     int nlight;
-    double *subtree_com;
     cs_camera *cameras;       /* the model's cameras (m->ncam) posed at the last fill */
     const char **camera_names;
     /* the tracking free camera (cs_view_track_camera): where it looks, smoothed */

@@ -65,6 +65,10 @@
     X(int, body_awake, nbody, 1) \
     X(double, sensordata, nsensordata, 1) \
     X(double, subtree_com, nbody, 3) \
+    X(double, cam_xpos, ncam, 3) \
+    X(double, cam_xmat, ncam, 9) \
+    X(double, light_xpos, nlight, 3) \
+    X(double, light_xdir, nlight, 3) \
     X(double, subtree_linvel, nbody, 3) \
     X(double, subtree_angmom, nbody, 3)
 
@@ -82,6 +86,7 @@
     X(double, cdofdot, nv, 6) \
     X(double, eq_scratch, nv, 24) \
     X(double, tendon_actfrc, ntendon, 1) \
+    X(double, subtree_mass, nbody, 1) \
     X(double, sens_vel, nbody, 6) \
     X(double, sens_acc, nbody, 6) \
     X(double, sens_frc, nbody, 6) \

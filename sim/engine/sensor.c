@@ -144,6 +144,7 @@ static int obj_body(const cs_model *m, int type, int id)
     case CS_OBJ_XBODY: return id;
     case CS_OBJ_GEOM: return m->geom_body[id];
     case CS_OBJ_SITE: return m->site_bodyid[id];
+    case CS_OBJ_CAMERA: return m->cam_bodyid[id];
     default: return 0;
     }
 }
@@ -155,6 +156,7 @@ static void obj_frame(const cs_model *m, const cs_data *d, int type, int id, con
     case CS_OBJ_XBODY: *pos = d->xpos + 3 * id, *mat = d->xmat + 9 * id; break;
     case CS_OBJ_BODY: *pos = d->xipos + 3 * id, *mat = d->ximat + 9 * id; break;
     case CS_OBJ_GEOM: *pos = d->geom_xpose[id].pos, *mat = d->geom_xpose[id].mat; break;
+    case CS_OBJ_CAMERA: *pos = d->cam_xpos + 3 * id, *mat = d->cam_xmat + 9 * id; break;
     default: *pos = d->site_xpos + 3 * id, *mat = d->site_xmat + 9 * id; break;
     }
     (void)m;
@@ -166,6 +168,8 @@ static void obj_quat(const cs_model *m, const cs_data *d, int type, int id, doub
     case CS_OBJ_XBODY: memcpy(q, d->xquat + 4 * id, 4 * sizeof *q); break;
     case CS_OBJ_BODY: cs_mulquat(q, d->xquat + 4 * id, m->body_iquat + 4 * id); break;
     case CS_OBJ_GEOM: cs_mulquat(q, d->xquat + 4 * m->geom_body[id], m->geom_quat + 4 * id); break;
+    /* from its body, as MuJoCo's framequat (a tracking camera's mode is not in it) */
+    case CS_OBJ_CAMERA: cs_mulquat(q, d->xquat + 4 * m->cam_bodyid[id], m->cam_quat + 4 * id); break;
     default: cs_mulquat(q, d->xquat + 4 * m->site_bodyid[id], m->site_quat + 4 * id); break;
     }
 }
@@ -286,24 +290,6 @@ static void body_motion(const cs_model *m, cs_data *d, int acc)
             }
         }
     }
-}
-
-/* subtree_com (MuJoCo's mj_comPos part) */
-static void subtree_com(const cs_model *m, cs_data *d, double *mass)
-{
-    for (int b = 0; b < m->nbody; b++) {
-        mass[b] = m->body_mass[b];
-        for (int k = 0; k < 3; k++) d->subtree_com[3 * b + k] = m->body_mass[b] * d->xipos[3 * b + k];
-    }
-    for (int b = m->nbody - 1; b > 0; b--) {
-        int p = m->body_parent[b];
-        mass[p] += mass[b];
-        for (int k = 0; k < 3; k++) d->subtree_com[3 * p + k] += d->subtree_com[3 * b + k];
-    }
-    for (int b = 0; b < m->nbody; b++)
-        for (int k = 0; k < 3; k++)
-            d->subtree_com[3 * b + k] = mass[b] < 1e-15 ? d->xipos[3 * b + k]
-                                                        : d->subtree_com[3 * b + k] / mass[b];
 }
 
 /* subtree_linvel and subtree_angmom (MuJoCo's mj_subtreeVel); mass: the subtrees' masses */
@@ -789,10 +775,9 @@ static void sensor_pos(const cs_model *m, cs_data *d, int i, double *out)
     case CS_SENS_INSIDESITE: {
         const double *p, *R;
         obj_frame(m, d, m->sensor_objtype[i], oi, &p, &R);
-        /* a massless body with mass below it: its subtree's centre (MuJoCo's rule; the
-         * subtree masses are subtree_com's scratch) */
+        /* a massless body with mass below it: its subtree's centre (MuJoCo's rule) */
         if (m->sensor_objtype[i] == CS_OBJ_BODY && oi > 0 && m->body_mass[oi] < 1e-15 &&
-            d->scratch->sens_ext[oi] >= 1e-15)
+            d->scratch->subtree_mass[oi] >= 1e-15)
             p = d->subtree_com + 3 * oi;
         cs_pose sp = site_pose(d, ri);
         out[0] = cs_inside_geom(&sp, m->site_type[ri], m->site_size + 3 * ri, p);
@@ -946,16 +931,16 @@ static void pass(const cs_model *m, cs_data *d, int stage,
 void cs_sensor_pos(const cs_model *m, cs_data *d)
 {
     if (!has_stage(m, CS_STAGE_POS)) return;
-    subtree_com(m, d, d->scratch->sens_ext); /* sens_ext as the subtree masses' scratch */
+    cs_subtree_com(m, d);
     pass(m, d, CS_STAGE_POS, sensor_pos);
 }
 
 void cs_sensor_vel(const cs_model *m, cs_data *d)
 {
     if (!has_stage(m, CS_STAGE_VEL)) return;
-    subtree_com(m, d, d->scratch->sens_ext);
+    cs_subtree_com(m, d);
     body_motion(m, d, 0);
-    subtree_vel(m, d, d->scratch->sens_ext);
+    subtree_vel(m, d, d->scratch->subtree_mass);
     pass(m, d, CS_STAGE_VEL, sensor_vel);
 }
 

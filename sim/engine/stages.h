@@ -104,6 +104,12 @@ double cs_transmission_dense(const cs_model *m, const cs_data *d, int i, double 
  * held at its forcerange) */
 double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i);
 
+/* camlight.c: cameras' and lights' world poses (cam_xpos, cam_xmat, light_xpos, light_xdir:
+ * MuJoCo's mj_camlight) with the subtree centres of mass they track; cs_subtree_com alone
+ * (subtree_com, MuJoCo's mj_comPos part) */
+void cs_camlight(const cs_model *m, cs_data *d);
+void cs_subtree_com(const cs_model *m, cs_data *d);
+
 /* the acceleration of world point p on body b at qacc = 0 (the Jacobian's rate times qvel)
  * and b's angular one, from the smooth stage's bias accelerations (support.c) */
 void cs_point_bias_acc(const cs_model *m, const cs_data *d, int b, const double p[3], double ap[3],

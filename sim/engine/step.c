@@ -24,6 +24,7 @@ static void forward(const cs_model *m, cs_data *d, int sensors)
     int sleep = (m->opt.enableflags & CS_ENBL_SLEEP) || d->ntree_awake < m->ntree;
     cs_kinematics(m, d);
     if (sleep) cs_wake_user(m, d);
+    cs_camlight(m, d);
     cs_tendon(m, d);
     if (sleep) cs_wake_tendon(m, d);
     cs_collide(m, d);

@@ -501,6 +501,8 @@ void cs_mjcf_visual_sizes(const cs_mjcf *c, cs_model *m);
 int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m);
 /* a body's lights and cameras re-expressed through the frame (fp, fq) of its new body frame
  * (free-joint alignment) */
+/* the model index of the camera named name, or -1 */
+int cs_mjcf_find_camera(const cs_mjcf *c, const char *name);
 void cs_mjcf_visual_reframe(cs_mjcf *c, int body, const double fp[3], const double fq[4]);
 
 /* mjcf_sleep.c: the sleep constants of a built model from the bodies' policies, and the

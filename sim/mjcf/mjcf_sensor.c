@@ -360,6 +360,7 @@ static int find(const cs_mjcf *c, int objtype, const char *name)
     case CS_OBJ_SITE: FIND(site, c->nsite);
     case CS_OBJ_TENDON: FIND(ten, c->nten);
     case CS_OBJ_ACTUATOR: FIND(act, c->nact);
+    case CS_OBJ_CAMERA: return cs_mjcf_find_camera(c, name);
     default: return -1;
     }
 #undef FIND
@@ -375,6 +376,7 @@ static const char *obj_word(int objtype)
     case CS_OBJ_SITE: return "site";
     case CS_OBJ_TENDON: return "tendon";
     case CS_OBJ_ACTUATOR: return "actuator";
+    case CS_OBJ_CAMERA: return "camera";
     default: return "object";
     }
 }
@@ -382,7 +384,6 @@ static const char *obj_word(int objtype)
 /* the object of type t named name: its index in the loader's list, or an error */
 static int resolve(cs_mjcf *c, cs_sensorir *S, int t, const char *name, const char *attr)
 {
-    if (t == CS_OBJ_CAMERA) SFAIL(c, S, attr, "cameras are not supported");
     int id = find(c, t, name);
     if (id < 0) SFAIL(c, S, attr, "no %s named '%s'", obj_word(t), name);
     return id;
@@ -505,6 +506,7 @@ static int model_id(const cs_mjcf *c, const cs_model *m, int objtype, int id)
     case CS_OBJ_SITE: return id;
     case CS_OBJ_TENDON: return id;
     case CS_OBJ_ACTUATOR: return id;
+    case CS_OBJ_CAMERA: return id; /* the visual list's order is the model's */
     default: return -1;
     }
     return cs_name2id(m, obj_word(objtype), name);

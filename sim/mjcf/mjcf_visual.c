@@ -183,6 +183,13 @@ static void rot3(const double q[4], const double v[3], double out[3])
     for (int i = 0; i < 3; i++) out[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
 }
 
+int cs_mjcf_find_camera(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; c->vis && name && i < c->vis->ncam; i++)
+        if (c->vis->cam[i].name && strcmp(c->vis->cam[i].name, name) == 0) return i;
+    return -1;
+}
+
 void cs_mjcf_visual_reframe(cs_mjcf *c, int body, const double fp[3], const double fq[4])
 {
     if (!c->vis) return;
