@@ -442,6 +442,9 @@ typedef struct {
     char **light_name;
     int *cam_mode, *cam_bodyid, *cam_targetbodyid;
     double *cam_pos, *cam_quat, *cam_fovy;    /* 3, 4, 1 (degrees) */
+    int *cam_resolution;                      /* 2: image width and height in pixels */
+    double *cam_sensorsize, *cam_intrinsic;   /* 2, 4: sensor size; focal lengths and principal
+                                                 point on it (MuJoCo's, float precision) */
     double *cam_pos0, *cam_poscom0, *cam_mat0; /* 3, 3, 9 */
     char **cam_name;
 

@@ -315,7 +315,7 @@ START_TEST(test_loader_errors)
     bad("<distance geom1='g' geom2='g'/>", "different");
     bad("<touch site='s' noise='-1'/>", "negative noise");
     bad("<touch site='s' nsample='3'/>", "not supported");
-    bad("<camprojection site='s' camera='c'/>", "cameras are not supported");
+    bad("<camprojection site='s' camera='c'/>", "attribute 'camera': no camera named 'c'");
     bad("<touch name='x' site='s'/><clock name='x'/>", "duplicate sensor name");
     bad("<touch site='s' colour='red'/>", "unknown or unsupported attribute");
     /* <size nuser_sensor> bounds user (without it, the longest sets the width) */

@@ -17,6 +17,7 @@
 #include "solver/rows.h"
 #include "stages.h"
 #include "data_scratch.h"
+#include "minval.h"
 
 /* ---- layouts ---------------------------------------------------------------------------- */
 static const int CONDATA_SIZE[CS_NCONDATA] = {1, 3, 3, 1, 3, 3, 3};
@@ -134,6 +135,30 @@ static void mul(double r[3], const double R[9], const double v[3])
     double t[3];
     for (int i = 0; i < 3; i++) t[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
     memcpy(r, t, sizeof t);
+}
+
+/* MuJoCo's camprojection: site s's pixel coordinates (x right, y down from the image's top
+ * left) in camera c's image, from its focal lengths in pixels (the sensor's, or fovy's) */
+static void cam_project(const cs_model *m, const cs_data *d, int s, int c, double out[2])
+{
+    const int *res = m->cam_resolution + 2 * c;
+    const double *ss = m->cam_sensorsize + 2 * c, *in = m->cam_intrinsic + 4 * c;
+    double fx, fy;
+    if (ss[0] != 0 && ss[1] != 0) { /* in float, as MuJoCo keeps these */
+        float f0 = (float)in[0] / (float)ss[0] * (float)res[0];
+        float f1 = (float)in[1] / (float)ss[1] * (float)res[1];
+        fx = f0;
+        fy = f1;
+    } else {
+        fx = fy = 0.5 / tan(m->cam_fovy[c] * 3.14159265358979323846 / 360) * res[1];
+    }
+    const double *X = d->cam_xpos + 3 * c, *R = d->cam_xmat + 9 * c, *p = d->site_xpos + 3 * s;
+    double r[3] = {p[0] - X[0], p[1] - X[1], p[2] - X[2]}, q[3];
+    mulT(q, R, r);
+    double z = q[2]; /* keep away from a division by almost nothing, with its sign */
+    if (fabs(z) < CS_MINVAL) z = z < 0 ? -CS_MINVAL : CS_MINVAL;
+    out[0] = -fx * (q[0] / z) + 0.5 * res[0];
+    out[1] = fy * (q[1] / z) + 0.5 * res[1];
 }
 
 /* ---- frames of objects --------------------------------------------------------------------- */
@@ -741,6 +766,7 @@ static void sensor_pos(const cs_model *m, cs_data *d, int i, double *out)
     switch (t) {
     case CS_SENS_MAGNETOMETER: mulT(out, d->site_xmat + 9 * oi, m->opt.magnetic); break;
     case CS_SENS_RANGEFINDER: rangefinder(m, d, i, out); break;
+    case CS_SENS_CAMPROJECTION: cam_project(m, d, oi, m->sensor_refid[i], out); break;
     case CS_SENS_JOINTPOS: out[0] = d->qpos[m->jnt_qposadr[oi]]; break;
     case CS_SENS_TENDONPOS: out[0] = d->ten_length[oi]; break;
     case CS_SENS_ACTUATORPOS: out[0] = d->actuator_length[oi]; break;

@@ -296,7 +296,14 @@ static void parse_one(cs_mjcf *c, xmlNode *n)
         if (S.datatype == CS_DATATYPE_QUATERNION && S.dim != 4)
             SFAIL(c, &S, "dim", "datatype quaternion requires dim=4");
     } else if (strcmp(tag, "camprojection") == 0) {
-        SFAIL(c, &S, NULL, "cameras are not supported");
+        check(c, n, (const char *const[]){"site", "camera", NULL});
+        S.type = CS_SENS_CAMPROJECTION;
+        S.objtype = CS_OBJ_SITE;
+        S.objname = cs_mjcf_attr(c, n, "site");
+        if (!S.objname) SFAIL(c, &S, "site", "required attribute missing");
+        S.reftype = CS_OBJ_CAMERA;
+        S.refname = cs_mjcf_attr(c, n, "camera");
+        if (!S.refname) SFAIL(c, &S, "camera", "required attribute missing");
     } else if (strcmp(tag, "tactile") == 0 || strcmp(tag, "plugin") == 0) {
         SFAIL(c, &S, NULL, "%s sensors are not supported", tag);
     }
@@ -409,6 +416,7 @@ static const char *refattr(const cs_sensorir *S)
 {
     switch (S->type) {
     case CS_SENS_INSIDESITE: return "site";
+    case CS_SENS_CAMPROJECTION: return "camera";
     case CS_SENS_GEOMDIST:
     case CS_SENS_GEOMNORMAL:
     case CS_SENS_GEOMFROMTO: return S->reftype == CS_OBJ_BODY ? "body2" : "geom2";

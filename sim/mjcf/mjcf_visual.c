@@ -36,6 +36,9 @@ typedef struct {
     int line, body, mode, targetbody;
     int directional, castshadow, active;
     double pos[3], dir[3], quat[4], fovy;
+    int res[2];              /* a camera's image size in pixels */
+    float sensorsize[2], intrinsic[4]; /* its sensor (length units) and focal lengths and
+                                          principal point there (MuJoCo keeps them in float) */
     double ambient[3], diffuse[3], specular[3], attenuation[3], cutoff, exponent;
 } objir;
 
@@ -213,6 +216,39 @@ void cs_mjcf_visual_reframe(cs_mjcf *c, int body, const double fp[3], const doub
     }
 }
 
+/* MuJoCo's camera intrinsics: the image's resolution; with a sensor size, the focal lengths
+ * and principal point from lengths or pixels (pixels winning), and fovy from them; all in
+ * float as MuJoCo keeps them */
+static void camera_intrinsics(cs_mjcf *c, xmlNode *n, objir *O)
+{
+    O->res[0] = O->res[1] = 1;
+    cs_mjcf_ints(c, n, "resolution", O->res, 2, 2);
+    double ss[2] = {0, 0}, fl[2] = {0, 0}, fp[2] = {0, 0}, pl[2] = {0, 0}, pp[2] = {0, 0};
+    cs_mjcf_nums(c, n, "sensorsize", ss, 2, 2);
+    cs_mjcf_nums(c, n, "focal", fl, 2, 2);
+    cs_mjcf_nums(c, n, "focalpixel", fp, 2, 2);
+    cs_mjcf_nums(c, n, "principal", pl, 2, 2);
+    cs_mjcf_nums(c, n, "principalpixel", pp, 2, 2);
+    float s[2] = {(float)ss[0], (float)ss[1]};
+    int has_intrinsic = fl[0] || fl[1] || fp[0] || fp[1] || pl[0] || pl[1] || pp[0] || pp[1];
+    int has_size = s[0] > 0 && s[1] > 0;
+    if (has_intrinsic && !has_size)
+        FAILV(c, n, "sensorsize", "focal/principal require sensorsize");
+    if (has_size && (O->res[0] <= 0 || O->res[1] <= 0))
+        FAILV(c, n, "resolution", "sensorsize requires a positive resolution");
+    memcpy(O->sensorsize, s, sizeof s);
+    if (has_size) {
+        float density[2] = {(float)O->res[0] / s[0], (float)O->res[1] / s[1]};
+        O->intrinsic[0] = fp[0] ? (float)fp[0] / density[0] : (float)fl[0];
+        O->intrinsic[1] = fp[1] ? (float)fp[1] / density[1] : (float)fl[1];
+        O->intrinsic[2] = pp[0] ? (float)pp[0] / density[0] : (float)pl[0];
+        O->intrinsic[3] = pp[1] ? (float)pp[1] / density[1] : (float)pl[1];
+        O->fovy = atan2f(s[1] / 2, O->intrinsic[1]) * 360.0 / 3.14159265358979323846;
+    } else {
+        O->intrinsic[0] = O->intrinsic[1] = 0.01f; /* MuJoCo's znear, unused without a sensor */
+    }
+}
+
 int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, const double fpos[3],
                         const double fquat[4])
 {
@@ -271,12 +307,13 @@ int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, const double fpos[3],
         cs_mjcf_nums(c, n, "specular", O.specular, 3, 3);
     } else {
         cs_mjcf_check(c, n, (const char *const[]){"name", "mode", "target", "pos", "quat",
-            "axisangle", "euler", "xyaxes", "zaxis", "fovy", NULL}, (const char *const[]){
-            "class", "ipd", "resolution", "focal", "focalpixel", "principal", "principalpixel",
-            "sensorsize", "orthographic", "user", "output", NULL});
+            "axisangle", "euler", "xyaxes", "zaxis", "fovy", "resolution", "focal", "focalpixel",
+            "principal", "principalpixel", "sensorsize", NULL}, (const char *const[]){
+            "class", "ipd", "orthographic", "user", "output", NULL});
         cs_mjcf_frame(c, n, O.pos, O.quat);
         if (cs_mjcf_nums(c, n, "fovy", &O.fovy, 1, 1) && !(O.fovy > 0 && O.fovy < 180))
             FAILV(c, n, "fovy", "must be between 0 and 180 degrees");
+        camera_intrinsics(c, n, &O);
     }
     O.name = cs_mjcf_attr(c, n, "name");
     int k = cs_mjcf_keyword(c, n, "mode", MODES);
@@ -691,6 +728,10 @@ int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m)
         memcpy(m->cam_pos + 3 * i, O->pos, sizeof O->pos);
         memcpy(m->cam_quat + 4 * i, O->quat, sizeof O->quat);
         m->cam_fovy[i] = O->fovy;
+        m->cam_resolution[2 * i] = O->res[0];
+        m->cam_resolution[2 * i + 1] = O->res[1];
+        for (int k = 0; k < 2; k++) m->cam_sensorsize[2 * i + k] = O->sensorsize[k];
+        for (int k = 0; k < 4; k++) m->cam_intrinsic[4 * i + k] = O->intrinsic[k];
         double L[9];
         cs_quat2mat(L, O->quat);
         for (int k = 0; k < 3; k++) {
