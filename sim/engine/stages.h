@@ -123,6 +123,8 @@ void cs_point_bias_acc(const cs_model *m, const cs_data *d, int b, const double 
 void cs_tendon(const cs_model *m, cs_data *d);
 /* tendon t's length and dense Jacobian J (nv) from the kinematics in d (scratch: 6 nv) */
 double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, double *scratch);
+/* the unit direction u from a to b (x when they coincide, as MuJoCo's normalize); the length */
+double cs_tendon_dir(const double a[3], const double b[3], double u[3]);
 void cs_tendon_passive(const cs_model *m, cs_data *d);
 void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *qH, double *up);
 /* tendon_armature.c: a tendon's armature a adds a J^T J to M over M's entries (the tree's

@@ -29,6 +29,19 @@ static double dist3(const double a[3], const double b[3])
     return sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
 }
 
+double cs_tendon_dir(const double a[3], const double b[3], double u[3])
+{
+    for (int k = 0; k < 3; k++) u[k] = b[k] - a[k];
+    double l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    if (l < CS_MINVAL) { /* no direction: MuJoCo's normalize takes x */
+        u[0] = 1;
+        u[1] = u[2] = 0;
+    } else {
+        for (int q = 0; q < 3; q++) u[q] /= l;
+    }
+    return l;
+}
+
 double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, double *scratch)
 {
     int nv = m->nv, a0 = m->tendon_adr[t], n = m->tendon_num[t];
@@ -85,14 +98,8 @@ double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, dou
         for (int k = 0; k < npiece; k++) {
             if (body[k] == body[k + 1]) continue;
             const double *a = pt + 3 * k, *b = pt + 3 * k + 3;
-            double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-            double l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-            if (l < CS_MINVAL) { /* no direction: MuJoCo's normalize takes x */
-                u[0] = 1;
-                u[1] = u[2] = 0;
-            } else {
-                for (int q = 0; q < 3; q++) u[q] /= l;
-            }
+            double u[3];
+            cs_tendon_dir(a, b, u);
             cs_jac(m, d, body[k], a, j0, NULL);
             cs_jac(m, d, body[k + 1], b, j1, NULL);
             for (int i = 0; i < nv; i++) {

@@ -59,14 +59,7 @@ static double tendon_dot(const cs_model *m, const cs_data *d, int t)
         int b0 = m->site_bodyid[s0], b1 = m->site_bodyid[s1];
         if (b0 == b1) continue;
         const double *p0 = d->site_xpos + 3 * s0, *p1 = d->site_xpos + 3 * s1;
-        double u[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-        double l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        if (l < CS_MINVAL) { /* no direction: MuJoCo's normalize takes x */
-            u[0] = 1;
-            u[1] = u[2] = 0;
-        } else {
-            for (int k = 0; k < 3; k++) u[k] /= l;
-        }
+        double u[3], l = cs_tendon_dir(p0, p1, u);
         double v0[3], v1[3], acc0[3], acc1[3], ang[3], dv[3];
         point_vel(m, d, b0, p0, v0);
         point_vel(m, d, b1, p1, v1);

@@ -362,12 +362,12 @@ static xmlNode *find_named(xmlNode *n, const char *elem, const char *name)
     return NULL;
 }
 
-/* the class an element of the copy takes when it names none: the nearest childclass of
- * the bodies and frames around it in its own file, else its model's main class */
-static int inherited_class(cs_mjcf *c, const attach_rec *R, xmlNode *n)
+/* the nearest childclass of the bodies and frames around n, below stop (NULL: the whole
+ * document), else fallback */
+static int childclass_around(cs_mjcf *c, xmlNode *n, const xmlNode *stop, int fallback)
 {
-    for (xmlNode *p = n->parent; p && p != R->root; p = p->parent) {
-        if (p->type != XML_ELEMENT_NODE || !(cs_mjcf_is_elem(p, "body") || cs_mjcf_is_elem(p, "frame"))) continue;
+    for (xmlNode *p = n->parent; p && p != stop && p->type == XML_ELEMENT_NODE; p = p->parent) {
+        if (!(cs_mjcf_is_elem(p, "body") || cs_mjcf_is_elem(p, "frame"))) continue;
         const char *cc = cs_mjcf_prop(p, "childclass");
         if (!cc) continue;
         int k = cs_mjcf_find_class(c, cc);
@@ -375,7 +375,14 @@ static int inherited_class(cs_mjcf *c, const attach_rec *R, xmlNode *n)
                                 "unknown class '%s'", cc);
         return k;
     }
-    return R->cls;
+    return fallback;
+}
+
+/* the class an element of the copy takes when it names none: the nearest childclass of
+ * the bodies and frames around it in its own file, else its model's main class */
+static int inherited_class(cs_mjcf *c, const attach_rec *R, xmlNode *n)
+{
+    return childclass_around(c, n, R->root, R->cls);
 }
 
 /* ---- reading the attached model's elements under its own settings ---------------------- */
@@ -745,16 +752,7 @@ static cs_xf frame_pose(cs_mjcf *c, xmlNode *f, const cs_xf *F)
  * original, else the model's main class */
 static int class_around(cs_mjcf *c, xmlNode *n)
 {
-    for (xmlNode *p = n->parent; p && p->type == XML_ELEMENT_NODE; p = p->parent) {
-        if (!(cs_mjcf_is_elem(p, "body") || cs_mjcf_is_elem(p, "frame"))) continue;
-        const char *cc = cs_mjcf_prop(p, "childclass");
-        if (!cc) continue;
-        int k = cs_mjcf_find_class(c, cc);
-        if (k < 0) cs_mjcf_fail(c, cs_mjcf_line(p), (const char *)p->name, "childclass",
-                                "unknown class '%s'", cc);
-        return k;
-    }
-    return c->rootcls;
+    return childclass_around(c, n, NULL, c->rootcls);
 }
 
 /* <attach> without model: a copy of this model's own body or frame (mjcf_selfattach.c) */
