@@ -298,6 +298,25 @@ static void bad(const char *sensors, const char *want)
     ck_assert_msg(strstr(err, "bad.xml:3:") && strstr(err, want), "'%s' for %s", err, sensors);
 }
 
+/* a camera with a targeting mode but no target stays where its body puts it (MuJoCo takes
+ * such a camera): its frame sensors read the body's placement of it */
+START_TEST(test_camera_untargeted)
+{
+    cs_model *m = load_xml(
+        "<mujoco><worldbody><body pos='0.3 0 1' euler='0 0 90'><joint axis='0 0 1'/>"
+        "<geom size='0.1'/><camera name='c' pos='0.2 0 0' mode='targetbody'/></body>"
+        "</worldbody><sensor><framepos objtype='camera' objname='c'/></sensor></mujoco>",
+        "untargeted.xml");
+    cs_data *d = cs_make_data(m);
+    cs_forward(m, d);
+    ck_assert_double_eq_tol(d->sensordata[0], 0.3, 1e-15);
+    ck_assert_double_eq_tol(d->sensordata[1], 0.2, 1e-15);
+    ck_assert_double_eq_tol(d->sensordata[2], 1, 1e-15);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_loader_errors)
 {
     bad("<gps site='s'/>", "unknown sensor kind");
@@ -347,6 +366,7 @@ int main(void)
     tcase_add_test(tc, test_sensor_flag);
     tcase_add_test(tc, test_every_kind);
     tcase_add_test(tc, test_loader_errors);
+    tcase_add_test(tc, test_camera_untargeted);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

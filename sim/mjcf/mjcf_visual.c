@@ -319,8 +319,7 @@ int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, const double fpos[3],
     int k = cs_mjcf_keyword(c, n, "mode", MODES);
     if (k >= 0) O.mode = k;
     O.target = cs_mjcf_attr(c, n, "target");
-    if (O.mode >= 3 && !O.target)
-        FAILV(c, n, "target", "mode %s needs a target body", MODES[O.mode]);
+    /* a targeting mode without a target stays where its body puts it, as in MuJoCo */
     /* the enclosing frames */
     double R[9], p[3], q[4];
     cs_quat2mat(R, fquat);
