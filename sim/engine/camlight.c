@@ -2,7 +2,7 @@
  * tracking its body's position (track) or its subtree's centre of mass (trackcom) at the
  * offset of the reference pose and with the orientation it had there, or turned to look at
  * a target body's position (targetbody) or subtree centre (targetbodycom). Also the subtree
- * centres of mass (MuJoCo's mj_comPos part), which the tracking modes and the sensors use. */
+ * centres of mass (MuJoCo's mj_comPos part), which those modes and the sensors use. */
 #include <math.h>
 #include <string.h>
 
@@ -85,7 +85,12 @@ static void camlight(const cs_model *m, const cs_data *d, int cam, int i, double
 void cs_camlight(const cs_model *m, cs_data *d)
 {
     if (!m->ncam && !m->nlight) return;
-    cs_subtree_com(m, d);
+    /* the subtree centres only for what tracks or targets one (trackcom, targetbodycom) */
+    int com = 0;
+    for (int i = 0; i < m->ncam && !com; i++) com = m->cam_mode[i] == 2 || m->cam_mode[i] == 4;
+    for (int i = 0; i < m->nlight && !com; i++)
+        com = m->light_mode[i] == 2 || m->light_mode[i] == 4;
+    if (com) cs_subtree_com(m, d);
     for (int i = 0; i < m->ncam; i++) camlight(m, d, 1, i, d->cam_xpos + 3 * i, d->cam_xmat + 9 * i);
     for (int i = 0; i < m->nlight; i++) {
         double dir[9];
