@@ -6,21 +6,7 @@
 #include <string.h>
 
 #include "conesim.h"
-#include "spatial.h"
 #include "stages.h"
-
-/* q += J^T F for the world force F at the world point p on body b: each dof of the chain
- * that moves b takes its motion axis against the wrench (p - o) x F, F about the tree's
- * reference point o (cdof's) */
-static void add_point_force(const cs_model *m, const cs_data *d, int b, const double p[3],
-                            const double F[3], double *q)
-{
-    const double *o = d->xpos + 3 * m->body_rootid[b];
-    double r[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]}, w[6];
-    sp_cross(r, F, w);
-    memcpy(w + 3, F, 3 * sizeof *F);
-    for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) q[i] += sp_dot6(d->cdof + 6 * i, w);
-}
 
 /* q += s n^T (J2 - J1) at the contact point: the generalised force of s along the normal,
  * pushing geom2 away from geom1 (s < 0 pulls them together) */
@@ -29,8 +15,8 @@ static void add_normal_force(const cs_model *m, const cs_data *d, const cs_conta
 {
     double F2[3] = {s * c->frame[0], s * c->frame[1], s * c->frame[2]};
     double F1[3] = {-F2[0], -F2[1], -F2[2]};
-    add_point_force(m, d, m->geom_body[c->geom1], c->pos, F1, q);
-    add_point_force(m, d, m->geom_body[c->geom2], c->pos, F2, q);
+    cs_add_point_force(m, d, m->geom_body[c->geom1], c->pos, F1, q);
+    cs_add_point_force(m, d, m->geom_body[c->geom2], c->pos, F2, q);
 }
 
 void cs_adhesion_passive(const cs_model *m, cs_data *d)

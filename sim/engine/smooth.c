@@ -213,12 +213,8 @@ static void gravcomp(const cs_model *m, cs_data *d)
     for (int b = 1; b < m->nbody; b++) {
         double s = -m->body_mass[b] * m->body_gravcomp[b];
         if (s == 0) continue;
-        const double *o = ref_point(m, d, b), *c = d->xipos + 3 * b;
-        double r[3] = {c[0] - o[0], c[1] - o[1], c[2] - o[2]}, w[6];
-        for (int k = 0; k < 3; k++) w[3 + k] = s * g[k];
-        sp_cross(r, w + 3, w);
-        for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i])
-            d->qfrc_gravcomp[i] += sp_dot6(d->cdof + 6 * i, w);
+        double F[3] = {s * g[0], s * g[1], s * g[2]};
+        cs_add_point_force(m, d, b, d->xipos + 3 * b, F, d->qfrc_gravcomp);
     }
 }
 

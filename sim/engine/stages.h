@@ -110,6 +110,10 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i);
 void cs_camlight(const cs_model *m, cs_data *d);
 void cs_subtree_com(const cs_model *m, cs_data *d);
 
+/* q += J^T F: the generalised force of the world force F at the world point p on body b
+ * (support.c) */
+void cs_add_point_force(const cs_model *m, const cs_data *d, int b, const double p[3],
+                        const double F[3], double *q);
 /* the acceleration of world point p on body b at qacc = 0 (the Jacobian's rate times qvel)
  * and b's angular one, from the smooth stage's bias accelerations (support.c) */
 void cs_point_bias_acc(const cs_model *m, const cs_data *d, int b, const double p[3], double ap[3],

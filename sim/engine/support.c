@@ -94,3 +94,16 @@ void cs_point_bias_acc(const cs_model *m, const cs_data *d, int b, const double 
         ang[k] = a[k];
     }
 }
+
+/* q += J^T F for the world force F at the world point p on body b: each dof of the chain
+ * that moves b takes its motion axis against the wrench (p - o) x F, F about the tree's
+ * reference point o (cdof's) */
+void cs_add_point_force(const cs_model *m, const cs_data *d, int b, const double p[3],
+                        const double F[3], double *q)
+{
+    const double *o = d->xpos + 3 * m->body_rootid[b];
+    double r[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]}, w[6];
+    sp_cross(r, F, w);
+    memcpy(w + 3, F, 3 * sizeof *F);
+    for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i]) q[i] += sp_dot6(d->cdof + 6 * i, w);
+}
