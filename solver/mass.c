@@ -86,6 +86,45 @@ void cs_mass_solve_rows(const cs_mass *M, double *x, int n, int lo, int hi)
     else forest_solve_rows(q, par, adr, dinv, x, n, lo, hi, 0);
 }
 
+/* the L^-T pass of forest_solve_rows alone; N > 0 fixes n at compile time */
+static inline __attribute__((always_inline)) void
+forest_half_rows(const double *q, const int *par, const int *adr, double *x, int n, int lo,
+                 int hi, const int N)
+{
+    if (N > 0) n = N;
+    for (int k = hi - 1; k >= lo; k--) {
+        double xk[CS_MAXROWS];
+        int any = 0;
+        for (int r = 0; r < n; r++) any |= (xk[r] = x[k * n + r]) != 0;
+        if (!any) continue;
+        int a = adr[k] + 1;
+        for (int i = par[k]; i >= 0; i = par[i], a++)
+            for (int r = 0; r < n; r++) x[i * n + r] -= q[a] * xk[r];
+    }
+}
+
+void cs_mass_half_solve_rows(const cs_mass *M, double *x, int n, int lo, int hi)
+{
+    const double *q = M->qLD;
+    const int *par = M->dof_parent, *adr = M->dof_Madr;
+    if (n == 4) forest_half_rows(q, par, adr, x, n, lo, hi, 4);
+    else if (n == 2) forest_half_rows(q, par, adr, x, n, lo, hi, 2);
+    else if (n == 1) forest_half_rows(q, par, adr, x, n, lo, hi, 1);
+    else forest_half_rows(q, par, adr, x, n, lo, hi, 0);
+}
+
+void cs_mass_lower_solve(const cs_mass *M, double *x, int lo, int hi)
+{
+    const double *q = M->qLD;
+    const int *par = M->dof_parent, *adr = M->dof_Madr;
+    for (int k = lo; k < hi; k++) {
+        int a = adr[k] + 1;
+        double s = x[k];
+        for (int i = par[k]; i >= 0; i = par[i], a++) s -= q[a] * x[i];
+        x[k] = s;
+    }
+}
+
 int cs_mass_factor(cs_mass *M)
 {
     for (int a = 0; a < M->nM; a++) M->qLD[a] = M->qM[a];

@@ -38,6 +38,12 @@ void cs_mass_solve(const cs_mass *M, double *x, int lo, int hi);
 /* cs_mass_solve on n <= CS_MAXROWS vectors at once, interleaved: x[k * n + r] is dof k of
  * vector r (the same results; the ancestor walks shared). */
 void cs_mass_solve_rows(const cs_mass *M, double *x, int n, int lo, int hi);
+/* The first half of cs_mass_solve_rows: x <- L^-T x (M = L^T D L) on n interleaved
+ * vectors over the dofs [lo, hi) of one tree; the entries of x at dofs hi and after are not
+ * read (an ancestor comes before its descendants, so [lo, hi) is closed under the walk). */
+void cs_mass_half_solve_rows(const cs_mass *M, double *x, int n, int lo, int hi);
+/* The last pass of cs_mass_solve: x <- L^-1 x on the dofs [lo, hi) (whole trees). */
+void cs_mass_lower_solve(const cs_mass *M, double *x, int lo, int hi);
 /* y = M x on the dofs [lo, hi) (whole trees); y and x must differ. */
 void cs_mass_mul(const cs_mass *M, double *y, const double *x, int lo, int hi);
 /* M(i, j) for j = i or j an ancestor of i (0 otherwise). */

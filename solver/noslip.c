@@ -11,40 +11,55 @@
 #include <string.h>
 
 #include "cone.h"
+#include "mass.h"
 
-/* u = J_r . W_c over the block's columns (rows r and c of block k) */
-static double jw(const cs_solver_ws *w, const cs_efc *e, int r, int c)
+/* The pass keeps a = a_m + L^-1 D^-1/2 v, a_m the method's acceleration and
+ * v = Y (f - f_m) with Y = D^-1/2 L^-T J^T (M = L^T D L): then A = J M^-1 J^T = Y^T Y,
+ * J a = J a_m + Y^T v, and a force change d moves v by Y d. Y reaches only a contact's
+ * chains (no sweep over whole trees, as W = M^-1 J^T would need); a is made at the end. */
+
+/* Y_r . Y_c over block k's columns (rows r and c of block k) */
+static double jw(const cs_solver_ws *w, const cs_efc *e, int k, int r, int c)
 {
-    int adr = e->J_rowadr[r], nnz = e->J_rownnz[r];
-    const double *J = e->J + adr, *W = w->W + e->J_rowadr[c];
+    int lo[2], hi[2];
+    const double *Yr = w->Y + e->J_rowadr[r], *Yc = w->Y + e->J_rowadr[c];
+    cs_i_cols(e, k, lo, hi);
     double s = 0;
-    for (int q = 0; q < nnz; q++) s += J[q] * W[q];
+    for (int h = 0; h < 2; h++)
+        for (int q = lo[h]; q < hi[h]; q++) s += Yr[q] * Yc[q];
     return s;
 }
 
-/* res = J a - aref over rows r0 .. r0 + n - 1 */
-static void resid_rows(const cs_efc *e, const double *a, int r0, int n, double *res)
+/* res = J a - aref over rows r0 .. r0 + n - 1 of block k */
+static void resid_rows(const cs_solver_ws *w, const cs_efc *e, int k, int r0, int n,
+                       double *res)
 {
+    int lo[2], hi[2];
+    cs_i_cols(e, k, lo, hi);
     for (int i = 0; i < n; i++) {
         int r = r0 + i, adr = e->J_rowadr[r];
         const int *ci = e->J_colind + adr;
-        const double *J = e->J + adr;
+        const double *Y = w->Y + adr;
         double s = 0;
-        for (int q = 0; q < e->J_rownnz[r]; q++) s += J[q] * a[ci[q]];
-        res[i] = s - e->aref[r];
+        for (int h = 0; h < 2; h++)
+            for (int q = lo[h]; q < hi[h]; q++) s += Y[q] * w->s0[ci[q]];
+        res[i] = w->rowb[r] + s;
     }
 }
 
-/* a += M^-1 J^T d over rows r0 .. r0 + n - 1 */
-static void apply_rows(const cs_solver_ws *w, const cs_efc *e, int r0, int n, const double *d,
-                       double *a)
+/* the force change d of rows r0 .. r0 + n - 1 of block k into v */
+static void apply_rows(const cs_solver_ws *w, const cs_efc *e, int k, int r0, int n,
+                       const double *d)
 {
+    int lo[2], hi[2];
+    cs_i_cols(e, k, lo, hi);
     for (int i = 0; i < n; i++) {
         int r = r0 + i, adr = e->J_rowadr[r];
         if (d[i] == 0) continue;
         const int *ci = e->J_colind + adr;
-        const double *W = w->W + adr;
-        for (int q = 0; q < e->J_rownnz[r]; q++) a[ci[q]] += W[q] * d[i];
+        const double *Y = w->Y + adr;
+        for (int h = 0; h < 2; h++)
+            for (int q = lo[h]; q < hi[h]; q++) w->s0[ci[q]] += Y[q] * d[i];
     }
 }
 
@@ -67,11 +82,11 @@ static double cost_change(int n, const double *A, double *f, const double *fold,
     return c;
 }
 
-/* A's block over rows r0 .. r0 + n - 1, its diagonal floored at 1e-10 */
-static void block_A(const cs_solver_ws *w, const cs_efc *e, int r0, int n, double *A)
+/* A's block over rows r0 .. r0 + n - 1 of block k, its diagonal floored at 1e-10 */
+static void block_A(const cs_solver_ws *w, const cs_efc *e, int k, int r0, int n, double *A)
 {
     for (int i = 0; i < n; i++)
-        for (int j = 0; j <= i; j++) A[i * n + j] = A[j * n + i] = jw(w, e, r0 + i, r0 + j);
+        for (int j = 0; j <= i; j++) A[i * n + j] = A[j * n + i] = jw(w, e, k, r0 + i, r0 + j);
     for (int i = 0; i < n; i++) A[i * n + i] = fmax(1e-10, A[i * n + i]);
 }
 
@@ -79,14 +94,14 @@ static void block_A(const cs_solver_ws *w, const cs_efc *e, int r0, int n, doubl
 static double sweep_friction(cs_solver_ws *w, cs_efc *e, int k)
 {
     int r = e->blk_row[k];
-    double res = 0, A = fmax(1e-15, jw(w, e, r, r)), *f = e->force + r, old = *f;
+    double res = 0, A = fmax(1e-15, jw(w, e, k, r, r)), *f = e->force + r, old = *f;
     double g = e->frictionloss[r];
-    resid_rows(e, w->a, r, 1, &res);
+    resid_rows(w, e, k, r, 1, &res);
     *f -= res / A;
     if (*f < -g) *f = -g;
     if (*f > g) *f = g;
     double d = *f - old;
-    if (d != 0) apply_rows(w, e, r, 1, &d, w->a);
+    if (d != 0) apply_rows(w, e, k, r, 1, &d);
     return -(0.5 * d * d * A + d * res);
 }
 
@@ -96,8 +111,8 @@ static double sweep_elliptic(cs_solver_ws *w, cs_efc *e, int k)
     int r0 = e->blk_row[k] + 1, n = e->blk_dim[k] - 1;
     double res[CS_MAXROWS] = {0}, A[CS_MAXROWS * CS_MAXROWS] = {0}, b[CS_MAXROWS] = {0};
     double old[CS_MAXROWS] = {0}, *f = e->force + r0, fn = e->force[r0 - 1];
-    resid_rows(e, w->a, r0, n, res);
-    block_A(w, e, r0, n, A);
+    resid_rows(w, e, k, r0, n, res);
+    block_A(w, e, k, r0, n, A);
     memcpy(old, f, (size_t)n * sizeof *f);
     for (int i = 0; i < n; i++) {
         b[i] = res[i];
@@ -108,7 +123,7 @@ static double sweep_elliptic(cs_solver_ws *w, cs_efc *e, int k)
         memcpy(f, old, (size_t)n * sizeof *f);
     double c = cost_change(n, A, f, old, res), d[CS_MAXROWS];
     for (int i = 0; i < n; i++) d[i] = f[i] - old[i];
-    apply_rows(w, e, r0, n, d, w->a);
+    apply_rows(w, e, k, r0, n, d);
     return -c;
 }
 
@@ -119,9 +134,9 @@ static double sweep_pyramid(cs_solver_ws *w, cs_efc *e, int k)
     double imp = 0;
     for (int r = e->blk_row[k]; r < e->blk_row[k] + e->blk_nrow[k]; r += 2) {
         double res[2] = {0, 0}, A[4], old[2], *f = e->force + r, b[2];
-        resid_rows(e, w->a, r, 2, res);
+        resid_rows(w, e, k, r, 2, res);
         for (int i = 0; i < 2; i++)
-            for (int j = 0; j < 2; j++) A[2 * i + j] = jw(w, e, r + i, r + j);
+            for (int j = 0; j < 2; j++) A[2 * i + j] = jw(w, e, k, r + i, r + j);
         for (int i = 0; i < 2; i++) A[3 * i] = fmax(1e-10, A[3 * i]);
         old[0] = f[0];
         old[1] = f[1];
@@ -138,7 +153,7 @@ static double sweep_pyramid(cs_solver_ws *w, cs_efc *e, int k)
             f[1] = mid - y;
         }
         double c = cost_change(2, A, f, old, res), d[2] = {f[0] - old[0], f[1] - old[1]};
-        apply_rows(w, e, r, 2, d, w->a);
+        apply_rows(w, e, k, r, 2, d);
         imp -= c;
     }
     return imp;
@@ -150,9 +165,41 @@ void cs_i_noslip(cs_solver_ws *w, int isl)
     cs_efc *e = p->efc;
     const int *blk = w->isl_blocks + w->isl_block_adr[isl];
     int nb = w->isl_block_num[isl], maxiter = w->o->noslip_iterations;
-    /* the acceleration of the method's forces */
-    CS_FOR_ISLAND_DOFS(w, p, isl, q) w->a[q] = p->a0[q];
-    for (int b = 0; b < nb; b++) cs_i_apply(w, e, blk[b], e->force + e->blk_row[blk[b]], w->a);
+    /* the acceleration of the method's forces, a_m = a0 + M^-1 J^T f, and at it the
+     * residuals of the rows the pass sweeps */
+    double *v = w->s0;
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) v[q] = 0;
+    for (int b = 0; b < nb; b++) {
+        int k = blk[b], r0 = e->blk_row[k], lo[2], hi[2];
+        cs_i_cols(e, k, lo, hi);
+        for (int r = r0; r < r0 + e->blk_nrow[k]; r++) {
+            int adr = e->J_rowadr[r];
+            const int *ci = e->J_colind + adr;
+            const double *J = e->J + adr;
+            double f = e->force[r];
+            if (f == 0) continue;
+            for (int h = 0; h < 2; h++)
+                for (int q = lo[h]; q < hi[h]; q++) v[ci[q]] += J[q] * f;
+        }
+    }
+    cs_i_mass_solve(w, p, isl, v);
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) w->a[q] = p->a0[q] + v[q];
+    for (int b = 0; b < nb; b++) {
+        int k = blk[b];
+        if (!cs_i_noslip_swept(e, k)) continue;
+        int r0 = e->blk_row[k], lo[2], hi[2];
+        cs_i_cols(e, k, lo, hi);
+        for (int r = r0; r < r0 + e->blk_nrow[k]; r++) {
+            int adr = e->J_rowadr[r];
+            const int *ci = e->J_colind + adr;
+            const double *J = e->J + adr;
+            double s = 0;
+            for (int h = 0; h < 2; h++)
+                for (int q = lo[h]; q < hi[h]; q++) s += J[q] * w->a[ci[q]];
+            w->rowb[r] = s - e->aref[r];
+        }
+    }
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) v[q] = 0;
     /* MuJoCo scales by the whole model's dofs here, not the island's */
     double scale = 1 / (p->meaninertia * (w->nv > 1 ? w->nv : 1));
     int it = 0;
@@ -174,5 +221,12 @@ void cs_i_noslip(cs_solver_ws *w, int isl)
         it++;
         if (imp * scale < w->o->noslip_tolerance) break;
     }
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) v[q] *= sqrt(p->M->qLDiagInv[q]);
+    for (int t = 0; t < w->isl_tree_num[isl]; t++) { /* a = a_m + L^-1 D^-1/2 v */
+        int tr = w->isl_trees[w->isl_tree_adr[isl] + t];
+        int lo = p->M->tree_dofadr[tr];
+        cs_mass_lower_solve(p->M, v, lo, lo + p->M->tree_dofnum[tr]);
+    }
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) w->a[q] += v[q];
     w->ist[isl].noslip = it;
 }

@@ -94,7 +94,7 @@ void cs_solver_free(cs_solver_ws *w)
     void *arr[] = {w->a, w->s0, w->s1, w->s2, w->s3, w->sW, w->uf, w->tree_island, w->tadjadr,
                    w->tadj, w->isl_tree_adr, w->isl_tree_num, w->isl_trees, w->isl_nv,
                    w->isl_block_adr, w->isl_block_num, w->isl_blocks, w->isl_prep, w->ist, w->Gadr, w->W,
-                   w->G};
+                   w->G, w->Y, w->rowb};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(w);
 }
@@ -221,6 +221,16 @@ static int reserve(cs_solver_ws *w, const cs_efc *e, int needs)
         if (cs_i_resize((void **)&w->W, sizeof(double), c)) return -1;
         w->cap_W = c;
     }
+    if ((needs & CS_NEED_Y) && e->nnz > w->cap_Y) {
+        int c = cs_i_more(e->nnz);
+        if (cs_i_resize((void **)&w->Y, sizeof(double), c)) return -1;
+        w->cap_Y = c;
+    }
+    if ((needs & CS_NEED_Y) && e->nefc > w->cap_rowb) {
+        int c = cs_i_more(e->nefc);
+        if (cs_i_resize((void **)&w->rowb, sizeof(double), c)) return -1;
+        w->cap_rowb = c;
+    }
     if ((needs & CS_NEED_G) && nG > w->cap_G) {
         int c = cs_i_more(nG);
         if (cs_i_resize((void **)&w->G, sizeof(double), c)) return -1;
@@ -313,11 +323,41 @@ static void make_islands(cs_solver_ws *w, const cs_problem *p, int separate)
     }
 }
 
+/* Y = D^-1/2 L^-T J^T of block k over the columns that can be nonzero: J's zeros beyond them stay
+ * zeros, as every dof's ancestors come before it. Only the blocks noslip sweeps. */
+static void prepare_block_y(cs_solver_ws *w, const cs_problem *p, int k)
+{
+    const cs_efc *e = p->efc;
+    if (!cs_i_noslip_swept(e, k)) return;
+    int r0 = e->blk_row[k], n = e->blk_nrow[k];
+    int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+    const int *ci = e->J_colind + adr;
+    int lo[2], hi[2];
+    cs_i_cols(e, k, lo, hi);
+    double *x = w->sW;
+    for (int s = 0; s < 2; s++) {
+        if (hi[s] <= lo[s]) continue;
+        for (int r = 0; r < n; r++) {
+            const double *J = e->J + adr + r * nnz;
+            for (int q = lo[s]; q < hi[s]; q++) x[ci[q] * n + r] = J[q];
+        }
+        int d0 = e->blk_dofadr[2 * k + s];
+        cs_mass_half_solve_rows(p->M, x, n, d0, d0 + hi[s] - lo[s]);
+        const double *dinv = p->M->qLDiagInv;
+        for (int q = lo[s]; q < hi[s]; q++) {
+            double h = sqrt(dinv[ci[q]]);
+            for (int r = 0; r < n; r++) w->Y[adr + r * nnz + q] = x[ci[q] * n + r] * h;
+        }
+    }
+}
+
 /* W = M^-1 J^T and, if asked, G = J W + R of block k. The rows span their trees' dofs, so
  * scattering the rows into w->sW sets every dof the tree solves read. */
 static void prepare_block(cs_solver_ws *w, const cs_problem *p, int k, int needs)
 {
     const cs_efc *e = p->efc;
+    if (needs & CS_NEED_Y) prepare_block_y(w, p, k);
+    if (!(needs & CS_NEED_W)) return;
     const cs_mass *M = p->M;
     int r0 = e->blk_row[k], n = e->blk_nrow[k];
     int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
@@ -375,8 +415,9 @@ void cs_i_prepare_island(cs_solver_ws *w, int isl, int needs)
     needs &= w->needs;
     if ((needs & ~w->isl_prep[isl]) == 0) return;
     /* W again with G: prepare_block makes both in one pass */
+    int make = needs & ~(w->isl_prep[isl] & CS_NEED_Y);
     for (int b = 0; b < w->isl_block_num[isl]; b++)
-        prepare_block(w, w->p, w->isl_blocks[w->isl_block_adr[isl] + b], needs);
+        prepare_block(w, w->p, w->isl_blocks[w->isl_block_adr[isl] + b], make);
     w->isl_prep[isl] |= needs;
 }
 
@@ -505,7 +546,8 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     /* prep: what every island gets; needs: the storage, also for what the finishing method
      * prepares on the islands it runs on (its needs made just before it runs) */
     int prep = plan->run->needs;
-    if (o->stats || noslip_on(o)) prep |= CS_NEED_W; /* the dual cost of the forces; noslip */
+    if (o->stats) prep |= CS_NEED_W; /* the dual cost of the forces */
+    if (noslip_on(o)) prep |= CS_NEED_Y;
     int needs = prep | (plan->finish ? plan->finish->needs : 0) |
                 (plan->inner ? plan->inner->needs : 0);
     double tr = 0;

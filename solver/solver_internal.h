@@ -44,7 +44,9 @@ typedef enum {
 /* What a method needs prepared per block before its warm start. */
 enum {
     CS_NEED_W = 1 << 0, /* W = M^-1 J^T, laid out as J (cs_i_apply) */
-    CS_NEED_G = 1 << 1  /* G = J W + R, nrow^2 at Gadr (implies W) */
+    CS_NEED_G = 1 << 1, /* G = J W + R, nrow^2 at Gadr (implies W) */
+    CS_NEED_Y = 1 << 2  /* Y = D^-1/2 L^-T J^T of the blocks noslip sweeps, laid out as J
+                           over the columns cs_i_cols gives (J M^-1 J^T = Y^T Y, M = L^T D L) */
 };
 
 /* How an iterate ended. */
@@ -125,12 +127,14 @@ struct cs_solver_ws {
     int *isl_prep;                   /* per island: the CS_NEED_* its blocks have now */
     cs_island_stats *ist;
     /* per step, grown as needed */
-    int cap_block, cap_W, cap_G;
+    int cap_block, cap_W, cap_G, cap_Y, cap_rowb;
     int *Gadr;                       /* per block: offset of its nrow^2 entries (G and any
                                         method's per-block matrices share the layout) */
     int nG;                          /* sum of nrow^2 over the step's blocks */
     double *W;                       /* nnz, CS_NEED_W: M^-1 J^T, laid out as J */
     double *G;                       /* nG, CS_NEED_G: J M^-1 J^T + R (row-major) */
+    double *Y;                       /* nnz, CS_NEED_Y: D^-1/2 L^-T J^T, laid out as J */
+    double *rowb;                    /* nefc, with Y: noslip's residuals at its start */
     int needs;                       /* the storage the solve in progress has (CS_NEED_*) */
     int prep;                        /* what the prepare stage makes for every island */
     /* the methods' own workspaces, by slot (made at the first solve that runs them) */
@@ -291,6 +295,14 @@ static inline void cs_i_cols(const cs_efc *e, int k, int lo[2], int hi[2])
     hi[0] = e->blk_nzdof[2 * k];
     lo[1] = nd0;
     hi[1] = nd0 + e->blk_nzdof[2 * k + 1];
+}
+
+/* The blocks the noslip pass sweeps (the others keep the method's forces). */
+static inline int cs_i_noslip_swept(const cs_efc *e, int k)
+{
+    int kind = e->blk_kind[k];
+    return kind == CS_BLOCK_FRICTIONLOSS || kind == CS_BLOCK_PYRAMIDAL ||
+           (kind == CS_BLOCK_ELLIPTIC && e->blk_dim[k] > 1);
 }
 
 #define CS_FOR_ISLAND_DOFS(w, p, isl, q)                                                  \
