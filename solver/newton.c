@@ -69,6 +69,8 @@ typedef struct {
     int cap_efc, cap_G, cap_block, cap_off;
     double *jres, *Jd;        /* per row: J a - a_ref, J dir */
     double *Hl;               /* per block nrow^2 at Gadr: the soft-cone Hessians */
+    double *Hf;               /* as Hl: the curvature the tree factor holds (0 where a block
+                                 had none when it was made) */
     double *quad;             /* the line search's data, CS_LINE_QUAD_BLOCK a block */
     size_t cap_quad;
     /* CG: the Hessian's off-diagonal blocks, one per pair of trees that rows join
@@ -897,9 +899,83 @@ static void tree_assemble(const newton_ws *nw, cs_solver_ws *w, const cs_problem
         for (int j = i; j >= 0; j = M->dof_parent[j], a++) row[-dep[nw->dof_local[j]]] = M->qM[a];
     }
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
-        int k = w->isl_blocks[badr + b];
-        if (curved(e->blk_zone[k])) tree_curvature(nw, t, e, k, nw->Hl + w->Gadr[k], T, adr, dep);
+        int k = w->isl_blocks[badr + b], n2 = e->blk_nrow[k] * e->blk_nrow[k];
+        const double *Hl = nw->Hl + w->Gadr[k];
+        double *Hf = nw->Hf + w->Gadr[k];
+        if (curved(e->blk_zone[k])) {
+            tree_curvature(nw, t, e, k, Hl, T, adr, dep);
+            memcpy(Hf, Hl, sizeof(double) * (size_t)n2);
+        } else {
+            memset(Hf, 0, sizeof(double) * (size_t)n2);
+        }
     }
+}
+
+/* The factor (t->H on the forest's rows, dinv) of H + sigma x x^T, x = row r of block k
+ * over its nonzero columns, by the rank-one update of an L^T D L factor: up the chain from
+ * the block's deepest column, each dof's pivot and its entries with its ancestors. 0 when a
+ * pivot would lose its accuracy (a downdate near singular): the caller factors anew. */
+static int tree_rank_one(const newton_ws *nw, nthread *t, const cs_efc *e, int k, int r,
+                         double sigma, const int *par, const int *adr, double *dinv)
+{
+    double *T = t->H, *x = t->x; /* x: zero on the island's local dofs, left so */
+    const int *pos = nw->cols + nw->coladr[k];
+    const int *loc = pos + e->blk_ndof[2 * k] + e->blk_ndof[2 * k + 1];
+    int c = nw->colnum[k], r0 = e->blk_row[k];
+    if (c == 0) return 1;
+    const double *J = e->J + e->J_rowadr[r0] + (size_t)r * e->J_rownnz[r0];
+    for (int a = 0; a < c; a++) x[loc[a]] = J[pos[a]];
+    int ok = 1;
+    for (int q = loc[0]; q >= 0; q = par[q]) {
+        double pq = x[q];
+        x[q] = 0;
+        if (pq == 0 || !ok) continue;
+        double d = T[adr[q]], dn = d + sigma * pq * pq;
+        if (!(dn > 1e-10 * d)) {
+            ok = 0; /* x still to be cleared up the chain */
+            continue;
+        }
+        double beta = sigma * pq / dn;
+        sigma *= d / dn;
+        T[adr[q]] = dn;
+        dinv[q] = 1 / dn;
+        int a = adr[q] + 1;
+        for (int i = par[q]; i >= 0; i = par[i], a++) {
+            x[i] -= pq * T[a];
+            T[a] += beta * x[i];
+        }
+    }
+    return ok;
+}
+
+/* The factor of the previous iteration brought to the blocks' present curvature, as
+ * MuJoCo's Newton does between its iterations: rows whose zone changed are added or
+ * removed by rank-one updates. Only where every changed block's curvature is diagonal
+ * (pyramid edges, single rows): an elliptic cone's changes with the point, which its
+ * factor is made anew for. 0: the caller assembles and factors. */
+static int tree_update(const newton_ws *nw, const cs_solver_ws *w, const cs_problem *p, int isl,
+                       nthread *t, const int *par, const int *adr, double *dinv)
+{
+    const cs_efc *e = p->efc;
+    int badr = w->isl_block_adr[isl];
+    for (int pass = 0; pass < 2; pass++) /* first: can it; then: do it */
+        for (int b = 0; b < w->isl_block_num[isl]; b++) {
+            int k = w->isl_blocks[badr + b], n = e->blk_nrow[k];
+            const double *Hl = nw->Hl + w->Gadr[k];
+            double *Hf = nw->Hf + w->Gadr[k];
+            int on = curved(e->blk_zone[k]);
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++) {
+                    double h = on ? Hl[i * n + j] : 0;
+                    if (h == Hf[i * n + j]) continue;
+                    if (i != j) return 0;
+                    if (pass == 0) continue;
+                    if (!tree_rank_one(nw, t, e, k, i, h - Hf[i * n + i], par, adr, dinv))
+                        return 0;
+                    Hf[i * n + i] = h;
+                }
+        }
+    return 1;
 }
 
 /* The thread's dense storage for n dofs; -1 (CG then) if it cannot grow. */
@@ -989,15 +1065,18 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
         if (tree) {
             int *par, *dep, *adr;
             tree_arrays(t, &par, &dep, &adr);
-            tree_assemble(nw, w, p, isl, t);
             /* 1 / D after the forest's rows: they fill adr[nv] <= nv (nv + 1) / 2 of H's
              * cap^2 + 1 entries, which leaves nv */
             double *dinv = H + adr[nv];
-            if (cs_forest_factor(nv, H, par, adr, adr[nv], dinv)) { /* cannot occur with M PD */
-                status = CS_ITER_STALLED;
-                break;
-            }
             double *x = t->x;
+            if (iter > 0) memset(x, 0, sizeof(double) * (size_t)nv);
+            if (iter == 0 || !tree_update(nw, w, p, isl, t, par, adr, dinv)) {
+                tree_assemble(nw, w, p, isl, t);
+                if (cs_forest_factor(nv, H, par, adr, adr[nv], dinv)) { /* not with M PD */
+                    status = CS_ITER_STALLED;
+                    break;
+                }
+            }
             CS_FOR_ISLAND_DOFS(w, p, isl, q) x[nw->dof_local[q]] = -g[q];
             cs_forest_solve(H, par, adr, dinv, x, 0, nv);
             CS_FOR_ISLAND_DOFS(w, p, isl, q) dir[q] = x[nw->dof_local[q]];
@@ -1190,7 +1269,7 @@ static void newton_destroy(void *ws)
     if (!nw) return;
     free_threads(nw);
     void *arr[] = {nw->grad, nw->dir, nw->Mdir, nw->d, nw->pcg, nw->dof_local, nw->mark,
-                   nw->queue, nw->tree_Padr, nw->P, nw->Hd, nw->jres, nw->Jd, nw->Hl,
+                   nw->queue, nw->tree_Padr, nw->P, nw->Hd, nw->jres, nw->Jd, nw->Hl, nw->Hf,
                    nw->hp_ord, nw->hp_tree, nw->hp_blk, nw->hp_adr, nw->hp_key, nw->offadr,
                    nw->Hoff, nw->quad, nw->coladr, nw->colnum, nw->cols, nw->tpar, nw->toff};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
@@ -1259,7 +1338,9 @@ static int newton_reserve(void *ws, const cs_solver_ws *w)
         noff += e->blk_ndof[2 * k] * e->blk_ndof[2 * k + 1]; /* two-tree curvature blocks */
     if (w->nG > nw->cap_G) {
         int c = cs_i_more(w->nG);
-        if (cs_i_resize((void **)&nw->Hl, sizeof(double), c)) return -1;
+        if (cs_i_resize((void **)&nw->Hl, sizeof(double), c) ||
+            cs_i_resize((void **)&nw->Hf, sizeof(double), c))
+            return -1;
         nw->cap_G = c;
     }
     if (e->nefc > nw->cap_efc) {
