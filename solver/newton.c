@@ -1070,7 +1070,9 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
             double *dinv = H + adr[nv];
             double *x = t->x;
             if (iter > 0) memset(x, 0, sizeof(double) * (size_t)nv);
-            if (iter == 0 || !tree_update(nw, w, p, isl, t, par, adr, dinv)) {
+            if (iter > 0 && tree_update(nw, w, p, isl, t, par, adr, dinv)) {
+                st->newton_updated++;
+            } else {
                 tree_assemble(nw, w, p, isl, t);
                 if (cs_forest_factor(nv, H, par, adr, adr[nv], dinv)) { /* not with M PD */
                     status = CS_ITER_STALLED;

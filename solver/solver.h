@@ -99,6 +99,8 @@ typedef struct {
     int warm_used;          /* 1 if the warm start beat the cold start */
     int newton_dense;       /* Newton steps made: 1 dense factor, 2 CG (0: none) */
     int newton_tree;        /* 1: the dense factor on the Hessian's elimination forest */
+    int newton_updated;     /* Newton steps whose tree factor was the previous one updated
+                               by rank-one changes (not made anew) */
     int noslip;             /* sweeps of the noslip pass (not in iterations) */
     int outer;              /* the Coulomb model's proximal Newton: its outer iterations
                                (0: the island was solved by block Gauss-Seidel alone) */
