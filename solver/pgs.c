@@ -12,6 +12,7 @@
  * of f = 0 (per island here, globally in MuJoCo). */
 #include "solver_internal.h"
 #include "alloc.h"
+#include "mass.h"
 #include "minval.h"
 
 #include <math.h>
@@ -40,6 +41,10 @@
 #define GRAD_HALF 0.5
 #define COST_ROUNDING 1e-13
 #define GROUP_RESTORE 1e-10
+/* A group of up to GROUP_W_ROWS rows takes a~ and the update's acceleration from its
+ * blocks' W = M^-1 J^T (made once a solve, about half a tree solve per row); a larger one
+ * from two solves with M's tree factor per group update, and needs no W */
+#define GROUP_W_ROWS 8
 
 /* pair groups: the largest group (two trees) solved jointly, in dofs */
 #define CS_GMAXD 24
@@ -54,6 +59,10 @@ typedef struct {
                            solved on their own threads, own disjoint dofs) */
     int cap_efc, cap_block, cap_thread;
     double *mlc;        /* per thread: the M of its last pair group (CS_GMAXD^2) */
+    int *bprep;         /* per block: 1 once its W and G are made in this solve (the
+                           blocks swept alone and the small groups' need them) */
+    int *isl_group;     /* per island: its groups' count once set up in this solve (at the
+                           warm start), -1 before */
     int *mlkey;         /* per thread: that group's index in the island's solve, or -1 */
     double *fold;       /* per row: a group's old forces */
     cs_bqp *bqp;        /* per elliptic block: G's factors for the exact block solve */
@@ -461,11 +470,26 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
     return c;
 }
 
+/* v <- M^-1 v on the group's dofs (local columns), through M's own tree factor: the
+ * group's dofs are whole trees. y: scratch per dof of the model, at the group's dofs. */
+static void group_minv(const cs_problem *p, const group *g, double *y, double *v)
+{
+    for (int s = 0, o = 0; s < 2; s++) {
+        int lo = g->adr[s], n = g->num[s];
+        if (!n) continue;
+        memcpy(y + lo, v + o, sizeof(double) * n);
+        cs_mass_solve(p->M, y, lo, lo + n);
+        memcpy(v + o, y + lo, sizeof(double) * n);
+        o += n;
+    }
+}
+
 /* Exact joint update of a group's blocks; adds the dual cost decrease to *impr. Returns 0,
  * or -1 (nothing changed) if the small Newton solve failed. */
-static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const group *g, int gi,
-                        int thread, double *a, double *impr)
+static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int gi,
+                        int thread, double *a, double *y, double *impr)
 {
+    const cs_problem *p = w->p;
     cs_efc *e = p->efc;
     int nd = g->nd, pos = g->pos;
     double at[CS_GMAXD], x[CS_GMAXD], gr[CS_GMAXD], H[CS_GMAXD * CS_GMAXD], dx[CS_GMAXD],
@@ -481,17 +505,22 @@ static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const 
         for (int i = 0; i < g->num[s]; i++) x[o + i] = a[g->adr[s] + i];
         o += g->num[s];
     }
-    memcpy(at, x, sizeof(double) * nd);
-    for (int b = 0; b < g->nb; b++) { /* a~ = a - M^-1 J^T f of the group */
+    /* a~ = a - M^-1 J^T f of the group: from the blocks' W where the group has it, else
+     * through M's factor */
+    int usew = pw->bprep[g->blk[0]];
+    double v[CS_GMAXD] = {0};
+    for (int b = 0; b < g->nb; b++) {
         int k = g->blk[b], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
         const int *ci = e->J_colind + adr;
         for (int r = 0; r < e->blk_nrow[k]; r++) {
             double fr = e->force[r0 + r];
             if (fr == 0) continue;
-            const double *W = w->W + adr + r * nnz;
-            for (int q = 0; q < nnz; q++) at[local_dof(g, ci[q])] -= W[q] * fr;
+            const double *J = (usew ? w->W : e->J) + adr + r * nnz;
+            for (int q = 0; q < nnz; q++) v[local_dof(g, ci[q])] += J[q] * fr;
         }
     }
+    if (!usew) group_minv(p, g, y, v);
+    for (int i = 0; i < nd; i++) at[i] = x[i] - v[i];
     /* Damped Newton; stop when the gradient is rounding-level against M (x - a~) or the
      * line search cannot decrease the cost any more. The line search evaluates the
      * gradient at its trial point too, which the next convergence test reuses. Per-block
@@ -585,13 +614,22 @@ static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const 
             chs += fabs(d * (j0[r] + R[r] * fb[r])) + fabs(0.5 * R[r] * d * d);
             fo[r0 + r] = fb[r];
             fb[r] = f[r];
-            const double *W = w->W + adr + r * nnz, *J = e->J + adr + r * nnz;
-            for (int q = 0; q < nnz; q++) {
-                int l = local_dof(g, ci[q]);
-                da[l] += W[q] * d;
-                jtd[l] += J[q] * d;
+            const double *J = e->J + adr + r * nnz;
+            if (usew) {
+                const double *W = w->W + adr + r * nnz;
+                for (int q = 0; q < nnz; q++) {
+                    int l = local_dof(g, ci[q]);
+                    da[l] += W[q] * d;
+                    jtd[l] += J[q] * d;
+                }
+            } else {
+                for (int q = 0; q < nnz; q++) jtd[local_dof(g, ci[q])] += J[q] * d;
             }
         }
+    }
+    if (!usew) {
+        memcpy(da, jtd, sizeof(double) * nd);
+        group_minv(p, g, y, da);
     }
     for (int i = 0; i < nd; i++) {
         ch += 0.5 * jtd[i] * da[i];
@@ -615,11 +653,44 @@ static int group_update(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, const 
     return 0;
 }
 
+/* a block swept alone: its W, G and, for the exact elliptic block solve, G's factors, once
+ * per solve (a group's blocks need none of them while the group's joint solve succeeds) */
+static void prepare_single(pgs_ws *pw, cs_solver_ws *w, int k)
+{
+    const cs_efc *e = w->p->efc;
+    if (pw->bprep[k]) return;
+    cs_i_prepare_block(w, k, CS_NEED_W | CS_NEED_G);
+    pw->bqp_ok[k] = w->o->exact_block && e->blk_kind[k] == CS_BLOCK_ELLIPTIC &&
+                    cs_bqp_prepare(&pw->bqp[k], e->blk_nrow[k], w->G + w->Gadr[k],
+                                   e->blk_friction + 5 * k) == 0;
+    pw->bprep[k] = 1;
+}
+
+/* The island's groups, and W and G of the blocks that are swept alone or in groups small
+ * enough that W costs less than M^-1 at each update; returns the number of groups. */
+static int pgs_setup(pgs_ws *pw, cs_solver_ws *w, int isl)
+{
+    const cs_problem *p = w->p;
+    const cs_solver_opts *o = w->o;
+    const cs_efc *e = p->efc;
+    int grouped = o->blocking == CS_PGS_BLOCK_PAIR && o->exact_block && w->isl_block_num[isl] > 1;
+    int ngroup = make_groups(pw, w, p, isl, grouped);
+    for (int b = 0; b < w->isl_block_num[isl]; b++) pw->bprep[w->isl_blocks[w->isl_block_adr[isl] + b]] = 0;
+    for (int gi = 0; gi < ngroup; gi++) {
+        group g;
+        group_init(pw, w, p, isl, gi, &g);
+        int rows = 0;
+        for (int b = 0; b < g.nb; b++) rows += e->blk_nrow[g.blk[b]];
+        if (g.nb == 1 || rows <= GROUP_W_ROWS)
+            for (int b = 0; b < g.nb; b++) prepare_single(pw, w, g.blk[b]);
+    }
+    return pw->isl_group[isl] = ngroup;
+}
+
 /* warm start: the forces the previous acceleration implies under the new rows, kept if
  * their dual cost beats zero forces */
 static void pgs_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
 {
-    (void)ws;
     (void)thread;
     const cs_problem *p = w->p;
     const double *a_warm = w->a_warm;
@@ -632,9 +703,29 @@ static void pgs_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
         cs_i_resid(e, k, a_warm, j);
         cs_efc_soft(e, k, j, e->force + e->blk_row[k], &l, NULL);
     }
+    pgs_setup(ws, w, isl);
+    double *v = w->s0; /* a = a0 + M^-1 J^T f: W where the blocks have it */
+    int solve = 0;
+    CS_FOR_ISLAND_DOFS(w, p, isl, q) v[q] = 0;
     for (int b = 0; b < nbk; b++) {
-        int k = w->isl_blocks[badr + b];
-        cs_i_apply(w, e, k, e->force + e->blk_row[k], a);
+        int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
+        if (((pgs_ws *)ws)->bprep[k]) {
+            cs_i_apply(w, e, k, e->force + r0, a);
+            continue;
+        }
+        solve = 1;
+        int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+        const int *ci = e->J_colind + adr;
+        for (int r = 0; r < e->blk_nrow[k]; r++) {
+            double fr = e->force[r0 + r];
+            if (fr == 0) continue;
+            const double *J = e->J + adr + r * nnz;
+            for (int q = 0; q < nnz; q++) v[ci[q]] += J[q] * fr;
+        }
+    }
+    if (solve) {
+        cs_i_mass_solve(w, p, isl, v);
+        CS_FOR_ISLAND_DOFS(w, p, isl, q) a[q] += v[q];
     }
     /* dual cost of the implied forces: f.(J a0 - aref) + 1/2 f.(J(a_f - a0) + R f) */
     double dual = 0, jf[CS_MAXROWS], j0[CS_MAXROWS];
@@ -693,18 +784,6 @@ static double pgs_gradient(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, int
     return scale * sqrt(gn);
 }
 
-/* the exact elliptic block solve's per-step part: G's factors */
-static void prepare_blocks(pgs_ws *pw, const cs_solver_ws *w, int isl)
-{
-    const cs_efc *e = w->p->efc;
-    for (int b = 0; b < w->isl_block_num[isl]; b++) {
-        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
-        pw->bqp_ok[k] = w->o->exact_block && e->blk_kind[k] == CS_BLOCK_ELLIPTIC &&
-                        cs_bqp_prepare(&pw->bqp[k], e->blk_nrow[k], w->G + w->Gadr[k],
-                                       e->blk_friction + 5 * k) == 0;
-    }
-}
-
 static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl, int max_iter,
                                   int handoff, int *iters)
 {
@@ -714,10 +793,9 @@ static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl
     const cs_solver_opts *o = w->o;
     cs_efc *e = p->efc;
     cs_island_stats *st = &w->ist[isl];
-    prepare_blocks(pw, w, isl);
     double scale = cs_i_scale(w, p, isl), *a = w->a;
-    int grouped = o->blocking == CS_PGS_BLOCK_PAIR && o->exact_block && w->isl_block_num[isl] > 1;
-    int ngroup = make_groups(pw, w, p, isl, grouped);
+    int ngroup = pw->isl_group[isl] >= 0 ? pw->isl_group[isl] : pgs_setup(pw, w, isl);
+    pw->isl_group[isl] = -1; /* the next solve groups anew */
     pw->mlkey[thread] = -1; /* the groups are this call's */
     int iter = 0;
     cs_iter_status status = CS_ITER_LIMIT;
@@ -726,9 +804,11 @@ static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl
         for (int gi = 0; gi < ngroup; gi++) {
             group g;
             group_init(pw, w, p, isl, gi, &g);
-            if (g.nb > 1 && group_update(pw, w, p, &g, gi, thread, a, &impr) == 0) continue;
-            for (int b = 0; b < g.nb; b++) /* single block, or the group solve failed */
+            if (g.nb > 1 && group_update(pw, w, &g, gi, thread, a, w->s0, &impr) == 0) continue;
+            for (int b = 0; b < g.nb; b++) { /* single block, or the group solve failed */
+                prepare_single(pw, w, g.blk[b]);
                 impr -= block_update(pw, w, e, g.blk[b], o->exact_block, a);
+            }
         }
         impr *= scale;
         st->improvement = impr;
@@ -758,7 +838,7 @@ static void pgs_destroy(void *ws)
 {
     pgs_ws *pw = ws;
     if (!pw) return;
-    void *arr[] = {pw->grad, pw->lmap, pw->mlc, pw->mlkey, pw->fold, pw->bqp, pw->bqp_ok, pw->gord, pw->gadr, pw->gvalid,
+    void *arr[] = {pw->grad, pw->lmap, pw->mlc, pw->bprep, pw->isl_group, pw->mlkey, pw->fold, pw->bqp, pw->bqp_ok, pw->gord, pw->gadr, pw->gvalid,
                    pw->gsig, pw->gsc0, pw->gsc1, pw->gkey, pw->gfac, pw->gj0, pw->gf0, pw->gf1};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(pw);
@@ -771,10 +851,12 @@ static void *pgs_create(const cs_solver_ws *w)
     pw->nv = w->nv;
     pw->grad = cs_malloc(sizeof(double) * (size_t)(w->nv > 0 ? w->nv : 1));
     pw->lmap = cs_malloc(sizeof(int) * (size_t)(w->nv > 0 ? w->nv : 1));
-    if (!pw->grad || !pw->lmap) {
+    pw->isl_group = cs_malloc(sizeof(int) * (size_t)(w->ntree + 1));
+    if (!pw->grad || !pw->lmap || !pw->isl_group) {
         pgs_destroy(pw);
         return NULL;
     }
+    for (int i = 0; i <= w->ntree; i++) pw->isl_group[i] = -1;
     return pw;
 }
 
@@ -798,7 +880,7 @@ static int pgs_reserve(void *ws, const cs_solver_ws *w)
         int c = cs_i_more(e->nblock);
         size_t si = sizeof(int), sd = sizeof(double);
         if (cs_i_resize((void **)&pw->bqp, sizeof(cs_bqp), c) ||
-            cs_i_resize((void **)&pw->bqp_ok, si, c) ||
+            cs_i_resize((void **)&pw->bqp_ok, si, c) || cs_i_resize((void **)&pw->bprep, si, c) ||
             cs_i_resize((void **)&pw->gord, si, c) ||
             cs_i_resize((void **)&pw->gadr, si, 2 * c + 1) ||
             cs_i_resize((void **)&pw->gvalid, si, c) || cs_i_resize((void **)&pw->gsig, si, c) ||
@@ -818,6 +900,7 @@ const cs_method cs_method_pgs = {
     .name = "PGS",
     .slot = CS_METHOD_PGS,
     .needs = CS_NEED_W | CS_NEED_G,
+    .lazy = 1, /* a pair group's blocks need neither */
     .create = pgs_create,
     .destroy = pgs_destroy,
     .reserve = pgs_reserve,

@@ -421,6 +421,12 @@ void cs_i_prepare_island(cs_solver_ws *w, int isl, int needs)
     w->isl_prep[isl] |= needs;
 }
 
+void cs_i_prepare_block(cs_solver_ws *w, int k, int needs)
+{
+    if (needs & CS_NEED_G) needs |= CS_NEED_W;
+    prepare_block(w, w->p, k, needs & w->needs & (CS_NEED_W | CS_NEED_G));
+}
+
 cs_iter_status cs_i_inner(cs_solver_ws *w, int thread, int isl, int max_iter, int handoff,
                           double tol, int *iters)
 {
@@ -545,10 +551,10 @@ int cs_solve(cs_solver_ws *w, const cs_problem *p, const cs_solver_opts *o, cons
     const cs_plan *plan = &cs_plans[o->type];
     /* prep: what every island gets; needs: the storage, also for what the finishing method
      * prepares on the islands it runs on (its needs made just before it runs) */
-    int prep = plan->run->needs;
+    int prep = plan->run->lazy ? 0 : plan->run->needs;
     if (o->stats) prep |= CS_NEED_W; /* the dual cost of the forces */
     if (noslip_on(o)) prep |= CS_NEED_Y;
-    int needs = prep | (plan->finish ? plan->finish->needs : 0) |
+    int needs = prep | plan->run->needs | (plan->finish ? plan->finish->needs : 0) |
                 (plan->inner ? plan->inner->needs : 0);
     double tr = 0;
     for (int i = 0; i < M->nv; i++) tr += M->qM[M->dof_Madr[i]];

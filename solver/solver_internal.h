@@ -76,6 +76,8 @@ typedef struct cs_method {
     const char *name;
     int slot;  /* its workspace's index in the driver (its cs_solve_method) */
     int needs; /* CS_NEED_* */
+    int lazy;  /* 1: it prepares W and G of the blocks it needs them for itself
+                  (cs_i_prepare_block): the prepare stage only reserves their storage */
     void *(*create)(const cs_solver_ws *w);
     void (*destroy)(void *ws);
     int (*reserve)(void *ws, const cs_solver_ws *w);
@@ -107,6 +109,8 @@ cs_iter_status cs_i_inner(cs_solver_ws *w, int thread, int isl, int max_iter, in
 /* W (and G) of the island's blocks as needs asks, where the prepare stage has not made them
  * yet (a method or statistics that need them for some islands only). */
 void cs_i_prepare_island(cs_solver_ws *w, int isl, int needs);
+/* W (and G) of block k alone, as needs asks (a lazy method's blocks). */
+void cs_i_prepare_block(cs_solver_ws *w, int k, int needs);
 
 /* ---- the driver's workspace ---------------------------------------------------------- */
 struct cs_solver_ws {
