@@ -441,7 +441,9 @@ typedef struct {
     double *light_cutoff, *light_exponent;
     char **light_name;
     int *cam_mode, *cam_bodyid, *cam_targetbodyid;
-    double *cam_pos, *cam_quat, *cam_fovy;    /* 3, 4, 1 (degrees) */
+    double *cam_pos, *cam_quat, *cam_fovy;    /* 3, 4, 1 (degrees; orthographic: the view's
+                                                 height in length units) */
+    int *cam_projection;                      /* CS_PROJ_PERSPECTIVE, CS_PROJ_ORTHOGRAPHIC */
     int *cam_resolution;                      /* 2: image width and height in pixels */
     double *cam_sensorsize, *cam_intrinsic;   /* 2, 4: sensor size; focal lengths and principal
                                                  point on it (MuJoCo's, float precision) */
@@ -451,6 +453,9 @@ typedef struct {
     void *buffer;         /* every array above in one block (sim/api/model_fields.h lists them) */
     size_t nbuffer;       /* its bytes */
 } cs_model;
+
+/* cam_projection (MuJoCo's mjtProjection) */
+enum { CS_PROJ_PERSPECTIVE = 0, CS_PROJ_ORTHOGRAPHIC = 1 };
 
 /* actuator_trntype (MuJoCo's mjtTrn) */
 /* (jointinparent on a hinge or slide joint is CS_TRN_JOINT: the same there) */

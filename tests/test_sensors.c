@@ -7,6 +7,9 @@
  * tests/oracle/sensors.mjs.) */
 #include <check.h>
 #include <math.h>
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,6 +320,63 @@ START_TEST(test_camera_untargeted)
 }
 END_TEST
 
+/* rangefinders on cameras 1.5 m above a plane, looking straight down (MuJoCo's depth
+ * images): a perspective camera's rays leave its centre, each at the angle its pixel
+ * centre makes with the axis, so every depth is the height and the distance the height over
+ * the cosine; an orthographic one's rays are parallel, from points spread over fovy (a
+ * length) both ways, all of length the height. The class default gives both cameras their
+ * resolution. */
+START_TEST(test_camera_rangefinder)
+{
+    cs_model *m = load_xml(
+        "<mujoco><default><camera resolution='3 2'/></default><worldbody>"
+        "<geom type='plane' size='5 5 0.1'/>"
+        "<body pos='0.2 0.1 1.5' mocap='true'><geom type='box' size='.05 .05 .05' pos='0 0 .2'/>"
+        "<camera name='p' fovy='60'/></body>"
+        "<body pos='-1 0 1.5' mocap='true'><camera name='o' projection='orthographic' "
+        "fovy='0.8'/></body></worldbody>"
+        "<sensor><rangefinder camera='p' data='dist point depth'/>"
+        "<rangefinder camera='o' data='dist origin'/></sensor></mujoco>",
+        "depthcam.xml");
+    ck_assert_int_eq(m->cam_projection[1], CS_PROJ_ORTHOGRAPHIC);
+    ck_assert_int_eq(m->cam_resolution[0], 3);
+    ck_assert_int_eq(m->sensor_dim[0], 6 * 5);
+    ck_assert_int_eq(m->sensor_dim[1], 6 * 4);
+    cs_data *d = cs_make_data(m);
+    cs_forward(m, d);
+    const double *p = d->sensordata + m->sensor_adr[0], *o = d->sensordata + m->sensor_adr[1];
+    double f = 0.5 / tan(60 * M_PI / 360) * 2; /* focal length in pixels: image height 2 */
+    for (int row = 0; row < 2; row++)
+        for (int col = 0; col < 3; col++) {
+            const double *v = p + 5 * (row * 3 + col);
+            double px = col + 0.5 - 1.5, py = row + 0.5 - 1;
+            double cosine = 1 / sqrt(1 + (px * px + py * py) / (f * f));
+            ck_assert_double_eq_tol(v[0], 1.5 / cosine, 1e-12);
+            ck_assert_double_eq_tol(v[4], 1.5, 1e-12);
+            ck_assert_double_eq_tol(v[3], 0, 1e-12); /* the point is on the plane */
+            ck_assert_double_eq_tol(v[1], 0.2 + 1.5 * px / f, 1e-12); /* image x is world x */
+            ck_assert_double_eq_tol(v[2], 0.1 - 1.5 * py / f, 1e-12); /* rows go down in y */
+            const double *u = o + 4 * (row * 3 + col);
+            ck_assert_double_eq_tol(u[0], 1.5, 1e-12);
+            ck_assert_double_eq_tol(u[1], -1 + px / 1.5 * 0.4, 1e-12);
+            ck_assert_double_eq_tol(u[2], -py / 1 * 0.4, 1e-12);
+            ck_assert_double_eq_tol(u[3], 1.5, 1e-12);
+        }
+    cs_free_data(d);
+    cs_free_model(m);
+    char err[512];
+    m = cs_load_xml_string("<mujoco><worldbody><site name='s'/><camera name='c'/></worldbody>"
+                           "<sensor><rangefinder site='s' camera='c'/></sensor></mujoco>",
+                           "both.xml", NULL, err, sizeof err);
+    ck_assert_ptr_null(m);
+    ck_assert_ptr_nonnull(strstr(err, "both.xml:1:"));
+    m = cs_load_xml_string("<mujoco><worldbody><camera name='c' projection='orthographic' "
+                           "fovy='-1'/></worldbody></mujoco>", "ortho.xml", NULL, err, sizeof err);
+    ck_assert_ptr_null(m);
+    ck_assert_ptr_nonnull(strstr(err, "fovy"));
+}
+END_TEST
+
 START_TEST(test_loader_errors)
 {
     bad("<gps site='s'/>", "unknown sensor kind");
@@ -367,6 +427,7 @@ int main(void)
     tcase_add_test(tc, test_every_kind);
     tcase_add_test(tc, test_loader_errors);
     tcase_add_test(tc, test_camera_untargeted);
+    tcase_add_test(tc, test_camera_rangefinder);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

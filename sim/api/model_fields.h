@@ -288,6 +288,7 @@ enum {
     X(double, cam_pos, ncam, 3, NULL, 0) \
     X(double, cam_quat, ncam, 4, NULL, 0) \
     X(double, cam_fovy, ncam, 1, NULL, 0) \
+    X(int, cam_projection, ncam, 1, NULL, 0) \
     X(int, cam_resolution, ncam, 2, NULL, 0) \
     X(double, cam_sensorsize, ncam, 2, NULL, 0) \
     X(double, cam_intrinsic, ncam, 4, NULL, 0) \

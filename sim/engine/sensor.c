@@ -8,6 +8,9 @@
  * centres of mass: every value a sensor reports is a point's or a frame's, the same either
  * way. Nothing here allocates: contact sensors select and sum in place, rays walk the geoms. */
 #include <math.h>
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 #include <string.h>
 
 #include "collision/collision.h"
@@ -486,12 +489,12 @@ static double ray_scene(const cs_model *m, const cs_data *d, const double pnt[3]
     return best;
 }
 
-static void rangefinder(const cs_model *m, const cs_data *d, int i, double *out)
+/* one ray's values as the data attribute asks; depth along the camera's axis cz (NULL: a
+ * site's ray, its distance) */
+static double *ray_values(int spec, double x, const double o[3], const double vec[3],
+                          const double nrm[3], const double cpos[3], const double cz[3],
+                          double *out)
 {
-    int s = m->sensor_objid[i], spec = m->sensor_intprm[3 * i];
-    const double *R = d->site_xmat + 9 * s, *o = d->site_xpos + 3 * s;
-    double vec[3] = {R[2], R[5], R[8]}, nrm[3];
-    double x = ray_scene(m, d, o, vec, m->site_bodyid[s], nrm);
     int hit = x >= 0;
     if (spec & (1 << CS_RAYDATA_DIST)) *out++ = x;
     if (spec & (1 << CS_RAYDATA_DIR))
@@ -502,7 +505,78 @@ static void rangefinder(const cs_model *m, const cs_data *d, int i, double *out)
         for (int k = 0; k < 3; k++) *out++ = hit ? o[k] + x * vec[k] : 0;
     if (spec & (1 << CS_RAYDATA_NORMAL))
         for (int k = 0; k < 3; k++) *out++ = hit ? nrm[k] : 0;
-    if (spec & (1 << CS_RAYDATA_DEPTH)) *out++ = hit ? x : -1;
+    if (spec & (1 << CS_RAYDATA_DEPTH)) {
+        double depth = x;
+        if (hit && cz) {
+            depth = 0;
+            for (int k = 0; k < 3; k++) depth -= (o[k] + x * vec[k] - cpos[k]) * cz[k];
+        }
+        *out++ = hit ? depth : -1;
+    }
+    return out;
+}
+
+/* a camera's pixel geometry as MuJoCo's mju_camIntrinsics gives it: focal lengths and
+ * principal point in pixels (orthographic: half the image, so that offsets span -1 .. 1) */
+static void cam_pixels(const cs_model *m, int c, double *fx, double *fy, double *cx, double *cy)
+{
+    int w = m->cam_resolution[2 * c], h = m->cam_resolution[2 * c + 1];
+    const double *ss = m->cam_sensorsize + 2 * c, *in = m->cam_intrinsic + 4 * c;
+    if (m->cam_projection[c] == CS_PROJ_ORTHOGRAPHIC) {
+        *fx = *cx = w / 2.0;
+        *fy = *cy = h / 2.0;
+    } else if (ss[0] && ss[1]) {
+        *fx = in[0] / ss[0] * w;
+        *fy = in[1] / ss[1] * h;
+        *cx = in[2] / ss[0] * w;
+        *cy = in[3] / ss[1] * h;
+    } else {
+        *fx = *fy = 0.5 / tan(m->cam_fovy[c] * M_PI / 360.0) * h;
+        *cx = w / 2.0;
+        *cy = h / 2.0;
+    }
+}
+
+static void rangefinder(const cs_model *m, const cs_data *d, int i, double *out)
+{
+    int s = m->sensor_objid[i], spec = m->sensor_intprm[3 * i];
+    double nrm[3];
+    if (m->sensor_objtype[i] == CS_OBJ_SITE) {
+        const double *R = d->site_xmat + 9 * s, *o = d->site_xpos + 3 * s;
+        double vec[3] = {R[2], R[5], R[8]};
+        double x = ray_scene(m, d, o, vec, m->site_bodyid[s], nrm);
+        ray_values(spec, x, o, vec, nrm, NULL, NULL, out);
+        return;
+    }
+    /* a camera: one ray per pixel through its centre, rows from the top, the camera's own
+     * body excluded (MuJoCo's depth image) */
+    const double *cp = d->cam_xpos + 3 * s, *R = d->cam_xmat + 9 * s;
+    double cz[3] = {R[2], R[5], R[8]}, fx, fy, cx, cy, half = m->cam_fovy[s] / 2;
+    int w = m->cam_resolution[2 * s], h = m->cam_resolution[2 * s + 1];
+    int ortho = m->cam_projection[s] == CS_PROJ_ORTHOGRAPHIC;
+    cam_pixels(m, s, &fx, &fy, &cx, &cy);
+    for (int row = 0; row < h; row++)
+        for (int col = 0; col < w; col++) {
+            double px = col + 0.5 - cx, py = row + 0.5 - cy, o[3], vec[3];
+            if (ortho) { /* parallel rays along -z from points across the view */
+                double a = px / fx * half, b = -py / fy * half;
+                for (int k = 0; k < 3; k++) {
+                    vec[k] = -R[3 * k + 2];
+                    o[k] = cp[k] + R[3 * k] * a + R[3 * k + 1] * b;
+                }
+            } else {
+                double dc[3] = {px / fx, -py / fy, -1}, l = 0;
+                for (int k = 0; k < 3; k++) {
+                    o[k] = cp[k];
+                    vec[k] = R[3 * k] * dc[0] + R[3 * k + 1] * dc[1] + R[3 * k + 2] * dc[2];
+                    l += vec[k] * vec[k];
+                }
+                l = sqrt(l);
+                for (int k = 0; k < 3; k++) vec[k] /= l;
+            }
+            double x = ray_scene(m, d, o, vec, m->cam_bodyid[s], nrm);
+            out = ray_values(spec, x, o, vec, nrm, cp, cz, out);
+        }
 }
 
 /* ---- contact sensors ------------------------------------------------------------------------ */

@@ -247,7 +247,7 @@ void cs_mjcf_parse_items(cs_mjcf *c, xmlNode *n, int me, int cls, const cs_xf *F
         } else if (strcmp(en, "body") == 0) continue;
         else if (strcmp(en, "site") == 0) parse_site(c, ch, me, cls, F);
         else if (strcmp(en, "attach") == 0) cs_mjcf_attach(c, ch, me, F, 0);
-        else if (cs_mjcf_visual_item(c, ch, me, F->pos, F->quat)) continue;
+        else if (cs_mjcf_visual_item(c, ch, me, cls, F->pos, F->quat)) continue;
         else if (cs_mjcf_in_list(en, VISUAL_ELEMS)) {
             cs_mjcf_note_ignored(c, en);
             cs_mjcf_mark_ignored(ch);

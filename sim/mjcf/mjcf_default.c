@@ -72,6 +72,8 @@ void cs_mjcf_parse_default(cs_mjcf *c, xmlNode *n, int parent)
             cs_mjcf_read_eq_attrs(c, ch, &c->cls[me].eq);
         } else if (strcmp(en, "default") == 0) {
             cs_mjcf_parse_default(c, ch, me);
+        } else if (strcmp(en, "camera") == 0 || strcmp(en, "light") == 0) {
+            cs_mjcf_visual_default(c, ch, me);
         } else if (strcmp(en, "site") == 0) {
             /* the class's pose: each site that gives no position, or no orientation, takes
              * the class's (a default fromto would need the site's size: refused) */

@@ -117,6 +117,7 @@ typedef struct {
     int site_alt;         /* the class (or a parent) gave an alternative form (euler, ...),
                              site_altquat: as in MuJoCo it wins over any quat */
     double site_altquat[4];
+    struct _xmlNode *camera, *light; /* the class's <camera>, <light> defaults (NULL: none) */
 } cs_dclass;
 
 /* mesh inertia modes (MuJoCo's asset/mesh/inertia) */
@@ -494,7 +495,12 @@ void cs_mjcf_note_ignored(cs_mjcf *c, const char *what);
  * resolve: every check, textures made or read (before the model is made); sizes: the
  * model's counts; build: fills the visual arrays and geom_matid (0, or -1 out of memory) */
 int cs_mjcf_visual_asset(cs_mjcf *c, struct _xmlNode *n);
-int cs_mjcf_visual_item(cs_mjcf *c, struct _xmlNode *n, int body, const double fpos[3],
+/* a <camera> or <light> in a default class (its attributes, the parent class's it lacks
+ * merged in), which cs_mjcf_visual_item gives to the elements of that class */
+void cs_mjcf_visual_default(cs_mjcf *c, struct _xmlNode *n, int cls);
+/* camera id's image size in pixels (width x height) */
+int cs_mjcf_camera_pixels(const cs_mjcf *c, int id);
+int cs_mjcf_visual_item(cs_mjcf *c, struct _xmlNode *n, int body, int cls, const double fpos[3],
                         const double fquat[4]);
 void cs_mjcf_visual_resolve(cs_mjcf *c);
 void cs_mjcf_visual_sizes(const cs_mjcf *c, cs_model *m);

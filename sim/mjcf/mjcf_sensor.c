@@ -208,9 +208,13 @@ static void parse_one(cs_mjcf *c, xmlNode *n)
         S.type = CS_SENS_RANGEFINDER;
         S.objtype = CS_OBJ_SITE;
         S.objname = cs_mjcf_attr(c, n, "site");
-        if (cs_mjcf_attr(c, n, "camera"))
-            SFAIL(c, &S, "camera", "cameras are not supported (attach the rangefinder to a site)");
-        if (!S.objname) SFAIL(c, &S, "site", "required attribute missing");
+        char *cam = cs_mjcf_attr(c, n, "camera");
+        if (cam && S.objname) SFAIL(c, &S, "camera", "give site or camera, not both");
+        if (cam) { /* a depth image: one ray per pixel of the camera's resolution */
+            S.objtype = CS_OBJ_CAMERA;
+            S.objname = cam;
+        }
+        if (!S.objname) SFAIL(c, &S, "site", "required attribute missing (site or camera)");
         S.intprm[0] = data_bits(c, n, RAYDATA);
         if (!S.intprm[0]) S.intprm[0] = 1 << CS_RAYDATA_DIST;
     } else if (strcmp(tag, "insidesite") == 0) {
@@ -401,7 +405,7 @@ static const char *objattr(const cs_sensorir *S)
     for (int i = 0; i < NELEM(SIMPLE); i++)
         if (SIMPLE[i].type == S->type && SIMPLE[i].objattr) return SIMPLE[i].objattr;
     switch (S->type) {
-    case CS_SENS_RANGEFINDER: return "site";
+    case CS_SENS_RANGEFINDER: return S->objtype == CS_OBJ_CAMERA ? "camera" : "site";
     case CS_SENS_GEOMDIST:
     case CS_SENS_GEOMNORMAL:
     case CS_SENS_GEOMFROMTO: return S->objtype == CS_OBJ_BODY ? "body1" : "geom1";
@@ -480,6 +484,8 @@ void cs_mjcf_resolve_sensors(cs_mjcf *c)
             S->datatype = cs_sensor_datatype_of(S->type);
             S->needstage = cs_sensor_stage_of(S->type);
             S->dim = cs_sensor_dim_of(S->type, S->intprm);
+            if (S->type == CS_SENS_RANGEFINDER && S->objtype == CS_OBJ_CAMERA)
+                S->dim *= cs_mjcf_camera_pixels(c, S->objid);
         }
         if (c->nuser_sensor >= 0 && S->nuser > c->nuser_sensor)
             SFAIL(c, S, "user", "user has more values than nuser_sensor in sensor");

@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "mjcf_ir.h"
+#include "mjcf_read.h"
 #include "pngread.h"
 
 typedef struct {
@@ -37,6 +38,7 @@ typedef struct {
     int directional, castshadow, active;
     double pos[3], dir[3], quat[4], fovy;
     int res[2];              /* a camera's image size in pixels */
+    int projection;          /* a camera's: 0 perspective, 1 orthographic */
     float sensorsize[2], intrinsic[4]; /* its sensor (length units) and focal lengths and
                                           principal point there (MuJoCo keeps them in float) */
     double ambient[3], diffuse[3], specular[3], attenuation[3], cutoff, exponent;
@@ -193,6 +195,11 @@ int cs_mjcf_find_camera(const cs_mjcf *c, const char *name)
     return -1;
 }
 
+int cs_mjcf_camera_pixels(const cs_mjcf *c, int id)
+{
+    return c->vis->cam[id].res[0] * c->vis->cam[id].res[1];
+}
+
 void cs_mjcf_visual_reframe(cs_mjcf *c, int body, const double fp[3], const double fq[4])
 {
     if (!c->vis) return;
@@ -249,12 +256,62 @@ static void camera_intrinsics(cs_mjcf *c, xmlNode *n, objir *O)
     }
 }
 
-int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, const double fpos[3],
+static const char *const CAMERA_ATTRS[] = {"name", "class", "mode", "target", "pos", "quat",
+    "axisangle", "euler", "xyaxes", "zaxis", "fovy", "resolution", "focal", "focalpixel",
+    "principal", "principalpixel", "sensorsize", "projection", NULL};
+static const char *const CAMERA_IGNORED[] = {"ipd", "orthographic", "user", "output", NULL};
+static const char *const LIGHT_ATTRS[] = {"name", "class", "mode", "target", "directional",
+    "type", "castshadow", "active", "pos", "dir", "attenuation", "cutoff", "exponent",
+    "ambient", "diffuse", "specular", NULL};
+static const char *const LIGHT_IGNORED[] = {"bulbradius", "intensity", "range", "texture",
+    "softness", NULL};
+static const char *const ORIENTATION[] = {"quat", "axisangle", "euler", "xyaxes", "zaxis",
+                                          "dir", NULL};
+
+static int has_any(xmlNode *n, const char *const *names)
+{
+    for (; *names; names++)
+        if (cs_mjcf_prop(n, *names)) return 1;
+    return 0;
+}
+
+/* dst takes the attributes of src it does not give itself (an orientation only when it
+ * gives none, in any form) */
+static void merge_attrs(cs_mjcf *c, xmlNode *dst, xmlNode *src)
+{
+    int oriented = has_any(dst, ORIENTATION);
+    for (xmlAttr *a = src->properties; a; a = a->next) {
+        const char *name = (const char *)a->name, *v = cs_mjcf_prop(src, name);
+        if (!v || cs_mjcf_prop(dst, name) || (oriented && cs_mjcf_in_list(name, ORIENTATION)))
+            continue;
+        cs_mjcf_set_prop(c, dst, name, v);
+    }
+}
+
+void cs_mjcf_visual_default(cs_mjcf *c, xmlNode *n, int cls)
+{
+    int light = strcmp((const char *)n->name, "light") == 0;
+    if (cs_mjcf_prop(n, "name") || cs_mjcf_prop(n, "class"))
+        FAILV(c, n, cs_mjcf_prop(n, "name") ? "name" : "class", "not allowed in a default class");
+    cs_mjcf_check(c, n, (light ? LIGHT_ATTRS : CAMERA_ATTRS) + 2,
+                  light ? LIGHT_IGNORED : CAMERA_IGNORED);
+    for (xmlAttr *a = n->properties; a; a = a->next) /* read here: the elements take them */
+        if (cs_mjcf_in_list((const char *)a->name, (light ? LIGHT_ATTRS : CAMERA_ATTRS) + 2))
+            cs_mjcf_attr(c, n, (const char *)a->name);
+    xmlNode **slot = light ? &c->cls[cls].light : &c->cls[cls].camera;
+    if (*slot) merge_attrs(c, n, *slot); /* the parent class's, which this one refines */
+    *slot = n;
+}
+
+int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, int cls, const double fpos[3],
                         const double fquat[4])
 {
     const char *en = (const char *)n->name;
     int light = strcmp(en, "light") == 0;
     if (!light && strcmp(en, "camera") != 0) return 0;
+    xmlNode *def = c->cls[cs_mjcf_class_of(c, n, cls)].camera;
+    if (light) def = c->cls[cs_mjcf_class_of(c, n, cls)].light;
+    if (def) merge_attrs(c, n, def);
     objir O = {0};
     O.line = cs_mjcf_line(n);
     O.body = body;
@@ -270,10 +327,7 @@ int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, const double fpos[3],
         O.specular[i] = 0.3;
     }
     if (light) {
-        cs_mjcf_check(c, n, (const char *const[]){"name", "mode", "target", "directional",
-            "type", "castshadow", "active", "pos", "dir", "attenuation", "cutoff", "exponent",
-            "ambient", "diffuse", "specular", NULL}, (const char *const[]){"class",
-            "bulbradius", "intensity", "range", "texture", "softness", NULL});
+        cs_mjcf_check(c, n, LIGHT_ATTRS, LIGHT_IGNORED);
         cs_mjcf_nums(c, n, "pos", O.pos, 3, 3);
         if (cs_mjcf_nums(c, n, "dir", O.dir, 3, 3)) {
             double l = sqrt(O.dir[0] * O.dir[0] + O.dir[1] * O.dir[1] + O.dir[2] * O.dir[2]);
@@ -306,13 +360,16 @@ int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, const double fpos[3],
         cs_mjcf_nums(c, n, "diffuse", O.diffuse, 3, 3);
         cs_mjcf_nums(c, n, "specular", O.specular, 3, 3);
     } else {
-        cs_mjcf_check(c, n, (const char *const[]){"name", "mode", "target", "pos", "quat",
-            "axisangle", "euler", "xyaxes", "zaxis", "fovy", "resolution", "focal", "focalpixel",
-            "principal", "principalpixel", "sensorsize", NULL}, (const char *const[]){
-            "class", "ipd", "orthographic", "user", "output", NULL});
+        cs_mjcf_check(c, n, CAMERA_ATTRS, CAMERA_IGNORED);
         cs_mjcf_frame(c, n, O.pos, O.quat);
-        if (cs_mjcf_nums(c, n, "fovy", &O.fovy, 1, 1) && !(O.fovy > 0 && O.fovy < 180))
-            FAILV(c, n, "fovy", "must be between 0 and 180 degrees");
+        static const char *const PROJ[] = {"perspective", "orthographic", NULL};
+        int pk = cs_mjcf_keyword(c, n, "projection", PROJ);
+        if (pk >= 0) O.projection = pk;
+        /* orthographic: fovy is the view's height in length units */
+        if (cs_mjcf_nums(c, n, "fovy", &O.fovy, 1, 1) &&
+            !(O.fovy > 0 && (O.projection == 1 || O.fovy < 180)))
+            FAILV(c, n, "fovy", O.projection == 1 ? "must be positive (a length)"
+                                                  : "must be between 0 and 180 degrees");
         camera_intrinsics(c, n, &O);
     }
     O.name = cs_mjcf_attr(c, n, "name");
@@ -727,6 +784,7 @@ int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m)
         memcpy(m->cam_pos + 3 * i, O->pos, sizeof O->pos);
         memcpy(m->cam_quat + 4 * i, O->quat, sizeof O->quat);
         m->cam_fovy[i] = O->fovy;
+        m->cam_projection[i] = O->projection;
         m->cam_resolution[2 * i] = O->res[0];
         m->cam_resolution[2 * i + 1] = O->res[1];
         for (int k = 0; k < 2; k++) m->cam_sensorsize[2 * i + k] = O->sensorsize[k];
