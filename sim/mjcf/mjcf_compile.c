@@ -1060,12 +1060,14 @@ static void fill_meshes(cs_mjcf *c, compiling *cc, cs_model *m)
         m->mesh_vertnum[k] = M->nvert;
         m->mesh_faceadr[k] = af;
         m->mesh_facenum[k] = M->ntri;
-        m->mesh_graphadr[k] = ag;
-        m->mesh_hulladr[k] = ah;
+        m->mesh_graphadr[k] = M->ngraph ? ag : -1;
+        m->mesh_hulladr[k] = M->ngraph ? ah : -1;
         memcpy(m->mesh_vert + 3 * (size_t)av, M->vert, 3 * (size_t)M->nvert * sizeof(double));
         memcpy(m->mesh_face + 3 * (size_t)af, M->tri, 3 * (size_t)M->ntri * sizeof(int));
-        memcpy(m->mesh_graph + ag, M->graph, (size_t)M->ngraph * sizeof(int));
-        memcpy(m->mesh_hull + ah, M->hull, (size_t)M->nhull * sizeof(double));
+        if (M->ngraph) {
+            memcpy(m->mesh_graph + ag, M->graph, (size_t)M->ngraph * sizeof(int));
+            memcpy(m->mesh_hull + ah, M->hull, (size_t)M->nhull * sizeof(double));
+        }
         memcpy(m->mesh_pos + 3 * k, M->pos, 3 * sizeof(double));
         memcpy(m->mesh_quat + 4 * k, M->quat, 4 * sizeof(double));
         m->mesh_volume[k] = M->volume;

@@ -517,6 +517,11 @@ void cs_mjcf_attach_keys(cs_mjcf *c, const double *qpos0, const int *jqadr, cons
 void cs_mjcf_attach_free(cs_mjcf *c);
 void cs_mjcf_attach_audit(cs_mjcf *c);
 
+/* mjcf_sensor.c, by name before names are resolved: whether a distance sensor (distance,
+ * normal, fromto) measures geom g, named or through its body (its narrow phase needs the
+ * geom's hull) */
+int cs_mjcf_sensor_measures_geom(const cs_mjcf *c, int g);
+
 /* mjcf_sensor.c: the sensors from index `from` on whose objects are not (yet) in the model
  * are dropped (an attached model's sensors on parts not attached, as MuJoCo's attach) */
 void cs_mjcf_keep_resolved_sensors(cs_mjcf *c, int from);

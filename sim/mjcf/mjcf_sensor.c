@@ -561,3 +561,23 @@ void cs_mjcf_keep_resolved_sensors(cs_mjcf *c, int from)
     }
     c->nsensor = k;
 }
+
+/* ---- questions the compiler asks before names are resolved ---------------------------- */
+static int named(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+int cs_mjcf_sensor_measures_geom(const cs_mjcf *c, int g)
+{
+    const char *gn = c->geom[g].name, *bn = c->body[c->geom[g].body].name;
+    for (int i = 0; i < c->nsensor; i++) {
+        const cs_sensorir *S = &c->sensor[i];
+        if (S->type != CS_SENS_GEOMDIST && S->type != CS_SENS_GEOMNORMAL &&
+            S->type != CS_SENS_GEOMFROMTO)
+            continue;
+        if ((S->objtype == CS_OBJ_GEOM && named(S->objname, gn)) ||
+            (S->reftype == CS_OBJ_GEOM && named(S->refname, gn)) ||
+            (S->objtype == CS_OBJ_BODY && named(S->objname, bn)) ||
+            (S->reftype == CS_OBJ_BODY && named(S->refname, bn)))
+            return 1;
+    }
+    return 0;
+}
