@@ -300,6 +300,8 @@ typedef struct cs_mjcf {
     int fitaabb;          /* <compiler fitaabb>: fit primitives to a mesh's box, not its inertia box */
     int autolimits;       /* limited="auto" follows range (MuJoCo's default: true) */
     int alignfree;        /* a free joint's align="auto" aligns (MuJoCo's default: false) */
+    int fusestatic;       /* bodies without joints merged into their parents (mjcf_fuse.c;
+                             MuJoCo's default for MJCF: false) */
     char eulerseq[4];
     int inertiafromgeom; /* 0 false, 1 true, 2 auto */
     double boundmass, boundinertia, settotalmass;
@@ -517,14 +519,42 @@ void cs_mjcf_attach_keys(cs_mjcf *c, const double *qpos0, const int *jqadr, cons
 void cs_mjcf_attach_free(cs_mjcf *c);
 void cs_mjcf_attach_audit(cs_mjcf *c);
 
-/* mjcf_sensor.c, by name before names are resolved: whether a distance sensor (distance,
- * normal, fromto) measures geom g, named or through its body (its narrow phase needs the
- * geom's hull) */
+/* mjcf_sensor.c, by name before names are resolved: whether a sensor's object or reference
+ * is the body named name (fusestatic keeps such a body); whether a force or torque sensor is
+ * on a site of body b; whether a distance sensor (distance, normal, fromto) measures geom g,
+ * named or through its body (its narrow phase needs the geom's hull) */
+int cs_mjcf_sensor_names_body(const cs_mjcf *c, const char *name);
+int cs_mjcf_sensor_force_on_body(const cs_mjcf *c, int b);
 int cs_mjcf_sensor_measures_geom(const cs_mjcf *c, int g);
 
 /* mjcf_sensor.c: the sensors from index `from` on whose objects are not (yet) in the model
  * are dropped (an attached model's sensors on parts not attached, as MuJoCo's attach) */
 void cs_mjcf_keep_resolved_sensors(cs_mjcf *c, int from);
+
+/* mjcf_fuse.c: <compiler fusestatic>, once geoms and bodies have their mass properties
+ * (per body: mass, inertial frame, principal moments; per geom: mass, moments, whether it
+ * counts for its body) and before any name is resolved to a body, geom or site number:
+ * bodies, geoms and sites renumbered, those arrays with them (errors through cs_mjcf_fail) */
+typedef struct {
+    double *mass, *ipos, *iquat, *inert;
+    double *gmass, *ginertia;
+    int *gcounts;
+} cs_mjcf_massprops;
+void cs_mjcf_fuse_static(cs_mjcf *c, cs_mjcf_massprops *mp);
+/* How fusing maps the elements of body b (the old numbering, nbody of them): to body to[b]
+ * (the new numbering), through b's pose there (pose: 7 per body, position and quaternion)
+ * when moved[b], and in the order of rank[b] (elements of one body keep theirs). */
+typedef struct {
+    int nbody;
+    const int *to, *moved, *rank;
+    const double *pose;
+} cs_mjcf_fusemap;
+/* the new order of n elements whose old bodies are body[]: new i = old perm[i] */
+int *cs_mjcf_fuse_order(cs_mjcf *c, const cs_mjcf_fusemap *f, int n, const int *body);
+/* mjcf_visual.c: whether a camera or light targets the body named name; the lights and
+ * cameras moved and reordered by a fusing map */
+int cs_mjcf_visual_targets(const cs_mjcf *c, const char *name);
+void cs_mjcf_visual_fuse(cs_mjcf *c, const cs_mjcf_fusemap *f);
 
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);

@@ -565,6 +565,29 @@ void cs_mjcf_keep_resolved_sensors(cs_mjcf *c, int from)
 /* ---- questions the compiler asks before names are resolved ---------------------------- */
 static int named(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
+int cs_mjcf_sensor_names_body(const cs_mjcf *c, const char *name)
+{
+    for (int i = 0; i < c->nsensor; i++) {
+        const cs_sensorir *S = &c->sensor[i];
+        if ((S->objtype == CS_OBJ_BODY || S->objtype == CS_OBJ_XBODY) && named(S->objname, name))
+            return 1;
+        if ((S->reftype == CS_OBJ_BODY || S->reftype == CS_OBJ_XBODY) && named(S->refname, name))
+            return 1;
+    }
+    return 0;
+}
+
+int cs_mjcf_sensor_force_on_body(const cs_mjcf *c, int b)
+{
+    for (int i = 0; i < c->nsensor; i++) {
+        const cs_sensorir *S = &c->sensor[i];
+        if (S->type != CS_SENS_FORCE && S->type != CS_SENS_TORQUE) continue;
+        int s = cs_mjcf_find_site(c, S->objname);
+        if (s >= 0 && c->site[s].body == b) return 1;
+    }
+    return 0;
+}
+
 int cs_mjcf_sensor_measures_geom(const cs_mjcf *c, int g)
 {
     const char *gn = c->geom[g].name, *bn = c->body[c->geom[g].body].name;

@@ -750,3 +750,51 @@ int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m)
     cs_free(com);
     return oom ? -1 : 0;
 }
+
+/* ---- fusestatic -------------------------------------------------------------------- */
+int cs_mjcf_visual_targets(const cs_mjcf *c, const char *name)
+{
+    for (int pass = 0; c->vis && pass < 2; pass++) {
+        const objir *o = pass ? c->vis->cam : c->vis->light;
+        int n = pass ? c->vis->ncam : c->vis->nlight;
+        for (int i = 0; i < n; i++)
+            if (o[i].target && strcmp(o[i].target, name) == 0) return 1;
+    }
+    return 0;
+}
+
+/* a moved camera's pose, a moved light's position and direction, re-expressed in the body
+ * it goes to (MuJoCo composes a light's position alone and turns its direction) */
+void cs_mjcf_visual_fuse(cs_mjcf *c, const cs_mjcf_fusemap *f)
+{
+    if (!c->vis) return;
+    for (int pass = 0; pass < 2; pass++) {
+        objir *o = pass ? c->vis->cam : c->vis->light;
+        int n = pass ? c->vis->ncam : c->vis->nlight;
+        if (!n) continue;
+        int *body = cs_mjcf_alloc(c, (size_t)n * sizeof *body);
+        for (int i = 0; i < n; i++) {
+            int b = o[i].body;
+            body[i] = b;
+            if (f->moved[b]) {
+                const double *bp = f->pose + 7 * b, *bq = bp + 3;
+                double r[3], q[4];
+                rot3(bq, o[i].pos, r);
+                for (int k = 0; k < 3; k++) o[i].pos[k] = bp[k] + r[k];
+                if (pass) {
+                    cs_mulquat(q, bq, o[i].quat);
+                    cs_mjcf_quat_renorm(q);
+                    memcpy(o[i].quat, q, sizeof q);
+                } else {
+                    rot3(bq, o[i].dir, r);
+                    memcpy(o[i].dir, r, sizeof r);
+                }
+            }
+            o[i].body = f->to[b];
+        }
+        int *perm = cs_mjcf_fuse_order(c, f, n, body);
+        objir *tmp = cs_mjcf_alloc(c, (size_t)n * sizeof *tmp);
+        for (int i = 0; i < n; i++) tmp[i] = o[perm[i]];
+        memcpy(o, tmp, (size_t)n * sizeof *tmp);
+    }
+}
