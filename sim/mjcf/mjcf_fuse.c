@@ -2,11 +2,11 @@
  * After each body's mass properties are compiled, every body without joints that is not a
  * mocap body goes into its parent, in depth-first order, unless something names it (an
  * exclude, a connect or weld between bodies, an adhesion actuator, a sensor's object or
- * reference, a camera's or light's target) or a force or torque sensor sits on one of its
- * sites. Its children hang from the parent in its place, its geoms, sites, cameras and
- * lights follow the parent's own (in the order the bodies were fused) with their frames
- * composed with its pose, and its mass and inertia join the parent's unless the parent is
- * the world. */
+ * reference, a camera's or light's target) or a force or torque
+ * sensor sits on one of its sites. Its children hang from the parent in its place, its geoms,
+ * sites, cameras and lights follow the parent's own (in the order the bodies were fused) with
+ * their frames composed with its pose, and its mass and inertia join the parent's unless the
+ * parent is the world. */
 #include <math.h>
 #include <string.h>
 
@@ -57,19 +57,13 @@ static int referenced(const cs_mjcf *c, int b)
 static void accumulate(cs_mjcf *c, cs_mjcf_massprops *mp, int p, int b, const double bp[3],
                        const double bq[4])
 {
+    /* the two inertial frames in p's frame: p's own, b's through b's pose */
     double ip[2][3], iq[2][4], m[2] = {mp->mass[p], mp->mass[b]}, in[2][3];
     memcpy(ip[0], mp->ipos + 3 * p, sizeof ip[0]);
     memcpy(iq[0], mp->iquat + 4 * p, sizeof iq[0]);
-    memcpy(ip[1], bp, sizeof ip[1]);
-    memcpy(iq[1], bq, sizeof iq[1]);
-    {
-        double lp[3], lq[4];
-        memcpy(lp, mp->ipos + 3 * b, sizeof lp);
-        memcpy(lq, mp->iquat + 4 * b, sizeof lq);
-        compose(bp, bq, lp, lq);
-        memcpy(ip[1], lp, sizeof lp);
-        memcpy(iq[1], lq, sizeof lq);
-    }
+    memcpy(ip[1], mp->ipos + 3 * b, sizeof ip[1]);
+    memcpy(iq[1], mp->iquat + 4 * b, sizeof iq[1]);
+    compose(bp, bq, ip[1], iq[1]);
     memcpy(in[0], mp->inert + 3 * p, sizeof in[0]);
     memcpy(in[1], mp->inert + 3 * b, sizeof in[1]);
     double M = m[0] + m[1], com[3];
@@ -154,7 +148,6 @@ void cs_mjcf_fuse_static(cs_mjcf *c, cs_mjcf_massprops *mp)
         for (int k = b + 1; k < nb; k++)
             if (c->body[k].parent == b) compose(B->pos, B->quat, c->body[k].pos, c->body[k].quat);
         if (p != 0 && mp->mass[b] >= FUSE_MINVAL) accumulate(c, mp, p, b, B->pos, B->quat);
-        /* planes and the like move with their geoms: the parent's weld decides them */
     }
     /* new numbers; an element's place: its final body first, then the body it came from
      * (a body's own before those fused into it, in the order they were) */
@@ -197,7 +190,10 @@ void cs_mjcf_fuse_static(cs_mjcf *c, cs_mjcf_massprops *mp)
     }
     perm = cs_mjcf_fuse_order(c, &F, ns, sb);
     permute(c, c->site, ns, sizeof *c->site, perm);
-    cs_mjcf_visual_fuse(c, &F);
+    for (int cam = 0; cam < 2; cam++) {
+        int *vb, nv = cs_mjcf_visual_bodies(c, cam, &vb);
+        cs_mjcf_visual_fuse(c, &F, cam, cs_mjcf_fuse_order(c, &F, nv, vb));
+    }
     for (int j = 0; j < c->njnt; j++) c->jnt[j].body = to[c->jnt[j].body];
 
     /* the kept bodies, renumbered, with their mass properties and geom ranges */

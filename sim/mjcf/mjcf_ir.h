@@ -551,10 +551,12 @@ typedef struct {
 } cs_mjcf_fusemap;
 /* the new order of n elements whose old bodies are body[]: new i = old perm[i] */
 int *cs_mjcf_fuse_order(cs_mjcf *c, const cs_mjcf_fusemap *f, int n, const int *body);
-/* mjcf_visual.c: whether a camera or light targets the body named name; the lights and
- * cameras moved and reordered by a fusing map */
+/* mjcf_visual.c: whether a camera or light targets the body named name; the lights' (cam
+ * 0) or cameras' (cam 1) bodies (their count; *body in loader memory); those moved by a
+ * fusing map and put in the order perm (cs_mjcf_fuse_order) */
 int cs_mjcf_visual_targets(const cs_mjcf *c, const char *name);
-void cs_mjcf_visual_fuse(cs_mjcf *c, const cs_mjcf_fusemap *f);
+int cs_mjcf_visual_bodies(cs_mjcf *c, int cam, int **body);
+void cs_mjcf_visual_fuse(cs_mjcf *c, const cs_mjcf_fusemap *f, int cam, const int *perm);
 
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);
