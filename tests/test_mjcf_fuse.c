@@ -110,7 +110,8 @@ START_TEST(test_mass_and_inertia)
 END_TEST
 
 /* what keeps a static body: a sensor, an exclude, an equality between bodies, a camera's
- * target, a force sensor on one of its sites (named bodies); an unnamed body with a force
+ * target, a tuple's body element, a skin's bone, a force sensor on one of its sites (named
+ * bodies); a tuple's element of another type does not; an unnamed body with a force
  * sensor's site goes (MuJoCo asks only of named bodies); a site a sensor reads moves */
 START_TEST(test_references_keep)
 {
@@ -126,18 +127,26 @@ START_TEST(test_references_keep)
         "  <body pos='.6 0 0'><site name='us'/></body>"
         "  <body name='G' pos='0 0 .7' euler='0 0 90'><site name='ts' pos='1 0 0'/></body>"
         "  <body name='B' pos='.8 0 0'><geom size='.01'/></body>"
+        "  <body name='K1' pos='.9 0 0'/><body name='K2' pos='1 0 0'/>"
+        "  <body name='K3' pos='1.1 0 0'/>"
         "</body>"
         "<body name='O' pos='2 0 1'><freejoint/><geom size='.1'/></body>"
         "</worldbody>"
         "<contact><exclude body1='E' body2='O'/></contact>"
         "<equality><weld body1='Q' body2='O' active='false'/></equality>"
         "<sensor><framepos objtype='body' objname='S'/><force site='fs'/><force site='us'/>"
-        "<touch site='ts'/></sensor></mujoco>");
-    const char *kept[] = {"A", "S", "E", "Q", "T", "F", "O"};
-    for (int i = 0; i < 7; i++) ck_assert_int_ge(cs_name2id_body(m, kept[i]), 0);
+        "<touch site='ts'/></sensor>"
+        "<custom><tuple name='t'><element objtype='body' objname='K1' prm='0'/>"
+        "<element objtype='geom' objname='K3' prm='0'/></tuple></custom>"
+        "<deformable><skin vertex='0 0 0 1 0 0 0 1 0' face='0 1 2'>"
+        "<bone body='K2' bindpos='0 0 0' bindquat='1 0 0 0' vertid='0' vertweight='1'/>"
+        "</skin></deformable></mujoco>");
+    const char *kept[] = {"A", "S", "E", "Q", "T", "F", "O", "K1", "K2"};
+    for (int i = 0; i < 9; i++) ck_assert_int_ge(cs_name2id_body(m, kept[i]), 0);
     ck_assert_int_eq(cs_name2id_body(m, "G"), -1);
     ck_assert_int_eq(cs_name2id_body(m, "B"), -1);
-    ck_assert_int_eq(m->nbody, 8);
+    ck_assert_int_eq(cs_name2id_body(m, "K3"), -1);
+    ck_assert_int_eq(m->nbody, 10);
     int a = cs_name2id_body(m, "A");
     int us = cs_name2id(m, "site", "us"), ts = cs_name2id(m, "site", "ts");
     ck_assert_int_eq(m->site_bodyid[us], a);

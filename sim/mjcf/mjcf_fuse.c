@@ -2,7 +2,7 @@
  * After each body's mass properties are compiled, every body without joints that is not a
  * mocap body goes into its parent, in depth-first order, unless something names it (an
  * exclude, a connect or weld between bodies, an adhesion actuator, a sensor's object or
- * reference, a camera's or light's target) or a force or torque
+ * reference, a camera's or light's target, a tuple, a skin's bone) or a force or torque
  * sensor sits on one of its sites. Its children hang from the parent in its place, its geoms,
  * sites, cameras and lights follow the parent's own (in the order the bodies were fused) with
  * their frames composed with its pose, and its mass and inertia join the parent's unless the
@@ -48,6 +48,8 @@ static int referenced(const cs_mjcf *c, int b)
     }
     for (int i = 0; i < c->nact; i++)
         if (same(c->act[i].body, name)) return 1;
+    for (int i = 0; i < c->nbodyref; i++)
+        if (same(c->bodyref[i], name)) return 1;
     return cs_mjcf_sensor_names_body(c, name) || cs_mjcf_visual_targets(c, name) ||
            cs_mjcf_sensor_force_on_body(c, b);
 }

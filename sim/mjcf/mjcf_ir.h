@@ -354,6 +354,9 @@ typedef struct cs_mjcf {
 
     char **ignored;
     int nignored, capignored;
+    char **bodyref;       /* bodies named by elements otherwise ignored (tuples, skins'
+                             bones): fusestatic keeps them */
+    int nbodyref, capbodyref;
 
     /* assets */
     char *meshdir, *assetdir;
