@@ -30,27 +30,54 @@ static void compose(const double bp[3], const double bq[4], double p[3], double 
     memcpy(q, t, sizeof t);
 }
 
-static int same(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+/* the bodies something names (an exclude, a connect or weld between bodies, an adhesion
+ * actuator, a sensor, a camera's or light's target, a tuple, a skin's bone): isref, and the
+ * last of them in maxref */
+typedef struct {
+    const cs_mjcf *c;
+    int *isref, maxref;
+} refs;
 
-/* something refers to the body by name, or a force or torque sensor is on one of its sites
- * (MuJoCo tries to resolve every reference without the name: it asks only of named bodies) */
-static int referenced(const cs_mjcf *c, int b)
+static int note(void *ctx, const char *name)
 {
-    const char *name = c->body[b].name;
-    if (!name) return 0;
-    for (int i = 0; i < c->nexcl; i++)
-        if (same(c->excl[i].body1, name) || same(c->excl[i].body2, name)) return 1;
+    refs *R = ctx;
+    int x = name ? cs_mjcf_find_body(R->c, name) : -1;
+    if (x >= 0) {
+        R->isref[x] = 1;
+        if (x > R->maxref) R->maxref = x;
+    }
+    return 0;
+}
+
+static void find_refs(const cs_mjcf *c, refs *R)
+{
+    for (int i = 0; i < c->nexcl; i++) {
+        note(R, c->excl[i].body1);
+        note(R, c->excl[i].body2);
+    }
     for (int i = 0; i < c->neq; i++) {
         const cs_eqir *E = &c->eq[i];
-        if ((E->type == CS_EQ_CONNECT || E->type == CS_EQ_WELD) && !E->site &&
-            (same(E->obj1, name) || same(E->obj2, name)))
-            return 1;
+        if ((E->type == CS_EQ_CONNECT || E->type == CS_EQ_WELD) && !E->site) {
+            note(R, E->obj1);
+            note(R, E->obj2);
+        }
     }
-    for (int i = 0; i < c->nact; i++)
-        if (same(c->act[i].body, name)) return 1;
-    for (int i = 0; i < c->nbodyref; i++)
-        if (same(c->bodyref[i], name)) return 1;
-    return cs_mjcf_sensor_names_body(c, name) || cs_mjcf_visual_targets(c, name) ||
+    for (int i = 0; i < c->nact; i++) note(R, c->act[i].body);
+    for (int i = 0; i < c->nbodyref; i++) note(R, c->bodyref[i]);
+    cs_mjcf_sensor_body_names(c, note, R);
+    cs_mjcf_visual_targets(c, note, R);
+}
+
+/* Whether MuJoCo's compiler keeps body b, nlive bodies being left: it asks only of a named
+ * body, and keeps it when a force or torque sensor is on one of its sites or when a lookup of
+ * a named body fails with b's name taken out of its name table. That happens on b's own name,
+ * and also on a body not yet reached whose number, as it was before any fusing, is past the
+ * bodies left: the table keeps a body's old number until the pass reaches it, so after a
+ * fusion every named body is kept until the pass reaches the last body something names. */
+static int kept(const cs_mjcf *c, const refs *R, int b, int nlive)
+{
+    if (!c->body[b].name) return 0;
+    return R->isref[b] || (R->maxref > b && R->maxref > nlive - 1) ||
            cs_mjcf_sensor_force_on_body(c, b);
 }
 
@@ -133,18 +160,22 @@ void cs_mjcf_fuse_static(cs_mjcf *c, cs_mjcf_massprops *mp)
     int *moved = cs_mjcf_alloc(c, (size_t)nb * sizeof *moved);
     int *rank = cs_mjcf_alloc(c, (size_t)nb * sizeof *rank);
     double *pose = cs_mjcf_alloc(c, (size_t)nb * 7 * sizeof *pose);
+    refs R = {c, cs_mjcf_alloc(c, (size_t)nb * sizeof *R.isref), -1};
+    memset(R.isref, 0, (size_t)nb * sizeof *R.isref);
+    find_refs(c, &R);
     own[0] = 0;
     moved[0] = 0;
-    for (int b = 1; b < nb; b++) {
+    for (int b = 1, nlive = nb; b < nb; b++) {
         cs_bspec *B = &c->body[b];
         int p = own[B->parent];
         B->parent = p; /* a fused parent's children hang from where it went */
-        moved[b] = !(B->njnt || B->mocap || referenced(c, b));
+        moved[b] = !(kept(c, &R, b, nlive) || B->njnt || B->mocap);
         if (!moved[b]) {
             own[b] = b;
             continue;
         }
         own[b] = p;
+        nlive--;
         memcpy(pose + 7 * b, B->pos, 3 * sizeof *pose);
         memcpy(pose + 7 * b + 3, B->quat, 4 * sizeof *pose);
         for (int k = b + 1; k < nb; k++)

@@ -522,11 +522,13 @@ void cs_mjcf_attach_keys(cs_mjcf *c, const double *qpos0, const int *jqadr, cons
 void cs_mjcf_attach_free(cs_mjcf *c);
 void cs_mjcf_attach_audit(cs_mjcf *c);
 
-/* mjcf_sensor.c, by name before names are resolved: whether a sensor's object or reference
- * is the body named name (fusestatic keeps such a body); whether a force or torque sensor is
- * on a site of body b; whether a distance sensor (distance, normal, fromto) measures geom g,
- * named or through its body (its narrow phase needs the geom's hull) */
-int cs_mjcf_sensor_names_body(const cs_mjcf *c, const char *name);
+/* a question asked of each name in a list (1: stop there, the answer is yes) */
+typedef int (*cs_mjcf_name_fn)(void *ctx, const char *name);
+/* mjcf_sensor.c, by name before names are resolved: fn of each body a sensor's object or
+ * reference names (1 as soon as fn says 1); whether a force or torque sensor is on a site of
+ * body b; whether a distance sensor (distance, normal, fromto) measures geom g, named or
+ * through its body (its narrow phase needs the geom's hull) */
+int cs_mjcf_sensor_body_names(const cs_mjcf *c, cs_mjcf_name_fn fn, void *ctx);
 int cs_mjcf_sensor_force_on_body(const cs_mjcf *c, int b);
 int cs_mjcf_sensor_measures_geom(const cs_mjcf *c, int g);
 
@@ -554,10 +556,10 @@ typedef struct {
 } cs_mjcf_fusemap;
 /* the new order of n elements whose old bodies are body[]: new i = old perm[i] */
 int *cs_mjcf_fuse_order(cs_mjcf *c, const cs_mjcf_fusemap *f, int n, const int *body);
-/* mjcf_visual.c: whether a camera or light targets the body named name; the lights' (cam
- * 0) or cameras' (cam 1) bodies (their count; *body in loader memory); those moved by a
- * fusing map and put in the order perm (cs_mjcf_fuse_order) */
-int cs_mjcf_visual_targets(const cs_mjcf *c, const char *name);
+/* mjcf_visual.c: fn of each body a camera or light targets (1 as soon as fn says 1); the
+ * lights' (cam 0) or cameras' (cam 1) bodies (their count; *body in loader memory); those
+ * moved by a fusing map and put in the order perm (cs_mjcf_fuse_order) */
+int cs_mjcf_visual_targets(const cs_mjcf *c, cs_mjcf_name_fn fn, void *ctx);
 int cs_mjcf_visual_bodies(cs_mjcf *c, int cam, int **body);
 void cs_mjcf_visual_fuse(cs_mjcf *c, const cs_mjcf_fusemap *f, int cam, const int *perm);
 

@@ -565,13 +565,15 @@ void cs_mjcf_keep_resolved_sensors(cs_mjcf *c, int from)
 /* ---- questions the compiler asks before names are resolved ---------------------------- */
 static int named(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
-int cs_mjcf_sensor_names_body(const cs_mjcf *c, const char *name)
+int cs_mjcf_sensor_body_names(const cs_mjcf *c, cs_mjcf_name_fn fn, void *ctx)
 {
     for (int i = 0; i < c->nsensor; i++) {
         const cs_sensorir *S = &c->sensor[i];
-        if ((S->objtype == CS_OBJ_BODY || S->objtype == CS_OBJ_XBODY) && named(S->objname, name))
+        if ((S->objtype == CS_OBJ_BODY || S->objtype == CS_OBJ_XBODY) && S->objname &&
+            fn(ctx, S->objname))
             return 1;
-        if ((S->reftype == CS_OBJ_BODY || S->reftype == CS_OBJ_XBODY) && named(S->refname, name))
+        if ((S->reftype == CS_OBJ_BODY || S->reftype == CS_OBJ_XBODY) && S->refname &&
+            fn(ctx, S->refname))
             return 1;
     }
     return 0;

@@ -752,13 +752,13 @@ int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m)
 }
 
 /* ---- fusestatic -------------------------------------------------------------------- */
-int cs_mjcf_visual_targets(const cs_mjcf *c, const char *name)
+int cs_mjcf_visual_targets(const cs_mjcf *c, cs_mjcf_name_fn fn, void *ctx)
 {
     for (int pass = 0; c->vis && pass < 2; pass++) {
         const objir *o = pass ? c->vis->cam : c->vis->light;
         int n = pass ? c->vis->ncam : c->vis->nlight;
         for (int i = 0; i < n; i++)
-            if (o[i].target && strcmp(o[i].target, name) == 0) return 1;
+            if (o[i].target && fn(ctx, o[i].target)) return 1;
     }
     return 0;
 }
