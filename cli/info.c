@@ -335,7 +335,9 @@ static void print_model(const cs_model *m)
         printf("  %3s %-14s %8s %8s %10s %10s %-12s %-30s %s\n", "id", "name", "vertices",
                "faces", "hull verts", "hull faces", "volume", "frame pos", "frame quat");
         for (int k = 0; k < m->nmesh; k++) {
-            const int *gr = m->mesh_graph + m->mesh_graphadr[k];
+            static const int nohull[2] = {0, 0}; /* a mesh only visual geoms use */
+            const int *gr = m->mesh_graphadr[k] >= 0 ? m->mesh_graph + m->mesh_graphadr[k]
+                                                     : nohull;
             const double *p = m->mesh_pos + 3 * k, *q = m->mesh_quat + 4 * k;
             printf("  %3d %-14s %8d %8d %10d %10d %-12.6g (%8.4g, %8.4g, %8.4g) (%.4g, %.4g, %.4g, %.4g)\n",
                    k, m->mesh_name[k], m->mesh_vertnum[k], m->mesh_facenum[k], gr[0], gr[1],

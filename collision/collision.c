@@ -106,6 +106,11 @@ void cs_collision_free(cs_collision *c)
     cs_free(c);
 }
 
+static int has_hull(const cs_collision_geom *g)
+{
+    return g->hull.nvert >= 4 && g->hull.vert && g->hull.adj;
+}
+
 static int valid_condim(int d)
 {
     return d == 1 || d == 3 || d == 4 || d == 6;
@@ -134,7 +139,9 @@ cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
             fail(err, errlen, "collision: height field geom %d has no grid", i);
             return NULL;
         }
-        if (g->type == CS_GEOM_MESH && (g->hull.nvert < 4 || !g->hull.vert || !g->hull.adj)) {
+        /* a mesh that only explicit pairs or nothing collide needs no hull here (MuJoCo
+         * builds none for it); pairs are checked below */
+        if (g->type == CS_GEOM_MESH && (g->contype || g->conaffinity) && !has_hull(g)) {
             fail(err, errlen, "collision: mesh geom %d has no hull", i);
             return NULL;
         }
@@ -157,6 +164,13 @@ cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
         if (!valid_condim(p->condim)) {
             fail(err, errlen, "collision: pair %d has condim other than 1, 3, 4, 6", k);
             return NULL;
+        }
+        for (int s = 0; s < 2; s++) {
+            const cs_collision_geom *g = geoms + (s ? p->geom2 : p->geom1);
+            if (g->type == CS_GEOM_MESH && !has_hull(g)) {
+                fail(err, errlen, "collision: pair %d names a mesh geom without a hull", k);
+                return NULL;
+            }
         }
     }
     cs_collision *c = cs_calloc(1, sizeof *c);
@@ -299,7 +313,7 @@ void cs_geom_aabb_hull(const cs_hull *h, const cs_pose *p, double margin, double
 static void geom_aabb(const cs_collision_geom *g, const cs_pose *p, double margin, double lo[3],
                       double hi[3])
 {
-    if (g->type == CS_GEOM_MESH) {
+    if (g->type == CS_GEOM_MESH && g->hull.aabb) {
         cs_geom_aabb_hull(&g->hull, p, margin, lo, hi);
     } else if (g->type == CS_GEOM_HFIELD) {
         const double *s = g->hfield.size;

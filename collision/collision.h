@@ -58,7 +58,9 @@ typedef struct {
     double margin, gap;
     double adhesion;     /* attraction of its contacts (N), summed with the other geom's */
     cs_hull hull;        /* CS_GEOM_MESH: its convex hull (arrays owned by the caller, who
-                          * keeps them alive as long as the context); zeros otherwise */
+                          * keeps them alive as long as the context); zeros otherwise, and
+                          * for a mesh geom that neither contype, conaffinity nor a pair
+                          * lets collide */
     cs_hfield hfield;    /* CS_GEOM_HFIELD: its grid; zeros otherwise */
 } cs_collision_geom;
 

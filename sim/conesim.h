@@ -135,7 +135,8 @@ const char *cs_settable_field(int i);
 /* The convex hull mesh `mesh` collides as (from mesh_graph and mesh_hull): its vertices
  * (3 doubles each, in the mesh frame) and faces as polygons, face f's vertex indices
  * facevert[faceadr[f] .. faceadr[f + 1]). Pointers into the model. 0, or -1 when there is
- * no such mesh. */
+ * no such mesh. A mesh no geom collides with has no hull (as in MuJoCo): 0 vertices and
+ * faces, NULL pointers. */
 typedef struct {
     int nvert, nface;
     const double *vert;

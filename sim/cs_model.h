@@ -267,8 +267,10 @@ typedef struct {
                            * otherwise */
     int *mesh_vertadr, *mesh_vertnum; /* into mesh_vert (vertices) */
     int *mesh_faceadr, *mesh_facenum; /* into mesh_face (triangles) */
-    int *mesh_graphadr;   /* into mesh_graph: the hull's ints (collision/hull.h layout) */
-    int *mesh_hulladr;    /* into mesh_hull: the hull's doubles (collision/hull.h layout) */
+    int *mesh_graphadr;   /* into mesh_graph: the hull's ints (collision/hull.h layout);
+                             -1: no hull (no geom can collide with the mesh, as MuJoCo) */
+    int *mesh_hulladr;    /* into mesh_hull: the hull's doubles (collision/hull.h layout);
+                             -1 with mesh_graphadr */
     double *mesh_vert;    /* 3 per vertex, in the mesh frame (= the geom frame) */
     int *mesh_face;       /* 3 vertex indices (local to the mesh) per triangle */
     int *mesh_graph;

@@ -113,6 +113,10 @@ int cs_name2id_actuator(const cs_model *m, const char *name)
 int cs_mesh_hull_get(const cs_model *m, int mesh, cs_mesh_hull *out)
 {
     if (!m || !out || mesh < 0 || mesh >= m->nmesh) return -1;
+    if (m->mesh_graphadr[mesh] < 0) { /* only visual geoms use it: no hull was built */
+        *out = (cs_mesh_hull){0, 0, NULL, NULL, NULL};
+        return 0;
+    }
     cs_hull h;
     cs_hull_view(&h, m->mesh_graph + m->mesh_graphadr[mesh], m->mesh_hull + m->mesh_hulladr[mesh]);
     *out = (cs_mesh_hull){h.nvert, h.nface, h.vert, h.faceadr, h.facevert};

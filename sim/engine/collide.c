@@ -53,7 +53,7 @@ struct cs_collision *cs_collision_make(const cs_model *m, char *err, size_t errl
         g[i].gap = m->geom_gap[i];
         g[i].adhesion = m->geom_adhesion[i];
         int id = m->geom_dataid ? m->geom_dataid[i] : -1;
-        if (g[i].type == CS_GEOM_MESH && id >= 0)
+        if (g[i].type == CS_GEOM_MESH && id >= 0 && m->mesh_graphadr[id] >= 0)
             cs_hull_view(&g[i].hull, m->mesh_graph + m->mesh_graphadr[id],
                          m->mesh_hull + m->mesh_hulladr[id]);
         if (g[i].type == CS_GEOM_HFIELD && id >= 0) {

@@ -3,7 +3,7 @@
  * floats), so that the mesh's volume, inertia, hull and contacts are MuJoCo's. The vertices
  * and faces then go the way of a mesh given inline: scale, refpos and refquat, the hull, the
  * mass properties (mjcf_mesh.c). Cone and wedge give vertices only (the hull is the mesh); a
- * plate is refused (flat: it has no hull). */
+ * plate is refused (not generated). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,8 +320,8 @@ void cs_mjcf_mesh_builtin(cs_mjcf *c, struct _xmlNode *n, cs_meshir *M)
             FAIL(&g, "params", "more than %d vertices are not supported", MAX_VERT);
         if (b == B_PLATE)
             FAIL(&g, "builtin", "plate meshes are not supported: a plate is flat, and conesim "
-                                "needs every mesh's convex hull (MuJoCo builds none for a plate "
-                                "that does not collide, and refuses one that does)");
+                                "does not generate one (a flat mesh file or vertex list on "
+                                "geoms that do not collide loads)");
         make_wedge(&g, res, p + 2, p[4]);
         break;
     }

@@ -2,6 +2,8 @@
  * whose subset here is a page of code each; these readers are tested in tests/test_meshfile.c. */
 #include "alloc.h"
 #include <ctype.h>
+#include <float.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdint.h>
@@ -299,23 +301,118 @@ static int stl_ascii(const char *b, size_t len, cs_meshfile *out, char *err, siz
 }
 
 /* ---- OBJ ------------------------------------------------------------------------- */
+/* Whether (tx, ty) is inside the triangle (x, y): the crossing-number test MuJoCo's OBJ
+ * reader (tinyobjloader) uses for its ears. */
+static int in_triangle(const float x[3], const float y[3], float tx, float ty)
+{
+    int c = 0;
+    for (int i = 0, j = 2; i < 3; j = i++)
+        if ((y[i] > ty) != (y[j] > ty) && tx < (x[j] - x[i]) * (ty - y[i]) / (y[j] - y[i]) + x[i])
+            c = !c;
+    return c;
+}
+
+/* A face of n vertices (idx) into triangles as MuJoCo 3.12's OBJ reader makes them (its
+ * tinyobjloader, in single precision): projected onto the two axes the first corner's normal
+ * leans least along, ears are cut from the current vertex on (the triangle of it and the next
+ * two, if it turns the polygon's way and holds no other vertex), moving on past a vertex that
+ * gives none; a polygon that runs out of ears keeps no more triangles. Convex faces come out
+ * as a fan from their first vertex. 0: out of memory. */
+static int obj_triangulate(const double *vert, const int *idx, int n, int ln, ivec *f,
+                           ivec *fline)
+{
+#define P(i, k) ((float)vert[3 * (size_t)(i) + (k)])
+    int ax[2] = {1, 2};
+    for (int k = 0; k < n; k++) {
+        int a = idx[k], b = idx[(k + 1) % n], c = idx[(k + 2) % n];
+        float e0[3], e1[3];
+        for (int j = 0; j < 3; j++) {
+            e0[j] = P(b, j) - P(a, j);
+            e1[j] = P(c, j) - P(b, j);
+        }
+        float cx = fabsf(e0[1] * e1[2] - e0[2] * e1[1]);
+        float cy = fabsf(e0[2] * e1[0] - e0[0] * e1[2]);
+        float cz = fabsf(e0[0] * e1[1] - e0[1] * e1[0]);
+        if (cx > FLT_EPSILON || cy > FLT_EPSILON || cz > FLT_EPSILON) {
+            if (!(cx > cy && cx > cz)) {
+                ax[0] = 0;
+                if (cz > cx && cz > cy) ax[1] = 1;
+            }
+            break;
+        }
+    }
+    float area = 0;
+    for (int k = 0; k < n; k++) {
+        int a = idx[k], b = idx[(k + 1) % n];
+        area += (P(a, ax[0]) * P(b, ax[1]) - P(a, ax[1]) * P(b, ax[0])) * 0.5f;
+    }
+    int *rem = cs_malloc((size_t)n * sizeof *rem);
+    if (!rem)
+        return 0;
+    memcpy(rem, idx, (size_t)n * sizeof *rem);
+    int nrem = n, guess = 0, left = n, prev = n, ok = 1;
+    while (nrem > 3 && left > 0) {
+        if (guess >= nrem)
+            guess -= nrem;
+        if (prev != nrem) {
+            prev = nrem;
+            left = nrem;
+        } else {
+            left--;
+        }
+        int t[3];
+        float x[3], y[3];
+        for (int k = 0; k < 3; k++) {
+            t[k] = rem[(guess + k) % nrem];
+            x[k] = P(t[k], ax[0]);
+            y[k] = P(t[k], ax[1]);
+        }
+        float cross = (x[1] - x[0]) * (y[2] - y[1]) - (y[1] - y[0]) * (x[2] - x[1]);
+        int ear = !(cross * area < 0);
+        for (int o = 3; ear && o < nrem; o++) {
+            int w = rem[(guess + o) % nrem];
+            if (in_triangle(x, y, P(w, ax[0]), P(w, ax[1])))
+                ear = 0;
+        }
+        if (!ear) {
+            guess++;
+            continue;
+        }
+        if (!ipush(f, t[0]) || !ipush(f, t[1]) || !ipush(f, t[2]) || !ipush(fline, ln)) {
+            ok = 0;
+            break;
+        }
+        for (int k = (guess + 1) % nrem; k + 1 < nrem; k++)
+            rem[k] = rem[k + 1];
+        nrem--;
+    }
+    if (ok && nrem == 3)
+        ok = ipush(f, rem[0]) && ipush(f, rem[1]) && ipush(f, rem[2]) && ipush(fline, ln);
+    cs_free(rem);
+    return ok;
+#undef P
+}
+
 static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, size_t errlen,
                      int *line)
 {
     dvec v = {0};
-    ivec f = {0}, fline = {0};
+    ivec f = {0}, fline = {0}, poly = {0}, pline = {0}, pcount = {0};
     int ln = 0, rc = -1;
-    size_t pos = 0;
+    size_t pos = 0, bufcap = 0;
+    char *buf = NULL;
     while (pos < len) {
         ln++;
         size_t e = pos;
         while (e < len && b[e] != '\n')
             e++;
-        char buf[4096];
         size_t l = e - pos;
-        if (l >= sizeof buf) {
-            fail(err, errlen, line, ln, "line longer than %zu characters", sizeof buf - 1);
-            goto done;
+        if (l + 1 > bufcap) {
+            char *nb = cs_realloc(buf, l + 1);
+            if (!nb)
+                goto oom;
+            buf = nb;
+            bufcap = l + 1;
         }
         memcpy(buf, b + pos, l);
         buf[l] = 0;
@@ -342,7 +439,7 @@ static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
                 if (!dpush(&v, x[k]))
                     goto oom;
         } else if (s[0] == 'f' && isspace((unsigned char)s[1])) {
-            int idx[64], n = 0;
+            int n = 0;
             char *p = s + 1;
             for (;;) {
                 while (isspace((unsigned char)*p))
@@ -373,36 +470,39 @@ static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
                     fail(err, errlen, line, ln, "relative vertex index before the first vertex");
                     goto done;
                 }
-                if (n == 64) {
-                    fail(err, errlen, line, ln, "a face with more than 64 vertices");
+                if (i - 1 > INT_MAX) {
+                    fail(err, errlen, line, ln, "vertex index %ld too large", i);
                     goto done;
                 }
-                idx[n++] = (int)(i - 1);
+                if (!ipush(&poly, (int)(i - 1)))
+                    goto oom;
+                n++;
                 p = end;
             }
             if (n < 3) {
                 fail(err, errlen, line, ln, "a face needs at least 3 vertices (got %d)", n);
                 goto done;
             }
-            for (int k = 1; k + 1 < n; k++) {
-                if (!ipush(&f, idx[0]) || !ipush(&f, idx[k]) || !ipush(&f, idx[k + 1]) ||
-                    !ipush(&fline, ln))
-                    goto oom;
-            }
+            if (!ipush(&pcount, n) || !ipush(&pline, ln))
+                goto oom;
         }
         /* everything else (vn, vt, o, g, s, usemtl, mtllib, l, p) does not shape the hull */
     }
     int nv = v.n / 3;
-    for (int k = 0; k < f.n; k++)
-        if (f.v[k] >= nv) {
-            fail(err, errlen, line, fline.v[k / 3], "vertex index %d out of range (%d vertices)",
-                 f.v[k] + 1, nv);
-            goto done;
-        }
+    for (int k = 0, a = 0; k < pcount.n; a += pcount.v[k++])
+        for (int j = a; j < a + pcount.v[k]; j++)
+            if (poly.v[j] >= nv) {
+                fail(err, errlen, line, pline.v[k], "vertex index %d out of range (%d vertices)",
+                     poly.v[j] + 1, nv);
+                goto done;
+            }
     if (nv == 0) {
         fail(err, errlen, line, ln, "the OBJ file has no vertices ('v' records)");
         goto done;
     }
+    for (int k = 0, a = 0; k < pcount.n; a += pcount.v[k++])
+        if (!obj_triangulate(v.v, poly.v + a, pcount.v[k], pline.v[k], &f, &fline))
+            goto oom;
     out->vert = v.v;
     out->nvert = nv;
     out->face = f.v;
@@ -417,6 +517,10 @@ done:
     cs_free(v.v);
     cs_free(f.v);
     cs_free(fline.v);
+    cs_free(poly.v);
+    cs_free(pline.v);
+    cs_free(pcount.v);
+    cs_free(buf);
     return rc;
 }
 

@@ -52,7 +52,7 @@
  * (an attached file's is read and dropped: the length ranges are the compiled model's) */
 typedef struct {
     int degree, autolimits, inertiafromgeom, balanceinertia, fitaabb, igroup[2], conflict;
-    int alignfree;
+    int alignfree, fusestatic;
     char eulerseq[4];
     double boundmass, boundinertia, settotalmass;
     char *meshdir, *assetdir, *texturedir;
@@ -158,6 +158,7 @@ static void comp_get(const cs_mjcf *c, comp_t *k)
     k->igroup[0] = c->igroup[0];
     k->igroup[1] = c->igroup[1];
     k->conflict = c->conflict;
+    k->fusestatic = c->fusestatic;
     memcpy(k->eulerseq, c->eulerseq, 4);
     k->boundmass = c->boundmass;
     k->boundinertia = c->boundinertia;
@@ -179,6 +180,7 @@ static void comp_set(cs_mjcf *c, const comp_t *k)
     c->igroup[0] = k->igroup[0];
     c->igroup[1] = k->igroup[1];
     c->conflict = k->conflict;
+    c->fusestatic = k->fusestatic;
     memcpy(c->eulerseq, k->eulerseq, 4);
     c->boundmass = k->boundmass;
     c->boundinertia = k->boundinertia;

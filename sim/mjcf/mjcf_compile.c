@@ -474,16 +474,9 @@ static void compile_bodies(cs_mjcf *c, compiling *cc)
     cc->xpos = cs_mjcf_alloc(c, (size_t)cc->nb * 3 * sizeof *cc->xpos);
     cc->xquat = cs_mjcf_alloc(c, (size_t)cc->nb * 4 * sizeof *cc->xquat);
     cc->weld = cs_mjcf_alloc(c, (size_t)cc->nb * sizeof *cc->weld);
-    cc->xquat[0] = 1;
     cc->biquat[0] = 1;
     for (int b = 1; b < cc->nb; b++) {
         cs_bspec *B = &c->body[b];
-        int p = B->parent;
-        rotate(cc->xquat + 4 * p, B->pos, cc->xpos + 3 * b);
-        for (int k = 0; k < 3; k++) cc->xpos[3 * b + k] += cc->xpos[3 * p + k];
-        cs_mulquat(cc->xquat + 4 * b, cc->xquat + 4 * p, B->quat);
-        cs_normquat(cc->xquat + 4 * b);
-        cc->weld[b] = B->njnt ? b : cc->weld[p];
         int use_geoms = c->inertiafromgeom == 1 || (c->inertiafromgeom == 2 && !B->has_inertial);
         cc->biquat[4 * b] = 1;
         if (use_geoms) {
@@ -531,9 +524,29 @@ static void compile_bodies(cs_mjcf *c, compiling *cc)
                               "(use compiler balanceinertia)", I[0], I[1], I[2]);
         }
     }
+}
+
+/* bodies' world frames at the reference pose and welds (after fusing: the final tree) */
+static void body_frames(cs_mjcf *c, compiling *cc)
+{
+    cc->xquat[0] = 1;
+    for (int b = 1; b < cc->nb; b++) {
+        cs_bspec *B = &c->body[b];
+        int p = B->parent;
+        rotate(cc->xquat + 4 * p, B->pos, cc->xpos + 3 * b);
+        for (int k = 0; k < 3; k++) cc->xpos[3 * b + k] += cc->xpos[3 * p + k];
+        cs_mulquat(cc->xquat + 4 * b, cc->xquat + 4 * p, B->quat);
+        cs_normquat(cc->xquat + 4 * b);
+        cc->weld[b] = B->njnt ? b : cc->weld[p];
+    }
     for (int i = 0; i < cc->ng; i++)
         if (c->geom[i].s.type == CS_GEOM_PLANE && cc->weld[c->geom[i].body] != 0)
             GFAIL(c, &c->geom[i], "type", "planes are only allowed in static bodies");
+}
+
+/* <compiler settotalmass>: every body scaled, after fusing as MuJoCo's mj_setTotalmass */
+static void total_mass(cs_mjcf *c, compiling *cc)
+{
     if (c->settotalmass > 0) {
         double tot = 0;
         for (int b = 1; b < cc->nb; b++) tot += cc->bmass[b];
@@ -1060,12 +1073,14 @@ static void fill_meshes(cs_mjcf *c, compiling *cc, cs_model *m)
         m->mesh_vertnum[k] = M->nvert;
         m->mesh_faceadr[k] = af;
         m->mesh_facenum[k] = M->ntri;
-        m->mesh_graphadr[k] = ag;
-        m->mesh_hulladr[k] = ah;
+        m->mesh_graphadr[k] = M->ngraph ? ag : -1;
+        m->mesh_hulladr[k] = M->ngraph ? ah : -1;
         memcpy(m->mesh_vert + 3 * (size_t)av, M->vert, 3 * (size_t)M->nvert * sizeof(double));
         memcpy(m->mesh_face + 3 * (size_t)af, M->tri, 3 * (size_t)M->ntri * sizeof(int));
-        memcpy(m->mesh_graph + ag, M->graph, (size_t)M->ngraph * sizeof(int));
-        memcpy(m->mesh_hull + ah, M->hull, (size_t)M->nhull * sizeof(double));
+        if (M->ngraph) {
+            memcpy(m->mesh_graph + ag, M->graph, (size_t)M->ngraph * sizeof(int));
+            memcpy(m->mesh_hull + ah, M->hull, (size_t)M->nhull * sizeof(double));
+        }
         memcpy(m->mesh_pos + 3 * k, M->pos, 3 * sizeof(double));
         memcpy(m->mesh_quat + 4 * k, M->quat, 4 * sizeof(double));
         m->mesh_volume[k] = M->volume;
@@ -1223,10 +1238,19 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     cs_mjcf_hfield_resolve(c);
     compile_geoms(c, &cc);
     for (int j = 0; j < c->njnt; j++) resolve_joint(c, &c->jnt[j]);
+    compile_bodies(c, &cc);
+    body_frames(c, &cc);
+    align_free_bodies(c, &cc);
+    if (c->fusestatic) {
+        cs_mjcf_massprops mp = {cc.bmass, cc.bipos, cc.biquat, cc.binert, cc.gmass,
+                                cc.ginertia, cc.gcounts};
+        cs_mjcf_fuse_static(c, &mp);
+        cc.nb = c->nbody;
+        body_frames(c, &cc);
+    }
+    total_mass(c, &cc);
     cs_mjcf_resolve_tendons(c);
     cs_mjcf_resolve_sensors(c);
-    compile_bodies(c, &cc);
-    align_free_bodies(c, &cc);
     check_free_bodies(c, &cc);
     joint_addresses(c, &cc);
     resolve_pairs(c, &cc);

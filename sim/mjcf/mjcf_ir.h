@@ -301,6 +301,8 @@ typedef struct cs_mjcf {
     int fitaabb;          /* <compiler fitaabb>: fit primitives to a mesh's box, not its inertia box */
     int autolimits;       /* limited="auto" follows range (MuJoCo's default: true) */
     int alignfree;        /* a free joint's align="auto" aligns (MuJoCo's default: false) */
+    int fusestatic;       /* bodies without joints merged into their parents (mjcf_fuse.c;
+                             MuJoCo's default for MJCF: false) */
     char eulerseq[4];
     int inertiafromgeom; /* 0 false, 1 true, 2 auto */
     double boundmass, boundinertia, settotalmass;
@@ -353,6 +355,9 @@ typedef struct cs_mjcf {
 
     char **ignored;
     int nignored, capignored;
+    char **bodyref;       /* bodies named by elements otherwise ignored (tuples, skins'
+                             bones): fusestatic keeps them */
+    int nbodyref, capbodyref;
 
     /* assets */
     char *meshdir, *assetdir;
@@ -523,9 +528,46 @@ void cs_mjcf_attach_keys(cs_mjcf *c, const double *qpos0, const int *jqadr, cons
 void cs_mjcf_attach_free(cs_mjcf *c);
 void cs_mjcf_attach_audit(cs_mjcf *c);
 
+/* a question asked of each name in a list (1: stop there, the answer is yes) */
+typedef int (*cs_mjcf_name_fn)(void *ctx, const char *name);
+/* mjcf_sensor.c, by name before names are resolved: fn of each body a sensor's object or
+ * reference names (1 as soon as fn says 1); whether a force or torque sensor is on a site of
+ * body b; whether a distance sensor (distance, normal, fromto) measures geom g, named or
+ * through its body (its narrow phase needs the geom's hull) */
+int cs_mjcf_sensor_body_names(const cs_mjcf *c, cs_mjcf_name_fn fn, void *ctx);
+int cs_mjcf_sensor_force_on_body(const cs_mjcf *c, int b);
+int cs_mjcf_sensor_measures_geom(const cs_mjcf *c, int g);
+
 /* mjcf_sensor.c: the sensors from index `from` on whose objects are not (yet) in the model
  * are dropped (an attached model's sensors on parts not attached, as MuJoCo's attach) */
 void cs_mjcf_keep_resolved_sensors(cs_mjcf *c, int from);
+
+/* mjcf_fuse.c: <compiler fusestatic>, once geoms and bodies have their mass properties
+ * (per body: mass, inertial frame, principal moments; per geom: mass, moments, whether it
+ * counts for its body) and before any name is resolved to a body, geom or site number:
+ * bodies, geoms and sites renumbered, those arrays with them (errors through cs_mjcf_fail) */
+typedef struct {
+    double *mass, *ipos, *iquat, *inert;
+    double *gmass, *ginertia;
+    int *gcounts;
+} cs_mjcf_massprops;
+void cs_mjcf_fuse_static(cs_mjcf *c, cs_mjcf_massprops *mp);
+/* How fusing maps the elements of body b (the old numbering, nbody of them): to body to[b]
+ * (the new numbering), through b's pose there (pose: 7 per body, position and quaternion)
+ * when moved[b], and in the order of rank[b] (elements of one body keep theirs). */
+typedef struct {
+    int nbody;
+    const int *to, *moved, *rank;
+    const double *pose;
+} cs_mjcf_fusemap;
+/* the new order of n elements whose old bodies are body[]: new i = old perm[i] */
+int *cs_mjcf_fuse_order(cs_mjcf *c, const cs_mjcf_fusemap *f, int n, const int *body);
+/* mjcf_visual.c: fn of each body a camera or light targets (1 as soon as fn says 1); the
+ * lights' (cam 0) or cameras' (cam 1) bodies (their count; *body in loader memory); those
+ * moved by a fusing map and put in the order perm (cs_mjcf_fuse_order) */
+int cs_mjcf_visual_targets(const cs_mjcf *c, cs_mjcf_name_fn fn, void *ctx);
+int cs_mjcf_visual_bodies(cs_mjcf *c, int cam, int **body);
+void cs_mjcf_visual_fuse(cs_mjcf *c, const cs_mjcf_fusemap *f, int cam, const int *perm);
 
 /* mjcf_compile.c: IR -> model (errors through cs_mjcf_fail) */
 cs_model *cs_mjcf_compile(cs_mjcf *c);

@@ -116,65 +116,11 @@ static void load_data(cs_mjcf *c, cs_meshir *M)
     cs_free(tt);
 }
 
-static void compile_mesh(cs_mjcf *c, cs_meshir *M)
+/* the mesh's frame, mass properties and box from its faces (or, for convex inertia, its
+ * hull's: hv, ht, nhtri; NULL without a hull) */
+static void finish_mesh(cs_mjcf *c, cs_meshir *M, const double *hv, int *ht, int nhtri)
 {
-    load_data(c, M);
-    if (M->nvert < 4)
-        MFAIL(c, M, M->file ? "file" : "vertex", "a mesh needs at least 4 vertices (got %d)",
-              M->nvert);
-    /* user transform: translate, rotate by the conjugate of refquat, scale */
-    double q[4], R[9];
-    memcpy(q, M->refquat, sizeof q);
-    cs_normquat(q);
-    cs_quat2mat(R, q);
-    for (int i = 0; i < M->nvert; i++) {
-        double *x = M->vert + 3 * i, y[3];
-        for (int k = 0; k < 3; k++) y[k] = x[k] - M->refpos[k];
-        for (int k = 0; k < 3; k++)
-            x[k] = (R[k] * y[0] + R[3 + k] * y[1] + R[6 + k] * y[2]) * M->scale[k];
-    }
-    if (M->scale[0] * M->scale[1] * M->scale[2] < 0)
-        for (int f = 0; f < M->ntri; f++) { /* a mirror turns the faces inside out */
-            int t = M->tri[3 * f + 1];
-            M->tri[3 * f + 1] = M->tri[3 * f + 2];
-            M->tri[3 * f + 2] = t;
-        }
-
-    /* the hull, copied into loader memory at once */
-    cs_hull_data hd;
-    char err[300];
-    if (cs_hull_build(M->vert, M->nvert, M->maxhullvert, &hd, err, sizeof err) != 0)
-        MFAIL(c, M, M->file ? "file" : "vertex", "%s", err);
-    int *graph = cs_calloc((size_t)hd.ngraph, sizeof *graph);
-    double *hull = cs_calloc((size_t)hd.ndata, sizeof *hull);
-    int *htri = cs_calloc((size_t)hd.ntri * 3 + 1, sizeof *htri);
-    int ngraph = hd.ngraph, nhull = hd.ndata, nhtri = hd.ntri;
-    if (graph && hull && htri) {
-        memcpy(graph, hd.graph, (size_t)ngraph * sizeof *graph);
-        memcpy(hull, hd.data, (size_t)nhull * sizeof *hull);
-        memcpy(htri, hd.tri, (size_t)nhtri * 3 * sizeof *htri);
-    }
-    cs_hull_data_free(&hd);
-    if (!graph || !hull || !htri) {
-        cs_free(graph);
-        cs_free(hull);
-        cs_free(htri);
-        MFAIL(c, M, NULL, "out of memory");
-    }
-    M->graph = cs_mjcf_alloc(c, (size_t)ngraph * sizeof *M->graph);
-    M->hull = cs_mjcf_alloc(c, (size_t)nhull * sizeof *M->hull);
-    int *ht = cs_mjcf_alloc(c, ((size_t)nhtri * 3 + 1) * sizeof *ht);
-    memcpy(M->graph, graph, (size_t)ngraph * sizeof *graph);
-    memcpy(M->hull, hull, (size_t)nhull * sizeof *hull);
-    memcpy(ht, htri, (size_t)nhtri * 3 * sizeof *ht);
-    cs_free(graph);
-    cs_free(hull);
-    cs_free(htri);
-    M->ngraph = ngraph;
-    M->nhull = nhull;
-    const double *hv = M->hull + 6;
-    int nhv = M->graph[0];
-
+    int nhv = M->graph ? M->graph[0] : 0;
     /* no faces: the hull's triangles are the mesh (MuJoCo copies the hull graph) */
     if (M->ntri == 0) {
         M->nvert = nhv;
@@ -288,15 +234,103 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M)
     double hb[3];
     for (int k = 0; k < 3; k++) hb[k] = fmax(fabs(M->aamm[k]), fabs(M->aamm[3 + k]));
     M->rbound = sqrt(hb[0] * hb[0] + hb[1] * hb[1] + hb[2] * hb[2]);
+    if (!M->graph) return;
     cs_hull_data tmp = {M->graph, M->ngraph, M->hull, M->nhull, NULL, 0};
     cs_hull_transform(&tmp, com, Rm);
     cs_hull_round_float(&tmp);
 }
 
+/* MuJoCo's rule for which meshes get a convex hull: one a mesh geom can collide with
+ * (contype or conaffinity nonzero, or named by a <pair>), one whose inertia is "convex" (it
+ * comes from the hull), one without faces (the hull makes them: compile_mesh). conesim adds a mesh a
+ * distance sensor measures (its narrow phase takes the hull where MuJoCo's walks the
+ * vertices: the same convex set). Without one a flat mesh loads, as in MuJoCo. */
+static int need_hull(const cs_mjcf *c, int k)
+{
+    const cs_meshir *M = &c->mesh[k];
+    if (M->inertia == CS_MESH_CONVEX) return 1;
+    for (int i = 0; i < c->ngeom; i++) {
+        const cs_gspec *s = &c->geom[i].s;
+        if (s->type != CS_GEOM_MESH || !s->mesh || strcmp(s->mesh, M->name) != 0) continue;
+        if (s->contype || s->conaffinity || cs_mjcf_sensor_measures_geom(c, i)) return 1;
+        for (int p = 0; p < c->npair; p++)
+            if (cs_mjcf_find_geom(c, c->pair[p].geom1) == i ||
+                cs_mjcf_find_geom(c, c->pair[p].geom2) == i)
+                return 1;
+    }
+    return 0;
+}
+
+static void compile_mesh(cs_mjcf *c, cs_meshir *M, int need)
+{
+    load_data(c, M);
+    if (M->nvert < 4)
+        MFAIL(c, M, M->file ? "file" : "vertex", "a mesh needs at least 4 vertices (got %d)",
+              M->nvert);
+    /* user transform: translate, rotate by the conjugate of refquat, scale */
+    double q[4], R[9];
+    memcpy(q, M->refquat, sizeof q);
+    cs_normquat(q);
+    cs_quat2mat(R, q);
+    for (int i = 0; i < M->nvert; i++) {
+        double *x = M->vert + 3 * i, y[3];
+        for (int k = 0; k < 3; k++) y[k] = x[k] - M->refpos[k];
+        for (int k = 0; k < 3; k++)
+            x[k] = (R[k] * y[0] + R[3 + k] * y[1] + R[6 + k] * y[2]) * M->scale[k];
+    }
+    if (M->scale[0] * M->scale[1] * M->scale[2] < 0)
+        for (int f = 0; f < M->ntri; f++) { /* a mirror turns the faces inside out */
+            int t = M->tri[3 * f + 1];
+            M->tri[3 * f + 1] = M->tri[3 * f + 2];
+            M->tri[3 * f + 2] = t;
+        }
+
+    /* the hull, copied into loader memory at once */
+    if (!need && M->ntri > 0) {
+        M->graph = NULL;
+        M->hull = NULL;
+        M->ngraph = M->nhull = 0;
+        finish_mesh(c, M, NULL, NULL, 0);
+        return;
+    }
+    cs_hull_data hd;
+    char err[300];
+    if (cs_hull_build(M->vert, M->nvert, M->maxhullvert, &hd, err, sizeof err) != 0)
+        MFAIL(c, M, M->file ? "file" : "vertex", "%s", err);
+    int *graph = cs_calloc((size_t)hd.ngraph, sizeof *graph);
+    double *hull = cs_calloc((size_t)hd.ndata, sizeof *hull);
+    int *htri = cs_calloc((size_t)hd.ntri * 3 + 1, sizeof *htri);
+    int ngraph = hd.ngraph, nhull = hd.ndata, nhtri = hd.ntri;
+    if (graph && hull && htri) {
+        memcpy(graph, hd.graph, (size_t)ngraph * sizeof *graph);
+        memcpy(hull, hd.data, (size_t)nhull * sizeof *hull);
+        memcpy(htri, hd.tri, (size_t)nhtri * 3 * sizeof *htri);
+    }
+    cs_hull_data_free(&hd);
+    if (!graph || !hull || !htri) {
+        cs_free(graph);
+        cs_free(hull);
+        cs_free(htri);
+        MFAIL(c, M, NULL, "out of memory");
+    }
+    M->graph = cs_mjcf_alloc(c, (size_t)ngraph * sizeof *M->graph);
+    M->hull = cs_mjcf_alloc(c, (size_t)nhull * sizeof *M->hull);
+    int *ht = cs_mjcf_alloc(c, ((size_t)nhtri * 3 + 1) * sizeof *ht);
+    memcpy(M->graph, graph, (size_t)ngraph * sizeof *graph);
+    memcpy(M->hull, hull, (size_t)nhull * sizeof *hull);
+    memcpy(ht, htri, (size_t)nhtri * 3 * sizeof *ht);
+    cs_free(graph);
+    cs_free(hull);
+    cs_free(htri);
+    M->ngraph = ngraph;
+    M->nhull = nhull;
+    finish_mesh(c, M, M->hull + 6, ht, nhtri);
+}
+
 void cs_mjcf_meshes(cs_mjcf *c)
 {
     /* every mesh, used or not: MuJoCo compiles all assets */
-    for (int i = 0; i < c->nmesh; i++) compile_mesh(c, &c->mesh[i]);
+    for (int i = 0; i < c->nmesh; i++) compile_mesh(c, &c->mesh[i], need_hull(c, i));
 }
 
 /* ---- reading <mesh> ------------------------------------------------------------------ */

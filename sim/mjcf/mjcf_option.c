@@ -221,8 +221,7 @@ void cs_mjcf_parse_compiler(cs_mjcf *c, xmlNode *n)
     static const char *const COORD[] = {"local", "global", NULL};
     if (cs_mjcf_keyword(c, n, "coordinate", COORD) == 1)
         FAILN(c, n, "coordinate", "global coordinates are not supported (MuJoCo removed them)");
-    if (cs_mjcf_bool(c, n, "fusestatic", &b) && b)
-        FAILN(c, n, "fusestatic", "fusestatic is not supported (it renumbers bodies)");
+    if (cs_mjcf_bool(c, n, "fusestatic", &b)) c->fusestatic = b;
     if (cs_mjcf_bool(c, n, "alignfree", &b)) c->alignfree = b;
     cs_mjcf_bool(c, n, "discardvisual", &b);
     cs_mjcf_bool(c, n, "usethread", &b);

@@ -101,11 +101,28 @@ static void parse_asset(cs_mjcf *c, xmlNode *n)
 /* <custom>: MuJoCo keeps its contents as user data without effect. One text element is
  * conesim's: name="conesim:contact" data="soft|coulomb" chooses the contact model
  * (docs/contact-math.md §11); everything else in <custom> is noted as ignored. */
+/* the names of the bodies that elements conesim otherwise ignores refer to (a tuple's body
+ * elements, a skin's bones): MuJoCo's fusestatic keeps those bodies */
+static void note_body_refs(cs_mjcf *c, xmlNode *n, const char *elem, const char *typeattr,
+                           const char *nameattr)
+{
+    for (xmlNode *k = n->children; k; k = k->next) {
+        if (k->type != XML_ELEMENT_NODE || strcmp(cs_mjcf_ename(k), elem) != 0) continue;
+        const char *t = typeattr ? cs_mjcf_prop(k, typeattr) : "body";
+        const char *name = cs_mjcf_prop(k, nameattr);
+        if (!t || !name || (strcmp(t, "body") != 0 && strcmp(t, "xbody") != 0)) continue;
+        cs_mjcf_grow(c, (void **)&c->bodyref, &c->capbodyref, c->nbodyref, sizeof *c->bodyref);
+        c->bodyref[c->nbodyref++] = cs_mjcf_strdup(c, name);
+    }
+}
+
 static void parse_custom(cs_mjcf *c, xmlNode *n)
 {
     int other = 0;
     for (xmlNode *ch = n->children; ch; ch = ch->next) {
         if (ch->type != XML_ELEMENT_NODE) continue;
+        if (strcmp(cs_mjcf_ename(ch), "tuple") == 0)
+            note_body_refs(c, ch, "element", "objtype", "objname");
         char *name = strcmp(cs_mjcf_ename(ch), "text") == 0 ? cs_mjcf_attr(c, ch, "name") : NULL;
         if (!name || strcmp(name, "conesim:contact") != 0) {
             other = 1;
@@ -170,9 +187,11 @@ void cs_mjcf_parse_root(cs_mjcf *c, xmlNode *root)
             }
         } else if (strcmp(en, "deformable") == 0) {
             /* skins are drawn over bodies and do nothing to the physics; flexes would */
-            for (xmlNode *k = ch->children; k; k = k->next)
+            for (xmlNode *k = ch->children; k; k = k->next) {
                 if (k->type == XML_ELEMENT_NODE && strcmp(cs_mjcf_ename(k), "skin") != 0)
                     FAILN(c, k, NULL, "element not supported (it would change the physics)");
+                if (k->type == XML_ELEMENT_NODE) note_body_refs(c, k, "bone", NULL, "body");
+            }
             cs_mjcf_note_ignored(c, "deformable/skin");
             cs_mjcf_mark_ignored(ch);
         } else

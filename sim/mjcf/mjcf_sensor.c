@@ -567,3 +567,48 @@ void cs_mjcf_keep_resolved_sensors(cs_mjcf *c, int from)
     }
     c->nsensor = k;
 }
+
+/* ---- questions the compiler asks before names are resolved ---------------------------- */
+static int named(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+int cs_mjcf_sensor_body_names(const cs_mjcf *c, cs_mjcf_name_fn fn, void *ctx)
+{
+    for (int i = 0; i < c->nsensor; i++) {
+        const cs_sensorir *S = &c->sensor[i];
+        if ((S->objtype == CS_OBJ_BODY || S->objtype == CS_OBJ_XBODY) && S->objname &&
+            fn(ctx, S->objname))
+            return 1;
+        if ((S->reftype == CS_OBJ_BODY || S->reftype == CS_OBJ_XBODY) && S->refname &&
+            fn(ctx, S->refname))
+            return 1;
+    }
+    return 0;
+}
+
+int cs_mjcf_sensor_force_on_body(const cs_mjcf *c, int b)
+{
+    for (int i = 0; i < c->nsensor; i++) {
+        const cs_sensorir *S = &c->sensor[i];
+        if (S->type != CS_SENS_FORCE && S->type != CS_SENS_TORQUE) continue;
+        int s = cs_mjcf_find_site(c, S->objname);
+        if (s >= 0 && c->site[s].body == b) return 1;
+    }
+    return 0;
+}
+
+int cs_mjcf_sensor_measures_geom(const cs_mjcf *c, int g)
+{
+    const char *gn = c->geom[g].name, *bn = c->body[c->geom[g].body].name;
+    for (int i = 0; i < c->nsensor; i++) {
+        const cs_sensorir *S = &c->sensor[i];
+        if (S->type != CS_SENS_GEOMDIST && S->type != CS_SENS_GEOMNORMAL &&
+            S->type != CS_SENS_GEOMFROMTO)
+            continue;
+        if ((S->objtype == CS_OBJ_GEOM && named(S->objname, gn)) ||
+            (S->reftype == CS_OBJ_GEOM && named(S->refname, gn)) ||
+            (S->objtype == CS_OBJ_BODY && named(S->objname, bn)) ||
+            (S->reftype == CS_OBJ_BODY && named(S->refname, bn)))
+            return 1;
+    }
+    return 0;
+}

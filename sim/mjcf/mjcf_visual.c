@@ -808,3 +808,53 @@ int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m)
     cs_free(com);
     return oom ? -1 : 0;
 }
+
+/* ---- fusestatic -------------------------------------------------------------------- */
+int cs_mjcf_visual_targets(const cs_mjcf *c, cs_mjcf_name_fn fn, void *ctx)
+{
+    for (int pass = 0; c->vis && pass < 2; pass++) {
+        const objir *o = pass ? c->vis->cam : c->vis->light;
+        int n = pass ? c->vis->ncam : c->vis->nlight;
+        for (int i = 0; i < n; i++)
+            if (o[i].target && fn(ctx, o[i].target)) return 1;
+    }
+    return 0;
+}
+
+int cs_mjcf_visual_bodies(cs_mjcf *c, int cam, int **body)
+{
+    int n = !c->vis ? 0 : cam ? c->vis->ncam : c->vis->nlight;
+    *body = cs_mjcf_alloc(c, ((size_t)n + 1) * sizeof **body);
+    for (int i = 0; i < n; i++) (*body)[i] = (cam ? c->vis->cam : c->vis->light)[i].body;
+    return n;
+}
+
+/* a moved camera's pose, a moved light's position and direction, re-expressed in the body
+ * it goes to (MuJoCo composes a light's position alone and turns its direction) */
+void cs_mjcf_visual_fuse(cs_mjcf *c, const cs_mjcf_fusemap *f, int cam, const int *perm)
+{
+    int n = !c->vis ? 0 : cam ? c->vis->ncam : c->vis->nlight;
+    if (!n) return;
+    objir *o = cam ? c->vis->cam : c->vis->light;
+    for (int i = 0; i < n; i++) {
+        int b = o[i].body;
+        if (f->moved[b]) {
+            const double *bp = f->pose + 7 * b, *bq = bp + 3;
+            double r[3], q[4];
+            rot3(bq, o[i].pos, r);
+            for (int k = 0; k < 3; k++) o[i].pos[k] = bp[k] + r[k];
+            if (cam) {
+                cs_mulquat(q, bq, o[i].quat);
+                cs_mjcf_quat_renorm(q);
+                memcpy(o[i].quat, q, sizeof q);
+            } else {
+                rot3(bq, o[i].dir, r);
+                memcpy(o[i].dir, r, sizeof r);
+            }
+        }
+        o[i].body = f->to[b];
+    }
+    objir *tmp = cs_mjcf_alloc(c, (size_t)n * sizeof *tmp);
+    for (int i = 0; i < n; i++) tmp[i] = o[perm[i]];
+    memcpy(o, tmp, (size_t)n * sizeof *tmp);
+}
