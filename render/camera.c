@@ -19,6 +19,7 @@ void cs_camera_default(cs_camera *c, double extent, const double center[3])
         c->lookat[i] = center ? center[i] : 0;
     c->fovy = 45;
     c->fixed = 0;
+    c->ortho = 0;
 }
 
 int cs_camera_parse(const char *s, cs_camera *c)
@@ -114,8 +115,16 @@ void cs_camera_view_matrix(const cs_camera *c, float m[16])
 void cs_camera_proj_matrix(const cs_camera *c, double aspect, double znear, double zfar,
                            float m[16])
 {
-    double f = 1.0 / tan(0.5 * c->fovy * DEG);
     memset(m, 0, 16 * sizeof *m);
+    if (c->ortho) { /* the view's height fovy, its width fovy aspect */
+        m[0] = (float)(2 / (c->fovy * aspect));
+        m[5] = (float)(2 / c->fovy);
+        m[10] = (float)(2 / (znear - zfar));
+        m[14] = (float)((zfar + znear) / (znear - zfar));
+        m[15] = 1;
+        return;
+    }
+    double f = 1.0 / tan(0.5 * c->fovy * DEG);
     m[0] = (float)(f / aspect);
     m[5] = (float)f;
     m[10] = (float)((zfar + znear) / (znear - zfar));
@@ -143,7 +152,7 @@ void cs_camera_pan(cs_camera *c, double dx, double dy)
     double u[3], r[3];
     cs_camera_frame(c, NULL, NULL, u, r);
     /* World size of one window height at the lookat depth. */
-    double k = 2 * c->distance * tan(0.5 * c->fovy * DEG);
+    double k = c->ortho ? c->fovy : 2 * c->distance * tan(0.5 * c->fovy * DEG);
     for (int i = 0; i < 3; i++)
         c->lookat[i] += k * (-dx * r[i] + dy * u[i]);
 }
@@ -169,6 +178,10 @@ int cs_camera_project(const cs_camera *c, int w, int h, const double p[3], doubl
         return -1;
     double fl = 1.0 / tan(0.5 * c->fovy * DEG), aspect = (double)w / h;
     double nx = fl / aspect * cs_v3dot(q, r) / z, ny = fl * cs_v3dot(q, u) / z;
+    if (c->ortho) {
+        nx = 2 * cs_v3dot(q, r) / (c->fovy * aspect);
+        ny = 2 * cs_v3dot(q, u) / c->fovy;
+    }
     px[0] = 0.5 * (nx + 1) * w;
     px[1] = 0.5 * (1 - ny) * h;
     return 0;
@@ -181,6 +194,13 @@ void cs_camera_ray(const cs_camera *c, int w, int h, double x, double y, double 
     cs_camera_frame(c, origin, f, u, r);
     double fl = 1.0 / tan(0.5 * c->fovy * DEG), aspect = (double)w / h;
     double nx = 2 * x / w - 1, ny = 1 - 2 * y / h;
+    if (c->ortho) { /* parallel rays from the points of the view's rectangle */
+        for (int i = 0; i < 3; i++) {
+            origin[i] += 0.5 * c->fovy * (nx * aspect * r[i] + ny * u[i]);
+            dir[i] = f[i];
+        }
+        return;
+    }
     for (int i = 0; i < 3; i++)
         dir[i] = f[i] + nx * aspect / fl * r[i] + ny / fl * u[i];
     cs_v3normalize(dir);

@@ -93,7 +93,8 @@ int cs_render_offscreen_depth(cs_renderer *r, const cs_render_scene *s, const cs
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             double b = tmp[(size_t)(h - 1 - y) * w + x];
-            depth[(size_t)y * w + x] = (float)(zn / (1 - b * (1 - zn / zf)));
+            depth[(size_t)y * w + x] = (float)(c->ortho ? zn + b * (zf - zn) /* linear */
+                                                        : zn / (1 - b * (1 - zn / zf)));
         }
     free(tmp);
     return finish(err, errlen);

@@ -367,7 +367,9 @@ void cs_render_frame(cs_renderer *r, const cs_render_scene *s, const cs_camera *
     if (sky) {
         double f[3], u[3], rt[3];
         cs_camera_frame(cam, NULL, f, u, rt);
-        double t = tan(0.5 * cam->fovy * 3.14159265358979323846 / 180), a = (double)w / h;
+        /* an orthographic view sees the sky as a 45 degree view would */
+        double t = tan(0.5 * (cam->ortho ? 45 : cam->fovy) * 3.14159265358979323846 / 180);
+        double a = (double)w / h;
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, sky);
         glUniform1i(r->us_nface, s->skybox->height == 6 * s->skybox->width ? 6 : 1);

@@ -209,7 +209,9 @@ int cs_joint_at_limit(const cs_render_joint *j);
 typedef struct cs_camera {
     double azimuth, elevation, distance;
     double lookat[3];
-    double fovy;            /* vertical field of view, degrees (MuJoCo's default 45) */
+    double fovy;            /* vertical field of view, degrees (MuJoCo's default 45);
+                               orthographic: the view's height, length units */
+    int ortho;              /* 1: an orthographic projection (parallel rays along -z) */
     /* fixed = 1: a model camera at pos with frame mat (row-major; columns x right, y up,
      * z backwards: it looks along -z, MuJoCo's cam_xmat); the mouse does not move it,
      * distance only sets the clipping planes */

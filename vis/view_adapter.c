@@ -366,6 +366,7 @@ static void pose_camera(cs_view *v, int id, cs_camera *c)
     camlight(v, 1, id, c->pos, c->mat);
     c->fixed = 1;
     c->fovy = v->m->cam_fovy[id];
+    c->ortho = v->m->cam_projection[id] == CS_PROJ_ORTHOGRAPHIC;
     c->distance = v->extent; /* the clipping planes' scale */
     memcpy(c->lookat, c->pos, sizeof c->lookat);
 }

@@ -115,3 +115,33 @@ def test_depth_far_where_nothing_is():
     # looking up into the sky: nothing nearer than the far plane, finite
     assert np.all(np.isfinite(depth)) and depth.min() > 10 * math.sqrt(3)
     r.close()
+
+
+ORTHO = """<mujoco>
+  <worldbody>
+    <light pos="0 0 3"/>
+    <geom type="plane" size="10 10 .01" rgba=".2 .3 .4 1"/>
+    <body pos="0 0 .5"><freejoint/><geom type="box" size=".5 .5 .5" rgba="1 0 0 1"/></body>
+    <camera name="fit" pos="0 0 3" projection="orthographic" fovy="1"/>
+    <camera name="wide" pos="0 0 3" projection="orthographic" fovy="4"/>
+  </worldbody>
+</mujoco>"""
+
+
+def test_orthographic_camera_sees_a_length_and_linear_depth():
+    """fovy of an orthographic camera is the view's height: a 1 m box seen from above fills a
+    square view of 1 m and a sixteenth of one of 4 m, whatever its distance; depth is the
+    distance along the axis (box top 2 m below, floor 3 m)."""
+    m = conesim.Model.from_xml_string(ORTHO)
+    d = conesim.Data(m)
+    conesim.forward(m, d)
+    r = renderer(m, 64, 64)
+    red = lambda img: ((img[..., 0] > 120) & (img[..., 1] < 80)).mean()
+    r.update_scene(d, camera="fit")
+    assert red(r.render()) > 0.95
+    r.update_scene(d, camera="wide")
+    assert abs(red(r.render()) - 1 / 16) < 0.01
+    r.enable_depth_rendering()
+    r.update_scene(d, camera="wide")
+    depth = r.render()
+    assert abs(depth[32, 32] - 2) < 1e-3 and abs(depth[1, 1] - 3) < 1e-3
