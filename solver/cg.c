@@ -278,9 +278,20 @@ static void block_tmul(const cs_efc *e, int k, const double *f, double *g)
     int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], n = e->blk_nrow[k];
     const int *ci = e->J_colind + adr;
     const double *J = e->J + adr;
-    if (n == 3 && nnz == 6) jtmul(J, ci, n, nnz, f, g, 3, 6);
-    else if (n == 3 && nnz == 12) jtmul(J, ci, n, nnz, f, g, 3, 12);
-    else jtmul(J, ci, n, nnz, f, g, 0, 0);
+    if (n == 3 && nnz == 6) {
+        jtmul(J, ci, n, nnz, f, g, 3, 6);
+    } else if (n == 3 && nnz == 12) {
+        jtmul(J, ci, n, nnz, f, g, 3, 12);
+    } else { /* the columns that can be nonzero (the rest would subtract exact zeros) */
+        int lo[2], hi[2];
+        cs_i_cols(e, k, lo, hi);
+        for (int h = 0; h < 2; h++)
+            for (int q = lo[h]; q < hi[h]; q++) {
+                double sum = 0;
+                for (int r = 0; r < n; r++) sum += J[r * nnz + q] * f[r];
+                g[ci[q]] -= sum;
+            }
+    }
 }
 
 /* At the current point (d = a - a0, Md = M d, jres = J a - a_ref), the blocks' part: the
