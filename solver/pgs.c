@@ -516,7 +516,14 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
             double fr = e->force[r0 + r];
             if (fr == 0) continue;
             const double *J = (usew ? w->W : e->J) + adr + r * nnz;
-            for (int q = 0; q < nnz; q++) v[local_dof(g, ci[q])] += J[q] * fr;
+            if (usew) { /* W fills its trees */
+                for (int q = 0; q < nnz; q++) v[local_dof(g, ci[q])] += J[q] * fr;
+                continue;
+            }
+            int lo[2], hi[2]; /* J: the columns that can be nonzero */
+            cs_i_cols(e, k, lo, hi);
+            for (int h = 0; h < 2; h++)
+                for (int q = lo[h]; q < hi[h]; q++) v[local_dof(g, ci[q])] += J[q] * fr;
         }
     }
     if (!usew) group_minv(p, g, y, v);
@@ -623,7 +630,10 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
                     jtd[l] += J[q] * d;
                 }
             } else {
-                for (int q = 0; q < nnz; q++) jtd[local_dof(g, ci[q])] += J[q] * d;
+                int lo[2], hi[2];
+                cs_i_cols(e, k, lo, hi);
+                for (int h = 0; h < 2; h++)
+                    for (int q = lo[h]; q < hi[h]; q++) jtd[local_dof(g, ci[q])] += J[q] * d;
             }
         }
     }
