@@ -169,15 +169,16 @@ enum {
     CS_STATE_QPOS = 1 << 1,         /* nq */
     CS_STATE_QVEL = 1 << 2,         /* nv */
     CS_STATE_ACT = 1 << 3,          /* na */
-    CS_STATE_WARMSTART = 1 << 4,    /* nv: qacc_warmstart, the solver's warm start */
-    CS_STATE_CTRL = 1 << 5,         /* nu */
-    CS_STATE_QFRC_APPLIED = 1 << 6, /* nv */
-    CS_STATE_XFRC_APPLIED = 1 << 7, /* 6 nbody */
-    CS_STATE_EQ_ACTIVE = 1 << 8,    /* neq */
-    CS_STATE_MOCAP_POS = 1 << 9,    /* 3 nmocap */
-    CS_STATE_MOCAP_QUAT = 1 << 10,  /* 4 nmocap */
-    CS_NSTATE = 11,
-    CS_STATE_PHYSICS = CS_STATE_QPOS | CS_STATE_QVEL | CS_STATE_ACT,
+    CS_STATE_HISTORY = 1 << 4,      /* nhistory: the actuators' and sensors' history buffers */
+    CS_STATE_WARMSTART = 1 << 5,    /* nv: qacc_warmstart, the solver's warm start */
+    CS_STATE_CTRL = 1 << 6,         /* nu */
+    CS_STATE_QFRC_APPLIED = 1 << 7, /* nv */
+    CS_STATE_XFRC_APPLIED = 1 << 8, /* 6 nbody */
+    CS_STATE_EQ_ACTIVE = 1 << 9,    /* neq */
+    CS_STATE_MOCAP_POS = 1 << 10,   /* 3 nmocap */
+    CS_STATE_MOCAP_QUAT = 1 << 11,  /* 4 nmocap */
+    CS_NSTATE = 12,
+    CS_STATE_PHYSICS = CS_STATE_QPOS | CS_STATE_QVEL | CS_STATE_ACT | CS_STATE_HISTORY,
     CS_STATE_FULLPHYSICS = CS_STATE_TIME | CS_STATE_PHYSICS,
     CS_STATE_USER = CS_STATE_CTRL | CS_STATE_QFRC_APPLIED | CS_STATE_XFRC_APPLIED |
                     CS_STATE_EQ_ACTIVE | CS_STATE_MOCAP_POS | CS_STATE_MOCAP_QUAT,
@@ -368,8 +369,8 @@ const char *cs_id2name(const cs_model *m, const char *kind, int id);
 int cs_name2id(const cs_model *m, const char *kind, const char *name);
 
 /* ---- batch rollouts (sim/output/rollout.c), as MuJoCo's rollout module ------------------------ */
-/* The length of one state: [time, qpos (nq), qvel (nv), act (na)] = 1 + nq + nv + na
- * (cs_state_size of CS_STATE_FULLPHYSICS). */
+/* The length of one state: [time, qpos (nq), qvel (nv), act (na), history (nhistory)] =
+ * 1 + nq + nv + na + nhistory (cs_state_size of CS_STATE_FULLPHYSICS). */
 int cs_rollout_nstate(const cs_model *m);
 /* Steps nbatch initial states (state0: nbatch x nstate) nstep times each and writes the
  * state after every step to out (nbatch x nstep x nstate). ctrl (nbatch x nstep x nu) sets

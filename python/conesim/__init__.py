@@ -23,7 +23,8 @@ __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyfram
            "rollout", "get_state", "set_state", "state_size", "set", "get", "Recorder",
            "Metrics", "sweep",
            "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL", "Warnings",
-           "STATE_TIME", "STATE_QPOS", "STATE_QVEL", "STATE_ACT", "STATE_WARMSTART",
+           "STATE_TIME", "STATE_QPOS", "STATE_QVEL", "STATE_ACT", "STATE_HISTORY",
+           "STATE_WARMSTART",
            "STATE_CTRL", "STATE_QFRC_APPLIED", "STATE_XFRC_APPLIED", "STATE_EQ_ACTIVE",
            "STATE_MOCAP_POS", "STATE_MOCAP_QUAT", "STATE_PHYSICS", "STATE_FULLPHYSICS",
            "STATE_USER", "STATE_INTEGRATION", "Option", "Keyword", "Contact",
@@ -1262,10 +1263,10 @@ def differentiate_pos(m, qpos1, qpos2, dt=1.0):
 
 # ---- states and batch rollouts ----------------------------------------------------------
 # the parts of a state (MuJoCo's mjtState bits and order: cs_state_size in conesim.h)
-STATE_TIME, STATE_QPOS, STATE_QVEL, STATE_ACT = 1, 2, 4, 8
-STATE_WARMSTART, STATE_CTRL, STATE_QFRC_APPLIED, STATE_XFRC_APPLIED = 16, 32, 64, 128
-STATE_EQ_ACTIVE, STATE_MOCAP_POS, STATE_MOCAP_QUAT = 256, 512, 1024
-STATE_PHYSICS = STATE_QPOS | STATE_QVEL | STATE_ACT
+STATE_TIME, STATE_QPOS, STATE_QVEL, STATE_ACT, STATE_HISTORY = 1, 2, 4, 8, 16
+STATE_WARMSTART, STATE_CTRL, STATE_QFRC_APPLIED, STATE_XFRC_APPLIED = 32, 64, 128, 256
+STATE_EQ_ACTIVE, STATE_MOCAP_POS, STATE_MOCAP_QUAT = 512, 1024, 2048
+STATE_PHYSICS = STATE_QPOS | STATE_QVEL | STATE_ACT | STATE_HISTORY
 STATE_FULLPHYSICS = STATE_TIME | STATE_PHYSICS
 STATE_USER = (STATE_CTRL | STATE_QFRC_APPLIED | STATE_XFRC_APPLIED | STATE_EQ_ACTIVE |
               STATE_MOCAP_POS | STATE_MOCAP_QUAT)
@@ -1274,7 +1275,7 @@ STATE_INTEGRATION = STATE_FULLPHYSICS | STATE_USER | STATE_WARMSTART
 
 def state_size(m, spec=STATE_FULLPHYSICS):
     """The length of a state with the parts in spec (STATE_* bits); by default
-    [time, qpos, qvel, act]: 1 + nq + nv + na."""
+    [time, qpos, qvel, act, history]: 1 + nq + nv + na + nhistory."""
     _check_type(m, Model, "m")
     if isinstance(spec, bool) or not isinstance(spec, (int, _np.integer)):
         raise TypeError("spec must be an int of STATE_* bits")
@@ -1285,7 +1286,7 @@ def state_size(m, spec=STATE_FULLPHYSICS):
 
 
 def get_state(m, d, spec=STATE_FULLPHYSICS):
-    """The data's state as one array (a copy): by default [time, qpos, qvel, act]; spec
+    """The data's state as one array (a copy): by default [time, qpos, qvel, act, history]; spec
     picks the parts (STATE_INTEGRATION: everything a step reads, so that set_state of it
     into another data steps alike)."""
     _pair(m, d)

@@ -33,7 +33,7 @@ enum {
     X(nbody) X(njnt) X(ngeom) X(nq) X(nv) X(npair) X(nexclude) X(nkey) X(ntree) X(nM) \
     X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nhfield) X(nhfielddata) \
     X(nu) X(na) X(nmocap) \
-    X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor) \
+    X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor) X(nhistory) \
     X(nmat) X(ntex) X(ntexdata) X(nlight) X(ncam)
 
 /* the sizes a column count may name */
@@ -194,6 +194,9 @@ enum {
     X(double, actuator_cranklength, nu, 1, NULL, 0) \
     X(double, actuator_lengthrange, nu, 2, NULL, 0) \
     X(double, actuator_acc0, nu, 1, NULL, 0) \
+    X(int, actuator_history, nu, 2, NULL, 0) \
+    X(int, actuator_historyadr, nu, 1, NULL, 0) \
+    X(double, actuator_delay, nu, 1, NULL, 0) \
     /* sites */ \
     X(int, site_bodyid, nsite, 1, NULL, 0) \
     X(double, site_pos, nsite, 3, NULL, 0) \
@@ -215,6 +218,10 @@ enum {
     X(double, sensor_cutoff, nsensor, 1, NULL, 0) \
     X(double, sensor_noise, nsensor, 1, NULL, 0) \
     X(double, sensor_user, nsensor, nuser_sensor, NULL, 0) \
+    X(int, sensor_history, nsensor, 2, NULL, 0) \
+    X(int, sensor_historyadr, nsensor, 1, NULL, 0) \
+    X(double, sensor_delay, nsensor, 1, NULL, 0) \
+    X(double, sensor_interval, nsensor, 2, NULL, 0) \
     /* tendons and their paths */ \
     X(int, tendon_adr, ntendon, 1, NULL, 0) \
     X(int, tendon_num, ntendon, 1, NULL, 0) \
