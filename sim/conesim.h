@@ -193,6 +193,31 @@ int cs_state_size(const cs_model *m, int spec);
 int cs_get_state(const cs_model *m, const cs_data *d, double *state, int spec);
 int cs_set_state(const cs_model *m, cs_data *d, const double *state, int spec);
 
+/* ---- history buffers (sim/engine/history.c), MuJoCo 3.12's delays -------------------------
+ * An actuator or sensor with nsample > 0 keeps its last nsample values (ctrl as set, or the
+ * sensor's value) with their times in d->history; each step appends the value at its start
+ * time. interp: 0 zero-order hold (the latest sample at or before the time), 1 linear, 2
+ * cubic (Catmull-Rom, slopes 0 at the ends), -1 the element's own; outside the buffer's
+ * times the nearest end's value. */
+/* Actuator id's control at time - actuator_delay[id] (MuJoCo's mj_readCtrl); d->ctrl[id]
+ * when it has no buffer. */
+double cs_read_ctrl(const cs_model *m, const cs_data *d, int id, double time, int interp);
+/* Sensor id's value (sensor_dim doubles) at time - sensor_delay[id] into result (MuJoCo's
+ * mj_readSensor, which returns a pointer instead: here result always holds it); without a
+ * buffer its sensordata. 0, or -1 for a bad id. */
+int cs_read_sensor(const cs_model *m, const cs_data *d, int id, double time, double *result,
+                   int interp);
+/* Actuator id's buffer set to values (nsample) at times (nsample, strictly increasing),
+ * oldest first (MuJoCo's mj_initCtrlHistory). times NULL keeps the buffer's times as they
+ * lie in it, which increase only until the first step turns the ring (MuJoCo refuses them
+ * after). 0, or -1 (no buffer, times not increasing). */
+int cs_init_ctrl_history(const cs_model *m, cs_data *d, int id, const double *times,
+                         const double *values);
+/* The same for sensor id (values: nsample x sensor_dim); phase is the last computation's
+ * time an interval sensor counts its period from (MuJoCo's mj_initSensorHistory). */
+int cs_init_sensor_history(const cs_model *m, cs_data *d, int id, const double *times,
+                           const double *values, double phase);
+
 /* ---- the step (sim/engine/step.c) ---------------------------------------------------------- */
 void cs_step(const cs_model *m, cs_data *d);     /* all stages + integrate */
 void cs_forward(const cs_model *m, cs_data *d);  /* all stages, no integration */
@@ -277,7 +302,8 @@ int cs_inverse(const cs_model *m, cs_data *d, char *err, size_t errsz);
  * either may be NULL. Every step starts from d's state (CS_STATE_INTEGRATION); eps is the
  * perturbation; centered 1: (f(x + eps) - f(x - eps)) / 2 eps (a limited control at its
  * range's end is differenced on the side inside it). d is left at its state, forward
- * computed, its warning counts as they were. 0, or -1 (eps not positive, out of memory). */
+ * computed, its warning counts as they were. 0, or -1 (eps not positive, out of memory, a
+ * model with history buffers: MuJoCo's refuses them too). */
 int cs_transition_fd(const cs_model *m, cs_data *d, double eps, int centered, double *A,
                      double *B);
 /* The velocity that moves qpos1 to qpos2 in time h (MuJoCo's mj_differentiatePos): per
