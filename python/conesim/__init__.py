@@ -31,7 +31,8 @@ __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyfram
            "ModelView", "DataView", "FixedArray",
            "Renderer", "Camera", "VideoWriter", "render_video",
            "jac", "jac_body", "jac_body_com", "jac_site", "inverse", "transition_fd",
-           "differentiate_pos"]
+           "differentiate_pos", "read_ctrl", "read_sensor", "init_ctrl_history",
+           "init_sensor_history"]
 
 # indices into d.warning (counts since the last reset): contacts dropped because the
 # contact array was full, steps whose mass matrix was not positive definite, steps that
@@ -1239,6 +1240,9 @@ def transition_fd(m, d, eps=1e-6, centered=False):
     if isinstance(eps, bool) or not isinstance(eps, (int, float, _np.integer, _np.floating)) \
             or not eps > 0:
         raise ValueError(f"eps must be a positive number, not {eps!r}")
+    if m.nhistory:
+        raise ValueError("transition_fd: history buffers (delays) are not supported, as in "
+                         "MuJoCo's mjd_transitionFD")
     ndx = 2 * m.nv + m.na
     A, B = _np.zeros((ndx, ndx)), _np.zeros((ndx, m.nu))
     if _clib.cs_transition_fd(m._ptr, d._ptr, float(eps), 1 if centered else 0,
@@ -1259,6 +1263,87 @@ def differentiate_pos(m, qpos1, qpos2, dt=1.0):
     _clib.cs_differentiate_pos(m._ptr, out.ctypes.data_as(_lib.DP), float(dt),
                                q1.ctypes.data_as(_lib.DP), q2.ctypes.data_as(_lib.DP))
     return out
+
+
+# ---- history buffers (MuJoCo 3.12's delays) ------------------------------------------------
+def _interp(interp):
+    if isinstance(interp, bool) or not isinstance(interp, (int, _np.integer)) \
+            or not -1 <= interp <= 2:
+        raise ValueError(f"interp must be -1 (the element's own), 0 (zoh), 1 (linear) or 2 "
+                         f"(cubic), not {interp!r}")
+    return int(interp)
+
+
+def read_ctrl(m, d, actuator, time, interp=-1):
+    """The actuator's control at time - actuator_delay from its history buffer (MuJoCo's
+    mj_readCtrl): interp 0 zero-order hold, 1 linear, 2 cubic (Catmull-Rom), -1 the
+    actuator's own; the nearest end's value outside the buffer's times. d.ctrl[actuator]
+    when it has no buffer (nsample 0)."""
+    _pair(m, d)
+    return _clib.cs_read_ctrl(m._ptr, d._ptr, _id(m, "actuator", actuator), float(time),
+                              _interp(interp))
+
+
+def read_sensor(m, d, sensor, time, result=None, interp=-1):
+    """The sensor's value (sensor_dim values) at time - sensor_delay from its history buffer
+    (MuJoCo's mj_readSensor), written into result when given (a float64 array of
+    sensor_dim) and returned; interp as read_ctrl's. Its sensordata when it has no buffer."""
+    _pair(m, d)
+    i = _id(m, "sensor", sensor)
+    dim = int(m.sensor_dim[i])
+    if result is None:
+        result = _np.zeros(dim)
+    if not isinstance(result, _np.ndarray) or result.dtype != _np.float64 \
+            or result.shape != (dim,) or not result.flags.c_contiguous:
+        raise TypeError(f"result should be a contiguous float64 array of length sensor_dim "
+                        f"({dim})")
+    _clib.cs_read_sensor(m._ptr, d._ptr, i, float(time), result.ctypes.data_as(_lib.DP),
+                         _interp(interp))
+    return result
+
+
+def _history_times(times, n):
+    if times is None:
+        return None, None
+    t = _np.ascontiguousarray(times, dtype=_np.float64)
+    if t.shape != (n,):
+        raise TypeError(f"times should have length nsample ({n})")
+    return t, t.ctypes.data_as(_lib.DP)
+
+
+def init_ctrl_history(m, d, actuator, times, values):
+    """The actuator's history buffer set to values (nsample) at times (nsample, strictly
+    increasing; None keeps the buffer's times), oldest first (MuJoCo's
+    mj_initCtrlHistory)."""
+    _pair(m, d)
+    i = _id(m, "actuator", actuator)
+    n = int(m.actuator_history[i, 0])
+    if n <= 0:
+        raise ValueError(f"actuator {i} has no history buffer")
+    t, tp = _history_times(times, n)
+    v = _np.ascontiguousarray(values, dtype=_np.float64)
+    if v.shape != (n,):
+        raise TypeError(f"values should have length nsample ({n})")
+    if _clib.cs_init_ctrl_history(m._ptr, d._ptr, i, tp, v.ctypes.data_as(_lib.DP)) != 0:
+        raise ValueError("times must be strictly increasing")
+
+
+def init_sensor_history(m, d, sensor, times, values, phase=0.0):
+    """The sensor's history buffer set to values (nsample x sensor_dim) at times (as
+    init_ctrl_history's); phase is the last computation's time an interval sensor counts
+    its period from (MuJoCo's mj_initSensorHistory)."""
+    _pair(m, d)
+    i = _id(m, "sensor", sensor)
+    n, dim = int(m.sensor_history[i, 0]), int(m.sensor_dim[i])
+    if n <= 0:
+        raise ValueError(f"sensor {i} has no history buffer")
+    t, tp = _history_times(times, n)
+    v = _np.ascontiguousarray(values, dtype=_np.float64)
+    if v.shape != (n, dim) and not (dim == 1 and v.shape == (n,)):
+        raise TypeError(f"values should have shape (nsample, sensor_dim) = ({n}, {dim})")
+    if _clib.cs_init_sensor_history(m._ptr, d._ptr, i, tp, v.ctypes.data_as(_lib.DP),
+                                    float(phase)) != 0:
+        raise ValueError("times must be strictly increasing")
 
 
 # ---- states and batch rollouts ----------------------------------------------------------
