@@ -87,3 +87,46 @@ def test_state_bits_are_mujocos():
     assert (conesim.STATE_HISTORY, conesim.STATE_WARMSTART, conesim.STATE_MOCAP_QUAT) == \
         (1 << 4, 1 << 5, 1 << 11)
     assert conesim.STATE_PHYSICS & conesim.STATE_HISTORY
+
+
+def _oracle():
+    import os
+    import shutil
+    d = os.path.join(os.path.dirname(os.environ.get("CONESIM_SCENES", "scenes")), "tests",
+                     "oracle")
+    if not shutil.which("node") or not os.path.exists(
+            os.path.join(d, "node_modules", "@mujoco", "mujoco", "package.json")):
+        pytest.skip("MuJoCo's WebAssembly build (tests/oracle, npm ci) is not installed")
+    return d
+
+
+def test_controls_agree_with_mujoco():
+    """tests/data/sensors_delay.xml with a control set before every step (delay_ctrl.mjs's
+    sequence), 300 steps: the forces, the sensors and the buffers are MuJoCo 3.12's"""
+    import json
+    import math
+    import os
+    import subprocess
+    oracle = _oracle()
+    scene = os.path.join(os.path.dirname(oracle), "data", "sensors_delay.xml")
+    n = 300
+    out = subprocess.run(["node", os.path.join(oracle, "delay_ctrl.mjs"), scene, str(n)],
+                         cwd=oracle, capture_output=True, text=True, check=True).stdout
+    ref = [json.loads(line) for line in out.splitlines()]
+    m = conesim.Model.from_xml_path(scene)
+    d = conesim.Data(m)
+    conesim.reset_data_keyframe(m, d, 0)
+    worst = {}
+    for k in range(n):
+        for u in range(m.nu):
+            d.ctrl[u] = math.sin(0.3 * k) * 5 + (k % 3) + u
+        conesim.step(m, d)
+        for f, ours in (("qpos", d.qpos), ("force", d.actuator_force),
+                        ("sensordata", d.sensordata), ("history", d.history)):
+            e = float(np.max(np.abs(np.asarray(ref[k][f]) - ours)))
+            worst[f] = max(worst.get(f, 0.0), e)
+    print("worst differences:", worst)
+    # the ball's contact is solved to the solver's tolerance: its accelerometer, reading the
+    # impact, differs most
+    assert worst["qpos"] < 1e-10 and worst["force"] < 1e-9
+    assert worst["sensordata"] < 1e-6 and worst["history"] < 1e-6
