@@ -89,10 +89,12 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
  *     stiffness, range[2] (radians for hinges), margin, solreflimit[2], solimplimit[5]
  *     (also jnt.J...)
  *   actuator.A.gainprm[10], biasprm[10], dynprm[10], gear[6], ctrlrange[2], forcerange[2],
- *     actrange[2]
+ *     actrange[2], delay (read within the history buffer: a delay beyond nsample steps reads
+ *     its oldest sample; without a buffer none)
+ *   sensor.S.delay (as an actuator's)
  *   pair.P.friction[5], solref[2], solreffriction[2], solimp[5], margin, gap, adhesion, condim
  *   (contact=coulomb is refused on a model with adhesion)
- * G, B, J, A, P: an element's name, or its id. [K] names one element of a vector; without
+ * G, B, J, A, P, S: an element's name, or its id. [K] names one element of a vector; without
  * it a vector takes all its values (cs_setv). Values are checked as the loader checks the
  * MJCF (finite; friction, masses, damping... not negative; sizes positive; condim 1, 3, 4,
  * 6); a change that would leave the mass matrix singular is refused and undone. The tree's

@@ -295,6 +295,29 @@ START_TEST(test_state_copy_reset)
 }
 END_TEST
 
+/* MuJoCo's docs: a delay may change between steps within the buffer's reach */
+START_TEST(test_set_delay)
+{
+    cs_model *m = slide("<motor name='u' joint='s' nsample='4' delay='0.03125'/>",
+                        "<jointpos name='q' joint='s' nsample='4' delay='0.03125'/>");
+    cs_data *d = moving(m);
+    ck_assert_int_eq(cs_set(m, "actuator.u.delay", 3 * H), 0);
+    ck_assert_int_eq(cs_set(m, "sensor.q.delay", 4 * H), 0);
+    ck_assert_double_eq(m->actuator_delay[0], 3 * H);
+    ck_assert_int_eq(cs_set(m, "sensor.0.delay", -H), -1); /* not negative */
+    double qp[20];
+    for (int k = 0; k < 20; k++) {
+        d->ctrl[0] = u_of(k);
+        qp[k] = d->qpos[0];
+        cs_step(m, d);
+        ck_assert_double_eq(d->actuator_force[0], k >= 3 ? u_of(k - 3) : 0);
+        ck_assert_double_eq(d->sensordata[0], k >= 4 ? qp[k - 4] : 0);
+    }
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_step_allocates_nothing)
 {
     cs_model *m = slide("<motor name='f' joint='s' nsample='5' delay='0.05' interp='cubic'/>",
@@ -386,6 +409,7 @@ int main(void)
     tcase_add_test(tc, test_interval);
     tcase_add_test(tc, test_sensor_delay);
     tcase_add_test(tc, test_state_copy_reset);
+    tcase_add_test(tc, test_set_delay);
     tcase_add_test(tc, test_step_allocates_nothing);
     tcase_add_test(tc, test_loader_errors);
     suite_add_tcase(s, tc);
