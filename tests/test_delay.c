@@ -195,6 +195,21 @@ START_TEST(test_interval)
     ck_assert_double_eq(b[3], -1 * H);
     cs_free_data(d);
     cs_free_model(m);
+    /* MuJoCo's own test of ten samples at timestep 1 (engine_sensor_test's SensorInterval) */
+    m = load_xml("<mujoco><option timestep='1' gravity='0 0 0'/><worldbody><body>"
+                 "<joint name='s' type='slide'/><geom size='0.1'/></body></worldbody><sensor>"
+                 "<jointpos joint='s' interval='2.5 0' nsample='10'/>"
+                 "<jointpos joint='s' interval='2.5 -1.5' nsample='10'/></sensor></mujoco>",
+                 "interval10.xml");
+    d = cs_make_data(m);
+    const double t0[] = {-25, -22, -20, -17, -15, -12, -10, -7, -5, -2};
+    const double t1[] = {-24, -21, -19, -16, -14, -11, -9, -6, -4, -1};
+    for (int j = 0; j < 10; j++) {
+        ck_assert_double_eq(d->history[m->sensor_historyadr[0] + 2 + j], t0[j]);
+        ck_assert_double_eq(d->history[m->sensor_historyadr[1] + 2 + j], t1[j]);
+    }
+    cs_free_data(d);
+    cs_free_model(m);
 }
 END_TEST
 
