@@ -244,6 +244,33 @@ static void print_sensors(const cs_model *m)
     }
 }
 
+/* the actuators and sensors with a history buffer (MuJoCo 3.12's nsample, interp, delay,
+ * interval) */
+static void print_history(const cs_model *m)
+{
+    static const char *const INTERP[] = {"zoh", "linear", "cubic"};
+    char buf[32];
+    printf("\nhistory buffers (%d doubles of d->history: the last nsample values; a delay reads "
+           "the value of delay seconds before)\n", m->nhistory);
+    printf("  %-8s %3s %-14s %7s %-6s %-10s %s\n", "kind", "id", "name", "nsample", "interp",
+           "delay", "interval (period phase)");
+    for (int i = 0; i < m->nu; i++) {
+        if (m->actuator_history[2 * i] <= 0) continue;
+        printf("  %-8s %3d %-14s %7d %-6s %-10g -\n", "actuator", i,
+               cs_actuator_label(m, i, buf, sizeof buf), m->actuator_history[2 * i],
+               INTERP[m->actuator_history[2 * i + 1] % 3], m->actuator_delay[i]);
+    }
+    for (int i = 0; i < m->nsensor; i++) {
+        if (m->sensor_history[2 * i] <= 0) continue;
+        const double *iv = m->sensor_interval + 2 * i;
+        char in[48] = "-";
+        if (iv[0] > 0) snprintf(in, sizeof in, "%g %g", iv[0], iv[1]);
+        printf("  %-8s %3d %-14s %7d %-6s %-10g %s\n", "sensor", i,
+               cs_sensor_label(m, i, buf, sizeof buf), m->sensor_history[2 * i],
+               INTERP[m->sensor_history[2 * i + 1] % 3], m->sensor_delay[i], in);
+    }
+}
+
 static void print_model(const cs_model *m)
 {
     const cs_option *o = &m->opt;
@@ -391,6 +418,7 @@ static void print_model(const cs_model *m)
     if (m->neq) print_equalities(m);
     if (m->nsensor) print_sensors(m);
     if (m->nu) print_actuators(m);
+    if (m->nhistory) print_history(m);
     if (m->nkey) {
         printf("\nkeyframes\n");
         for (int k = 0; k < m->nkey; k++) {
@@ -450,7 +478,7 @@ const cs_command cs_cmd_info = {
     "usage: conesim info SCENE\n\n"
     "Prints the compiled model: options, bodies (mass, COM in the body frame, principal\n"
     "inertia, invweight0), geoms with their contact parameters, explicit pairs, excludes,\n"
-    "tendons, equality constraints, actuators, keyframes, and what the loader ignored (elements and attributes without\n"
+    "tendons, equality constraints, actuators, history buffers (delays), keyframes, and what the loader ignored (elements and attributes without\n"
     "effect on the physics: sensors, cameras, lights, materials, ...). A bad scene prints FILE:LINE: what is wrong and exits 3; out of memory\n"
     "exits 6.\n",
     run_info,

@@ -89,10 +89,12 @@ int cs_option_set(cs_option *o, const char *name, const char *value, char *err, 
  *     stiffness, range[2] (radians for hinges), margin, solreflimit[2], solimplimit[5]
  *     (also jnt.J...)
  *   actuator.A.gainprm[10], biasprm[10], dynprm[10], gear[6], ctrlrange[2], forcerange[2],
- *     actrange[2]
+ *     actrange[2], delay (read within the history buffer: a delay beyond nsample steps reads
+ *     its oldest sample; without a buffer none)
+ *   sensor.S.delay (as an actuator's)
  *   pair.P.friction[5], solref[2], solreffriction[2], solimp[5], margin, gap, adhesion, condim
  *   (contact=coulomb is refused on a model with adhesion)
- * G, B, J, A, P: an element's name, or its id. [K] names one element of a vector; without
+ * G, B, J, A, P, S: an element's name, or its id. [K] names one element of a vector; without
  * it a vector takes all its values (cs_setv). Values are checked as the loader checks the
  * MJCF (finite; friction, masses, damping... not negative; sizes positive; condim 1, 3, 4,
  * 6); a change that would leave the mass matrix singular is refused and undone. The tree's
@@ -170,15 +172,16 @@ enum {
     CS_STATE_QPOS = 1 << 1,         /* nq */
     CS_STATE_QVEL = 1 << 2,         /* nv */
     CS_STATE_ACT = 1 << 3,          /* na */
-    CS_STATE_WARMSTART = 1 << 4,    /* nv: qacc_warmstart, the solver's warm start */
-    CS_STATE_CTRL = 1 << 5,         /* nu */
-    CS_STATE_QFRC_APPLIED = 1 << 6, /* nv */
-    CS_STATE_XFRC_APPLIED = 1 << 7, /* 6 nbody */
-    CS_STATE_EQ_ACTIVE = 1 << 8,    /* neq */
-    CS_STATE_MOCAP_POS = 1 << 9,    /* 3 nmocap */
-    CS_STATE_MOCAP_QUAT = 1 << 10,  /* 4 nmocap */
-    CS_NSTATE = 11,
-    CS_STATE_PHYSICS = CS_STATE_QPOS | CS_STATE_QVEL | CS_STATE_ACT,
+    CS_STATE_HISTORY = 1 << 4,      /* nhistory: the actuators' and sensors' history buffers */
+    CS_STATE_WARMSTART = 1 << 5,    /* nv: qacc_warmstart, the solver's warm start */
+    CS_STATE_CTRL = 1 << 6,         /* nu */
+    CS_STATE_QFRC_APPLIED = 1 << 7, /* nv */
+    CS_STATE_XFRC_APPLIED = 1 << 8, /* 6 nbody */
+    CS_STATE_EQ_ACTIVE = 1 << 9,    /* neq */
+    CS_STATE_MOCAP_POS = 1 << 10,   /* 3 nmocap */
+    CS_STATE_MOCAP_QUAT = 1 << 11,  /* 4 nmocap */
+    CS_NSTATE = 12,
+    CS_STATE_PHYSICS = CS_STATE_QPOS | CS_STATE_QVEL | CS_STATE_ACT | CS_STATE_HISTORY,
     CS_STATE_FULLPHYSICS = CS_STATE_TIME | CS_STATE_PHYSICS,
     CS_STATE_USER = CS_STATE_CTRL | CS_STATE_QFRC_APPLIED | CS_STATE_XFRC_APPLIED |
                     CS_STATE_EQ_ACTIVE | CS_STATE_MOCAP_POS | CS_STATE_MOCAP_QUAT,
@@ -192,6 +195,31 @@ int cs_state_size(const cs_model *m, int spec);
  * run: cs_forward or cs_step reads them); 0, or -1 for a bad spec */
 int cs_get_state(const cs_model *m, const cs_data *d, double *state, int spec);
 int cs_set_state(const cs_model *m, cs_data *d, const double *state, int spec);
+
+/* ---- history buffers (sim/engine/history.c), MuJoCo 3.12's delays -------------------------
+ * An actuator or sensor with nsample > 0 keeps its last nsample values (ctrl as set, or the
+ * sensor's value) with their times in d->history; each step appends the value at its start
+ * time. interp: 0 zero-order hold (the latest sample at or before the time), 1 linear, 2
+ * cubic (Catmull-Rom, slopes 0 at the ends), -1 the element's own; outside the buffer's
+ * times the nearest end's value. */
+/* Actuator id's control at time - actuator_delay[id] (MuJoCo's mj_readCtrl); d->ctrl[id]
+ * when it has no buffer. */
+double cs_read_ctrl(const cs_model *m, const cs_data *d, int id, double time, int interp);
+/* Sensor id's value (sensor_dim doubles) at time - sensor_delay[id] into result (MuJoCo's
+ * mj_readSensor, which returns a pointer instead: here result always holds it); without a
+ * buffer its sensordata. 0, or -1 for a bad id. */
+int cs_read_sensor(const cs_model *m, const cs_data *d, int id, double time, double *result,
+                   int interp);
+/* Actuator id's buffer set to values (nsample) at times (nsample, strictly increasing),
+ * oldest first (MuJoCo's mj_initCtrlHistory). times NULL keeps the buffer's times as they
+ * lie in it, which increase only until the first step turns the ring (MuJoCo refuses them
+ * after). 0, or -1 (no buffer, times not increasing). */
+int cs_init_ctrl_history(const cs_model *m, cs_data *d, int id, const double *times,
+                         const double *values);
+/* The same for sensor id (values: nsample x sensor_dim); phase is the last computation's
+ * time an interval sensor counts its period from (MuJoCo's mj_initSensorHistory). */
+int cs_init_sensor_history(const cs_model *m, cs_data *d, int id, const double *times,
+                           const double *values, double phase);
 
 /* ---- the step (sim/engine/step.c) ---------------------------------------------------------- */
 void cs_step(const cs_model *m, cs_data *d);     /* all stages + integrate */
@@ -277,7 +305,8 @@ int cs_inverse(const cs_model *m, cs_data *d, char *err, size_t errsz);
  * either may be NULL. Every step starts from d's state (CS_STATE_INTEGRATION); eps is the
  * perturbation; centered 1: (f(x + eps) - f(x - eps)) / 2 eps (a limited control at its
  * range's end is differenced on the side inside it). d is left at its state, forward
- * computed, its warning counts as they were. 0, or -1 (eps not positive, out of memory). */
+ * computed, its warning counts as they were. 0, or -1 (eps not positive, out of memory, a
+ * model with history buffers: MuJoCo's refuses them too). */
 int cs_transition_fd(const cs_model *m, cs_data *d, double eps, int centered, double *A,
                      double *B);
 /* The velocity that moves qpos1 to qpos2 in time h (MuJoCo's mj_differentiatePos): per
@@ -369,8 +398,8 @@ const char *cs_id2name(const cs_model *m, const char *kind, int id);
 int cs_name2id(const cs_model *m, const char *kind, const char *name);
 
 /* ---- batch rollouts (sim/output/rollout.c), as MuJoCo's rollout module ------------------------ */
-/* The length of one state: [time, qpos (nq), qvel (nv), act (na)] = 1 + nq + nv + na
- * (cs_state_size of CS_STATE_FULLPHYSICS). */
+/* The length of one state: [time, qpos (nq), qvel (nv), act (na), history (nhistory)] =
+ * 1 + nq + nv + na + nhistory (cs_state_size of CS_STATE_FULLPHYSICS). */
 int cs_rollout_nstate(const cs_model *m);
 /* Steps nbatch initial states (state0: nbatch x nstate) nstep times each and writes the
  * state after every step to out (nbatch x nstep x nstate). ctrl (nbatch x nstep x nu) sets

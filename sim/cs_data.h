@@ -140,6 +140,8 @@ typedef struct {
     double *actuator_moment;  /* nu x nv, dense: d actuator_length / d q (gear included);
                                  qfrc_actuator is its transpose times actuator_force */
     double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
+    double *history;          /* nhistory: the actuators' and sensors' history buffers
+                                 (cs_model.nhistory), part of the state (CS_STATE_HISTORY) */
     long nchange;             /* the model's nchange this data follows (sim/api/setter.c) */
 
     /* sites, tendons and equality constraints */

@@ -326,6 +326,15 @@ typedef struct {
     double *actuator_acc0;        /* |M^-1 moment| at qpos0 (a muscle's force = scale / acc0
                                      when its force is not given) */
     char **actuator_name;
+    /* history buffers (MuJoCo 3.12's delays, sim/engine/history.c): nhistory doubles of
+     * cs_data.history, one buffer per actuator or sensor with nsample > 0, laid out as
+     * [user, cursor, times (nsample), values (nsample x dim)] (an actuator's dim is 1, a
+     * sensor's its sensor_dim); the step appends ctrl or the sensor's value at each step's
+     * time and reads it back delay seconds later */
+    int nhistory;
+    int *actuator_history;    /* 2: nsample (0: no buffer), interp (0 zoh, 1 linear, 2 cubic) */
+    int *actuator_historyadr; /* its buffer's start in history, -1 when none */
+    double *actuator_delay;   /* > 0: the force reads the control of delay seconds before */
     double *dof_M0;       /* nv: M's diagonal at qpos0, armature included (dampratio's mass) */
     double *key_ctrl;     /* nu per key */
     double *key_act;      /* na per key */
@@ -372,6 +381,12 @@ typedef struct {
     double *sensor_cutoff;    /* > 0: values clamped to it (real: +-cutoff; positive: above) */
     double *sensor_noise;     /* the noise's standard deviation: kept, not added (as MuJoCo) */
     double *sensor_user;      /* nuser_sensor per sensor, 0 past what the MJCF gave */
+    int *sensor_history;      /* 2: nsample (0: no buffer), interp (as actuator_history) */
+    int *sensor_historyadr;   /* its buffer's start in history, -1 when none */
+    double *sensor_delay;     /* > 0: sensordata holds the value of delay seconds before */
+    double *sensor_interval;  /* 2: period (> 0: computed every period only, held between)
+                                 and phase (the last computation before the start, in
+                                 (-period, 0]; 0 means -period) */
     char **sensor_name;
 
     /* tendons (ntendon), MuJoCo's: a fixed one's length is the sum of coef * qpos over its

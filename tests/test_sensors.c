@@ -393,7 +393,7 @@ START_TEST(test_loader_errors)
     bad("<contact num='0'/>", "positive");
     bad("<distance geom1='g' geom2='g'/>", "different");
     bad("<touch site='s' noise='-1'/>", "negative noise");
-    bad("<touch site='s' nsample='3'/>", "not supported");
+    bad("<touch site='s' delay='0.01'/>", "delay > 0 without a history buffer");
     bad("<camprojection site='s' camera='c'/>", "attribute 'camera': no camera named 'c'");
     bad("<touch name='x' site='s'/><clock name='x'/>", "duplicate sensor name");
     bad("<touch site='s' colour='red'/>", "unknown or unsupported attribute");

@@ -23,14 +23,16 @@ __all__ = ["Model", "Data", "step", "forward", "reset_data", "reset_data_keyfram
            "rollout", "get_state", "set_state", "state_size", "set", "get", "Recorder",
            "Metrics", "sweep",
            "WARN_CONTACTFULL", "WARN_BADQACC", "WARN_NOMEM", "WARN_BADCTRL", "Warnings",
-           "STATE_TIME", "STATE_QPOS", "STATE_QVEL", "STATE_ACT", "STATE_WARMSTART",
+           "STATE_TIME", "STATE_QPOS", "STATE_QVEL", "STATE_ACT", "STATE_HISTORY",
+           "STATE_WARMSTART",
            "STATE_CTRL", "STATE_QFRC_APPLIED", "STATE_XFRC_APPLIED", "STATE_EQ_ACTIVE",
            "STATE_MOCAP_POS", "STATE_MOCAP_QUAT", "STATE_PHYSICS", "STATE_FULLPHYSICS",
            "STATE_USER", "STATE_INTEGRATION", "Option", "Keyword", "Contact",
            "ModelView", "DataView", "FixedArray",
            "Renderer", "Camera", "VideoWriter", "render_video",
            "jac", "jac_body", "jac_body_com", "jac_site", "inverse", "transition_fd",
-           "differentiate_pos"]
+           "differentiate_pos", "read_ctrl", "read_sensor", "init_ctrl_history",
+           "init_sensor_history"]
 
 # indices into d.warning (counts since the last reset): contacts dropped because the
 # contact array was full, steps whose mass matrix was not positive definite, steps that
@@ -1238,6 +1240,9 @@ def transition_fd(m, d, eps=1e-6, centered=False):
     if isinstance(eps, bool) or not isinstance(eps, (int, float, _np.integer, _np.floating)) \
             or not eps > 0:
         raise ValueError(f"eps must be a positive number, not {eps!r}")
+    if m.nhistory:
+        raise ValueError("transition_fd: history buffers (delays) are not supported, as in "
+                         "MuJoCo's mjd_transitionFD")
     ndx = 2 * m.nv + m.na
     A, B = _np.zeros((ndx, ndx)), _np.zeros((ndx, m.nu))
     if _clib.cs_transition_fd(m._ptr, d._ptr, float(eps), 1 if centered else 0,
@@ -1260,12 +1265,93 @@ def differentiate_pos(m, qpos1, qpos2, dt=1.0):
     return out
 
 
+# ---- history buffers (MuJoCo 3.12's delays) ------------------------------------------------
+def _interp(interp):
+    if isinstance(interp, bool) or not isinstance(interp, (int, _np.integer)) \
+            or not -1 <= interp <= 2:
+        raise ValueError(f"interp must be -1 (the element's own), 0 (zoh), 1 (linear) or 2 "
+                         f"(cubic), not {interp!r}")
+    return int(interp)
+
+
+def read_ctrl(m, d, actuator, time, interp=-1):
+    """The actuator's control at time - actuator_delay from its history buffer (MuJoCo's
+    mj_readCtrl): interp 0 zero-order hold, 1 linear, 2 cubic (Catmull-Rom), -1 the
+    actuator's own; the nearest end's value outside the buffer's times. d.ctrl[actuator]
+    when it has no buffer (nsample 0)."""
+    _pair(m, d)
+    return _clib.cs_read_ctrl(m._ptr, d._ptr, _id(m, "actuator", actuator), float(time),
+                              _interp(interp))
+
+
+def read_sensor(m, d, sensor, time, result=None, interp=-1):
+    """The sensor's value (sensor_dim values) at time - sensor_delay from its history buffer
+    (MuJoCo's mj_readSensor), written into result when given (a float64 array of
+    sensor_dim) and returned; interp as read_ctrl's. Its sensordata when it has no buffer."""
+    _pair(m, d)
+    i = _id(m, "sensor", sensor)
+    dim = int(m.sensor_dim[i])
+    if result is None:
+        result = _np.zeros(dim)
+    if not isinstance(result, _np.ndarray) or result.dtype != _np.float64 \
+            or result.shape != (dim,) or not result.flags.c_contiguous:
+        raise TypeError(f"result should be a contiguous float64 array of length sensor_dim "
+                        f"({dim})")
+    _clib.cs_read_sensor(m._ptr, d._ptr, i, float(time), result.ctypes.data_as(_lib.DP),
+                         _interp(interp))
+    return result
+
+
+def _history_times(times, n):
+    if times is None:
+        return None, None
+    t = _np.ascontiguousarray(times, dtype=_np.float64)
+    if t.shape != (n,):
+        raise TypeError(f"times should have length nsample ({n})")
+    return t, t.ctypes.data_as(_lib.DP)
+
+
+def init_ctrl_history(m, d, actuator, times, values):
+    """The actuator's history buffer set to values (nsample) at times (nsample, strictly
+    increasing; None keeps the buffer's times), oldest first (MuJoCo's
+    mj_initCtrlHistory)."""
+    _pair(m, d)
+    i = _id(m, "actuator", actuator)
+    n = int(m.actuator_history[i, 0])
+    if n <= 0:
+        raise ValueError(f"actuator {i} has no history buffer")
+    t, tp = _history_times(times, n)
+    v = _np.ascontiguousarray(values, dtype=_np.float64)
+    if v.shape != (n,):
+        raise TypeError(f"values should have length nsample ({n})")
+    if _clib.cs_init_ctrl_history(m._ptr, d._ptr, i, tp, v.ctypes.data_as(_lib.DP)) != 0:
+        raise ValueError("times must be strictly increasing")
+
+
+def init_sensor_history(m, d, sensor, times, values, phase=0.0):
+    """The sensor's history buffer set to values (nsample x sensor_dim) at times (as
+    init_ctrl_history's); phase is the last computation's time an interval sensor counts
+    its period from (MuJoCo's mj_initSensorHistory)."""
+    _pair(m, d)
+    i = _id(m, "sensor", sensor)
+    n, dim = int(m.sensor_history[i, 0]), int(m.sensor_dim[i])
+    if n <= 0:
+        raise ValueError(f"sensor {i} has no history buffer")
+    t, tp = _history_times(times, n)
+    v = _np.ascontiguousarray(values, dtype=_np.float64)
+    if v.shape != (n, dim) and not (dim == 1 and v.shape == (n,)):
+        raise TypeError(f"values should have shape (nsample, sensor_dim) = ({n}, {dim})")
+    if _clib.cs_init_sensor_history(m._ptr, d._ptr, i, tp, v.ctypes.data_as(_lib.DP),
+                                    float(phase)) != 0:
+        raise ValueError("times must be strictly increasing")
+
+
 # ---- states and batch rollouts ----------------------------------------------------------
 # the parts of a state (MuJoCo's mjtState bits and order: cs_state_size in conesim.h)
-STATE_TIME, STATE_QPOS, STATE_QVEL, STATE_ACT = 1, 2, 4, 8
-STATE_WARMSTART, STATE_CTRL, STATE_QFRC_APPLIED, STATE_XFRC_APPLIED = 16, 32, 64, 128
-STATE_EQ_ACTIVE, STATE_MOCAP_POS, STATE_MOCAP_QUAT = 256, 512, 1024
-STATE_PHYSICS = STATE_QPOS | STATE_QVEL | STATE_ACT
+STATE_TIME, STATE_QPOS, STATE_QVEL, STATE_ACT, STATE_HISTORY = 1, 2, 4, 8, 16
+STATE_WARMSTART, STATE_CTRL, STATE_QFRC_APPLIED, STATE_XFRC_APPLIED = 32, 64, 128, 256
+STATE_EQ_ACTIVE, STATE_MOCAP_POS, STATE_MOCAP_QUAT = 512, 1024, 2048
+STATE_PHYSICS = STATE_QPOS | STATE_QVEL | STATE_ACT | STATE_HISTORY
 STATE_FULLPHYSICS = STATE_TIME | STATE_PHYSICS
 STATE_USER = (STATE_CTRL | STATE_QFRC_APPLIED | STATE_XFRC_APPLIED | STATE_EQ_ACTIVE |
               STATE_MOCAP_POS | STATE_MOCAP_QUAT)
@@ -1274,7 +1360,7 @@ STATE_INTEGRATION = STATE_FULLPHYSICS | STATE_USER | STATE_WARMSTART
 
 def state_size(m, spec=STATE_FULLPHYSICS):
     """The length of a state with the parts in spec (STATE_* bits); by default
-    [time, qpos, qvel, act]: 1 + nq + nv + na."""
+    [time, qpos, qvel, act, history]: 1 + nq + nv + na + nhistory."""
     _check_type(m, Model, "m")
     if isinstance(spec, bool) or not isinstance(spec, (int, _np.integer)):
         raise TypeError("spec must be an int of STATE_* bits")
@@ -1285,7 +1371,7 @@ def state_size(m, spec=STATE_FULLPHYSICS):
 
 
 def get_state(m, d, spec=STATE_FULLPHYSICS):
-    """The data's state as one array (a copy): by default [time, qpos, qvel, act]; spec
+    """The data's state as one array (a copy): by default [time, qpos, qvel, act, history]; spec
     picks the parts (STATE_INTEGRATION: everything a step reads, so that set_state of it
     into another data steps alike)."""
     _pair(m, d)

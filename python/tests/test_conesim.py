@@ -154,7 +154,7 @@ def test_state_by_parts():
     conesim.step(m, e, 100)
     assert d.qpos.tobytes() == e.qpos.tobytes()
     with pytest.raises(ValueError):
-        conesim.state_size(m, 1 << 11)
+        conesim.state_size(m, 1 << 12)
     with pytest.raises(ValueError):
         conesim.set_state(m, e, s, conesim.STATE_INTEGRATION)
     # rollouts with the mocap poses in the state

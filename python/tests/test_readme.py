@@ -26,9 +26,14 @@ def blocks(after):
     return re.findall(r"```python\n(.*?)```", section, re.S)
 
 
+def conesim_call(env, name, *args, **kw):
+    return getattr(env["conesim"], name)(*args, **kw)
+
+
 @pytest.mark.parametrize("heading,index", [
     ("#### Writing the model's arrays in place", 0),
     ("#### Jacobians, inverse dynamics and derivatives", 0),
+    ("#### Jacobians, inverse dynamics and derivatives", 1),
     ("#### Named access", 1),
 ])
 def test_readme_example_runs(heading, index, monkeypatch, capsys):
@@ -41,6 +46,11 @@ def test_readme_example_runs(heading, index, monkeypatch, capsys):
         assert env["A"].shape == (2 * env["m"].nv + env["m"].na,) * 2
         assert env["np"].allclose(env["d"].qfrc_inverse,
                                   env["d"].qfrc_applied + env["d"].qfrc_actuator, atol=1e-8)
+    if "read_ctrl" in code:  # the values its comments give
+        m, d = env["m"], env["d"]
+        assert conesim_call(env, "read_ctrl", m, d, "u", 0.035) == pytest.approx(2.5, abs=1e-12)
+        assert conesim_call(env, "read_ctrl", m, d, "u", 0.035, interp=0) == 2.0
+        assert list(conesim_call(env, "read_sensor", m, d, "q", 0.0)) == [1, 0, 0, 0]
     if "reset_data_keyframe" in code:
         assert env["d"].tendon("t").length[0] == pytest.approx(-2.4)
     if "must not be negative" in code:

@@ -39,6 +39,7 @@
     X(double, actuator_force, nu, 1) \
     X(double, actuator_moment, nu, nv) \
     X(double, qfrc_actuator, nv, 1) \
+    X(double, history, nhistory, 1) \
     X(double, xpos, nbody, 3) \
     X(double, xquat, nbody, 4) \
     X(double, xmat, nbody, 9) \

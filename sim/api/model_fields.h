@@ -6,7 +6,8 @@
  * CS_MODEL_POINTERS: X(type, name, rows, cols, set, setflags): rows is a size of cs_model,
  * cols a number or an expression in the sizes CS_MODEL_COLS_PREAMBLE names; set is the MJCF
  * attribute by which cs_set changes the array between steps ("geom.NAME.friction"; the kind
- * from rows: ngeom geom, nbody body, njnt and nv joint, nu actuator, npair pair), NULL when
+ * from rows: ngeom geom, nbody body, njnt and nv joint, nu actuator, npair pair, nsensor
+ * sensor), NULL when
  * the array is not settable, and setflags its check and what a change recomputes
  * (CS_SET_*).
  * CS_MODEL_NAMES: X(name, rows, kind): the element names (char *, NULL when unnamed) and
@@ -33,7 +34,7 @@ enum {
     X(nbody) X(njnt) X(ngeom) X(nq) X(nv) X(npair) X(nexclude) X(nkey) X(ntree) X(nM) \
     X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nhfield) X(nhfielddata) \
     X(nu) X(na) X(nmocap) \
-    X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor) \
+    X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor) X(nhistory) \
     X(nmat) X(ntex) X(ntexdata) X(nlight) X(ncam)
 
 /* the sizes a column count may name */
@@ -194,6 +195,9 @@ enum {
     X(double, actuator_cranklength, nu, 1, NULL, 0) \
     X(double, actuator_lengthrange, nu, 2, NULL, 0) \
     X(double, actuator_acc0, nu, 1, NULL, 0) \
+    X(int, actuator_history, nu, 2, NULL, 0) \
+    X(int, actuator_historyadr, nu, 1, NULL, 0) \
+    X(double, actuator_delay, nu, 1, "delay", CS_SET_NONNEG) \
     /* sites */ \
     X(int, site_bodyid, nsite, 1, NULL, 0) \
     X(double, site_pos, nsite, 3, NULL, 0) \
@@ -215,6 +219,10 @@ enum {
     X(double, sensor_cutoff, nsensor, 1, NULL, 0) \
     X(double, sensor_noise, nsensor, 1, NULL, 0) \
     X(double, sensor_user, nsensor, nuser_sensor, NULL, 0) \
+    X(int, sensor_history, nsensor, 2, NULL, 0) \
+    X(int, sensor_historyadr, nsensor, 1, NULL, 0) \
+    X(double, sensor_delay, nsensor, 1, "delay", CS_SET_NONNEG) \
+    X(double, sensor_interval, nsensor, 2, NULL, 0) \
     /* tendons and their paths */ \
     X(int, tendon_adr, ntendon, 1, NULL, 0) \
     X(int, tendon_num, ntendon, 1, NULL, 0) \

@@ -5,6 +5,7 @@
 
 #include "conesim.h"
 #include "data_fields.h"
+#include "history.h"
 #include "sleep.h"
 #include "stages.h"
 #include "solver/solver.h"
@@ -53,6 +54,7 @@ void cs_reset(const cs_model *m, cs_data *d)
     memset(d->act, 0, (size_t)m->na * sizeof *d->act);
     memset(d->act_dot, 0, (size_t)m->na * sizeof *d->act_dot);
     memcpy(d->eq_active, m->eq_active0, (size_t)m->neq * sizeof *d->eq_active);
+    cs_history_reset(m, d); /* a key's time does not move them, as in MuJoCo */
     for (int b = 0; b < m->nbody; b++) {
         int k = m->body_mocapid[b];
         if (k < 0) continue;

@@ -47,7 +47,7 @@ static const struct {
 } KINDS[] = {
     {"geom", offsetof(cs_model, ngeom)},  {"body", offsetof(cs_model, nbody)},
     {"joint", offsetof(cs_model, njnt)},  {"actuator", offsetof(cs_model, nu)},
-    {"pair", offsetof(cs_model, npair)},
+    {"pair", offsetof(cs_model, npair)},  {"sensor", offsetof(cs_model, nsensor)},
 };
 enum { JOINT_KIND = 2 };
 

@@ -11,6 +11,7 @@
     X(CS_STATE_QPOS, qpos, nq, 1) \
     X(CS_STATE_QVEL, qvel, nv, 1) \
     X(CS_STATE_ACT, act, na, 1) \
+    X(CS_STATE_HISTORY, history, nhistory, 1) \
     X(CS_STATE_WARMSTART, qacc_warmstart, nv, 1) \
     X(CS_STATE_CTRL, ctrl, nu, 1) \
     X(CS_STATE_QFRC_APPLIED, qfrc_applied, nv, 1) \

@@ -167,7 +167,10 @@ void cs_actuation(const cs_model *m, cs_data *d)
     int bad = 0;
     double *u = d->actuator_force; /* the forces' room holds the used controls until then */
     for (int i = 0; i < nu; i++) {
-        u[i] = d->ctrl[i];
+        /* a delayed actuator's control from its history buffer, at this step's time */
+        u[i] = m->actuator_delay[i] != 0
+                   ? cs_read_ctrl(m, d, i, d->time, m->actuator_history[2 * i + 1])
+                   : d->ctrl[i];
         if (!(m->opt.disableflags & CS_DSBL_CLAMPCTRL) && m->actuator_ctrllimited[i])
             u[i] = clip(u[i], m->actuator_ctrlrange[2 * i], m->actuator_ctrlrange[2 * i + 1]);
         if (!isfinite(u[i])) bad = 1;

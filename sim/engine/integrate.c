@@ -13,6 +13,7 @@
 
 #include "conesim.h"
 #include "data_scratch.h"
+#include "history.h"
 #include "poly.h"
 #include "sleep.h"
 #include "solver/mass.h"
@@ -68,12 +69,14 @@ static void integrate_pos(const cs_model *m, const cs_data *d, double *qpos, con
     }
 }
 
-/* MuJoCo's mj_advance: activations, islands at rest put to sleep (MuJoCo's mj_sleep),
- * velocity by qacc, positions by qvel (d->qvel when NULL); a sleeping tree keeps qvel 0 */
+/* MuJoCo's mj_advance: the history buffers' samples, activations, islands at rest put to
+ * sleep (MuJoCo's mj_sleep), velocity by qacc, positions by qvel (d->qvel when NULL); a
+ * sleeping tree keeps qvel 0 */
 void cs_advance(const cs_model *m, cs_data *d, const double *act_dot, const double *qacc,
                 const double *qvel)
 {
     double h = m->opt.timestep;
+    cs_history_advance(m, d); /* the samples of the state the step started from */
     cs_advance_act(m, d, act_dot);
     if ((m->opt.enableflags & CS_ENBL_SLEEP) && cs_sleep_trees(m, d)) {
         cs_forward_after_sleep(m, d);

@@ -15,6 +15,7 @@
 
 #include "collision/collision.h"
 #include "collision/ray.h"
+#include "history.h"
 #include "sensor.h"
 #include "sleep.h"
 #include "solver/rows.h"
@@ -1013,7 +1014,19 @@ static int has_stage(const cs_model *m, int stage)
     return 0;
 }
 
-/* user sensors: MuJoCo clears them for a callback conesim does not have */
+/* one sensor of any stage, cut off (MuJoCo's mj_computeSensor) */
+void cs_sensor_compute(const cs_model *m, cs_data *d, int i, double *out)
+{
+    switch (m->sensor_needstage[i]) {
+    case CS_STAGE_POS: sensor_pos(m, d, i, out); break;
+    case CS_STAGE_VEL: sensor_vel(m, d, i, out); break;
+    default: sensor_acc(m, d, i, out); break;
+    }
+    cutoff(m, i, out);
+}
+
+/* user sensors: MuJoCo clears them for a callback conesim does not have; a sensor read from
+ * its history buffer takes the stored value, already cut off */
 static void pass(const cs_model *m, cs_data *d, int stage,
                  void (*one)(const cs_model *, cs_data *, int, double *))
 {
@@ -1022,32 +1035,54 @@ static void pass(const cs_model *m, cs_data *d, int stage,
         if (m->sensor_needstage[i] != stage) continue;
         if (sf && cs_sensor_asleep(m, d, i)) continue;
         double *out = d->sensordata + m->sensor_adr[i];
-        if (m->sensor_type[i] == CS_SENS_USER) memset(out, 0, (size_t)m->sensor_dim[i] * sizeof *out);
-        else one(m, d, i, out);
-        cutoff(m, i, out);
+        if (m->sensor_type[i] == CS_SENS_USER) {
+            memset(out, 0, (size_t)m->sensor_dim[i] * sizeof *out);
+        } else if (!cs_history_sensor(m, d, i, out)) {
+            one(m, d, i, out);
+            cutoff(m, i, out);
+        }
     }
+}
+
+/* what the stages' sensors read besides the step's results */
+static void prepare_pos(const cs_model *m, cs_data *d) { cs_subtree_com(m, d); }
+
+static void prepare_vel(const cs_model *m, cs_data *d)
+{
+    cs_subtree_com(m, d);
+    body_motion(m, d, 0);
+    subtree_vel(m, d, d->scratch->subtree_mass);
+}
+
+static void prepare_acc(const cs_model *m, cs_data *d)
+{
+    body_motion(m, d, 1);
+    body_forces(m, d);
+}
+
+void cs_sensor_prepare(const cs_model *m, cs_data *d)
+{
+    prepare_vel(m, d);
+    prepare_acc(m, d);
 }
 
 void cs_sensor_pos(const cs_model *m, cs_data *d)
 {
     if (!has_stage(m, CS_STAGE_POS)) return;
-    cs_subtree_com(m, d);
+    prepare_pos(m, d);
     pass(m, d, CS_STAGE_POS, sensor_pos);
 }
 
 void cs_sensor_vel(const cs_model *m, cs_data *d)
 {
     if (!has_stage(m, CS_STAGE_VEL)) return;
-    cs_subtree_com(m, d);
-    body_motion(m, d, 0);
-    subtree_vel(m, d, d->scratch->subtree_mass);
+    prepare_vel(m, d);
     pass(m, d, CS_STAGE_VEL, sensor_vel);
 }
 
 void cs_sensor_acc(const cs_model *m, cs_data *d)
 {
     if (!has_stage(m, CS_STAGE_ACC)) return;
-    body_motion(m, d, 1);
-    body_forces(m, d);
+    prepare_acc(m, d);
     pass(m, d, CS_STAGE_ACC, sensor_acc);
 }

@@ -15,5 +15,10 @@ int cs_sensor_dim_of(int type, const int intprm[3]);
 void cs_sensor_pos(const cs_model *m, cs_data *d);
 void cs_sensor_vel(const cs_model *m, cs_data *d);
 void cs_sensor_acc(const cs_model *m, cs_data *d);
+/* sensor i's value now, cut off, from the step's results and what the passes prepared
+ * (MuJoCo's mj_computeSensor); cs_sensor_prepare makes the latter when the passes did not
+ * run (sensors disabled) */
+void cs_sensor_compute(const cs_model *m, cs_data *d, int i, double *out);
+void cs_sensor_prepare(const cs_model *m, cs_data *d);
 
 #endif

@@ -138,7 +138,8 @@ static int perturb_ctrl(fd_ctx *c, int k, double delta)
 int cs_transition_fd(const cs_model *m, cs_data *d, double eps, int centered, double *A,
                      double *B)
 {
-    if (!m || !d || !(eps > 0) || !isfinite(eps)) return -1;
+    /* MuJoCo's refuses history buffers: a step's samples would move them */
+    if (!m || !d || !(eps > 0) || !isfinite(eps) || m->nhistory) return -1;
     int nq = m->nq, nv = m->nv, na = m->na, nu = m->nu, ndx = 2 * nv + na;
     int spec = CS_STATE_INTEGRATION, ns = cs_state_size(m, spec);
     size_t ny = (size_t)(nq + nv + na);

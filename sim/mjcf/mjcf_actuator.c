@@ -49,7 +49,7 @@ static const char *const ACT_DCMOTOR[] = {"motorconst", "resistance", "nominal",
 /* a DC motor's force range comes from its saturation */
 static const char *const DCMOTOR_NOT[] = {"forcelimited", "forcerange", NULL};
 /* labels */
-static const char *const ACT_VISUAL[] = {"user", "interp", NULL};
+static const char *const ACT_VISUAL[] = {"user", NULL};
 /* <adhesion> has its own short list: a body target, a gain, no gear and no ctrllimited */
 static const char *const ACT_ADHESION[] = {"name", "class", "group", "nsample", "interp", "delay",
     "ctrlrange", "user", "forcelimited", "forcerange", "body", "gain", NULL};
@@ -238,10 +238,10 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
                                                   "joint's damping)");
     if (cs_mjcf_num1(c, n, "armature", v) && v[0] != 0)
         FAILN(c, n, "armature", "actuator armature is not supported (give the joint's armature)");
-    if (cs_mjcf_int1(c, n, "nsample", &iv) && iv != 0)
-        FAILN(c, n, "nsample", "delayed controls are not supported");
-    if (cs_mjcf_num1(c, n, "delay", v) && v[0] != 0)
-        FAILN(c, n, "delay", "delayed controls are not supported");
+    if (cs_mjcf_int1(c, n, "nsample", &iv)) a->nsample = iv; /* checked when compiled */
+    if (cs_mjcf_num1(c, n, "delay", v)) a->delay = v[0];
+    static const char *const INTERP[] = {"zoh", "linear", "cubic", NULL};
+    if ((k = cs_mjcf_keyword(c, n, "interp", INTERP)) >= 0) a->interp = k;
     if (cs_mjcf_attr(c, n, "input") && strcmp(tag, "dcmotor") != 0)
         FAILN(c, n, "input", "input signatures (pid, so3 actuators) are not supported");
     cs_mjcf_nums(c, n, "velrange", v, 2, 2); /* pid inputs only: without effect here */

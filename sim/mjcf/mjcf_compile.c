@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "collision/collision.h"
+#include "history.h"
 #include "inertia.h"
 #include "sameframe.h"
 #include "mjcf_ir.h"
@@ -236,9 +237,23 @@ static void check_muscle(cs_mjcf *c, const cs_actir *A)
     }
 }
 
+/* the history buffer and delay, with a class's values in (MuJoCo's checks, and the
+ * negative values it leaves unchecked: its step would write outside the buffer) */
+static void check_history(cs_mjcf *c, const cs_actir *A)
+{
+    const cs_aspec *s = &A->s;
+    if (s->nsample < 0) AFAIL(c, A, "nsample", "nsample cannot be negative");
+    if (s->nsample > 16777216)
+        AFAIL(c, A, "nsample", "at most 2^24 samples in history buffer, got %d", s->nsample);
+    if (!isfinite(s->delay) || s->delay < 0) AFAIL(c, A, "delay", "delay cannot be negative");
+    if (s->delay > 0 && s->nsample <= 0)
+        AFAIL(c, A, "delay", "setting delay > 0 without a history buffer (nsample)");
+}
+
 static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
 {
     cs_aspec *s = &A->s;
+    check_history(c, A);
     int j = -1;
     const double *trnrange = NULL; /* the target's range, for inheritrange */
     A->slider = -1;
@@ -886,6 +901,8 @@ static cs_model * new_model(cs_mjcf *c, compiling *cc)
     m->nmocap = cc->nmocap;
     cs_mjcf_tendon_sizes(c, m);
     cs_mjcf_sensor_sizes(c, m);
+    for (int i = 0; i < cc->nu; i++) /* the actuators' buffers, then the sensors' */
+        if (c->act[i].s.nsample > 0) m->nhistory += cs_history_size(c->act[i].s.nsample, 1);
     cs_mjcf_visual_sizes(c, m);
     cs_mjcf_hfield_sizes(c, m);
     m->nconmax = c->nconmax > 0 ? c->nconmax : contact_bound(c, m);
@@ -1145,6 +1162,7 @@ static void fill_keys(cs_mjcf *c, compiling *cc, cs_model *m)
 
 static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
 {
+    int hadr = 0; /* the next history buffer's start */
     for (int i = 0; i < cc->nu; i++) {
         const cs_aspec *A = &c->act[i].s;
         m->actuator_trntype[i] = c->act[i].tendon      ? CS_TRN_TENDON
@@ -1176,6 +1194,11 @@ static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
         memcpy(m->actuator_actrange + 2 * i, A->actrange, sizeof A->actrange);
         memcpy(m->actuator_gear + 6 * i, A->gear, sizeof A->gear);
         memcpy(m->actuator_lengthrange + 2 * i, A->lengthrange, sizeof A->lengthrange);
+        m->actuator_history[2 * i] = A->nsample;
+        m->actuator_history[2 * i + 1] = A->interp;
+        m->actuator_delay[i] = A->delay;
+        m->actuator_historyadr[i] = A->nsample > 0 ? hadr : -1;
+        if (A->nsample > 0) hadr += cs_history_size(A->nsample, 1);
         m->actuator_name[i] = dupname(c->act[i].name, &cc->nameoom);
     }
 

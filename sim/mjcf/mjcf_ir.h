@@ -81,6 +81,8 @@ typedef struct {
     double cranklength;   /* a slider-crank's rod length (0: not given) */
     char *slidersite;     /* a slider-crank's slider site (NULL: not given) */
     double lengthrange[2]; /* the length range a muscle's force is scaled by (0 0: computed) */
+    int nsample, interp;  /* its ctrl's history buffer: samples (0: none), 0 zoh 1 linear 2 cubic */
+    double delay;         /* > 0: the force reads the ctrl of delay seconds before */
 } cs_aspec;
 
 /* a tendon's attributes (MuJoCo's mjsTendon fields conesim reads) */

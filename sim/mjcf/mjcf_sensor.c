@@ -8,6 +8,7 @@
 
 #include "alloc.h"
 #include "mjcf_ir.h"
+#include "history.h"
 #include "sensor.h"
 
 struct cs_sensorir {
@@ -18,6 +19,8 @@ struct cs_sensorir {
     int intprm[3];
     int dim, datatype, needstage; /* user sensors: as given; others: from the type */
     double cutoff, noise;
+    int nsample, interp;  /* the history buffer: samples (0: none), 0 zoh 1 linear 2 cubic */
+    double delay, interval[2]; /* sensordata's delay; the computation's period and phase */
     double *user;
     int nuser, line;
     int objid, refid;     /* resolved against the loader's element lists */
@@ -324,17 +327,30 @@ static void parse_one(cs_mjcf *c, xmlNode *n)
         if (v[0] < 0) SFAIL(c, &S, "noise", "negative noise in sensor");
         S.noise = v[0];
     }
-    /* a history buffer (delays, sampling intervals) is not modelled: refused when it would
-     * change what is read, accepted at its defaults */
-    if (cs_mjcf_nums(c, n, "nsample", v, 1, 1) && v[0] > 0)
-        SFAIL(c, &S, "nsample", "sensor history buffers are not supported");
-    if (cs_mjcf_nums(c, n, "delay", v, 1, 1) && v[0] != 0)
-        SFAIL(c, &S, "delay", "sensor delays are not supported");
-    int ni = cs_mjcf_nums(c, n, "interval", v, 1, 2);
-    if (ni && (v[0] != 0 || (ni > 1 && v[1] != 0)))
-        SFAIL(c, &S, "interval", "sensor sampling intervals are not supported");
+    /* the history buffer, MuJoCo's checks (and the negative values it leaves unchecked:
+     * its step would write outside the buffer or read the future) */
+    if (cs_mjcf_ints(c, n, "nsample", &S.nsample, 1, 1) && S.nsample < 0)
+        SFAIL(c, &S, "nsample", "nsample cannot be negative");
+    if (S.nsample > 16777216)
+        SFAIL(c, &S, "nsample", "at most 2^24 samples in sensor history buffer, got %d", S.nsample);
+    if (cs_mjcf_nums(c, n, "delay", v, 1, 1)) {
+        if (!(v[0] >= 0)) SFAIL(c, &S, "delay", "delay cannot be negative");
+        S.delay = v[0];
+    }
+    if (S.delay > 0 && S.nsample <= 0)
+        SFAIL(c, &S, "delay", "setting delay > 0 without a history buffer (nsample)");
+    v[0] = v[1] = 0; /* a period alone: phase 0 */
+    cs_mjcf_nums(c, n, "interval", v, 1, 2);
+    if (v[0] < 0) SFAIL(c, &S, "interval", "negative interval in sensor");
+    if (v[1] > 0) SFAIL(c, &S, "interval", "positive phase in sensor");
+    if (v[0] > 0 && v[1] <= -v[0])
+        SFAIL(c, &S, "interval", "phase must be greater than -period in sensor");
+    S.interval[0] = v[0], S.interval[1] = v[1];
     static const char *const INTERP[] = {"zoh", "linear", "cubic", NULL};
-    keyword(c, n, "interp", INTERP); /* read: without a history it changes nothing */
+    S.interp = keyword(c, n, "interp", INTERP);
+    if (S.interp < 0) S.interp = 0;
+    if (S.type == CS_SENS_USER && S.delay > 0) /* MuJoCo's step cannot compute one */
+        SFAIL(c, &S, "delay", "a user sensor cannot be delayed");
     double ubuf[256];
     S.nuser = cs_mjcf_nums(c, n, "user", ubuf, 1, NELEM(ubuf));
     if (S.nuser) {
@@ -504,6 +520,9 @@ void cs_mjcf_sensor_sizes(const cs_mjcf *c, cs_model *m)
     }
     m->nsensor = c->nsensor;
     m->nsensordata = total;
+    for (int i = 0; i < c->nsensor; i++)
+        if (c->sensor[i].nsample > 0)
+            m->nhistory += cs_history_size(c->sensor[i].nsample, c->sensor[i].dim);
     m->nuser_sensor = c->nuser_sensor >= 0 ? c->nuser_sensor : nuser; /* -1: the longest */
 }
 
@@ -528,7 +547,9 @@ static int model_id(const cs_mjcf *c, const cs_model *m, int objtype, int id)
 
 int cs_mjcf_build_sensors(const cs_mjcf *c, cs_model *m)
 {
-    int adr = 0, nu = m->nuser_sensor;
+    int adr = 0, nu = m->nuser_sensor, hadr = 0;
+    for (int i = 0; i < m->nu; i++) /* the sensors' buffers follow the actuators' */
+        if (m->actuator_history[2 * i] > 0) hadr += cs_history_size(m->actuator_history[2 * i], 1);
     for (int i = 0; i < c->nsensor; i++) {
         const cs_sensorir *S = &c->sensor[i];
         m->sensor_type[i] = S->type;
@@ -544,6 +565,13 @@ int cs_mjcf_build_sensors(const cs_mjcf *c, cs_model *m)
         adr += S->dim;
         m->sensor_cutoff[i] = S->cutoff;
         m->sensor_noise[i] = S->noise;
+        m->sensor_history[2 * i] = S->nsample;
+        m->sensor_history[2 * i + 1] = S->interp;
+        m->sensor_delay[i] = S->delay;
+        m->sensor_interval[2 * i] = S->interval[0];
+        m->sensor_interval[2 * i + 1] = S->interval[1];
+        m->sensor_historyadr[i] = S->nsample > 0 ? hadr : -1;
+        if (S->nsample > 0) hadr += cs_history_size(S->nsample, S->dim);
         for (int k = 0; k < S->nuser; k++) m->sensor_user[(size_t)i * nu + k] = S->user[k];
         if (S->name) {
             size_t len = strlen(S->name) + 1;
