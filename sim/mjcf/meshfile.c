@@ -2,6 +2,7 @@
  * whose subset here is a page of code each; these readers are tested in tests/test_meshfile.c. */
 #include "alloc.h"
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdint.h>
@@ -18,6 +19,8 @@ void cs_meshfile_free(cs_meshfile *m)
         return;
     cs_free(m->vert);
     cs_free(m->face);
+    cs_free(m->texcoord);
+    cs_free(m->facetexcoord);
     memset(m, 0, sizeof *m);
 }
 
@@ -299,12 +302,34 @@ static int stl_ascii(const char *b, size_t len, cs_meshfile *out, char *err, siz
 }
 
 /* ---- OBJ ------------------------------------------------------------------------- */
+/* one index of a face corner (OBJ counts from 1; negative counts back from the records
+ * read so far); 0 when the text is not a number */
+static int obj_index(char **p, long *out)
+{
+    char *end;
+    long i = strtol(*p, &end, 10);
+    if (end == *p)
+        return 0;
+    *p = end;
+    *out = i;
+    return 1;
+}
+
+/* resolves index i against n records read so far; -1 when it names none of them */
+static long obj_resolve(long i, int n)
+{
+    if (i < 0)
+        i = n + 1 + i;
+    return i >= 1 ? i - 1 : -1;
+}
+
 static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, size_t errlen,
                      int *line)
 {
-    dvec v = {0};
-    ivec f = {0}, fline = {0};
+    dvec v = {0}, vt = {0};
+    ivec f = {0}, ft = {0}, fline = {0};
     int ln = 0, rc = -1;
+    int with_vt = 0, without_vt = 0; /* lines of the first corners with and without one */
     size_t pos = 0;
     while (pos < len) {
         ln++;
@@ -341,44 +366,105 @@ static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
             for (int k = 0; k < 3; k++)
                 if (!dpush(&v, x[k]))
                     goto oom;
-        } else if (s[0] == 'f' && isspace((unsigned char)s[1])) {
-            int idx[64], n = 0;
-            char *p = s + 1;
+        } else if (s[0] == 'v' && s[1] == 't' && isspace((unsigned char)s[2])) {
+            /* u [v [w]]: v defaults to 0, w does not map a 2D texture */
+            double x[3] = {0, 0, 0};
+            char *p = s + 2;
+            int n = 0;
             for (;;) {
                 while (isspace((unsigned char)*p))
                     p++;
                 if (!*p)
                     break;
                 char *end;
-                long i = strtol(p, &end, 10);
-                if (end == p) {
-                    fail(err, errlen, line, ln, "'f' needs vertex indices (got '%.20s')", p);
+                double y = strtod(p, &end);
+                if (end == p || !isfinite(y) || (*end && !isspace((unsigned char)*end)) ||
+                    n == 3) {
+                    fail(err, errlen, line, ln, "'vt' needs 1 to 3 finite numbers");
                     goto done;
                 }
-                /* v/vt/vn: only v matters here */
-                while (*end && !isspace((unsigned char)*end)) {
-                    if (*end != '/' && !isdigit((unsigned char)*end) && *end != '-') {
-                        fail(err, errlen, line, ln, "'f' has a malformed index '%.20s'", p);
-                        goto done;
+                x[n++] = y;
+                p = end;
+            }
+            if (n == 0) {
+                fail(err, errlen, line, ln, "'vt' needs 1 to 3 finite numbers");
+                goto done;
+            }
+            /* OBJ's v grows upwards from the image's bottom row; MuJoCo flips it */
+            if (!dpush(&vt, x[0]) || !dpush(&vt, 1 - x[1]))
+                goto oom;
+        } else if (s[0] == 'f' && isspace((unsigned char)s[1])) {
+            int idx[64], tidx[64], n = 0;
+            char *p = s + 1;
+            for (;;) {
+                while (isspace((unsigned char)*p))
+                    p++;
+                if (!*p)
+                    break;
+                char *start = p;
+                long i, t = 0, nn;
+                if (!obj_index(&p, &i)) {
+                    fail(err, errlen, line, ln, "'f' needs vertex indices (got '%.20s')", start);
+                    goto done;
+                }
+                /* v, v/vt, v/vt/vn or v//vn */
+                int has_t = 0;
+                if (*p == '/') {
+                    p++;
+                    if (*p != '/') {
+                        if (!obj_index(&p, &t)) {
+                            fail(err, errlen, line, ln, "'f' has a malformed index '%.20s'",
+                                 start);
+                            goto done;
+                        }
+                        has_t = 1;
                     }
-                    end++;
+                    if (*p == '/') {
+                        p++;
+                        if (!obj_index(&p, &nn)) {
+                            fail(err, errlen, line, ln, "'f' has a malformed index '%.20s'",
+                                 start);
+                            goto done;
+                        }
+                    }
+                }
+                if (*p && !isspace((unsigned char)*p)) {
+                    fail(err, errlen, line, ln, "'f' has a malformed index '%.20s'", start);
+                    goto done;
                 }
                 if (i == 0) {
                     fail(err, errlen, line, ln, "vertex index 0 (OBJ counts from 1)");
                     goto done;
                 }
-                if (i < 0) /* relative to the vertices read so far */
-                    i = v.n / 3 + 1 + i;
-                if (i < 1) {
+                long r = obj_resolve(i, v.n / 3);
+                if (r < 0) {
                     fail(err, errlen, line, ln, "relative vertex index before the first vertex");
                     goto done;
+                }
+                long rt = -1;
+                if (has_t) {
+                    if (t == 0) {
+                        fail(err, errlen, line, ln,
+                             "texture coordinate index 0 (OBJ counts from 1)");
+                        goto done;
+                    }
+                    rt = obj_resolve(t, vt.n / 2);
+                    if (rt < 0) {
+                        fail(err, errlen, line, ln, "relative texture coordinate index before "
+                             "the first 'vt'");
+                        goto done;
+                    }
+                    if (!with_vt)
+                        with_vt = ln;
+                } else if (!without_vt) {
+                    without_vt = ln;
                 }
                 if (n == 64) {
                     fail(err, errlen, line, ln, "a face with more than 64 vertices");
                     goto done;
                 }
-                idx[n++] = (int)(i - 1);
-                p = end;
+                idx[n] = (int)(r > INT_MAX - 1 ? INT_MAX - 1 : r);
+                tidx[n++] = (int)(rt > INT_MAX - 1 ? INT_MAX - 1 : rt);
             }
             if (n < 3) {
                 fail(err, errlen, line, ln, "a face needs at least 3 vertices (got %d)", n);
@@ -386,17 +472,29 @@ static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
             }
             for (int k = 1; k + 1 < n; k++) {
                 if (!ipush(&f, idx[0]) || !ipush(&f, idx[k]) || !ipush(&f, idx[k + 1]) ||
+                    !ipush(&ft, tidx[0]) || !ipush(&ft, tidx[k]) || !ipush(&ft, tidx[k + 1]) ||
                     !ipush(&fline, ln))
                     goto oom;
             }
         }
-        /* everything else (vn, vt, o, g, s, usemtl, mtllib, l, p) does not shape the hull */
+        /* everything else (vn, o, g, s, usemtl, mtllib, l, p) does not shape the mesh */
     }
-    int nv = v.n / 3;
+    int nv = v.n / 3, nt = vt.n / 2;
     for (int k = 0; k < f.n; k++)
         if (f.v[k] >= nv) {
             fail(err, errlen, line, fline.v[k / 3], "vertex index %d out of range (%d vertices)",
                  f.v[k] + 1, nv);
+            goto done;
+        }
+    if (with_vt && without_vt) {
+        fail(err, errlen, line, without_vt, "a face corner without a texture coordinate index "
+             "(line %d gives corners one)", with_vt);
+        goto done;
+    }
+    for (int k = 0; with_vt && k < ft.n; k++)
+        if (ft.v[k] >= nt) {
+            fail(err, errlen, line, fline.v[k / 3], "texture coordinate index %d out of range "
+                 "(%d 'vt' records)", ft.v[k] + 1, nt);
             goto done;
         }
     if (nv == 0) {
@@ -409,20 +507,31 @@ static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
     out->nface = f.n / 3;
     v.v = NULL;
     f.v = NULL;
+    /* coordinates only when the faces use them: 'vt' records no corner names map nothing */
+    if (with_vt) {
+        out->texcoord = vt.v;
+        out->ntexcoord = nt;
+        out->facetexcoord = ft.v;
+        vt.v = NULL;
+        ft.v = NULL;
+    }
     rc = 0;
     goto done;
 oom:
     fail(err, errlen, NULL, 0, "out of memory");
 done:
     cs_free(v.v);
+    cs_free(vt.v);
     cs_free(f.v);
+    cs_free(ft.v);
     cs_free(fline.v);
     return rc;
 }
 
 /* MuJoCo's MSH: four ints (vertices, normals, texture coordinates, faces), then the
- * vertices (3 floats each), normals (3), texture coordinates (2), faces (3 ints), in the
- * machine's byte order; the sizes must account for the whole file, as MuJoCo checks.
+ * vertices (3 floats each), normals (3), texture coordinates (2, one per vertex), faces (3
+ * ints), in the machine's byte order; the sizes must account for the whole file, as MuJoCo
+ * checks.
  * Vertices are kept as given (MuJoCo merges repeated ones for STL only). */
 static int msh_parse(const char *b, size_t len, cs_meshfile *out, char *err, size_t errlen)
 {
@@ -455,7 +564,27 @@ static int msh_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
         }
         out->vert[i] = f;
     }
-    p += (3 * (size_t)nn + 2 * (size_t)nt) * sizeof(float);
+    p += 3 * (size_t)nn * sizeof(float);
+    if (nt > 0) {
+        /* as stored (MuJoCo flips an OBJ's v only); the faces index them as they index
+         * the vertices */
+        out->texcoord = cs_malloc(2 * (size_t)nt * sizeof *out->texcoord);
+        out->facetexcoord = cs_malloc((3 * (size_t)nf + 1) * sizeof *out->facetexcoord);
+        if (!out->texcoord || !out->facetexcoord) {
+            cs_meshfile_free(out);
+            return fail(err, errlen, NULL, 0, "out of memory");
+        }
+        for (size_t i = 0; i < 2 * (size_t)nt; i++, p += sizeof(float)) {
+            float f;
+            memcpy(&f, p, sizeof f);
+            if (!isfinite(f)) {
+                cs_meshfile_free(out);
+                return fail(err, errlen, NULL, 0, "texture coordinate %zu is not finite", i / 2);
+            }
+            out->texcoord[i] = f;
+        }
+        out->ntexcoord = nt;
+    }
     for (size_t i = 0; i < 3 * (size_t)nf; i++, p += sizeof(int)) {
         int k;
         memcpy(&k, p, sizeof k);
@@ -465,6 +594,8 @@ static int msh_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
                         "vertices)", i / 3, k, nv);
         }
         out->face[i] = k;
+        if (out->facetexcoord)
+            out->facetexcoord[i] = k;
     }
     out->nvert = nv;
     out->nface = nf;
