@@ -54,6 +54,10 @@ typedef struct {
     const double *mesh_vert;
     const int *mesh_face;
     int mesh_nface;
+    /* the mesh's texture coordinates (2 each, v from the image's top row) and each
+     * triangle's 3 indices into them; NULL without: a 2D texture then maps per face */
+    const double *mesh_texcoord;
+    const int *mesh_facetexcoord;
     const double *hull_vert;
     const int *hull_faceadr, *hull_facevert;
     int hull_nface;

@@ -308,6 +308,10 @@ static void fill_geoms(cs_view *v)
             o->mesh_vert = m->mesh_vert + 3 * m->mesh_vertadr[id];
             o->mesh_face = m->mesh_face + 3 * m->mesh_faceadr[id];
             o->mesh_nface = m->mesh_facenum[id];
+            int ta = m->mesh_texcoordadr[id];
+            o->mesh_texcoord = ta >= 0 ? m->mesh_texcoord + 2 * (size_t)ta : NULL;
+            o->mesh_facetexcoord = ta >= 0 ? m->mesh_facetexcoord + 3 * (size_t)m->mesh_faceadr[id]
+                                           : NULL;
             o->hull_vert = h.vert;
             o->hull_nface = h.nface;
             o->hull_faceadr = h.faceadr;
@@ -321,6 +325,8 @@ static void fill_geoms(cs_view *v)
             o->mesh_vert = v->hfield_vert + 3 * (size_t)v->hfield_vadr[id];
             o->mesh_face = v->hfield_face + 3 * (size_t)v->hfield_fadr[id];
             o->mesh_nface = v->hfield_fadr[id + 1] - v->hfield_fadr[id];
+            o->mesh_texcoord = NULL;
+            o->mesh_facetexcoord = NULL;
             o->hull_vert = NULL;
             o->hull_nface = 0;
         }
