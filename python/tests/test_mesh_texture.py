@@ -141,3 +141,38 @@ def test_bad_texcoord_attribute(attr, phrase):
 </asset><worldbody><geom type="mesh" mesh="t"/></worldbody></mujoco>"""
     with pytest.raises(ValueError, match=r":2: .*" + phrase.replace("(", r"\(").replace(")", r"\)")):
         conesim.Model.from_xml_string(xml)
+
+
+def load_obj(tmp_path, text):
+    p = tmp_path / "m.obj"
+    p.write_text(text)
+    return conesim.Model.from_xml_string(
+        f'<mujoco><asset><mesh file="{p}"/></asset><worldbody><geom type="mesh" mesh="m"/>'
+        '</worldbody></mujoco>')
+
+
+TET = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+
+
+def test_obj_relative_indices_normals_and_unused_vt(tmp_path):
+    # relative (negative) vt indices count back from the 'vt' records read so far; v/vt/vn
+    m = load_obj(tmp_path, TET + "vt 0.25 0.5\nvt 1 0.75 0\nvn 0 0 1\n"
+                 "f 1/-2/1 3/-1/1 2/1/1\nf 1/1 2/2 4/1\nf 1/2 4/1 3/2\nf 2/1 3/2 4/2\n")
+    assert np.allclose(m.mesh_texcoord, [[0.25, 0.5], [1, 0.25]])
+    assert list(m.mesh_facetexcoord[0]) == [0, 1, 0]
+    # 'vt' records no face names: the mesh has no coordinates
+    m = load_obj(tmp_path, TET + "vt 0 0\nf 1//1 3//1 2//1\nf 1 2 4\nf 1 4 3\nf 2 3 4\n")
+    assert m.nmeshtexcoord == 0 and m.mesh_texcoordadr[0] == -1
+
+
+@pytest.mark.parametrize("body, phrase", [
+    ("vt 0 0\nf 1/2 3/1 2/1\n", "m.obj:6: texture coordinate index 2 out of range (1 'vt' records)"),
+    ("f 1/1 3/1 2/1\n", "m.obj:5: texture coordinate index 1 out of range (0 'vt' records)"),
+    ("vt 0 0\nf 1/-2 3/1 2/1\n", "m.obj:6: relative texture coordinate index before the first"),
+    ("vt 0 0 0 0\nf 1/1 3/1 2/1\n", "m.obj:5: 'vt' needs 1 to 3 finite numbers"),
+    ("vt nan 0\nf 1/1 3/1 2/1\n", "m.obj:5: 'vt' needs 1 to 3 finite numbers"),
+    ("vt 0 0\nf 1/1 3/x 2/1\n", "m.obj:6: 'f' has a malformed index"),
+])
+def test_obj_bad_texture_coordinates(tmp_path, body, phrase):
+    with pytest.raises(ValueError, match=phrase.replace("(", r"\(").replace(")", r"\)")):
+        load_obj(tmp_path, TET + body)
