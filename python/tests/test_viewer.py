@@ -463,3 +463,24 @@ def test_handle_refuses_invalid_values():
         v.user_scn.ngeom = 0
         v.sync()
         assert v.is_running()
+
+
+def test_readme_viewer_example_runs(monkeypatch):
+    import re
+    root = os.path.dirname(os.environ.get("CONESIM_SCENES", os.path.join(
+        os.path.dirname(__file__), "../../scenes")))
+    with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text[text.index("#### A viewer window from Python"):]
+    code = re.findall(r"```python\n(.*?)```", section, re.S)[0]
+    assert "d.time < 5" in code
+    try:
+        conesim.viewer._load()
+    except RuntimeError as e:
+        pytest.skip(str(e))
+    monkeypatch.chdir(root)
+    env = {}
+    exec(compile(code.replace("d.time < 5", "d.time < 0.02"), "README viewer", "exec"), env)
+    v, d = env["v"], env["d"]
+    assert d.time >= 0.02 and not v.is_running()  # stepped, then closed by the with block
+    assert v.cam.distance == 3.0 and v.cam.azimuth == 120 and v.user_scn.ngeom == 1
