@@ -118,8 +118,8 @@ static int uses_texcoord(const cs_render_geom *g)
 }
 
 /* A mesh geom without texture coordinates: its triangles flat shaded by the key light (per
- * face, on the CPU, through the overlay batch), or in wireframe mode its convex hull's edges, the shape collisions
- * use. No planar shadow. */
+ * face, on the CPU, through the overlay batch), or in wireframe mode its convex hull's
+ * edges, the shape collisions use. No planar shadow. */
 static void draw_user_mesh(cs_renderer *r, const cs_render_geom *g, double extent, int wire,
                            float emit)
 {

@@ -400,7 +400,8 @@ def test_user_scn_sphere_appears_at_its_projected_place():
         assert not mask(img[row - 3:row + 4, mirror - 3:mirror + 4], 1).any()
         # a box by its fields, as MuJoCo scripts write them
         b = v.user_scn.geoms[1]
-        b.type, b.size, b.pos, b.rgba = conesim.viewer.GEOM_BOX, [0.1] * 3, [-0.5, -0.8, 0.1], [0, 1, 0, 1]
+        b.type, b.size, b.pos = conesim.viewer.GEOM_BOX, [0.1] * 3, [-0.5, -0.8, 0.1]
+        b.rgba = [0, 1, 0, 1]
         v.user_scn.ngeom = 2
         v.sync()
         img = v.read_pixels()

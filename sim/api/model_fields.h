@@ -31,7 +31,8 @@ enum {
 /* the sizes of cs_model that count rows or columns of its arrays (MuJoCo's MJMODEL_SIZES) */
 #define CS_MODEL_SIZES(X) \
     X(nbody) X(njnt) X(ngeom) X(nq) X(nv) X(npair) X(nexclude) X(nkey) X(ntree) X(nM) \
-    X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nmeshtexcoord) X(nhfield) X(nhfielddata) \
+    X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nmeshtexcoord) \
+    X(nhfield) X(nhfielddata) \
     X(nu) X(na) X(nmocap) \
     X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor) \
     X(nmat) X(ntex) X(ntexdata) X(nlight) X(ncam)
