@@ -178,3 +178,24 @@ def test_obj_relative_indices_normals_and_unused_vt(tmp_path):
 def test_obj_bad_texture_coordinates(tmp_path, body, phrase):
     with pytest.raises(ValueError, match=re.escape(phrase)):
         load_obj(tmp_path, TET + body)
+
+
+def test_textured_mesh_in_segmentation_and_depth():
+    m = load(CHECKER)
+    try:
+        r = conesim.Renderer(m, 160, 160)
+    except RuntimeError as e:
+        pytest.skip(str(e))
+    d = conesim.Data(m)
+    conesim.forward(m, d)
+    r.update_scene(d, camera="top")
+    r.enable_segmentation_rendering()
+    seg = r.render()
+    r.disable_segmentation_rendering()
+    r.enable_depth_rendering()
+    depth = r.render()
+    r.close()
+    c, row = pixel_of(0.5, 0.5)
+    assert list(seg[row, c]) == [0, 5]  # geom 0, MuJoCo's mjOBJ_GEOM
+    assert list(seg[2, 2]) == [-1, -1]
+    assert depth[row, c] == pytest.approx(5.0, abs=1e-3)  # the top face, 5 m below
