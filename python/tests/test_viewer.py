@@ -485,3 +485,36 @@ def test_readme_viewer_example_runs(monkeypatch):
     v, d = env["v"], env["d"]
     assert d.time >= 0.02 and not v.is_running()  # stepped, then closed by the with block
     assert v.cam.distance == 3.0 and v.cam.azimuth == 120 and v.user_scn.ngeom == 1
+
+
+def test_transparent_and_texture_flags():
+    # the red ball above a checker floor seen from the model's camera
+    xml = TWO.replace('<geom type="plane" size="3 3 0.1" rgba="0.5 0.5 0.5 1"/>',
+                      '<geom type="plane" size="3 3 0.1" material="chk"/>').replace(
+        "<worldbody>", """<asset><texture name="chk" type="2d" builtin="checker" rgb1="0 0 1"
+        rgb2="0 0 1" width="8" height="8"/><material name="chk" texture="chk"/></asset>
+        <worldbody>""")
+    m = conesim.Model.from_xml_string(xml)
+    d = conesim.Data(m)
+    VIS = conesim.viewer
+    with passive(m, d) as v:
+        v.cam.type, v.cam.fixedcamid = VIS.CAMERA_FIXED, 0
+        v.opt.flags[VIS.VIS_CONTACTPOINT] = v.opt.flags[VIS.VIS_CONTACTFORCE] = 0
+        w, h = v.viewport_size
+        f = (h / 2) / np.tan(np.radians(22.5))
+        ball = (int(round(w / 2 + f * 0.3 / 4.8)), h // 2)
+        floor = (w // 2, h // 4)
+        v.sync()
+        img = v.read_pixels().astype(int)
+        assert mask(img[ball[1] - 1:ball[1] + 2, ball[0] - 1:ball[0] + 2], 0).all()
+        assert mask(img[floor[1] - 1:floor[1] + 2, floor[0] - 1:floor[0] + 2], 2).all()
+        v.opt.flags[VIS.VIS_TRANSPARENT] = 1  # the moving ball lets the blue floor through
+        v.sync()
+        c = v.read_pixels().astype(int)[ball[1], ball[0]]
+        assert c[2] > 40 and c[0] > 40, c
+        v.opt.flags[VIS.VIS_TRANSPARENT] = 0
+        v.opt.flags[VIS.VIS_TEXTURE] = 0  # the floor's own grey instead of its blue
+        v.sync()
+        img = v.read_pixels().astype(int)
+        assert not mask(img[floor[1] - 1:floor[1] + 2, floor[0] - 1:floor[0] + 2], 2).any()
+        assert v.opt.flags[VIS.VIS_TEXTURE] == 0
