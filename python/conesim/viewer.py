@@ -9,8 +9,11 @@
     conesim.viewer.launch(m, d)       # steps d in real time until the window is closed
 
 The window is `conesim view`'s (keys and mouse: camera, overlays, selection, the control
-panel; Backspace resets d; Esc closes it). It needs a display (X11; Xvfb will do) and
-libconesim_render built with the viewer."""
+panel; Backspace resets d; Esc closes it). The handle's cam, opt, perturb and user_scn are
+MuJoCo's mjvCamera, mjvOption, mjvPerturb and user scene where conesim has the concept
+(ViewerCamera, ViewerOption, Perturb, UserScene; init_geom is mjv_initGeom), with MuJoCo's
+numbering in the constants below (CAMERA_FIXED, VIS_CONTACTPOINT, ...). It needs a display
+(X11; Xvfb will do) and libconesim_render built with the viewer."""
 import ctypes
 import math
 import threading
@@ -89,12 +92,17 @@ _VIS = ("CONVEXHULL", "TEXTURE", "JOINT", "CAMERA", "ACTUATOR", "ACTIVATION", "L
 _RND = ("SHADOW", "WIREFRAME", "REFLECTION", "ADDITIVE", "SKYBOX", "FOG", "HAZE", "DEPTH",
         "SEGMENT", "IDCOLOR", "CULL_FACE")
 _FRAMES = ("NONE", "BODY", "GEOM", "SITE", "CAMERA", "LIGHT", "CONTACT", "WORLD")
-for _i, _n in enumerate(_LABELS):
-    globals()["LABEL_" + _n] = _i
-for _i, _n in enumerate(_VIS):
-    globals()["VIS_" + _n] = _i
-for _i, _n in enumerate(_RND):
-    globals()["RND_" + _n] = _i
+(LABEL_NONE, LABEL_BODY, LABEL_JOINT, LABEL_GEOM, LABEL_SITE, LABEL_CAMERA, LABEL_LIGHT,
+ LABEL_TENDON, LABEL_ACTUATOR, LABEL_CONSTRAINT, LABEL_FLEX, LABEL_SKIN, LABEL_SELECTION,
+ LABEL_SELPNT, LABEL_CONTACTPOINT, LABEL_CONTACTFORCE, LABEL_ISLAND) = range(17)
+(VIS_CONVEXHULL, VIS_TEXTURE, VIS_JOINT, VIS_CAMERA, VIS_ACTUATOR, VIS_ACTIVATION,
+ VIS_LIGHT, VIS_TENDON, VIS_RANGEFINDER, VIS_CONSTRAINT, VIS_INERTIA, VIS_SCLINERTIA,
+ VIS_PERTFORCE, VIS_PERTOBJ, VIS_CONTACTPOINT, VIS_ISLAND, VIS_CONTACTFORCE,
+ VIS_CONTACTSPLIT, VIS_TRANSPARENT, VIS_AUTOCONNECT, VIS_COM, VIS_SELECT, VIS_STATIC,
+ VIS_SKIN, VIS_FLEXVERT, VIS_FLEXEDGE, VIS_FLEXFACE, VIS_FLEXSKIN, VIS_BODYBVH,
+ VIS_MESHBVH, VIS_SDFITER) = range(31)
+(RND_SHADOW, RND_WIREFRAME, RND_REFLECTION, RND_ADDITIVE, RND_SKYBOX, RND_FOG, RND_HAZE,
+ RND_DEPTH, RND_SEGMENT, RND_IDCOLOR, RND_CULL_FACE) = range(11)
 NVISFLAG, NRNDFLAG, NGROUP = len(_VIS), len(_RND), 6
 GEOM_PLANE, GEOM_HFIELD, GEOM_SPHERE, GEOM_CAPSULE, GEOM_ELLIPSOID = 0, 1, 2, 3, 4
 GEOM_CYLINDER, GEOM_BOX, GEOM_MESH = 5, 6, 7
