@@ -15,12 +15,14 @@ static const char *mesh_vs =
     "#version 330 core\n"
     "layout(location = 0) in vec3 a_pos;\n"
     "layout(location = 1) in vec3 a_normal;\n"
+    "layout(location = 2) in vec2 a_uv;\n"
     "uniform mat4 u_model, u_viewproj;\n"
     "uniform mat3 u_normal;\n"
     "out vec3 v_world, v_normal, v_local;\n"
+    "out vec2 v_uv;\n"
     "void main() {\n"
     "  vec4 w = u_model * vec4(a_pos, 1.0);\n"
-    "  v_world = w.xyz; v_local = a_pos; v_normal = u_normal * a_normal;\n"
+    "  v_world = w.xyz; v_local = a_pos; v_normal = u_normal * a_normal; v_uv = a_uv;\n"
     "  gl_Position = u_viewproj * w;\n"
     "}\n";
 
@@ -51,19 +53,22 @@ static const char *mesh_vs =
  * colour rather than white (MuJoCo's sums saturate a light floor), and no specular on planes,
  * as above.
  * Textures multiply the colour: planes by MuJoCo's texture coordinates (texrepeat across
- * the plane, or per 2 m with texuniform and on infinite planes), other geoms by the face
- * their point lies on; cube textures by direction. The plane draws its grid procedurally
+ * the plane, or per 2 m with texuniform and on infinite planes), meshes by their own
+ * coordinates (times texrepeat), other geoms by the face their point lies on; cube
+ * textures by direction. The plane draws its grid procedurally
  * when it has no texture, lines darker than the floor, with derivative-based antialiasing,
  * faded where lines get denser than pixels. */
 static const char *mesh_fs =
     "#version 330 core\n"
     "in vec3 v_world, v_normal, v_local;\n"
+    "in vec2 v_uv;\n"
     "uniform vec4 u_color;\n"
     "uniform vec3 u_eye;\n"
     "uniform int u_mode;\n"
     "uniform vec3 u_grid;\n" /* spacing, local scale x, y */
     "uniform float u_emit;\n"
-    "uniform int u_texmode;\n" /* 0 none, 1 plane coordinates, 2 box faces, 3 cube */
+    "uniform int u_texmode;\n" /* 0 none, 1 plane coordinates, 2 box faces, 3 cube,
+                                 * 4 the mesh's own coordinates */
     "uniform sampler2D u_tex;\n"
     "uniform vec2 u_uvscale, u_uvoff;\n"
     "uniform vec3 u_size;\n"
@@ -89,6 +94,8 @@ static const char *mesh_fs =
     "    base *= texture(u_tex, (0.5 * uv + 0.5) * u_uvscale).rgb;\n"
     "  } else if (u_texmode == 3) {\n"
     "    base *= cubetex(u_tex, v_local, u_nface);\n"
+    "  } else if (u_texmode == 4) {\n"
+    "    base *= texture(u_tex, v_uv * u_uvscale).rgb;\n"
     "  }\n"
     "  float ks = 0.06;\n"
     "  if (u_mode == 2) {\n"
@@ -349,6 +356,19 @@ cs_renderer *cs_gl_setup(cs_renderer *r, char *err, size_t errlen)
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float),
                           (void *)(3 * sizeof(float)));
+    /* textured meshes: position, normal, texture coordinate, rewritten per draw */
+    glGenVertexArrays(1, &r->vao_uv);
+    glBindVertexArray(r->vao_uv);
+    glGenBuffers(1, &r->vbo_uv);
+    glBindBuffer(GL_ARRAY_BUFFER, r->vbo_uv);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 8 * sizeof(float), (void *)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 8 * sizeof(float),
+                          (void *)(3 * sizeof(float)));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 8 * sizeof(float),
+                          (void *)(6 * sizeof(float)));
     glGenVertexArrays(1, &r->vao_empty);
     glGenVertexArrays(1, &r->vao_2d);
     glBindVertexArray(r->vao_2d);
@@ -405,6 +425,9 @@ void cs_renderer_destroy(cs_renderer *r)
     glDeleteVertexArrays(1, &r->vao_empty);
     glDeleteVertexArrays(1, &r->vao_batch);
     glDeleteBuffers(1, &r->vbo_batch);
+    glDeleteVertexArrays(1, &r->vao_uv);
+    glDeleteBuffers(1, &r->vbo_uv);
+    free(r->uvbuf);
     for (int i = 0; i < TPL_COUNT; i++)
         free(r->tpl[i].v);
     for (int i = 0; i < r->ntexcache; i++)

@@ -21,8 +21,8 @@ static void mat4_mul(const float a[16], const float b[16], float out[16])
 }
 
 /* M = [rot * diag(scale) | pos] column-major; normal matrix rot * diag(1/scale). */
-void cs_gl_draw_mesh(cs_renderer *r, int mesh, const double rot[9], const double pos[3],
-                     const double scale[3], const float rgba[4], int mode, float emit)
+static void model_uniforms(cs_renderer *r, const double rot[9], const double pos[3],
+                           const double scale[3], const float rgba[4], int mode, float emit)
 {
     float m[16], nm[9];
     for (int row = 0; row < 3; row++)
@@ -53,13 +53,73 @@ void cs_gl_draw_mesh(cs_renderer *r, int mesh, const double rot[9], const double
     glUniform4fv(r->u_color, 1, rgba);
     glUniform1i(r->u_mode, mode);
     glUniform1f(r->u_emit, emit);
+}
+
+void cs_gl_draw_mesh(cs_renderer *r, int mesh, const double rot[9], const double pos[3],
+                     const double scale[3], const float rgba[4], int mode, float emit)
+{
+    model_uniforms(r, rot, pos, scale, rgba, mode, emit);
     glBindVertexArray(r->mesh[mesh].vao);
     glDrawElements(GL_TRIANGLES, r->mesh[mesh].count, GL_UNSIGNED_INT, 0);
 }
 
-/* A mesh geom: its triangles flat shaded by the key light (per face, on the CPU, through
- * the overlay batch), or in wireframe mode its convex hull's edges, the shape collisions
- * use. No planar shadow. */
+/* A mesh with texture coordinates under a 2D texture: its triangles through the lit
+ * program, each corner with its coordinate; one normal per triangle, the look of the
+ * untextured meshes. The material's uniforms are set (texture mode 4). */
+static void draw_uv_mesh(cs_renderer *r, const cs_render_geom *g, float emit)
+{
+    size_t n = 3 * (size_t)g->mesh_nface;
+    if (n == 0)
+        return;
+    if (n > r->cap_uv) {
+        float *p = realloc(r->uvbuf, n * 8 * sizeof *p);
+        if (!p)
+            return;
+        r->uvbuf = p;
+        r->cap_uv = n;
+    }
+    float *o = r->uvbuf;
+    for (int f = 0; f < g->mesh_nface; f++) {
+        const double *w[3];
+        for (int k = 0; k < 3; k++)
+            w[k] = g->mesh_vert + 3 * g->mesh_face[3 * f + k];
+        double e1[3], e2[3], nrm[3];
+        for (int i = 0; i < 3; i++) {
+            e1[i] = w[1][i] - w[0][i];
+            e2[i] = w[2][i] - w[0][i];
+        }
+        cs_v3cross(e1, e2, nrm);
+        if (cs_v3norm(nrm) > 0)
+            cs_v3normalize(nrm);
+        for (int k = 0; k < 3; k++, o += 8) {
+            const double *uv = g->mesh_texcoord + 2 * g->mesh_facetexcoord[3 * f + k];
+            for (int i = 0; i < 3; i++) {
+                o[i] = (float)w[k][i];
+                o[3 + i] = (float)nrm[i];
+            }
+            o[6] = (float)uv[0];
+            o[7] = (float)uv[1];
+        }
+    }
+    static const double one[3] = {1, 1, 1};
+    model_uniforms(r, g->pose.mat, g->pose.pos, one, g->rgba, SHADE_LIT, emit);
+    glBindVertexArray(r->vao_uv);
+    glBindBuffer(GL_ARRAY_BUFFER, r->vbo_uv);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(n * 8 * sizeof(float)), r->uvbuf,
+                 GL_STREAM_DRAW);
+    glDrawArrays(GL_TRIANGLES, 0, (GLsizei)n);
+}
+
+/* whether g is drawn with its mesh's texture coordinates */
+static int uses_texcoord(const cs_render_geom *g)
+{
+    return g->type == CS_GEOM_MESH && g->mesh_texcoord && g->mesh_facetexcoord &&
+           g->texture && g->texture->type == CS_TEX_2D;
+}
+
+/* A mesh geom without texture coordinates: its triangles flat shaded by the key light (per
+ * face, on the CPU, through the overlay batch), or in wireframe mode its convex hull's
+ * edges, the shape collisions use. No planar shadow. */
 static void draw_user_mesh(cs_renderer *r, const cs_render_geom *g, double extent, int wire,
                            float emit)
 {
@@ -196,7 +256,8 @@ static void set_material(cs_renderer *r, const cs_render_geom *g, const double p
             rep0 *= g->size[0] > 0 ? g->size[0] : 1;
             rep1 *= g->size[1] > 0 ? g->size[1] : 1;
         }
-        glUniform1i(r->u_texmode, 2);
+        /* MuJoCo scales a mesh's own coordinates as it scales the face mapping */
+        glUniform1i(r->u_texmode, uses_texcoord(g) ? 4 : 2);
         glUniform2f(r->u_uvscale, (float)rep0, (float)rep1);
     }
 }
@@ -259,7 +320,10 @@ static void draw_geom(cs_renderer *r, const cs_render_geom *g, double extent, in
         if (!r->shadow && g->mesh_vert) {
             if (wire)
                 glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
-            draw_user_mesh(r, g, extent, wire, emit);
+            if (!wire && uses_texcoord(g))
+                draw_uv_mesh(r, g, emit);
+            else
+                draw_user_mesh(r, g, extent, wire, emit);
         }
         break;
     default:

@@ -123,6 +123,11 @@ int cs_window_read_rgb(cs_window *w, unsigned char *rgb, int width, int height, 
     return 0;
 }
 
+cs_viewer_state *cs_window_state(cs_window *w)
+{
+    return w ? &w->L.v : NULL;
+}
+
 void cs_window_close(cs_window *w)
 {
     if (!w)

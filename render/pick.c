@@ -153,6 +153,8 @@ int cs_render_pick(const cs_render_scene *s, const double origin[3], const doubl
     int found = -1;
     double tbest = -1;
     for (int i = 0; i < s->ngeom; i++) {
+        if (s->geoms[i].body < 0)
+            continue;
         double ti = cs_ray_geom(&s->geoms[i], origin, dir);
         if (ti > 0 && (found < 0 || ti < tbest)) {
             found = i;

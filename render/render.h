@@ -39,7 +39,8 @@ typedef struct {
     double size[3];     /* MuJoCo's geom/@size meanings (see collision/geom.h) */
     cs_pose pose;       /* world pose */
     float rgba[4];      /* alpha < 1 is drawn blended after the opaque geoms */
-    int body;           /* body id (MuJoCo's numbering, world = 0): picking reports it */
+    int body;           /* body id (MuJoCo's numbering, world = 0): picking reports it;
+                         * -1: a shape the caller adds to the picture, never picked */
     /* material (MJCF): texture (NULL: none) multiplied by rgba, repeated texrepeat times
      * (texuniform: per metre), specular and shininess in [0, 1], emission (x rgba) */
     const cs_render_texture *texture;
@@ -54,6 +55,10 @@ typedef struct {
     const double *mesh_vert;
     const int *mesh_face;
     int mesh_nface;
+    /* the mesh's texture coordinates (2 each, v from the image's top row) and each
+     * triangle's 3 indices into them; NULL without: a 2D texture then maps per face */
+    const double *mesh_texcoord;
+    const int *mesh_facetexcoord;
     const double *hull_vert;
     const int *hull_faceadr, *hull_facevert;
     int hull_nface;
@@ -555,6 +560,9 @@ void cs_window_size(const cs_window *w, int *width, int *height);
  * (cs_window_size). Returns 0, or -1 with a message (also before the first sync). */
 int cs_window_read_rgb(cs_window *w, unsigned char *rgb, int width, int height, char *err,
                        size_t errlen);
+/* The window's viewer state (camera, overlays, selection, tracking, the model camera looked
+ * through): the caller may read it and change it between syncs. NULL for NULL. */
+cs_viewer_state *cs_window_state(cs_window *w);
 /* Closes the window and frees w (NULL: nothing). */
 void cs_window_close(cs_window *w);
 

@@ -57,6 +57,9 @@ struct cs_renderer {
     GLint ub_viewproj;
     float *batch;               /* x y z r g b per vertex, world coordinates */
     size_t nbatch, cap_batch;
+    GLuint vao_uv, vbo_uv;      /* a textured mesh: x y z nx ny nz u v per corner */
+    float *uvbuf;
+    size_t cap_uv;
     int shadow;                 /* drawing a shadow: shadow_mat pre-multiplies, flat colour */
     const float *flat;          /* non-NULL: every geom unlit in this colour (segmentation) */
     /* single-sampled framebuffer for depth and segmentation (exact values, no resolve) */

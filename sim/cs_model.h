@@ -262,7 +262,7 @@ typedef struct {
     char **key_name;
 
     /* meshes (nmesh, from <mesh> assets): a mesh geom collides as its mesh's convex hull */
-    int nmesh, nmeshvert, nmeshface, nmeshgraph, nmeshhull;
+    int nmesh, nmeshvert, nmeshface, nmeshgraph, nmeshhull, nmeshtexcoord;
     int *geom_dataid;     /* ngeom: mesh of a mesh geom, height field of an hfield geom, -1
                            * otherwise */
     int *mesh_vertadr, *mesh_vertnum; /* into mesh_vert (vertices) */
@@ -278,6 +278,13 @@ typedef struct {
     double *mesh_pos;     /* 3: the mesh frame (centre of mass) in the vertex data's frame */
     double *mesh_quat;    /* 4: its principal axes there */
     double *mesh_volume;  /* volume, or surface area for inertia="shell" */
+    /* texture coordinates (OBJ vt, MSH, the texcoord attribute; MuJoCo's layout): a mesh's
+     * first in mesh_texcoord (-1: it has none) and count; 2 per coordinate (u, v from the
+     * image's top row); per triangle the 3 coordinate indices (local to the mesh) of its
+     * corners, 0 for a mesh without coordinates */
+    int *mesh_texcoordadr, *mesh_texcoordnum;
+    double *mesh_texcoord;
+    int *mesh_facetexcoord;
     char **mesh_name;
 
     /* height fields (nhfield, from <hfield> assets; MuJoCo's layout): an hfield geom is the

@@ -106,6 +106,63 @@ int cs_passive_read_pixels(cs_passive *p, unsigned char *rgb, int width, int hei
                            size_t errlen);
 void cs_passive_close(cs_passive *p);
 
+/* The window's camera, MuJoCo's mjvCamera: type 0 free (lookat, distance, azimuth and
+ * elevation in degrees), 1 tracking (the free camera whose lookat follows body trackbodyid's
+ * geoms), 2 fixed (the model's camera fixedcamid, posed for each state). get: as the last
+ * sync left it (the mouse moves it, a double-click tracks a body, { and } step through the
+ * model's cameras); set: taken at the next sync. set returns -1 with a message, changing
+ * nothing, for type 3 (MuJoCo's user camera: none here) or another outside 0-2, an id out of
+ * range for its type, a distance not > 0 or a number not finite. */
+typedef struct {
+    int type, fixedcamid, trackbodyid;
+    double lookat[3], distance, azimuth, elevation;
+} cs_passive_camera;
+void cs_passive_get_camera(const cs_passive *p, cs_passive_camera *c);
+int cs_passive_set_camera(cs_passive *p, const cs_passive_camera *c, char *err, size_t errlen);
+
+/* What the window draws, MuJoCo's mjvOption where conesim has the concept: overlay bits (1
+ * contact points, 2 contact forces, 4 the friction cone, 8 contact frames, 16 wireframe, 32
+ * the HUD, 64 joints, 128 the control panel: cs_offscreen_set_overlay's words), geomgroup
+ * (1: the geom group is drawn; groups past 5 count as 5; MuJoCo's default 1 1 1 0 0 0),
+ * textures (0: none drawn), transparent (1: the geoms of bodies that move drawn at alpha
+ * 0.3, MuJoCo's mjVIS_TRANSPARENT). get: as the last sync left it (keys toggle overlays);
+ * set: taken at the next sync; -1 with a message for overlay bits past 128 or flags other
+ * than 0 and 1. */
+typedef struct {
+    unsigned overlay;
+    unsigned char geomgroup[6];
+    int textures, transparent;
+} cs_passive_option;
+void cs_passive_get_option(const cs_passive *p, cs_passive_option *o);
+int cs_passive_set_option(cs_passive *p, const cs_passive_option *o, char *err, size_t errlen);
+
+/* The selection and the mouse's pull, MuJoCo's mjvPerturb: select the selected body (a
+ * double-click; 0: none), active 1 while a Ctrl+drag pulls it (MuJoCo's mjPERT_TRANSLATE),
+ * localpos the grabbed point in the body's frame, refselpos where the drag pulls that
+ * point (world), refpos where it pulls the body's origin (world), as the last sync saw
+ * them. cs_passive_select selects body b (0 or less: none) from the next sync on, without
+ * moving the camera; -1 with a message for b >= nbody. */
+typedef struct {
+    int select, active;
+    double localpos[3], refselpos[3], refpos[3];
+} cs_passive_perturb;
+void cs_passive_get_perturb(const cs_passive *p, cs_passive_perturb *out);
+int cs_passive_select(cs_passive *p, int body, char *err, size_t errlen);
+
+/* Shapes the caller adds to the picture (MuJoCo's user_scn): type (plane 0, sphere 2,
+ * capsule 3, ellipsoid 4, cylinder 5, box 6: MuJoCo's mjtGeom), size in MuJoCo's meanings,
+ * world pos and orientation mat (row-major), rgba; drawn lit among the model's geoms, never
+ * selected, from the next sync on until replaced (n = 0: none). Returns -1 with a message,
+ * keeping the previous ones, for another type, a size, pos or mat not finite, a negative
+ * size or an rgba outside [0, 1]. */
+typedef struct {
+    int type;
+    double size[3], pos[3], mat[9];
+    float rgba[4];
+} cs_passive_geom;
+int cs_passive_set_user_geoms(cs_passive *p, const cs_passive_geom *g, int n, char *err,
+                              size_t errlen);
+
 /* ---- videos: H.264 through FFmpeg's libraries (libx264), MP4 unless the name says another
  * container (e.g. .mkv). Frames go to a temporary file next to path, renamed at close. */
 typedef struct cs_video cs_video;

@@ -221,6 +221,8 @@ int cs_view_init(cs_view *v, const cs_model *m, cs_data *d, int key)
     v->d = d;
     v->key = key;
     v->diverged = -1;
+    for (int g = 0; g < 6; g++) v->geomgroup[g] = g < VISIBLE_GROUPS;
+    v->show_textures = 1;
     v->geoms = calloc(m->ngeom > 0 ? (size_t)m->ngeom : 1, sizeof *v->geoms);
     v->ncontact_cap = d->ncon_cap > 0 ? d->ncon_cap : 1;
     v->contacts = calloc((size_t)v->ncontact_cap, sizeof *v->contacts);
@@ -286,13 +288,15 @@ static void fill_geoms(cs_view *v)
         memcpy(o->size, m->geom_size + 3 * g, sizeof o->size);
         o->pose = v->d->geom_xpose[g];
         geom_color(m, g, o->rgba);
-        if (m->geom_group[g] >= VISIBLE_GROUPS) o->rgba[3] = 0;
+        int group = m->geom_group[g] < 0 ? 0 : m->geom_group[g] > 5 ? 5 : m->geom_group[g];
+        if (!v->geomgroup[group]) o->rgba[3] = 0;
+        if (v->transparent && m->body_weldid[m->geom_body[g]] > 0) o->rgba[3] *= 0.3f;
         int mat = m->geom_matid[g];
         o->material = mat >= 0;
         o->texture = NULL;
         if (mat >= 0) {
             int t = m->mat_texid[mat];
-            o->texture = t >= 0 ? &v->textures[t] : NULL;
+            o->texture = t >= 0 && v->show_textures ? &v->textures[t] : NULL;
             o->texrepeat[0] = (float)m->mat_texrepeat[2 * mat];
             o->texrepeat[1] = (float)m->mat_texrepeat[2 * mat + 1];
             o->texuniform = m->mat_texuniform[mat];
@@ -308,6 +312,10 @@ static void fill_geoms(cs_view *v)
             o->mesh_vert = m->mesh_vert + 3 * m->mesh_vertadr[id];
             o->mesh_face = m->mesh_face + 3 * m->mesh_faceadr[id];
             o->mesh_nface = m->mesh_facenum[id];
+            int ta = m->mesh_texcoordadr[id];
+            o->mesh_texcoord = ta >= 0 ? m->mesh_texcoord + 2 * (size_t)ta : NULL;
+            o->mesh_facetexcoord = ta >= 0 ? m->mesh_facetexcoord + 3 * (size_t)m->mesh_faceadr[id]
+                                           : NULL;
             o->hull_vert = h.vert;
             o->hull_nface = h.nface;
             o->hull_faceadr = h.faceadr;
@@ -321,6 +329,8 @@ static void fill_geoms(cs_view *v)
             o->mesh_vert = v->hfield_vert + 3 * (size_t)v->hfield_vadr[id];
             o->mesh_face = v->hfield_face + 3 * (size_t)v->hfield_fadr[id];
             o->mesh_nface = v->hfield_fadr[id + 1] - v->hfield_fadr[id];
+            o->mesh_texcoord = NULL;
+            o->mesh_facetexcoord = NULL;
             o->hull_vert = NULL;
             o->hull_nface = 0;
         }

@@ -16,6 +16,12 @@ typedef struct {
     int key;                  /* keyframe reset returns to, -1 = the reference pose */
 
     cs_render_geom *geoms;    /* m->ngeom */
+    /* what the geoms show (MuJoCo's mjvOption): geomgroup[g] = 1 draws group g (groups
+     * past 5 count as 5, as MuJoCo clamps them; MuJoCo's default 1 1 1 0 0 0), show_textures
+     * = 0 draws none, transparent = 1 draws the moving bodies' geoms at MuJoCo's
+     * visual/map alpha (0.3) */
+    unsigned char geomgroup[6];
+    int show_textures, transparent;
     /* height fields drawn as triangle meshes in their geom frames (the grid's surface, its
      * four sides down to the base, the base), built once: hfield h's vertices from
      * hfield_vert + 3 hfield_vadr[h], its triangles from hfield_face + 3 hfield_fadr[h] */

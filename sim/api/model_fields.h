@@ -32,7 +32,8 @@ enum {
 /* the sizes of cs_model that count rows or columns of its arrays (MuJoCo's MJMODEL_SIZES) */
 #define CS_MODEL_SIZES(X) \
     X(nbody) X(njnt) X(ngeom) X(nq) X(nv) X(npair) X(nexclude) X(nkey) X(ntree) X(nM) \
-    X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nhfield) X(nhfielddata) \
+    X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nmeshtexcoord) \
+    X(nhfield) X(nhfielddata) \
     X(nu) X(na) X(nmocap) \
     X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor) X(nhistory) \
     X(nmat) X(ntex) X(ntexdata) X(nlight) X(ncam)
@@ -166,6 +167,10 @@ enum {
     X(int, mesh_face, nmeshface, 3, NULL, 0) \
     X(int, mesh_graph, nmeshgraph, 1, NULL, 0) \
     X(double, mesh_hull, nmeshhull, 1, NULL, 0) \
+    X(int, mesh_texcoordadr, nmesh, 1, NULL, 0) \
+    X(int, mesh_texcoordnum, nmesh, 1, NULL, 0) \
+    X(double, mesh_texcoord, nmeshtexcoord, 2, NULL, 0) \
+    X(int, mesh_facetexcoord, nmeshface, 3, NULL, 0) \
     /* height fields */ \
     X(double, hfield_size, nhfield, 4, NULL, 0) \
     X(int, hfield_nrow, nhfield, 1, NULL, 0) \

@@ -20,6 +20,8 @@ void cs_meshfile_free(cs_meshfile *m)
         return;
     cs_free(m->vert);
     cs_free(m->face);
+    cs_free(m->texcoord);
+    cs_free(m->facetexcoord);
     memset(m, 0, sizeof *m);
 }
 
@@ -301,6 +303,14 @@ static int stl_ascii(const char *b, size_t len, cs_meshfile *out, char *err, siz
 }
 
 /* ---- OBJ ------------------------------------------------------------------------- */
+/* the triangle of corners a, b, c: its vertices into f, their texture coordinate indices
+ * into ft */
+static int push_tri(ivec *f, ivec *ft, const int *idx, const int *tidx, int a, int b, int c)
+{
+    return ipush(f, idx[a]) && ipush(f, idx[b]) && ipush(f, idx[c]) && ipush(ft, tidx[a]) &&
+           ipush(ft, tidx[b]) && ipush(ft, tidx[c]);
+}
+
 /* Whether (tx, ty) is inside the triangle (x, y): the crossing-number test MuJoCo's OBJ
  * reader (tinyobjloader) uses for its ears. */
 static int in_triangle(const float x[3], const float y[3], float tx, float ty)
@@ -317,9 +327,10 @@ static int in_triangle(const float x[3], const float y[3], float tx, float ty)
  * leans least along, ears are cut from the current vertex on (the triangle of it and the next
  * two, if it turns the polygon's way and holds no other vertex), moving on past a vertex that
  * gives none; a polygon that runs out of ears keeps no more triangles. Convex faces come out
- * as a fan from their first vertex. 0: out of memory. */
-static int obj_triangulate(const double *vert, const int *idx, int n, int ln, ivec *f,
-                           ivec *fline)
+ * as a fan from their first vertex. Each corner keeps its texture coordinate index (tidx,
+ * into ft). 0: out of memory. */
+static int obj_triangulate(const double *vert, const int *idx, const int *tidx, int n, int ln,
+                           ivec *f, ivec *ft, ivec *fline)
 {
 #define P(i, k) ((float)vert[3 * (size_t)(i) + (k)])
     int ax[2] = {1, 2};
@@ -346,10 +357,11 @@ static int obj_triangulate(const double *vert, const int *idx, int n, int ln, iv
         int a = idx[k], b = idx[(k + 1) % n];
         area += (P(a, ax[0]) * P(b, ax[1]) - P(a, ax[1]) * P(b, ax[0])) * 0.5f;
     }
-    int *rem = cs_malloc((size_t)n * sizeof *rem);
+    int *rem = cs_malloc((size_t)n * sizeof *rem); /* the corners left */
     if (!rem)
         return 0;
-    memcpy(rem, idx, (size_t)n * sizeof *rem);
+    for (int k = 0; k < n; k++)
+        rem[k] = k;
     int nrem = n, guess = 0, left = n, prev = n, ok = 1;
     while (nrem > 3 && left > 0) {
         if (guess >= nrem)
@@ -364,13 +376,13 @@ static int obj_triangulate(const double *vert, const int *idx, int n, int ln, iv
         float x[3], y[3];
         for (int k = 0; k < 3; k++) {
             t[k] = rem[(guess + k) % nrem];
-            x[k] = P(t[k], ax[0]);
-            y[k] = P(t[k], ax[1]);
+            x[k] = P(idx[t[k]], ax[0]);
+            y[k] = P(idx[t[k]], ax[1]);
         }
         float cross = (x[1] - x[0]) * (y[2] - y[1]) - (y[1] - y[0]) * (x[2] - x[1]);
         int ear = !(cross * area < 0);
         for (int o = 3; ear && o < nrem; o++) {
-            int w = rem[(guess + o) % nrem];
+            int w = idx[rem[(guess + o) % nrem]];
             if (in_triangle(x, y, P(w, ax[0]), P(w, ax[1])))
                 ear = 0;
         }
@@ -378,7 +390,7 @@ static int obj_triangulate(const double *vert, const int *idx, int n, int ln, iv
             guess++;
             continue;
         }
-        if (!ipush(f, t[0]) || !ipush(f, t[1]) || !ipush(f, t[2]) || !ipush(fline, ln)) {
+        if (!push_tri(f, ft, idx, tidx, t[0], t[1], t[2]) || !ipush(fline, ln)) {
             ok = 0;
             break;
         }
@@ -387,18 +399,40 @@ static int obj_triangulate(const double *vert, const int *idx, int n, int ln, iv
         nrem--;
     }
     if (ok && nrem == 3)
-        ok = ipush(f, rem[0]) && ipush(f, rem[1]) && ipush(f, rem[2]) && ipush(fline, ln);
+        ok = push_tri(f, ft, idx, tidx, rem[0], rem[1], rem[2]) && ipush(fline, ln);
     cs_free(rem);
     return ok;
 #undef P
 }
 
+/* one index of a face corner (OBJ counts from 1; negative counts back from the records
+ * read so far); 0 when the text is not a number */
+static int obj_index(char **p, long *out)
+{
+    char *end;
+    long i = strtol(*p, &end, 10);
+    if (end == *p)
+        return 0;
+    *p = end;
+    *out = i;
+    return 1;
+}
+
+/* resolves index i against n records read so far; -1 when it names none of them */
+static long obj_resolve(long i, int n)
+{
+    if (i < 0)
+        i = n + 1 + i;
+    return i >= 1 ? i - 1 : -1;
+}
+
 static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, size_t errlen,
                      int *line)
 {
-    dvec v = {0};
-    ivec f = {0}, fline = {0}, poly = {0}, pline = {0}, pcount = {0};
+    dvec v = {0}, vt = {0};
+    ivec f = {0}, ft = {0}, fline = {0}, poly = {0}, tpoly = {0}, pline = {0}, pcount = {0};
     int ln = 0, rc = -1;
+    int with_vt = 0, without_vt = 0; /* lines of the first corners with and without one */
     size_t pos = 0, bufcap = 0;
     char *buf = NULL;
     while (pos < len) {
@@ -438,6 +472,33 @@ static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
             for (int k = 0; k < 3; k++)
                 if (!dpush(&v, x[k]))
                     goto oom;
+        } else if (s[0] == 'v' && s[1] == 't' && isspace((unsigned char)s[2])) {
+            /* u [v [w]]: v defaults to 0, w does not map a 2D texture */
+            double x[3] = {0, 0, 0};
+            char *p = s + 2;
+            int n = 0;
+            for (;;) {
+                while (isspace((unsigned char)*p))
+                    p++;
+                if (!*p)
+                    break;
+                char *end;
+                double y = strtod(p, &end);
+                if (end == p || !isfinite(y) || (*end && !isspace((unsigned char)*end)) ||
+                    n == 3) {
+                    fail(err, errlen, line, ln, "'vt' needs 1 to 3 finite numbers");
+                    goto done;
+                }
+                x[n++] = y;
+                p = end;
+            }
+            if (n == 0) {
+                fail(err, errlen, line, ln, "'vt' needs 1 to 3 finite numbers");
+                goto done;
+            }
+            /* OBJ's v grows upwards from the image's bottom row; MuJoCo flips it */
+            if (!dpush(&vt, x[0]) || !dpush(&vt, 1 - x[1]))
+                goto oom;
         } else if (s[0] == 'f' && isspace((unsigned char)s[1])) {
             int n = 0;
             char *p = s + 1;
@@ -446,38 +507,72 @@ static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
                     p++;
                 if (!*p)
                     break;
-                char *end;
-                long i = strtol(p, &end, 10);
-                if (end == p) {
-                    fail(err, errlen, line, ln, "'f' needs vertex indices (got '%.20s')", p);
+                char *start = p;
+                long i, t = 0, nn;
+                if (!obj_index(&p, &i)) {
+                    fail(err, errlen, line, ln, "'f' needs vertex indices (got '%.20s')", start);
                     goto done;
                 }
-                /* v/vt/vn: only v matters here */
-                while (*end && !isspace((unsigned char)*end)) {
-                    if (*end != '/' && !isdigit((unsigned char)*end) && *end != '-') {
-                        fail(err, errlen, line, ln, "'f' has a malformed index '%.20s'", p);
-                        goto done;
+                /* v, v/vt, v/vt/vn or v//vn */
+                int has_t = 0;
+                if (*p == '/') {
+                    p++;
+                    if (*p != '/') {
+                        if (!obj_index(&p, &t)) {
+                            fail(err, errlen, line, ln, "'f' has a malformed index '%.20s'",
+                                 start);
+                            goto done;
+                        }
+                        has_t = 1;
                     }
-                    end++;
+                    if (*p == '/') {
+                        p++;
+                        if (!obj_index(&p, &nn)) {
+                            fail(err, errlen, line, ln, "'f' has a malformed index '%.20s'",
+                                 start);
+                            goto done;
+                        }
+                    }
+                }
+                if (*p && !isspace((unsigned char)*p)) {
+                    fail(err, errlen, line, ln, "'f' has a malformed index '%.20s'", start);
+                    goto done;
                 }
                 if (i == 0) {
                     fail(err, errlen, line, ln, "vertex index 0 (OBJ counts from 1)");
                     goto done;
                 }
-                if (i < 0) /* relative to the vertices read so far */
-                    i = v.n / 3 + 1 + i;
-                if (i < 1) {
+                long r = obj_resolve(i, v.n / 3);
+                if (r < 0) {
                     fail(err, errlen, line, ln, "relative vertex index before the first vertex");
                     goto done;
                 }
-                if (i - 1 > INT_MAX) {
+                if (r > INT_MAX - 1) {
                     fail(err, errlen, line, ln, "vertex index %ld too large", i);
                     goto done;
                 }
-                if (!ipush(&poly, (int)(i - 1)))
+                long rt = -1;
+                if (has_t) {
+                    if (t == 0) {
+                        fail(err, errlen, line, ln,
+                             "texture coordinate index 0 (OBJ counts from 1)");
+                        goto done;
+                    }
+                    rt = obj_resolve(t, vt.n / 2);
+                    if (rt < 0) {
+                        fail(err, errlen, line, ln, "relative texture coordinate index before "
+                             "the first 'vt'");
+                        goto done;
+                    }
+                    if (!with_vt)
+                        with_vt = ln;
+                } else if (!without_vt) {
+                    without_vt = ln;
+                }
+                if (!ipush(&poly, (int)r) ||
+                    !ipush(&tpoly, (int)(rt > INT_MAX - 1 ? INT_MAX - 1 : rt)))
                     goto oom;
                 n++;
-                p = end;
             }
             if (n < 3) {
                 fail(err, errlen, line, ln, "a face needs at least 3 vertices (got %d)", n);
@@ -486,9 +581,9 @@ static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
             if (!ipush(&pcount, n) || !ipush(&pline, ln))
                 goto oom;
         }
-        /* everything else (vn, vt, o, g, s, usemtl, mtllib, l, p) does not shape the hull */
+        /* everything else (vn, o, g, s, usemtl, mtllib, l, p) does not shape the mesh */
     }
-    int nv = v.n / 3;
+    int nv = v.n / 3, nt = vt.n / 2;
     for (int k = 0, a = 0; k < pcount.n; a += pcount.v[k++])
         for (int j = a; j < a + pcount.v[k]; j++)
             if (poly.v[j] >= nv) {
@@ -500,8 +595,24 @@ static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
         fail(err, errlen, line, ln, "the OBJ file has no vertices ('v' records)");
         goto done;
     }
+    if (nt == 0) /* no 'vt' records: the corners' vt indices map nothing (MuJoCo reads
+                    coordinates only from a file that has some) */
+        with_vt = without_vt = 0;
+    if (with_vt && without_vt) {
+        fail(err, errlen, line, without_vt, "a face corner without a texture coordinate index "
+             "(line %d gives corners one)", with_vt);
+        goto done;
+    }
+    for (int k = 0, a = 0; with_vt && k < pcount.n; a += pcount.v[k++])
+        for (int j = a; j < a + pcount.v[k]; j++)
+            if (tpoly.v[j] >= nt) {
+                fail(err, errlen, line, pline.v[k], "texture coordinate index %d out of range "
+                     "(%d 'vt' records)", tpoly.v[j] + 1, nt);
+                goto done;
+            }
     for (int k = 0, a = 0; k < pcount.n; a += pcount.v[k++])
-        if (!obj_triangulate(v.v, poly.v + a, pcount.v[k], pline.v[k], &f, &fline))
+        if (!obj_triangulate(v.v, poly.v + a, tpoly.v + a, pcount.v[k], pline.v[k], &f, &ft,
+                             &fline))
             goto oom;
     out->vert = v.v;
     out->nvert = nv;
@@ -509,15 +620,26 @@ static int obj_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
     out->nface = f.n / 3;
     v.v = NULL;
     f.v = NULL;
+    /* coordinates only when the faces use them: 'vt' records no corner names map nothing */
+    if (with_vt) {
+        out->texcoord = vt.v;
+        out->ntexcoord = nt;
+        out->facetexcoord = ft.v;
+        vt.v = NULL;
+        ft.v = NULL;
+    }
     rc = 0;
     goto done;
 oom:
     fail(err, errlen, NULL, 0, "out of memory");
 done:
     cs_free(v.v);
+    cs_free(vt.v);
     cs_free(f.v);
+    cs_free(ft.v);
     cs_free(fline.v);
     cs_free(poly.v);
+    cs_free(tpoly.v);
     cs_free(pline.v);
     cs_free(pcount.v);
     cs_free(buf);
@@ -525,8 +647,9 @@ done:
 }
 
 /* MuJoCo's MSH: four ints (vertices, normals, texture coordinates, faces), then the
- * vertices (3 floats each), normals (3), texture coordinates (2), faces (3 ints), in the
- * machine's byte order; the sizes must account for the whole file, as MuJoCo checks.
+ * vertices (3 floats each), normals (3), texture coordinates (2, one per vertex), faces (3
+ * ints), in the machine's byte order; the sizes must account for the whole file, as MuJoCo
+ * checks.
  * Vertices are kept as given (MuJoCo merges repeated ones for STL only). */
 static int msh_parse(const char *b, size_t len, cs_meshfile *out, char *err, size_t errlen)
 {
@@ -559,7 +682,27 @@ static int msh_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
         }
         out->vert[i] = f;
     }
-    p += (3 * (size_t)nn + 2 * (size_t)nt) * sizeof(float);
+    p += 3 * (size_t)nn * sizeof(float);
+    if (nt > 0) {
+        /* as stored (MuJoCo flips an OBJ's v only); the faces index them as they index
+         * the vertices */
+        out->texcoord = cs_malloc(2 * (size_t)nt * sizeof *out->texcoord);
+        out->facetexcoord = cs_malloc((3 * (size_t)nf + 1) * sizeof *out->facetexcoord);
+        if (!out->texcoord || !out->facetexcoord) {
+            cs_meshfile_free(out);
+            return fail(err, errlen, NULL, 0, "out of memory");
+        }
+        for (size_t i = 0; i < 2 * (size_t)nt; i++, p += sizeof(float)) {
+            float f;
+            memcpy(&f, p, sizeof f);
+            if (!isfinite(f)) {
+                cs_meshfile_free(out);
+                return fail(err, errlen, NULL, 0, "texture coordinate %zu is not finite", i / 2);
+            }
+            out->texcoord[i] = f;
+        }
+        out->ntexcoord = nt;
+    }
     for (size_t i = 0; i < 3 * (size_t)nf; i++, p += sizeof(int)) {
         int k;
         memcpy(&k, p, sizeof k);
@@ -569,6 +712,8 @@ static int msh_parse(const char *b, size_t len, cs_meshfile *out, char *err, siz
                         "vertices)", i / 3, k, nv);
         }
         out->face[i] = k;
+        if (out->facetexcoord)
+            out->facetexcoord[i] = k;
     }
     out->nvert = nv;
     out->nface = nf;

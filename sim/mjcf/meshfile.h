@@ -1,4 +1,4 @@
-/* Mesh files: binary and ASCII STL, OBJ (v and f records; the rest is ignored), MuJoCo's
+/* Mesh files: binary and ASCII STL, OBJ (v, vt and f records; the rest is ignored), MuJoCo's
  * binary MSH. */
 #ifndef CS_MESHFILE_H
 #define CS_MESHFILE_H
@@ -10,6 +10,12 @@ typedef struct {
     int nvert;
     int *face;      /* 3 vertex indices per triangle (OBJ polygons are fanned) */
     int nface;
+    /* texture coordinates (OBJ vt, MSH texcoords; NULL when the file has none): 2 per
+     * coordinate, v counted from the image's top row (an OBJ's v flipped, as MuJoCo
+     * does), and per triangle the 3 coordinate indices of its corners */
+    double *texcoord;
+    int ntexcoord;
+    int *facetexcoord;
 } cs_meshfile;
 
 enum { CS_MESHFILE_AUTO = 0, CS_MESHFILE_STL = 1, CS_MESHFILE_OBJ = 2, CS_MESHFILE_MSH = 3 };

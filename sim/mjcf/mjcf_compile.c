@@ -882,8 +882,9 @@ static cs_model * new_model(cs_mjcf *c, compiling *cc)
     memcpy(m->stat_center, c->stat_center, sizeof m->stat_center);
     m->vis_azimuth = c->vis_azimuth;
     m->vis_elevation = c->vis_elevation;
-    int nmv = 0, nmf = 0, nmg = 0, nmh = 0;
+    int nmv = 0, nmf = 0, nmg = 0, nmh = 0, nmt = 0;
     for (int k = 0; k < c->nmesh; k++) {
+        nmt += c->mesh[k].ntexcoord;
         nmv += c->mesh[k].nvert;
         nmf += c->mesh[k].ntri;
         nmg += c->mesh[k].ngraph;
@@ -894,6 +895,7 @@ static cs_model * new_model(cs_mjcf *c, compiling *cc)
     m->nmeshface = nmf;
     m->nmeshgraph = nmg;
     m->nmeshhull = nmh;
+    m->nmeshtexcoord = nmt;
     m->nu = cc->nu;
     m->na = cc->na;
     m->ntree = cc->ntree;
@@ -1084,8 +1086,19 @@ static void fill_geoms(cs_mjcf *c, compiling *cc, cs_model *m)
 
 static void fill_meshes(cs_mjcf *c, compiling *cc, cs_model *m)
 {
-    for (int k = 0, av = 0, af = 0, ag = 0, ah = 0; k < c->nmesh; k++) {
+    for (int k = 0, av = 0, af = 0, ag = 0, ah = 0, at = 0; k < c->nmesh; k++) {
         const cs_meshir *M = &c->mesh[k];
+        m->mesh_texcoordadr[k] = M->ntexcoord ? at : -1;
+        m->mesh_texcoordnum[k] = M->ntexcoord;
+        if (M->ntexcoord) {
+            memcpy(m->mesh_texcoord + 2 * (size_t)at, M->texcoord,
+                   2 * (size_t)M->ntexcoord * sizeof(double));
+            memcpy(m->mesh_facetexcoord + 3 * (size_t)af, M->facetex,
+                   3 * (size_t)M->ntri * sizeof(int));
+        } else {
+            memset(m->mesh_facetexcoord + 3 * (size_t)af, 0, 3 * (size_t)M->ntri * sizeof(int));
+        }
+        at += M->ntexcoord;
         m->mesh_vertadr[k] = av;
         m->mesh_vertnum[k] = M->nvert;
         m->mesh_faceadr[k] = af;

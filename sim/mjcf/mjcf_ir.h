@@ -134,6 +134,8 @@ typedef struct {
     int nvertex;
     int *face;            /* inline face attribute, 3 per face */
     int nface;
+    double *texcoord_attr; /* inline texcoord attribute, 2 per vertex */
+    int ntexcoord_attr;
     int maxhullvert;      /* -1: unlimited */
     int inertia;          /* CS_MESH_* */
     int used;             /* referenced by a mesh geom */
@@ -145,6 +147,9 @@ typedef struct {
     int nvert;
     int *tri;
     int ntri;
+    double *texcoord;     /* 2 per coordinate (NULL: none) */
+    int ntexcoord;
+    int *facetex;         /* 3 texcoord indices per triangle (with texcoord) */
     int *graph;
     int ngraph;
     double *hull;

@@ -78,6 +78,16 @@ static void load_data(cs_mjcf *c, cs_meshir *M)
         memcpy(M->vert, M->vertex, (size_t)M->nvert * 3 * sizeof *M->vert);
         M->ntri = M->nface;
         M->tri = M->face;
+        if (M->texcoord_attr) {
+            if (M->ntexcoord_attr != M->nvert)
+                MFAIL(c, M, "texcoord", "expects 2 numbers per vertex (%d vertices), got %d "
+                      "numbers", M->nvert, 2 * M->ntexcoord_attr);
+            M->texcoord = M->texcoord_attr;
+            M->ntexcoord = M->ntexcoord_attr;
+            /* a vertex's coordinate is the one of the same index */
+            M->facetex = cs_mjcf_alloc(c, ((size_t)M->ntri * 3 + 1) * sizeof *M->facetex);
+            memcpy(M->facetex, M->tri, (size_t)M->ntri * 3 * sizeof *M->tri);
+        }
         return;
     }
     const char *path = cs_mjcf_asset_path(c, M->file);
@@ -101,11 +111,52 @@ static void load_data(cs_mjcf *c, cs_meshir *M)
         memcpy(vv, f.vert, (size_t)f.nvert * 3 * sizeof *vv);
         if (f.nface) memcpy(tt, f.face, (size_t)f.nface * 3 * sizeof *tt);
     }
-    cs_meshfile_free(&f);
-    if (!vv || !tt) {
+    /* the coordinates likewise; the attribute's only where the file has none (MuJoCo
+     * refuses both) */
+    double *tc = NULL;
+    int *ft = NULL, ntc = f.texcoord ? f.ntexcoord : 0;
+    if (ntc && M->texcoord_attr) {
+        cs_meshfile_free(&f);
         cs_free(vv);
         cs_free(tt);
+        MFAIL(c, M, "texcoord", "%s has texture coordinates: give them in the file or "
+              "here, not both", path);
+    }
+    if (ntc) {
+        tc = cs_calloc(2 * (size_t)ntc, sizeof *tc);
+        ft = cs_calloc((size_t)f.nface * 3 + 1, sizeof *ft);
+        if (tc && ft) {
+            memcpy(tc, f.texcoord, 2 * (size_t)ntc * sizeof *tc);
+            if (f.nface) memcpy(ft, f.facetexcoord, (size_t)f.nface * 3 * sizeof *ft);
+        }
+    }
+    cs_meshfile_free(&f);
+    if (!vv || !tt || (ntc && (!tc || !ft))) {
+        cs_free(vv);
+        cs_free(tt);
+        cs_free(tc);
+        cs_free(ft);
         MFAIL(c, M, "file", "out of memory");
+    }
+    if (ntc) {
+        M->texcoord = cs_mjcf_alloc(c, 2 * (size_t)ntc * sizeof *M->texcoord);
+        M->facetex = cs_mjcf_alloc(c, ((size_t)M->ntri * 3 + 1) * sizeof *M->facetex);
+        memcpy(M->texcoord, tc, 2 * (size_t)ntc * sizeof *tc);
+        memcpy(M->facetex, ft, (size_t)M->ntri * 3 * sizeof *ft);
+        M->ntexcoord = ntc;
+        cs_free(tc);
+        cs_free(ft);
+    } else if (M->texcoord_attr) {
+        if (M->ntexcoord_attr != M->nvert) {
+            cs_free(vv);
+            cs_free(tt);
+            MFAIL(c, M, "texcoord", "expects 2 numbers per vertex (%d vertices in %s), got "
+                  "%d numbers", M->nvert, path, 2 * M->ntexcoord_attr);
+        }
+        M->texcoord = M->texcoord_attr;
+        M->ntexcoord = M->ntexcoord_attr;
+        M->facetex = cs_mjcf_alloc(c, ((size_t)M->ntri * 3 + 1) * sizeof *M->facetex);
+        if (M->ntri) memcpy(M->facetex, tt, (size_t)M->ntri * 3 * sizeof *tt);
     }
     /* hand the blocks to the context's list: cs_mjcf_alloc then copy keeps one rule */
     M->vert = cs_mjcf_alloc(c, ((size_t)M->nvert * 3 + 1) * sizeof *M->vert);
@@ -128,6 +179,11 @@ static void finish_mesh(cs_mjcf *c, cs_meshir *M, const double *hv, int *ht, int
         memcpy(M->vert, hv, (size_t)nhv * 3 * sizeof *M->vert);
         M->tri = ht;
         M->ntri = nhtri;
+        /* the hull's vertices are not the data's: coordinates given per vertex no longer
+         * belong to them */
+        M->texcoord = NULL;
+        M->ntexcoord = 0;
+        M->facetex = NULL;
     }
 
     /* area-weighted centroid of the faces */
@@ -283,6 +339,11 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M, int need)
             int t = M->tri[3 * f + 1];
             M->tri[3 * f + 1] = M->tri[3 * f + 2];
             M->tri[3 * f + 2] = t;
+            if (M->facetex) {
+                t = M->facetex[3 * f + 1];
+                M->facetex[3 * f + 1] = M->facetex[3 * f + 2];
+                M->facetex[3 * f + 2] = t;
+            }
         }
 
     /* the hull, copied into loader memory at once */
@@ -338,8 +399,8 @@ void cs_mjcf_parse_mesh(cs_mjcf *c, xmlNode *n)
 {
     cs_mjcf_check(c, n, (const char *const[]){"name", "class", "file", "scale", "refpos",
         "refquat", "vertex", "face", "maxhullvert", "inertia", "content_type", "builtin",
-        "params", NULL},
-        (const char *const[]){"normal", "texcoord", "smoothnormal", "material", NULL});
+        "params", "texcoord", NULL},
+        (const char *const[]){"normal", "smoothnormal", "material", NULL});
     cs_meshir M;
     memset(&M, 0, sizeof M);
     int k = cs_mjcf_class_of(c, n, c->rootcls);
@@ -377,6 +438,12 @@ void cs_mjcf_parse_mesh(cs_mjcf *c, xmlNode *n)
                       M.nvertex);
             M.face[i] = (int)f[i];
         }
+    }
+    double *tcv = cs_mjcf_nums_alloc(c, n, "texcoord", &cnt);
+    if (tcv) {
+        if (cnt % 2) FAILN(c, n, "texcoord", "expects 2 numbers per vertex, got %d numbers", cnt);
+        M.texcoord_attr = tcv;
+        M.ntexcoord_attr = cnt / 2;
     }
     if (M.file && M.vertex) FAILN(c, n, "vertex", "give the vertices in the file or here, not both");
     if (!M.file && !M.vertex && !cs_mjcf_attr(c, n, "builtin"))
