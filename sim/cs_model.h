@@ -361,6 +361,8 @@ typedef struct {
     int *body_mocapid;    /* nbody: index into mocap_pos / mocap_quat, -1 for other bodies */
     double *key_mpos, *key_mquat; /* 3 / 4 nmocap per key (default: the body's pose) */
     double vis_azimuth, vis_elevation;
+    double vis_fovy;      /* <visual><global fovy>: the free camera's (orthographic: a length) */
+    int vis_orthographic; /* <visual><global orthographic> */
     long nchange;         /* cs_set calls that changed the model (data made before one
                              rebuild their copies at their next forward) */
 

@@ -110,6 +110,8 @@ static void fix_extent(cs_view *v)
     if (!isnan(m->stat_center[0])) memcpy(v->center, m->stat_center, sizeof v->center);
     v->azimuth = m->vis_azimuth;
     v->elevation = m->vis_elevation;
+    v->fovy = m->vis_fovy > 0 ? m->vis_fovy : 45;
+    v->ortho = m->vis_orthographic;
     /* Arrows scaled per frame from the forces on screen (render/'s automatic scale). */
     v->force_scale = 0;
 }
@@ -119,6 +121,8 @@ void cs_view_camera(const cs_view *v, cs_camera *c)
     cs_camera_default(c, v->extent, v->center);
     c->azimuth = v->azimuth;
     c->elevation = v->elevation;
+    c->fovy = v->fovy;
+    c->ortho = v->ortho;
 }
 
 /* The body poses the scene's geoms show (the frame of a perturbation's anchor). */

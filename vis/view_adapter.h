@@ -42,6 +42,8 @@ typedef struct {
     double extent;            /* fixed at cs_view_init: MuJoCo's stat.extent rule (see .c) */
     double center[3];         /* centre of their bounding box (the default look-at) */
     double azimuth, elevation; /* the default camera's (<visual><global>), degrees */
+    double fovy;               /* its field of view (orthographic: the view's height) */
+    int ortho;
     double force_scale;       /* 0: render/ scales arrows from the forces on screen */
     char solver[48];          /* "PGS elliptic, contact soft", ... */
     char body_label[64];      /* the selected body's name for the HUD */

@@ -145,3 +145,23 @@ def test_orthographic_camera_sees_a_length_and_linear_depth():
     r.update_scene(d, camera="wide")
     depth = r.render()
     assert abs(depth[32, 32] - 2) < 1e-3 and abs(depth[1, 1] - 3) < 1e-3
+
+
+def test_orthographic_free_camera_from_visual_global():
+    """<visual><global orthographic fovy>: the free camera, looking straight down, sees a
+    view 5 m high (and 5 64/48 m wide) whatever its distance: the 1 m box's top covers
+    1/5 x 3/20 of the picture; in perspective (fovy 45 degrees) it does not."""
+    xml = ORTHO.replace("<worldbody>", '<visual><global orthographic="true" fovy="5" '
+                        'elevation="-90"/></visual><worldbody>')
+    red = lambda img: ((img[..., 0] > 120) & (img[..., 1] < 80)).mean()
+    seen = {}
+    for ortho in (True, False):
+        m = conesim.Model.from_xml_string(xml if ortho else xml.replace(
+            ' orthographic="true" fovy="5"', ''))
+        d = conesim.Data(m)
+        conesim.forward(m, d)
+        r = renderer(m, 48, 64)
+        r.update_scene(d)
+        seen[ortho] = red(r.render())
+    assert abs(seen[True] - 0.2 * 0.15) < 0.006
+    assert abs(seen[False] - seen[True]) > 0.02

@@ -882,6 +882,8 @@ static cs_model * new_model(cs_mjcf *c, compiling *cc)
     memcpy(m->stat_center, c->stat_center, sizeof m->stat_center);
     m->vis_azimuth = c->vis_azimuth;
     m->vis_elevation = c->vis_elevation;
+    m->vis_fovy = c->vis_fovy;
+    m->vis_orthographic = c->vis_orthographic;
     int nmv = 0, nmf = 0, nmg = 0, nmh = 0, nmt = 0;
     for (int k = 0; k < c->nmesh; k++) {
         nmt += c->mesh[k].ntexcoord;

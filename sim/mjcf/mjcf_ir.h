@@ -325,6 +325,8 @@ typedef struct cs_mjcf {
     int size_nkey, size_line;           /* <size nkey>: at least this many keys */
     double stat_extent, stat_center[3]; /* <statistic>: extent 0, center NaN when not given */
     double vis_azimuth, vis_elevation;   /* <visual><global> */
+    double vis_fovy;
+    int vis_orthographic;
 
     cs_dclass *cls;
     int ncls, capcls;

@@ -38,6 +38,7 @@ static void init_ctx(cs_mjcf *c, const char *file, char *err, size_t errsz)
     c->stat_center[0] = c->stat_center[1] = c->stat_center[2] = NAN;
     c->vis_azimuth = 90;
     c->vis_elevation = -45;
+    c->vis_fovy = 45;
     c->igroup[0] = 0;
     c->igroup[1] = 5;
     cs_option *o = &c->opt;

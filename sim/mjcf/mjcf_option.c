@@ -84,6 +84,14 @@ void cs_mjcf_parse_visual(cs_mjcf *c, xmlNode *n)
         if (ch->type == XML_ELEMENT_NODE && strcmp(cs_mjcf_ename(ch), "global") == 0) {
             cs_mjcf_num1(c, ch, "azimuth", &c->vis_azimuth);
             cs_mjcf_num1(c, ch, "elevation", &c->vis_elevation);
+            static const char *const TF[] = {"false", "true", NULL};
+            int k = cs_mjcf_keyword(c, ch, "orthographic", TF);
+            if (k >= 0) c->vis_orthographic = k;
+            /* the free camera's view: degrees, or a length when orthographic */
+            if (cs_mjcf_num1(c, ch, "fovy", &c->vis_fovy) &&
+                !(c->vis_fovy > 0 && (c->vis_orthographic || c->vis_fovy < 180)))
+                FAILN(c, ch, "fovy", c->vis_orthographic ? "must be positive (a length)"
+                                                         : "must be between 0 and 180 degrees");
         }
 }
 
