@@ -487,9 +487,10 @@ static void group_minv(const cs_problem *p, const group *g, double *y, double *v
 /* Exact joint update of a group's blocks; adds the dual cost decrease to *impr. Returns 0,
  * or -1 (nothing changed) if the small Newton solve failed. */
 static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int gi,
-                        int thread, double *a, double *y, double *impr)
+                        int thread, double *a, double *y, double *impr, int *exact)
 {
     const cs_problem *p = w->p;
+    *exact = 0;
     cs_efc *e = p->efc;
     int nd = g->nd, pos = g->pos;
     double at[CS_GMAXD], x[CS_GMAXD], gr[CS_GMAXD], H[CS_GMAXD * CS_GMAXD], dx[CS_GMAXD],
@@ -548,7 +549,10 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
             gsc = fmax(gsc, mi);
             gmax = fmax(gmax, fabs(gr[i]));
         }
-        if (gmax <= GROUP_GRAD_FLOOR * gsc || gmax == 0) break;
+        if (gmax <= GROUP_GRAD_FLOOR * gsc || gmax == 0) {
+            *exact = 1; /* stationary to rounding: the group's exact minimiser */
+            break;
+        }
         if (it >= GROUP_NEWTON_MAX) break; /* rounding floor above the test: the cost check
                                               below decides */
         /* The Hessian is constant while no block is in the cone zone and the zones stay
@@ -811,10 +815,16 @@ static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl
     cs_iter_status status = CS_ITER_LIMIT;
     while (iter < max_iter) {
         double impr = 0;
+        int exact = ngroup == 1; /* the island one group, solved exactly */
         for (int gi = 0; gi < ngroup; gi++) {
             group g;
             group_init(pw, w, p, isl, gi, &g);
-            if (g.nb > 1 && group_update(pw, w, &g, gi, thread, a, w->s0, &impr) == 0) continue;
+            int ex = 0;
+            if (g.nb > 1 && group_update(pw, w, &g, gi, thread, a, w->s0, &impr, &ex) == 0) {
+                exact = exact && ex;
+                continue;
+            }
+            exact = 0;
             for (int b = 0; b < g.nb; b++) { /* single block, or the group solve failed */
                 prepare_single(pw, w, g.blk[b]);
                 impr -= block_update(pw, w, e, g.blk[b], o->exact_block, a);
@@ -825,6 +835,13 @@ static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl
         iter++;
         if (!isfinite(impr)) { /* a problem that is not finite: no sweep count helps */
             status = CS_ITER_STALLED;
+            break;
+        }
+        /* an island that is one group solved to its stationary point is solved: another
+         * sweep would find it there and change nothing (its improvement is rounding) */
+        if (exact) {
+            st->improvement = 0;
+            status = CS_ITER_CONVERGED;
             break;
         }
         int small = impr <= o->tolerance; /* <=: tolerance 0 runs to exact stagnation */
