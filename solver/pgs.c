@@ -6,7 +6,8 @@
  *
  * Stopping (as MuJoCo's mj_solPGS): after each sweep, improvement = -(sum of the blocks'
  * dual cost changes) * scale, scale = 1 / (meaninertia * max(1, nv of the model)); stop
- * when improvement <= tolerance or after max_iter sweeps. Warm start (as
+ * when improvement <= tolerance or after max_iter sweeps; an island that is one pair group
+ * stops after the sweep that solved it to its stationary point. Warm start (as
  * mj_fwdConstraint for PGS): the forces implied by the previous acceleration under the
  * new rows, f = f_soft(J a_warm - a_ref), kept only if their dual cost is <= 0, the cost
  * of f = 0 (per island here, globally in MuJoCo). */
