@@ -696,7 +696,8 @@ static int pgs_setup(pgs_ws *pw, cs_solver_ws *w, int isl)
         group_init(pw, w, p, isl, gi, &g);
         int rows = 0;
         for (int b = 0; b < g.nb; b++) rows += e->blk_nrow[g.blk[b]];
-        if (g.nb == 1 || rows <= GROUP_W_ROWS)
+        /* an island that is one group is solved by one update: M's factor, no W */
+        if (g.nb == 1 || (rows <= GROUP_W_ROWS && ngroup > 1))
             for (int b = 0; b < g.nb; b++) prepare_single(pw, w, g.blk[b]);
     }
     return pw->isl_group[isl] = ngroup;
