@@ -143,19 +143,25 @@ static void mul(double r[3], const double R[9], const double v[3])
 
 /* MuJoCo's camprojection: site s's pixel coordinates (x right, y down from the image's top
  * left) in camera c's image, from its focal lengths in pixels (the sensor's, or fovy's) */
-static void cam_project(const cs_model *m, const cs_data *d, int s, int c, double out[2])
+/* a perspective camera's focal lengths in pixels, as MuJoCo computes them: from its sensor
+ * and intrinsics in float (as MuJoCo keeps those), else from fovy */
+static void cam_focal(const cs_model *m, int c, double *fx, double *fy)
 {
     const int *res = m->cam_resolution + 2 * c;
     const double *ss = m->cam_sensorsize + 2 * c, *in = m->cam_intrinsic + 4 * c;
-    double fx, fy;
-    if (ss[0] != 0 && ss[1] != 0) { /* in float, as MuJoCo keeps these */
-        float f0 = (float)in[0] / (float)ss[0] * (float)res[0];
-        float f1 = (float)in[1] / (float)ss[1] * (float)res[1];
-        fx = f0;
-        fy = f1;
+    if (ss[0] != 0 && ss[1] != 0) {
+        *fx = (float)in[0] / (float)ss[0] * (float)res[0];
+        *fy = (float)in[1] / (float)ss[1] * (float)res[1];
     } else {
-        fx = fy = 0.5 / tan(m->cam_fovy[c] * 3.14159265358979323846 / 360) * res[1];
+        *fx = *fy = 0.5 / tan(m->cam_fovy[c] * M_PI / 360) * res[1];
     }
+}
+
+static void cam_project(const cs_model *m, const cs_data *d, int s, int c, double out[2])
+{
+    const int *res = m->cam_resolution + 2 * c;
+    double fx, fy;
+    cam_focal(m, c, &fx, &fy);
     const double *X = d->cam_xpos + 3 * c, *R = d->cam_xmat + 9 * c, *p = d->site_xpos + 3 * s;
     double r[3] = {p[0] - X[0], p[1] - X[1], p[2] - X[2]}, q[3];
     mulT(q, R, r);
@@ -526,13 +532,13 @@ static void cam_pixels(const cs_model *m, int c, double *fx, double *fy, double 
     if (m->cam_projection[c] == CS_PROJ_ORTHOGRAPHIC) {
         *fx = *cx = w / 2.0;
         *fy = *cy = h / 2.0;
-    } else if (ss[0] && ss[1]) {
-        *fx = in[0] / ss[0] * w;
-        *fy = in[1] / ss[1] * h;
-        *cx = in[2] / ss[0] * w;
-        *cy = in[3] / ss[1] * h;
+        return;
+    }
+    cam_focal(m, c, fx, fy);
+    if (ss[0] && ss[1]) {
+        *cx = (float)in[2] / (float)ss[0] * (float)w;
+        *cy = (float)in[3] / (float)ss[1] * (float)h;
     } else {
-        *fx = *fy = 0.5 / tan(m->cam_fovy[c] * M_PI / 360.0) * h;
         *cx = w / 2.0;
         *cy = h / 2.0;
     }
