@@ -243,6 +243,19 @@ void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u)
     }
 }
 
+void cs_i_add_jt(const cs_efc *e, int k, const double *f, double *v)
+{
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], lo[2], hi[2];
+    const int *ci = e->J_colind + adr;
+    cs_i_cols(e, k, lo, hi);
+    for (int r = 0; r < e->blk_nrow[k]; r++) {
+        if (f[r] == 0) continue;
+        const double *J = e->J + adr + r * nnz;
+        for (int h = 0; h < 2; h++)
+            for (int q = lo[h]; q < hi[h]; q++) v[ci[q]] += J[q] * f[r];
+    }
+}
+
 void cs_i_apply(const cs_solver_ws *w, const cs_efc *e, int k, const double *d, double *a)
 {
     int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];

@@ -958,6 +958,7 @@ static int tree_update(const newton_ws *nw, const cs_solver_ws *w, const cs_prob
 {
     const cs_efc *e = p->efc;
     int badr = w->isl_block_adr[isl];
+    memset(t->x, 0, sizeof(double) * (size_t)w->isl_nv[isl]); /* tree_rank_one's */
     for (int pass = 0; pass < 2; pass++) /* first: can it; then: do it */
         for (int b = 0; b < w->isl_block_num[isl]; b++) {
             int k = w->isl_blocks[badr + b], n = e->blk_nrow[k];
@@ -1069,7 +1070,6 @@ static cs_iter_status newton_iterate(void *ws, cs_solver_ws *w, int thread, int 
              * cap^2 + 1 entries, which leaves nv */
             double *dinv = H + adr[nv];
             double *x = t->x;
-            if (iter > 0) memset(x, 0, sizeof(double) * (size_t)nv);
             if (iter > 0 && tree_update(nw, w, p, isl, t, par, adr, dinv)) {
                 st->newton_updated++;
             } else {

@@ -169,36 +169,11 @@ void cs_i_noslip(cs_solver_ws *w, int isl)
      * residuals of the rows the pass sweeps */
     double *v = w->s0;
     CS_FOR_ISLAND_DOFS(w, p, isl, q) v[q] = 0;
-    for (int b = 0; b < nb; b++) {
-        int k = blk[b], r0 = e->blk_row[k], lo[2], hi[2];
-        cs_i_cols(e, k, lo, hi);
-        for (int r = r0; r < r0 + e->blk_nrow[k]; r++) {
-            int adr = e->J_rowadr[r];
-            const int *ci = e->J_colind + adr;
-            const double *J = e->J + adr;
-            double f = e->force[r];
-            if (f == 0) continue;
-            for (int h = 0; h < 2; h++)
-                for (int q = lo[h]; q < hi[h]; q++) v[ci[q]] += J[q] * f;
-        }
-    }
+    for (int b = 0; b < nb; b++) cs_i_add_jt(e, blk[b], e->force + e->blk_row[blk[b]], v);
     cs_i_mass_solve(w, p, isl, v);
     CS_FOR_ISLAND_DOFS(w, p, isl, q) w->a[q] = p->a0[q] + v[q];
-    for (int b = 0; b < nb; b++) {
-        int k = blk[b];
-        if (!cs_i_noslip_swept(e, k)) continue;
-        int r0 = e->blk_row[k], lo[2], hi[2];
-        cs_i_cols(e, k, lo, hi);
-        for (int r = r0; r < r0 + e->blk_nrow[k]; r++) {
-            int adr = e->J_rowadr[r];
-            const int *ci = e->J_colind + adr;
-            const double *J = e->J + adr;
-            double s = 0;
-            for (int h = 0; h < 2; h++)
-                for (int q = lo[h]; q < hi[h]; q++) s += J[q] * w->a[ci[q]];
-            w->rowb[r] = s - e->aref[r];
-        }
-    }
+    for (int b = 0; b < nb; b++)
+        if (cs_i_noslip_swept(e, blk[b])) cs_i_resid(e, blk[b], w->a, w->rowb + e->blk_row[blk[b]]);
     CS_FOR_ISLAND_DOFS(w, p, isl, q) v[q] = 0;
     /* MuJoCo scales by the whole model's dofs here, not the island's */
     double scale = 1 / (p->meaninertia * (w->nv > 1 ? w->nv : 1));

@@ -517,15 +517,16 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         for (int r = 0; r < e->blk_nrow[k]; r++) {
             double fr = e->force[r0 + r];
             if (fr == 0) continue;
-            const double *J = (usew ? w->W : e->J) + adr + r * nnz;
             if (usew) { /* W fills its trees */
-                for (int q = 0; q < nnz; q++) v[local_dof(g, ci[q])] += J[q] * fr;
-                continue;
+                const double *W = w->W + adr + r * nnz;
+                for (int q = 0; q < nnz; q++) v[local_dof(g, ci[q])] += W[q] * fr;
+            } else { /* J: the columns that can be nonzero */
+                const double *J = e->J + adr + r * nnz;
+                int lo[2], hi[2];
+                cs_i_cols(e, k, lo, hi);
+                for (int h = 0; h < 2; h++)
+                    for (int q = lo[h]; q < hi[h]; q++) v[local_dof(g, ci[q])] += J[q] * fr;
             }
-            int lo[2], hi[2]; /* J: the columns that can be nonzero */
-            cs_i_cols(e, k, lo, hi);
-            for (int h = 0; h < 2; h++)
-                for (int q = lo[h]; q < hi[h]; q++) v[local_dof(g, ci[q])] += J[q] * fr;
         }
     }
     if (!usew) group_minv(p, g, y, v);
@@ -708,6 +709,7 @@ static int pgs_setup(pgs_ws *pw, cs_solver_ws *w, int isl)
 static void pgs_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
 {
     (void)thread;
+    pgs_ws *pw = ws;
     const cs_problem *p = w->p;
     const double *a_warm = w->a_warm;
     cs_efc *e = p->efc;
@@ -719,24 +721,17 @@ static void pgs_warm_start(void *ws, cs_solver_ws *w, int thread, int isl)
         cs_i_resid(e, k, a_warm, j);
         cs_efc_soft(e, k, j, e->force + e->blk_row[k], &l, NULL);
     }
-    pgs_setup(ws, w, isl);
+    pgs_setup(pw, w, isl);
     double *v = w->s0; /* a = a0 + M^-1 J^T f: W where the blocks have it */
     int solve = 0;
     CS_FOR_ISLAND_DOFS(w, p, isl, q) v[q] = 0;
     for (int b = 0; b < nbk; b++) {
-        int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
-        if (((pgs_ws *)ws)->bprep[k]) {
-            cs_i_apply(w, e, k, e->force + r0, a);
-            continue;
-        }
-        solve = 1;
-        int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-        const int *ci = e->J_colind + adr;
-        for (int r = 0; r < e->blk_nrow[k]; r++) {
-            double fr = e->force[r0 + r];
-            if (fr == 0) continue;
-            const double *J = e->J + adr + r * nnz;
-            for (int q = 0; q < nnz; q++) v[ci[q]] += J[q] * fr;
+        int k = w->isl_blocks[badr + b];
+        if (pw->bprep[k]) {
+            cs_i_apply(w, e, k, e->force + e->blk_row[k], a);
+        } else {
+            cs_i_add_jt(e, k, e->force + e->blk_row[k], v);
+            solve = 1;
         }
     }
     if (solve) {
@@ -782,16 +777,10 @@ static double pgs_gradient(pgs_ws *pw, cs_solver_ws *w, const cs_problem *p, int
     }
     for (int b = 0; b < w->isl_block_num[isl]; b++) {
         int k = w->isl_blocks[w->isl_block_adr[isl] + b], r0 = e->blk_row[k];
-        int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-        const int *ci = e->J_colind + adr;
         cs_i_resid(e, k, w->a, j);
         cs_efc_soft(e, k, j, fs, &l, NULL);
-        for (int r = 0; r < e->blk_nrow[k]; r++) {
-            double d = e->force[r0 + r] - fs[r];
-            if (d == 0) continue;
-            const double *J = e->J + adr + r * nnz;
-            for (int q = 0; q < nnz; q++) g[ci[q]] += J[q] * d;
-        }
+        for (int r = 0; r < e->blk_nrow[k]; r++) fs[r] = e->force[r0 + r] - fs[r];
+        cs_i_add_jt(e, k, fs, g);
     }
     for (int t = 0; t < w->isl_tree_num[isl]; t++) {
         int tr = w->isl_trees[w->isl_tree_adr[isl] + t], lo = M->tree_dofadr[tr];

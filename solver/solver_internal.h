@@ -163,6 +163,9 @@ void cs_i_sort_ll(long long *v, int n);
 void cs_i_resid(const cs_efc *e, int k, const double *a, double *j);
 /* u = J v for block k (v dof-indexed). */
 void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u);
+/* v += J^T f for block k (v dof-indexed; over the columns that can be nonzero, rows in
+ * order). */
+void cs_i_add_jt(const cs_efc *e, int k, const double *f, double *v);
 /* a += M^-1 J^T d for block k (uses W). */
 void cs_i_apply(const cs_solver_ws *w, const cs_efc *e, int k, const double *d, double *a);
 /* cs_efc_soft's forces, cost and zone without the Hessian (an elliptic block's in one pass) */
