@@ -309,8 +309,8 @@ int cs_mjcf_visual_item(cs_mjcf *c, xmlNode *n, int body, int cls, const double 
     const char *en = (const char *)n->name;
     int light = strcmp(en, "light") == 0;
     if (!light && strcmp(en, "camera") != 0) return 0;
-    xmlNode *def = c->cls[cs_mjcf_class_of(c, n, cls)].camera;
-    if (light) def = c->cls[cs_mjcf_class_of(c, n, cls)].light;
+    const cs_dclass *D = &c->cls[cs_mjcf_class_of(c, n, cls)];
+    xmlNode *def = light ? D->light : D->camera;
     if (def) merge_attrs(c, n, def);
     objir O = {0};
     O.line = cs_mjcf_line(n);
