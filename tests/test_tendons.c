@@ -2,7 +2,7 @@
  * a tendon distributes gear * force by the coefficients, a tendon limit holds the length at
  * its range with the force that balances the load, tendon friction sticks below its bound
  * and slides above it with the closed-form acceleration, a tendon spring balances a load at
- * q = F / (k c^2). Every solver method. Measured figures are printed ("report: ..."). */
+ * q = F / (k c^2); a limit over three trees balances them. Every solver method. Measured figures are printed ("report: ..."). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -154,6 +154,51 @@ START_TEST(test_tendon_limit)
 }
 END_TEST
 
+/* A limited tendon over three trees (sliders of 1, 2 and 4 kg; a 3 kg slider between them
+ * in tree order is not on it), each pushed by 1, 2 and 4 N: at the range end the length
+ * stops changing, so the accelerations (F_i - f) / m_i sum to 0 and the one row's force is
+ * f = sum(F_i / m_i) / sum(1 / m_i) = 3 / 1.75 N (2e-4 once settled, as the two-tree
+ * limit). The slider between them keeps a = F / m = 1 exactly. */
+START_TEST(test_tendon_limit_three_trees)
+{
+    const char *xml =
+        "<mujoco><option timestep='0.001' gravity='0 0 0'/><worldbody>"
+        "<body><joint name='a' type='slide' axis='1 0 0'/><geom size='0.02' mass='1' "
+        "contype='0' conaffinity='0'/></body>"
+        "<body pos='0 1 0'><joint name='mid' type='slide' axis='1 0 0'/><geom size='0.02' "
+        "mass='3' contype='0' conaffinity='0'/></body>"
+        "<body pos='0 2 0'><joint name='b' type='slide' axis='1 0 0'/><geom size='0.02' "
+        "mass='2' contype='0' conaffinity='0'/></body>"
+        "<body pos='0 3 0'><joint name='c' type='slide' axis='1 0 0'/><geom size='0.02' "
+        "mass='4' contype='0' conaffinity='0'/></body></worldbody>"
+        "<tendon><fixed range='-1 0.1'><joint joint='a' coef='1'/><joint joint='b' coef='1'/>"
+        "<joint joint='c' coef='1'/></fixed></tendon></mujoco>";
+    for (int k = 0; k < NMETHOD; k++) {
+        cs_model *m = load_xml(xml, "tendon_three_trees");
+        set_method(m, k);
+        ck_assert_int_eq(m->ntree, 4);
+        cs_data *d = cs_make_data(m);
+        const double F[4] = {1, 3, 2, 4};
+        memcpy(d->qfrc_applied, F, sizeof F);
+        steps(m, d, 3000);
+        int n;
+        double f = tendon_force(m, d, CS_JROW_TENDON_UPPER, &n), want = 3 / 1.75;
+        printf("report: tendon limit over three trees (%s): length %.6f (range end 0.1), "
+               "force %.9g N (%.9g), middle acc %.15g\n",
+               METHOD[k], d->ten_length[0], f, want, d->qacc[1]);
+        ck_assert_int_eq(n, 1);
+        ck_assert_msg(fabs(d->ten_length[0] - 0.1) < 0.01, "%s: length %g", METHOD[k],
+                      d->ten_length[0]);
+        ck_assert_msg(fabs(f - want) < 2e-4 * want, "%s: limit force %g", METHOD[k], f);
+        ck_assert_msg(fabs(d->qacc[1] - 1) < 1e-12, "%s: middle acc %g", METHOD[k], d->qacc[1]);
+        double sum = d->qacc[0] + d->qacc[2] + d->qacc[3];
+        ck_assert_msg(fabs(sum) < 1e-3, "%s: length acceleration %g", METHOD[k], sum);
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+}
+END_TEST
+
 /* length 2 qa with frictionloss 5: the generalised friction on a is bounded by 2 * 5 =
  * 10 N. A load of 8 N sticks: the row holds f = -4 and, soft, lets the tendon creep at the
  * constant speed where a_ref = -B v gives that force, v = |f| R / B (R = (1 - imp) / imp
@@ -223,6 +268,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_tendon_actuator);
     tcase_add_test(tc, test_tendon_actuator_force_range);
     tcase_add_test(tc, test_tendon_limit);
+    tcase_add_test(tc, test_tendon_limit_three_trees);
     tcase_add_test(tc, test_tendon_friction);
     tcase_add_test(tc, test_tendon_spring);
     suite_add_tcase(s, tc);

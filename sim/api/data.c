@@ -8,6 +8,7 @@
 #include "data_fields.h"
 #include "data_scratch.h"
 #include "solver/mass.h"
+#include "rowtrees.h"
 #include "sleep.h"
 #include "solver/rows.h"
 #include "solver/solver.h"
@@ -71,6 +72,8 @@ void cs_free_data(cs_data *d)
         cs_solver_free(s->solver_ws);
         cs_free(s->mass);
         cs_free(s->massH);
+        if (s->rowtrees) cs_rowtrees_free(s->rowtrees);
+        cs_free(s->rowtrees);
         cs_free(s);
     }
     cs_free(d);
@@ -78,10 +81,10 @@ void cs_free_data(cs_data *d)
 
 /* room for the arrays allocated on their own: 2 sides x 6 x (largest tree) point Jacobians,
  * or one row of nv */
-static size_t jac_size(const cs_model *m)
+static size_t jac_size(const cs_model *m, const cs_rowtrees *rt)
 {
     int maxtree = 0;
-    for (int t = 0; t < m->ntree; t++) maxtree = m->tree_dofnum[t] > maxtree ? m->tree_dofnum[t] : maxtree;
+    for (int t = 0; t < rt->n; t++) maxtree = rt->dofnum[t] > maxtree ? rt->dofnum[t] : maxtree;
     return 12 * (size_t)maxtree > (size_t)m->nv ? 12 * (size_t)maxtree : (size_t)m->nv;
 }
 
@@ -101,13 +104,16 @@ static int make_contexts(const cs_model *m, cs_data *d)
     d->scratch->mass = cs_malloc(sizeof *d->scratch->mass);
     d->scratch->massH = cs_malloc(sizeof *d->scratch->massH);
     if (d->efc) cs_efc_init(d->efc);
+    /* the operators over the solver's trees (rowtrees.h): the factor and solves work on
+     * whole dof ranges, a forest inside one as well as a tree */
+    const cs_rowtrees *rt = d->scratch->rowtrees;
     if (d->scratch->mass)
-        *d->scratch->mass = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
-                        m->tree_dofadr, m->tree_dofnum, d->qM, d->qLD, d->qLDiagInv};
+        *d->scratch->mass = (cs_mass){m->nv, m->nM, rt->n, m->dof_parent, m->dof_Madr, rt->of_dof,
+                        rt->dofadr, rt->dofnum, d->qM, d->qLD, d->qLDiagInv};
     if (d->scratch->massH)
-        *d->scratch->massH = (cs_mass){m->nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
-                         m->tree_dofadr, m->tree_dofnum, d->scratch->qH, d->scratch->qHLD, d->scratch->qHDiagInv};
-    d->scratch->solver_ws = cs_solver_create(m->nv, m->ntree);
+        *d->scratch->massH = (cs_mass){m->nv, m->nM, rt->n, m->dof_parent, m->dof_Madr, rt->of_dof,
+                         rt->dofadr, rt->dofnum, d->scratch->qH, d->scratch->qHLD, d->scratch->qHDiagInv};
+    d->scratch->solver_ws = cs_solver_create(m->nv, rt->n);
     return !d->scratch->collision || !d->scratch->solver_ws || !d->efc || !d->scratch->mass || !d->scratch->massH ||
                    (d->scratch->solver_ws && cs_solver_set_threads(d->scratch->solver_ws, m->opt.threads) < 0)
                ? -1
@@ -131,7 +137,16 @@ cs_data *cs_data_alloc(const cs_model *m)
     /* +1 so empty models still get valid pointers */
     d->contact = cs_calloc((size_t)d->ncon_cap + 1, sizeof *d->contact);
     d->scratch->rawcon = cs_calloc((size_t)d->ncon_cap + 1, sizeof *d->scratch->rawcon);
-    d->scratch->jac = cs_calloc(jac_size(m) + 1, sizeof *d->scratch->jac);
+    d->scratch->rowtrees = cs_calloc(1, sizeof *d->scratch->rowtrees);
+    if (d->scratch->rowtrees && cs_rowtrees_make(m, d->scratch->rowtrees) < 0) {
+        cs_free(d->scratch->rowtrees);
+        d->scratch->rowtrees = NULL;
+    }
+    if (!d->scratch->rowtrees) {
+        cs_free_data(d);
+        return NULL;
+    }
+    d->scratch->jac = cs_calloc(jac_size(m, d->scratch->rowtrees) + 1, sizeof *d->scratch->jac);
     d->scratch->rk4 = cs_calloc(m->opt.integrator == CS_INT_RK4 ? cs_data_rk4_size(m) + 1 : 1,
                        sizeof *d->scratch->rk4);
     int oom = !d->buffer;

@@ -19,6 +19,8 @@ struct cs_data_scratch {
     double *rne_tan;      /* 31 per body: the bias force's derivative along one dof
                              (derivative.c) */
     struct cs_mass *massH;
+    /* the trees as the rows and the solver see them (rowtrees.h); mass and massH use them */
+    struct cs_rowtrees *rowtrees;
     /* smooth stage (per body: composite inertia 13, bias acceleration and force 6; per dof:
      * cdof's time derivative 6) */
     double *crb, *cacc, *cfrc, *cdofdot;

@@ -10,6 +10,7 @@
 
 #include "conesim.h"
 #include "data_scratch.h"
+#include "rowtrees.h"
 #include "sleep.h"
 #include "solver/coulomb.h"
 #include "solver/solver.h"
@@ -65,17 +66,19 @@ static inline void side_column(const cs_data *d, int i, int rot, const double p[
 static void contact_side(const cs_model *m, const cs_data *d, int geom, const double p[3],
                          double *jac, cs_contact_side *s)
 {
+    const cs_rowtrees *rt = d->scratch->rowtrees;
     int b = m->geom_body[geom], t = m->body_treeid[b];
     s->invweight[0] = m->body_invweight0[2 * b];
     s->invweight[1] = m->body_invweight0[2 * b + 1];
-    s->tree = t;
+    s->tree = t < 0 ? -1 : rt->of_tree[t];
     s->nzcol = 0;
     if (t < 0) {
         s->dofadr = s->ndof = 0;
         s->jacp = s->jacr = jac;
         return;
     }
-    int adr = m->tree_dofadr[t], n = m->tree_dofnum[t], i = m->body_lastdof[b];
+    t = s->tree;
+    int adr = rt->dofadr[t], n = rt->dofnum[t], i = m->body_lastdof[b];
     double *jp = jac, *jr = jac + 3 * n;
     s->dofadr = adr;
     s->ndof = n;
@@ -112,7 +115,8 @@ static void joint_row(const cs_model *m, cs_data *d, int kind, int id, int dof, 
                       const double *jval, double pos, double margin, const double *solref,
                       const double *solimp, double floss, const cs_row_opts *ro)
 {
-    int t = m->dof_treeid[dof], adr = m->tree_dofadr[t], nd = m->tree_dofnum[t];
+    const cs_rowtrees *rt = d->scratch->rowtrees;
+    int t = rt->of_dof[dof], adr = rt->dofadr[t], nd = rt->dofnum[t];
     double *J = d->scratch->jac;
     memset(J, 0, (size_t)nd * sizeof *J);
     for (int k = 0; k < n; k++) J[dof - adr + k] = jval[k];
@@ -122,32 +126,33 @@ static void joint_row(const cs_model *m, cs_data *d, int kind, int id, int dof, 
     if (cs_efc_add_joint_row(d->efc, &r, id, d->qvel, ro) < 0) d->warning[CS_WARN_NOMEM]++;
 }
 
-/* nrow rows given densely (nrow x nv at Jd) as one block over the trees their nonzero
- * columns touch (at most two: the loader refuses more); rows without a nonzero are left
- * out, as MuJoCo leaves out empty rows */
+/* nrow rows given densely (nrow x nv at Jd) as one block over the solver trees their
+ * nonzero columns touch (at most two: rowtrees.h joins the trees of rows that move more);
+ * rows without a nonzero are left out, as MuJoCo leaves out empty rows */
 static void dense_rows(const cs_model *m, cs_data *d, int kind, int id, int nrow,
                        const double *Jd, const double *pos, double margin, const double *solref,
                        const double *solimp, const double *invw, double floss,
                        const cs_row_opts *ro)
 {
+    const cs_rowtrees *rt = d->scratch->rowtrees;
     int nv = m->nv, tr[2] = {-1, -1};
     for (int i = 0; i < nv; i++) {
         int nz = 0;
         for (int r = 0; r < nrow; r++) nz |= Jd[(size_t)r * nv + i] != 0;
         if (!nz) continue;
-        int t = m->dof_treeid[i];
+        int t = rt->of_dof[i];
         if (t == tr[0] || t == tr[1]) continue;
         if (tr[0] < 0) tr[0] = t;
         else if (tr[1] < 0) tr[1] = t;
         else return;
     }
     if (tr[0] < 0) return;
-    cs_rows_in in = {kind, nrow, {tr[0], tr[1]}, {m->tree_dofadr[tr[0]], 0},
-                     {m->tree_dofnum[tr[0]], 0}, NULL, pos, margin, {solref[0], solref[1]},
+    cs_rows_in in = {kind, nrow, {tr[0], tr[1]}, {rt->dofadr[tr[0]], 0},
+                     {rt->dofnum[tr[0]], 0}, NULL, pos, margin, {solref[0], solref[1]},
                      {solimp[0], solimp[1], solimp[2], solimp[3], solimp[4]}, invw, floss};
     if (tr[1] >= 0) {
-        in.dofadr[1] = m->tree_dofadr[tr[1]];
-        in.ndof[1] = m->tree_dofnum[tr[1]];
+        in.dofadr[1] = rt->dofadr[tr[1]];
+        in.ndof[1] = rt->dofnum[tr[1]];
     }
     int n = in.ndof[0] + in.ndof[1];
     double *Jp = d->scratch->eq_scratch + 6 * (size_t)nv;

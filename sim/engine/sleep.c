@@ -8,6 +8,7 @@
 
 #include "conesim.h"
 #include "data_scratch.h"
+#include "rowtrees.h"
 #include "sleep.h"
 #include "solver/rows.h"
 
@@ -341,8 +342,13 @@ int cs_sleep_trees(const cs_model *m, cs_data *d)
     int *p = d->scratch->sleep_uf, *list = d->scratch->sleep_uf + nt;
     for (int t = 0; t < nt; t++) p[t] = t;
     const struct cs_efc *e = d->efc;
+    /* blocks name the solver's trees: a joined run (rowtrees.h) counts as its first tree,
+     * the others of the run never sleep (a tendon over more than two trees keeps them awake) */
+    const cs_rowtrees *rt = d->scratch->rowtrees;
     for (int k = 0; k < e->nblock; k++) {
         int a = e->blk_tree[2 * k], b = e->blk_tree[2 * k + 1];
+        a = a >= 0 ? rt->treeadr[a] : -1;
+        b = b >= 0 ? rt->treeadr[b] : -1;
         if (a >= 0 && b >= 0 && a != b) {
             int ra = uf_find(p, a), rb = uf_find(p, b);
             if (ra != rb) p[ra < rb ? rb : ra] = ra < rb ? ra : rb;

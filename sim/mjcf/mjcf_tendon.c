@@ -40,29 +40,6 @@ int cs_mjcf_find_tendon(const cs_mjcf *c, const char *name)
     return -1;
 }
 
-/* a body moves when it or one of its ancestors has a joint */
-static int body_moves(const cs_mjcf *c, int b)
-{
-    for (; b > 0; b = c->body[b].parent)
-        if (c->body[b].njnt > 0) return 1;
-    return 0;
-}
-
-/* the kinematic tree of a joint: its body's child of the world (trees split there) */
-static int root_of(const cs_mjcf *c, int body)
-{
-    while (body > 0 && c->body[body].parent > 0) body = c->body[body].parent;
-    return body;
-}
-
-/* the body that moves a tendon's k-th joint, site or geom (-1: a pulley) */
-static int wrap_body(const cs_mjcf *c, const cs_tendonir *T, int k)
-{
-    if (!T->spatial) return c->jnt[T->jid[k]].body;
-    if (T->kind[k] == CS_WRAP_PULLEY) return -1;
-    return T->kind[k] == CS_WRAP_SITE ? c->site[T->jid[k]].body : c->geom[T->jid[k]].body;
-}
-
 /* A spatial tendon's path as MuJoCo's compiler checks it: names to sites and geoms (a
  * sphere or a cylinder, with an optional sidesite), then the order: a geom between two
  * sites, a pulley neither last nor next to another, every site beside something
@@ -109,20 +86,6 @@ static void resolve_path(cs_mjcf *c, cs_tendonir *T)
                          "the tendon's path");
         }
     }
-}
-
-/* the distinct trees a tendon's joints (sites) move, added to t[] (n so far); returns the
- * count */
-static int tendon_trees(const cs_mjcf *c, const cs_tendonir *T, int *t, int n)
-{
-    for (int k = 0; k < T->njoint; k++) {
-        int b = wrap_body(c, T, k);
-        if (T->spatial && (b < 0 || !body_moves(c, b))) continue;
-        int r = root_of(c, b), seen = 0;
-        for (int i = 0; i < n; i++) seen |= t[i] == r;
-        if (!seen && n < 8) t[n++] = r;
-    }
-    return n;
 }
 
 void cs_mjcf_resolve_tendons(cs_mjcf *c)
@@ -176,10 +139,6 @@ void cs_mjcf_resolve_tendons(cs_mjcf *c)
         if (s->springlength[0] > s->springlength[1])
             TFAIL(c, T, "springlength", "springlength min %g is above max %g",
                   s->springlength[0], s->springlength[1]);
-        int t[8];
-        if ((s->limited || s->frictionloss > 0) && tendon_trees(c, T, t, 0) > 2)
-            TFAIL(c, T, NULL, "a limited tendon or one with frictionloss may move at most two "
-                              "kinematic trees here (its rows have two sides)");
     }
     for (int i = 0; i < c->neq; i++) {
         cs_eqir *E = &c->eq[i];
@@ -213,11 +172,6 @@ void cs_mjcf_resolve_tendons(cs_mjcf *c)
             if (E->id1 == E->id2) EFAIL(c, E, a2, "joint1 and joint2 are the same joint");
         }
         if (E->type == CS_EQ_TENDON) {
-            int t[8], n = tendon_trees(c, &c->ten[E->id1], t, 0);
-            if (E->id2 >= 0) n = tendon_trees(c, &c->ten[E->id2], t, n);
-            if (n > 2)
-                EFAIL(c, E, NULL, "the tendons move more than two kinematic trees (a row has two "
-                                  "sides here)");
             if (E->id1 == E->id2) EFAIL(c, E, a2, "tendon1 and tendon2 are the same tendon");
             /* MuJoCo 3.12 stops at a tendon equality when sleeping is on */
             if (c->opt.enableflags & CS_ENBL_SLEEP)

@@ -8,22 +8,9 @@
 #include "conesim.h"
 #include "data_fields.h"
 #include "data_scratch.h"
+#include "rowtrees.h"
 #include "sleep.h"
 #include "stages.h"
-
-/* the tree a tendon's wrap object moves with, -1 for none (MuJoCo's GetWrapBodyTreeId) */
-static int wrap_tree(const cs_model *m, int w)
-{
-    int id = m->wrap_objid[w], b = -1;
-    switch (m->wrap_type[w]) {
-    case CS_WRAP_JOINT: b = m->jnt_bodyid[id]; break;
-    case CS_WRAP_SITE: b = m->site_bodyid[id]; break;
-    case CS_WRAP_SPHERE:
-    case CS_WRAP_CYLINDER: b = m->geom_body[id]; break;
-    default: return -1;
-    }
-    return m->body_treeid[b];
-}
 
 static void tendon_trees(cs_model *m)
 {
@@ -31,7 +18,7 @@ static void tendon_trees(cs_model *m)
         int *id = m->tendon_treeid + 2 * t, n = 0;
         id[0] = id[1] = -1;
         for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++) {
-            int tr = wrap_tree(m, w);
+            int tr = cs_wrap_tree(m, w);
             if (tr < 0 || tr == id[0] || tr == id[1]) continue;
             /* more than two: counted, the first two kept (as MuJoCo) */
             if (n < 2) id[n] = tr;
@@ -105,7 +92,7 @@ static int auto_policy(cs_model *m)
         case CS_TRN_BODY: b = id; break;
         case CS_TRN_TENDON:
             for (int w = m->tendon_adr[id]; w < m->tendon_adr[id] + m->tendon_num[id]; w++) {
-                int t = wrap_tree(m, w);
+                int t = cs_wrap_tree(m, w);
                 if (t >= 0 && p[t] == CS_SLEEP_AUTO) p[t] = CS_SLEEP_AUTO_NEVER;
             }
             continue;
@@ -123,7 +110,7 @@ static int auto_policy(cs_model *m)
                        m->tendon_dampingpoly[CS_NPOLY * k + q] != 0;
         if (n == 2 && !passive) continue;
         for (int w = m->tendon_adr[k]; w < m->tendon_adr[k] + m->tendon_num[k]; w++) {
-            int t = wrap_tree(m, w);
+            int t = cs_wrap_tree(m, w);
             if (t < 0) continue;
             if (p[t] == CS_SLEEP_AUTO) p[t] = CS_SLEEP_AUTO_NEVER;
             else if (p[t] == CS_SLEEP_ALLOWED || p[t] == CS_SLEEP_INIT) return 1 + k;

@@ -79,6 +79,9 @@ RULES.margin_gap = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
 // oracle-only: spatial tendons wrapped over a cylinder and spheres (sidesites outside and
 // inside), a pulley tendon with a limit, a motor on a wrapped tendon (no contacts)
 RULES.tendon_wrap = RULES.joint_friction;
+// oracle-only: a limited spatial tendon with dry friction over three free boxes on a floor
+// (one row over three trees), their contacts and friction
+RULES.tendon_trees = RULES.joint_friction;
 // oracle-only: slider-crank transmissions, a slider axis that turns, a rod out of reach at
 // times, under implicitfast (no contacts)
 RULES.slider_crank = [{ q: 'pos_abs', max: 1e-9 }];
