@@ -31,14 +31,20 @@ void cs_mulquat(double r[4], const double a[4], const double b[4])
     r[0] = t[0]; r[1] = t[1]; r[2] = t[2]; r[3] = t[3];
 }
 
+/* As MuJoCo 3.12's mju_normalize4, to the rounding: a quaternion within 1e-15 of unit length
+ * is kept as it is (rescaling it would move it by an ulp, and a box resting exactly on a
+ * plane would then start an ulp inside it), a longer or shorter one is multiplied by the
+ * inverse norm, a null one (below 1e-15) becomes the identity. */
 void cs_normquat(double q[4])
 {
     double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (n < 1e-300) {
+    if (n < 1e-15) {
         q[0] = 1; q[1] = q[2] = q[3] = 0;
         return;
     }
-    for (int i = 0; i < 4; i++) q[i] /= n;
+    if (fabs(n - 1) <= 1e-15) return;
+    double inv = 1 / n;
+    for (int i = 0; i < 4; i++) q[i] *= inv;
 }
 
 /* Shepperd's method: pick the largest diagonal combination for accuracy. */
