@@ -1,6 +1,7 @@
 /* Convex hull construction (qhull, reentrant library, triangulated output as MuJoCo asks
  * for it: "Qt"), merged into polygon faces, with the vertex graph for the support climb. */
 #include "alloc.h"
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,25 @@ void cs_hull_view(cs_hull *h, const int *g, const double *d)
     h->aabb = d;
     h->vert = d + 6;
     h->plane = h->vert + 3 * h->nvert;
+    float best[27];
+    for (int k = 0; k < 27; k++) {
+        best[k] = -FLT_MAX;
+        h->extrema[k] = 0;
+    }
+    for (int l = 0; l < h->nvert; l++) {
+        const double *v = h->vert + 3 * h->mjvert[l];
+        float x = (float)v[0], y = (float)v[1], z = (float)v[2];
+        int k = 0;
+        for (int cx = -1; cx <= 1; cx++)
+            for (int cy = -1; cy <= 1; cy++)
+                for (int cz = -1; cz <= 1; cz++, k++) {
+                    float dot = x * (float)cx + y * (float)cy + z * (float)cz;
+                    if (dot > best[k]) {
+                        best[k] = dot;
+                        h->extrema[k] = l;
+                    }
+                }
+    }
 }
 
 int cs_hull_support_brute(const cs_hull *h, const double d[3])
