@@ -85,6 +85,7 @@ void cs_gjk_obj_init(cs_gjk_obj *o, const cs_shape *s, double margin)
     o->type = s->type;
     o->size = s->size;
     o->hull = s->hull;
+    o->prism = s->prism;
     memcpy(o->pos, s->pos, sizeof o->pos);
     memcpy(o->mat, s->mat, sizeof o->mat);
     o->margin = margin;
@@ -177,6 +178,21 @@ static void shape_support(cs_gjk_obj *o, const double d[3], double r[3])
         return;
     }
     switch (o->type) {
+    case CS_GEOM_HFIELD: {
+        /* the best of the base triangle downwards, of the top one upwards */
+        const double *q = o->prism;
+        int i0 = d[2] < 0 ? 0 : 3, ib = i0;
+        double best = dot3(q + 3 * i0, d);
+        for (int i = 1; i < 3; i++) {
+            double t = dot3(q + 3 * (i0 + i), d);
+            if (t > best) {
+                ib = i0 + i;
+                best = t;
+            }
+        }
+        memcpy(r, q + 3 * ib, 3 * sizeof *r);
+        return;
+    }
     case CS_GEOM_SPHERE:
         for (int i = 0; i < 3; i++)
             r[i] = s[0] * d[i] + p[i];
@@ -229,6 +245,8 @@ static void shape_support(cs_gjk_obj *o, const double d[3], double r[3])
     to_global(r, m, ls, p);
 }
 
+void cs_gjk_support(cs_gjk_obj *o, const double d[3], double r[3]) { shape_support(o, d, r); }
+
 /* support of obj1 - obj2 along dir (unit), each grown by half the margin */
 static void support(cs_mvert *v, cs_gjk_obj *o1, cs_gjk_obj *o2, const double dir[3],
                     const double ndir[3])
@@ -260,13 +278,17 @@ static void gjk_support(cs_mvert *v, cs_gjk_obj *o1, cs_gjk_obj *o2, const doubl
     support(v, o1, o2, dir, ndir);
 }
 
+static inline int is_polytope(int t)
+{
+    return t == CS_GEOM_MESH || t == CS_GEOM_BOX || t == CS_GEOM_HFIELD;
+}
+
 /* both shapes polytopes without margin: GJK and EPA end exactly, no tolerance needed */
 static int discrete(const cs_gjk_obj *o1, const cs_gjk_obj *o2)
 {
     if (o1->margin != 0 || o2->margin != 0)
         return 0;
-    return (o1->type == CS_GEOM_MESH || o1->type == CS_GEOM_BOX) &&
-           (o2->type == CS_GEOM_MESH || o2->type == CS_GEOM_BOX);
+    return is_polytope(o1->type) && is_polytope(o2->type);
 }
 
 /* --- the signed-volume distance sub-algorithm ------------------------------------------- */
@@ -1068,7 +1090,19 @@ static void inflate(gjk_state *st, double r1, double r2)
     st->dist -= r1 + r2;
 }
 
-static void centre(double c[3], const cs_gjk_obj *o) { memcpy(c, o->pos, 3 * sizeof *c); }
+/* where GJK starts: the geom's origin, a prism's centroid */
+static void centre(double c[3], const cs_gjk_obj *o)
+{
+    if (o->type != CS_GEOM_HFIELD) {
+        memcpy(c, o->pos, 3 * sizeof *c);
+        return;
+    }
+    c[0] = c[1] = c[2] = 0;
+    for (int k = 0; k < 6; k++)
+        for (int i = 0; i < 3; i++)
+            c[i] += o->prism[3 * k + i];
+    scl3(c, c, 1.0 / 6.0);
+}
 
 double cs_gjk_collide(const cs_gjk_config *cfg, cs_gjk_obj *o1, cs_gjk_obj *o2,
                       cs_gjk_result *r)

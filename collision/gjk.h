@@ -25,6 +25,7 @@ typedef struct {
     int type;
     const double *size;
     const cs_hull *hull;
+    const double *prism; /* height-field prism: 6 vertices (base, then top), own frame */
     double pos[3], mat[9];
     double margin;
     int core;      /* 0: the shape; 1: a sphere's centre; 2: a capsule's axis segment */
@@ -45,6 +46,9 @@ typedef struct {
 } cs_gjk_result;
 
 void cs_gjk_obj_init(cs_gjk_obj *o, const cs_shape *s, double margin);
+
+/* o's support point along unit direction d, without margin (updates o's support cache) */
+void cs_gjk_support(cs_gjk_obj *o, const double d[3], double r[3]);
 
 /* Contact of obj1 and obj2: returns the least distance found (< 0: penetration; the
  * witnesses in r), or >= 0 for no contact. */
