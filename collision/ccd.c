@@ -1,14 +1,16 @@
-/* Narrow phase for the pairs without an analytic routine, on support functions:
- * separated shapes by GJK distance, overlapping ones by EPA from GJK's simplex (both ours:
- * libccd 2.0 has no GJK distance and its EPA allocates on every call), the EPA normal then
- * polished by a local search for the least overlap. libccd's MPR is the fallback when the
- * polytope degenerates. Extra points as MuJoCo 3.12 makes them (cs_convex_ccd, below):
- * boxes and meshes by clipping faces (faceclip.c), other pairs by turning the geoms. */
+/* Narrow phase for the pairs without an analytic routine, on support functions.
+ * cs_convex_ccd (below) is MuJoCo 3.12's native convex collider: GJK and EPA as it computes
+ * them (gjk.c), the points of two polytopes from EPA's closest face (multiccd.c), other
+ * pairs' extra points by turning the geoms. The older path kept here serves libccd's MPR
+ * (nativeccd disabled), height-field prisms and distance queries: separated shapes by GJK
+ * distance, overlapping ones by EPA from GJK's simplex with its normal polished by a local
+ * search for the least overlap, or by MPR. */
 #include <math.h>
 #include <string.h>
 
 #include <ccd/ccd.h>
 
+#include "gjk.h"
 #include "internal.h"
 
 typedef struct {
@@ -786,7 +788,7 @@ static int single_contact_raw(const cs_collision_options *opt, const cs_shape *A
             p[i] = 0.5 * (pa[i] + pb[i]);
         /* EPA's face normal on a curved patch is off by ~sqrt(tolerance): polish it
          * (not needed for the tilted queries of multi-point, which only want the rim) */
-        *dist = (polish && opt->ccd_polish) ? refine(A, B, n, p) : -depth_e;
+        *dist = polish ? refine(A, B, n, p) : -depth_e;
         return *dist <= margin;
     }
     /* touching or degenerate simplex: libccd's MPR, then refine its normal */
@@ -823,7 +825,7 @@ static int single_contact_raw(const cs_collision_options *opt, const cs_shape *A
         n[i] = dir.v[i] / len;
         p[i] = pos.v[i];
     }
-    if (polish && opt->ccd_polish) {
+    if (polish) {
         *dist = refine(A, B, n, p);
     } else {
         *dist = -depth;
@@ -847,11 +849,6 @@ static void rotate(double out[9], const double u[3], double th, const double m[9
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             out[3 * i + j] = R[3 * i] * m[j] + R[3 * i + 1] * m[3 + j] + R[3 * i + 2] * m[6 + j];
-}
-
-static int polytope(int t)
-{
-    return t == CS_GEOM_BOX || t == CS_GEOM_MESH;
 }
 
 double cs_shape_rbound(const cs_shape *s)
@@ -896,18 +893,15 @@ static void rotate_about(const double R[9], const double o[3], const cs_shape *s
         pos[i] = o[i] + rr[i];
 }
 
-/* MuJoCo 3.12's contacts for convex pairs (native CCD):
- * - one contact, from the support functions, when the surfaces are closer than the margin
- *   (strictly: touching exactly is no contact);
- * - boxes and meshes without margin: the faces (or an edge and a face) at that contact,
- *   clipped against each other, at most 4 points (faceclip.c);
- * - other pairs without a sphere or ellipsoid, boxes and meshes with a margin, and all
- *   of them on the libccd path (nativeccd disabled): the
- *   contact searched again with geom1 turned by 1e-3 rad about each tangent (both signs)
- *   through the first point and geom2 turned back; each new point farther than 1e-3 of
- *   the smaller bounding radius from the others is kept, with the first point's depth. */
-int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_shape *b,
-                  double margin, cs_rawcon *out)
+/* Contacts of convex pairs from GJK distance, EPA polished to the least overlap, or libccd's
+ * MPR (nativeccd disabled): one contact when the surfaces are closer than the margin
+ * (strictly), and for pairs without a sphere or ellipsoid the contact searched again with
+ * geom1 turned by 1e-3 rad about each tangent (both signs) through the first point and
+ * geom2 turned back; each new point farther than 1e-3 of the smaller bounding radius from
+ * the others is kept, with the first point's depth. Distance queries (which want the exact
+ * gap of separated shapes) use it too. */
+int cs_convex_distance(const cs_collision_options *opt, const cs_shape *a, const cs_shape *b,
+                       double margin, cs_rawcon *out)
 {
     double n[3], p[3], dist;
     if (!single_contact(opt, a, b, margin, 1, n, p, &dist) || !(dist < margin))
@@ -915,10 +909,6 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
     cs_setcon(out, n, p, dist);
     if (!opt->multiccd)
         return 1;
-    if (polytope(a->type) && polytope(b->type) && margin <= 0 && !opt->ccd_mpr) {
-        int k = cs_polytope_clip(a, b, n, out); /* writes out only when it finds points */
-        return k > 0 ? k : 1;
-    }
     if (a->type == CS_GEOM_SPHERE || a->type == CS_GEOM_ELLIPSOID ||
         b->type == CS_GEOM_SPHERE || b->type == CS_GEOM_ELLIPSOID)
         return 1;
@@ -953,4 +943,145 @@ int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_s
             cs_setcon(out + cnt++, nk, pk, out[0].dist);
     }
     return cnt;
+}
+
+/* --- MuJoCo 3.12's native convex collision ------------------------------------------------ */
+
+/* contacts from one native query of o1 and o2 (MuJoCo's point midway between the witnesses,
+ * normal from geom2's witness to geom1's: the overlap's direction) */
+static int native_contacts(const cs_collision_options *opt, cs_gjk_obj *o1, cs_gjk_obj *o2,
+                           double margin, int maxcon, cs_rawcon *out)
+{
+    cs_gjk_config cfg = {opt->ccd_iterations, opt->ccd_tolerance, maxcon};
+    cs_gjk_result r;
+    if (!(cs_gjk_collide(&cfg, o1, o2, &r) < 0))
+        return 0;
+    for (int i = 0; i < r.nx; i++) {
+        double n[3], p[3];
+        for (int k = 0; k < 3; k++) {
+            p[k] = (r.x1[3 * i + k] + r.x2[3 * i + k]) * 0.5;
+            n[k] = r.x1[3 * i + k] - r.x2[3 * i + k];
+        }
+        cs_gjk_normalize(n);
+        cs_setcon(out + i, n, p, margin + r.dist[i]);
+    }
+    return r.nx;
+}
+
+/* a contact frame completed from its normal f[0..2], in MuJoCo's rounding */
+static void frame_from_normal(double f[9])
+{
+    cs_gjk_normalize(f);
+    f[3] = f[5] = 0;
+    f[4] = 1;
+    if (!(f[1] < 0.5 && f[1] > -0.5)) {
+        f[4] = 0;
+        f[5] = 1;
+    }
+    double d = f[0] * f[3] + f[1] * f[4] + f[2] * f[5];
+    for (int i = 0; i < 3; i++)
+        f[3 + i] -= f[i] * d;
+    cs_gjk_normalize(f + 3);
+    cs_cross3(f + 6, f, f + 3);
+}
+
+/* rotation by angle about unit axis u, through its quaternion as MuJoCo computes it */
+static void axis_angle_mat(double R[9], const double u[3], double angle)
+{
+    double s = sin(angle * 0.5), q[4] = {cos(angle * 0.5), u[0] * s, u[1] * s, u[2] * s};
+    double q00 = q[0] * q[0], q01 = q[0] * q[1], q02 = q[0] * q[2], q03 = q[0] * q[3];
+    double q11 = q[1] * q[1], q12 = q[1] * q[2], q13 = q[1] * q[3];
+    double q22 = q[2] * q[2], q23 = q[2] * q[3], q33 = q[3] * q[3];
+    R[0] = q00 + q11 - q22 - q33;
+    R[4] = q00 - q11 + q22 - q33;
+    R[8] = q00 - q11 - q22 + q33;
+    R[1] = 2 * (q12 - q03);
+    R[2] = 2 * (q13 + q02);
+    R[3] = 2 * (q12 + q03);
+    R[5] = 2 * (q23 - q01);
+    R[6] = 2 * (q13 - q02);
+    R[7] = 2 * (q23 + q01);
+}
+
+/* turn o's frame by R about point c */
+static void turn_about(cs_gjk_obj *o, const double R[9], const double c[3])
+{
+    double m[9], rel[3], v[3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            m[3 * i + j] = R[3 * i] * o->mat[j] + R[3 * i + 1] * o->mat[3 + j] +
+                           R[3 * i + 2] * o->mat[6 + j];
+    memcpy(o->mat, m, sizeof m);
+    for (int i = 0; i < 3; i++)
+        rel[i] = c[i] - o->pos[i];
+    cs_mulmv(v, R, rel);
+    for (int i = 0; i < 3; i++)
+        v[i] -= rel[i];
+    for (int i = 0; i < 3; i++)
+        o->pos[i] -= v[i];
+}
+
+/* MuJoCo 3.12's contacts for convex pairs (native CCD, its default):
+ * - one contact by GJK and EPA when the surfaces, each grown by half the margin, overlap
+ *   (strictly: touching exactly is no contact);
+ * - boxes and meshes without margin: the faces (or an edge and a face) at EPA's closest
+ *   face, clipped against each other, at most 4 points (multiccd.c);
+ * - other pairs without a sphere or ellipsoid (and boxes and meshes with a margin): the
+ *   contact searched again with geom1 turned by 1e-3 rad about each tangent (both signs)
+ *   through the first point and geom2 turned back; each new point farther than 1e-3 of
+ *   the smaller bounding radius from the others is kept, with the first point's depth.
+ * nativeccd disabled: libccd's MPR in its place (cs_convex_distance). */
+int cs_convex_ccd(const cs_collision_options *opt, const cs_shape *a, const cs_shape *b,
+                  double margin, cs_rawcon *out)
+{
+    if (opt->ccd_mpr)
+        return cs_convex_distance(opt, a, b, margin, out);
+    cs_gjk_obj o1, o2;
+    cs_gjk_obj_init(&o1, a, margin);
+    cs_gjk_obj_init(&o2, b, margin);
+    int poly = (a->type == CS_GEOM_BOX || a->type == CS_GEOM_MESH) &&
+               (b->type == CS_GEOM_BOX || b->type == CS_GEOM_MESH);
+    int maxcon = margin > 0 ? 1 : poly && opt->multiccd ? 4 : 1;
+    int ncon = native_contacts(opt, &o1, &o2, margin, maxcon, out);
+    if (maxcon > 1 || ncon != 1 || !opt->multiccd || a->type == CS_GEOM_SPHERE ||
+        a->type == CS_GEOM_ELLIPSOID || b->type == CS_GEOM_SPHERE ||
+        b->type == CS_GEOM_ELLIPSOID)
+        return ncon;
+
+    const double angle = 1e-3;
+    const double tol = 1e-3 * fmin(cs_shape_rbound(a), cs_shape_rbound(b));
+    double fr[9] = {out[0].frame[0], out[0].frame[1], out[0].frame[2]};
+    frame_from_normal(fr);
+    double c[3];
+    memcpy(c, out[0].pos, sizeof c);
+    for (int ax = 0; ax < 2; ax++)
+        for (int sg = 0; sg < 2; sg++) {
+            double R[9], Rt[9];
+            axis_angle_mat(R, fr + 3 + 3 * ax, sg ? angle : -angle);
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    Rt[3 * i + j] = R[3 * j + i];
+            turn_about(&o1, R, c);
+            turn_about(&o2, Rt, c);
+            /* the supports' caches carry over, as they do in MuJoCo */
+            int n = native_contacts(opt, &o1, &o2, margin, 1, out + ncon);
+            if (n) {
+                int distinct = 1;
+                for (int k = 0; k < ncon && distinct; k++) {
+                    double e[3] = {out[k].pos[0] - out[ncon].pos[0],
+                                   out[k].pos[1] - out[ncon].pos[1],
+                                   out[k].pos[2] - out[ncon].pos[2]};
+                    distinct = !(sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) <= tol);
+                }
+                if (distinct) {
+                    out[ncon].dist = out[0].dist;
+                    ncon++;
+                }
+            }
+            memcpy(o1.pos, a->pos, sizeof o1.pos);
+            memcpy(o1.mat, a->mat, sizeof o1.mat);
+            memcpy(o2.pos, b->pos, sizeof o2.pos);
+            memcpy(o2.mat, b->mat, sizeof o2.mat);
+        }
+    return ncon;
 }

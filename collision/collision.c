@@ -43,9 +43,8 @@ void cs_collision_options_default(cs_collision_options *o)
     memset(o, 0, sizeof *o); /* fields added later default to 0 */
     o->filterparent = 1;
     o->multiccd = 1;
-    o->ccd_iterations = 50;
+    o->ccd_iterations = 35; /* MuJoCo 3.12's */
     o->ccd_tolerance = 1e-6;
-    o->ccd_polish = 1;
 }
 
 static uint64_t key2(int a, int b)
@@ -593,13 +592,23 @@ int cs_collide_pair_distance(const cs_collision *c, int type1, const double size
                              const double size2[3], const cs_hull *hull2, const cs_pose *p2,
                              double distmax, cs_geom_contact *out)
 {
-    if (type1 != CS_GEOM_BOX || type2 != CS_GEOM_BOX)
-        return cs_collide_pair_hull(c, type1, size1, hull1, p1, type2, size2, hull2, p2, distmax,
-                                    out);
+    if (type1 > type2 || type1 < 0 || type2 >= CS_GEOM_NTYPES)
+        return 0;
+    if ((type1 == CS_GEOM_MESH && !hull1) || (type2 == CS_GEOM_MESH && !hull2))
+        return 0;
+    cs_narrow_fn fn = table(type1, type2);
+    /* the general convex pairs measure the gap of separated shapes exactly (the native
+     * collider only sees overlaps of the margin-grown shapes) */
+    if (fn == cs_convex_ccd)
+        fn = cs_convex_distance;
+    if (fn && (type1 != CS_GEOM_BOX || type2 != CS_GEOM_BOX))
+        return run_pair(c, fn, type1, size1, hull1, p1, type2, size2, hull2, p2, distmax, out);
+    if (!fn)
+        return 0;
     /* boxes apart: the box-box clipper reports touching faces only, the general convex path
      * the distance (MuJoCo measures box pairs with its convex collider too) */
-    return run_pair(c, cs_convex_ccd, type1, size1, hull1, p1, type2, size2, hull2, p2, distmax,
-                    out);
+    return run_pair(c, cs_convex_distance, type1, size1, hull1, p1, type2, size2, hull2, p2,
+                    distmax, out);
 }
 
 /* narrow phase of one pair (g1, g2 already in MuJoCo order), append to con */

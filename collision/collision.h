@@ -108,16 +108,11 @@ static inline int cs_contact_active(const cs_geom_contact *c)
 /* Options: fill with cs_collision_options_default, then change what you need. */
 typedef struct {
     int filterparent;        /* 1 (MuJoCo's default): skip parent-child body pairs */
-    int multiccd;            /* 1: several points for libccd pairs that can rest flat */
-    int ccd_iterations;      /* libccd max iterations (MuJoCo default 50) */
-    double ccd_tolerance;    /* libccd MPR tolerance (MuJoCo default 1e-6) */
-    int ccd_mpr;             /* 1: overlapping support-function pairs by libccd's MPR (as
-                              * MuJoCo's libccd path) instead of EPA; MPR's normal can be
-                              * degrees off on curved patches, the polish only finds a
-                              * local optimum from it */
-    int ccd_polish;          /* 1: polish the EPA normal to ~1e-7 rad (about 3x the cost of
-                              * a support-function pair); 0: EPA's (~1e-3 rad on curved
-                              * patches, exact on flat ones) */
+    int multiccd;            /* 1: several points for convex pairs that can rest flat */
+    int ccd_iterations;      /* GJK's and EPA's (or MPR's) iteration cap */
+    double ccd_tolerance;    /* their tolerance */
+    int ccd_mpr;             /* 1: convex pairs by libccd's MPR (MuJoCo's nativeccd
+                              * disabled); 0: GJK and EPA as MuJoCo 3.12's native collider */
 } cs_collision_options;
 
 void cs_collision_options_default(cs_collision_options *opt);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "gjk.h"
 #include "internal.h"
 
 /* MuJoCo's prism walk: the new vertex (column col, row r + 1 - i) enters as the third of
@@ -23,9 +24,92 @@ static void add_vertex(double prism[18], const cs_hfield *hf, int r, int col, in
     prism[17] = hf->data[row * hf->ncol + col] * hf->size[2] + margin;
 }
 
+/* The native collider's walk (MuJoCo 3.12's default): the geom keeps one support cache
+ * over its box and every prism, as MuJoCo's does. */
+static int hfield_native(const cs_collision_options *opt, const cs_hfield *hf, const cs_pose *p1,
+                         const cs_shape *b, double margin, cs_rawcon *out)
+{
+    const double *s = hf->size, *R1 = p1->mat;
+    double lp[3] = {b->pos[0] - p1->pos[0], b->pos[1] - p1->pos[1], b->pos[2] - p1->pos[2]};
+    cs_mulmtv(lp, R1, lp);
+    double rad = cs_shape_rbound(b) + margin;
+    if (s[0] < lp[0] - rad || -s[0] > lp[0] + rad || s[1] < lp[1] - rad ||
+        -s[1] > lp[1] + rad || s[2] < lp[2] - rad || -s[3] > lp[2] + rad)
+        return 0;
+    double lm[9];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            lm[3 * i + j] = R1[i] * b->mat[j] + R1[3 + i] * b->mat[3 + j] +
+                            R1[6 + i] * b->mat[6 + j];
+    cs_shape g = {b->type, b->size, lp, lm, b->hull, NULL, NULL, 0};
+    cs_gjk_obj o2;
+    cs_gjk_obj_init(&o2, &g, 0);
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        double d[3] = {0, 0, 0}, x[3];
+        d[k] = 1;
+        cs_gjk_support(&o2, d, x);
+        hi[k] = x[k];
+        d[k] = -1;
+        cs_gjk_support(&o2, d, x);
+        lo[k] = x[k];
+    }
+    if (lo[0] - margin > s[0] || hi[0] + margin < -s[0] || lo[1] - margin > s[1] ||
+        hi[1] + margin < -s[1] || lo[2] - margin > s[2] || hi[2] + margin < -s[3])
+        return 0;
+    int nrow = hf->nrow, ncol = hf->ncol;
+    double fc0 = floor((lo[0] + s[0]) / (2.0 * s[0]) * (ncol - 1));
+    double fc1 = ceil((hi[0] + s[0]) / (2.0 * s[0]) * (ncol - 1));
+    double fr0 = floor((lo[1] + s[1]) / (2.0 * s[1]) * (nrow - 1));
+    double fr1 = ceil((hi[1] + s[1]) / (2.0 * s[1]) * (nrow - 1));
+    if (!(fc0 == fc0 && fc1 == fc1 && fr0 == fr0 && fr1 == fr1))
+        return 0; /* not a number: no geometry to test */
+    int cmin = fc0 < 0 ? 0 : (int)fc0, cmax = fc1 > ncol - 1 ? ncol - 1 : (int)fc1;
+    int rmin = fr0 < 0 ? 0 : (int)fr0, rmax = fr1 > nrow - 1 ? nrow - 1 : (int)fr1;
+    /* the margin grows the geom by half (its support) and raises the prisms' tops */
+    o2.margin = margin;
+    double dx = (2.0 * s[0]) / (ncol - 1), dy = (2.0 * s[1]) / (nrow - 1);
+    double prism[18] = {0};
+    prism[2] = prism[5] = prism[8] = -s[3];
+    static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    static const double O[3] = {0, 0, 0};
+    cs_shape A = {CS_GEOM_HFIELD, s, O, I, NULL, NULL, prism, 0};
+    cs_gjk_obj o1;
+    cs_gjk_obj_init(&o1, &A, 0);
+    cs_gjk_config cfg = {opt->ccd_iterations, opt->ccd_tolerance, 1};
+    int n = 0;
+    for (int r = rmin; r < rmax && n < CS_MAXCONPAIR; r++) {
+        add_vertex(prism, hf, r, cmin, 0, dx, dy, margin);
+        add_vertex(prism, hf, r, cmin, 1, dx, dy, margin);
+        for (int col = cmin + 1; col <= cmax && n < CS_MAXCONPAIR; col++)
+            for (int i = 0; i < 2 && n < CS_MAXCONPAIR; i++) {
+                add_vertex(prism, hf, r, col, i, dx, dy, margin);
+                if (prism[11] < lo[2] && prism[14] < lo[2] && prism[17] < lo[2])
+                    continue; /* the prism's top is below the geom */
+                cs_gjk_result res;
+                if (!(cs_gjk_collide(&cfg, &o1, &o2, &res) < 0))
+                    continue;
+                double nl[3], pl[3], nw[3], pw[3];
+                for (int k = 0; k < 3; k++) {
+                    pl[k] = (res.x1[k] + res.x2[k]) * 0.5;
+                    nl[k] = res.x1[k] - res.x2[k];
+                }
+                cs_gjk_normalize(nl);
+                cs_mulmv(nw, R1, nl);
+                cs_mulmv(pw, R1, pl);
+                for (int k = 0; k < 3; k++)
+                    pw[k] += p1->pos[k];
+                cs_setcon(out + n++, nw, pw, res.dist[0]);
+            }
+    }
+    return n;
+}
+
 int cs_hfield_convex(const cs_collision_options *opt, const cs_hfield *hf, const cs_pose *p1,
                      const cs_shape *b, double margin, cs_rawcon *out)
 {
+    if (!opt->ccd_mpr)
+        return hfield_native(opt, hf, p1, b, margin, out);
     const double *s = hf->size;
     const double *R1 = p1->mat;
     double rel[3] = {b->pos[0] - p1->pos[0], b->pos[1] - p1->pos[1], b->pos[2] - p1->pos[2]};

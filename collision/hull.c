@@ -1,6 +1,7 @@
 /* Convex hull construction (qhull, reentrant library, triangulated output as MuJoCo asks
  * for it: "Qt"), merged into polygon faces, with the vertex graph for the support climb. */
 #include "alloc.h"
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,25 @@ void cs_hull_view(cs_hull *h, const int *g, const double *d)
     h->aabb = d;
     h->vert = d + 6;
     h->plane = h->vert + 3 * h->nvert;
+    float best[27];
+    for (int k = 0; k < 27; k++) {
+        best[k] = -FLT_MAX;
+        h->extrema[k] = 0;
+    }
+    for (int l = 0; l < h->nvert; l++) {
+        const double *v = h->vert + 3 * h->mjvert[l];
+        float x = (float)v[0], y = (float)v[1], z = (float)v[2];
+        int k = 0;
+        for (int cx = -1; cx <= 1; cx++)
+            for (int cy = -1; cy <= 1; cy++)
+                for (int cz = -1; cz <= 1; cz++, k++) {
+                    float dot = x * (float)cx + y * (float)cy + z * (float)cz;
+                    if (dot > best[k]) {
+                        best[k] = dot;
+                        h->extrema[k] = l;
+                    }
+                }
+    }
 }
 
 int cs_hull_support_brute(const cs_hull *h, const double d[3])
@@ -222,6 +242,60 @@ static const char *degenerate(const double *p, int n)
     return NULL;
 }
 
+/* The first corner of face f's polygon as MuJoCo 3.12 traces it: its triangles (corners in
+ * MuJoCo's graph order) merged one by one into a list of boundary edges, shared edges
+ * removed, new ones appended, each tagged with its connected piece; the polygon starts at
+ * the first edge of piece 0. buf holds 6 ints per triangle. */
+static int mj_polygon_start(const int *mjt, const int *group, int ntri, int f, int *buf)
+{
+    int *ea = buf, *eb = buf + 3 * ntri, *isl = buf + 2 * 3 * ntri, n = 0, npiece = 0;
+    for (int k = 0; k < ntri; k++) {
+        if (group[k] != f)
+            continue;
+        const int *t = mjt + 3 * k;
+        int add[3] = {1, 1, 1}, piece = -1;
+        if (npiece) {
+            for (int e = 0; e < 3; e++) {
+                int a = t[e], b = t[(e + 1) % 3];
+                for (int i = 0; i < n; i++) {
+                    if (ea[i] != b || eb[i] != a)
+                        continue;
+                    int p2 = isl[i];
+                    if (piece < 0) {
+                        piece = p2;
+                    } else if (p2 != piece) { /* two pieces join: keep the smaller number */
+                        npiece--;
+                        int lo = piece < p2 ? piece : p2, hi = piece < p2 ? p2 : piece;
+                        for (int j = 0; j < n; j++)
+                            isl[j] = isl[j] == hi ? lo : isl[j] > hi ? isl[j] - 1 : isl[j];
+                        piece = lo;
+                    }
+                    add[e] = 0;
+                    for (int j = i; j + 1 < n; j++) {
+                        ea[j] = ea[j + 1];
+                        eb[j] = eb[j + 1];
+                        isl[j] = isl[j + 1];
+                    }
+                    n--;
+                    break;
+                }
+            }
+        }
+        if (piece < 0)
+            piece = npiece++;
+        for (int e = 0; e < 3; e++)
+            if (add[e]) {
+                ea[n] = t[e];
+                eb[n] = t[(e + 1) % 3];
+                isl[n++] = piece;
+            }
+    }
+    for (int i = 0; i < n; i++)
+        if (isl[i] == 0)
+            return ea[i];
+    return -1;
+}
+
 int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char *err,
                   size_t errlen)
 {
@@ -237,6 +311,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     FILE *ef = open_memstream(&errbuf, &errsz);
     int *map = NULL, *tri = NULL, *edges = NULL, *group = NULL, *gv = NULL, *mjg = NULL;
     double *tnorm = NULL, *ang = NULL;
+    int *mjt = NULL, *pbuf = NULL; /* triangle corners in MuJoCo's graph order; scratch */
     int rc = -1, ntri = 0;
     if (!copy || !ef) {
         set_err(err, errlen, "out of memory");
@@ -330,8 +405,10 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     }
     tri = cs_malloc((size_t)nfacet * 3 * sizeof *tri);
     tnorm = cs_malloc((size_t)nfacet * 4 * sizeof *tnorm);
+    mjt = cs_malloc((size_t)nfacet * 3 * sizeof *mjt);
+    pbuf = cs_malloc((size_t)nfacet * 9 * sizeof *pbuf);
     edges = cs_malloc((size_t)nfacet * 6 * sizeof *edges);
-    if (!tri || !tnorm || !edges)
+    if (!tri || !tnorm || !edges || !mjt || !pbuf)
         goto oom;
     int nedge = 0;
     FORALLfacets {
@@ -350,6 +427,10 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
             nedge++;
         }
         memcpy(tri + 3 * ntri, t, sizeof t);
+        /* MuJoCo swaps the first two corners of a facet qhull orients the other way */
+        mjt[3 * ntri] = t[facet->toporient ? 1 : 0];
+        mjt[3 * ntri + 1] = t[facet->toporient ? 0 : 1];
+        mjt[3 * ntri + 2] = t[2];
         for (int i = 0; i < 3; i++)
             tnorm[4 * ntri + i] = facet->normal[i];
         tnorm[4 * ntri + 3] = -facet->offset;
@@ -386,6 +467,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
         if (!(sqrt(dot3(c, c)) > 1e-14 * ext * ext))
             continue;
         memmove(tri + 3 * nt, t, 3 * sizeof *t);
+        memmove(mjt + 3 * nt, mjt + 3 * k, 3 * sizeof *mjt);
         memmove(tnorm + 4 * nt, tnorm + 4 * k, 4 * sizeof *tnorm);
         nt++;
     }
@@ -543,7 +625,16 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
             ang[z] = a;
             gv[z] = v;
         }
-        memcpy(facevert + nfv, gv, (size_t)cnt * sizeof *gv);
+        /* start where MuJoCo's polygon starts (its clipped points come in that order) */
+        int v0 = mj_polygon_start(mjt, group, ntri, f, pbuf);
+        for (int x = 0; x < cnt; x++)
+            if (gv[x] == v0) {
+                for (int y = 0; y < cnt; y++)
+                    facevert[nfv + y] = gv[(x + y) % cnt];
+                break;
+            } else if (x == cnt - 1) {
+                memcpy(facevert + nfv, gv, (size_t)cnt * sizeof *gv);
+            }
         nfv += cnt;
     }
     faceadr[nface] = nfv;
@@ -589,6 +680,8 @@ done : {
     cs_free(mjg);
     cs_free(tri);
     cs_free(tnorm);
+    cs_free(mjt);
+    cs_free(pbuf);
     cs_free(edges);
     cs_free(group);
     cs_free(gv);

@@ -33,6 +33,9 @@ typedef struct {
      * vertices sharing a triangle with local id k, in MuJoCo's order */
     int npoint;
     const int *pointid, *mjvert, *mjadr, *mjadj;
+    /* MuJoCo's seeds of its hill climb: for each of the 27 directions (-1, 0, 1)^3 (x
+     * slowest), the local id of the vertex furthest along it, in single precision */
+    int extrema[27];
 } cs_hull;
 
 /* A built hull: malloc'd arrays in the layout above; triangles (3 hull-vertex indices each,

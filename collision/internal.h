@@ -52,10 +52,6 @@ int cs_capsule_box(const cs_collision_options *, const cs_shape *, const cs_shap
  * the half-lengths). Returns 0 for (near) parallel segments, leaving s, t unset. */
 int cs_segseg(const double c1[3], const double u1[3], const double c2[3], const double u2[3],
               double *s, double *t);
-/* faceclip.c: MuJoCo's multi-point contact of two polytopes (box, mesh) at contact normal
- * n (geom1 -> geom2): facing faces clipped, or an edge along a face; at most 4 points in
- * out. 0 when neither is found (the single contact stands). */
-int cs_polytope_clip(const cs_shape *a, const cs_shape *b, const double n[3], cs_rawcon *out);
 
 /* radius of the sphere about the geom origin that holds the shape (MuJoCo's rbound) */
 double cs_shape_rbound(const cs_shape *s);
@@ -74,9 +70,14 @@ int cs_hfield_convex(const cs_collision_options *opt, const cs_hfield *hf, const
 /* boxbox.c */
 int cs_box_box(const cs_collision_options *, const cs_shape *, const cs_shape *, double,
                cs_rawcon *);
-/* ccd.c: libccd (MPR on margin-inflated support functions), multi-point when flat */
+/* ccd.c: MuJoCo 3.12's native convex collision (gjk.c, multiccd.c), libccd's MPR when
+ * nativeccd is disabled */
 int cs_convex_ccd(const cs_collision_options *, const cs_shape *, const cs_shape *, double,
                   cs_rawcon *);
+/* ccd.c: GJK distance apart, EPA polished or MPR overlapping, turned-geom extra points: the
+ * libccd path and distance queries */
+int cs_convex_distance(const cs_collision_options *, const cs_shape *, const cs_shape *,
+                       double, cs_rawcon *);
 /* point support of a shape in world direction d (not normalised), no margin */
 void cs_support(const cs_shape *s, const double d[3], double out[3]);
 

@@ -443,10 +443,14 @@ START_TEST(sphere_mesh_closed_form)
             e = fmax(e, fabs(c[0].frame[i] - nx[i]));
         ck_assert_msg(fabs(c[0].dist - gap) < 1e-10, "trial %d kind %d: dist %.12g vs %.12g",
                       trial, kind, c[0].dist, gap);
-        ck_assert_msg(e < 1e-8, "trial %d kind %d: normal off by %g", trial, kind, e);
+        /* GJK on the sphere's centre stops when its duality gap is under half the squared
+         * tolerance: its closest point is within the tolerance, the normal within that over
+         * the centre's distance */
+        const double tol = 1e-6;
+        ck_assert_msg(e < tol / (r + gap), "trial %d kind %d: normal off by %g", trial, kind, e);
         for (int i = 0; i < 3; i++) {
             double want = a.pos[i] + (r + 0.5 * gap) * nx[i];
-            ck_assert_msg(fabs(c[0].pos[i] - want) < 1e-10, "trial %d kind %d: point off by %g",
+            ck_assert_msg(fabs(c[0].pos[i] - want) < tol, "trial %d kind %d: point off by %g",
                           trial, kind, c[0].pos[i] - want);
         }
         nface += kind == 0;

@@ -99,8 +99,11 @@ RULES.sleep_wake_rk4 = RULES.sleep_wake;
 // contact each; 6e-14 m reached over 2 s)
 RULES.hfield_bumpy = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
 // oracle-only: a box, a mesh, an ellipsoid and a cylinder on the same field (known-gaps:
-// MuJoCo's EPA stops early on some prisms)
+// the rock mesh's geom frame from the compiler)
 RULES.hfield_convex = [{ q: 'pos_abs', max: 1e-6 }];
+// oracle-only: convex pairs through MuJoCo 3.12's native collider on a box-mesh slab (a
+// capsule lying, cylinders standing and rolling, a box and a box mesh on a face, an ellipsoid)
+RULES.convex_native = [{ q: 'pos_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-6 }];
 // oracle-only: the implicit integrator on a fast-spinning free base with a damped chain,
 // velocity servos on a joint and a tendon, ellipsoid fluid forces (no contacts)
 RULES.implicit_spin = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
