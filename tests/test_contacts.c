@@ -386,7 +386,8 @@ END_TEST
  * surface runs at 0.5 m/s along x is carried at the belt's speed (friction drives the slip to
  * 0), in every cone and solver; on a static disc whose surface turns at 2 rad/s a small
  * box at radius 0.3 m is carried around at w r = 0.6 m/s (friction 1 holds it: w^2 r =
- * 1.2 m/s^2 < mu g), and turns with the surface. */
+ * 1.2 m/s^2 < mu g), and turns with the surface; the same on a mesh slab whose compiled frame
+ * is not the file's. */
 START_TEST(test_surface_velocity)
 {
     static const char *BELT =
@@ -430,6 +431,31 @@ START_TEST(test_surface_velocity)
            "radial %.3g m/s, spin %.4g rad/s\n", r, vt, 2 * r, vr, d->qvel[5]);
     ck_assert_msg(fabs(vt - 2 * r) < 0.01 * 2 * r, "tangential %g vs %g", vt, 2 * r);
     /* the soft friction rows hold the centripetal 1.2 N with a small outward creep */
+    ck_assert(fabs(vr) < 0.05 && r > 0.29 && r < 0.4 && fabs(d->qvel[5] - 2) < 0.02);
+    cs_free_data(d);
+    cs_free_model(m);
+    /* the same turntable as a mesh slab whose vertices sit off the geom's origin and turned
+     * 30 degrees: the compiled geom takes the mesh's own frame, yet the surface still turns
+     * about the geom frame the file gives (its origin, its z), so the cube circles the
+     * origin at w r as on the disc */
+    static const char *SLAB =
+        "<mujoco><option timestep='0.002'/><asset><mesh name='slab' vertex='"
+        "0.7660254 1.1196152 -0.05  1.3660254 0.0803848 -0.05  -0.9660254 0.1196152 -0.05  "
+        "-0.3660254 -0.9196152 -0.05  0.7660254 1.1196152 0.05  1.3660254 0.0803848 0.05  "
+        "-0.9660254 0.1196152 0.05  -0.3660254 -0.9196152 0.05'/></asset><worldbody>"
+        "<geom name='slab' type='mesh' mesh='slab' surfacevel='0 0 0 0 0 2'/>"
+        "<body name='cube' pos='0.3 0 0.1'><freejoint/><geom type='box' size='0.05 0.05 0.05' mass='1'/>"
+        "</body></worldbody></mujoco>";
+    m = cs_load_xml_string(SLAB, "slab.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    ck_assert(fabs(m->geom_pos[0]) + fabs(m->geom_pos[1]) > 0.1); /* the mesh's frame moved it */
+    d = cs_make_data(m);
+    for (int i = 0; i < 1500; i++) cs_step(m, d);
+    x = d->qpos[0], y = d->qpos[1], r = hypot(x, y);
+    vt = (x * d->qvel[1] - y * d->qvel[0]) / r, vr = (x * d->qvel[0] + y * d->qvel[1]) / r;
+    printf("report: box on a 2 rad/s mesh turntable: r %.4g m, tangential %.4g m/s (w r %.4g), "
+           "radial %.3g m/s, spin %.4g rad/s\n", r, vt, 2 * r, vr, d->qvel[5]);
+    ck_assert_msg(fabs(vt - 2 * r) < 0.01 * 2 * r, "tangential %g vs %g", vt, 2 * r);
     ck_assert(fabs(vr) < 0.05 && r > 0.29 && r < 0.4 && fabs(d->qvel[5] - 2) < 0.02);
     cs_free_data(d);
     cs_free_model(m);

@@ -103,6 +103,42 @@ static void rotate(const double q[4], const double v[3], double out[3])
     memcpy(out, t, sizeof t);
 }
 
+/* v turned by the unit quaternion q without a matrix (the compiler's own rounding: t = w v +
+ * q x v, v + 2 q x t), a zero v or the identity q left exact */
+static void turn_by_quat(const double q[4], const double v[3], double out[3])
+{
+    if (v[0] == 0 && v[1] == 0 && v[2] == 0) {
+        out[0] = out[1] = out[2] = 0;
+        return;
+    }
+    if (q[0] == 1 && q[1] == 0 && q[2] == 0 && q[3] == 0) {
+        memcpy(out, v, 3 * sizeof *out);
+        return;
+    }
+    double t[3] = {q[0] * v[0] + q[2] * v[2] - q[3] * v[1], q[0] * v[1] + q[3] * v[0] - q[1] * v[2],
+                   q[0] * v[2] + q[1] * v[1] - q[2] * v[0]};
+    double r[3] = {v[0] + 2 * (q[2] * t[2] - q[3] * t[1]), v[1] + 2 * (q[3] * t[0] - q[1] * t[2]),
+                   v[2] + 2 * (q[1] * t[1] - q[2] * t[0])};
+    memcpy(out, r, sizeof r);
+}
+
+/* A surface velocity given in the geom's frame, re-expressed in the frame the geom takes
+ * from its mesh (origin moved to meshpos, turned by the mesh's quat mq): the linear part
+ * gains omega x meshpos, then both parts turn by mq's inverse. */
+static void surfacevel_to_mesh_frame(double sv[6], const double meshpos[3], const double mq[4])
+{
+    int any = 0;
+    for (int k = 0; k < 6; k++) any |= sv[k] != 0;
+    if (!any) return;
+    const double *w = sv + 3;
+    sv[0] += w[1] * meshpos[2] - w[2] * meshpos[1];
+    sv[1] += w[2] * meshpos[0] - w[0] * meshpos[2];
+    sv[2] += w[0] * meshpos[1] - w[1] * meshpos[0];
+    double inv[4] = {mq[0], -mq[1], -mq[2], -mq[3]};
+    turn_by_quat(inv, sv, sv);
+    turn_by_quat(inv, sv + 3, sv + 3);
+}
+
 static void conjq(const double q[4], double r[4])
 {
     r[0] = q[0]; r[1] = -q[1]; r[2] = -q[2]; r[3] = -q[3];
@@ -386,6 +422,7 @@ static void fit_to_mesh(cs_mjcf *c, cs_gspec *s, const cs_meshir *M)
     for (int k = 0; k < 3; k++) s->pos[k] += mp[k];
     cs_mulquat(s->quat, s->quat, M->quat);
     cs_normquat(s->quat);
+    surfacevel_to_mesh_frame(s->surfacevel, mc, M->quat);
 }
 
 /* sizeof(mjContact) in MuJoCo 3.12 (66 numbers, 13 ints), for its arena guess */
@@ -464,6 +501,7 @@ static void compile_geoms(cs_mjcf *c, compiling *cc)
             for (int k = 0; k < 3; k++) g->s.pos[k] += mp[k];
             cs_mulquat(g->s.quat, g->s.quat, M->quat);
             cs_normquat(g->s.quat);
+            surfacevel_to_mesh_frame(g->s.surfacevel, M->pos, M->quat);
             for (int k = 0; k < 3; k++)
                 g->s.size[k] = fmax(fabs(M->aamm[k]), fabs(M->aamm[3 + k]));
         }
