@@ -23,7 +23,7 @@ static double jw(const cs_solver_ws *w, const cs_efc *e, int k, int r, int c)
 {
     int lo[2], hi[2];
     const double *Yr = w->Y + e->J_rowadr[r], *Yc = w->Y + e->J_rowadr[c];
-    cs_i_cols(e, k, lo, hi);
+    cs_i_cols_chain(e, k, lo, hi);
     double s = 0;
     for (int h = 0; h < 2; h++)
         for (int q = lo[h]; q < hi[h]; q++) s += Yr[q] * Yc[q];
@@ -35,7 +35,7 @@ static void resid_rows(const cs_solver_ws *w, const cs_efc *e, int k, int r0, in
                        double *res)
 {
     int lo[2], hi[2];
-    cs_i_cols(e, k, lo, hi);
+    cs_i_cols_chain(e, k, lo, hi);
     for (int i = 0; i < n; i++) {
         int r = r0 + i, adr = e->J_rowadr[r];
         const int *ci = e->J_colind + adr;
@@ -52,7 +52,7 @@ static void apply_rows(const cs_solver_ws *w, const cs_efc *e, int k, int r0, in
                        const double *d)
 {
     int lo[2], hi[2];
-    cs_i_cols(e, k, lo, hi);
+    cs_i_cols_chain(e, k, lo, hi);
     for (int i = 0; i < n; i++) {
         int r = r0 + i, adr = e->J_rowadr[r];
         if (d[i] == 0) continue;

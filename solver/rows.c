@@ -116,7 +116,7 @@ void cs_solref_kb(const double r[2], double dw, double *K, double *B) { solref_k
 #define ROW_ARRAYS(X) X(type) X(id) X(block) X(J_rownnz) X(J_rowadr) X(pos) X(margin) X(dA) \
     X(K) X(B) X(vel) X(aref) X(R) X(force) X(frictionloss)
 #define BLOCK_ARRAYS(X) X(blk_kind, 1) X(blk_dim, 1) X(blk_nrow, 1) X(blk_row, 1) \
-    X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_nzdof, 2) X(blk_friction, 5) \
+    X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_nzdof, 2) X(blk_nzlo, 2) X(blk_friction, 5) \
     X(blk_mu, 1) X(blk_kappa, 1) X(blk_imp, 1) X(blk_margin_c, 1) \
     X(blk_cvel, CS_MAXDIM) X(blk_force, CS_MAXDIM) X(blk_zone, 1)
 
@@ -188,19 +188,26 @@ double cs_efc_J(const cs_efc *e, int r, int q)
     return 0;
 }
 
-/* blk_nzdof of block k: for each side, the columns up to its last one with a nonzero in any
- * of the block's nrow rows (nrow x ncol at J) -- every column after it is exactly zero (a
- * contact on a link of a chain moves only the dofs up to the link's) */
-static void last_nonzero(cs_efc *e, int k, const double *J, int nrow, int ncol)
+/* blk_nzlo and blk_nzdof of block k: for each side, its first and one past its last column
+ * with a nonzero in any of the block's nrow rows (nrow x ncol at J; 0 and 0 for a side
+ * without one) -- every column outside is exactly zero (a contact on a link of a chain
+ * moves only the dofs up to the link's; a joint's row, its own dofs) */
+static void nonzero_range(cs_efc *e, int k, const double *J, int nrow, int ncol)
 {
     for (int s = 0, c0 = 0; s < 2; s++) {
-        int n = e->blk_ndof[2 * k + s], z = n;
+        int n = e->blk_ndof[2 * k + s], z = n, a = 0;
         for (; z > 0; z--) {
             int r = 0;
             while (r < nrow && J[(size_t)r * ncol + c0 + z - 1] == 0) r++;
             if (r < nrow) break;
         }
+        for (; a < z; a++) {
+            int r = 0;
+            while (r < nrow && J[(size_t)r * ncol + c0 + a] == 0) r++;
+            if (r < nrow) break;
+        }
         e->blk_nzdof[2 * k + s] = z;
+        e->blk_nzlo[2 * k + s] = a;
         c0 += n;
     }
 }
@@ -364,6 +371,7 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     double *Jframe = e->J + e->nnz, *Jrows = Jframe;
     double *cv = e->blk_cvel + CS_MAXDIM * k;
     frame_jacobian(c, sd, merged, dim, ncol, qvel, Jframe, e->blk_nzdof + 2 * k, cv);
+    e->blk_nzlo[2 * k] = e->blk_nzlo[2 * k + 1] = 0;
     const int *nz = e->blk_nzdof + 2 * k;
 
     /* the contact's parameters, once: solref (mixed signs -> 0.02 1, refsafe), solreffriction
@@ -558,7 +566,7 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
         e->B[r] = B;
         e->aref[r] = -B * v - K * imp * (e->pos[r] - margin);
     }
-    last_nonzero(e, k, e->J + e->J_rowadr[r0], nrow, n);
+    nonzero_range(e, k, e->J + e->J_rowadr[r0], nrow, n);
     return 0;
 }
 

@@ -127,6 +127,9 @@ typedef struct cs_efc {
                              are merged into side 0 */
     int *blk_dofadr, *blk_ndof; /* 2: the sides' dof ranges; columns of every row of the
                                    block are side 0's then side 1's */
+    int *blk_nzlo;        /* 2: per side, its first column with a nonzero in any of the
+                             block's rows (the columns before it are zero in every row: a
+                             joint's row has its own dofs only); 0 for a contact */
     int *blk_nzdof;       /* 2: per side, the columns up to its last nonzero in any of the
                              block's rows (<= blk_ndof; the side's later columns are zero in
                              every row: a contact on a chain's link moves the dofs up to the

@@ -333,7 +333,7 @@ static void prepare_block_y(cs_solver_ws *w, const cs_problem *p, int k)
     int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
     const int *ci = e->J_colind + adr;
     int lo[2], hi[2];
-    cs_i_cols(e, k, lo, hi);
+    cs_i_cols_chain(e, k, lo, hi);
     double *x = w->sW;
     for (int s = 0; s < 2; s++) {
         if (hi[s] <= lo[s]) continue;

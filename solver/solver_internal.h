@@ -292,10 +292,21 @@ static inline void cs_i_sym6_mv(const double *A, const double *x, double *y)
 void cs_i_invert_spd(int n, double *A, double *d);
 
 /* island trees as dof ranges */
-/* A block's columns that can hold nonzeros: side 0's first blk_nzdof, then side 1's (its
- * columns start after side 0's blk_ndof); the rest of a row is exactly zero. Fills
+/* A block's columns that can hold nonzeros: side 0's from blk_nzlo to blk_nzdof, then side
+ * 1's (its columns start after side 0's blk_ndof); the rest of a row is exactly zero. Fills
  * lo[2], hi[2] (column positions within a row). */
 static inline void cs_i_cols(const cs_efc *e, int k, int lo[2], int hi[2])
+{
+    int nd0 = e->blk_ndof[2 * k];
+    lo[0] = e->blk_nzlo[2 * k];
+    hi[0] = e->blk_nzdof[2 * k];
+    lo[1] = nd0 + e->blk_nzlo[2 * k + 1];
+    hi[1] = nd0 + e->blk_nzdof[2 * k + 1];
+}
+
+/* cs_i_cols from each side's first column: the columns Y = D^-1/2 L^-T J^T can fill (L^-T
+ * carries a column's value to its ancestors, which come before it) */
+static inline void cs_i_cols_chain(const cs_efc *e, int k, int lo[2], int hi[2])
 {
     int nd0 = e->blk_ndof[2 * k];
     lo[0] = 0;
