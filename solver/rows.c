@@ -538,6 +538,17 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
     e->blk_margin_c[k] = margin;
     solref_kb(sr, si[1], &K, &B);
     if (fric) K = 0;
+    /* the rows' values and columns first, then their nonzero range: the products with qvel
+     * read only that (the rest adds exact zeros) */
+    for (int j = 0; j < nrow; j++) {
+        int *ci = e->J_colind + e->nnz + (size_t)j * n;
+        memcpy(e->J + e->nnz + (size_t)j * n, in->J + (size_t)j * n, sizeof(double) * (size_t)n);
+        for (int q = 0; q < in->ndof[0]; q++) ci[q] = in->dofadr[0] + q;
+        for (int q = in->ndof[0]; q < n; q++) ci[q] = in->dofadr[1] + q - in->ndof[0];
+    }
+    nonzero_range(e, k, e->J + e->nnz, nrow, n);
+    int lo[2] = {e->blk_nzlo[2 * k], in->ndof[0] + e->blk_nzlo[2 * k + 1]};
+    int hi[2] = {e->blk_nzdof[2 * k], in->ndof[0] + e->blk_nzdof[2 * k + 1]};
     for (int j = 0; j < nrow; j++) {
         int r = r0 + j;
         e->type[r] = kind;
@@ -545,14 +556,11 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
         e->block[r] = k;
         e->J_rownnz[r] = n;
         e->J_rowadr[r] = e->nnz;
-        double *J = e->J + e->nnz, v = 0;
-        int *ci = e->J_colind + e->nnz;
-        for (int q = 0; q < n; q++) {
-            int dof = q < in->ndof[0] ? in->dofadr[0] + q : in->dofadr[1] + q - in->ndof[0];
-            J[q] = in->J[(size_t)j * n + q];
-            ci[q] = dof;
-            v += J[q] * qvel[dof];
-        }
+        const double *J = e->J + e->nnz;
+        const int *ci = e->J_colind + e->nnz;
+        double v = 0;
+        for (int h = 0; h < 2; h++)
+            for (int q = lo[h]; q < hi[h]; q++) v += J[q] * qvel[ci[q]];
         e->nnz += n;
         e->force[r] = 0;
         e->frictionloss[r] = fric ? in->frictionloss : 0;
@@ -566,7 +574,6 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
         e->B[r] = B;
         e->aref[r] = -B * v - K * imp * (e->pos[r] - margin);
     }
-    nonzero_range(e, k, e->J + e->J_rowadr[r0], nrow, n);
     return 0;
 }
 
