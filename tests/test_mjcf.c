@@ -372,11 +372,12 @@ START_TEST(test_mesh_assets)
     ck_assert_int_le(m->mesh_graph[m->mesh_graphadr[rf]], 5);
     int rk = m->geom_dataid[cs_name2id_geom(m, "rock")];
     ck_assert_int_eq(m->mesh_facenum[rk], m->mesh_graph[m->mesh_graphadr[rk] + 1]);
-    /* inline box, convex inertia: the box's mass and moments */
+    /* inline box, convex inertia: the box's mass and moments (sides exact in single
+     * precision, in which MuJoCo and conesim keep a mesh's vertices) */
     int bb = cs_name2id_body(m, "boxm");
-    ck_assert_double_eq_tol(body_mass(m, "boxm"), 8, 1e-12);
+    ck_assert_double_eq_tol(body_mass(m, "boxm"), 15.625, 1e-12);
     double Ib = m->body_inertia[3 * bb] + m->body_inertia[3 * bb + 1] + m->body_inertia[3 * bb + 2];
-    ck_assert_double_eq_tol(Ib, 8.0 / 12 * 2 * (0.16 + 0.04 + 0.01), 1e-12);
+    ck_assert_double_eq_tol(Ib, 15.625 / 12 * 2 * (0.25 + 0.0625 + 0.015625), 1e-12);
     /* vertices sit in the geom frame: centred, within rbound */
     int va = m->mesh_vertadr[id], vn = m->mesh_vertnum[id];
     double mean[3] = {0, 0, 0};
@@ -683,34 +684,36 @@ START_TEST(test_short_keys)
 END_TEST
 
 /* A primitive with a mesh attribute is fitted to it as MuJoCo's compiler does: a mesh that
- * is a 0.1 x 0.2 x 0.3 (half sizes) box, offset by (1, 0, 0): its inertia box is itself, so
- * a capsule gets radius (0.1 + 0.2) / 2 and half-length 0.3 - 0.15 / 2; with fitaabb it
- * covers the box (radius 0.2, half-length 0.3 - 0.2); fitscale scales; the geom sits at
- * the mesh's centre */
+ * is a 0.125 x 0.25 x 0.375 (half sizes, exact in the single precision of mesh vertices)
+ * box, offset by (1, 0, 0): its inertia box is itself, so a capsule gets radius
+ * (0.125 + 0.25) / 2 and half-length 0.375 - 0.1875 / 2; with fitaabb it covers the box
+ * (radius 0.25, half-length 0.375 - 0.25); fitscale scales; the geom sits at the mesh's
+ * centre */
 START_TEST(test_fit_to_mesh)
 {
     char err[512], xml[1024];
     const char *fmt = "<mujoco><compiler fitaabb='%s'/><asset><mesh name='b' vertex='"
-                      "0.9 -0.2 -0.3 1.1 -0.2 -0.3 0.9 0.2 -0.3 1.1 0.2 -0.3 "
-                      "0.9 -0.2 0.3 1.1 -0.2 0.3 0.9 0.2 0.3 1.1 0.2 0.3'/></asset><worldbody>"
+                      "0.875 -0.25 -0.375 1.125 -0.25 -0.375 0.875 0.25 -0.375 1.125 0.25 -0.375 "
+                      "0.875 -0.25 0.375 1.125 -0.25 0.375 0.875 0.25 0.375 1.125 0.25 0.375'/>"
+                      "</asset><worldbody>"
                       "<geom name='c' type='capsule' mesh='b'/>"
                       "<geom name='k' type='box' mesh='b' fitscale='2'/></worldbody></mujoco>";
     snprintf(xml, sizeof xml, fmt, "false");
     cs_model *m = cs_load_xml_string(xml, "fit.xml", NULL, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     ck_assert_int_eq(m->geom_type[0], CS_GEOM_CAPSULE);
-    ck_assert_double_eq_tol(m->geom_size[0], 0.15, 1e-12);
-    ck_assert_double_eq_tol(m->geom_size[1], 0.3 - 0.075, 1e-12);
+    ck_assert_double_eq_tol(m->geom_size[0], 0.1875, 1e-12);
+    ck_assert_double_eq_tol(m->geom_size[1], 0.375 - 0.09375, 1e-12);
     ck_assert_double_eq_tol(m->geom_pos[0], 1, 1e-12);
     /* the box's sizes come out along the mesh's principal axes (longest last), times 2 */
     double s = m->geom_size[3] + m->geom_size[4] + m->geom_size[5];
-    ck_assert_double_eq_tol(s, 2 * (0.1 + 0.2 + 0.3), 1e-12);
+    ck_assert_double_eq_tol(s, 2 * (0.125 + 0.25 + 0.375), 1e-12);
     cs_free_model(m);
     snprintf(xml, sizeof xml, fmt, "true");
     m = cs_load_xml_string(xml, "fit.xml", NULL, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
-    ck_assert_double_eq_tol(m->geom_size[0], 0.2, 1e-12);
-    ck_assert_double_eq_tol(m->geom_size[1], 0.1, 1e-12);
+    ck_assert_double_eq_tol(m->geom_size[0], 0.25, 1e-12);
+    ck_assert_double_eq_tol(m->geom_size[1], 0.125, 1e-12);
     ck_assert_double_eq_tol(m->geom_pos[0], 1, 1e-12);
     cs_free_model(m);
 }
