@@ -719,6 +719,44 @@ START_TEST(test_fit_to_mesh)
 }
 END_TEST
 
+/* A mesh's frame and vertices as MuJoCo's compiler keeps them: a flat box (half sizes
+ * 0.5 0.5 0.1, its short side along the first principal axis, of the largest moment) has
+ * the principal moments of the closed form m (b^2 + c^2) / 3; its vertices are stored in single precision; the
+ * frame's quaternion is unit to the compiler's 1e-14, and a geom without an orientation of
+ * its own, alone in its body, takes that quaternion unchanged as its own and as the body's
+ * inertial frame (no renormalisation moves its last bits), and one turned a half turn
+ * about x takes the product exactly. */
+START_TEST(test_mesh_frame)
+{
+    char err[512];
+    const char *xml = "<mujoco><asset><mesh name='w' scale='.5 .5 .1' vertex='"
+                      "-1 -1 -1 1 -1 -1 1 1 -1 1 1 1 1 -1 1 -1 1 -1 -1 1 1 -1 -1 1'/>"
+                      "</asset><worldbody><body><freejoint/><geom type='mesh' mesh='w'/>"
+                      "</body><geom type='mesh' mesh='w' quat='0 1 0 0'/></worldbody></mujoco>";
+    cs_model *m = cs_load_xml_string(xml, "frame.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    const double *q = m->mesh_quat;
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    ck_assert(fabs(n - 1) <= 1e-14);
+    for (int k = 0; k < 4; k++) {
+        ck_assert(m->geom_quat[4 + k] == q[k]); /* the world's geom comes first */
+        ck_assert(m->body_iquat[4 + k] == q[k]);
+    }
+    for (int i = 0; i < 3 * m->mesh_vertnum[0]; i++)
+        ck_assert(m->mesh_vert[i] == (double)(float)m->mesh_vert[i]);
+    double mass = m->body_mass[1], a = 0.5, c = 0.1;
+    ck_assert_double_eq_tol(mass, 1000 * 8 * a * a * c, 1e-9);
+    ck_assert_double_eq_tol(m->body_inertia[3], mass * (a * a + a * a) / 3, 1e-9);
+    ck_assert_double_eq_tol(m->body_inertia[4], mass * (a * a + c * c) / 3, 1e-9);
+    ck_assert_double_eq_tol(m->body_inertia[5], mass * (a * a + c * c) / 3, 1e-9);
+    /* a half turn about x composed with the frame: a signed permutation, exact */
+    const double *g = m->geom_quat;
+    ck_assert(g[0] == -q[1] && g[1] == q[0] && g[2] == -q[3] && g[3] == q[2]);
+    ck_assert_double_eq_tol(m->geom_size[0], c, 1e-12);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
     char err[512];
@@ -898,6 +936,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_joint_in_frame);
     tcase_add_test(t, test_short_keys);
     tcase_add_test(t, test_fit_to_mesh);
+    tcase_add_test(t, test_mesh_frame);
     tcase_add_test(t, test_missing_file);
     tcase_add_test(t, test_mutation_fuzz);
     tcase_add_test(t, test_site_class_pose);
