@@ -334,6 +334,9 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M, int need)
     /* MuJoCo keeps a mesh's vertices in single precision from the start: its frame and
      * inertia are computed in double from the float coordinates */
     for (int i = 0; i < 3 * M->nvert; i++) M->vert[i] = (float)M->vert[i];
+    /* the points before the user transform: MuJoCo builds the hull of these */
+    double *raw = cs_mjcf_alloc(c, ((size_t)M->nvert * 3 + 1) * sizeof *raw);
+    memcpy(raw, M->vert, (size_t)M->nvert * 3 * sizeof *raw);
     /* user transform: translate, rotate by the conjugate of refquat, scale; the rotation's
      * quaternion normalised as the compiler does (cs_mjcf_quat_renorm) */
     double q[4], R[9];
@@ -346,7 +349,8 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M, int need)
         for (int k = 0; k < 3; k++)
             x[k] = (R[k] * y[0] + R[3 + k] * y[1] + R[6 + k] * y[2]) * M->scale[k];
     }
-    if (M->scale[0] * M->scale[1] * M->scale[2] < 0)
+    int mirror = M->scale[0] * M->scale[1] * M->scale[2] < 0;
+    if (mirror)
         for (int f = 0; f < M->ntri; f++) { /* a mirror turns the faces inside out */
             int t = M->tri[3 * f + 1];
             M->tri[3 * f + 1] = M->tri[3 * f + 2];
@@ -368,8 +372,12 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M, int need)
     }
     cs_hull_data hd;
     char err[300];
-    if (cs_hull_build(M->vert, M->nvert, M->maxhullvert, &hd, err, sizeof err) != 0)
+    /* the hull of the points as given, moved after (a mirror would turn its faces inside
+     * out: its hull is built of the moved points) */
+    if (cs_hull_build(mirror ? M->vert : raw, M->nvert, M->maxhullvert, &hd, err,
+                      sizeof err) != 0)
         MFAIL(c, M, M->file ? "file" : "vertex", "%s", err);
+    if (!mirror) cs_hull_remap(&hd, M->vert);
     int *graph = cs_calloc((size_t)hd.ngraph, sizeof *graph);
     double *hull = cs_calloc((size_t)hd.ndata, sizeof *hull);
     int *htri = cs_calloc((size_t)hd.ntri * 3 + 1, sizeof *htri);
