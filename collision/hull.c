@@ -164,6 +164,39 @@ void cs_hull_transform(cs_hull_data *h, const double c[3], const double R[9])
     finish_bounds(h->graph, h->data);
 }
 
+void cs_hull_remap(cs_hull_data *h, const double *pts)
+{
+    int nv = h->graph[0], nf = h->graph[1];
+    cs_hull view;
+    cs_hull_view(&view, h->graph, h->data);
+    double *v = h->data + 6, *pl = v + 3 * nv;
+    for (int i = 0; i < nv; i++)
+        memcpy(v + 3 * i, pts + 3 * (size_t)view.pointid[i], 3 * sizeof *v);
+    /* each face's normal from its moved polygon (Newell's sum: counter-clockwise stays so),
+     * its offset through the outermost corner */
+    for (int f = 0; f < nf; f++) {
+        const int *fv = view.facevert + view.faceadr[f];
+        int cnt = view.faceadr[f + 1] - view.faceadr[f];
+        double n[3] = {0, 0, 0}, d = -HUGE_VAL;
+        for (int x = 0; x < cnt; x++) {
+            const double *a = v + 3 * fv[x], *b = v + 3 * fv[(x + 1) % cnt];
+            n[0] += (a[1] - b[1]) * (a[2] + b[2]);
+            n[1] += (a[2] - b[2]) * (a[0] + b[0]);
+            n[2] += (a[0] - b[0]) * (a[1] + b[1]);
+        }
+        double l = sqrt(dot3(n, n));
+        if (!(l > 0))
+            continue; /* a face the map flattened keeps its old plane */
+        for (int k = 0; k < 3; k++)
+            n[k] /= l;
+        for (int x = 0; x < cnt; x++)
+            d = fmax(d, dot3(n, v + 3 * fv[x]));
+        memcpy(pl + 4 * f, n, sizeof n);
+        pl[4 * f + 3] = d;
+    }
+    finish_bounds(h->graph, h->data);
+}
+
 void cs_hull_round_float(cs_hull_data *h)
 {
     int nv = h->graph[0], nf = h->graph[1];
@@ -657,9 +690,11 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     out->graph = g;
     out->data = d;
     out->ndata = ndata;
+    /* the triangles handed on (a faceless mesh's faces, convex inertia) in MuJoCo's order
+     * and corner order: its sums over them then round as MuJoCo's */
     out->ntri = ntri;
-    out->tri = tri;
-    tri = NULL;
+    out->tri = mjt;
+    mjt = NULL;
     finish_bounds(g, d);
     cs_free(fcount);
     cs_free(mark);

@@ -39,7 +39,8 @@ typedef struct {
 } cs_hull;
 
 /* A built hull: malloc'd arrays in the layout above; triangles (3 hull-vertex indices each,
- * counter-clockwise from outside) for mass properties and drawing. */
+ * counter-clockwise from outside, in the order and with the first corner MuJoCo 3.12's hull
+ * graph gives them) for mass properties and drawing. */
 typedef struct {
     int *graph;
     int ngraph;
@@ -58,6 +59,13 @@ void cs_hull_data_free(cs_hull_data *h);
 
 /* Move a built hull into another frame: x' = R^T (x - c) (R row-major). */
 void cs_hull_transform(cs_hull_data *h, const double c[3], const double R[9]);
+
+/* Give a hull built of some points the places of the same points moved by a map that keeps
+ * orientation (pts: 3 doubles per point, indexed as the points the hull was built of): its
+ * vertices, faces and graphs stay, its planes and bounds are made again. MuJoCo 3.12 builds a
+ * mesh's hull before the mesh's scale and reference frame apply, so its graph's order is the
+ * one of the unscaled points. */
+void cs_hull_remap(cs_hull_data *h, const double *pts);
 
 /* Round the vertices to single precision, as MuJoCo stores a mesh's (its contacts of
  * meshes placed face to face depend on it), and the face offsets with them. */

@@ -372,11 +372,12 @@ START_TEST(test_mesh_assets)
     ck_assert_int_le(m->mesh_graph[m->mesh_graphadr[rf]], 5);
     int rk = m->geom_dataid[cs_name2id_geom(m, "rock")];
     ck_assert_int_eq(m->mesh_facenum[rk], m->mesh_graph[m->mesh_graphadr[rk] + 1]);
-    /* inline box, convex inertia: the box's mass and moments */
+    /* inline box, convex inertia: the box's mass and moments (sides exact in single
+     * precision, in which MuJoCo and conesim keep a mesh's vertices) */
     int bb = cs_name2id_body(m, "boxm");
-    ck_assert_double_eq_tol(body_mass(m, "boxm"), 8, 1e-12);
+    ck_assert_double_eq_tol(body_mass(m, "boxm"), 15.625, 1e-12);
     double Ib = m->body_inertia[3 * bb] + m->body_inertia[3 * bb + 1] + m->body_inertia[3 * bb + 2];
-    ck_assert_double_eq_tol(Ib, 8.0 / 12 * 2 * (0.16 + 0.04 + 0.01), 1e-12);
+    ck_assert_double_eq_tol(Ib, 15.625 / 12 * 2 * (0.25 + 0.0625 + 0.015625), 1e-12);
     /* vertices sit in the geom frame: centred, within rbound */
     int va = m->mesh_vertadr[id], vn = m->mesh_vertnum[id];
     double mean[3] = {0, 0, 0};
@@ -683,35 +684,75 @@ START_TEST(test_short_keys)
 END_TEST
 
 /* A primitive with a mesh attribute is fitted to it as MuJoCo's compiler does: a mesh that
- * is a 0.1 x 0.2 x 0.3 (half sizes) box, offset by (1, 0, 0): its inertia box is itself, so
- * a capsule gets radius (0.1 + 0.2) / 2 and half-length 0.3 - 0.15 / 2; with fitaabb it
- * covers the box (radius 0.2, half-length 0.3 - 0.2); fitscale scales; the geom sits at
- * the mesh's centre */
+ * is a 0.125 x 0.25 x 0.375 (half sizes, exact in the single precision of mesh vertices)
+ * box, offset by (1, 0, 0): its inertia box is itself, so a capsule gets radius
+ * (0.125 + 0.25) / 2 and half-length 0.375 - 0.1875 / 2; with fitaabb it covers the box
+ * (radius 0.25, half-length 0.375 - 0.25); fitscale scales; the geom sits at the mesh's
+ * centre */
 START_TEST(test_fit_to_mesh)
 {
     char err[512], xml[1024];
     const char *fmt = "<mujoco><compiler fitaabb='%s'/><asset><mesh name='b' vertex='"
-                      "0.9 -0.2 -0.3 1.1 -0.2 -0.3 0.9 0.2 -0.3 1.1 0.2 -0.3 "
-                      "0.9 -0.2 0.3 1.1 -0.2 0.3 0.9 0.2 0.3 1.1 0.2 0.3'/></asset><worldbody>"
+                      "0.875 -0.25 -0.375 1.125 -0.25 -0.375 0.875 0.25 -0.375 1.125 0.25 -0.375 "
+                      "0.875 -0.25 0.375 1.125 -0.25 0.375 0.875 0.25 0.375 1.125 0.25 0.375'/>"
+                      "</asset><worldbody>"
                       "<geom name='c' type='capsule' mesh='b'/>"
                       "<geom name='k' type='box' mesh='b' fitscale='2'/></worldbody></mujoco>";
     snprintf(xml, sizeof xml, fmt, "false");
     cs_model *m = cs_load_xml_string(xml, "fit.xml", NULL, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     ck_assert_int_eq(m->geom_type[0], CS_GEOM_CAPSULE);
-    ck_assert_double_eq_tol(m->geom_size[0], 0.15, 1e-12);
-    ck_assert_double_eq_tol(m->geom_size[1], 0.3 - 0.075, 1e-12);
+    ck_assert_double_eq_tol(m->geom_size[0], 0.1875, 1e-12);
+    ck_assert_double_eq_tol(m->geom_size[1], 0.375 - 0.09375, 1e-12);
     ck_assert_double_eq_tol(m->geom_pos[0], 1, 1e-12);
     /* the box's sizes come out along the mesh's principal axes (longest last), times 2 */
     double s = m->geom_size[3] + m->geom_size[4] + m->geom_size[5];
-    ck_assert_double_eq_tol(s, 2 * (0.1 + 0.2 + 0.3), 1e-12);
+    ck_assert_double_eq_tol(s, 2 * (0.125 + 0.25 + 0.375), 1e-12);
     cs_free_model(m);
     snprintf(xml, sizeof xml, fmt, "true");
     m = cs_load_xml_string(xml, "fit.xml", NULL, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
-    ck_assert_double_eq_tol(m->geom_size[0], 0.2, 1e-12);
-    ck_assert_double_eq_tol(m->geom_size[1], 0.1, 1e-12);
+    ck_assert_double_eq_tol(m->geom_size[0], 0.25, 1e-12);
+    ck_assert_double_eq_tol(m->geom_size[1], 0.125, 1e-12);
     ck_assert_double_eq_tol(m->geom_pos[0], 1, 1e-12);
+    cs_free_model(m);
+}
+END_TEST
+
+/* A mesh's frame and vertices as MuJoCo's compiler keeps them: a flat box (half sizes
+ * 0.5 0.5 0.1, its short side along the first principal axis, of the largest moment) has
+ * the principal moments of the closed form m (b^2 + c^2) / 3; its vertices are stored in single precision; the
+ * frame's quaternion is unit to the compiler's 1e-14, and a geom without an orientation of
+ * its own, alone in its body, takes that quaternion unchanged as its own and as the body's
+ * inertial frame (no renormalisation moves its last bits), and one turned a half turn
+ * about x takes the product exactly. */
+START_TEST(test_mesh_frame)
+{
+    char err[512];
+    const char *xml = "<mujoco><asset><mesh name='w' scale='.5 .5 .1' vertex='"
+                      "-1 -1 -1 1 -1 -1 1 1 -1 1 1 1 1 -1 1 -1 1 -1 -1 1 1 -1 -1 1'/>"
+                      "</asset><worldbody><body><freejoint/><geom type='mesh' mesh='w'/>"
+                      "</body><geom type='mesh' mesh='w' quat='0 1 0 0'/></worldbody></mujoco>";
+    cs_model *m = cs_load_xml_string(xml, "frame.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    const double *q = m->mesh_quat;
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    ck_assert(fabs(n - 1) <= 1e-14);
+    for (int k = 0; k < 4; k++) {
+        ck_assert(m->geom_quat[4 + k] == q[k]); /* the world's geom comes first */
+        ck_assert(m->body_iquat[4 + k] == q[k]);
+    }
+    for (int i = 0; i < 3 * m->mesh_vertnum[0]; i++)
+        ck_assert(m->mesh_vert[i] == (double)(float)m->mesh_vert[i]);
+    double mass = m->body_mass[1], a = 0.5, c = 0.1;
+    ck_assert_double_eq_tol(mass, 1000 * 8 * a * a * c, 1e-9);
+    ck_assert_double_eq_tol(m->body_inertia[3], mass * (a * a + a * a) / 3, 1e-9);
+    ck_assert_double_eq_tol(m->body_inertia[4], mass * (a * a + c * c) / 3, 1e-9);
+    ck_assert_double_eq_tol(m->body_inertia[5], mass * (a * a + c * c) / 3, 1e-9);
+    /* a half turn about x composed with the frame: a signed permutation, exact */
+    const double *g = m->geom_quat;
+    ck_assert(g[0] == -q[1] && g[1] == q[0] && g[2] == -q[3] && g[3] == q[2]);
+    ck_assert_double_eq_tol(m->geom_size[0], c, 1e-12);
     cs_free_model(m);
 }
 END_TEST
@@ -895,6 +936,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_joint_in_frame);
     tcase_add_test(t, test_short_keys);
     tcase_add_test(t, test_fit_to_mesh);
+    tcase_add_test(t, test_mesh_frame);
     tcase_add_test(t, test_missing_file);
     tcase_add_test(t, test_mutation_fuzz);
     tcase_add_test(t, test_site_class_pose);

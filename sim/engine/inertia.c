@@ -115,21 +115,31 @@ int cs_mass_acc_result(const cs_mass_acc *a, double com[3], double I[9])
     return 1;
 }
 
-/* MuJoCo's eigen-decomposition of a symmetric 3x3 matrix (mju_eig3), so that principal
- * inertias and axes come out as MuJoCo's do, digit for digit: Jacobi rotations accumulated
- * in a quaternion, each on the largest off-diagonal element of the rotated matrix, until that
- * element is below 1e-12 (absolute: small bodies' inertias keep MuJoCo's residual) or the
- * rotation's cosine is within 1e-12 of 1; then eigenvalues sorted decreasing by quarter
- * turns of the quaternion. */
+/* MuJoCo 3.12's compiler's eigen-decomposition of a symmetric 3x3 matrix (mjuu_eig3: mesh
+ * frames, fullinertia, bodies' inertia from their geoms), so that principal inertias and axes
+ * come out as MuJoCo's do, digit for digit: Jacobi rotations accumulated in a quaternion, each
+ * on the largest off-diagonal element of the rotated matrix, until that element is below
+ * 1e-12 (absolute: small bodies' inertias keep MuJoCo's residual) or the rotation's cosine is
+ * within 1e-12 of 1; then eigenvalues sorted decreasing by quarter turns of the quaternion. */
+
+/* the compiler's normalisation: a length within 1e-14 of 1 is kept (so a nearly unit
+ * quaternion keeps its last bits, as MuJoCo's mesh frames do), a squared length below 1e-14
+ * leaves the quaternion as it is, otherwise each part is divided by the length */
 static void quat_normalize(double q[4])
 {
-    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (n < 1e-15) {
-        q[0] = 1;
-        q[1] = q[2] = q[3] = 0;
-        return;
-    }
-    for (int k = 0; k < 4; k++) q[k] /= n;
+    double n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if (n < 1e-14) return;
+    n = sqrt(n);
+    if (fabs(n - 1) > 1e-14)
+        for (int k = 0; k < 4; k++) q[k] /= n;
+}
+
+/* the compiler's quaternion product: normalised as it is formed, and again after */
+static void quat_turn(double q[4], const double r[4])
+{
+    cs_mulquat(q, q, r);
+    quat_normalize(q);
+    quat_normalize(q);
 }
 
 void cs_eig3(const double A[9], double ev[3], double quat[4])
@@ -163,8 +173,7 @@ void cs_eig3(const double A[9], double ev[3], double quat[4])
         if (rotk == 1) r[rotk + 1] = -r[rotk + 1];
         r[0] = sqrt(1 - r[rotk + 1] * r[rotk + 1]);
         quat_normalize(r);
-        cs_mulquat(quat, quat, r);
-        quat_normalize(quat);
+        quat_turn(quat, r);
     }
     /* decreasing order: compare (0,1), (1,2), (0,1), each swap a quarter turn */
     for (int j = 0; j < 3; j++) {
@@ -176,8 +185,7 @@ void cs_eig3(const double A[9], double ev[3], double quat[4])
             r[0] = 0.707106781186548;
             r[1] = r[2] = r[3] = 0;
             r[(a + 2) % 3 + 1] = r[0];
-            cs_mulquat(quat, quat, r);
-            quat_normalize(quat);
+            quat_turn(quat, r);
         }
     }
 }

@@ -374,6 +374,15 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
 
 static int near0(double x) { return fabs(x) < 1e-6; }
 
+/* half sizes of the box with the mesh's volume and principal inertia, as MuJoCo's compiler
+ * keeps them: a mesh geom's inertia and a primitive fitted to the mesh come from it */
+static void mesh_box(const cs_meshir *M, double box[3])
+{
+    const double *e = M->inertia_u;
+    for (int i = 0; i < 3; i++)
+        box[i] = 0.5 * sqrt(fmax(0, 6 * (e[(i + 1) % 3] + e[(i + 2) % 3] - e[i]) / M->volume));
+}
+
 /* A primitive with a mesh attribute, as MuJoCo's compiler fits it: sized from the mesh's
  * equivalent-inertia box (or, with <compiler fitaabb>, to cover its bounding box), scaled
  * by fitscale, and placed at the mesh's inertial frame (the box's centre with fitaabb). */
@@ -382,9 +391,7 @@ static void fit_to_mesh(cs_mjcf *c, cs_gspec *s, const cs_meshir *M)
     double *sz = s->size, ctr[3] = {0, 0, 0};
     if (!c->fitaabb) {
         double box[3];
-        for (int i = 0; i < 3; i++)
-            box[i] = 0.5 * sqrt(fmax(0, 6 * (M->inertia_u[(i + 1) % 3] + M->inertia_u[(i + 2) % 3] -
-                                             M->inertia_u[i]) / M->volume));
+        mesh_box(M, box);
         switch (s->type) {
         case CS_GEOM_SPHERE: sz[0] = (box[0] + box[1] + box[2]) / 3; break;
         case CS_GEOM_CAPSULE:
@@ -416,12 +423,12 @@ static void fit_to_mesh(cs_mjcf *c, cs_gspec *s, const cs_meshir *M)
     for (int i = 0; i < 3; i++) sz[i] *= s->fitscale;
     /* the mesh's frame (and the box's centre in it) accumulated into the geom's */
     double mc[3], mp[3];
-    rotate(M->quat, ctr, mc);
+    turn_by_quat(M->quat, ctr, mc);
     for (int k = 0; k < 3; k++) mc[k] += M->pos[k];
     rotate(s->quat, mc, mp);
     for (int k = 0; k < 3; k++) s->pos[k] += mp[k];
     cs_mulquat(s->quat, s->quat, M->quat);
-    cs_normquat(s->quat);
+    cs_mjcf_quat_renorm(s->quat);
     surfacevel_to_mesh_frame(s->surfacevel, mc, M->quat);
 }
 
@@ -495,12 +502,13 @@ static void compile_geoms(cs_mjcf *c, compiling *cc)
             fit_to_mesh(c, &g->s, &c->mesh[cs_mjcf_find_mesh(c, g->s.mesh)]);
         const cs_meshir *M = g->meshid >= 0 ? &c->mesh[g->meshid] : NULL;
         if (M) {
-            /* the geom sits at the mesh's inertial frame (MuJoCo's frameaccum) */
+            /* the geom sits at the mesh's inertial frame (MuJoCo's frameaccum: the product
+             * normalised as the compiler does, so a nearly unit one keeps its bits) */
             double mp[3];
             rotate(g->s.quat, M->pos, mp);
             for (int k = 0; k < 3; k++) g->s.pos[k] += mp[k];
             cs_mulquat(g->s.quat, g->s.quat, M->quat);
-            cs_normquat(g->s.quat);
+            cs_mjcf_quat_renorm(g->s.quat);
             surfacevel_to_mesh_frame(g->s.surfacevel, M->pos, M->quat);
             for (int k = 0; k < 3; k++)
                 g->s.size[k] = fmax(fabs(M->aamm[k]), fabs(M->aamm[3 + k]));
@@ -510,9 +518,13 @@ static void compile_geoms(cs_mjcf *c, compiling *cc)
         cc->gcounts[i] = counts;
         double m = g->s.mass >= 0 ? g->s.mass : g->s.density * vol;
         cc->gmass[i] = counts ? m : 0;
-        if (M)
-            for (int k = 0; k < 3; k++) cc->ginertia[3 * i + k] = cc->gmass[i] / vol * M->inertia_u[k];
-        else
+        if (M) { /* through the mesh's box, as MuJoCo's compiler rounds it */
+            double b[3], *gi = cc->ginertia + 3 * i, gm = cc->gmass[i];
+            mesh_box(M, b);
+            gi[0] = gm * (b[1] * b[1] + b[2] * b[2]) / 3;
+            gi[1] = gm * (b[0] * b[0] + b[2] * b[2]) / 3;
+            gi[2] = gm * (b[0] * b[0] + b[1] * b[1]) / 3;
+        } else
             cs_geom_inertia(g->s.type, g->s.size, cc->gmass[i], cc->ginertia + 3 * i);
     }
 }
@@ -541,7 +553,7 @@ static void compile_bodies(cs_mjcf *c, compiling *cc)
                 cc->bmass[b] = cc->gmass[last];
                 memcpy(cc->bipos + 3 * b, c->geom[last].s.pos, 3 * sizeof *cc->bipos);
                 memcpy(cc->biquat + 4 * b, c->geom[last].s.quat, 4 * sizeof *cc->biquat);
-                cs_normquat(cc->biquat + 4 * b);
+                cs_mjcf_quat_renorm(cc->biquat + 4 * b);
                 memcpy(cc->binert + 3 * b, cc->ginertia + 3 * last, 3 * sizeof *cc->binert);
             } else if (nsel > 1) {
                 cs_mass_acc acc;
@@ -1102,7 +1114,8 @@ static void fill_geoms(cs_mjcf *c, compiling *cc, cs_model *m)
         memcpy(m->geom_size + 3 * i, s->size, 3 * sizeof(double));
         memcpy(m->geom_pos + 3 * i, s->pos, 3 * sizeof(double));
         memcpy(m->geom_quat + 4 * i, s->quat, 4 * sizeof(double));
-        cs_normquat(m->geom_quat + 4 * i);
+        /* as the compiler normalises: a frame composed with a mesh's keeps its last bits */
+        cs_mjcf_quat_renorm(m->geom_quat + 4 * i);
         memcpy(m->geom_friction + 3 * i, s->friction, 3 * sizeof(double));
         m->geom_solmix[i] = s->solmix;
         memcpy(m->geom_solref + 2 * i, s->solref, 2 * sizeof(double));

@@ -65,8 +65,12 @@ static double tri_area(const double *a, const double *b, const double *c, double
     n[1] = e1[2] * e2[0] - e1[0] * e2[2];
     n[2] = e1[0] * e2[1] - e1[1] * e2[0];
     double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    for (int i = 0; i < 3; i++) normal[i] = l > 0 ? n[i] / l : 0;
-    return l / 2;
+    if (l < CS_MINVAL) { /* a degenerate face weighs nothing, as in MuJoCo's compiler */
+        memcpy(normal, n, sizeof n);
+        return 0;
+    }
+    for (int i = 0; i < 3; i++) normal[i] = n[i] / l;
+    return 0.5 * l;
 }
 
 /* the mesh's vertices and faces, as read */
@@ -215,7 +219,8 @@ static void finish_mesh(cs_mjcf *c, cs_meshir *M, const double *hv, int *ht, int
             if (M->inertia == CS_MESH_LEGACY) w = fabs(w);
         }
         total += w;
-        for (int k = 0; k < 3; k++) com[k] += w * (ctr[k] * 0.75 + facecen[k] * 0.25);
+        /* the pyramid's centroid rounded as MuJoCo's compiler rounds it (3/4 in two steps) */
+        for (int k = 0; k < 3; k++) com[k] += w * (ctr[k] * 3.0 / 4.0 + facecen[k] / 4.0);
     }
     if (total < CS_MINVAL) {
         if (shell) MFAIL(c, M, NULL, "mesh surface area is too small (%g)", total);
@@ -290,6 +295,9 @@ static void finish_mesh(cs_mjcf *c, cs_meshir *M, const double *hv, int *ht, int
     double hb[3];
     for (int k = 0; k < 3; k++) hb[k] = fmax(fabs(M->aamm[k]), fabs(M->aamm[3 + k]));
     M->rbound = sqrt(hb[0] * hb[0] + hb[1] * hb[1] + hb[2] * hb[2]);
+    /* the model keeps the moved vertices in single precision, as MuJoCo's does; the box
+     * above is of the double ones, as MuJoCo's */
+    for (int i = 0; i < 3 * M->nvert; i++) M->vert[i] = (float)M->vert[i];
     if (!M->graph) return;
     cs_hull_data tmp = {M->graph, M->ngraph, M->hull, M->nhull, NULL, 0};
     cs_hull_transform(&tmp, com, Rm);
@@ -323,10 +331,17 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M, int need)
     if (M->nvert < 4)
         MFAIL(c, M, M->file ? "file" : "vertex", "a mesh needs at least 4 vertices (got %d)",
               M->nvert);
-    /* user transform: translate, rotate by the conjugate of refquat, scale */
+    /* MuJoCo keeps a mesh's vertices in single precision from the start: its frame and
+     * inertia are computed in double from the float coordinates */
+    for (int i = 0; i < 3 * M->nvert; i++) M->vert[i] = (float)M->vert[i];
+    /* the points before the user transform: MuJoCo builds the hull of these */
+    double *raw = cs_mjcf_alloc(c, ((size_t)M->nvert * 3 + 1) * sizeof *raw);
+    memcpy(raw, M->vert, (size_t)M->nvert * 3 * sizeof *raw);
+    /* user transform: translate, rotate by the conjugate of refquat, scale; the rotation's
+     * quaternion normalised as the compiler does (cs_mjcf_quat_renorm) */
     double q[4], R[9];
     memcpy(q, M->refquat, sizeof q);
-    cs_normquat(q);
+    cs_mjcf_quat_renorm(q);
     cs_quat2mat(R, q);
     for (int i = 0; i < M->nvert; i++) {
         double *x = M->vert + 3 * i, y[3];
@@ -334,7 +349,8 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M, int need)
         for (int k = 0; k < 3; k++)
             x[k] = (R[k] * y[0] + R[3 + k] * y[1] + R[6 + k] * y[2]) * M->scale[k];
     }
-    if (M->scale[0] * M->scale[1] * M->scale[2] < 0)
+    int mirror = M->scale[0] * M->scale[1] * M->scale[2] < 0;
+    if (mirror)
         for (int f = 0; f < M->ntri; f++) { /* a mirror turns the faces inside out */
             int t = M->tri[3 * f + 1];
             M->tri[3 * f + 1] = M->tri[3 * f + 2];
@@ -356,8 +372,12 @@ static void compile_mesh(cs_mjcf *c, cs_meshir *M, int need)
     }
     cs_hull_data hd;
     char err[300];
-    if (cs_hull_build(M->vert, M->nvert, M->maxhullvert, &hd, err, sizeof err) != 0)
+    /* the hull of the points as given, moved after (a mirror would turn its faces inside
+     * out: its hull is built of the moved points) */
+    if (cs_hull_build(mirror ? M->vert : raw, M->nvert, M->maxhullvert, &hd, err,
+                      sizeof err) != 0)
         MFAIL(c, M, M->file ? "file" : "vertex", "%s", err);
+    if (!mirror) cs_hull_remap(&hd, M->vert);
     int *graph = cs_calloc((size_t)hd.ngraph, sizeof *graph);
     double *hull = cs_calloc((size_t)hd.ndata, sizeof *hull);
     int *htri = cs_calloc((size_t)hd.ntri * 3 + 1, sizeof *htri);
