@@ -24,23 +24,56 @@ static void add_vertex(double prism[18], const cs_hfield *hf, int r, int col, in
     prism[17] = hf->data[row * hf->ncol + col] * hf->size[2] + margin;
 }
 
+/* The geom in the field's frame (lp, lm = R1^T R2); 0 when its bounding sphere (grown by the
+ * margin) misses the field's box. */
+static int field_frame(const cs_hfield *hf, const cs_pose *p1, const cs_shape *b, double margin,
+                       double lp[3], double lm[9])
+{
+    const double *s = hf->size, *R1 = p1->mat;
+    double rel[3] = {b->pos[0] - p1->pos[0], b->pos[1] - p1->pos[1], b->pos[2] - p1->pos[2]};
+    cs_mulmtv(lp, R1, rel);
+    double rad = cs_shape_rbound(b) + margin;
+    if (s[0] < lp[0] - rad || -s[0] > lp[0] + rad || s[1] < lp[1] - rad ||
+        -s[1] > lp[1] + rad || s[2] < lp[2] - rad || -s[3] > lp[2] + rad)
+        return 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            lm[3 * i + j] = R1[i] * b->mat[j] + R1[3 + i] * b->mat[3 + j] +
+                            R1[6 + i] * b->mat[6 + j];
+    return 1;
+}
+
+/* The grid cells under the geom's box [lo, hi] (field frame): columns c[0]..c[1], rows
+ * c[2]..c[3]; 0 when the box misses the field or is not a number. */
+static int cells_under(const cs_hfield *hf, const double lo[3], const double hi[3], double margin,
+                       int c[4])
+{
+    const double *s = hf->size;
+    if (lo[0] - margin > s[0] || hi[0] + margin < -s[0] || lo[1] - margin > s[1] ||
+        hi[1] + margin < -s[1] || lo[2] - margin > s[2] || hi[2] + margin < -s[3])
+        return 0;
+    int nrow = hf->nrow, ncol = hf->ncol;
+    double fc0 = floor((lo[0] + s[0]) / (2 * s[0]) * (ncol - 1));
+    double fc1 = ceil((hi[0] + s[0]) / (2 * s[0]) * (ncol - 1));
+    double fr0 = floor((lo[1] + s[1]) / (2 * s[1]) * (nrow - 1));
+    double fr1 = ceil((hi[1] + s[1]) / (2 * s[1]) * (nrow - 1));
+    if (!(fc0 == fc0 && fc1 == fc1 && fr0 == fr0 && fr1 == fr1))
+        return 0; /* not a number: no geometry to test */
+    c[0] = fc0 < 0 ? 0 : (int)fc0;
+    c[1] = fc1 > ncol - 1 ? ncol - 1 : (int)fc1;
+    c[2] = fr0 < 0 ? 0 : (int)fr0;
+    c[3] = fr1 > nrow - 1 ? nrow - 1 : (int)fr1;
+    return 1;
+}
+
 /* The native collider's walk (MuJoCo 3.12's default): the geom keeps one support cache
  * over its box and every prism, as MuJoCo's does. */
 static int hfield_native(const cs_collision_options *opt, const cs_hfield *hf, const cs_pose *p1,
                          const cs_shape *b, double margin, cs_rawcon *out)
 {
     const double *s = hf->size, *R1 = p1->mat;
-    double lp[3] = {b->pos[0] - p1->pos[0], b->pos[1] - p1->pos[1], b->pos[2] - p1->pos[2]};
-    cs_mulmtv(lp, R1, lp);
-    double rad = cs_shape_rbound(b) + margin;
-    if (s[0] < lp[0] - rad || -s[0] > lp[0] + rad || s[1] < lp[1] - rad ||
-        -s[1] > lp[1] + rad || s[2] < lp[2] - rad || -s[3] > lp[2] + rad)
-        return 0;
-    double lm[9];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            lm[3 * i + j] = R1[i] * b->mat[j] + R1[3 + i] * b->mat[3 + j] +
-                            R1[6 + i] * b->mat[6 + j];
+    double lp[3], lm[9];
+    if (!field_frame(hf, p1, b, margin, lp, lm)) return 0;
     cs_shape g = {b->type, b->size, lp, lm, b->hull, NULL, NULL, 0};
     cs_gjk_obj o2;
     cs_gjk_obj_init(&o2, &g, 0);
@@ -54,18 +87,9 @@ static int hfield_native(const cs_collision_options *opt, const cs_hfield *hf, c
         cs_gjk_support(&o2, d, x);
         lo[k] = x[k];
     }
-    if (lo[0] - margin > s[0] || hi[0] + margin < -s[0] || lo[1] - margin > s[1] ||
-        hi[1] + margin < -s[1] || lo[2] - margin > s[2] || hi[2] + margin < -s[3])
-        return 0;
-    int nrow = hf->nrow, ncol = hf->ncol;
-    double fc0 = floor((lo[0] + s[0]) / (2.0 * s[0]) * (ncol - 1));
-    double fc1 = ceil((hi[0] + s[0]) / (2.0 * s[0]) * (ncol - 1));
-    double fr0 = floor((lo[1] + s[1]) / (2.0 * s[1]) * (nrow - 1));
-    double fr1 = ceil((hi[1] + s[1]) / (2.0 * s[1]) * (nrow - 1));
-    if (!(fc0 == fc0 && fc1 == fc1 && fr0 == fr0 && fr1 == fr1))
-        return 0; /* not a number: no geometry to test */
-    int cmin = fc0 < 0 ? 0 : (int)fc0, cmax = fc1 > ncol - 1 ? ncol - 1 : (int)fc1;
-    int rmin = fr0 < 0 ? 0 : (int)fr0, rmax = fr1 > nrow - 1 ? nrow - 1 : (int)fr1;
+    int cr[4];
+    if (!cells_under(hf, lo, hi, margin, cr)) return 0;
+    int nrow = hf->nrow, ncol = hf->ncol, cmin = cr[0], cmax = cr[1], rmin = cr[2], rmax = cr[3];
     /* the margin grows the geom by half (its support) and raises the prisms' tops */
     o2.margin = margin;
     double dx = (2.0 * s[0]) / (ncol - 1), dy = (2.0 * s[1]) / (nrow - 1);
@@ -110,24 +134,9 @@ int cs_hfield_convex(const cs_collision_options *opt, const cs_hfield *hf, const
 {
     if (!opt->ccd_mpr)
         return hfield_native(opt, hf, p1, b, margin, out);
-    const double *s = hf->size;
-    const double *R1 = p1->mat;
-    double rel[3] = {b->pos[0] - p1->pos[0], b->pos[1] - p1->pos[1], b->pos[2] - p1->pos[2]};
-    double lp[3];
-    cs_mulmtv(lp, R1, rel);
-
-    /* early out: the geom's bounding sphere against the field's box */
-    double rad = cs_shape_rbound(b) + margin;
-    if (s[0] < lp[0] - rad || -s[0] > lp[0] + rad || s[1] < lp[1] - rad ||
-        -s[1] > lp[1] + rad || s[2] < lp[2] - rad || -s[3] > lp[2] + rad)
-        return 0;
-
-    /* the geom in the field's frame: mat = R1^T R2 */
-    double lm[9];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            lm[3 * i + j] = R1[i] * b->mat[j] + R1[3 + i] * b->mat[3 + j] +
-                            R1[6 + i] * b->mat[6 + j];
+    const double *s = hf->size, *R1 = p1->mat;
+    double lp[3], lm[9];
+    if (!field_frame(hf, p1, b, margin, lp, lm)) return 0;
     int hint = -1;
     cs_shape g = {b->type, b->size, lp, lm, b->hull, &hint, NULL, 0};
 
@@ -142,20 +151,10 @@ int cs_hfield_convex(const cs_collision_options *opt, const cs_hfield *hf, const
         cs_support(&g, d, x);
         lo[k] = x[k];
     }
-    if (lo[0] - margin > s[0] || hi[0] + margin < -s[0] || lo[1] - margin > s[1] ||
-        hi[1] + margin < -s[1] || lo[2] - margin > s[2] || hi[2] + margin < -s[3])
-        return 0;
-
     /* the cells under it */
-    int nrow = hf->nrow, ncol = hf->ncol;
-    double fc0 = floor((lo[0] + s[0]) / (2 * s[0]) * (ncol - 1));
-    double fc1 = ceil((hi[0] + s[0]) / (2 * s[0]) * (ncol - 1));
-    double fr0 = floor((lo[1] + s[1]) / (2 * s[1]) * (nrow - 1));
-    double fr1 = ceil((hi[1] + s[1]) / (2 * s[1]) * (nrow - 1));
-    if (!(fc0 == fc0 && fc1 == fc1 && fr0 == fr0 && fr1 == fr1))
-        return 0; /* not a number: no geometry to test */
-    int cmin = fc0 < 0 ? 0 : (int)fc0, cmax = fc1 > ncol - 1 ? ncol - 1 : (int)fc1;
-    int rmin = fr0 < 0 ? 0 : (int)fr0, rmax = fr1 > nrow - 1 ? nrow - 1 : (int)fr1;
+    int cr[4];
+    if (!cells_under(hf, lo, hi, margin, cr)) return 0;
+    int nrow = hf->nrow, ncol = hf->ncol, cmin = cr[0], cmax = cr[1], rmin = cr[2], rmax = cr[3];
 
     /* the geom grown by half the margin (MuJoCo's margin on the second shape): a sphere's
      * or capsule's radius, any other shape's support point */
