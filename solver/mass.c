@@ -125,82 +125,21 @@ void cs_mass_lower_solve(const cs_mass *M, double *x, int lo, int hi)
     }
 }
 
-void cs_mass_index(int nv, const int *par, const int *adr, int nM, int *Mcol, int *Mend)
-{
-    for (int k = 0; k < nv; k++) {
-        int a = adr[k];
-        for (int i = k; i >= 0; i = par[i]) Mcol[a++] = i;
-        Mend[k] = a;
-    }
-    (void)nM;
-}
-
-/* cs_forest_factor over the listed rows: the same eliminations in the same order */
-CS_VECTOR_CLONES static int factor_listed(int n, double *q, const int *adr, const int *col,
-                                          const int *end, double *dinv)
-{
-    for (int k = n - 1; k >= 0; k--) {
-        int kk = adr[k], e = end[k];
-        double D = q[kk];
-        if (!(D > 0)) return -1;
-        for (int ki = kk + 1; ki < e; ki++) {
-            double l = q[ki] / D, *qi = q + adr[col[ki]];
-            const double *qk = q + ki;
-            for (int o = 0, rest = e - ki; o < rest; o++) qi[o] -= l * qk[o];
-            q[ki] = l;
-        }
-    }
-    for (int i = 0; i < n; i++) dinv[i] = 1 / q[adr[i]];
-    return 0;
-}
-
 int cs_mass_factor(cs_mass *M)
 {
     for (int a = 0; a < M->nM; a++) M->qLD[a] = M->qM[a];
-    if (M->Mcol)
-        return factor_listed(M->nv, M->qLD, M->dof_Madr, M->Mcol, M->Mend, M->qLDiagInv);
     return cs_forest_factor(M->nv, M->qLD, M->dof_parent, M->dof_Madr, M->nM, M->qLDiagInv);
 }
 
 void cs_mass_solve(const cs_mass *M, double *x, int lo, int hi)
 {
-    if (!M->Mcol) {
-        cs_forest_solve(M->qLD, M->dof_parent, M->dof_Madr, M->qLDiagInv, x, lo, hi);
-        return;
-    }
-    const double *q = M->qLD, *dinv = M->qLDiagInv;
-    const int *adr = M->dof_Madr, *col = M->Mcol, *end = M->Mend;
-    for (int k = hi - 1; k >= lo; k--) { /* L^-T */
-        double xk = x[k];
-        if (xk == 0) continue;
-        for (int a = adr[k] + 1; a < end[k]; a++) x[col[a]] -= q[a] * xk;
-    }
-    for (int k = lo; k < hi; k++) x[k] *= dinv[k];
-    for (int k = lo; k < hi; k++) { /* L^-1 */
-        double s = x[k];
-        for (int a = adr[k] + 1; a < end[k]; a++) s -= q[a] * x[col[a]];
-        x[k] = s;
-    }
+    cs_forest_solve(M->qLD, M->dof_parent, M->dof_Madr, M->qLDiagInv, x, lo, hi);
 }
 
 void cs_mass_mul(const cs_mass *M, double *y, const double *x, int lo, int hi)
 {
     const double *q = M->qM;
     for (int i = lo; i < hi; i++) y[i] = 0;
-    if (M->Mcol) {
-        const int *col = M->Mcol, *end = M->Mend;
-        for (int i = lo; i < hi; i++) {
-            int a = M->dof_Madr[i];
-            double s = q[a] * x[i];
-            for (a++; a < end[i]; a++) {
-                int j = col[a];
-                s += q[a] * x[j];
-                y[j] += q[a] * x[i];
-            }
-            y[i] += s;
-        }
-        return;
-    }
     for (int i = lo; i < hi; i++) {
         int a = M->dof_Madr[i];
         double s = q[a] * x[i];

@@ -20,15 +20,7 @@ typedef struct cs_mass {
     double *qM;               /* nM: M, filled by the caller */
     double *qLD;              /* nM: factor: D on the diagonal entries, L below */
     double *qLDiagInv;        /* nv: 1 / D */
-    /* optional (NULL: the walks follow dof_parent): entry a's column, row i's entries being
-     * i, p(i), p(p(i)), ... (nM), and each row's end (nv); with them the walks read a list
-     * instead of chasing parents, the same operations in the same order
-     * (cs_mass_index fills them) */
-    const int *Mcol, *Mend;
 } cs_mass;
-
-/* Mcol (nM) and Mend (nv) of a forest's rows (par, adr as cs_mass's, nM entries). */
-void cs_mass_index(int nv, const int *par, const int *adr, int nM, int *Mcol, int *Mend);
 
 /* L^T D L in place of a symmetric matrix stored on a forest's rows (as M above: row k at
  * adr[k] holds the diagonal, then k's entries with its ancestors upwards; par[k] < k, -1 at

@@ -88,7 +88,7 @@ START_TEST(test_data_scratch_members_listed)
 #define PTR(type, f, rows, cols) MEMBER(struct cs_data_scratch, f)
         CS_DATA_SCRATCH(PTR)
         /* allocated on their own and the module contexts */
-        SZ(rawcon) SZ(jac) SZ(rk4) SZ(collision) SZ(solver_ws) SZ(mass) SZ(massH) SZ(rowtrees) SZ(Mcol) SZ(Mend)
+        SZ(rawcon) SZ(jac) SZ(rk4) SZ(collision) SZ(solver_ws) SZ(mass) SZ(massH) SZ(rowtrees)
 #undef SZ
 #undef PTR
     };

@@ -63,7 +63,6 @@ static cs_mass *fb_build(fbmass *F, int nbody, const double *M36)
     M->qM = F->qM;
     M->qLD = F->qLD;
     M->qLDiagInv = F->qLDiagInv;
-    M->Mcol = M->Mend = NULL; /* the walks follow dof_parent */
     return M;
 }
 

@@ -72,8 +72,6 @@ void cs_free_data(cs_data *d)
         cs_solver_free(s->solver_ws);
         cs_free(s->mass);
         cs_free(s->massH);
-        cs_free(s->Mcol);
-        cs_free(s->Mend);
         if (s->rowtrees) cs_rowtrees_free(s->rowtrees);
         cs_free(s->rowtrees);
         cs_free(s);
@@ -109,18 +107,12 @@ static int make_contexts(const cs_model *m, cs_data *d)
     /* the operators over the solver's trees (rowtrees.h): the factor and solves work on
      * whole dof ranges, a forest inside one as well as a tree */
     const cs_rowtrees *rt = d->scratch->rowtrees;
-    d->scratch->Mcol = cs_malloc(sizeof(int) * (size_t)(m->nM > 0 ? m->nM : 1));
-    d->scratch->Mend = cs_malloc(sizeof(int) * (size_t)(m->nv > 0 ? m->nv : 1));
-    if (!d->scratch->Mcol || !d->scratch->Mend) return -1;
-    cs_mass_index(m->nv, m->dof_parent, m->dof_Madr, m->nM, d->scratch->Mcol, d->scratch->Mend);
     if (d->scratch->mass)
         *d->scratch->mass = (cs_mass){m->nv, m->nM, rt->n, m->dof_parent, m->dof_Madr, rt->of_dof,
-                        rt->dofadr, rt->dofnum, d->qM, d->qLD, d->qLDiagInv,
-                        d->scratch->Mcol, d->scratch->Mend};
+                        rt->dofadr, rt->dofnum, d->qM, d->qLD, d->qLDiagInv};
     if (d->scratch->massH)
         *d->scratch->massH = (cs_mass){m->nv, m->nM, rt->n, m->dof_parent, m->dof_Madr, rt->of_dof,
-                         rt->dofadr, rt->dofnum, d->scratch->qH, d->scratch->qHLD, d->scratch->qHDiagInv,
-                         d->scratch->Mcol, d->scratch->Mend};
+                         rt->dofadr, rt->dofnum, d->scratch->qH, d->scratch->qHLD, d->scratch->qHDiagInv};
     d->scratch->solver_ws = cs_solver_create(m->nv, rt->n);
     return !d->scratch->collision || !d->scratch->solver_ws || !d->efc || !d->scratch->mass || !d->scratch->massH ||
                    (d->scratch->solver_ws && cs_solver_set_threads(d->scratch->solver_ws, m->opt.threads) < 0)

@@ -21,8 +21,6 @@ struct cs_data_scratch {
     struct cs_mass *massH;
     /* the trees as the rows and the solver see them (rowtrees.h); mass and massH use them */
     struct cs_rowtrees *rowtrees;
-    /* mass and massH's entry columns and row ends (cs_mass_index; the model's forest) */
-    int *Mcol, *Mend;
     /* smooth stage (per body: composite inertia 13, bias acceleration and force 6; per dof:
      * cdof's time derivative 6) */
     double *crb, *cacc, *cfrc, *cdofdot;

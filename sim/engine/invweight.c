@@ -34,7 +34,7 @@ int cs_model_invweight0(cs_model *m)
         return -1;
     }
     cs_mass M = {nv, m->nM, m->ntree, m->dof_parent, m->dof_Madr, m->dof_treeid,
-                 m->tree_dofadr, m->tree_dofnum, d.qM, d.qLD, d.qLDiagInv, NULL, NULL};
+                 m->tree_dofadr, m->tree_dofnum, d.qM, d.qLD, d.qLDiagInv};
     memcpy(d.qpos, m->qpos0, (size_t)m->nq * sizeof *d.qpos);
     cs_kinematics(m, &d);
     cs_make_mass(m, &d);
