@@ -73,13 +73,13 @@ int cs_rowtrees_make(const cs_model *m, cs_rowtrees *rt)
             join_span(joined, lo, hi);
     rt->n = 0;
     for (int t = 0; t < nt; t++) {
-        int s = t > 0 && joined[t - 1] ? rt->n - 1 : rt->n++;
-        rt->of_tree[t] = s;
-        if (s == rt->n - 1 && !(t > 0 && joined[t - 1])) {
-            rt->dofadr[s] = m->tree_dofadr[t];
-            rt->treeadr[s] = t;
+        if (t == 0 || !joined[t - 1]) { /* a new solver tree starts here */
+            rt->dofadr[rt->n] = m->tree_dofadr[t];
+            rt->treeadr[rt->n] = t;
+            rt->n++;
         }
-        rt->dofnum[s] += m->tree_dofnum[t];
+        rt->of_tree[t] = rt->n - 1;
+        rt->dofnum[rt->n - 1] += m->tree_dofnum[t];
     }
     for (int i = 0; i < nv; i++) rt->of_dof[i] = rt->of_tree[m->dof_treeid[i]];
     cs_free(joined);
