@@ -382,6 +382,28 @@ START_TEST(test_pgs_blocks)
 }
 END_TEST
 
+/* A cube on a static turntable (geom 0, surface turning at 2 rad/s about its file frame's
+ * z through its origin) is carried around that origin at w r after 3 s, held by friction
+ * (the soft friction rows hold the centripetal 1.2 N with a small outward creep);
+ * moved: the compiled geom must have left the file's origin (its mesh's frame) */
+static void turntable_carries(const char *xml, const char *what, int moved)
+{
+    char err[256];
+    cs_model *m = cs_load_xml_string(xml, "turntable.xml", NULL, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    if (moved) ck_assert(fabs(m->geom_pos[0]) + fabs(m->geom_pos[1]) > 0.1);
+    cs_data *d = cs_make_data(m);
+    for (int i = 0; i < 1500; i++) cs_step(m, d);
+    double x = d->qpos[0], y = d->qpos[1], r = hypot(x, y);
+    double vt = (x * d->qvel[1] - y * d->qvel[0]) / r, vr = (x * d->qvel[0] + y * d->qvel[1]) / r;
+    printf("report: box on a 2 rad/s %s: r %.4g m, tangential %.4g m/s (w r %.4g), "
+           "radial %.3g m/s, spin %.4g rad/s\n", what, r, vt, 2 * r, vr, d->qvel[5]);
+    ck_assert_msg(fabs(vt - 2 * r) < 0.01 * 2 * r, "%s: tangential %g vs %g", what, vt, 2 * r);
+    ck_assert(fabs(vr) < 0.05 && r > 0.29 && r < 0.4 && fabs(d->qvel[5] - 2) < 0.02);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+
 /* A moving surface (geom surfacevel, MuJoCo 3.12): a box resting on a static belt whose
  * surface runs at 0.5 m/s along x is carried at the belt's speed (friction drives the slip to
  * 0), in every cone and solver; on a static disc whose surface turns at 2 rad/s a small
@@ -420,20 +442,7 @@ START_TEST(test_surface_velocity)
         "<geom name='disc' type='cylinder' size='1 0.05' surfacevel='0 0 0 0 0 2'/>"
         "<body name='cube' pos='0.3 0 0.1'><freejoint/><geom type='box' size='0.05 0.05 0.05' mass='1'/>"
         "</body></worldbody></mujoco>";
-    char err[256];
-    cs_model *m = cs_load_xml_string(DISC, "disc.xml", NULL, err, sizeof err);
-    ck_assert_msg(m != NULL, "%s", err);
-    cs_data *d = cs_make_data(m);
-    for (int i = 0; i < 1500; i++) cs_step(m, d);
-    double x = d->qpos[0], y = d->qpos[1], r = hypot(x, y);
-    double vt = (x * d->qvel[1] - y * d->qvel[0]) / r, vr = (x * d->qvel[0] + y * d->qvel[1]) / r;
-    printf("report: box on a 2 rad/s turntable: r %.4g m, tangential %.4g m/s (w r %.4g), "
-           "radial %.3g m/s, spin %.4g rad/s\n", r, vt, 2 * r, vr, d->qvel[5]);
-    ck_assert_msg(fabs(vt - 2 * r) < 0.01 * 2 * r, "tangential %g vs %g", vt, 2 * r);
-    /* the soft friction rows hold the centripetal 1.2 N with a small outward creep */
-    ck_assert(fabs(vr) < 0.05 && r > 0.29 && r < 0.4 && fabs(d->qvel[5] - 2) < 0.02);
-    cs_free_data(d);
-    cs_free_model(m);
+    turntable_carries(DISC, "turntable", 0);
     /* the same turntable as a mesh slab whose vertices sit off the geom's origin and turned
      * 30 degrees: the compiled geom takes the mesh's own frame, yet the surface still turns
      * about the geom frame the file gives (its origin, its z), so the cube circles the
@@ -446,19 +455,7 @@ START_TEST(test_surface_velocity)
         "<geom name='slab' type='mesh' mesh='slab' surfacevel='0 0 0 0 0 2'/>"
         "<body name='cube' pos='0.3 0 0.1'><freejoint/><geom type='box' size='0.05 0.05 0.05' mass='1'/>"
         "</body></worldbody></mujoco>";
-    m = cs_load_xml_string(SLAB, "slab.xml", NULL, err, sizeof err);
-    ck_assert_msg(m != NULL, "%s", err);
-    ck_assert(fabs(m->geom_pos[0]) + fabs(m->geom_pos[1]) > 0.1); /* the mesh's frame moved it */
-    d = cs_make_data(m);
-    for (int i = 0; i < 1500; i++) cs_step(m, d);
-    x = d->qpos[0], y = d->qpos[1], r = hypot(x, y);
-    vt = (x * d->qvel[1] - y * d->qvel[0]) / r, vr = (x * d->qvel[0] + y * d->qvel[1]) / r;
-    printf("report: box on a 2 rad/s mesh turntable: r %.4g m, tangential %.4g m/s (w r %.4g), "
-           "radial %.3g m/s, spin %.4g rad/s\n", r, vt, 2 * r, vr, d->qvel[5]);
-    ck_assert_msg(fabs(vt - 2 * r) < 0.01 * 2 * r, "tangential %g vs %g", vt, 2 * r);
-    ck_assert(fabs(vr) < 0.05 && r > 0.29 && r < 0.4 && fabs(d->qvel[5] - 2) < 0.02);
-    cs_free_data(d);
-    cs_free_model(m);
+    turntable_carries(SLAB, "mesh turntable", 1);
 }
 END_TEST
 
