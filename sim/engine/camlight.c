@@ -40,11 +40,9 @@ static void camlight(const cs_model *m, const cs_data *d, int cam, int i, double
     for (int k = 0; k < 3; k++)
         pos[k] = d->xpos[3 * b + k] + X[3 * k] * lp[0] + X[3 * k + 1] * lp[1] + X[3 * k + 2] * lp[2];
     if (cam) {
-        double L[9];
-        cs_quat2mat(L, m->cam_quat + 4 * i);
-        for (int r = 0; r < 3; r++)
-            for (int col = 0; col < 3; col++)
-                R[3 * r + col] = X[3 * r] * L[col] + X[3 * r + 1] * L[3 + col] + X[3 * r + 2] * L[6 + col];
+        double q[4]; /* through the quaternions, as MuJoCo rounds it */
+        cs_mulquat(q, d->xquat + 4 * b, m->cam_quat + 4 * i);
+        cs_quat2mat(R, q);
     } else {
         const double *ld = m->light_dir + 3 * i;
         for (int k = 0; k < 3; k++) R[k] = X[3 * k] * ld[0] + X[3 * k + 1] * ld[1] + X[3 * k + 2] * ld[2];

@@ -83,15 +83,16 @@ void cs_local2global(const cs_data *d, int b, int sameframe, const double pos[3]
         break;
     }
     const double *R = NULL;
-    double Rq[9];
+    double Rq[4];
     switch ((cs_sameframe)sameframe) {
     case CS_SAMEFRAME_BODY:
     case CS_SAMEFRAME_BODYROT: R = bm; break;
     case CS_SAMEFRAME_INERTIA:
     case CS_SAMEFRAME_INERTIAROT: R = d->ximat + 9 * b; break;
-    case CS_SAMEFRAME_NONE:
-        cs_quat2mat(Rq, quat);
-        sp_mulmm3(bm, Rq, xmat);
+    case CS_SAMEFRAME_NONE: /* through the quaternions, as MuJoCo: the product of the
+                               matrices rounds differently */
+        cs_mulquat(Rq, d->xquat + 4 * b, quat);
+        cs_quat2mat(xmat, Rq);
         return;
     }
     for (int k = 0; k < 9; k++) xmat[k] = R[k];
