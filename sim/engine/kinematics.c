@@ -32,46 +32,70 @@ int cs_jnt_nv(int type)
     return 0;
 }
 
+/* v rotated by the unit quaternion q, in MuJoCo's operations (its rounding): the identity
+ * copies, otherwise v + 2 q_xyz x (q_w v + q_xyz x v) */
+static void rot_vec_quat(double r[3], const double v[3], const double q[4])
+{
+    if (q[0] == 1 && q[1] == 0 && q[2] == 0 && q[3] == 0) {
+        r[0] = v[0], r[1] = v[1], r[2] = v[2];
+        return;
+    }
+    double t[3] = {q[0] * v[0] + q[2] * v[2] - q[3] * v[1],
+                   q[0] * v[1] + q[3] * v[0] - q[1] * v[2],
+                   q[0] * v[2] + q[1] * v[1] - q[2] * v[0]};
+    r[0] = v[0] + 2 * (q[2] * t[2] - q[3] * t[1]);
+    r[1] = v[1] + 2 * (q[3] * t[0] - q[1] * t[2]);
+    r[2] = v[2] + 2 * (q[1] * t[1] - q[2] * t[0]);
+}
+
+/* a hinge's local rotation: the compiler made its axis a unit vector */
+static void hinge_quat(double q[4], const double axis[3], double angle)
+{
+    if (angle == 0) {
+        q[0] = 1, q[1] = q[2] = q[3] = 0;
+        return;
+    }
+    double s = sin(angle * 0.5);
+    q[0] = cos(angle * 0.5);
+    q[1] = axis[0] * s, q[2] = axis[1] * s, q[3] = axis[2] * s;
+}
+
 /* Apply joint j to the frame (xp, xq) it acts on; its world anchor and axis (before its own
  * motion, which leaves them in place) go to anchor and axis. */
 static void apply_joint(const cs_model *m, const double *qpos, int j, double xp[3], double xq[4],
                         double anchor[3], double axis[3])
 {
     const double *q = qpos + m->jnt_qposadr[j];
-    axis[0] = axis[1] = 0;
-    axis[2] = 1;
     if (m->jnt_type[j] == CS_JNT_FREE) {
         memcpy(xp, q, 3 * sizeof *xp);
         memcpy(xq, q + 3, 4 * sizeof *xq);
         cs_normquat(xq);
         memcpy(anchor, xp, 3 * sizeof *anchor);
+        memcpy(axis, m->jnt_axis + 3 * j, 3 * sizeof *axis);
         return;
     }
-    double R[9], v[3];
-    cs_quat2mat(R, xq);
-    sp_mulmv3(R, m->jnt_axis + 3 * j, axis);
-    sp_mulmv3(R, m->jnt_pos + 3 * j, anchor);
+    rot_vec_quat(axis, m->jnt_axis + 3 * j, xq);
+    rot_vec_quat(anchor, m->jnt_pos + 3 * j, xq);
     for (int k = 0; k < 3; k++) anchor[k] += xp[k];
     switch ((cs_joint_type)m->jnt_type[j]) {
-    case CS_JNT_FREE: break; /* set above */
+    case CS_JNT_FREE: break; /* done above */
     case CS_JNT_SLIDE: {
         double s = q[0] - m->qpos0[m->jnt_qposadr[j]];
-        for (int k = 0; k < 3; k++) xp[k] += s * axis[k];
+        for (int k = 0; k < 3; k++) xp[k] += axis[k] * s;
         break;
     }
     case CS_JNT_BALL:
     case CS_JNT_HINGE: {
-        double ql[4];
+        double ql[4], v[3];
         if (m->jnt_type[j] == CS_JNT_BALL) {
             memcpy(ql, q, sizeof ql);
             cs_normquat(ql);
         } else {
-            cs_axisangle2quat(ql, m->jnt_axis + 3 * j, q[0] - m->qpos0[m->jnt_qposadr[j]]);
+            hinge_quat(ql, m->jnt_axis + 3 * j, q[0] - m->qpos0[m->jnt_qposadr[j]]);
         }
         cs_mulquat(xq, xq, ql);
         /* a rotation about the anchor, not the body origin */
-        cs_quat2mat(R, xq);
-        sp_mulmv3(R, m->jnt_pos + 3 * j, v);
+        rot_vec_quat(v, m->jnt_pos + 3 * j, xq);
         for (int k = 0; k < 3; k++) xp[k] = anchor[k] - v[k];
         break;
     }
@@ -94,16 +118,19 @@ static void apply_joints(const cs_model *m, const double *qpos, int b, double xp
     cs_normquat(xq);
 }
 
-/* body b's frame at qpos from its parent's (pp, pq) */
+/* body b's frame at qpos from its parent's (pp, pq; pR: pq's matrix) */
 static void body_frame(const cs_model *m, const double *qpos, int b, const double pp[3],
-                       const double pq[4], double xp[3], double xq[4], double *xanchor,
-                       double *xaxis)
+                       const double pq[4], const double pR[9], double xp[3], double xq[4],
+                       double *xanchor, double *xaxis)
 {
-    double R[9];
-    cs_quat2mat(R, pq);
-    sp_mulmv3(R, m->body_pos + 3 * b, xp);
-    for (int k = 0; k < 3; k++) xp[k] += pp[k];
-    cs_mulquat(xq, pq, m->body_quat + 4 * b);
+    if (m->body_parent[b] == 0) { /* on the world: the model's numbers as they are */
+        memcpy(xp, m->body_pos + 3 * b, 3 * sizeof *xp);
+        memcpy(xq, m->body_quat + 4 * b, 4 * sizeof *xq);
+    } else {
+        sp_mulmv3(pR, m->body_pos + 3 * b, xp);
+        for (int k = 0; k < 3; k++) xp[k] += pp[k];
+        cs_mulquat(xq, pq, m->body_quat + 4 * b);
+    }
     apply_joints(m, qpos, b, xp, xq, xanchor, xaxis);
 }
 
@@ -115,7 +142,8 @@ void cs_kinematics(const cs_model *m, cs_data *d)
     for (int b = 1; b < m->nbody; b++) {
         double *xp = d->xpos + 3 * b, *xq = d->xquat + 4 * b, *xm = d->xmat + 9 * b;
         int p = m->body_parent[b];
-        body_frame(m, d->qpos, b, d->xpos + 3 * p, d->xquat + 4 * p, xp, xq, d->xanchor, d->xaxis);
+        body_frame(m, d->qpos, b, d->xpos + 3 * p, d->xquat + 4 * p, d->xmat + 9 * p, xp, xq,
+                   d->xanchor, d->xaxis);
         int mc = m->body_mocapid[b];
         if (mc >= 0 && d->mocap_pos) { /* a child of the world: its pose is the data's (a
                                           scratch data at qpos0 has none: the model's) */
@@ -177,13 +205,18 @@ static void state_at(const cs_model *m, const double *qpos, const double *qvel, 
     double pp[3], pq[4], R[9];
     state_at(m, qpos, qvel, m->body_parent[b], pp, pq, w, v0);
     double fp[3], fq[4];
-    body_frame(m, qpos, b, pp, pq, fp, fq, NULL, NULL);
+    cs_quat2mat(R, pq);
+    body_frame(m, qpos, b, pp, pq, R, fp, fq, NULL, NULL);
     double Rf[9];
     cs_quat2mat(Rf, fq);
-    cs_quat2mat(R, pq);
-    sp_mulmv3(R, m->body_pos + 3 * b, xp);
-    for (int k = 0; k < 3; k++) xp[k] += pp[k];
-    cs_mulquat(xq, pq, m->body_quat + 4 * b);
+    if (m->body_parent[b] == 0) {
+        memcpy(xp, m->body_pos + 3 * b, 3 * sizeof *xp);
+        memcpy(xq, m->body_quat + 4 * b, 4 * sizeof *xq);
+    } else {
+        sp_mulmv3(R, m->body_pos + 3 * b, xp);
+        for (int k = 0; k < 3; k++) xp[k] += pp[k];
+        cs_mulquat(xq, pq, m->body_quat + 4 * b);
+    }
     for (int j = m->body_jntadr[b]; j >= 0 && j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
         double anchor[3], axis[3], wl[3] = {0, 0, 0}, a[3];
         apply_joint(m, qpos, j, xp, xq, anchor, axis);
