@@ -311,6 +311,83 @@ START_TEST(test_primitive_inertia)
 }
 END_TEST
 
+/* shellinertia: the mass spread over the surface, checked plate by plate and shell by shell
+ * (a thin spherical shell: 2/3 m r^2 about a diameter; a plate: m (a^2 + b^2)/12 about its
+ * normal; parallel axes for the offsets) */
+START_TEST(test_shell_inertia)
+{
+    double m, I[3], rho = 1000, r = 0.1;
+    one_geom("<geom type='sphere' size='0.1' shellinertia='true'/>", &m, I);
+    double ms = rho * 4 * M_PI * r * r;
+    ck_assert_double_eq_tol(m, ms, 1e-12);
+    check_I(I, 2 * ms * r * r / 3, 2 * ms * r * r / 3, 2 * ms * r * r / 3);
+
+    /* box 0.2 x 0.4 x 0.6: two plates per axis */
+    one_geom("<geom type='box' size='0.1 0.2 0.3' shellinertia='true'/>", &m, I);
+    double l[3] = {0.2, 0.4, 0.6}, Ib[3] = {0, 0, 0}, mt = 0;
+    for (int n = 0; n < 3; n++) { /* the plates normal to axis n, at +-l[n]/2 */
+        int a = (n + 1) % 3, b = (n + 2) % 3;
+        double mp = rho * l[a] * l[b];
+        mt += 2 * mp;
+        Ib[n] += 2 * mp * (l[a] * l[a] + l[b] * l[b]) / 12;
+        Ib[a] += 2 * mp * (l[b] * l[b] / 12 + l[n] * l[n] / 4);
+        Ib[b] += 2 * mp * (l[a] * l[a] / 12 + l[n] * l[n] / 4);
+    }
+    ck_assert_double_eq_tol(m, mt, 1e-12);
+    check_I(I, Ib[0], Ib[1], Ib[2]);
+
+    /* cylinder r 0.1, height 0.6: the side as a tube, two disks at +-0.3 */
+    one_geom("<geom type='cylinder' size='0.1 0.3' shellinertia='true'/>", &m, I);
+    double h = 0.6, mside = rho * 2 * M_PI * r * h, mdisk = rho * M_PI * r * r;
+    ck_assert_double_eq_tol(m, mside + 2 * mdisk, 1e-12);
+    double Ix = mside * (r * r / 2 + h * h / 12) + 2 * mdisk * (r * r / 4 + h * h / 4);
+    check_I(I, Ix, Ix, mside * r * r + 2 * mdisk * r * r / 2);
+
+    /* capsule r 0.1, cylinder 0.4: a tube and two hemispherical shells, each with its centre
+     * r/2 from its flat face */
+    one_geom("<geom type='capsule' size='0.1 0.2' shellinertia='true'/>", &m, I);
+    double hh = 0.2, mt2 = rho * 2 * M_PI * r * 2 * hh, mh = rho * 2 * M_PI * r * r;
+    ck_assert_double_eq_tol(m, mt2 + 2 * mh, 1e-12);
+    double Ih = 2 * mh * r * r / 3 - mh * r * r / 4 + mh * pow(hh + r / 2, 2);
+    double Icx = mt2 * (r * r / 2 + 4 * hh * hh / 12) + 2 * Ih;
+    check_I(I, Icx, Icx, mt2 * r * r + 2 * 2 * mh * r * r / 3);
+
+    /* an ellipsoid with equal axes is a sphere's shell (the area and the thin layer are
+     * approximations) */
+    one_geom("<geom type='ellipsoid' size='0.1 0.1 0.1' shellinertia='true' mass='2'/>", &m, I);
+    ck_assert_double_eq_tol(m, 2, 1e-14);
+    for (int i = 0; i < 3; i++) ck_assert_double_eq_tol(I[i], 2 * 2 * r * r / 3, 1e-5 * 2 * r * r);
+
+    /* a mesh's shell is its asset's (inertia="shell"), not the geom's */
+    char err[512];
+    cs_model *bad = cs_load_xml_string(
+        "<mujoco><asset><mesh name='t' vertex='0 0 0 1 0 0 0 1 0 0 0 1'/></asset>\n"
+        "<worldbody><body><freejoint/><geom type='mesh' mesh='t' shellinertia='true'/>"
+        "</body></worldbody></mujoco>", "shell.xml", NULL, err, sizeof err);
+    ck_assert_ptr_null(bad);
+    ck_assert_msg(strstr(err, "shell.xml:2:") && strstr(err, "mesh asset"), "%s", err);
+}
+END_TEST
+
+/* a geom that weighs nothing takes no part: the body is the other geom's frame, bit for bit */
+START_TEST(test_massless_geom_ignored)
+{
+    cs_model *m = load("<mujoco><worldbody><body><freejoint/>"
+                       "<geom type='box' size='0.1 0.2 0.3' pos='0.1 0.2 0.3' euler='10 20 30'/>"
+                       "<geom type='sphere' size='0.05' pos='-1 0 0' density='0'/>"
+                       "</body></worldbody></mujoco>");
+    ck_assert_double_eq(m->body_ipos[3], m->geom_pos[0]);
+    ck_assert_double_eq(m->body_ipos[5], m->geom_pos[2]);
+    for (int k = 0; k < 4; k++) ck_assert_double_eq(m->body_iquat[4 + k], m->geom_quat[k]);
+    cs_free_model(m);
+    /* a fixed body whose geoms all weigh nothing has no mass, as in MuJoCo */
+    m = load("<mujoco><worldbody><body><geom type='box' size='1 1 .1' density='0'/>"
+             "<geom type='box' size='1 1 .1' pos='0 0 1' density='0'/></body></worldbody></mujoco>");
+    ck_assert_double_eq(m->body_mass[1], 0);
+    cs_free_model(m);
+}
+END_TEST
+
 START_TEST(test_compound_body)
 {
     cs_model *m = load("<mujoco><worldbody><body pos='1 2 3'><freejoint/>"
@@ -728,6 +805,8 @@ static Suite *suite(void)
     tcase_add_test(t, test_spin_conservation_order);
     tcase_add_test(t, test_dzhanibekov);
     tcase_add_test(t, test_primitive_inertia);
+    tcase_add_test(t, test_shell_inertia);
+    tcase_add_test(t, test_massless_geom_ignored);
     tcase_add_test(t, test_compound_body);
     tcase_add_test(t, test_welded_child);
     tcase_add_test(t, test_sameframe_within_1e6);

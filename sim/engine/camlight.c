@@ -22,10 +22,13 @@ void cs_subtree_com(const cs_model *m, cs_data *d)
         mass[p] += mass[b];
         for (int k = 0; k < 3; k++) d->subtree_com[3 * p + k] += d->subtree_com[3 * b + k];
     }
-    for (int b = 0; b < m->nbody; b++)
+    /* times the inverse mass, as MuJoCo rounds it */
+    for (int b = 0; b < m->nbody; b++) {
+        double inv = mass[b] < 1e-15 ? 0 : 1.0 / mass[b];
         for (int k = 0; k < 3; k++)
-            d->subtree_com[3 * b + k] = mass[b] < 1e-15 ? d->xipos[3 * b + k]
-                                                        : d->subtree_com[3 * b + k] / mass[b];
+            d->subtree_com[3 * b + k] =
+                mass[b] < 1e-15 ? d->xipos[3 * b + k] : d->subtree_com[3 * b + k] * inv;
+    }
 }
 
 /* camera (cam 1) or light (cam 0) i: world position, and the camera's frame R (rows: world

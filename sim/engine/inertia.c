@@ -10,16 +10,32 @@
 #include "conesim.h"
 #include "inertia.h"
 
-double cs_geom_volume(int type, const double s[3])
+/* MuJoCo's compiler's expressions in its order of operations, so that masses and inertias
+ * carry the same bits; shell: the surface's area instead of the volume */
+double cs_geom_volume(int type, const double s[3], int shell)
 {
+    const double pi = M_PI;
     switch ((cs_geom_type)type) {
-    case CS_GEOM_SPHERE: return 4.0 / 3.0 * M_PI * s[0] * s[0] * s[0];
-    case CS_GEOM_CAPSULE:
-        return M_PI * s[0] * s[0] * (2 * s[1]) + 4.0 / 3.0 * M_PI * s[0] * s[0] * s[0];
-    case CS_GEOM_CYLINDER: return M_PI * s[0] * s[0] * (2 * s[1]);
-    case CS_GEOM_ELLIPSOID: return 4.0 / 3.0 * M_PI * s[0] * s[1] * s[2];
+    case CS_GEOM_SPHERE:
+        return shell ? 4 * pi * s[0] * s[0] : 4 * pi * s[0] * s[0] * s[0] / 3;
+    case CS_GEOM_CAPSULE: {
+        double h = 2 * s[1], r = s[0];
+        return shell ? 4 * pi * r * r + 2 * pi * r * h : pi * (r * r * h + 4 * r * r * r / 3);
+    }
+    case CS_GEOM_CYLINDER: {
+        double h = 2 * s[1], r = s[0];
+        return shell ? 2 * pi * r * r + 2 * pi * r * h : pi * r * r * h;
+    }
+    case CS_GEOM_ELLIPSOID:
+        if (shell) { /* Thomsen's approximation of the area */
+            double p = 1.6075;
+            double t = pow(s[0] * s[1], p) + pow(s[1] * s[2], p) + pow(s[2] * s[0], p);
+            return 4 * pi * pow(t / 3, 1 / p);
+        }
+        return 4 * pi * s[0] * s[1] * s[2] / 3;
     case CS_GEOM_HFIELD: /* MuJoCo's: the box of the geom's size */
-    case CS_GEOM_BOX: return 8 * s[0] * s[1] * s[2];
+    case CS_GEOM_BOX:
+        return shell ? 8 * (s[0] * s[1] + s[1] * s[2] + s[2] * s[0]) : s[0] * s[1] * s[2] * 8;
     case CS_GEOM_PLANE:
     case CS_GEOM_MESH: break; /* a mesh's volume is its own (mjcf_mesh.c) */
     }
@@ -42,42 +58,127 @@ double cs_geom_rbound(int type, const double size[3])
     return 0;
 }
 
-void cs_geom_inertia(int type, const double s[3], double m, double I[3])
+static void capsule_inertia(double r, double hh, double m, int shell, double I[3])
+{
+    double h = 2 * hh, ms;
+    if (shell) {
+        double as = 4 * M_PI * r * r, ac = 2 * M_PI * r * h;
+        ms = m * as / (as + ac);
+    } else {
+        ms = m * 4 * r / (4 * r + 3 * h); /* the two hemispheres' share of the volume */
+    }
+    double mc = m - ms;
+    I[0] = I[1] = mc * ((shell ? 6 : 3) * r * r + h * h) / 12;
+    I[2] = shell ? mc * r * r : mc * r * r / 2;
+    double is = shell ? 2 * ms * r * r / 3 : 2 * ms * r * r / 5, d;
+    if (shell) { /* hemispheres' centres r/2 beyond the cylinder's ends */
+        double c = r / 2, hp = hh + c;
+        d = ms * (hp * hp - c * c);
+    } else {
+        d = ms * h * (3 * r + 2 * h) / 8;
+    }
+    I[0] += is + d;
+    I[1] += is + d;
+    I[2] += is;
+}
+
+static void cylinder_inertia(double r, double hh, double m, int shell, double I[3])
+{
+    double h = 2 * hh;
+    if (!shell) {
+        I[0] = I[1] = m * (3 * r * r + h * h) / 12;
+        I[2] = m * r * r / 2;
+        return;
+    }
+    double ad = M_PI * r * r, ac = 2 * M_PI * r * h;
+    double md = m * ad / (2 * ad + ac), mc = m - 2 * md;
+    I[0] = I[1] = mc * (6 * r * r + h * h) / 12;
+    I[2] = mc * r * r;
+    double dx = md * r * r / 4 + md * hh * hh, dz = md * r * r / 2;
+    I[0] += 2 * dx;
+    I[1] += 2 * dx;
+    I[2] += 2 * dz;
+}
+
+static void ellipsoid_inertia(const double s[3], double m, int shell, double I[3])
+{
+    double s00 = s[0] * s[0], s11 = s[1] * s[1], s22 = s[2] * s[2];
+    if (!shell) {
+        I[0] = m * (s11 + s22) / 5;
+        I[1] = m * (s00 + s22) / 5;
+        I[2] = m * (s00 + s11) / 5;
+        return;
+    }
+    /* the solid grown by a thin layer minus the solid, at the density that gives m */
+    double eps = 1e-6, ae = s[0] + eps, be = s[1] + eps, ce = s[2] + eps;
+    double va = 4 * M_PI * s[0] * s[1] * s[2] / 3, vb = 4 * M_PI * ae * be * ce / 3;
+    double rho = m / (vb - va), ma = va * rho, mb = vb * rho;
+    I[0] = mb * (be * be + ce * ce) / 5 - ma * (s11 + s22) / 5;
+    I[1] = mb * (ae * ae + ce * ce) / 5 - ma * (s00 + s22) / 5;
+    I[2] = mb * (ae * ae + be * be) / 5 - ma * (s00 + s11) / 5;
+}
+
+static void box_inertia(const double s[3], double m, int shell, double I[3])
+{
+    double s00 = s[0] * s[0], s11 = s[1] * s[1], s22 = s[2] * s[2];
+    if (!shell) {
+        I[0] = m * (s11 + s22) / 3;
+        I[1] = m * (s00 + s22) / 3;
+        I[2] = m * (s00 + s11) / 3;
+        return;
+    }
+    /* six plates: each pair's mass by its area, its own inertia and its offset */
+    double lx = 2 * s[0], ly = 2 * s[1], lz = 2 * s[2];
+    double a0 = lx * ly, a1 = ly * lz, a2 = lz * lx, at = 2 * (a0 + a1 + a2);
+    double m0 = m * a0 / at, m1 = m * a1 / at, m2 = m * a2 / at;
+    double ix0 = m0 * ly * ly / 12, iy0 = m0 * lx * lx / 12, iz0 = m0 * (lx * lx + ly * ly) / 12;
+    double ix1 = m1 * (ly * ly + lz * lz) / 12, iy1 = m1 * lz * lz / 12, iz1 = m1 * ly * ly / 12;
+    double ix2 = m2 * lz * lz / 12, iy2 = m2 * (lx * lx + lz * lz) / 12, iz2 = m2 * lx * lx / 12;
+    I[0] = 2 * (m0 * s22 + m2 * s11 + ix0 + ix1 + ix2);
+    I[1] = 2 * (m0 * s22 + m1 * s00 + iy0 + iy1 + iy2);
+    I[2] = 2 * (m1 * s00 + m2 * s11 + iz0 + iz1 + iz2);
+}
+
+void cs_geom_inertia(int type, const double s[3], double m, int shell, double I[3])
 {
     I[0] = I[1] = I[2] = 0;
     switch ((cs_geom_type)type) {
     case CS_GEOM_SPHERE:
-        I[0] = I[1] = I[2] = 0.4 * m * s[0] * s[0];
+        I[0] = I[1] = I[2] = shell ? 2 * m * s[0] * s[0] / 3 : 2 * m * s[0] * s[0] / 5;
         break;
-    case CS_GEOM_CAPSULE: {
-        /* cylinder plus two hemispheres displaced along z (exact) */
-        double r = s[0], h = 2 * s[1];
-        double ms = m * 4 * r / (4 * r + 3 * h), mc = m - ms;
-        I[0] = I[1] = mc * (3 * r * r + h * h) / 12 + 0.4 * ms * r * r
-                      + ms * h * (3 * r + 2 * h) / 8;
-        I[2] = mc * r * r / 2 + 0.4 * ms * r * r;
-        break;
-    }
-    case CS_GEOM_CYLINDER: {
-        double r = s[0], h = 2 * s[1];
-        I[0] = I[1] = m * (3 * r * r + h * h) / 12;
-        I[2] = m * r * r / 2;
-        break;
-    }
-    case CS_GEOM_ELLIPSOID:
-        I[0] = m * (s[1] * s[1] + s[2] * s[2]) / 5;
-        I[1] = m * (s[0] * s[0] + s[2] * s[2]) / 5;
-        I[2] = m * (s[0] * s[0] + s[1] * s[1]) / 5;
-        break;
+    case CS_GEOM_CAPSULE: capsule_inertia(s[0], s[1], m, shell, I); break;
+    case CS_GEOM_CYLINDER: cylinder_inertia(s[0], s[1], m, shell, I); break;
+    case CS_GEOM_ELLIPSOID: ellipsoid_inertia(s, m, shell, I); break;
     case CS_GEOM_HFIELD: /* as its box, as MuJoCo */
-    case CS_GEOM_BOX:
-        I[0] = m * (s[1] * s[1] + s[2] * s[2]) / 3;
-        I[1] = m * (s[0] * s[0] + s[2] * s[2]) / 3;
-        I[2] = m * (s[0] * s[0] + s[1] * s[1]) / 3;
-        break;
+    case CS_GEOM_BOX: box_inertia(s, m, shell, I); break;
     case CS_GEOM_PLANE:
     case CS_GEOM_MESH: break; /* a mesh's inertia is its own (mjcf_mesh.c) */
     }
+}
+
+void cs_inertia_global(double g[6], const double local[3], const double quat[4])
+{
+    double R[9];
+    cs_quat2mat(R, quat);
+    double t[9] = {R[0] * local[0], R[3] * local[0], R[6] * local[0],
+                   R[1] * local[1], R[4] * local[1], R[7] * local[1],
+                   R[2] * local[2], R[5] * local[2], R[8] * local[2]};
+    g[0] = R[0] * t[0] + R[1] * t[3] + R[2] * t[6];
+    g[1] = R[3] * t[1] + R[4] * t[4] + R[5] * t[7];
+    g[2] = R[6] * t[2] + R[7] * t[5] + R[8] * t[8];
+    g[3] = R[0] * t[1] + R[1] * t[4] + R[2] * t[7];
+    g[4] = R[0] * t[2] + R[1] * t[5] + R[2] * t[8];
+    g[5] = R[3] * t[2] + R[4] * t[5] + R[5] * t[8];
+}
+
+void cs_inertia_offcenter(double r[6], double mass, const double v[3])
+{
+    r[0] = mass * (v[1] * v[1] + v[2] * v[2]);
+    r[1] = mass * (v[0] * v[0] + v[2] * v[2]);
+    r[2] = mass * (v[0] * v[0] + v[1] * v[1]);
+    r[3] = -mass * v[0] * v[1];
+    r[4] = -mass * v[0] * v[2];
+    r[5] = -mass * v[1] * v[2];
 }
 
 void cs_mass_acc_init(cs_mass_acc *a) { memset(a, 0, sizeof *a); }

@@ -2,12 +2,19 @@
 #ifndef CS_INERTIA_H
 #define CS_INERTIA_H
 
-/* Volume of a geom (MuJoCo's size meaning); planes 0. */
-double cs_geom_volume(int type, const double size[3]);
+/* Volume of a geom (MuJoCo's size meaning), or with shell its surface's area; planes 0. */
+double cs_geom_volume(int type, const double size[3], int shell);
 /* Radius of the sphere about the geom centre that holds it (planes, meshes: 0). */
 double cs_geom_rbound(int type, const double size[3]);
-/* Principal inertia about the geom centre in the geom frame, for mass `mass`. */
-void cs_geom_inertia(int type, const double size[3], double mass, double inertia[3]);
+/* Principal inertia about the geom centre in the geom frame, for mass `mass` spread over
+ * the volume or, with shell, over the surface. */
+void cs_geom_inertia(int type, const double size[3], double mass, int shell, double inertia[3]);
+
+/* A principal inertia (local, in the axes quat) as the six entries xx, yy, zz, xy, xz, yz of
+ * the tensor in the outer frame; the parallel-axis term of a mass at offset v, the same way.
+ * MuJoCo's compiler's expressions, for its rounding. */
+void cs_inertia_global(double global[6], const double local[3], const double quat[4]);
+void cs_inertia_offcenter(double res[6], double mass, const double v[3]);
 
 /* Accumulator for a rigid set of masses in one frame. */
 typedef struct {

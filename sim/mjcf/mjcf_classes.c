@@ -133,8 +133,7 @@ void cs_mjcf_read_geom_attrs(cs_mjcf *c, xmlNode *n, cs_gspec *g)
         g->fitscale = v[0];
     }
     int b;
-    if (cs_mjcf_bool(c, n, "shellinertia", &b) && b)
-        FAILN(c, n, "shellinertia", "shell inertia is not supported");
+    if (cs_mjcf_bool(c, n, "shellinertia", &b)) g->shell = b;
     static const char *const FLUID[] = {"none", "ellipsoid", NULL};
     if ((k = cs_mjcf_keyword(c, n, "fluidshape", FLUID)) >= 0) g->fluidshape = k;
     if ((k = cs_mjcf_nums(c, n, "fluidcoef", v, 1, 5))) memcpy(g->fluidcoef, v, (size_t)k * sizeof *v);

@@ -45,6 +45,9 @@ static void resolve_geom(cs_mjcf *c, cs_geomir *g)
         if (!s->mesh) GFAIL(c, g, "mesh", "a geom of type mesh needs a mesh attribute");
         g->meshid = cs_mjcf_find_mesh(c, s->mesh);
         if (g->meshid < 0) GFAIL(c, g, "mesh", "no mesh asset named '%s'", s->mesh);
+        if (s->shell)
+            GFAIL(c, g, "shellinertia",
+                  "for mesh geoms, inertia should be specified in the mesh asset (inertia=\"shell\")");
     } else if (s->mesh) { /* a primitive fitted to the mesh: sized in the compile loop */
         if (s->type == CS_GEOM_PLANE || s->type == CS_GEOM_HFIELD)
             GFAIL(c, g, "mesh", "a %s cannot be fitted to a mesh", TYPENAME[s->type]);
@@ -513,10 +516,12 @@ static void compile_geoms(cs_mjcf *c, compiling *cc)
             for (int k = 0; k < 3; k++)
                 g->s.size[k] = fmax(fabs(M->aamm[k]), fabs(M->aamm[3 + k]));
         }
-        double vol = M ? M->volume : cs_geom_volume(g->s.type, g->s.size);
+        double vol = M ? M->volume : cs_geom_volume(g->s.type, g->s.size, g->s.shell);
         int counts = g->s.group >= c->igroup[0] && g->s.group <= c->igroup[1];
         cc->gcounts[i] = counts;
-        double m = g->s.mass >= 0 ? g->s.mass : g->s.density * vol;
+        /* as MuJoCo's compiler: a given mass needs a volume above 1e-14, else the geom
+         * weighs nothing */
+        double m = g->s.mass >= 0 ? (vol > 1e-14 ? g->s.mass : 0) : g->s.density * vol;
         cc->gmass[i] = counts ? m : 0;
         if (M) { /* through the mesh's box, as MuJoCo's compiler rounds it */
             double b[3], *gi = cc->ginertia + 3 * i, gm = cc->gmass[i];
@@ -525,8 +530,37 @@ static void compile_geoms(cs_mjcf *c, compiling *cc)
             gi[1] = gm * (b[0] * b[0] + b[2] * b[2]) / 3;
             gi[2] = gm * (b[0] * b[0] + b[1] * b[1]) / 3;
         } else
-            cs_geom_inertia(g->s.type, g->s.size, cc->gmass[i], cc->ginertia + 3 * i);
+            cs_geom_inertia(g->s.type, g->s.size, cc->gmass[i], g->s.shell, cc->ginertia + 3 * i);
     }
+}
+
+/* body b's mass, centre and principal inertia from its selected geoms (more than one), in
+ * MuJoCo's compiler's order: the centre first, then each geom's tensor and parallel-axis
+ * term about it */
+static void geoms_inertia(cs_mjcf *c, compiling *cc, cs_bspec *B, int b)
+{
+    double mass = 0, com[3] = {0, 0, 0}, tot[6] = {0, 0, 0, 0, 0, 0};
+    for (int i = B->geom0; i < B->geom0 + B->ngeom; i++)
+        if (cc->gcounts[i] && cc->gmass[i] > 1e-14) {
+            mass += cc->gmass[i];
+            for (int k = 0; k < 3; k++) com[k] += cc->gmass[i] * c->geom[i].s.pos[k];
+        }
+    if (mass < 1e-14)
+        BFAIL(c, B, NULL, "body mass is too small to compute the centre of mass of its geoms "
+                          "(total %g)", mass);
+    double *ip = cc->bipos + 3 * b;
+    for (int k = 0; k < 3; k++) ip[k] = com[k] / mass;
+    for (int i = B->geom0; i < B->geom0 + B->ngeom; i++) {
+        if (!cc->gcounts[i] || !(cc->gmass[i] > 1e-14)) continue;
+        const double *gp = c->geom[i].s.pos;
+        double d[3] = {gp[0] - ip[0], gp[1] - ip[1], gp[2] - ip[2]}, i0[6], i1[6];
+        cs_inertia_global(i0, cc->ginertia + 3 * i, c->geom[i].s.quat);
+        cs_inertia_offcenter(i1, cc->gmass[i], d);
+        for (int k = 0; k < 6; k++) tot[k] = tot[k] + i0[k] + i1[k];
+    }
+    double full[9] = {tot[0], tot[3], tot[4], tot[3], tot[1], tot[5], tot[4], tot[5], tot[2]};
+    cc->bmass[b] = mass;
+    cs_eig3(full, cc->binert + 3 * b, cc->biquat + 4 * b);
 }
 
 /* bodies: mass properties, world frames at the reference pose, welds */
@@ -545,9 +579,10 @@ static void compile_bodies(cs_mjcf *c, compiling *cc)
         int use_geoms = c->inertiafromgeom == 1 || (c->inertiafromgeom == 2 && !B->has_inertial);
         cc->biquat[4 * b] = 1;
         if (use_geoms) {
+            /* the geoms in the inertia groups that weigh something, as MuJoCo selects them */
             int nsel = 0, last = -1;
             for (int i = B->geom0; i < B->geom0 + B->ngeom; i++)
-                if (cc->gcounts[i]) { nsel++; last = i; }
+                if (cc->gcounts[i] && cc->gmass[i] > 1e-14) { nsel++; last = i; }
             if (nsel == 1) {
                 /* MuJoCo copies a single geom's frame and inertia unchanged */
                 cc->bmass[b] = cc->gmass[last];
@@ -556,18 +591,7 @@ static void compile_bodies(cs_mjcf *c, compiling *cc)
                 cs_mjcf_quat_renorm(cc->biquat + 4 * b);
                 memcpy(cc->binert + 3 * b, cc->ginertia + 3 * last, 3 * sizeof *cc->binert);
             } else if (nsel > 1) {
-                cs_mass_acc acc;
-                cs_mass_acc_init(&acc);
-                for (int i = B->geom0; i < B->geom0 + B->ngeom; i++)
-                    if (cc->gcounts[i])
-                        cs_mass_acc_add(&acc, cc->gmass[i], c->geom[i].s.pos, c->geom[i].s.quat,
-                                        cc->ginertia + 3 * i);
-                double I[9];
-                if (acc.mass < 1e-14 || !cs_mass_acc_result(&acc, cc->bipos + 3 * b, I))
-                    BFAIL(c, B, NULL, "body mass is too small to compute the centre of mass "
-                                      "of its geoms (total %g)", acc.mass);
-                cc->bmass[b] = acc.mass;
-                cs_eig3(I, cc->binert + 3 * b, cc->biquat + 4 * b);
+                geoms_inertia(c, cc, B, b);
             }
         } else if (B->has_inertial) {
             cc->bmass[b] = B->imass;

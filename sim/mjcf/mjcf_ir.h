@@ -21,6 +21,7 @@ typedef struct {
     double mass; /* < 0: not given */
     double density;
     double fitscale;      /* a primitive fitted to its mesh is scaled by this */
+    int shell;            /* shellinertia: the mass on the surface */
     int fluidshape;       /* 1: MuJoCo's ellipsoid fluid model */
     double fluidcoef[5];  /* its blunt, slender, angular drag, Kutta and Magnus coefficients */
     double surfacevel[6]; /* the surface's velocity field in the geom frame (linear, angular) */
