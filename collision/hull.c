@@ -10,6 +10,7 @@
 #include <libqhull_r/qhull_ra.h>
 
 #include "hull.h"
+#include "hull_poly.h"
 
 static double dot3(const double *a, const double *b)
 {
@@ -56,9 +57,16 @@ void cs_hull_view(cs_hull *h, const int *g, const double *d)
     h->mjvert = h->pointid + h->nvert;
     h->mjadr = h->mjvert + h->nvert;
     h->mjadj = h->mjadr + h->nvert + 1;
+    const int *pg = h->mjadj + h->mjadr[h->nvert];
+    h->npoly = pg[0];
+    h->polyadr = pg + 1;
+    h->polyvert = h->polyadr + h->npoly + 1;
+    h->pmapadr = h->polyvert + h->polyadr[h->npoly];
+    h->pmap = h->pmapadr + h->nvert + 1;
     h->aabb = d;
     h->vert = d + 6;
     h->plane = h->vert + 3 * h->nvert;
+    h->polynormal = h->plane + 4 * h->nface;
     float best[27];
     for (int k = 0; k < 27; k++) {
         best[k] = -FLT_MAX;
@@ -145,6 +153,20 @@ static void finish_bounds(int *g, double *d)
     }
 }
 
+/* the polygons' normals from their first three corners where the vertices are now (MuJoCo
+ * makes them once the mesh sits in its own frame, before the vertices become floats) */
+static void poly_normals(int *g, double *d)
+{
+    cs_hull view;
+    cs_hull_view(&view, g, d);
+    double *pn = (double *)view.polynormal;
+    for (int p = 0; p < view.npoly; p++) {
+        const int *c = view.polyvert + view.polyadr[p];
+        cs_hull_poly_normal(pn + 3 * p, view.vert + 3 * c[0], view.vert + 3 * c[1],
+                            view.vert + 3 * c[2]);
+    }
+}
+
 void cs_hull_transform(cs_hull_data *h, const double c[3], const double R[9])
 {
     int nv = h->graph[0], nf = h->graph[1];
@@ -161,6 +183,7 @@ void cs_hull_transform(cs_hull_data *h, const double c[3], const double R[9])
             n[k] = R[k] * p[0] + R[3 + k] * p[1] + R[6 + k] * p[2];
         memcpy(p, n, sizeof n);
     }
+    poly_normals(h->graph, h->data);
     finish_bounds(h->graph, h->data);
 }
 
@@ -194,6 +217,7 @@ void cs_hull_remap(cs_hull_data *h, const double *pts)
         memcpy(pl + 4 * f, n, sizeof n);
         pl[4 * f + 3] = d;
     }
+    poly_normals(h->graph, h->data);
     finish_bounds(h->graph, h->data);
 }
 
@@ -345,6 +369,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     int *map = NULL, *tri = NULL, *edges = NULL, *group = NULL, *gv = NULL, *mjg = NULL;
     double *tnorm = NULL, *ang = NULL;
     int *mjt = NULL, *pbuf = NULL; /* triangle corners in MuJoCo's graph order; scratch */
+    cs_hull_polys polys = {0, NULL, NULL};
     int rc = -1, ntri = 0;
     if (!copy || !ef) {
         set_err(err, errlen, "out of memory");
@@ -477,6 +502,12 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     for (int i = 0; i < n; i++)
         if (map[i] >= 0)
             memcpy(vx + 3 * map[i], pts + 3 * i, 3 * sizeof *vx);
+    /* MuJoCo's polygons, of all of its graph's triangles (degenerate ones included: its own
+     * test leaves them out) */
+    if (cs_hull_polygons(mjt, ntri, vx, &polys)) {
+        cs_free(vx);
+        goto oom;
+    }
     /* orient triangles outward; drop degenerate ones from the triangle list (their edges
      * stay in the graph: they lie on the hull) */
     int nt = 0;
@@ -549,8 +580,10 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     for (int i = 0; i < nv; i++)
         mark[i] = -1;
     /* per face: its distinct vertices (a pass per face keeps it simple; hulls are built once) */
-    int ngraph = 9 + (nv + 1) + 2 * ne + (nface + 1) + 3 * ntri + (nv + 1) + 3 * ntri + nmjg;
-    int ndata = 6 + 3 * nv + 4 * nface;
+    int npv = polys.adr[polys.npoly];
+    int ngraph = 9 + (nv + 1) + 2 * ne + (nface + 1) + 3 * ntri + (nv + 1) + 3 * ntri + nmjg +
+                 1 + (polys.npoly + 1) + npv + (nv + 1) + npv;
+    int ndata = 6 + 3 * nv + 4 * nface + 3 * polys.npoly;
     int *g = cs_malloc((size_t)ngraph * sizeof *g);
     double *d = cs_malloc((size_t)ndata * sizeof *d);
     if (!g || !d) {
@@ -686,7 +719,26 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
         for (int x = faceadr[f]; x < faceadr[f + 1]; x++)
             vf[mark[facevert[x]]++] = f;
     memcpy(vf + nfv, mjg, (size_t)nmjg * sizeof *mjg);
-    out->ngraph = (int)(vf + nfv + nmjg - g);
+    {
+        /* the polygons, and each vertex's polygons in increasing order */
+        int *pg = vf + nfv + nmjg, np = polys.npoly;
+        int *padr = pg + 1, *pvert = padr + np + 1, *mapadr = pvert + npv, *pmap = mapadr + nv + 1;
+        pg[0] = np;
+        memcpy(padr, polys.adr, (size_t)(np + 1) * sizeof *padr);
+        memcpy(pvert, polys.vert, (size_t)npv * sizeof *pvert);
+        for (int i = 0; i <= nv; i++)
+            mapadr[i] = 0;
+        for (int x = 0; x < npv; x++)
+            mapadr[pvert[x] + 1]++;
+        for (int i = 0; i < nv; i++)
+            mapadr[i + 1] += mapadr[i];
+        for (int i = 0; i < nv; i++)
+            mark[i] = mapadr[i];
+        for (int p = 0; p < np; p++)
+            for (int x = padr[p]; x < padr[p + 1]; x++)
+                pmap[mark[pvert[x]]++] = p;
+        out->ngraph = (int)(pmap + npv - g);
+    }
     out->graph = g;
     out->data = d;
     out->ndata = ndata;
@@ -696,6 +748,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     out->tri = mjt;
     mjt = NULL;
     finish_bounds(g, d);
+    poly_normals(g, d);
     cs_free(fcount);
     cs_free(mark);
     cs_free(vx);
@@ -721,5 +774,6 @@ done : {
     cs_free(group);
     cs_free(gv);
     cs_free(ang);
+    cs_hull_polys_free(&polys);
     return rc;
 }

@@ -8,8 +8,10 @@
  *                  vfadr[nvert + 1], vf[faceadr[nface]]         each vertex's faces
  *                  npoint, nvert, pointid[nvert], mjvert[nvert], mjadr[nvert + 1], mjadj[]
  *                                                               MuJoCo's graph (below)
+ *                  npoly, polyadr[npoly + 1], polyvert[], pmapadr[nvert + 1], pmap[]
+ *                                                               MuJoCo's polygons (below)
  *   data (doubles): aabb[6] (lo, hi), vert[3 nvert], plane[4 nface] (unit outward normal n,
- *                  offset d: n.x <= d inside)
+ *                  offset d: n.x <= d inside), polynormal[3 npoly]
  * Coplanar hull triangles are merged into one polygon per face. start[] holds the extreme
  * vertices along -x, +x, -y, +y, -z, +z: the support function starts at the best of them
  * and climbs the edge graph, so it visits a few dozen vertices even on hulls of thousands. */
@@ -36,6 +38,12 @@ typedef struct {
     /* MuJoCo's seeds of its hill climb: for each of the 27 directions (-1, 0, 1)^3 (x
      * slowest), the local id of the vertex furthest along it, in single precision */
     int extrema[27];
+    /* MuJoCo's polygons (hull_poly.c), which the multi-point contacts clip: the corners of
+     * polygon p at polyvert[polyadr[p] .. polyadr[p+1]) (hull vertices), each vertex's
+     * polygons at pmap[pmapadr[v] .. pmapadr[v+1]) in increasing order, unit normals */
+    int npoly;
+    const int *polyadr, *polyvert, *pmapadr, *pmap;
+    const double *polynormal;
 } cs_hull;
 
 /* A built hull: malloc'd arrays in the layout above; triangles (3 hull-vertex indices each,

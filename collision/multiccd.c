@@ -181,15 +181,15 @@ static int common(int res[2], const int *a, int na, const int *b, int nb)
 
 static void mesh_face_normal(double r[3], const cs_gjk_obj *o, int f)
 {
-    const double *n = o->hull->plane + 4 * f;
+    const double *n = o->hull->polynormal + 3 * f;
     global(r, o->mat, NULL, n[0], n[1], n[2]);
 }
 
 static int mesh_normals(double *res, int *ind, int dim, const cs_gjk_obj *o, const int vi[3])
 {
     const cs_hull *h = o->hull;
-    const int *f1 = h->vf + h->vfadr[vi[0]];
-    int n1 = h->vfadr[vi[0] + 1] - h->vfadr[vi[0]];
+    const int *f1 = h->pmap + h->pmapadr[vi[0]];
+    int n1 = h->pmapadr[vi[0] + 1] - h->pmapadr[vi[0]];
     if (dim == 1) {
         if (n1 > FEAT_MAX)
             n1 = FEAT_MAX;
@@ -199,8 +199,8 @@ static int mesh_normals(double *res, int *ind, int dim, const cs_gjk_obj *o, con
         }
         return n1;
     }
-    const int *f2 = h->vf + h->vfadr[vi[1]];
-    int n2 = h->vfadr[vi[1] + 1] - h->vfadr[vi[1]];
+    const int *f2 = h->pmap + h->pmapadr[vi[1]];
+    int n2 = h->pmapadr[vi[1] + 1] - h->pmapadr[vi[1]];
     int edge[2], n = common(edge, f1, n1, f2, n2);
     if (n == 0)
         return 0;
@@ -211,8 +211,8 @@ static int mesh_normals(double *res, int *ind, int dim, const cs_gjk_obj *o, con
         }
         return n;
     }
-    const int *f3 = h->vf + h->vfadr[vi[2]];
-    int n3 = h->vfadr[vi[2] + 1] - h->vfadr[vi[2]], face[2];
+    const int *f3 = h->pmap + h->pmapadr[vi[2]];
+    int n3 = h->pmapadr[vi[2] + 1] - h->pmapadr[vi[2]], face[2];
     if (!common(face, edge, n, f3, n3))
         return 0;
     mesh_face_normal(res, o, face[0]);
@@ -233,14 +233,14 @@ static int mesh_edges(double *res, double *ends, int dim, const cs_gjk_obj *o, c
         return 0;
     /* each face at the vertex gives the edge to its predecessor around that face */
     const cs_hull *h = o->hull;
-    int a = h->vfadr[v1i], n = h->vfadr[v1i + 1] - a;
+    int a = h->pmapadr[v1i], n = h->pmapadr[v1i + 1] - a;
     if (n > FEAT_MAX)
         n = FEAT_MAX;
     for (int i = 0; i < n; i++) {
-        int f = h->vf[a + i], fa = h->faceadr[f], fn = h->faceadr[f + 1] - fa;
+        int f = h->pmap[a + i], fa = h->polyadr[f], fn = h->polyadr[f + 1] - fa;
         for (int j = 0; j < fn; j++)
-            if (h->facevert[fa + j] == v1i) {
-                const double *x = h->vert + 3 * h->facevert[fa + (j == 0 ? fn - 1 : j - 1)];
+            if (h->polyvert[fa + j] == v1i) {
+                const double *x = h->vert + 3 * h->polyvert[fa + (j == 0 ? fn - 1 : j - 1)];
                 global(ends + 3 * i, o->mat, o->pos, x[0], x[1], x[2]);
                 sub3(res + 3 * i, ends + 3 * i, v);
                 cs_gjk_normalize(res + 3 * i);
@@ -254,11 +254,11 @@ static int mesh_edges(double *res, double *ends, int dim, const cs_gjk_obj *o, c
 static int mesh_face_poly(double *res, const cs_gjk_obj *o, int f)
 {
     const cs_hull *h = o->hull;
-    int a = h->faceadr[f], n = h->faceadr[f + 1] - a;
+    int a = h->polyadr[f], n = h->polyadr[f + 1] - a;
     if (n > POLY_MAX)
         n = POLY_MAX;
     for (int i = n - 1, j = 0; i >= 0; i--, j++) {
-        const double *x = h->vert + 3 * h->facevert[a + i];
+        const double *x = h->vert + 3 * h->polyvert[a + i];
         global(res + 3 * j, o->mat, o->pos, x[0], x[1], x[2]);
     }
     return n;
@@ -495,8 +495,8 @@ static int face_of(double *poly, const cs_gjk_obj *o, int f)
 void cs_multiccd(const cs_gjk_obj *o1, const cs_gjk_obj *o2, const cs_mvert fv[3],
                  cs_gjk_result *r)
 {
-    if ((o1->type == CS_GEOM_MESH && !o1->hull->nface) ||
-        (o2->type == CS_GEOM_MESH && !o2->hull->nface))
+    if ((o1->type == CS_GEOM_MESH && !o1->hull->npoly) ||
+        (o2->type == CS_GEOM_MESH && !o2->hull->npoly))
         return;
     int v1i[3] = {fv[0].i1, fv[1].i1, fv[2].i1}, v2i[3] = {fv[0].i2, fv[1].i2, fv[2].i2};
     double v1[9], v2[9];

@@ -192,6 +192,41 @@ START_TEST(box_hull_faces)
 }
 END_TEST
 
+/* MuJoCo's polygons, which the multi-point contacts clip, join triangles whose normals round
+ * to the same 0.01 rad: a box's top warped by 1e-4 (one corner raised) stays one four-corner
+ * polygon there, where the exact faces are two triangles; on a plain box the polygons are the
+ * six faces, with the faces' exact normals */
+START_TEST(mujoco_polygons)
+{
+    double s[3] = {1, 1, 1}, p[24];
+    box_corners(s, p);
+    thull H;
+    ck_assert_int_eq(mkhull(&H, p, 8, -1), 0);
+    ck_assert_int_eq(H.h.npoly, 6);
+    for (int f = 0; f < 6; f++) {
+        ck_assert_int_eq(H.h.polyadr[f + 1] - H.h.polyadr[f], 4);
+        const double *n = H.h.polynormal + 3 * f;
+        ck_assert_double_eq_tol(fabs(n[0]) + fabs(n[1]) + fabs(n[2]), 1, 1e-15);
+    }
+    /* each corner on three polygons */
+    for (int v = 0; v < 8; v++) ck_assert_int_eq(H.h.pmapadr[v + 1] - H.h.pmapadr[v], 3);
+    cs_hull_data_free(&H.d);
+
+    p[3 * 7 + 2] += 1e-4; /* corner (+x, +y, +z) up */
+    ck_assert_int_eq(mkhull(&H, p, 8, -1), 0);
+    ck_assert_int_eq(H.h.nface, 7); /* the exact faces: the top in two */
+    ck_assert_int_eq(H.h.npoly, 6);
+    int top = -1;
+    for (int f = 0; f < 6; f++)
+        if (H.h.polynormal[3 * f + 2] > 0.5) top = f;
+    ck_assert_int_ge(top, 0);
+    ck_assert_int_eq(H.h.polyadr[top + 1] - H.h.polyadr[top], 4);
+    /* the side polygons with the raised corner also stay four-cornered */
+    for (int f = 0; f < 6; f++) ck_assert_int_eq(H.h.polyadr[f + 1] - H.h.polyadr[f], 4);
+    cs_hull_data_free(&H.d);
+}
+END_TEST
+
 START_TEST(maxhullvert)
 {
     tc_seed(3);
@@ -605,6 +640,7 @@ int main(void)
     tcase_add_test(tc, edge_on_face_both_ends);
     tcase_add_test(tc, prism_on_plane);
     tcase_add_test(tc, hull_aabb);
+    tcase_add_test(tc, mujoco_polygons);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
