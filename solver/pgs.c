@@ -307,11 +307,12 @@ static void group_init(pgs_ws *pw, const cs_solver_ws *w, const cs_problem *p, i
             for (int i = 0; i < g->num[s]; i++) pw->lmap[g->adr[s] + i] = o + i;
 }
 
-/* the group's M (dense, nd x nd, block diagonal by tree) */
+/* the group's M (dense, nd x nd, block diagonal by tree; rows zeroed one by one, each a
+ * short clear) */
 static void group_mass(const cs_problem *p, const group *g, double *Ml)
 {
     int nd = g->nd;
-    memset(Ml, 0, sizeof(double) * nd * nd);
+    for (int i = 0; i < nd; i++) memset(Ml + i * nd, 0, sizeof(double) * nd);
     const cs_mass *M = p->M;
     for (int s = 0, o = 0; s < 2; s++) {
         int lo = g->adr[s];
@@ -321,6 +322,24 @@ static void group_mass(const cs_problem *p, const group *g, double *Ml)
                 Ml[(o + i) * nd + o + k - lo] = Ml[(o + k - lo) * nd + o + i] = M->qM[a];
         }
         o += g->num[s];
+    }
+}
+
+/* y = M d over the group's trees (with ab: |M| d); each entry sums its row's terms in
+ * column order (M is block diagonal by tree: the row's tree's columns only, the others
+ * add zeros) */
+static void group_mass_mul(const double *Ml, const group *g, const double *d, double *y, int ab)
+{
+    int nd = g->nd;
+    for (int i = 0; i < nd; i++) {
+        double s = 0;
+        int q0 = i < g->num[0] ? 0 : g->num[0], q1 = i < g->num[0] ? g->num[0] : nd;
+        const double *Mi = Ml + i * nd;
+        if (ab)
+            for (int q = q0; q < q1; q++) s += fabs(Mi[q]) * d[q];
+        else
+            for (int q = q0; q < q1; q++) s += Mi[q] * d[q];
+        y[i] = s;
     }
 }
 
@@ -450,16 +469,11 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
                          const double *x, double *gr, double *H, int *sig, double *jo, double *fo)
 {
     int nd = g->nd;
-    double c = 0, d[CS_GMAXD];
+    double c = 0, d[CS_GMAXD], md[CS_GMAXD];
     for (int i = 0; i < nd; i++) d[i] = x[i] - at[i];
-    for (int i = 0; i < nd; i++) {
-        double s = 0;
-        /* M is block diagonal by tree: row i's tree's columns (the others add zeros) */
-        int q0 = i < g->num[0] ? 0 : g->num[0], q1 = i < g->num[0] ? g->num[0] : nd;
-        for (int q = q0; q < q1; q++) s += Ml[i * nd + q] * d[q];
-        c += 0.5 * d[i] * s;
-        if (gr) gr[i] = s;
-    }
+    group_mass_mul(Ml, g, d, md, 0);
+    for (int i = 0; i < nd; i++) c += 0.5 * d[i] * md[i];
+    if (gr) memcpy(gr, md, sizeof(double) * nd);
     if (H) memcpy(H, Ml, sizeof(double) * nd * nd);
     for (int b = 0; b < g->nb; b++) { /* the common row counts unrolled */
         int n = e->blk_nrow[g->blk[b]];
@@ -483,6 +497,40 @@ static void group_minv(const cs_problem *p, const group *g, double *y, double *v
         memcpy(v + o, y + lo, sizeof(double) * n);
         o += n;
     }
+}
+
+/* max(m, v) for m not NaN (fmax's result there, without its call) */
+static inline double vmax(double m, double v)
+{
+    return v > m ? v : m;
+}
+
+/* Stationary to rounding: every gradient entry at most GROUP_GRAD_FLOOR times the size of
+ * the terms of M (x - a~) it sums (or all zero); *gmax: the largest entry. */
+static int group_stationary(const double *Ml, const group *g, const double *x,
+                            const double *at, const double *gr, double *gmax)
+{
+    int nd = g->nd;
+    double gbig = 0, ad[CS_GMAXD], mi[CS_GMAXD];
+    for (int i = 0; i < nd; i++) {
+        ad[i] = fabs(x[i] - at[i]);
+        gbig = vmax(gbig, fabs(gr[i]));
+    }
+    *gmax = gbig;
+    if (gbig == 0) return 1;
+    /* |M_iq| <= max_i M_ii (M is positive definite): the terms' size is at most
+     * nd max_i M_ii max_q ad_q, and a gradient above twice that (room for the bound's
+     * rounding) fails the test without the sums */
+    double dmax = 0, admax = 0;
+    for (int i = 0; i < nd; i++) {
+        dmax = vmax(dmax, Ml[i * nd + i]);
+        admax = vmax(admax, ad[i]);
+    }
+    if (gbig > 2 * GROUP_GRAD_FLOOR * nd * dmax * admax) return 0;
+    group_mass_mul(Ml, g, ad, mi, 1);
+    double gsc = 0;
+    for (int i = 0; i < nd; i++) gsc = vmax(gsc, mi[i]);
+    return gbig <= GROUP_GRAD_FLOOR * gsc;
 }
 
 /* Exact joint update of a group's blocks; adds the dual cost decrease to *impr. Returns 0,
@@ -542,16 +590,8 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
     double *Hf = pw->gfac + (size_t)CS_GFAC * (size_t)pos;
     int keep = nd * nd <= g->nb * CS_GFAC;
     for (int it = 0;; it++) {
-        double gmax = 0, gsc = 0, ad[CS_GMAXD];
-        for (int i = 0; i < nd; i++) ad[i] = fabs(x[i] - at[i]);
-        for (int i = 0; i < nd; i++) {
-            double mi = 0;
-            int q0 = i < g->num[0] ? 0 : g->num[0], q1 = i < g->num[0] ? g->num[0] : nd;
-            for (int q = q0; q < q1; q++) mi += fabs(Ml[i * nd + q]) * ad[q];
-            gsc = fmax(gsc, mi);
-            gmax = fmax(gmax, fabs(gr[i]));
-        }
-        if (gmax <= GROUP_GRAD_FLOOR * gsc || gmax == 0) {
+        double gmax;
+        if (group_stationary(Ml, g, x, at, gr, &gmax)) {
             *exact = 1; /* stationary to rounding: the group's exact minimiser */
             break;
         }
@@ -589,7 +629,7 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
              * pins x only to sqrt(eps)), so a full step that halves the gradient at a cost
              * unchanged to rounding is taken too */
             double gtm = 0;
-            for (int i = 0; i < nd; i++) gtm = fmax(gtm, fabs(gt[i]));
+            for (int i = 0; i < nd; i++) gtm = vmax(gtm, fabs(gt[i]));
             if (ct <= c + ARMIJO * al * gd ||
                 (ls == 0 && gtm <= GRAD_HALF * gmax && ct <= c + COST_ROUNDING * fabs(c))) {
                 ok = 1;
@@ -598,7 +638,7 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         }
         if (!ok) break; /* no decrease left at rounding level */
         double st = 0;
-        for (int i = 0; i < nd; i++) st = fmax(st, fabs(xt[i] - x[i]));
+        for (int i = 0; i < nd; i++) st = vmax(st, fabs(xt[i] - x[i]));
         memcpy(x, xt, sizeof(double) * nd);
         memcpy(gr, gt, sizeof(double) * nd);
         int *si = sig; /* the signatures and forces at x follow x */
