@@ -72,6 +72,12 @@ typedef struct {
     int *gord, *gadr, *gvalid, *gsig, *gsc0, *gsc1;
     long long *gkey;
     double *gfac, *gj0, *gf0, *gf1;
+    /* a grouped block's columns that are not zero, once per solve (J is fixed through it):
+     * per block gcm (their count, -1 until made); at the block's J_rowadr in gjt (J's
+     * entries there transposed) and gli (their local dofs) */
+    int cap_nnz;
+    int *gcm, *gli;
+    double *gjt;
 } pgs_ws;
 
 /* MuJoCo's split update of an elliptic block (one ray/normal step, one fixed-normal
@@ -408,22 +414,17 @@ static void block_hess(const double *Hb, const double *Jt, const int *li, int m,
     else if (na) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 0);
 }
 
-/* group_eval's part of block b (N > 0 fixes its rows' count at compile time);
- * returns the block's cost */
-static inline __attribute__((always_inline)) double
-group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr, double *H,
-            int *sig, double *jo, double *fo, const int N)
+/* The columns of block k that are not zero, ascending (the rest add exact zeros: the dofs
+ * off the chains to the contact's bodies, within the prefix cs_i_cols gives): their local
+ * dofs li, and J's entries there transposed (Jt[t n + r]: each column's rows together);
+ * returns their count */
+static int block_cols(const cs_efc *e, const group *g, int k, double *Jt, int *li)
 {
-    int nd = g->nd;
-    int k = g->blk[b], n = N > 0 ? N : e->blk_nrow[k], r0 = e->blk_row[k];
+    int n = e->blk_nrow[k], r0 = e->blk_row[k];
     int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
     const int *ci = e->J_colind + adr;
     const double *J = e->J + adr;
-    /* the columns that are not zero, ascending (the rest add exact zeros: the dofs off the
-     * chains to the contact's bodies, within the prefix cs_i_cols gives): their local dofs
-     * li, and J's entries there transposed (Jt[t n + r]: each column's rows together) */
-    int li[CS_GMAXD], m = 0, lo[2], hi[2];
-    double Jt[CS_GMAXD * CS_MAXROWS];
+    int m = 0, lo[2], hi[2];
     cs_i_cols(e, k, lo, hi);
     for (int s = 0; s < 2; s++)
         for (int q = lo[s]; q < hi[s]; q++) {
@@ -431,6 +432,29 @@ group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr,
             for (int r = 0; r < n; r++) nz |= (Jt[m * n + r] = J[r * nnz + q]) != 0;
             if (nz) li[m++] = local_dof(g, ci[q]);
         }
+    return m;
+}
+
+/* the group's blocks' columns (block_cols), made on the group's first update of a solve */
+static void group_cols(pgs_ws *pw, const cs_efc *e, const group *g)
+{
+    for (int b = 0; b < g->nb; b++) {
+        int k = g->blk[b], off = e->J_rowadr[e->blk_row[k]];
+        if (pw->gcm[k] < 0) pw->gcm[k] = block_cols(e, g, k, pw->gjt + off, pw->gli + off);
+    }
+}
+
+/* group_eval's part of block b (N > 0 fixes its rows' count at compile time);
+ * returns the block's cost */
+static inline __attribute__((always_inline)) double
+group_block(const pgs_ws *pw, const cs_efc *e, const group *g, int b, const double *x,
+            double *gr, double *H, int *sig, double *jo, double *fo, const int N)
+{
+    int nd = g->nd;
+    int k = g->blk[b], n = N > 0 ? N : e->blk_nrow[k], r0 = e->blk_row[k];
+    int off = e->J_rowadr[r0], m = pw->gcm[k];
+    const double *Jt = pw->gjt + off;
+    const int *li = pw->gli + off;
     double j[CS_MAXROWS], f[CS_MAXROWS], Hb[CS_MAXROWS * CS_MAXROWS], l;
     for (int r = 0; r < n; r++) j[r] = -e->aref[r0 + r];
     for (int t = 0; t < m; t++) { /* each row summed over the columns in order */
@@ -465,8 +489,9 @@ group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr,
 /* Group primal at x: cost, and if gr: gradient M (x - at) - sum J^T f; if H: Hessian
  * M + sum J^T H_i J; if sig: the blocks' Hessian signatures; if jo / fo: their residuals
  * J x - a_ref / forces (CS_MAXROWS per block). */
-static double group_eval(const cs_efc *e, const group *g, const double *Ml, const double *at,
-                         const double *x, double *gr, double *H, int *sig, double *jo, double *fo)
+static double group_eval(const pgs_ws *pw, const cs_efc *e, const group *g, const double *Ml,
+                         const double *at, const double *x, double *gr, double *H, int *sig,
+                         double *jo, double *fo)
 {
     int nd = g->nd;
     double c = 0, d[CS_GMAXD], md[CS_GMAXD];
@@ -477,10 +502,10 @@ static double group_eval(const cs_efc *e, const group *g, const double *Ml, cons
     if (H) memcpy(H, Ml, sizeof(double) * nd * nd);
     for (int b = 0; b < g->nb; b++) { /* the common row counts unrolled */
         int n = e->blk_nrow[g->blk[b]];
-        if (n == 4) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 4); /* pyramidal condim 3 */
-        else if (n == 3) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 3); /* elliptic */
-        else if (n == 1) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 1); /* limits */
-        else c += group_block(e, g, b, x, gr, H, sig, jo, fo, 0);
+        if (n == 4) c += group_block(pw, e, g, b, x, gr, H, sig, jo, fo, 4); /* pyramidal condim 3 */
+        else if (n == 3) c += group_block(pw, e, g, b, x, gr, H, sig, jo, fo, 3); /* elliptic */
+        else if (n == 1) c += group_block(pw, e, g, b, x, gr, H, sig, jo, fo, 1); /* limits */
+        else c += group_block(pw, e, g, b, x, gr, H, sig, jo, fo, 0);
     }
     return c;
 }
@@ -559,6 +584,7 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
      * through M's factor */
     int usew = pw->bprep[g->blk[0]];
     double v[CS_GMAXD] = {0};
+    group_cols(pw, e, g);
     for (int b = 0; b < g->nb; b++) {
         int k = g->blk[b], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
         const int *ci = e->J_colind + adr;
@@ -568,12 +594,11 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
             if (usew) { /* W fills its trees */
                 const double *W = w->W + adr + r * nnz;
                 for (int q = 0; q < nnz; q++) v[local_dof(g, ci[q])] += W[q] * fr;
-            } else { /* J: the columns that can be nonzero */
-                const double *J = e->J + adr + r * nnz;
-                int lo[2], hi[2];
-                cs_i_cols(e, k, lo, hi);
-                for (int h = 0; h < 2; h++)
-                    for (int q = lo[h]; q < hi[h]; q++) v[local_dof(g, ci[q])] += J[q] * fr;
+            } else { /* J: the columns that are not zero */
+                int n = e->blk_nrow[k];
+                const double *Jt = pw->gjt + adr;
+                const int *li = pw->gli + adr;
+                for (int t = 0; t < pw->gcm[k]; t++) v[li[t]] += Jt[t * n + r] * fr;
             }
         }
     }
@@ -586,7 +611,7 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
     int *sig = pw->gsc0 + pos, *sigt = pw->gsc1 + pos;
     double *jb0 = pw->gj0 + (size_t)CS_MAXROWS * pos, *fx = pw->gf0 + (size_t)CS_MAXROWS * pos,
            *ft = pw->gf1 + (size_t)CS_MAXROWS * pos;
-    double c = group_eval(e, g, Ml, at, x, gr, NULL, sig, jb0, fx);
+    double c = group_eval(pw, e, g, Ml, at, x, gr, NULL, sig, jb0, fx);
     double *Hf = pw->gfac + (size_t)CS_GFAC * (size_t)pos;
     int keep = nd * nd <= g->nb * CS_GFAC;
     for (int it = 0;; it++) {
@@ -606,7 +631,7 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
             cacheable = cacheable && sig[b] >= 0;
         }
         if (!same || !cacheable) {
-            group_eval(e, g, Ml, at, x, NULL, H, NULL, NULL, NULL);
+            group_eval(pw, e, g, Ml, at, x, NULL, H, NULL, NULL, NULL);
             if (cs_i_chol(nd, H)) return -1;
             pw->gvalid[pos] = cacheable;
             if (cacheable) {
@@ -624,7 +649,7 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         int ok = 0;
         for (int ls = 0; ls < GROUP_HALVINGS; ls++, al *= 0.5) {
             for (int i = 0; i < nd; i++) xt[i] = x[i] + al * dx[i];
-            ct = group_eval(e, g, Ml, at, xt, gt, NULL, sigt, NULL, ft);
+            ct = group_eval(pw, e, g, Ml, at, xt, gt, NULL, sigt, NULL, ft);
             /* Armijo; near the optimum the cost change drowns in rounding (the cost then
              * pins x only to sqrt(eps)), so a full step that halves the gradient at a cost
              * unchanged to rounding is taken too */
@@ -676,10 +701,9 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
                     jtd[l] += J[q] * d;
                 }
             } else {
-                int lo[2], hi[2];
-                cs_i_cols(e, k, lo, hi);
-                for (int h = 0; h < 2; h++)
-                    for (int q = lo[h]; q < hi[h]; q++) jtd[local_dof(g, ci[q])] += J[q] * d;
+                const double *Jt = pw->gjt + adr;
+                const int *li = pw->gli + adr;
+                for (int t = 0; t < pw->gcm[k]; t++) jtd[li[t]] += Jt[t * n + r] * d;
             }
         }
     }
@@ -731,7 +755,11 @@ static int pgs_setup(pgs_ws *pw, cs_solver_ws *w, int isl)
     const cs_efc *e = p->efc;
     int grouped = o->blocking == CS_PGS_BLOCK_PAIR && o->exact_block && w->isl_block_num[isl] > 1;
     int ngroup = make_groups(pw, w, p, isl, grouped);
-    for (int b = 0; b < w->isl_block_num[isl]; b++) pw->bprep[w->isl_blocks[w->isl_block_adr[isl] + b]] = 0;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        pw->bprep[k] = 0;
+        pw->gcm[k] = -1;
+    }
     for (int gi = 0; gi < ngroup; gi++) {
         group g;
         group_init(pw, w, p, isl, gi, &g);
@@ -897,7 +925,8 @@ static void pgs_destroy(void *ws)
     pgs_ws *pw = ws;
     if (!pw) return;
     void *arr[] = {pw->grad, pw->lmap, pw->mlc, pw->bprep, pw->isl_group, pw->mlkey, pw->fold, pw->bqp, pw->bqp_ok, pw->gord, pw->gadr, pw->gvalid,
-                   pw->gsig, pw->gsc0, pw->gsc1, pw->gkey, pw->gfac, pw->gj0, pw->gf0, pw->gf1};
+                   pw->gsig, pw->gsc0, pw->gsc1, pw->gkey, pw->gfac, pw->gj0, pw->gf0, pw->gf1,
+                   pw->gcm, pw->gli, pw->gjt};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(pw);
 }
@@ -927,6 +956,13 @@ static int pgs_reserve(void *ws, const cs_solver_ws *w)
         if (cs_i_resize((void **)&pw->fold, sizeof(double), c)) return -1;
         pw->cap_efc = c;
     }
+    if (e->nnz > pw->cap_nnz) {
+        int c = cs_i_more(e->nnz);
+        if (cs_i_resize((void **)&pw->gjt, sizeof(double), c) ||
+            cs_i_resize((void **)&pw->gli, sizeof(int), c))
+            return -1;
+        pw->cap_nnz = c;
+    }
     if (w->nthread > pw->cap_thread) {
         int c = w->nthread;
         if (cs_i_resize((void **)&pw->mlc, sizeof(double) * CS_GMAXD * CS_GMAXD, c) ||
@@ -939,6 +975,7 @@ static int pgs_reserve(void *ws, const cs_solver_ws *w)
         size_t si = sizeof(int), sd = sizeof(double);
         if (cs_i_resize((void **)&pw->bqp, sizeof(cs_bqp), c) ||
             cs_i_resize((void **)&pw->bqp_ok, si, c) || cs_i_resize((void **)&pw->bprep, si, c) ||
+            cs_i_resize((void **)&pw->gcm, si, c) ||
             cs_i_resize((void **)&pw->gord, si, c) ||
             cs_i_resize((void **)&pw->gadr, si, 2 * c + 1) ||
             cs_i_resize((void **)&pw->gvalid, si, c) || cs_i_resize((void **)&pw->gsig, si, c) ||
