@@ -611,7 +611,10 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
     int *sig = pw->gsc0 + pos, *sigt = pw->gsc1 + pos;
     double *jb0 = pw->gj0 + (size_t)CS_MAXROWS * pos, *fx = pw->gf0 + (size_t)CS_MAXROWS * pos,
            *ft = pw->gf1 + (size_t)CS_MAXROWS * pos;
-    double c = group_eval(pw, e, g, Ml, at, x, gr, NULL, sig, jb0, fx);
+    /* the Newton's first step needs H at x unless a kept factor may serve: made with the
+     * first evaluation (the residuals and zones it reads are the same) */
+    int hx = !pw->gvalid[pos];
+    double c = group_eval(pw, e, g, Ml, at, x, gr, hx ? H : NULL, sig, jb0, fx);
     double *Hf = pw->gfac + (size_t)CS_GFAC * (size_t)pos;
     int keep = nd * nd <= g->nb * CS_GFAC;
     for (int it = 0;; it++) {
@@ -631,7 +634,7 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
             cacheable = cacheable && sig[b] >= 0;
         }
         if (!same || !cacheable) {
-            group_eval(pw, e, g, Ml, at, x, NULL, H, NULL, NULL, NULL);
+            if (!hx) group_eval(pw, e, g, Ml, at, x, NULL, H, NULL, NULL, NULL);
             if (cs_i_chol(nd, H)) return -1;
             pw->gvalid[pos] = cacheable;
             if (cacheable) {
@@ -666,6 +669,7 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         for (int i = 0; i < nd; i++) st = vmax(st, fabs(xt[i] - x[i]));
         memcpy(x, xt, sizeof(double) * nd);
         memcpy(gr, gt, sizeof(double) * nd);
+        hx = 0; /* H is at the old x */
         int *si = sig; /* the signatures and forces at x follow x */
         sig = sigt;
         sigt = si;
