@@ -558,9 +558,44 @@ static int group_stationary(const double *Ml, const group *g, const double *x,
     return gbig <= GROUP_GRAD_FLOOR * gsc;
 }
 
+/* a~ = a - M^-1 J^T f of the group (x: a on its dofs): from the blocks' W where the group
+ * has it (usew), else through M's factor; a group alone in its island has all of the
+ * island's forces: a~ = a0 */
+static void group_atilde(const pgs_ws *pw, const cs_solver_ws *w, const group *g, int alone,
+                         int usew, const double *x, double *y, double *at)
+{
+    const cs_problem *p = w->p;
+    const cs_efc *e = p->efc;
+    if (alone) {
+        for (int s = 0, o = 0; s < 2; o += g->num[s], s++)
+            memcpy(at + o, p->a0 + g->adr[s], sizeof(double) * g->num[s]);
+        return;
+    }
+    double v[CS_GMAXD] = {0};
+    for (int b = 0; b < g->nb; b++) {
+        int k = g->blk[b], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+        const int *ci = e->J_colind + adr;
+        for (int r = 0; r < e->blk_nrow[k]; r++) {
+            double fr = e->force[r0 + r];
+            if (fr == 0) continue;
+            if (usew) { /* W fills its trees */
+                const double *W = w->W + adr + r * nnz;
+                for (int q = 0; q < nnz; q++) v[local_dof(g, ci[q])] += W[q] * fr;
+            } else { /* J: the columns that are not zero */
+                int n = e->blk_nrow[k];
+                const double *Jt = pw->gjt + adr;
+                const int *li = pw->gli + adr;
+                for (int t = 0; t < pw->gcm[k]; t++) v[li[t]] += Jt[t * n + r] * fr;
+            }
+        }
+    }
+    if (!usew) group_minv(p, g, y, v);
+    for (int i = 0; i < g->nd; i++) at[i] = x[i] - v[i];
+}
+
 /* Exact joint update of a group's blocks; adds the dual cost decrease to *impr. Returns 0,
  * or -1 (nothing changed) if the small Newton solve failed. */
-static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int gi,
+static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int gi, int alone,
                         int thread, double *a, double *y, double *impr, int *exact)
 {
     const cs_problem *p = w->p;
@@ -580,30 +615,9 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         for (int i = 0; i < g->num[s]; i++) x[o + i] = a[g->adr[s] + i];
         o += g->num[s];
     }
-    /* a~ = a - M^-1 J^T f of the group: from the blocks' W where the group has it, else
-     * through M's factor */
     int usew = pw->bprep[g->blk[0]];
-    double v[CS_GMAXD] = {0};
     group_cols(pw, e, g);
-    for (int b = 0; b < g->nb; b++) {
-        int k = g->blk[b], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-        const int *ci = e->J_colind + adr;
-        for (int r = 0; r < e->blk_nrow[k]; r++) {
-            double fr = e->force[r0 + r];
-            if (fr == 0) continue;
-            if (usew) { /* W fills its trees */
-                const double *W = w->W + adr + r * nnz;
-                for (int q = 0; q < nnz; q++) v[local_dof(g, ci[q])] += W[q] * fr;
-            } else { /* J: the columns that are not zero */
-                int n = e->blk_nrow[k];
-                const double *Jt = pw->gjt + adr;
-                const int *li = pw->gli + adr;
-                for (int t = 0; t < pw->gcm[k]; t++) v[li[t]] += Jt[t * n + r] * fr;
-            }
-        }
-    }
-    if (!usew) group_minv(p, g, y, v);
-    for (int i = 0; i < nd; i++) at[i] = x[i] - v[i];
+    group_atilde(pw, w, g, alone, usew, x, y, at);
     /* Damped Newton; stop when the gradient is rounding-level against M (x - a~) or the
      * line search cannot decrease the cost any more. The line search evaluates the
      * gradient at its trial point too, which the next convergence test reuses. Per-block
@@ -711,7 +725,13 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
             }
         }
     }
-    if (!usew) {
+    /* da = M^-1 J^T d; a group alone in its island, solved to its stationary point, has
+     * M (x - a0) = J^T f there to rounding: da = x - a (and a becomes x) */
+    int tox = alone && *exact;
+    if (tox) {
+        for (int s = 0, o = 0; s < 2; o += g->num[s], s++)
+            for (int i = 0; i < g->num[s]; i++) da[o + i] = x[o + i] - a[g->adr[s] + i];
+    } else if (!usew) {
         memcpy(da, jtd, sizeof(double) * nd);
         group_minv(p, g, y, da);
     }
@@ -729,10 +749,9 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         }
         return -1;
     }
-    for (int s = 0, o = 0; s < 2; s++) {
-        for (int i = 0; i < g->num[s]; i++) a[g->adr[s] + i] += da[o + i];
-        o += g->num[s];
-    }
+    for (int s = 0, o = 0; s < 2; o += g->num[s], s++)
+        for (int i = 0; i < g->num[s]; i++)
+            a[g->adr[s] + i] = tox ? x[o + i] : a[g->adr[s] + i] + da[o + i];
     *impr -= ch;
     return 0;
 }
@@ -883,7 +902,7 @@ static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl
             group g;
             group_init(pw, w, p, isl, gi, &g);
             int ex = 0;
-            if (g.nb > 1 && group_update(pw, w, &g, gi, thread, a, w->s0, &impr, &ex) == 0) {
+            if (g.nb > 1 && group_update(pw, w, &g, gi, ngroup == 1, thread, a, w->s0, &impr, &ex) == 0) {
                 exact = exact && ex;
                 continue;
             }
