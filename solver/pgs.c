@@ -559,12 +559,16 @@ static int group_stationary(const double *Ml, const group *g, const double *x,
     /* |M_iq| <= max_i M_ii (M is positive definite): the terms' size is at most
      * nd max_i M_ii max_q ad_q, and a gradient above twice that (room for the bound's
      * rounding) fails the test without the sums */
-    double dmax = 0, admax = 0;
+    double dmax = 0, admax = 0, tmax = 0;
     for (int i = 0; i < nd; i++) {
         dmax = vmax(dmax, Ml[i * nd + i]);
         admax = vmax(admax, ad[i]);
+        tmax = vmax(tmax, fabs(Ml[i * nd + i]) * ad[i]);
     }
     if (gbig > 2 * GROUP_GRAD_FLOOR * nd * dmax * admax) return 0;
+    /* and at least its largest diagonal term (a sum of terms >= 0 rounds to no less than
+     * any of them): a gradient below that passes */
+    if (gbig <= GROUP_GRAD_FLOOR * tmax) return 1;
     group_mass_mul(Ml, g, ad, mi, 1);
     double gsc = 0;
     for (int i = 0; i < nd; i++) gsc = vmax(gsc, mi[i]);
