@@ -410,8 +410,8 @@ block_hess_n(const double *Hb, const double *Jt, const int *li, int m, int n, in
             double v = 0;
             for (int i = 0; i < na; i++) v += J2[i] * HJt[i];
             int i2 = li[t2], i1 = li[t];
-            if (i2 >= i1) H[i2 * nd + i1] += v;
-            else H[i1 * nd + i2] += v;
+            if (i2 >= i1) H[i1 * nd + i2] += v;
+            else H[i2 * nd + i1] += v;
         }
     }
 }
@@ -666,7 +666,7 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         }
         if (!same || !cacheable) {
             if (!hx) group_eval(pw, e, g, Ml, at, x, NULL, H, NULL, NULL, NULL);
-            if (cs_i_chol(nd, H)) return -1;
+            if (cs_i_chol_upper(nd, H)) return -1;
             pw->gvalid[pos] = cacheable;
             if (cacheable) {
                 memcpy(Hf, H, sizeof(double) * nd * nd);
@@ -675,7 +675,7 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         }
         const double *L = pw->gvalid[pos] ? Hf : H;
         for (int i = 0; i < nd; i++) dx[i] = -gr[i];
-        cs_i_chol_solve(nd, L, dx);
+        cs_i_chol_upper_solve(nd, L, dx);
         double gd = 0;
         for (int i = 0; i < nd; i++) gd += gr[i] * dx[i];
         if (!(gd < 0)) break;
