@@ -319,21 +319,42 @@ static void group_mass(const cs_problem *p, const group *g, double *Ml)
 {
     int nd = g->nd;
     for (int i = 0; i < nd; i++) memset(Ml + i * nd, 0, sizeof(double) * nd);
-    const cs_mass *M = p->M;
+    const double *qM = p->M->qM;
+    const int *par = p->M->dof_parent, *madr = p->M->dof_Madr;
     for (int s = 0, o = 0; s < 2; s++) {
         int lo = g->adr[s];
         for (int i = 0; i < g->num[s]; i++) { /* row i at its ancestors' columns, both halves */
-            int a = M->dof_Madr[lo + i];
-            for (int k = lo + i; k >= lo; k = M->dof_parent[k], a++)
-                Ml[(o + i) * nd + o + k - lo] = Ml[(o + k - lo) * nd + o + i] = M->qM[a];
+            double *row = Ml + (o + i) * nd + o - lo, *col = Ml + o * nd + o + i - lo * nd;
+            int a = madr[lo + i];
+            for (int k = lo + i; k >= lo; k = par[k], a++) row[k] = col[k * nd] = qM[a];
         }
         o += g->num[s];
     }
 }
 
+/* y[i0 .. i0 + 2 V + S) of group_mass_mul over the tree's columns [o, hi): V vectors of two
+ * and S (0 or 1) single entries, in one pass down the columns (V, S, ab fixed at compile
+ * time: the sums stay in registers) */
+static inline __attribute__((always_inline)) void
+mass_rows(const double *Ml, int nd, const double *d, double *y, int i0, int o, int hi,
+          const int V, const int S, const int ab)
+{
+    cs_v2d t[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+    double ts = 0;
+    for (int q = o; q < hi; q++) {
+        const double *Mq = Ml + q * nd + i0;
+        cs_v2d dq = {d[q], d[q]};
+        for (int v = 0; v < V; v++)
+            t[v] += (ab ? (cs_v2d){fabs(Mq[2 * v]), fabs(Mq[2 * v + 1])} : cs_i_load2(Mq + 2 * v)) * dq;
+        if (S) ts += (ab ? fabs(Mq[2 * V]) : Mq[2 * V]) * d[q];
+    }
+    for (int v = 0; v < V; v++) cs_i_store2(y + i0 + 2 * v, t[v]);
+    if (S) y[i0 + 2 * V] = ts;
+}
+
 /* y = M d over the group's trees (with ab: |M| d). M is block diagonal by tree: a row's
  * tree's columns only (the others add zeros), each entry summing its terms in column order
- * from 0, as a dot product would. Four rows at a time read down the columns (M is
+ * from 0, as a dot product would. Eight rows at a time read down the columns (M is
  * symmetric: row q's entries at those rows), two entries of y to a vector. */
 static inline __attribute__((always_inline)) void
 group_mass_mul(const double *Ml, const group *g, const double *d, double *y, const int ab)
@@ -341,23 +362,16 @@ group_mass_mul(const double *Ml, const group *g, const double *d, double *y, con
     int nd = g->nd;
     for (int s = 0, o = 0; s < 2; o += g->num[s], s++) {
         int hi = o + g->num[s], i = o;
-        for (; i + 4 <= hi; i += 4) {
-            cs_v2d y0 = {0, 0}, y1 = {0, 0};
-            for (int q = o; q < hi; q++) {
-                const double *Mq = Ml + q * nd + i;
-                cs_v2d dq = {d[q], d[q]};
-                cs_v2d m0 = ab ? (cs_v2d){fabs(Mq[0]), fabs(Mq[1])} : cs_i_load2(Mq);
-                cs_v2d m1 = ab ? (cs_v2d){fabs(Mq[2]), fabs(Mq[3])} : cs_i_load2(Mq + 2);
-                y0 += m0 * dq;
-                y1 += m1 * dq;
-            }
-            cs_i_store2(y + i, y0);
-            cs_i_store2(y + i + 2, y1);
-        }
-        for (; i < hi; i++) {
-            double t = 0;
-            for (int q = o; q < hi; q++) t += (ab ? fabs(Ml[q * nd + i]) : Ml[q * nd + i]) * d[q];
-            y[i] = t;
+        for (; i + 8 <= hi; i += 8) mass_rows(Ml, nd, d, y, i, o, hi, 4, 0, ab);
+        switch (hi - i) {
+        case 1: mass_rows(Ml, nd, d, y, i, o, hi, 0, 1, ab); break;
+        case 2: mass_rows(Ml, nd, d, y, i, o, hi, 1, 0, ab); break;
+        case 3: mass_rows(Ml, nd, d, y, i, o, hi, 1, 1, ab); break;
+        case 4: mass_rows(Ml, nd, d, y, i, o, hi, 2, 0, ab); break;
+        case 5: mass_rows(Ml, nd, d, y, i, o, hi, 2, 1, ab); break;
+        case 6: mass_rows(Ml, nd, d, y, i, o, hi, 3, 0, ab); break;
+        case 7: mass_rows(Ml, nd, d, y, i, o, hi, 3, 1, ab); break;
+        default: break;
         }
     }
 }
