@@ -395,37 +395,48 @@ static int hess_rows(const double *Hb, int n, int *ra, int *diag)
     return na;
 }
 
+/* H(i1, i2) += v with i1, i2 in either order (H: upper triangle) */
+static inline void hess_add(double *H, int nd, int i1, int i2, double v)
+{
+    if (i2 >= i1) H[i1 * nd + i2] += v;
+    else H[i2 * nd + i1] += v;
+}
+
 /* H += J^T Hb J of a block over its m columns (Jt: J transposed, t n + r; li: their local
- * dofs). Each entry sums its rows in their order; rows of Hb that are zero are left out
- * (their terms are exact zeros, which leave a sum from +0 unchanged). */
+ * dofs). Each entry sums its rows in their order, from 0; rows of Hb that are zero are left
+ * out (their terms are exact zeros, which leave a sum from +0 unchanged). Column t2's
+ * entries with the columns t <= t2 go two to a vector (HJ by row: i CS_GMAXD + t). */
 static inline __attribute__((always_inline)) void
 block_hess_n(const double *Hb, const double *Jt, const int *li, int m, int n, int nd, double *H,
              const int *ra, int diag, int na, const int NA)
 {
     if (NA > 0) na = NA;
-    double Jc[CS_MAXROWS * CS_GMAXD], HJ[CS_MAXROWS * CS_GMAXD]; /* active rows, t na + i */
+    double Jc[CS_MAXROWS * CS_GMAXD], HJ[CS_MAXROWS * CS_GMAXD]; /* Jc: t na + i */
     for (int t = 0; t < m; t++)
         for (int i = 0; i < na; i++) {
             int r = ra[i];
             const double *Jq = Jt + t * n;
             Jc[t * na + i] = Jq[r];
             if (diag) {
-                HJ[t * na + i] = Hb[r * n + r] * Jq[r];
+                HJ[i * CS_GMAXD + t] = Hb[r * n + r] * Jq[r];
             } else {
                 double v = 0;
                 for (int r2 = 0; r2 < n; r2++) v += Hb[r * n + r2] * Jq[r2];
-                HJ[t * na + i] = v;
+                HJ[i * CS_GMAXD + t] = v;
             }
         }
+    if (m & 1) /* the last pair's second lane: read, its sum not used */
+        for (int i = 0; i < na; i++) HJ[i * CS_GMAXD + m] = 0;
     for (int t2 = 0; t2 < m; t2++) {
         const double *J2 = Jc + t2 * na;
-        for (int t = 0; t <= t2; t++) {
-            const double *HJt = HJ + t * na;
-            double v = 0;
-            for (int i = 0; i < na; i++) v += J2[i] * HJt[i];
-            int i2 = li[t2], i1 = li[t];
-            if (i2 >= i1) H[i1 * nd + i2] += v;
-            else H[i2 * nd + i1] += v;
+        for (int t = 0; t <= t2; t += 2) {
+            cs_v2d v = {0, 0};
+            for (int i = 0; i < na; i++) {
+                cs_v2d ji = {J2[i], J2[i]};
+                v += ji * cs_i_load2(HJ + i * CS_GMAXD + t);
+            }
+            hess_add(H, nd, li[t], li[t2], v[0]);
+            if (t + 1 <= t2) hess_add(H, nd, li[t + 1], li[t2], v[1]);
         }
     }
 }
