@@ -1,5 +1,6 @@
 /* Dense Cholesky (chol.h): plain, and within an envelope. */
 #include "chol.h"
+#include "solver_internal.h" /* CS_VECTOR_CLONES */
 
 #include <string.h>
 
@@ -58,72 +59,85 @@ void cs_i_chol_solve(int n, const double *L, double *x)
     }
 }
 
-/* vectors of two doubles (SSE2): element-wise arithmetic rounds as the scalar one does */
+/* vectors of four and two doubles (element-wise arithmetic rounds as the scalar one does;
+ * without AVX a vector of four is two of two), moved through pointers */
+typedef double v4d __attribute__((vector_size(32)));
 typedef double v2d __attribute__((vector_size(16)));
-static inline v2d load2(const double *p)
-{
-    v2d v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-static inline void store2(double *p, v2d v) { memcpy(p, &v, sizeof v); }
+static inline void ld4(v4d *v, const double *p) { memcpy(v, p, sizeof *v); }
+static inline void st4(double *p, const v4d *v) { memcpy(p, v, sizeof *v); }
+static inline void ld2(v2d *v, const double *p) { memcpy(v, p, sizeof *v); }
+static inline void st2(double *p, const v2d *v) { memcpy(p, v, sizeof *v); }
 
-/* t_i = U[j][i] - sum_{k<j} U[k][i] U[k][j] for i in [i0, i0 + 2 V + S), in place: the
- * terms in k order, as cs_i_chol_n takes them. The entries are contiguous in row j and in
- * each row k: V vectors of two and S (0 or 1) single ones, all in one pass over k (V and S
- * fixed at compile time: the sums stay in registers). */
+/* t_i = U[j][i] - sum_{k<j} U[k][i] U[k][j] for i in [i0, i0 + 4 W4 + 2 W2 + S), in place:
+ * the terms in k order, as cs_i_chol_n takes them. The entries are contiguous in row j and
+ * in each row k: W4 vectors of four, W2 (0 or 1) of two, S (0 or 1) single ones, all in one
+ * pass over k (fixed at compile time: the sums stay in registers). */
 static inline __attribute__((always_inline)) void
-upper_cols(int n, double *U, int j, int i0, const int V, const int S)
+upper_cols(int n, double *U, int j, int i0, const int W4, const int W2, const int S)
 {
-    v2d t[4];
-    double *Uj = U + j * n + i0, ts = S ? Uj[2 * V] : 0;
-    for (int v = 0; v < V; v++) t[v] = load2(Uj + 2 * v);
+    v4d t4[4];
+    v2d t2 = {0, 0};
+    double *Uj = U + j * n + i0, ts = S ? Uj[4 * W4 + 2 * W2] : 0;
+    for (int w = 0; w < W4; w++) ld4(t4 + w, Uj + 4 * w);
+    if (W2) ld2(&t2, Uj + 4 * W4);
     for (int k = 0; k < j; k++) {
         const double *Uk = U + k * n + i0;
         double l = U[k * n + j];
-        v2d lv = {l, l};
-        for (int v = 0; v < V; v++) t[v] -= load2(Uk + 2 * v) * lv;
-        if (S) ts -= Uk[2 * V] * l;
+        for (int w = 0; w < W4; w++) {
+            v4d u, l4 = {l, l, l, l};
+            ld4(&u, Uk + 4 * w);
+            t4[w] -= u * l4;
+        }
+        if (W2) {
+            v2d u, l2 = {l, l};
+            ld2(&u, Uk + 4 * W4);
+            t2 -= u * l2;
+        }
+        if (S) ts -= Uk[4 * W4 + 2 * W2] * l;
     }
-    for (int v = 0; v < V; v++) store2(Uj + 2 * v, t[v]);
-    if (S) Uj[2 * V] = ts;
+    for (int w = 0; w < W4; w++) st4(Uj + 4 * w, t4 + w);
+    if (W2) st2(Uj + 4 * W4, &t2);
+    if (S) Uj[4 * W4 + 2 * W2] = ts;
 }
 
-/* upper_cols over the last r < 8 entries of row j from i0 */
-static void upper_tail(int n, double *U, int j, int i0, int r)
-{
-    switch (r) {
-    case 1: upper_cols(n, U, j, i0, 0, 1); break;
-    case 2: upper_cols(n, U, j, i0, 1, 0); break;
-    case 3: upper_cols(n, U, j, i0, 1, 1); break;
-    case 4: upper_cols(n, U, j, i0, 2, 0); break;
-    case 5: upper_cols(n, U, j, i0, 2, 1); break;
-    case 6: upper_cols(n, U, j, i0, 3, 0); break;
-    case 7: upper_cols(n, U, j, i0, 3, 1); break;
-    default: break;
-    }
-}
-
-int cs_i_chol_upper(int n, double *U)
+CS_VECTOR_CLONES int cs_i_chol_upper(int n, double *U)
 {
     for (int j = 0; j < n; j++) {
         /* row j from its diagonal: the diagonal's sum of squares is the same sum with i = j */
         double *Uj = U + j * n;
         int i = j;
-        for (; i + 8 <= n; i += 8) upper_cols(n, U, j, i, 4, 0);
-        upper_tail(n, U, j, i, n - i);
+        for (; i + 16 <= n; i += 16) upper_cols(n, U, j, i, 4, 0, 0);
+        if (i + 8 <= n) {
+            upper_cols(n, U, j, i, 2, 0, 0);
+            i += 8;
+        }
+        switch (n - i) {
+        case 1: upper_cols(n, U, j, i, 0, 0, 1); break;
+        case 2: upper_cols(n, U, j, i, 0, 1, 0); break;
+        case 3: upper_cols(n, U, j, i, 0, 1, 1); break;
+        case 4: upper_cols(n, U, j, i, 1, 0, 0); break;
+        case 5: upper_cols(n, U, j, i, 1, 0, 1); break;
+        case 6: upper_cols(n, U, j, i, 1, 1, 0); break;
+        case 7: upper_cols(n, U, j, i, 1, 1, 1); break;
+        default: break;
+        }
         double s = Uj[j];
         if (!(s > 0) || !isfinite(s)) return -1;
         double d = sqrt(s);
-        v2d dv = {d, d};
+        v4d d4 = {d, d, d, d};
         Uj[j] = d;
-        for (i = j + 1; i + 2 <= n; i += 2) store2(Uj + i, load2(Uj + i) / dv);
-        if (i < n) Uj[i] /= d;
+        for (i = j + 1; i + 4 <= n; i += 4) {
+            v4d u;
+            ld4(&u, Uj + i);
+            u /= d4;
+            st4(Uj + i, &u);
+        }
+        for (; i < n; i++) Uj[i] /= d;
     }
     return 0;
 }
 
-void cs_i_chol_upper_solve(int n, const double *U, double *x)
+CS_VECTOR_CLONES void cs_i_chol_upper_solve(int n, const double *U, double *x)
 {
     /* L y = b by columns: x_i still takes its terms in k order */
     for (int k = 0; k < n; k++) {
@@ -131,8 +145,14 @@ void cs_i_chol_upper_solve(int n, const double *U, double *x)
         const double *Uk = U + k * n;
         x[k] = xk;
         int i = k + 1;
-        v2d xv = {xk, xk};
-        for (; i + 2 <= n; i += 2) store2(x + i, load2(x + i) - load2(Uk + i) * xv);
+        v4d x4 = {xk, xk, xk, xk};
+        for (; i + 4 <= n; i += 4) {
+            v4d xi, u;
+            ld4(&xi, x + i);
+            ld4(&u, Uk + i);
+            xi -= u * x4;
+            st4(x + i, &xi);
+        }
         for (; i < n; i++) x[i] -= Uk[i] * xk;
     }
     for (int i = n - 1; i >= 0; i--) {
