@@ -332,48 +332,77 @@ static void group_mass(const cs_problem *p, const group *g, double *Ml)
     }
 }
 
-/* y[i0 .. i0 + 2 V + S) of group_mass_mul over the tree's columns [o, hi): V vectors of two
- * and S (0 or 1) single entries, in one pass down the columns (V, S, ab fixed at compile
+/* vectors of four doubles (element-wise arithmetic rounds as the scalar one does; without
+ * AVX one is two of two), moved through pointers */
+typedef double pgs_v4d __attribute__((vector_size(32)));
+
+/* y[i0 .. i0 + 4 W4 + S) of group_mass_mul over the tree's columns [o, hi): W4 vectors of
+ * four and S (0 to 3) single entries, in one pass down the columns (all fixed at compile
  * time: the sums stay in registers) */
 static inline __attribute__((always_inline)) void
 mass_rows(const double *Ml, int nd, const double *d, double *y, int i0, int o, int hi,
-          const int V, const int S, const int ab)
+          const int W4, const int S, const int ab)
 {
-    cs_v2d t[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-    double ts = 0;
+    pgs_v4d t[4];
+    double ts[3] = {0, 0, 0};
+    memset(t, 0, sizeof t);
     for (int q = o; q < hi; q++) {
         const double *Mq = Ml + q * nd + i0;
-        cs_v2d dq = {d[q], d[q]};
-        for (int v = 0; v < V; v++)
-            t[v] += (ab ? (cs_v2d){fabs(Mq[2 * v]), fabs(Mq[2 * v + 1])} : cs_i_load2(Mq + 2 * v)) * dq;
-        if (S) ts += (ab ? fabs(Mq[2 * V]) : Mq[2 * V]) * d[q];
+        pgs_v4d dq = {d[q], d[q], d[q], d[q]};
+        for (int w = 0; w < W4; w++) {
+            pgs_v4d u;
+            memcpy(&u, Mq + 4 * w, sizeof u);
+            if (ab) u = (pgs_v4d){fabs(u[0]), fabs(u[1]), fabs(u[2]), fabs(u[3])};
+            t[w] += u * dq;
+        }
+        for (int c = 0; c < S; c++) ts[c] += (ab ? fabs(Mq[4 * W4 + c]) : Mq[4 * W4 + c]) * d[q];
     }
-    for (int v = 0; v < V; v++) cs_i_store2(y + i0 + 2 * v, t[v]);
-    if (S) y[i0 + 2 * V] = ts;
+    for (int w = 0; w < W4; w++) memcpy(y + i0 + 4 * w, t + w, sizeof t[w]);
+    for (int c = 0; c < S; c++) y[i0 + 4 * W4 + c] = ts[c];
 }
 
 /* y = M d over the group's trees (with ab: |M| d). M is block diagonal by tree: a row's
  * tree's columns only (the others add zeros), each entry summing its terms in column order
- * from 0, as a dot product would. Eight rows at a time read down the columns (M is
- * symmetric: row q's entries at those rows), two entries of y to a vector. */
+ * from 0, as a dot product would. Sixteen rows at a time read down the columns (M is
+ * symmetric: row q's entries at those rows), four entries of y to a vector. */
 static inline __attribute__((always_inline)) void
-group_mass_mul(const double *Ml, const group *g, const double *d, double *y, const int ab)
+mass_mul(const double *Ml, const group *g, const double *d, double *y, const int ab)
 {
     int nd = g->nd;
     for (int s = 0, o = 0; s < 2; o += g->num[s], s++) {
         int hi = o + g->num[s], i = o;
-        for (; i + 8 <= hi; i += 8) mass_rows(Ml, nd, d, y, i, o, hi, 4, 0, ab);
+        for (; i + 16 <= hi; i += 16) mass_rows(Ml, nd, d, y, i, o, hi, 4, 0, ab);
         switch (hi - i) {
         case 1: mass_rows(Ml, nd, d, y, i, o, hi, 0, 1, ab); break;
-        case 2: mass_rows(Ml, nd, d, y, i, o, hi, 1, 0, ab); break;
-        case 3: mass_rows(Ml, nd, d, y, i, o, hi, 1, 1, ab); break;
-        case 4: mass_rows(Ml, nd, d, y, i, o, hi, 2, 0, ab); break;
-        case 5: mass_rows(Ml, nd, d, y, i, o, hi, 2, 1, ab); break;
-        case 6: mass_rows(Ml, nd, d, y, i, o, hi, 3, 0, ab); break;
-        case 7: mass_rows(Ml, nd, d, y, i, o, hi, 3, 1, ab); break;
+        case 2: mass_rows(Ml, nd, d, y, i, o, hi, 0, 2, ab); break;
+        case 3: mass_rows(Ml, nd, d, y, i, o, hi, 0, 3, ab); break;
+        case 4: mass_rows(Ml, nd, d, y, i, o, hi, 1, 0, ab); break;
+        case 5: mass_rows(Ml, nd, d, y, i, o, hi, 1, 1, ab); break;
+        case 6: mass_rows(Ml, nd, d, y, i, o, hi, 1, 2, ab); break;
+        case 7: mass_rows(Ml, nd, d, y, i, o, hi, 1, 3, ab); break;
+        case 8: mass_rows(Ml, nd, d, y, i, o, hi, 2, 0, ab); break;
+        case 9: mass_rows(Ml, nd, d, y, i, o, hi, 2, 1, ab); break;
+        case 10: mass_rows(Ml, nd, d, y, i, o, hi, 2, 2, ab); break;
+        case 11: mass_rows(Ml, nd, d, y, i, o, hi, 2, 3, ab); break;
+        case 12: mass_rows(Ml, nd, d, y, i, o, hi, 3, 0, ab); break;
+        case 13: mass_rows(Ml, nd, d, y, i, o, hi, 3, 1, ab); break;
+        case 14: mass_rows(Ml, nd, d, y, i, o, hi, 3, 2, ab); break;
+        case 15: mass_rows(Ml, nd, d, y, i, o, hi, 3, 3, ab); break;
         default: break;
         }
     }
+}
+
+CS_VECTOR_CLONES static void group_mass_mul(const double *Ml, const group *g, const double *d,
+                                            double *y)
+{
+    mass_mul(Ml, g, d, y, 0);
+}
+
+CS_VECTOR_CLONES static void group_mass_mul_abs(const double *Ml, const group *g,
+                                                const double *d, double *y)
+{
+    mass_mul(Ml, g, d, y, 1);
 }
 
 /* Hb's rows that are not all zero (ra, na; an inactive pyramid edge or limit adds exact
@@ -532,9 +561,9 @@ static double group_eval(const pgs_ws *pw, const cs_efc *e, const group *g, cons
                          double *jo, double *fo)
 {
     int nd = g->nd;
-    double c = 0, d[CS_GMAXD], md[CS_GMAXD];
+    double c = 0, d[CS_GMAXD] = {0}, md[CS_GMAXD];
     for (int i = 0; i < nd; i++) d[i] = x[i] - at[i];
-    group_mass_mul(Ml, g, d, md, 0);
+    group_mass_mul(Ml, g, d, md);
     for (int i = 0; i < nd; i++) c += 0.5 * d[i] * md[i];
     if (gr) memcpy(gr, md, sizeof(double) * nd);
     if (H) memcpy(H, Ml, sizeof(double) * nd * nd);
@@ -594,7 +623,7 @@ static int group_stationary(const double *Ml, const group *g, const double *x,
     /* and at least its largest diagonal term (a sum of terms >= 0 rounds to no less than
      * any of them): a gradient below that passes */
     if (gbig <= GROUP_GRAD_FLOOR * tmax) return 1;
-    group_mass_mul(Ml, g, ad, mi, 1);
+    group_mass_mul_abs(Ml, g, ad, mi);
     double gsc = 0;
     for (int i = 0; i < nd; i++) gsc = vmax(gsc, mi[i]);
     return gbig <= GROUP_GRAD_FLOOR * gsc;
