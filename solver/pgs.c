@@ -562,10 +562,12 @@ static double group_eval(const pgs_ws *pw, const cs_efc *e, const group *g, cons
 {
     int nd = g->nd;
     double c = 0, d[CS_GMAXD] = {0}, md[CS_GMAXD];
-    for (int i = 0; i < nd; i++) d[i] = x[i] - at[i];
-    group_mass_mul(Ml, g, d, md);
-    for (int i = 0; i < nd; i++) c += 0.5 * d[i] * md[i];
-    if (gr) memcpy(gr, md, sizeof(double) * nd);
+    if (gr || !H) { /* an evaluation for H alone needs no M (x - a~) (its cost unused) */
+        for (int i = 0; i < nd; i++) d[i] = x[i] - at[i];
+        group_mass_mul(Ml, g, d, md);
+        for (int i = 0; i < nd; i++) c += 0.5 * d[i] * md[i];
+        if (gr) memcpy(gr, md, sizeof(double) * nd);
+    }
     if (H) memcpy(H, Ml, sizeof(double) * nd * nd);
     for (int b = 0; b < g->nb; b++) { /* the common row counts unrolled */
         int n = e->blk_nrow[g->blk[b]];
