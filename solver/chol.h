@@ -34,7 +34,7 @@ void cs_i_chol_solve(int n, const double *L, double *x);
 
 /* cs_i_chol and cs_i_chol_solve on the upper triangle (U = L^T, U[k n + i] = L[i][k]): the
  * same operations in the same order, the same bits; the entries a column step updates lie
- * in a row, so they go two to a vector. */
+ * in a row, so they go several to a vector. */
 int cs_i_chol_upper(int n, double *U);
 void cs_i_chol_upper_solve(int n, const double *U, double *x);
 
