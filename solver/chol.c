@@ -1,5 +1,8 @@
 /* Dense Cholesky (chol.h): plain, and within an envelope. */
 #include "chol.h"
+#include "solver_internal.h" /* CS_VECTOR_CLONES */
+
+#include <string.h>
 
 /* Column j's entries below the diagonal, four rows at a time: the four share the loads of
  * row j, and each entry subtracts its terms in k order as cs_i_chol_n does (the same bits). */
@@ -53,6 +56,110 @@ void cs_i_chol_solve(int n, const double *L, double *x)
         double s = x[i];
         for (int k = i + 1; k < n; k++) s -= L[k * n + i] * x[k];
         x[i] = s / L[i * n + i];
+    }
+}
+
+/* vectors of four and two doubles (element-wise arithmetic rounds as the scalar one does;
+ * without AVX a vector of four is two of two), moved through pointers */
+typedef double v4d __attribute__((vector_size(32)));
+typedef double v2d __attribute__((vector_size(16)));
+static inline void ld4(v4d *v, const double *p) { memcpy(v, p, sizeof *v); }
+static inline void st4(double *p, const v4d *v) { memcpy(p, v, sizeof *v); }
+static inline void ld2(v2d *v, const double *p) { memcpy(v, p, sizeof *v); }
+static inline void st2(double *p, const v2d *v) { memcpy(p, v, sizeof *v); }
+
+/* t_i = U[j][i] - sum_{k<j} U[k][i] U[k][j] for i in [i0, i0 + 4 W4 + 2 W2 + S), in place:
+ * the terms in k order, as cs_i_chol_n takes them. The entries are contiguous in row j and
+ * in each row k: W4 vectors of four, W2 (0 or 1) of two, S (0 or 1) single ones, all in one
+ * pass over k (fixed at compile time: the sums stay in registers). */
+static inline __attribute__((always_inline)) void
+upper_cols(int n, double *U, int j, int i0, const int W4, const int W2, const int S)
+{
+    v4d t4[4];
+    v2d t2 = {0, 0};
+    double *Uj = U + j * n + i0, ts = S ? Uj[4 * W4 + 2 * W2] : 0;
+    for (int w = 0; w < W4; w++) ld4(t4 + w, Uj + 4 * w);
+    if (W2) ld2(&t2, Uj + 4 * W4);
+    for (int k = 0; k < j; k++) {
+        const double *Uk = U + k * n + i0;
+        double l = U[k * n + j];
+        for (int w = 0; w < W4; w++) {
+            v4d u, l4 = {l, l, l, l};
+            ld4(&u, Uk + 4 * w);
+            t4[w] -= u * l4;
+        }
+        if (W2) {
+            v2d u, l2 = {l, l};
+            ld2(&u, Uk + 4 * W4);
+            t2 -= u * l2;
+        }
+        if (S) ts -= Uk[4 * W4 + 2 * W2] * l;
+    }
+    for (int w = 0; w < W4; w++) st4(Uj + 4 * w, t4 + w);
+    if (W2) st2(Uj + 4 * W4, &t2);
+    if (S) Uj[4 * W4 + 2 * W2] = ts;
+}
+
+CS_VECTOR_CLONES int cs_i_chol_upper(int n, double *U)
+{
+    for (int j = 0; j < n; j++) {
+        /* row j from its diagonal: the diagonal's sum of squares is the same sum with i = j */
+        double *Uj = U + j * n;
+        int i = j;
+        for (; i + 16 <= n; i += 16) upper_cols(n, U, j, i, 4, 0, 0);
+        if (i + 8 <= n) {
+            upper_cols(n, U, j, i, 2, 0, 0);
+            i += 8;
+        }
+        switch (n - i) {
+        case 1: upper_cols(n, U, j, i, 0, 0, 1); break;
+        case 2: upper_cols(n, U, j, i, 0, 1, 0); break;
+        case 3: upper_cols(n, U, j, i, 0, 1, 1); break;
+        case 4: upper_cols(n, U, j, i, 1, 0, 0); break;
+        case 5: upper_cols(n, U, j, i, 1, 0, 1); break;
+        case 6: upper_cols(n, U, j, i, 1, 1, 0); break;
+        case 7: upper_cols(n, U, j, i, 1, 1, 1); break;
+        default: break;
+        }
+        double s = Uj[j];
+        if (!(s > 0) || !isfinite(s)) return -1;
+        double d = sqrt(s);
+        v4d d4 = {d, d, d, d};
+        Uj[j] = d;
+        for (i = j + 1; i + 4 <= n; i += 4) {
+            v4d u;
+            ld4(&u, Uj + i);
+            u /= d4;
+            st4(Uj + i, &u);
+        }
+        for (; i < n; i++) Uj[i] /= d;
+    }
+    return 0;
+}
+
+CS_VECTOR_CLONES void cs_i_chol_upper_solve(int n, const double *U, double *x)
+{
+    /* L y = b by columns: x_i still takes its terms in k order */
+    for (int k = 0; k < n; k++) {
+        double xk = x[k] / U[k * n + k];
+        const double *Uk = U + k * n;
+        x[k] = xk;
+        int i = k + 1;
+        v4d x4 = {xk, xk, xk, xk};
+        for (; i + 4 <= n; i += 4) {
+            v4d xi, u;
+            ld4(&xi, x + i);
+            ld4(&u, Uk + i);
+            xi -= u * x4;
+            st4(x + i, &xi);
+        }
+        for (; i < n; i++) x[i] -= Uk[i] * xk;
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        const double *Ui = U + i * n;
+        double s = x[i];
+        for (int k = i + 1; k < n; k++) s -= Ui[k] * x[k];
+        x[i] = s / Ui[i];
     }
 }
 

@@ -32,6 +32,12 @@ int cs_i_chol(int n, double *A);
 /* Solve L L^T x = b in place with the factor from cs_i_chol. */
 void cs_i_chol_solve(int n, const double *L, double *x);
 
+/* cs_i_chol and cs_i_chol_solve on the upper triangle (U = L^T, U[k n + i] = L[i][k]): the
+ * same operations in the same order, the same bits; the entries a column step updates lie
+ * in a row, so they go several to a vector. */
+int cs_i_chol_upper(int n, double *U);
+void cs_i_chol_upper_solve(int n, const double *U, double *x);
+
 /* The same for a matrix with an envelope (row i's first nonzero column first[i], set by
  * the factor): work only inside it. An ordering with a small bandwidth keeps it narrow. */
 int cs_i_chol_env(int n, double *A, int *first);

@@ -72,6 +72,12 @@ typedef struct {
     int *gord, *gadr, *gvalid, *gsig, *gsc0, *gsc1;
     long long *gkey;
     double *gfac, *gj0, *gf0, *gf1;
+    /* a grouped block's columns that are not zero, once per solve (J is fixed through it):
+     * per block gcm (their count, -1 until made); at the block's J_rowadr in gjt (J's
+     * entries there transposed) and gli (their local dofs) */
+    int cap_nnz;
+    int *gcm, *gli;
+    double *gjt;
 } pgs_ws;
 
 /* MuJoCo's split update of an elliptic block (one ray/normal step, one fixed-normal
@@ -307,21 +313,96 @@ static void group_init(pgs_ws *pw, const cs_solver_ws *w, const cs_problem *p, i
             for (int i = 0; i < g->num[s]; i++) pw->lmap[g->adr[s] + i] = o + i;
 }
 
-/* the group's M (dense, nd x nd, block diagonal by tree) */
+/* the group's M (dense, nd x nd, block diagonal by tree; rows zeroed one by one, each a
+ * short clear) */
 static void group_mass(const cs_problem *p, const group *g, double *Ml)
 {
     int nd = g->nd;
-    memset(Ml, 0, sizeof(double) * nd * nd);
-    const cs_mass *M = p->M;
+    for (int i = 0; i < nd; i++) memset(Ml + i * nd, 0, sizeof(double) * nd);
+    const double *qM = p->M->qM;
+    const int *par = p->M->dof_parent, *madr = p->M->dof_Madr;
     for (int s = 0, o = 0; s < 2; s++) {
         int lo = g->adr[s];
         for (int i = 0; i < g->num[s]; i++) { /* row i at its ancestors' columns, both halves */
-            int a = M->dof_Madr[lo + i];
-            for (int k = lo + i; k >= lo; k = M->dof_parent[k], a++)
-                Ml[(o + i) * nd + o + k - lo] = Ml[(o + k - lo) * nd + o + i] = M->qM[a];
+            double *row = Ml + (o + i) * nd + o - lo, *col = Ml + o * nd + o + i - lo * nd;
+            int a = madr[lo + i];
+            for (int k = lo + i; k >= lo; k = par[k], a++) row[k] = col[k * nd] = qM[a];
         }
         o += g->num[s];
     }
+}
+
+/* vectors of four doubles (element-wise arithmetic rounds as the scalar one does; without
+ * AVX one is two of two), moved through pointers */
+typedef double pgs_v4d __attribute__((vector_size(32)));
+
+/* y[i0 .. i0 + 4 W4 + S) of group_mass_mul over the tree's columns [o, hi): W4 vectors of
+ * four and S (0 to 3) single entries, in one pass down the columns (all fixed at compile
+ * time: the sums stay in registers) */
+static inline __attribute__((always_inline)) void
+mass_rows(const double *Ml, int nd, const double *d, double *y, int i0, int o, int hi,
+          const int W4, const int S, const int ab)
+{
+    pgs_v4d t[4];
+    double ts[3] = {0, 0, 0};
+    memset(t, 0, sizeof t);
+    for (int q = o; q < hi; q++) {
+        const double *Mq = Ml + q * nd + i0;
+        pgs_v4d dq = {d[q], d[q], d[q], d[q]};
+        for (int w = 0; w < W4; w++) {
+            pgs_v4d u;
+            memcpy(&u, Mq + 4 * w, sizeof u);
+            if (ab) u = (pgs_v4d){fabs(u[0]), fabs(u[1]), fabs(u[2]), fabs(u[3])};
+            t[w] += u * dq;
+        }
+        for (int c = 0; c < S; c++) ts[c] += (ab ? fabs(Mq[4 * W4 + c]) : Mq[4 * W4 + c]) * d[q];
+    }
+    for (int w = 0; w < W4; w++) memcpy(y + i0 + 4 * w, t + w, sizeof t[w]);
+    for (int c = 0; c < S; c++) y[i0 + 4 * W4 + c] = ts[c];
+}
+
+/* y = M d over the group's trees (with ab: |M| d). M is block diagonal by tree: a row's
+ * tree's columns only (the others add zeros), each entry summing its terms in column order
+ * from 0, as a dot product would. Sixteen rows at a time read down the columns (M is
+ * symmetric: row q's entries at those rows), four entries of y to a vector. */
+static inline __attribute__((always_inline)) void
+mass_mul(const double *Ml, const group *g, const double *d, double *y, const int ab)
+{
+    int nd = g->nd;
+    for (int s = 0, o = 0; s < 2; o += g->num[s], s++) {
+        int hi = o + g->num[s], i = o;
+        for (; i + 16 <= hi; i += 16) mass_rows(Ml, nd, d, y, i, o, hi, 4, 0, ab);
+        switch (hi - i) {
+        case 1: mass_rows(Ml, nd, d, y, i, o, hi, 0, 1, ab); break;
+        case 2: mass_rows(Ml, nd, d, y, i, o, hi, 0, 2, ab); break;
+        case 3: mass_rows(Ml, nd, d, y, i, o, hi, 0, 3, ab); break;
+        case 4: mass_rows(Ml, nd, d, y, i, o, hi, 1, 0, ab); break;
+        case 5: mass_rows(Ml, nd, d, y, i, o, hi, 1, 1, ab); break;
+        case 6: mass_rows(Ml, nd, d, y, i, o, hi, 1, 2, ab); break;
+        case 7: mass_rows(Ml, nd, d, y, i, o, hi, 1, 3, ab); break;
+        case 8: mass_rows(Ml, nd, d, y, i, o, hi, 2, 0, ab); break;
+        case 9: mass_rows(Ml, nd, d, y, i, o, hi, 2, 1, ab); break;
+        case 10: mass_rows(Ml, nd, d, y, i, o, hi, 2, 2, ab); break;
+        case 11: mass_rows(Ml, nd, d, y, i, o, hi, 2, 3, ab); break;
+        case 12: mass_rows(Ml, nd, d, y, i, o, hi, 3, 0, ab); break;
+        case 13: mass_rows(Ml, nd, d, y, i, o, hi, 3, 1, ab); break;
+        case 14: mass_rows(Ml, nd, d, y, i, o, hi, 3, 2, ab); break;
+        case 15: mass_rows(Ml, nd, d, y, i, o, hi, 3, 3, ab); break;
+        default: break;
+        }
+    }
+}
+
+CS_VECTOR_CLONES static void group_mass_mul(const double *Ml, const group *g, const double *d,
+                                            double *y)
+{
+    mass_mul(Ml, g, d, y, 0);
+}
+
+CS_VECTOR_CLONES static void group_mass_mul_abs(const double *Ml, const group *g,
+                                                const double *d, double *y)
+{
+    mass_mul(Ml, g, d, y, 1);
 }
 
 /* Hb's rows that are not all zero (ra, na; an inactive pyramid edge or limit adds exact
@@ -343,37 +424,48 @@ static int hess_rows(const double *Hb, int n, int *ra, int *diag)
     return na;
 }
 
+/* H(i1, i2) += v with i1, i2 in either order (H: upper triangle) */
+static inline void hess_add(double *H, int nd, int i1, int i2, double v)
+{
+    if (i2 >= i1) H[i1 * nd + i2] += v;
+    else H[i2 * nd + i1] += v;
+}
+
 /* H += J^T Hb J of a block over its m columns (Jt: J transposed, t n + r; li: their local
- * dofs). Each entry sums its rows in their order; rows of Hb that are zero are left out
- * (their terms are exact zeros, which leave a sum from +0 unchanged). */
+ * dofs). Each entry sums its rows in their order, from 0; rows of Hb that are zero are left
+ * out (their terms are exact zeros, which leave a sum from +0 unchanged). Column t2's
+ * entries with the columns t <= t2 go two to a vector (HJ by row: i CS_GMAXD + t). */
 static inline __attribute__((always_inline)) void
 block_hess_n(const double *Hb, const double *Jt, const int *li, int m, int n, int nd, double *H,
              const int *ra, int diag, int na, const int NA)
 {
     if (NA > 0) na = NA;
-    double Jc[CS_MAXROWS * CS_GMAXD], HJ[CS_MAXROWS * CS_GMAXD]; /* active rows, t na + i */
+    double Jc[CS_MAXROWS * CS_GMAXD], HJ[CS_MAXROWS * CS_GMAXD]; /* Jc: t na + i */
     for (int t = 0; t < m; t++)
         for (int i = 0; i < na; i++) {
             int r = ra[i];
             const double *Jq = Jt + t * n;
             Jc[t * na + i] = Jq[r];
             if (diag) {
-                HJ[t * na + i] = Hb[r * n + r] * Jq[r];
+                HJ[i * CS_GMAXD + t] = Hb[r * n + r] * Jq[r];
             } else {
                 double v = 0;
                 for (int r2 = 0; r2 < n; r2++) v += Hb[r * n + r2] * Jq[r2];
-                HJ[t * na + i] = v;
+                HJ[i * CS_GMAXD + t] = v;
             }
         }
+    if (m & 1) /* the last pair's second lane: read, its sum not used */
+        for (int i = 0; i < na; i++) HJ[i * CS_GMAXD + m] = 0;
     for (int t2 = 0; t2 < m; t2++) {
         const double *J2 = Jc + t2 * na;
-        for (int t = 0; t <= t2; t++) {
-            const double *HJt = HJ + t * na;
-            double v = 0;
-            for (int i = 0; i < na; i++) v += J2[i] * HJt[i];
-            int i2 = li[t2], i1 = li[t];
-            if (i2 >= i1) H[i2 * nd + i1] += v;
-            else H[i1 * nd + i2] += v;
+        for (int t = 0; t <= t2; t += 2) {
+            cs_v2d v = {0, 0};
+            for (int i = 0; i < na; i++) {
+                cs_v2d ji = {J2[i], J2[i]};
+                v += ji * cs_i_load2(HJ + i * CS_GMAXD + t);
+            }
+            hess_add(H, nd, li[t], li[t2], v[0]);
+            if (t + 1 <= t2) hess_add(H, nd, li[t + 1], li[t2], v[1]);
         }
     }
 }
@@ -389,22 +481,17 @@ static void block_hess(const double *Hb, const double *Jt, const int *li, int m,
     else if (na) block_hess_n(Hb, Jt, li, m, n, nd, H, ra, diag, na, 0);
 }
 
-/* group_eval's part of block b (N > 0 fixes its rows' count at compile time);
- * returns the block's cost */
-static inline __attribute__((always_inline)) double
-group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr, double *H,
-            int *sig, double *jo, double *fo, const int N)
+/* The columns of block k that are not zero, ascending (the rest add exact zeros: the dofs
+ * off the chains to the contact's bodies, within the prefix cs_i_cols gives): their local
+ * dofs li, and J's entries there transposed (Jt[t n + r]: each column's rows together);
+ * returns their count */
+static int block_cols(const cs_efc *e, const group *g, int k, double *Jt, int *li)
 {
-    int nd = g->nd;
-    int k = g->blk[b], n = N > 0 ? N : e->blk_nrow[k], r0 = e->blk_row[k];
+    int n = e->blk_nrow[k], r0 = e->blk_row[k];
     int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
     const int *ci = e->J_colind + adr;
     const double *J = e->J + adr;
-    /* the columns that are not zero, ascending (the rest add exact zeros: the dofs off the
-     * chains to the contact's bodies, within the prefix cs_i_cols gives): their local dofs
-     * li, and J's entries there transposed (Jt[t n + r]: each column's rows together) */
-    int li[CS_GMAXD], m = 0, lo[2], hi[2];
-    double Jt[CS_GMAXD * CS_MAXROWS];
+    int m = 0, lo[2], hi[2];
     cs_i_cols(e, k, lo, hi);
     for (int s = 0; s < 2; s++)
         for (int q = lo[s]; q < hi[s]; q++) {
@@ -412,6 +499,29 @@ group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr,
             for (int r = 0; r < n; r++) nz |= (Jt[m * n + r] = J[r * nnz + q]) != 0;
             if (nz) li[m++] = local_dof(g, ci[q]);
         }
+    return m;
+}
+
+/* the group's blocks' columns (block_cols), made on the group's first update of a solve */
+static void group_cols(pgs_ws *pw, const cs_efc *e, const group *g)
+{
+    for (int b = 0; b < g->nb; b++) {
+        int k = g->blk[b], off = e->J_rowadr[e->blk_row[k]];
+        if (pw->gcm[k] < 0) pw->gcm[k] = block_cols(e, g, k, pw->gjt + off, pw->gli + off);
+    }
+}
+
+/* group_eval's part of block b (N > 0 fixes its rows' count at compile time);
+ * returns the block's cost */
+static inline __attribute__((always_inline)) double
+group_block(const pgs_ws *pw, const cs_efc *e, const group *g, int b, const double *x,
+            double *gr, double *H, int *sig, double *jo, double *fo, const int N)
+{
+    int nd = g->nd;
+    int k = g->blk[b], n = N > 0 ? N : e->blk_nrow[k], r0 = e->blk_row[k];
+    int off = e->J_rowadr[r0], m = pw->gcm[k];
+    const double *Jt = pw->gjt + off;
+    const int *li = pw->gli + off;
     double j[CS_MAXROWS], f[CS_MAXROWS], Hb[CS_MAXROWS * CS_MAXROWS], l;
     for (int r = 0; r < n; r++) j[r] = -e->aref[r0 + r];
     for (int t = 0; t < m; t++) { /* each row summed over the columns in order */
@@ -446,27 +556,25 @@ group_block(const cs_efc *e, const group *g, int b, const double *x, double *gr,
 /* Group primal at x: cost, and if gr: gradient M (x - at) - sum J^T f; if H: Hessian
  * M + sum J^T H_i J; if sig: the blocks' Hessian signatures; if jo / fo: their residuals
  * J x - a_ref / forces (CS_MAXROWS per block). */
-static double group_eval(const cs_efc *e, const group *g, const double *Ml, const double *at,
-                         const double *x, double *gr, double *H, int *sig, double *jo, double *fo)
+static double group_eval(const pgs_ws *pw, const cs_efc *e, const group *g, const double *Ml,
+                         const double *at, const double *x, double *gr, double *H, int *sig,
+                         double *jo, double *fo)
 {
     int nd = g->nd;
-    double c = 0, d[CS_GMAXD];
-    for (int i = 0; i < nd; i++) d[i] = x[i] - at[i];
-    for (int i = 0; i < nd; i++) {
-        double s = 0;
-        /* M is block diagonal by tree: row i's tree's columns (the others add zeros) */
-        int q0 = i < g->num[0] ? 0 : g->num[0], q1 = i < g->num[0] ? g->num[0] : nd;
-        for (int q = q0; q < q1; q++) s += Ml[i * nd + q] * d[q];
-        c += 0.5 * d[i] * s;
-        if (gr) gr[i] = s;
+    double c = 0, d[CS_GMAXD] = {0}, md[CS_GMAXD];
+    if (gr || !H) { /* an evaluation for H alone needs no M (x - a~) (its cost unused) */
+        for (int i = 0; i < nd; i++) d[i] = x[i] - at[i];
+        group_mass_mul(Ml, g, d, md);
+        for (int i = 0; i < nd; i++) c += 0.5 * d[i] * md[i];
+        if (gr) memcpy(gr, md, sizeof(double) * nd);
     }
     if (H) memcpy(H, Ml, sizeof(double) * nd * nd);
     for (int b = 0; b < g->nb; b++) { /* the common row counts unrolled */
         int n = e->blk_nrow[g->blk[b]];
-        if (n == 4) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 4); /* pyramidal condim 3 */
-        else if (n == 3) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 3); /* elliptic */
-        else if (n == 1) c += group_block(e, g, b, x, gr, H, sig, jo, fo, 1); /* limits */
-        else c += group_block(e, g, b, x, gr, H, sig, jo, fo, 0);
+        if (n == 4) c += group_block(pw, e, g, b, x, gr, H, sig, jo, fo, 4); /* pyramidal condim 3 */
+        else if (n == 3) c += group_block(pw, e, g, b, x, gr, H, sig, jo, fo, 3); /* elliptic */
+        else if (n == 1) c += group_block(pw, e, g, b, x, gr, H, sig, jo, fo, 1); /* limits */
+        else c += group_block(pw, e, g, b, x, gr, H, sig, jo, fo, 0);
     }
     return c;
 }
@@ -485,9 +593,82 @@ static void group_minv(const cs_problem *p, const group *g, double *y, double *v
     }
 }
 
+/* max(m, v) for m not NaN (fmax's result there, without its call) */
+static inline double vmax(double m, double v)
+{
+    return v > m ? v : m;
+}
+
+/* Stationary to rounding: every gradient entry at most GROUP_GRAD_FLOOR times the size of
+ * the terms of M (x - a~) it sums (or all zero); *gmax: the largest entry. */
+static int group_stationary(const double *Ml, const group *g, const double *x,
+                            const double *at, const double *gr, double *gmax)
+{
+    int nd = g->nd;
+    double gbig = 0, ad[CS_GMAXD], mi[CS_GMAXD];
+    for (int i = 0; i < nd; i++) {
+        ad[i] = fabs(x[i] - at[i]);
+        gbig = vmax(gbig, fabs(gr[i]));
+    }
+    *gmax = gbig;
+    if (gbig == 0) return 1;
+    /* |M_iq| <= max_i M_ii (M is positive definite): the terms' size is at most
+     * nd max_i M_ii max_q ad_q, and a gradient above twice that (room for the bound's
+     * rounding) fails the test without the sums */
+    double dmax = 0, admax = 0, tmax = 0;
+    for (int i = 0; i < nd; i++) {
+        dmax = vmax(dmax, Ml[i * nd + i]);
+        admax = vmax(admax, ad[i]);
+        tmax = vmax(tmax, fabs(Ml[i * nd + i]) * ad[i]);
+    }
+    if (gbig > 2 * GROUP_GRAD_FLOOR * nd * dmax * admax) return 0;
+    /* and at least its largest diagonal term (a sum of terms >= 0 rounds to no less than
+     * any of them): a gradient below that passes */
+    if (gbig <= GROUP_GRAD_FLOOR * tmax) return 1;
+    group_mass_mul_abs(Ml, g, ad, mi);
+    double gsc = 0;
+    for (int i = 0; i < nd; i++) gsc = vmax(gsc, mi[i]);
+    return gbig <= GROUP_GRAD_FLOOR * gsc;
+}
+
+/* a~ = a - M^-1 J^T f of the group (x: a on its dofs): from the blocks' W where the group
+ * has it (usew), else through M's factor; a group alone in its island has all of the
+ * island's forces: a~ = a0 */
+static void group_atilde(const pgs_ws *pw, const cs_solver_ws *w, const group *g, int alone,
+                         int usew, const double *x, double *y, double *at)
+{
+    const cs_problem *p = w->p;
+    const cs_efc *e = p->efc;
+    if (alone) {
+        for (int s = 0, o = 0; s < 2; o += g->num[s], s++)
+            memcpy(at + o, p->a0 + g->adr[s], sizeof(double) * g->num[s]);
+        return;
+    }
+    double v[CS_GMAXD] = {0};
+    for (int b = 0; b < g->nb; b++) {
+        int k = g->blk[b], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
+        const int *ci = e->J_colind + adr;
+        for (int r = 0; r < e->blk_nrow[k]; r++) {
+            double fr = e->force[r0 + r];
+            if (fr == 0) continue;
+            if (usew) { /* W fills its trees */
+                const double *W = w->W + adr + r * nnz;
+                for (int q = 0; q < nnz; q++) v[local_dof(g, ci[q])] += W[q] * fr;
+            } else { /* J: the columns that are not zero */
+                int n = e->blk_nrow[k];
+                const double *Jt = pw->gjt + adr;
+                const int *li = pw->gli + adr;
+                for (int t = 0; t < pw->gcm[k]; t++) v[li[t]] += Jt[t * n + r] * fr;
+            }
+        }
+    }
+    if (!usew) group_minv(p, g, y, v);
+    for (int i = 0; i < g->nd; i++) at[i] = x[i] - v[i];
+}
+
 /* Exact joint update of a group's blocks; adds the dual cost decrease to *impr. Returns 0,
  * or -1 (nothing changed) if the small Newton solve failed. */
-static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int gi,
+static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int gi, int alone,
                         int thread, double *a, double *y, double *impr, int *exact)
 {
     const cs_problem *p = w->p;
@@ -507,30 +688,9 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         for (int i = 0; i < g->num[s]; i++) x[o + i] = a[g->adr[s] + i];
         o += g->num[s];
     }
-    /* a~ = a - M^-1 J^T f of the group: from the blocks' W where the group has it, else
-     * through M's factor */
     int usew = pw->bprep[g->blk[0]];
-    double v[CS_GMAXD] = {0};
-    for (int b = 0; b < g->nb; b++) {
-        int k = g->blk[b], r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-        const int *ci = e->J_colind + adr;
-        for (int r = 0; r < e->blk_nrow[k]; r++) {
-            double fr = e->force[r0 + r];
-            if (fr == 0) continue;
-            if (usew) { /* W fills its trees */
-                const double *W = w->W + adr + r * nnz;
-                for (int q = 0; q < nnz; q++) v[local_dof(g, ci[q])] += W[q] * fr;
-            } else { /* J: the columns that can be nonzero */
-                const double *J = e->J + adr + r * nnz;
-                int lo[2], hi[2];
-                cs_i_cols(e, k, lo, hi);
-                for (int h = 0; h < 2; h++)
-                    for (int q = lo[h]; q < hi[h]; q++) v[local_dof(g, ci[q])] += J[q] * fr;
-            }
-        }
-    }
-    if (!usew) group_minv(p, g, y, v);
-    for (int i = 0; i < nd; i++) at[i] = x[i] - v[i];
+    group_cols(pw, e, g);
+    group_atilde(pw, w, g, alone, usew, x, y, at);
     /* Damped Newton; stop when the gradient is rounding-level against M (x - a~) or the
      * line search cannot decrease the cost any more. The line search evaluates the
      * gradient at its trial point too, which the next convergence test reuses. Per-block
@@ -538,20 +698,15 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
     int *sig = pw->gsc0 + pos, *sigt = pw->gsc1 + pos;
     double *jb0 = pw->gj0 + (size_t)CS_MAXROWS * pos, *fx = pw->gf0 + (size_t)CS_MAXROWS * pos,
            *ft = pw->gf1 + (size_t)CS_MAXROWS * pos;
-    double c = group_eval(e, g, Ml, at, x, gr, NULL, sig, jb0, fx);
+    /* the Newton's first step needs H at x unless a kept factor may serve: made with the
+     * first evaluation (the residuals and zones it reads are the same) */
+    int hx = !pw->gvalid[pos];
+    double c = group_eval(pw, e, g, Ml, at, x, gr, hx ? H : NULL, sig, jb0, fx);
     double *Hf = pw->gfac + (size_t)CS_GFAC * (size_t)pos;
     int keep = nd * nd <= g->nb * CS_GFAC;
     for (int it = 0;; it++) {
-        double gmax = 0, gsc = 0, ad[CS_GMAXD];
-        for (int i = 0; i < nd; i++) ad[i] = fabs(x[i] - at[i]);
-        for (int i = 0; i < nd; i++) {
-            double mi = 0;
-            int q0 = i < g->num[0] ? 0 : g->num[0], q1 = i < g->num[0] ? g->num[0] : nd;
-            for (int q = q0; q < q1; q++) mi += fabs(Ml[i * nd + q]) * ad[q];
-            gsc = fmax(gsc, mi);
-            gmax = fmax(gmax, fabs(gr[i]));
-        }
-        if (gmax <= GROUP_GRAD_FLOOR * gsc || gmax == 0) {
+        double gmax;
+        if (group_stationary(Ml, g, x, at, gr, &gmax)) {
             *exact = 1; /* stationary to rounding: the group's exact minimiser */
             break;
         }
@@ -566,8 +721,8 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
             cacheable = cacheable && sig[b] >= 0;
         }
         if (!same || !cacheable) {
-            group_eval(e, g, Ml, at, x, NULL, H, NULL, NULL, NULL);
-            if (cs_i_chol(nd, H)) return -1;
+            if (!hx) group_eval(pw, e, g, Ml, at, x, NULL, H, NULL, NULL, NULL);
+            if (cs_i_chol_upper(nd, H)) return -1;
             pw->gvalid[pos] = cacheable;
             if (cacheable) {
                 memcpy(Hf, H, sizeof(double) * nd * nd);
@@ -576,7 +731,7 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         }
         const double *L = pw->gvalid[pos] ? Hf : H;
         for (int i = 0; i < nd; i++) dx[i] = -gr[i];
-        cs_i_chol_solve(nd, L, dx);
+        cs_i_chol_upper_solve(nd, L, dx);
         double gd = 0;
         for (int i = 0; i < nd; i++) gd += gr[i] * dx[i];
         if (!(gd < 0)) break;
@@ -584,12 +739,12 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         int ok = 0;
         for (int ls = 0; ls < GROUP_HALVINGS; ls++, al *= 0.5) {
             for (int i = 0; i < nd; i++) xt[i] = x[i] + al * dx[i];
-            ct = group_eval(e, g, Ml, at, xt, gt, NULL, sigt, NULL, ft);
+            ct = group_eval(pw, e, g, Ml, at, xt, gt, NULL, sigt, NULL, ft);
             /* Armijo; near the optimum the cost change drowns in rounding (the cost then
              * pins x only to sqrt(eps)), so a full step that halves the gradient at a cost
              * unchanged to rounding is taken too */
             double gtm = 0;
-            for (int i = 0; i < nd; i++) gtm = fmax(gtm, fabs(gt[i]));
+            for (int i = 0; i < nd; i++) gtm = vmax(gtm, fabs(gt[i]));
             if (ct <= c + ARMIJO * al * gd ||
                 (ls == 0 && gtm <= GRAD_HALF * gmax && ct <= c + COST_ROUNDING * fabs(c))) {
                 ok = 1;
@@ -598,9 +753,10 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         }
         if (!ok) break; /* no decrease left at rounding level */
         double st = 0;
-        for (int i = 0; i < nd; i++) st = fmax(st, fabs(xt[i] - x[i]));
+        for (int i = 0; i < nd; i++) st = vmax(st, fabs(xt[i] - x[i]));
         memcpy(x, xt, sizeof(double) * nd);
         memcpy(gr, gt, sizeof(double) * nd);
+        hx = 0; /* H is at the old x */
         int *si = sig; /* the signatures and forces at x follow x */
         sig = sigt;
         sigt = si;
@@ -636,14 +792,19 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
                     jtd[l] += J[q] * d;
                 }
             } else {
-                int lo[2], hi[2];
-                cs_i_cols(e, k, lo, hi);
-                for (int h = 0; h < 2; h++)
-                    for (int q = lo[h]; q < hi[h]; q++) jtd[local_dof(g, ci[q])] += J[q] * d;
+                const double *Jt = pw->gjt + adr;
+                const int *li = pw->gli + adr;
+                for (int t = 0; t < pw->gcm[k]; t++) jtd[li[t]] += Jt[t * n + r] * d;
             }
         }
     }
-    if (!usew) {
+    /* da = M^-1 J^T d; a group alone in its island, solved to its stationary point, has
+     * M (x - a0) = J^T f there to rounding: da = x - a (and a becomes x) */
+    int tox = alone && *exact;
+    if (tox) {
+        for (int s = 0, o = 0; s < 2; o += g->num[s], s++)
+            for (int i = 0; i < g->num[s]; i++) da[o + i] = x[o + i] - a[g->adr[s] + i];
+    } else if (!usew) {
         memcpy(da, jtd, sizeof(double) * nd);
         group_minv(p, g, y, da);
     }
@@ -661,10 +822,9 @@ static int group_update(pgs_ws *pw, const cs_solver_ws *w, const group *g, int g
         }
         return -1;
     }
-    for (int s = 0, o = 0; s < 2; s++) {
-        for (int i = 0; i < g->num[s]; i++) a[g->adr[s] + i] += da[o + i];
-        o += g->num[s];
-    }
+    for (int s = 0, o = 0; s < 2; o += g->num[s], s++)
+        for (int i = 0; i < g->num[s]; i++)
+            a[g->adr[s] + i] = tox ? x[o + i] : a[g->adr[s] + i] + da[o + i];
     *impr -= ch;
     return 0;
 }
@@ -691,7 +851,11 @@ static int pgs_setup(pgs_ws *pw, cs_solver_ws *w, int isl)
     const cs_efc *e = p->efc;
     int grouped = o->blocking == CS_PGS_BLOCK_PAIR && o->exact_block && w->isl_block_num[isl] > 1;
     int ngroup = make_groups(pw, w, p, isl, grouped);
-    for (int b = 0; b < w->isl_block_num[isl]; b++) pw->bprep[w->isl_blocks[w->isl_block_adr[isl] + b]] = 0;
+    for (int b = 0; b < w->isl_block_num[isl]; b++) {
+        int k = w->isl_blocks[w->isl_block_adr[isl] + b];
+        pw->bprep[k] = 0;
+        pw->gcm[k] = -1;
+    }
     for (int gi = 0; gi < ngroup; gi++) {
         group g;
         group_init(pw, w, p, isl, gi, &g);
@@ -811,7 +975,7 @@ static cs_iter_status pgs_iterate(void *ws, cs_solver_ws *w, int thread, int isl
             group g;
             group_init(pw, w, p, isl, gi, &g);
             int ex = 0;
-            if (g.nb > 1 && group_update(pw, w, &g, gi, thread, a, w->s0, &impr, &ex) == 0) {
+            if (g.nb > 1 && group_update(pw, w, &g, gi, ngroup == 1, thread, a, w->s0, &impr, &ex) == 0) {
                 exact = exact && ex;
                 continue;
             }
@@ -857,7 +1021,8 @@ static void pgs_destroy(void *ws)
     pgs_ws *pw = ws;
     if (!pw) return;
     void *arr[] = {pw->grad, pw->lmap, pw->mlc, pw->bprep, pw->isl_group, pw->mlkey, pw->fold, pw->bqp, pw->bqp_ok, pw->gord, pw->gadr, pw->gvalid,
-                   pw->gsig, pw->gsc0, pw->gsc1, pw->gkey, pw->gfac, pw->gj0, pw->gf0, pw->gf1};
+                   pw->gsig, pw->gsc0, pw->gsc1, pw->gkey, pw->gfac, pw->gj0, pw->gf0, pw->gf1,
+                   pw->gcm, pw->gli, pw->gjt};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(pw);
 }
@@ -887,6 +1052,13 @@ static int pgs_reserve(void *ws, const cs_solver_ws *w)
         if (cs_i_resize((void **)&pw->fold, sizeof(double), c)) return -1;
         pw->cap_efc = c;
     }
+    if (e->nnz > pw->cap_nnz) {
+        int c = cs_i_more(e->nnz);
+        if (cs_i_resize((void **)&pw->gjt, sizeof(double), c) ||
+            cs_i_resize((void **)&pw->gli, sizeof(int), c))
+            return -1;
+        pw->cap_nnz = c;
+    }
     if (w->nthread > pw->cap_thread) {
         int c = w->nthread;
         if (cs_i_resize((void **)&pw->mlc, sizeof(double) * CS_GMAXD * CS_GMAXD, c) ||
@@ -899,6 +1071,7 @@ static int pgs_reserve(void *ws, const cs_solver_ws *w)
         size_t si = sizeof(int), sd = sizeof(double);
         if (cs_i_resize((void **)&pw->bqp, sizeof(cs_bqp), c) ||
             cs_i_resize((void **)&pw->bqp_ok, si, c) || cs_i_resize((void **)&pw->bprep, si, c) ||
+            cs_i_resize((void **)&pw->gcm, si, c) ||
             cs_i_resize((void **)&pw->gord, si, c) ||
             cs_i_resize((void **)&pw->gadr, si, 2 * c + 1) ||
             cs_i_resize((void **)&pw->gvalid, si, c) || cs_i_resize((void **)&pw->gsig, si, c) ||
