@@ -299,60 +299,6 @@ static const char *degenerate(const double *p, int n)
     return NULL;
 }
 
-/* The first corner of face f's polygon as MuJoCo 3.12 traces it: its triangles (corners in
- * MuJoCo's graph order) merged one by one into a list of boundary edges, shared edges
- * removed, new ones appended, each tagged with its connected piece; the polygon starts at
- * the first edge of piece 0. buf holds 6 ints per triangle. */
-static int mj_polygon_start(const int *mjt, const int *group, int ntri, int f, int *buf)
-{
-    int *ea = buf, *eb = buf + 3 * ntri, *isl = buf + 2 * 3 * ntri, n = 0, npiece = 0;
-    for (int k = 0; k < ntri; k++) {
-        if (group[k] != f)
-            continue;
-        const int *t = mjt + 3 * k;
-        int add[3] = {1, 1, 1}, piece = -1;
-        if (npiece) {
-            for (int e = 0; e < 3; e++) {
-                int a = t[e], b = t[(e + 1) % 3];
-                for (int i = 0; i < n; i++) {
-                    if (ea[i] != b || eb[i] != a)
-                        continue;
-                    int p2 = isl[i];
-                    if (piece < 0) {
-                        piece = p2;
-                    } else if (p2 != piece) { /* two pieces join: keep the smaller number */
-                        npiece--;
-                        int lo = piece < p2 ? piece : p2, hi = piece < p2 ? p2 : piece;
-                        for (int j = 0; j < n; j++)
-                            isl[j] = isl[j] == hi ? lo : isl[j] > hi ? isl[j] - 1 : isl[j];
-                        piece = lo;
-                    }
-                    add[e] = 0;
-                    for (int j = i; j + 1 < n; j++) {
-                        ea[j] = ea[j + 1];
-                        eb[j] = eb[j + 1];
-                        isl[j] = isl[j + 1];
-                    }
-                    n--;
-                    break;
-                }
-            }
-        }
-        if (piece < 0)
-            piece = npiece++;
-        for (int e = 0; e < 3; e++)
-            if (add[e]) {
-                ea[n] = t[e];
-                eb[n] = t[(e + 1) % 3];
-                isl[n++] = piece;
-            }
-    }
-    for (int i = 0; i < n; i++)
-        if (isl[i] == 0)
-            return ea[i];
-    return -1;
-}
-
 int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char *err,
                   size_t errlen)
 {
@@ -368,7 +314,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     FILE *ef = open_memstream(&errbuf, &errsz);
     int *map = NULL, *tri = NULL, *edges = NULL, *group = NULL, *gv = NULL, *mjg = NULL;
     double *tnorm = NULL, *ang = NULL;
-    int *mjt = NULL, *pbuf = NULL; /* triangle corners in MuJoCo's graph order; scratch */
+    int *mjt = NULL; /* triangle corners in MuJoCo's graph order */
     cs_hull_polys polys = {0, NULL, NULL};
     int rc = -1, ntri = 0;
     if (!copy || !ef) {
@@ -464,9 +410,8 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     tri = cs_malloc((size_t)nfacet * 3 * sizeof *tri);
     tnorm = cs_malloc((size_t)nfacet * 4 * sizeof *tnorm);
     mjt = cs_malloc((size_t)nfacet * 3 * sizeof *mjt);
-    pbuf = cs_malloc((size_t)nfacet * 9 * sizeof *pbuf);
     edges = cs_malloc((size_t)nfacet * 6 * sizeof *edges);
-    if (!tri || !tnorm || !edges || !mjt || !pbuf)
+    if (!tri || !tnorm || !edges || !mjt)
         goto oom;
     int nedge = 0;
     FORALLfacets {
@@ -691,16 +636,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
             ang[z] = a;
             gv[z] = v;
         }
-        /* start where MuJoCo's polygon starts (its clipped points come in that order) */
-        int v0 = mj_polygon_start(mjt, group, ntri, f, pbuf);
-        for (int x = 0; x < cnt; x++)
-            if (gv[x] == v0) {
-                for (int y = 0; y < cnt; y++)
-                    facevert[nfv + y] = gv[(x + y) % cnt];
-                break;
-            } else if (x == cnt - 1) {
-                memcpy(facevert + nfv, gv, (size_t)cnt * sizeof *gv);
-            }
+        memcpy(facevert + nfv, gv, (size_t)cnt * sizeof *gv);
         nfv += cnt;
     }
     faceadr[nface] = nfv;
@@ -769,7 +705,6 @@ done : {
     cs_free(tri);
     cs_free(tnorm);
     cs_free(mjt);
-    cs_free(pbuf);
     cs_free(edges);
     cs_free(group);
     cs_free(gv);
