@@ -118,19 +118,26 @@ static void apply_joints(const cs_model *m, const double *qpos, int b, double xp
     cs_normquat(xq);
 }
 
-/* body b's frame at qpos from its parent's (pp, pq; pR: pq's matrix) */
-static void body_frame(const cs_model *m, const double *qpos, int b, const double pp[3],
-                       const double pq[4], const double pR[9], double xp[3], double xq[4],
-                       double *xanchor, double *xaxis)
+/* body b's frame before its joints, from its parent's (pp, pq; pR: pq's matrix) */
+static void body_origin(const cs_model *m, int b, const double pp[3], const double pq[4],
+                        const double pR[9], double xp[3], double xq[4])
 {
     if (m->body_parent[b] == 0) { /* on the world: the model's numbers as they are */
         memcpy(xp, m->body_pos + 3 * b, 3 * sizeof *xp);
         memcpy(xq, m->body_quat + 4 * b, 4 * sizeof *xq);
-    } else {
-        sp_mulmv3(pR, m->body_pos + 3 * b, xp);
-        for (int k = 0; k < 3; k++) xp[k] += pp[k];
-        cs_mulquat(xq, pq, m->body_quat + 4 * b);
+        return;
     }
+    sp_mulmv3(pR, m->body_pos + 3 * b, xp);
+    for (int k = 0; k < 3; k++) xp[k] += pp[k];
+    cs_mulquat(xq, pq, m->body_quat + 4 * b);
+}
+
+/* body b's frame at qpos from its parent's */
+static void body_frame(const cs_model *m, const double *qpos, int b, const double pp[3],
+                       const double pq[4], const double pR[9], double xp[3], double xq[4],
+                       double *xanchor, double *xaxis)
+{
+    body_origin(m, b, pp, pq, pR, xp, xq);
     apply_joints(m, qpos, b, xp, xq, xanchor, xaxis);
 }
 
@@ -209,14 +216,7 @@ static void state_at(const cs_model *m, const double *qpos, const double *qvel, 
     body_frame(m, qpos, b, pp, pq, R, fp, fq, NULL, NULL);
     double Rf[9];
     cs_quat2mat(Rf, fq);
-    if (m->body_parent[b] == 0) {
-        memcpy(xp, m->body_pos + 3 * b, 3 * sizeof *xp);
-        memcpy(xq, m->body_quat + 4 * b, 4 * sizeof *xq);
-    } else {
-        sp_mulmv3(R, m->body_pos + 3 * b, xp);
-        for (int k = 0; k < 3; k++) xp[k] += pp[k];
-        cs_mulquat(xq, pq, m->body_quat + 4 * b);
-    }
+    body_origin(m, b, pp, pq, R, xp, xq);
     for (int j = m->body_jntadr[b]; j >= 0 && j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
         double anchor[3], axis[3], wl[3] = {0, 0, 0}, a[3];
         apply_joint(m, qpos, j, xp, xq, anchor, axis);
