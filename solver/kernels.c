@@ -145,114 +145,78 @@ cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *d
                             djhdj);
 }
 
-/* cs_i_resid gathers a block's columns of a once up to this many columns (two free bodies:
- * 12; sides of larger trees read a row by row) */
+/* cs_i_resid and cs_i_block_mul gather a block's nonzero columns of a once up to this many
+ * columns (more: row by row) */
 #define RESID_GATHER 48
 
-void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
+/* u_r = u0_r + J_r x over block k's nonzero columns, each row summed in column order; u0:
+ * NULL for zeros. N > 0 fixes the rows at compile time (all rows in one pass). */
+static inline __attribute__((always_inline)) void
+block_rows(const cs_efc *e, int k, const double *u0, const double *x, double *u, const int N)
 {
-    int r0 = e->blk_row[k], n = e->blk_nrow[k], nnz0 = e->J_rownnz[r0], lo[2], hi[2];
-    cs_i_cols(e, k, lo, hi);
-    if (n == 3) { /* the three rows in one pass over the columns, each summed in order */
-        const int *ci = e->J_colind + e->J_rowadr[r0];
-        const double *J0 = e->J + e->J_rowadr[r0], *J1 = J0 + nnz0, *J2 = J1 + nnz0;
-        double v0 = -e->aref[r0], v1 = -e->aref[r0 + 1], v2 = -e->aref[r0 + 2];
-        for (int s = 0; s < 2; s++)
-            for (int q = lo[s]; q < hi[s]; q++) {
-                double x = a[ci[q]];
-                v0 += J0[q] * x;
-                v1 += J1[q] * x;
-                v2 += J2[q] * x;
+    int r0 = e->blk_row[k], n = N > 0 ? N : e->blk_nrow[k], nnz = e->J_rownnz[r0];
+    int cnt[2], off[2];
+    const int *L = cs_i_nzcols(e, k, cnt, off);
+    const double *J = e->J + e->J_rowadr[r0];
+    if (N > 0) {
+        double v[CS_MAXROWS];
+        for (int r = 0; r < N; r++) v[r] = u0 ? u0[r] : 0;
+        for (int s = 0, i = 0; s < 2; s++)
+            for (int end = i + cnt[s]; i < end; i++) {
+                int q = L[i];
+                double xq = x[off[s] + q];
+                for (int r = 0; r < N; r++) v[r] += J[r * nnz + q] * xq;
             }
-        j[0] = v0;
-        j[1] = v1;
-        j[2] = v2;
+        for (int r = 0; r < N; r++) u[r] = v[r];
         return;
     }
-    if (n == 4) { /* as above (pyramidal condim 3) */
-        const int *ci = e->J_colind + e->J_rowadr[r0];
-        const double *J0 = e->J + e->J_rowadr[r0], *J1 = J0 + nnz0, *J2 = J1 + nnz0,
-                     *J3 = J2 + nnz0;
-        double v0 = -e->aref[r0], v1 = -e->aref[r0 + 1], v2 = -e->aref[r0 + 2],
-               v3 = -e->aref[r0 + 3];
-        for (int s = 0; s < 2; s++)
-            for (int q = lo[s]; q < hi[s]; q++) {
-                double x = a[ci[q]];
-                v0 += J0[q] * x;
-                v1 += J1[q] * x;
-                v2 += J2[q] * x;
-                v3 += J3[q] * x;
-            }
-        j[0] = v0;
-        j[1] = v1;
-        j[2] = v2;
-        j[3] = v3;
-        return;
-    }
-    if (nnz0 <= RESID_GATHER) { /* a block's rows share their columns: gather a once */
-        double al[RESID_GATHER];
-        const int *ci = e->J_colind + e->J_rowadr[r0];
-        for (int s = 0; s < 2; s++)
-            for (int q = lo[s]; q < hi[s]; q++) al[q] = a[ci[q]];
-        const double *J = e->J + e->J_rowadr[r0];
-        for (int r = 0; r < n; r++, J += nnz0) {
-            double v = -e->aref[r0 + r];
-            for (int s = 0; s < 2; s++)
-                for (int q = lo[s]; q < hi[s]; q++) v += J[q] * al[q];
-            j[r] = v;
+    int m = cnt[0] + cnt[1];
+    if (m <= RESID_GATHER) { /* the rows share their columns: x gathered once */
+        double xl[RESID_GATHER];
+        for (int s = 0, i = 0; s < 2; s++)
+            for (int end = i + cnt[s]; i < end; i++) xl[i] = x[off[s] + L[i]];
+        for (int r = 0; r < n; r++, J += nnz) {
+            double v = u0 ? u0[r] : 0;
+            for (int i = 0; i < m; i++) v += J[L[i]] * xl[i];
+            u[r] = v;
         }
         return;
     }
-    for (int r = 0; r < n; r++) {
-        int adr = e->J_rowadr[r0 + r];
-        const double *J = e->J + adr;
-        const int *ci = e->J_colind + adr;
-        double v = -e->aref[r0 + r];
-        for (int s = 0; s < 2; s++)
-            for (int q = lo[s]; q < hi[s]; q++) v += J[q] * a[ci[q]];
-        j[r] = v;
+    for (int r = 0; r < n; r++, J += nnz) {
+        double v = u0 ? u0[r] : 0;
+        for (int s = 0, i = 0; s < 2; s++)
+            for (int end = i + cnt[s]; i < end; i++) v += J[L[i]] * x[off[s] + L[i]];
+        u[r] = v;
     }
+}
+
+void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
+{
+    int r0 = e->blk_row[k], n = e->blk_nrow[k];
+    double u0[CS_MAXROWS];
+    for (int r = 0; r < n; r++) u0[r] = -e->aref[r0 + r];
+    if (n == 3) block_rows(e, k, u0, a, j, 3);
+    else if (n == 4) block_rows(e, k, u0, a, j, 4); /* pyramidal condim 3 */
+    else block_rows(e, k, u0, a, j, 0);
 }
 
 void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u)
 {
-    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], lo[2], hi[2];
-    const int *ci = e->J_colind + adr;
-    cs_i_cols(e, k, lo, hi);
-    if (e->blk_nrow[k] == 3) { /* as cs_i_resid: one pass, each row summed in order */
-        const double *J0 = e->J + adr, *J1 = J0 + nnz, *J2 = J1 + nnz;
-        double u0 = 0, u1 = 0, u2 = 0;
-        for (int h = 0; h < 2; h++)
-            for (int q = lo[h]; q < hi[h]; q++) {
-                double x = v[ci[q]];
-                u0 += J0[q] * x;
-                u1 += J1[q] * x;
-                u2 += J2[q] * x;
-            }
-        u[0] = u0;
-        u[1] = u1;
-        u[2] = u2;
-        return;
-    }
-    for (int r = 0; r < e->blk_nrow[k]; r++) {
-        const double *J = e->J + adr + r * nnz;
-        double s = 0;
-        for (int h = 0; h < 2; h++)
-            for (int q = lo[h]; q < hi[h]; q++) s += J[q] * v[ci[q]];
-        u[r] = s;
-    }
+    int n = e->blk_nrow[k];
+    if (n == 3) block_rows(e, k, NULL, v, u, 3);
+    else if (n == 4) block_rows(e, k, NULL, v, u, 4);
+    else block_rows(e, k, NULL, v, u, 0);
 }
 
 void cs_i_add_jt(const cs_efc *e, int k, const double *f, double *v)
 {
-    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], lo[2], hi[2];
-    const int *ci = e->J_colind + adr;
-    cs_i_cols(e, k, lo, hi);
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], cnt[2], off[2];
+    const int *L = cs_i_nzcols(e, k, cnt, off);
     for (int r = 0; r < e->blk_nrow[k]; r++) {
         if (f[r] == 0) continue;
         const double *J = e->J + adr + r * nnz;
-        for (int h = 0; h < 2; h++)
-            for (int q = lo[h]; q < hi[h]; q++) v[ci[q]] += J[q] * f[r];
+        for (int s = 0, i = 0; s < 2; s++)
+            for (int end = i + cnt[s]; i < end; i++) v[off[s] + L[i]] += J[L[i]] * f[r];
     }
 }
 

@@ -116,7 +116,8 @@ void cs_solref_kb(const double r[2], double dw, double *K, double *B) { solref_k
 #define ROW_ARRAYS(X) X(type) X(id) X(block) X(J_rownnz) X(J_rowadr) X(pos) X(margin) X(dA) \
     X(K) X(B) X(vel) X(aref) X(R) X(force) X(frictionloss)
 #define BLOCK_ARRAYS(X) X(blk_kind, 1) X(blk_dim, 1) X(blk_nrow, 1) X(blk_row, 1) \
-    X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_nzdof, 2) X(blk_nzlo, 2) X(blk_friction, 5) \
+    X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_nzdof, 2) X(blk_nzlo, 2) \
+    X(blk_nnzcol, 2) X(blk_friction, 5) \
     X(blk_mu, 1) X(blk_kappa, 1) X(blk_imp, 1) X(blk_margin_c, 1) \
     X(blk_cvel, CS_MAXDIM) X(blk_force, CS_MAXDIM) X(blk_zone, 1)
 
@@ -131,6 +132,7 @@ void cs_efc_free(cs_efc *e)
 #undef FREE_R
 #undef FREE_B
     cs_free(e->J_colind);
+    cs_free(e->J_nzcol);
     cs_free(e->J);
     cs_efc_init(e);
 }
@@ -173,6 +175,7 @@ int cs_efc_reserve(cs_efc *e, int nblock, int nrow, int nnz)
     if (nz > e->cap_nnz) {
         int c = newcap(e->cap_nnz, nz);
         if (grow((void **)&e->J_colind, sizeof *e->J_colind, c, e->cap_nnz) ||
+            grow((void **)&e->J_nzcol, sizeof *e->J_nzcol, c, e->cap_nnz) ||
             grow((void **)&e->J, sizeof *e->J, c, e->cap_nnz))
             return -1;
         e->cap_nnz = c;
@@ -209,6 +212,24 @@ static void nonzero_range(cs_efc *e, int k, const double *J, int nrow, int ncol)
         e->blk_nzdof[2 * k + s] = z;
         e->blk_nzlo[2 * k + s] = a;
         c0 += n;
+    }
+}
+
+/* J_nzcol and blk_nnzcol of block k, whose nrow x ncol values are at J and whose room
+ * starts at position adr: the columns within each side's nonzero range that hold a nonzero
+ * in any row. The products over them skip only exact zeros: the dofs off the chains to a
+ * contact's bodies, which a range from the first nonzero to the last still holds. */
+static void nonzero_cols(cs_efc *e, int k, const double *J, int nrow, int ncol, int adr)
+{
+    int *col = e->J_nzcol + adr, m = 0;
+    for (int s = 0, c0 = 0; s < 2; c0 += e->blk_ndof[2 * k + s], s++) {
+        int m0 = m;
+        for (int q = c0 + e->blk_nzlo[2 * k + s]; q < c0 + e->blk_nzdof[2 * k + s]; q++) {
+            int r = 0;
+            while (r < nrow && J[(size_t)r * ncol + q] == 0) r++;
+            if (r < nrow) col[m++] = q;
+        }
+        e->blk_nnzcol[2 * k + s] = m - m0;
     }
 }
 
@@ -407,6 +428,8 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
             }
     }
 
+    nonzero_cols(e, k, Jrows, nrow, ncol, e->nnz);
+
     /* every row of the block has the block's columns */
     int *ci0 = e->J_colind + e->nnz, *ci = ci0;
     for (int s = 0; s < 2; s++) {
@@ -547,6 +570,7 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
         for (int q = in->ndof[0]; q < n; q++) ci[q] = in->dofadr[1] + q - in->ndof[0];
     }
     nonzero_range(e, k, e->J + e->nnz, nrow, n);
+    nonzero_cols(e, k, e->J + e->nnz, nrow, n, e->nnz);
     int lo[2] = {e->blk_nzlo[2 * k], in->ndof[0] + e->blk_nzlo[2 * k + 1]};
     int hi[2] = {e->blk_nzdof[2 * k], in->ndof[0] + e->blk_nzdof[2 * k + 1]};
     for (int j = 0; j < nrow; j++) {

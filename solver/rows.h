@@ -116,6 +116,9 @@ typedef struct cs_efc {
     int *block;           /* its block */
     int *J_rownnz, *J_rowadr, *J_colind;
     double *J;            /* nnz */
+    int *J_nzcol;         /* nnz room; at a block's first row's J_rowadr: the positions in a
+                             row of the block's columns with a nonzero in any of its rows,
+                             ascending (side 0's, then side 1's; blk_nnzcol of each) */
     double *pos, *margin, *dA, *K, *B;
     double *vel;          /* J qvel (pyramidal: edge velocities) */
     double *aref, *R;
@@ -134,6 +137,8 @@ typedef struct cs_efc {
                              block's rows (<= blk_ndof; the side's later columns are zero in
                              every row: a contact on a chain's link moves the dofs up to the
                              link's only) */
+    int *blk_nnzcol;      /* 2: per side, how many of the block's columns in J_nzcol (those
+                             of a contact: its bodies' chains; of a joint row: its dofs) */
     double *blk_friction; /* 5: physical, floored at 1e-5 (MuJoCo) */
     double *blk_mu;       /* regularised cone coefficient friction_1 sqrt(R_1 / R_0) */
     double *blk_kappa;    /* elliptic: R_j friction_j^2 (same for all j) */

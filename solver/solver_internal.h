@@ -304,6 +304,19 @@ static inline void cs_i_cols(const cs_efc *e, int k, int lo[2], int hi[2])
     hi[1] = nd0 + e->blk_nzdof[2 * k + 1];
 }
 
+/* A block's columns with a nonzero in any of its rows (J_nzcol, ascending: side 0's, then
+ * side 1's): the list; per side, how many (cnt) and what takes a column's position to its
+ * dof (off: the sides' columns are their trees' dofs in order). A product over them adds
+ * what one over cs_i_cols adds, less exact zeros. */
+static inline const int *cs_i_nzcols(const cs_efc *e, int k, int cnt[2], int off[2])
+{
+    cnt[0] = e->blk_nnzcol[2 * k];
+    cnt[1] = e->blk_nnzcol[2 * k + 1];
+    off[0] = e->blk_dofadr[2 * k];
+    off[1] = e->blk_dofadr[2 * k + 1] - e->blk_ndof[2 * k];
+    return e->J_nzcol + e->J_rowadr[e->blk_row[k]];
+}
+
 /* cs_i_cols from each side's first column: the columns Y = D^-1/2 L^-T J^T can fill (L^-T
  * carries a column's value to its ancestors, which come before it) */
 static inline void cs_i_cols_chain(const cs_efc *e, int k, int lo[2], int hi[2])

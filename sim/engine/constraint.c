@@ -522,14 +522,13 @@ static void store(const cs_model *m, cs_data *d)
         c->zone = zone_of(m, e, k);
     }
     memset(d->qfrc_constraint, 0, (size_t)m->nv * sizeof *d->qfrc_constraint);
-    for (int r = 0; r < e->nefc; r++) { /* each side's nonzero columns (the rest are 0) */
+    for (int r = 0; r < e->nefc; r++) { /* the block's nonzero columns (the rest are 0) */
         const double *J = e->J + e->J_rowadr[r];
         const int *ci = e->J_colind + e->J_rowadr[r];
-        int k = e->block[r], nd0 = e->blk_ndof[2 * k], z0 = e->blk_nzdof[2 * k];
-        int z1 = nd0 + e->blk_nzdof[2 * k + 1];
+        int k = e->block[r], m = e->blk_nnzcol[2 * k] + e->blk_nnzcol[2 * k + 1];
+        const int *col = e->J_nzcol + e->J_rowadr[e->blk_row[k]];
         double f = e->force[r], *qf = d->qfrc_constraint;
-        for (int q = 0; q < z0; q++) qf[ci[q]] += J[q] * f;
-        for (int q = nd0; q < z1; q++) qf[ci[q]] += J[q] * f;
+        for (int i = 0; i < m; i++) qf[ci[col[i]]] += J[col[i]] * f;
     }
 }
 
