@@ -94,7 +94,7 @@ void cs_solver_free(cs_solver_ws *w)
     void *arr[] = {w->a, w->s0, w->s1, w->s2, w->s3, w->sW, w->uf, w->tree_island, w->tadjadr,
                    w->tadj, w->isl_tree_adr, w->isl_tree_num, w->isl_trees, w->isl_nv,
                    w->isl_block_adr, w->isl_block_num, w->isl_blocks, w->isl_prep, w->ist, w->Gadr, w->W,
-                   w->G, w->Y, w->rowb};
+                   w->G, w->Y, w->rowb, w->ycol, w->ycnt, w->A};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(w);
 }
@@ -223,8 +223,20 @@ static int reserve(cs_solver_ws *w, const cs_efc *e, int needs)
     }
     if ((needs & CS_NEED_Y) && e->nnz > w->cap_Y) {
         int c = cs_i_more(e->nnz);
-        if (cs_i_resize((void **)&w->Y, sizeof(double), c)) return -1;
+        if (cs_i_resize((void **)&w->Y, sizeof(double), c) ||
+            cs_i_resize((void **)&w->ycol, sizeof(int), c))
+            return -1;
         w->cap_Y = c;
+    }
+    if ((needs & CS_NEED_Y) && nb > w->cap_ycnt) {
+        int c = cs_i_more(nb);
+        if (cs_i_resize((void **)&w->ycnt, sizeof(int), 2 * c)) return -1;
+        w->cap_ycnt = c;
+    }
+    if ((needs & CS_NEED_Y) && nG > w->cap_A) {
+        int c = cs_i_more(nG);
+        if (cs_i_resize((void **)&w->A, sizeof(double), c)) return -1;
+        w->cap_A = c;
     }
     if ((needs & CS_NEED_Y) && e->nefc > w->cap_rowb) {
         int c = cs_i_more(e->nefc);
@@ -335,7 +347,10 @@ static void prepare_block_y(cs_solver_ws *w, const cs_problem *p, int k)
     int lo[2], hi[2];
     cs_i_cols_chain(e, k, lo, hi);
     double *x = w->sW;
+    int *yc = w->ycol + adr, m = 0;
     for (int s = 0; s < 2; s++) {
+        int m0 = m;
+        w->ycnt[2 * k + s] = 0;
         if (hi[s] <= lo[s]) continue;
         for (int r = 0; r < n; r++) {
             const double *J = e->J + adr + r * nnz;
@@ -346,8 +361,11 @@ static void prepare_block_y(cs_solver_ws *w, const cs_problem *p, int k)
         const double *dinv = p->M->qLDiagInv;
         for (int q = lo[s]; q < hi[s]; q++) {
             double h = sqrt(dinv[ci[q]]);
-            for (int r = 0; r < n; r++) w->Y[adr + r * nnz + q] = x[ci[q] * n + r] * h;
+            int any = 0;
+            for (int r = 0; r < n; r++) any |= (w->Y[adr + r * nnz + q] = x[ci[q] * n + r] * h) != 0;
+            if (any) yc[m++] = q;
         }
+        w->ycnt[2 * k + s] = m - m0;
     }
 }
 

@@ -131,7 +131,7 @@ struct cs_solver_ws {
     int *isl_prep;                   /* per island: the CS_NEED_* its blocks have now */
     cs_island_stats *ist;
     /* per step, grown as needed */
-    int cap_block, cap_W, cap_G, cap_Y, cap_rowb;
+    int cap_block, cap_W, cap_G, cap_Y, cap_rowb, cap_ycnt, cap_A;
     int *Gadr;                       /* per block: offset of its nrow^2 entries (G and any
                                         method's per-block matrices share the layout) */
     int nG;                          /* sum of nrow^2 over the step's blocks */
@@ -139,6 +139,12 @@ struct cs_solver_ws {
     double *G;                       /* nG, CS_NEED_G: J M^-1 J^T + R (row-major) */
     double *Y;                       /* nnz, CS_NEED_Y: D^-1/2 L^-T J^T, laid out as J */
     double *rowb;                    /* nefc, with Y: noslip's residuals at its start */
+    int *ycol;                       /* nnz, with Y: at a swept block's first row's J_rowadr,
+                                        the positions where a row of its Y is nonzero,
+                                        ascending (side 0's, then side 1's) */
+    int *ycnt;                       /* 2 per block, with Y: per side, how many in ycol */
+    double *A;                       /* nG, with Y: noslip's matrices Y^T Y of a swept
+                                        block's subproblems, at Gadr (made once a pass) */
     int needs;                       /* the storage the solve in progress has (CS_NEED_*) */
     int prep;                        /* what the prepare stage makes for every island */
     /* the methods' own workspaces, by slot (made at the first solve that runs them) */
