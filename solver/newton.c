@@ -650,29 +650,9 @@ static void envelope(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int is
  * room for the block's columns each. */
 static int block_cols(const cs_efc *e, int k, const int *dof_local, int *pos, int *loc)
 {
-    int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0], cnt[2] = {0, 0};
-    const double *J = e->J + e->J_rowadr[r0];
-    int nd0 = e->blk_ndof[2 * k];
-    for (int s = 0, c0 = 0; s < 2; c0 += e->blk_ndof[2 * k + s], s++) { /* each side's,
-                                                                           ascending, in loc */
-        const double *Js = J + c0;
-        int nz = e->blk_nzdof[2 * k + s], *at = loc + cnt[0]; /* side 0's all come first */
-        if (n == 1) {
-            for (int q = 0; q < nz; q++)
-                if (Js[q] != 0) at[cnt[s]++] = c0 + q;
-            continue;
-        }
-        if (n == 3) {
-            for (int q = 0; q < nz; q++)
-                if (Js[q] != 0 || Js[nnz + q] != 0 || Js[2 * nnz + q] != 0) at[cnt[s]++] = c0 + q;
-            continue;
-        }
-        for (int q = 0; q < nz; q++) {
-            int any = Js[q] != 0 || Js[nnz + q] != 0; /* (n >= 2 here) */
-            for (int r = 2; r < n && !any; r++) any = Js[r * nnz + q] != 0;
-            if (any) at[cnt[s]++] = c0 + q;
-        }
-    }
+    int cnt[2], off[2], nd0 = e->blk_ndof[2 * k];
+    const int *col = cs_i_nzcols(e, k, cnt, off);
+    for (int a = 0; a < cnt[0] + cnt[1]; a++) loc[a] = col[a]; /* each side's, ascending */
     int m0 = nd0 ? dof_local[e->blk_dofadr[2 * k]] : 0;
     int m1 = e->blk_ndof[2 * k + 1] ? dof_local[e->blk_dofadr[2 * k + 1]] - nd0 : 0;
     int i = cnt[0] - 1, j = cnt[0] + cnt[1] - 1, c = 0; /* merged, descending */
