@@ -945,8 +945,11 @@ static int tree_update(const newton_ws *nw, const cs_solver_ws *w, const cs_prob
             const double *Hl = nw->Hl + w->Gadr[k];
             double *Hf = nw->Hf + w->Gadr[k];
             int on = curved(e->blk_zone[k]);
+            /* a block of independent rows has a diagonal Hl, and Hf copies it: off the
+             * diagonal both hold zeros */
+            int diag = e->blk_kind[k] != CS_BLOCK_ELLIPTIC;
             for (int i = 0; i < n; i++)
-                for (int j = 0; j < n; j++) {
+                for (int j = diag ? i : 0; j < (diag ? i + 1 : n); j++) {
                     double h = on ? Hl[i * n + j] : 0;
                     if (h == Hf[i * n + j]) continue;
                     if (i != j) return 0;
