@@ -121,6 +121,7 @@ struct cs_solver_ws {
                                         stage; s2, s3 for the statistics */
     double *sW;                      /* CS_MAXROWS per dof: a block's rows, interleaved, for
                                         W = M^-1 J^T (the prepare stage) */
+    int *mark;                       /* per dof, 0 between uses: the prepare stage's marks */
     /* per tree */
     int *uf, *tree_island;           /* union-find parent; island */
     int *tadjadr, *tadj;             /* trees joined by blocks (CSR, built with the islands) */
