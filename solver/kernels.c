@@ -149,25 +149,23 @@ cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *d
  * columns (more: row by row) */
 #define RESID_GATHER 48
 
-/* u_r = u0_r + J_r x over block k's nonzero columns, each row summed in column order; u0:
- * NULL for zeros. N > 0 fixes the rows at compile time (all rows in one pass). */
-static inline __attribute__((always_inline)) void
-block_rows(const cs_efc *e, int k, const double *u0, const double *x, double *u, const int N)
+/* u_r = -aref_r + J_r x over block k's nonzero columns, each row summed in column order;
+ * aref NULL: from zeros. Any number of rows, row by row. */
+static void block_rows_any(const cs_efc *e, int k, const double *aref, const double *x,
+                           double *u)
 {
-    int r0 = e->blk_row[k], n = N > 0 ? N : e->blk_nrow[k], nnz = e->J_rownnz[r0];
-    int cnt[2], off[2];
+    int r0 = e->blk_row[k], n = e->blk_nrow[k], nnz = e->J_rownnz[r0], cnt[2], off[2];
     const int *L = cs_i_nzcols(e, k, cnt, off);
     const double *J = e->J + e->J_rowadr[r0];
-    if (N > 0) {
-        double v[CS_MAXROWS];
-        for (int r = 0; r < N; r++) v[r] = u0 ? u0[r] : 0;
-        for (int s = 0, i = 0; s < 2; s++)
-            for (int end = i + cnt[s]; i < end; i++) {
-                int q = L[i];
-                double xq = x[off[s] + q];
-                for (int r = 0; r < N; r++) v[r] += J[r * nnz + q] * xq;
-            }
-        for (int r = 0; r < N; r++) u[r] = v[r];
+    if (e->blk_nzall[k]) {
+        int lo[2], hi[2];
+        cs_i_cols(e, k, lo, hi);
+        for (int r = 0; r < n; r++, J += nnz) {
+            double v = aref ? -aref[r] : 0;
+            for (int s = 0; s < 2; s++)
+                for (int q = lo[s]; q < hi[s]; q++) v += J[q] * x[off[s] + q];
+            u[r] = v;
+        }
         return;
     }
     int m = cnt[0] + cnt[1];
@@ -176,28 +174,62 @@ block_rows(const cs_efc *e, int k, const double *u0, const double *x, double *u,
         for (int s = 0, i = 0; s < 2; s++)
             for (int end = i + cnt[s]; i < end; i++) xl[i] = x[off[s] + L[i]];
         for (int r = 0; r < n; r++, J += nnz) {
-            double v = u0 ? u0[r] : 0;
+            double v = aref ? -aref[r] : 0;
             for (int i = 0; i < m; i++) v += J[L[i]] * xl[i];
             u[r] = v;
         }
         return;
     }
     for (int r = 0; r < n; r++, J += nnz) {
-        double v = u0 ? u0[r] : 0;
+        double v = aref ? -aref[r] : 0;
         for (int s = 0, i = 0; s < 2; s++)
             for (int end = i + cnt[s]; i < end; i++) v += J[L[i]] * x[off[s] + L[i]];
         u[r] = v;
     }
 }
 
+/* block_rows_any for N = 3 or 4 rows, all in one pass over the columns */
+static inline __attribute__((always_inline)) void
+block_rows(const cs_efc *e, int k, const double *aref, const double *x, double *u, const int N)
+{
+    int r0 = e->blk_row[k], nnz = e->J_rownnz[r0], adr = e->J_rowadr[r0];
+    const double *J0 = e->J + adr, *J1 = J0 + nnz, *J2 = J1 + nnz, *J3 = N > 3 ? J2 + nnz : J2;
+    double v0 = aref ? -aref[0] : 0, v1 = aref ? -aref[1] : 0, v2 = aref ? -aref[2] : 0,
+           v3 = N > 3 && aref ? -aref[3] : 0;
+#define ROWS_ADD(q, xq)                                                                    \
+    do {                                                                                   \
+        double x_ = (xq);                                                                  \
+        v0 += J0[q] * x_;                                                                  \
+        v1 += J1[q] * x_;                                                                  \
+        v2 += J2[q] * x_;                                                                  \
+        if (N > 3) v3 += J3[q] * x_;                                                       \
+    } while (0)
+    if (e->blk_nzall[k]) {
+        int lo[2], hi[2];
+        const int *ci = e->J_colind + adr;
+        cs_i_cols(e, k, lo, hi);
+        for (int s = 0; s < 2; s++)
+            for (int q = lo[s]; q < hi[s]; q++) ROWS_ADD(q, x[ci[q]]);
+    } else {
+        int cnt[2], off[2];
+        const int *L = cs_i_nzcols(e, k, cnt, off);
+        for (int s = 0, i = 0; s < 2; s++)
+            for (int end = i + cnt[s]; i < end; i++) ROWS_ADD(L[i], x[off[s] + L[i]]);
+    }
+#undef ROWS_ADD
+    u[0] = v0;
+    u[1] = v1;
+    u[2] = v2;
+    if (N > 3) u[3] = v3;
+}
+
 void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
 {
-    int r0 = e->blk_row[k], n = e->blk_nrow[k];
-    double u0[CS_MAXROWS];
-    for (int r = 0; r < n; r++) u0[r] = -e->aref[r0 + r];
-    if (n == 3) block_rows(e, k, u0, a, j, 3);
-    else if (n == 4) block_rows(e, k, u0, a, j, 4); /* pyramidal condim 3 */
-    else block_rows(e, k, u0, a, j, 0);
+    int n = e->blk_nrow[k];
+    const double *aref = e->aref + e->blk_row[k];
+    if (n == 3) block_rows(e, k, aref, a, j, 3);
+    else if (n == 4) block_rows(e, k, aref, a, j, 4); /* pyramidal condim 3 */
+    else block_rows_any(e, k, aref, a, j);
 }
 
 void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u)
@@ -205,18 +237,24 @@ void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u)
     int n = e->blk_nrow[k];
     if (n == 3) block_rows(e, k, NULL, v, u, 3);
     else if (n == 4) block_rows(e, k, NULL, v, u, 4);
-    else block_rows(e, k, NULL, v, u, 0);
+    else block_rows_any(e, k, NULL, v, u);
 }
 
 void cs_i_add_jt(const cs_efc *e, int k, const double *f, double *v)
 {
     int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], cnt[2], off[2];
+    int lo[2], hi[2], all = e->blk_nzall[k];
     const int *L = cs_i_nzcols(e, k, cnt, off);
+    cs_i_cols(e, k, lo, hi);
     for (int r = 0; r < e->blk_nrow[k]; r++) {
         if (f[r] == 0) continue;
         const double *J = e->J + adr + r * nnz;
-        for (int s = 0, i = 0; s < 2; s++)
-            for (int end = i + cnt[s]; i < end; i++) v[off[s] + L[i]] += J[L[i]] * f[r];
+        if (all)
+            for (int s = 0; s < 2; s++)
+                for (int q = lo[s]; q < hi[s]; q++) v[off[s] + q] += J[q] * f[r];
+        else
+            for (int s = 0, i = 0; s < 2; s++)
+                for (int end = i + cnt[s]; i < end; i++) v[off[s] + L[i]] += J[L[i]] * f[r];
     }
 }
 

@@ -645,6 +645,23 @@ static void envelope(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int is
  * later tree under the earlier one's dof (a box under a comb's fingers). Chosen per island
  * when it costs less than the dense envelope (a tower's stack keeps the envelope). */
 
+/* block k's columns with a nonzero in any of its rows, each side's ascending, side 0's
+ * first, into loc; their counts per side into cnt */
+static void scan_cols(const cs_efc *e, int k, int *loc, int cnt[2])
+{
+    int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0];
+    const double *J = e->J + e->J_rowadr[r0];
+    cnt[0] = cnt[1] = 0;
+    for (int s = 0, c0 = 0; s < 2; c0 += e->blk_ndof[2 * k + s], s++) {
+        int *at = loc + cnt[0]; /* side 0's all come first */
+        for (int q = c0 + e->blk_nzlo[2 * k + s]; q < c0 + e->blk_nzdof[2 * k + s]; q++) {
+            int any = 0;
+            for (int r = 0; r < n && !any; r++) any = J[r * nnz + q] != 0;
+            if (any) at[cnt[s]++] = q;
+        }
+    }
+}
+
 /* block k's nonzero columns (in any of its rows): their positions in its rows (pos) and
  * their island-local dofs (loc), by descending local dof; returns their count. pos, loc:
  * room for the block's columns each. */
@@ -652,7 +669,10 @@ static int block_cols(const cs_efc *e, int k, const int *dof_local, int *pos, in
 {
     int cnt[2], off[2], nd0 = e->blk_ndof[2 * k];
     const int *col = cs_i_nzcols(e, k, cnt, off);
-    for (int a = 0; a < cnt[0] + cnt[1]; a++) loc[a] = col[a]; /* each side's, ascending */
+    if (e->blk_nzall[k]) /* no list: the ranges scanned */
+        scan_cols(e, k, loc, cnt);
+    else
+        for (int a = 0; a < cnt[0] + cnt[1]; a++) loc[a] = col[a]; /* each side's, ascending */
     int m0 = nd0 ? dof_local[e->blk_dofadr[2 * k]] : 0;
     int m1 = e->blk_ndof[2 * k + 1] ? dof_local[e->blk_dofadr[2 * k + 1]] - nd0 : 0;
     int i = cnt[0] - 1, j = cnt[0] + cnt[1] - 1, c = 0; /* merged, descending */

@@ -33,16 +33,27 @@ static inline __attribute__((always_inline)) void sub_jt_n(const cs_efc *e, int 
                                                           const double *f, double *g, const int N)
 {
     int r0 = e->blk_row[k], n = N > 0 ? N : e->blk_nrow[k], nnz = e->J_rownnz[r0];
-    int cnt[2], off[2];
-    const int *L = cs_i_nzcols(e, k, cnt, off);
-    const double *J = e->J + e->J_rowadr[r0];
-    for (int s = 0, i = 0; s < 2; s++)
-        for (int end = i + cnt[s]; i < end; i++) {
-            int q = L[i];
-            double gq = g[off[s] + q];
-            for (int r = 0; r < n; r++) gq -= J[r * nnz + q] * f[r];
-            g[off[s] + q] = gq;
-        }
+    int adr = e->J_rowadr[r0];
+    const double *J = e->J + adr;
+#define SUB_COL(q, gq)                                                                     \
+    do {                                                                                   \
+        double v_ = (gq);                                                                  \
+        for (int r = 0; r < n; r++) v_ -= J[r * nnz + (q)] * f[r];                         \
+        (gq) = v_;                                                                         \
+    } while (0)
+    if (e->blk_nzall[k]) { /* every column of the ranges: no list */
+        int lo[2], hi[2];
+        const int *ci = e->J_colind + adr;
+        cs_i_cols(e, k, lo, hi);
+        for (int s = 0; s < 2; s++)
+            for (int q = lo[s]; q < hi[s]; q++) SUB_COL(q, g[ci[q]]);
+    } else {
+        int cnt[2], off[2];
+        const int *L = cs_i_nzcols(e, k, cnt, off);
+        for (int s = 0, i = 0; s < 2; s++)
+            for (int end = i + cnt[s]; i < end; i++) SUB_COL(L[i], g[off[s] + L[i]]);
+    }
+#undef SUB_COL
 }
 
 static void sub_jt(const cs_efc *e, int k, const double *f, double *g)

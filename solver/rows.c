@@ -117,7 +117,7 @@ void cs_solref_kb(const double r[2], double dw, double *K, double *B) { solref_k
     X(K) X(B) X(vel) X(aref) X(R) X(force) X(frictionloss)
 #define BLOCK_ARRAYS(X) X(blk_kind, 1) X(blk_dim, 1) X(blk_nrow, 1) X(blk_row, 1) \
     X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_nzdof, 2) X(blk_nzlo, 2) \
-    X(blk_nnzcol, 2) X(blk_friction, 5) \
+    X(blk_nnzcol, 2) X(blk_nzall, 1) X(blk_friction, 5) \
     X(blk_mu, 1) X(blk_kappa, 1) X(blk_imp, 1) X(blk_margin_c, 1) \
     X(blk_cvel, CS_MAXDIM) X(blk_force, CS_MAXDIM) X(blk_zone, 1)
 
@@ -215,22 +215,36 @@ static void nonzero_range(cs_efc *e, int k, const double *J, int nrow, int ncol)
     }
 }
 
-/* J_nzcol and blk_nnzcol of block k, whose nrow x ncol values are at J and whose room
- * starts at position adr: the columns within each side's nonzero range that hold a nonzero
- * in any row. The products over them skip only exact zeros: the dofs off the chains to a
- * contact's bodies, which a range from the first nonzero to the last still holds. */
-static void nonzero_cols(cs_efc *e, int k, const double *J, int nrow, int ncol, int adr)
+/* Blocks whose nonzero ranges span at most this many columns (a contact of two free
+ * bodies) are taken whole, unscanned: few zeros to skip there */
+#define NZCOL_SCAN 12
+
+/* J_nzcol, blk_nnzcol and blk_nzall of block k, whose nrow x ncol values are at J and
+ * whose room starts at position adr: the columns within each side's nonzero range that
+ * hold a nonzero in any row, when scan (the ranges whole otherwise). The products over them
+ * skip only exact zeros: the dofs off the chains to a contact's bodies, which a range from
+ * the first nonzero to the last still holds. */
+static inline void nonzero_cols(cs_efc *e, int k, const double *J, int nrow, int ncol, int adr,
+                                int scan)
 {
-    int *col = e->J_nzcol + adr, m = 0;
-    for (int s = 0, c0 = 0; s < 2; c0 += e->blk_ndof[2 * k + s], s++) {
+    int *col = e->J_nzcol + adr, m = 0, nd0 = e->blk_ndof[2 * k];
+    int lo[2] = {e->blk_nzlo[2 * k], nd0 + e->blk_nzlo[2 * k + 1]};
+    int hi[2] = {e->blk_nzdof[2 * k], nd0 + e->blk_nzdof[2 * k + 1]};
+    e->blk_nnzcol[2 * k] = hi[0] - lo[0];
+    e->blk_nnzcol[2 * k + 1] = hi[1] - lo[1];
+    e->blk_nzall[k] = 1;
+    if (!scan || hi[0] - lo[0] + hi[1] - lo[1] <= NZCOL_SCAN) return;
+    for (int s = 0; s < 2; s++) {
         int m0 = m;
-        for (int q = c0 + e->blk_nzlo[2 * k + s]; q < c0 + e->blk_nzdof[2 * k + s]; q++) {
-            int r = 0;
-            while (r < nrow && J[(size_t)r * ncol + q] == 0) r++;
-            if (r < nrow) col[m++] = q;
+        for (int q = lo[s]; q < hi[s]; q++) {
+            int nz = J[q] != 0; /* the first row decides most columns */
+            for (int r = 1; r < nrow && !nz; r++) nz = J[(size_t)r * ncol + q] != 0;
+            col[m] = q;
+            m += nz;
         }
         e->blk_nnzcol[2 * k + s] = m - m0;
     }
+    e->blk_nzall[k] = m == hi[0] - lo[0] + hi[1] - lo[1];
 }
 
 /* ---- one contact's block -------------------------------------------------------------- */
@@ -428,7 +442,7 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
             }
     }
 
-    nonzero_cols(e, k, Jrows, nrow, ncol, e->nnz);
+    nonzero_cols(e, k, Jrows, nrow, ncol, e->nnz, sd[0].offchain || sd[1].offchain);
 
     /* every row of the block has the block's columns */
     int *ci0 = e->J_colind + e->nnz, *ci = ci0;
@@ -570,7 +584,7 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
         for (int q = in->ndof[0]; q < n; q++) ci[q] = in->dofadr[1] + q - in->ndof[0];
     }
     nonzero_range(e, k, e->J + e->nnz, nrow, n);
-    nonzero_cols(e, k, e->J + e->nnz, nrow, n, e->nnz);
+    nonzero_cols(e, k, e->J + e->nnz, nrow, n, e->nnz, 1);
     int lo[2] = {e->blk_nzlo[2 * k], in->ndof[0] + e->blk_nzlo[2 * k + 1]};
     int hi[2] = {e->blk_nzdof[2 * k], in->ndof[0] + e->blk_nzdof[2 * k + 1]};
     for (int j = 0; j < nrow; j++) {

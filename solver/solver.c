@@ -351,10 +351,10 @@ static int closed_cols(cs_solver_ws *w, const int *par, const int *col, int m, i
     return ok;
 }
 
-/* Y = D^-1/2 L^-T J^T of block k where it can be nonzero: over J's nonzero columns of a side
- * when they hold their parents, else over the side's chain from its first column (J's zeros
- * beyond stay zeros, as every dof's ancestors come before it); the columns where a row of Y
- * is nonzero into ycol. Only the blocks noslip sweeps. */
+/* Y = D^-1/2 L^-T J^T of block k where it can be nonzero: over J's listed nonzero columns of
+ * a side when they hold their parents, else over the side's chain from its first column (J's
+ * zeros beyond stay zeros, as every dof's ancestors come before it); the columns where a row
+ * of Y is nonzero into ycol. Only the blocks noslip sweeps. */
 static void prepare_block_y(cs_solver_ws *w, const cs_problem *p, int k)
 {
     const cs_efc *e = p->efc;
@@ -373,7 +373,7 @@ static void prepare_block_y(cs_solver_ws *w, const cs_problem *p, int k)
         w->ycnt[2 * k + s] = 0;
         if (hi[s] <= lo[s]) continue;
         const int *col = nzc + (s ? cnt[0] : 0);
-        if (closed_cols(w, p->M->dof_parent, col, cnt[s], off[s])) {
+        if (!e->blk_nzall[k] && closed_cols(w, p->M->dof_parent, col, cnt[s], off[s])) {
             for (int r = 0; r < n; r++)
                 for (int i = 0; i < cnt[s]; i++) x[(off[s] + col[i]) * n + r] = J[r * nnz + col[i]];
             cs_mass_half_solve_cols(p->M, x, n, col, cnt[s], off[s]);

@@ -312,9 +312,10 @@ static inline void cs_i_cols(const cs_efc *e, int k, int lo[2], int hi[2])
 }
 
 /* A block's columns with a nonzero in any of its rows (J_nzcol, ascending: side 0's, then
- * side 1's): the list; per side, how many (cnt) and what takes a column's position to its
- * dof (off: the sides' columns are their trees' dofs in order). A product over them adds
- * what one over cs_i_cols adds, less exact zeros. */
+ * side 1's) when not blk_nzall (then cs_i_cols' ranges instead): the list; per side, how
+ * many (cnt) and what takes a column's position to its dof (off: the sides' columns are
+ * their trees' dofs in order). A product over them adds what one over cs_i_cols adds, less
+ * exact zeros. */
 static inline const int *cs_i_nzcols(const cs_efc *e, int k, int cnt[2], int off[2])
 {
     cnt[0] = e->blk_nnzcol[2 * k];
