@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "minval.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,10 +238,15 @@ static inline void nonzero_cols(cs_efc *e, int k, const double *J, int nrow, int
     for (int s = 0; s < 2; s++) {
         int m0 = m;
         for (int q = lo[s]; q < hi[s]; q++) {
-            int nz = J[q] != 0; /* the first row decides most columns */
-            for (int r = 1; r < nrow && !nz; r++) nz = J[(size_t)r * ncol + q] != 0;
+            /* nonzero in a row: a bit set besides the sign's (+-0 have none) */
+            uint64_t any = 0;
+            for (int r = 0; r < nrow; r++) {
+                uint64_t b;
+                memcpy(&b, J + (size_t)r * ncol + q, sizeof b);
+                any |= b << 1;
+            }
             col[m] = q;
-            m += nz;
+            m += any != 0;
         }
         e->blk_nnzcol[2 * k + s] = m - m0;
     }
