@@ -145,114 +145,116 @@ cs_zone cs_efc_soft_dir(const cs_efc *e, int k, const double *j, const double *d
                             djhdj);
 }
 
-/* cs_i_resid gathers a block's columns of a once up to this many columns (two free bodies:
- * 12; sides of larger trees read a row by row) */
+/* cs_i_resid and cs_i_block_mul gather a block's nonzero columns of a once up to this many
+ * columns (more: row by row) */
 #define RESID_GATHER 48
 
-void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
+/* u_r = -aref_r + J_r x over block k's nonzero columns, each row summed in column order;
+ * aref NULL: from zeros. Any number of rows, row by row. */
+static void block_rows_any(const cs_efc *e, int k, const double *aref, const double *x,
+                           double *u)
 {
-    int r0 = e->blk_row[k], n = e->blk_nrow[k], nnz0 = e->J_rownnz[r0], lo[2], hi[2];
-    cs_i_cols(e, k, lo, hi);
-    if (n == 3) { /* the three rows in one pass over the columns, each summed in order */
-        const int *ci = e->J_colind + e->J_rowadr[r0];
-        const double *J0 = e->J + e->J_rowadr[r0], *J1 = J0 + nnz0, *J2 = J1 + nnz0;
-        double v0 = -e->aref[r0], v1 = -e->aref[r0 + 1], v2 = -e->aref[r0 + 2];
-        for (int s = 0; s < 2; s++)
-            for (int q = lo[s]; q < hi[s]; q++) {
-                double x = a[ci[q]];
-                v0 += J0[q] * x;
-                v1 += J1[q] * x;
-                v2 += J2[q] * x;
-            }
-        j[0] = v0;
-        j[1] = v1;
-        j[2] = v2;
-        return;
-    }
-    if (n == 4) { /* as above (pyramidal condim 3) */
-        const int *ci = e->J_colind + e->J_rowadr[r0];
-        const double *J0 = e->J + e->J_rowadr[r0], *J1 = J0 + nnz0, *J2 = J1 + nnz0,
-                     *J3 = J2 + nnz0;
-        double v0 = -e->aref[r0], v1 = -e->aref[r0 + 1], v2 = -e->aref[r0 + 2],
-               v3 = -e->aref[r0 + 3];
-        for (int s = 0; s < 2; s++)
-            for (int q = lo[s]; q < hi[s]; q++) {
-                double x = a[ci[q]];
-                v0 += J0[q] * x;
-                v1 += J1[q] * x;
-                v2 += J2[q] * x;
-                v3 += J3[q] * x;
-            }
-        j[0] = v0;
-        j[1] = v1;
-        j[2] = v2;
-        j[3] = v3;
-        return;
-    }
-    if (nnz0 <= RESID_GATHER) { /* a block's rows share their columns: gather a once */
-        double al[RESID_GATHER];
-        const int *ci = e->J_colind + e->J_rowadr[r0];
-        for (int s = 0; s < 2; s++)
-            for (int q = lo[s]; q < hi[s]; q++) al[q] = a[ci[q]];
-        const double *J = e->J + e->J_rowadr[r0];
-        for (int r = 0; r < n; r++, J += nnz0) {
-            double v = -e->aref[r0 + r];
+    int r0 = e->blk_row[k], n = e->blk_nrow[k], nnz = e->J_rownnz[r0], cnt[2], off[2];
+    const int *L = cs_i_nzcols(e, k, cnt, off);
+    const double *J = e->J + e->J_rowadr[r0];
+    if (e->blk_nzall[k]) {
+        int lo[2], hi[2];
+        cs_i_cols(e, k, lo, hi);
+        for (int r = 0; r < n; r++, J += nnz) {
+            double v = aref ? -aref[r] : 0;
             for (int s = 0; s < 2; s++)
-                for (int q = lo[s]; q < hi[s]; q++) v += J[q] * al[q];
-            j[r] = v;
+                for (int q = lo[s]; q < hi[s]; q++) v += J[q] * x[off[s] + q];
+            u[r] = v;
         }
         return;
     }
-    for (int r = 0; r < n; r++) {
-        int adr = e->J_rowadr[r0 + r];
-        const double *J = e->J + adr;
-        const int *ci = e->J_colind + adr;
-        double v = -e->aref[r0 + r];
-        for (int s = 0; s < 2; s++)
-            for (int q = lo[s]; q < hi[s]; q++) v += J[q] * a[ci[q]];
-        j[r] = v;
+    int m = cnt[0] + cnt[1];
+    if (m <= RESID_GATHER) { /* the rows share their columns: x gathered once */
+        double xl[RESID_GATHER];
+        for (int s = 0, i = 0; s < 2; s++)
+            for (int end = i + cnt[s]; i < end; i++) xl[i] = x[off[s] + L[i]];
+        for (int r = 0; r < n; r++, J += nnz) {
+            double v = aref ? -aref[r] : 0;
+            for (int i = 0; i < m; i++) v += J[L[i]] * xl[i];
+            u[r] = v;
+        }
+        return;
     }
+    for (int r = 0; r < n; r++, J += nnz) {
+        double v = aref ? -aref[r] : 0;
+        for (int s = 0, i = 0; s < 2; s++)
+            for (int end = i + cnt[s]; i < end; i++) v += J[L[i]] * x[off[s] + L[i]];
+        u[r] = v;
+    }
+}
+
+/* block_rows_any for N = 3 or 4 rows, all in one pass over the columns */
+static inline __attribute__((always_inline)) void
+block_rows(const cs_efc *e, int k, const double *aref, const double *x, double *u, const int N)
+{
+    int r0 = e->blk_row[k], nnz = e->J_rownnz[r0], adr = e->J_rowadr[r0];
+    const double *J0 = e->J + adr, *J1 = J0 + nnz, *J2 = J1 + nnz, *J3 = N > 3 ? J2 + nnz : J2;
+    double v0 = aref ? -aref[0] : 0, v1 = aref ? -aref[1] : 0, v2 = aref ? -aref[2] : 0,
+           v3 = N > 3 && aref ? -aref[3] : 0;
+#define ROWS_ADD(q, xq)                                                                    \
+    do {                                                                                   \
+        double x_ = (xq);                                                                  \
+        v0 += J0[q] * x_;                                                                  \
+        v1 += J1[q] * x_;                                                                  \
+        v2 += J2[q] * x_;                                                                  \
+        if (N > 3) v3 += J3[q] * x_;                                                       \
+    } while (0)
+    if (e->blk_nzall[k]) {
+        int lo[2], hi[2];
+        const int *ci = e->J_colind + adr;
+        cs_i_cols(e, k, lo, hi);
+        for (int s = 0; s < 2; s++)
+            for (int q = lo[s]; q < hi[s]; q++) ROWS_ADD(q, x[ci[q]]);
+    } else {
+        int cnt[2], off[2];
+        const int *L = cs_i_nzcols(e, k, cnt, off);
+        for (int s = 0, i = 0; s < 2; s++)
+            for (int end = i + cnt[s]; i < end; i++) ROWS_ADD(L[i], x[off[s] + L[i]]);
+    }
+#undef ROWS_ADD
+    u[0] = v0;
+    u[1] = v1;
+    u[2] = v2;
+    if (N > 3) u[3] = v3;
+}
+
+void cs_i_resid(const cs_efc *e, int k, const double *a, double *j)
+{
+    int n = e->blk_nrow[k];
+    const double *aref = e->aref + e->blk_row[k];
+    if (n == 3) block_rows(e, k, aref, a, j, 3);
+    else if (n == 4) block_rows(e, k, aref, a, j, 4); /* pyramidal condim 3 */
+    else block_rows_any(e, k, aref, a, j);
 }
 
 void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u)
 {
-    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], lo[2], hi[2];
-    const int *ci = e->J_colind + adr;
-    cs_i_cols(e, k, lo, hi);
-    if (e->blk_nrow[k] == 3) { /* as cs_i_resid: one pass, each row summed in order */
-        const double *J0 = e->J + adr, *J1 = J0 + nnz, *J2 = J1 + nnz;
-        double u0 = 0, u1 = 0, u2 = 0;
-        for (int h = 0; h < 2; h++)
-            for (int q = lo[h]; q < hi[h]; q++) {
-                double x = v[ci[q]];
-                u0 += J0[q] * x;
-                u1 += J1[q] * x;
-                u2 += J2[q] * x;
-            }
-        u[0] = u0;
-        u[1] = u1;
-        u[2] = u2;
-        return;
-    }
-    for (int r = 0; r < e->blk_nrow[k]; r++) {
-        const double *J = e->J + adr + r * nnz;
-        double s = 0;
-        for (int h = 0; h < 2; h++)
-            for (int q = lo[h]; q < hi[h]; q++) s += J[q] * v[ci[q]];
-        u[r] = s;
-    }
+    int n = e->blk_nrow[k];
+    if (n == 3) block_rows(e, k, NULL, v, u, 3);
+    else if (n == 4) block_rows(e, k, NULL, v, u, 4);
+    else block_rows_any(e, k, NULL, v, u);
 }
 
 void cs_i_add_jt(const cs_efc *e, int k, const double *f, double *v)
 {
-    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], lo[2], hi[2];
-    const int *ci = e->J_colind + adr;
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], cnt[2], off[2];
+    int lo[2], hi[2], all = e->blk_nzall[k];
+    const int *L = cs_i_nzcols(e, k, cnt, off);
     cs_i_cols(e, k, lo, hi);
     for (int r = 0; r < e->blk_nrow[k]; r++) {
         if (f[r] == 0) continue;
         const double *J = e->J + adr + r * nnz;
-        for (int h = 0; h < 2; h++)
-            for (int q = lo[h]; q < hi[h]; q++) v[ci[q]] += J[q] * f[r];
+        if (all)
+            for (int s = 0; s < 2; s++)
+                for (int q = lo[s]; q < hi[s]; q++) v[off[s] + q] += J[q] * f[r];
+        else
+            for (int s = 0, i = 0; s < 2; s++)
+                for (int end = i + cnt[s]; i < end; i++) v[off[s] + L[i]] += J[L[i]] * f[r];
     }
 }
 

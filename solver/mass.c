@@ -113,6 +113,45 @@ void cs_mass_half_solve_rows(const cs_mass *M, double *x, int n, int lo, int hi)
     else forest_half_rows(q, par, adr, x, n, lo, hi, 0);
 }
 
+/* forest_half_rows over the dofs off + col[i] alone, from the last; N > 0 fixes n */
+static inline __attribute__((always_inline)) void
+forest_half_cols(const double *q, const int *par, const int *adr, double *x, int n,
+                 const int *col, int m, int off, const int N)
+{
+    if (N > 0) n = N;
+    for (int c = m - 1; c >= 0; c--) {
+        int k = off + col[c];
+        double xk[CS_MAXROWS];
+        int any = 0;
+        for (int r = 0; r < n; r++) any |= (xk[r] = x[k * n + r]) != 0;
+        if (!any) continue;
+        int a = adr[k] + 1;
+        if (N == 4) { /* two sides a vector: each element's product and difference as above */
+            cs_v2d x0 = cs_i_load2(xk), x1 = cs_i_load2(xk + 2);
+            for (int i = par[k]; i >= 0; i = par[i], a++) {
+                cs_v2d l = {q[a], q[a]};
+                double *xi = x + 4 * (size_t)i;
+                cs_i_store2(xi, cs_i_load2(xi) - l * x0);
+                cs_i_store2(xi + 2, cs_i_load2(xi + 2) - l * x1);
+            }
+            continue;
+        }
+        for (int i = par[k]; i >= 0; i = par[i], a++)
+            for (int r = 0; r < n; r++) x[i * n + r] -= q[a] * xk[r];
+    }
+}
+
+CS_VECTOR_CLONES void cs_mass_half_solve_cols(const cs_mass *M, double *x, int n, const int *col,
+                                              int m, int off)
+{
+    const double *q = M->qLD;
+    const int *par = M->dof_parent, *adr = M->dof_Madr;
+    if (n == 4) forest_half_cols(q, par, adr, x, n, col, m, off, 4);
+    else if (n == 2) forest_half_cols(q, par, adr, x, n, col, m, off, 2);
+    else if (n == 1) forest_half_cols(q, par, adr, x, n, col, m, off, 1);
+    else forest_half_cols(q, par, adr, x, n, col, m, off, 0);
+}
+
 void cs_mass_lower_solve(const cs_mass *M, double *x, int lo, int hi)
 {
     const double *q = M->qLD;

@@ -42,6 +42,10 @@ void cs_mass_solve_rows(const cs_mass *M, double *x, int n, int lo, int hi);
  * vectors over the dofs [lo, hi) of one tree; the entries of x at dofs hi and after are not
  * read (an ancestor comes before its descendants, so [lo, hi) is closed under the walk). */
 void cs_mass_half_solve_rows(const cs_mass *M, double *x, int n, int lo, int hi);
+/* cs_mass_half_solve_rows restricted to the dofs off + col[i], i < m (col ascending): where
+ * they hold each one's parent and x is zero on their tree's other dofs, the same results on
+ * them (x elsewhere is neither read nor written). */
+void cs_mass_half_solve_cols(const cs_mass *M, double *x, int n, const int *col, int m, int off);
 /* The last pass of cs_mass_solve: x <- L^-1 x on the dofs [lo, hi) (whole trees). */
 void cs_mass_lower_solve(const cs_mass *M, double *x, int lo, int hi);
 /* y = M x on the dofs [lo, hi) (whole trees); y and x must differ. */

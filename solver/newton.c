@@ -645,34 +645,34 @@ static void envelope(newton_ws *nw, cs_solver_ws *w, const cs_problem *p, int is
  * later tree under the earlier one's dof (a box under a comb's fingers). Chosen per island
  * when it costs less than the dense envelope (a tower's stack keeps the envelope). */
 
+/* block k's columns with a nonzero in any of its rows, each side's ascending, side 0's
+ * first, into loc; their counts per side into cnt */
+static void scan_cols(const cs_efc *e, int k, int *loc, int cnt[2])
+{
+    int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0];
+    const double *J = e->J + e->J_rowadr[r0];
+    cnt[0] = cnt[1] = 0;
+    for (int s = 0, c0 = 0; s < 2; c0 += e->blk_ndof[2 * k + s], s++) {
+        int *at = loc + cnt[0]; /* side 0's all come first */
+        for (int q = c0 + e->blk_nzlo[2 * k + s]; q < c0 + e->blk_nzdof[2 * k + s]; q++) {
+            int any = 0;
+            for (int r = 0; r < n && !any; r++) any = J[r * nnz + q] != 0;
+            if (any) at[cnt[s]++] = q;
+        }
+    }
+}
+
 /* block k's nonzero columns (in any of its rows): their positions in its rows (pos) and
  * their island-local dofs (loc), by descending local dof; returns their count. pos, loc:
  * room for the block's columns each. */
 static int block_cols(const cs_efc *e, int k, const int *dof_local, int *pos, int *loc)
 {
-    int n = e->blk_nrow[k], r0 = e->blk_row[k], nnz = e->J_rownnz[r0], cnt[2] = {0, 0};
-    const double *J = e->J + e->J_rowadr[r0];
-    int nd0 = e->blk_ndof[2 * k];
-    for (int s = 0, c0 = 0; s < 2; c0 += e->blk_ndof[2 * k + s], s++) { /* each side's,
-                                                                           ascending, in loc */
-        const double *Js = J + c0;
-        int nz = e->blk_nzdof[2 * k + s], *at = loc + cnt[0]; /* side 0's all come first */
-        if (n == 1) {
-            for (int q = 0; q < nz; q++)
-                if (Js[q] != 0) at[cnt[s]++] = c0 + q;
-            continue;
-        }
-        if (n == 3) {
-            for (int q = 0; q < nz; q++)
-                if (Js[q] != 0 || Js[nnz + q] != 0 || Js[2 * nnz + q] != 0) at[cnt[s]++] = c0 + q;
-            continue;
-        }
-        for (int q = 0; q < nz; q++) {
-            int any = Js[q] != 0 || Js[nnz + q] != 0; /* (n >= 2 here) */
-            for (int r = 2; r < n && !any; r++) any = Js[r * nnz + q] != 0;
-            if (any) at[cnt[s]++] = c0 + q;
-        }
-    }
+    int cnt[2], off[2], nd0 = e->blk_ndof[2 * k];
+    const int *col = cs_i_nzcols(e, k, cnt, off);
+    if (e->blk_nzall[k]) /* no list: the ranges scanned */
+        scan_cols(e, k, loc, cnt);
+    else
+        for (int a = 0; a < cnt[0] + cnt[1]; a++) loc[a] = col[a]; /* each side's, ascending */
     int m0 = nd0 ? dof_local[e->blk_dofadr[2 * k]] : 0;
     int m1 = e->blk_ndof[2 * k + 1] ? dof_local[e->blk_dofadr[2 * k + 1]] - nd0 : 0;
     int i = cnt[0] - 1, j = cnt[0] + cnt[1] - 1, c = 0; /* merged, descending */
@@ -965,8 +965,11 @@ static int tree_update(const newton_ws *nw, const cs_solver_ws *w, const cs_prob
             const double *Hl = nw->Hl + w->Gadr[k];
             double *Hf = nw->Hf + w->Gadr[k];
             int on = curved(e->blk_zone[k]);
+            /* a block of independent rows has a diagonal Hl, and Hf copies it: off the
+             * diagonal both hold zeros */
+            int diag = e->blk_kind[k] != CS_BLOCK_ELLIPTIC;
             for (int i = 0; i < n; i++)
-                for (int j = 0; j < n; j++) {
+                for (int j = diag ? i : 0; j < (diag ? i + 1 : n); j++) {
                     double h = on ? Hl[i * n + j] : 0;
                     if (h == Hf[i * n + j]) continue;
                     if (i != j) return 0;

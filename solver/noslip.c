@@ -18,49 +18,64 @@
  * J a = J a_m + Y^T v, and a force change d moves v by Y d. Y reaches only a contact's
  * chains (no sweep over whole trees, as W = M^-1 J^T would need); a is made at the end. */
 
-/* Y_r . Y_c over block k's columns (rows r and c of block k) */
+/* Y_r . Y_c over the columns where block k's Y is nonzero (rows r and c of block k): the
+ * sum over its chains less exact zeros */
 static double jw(const cs_solver_ws *w, const cs_efc *e, int k, int r, int c)
 {
-    int lo[2], hi[2];
     const double *Yr = w->Y + e->J_rowadr[r], *Yc = w->Y + e->J_rowadr[c];
-    cs_i_cols_chain(e, k, lo, hi);
+    const int *L = w->ycol + e->J_rowadr[e->blk_row[k]];
+    int m = w->ycnt[2 * k] + w->ycnt[2 * k + 1];
     double s = 0;
-    for (int h = 0; h < 2; h++)
-        for (int q = lo[h]; q < hi[h]; q++) s += Yr[q] * Yc[q];
+    for (int i = 0; i < m; i++) s += Yr[L[i]] * Yc[L[i]];
     return s;
 }
 
-/* res = J a - aref over rows r0 .. r0 + n - 1 of block k */
+/* block k's list of Y's nonzero columns, per side how many, and what takes a column's
+ * position to its dof */
+static const int *ycols(const cs_solver_ws *w, const cs_efc *e, int k, int cnt[2], int off[2])
+{
+    cnt[0] = w->ycnt[2 * k];
+    cnt[1] = w->ycnt[2 * k + 1];
+    off[0] = e->blk_dofadr[2 * k];
+    off[1] = e->blk_dofadr[2 * k + 1] - e->blk_ndof[2 * k];
+    return w->ycol + e->J_rowadr[e->blk_row[k]];
+}
+
+/* res = J a - aref over rows r0 .. r0 + n - 1 of block k, each row summed in column order */
 static void resid_rows(const cs_solver_ws *w, const cs_efc *e, int k, int r0, int n,
                        double *res)
 {
-    int lo[2], hi[2];
-    cs_i_cols_chain(e, k, lo, hi);
-    for (int i = 0; i < n; i++) {
-        int r = r0 + i, adr = e->J_rowadr[r];
-        const int *ci = e->J_colind + adr;
-        const double *Y = w->Y + adr;
-        double s = 0;
-        for (int h = 0; h < 2; h++)
-            for (int q = lo[h]; q < hi[h]; q++) s += Y[q] * w->s0[ci[q]];
-        res[i] = w->rowb[r] + s;
-    }
+    int cnt[2], off[2], nnz = e->J_rownnz[r0];
+    const int *L = ycols(w, e, k, cnt, off);
+    const double *Y = w->Y + e->J_rowadr[r0];
+    double v[CS_MAXROWS] = {0};
+    for (int s = 0, i = 0; s < 2; s++)
+        for (int end = i + cnt[s]; i < end; i++) {
+            int q = L[i];
+            double x = w->s0[off[s] + q];
+            for (int r = 0; r < n; r++) v[r] += Y[r * nnz + q] * x;
+        }
+    for (int r = 0; r < n; r++) res[r] = w->rowb[r0 + r] + v[r];
 }
 
-/* the force change d of rows r0 .. r0 + n - 1 of block k into v */
+/* the force change d of rows r0 .. r0 + n - 1 of block k into v, each entry taking the rows
+ * in order (a row without a change: none) */
 static void apply_rows(const cs_solver_ws *w, const cs_efc *e, int k, int r0, int n,
                        const double *d)
 {
-    int lo[2], hi[2];
-    cs_i_cols_chain(e, k, lo, hi);
-    for (int i = 0; i < n; i++) {
-        int r = r0 + i, adr = e->J_rowadr[r];
-        if (d[i] == 0) continue;
-        const int *ci = e->J_colind + adr;
-        const double *Y = w->Y + adr;
-        for (int h = 0; h < 2; h++)
-            for (int q = lo[h]; q < hi[h]; q++) w->s0[ci[q]] += Y[q] * d[i];
-    }
+    int cnt[2], off[2], nnz = e->J_rownnz[r0], any = 0;
+    for (int r = 0; r < n; r++) any |= d[r] != 0;
+    if (!any) return;
+    const int *L = ycols(w, e, k, cnt, off);
+    const double *Y = w->Y + e->J_rowadr[r0];
+    for (int s = 0, i = 0; s < 2; s++)
+        for (int end = i + cnt[s]; i < end; i++) {
+            int q = L[i];
+            double x = w->s0[off[s] + q];
+            for (int r = 0; r < n; r++)
+                if (d[r] != 0) x += Y[r * nnz + q] * d[r];
+            w->s0[off[s] + q] = x;
+        }
 }
 
 /* The cost change of f over fold, 1/2 d^T A d + d^T res (d = f - fold); a rise beyond 1e-10
@@ -82,19 +97,33 @@ static double cost_change(int n, const double *A, double *f, const double *fold,
     return c;
 }
 
-/* A's block over rows r0 .. r0 + n - 1 of block k, its diagonal floored at 1e-10 */
-static void block_A(const cs_solver_ws *w, const cs_efc *e, int k, int r0, int n, double *A)
+/* A's block over rows r0 .. r0 + n - 1 of block k, its diagonal floored at floor */
+static void block_A(const cs_solver_ws *w, const cs_efc *e, int k, int r0, int n, double floor,
+                    double *A)
 {
     for (int i = 0; i < n; i++)
         for (int j = 0; j <= i; j++) A[i * n + j] = A[j * n + i] = jw(w, e, k, r0 + i, r0 + j);
-    for (int i = 0; i < n; i++) A[i * n + i] = fmax(1e-10, A[i * n + i]);
+    for (int i = 0; i < n; i++) A[i * n + i] = fmax(floor, A[i * n + i]);
+}
+
+/* The matrices of block k's subproblems at w->A + Gadr: a dry-friction row's 1 x 1, an
+ * elliptic contact's friction rows', a pyramid's 2 x 2 per pair of opposite edges. Y is
+ * fixed through the pass, and so are they: made once, before the first sweep. */
+static void block_matrices(cs_solver_ws *w, const cs_efc *e, int k)
+{
+    double *A = w->A + w->Gadr[k];
+    int r0 = e->blk_row[k];
+    if (e->blk_kind[k] == CS_BLOCK_FRICTIONLOSS) block_A(w, e, k, r0, 1, 1e-15, A);
+    else if (e->blk_kind[k] == CS_BLOCK_ELLIPTIC) block_A(w, e, k, r0 + 1, e->blk_dim[k] - 1, 1e-10, A);
+    else
+        for (int r = r0; r < r0 + e->blk_nrow[k]; r += 2, A += 4) block_A(w, e, k, r, 2, 1e-10, A);
 }
 
 /* one dry-friction row: the unconstrained minimiser clamped to +-bound */
 static double sweep_friction(cs_solver_ws *w, cs_efc *e, int k)
 {
     int r = e->blk_row[k];
-    double res = 0, A = fmax(1e-15, jw(w, e, k, r, r)), *f = e->force + r, old = *f;
+    double res = 0, A = w->A[w->Gadr[k]], *f = e->force + r, old = *f;
     double g = e->frictionloss[r];
     resid_rows(w, e, k, r, 1, &res);
     *f -= res / A;
@@ -109,10 +138,10 @@ static double sweep_friction(cs_solver_ws *w, cs_efc *e, int k)
 static double sweep_elliptic(cs_solver_ws *w, cs_efc *e, int k)
 {
     int r0 = e->blk_row[k] + 1, n = e->blk_dim[k] - 1;
-    double res[CS_MAXROWS] = {0}, A[CS_MAXROWS * CS_MAXROWS] = {0}, b[CS_MAXROWS] = {0};
+    double res[CS_MAXROWS] = {0}, b[CS_MAXROWS] = {0};
     double old[CS_MAXROWS] = {0}, *f = e->force + r0, fn = e->force[r0 - 1];
+    const double *A = w->A + w->Gadr[k];
     resid_rows(w, e, k, r0, n, res);
-    block_A(w, e, k, r0, n, A);
     memcpy(old, f, (size_t)n * sizeof *f);
     for (int i = 0; i < n; i++) {
         b[i] = res[i];
@@ -132,12 +161,10 @@ static double sweep_elliptic(cs_solver_ws *w, cs_efc *e, int k)
 static double sweep_pyramid(cs_solver_ws *w, cs_efc *e, int k)
 {
     double imp = 0;
-    for (int r = e->blk_row[k]; r < e->blk_row[k] + e->blk_nrow[k]; r += 2) {
-        double res[2] = {0, 0}, A[4], old[2], *f = e->force + r, b[2];
+    const double *A = w->A + w->Gadr[k];
+    for (int r = e->blk_row[k]; r < e->blk_row[k] + e->blk_nrow[k]; r += 2, A += 4) {
+        double res[2] = {0, 0}, old[2], *f = e->force + r, b[2];
         resid_rows(w, e, k, r, 2, res);
-        for (int i = 0; i < 2; i++)
-            for (int j = 0; j < 2; j++) A[2 * i + j] = jw(w, e, k, r + i, r + j);
-        for (int i = 0; i < 2; i++) A[3 * i] = fmax(1e-10, A[3 * i]);
         old[0] = f[0];
         old[1] = f[1];
         for (int i = 0; i < 2; i++) b[i] = res[i] - A[2 * i] * old[0] - A[2 * i + 1] * old[1];
@@ -175,6 +202,8 @@ void cs_i_noslip(cs_solver_ws *w, int isl)
     for (int b = 0; b < nb; b++)
         if (cs_i_noslip_swept(e, blk[b])) cs_i_resid(e, blk[b], w->a, w->rowb + e->blk_row[blk[b]]);
     CS_FOR_ISLAND_DOFS(w, p, isl, q) v[q] = 0;
+    for (int b = 0; b < nb; b++)
+        if (cs_i_noslip_swept(e, blk[b])) block_matrices(w, e, blk[b]);
     /* MuJoCo scales by the whole model's dofs here, not the island's */
     double scale = 1 / (p->meaninertia * (w->nv > 1 ? w->nv : 1));
     int it = 0;

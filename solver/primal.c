@@ -27,6 +27,43 @@ void cs_i_primal_warm_start(cs_solver_ws *w, int isl)
     }
 }
 
+/* g -= J^T f for block k over its nonzero columns, each entry taking the rows in order;
+ * N > 0 fixes the rows at compile time */
+static inline __attribute__((always_inline)) void sub_jt_n(const cs_efc *e, int k,
+                                                          const double *f, double *g, const int N)
+{
+    int r0 = e->blk_row[k], n = N > 0 ? N : e->blk_nrow[k], nnz = e->J_rownnz[r0];
+    int adr = e->J_rowadr[r0];
+    const double *J = e->J + adr;
+#define SUB_COL(q, gq)                                                                     \
+    do {                                                                                   \
+        double v_ = (gq);                                                                  \
+        for (int r = 0; r < n; r++) v_ -= J[r * nnz + (q)] * f[r];                         \
+        (gq) = v_;                                                                         \
+    } while (0)
+    if (e->blk_nzall[k]) { /* every column of the ranges: no list */
+        int lo[2], hi[2];
+        const int *ci = e->J_colind + adr;
+        cs_i_cols(e, k, lo, hi);
+        for (int s = 0; s < 2; s++)
+            for (int q = lo[s]; q < hi[s]; q++) SUB_COL(q, g[ci[q]]);
+    } else {
+        int cnt[2], off[2];
+        const int *L = cs_i_nzcols(e, k, cnt, off);
+        for (int s = 0, i = 0; s < 2; s++)
+            for (int end = i + cnt[s]; i < end; i++) SUB_COL(L[i], g[off[s] + L[i]]);
+    }
+#undef SUB_COL
+}
+
+static void sub_jt(const cs_efc *e, int k, const double *f, double *g)
+{
+    int n = e->blk_nrow[k];
+    if (n == 3) sub_jt_n(e, k, f, g, 3);
+    else if (n == 4) sub_jt_n(e, k, f, g, 4); /* pyramidal condim 3 */
+    else sub_jt_n(e, k, f, g, 0);
+}
+
 double cs_i_primal_eval(cs_solver_ws *w, int isl, const double *a, double *g, double *jres,
                         double *Hl, double *d)
 {
@@ -39,30 +76,11 @@ double cs_i_primal_eval(cs_solver_ws *w, int isl, const double *a, double *g, do
     CS_FOR_ISLAND_DOFS(w, p, isl, q) c += 0.5 * d[q] * g[q];
     for (int b = 0; b < nbk; b++) {
         int k = w->isl_blocks[badr + b], r0 = e->blk_row[k];
-        int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
-        const int *ci = e->J_colind + adr;
         double *f = e->force + r0, l;
         cs_i_resid(e, k, a, jres + r0);
         e->blk_zone[k] = cs_efc_soft(e, k, jres + r0, f, &l, Hl ? Hl + w->Gadr[k] : NULL);
         c += l;
-        int lo[2], hi[2];
-        cs_i_cols(e, k, lo, hi);
-        if (e->blk_nrow[k] == 3) { /* each entry's three updates in row order, one pass */
-            const double *J0 = e->J + adr, *J1 = J0 + nnz, *J2 = J1 + nnz;
-            for (int s = 0; s < 2; s++)
-                for (int q = lo[s]; q < hi[s]; q++) {
-                    double *gq = g + ci[q];
-                    *gq -= J0[q] * f[0];
-                    *gq -= J1[q] * f[1];
-                    *gq -= J2[q] * f[2];
-                }
-            continue;
-        }
-        for (int r = 0; r < e->blk_nrow[k]; r++) {
-            const double *J = e->J + adr + r * nnz;
-            for (int s = 0; s < 2; s++)
-                for (int q = lo[s]; q < hi[s]; q++) g[ci[q]] -= J[q] * f[r];
-        }
+        sub_jt(e, k, f, g);
     }
     return c;
 }

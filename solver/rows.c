@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "minval.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,7 +117,8 @@ void cs_solref_kb(const double r[2], double dw, double *K, double *B) { solref_k
 #define ROW_ARRAYS(X) X(type) X(id) X(block) X(J_rownnz) X(J_rowadr) X(pos) X(margin) X(dA) \
     X(K) X(B) X(vel) X(aref) X(R) X(force) X(frictionloss)
 #define BLOCK_ARRAYS(X) X(blk_kind, 1) X(blk_dim, 1) X(blk_nrow, 1) X(blk_row, 1) \
-    X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_nzdof, 2) X(blk_nzlo, 2) X(blk_friction, 5) \
+    X(blk_id, 1) X(blk_tree, 2) X(blk_dofadr, 2) X(blk_ndof, 2) X(blk_nzdof, 2) X(blk_nzlo, 2) \
+    X(blk_nnzcol, 2) X(blk_nzall, 1) X(blk_friction, 5) \
     X(blk_mu, 1) X(blk_kappa, 1) X(blk_imp, 1) X(blk_margin_c, 1) \
     X(blk_cvel, CS_MAXDIM) X(blk_force, CS_MAXDIM) X(blk_zone, 1)
 
@@ -131,6 +133,7 @@ void cs_efc_free(cs_efc *e)
 #undef FREE_R
 #undef FREE_B
     cs_free(e->J_colind);
+    cs_free(e->J_nzcol);
     cs_free(e->J);
     cs_efc_init(e);
 }
@@ -173,6 +176,7 @@ int cs_efc_reserve(cs_efc *e, int nblock, int nrow, int nnz)
     if (nz > e->cap_nnz) {
         int c = newcap(e->cap_nnz, nz);
         if (grow((void **)&e->J_colind, sizeof *e->J_colind, c, e->cap_nnz) ||
+            grow((void **)&e->J_nzcol, sizeof *e->J_nzcol, c, e->cap_nnz) ||
             grow((void **)&e->J, sizeof *e->J, c, e->cap_nnz))
             return -1;
         e->cap_nnz = c;
@@ -210,6 +214,43 @@ static void nonzero_range(cs_efc *e, int k, const double *J, int nrow, int ncol)
         e->blk_nzlo[2 * k + s] = a;
         c0 += n;
     }
+}
+
+/* Blocks whose nonzero ranges span at most this many columns (a contact of two free
+ * bodies) are taken whole, unscanned: few zeros to skip there */
+#define NZCOL_SCAN 12
+
+/* J_nzcol, blk_nnzcol and blk_nzall of block k, whose nrow x ncol values are at J and
+ * whose room starts at position adr: the columns within each side's nonzero range that
+ * hold a nonzero in any row, when scan (the ranges whole otherwise). The products over them
+ * skip only exact zeros: the dofs off the chains to a contact's bodies, which a range from
+ * the first nonzero to the last still holds. */
+static inline void nonzero_cols(cs_efc *e, int k, const double *J, int nrow, int ncol, int adr,
+                                int scan)
+{
+    int *col = e->J_nzcol + adr, m = 0, nd0 = e->blk_ndof[2 * k];
+    int lo[2] = {e->blk_nzlo[2 * k], nd0 + e->blk_nzlo[2 * k + 1]};
+    int hi[2] = {e->blk_nzdof[2 * k], nd0 + e->blk_nzdof[2 * k + 1]};
+    e->blk_nnzcol[2 * k] = hi[0] - lo[0];
+    e->blk_nnzcol[2 * k + 1] = hi[1] - lo[1];
+    e->blk_nzall[k] = 1;
+    if (!scan || hi[0] - lo[0] + hi[1] - lo[1] <= NZCOL_SCAN) return;
+    for (int s = 0; s < 2; s++) {
+        int m0 = m;
+        for (int q = lo[s]; q < hi[s]; q++) {
+            /* nonzero in a row: a bit set besides the sign's (+-0 have none) */
+            uint64_t any = 0;
+            for (int r = 0; r < nrow; r++) {
+                uint64_t b;
+                memcpy(&b, J + (size_t)r * ncol + q, sizeof b);
+                any |= b << 1;
+            }
+            col[m] = q;
+            m += any != 0;
+        }
+        e->blk_nnzcol[2 * k + s] = m - m0;
+    }
+    e->blk_nzall[k] = m == hi[0] - lo[0] + hi[1] - lo[1];
 }
 
 /* ---- one contact's block -------------------------------------------------------------- */
@@ -407,6 +448,8 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
             }
     }
 
+    nonzero_cols(e, k, Jrows, nrow, ncol, e->nnz, sd[0].offchain || sd[1].offchain);
+
     /* every row of the block has the block's columns */
     int *ci0 = e->J_colind + e->nnz, *ci = ci0;
     for (int s = 0; s < 2; s++) {
@@ -547,6 +590,7 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
         for (int q = in->ndof[0]; q < n; q++) ci[q] = in->dofadr[1] + q - in->ndof[0];
     }
     nonzero_range(e, k, e->J + e->nnz, nrow, n);
+    nonzero_cols(e, k, e->J + e->nnz, nrow, n, e->nnz, 1);
     int lo[2] = {e->blk_nzlo[2 * k], in->ndof[0] + e->blk_nzlo[2 * k + 1]};
     int hi[2] = {e->blk_nzdof[2 * k], in->ndof[0] + e->blk_nzdof[2 * k + 1]};
     for (int j = 0; j < nrow; j++) {

@@ -58,6 +58,10 @@ typedef struct {
     int nzcol;            /* when in 1 .. ndof - 1: jacp and jacr are zero in the columns from
                              nzcol on (the dofs after the geom's body's last on its chain),
                              which are not read (need not be written); 0: not known */
+    int offchain;         /* 1: some columns before nzcol are off the chain to the geom's body
+                             (zero): the rows then list their nonzero columns; 0: none, or not
+                             known (the rows' products take the columns up to the last
+                             nonzero whole) */
 } cs_contact_side;
 
 /* One joint row: one scalar row on one kinematic tree (docs/contact-math.md §10). */
@@ -116,6 +120,10 @@ typedef struct cs_efc {
     int *block;           /* its block */
     int *J_rownnz, *J_rowadr, *J_colind;
     double *J;            /* nnz */
+    int *J_nzcol;         /* nnz room; at a block's first row's J_rowadr: the positions in a
+                             row of the block's columns with a nonzero in any of its rows,
+                             ascending (side 0's, then side 1's; blk_nnzcol of each), unless
+                             blk_nzall */
     double *pos, *margin, *dA, *K, *B;
     double *vel;          /* J qvel (pyramidal: edge velocities) */
     double *aref, *R;
@@ -134,6 +142,13 @@ typedef struct cs_efc {
                              block's rows (<= blk_ndof; the side's later columns are zero in
                              every row: a contact on a chain's link moves the dofs up to the
                              link's only) */
+    int *blk_nnzcol;      /* 2: per side, how many of the block's columns in J_nzcol (those
+                             of a contact: its bodies' chains; of a joint row: its dofs) */
+    int *blk_nzall;       /* 1: the block's columns are taken as every column of its nonzero
+                             ranges (blk_nzlo .. blk_nzdof), J_nzcol not written: ranges of
+                             at most 12 columns in all (a contact of two free bodies), a
+                             contact whose sides are not known to leave the chains to its
+                             bodies, or no zero column */
     double *blk_friction; /* 5: physical, floored at 1e-5 (MuJoCo) */
     double *blk_mu;       /* regularised cone coefficient friction_1 sqrt(R_1 / R_0) */
     double *blk_kappa;    /* elliptic: R_j friction_j^2 (same for all j) */

@@ -64,7 +64,8 @@ cs_solver_ws *cs_solver_create(int nv, int ntree)
     int ok = (w->a = cs_malloc(sizeof(double) * n)) && (w->s0 = cs_calloc(n, sizeof(double))) &&
              (w->s1 = cs_malloc(sizeof(double) * n)) && (w->s2 = cs_malloc(sizeof(double) * n)) &&
              (w->s3 = cs_malloc(sizeof(double) * n)) &&
-             (w->sW = cs_calloc(n * CS_MAXROWS, sizeof(double))) && (w->uf = cs_malloc(sizeof(int) * nt)) &&
+             (w->sW = cs_calloc(n * CS_MAXROWS, sizeof(double))) &&
+             (w->mark = cs_calloc(n, sizeof(int))) && (w->uf = cs_malloc(sizeof(int) * nt)) &&
              (w->tree_island = cs_malloc(sizeof(int) * nt)) &&
              (w->tadjadr = cs_malloc(sizeof(int) * (nt + 1))) &&
              (w->isl_tree_adr = cs_malloc(sizeof(int) * (nt + 1))) &&
@@ -91,10 +92,10 @@ void cs_solver_free(cs_solver_ws *w)
             if (m && w->mws[m->slot] && m->destroy) m->destroy(w->mws[m->slot]);
             if (m) w->mws[m->slot] = NULL;
         }
-    void *arr[] = {w->a, w->s0, w->s1, w->s2, w->s3, w->sW, w->uf, w->tree_island, w->tadjadr,
+    void *arr[] = {w->a, w->s0, w->s1, w->s2, w->s3, w->sW, w->mark, w->uf, w->tree_island, w->tadjadr,
                    w->tadj, w->isl_tree_adr, w->isl_tree_num, w->isl_trees, w->isl_nv,
                    w->isl_block_adr, w->isl_block_num, w->isl_blocks, w->isl_prep, w->ist, w->Gadr, w->W,
-                   w->G, w->Y, w->rowb};
+                   w->G, w->Y, w->rowb, w->ycol, w->ycnt, w->A};
     for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) cs_free(arr[i]);
     cs_free(w);
 }
@@ -223,8 +224,20 @@ static int reserve(cs_solver_ws *w, const cs_efc *e, int needs)
     }
     if ((needs & CS_NEED_Y) && e->nnz > w->cap_Y) {
         int c = cs_i_more(e->nnz);
-        if (cs_i_resize((void **)&w->Y, sizeof(double), c)) return -1;
+        if (cs_i_resize((void **)&w->Y, sizeof(double), c) ||
+            cs_i_resize((void **)&w->ycol, sizeof(int), c))
+            return -1;
         w->cap_Y = c;
+    }
+    if ((needs & CS_NEED_Y) && nb > w->cap_ycnt) {
+        int c = cs_i_more(nb);
+        if (cs_i_resize((void **)&w->ycnt, sizeof(int), 2 * c)) return -1;
+        w->cap_ycnt = c;
+    }
+    if ((needs & CS_NEED_Y) && nG > w->cap_A) {
+        int c = cs_i_more(nG);
+        if (cs_i_resize((void **)&w->A, sizeof(double), c)) return -1;
+        w->cap_A = c;
     }
     if ((needs & CS_NEED_Y) && e->nefc > w->cap_rowb) {
         int c = cs_i_more(e->nefc);
@@ -323,8 +336,25 @@ static void make_islands(cs_solver_ws *w, const cs_problem *p, int separate)
     }
 }
 
-/* Y = D^-1/2 L^-T J^T of block k over the columns that can be nonzero: J's zeros beyond them stay
- * zeros, as every dof's ancestors come before it. Only the blocks noslip sweeps. */
+/* Whether the dofs off + col[i], i < m, hold each one's parent: then L^-T, which carries a
+ * dof's value to its ancestors, fills only them (a contact's rows are nonzero on the chains
+ * to its bodies). Uses w->mark on the dofs. */
+static int closed_cols(cs_solver_ws *w, const int *par, const int *col, int m, int off)
+{
+    int ok = 1;
+    for (int i = 0; i < m; i++) w->mark[off + col[i]] = 1;
+    for (int i = 0; i < m && ok; i++) {
+        int p = par[off + col[i]];
+        ok = p < 0 || w->mark[p];
+    }
+    for (int i = 0; i < m; i++) w->mark[off + col[i]] = 0;
+    return ok;
+}
+
+/* Y = D^-1/2 L^-T J^T of block k where it can be nonzero: over J's listed nonzero columns of
+ * a side when they hold their parents, else over the side's chain from its first column (J's
+ * zeros beyond stay zeros, as every dof's ancestors come before it); the columns where a row
+ * of Y is nonzero into ycol. Only the blocks noslip sweeps. */
 static void prepare_block_y(cs_solver_ws *w, const cs_problem *p, int k)
 {
     const cs_efc *e = p->efc;
@@ -332,22 +362,40 @@ static void prepare_block_y(cs_solver_ws *w, const cs_problem *p, int k)
     int r0 = e->blk_row[k], n = e->blk_nrow[k];
     int adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
     const int *ci = e->J_colind + adr;
-    int lo[2], hi[2];
+    int lo[2], hi[2], cnt[2], off[2];
     cs_i_cols_chain(e, k, lo, hi);
-    double *x = w->sW;
+    const int *nzc = cs_i_nzcols(e, k, cnt, off);
+    const double *dinv = p->M->qLDiagInv, *J = e->J + adr;
+    double *x = w->sW, *Y = w->Y + adr;
+    int *yc = w->ycol + adr, m = 0;
     for (int s = 0; s < 2; s++) {
+        int m0 = m;
+        w->ycnt[2 * k + s] = 0;
         if (hi[s] <= lo[s]) continue;
-        for (int r = 0; r < n; r++) {
-            const double *J = e->J + adr + r * nnz;
-            for (int q = lo[s]; q < hi[s]; q++) x[ci[q] * n + r] = J[q];
+        const int *col = nzc + (s ? cnt[0] : 0);
+        if (!e->blk_nzall[k] && closed_cols(w, p->M->dof_parent, col, cnt[s], off[s])) {
+            for (int r = 0; r < n; r++)
+                for (int i = 0; i < cnt[s]; i++) x[(off[s] + col[i]) * n + r] = J[r * nnz + col[i]];
+            cs_mass_half_solve_cols(p->M, x, n, col, cnt[s], off[s]);
+            for (int i = 0; i < cnt[s]; i++) {
+                int q = col[i], d = off[s] + q, any = 0;
+                double h = sqrt(dinv[d]);
+                for (int r = 0; r < n; r++) any |= (Y[r * nnz + q] = x[d * n + r] * h) != 0;
+                if (any) yc[m++] = q;
+            }
+        } else {
+            for (int r = 0; r < n; r++)
+                for (int q = lo[s]; q < hi[s]; q++) x[ci[q] * n + r] = J[r * nnz + q];
+            int d0 = e->blk_dofadr[2 * k + s];
+            cs_mass_half_solve_rows(p->M, x, n, d0, d0 + hi[s] - lo[s]);
+            for (int q = lo[s]; q < hi[s]; q++) {
+                double h = sqrt(dinv[ci[q]]);
+                int any = 0;
+                for (int r = 0; r < n; r++) any |= (Y[r * nnz + q] = x[ci[q] * n + r] * h) != 0;
+                if (any) yc[m++] = q;
+            }
         }
-        int d0 = e->blk_dofadr[2 * k + s];
-        cs_mass_half_solve_rows(p->M, x, n, d0, d0 + hi[s] - lo[s]);
-        const double *dinv = p->M->qLDiagInv;
-        for (int q = lo[s]; q < hi[s]; q++) {
-            double h = sqrt(dinv[ci[q]]);
-            for (int r = 0; r < n; r++) w->Y[adr + r * nnz + q] = x[ci[q] * n + r] * h;
-        }
+        w->ycnt[2 * k + s] = m - m0;
     }
 }
 

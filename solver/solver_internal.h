@@ -121,6 +121,7 @@ struct cs_solver_ws {
                                         stage; s2, s3 for the statistics */
     double *sW;                      /* CS_MAXROWS per dof: a block's rows, interleaved, for
                                         W = M^-1 J^T (the prepare stage) */
+    int *mark;                       /* per dof, 0 between uses: the prepare stage's marks */
     /* per tree */
     int *uf, *tree_island;           /* union-find parent; island */
     int *tadjadr, *tadj;             /* trees joined by blocks (CSR, built with the islands) */
@@ -131,7 +132,7 @@ struct cs_solver_ws {
     int *isl_prep;                   /* per island: the CS_NEED_* its blocks have now */
     cs_island_stats *ist;
     /* per step, grown as needed */
-    int cap_block, cap_W, cap_G, cap_Y, cap_rowb;
+    int cap_block, cap_W, cap_G, cap_Y, cap_rowb, cap_ycnt, cap_A;
     int *Gadr;                       /* per block: offset of its nrow^2 entries (G and any
                                         method's per-block matrices share the layout) */
     int nG;                          /* sum of nrow^2 over the step's blocks */
@@ -139,6 +140,12 @@ struct cs_solver_ws {
     double *G;                       /* nG, CS_NEED_G: J M^-1 J^T + R (row-major) */
     double *Y;                       /* nnz, CS_NEED_Y: D^-1/2 L^-T J^T, laid out as J */
     double *rowb;                    /* nefc, with Y: noslip's residuals at its start */
+    int *ycol;                       /* nnz, with Y: at a swept block's first row's J_rowadr,
+                                        the positions where a row of its Y is nonzero,
+                                        ascending (side 0's, then side 1's) */
+    int *ycnt;                       /* 2 per block, with Y: per side, how many in ycol */
+    double *A;                       /* nG, with Y: noslip's matrices Y^T Y of a swept
+                                        block's subproblems, at Gadr (made once a pass) */
     int needs;                       /* the storage the solve in progress has (CS_NEED_*) */
     int prep;                        /* what the prepare stage makes for every island */
     /* the methods' own workspaces, by slot (made at the first solve that runs them) */
@@ -302,6 +309,20 @@ static inline void cs_i_cols(const cs_efc *e, int k, int lo[2], int hi[2])
     hi[0] = e->blk_nzdof[2 * k];
     lo[1] = nd0 + e->blk_nzlo[2 * k + 1];
     hi[1] = nd0 + e->blk_nzdof[2 * k + 1];
+}
+
+/* A block's columns with a nonzero in any of its rows (J_nzcol, ascending: side 0's, then
+ * side 1's) when not blk_nzall (then cs_i_cols' ranges instead): the list; per side, how
+ * many (cnt) and what takes a column's position to its dof (off: the sides' columns are
+ * their trees' dofs in order). A product over them adds what one over cs_i_cols adds, less
+ * exact zeros. */
+static inline const int *cs_i_nzcols(const cs_efc *e, int k, int cnt[2], int off[2])
+{
+    cnt[0] = e->blk_nnzcol[2 * k];
+    cnt[1] = e->blk_nnzcol[2 * k + 1];
+    off[0] = e->blk_dofadr[2 * k];
+    off[1] = e->blk_dofadr[2 * k + 1] - e->blk_ndof[2 * k];
+    return e->J_nzcol + e->J_rowadr[e->blk_row[k]];
 }
 
 /* cs_i_cols from each side's first column: the columns Y = D^-1/2 L^-T J^T can fill (L^-T

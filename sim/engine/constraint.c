@@ -61,8 +61,8 @@ static inline void side_column(const cs_data *d, int i, int rot, const double p[
 
 /* One side of a contact: the tree that moves geom's body, and the Jacobians of the world
  * point p moving with it over the tree's dofs (jac: 6 x ndof scratch, jacp then jacr). The
- * chain's columns are written, zeros between them; the columns after the chain's last dof
- * are zero and left unwritten (nzcol). */
+ * chain's columns are written, zeros between them (offchain when there are any); the
+ * columns after the chain's last dof are zero and left unwritten (nzcol). */
 static void contact_side(const cs_model *m, const cs_data *d, int geom, const double p[3],
                          double *jac, cs_contact_side *s)
 {
@@ -71,7 +71,7 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
     s->invweight[0] = m->body_invweight0[2 * b];
     s->invweight[1] = m->body_invweight0[2 * b + 1];
     s->tree = t < 0 ? -1 : rt->of_tree[t];
-    s->nzcol = 0;
+    s->nzcol = s->offchain = 0;
     if (t < 0) {
         s->dofadr = s->ndof = 0;
         s->jacp = s->jacr = jac;
@@ -89,12 +89,14 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
         for (int k = 0; k < 6; k++) side_column(d, i - k, k < 3, p, jp, jac + 3 * 6, 6, 5 - k);
         return;
     }
-    int prev = n; /* the lowest column written so far */
+    int prev = n, gap = 0; /* the lowest column written so far; any column skipped */
     if (i >= 0) s->nzcol = prev = i - adr + 1;
     while (i >= 0) {
         int c = i - adr, j = m->dof_jntid[i];
-        for (int g = c + 1; g < prev; g++) /* a dof between two of the chain's: not on it */
+        for (int g = c + 1; g < prev; g++) { /* a dof between two of the chain's: not on it */
+            gap = 1;
             for (int k = 0; k < 6; k++) jac[k * n + g] = 0;
+        }
         if (m->jnt_type[j] == CS_JNT_FREE && i == m->jnt_dofadr[j] + 5) {
             /* a free joint's six dofs at once: three rotations, three translations */
             for (int k = 0; k < 6; k++) side_column(d, i - k, k < 3, p, jp, jr, n, c - k);
@@ -106,6 +108,7 @@ static void contact_side(const cs_model *m, const cs_data *d, int geom, const do
         prev = c;
         i = m->dof_parent[i];
     }
+    s->offchain = gap || prev > 0;
     for (int g = 0; g < prev; g++)
         for (int k = 0; k < 6; k++) jac[k * n + g] = 0;
 }
@@ -522,14 +525,21 @@ static void store(const cs_model *m, cs_data *d)
         c->zone = zone_of(m, e, k);
     }
     memset(d->qfrc_constraint, 0, (size_t)m->nv * sizeof *d->qfrc_constraint);
-    for (int r = 0; r < e->nefc; r++) { /* each side's nonzero columns (the rest are 0) */
+    for (int r = 0; r < e->nefc; r++) { /* the block's nonzero columns (the rest are 0) */
         const double *J = e->J + e->J_rowadr[r];
         const int *ci = e->J_colind + e->J_rowadr[r];
-        int k = e->block[r], nd0 = e->blk_ndof[2 * k], z0 = e->blk_nzdof[2 * k];
-        int z1 = nd0 + e->blk_nzdof[2 * k + 1];
+        int k = e->block[r];
         double f = e->force[r], *qf = d->qfrc_constraint;
-        for (int q = 0; q < z0; q++) qf[ci[q]] += J[q] * f;
-        for (int q = nd0; q < z1; q++) qf[ci[q]] += J[q] * f;
+        if (e->blk_nzall[k]) { /* each side's columns up to its last nonzero */
+            int nd0 = e->blk_ndof[2 * k], z0 = e->blk_nzdof[2 * k];
+            int z1 = nd0 + e->blk_nzdof[2 * k + 1];
+            for (int q = 0; q < z0; q++) qf[ci[q]] += J[q] * f;
+            for (int q = nd0; q < z1; q++) qf[ci[q]] += J[q] * f;
+            continue;
+        }
+        int m = e->blk_nnzcol[2 * k] + e->blk_nnzcol[2 * k + 1];
+        const int *col = e->J_nzcol + e->J_rowadr[e->blk_row[k]];
+        for (int i = 0; i < m; i++) qf[ci[col[i]]] += J[col[i]] * f;
     }
 }
 
