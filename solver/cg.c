@@ -272,6 +272,26 @@ static void block_mul(const cs_efc *e, int k, const double *v, double *u)
     else cs_i_block_mul(e, k, v, u); /* sides of large trees */
 }
 
+/* g -= J^T f over columns lo .. hi of n rows (N > 0: n fixed at compile time); two columns
+ * to a vector, each column's sum in the same order as one at a time */
+static inline __attribute__((always_inline)) void
+tmul_cols(const double *J, const int *ci, int nnz, const double *f, double *g, int lo, int hi,
+          const int N)
+{
+    int q = lo;
+    for (; q + 1 < hi; q += 2) {
+        cs_v2d sum = {0, 0};
+        for (int r = 0; r < N; r++) sum += cs_i_load2(J + r * nnz + q) * (cs_v2d){f[r], f[r]};
+        g[ci[q]] -= sum[0];
+        g[ci[q + 1]] -= sum[1];
+    }
+    for (; q < hi; q++) {
+        double sum = 0;
+        for (int r = 0; r < N; r++) sum += J[r * nnz + q] * f[r];
+        g[ci[q]] -= sum;
+    }
+}
+
 /* g -= J^T f for block k */
 static void block_tmul(const cs_efc *e, int k, const double *f, double *g)
 {
@@ -285,12 +305,10 @@ static void block_tmul(const cs_efc *e, int k, const double *f, double *g)
     } else { /* the columns that can be nonzero (the rest would subtract exact zeros) */
         int lo[2], hi[2];
         cs_i_cols(e, k, lo, hi);
-        for (int h = 0; h < 2; h++)
-            for (int q = lo[h]; q < hi[h]; q++) {
-                double sum = 0;
-                for (int r = 0; r < n; r++) sum += J[r * nnz + q] * f[r];
-                g[ci[q]] -= sum;
-            }
+        for (int h = 0; h < 2; h++) {
+            if (n == 3) tmul_cols(J, ci, nnz, f, g, lo[h], hi[h], 3);
+            else tmul_cols(J, ci, nnz, f, g, lo[h], hi[h], n);
+        }
     }
 }
 
