@@ -56,10 +56,24 @@ forest_solve_rows(const double *q, const int *par, const int *adr, const double 
     if (N > 0) n = N;
     for (int k = hi - 1; k >= lo; k--) { /* L^-T; each side skips its zeros, as one does */
         double xk[CS_MAXROWS];
-        int any = 0;
-        for (int r = 0; r < n; r++) any |= (xk[r] = x[k * n + r]) != 0;
+        int any = 0, all = 1;
+        for (int r = 0; r < n; r++) {
+            xk[r] = x[k * n + r];
+            any |= xk[r] != 0;
+            all &= xk[r] != 0;
+        }
         if (!any) continue;
         int a = adr[k] + 1;
+        if ((N == 3 || N == 4) && all) { /* no side to skip: the first two a vector */
+            cs_v2d x01 = cs_i_load2(xk);
+            for (int i = par[k]; i >= 0; i = par[i], a++) {
+                double *xi = x + (size_t)i * N;
+                cs_i_store2(xi, cs_i_load2(xi) - (cs_v2d){q[a], q[a]} * x01);
+                xi[2] -= q[a] * xk[2];
+                if (N == 4) xi[3] -= q[a] * xk[3];
+            }
+            continue;
+        }
         for (int i = par[k]; i >= 0; i = par[i], a++)
             for (int r = 0; r < n; r++)
                 if (xk[r] != 0) x[i * n + r] -= q[a] * xk[r];
@@ -68,6 +82,21 @@ forest_solve_rows(const double *q, const int *par, const int *adr, const double 
         for (int r = 0; r < n; r++) x[k * n + r] *= dinv[k];
     for (int k = lo; k < hi; k++) { /* L^-1 */
         int a = adr[k] + 1;
+        if (N == 3 || N == 4) { /* the first two sides a vector, each in the same order */
+            double *xk = x + (size_t)k * N;
+            cs_v2d s01 = cs_i_load2(xk);
+            double s2 = xk[2], s3 = N == 4 ? xk[3] : 0;
+            for (int i = par[k]; i >= 0; i = par[i], a++) {
+                const double *xi = x + (size_t)i * N;
+                s01 -= (cs_v2d){q[a], q[a]} * cs_i_load2(xi);
+                s2 -= q[a] * xi[2];
+                if (N == 4) s3 -= q[a] * xi[3];
+            }
+            cs_i_store2(xk, s01);
+            xk[2] = s2;
+            if (N == 4) xk[3] = s3;
+            continue;
+        }
         double s[CS_MAXROWS];
         for (int r = 0; r < n; r++) s[r] = x[k * n + r];
         for (int i = par[k]; i >= 0; i = par[i], a++)
