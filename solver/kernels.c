@@ -258,22 +258,36 @@ void cs_i_add_jt(const cs_efc *e, int k, const double *f, double *v)
     }
 }
 
+/* a += W^T d for N rows, none of d zero, in one pass: each entry takes the rows in order (as
+ * row after row would), two entries (distinct columns) to a vector */
+static inline __attribute__((always_inline)) void
+apply_rows(const double *W, const int *ci, int nnz, const double *d, double *a, const int N)
+{
+    int q = 0;
+    for (; q + 1 < nnz; q += 2) {
+        cs_v2d x = {a[ci[q]], a[ci[q + 1]]};
+        for (int r = 0; r < N; r++) x += cs_i_load2(W + r * nnz + q) * (cs_v2d){d[r], d[r]};
+        a[ci[q]] = x[0];
+        a[ci[q + 1]] = x[1];
+    }
+    for (; q < nnz; q++) {
+        double x = a[ci[q]];
+        for (int r = 0; r < N; r++) x += W[r * nnz + q] * d[r];
+        a[ci[q]] = x;
+    }
+}
+
 void cs_i_apply(const cs_solver_ws *w, const cs_efc *e, int k, const double *d, double *a)
 {
     int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
     const int *ci = e->J_colind + adr;
     int n = e->blk_nrow[k];
     if (n == 4 && d[0] != 0 && d[1] != 0 && d[2] != 0 && d[3] != 0) {
-        /* the four rows in one pass, each entry taking them in order */
-        const double *W0 = w->W + adr, *W1 = W0 + nnz, *W2 = W1 + nnz, *W3 = W2 + nnz;
-        for (int q = 0; q < nnz; q++) {
-            double x = a[ci[q]];
-            x += W0[q] * d[0];
-            x += W1[q] * d[1];
-            x += W2[q] * d[2];
-            x += W3[q] * d[3];
-            a[ci[q]] = x;
-        }
+        apply_rows(w->W + adr, ci, nnz, d, a, 4);
+        return;
+    }
+    if (n == 3 && d[0] != 0 && d[1] != 0 && d[2] != 0) {
+        apply_rows(w->W + adr, ci, nnz, d, a, 3);
         return;
     }
     for (int r = 0; r < n; r++) {
