@@ -100,15 +100,22 @@ static void cylinder_inertia(double r, double hh, double m, int shell, double I[
     I[2] += 2 * dz;
 }
 
-static void ellipsoid_inertia(const double s[3], double m, int shell, double I[3])
+/* m (b^2 + c^2) / k about each axis: a solid ellipsoid (k = 5) or box (k = 3) of semi-axes s */
+static void solid_inertia(const double s[3], double m, double k, double I[3])
 {
     double s00 = s[0] * s[0], s11 = s[1] * s[1], s22 = s[2] * s[2];
+    I[0] = m * (s11 + s22) / k;
+    I[1] = m * (s00 + s22) / k;
+    I[2] = m * (s00 + s11) / k;
+}
+
+static void ellipsoid_inertia(const double s[3], double m, int shell, double I[3])
+{
     if (!shell) {
-        I[0] = m * (s11 + s22) / 5;
-        I[1] = m * (s00 + s22) / 5;
-        I[2] = m * (s00 + s11) / 5;
+        solid_inertia(s, m, 5, I);
         return;
     }
+    double s00 = s[0] * s[0], s11 = s[1] * s[1], s22 = s[2] * s[2];
     /* the solid grown by a thin layer minus the solid, at the density that gives m */
     double eps = 1e-6, ae = s[0] + eps, be = s[1] + eps, ce = s[2] + eps;
     double va = 4 * M_PI * s[0] * s[1] * s[2] / 3, vb = 4 * M_PI * ae * be * ce / 3;
@@ -120,13 +127,11 @@ static void ellipsoid_inertia(const double s[3], double m, int shell, double I[3
 
 static void box_inertia(const double s[3], double m, int shell, double I[3])
 {
-    double s00 = s[0] * s[0], s11 = s[1] * s[1], s22 = s[2] * s[2];
     if (!shell) {
-        I[0] = m * (s11 + s22) / 3;
-        I[1] = m * (s00 + s22) / 3;
-        I[2] = m * (s00 + s11) / 3;
+        solid_inertia(s, m, 3, I);
         return;
     }
+    double s00 = s[0] * s[0], s11 = s[1] * s[1], s22 = s[2] * s[2];
     /* six plates: each pair's mass by its area, its own inertia and its offset */
     double lx = 2 * s[0], ly = 2 * s[1], lz = 2 * s[2];
     double a0 = lx * ly, a1 = ly * lz, a2 = lz * lx, at = 2 * (a0 + a1 + a2);
