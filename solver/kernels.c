@@ -157,19 +157,8 @@ static void block_rows_any(const cs_efc *e, int k, const double *aref, const dou
     int r0 = e->blk_row[k], n = e->blk_nrow[k], nnz = e->J_rownnz[r0], cnt[2], off[2];
     const int *L = cs_i_nzcols(e, k, cnt, off);
     const double *J = e->J + e->J_rowadr[r0];
-    if (e->blk_nzall[k]) {
-        int lo[2], hi[2];
-        cs_i_cols(e, k, lo, hi);
-        for (int r = 0; r < n; r++, J += nnz) {
-            double v = aref ? -aref[r] : 0;
-            for (int s = 0; s < 2; s++)
-                for (int q = lo[s]; q < hi[s]; q++) v += J[q] * x[off[s] + q];
-            u[r] = v;
-        }
-        return;
-    }
     int m = cnt[0] + cnt[1];
-    if (m <= RESID_GATHER) { /* the rows share their columns: x gathered once */
+    if (!e->blk_nzall[k] && m <= RESID_GATHER) { /* listed columns: x gathered once */
         double xl[RESID_GATHER];
         for (int s = 0, i = 0; s < 2; s++)
             for (int end = i + cnt[s]; i < end; i++) xl[i] = x[off[s] + L[i]];
@@ -182,8 +171,7 @@ static void block_rows_any(const cs_efc *e, int k, const double *aref, const dou
     }
     for (int r = 0; r < n; r++, J += nnz) {
         double v = aref ? -aref[r] : 0;
-        for (int s = 0, i = 0; s < 2; s++)
-            for (int end = i + cnt[s]; i < end; i++) v += J[L[i]] * x[off[s] + L[i]];
+        CS_FOR_BLOCK_COLS(e, k, q, d, v += J[q] * x[d]);
         u[r] = v;
     }
 }
@@ -196,27 +184,13 @@ block_rows(const cs_efc *e, int k, const double *aref, const double *x, double *
     const double *J0 = e->J + adr, *J1 = J0 + nnz, *J2 = J1 + nnz, *J3 = N > 3 ? J2 + nnz : J2;
     double v0 = aref ? -aref[0] : 0, v1 = aref ? -aref[1] : 0, v2 = aref ? -aref[2] : 0,
            v3 = N > 3 && aref ? -aref[3] : 0;
-#define ROWS_ADD(q, xq)                                                                    \
-    do {                                                                                   \
-        double x_ = (xq);                                                                  \
-        v0 += J0[q] * x_;                                                                  \
-        v1 += J1[q] * x_;                                                                  \
-        v2 += J2[q] * x_;                                                                  \
-        if (N > 3) v3 += J3[q] * x_;                                                       \
-    } while (0)
-    if (e->blk_nzall[k]) {
-        int lo[2], hi[2];
-        const int *ci = e->J_colind + adr;
-        cs_i_cols(e, k, lo, hi);
-        for (int s = 0; s < 2; s++)
-            for (int q = lo[s]; q < hi[s]; q++) ROWS_ADD(q, x[ci[q]]);
-    } else {
-        int cnt[2], off[2];
-        const int *L = cs_i_nzcols(e, k, cnt, off);
-        for (int s = 0, i = 0; s < 2; s++)
-            for (int end = i + cnt[s]; i < end; i++) ROWS_ADD(L[i], x[off[s] + L[i]]);
-    }
-#undef ROWS_ADD
+    CS_FOR_BLOCK_COLS(e, k, q, d, {
+        double xd = x[d];
+        v0 += J0[q] * xd;
+        v1 += J1[q] * xd;
+        v2 += J2[q] * xd;
+        if (N > 3) v3 += J3[q] * xd;
+    });
     u[0] = v0;
     u[1] = v1;
     u[2] = v2;
@@ -242,19 +216,11 @@ void cs_i_block_mul(const cs_efc *e, int k, const double *v, double *u)
 
 void cs_i_add_jt(const cs_efc *e, int k, const double *f, double *v)
 {
-    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0], cnt[2], off[2];
-    int lo[2], hi[2], all = e->blk_nzall[k];
-    const int *L = cs_i_nzcols(e, k, cnt, off);
-    cs_i_cols(e, k, lo, hi);
+    int r0 = e->blk_row[k], adr = e->J_rowadr[r0], nnz = e->J_rownnz[r0];
     for (int r = 0; r < e->blk_nrow[k]; r++) {
         if (f[r] == 0) continue;
         const double *J = e->J + adr + r * nnz;
-        if (all)
-            for (int s = 0; s < 2; s++)
-                for (int q = lo[s]; q < hi[s]; q++) v[off[s] + q] += J[q] * f[r];
-        else
-            for (int s = 0, i = 0; s < 2; s++)
-                for (int end = i + cnt[s]; i < end; i++) v[off[s] + L[i]] += J[L[i]] * f[r];
+        CS_FOR_BLOCK_COLS(e, k, q, d, v[d] += J[q] * f[r]);
     }
 }
 

@@ -35,25 +35,11 @@ static inline __attribute__((always_inline)) void sub_jt_n(const cs_efc *e, int 
     int r0 = e->blk_row[k], n = N > 0 ? N : e->blk_nrow[k], nnz = e->J_rownnz[r0];
     int adr = e->J_rowadr[r0];
     const double *J = e->J + adr;
-#define SUB_COL(q, gq)                                                                     \
-    do {                                                                                   \
-        double v_ = (gq);                                                                  \
-        for (int r = 0; r < n; r++) v_ -= J[r * nnz + (q)] * f[r];                         \
-        (gq) = v_;                                                                         \
-    } while (0)
-    if (e->blk_nzall[k]) { /* every column of the ranges: no list */
-        int lo[2], hi[2];
-        const int *ci = e->J_colind + adr;
-        cs_i_cols(e, k, lo, hi);
-        for (int s = 0; s < 2; s++)
-            for (int q = lo[s]; q < hi[s]; q++) SUB_COL(q, g[ci[q]]);
-    } else {
-        int cnt[2], off[2];
-        const int *L = cs_i_nzcols(e, k, cnt, off);
-        for (int s = 0, i = 0; s < 2; s++)
-            for (int end = i + cnt[s]; i < end; i++) SUB_COL(L[i], g[off[s] + L[i]]);
-    }
-#undef SUB_COL
+    CS_FOR_BLOCK_COLS(e, k, q, d, {
+        double v = g[d];
+        for (int r = 0; r < n; r++) v -= J[r * nnz + q] * f[r];
+        g[d] = v;
+    });
 }
 
 static void sub_jt(const cs_efc *e, int k, const double *f, double *g)

@@ -325,6 +325,32 @@ static inline const int *cs_i_nzcols(const cs_efc *e, int k, int cnt[2], int off
     return e->J_nzcol + e->J_rowadr[e->blk_row[k]];
 }
 
+/* STMT for each of block k's columns that can hold a nonzero, Q its position in the block's
+ * rows and DOF its dof: cs_i_cols' ranges when blk_nzall, else cs_i_nzcols' list; in
+ * ascending order either way, so a sum over them adds the same terms in the same order
+ * less exact zeros */
+#define CS_FOR_BLOCK_COLS(e, k, Q, DOF, STMT)                                              \
+    do {                                                                                   \
+        if ((e)->blk_nzall[k]) {                                                           \
+            int lo_[2], hi_[2];                                                            \
+            const int *ci_ = (e)->J_colind + (e)->J_rowadr[(e)->blk_row[k]];               \
+            cs_i_cols((e), (k), lo_, hi_);                                                 \
+            for (int s_ = 0; s_ < 2; s_++)                                                 \
+                for (int Q = lo_[s_]; Q < hi_[s_]; Q++) {                                  \
+                    int DOF = ci_[Q];                                                      \
+                    STMT;                                                                  \
+                }                                                                          \
+        } else {                                                                           \
+            int cn_[2], of_[2];                                                            \
+            const int *L_ = cs_i_nzcols((e), (k), cn_, of_);                               \
+            for (int s_ = 0, i_ = 0; s_ < 2; s_++)                                         \
+                for (int e_ = i_ + cn_[s_]; i_ < e_; i_++) {                               \
+                    int Q = L_[i_], DOF = of_[s_] + Q;                                     \
+                    STMT;                                                                  \
+                }                                                                          \
+        }                                                                                  \
+    } while (0)
+
 /* cs_i_cols from each side's first column: the columns Y = D^-1/2 L^-T J^T can fill (L^-T
  * carries a column's value to its ancestors, which come before it) */
 static inline void cs_i_cols_chain(const cs_efc *e, int k, int lo[2], int hi[2])
