@@ -299,6 +299,24 @@ static const char *degenerate(const double *p, int n)
     return NULL;
 }
 
+/* each vertex's polygons, in increasing order, from n polygons' corner lists (a counting
+ * sort by vertex): vlist[vadr[v] .. vadr[v + 1]); mark: nv ints of scratch */
+static void vertex_lists(const int *adr, const int *vert, int n, int nv, int *vadr, int *vlist,
+                         int *mark)
+{
+    for (int i = 0; i <= nv; i++)
+        vadr[i] = 0;
+    for (int x = 0; x < adr[n]; x++)
+        vadr[vert[x] + 1]++;
+    for (int i = 0; i < nv; i++)
+        vadr[i + 1] += vadr[i];
+    for (int i = 0; i < nv; i++)
+        mark[i] = vadr[i];
+    for (int p = 0; p < n; p++)
+        for (int x = adr[p]; x < adr[p + 1]; x++)
+            vlist[mark[vert[x]]++] = p;
+}
+
 int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char *err,
                   size_t errlen)
 {
@@ -641,19 +659,8 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     }
     faceadr[nface] = nfv;
     g[2] = nfv;
-    /* each vertex's faces (counting sort by vertex over the face lists) */
     int *vfadr = facevert + nfv, *vf = vfadr + nv + 1;
-    for (int i = 0; i <= nv; i++)
-        vfadr[i] = 0;
-    for (int x = 0; x < nfv; x++)
-        vfadr[facevert[x] + 1]++;
-    for (int i = 0; i < nv; i++)
-        vfadr[i + 1] += vfadr[i];
-    for (int i = 0; i < nv; i++)
-        mark[i] = vfadr[i];
-    for (int f = 0; f < nface; f++)
-        for (int x = faceadr[f]; x < faceadr[f + 1]; x++)
-            vf[mark[facevert[x]]++] = f;
+    vertex_lists(faceadr, facevert, nface, nv, vfadr, vf, mark);
     memcpy(vf + nfv, mjg, (size_t)nmjg * sizeof *mjg);
     {
         /* the polygons, and each vertex's polygons in increasing order */
@@ -662,17 +669,7 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
         pg[0] = np;
         memcpy(padr, polys.adr, (size_t)(np + 1) * sizeof *padr);
         memcpy(pvert, polys.vert, (size_t)npv * sizeof *pvert);
-        for (int i = 0; i <= nv; i++)
-            mapadr[i] = 0;
-        for (int x = 0; x < npv; x++)
-            mapadr[pvert[x] + 1]++;
-        for (int i = 0; i < nv; i++)
-            mapadr[i + 1] += mapadr[i];
-        for (int i = 0; i < nv; i++)
-            mark[i] = mapadr[i];
-        for (int p = 0; p < np; p++)
-            for (int x = padr[p]; x < padr[p + 1]; x++)
-                pmap[mark[pvert[x]]++] = p;
+        vertex_lists(padr, pvert, np, nv, mapadr, pmap, mark);
         out->ngraph = (int)(pmap + npv - g);
     }
     out->graph = g;
