@@ -265,6 +265,41 @@ START_TEST(test_activation_dynamics)
 }
 END_TEST
 
+/* A pneumatic cylinder (MuJoCo's <cylinder>: a filter on the pressure, the area as gain, an
+ * affine bias) holding a piston against gravity: the pressure m g / A settles the force at
+ * m g, the bias's velocity term stops the piston. A diameter wins over an area; a class's
+ * values are the starting point. */
+START_TEST(test_cylinder_holds_piston)
+{
+    cs_model *m = load_string(
+        "<mujoco><option timestep='0.002'/><default><cylinder area='3' timeconst='0.05'/>"
+        "</default><worldbody><body><joint name='z' type='slide' axis='0 0 1'/>"
+        "<geom size='0.05' mass='2'/></body></worldbody><actuator>"
+        "<cylinder name='c' joint='z' diameter='0.1' bias='0 0 -40'/>"
+        "<cylinder name='plain' joint='z' bias='0 0 0'/></actuator></mujoco>");
+    int c = act_id(m, "c"), pl = act_id(m, "plain");
+    double A = M_PI / 4 * 0.1 * 0.1;
+    ck_assert_double_eq_tol(m->actuator_gainprm[10 * c], A, 1e-15);
+    ck_assert_double_eq(m->actuator_gainprm[10 * pl], 3); /* the class's area */
+    ck_assert_double_eq(m->actuator_dynprm[10 * c], 0.05);
+    ck_assert_int_eq(m->na, 2);
+    cs_data *d = cs_make_data(m);
+    double p = 2 * G / A;
+    d->ctrl[c] = p;
+    cs_step(m, d); /* Euler on the filter: act = h / tau p after one step */
+    ck_assert_double_eq_tol(d->act[m->actuator_actadr[c]], 0.002 / 0.05 * p, 1e-9 * p);
+    for (int k = 0; k < 5000; k++) cs_step(m, d); /* 10 s, 200 time constants */
+    cs_forward(m, d);
+    printf("report: cylinder: force %.12f (m g %.12f), qvel %.3g\n", d->actuator_force[c],
+           2 * G, d->qvel[0]);
+    ck_assert_double_eq_tol(d->act[m->actuator_actadr[c]], p, 1e-9 * p);
+    ck_assert_double_eq_tol(d->actuator_force[c], 2 * G, 1e-8);
+    ck_assert_double_lt(fabs(d->qvel[0]), 1e-8);
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 /* implicitfast takes the actuators' velocity gain into the step: a velocity servo with
  * kv h / M = 50 is stable and reaches its target in one step, where explicit Euler (the
  * actuator's damping is not joint damping) multiplies the error by 1 - 50 each step. */
@@ -474,6 +509,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_walker_stands);
     tcase_add_test(tc, test_servo_model);
     tcase_add_test(tc, test_activation_dynamics);
+    tcase_add_test(tc, test_cylinder_holds_piston);
     tcase_add_test(tc, test_implicitfast_stiff_damping);
     tcase_add_test(tc, test_rk4_energy);
     tcase_add_test(tc, test_ctrl_schedule);

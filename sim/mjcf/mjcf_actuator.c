@@ -24,8 +24,8 @@ void cs_mjcf_default_aspec(cs_aspec *a)
 
 /* the shortcuts conesim models; other MuJoCo actuator types are refused where they appear */
 const char *const CS_MJCF_ACT_TAGS[] = {"general", "motor", "position", "velocity", "intvelocity",
-                                       "damper", "muscle", "dcmotor", "adhesion", NULL};
-static const char *const ACT_OTHER[] = {"cylinder", "orientation", "pid", "plugin", NULL};
+                                       "damper", "muscle", "dcmotor", "adhesion", "cylinder", NULL};
+static const char *const ACT_OTHER[] = {"orientation", "pid", "plugin", NULL};
 
 /* MuJoCo's schema per tag: the attributes every actuator has, then each shortcut's own */
 static const char *const ACT_COMMON[] = {"name", "class", "group", "nsample", "interp", "delay",
@@ -40,6 +40,7 @@ static const char *const ACT_POSITION[] = {"inheritrange", "kp", "kv", "damprati
 static const char *const ACT_INTVELOCITY[] = {"actlimited", "actrange", "inheritrange", "kp",
                                               "kv", "dampratio", NULL};
 static const char *const ACT_KV[] = {"kv", NULL};
+static const char *const ACT_CYLINDER[] = {"timeconst", "area", "diameter", "bias", NULL};
 static const char *const ACT_MUSCLE[] = {"timeconst", "tausmooth", "range", "force", "scale",
                                          "lmin", "lmax", "vmax", "fpmax", "fvmax", NULL};
 /* MuJoCo's muscle has no site transmission */
@@ -68,6 +69,7 @@ static const char *const *act_extra(const char *tag)
     if (strcmp(tag, "velocity") == 0 || strcmp(tag, "damper") == 0) return ACT_KV;
     if (strcmp(tag, "muscle") == 0) return ACT_MUSCLE;
     if (strcmp(tag, "dcmotor") == 0) return ACT_DCMOTOR;
+    if (strcmp(tag, "cylinder") == 0) return ACT_CYLINDER;
     return NULL;
 }
 
@@ -354,6 +356,20 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
         if (kv < 0) FAILN(c, n, "kv", "damping coefficient cannot be negative");
         if (a->ctrlrange[0] < 0 || a->ctrlrange[1] < 0)
             FAILN(c, n, "ctrlrange", "damper control range cannot be negative");
+    } else if (strcmp(tag, "cylinder") == 0) { /* MuJoCo's mjs_setToCylinder: a filtered
+        pressure times the area (a diameter given wins), plus the bias; the rest as they are */
+        double tc = a->dynprm[0], area = a->gainprm[0], dia = -1;
+        double bias[3] = {a->biasprm[0], a->biasprm[1], a->biasprm[2]};
+        cs_mjcf_num1(c, n, "timeconst", &tc);
+        cs_mjcf_nums(c, n, "bias", bias, 3, 3);
+        cs_mjcf_num1(c, n, "area", &area);
+        cs_mjcf_num1(c, n, "diameter", &dia);
+        a->dynprm[0] = tc;
+        a->gainprm[0] = dia >= 0 ? M_PI / 4 * dia * dia : area;
+        memcpy(a->biasprm, bias, sizeof bias);
+        a->dyntype = CS_DYN_FILTER;
+        a->gaintype = CS_GAIN_FIXED;
+        a->biastype = CS_BIAS_AFFINE;
     } else if (strcmp(tag, "muscle") == 0) {
         read_muscle(c, n, a);
     } else if (strcmp(tag, "dcmotor") == 0) {
@@ -370,7 +386,8 @@ void cs_mjcf_parse_actuators(cs_mjcf *c, xmlNode *n)
         const char *en = cs_mjcf_ename(ch);
         if (cs_mjcf_in_list(en, ACT_OTHER))
             FAILN(c, ch, NULL, "actuator type not supported (motor, position, velocity, "
-                               "intvelocity, damper, muscle, dcmotor, adhesion and general are)");
+                               "intvelocity, damper, cylinder, muscle, dcmotor, adhesion and "
+                               "general are)");
         if (!cs_mjcf_in_list(en, CS_MJCF_ACT_TAGS)) FAILN(c, ch, NULL, "unknown element inside <actuator>");
         cs_actir A = {0};
         int k = cs_mjcf_class_of(c, ch, c->rootcls);
