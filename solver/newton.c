@@ -204,6 +204,53 @@ static void sparse_curvature(const double *J, int nnz, int n, const double *Hl, 
     }
 }
 
+/* block_curvature for condim-3 rows on free bodies (two, or one and the world: nd1 6 or
+ * 0), two columns at a time: the same sums in the same order. A side's rows are made whole
+ * and their lower parts added. */
+static inline __attribute__((always_inline)) void
+curvature3_free(const double *J, const double *Hl, int nd1, double *const *D, const int *ld,
+                double *X, int ldx, int xs, double *HJ)
+{
+    const int nnz = 6 + nd1;
+    for (int r = 0; r < 3; r++) {
+        cs_v2d h0 = {Hl[3 * r], Hl[3 * r]}, h1 = {Hl[3 * r + 1], Hl[3 * r + 1]};
+        cs_v2d h2 = {Hl[3 * r + 2], Hl[3 * r + 2]};
+        for (int q = 0; q < nnz; q += 2) {
+            cs_v2d v = {0, 0};
+            v += h0 * cs_i_load2(J + q);
+            v += h1 * cs_i_load2(J + nnz + q);
+            v += h2 * cs_i_load2(J + 2 * nnz + q);
+            cs_i_store2(HJ + r * nnz + q, v);
+        }
+    }
+    for (int s = 0; s < (nd1 ? 2 : 1); s++) {
+        if (!D[s]) continue;
+        int c0 = 6 * s;
+        const double *H0 = HJ + c0, *H1 = HJ + nnz + c0, *H2 = HJ + 2 * nnz + c0;
+        for (int i = 0; i < 6; i++) {
+            cs_v2d a0 = {J[c0 + i], J[c0 + i]}, a1 = {J[nnz + c0 + i], J[nnz + c0 + i]};
+            cs_v2d a2 = {J[2 * nnz + c0 + i], J[2 * nnz + c0 + i]};
+            double t[6], *row = D[s] + (size_t)i * ld[s];
+            for (int j = 0; j < 6; j += 2)
+                cs_i_store2(t + j, a0 * cs_i_load2(H0 + j) + a1 * cs_i_load2(H1 + j) +
+                                       a2 * cs_i_load2(H2 + j));
+            for (int j = 0; j <= i; j++) row[j] += t[j];
+        }
+    }
+    if (!X || nd1 == 0) return;
+    int cr = xs ? 6 : 0, cc = xs ? 0 : 6;
+    const double *H0 = HJ + cc, *H1 = HJ + nnz + cc, *H2 = HJ + 2 * nnz + cc;
+    for (int i = 0; i < 6; i++) {
+        cs_v2d a0 = {J[cr + i], J[cr + i]}, a1 = {J[nnz + cr + i], J[nnz + cr + i]};
+        cs_v2d a2 = {J[2 * nnz + cr + i], J[2 * nnz + cr + i]};
+        double *row = X + (size_t)i * ldx;
+        for (int j = 0; j < 6; j += 2)
+            cs_i_store2(row + j, cs_i_load2(row + j) + (a0 * cs_i_load2(H0 + j) +
+                                                        a1 * cs_i_load2(H1 + j) +
+                                                        a2 * cs_i_load2(H2 + j)));
+    }
+}
+
 /* block_curvature for block k, with the common shapes' sizes fixed (condim 3 between free
  * bodies, or a free body and the world); any other shape, any width, takes the general
  * instance, or the sparse one when at most half of its columns are nonzero. HJ: the
@@ -232,10 +279,8 @@ CS_VECTOR_CLONES static void add_curvature(const cs_efc *e, int k, const double 
             return;
         }
     }
-    if (n == 3 && whole && nd[0] == 6 && nd[1] == 6)
-        block_curvature(J, nnz, n, Hl, nd, nz, D, ld, X, ldx, xs, HJ, 3, 6, 6);
-    else if (n == 3 && whole && nd[0] == 6 && nd[1] == 0)
-        block_curvature(J, nnz, n, Hl, nd, nz, D, ld, X, ldx, xs, HJ, 3, 6, 0);
+    if (n == 3 && whole && nd[0] == 6 && (nd[1] == 6 || nd[1] == 0))
+        curvature3_free(J, Hl, nd[1], D, ld, X, ldx, xs, HJ);
     else if (n == 3)
         block_curvature(J, nnz, n, Hl, nd, nz, D, ld, X, ldx, xs, HJ, 3, -1, -1);
     else
