@@ -863,15 +863,8 @@ double cs_shape_rbound(const cs_shape *s)
         return sqrt(z[0] * z[0] + z[1] * z[1]);
     case CS_GEOM_ELLIPSOID:
         return fmax(z[0], fmax(z[1], z[2]));
-    case CS_GEOM_MESH: {
-        /* MuJoCo's (mjCGeom::GetRBound): the corner of the mesh's box about the origin, whose
-         * extremes are hull vertices */
-        double h[3] = {0, 0, 0};
-        for (int i = 0; i < s->hull->nvert; i++)
-            for (int k = 0; k < 3; k++)
-                h[k] = fmax(h[k], fabs(s->hull->vert[3 * i + k]));
-        return sqrt(cs_dot3(h, h));
-    }
+    case CS_GEOM_MESH:
+        return s->hull->rbound;
     default:
         return sqrt(cs_dot3(z, z));
     }

@@ -67,6 +67,10 @@ void cs_hull_view(cs_hull *h, const int *g, const double *d)
     h->vert = d + 6;
     h->plane = h->vert + 3 * h->nvert;
     h->polynormal = h->plane + 4 * h->nface;
+    double ext[3] = {0, 0, 0};
+    for (int i = 0; i < h->nvert; i++)
+        for (int k = 0; k < 3; k++) ext[k] = fmax(ext[k], fabs(h->vert[3 * i + k]));
+    h->rbound = sqrt(ext[0] * ext[0] + ext[1] * ext[1] + ext[2] * ext[2]);
     float best[27];
     for (int k = 0; k < 27; k++) {
         best[k] = -FLT_MAX;

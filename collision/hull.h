@@ -38,6 +38,9 @@ typedef struct {
     /* MuJoCo's seeds of its hill climb: for each of the 27 directions (-1, 0, 1)^3 (x
      * slowest), the local id of the vertex furthest along it, in single precision */
     int extrema[27];
+    /* MuJoCo's bounding radius of a mesh geom (mjCGeom::GetRBound): the corner of the box
+     * about the origin that holds the vertices */
+    double rbound;
     /* MuJoCo's polygons (hull_poly.c), which the multi-point contacts clip: the corners of
      * polygon p at polyvert[polyadr[p] .. polyadr[p+1]) (hull vertices), each vertex's
      * polygons at pmap[pmapadr[v] .. pmapadr[v+1]) in increasing order, unit normals */
