@@ -25,7 +25,15 @@ struct cs_collision {
     int ncand, capcand;
     int *candout;        /* candidates as ordered (geom1, geom2) for the public accessor */
     const int *sleep;    /* per geom 0 awake, 1 asleep, 2 static; NULL: all awake */
+    /* the filter's verdict for every two solids, made once (its inputs do not change in
+     * the context's life): bit b of row a's words; NULL above PASS_MAX solids */
+    uint64_t *pass;
+    int passw;           /* words a row */
+    int *six;            /* per geom its index in solid, or -1 */
 };
+
+/* the most solids whose pair verdicts are kept (32 KiB, and as many filter calls once) */
+enum { PASS_MAX = 512 };
 
 void cs_collision_set_sleep(cs_collision *c, const int *geom_sleep) { c->sleep = geom_sleep; }
 
@@ -102,6 +110,8 @@ void cs_collision_free(cs_collision *c)
     cs_free(c->cand);
     cs_free(c->candtmp);
     cs_free(c->candout);
+    cs_free(c->pass);
+    cs_free(c->six);
     cs_free(c);
 }
 
@@ -227,6 +237,21 @@ cs_collision *cs_collision_create(const cs_collision_geom *geoms, int ngeom,
             c->plane[c->nplane++] = i;
         else
             c->solid[c->nsolid++] = i;
+    }
+    if (c->nsolid > 1 && c->nsolid <= PASS_MAX) {
+        c->passw = (c->nsolid + 63) / 64;
+        c->pass = cs_calloc((size_t)c->nsolid * (size_t)c->passw, sizeof *c->pass);
+        c->six = cs_malloc(ng * sizeof(int));
+        if (!c->pass || !c->six)
+            goto oom;
+        for (int i = 0; i < ngeom; i++)
+            c->six[i] = -1;
+        for (int a = 0; a < c->nsolid; a++)
+            c->six[c->solid[a]] = a;
+        for (int a = 0; a < c->nsolid; a++)
+            for (int b = 0; b < c->nsolid; b++)
+                if (cs_collision_filter(c, c->solid[a], c->solid[b]))
+                    c->pass[(size_t)a * c->passw + (b >> 6)] |= (uint64_t)1 << (b & 63);
     }
     return c;
 oom:
@@ -426,14 +451,18 @@ int cs_collision_broadphase(cs_collision *c, const cs_pose *poses)
     for (int a = 0; a < c->nsolid; a++) {
         int i = c->order[a];
         const double *li = c->lo + 3 * i, *hi_ = c->hi + 3 * i;
+        const uint64_t *row = c->pass ? c->pass + (size_t)c->six[i] * c->passw : NULL;
         for (int b = a + 1; b < c->nsolid; b++) {
             int j = c->order[b];
             const double *lj = c->lo + 3 * j, *hj = c->hi + 3 * j;
             if (lj[x] > hi_[x])
                 break;
+            if (row && !((row[c->six[j] >> 6] >> (c->six[j] & 63)) & 1))
+                continue;
             if (lj[y] > hi_[y] || li[y] > hj[y] || lj[z] > hi_[z] || li[z] > hj[z])
                 continue;
-            if (cs_collision_filter(c, i, j) && !sleep_skip(c, i, j) && !push_cand(c, key2(i, j)))
+            if ((row || cs_collision_filter(c, i, j)) && !sleep_skip(c, i, j) &&
+                !push_cand(c, key2(i, j)))
                 return -1;
         }
     }
