@@ -332,6 +332,9 @@ typedef struct {
     double *actuator_lengthrange; /* 2: the transmission's length range (muscles' scale) */
     double *actuator_acc0;        /* |M^-1 moment| at qpos0 (a muscle's force = scale / acc0
                                      when its force is not given) */
+    /* MuJoCo 3.12: damping (force -v (damping + p0 |v| + p1 v^2), dampingpoly p0 p1) and
+     * armature the actuator adds to its target joint's or tendon's, times gear[0]^2 */
+    double *actuator_damping, *actuator_dampingpoly, *actuator_armature;
     char **actuator_name;
     /* history buffers (MuJoCo 3.12's delays, sim/engine/history.c): nhistory doubles of
      * cs_data.history, one buffer per actuator or sensor with nsample > 0, laid out as
@@ -350,6 +353,9 @@ typedef struct {
     double *jnt_actfrcrange;  /* 2 per joint (actuatorfrcrange) */
     int *jnt_actgravcomp;     /* njnt: 1 = the joint's share of qfrc_gravcomp is actuator
                                  force (clamped by actuatorfrcrange), not passive */
+    int *jnt_actuatorid;      /* njnt: the actuator adding damping or armature to the joint,
+                                 -1 none, -2 several (MuJoCo's; cs_actuator_damping) */
+    int *tendon_actuatorid;   /* ntendon: the same for tendons */
     int ngravcomp;            /* bodies with gravcomp != 0 */
     /* the free camera's framing, for viewers (no physics): <statistic extent center> (extent
      * 0 and center NaN when not given: computed from the bodies), <visual><global azimuth

@@ -300,6 +300,74 @@ START_TEST(test_cylinder_holds_piston)
 }
 END_TEST
 
+/* MuJoCo 3.12's actuator damping and armature: an actuator with gear g adds g^2 times its
+ * damping (and damping polynomial) and armature to its joint's or tendon's, so a joint
+ * driven through one moves exactly as the same joint given those values itself; several
+ * actuators on one joint add up. Refused on other transmissions. */
+START_TEST(test_actuator_damping_armature)
+{
+    const char *xml[2] = {
+        "<mujoco><option timestep='0.002' integrator='INTEG'/><worldbody><body pos='0 0 1'>"
+        "<joint name='h' axis='0 1 0'/><geom type='capsule' fromto='0 0 0 0.3 0 0' size='0.03'/>"
+        "<body pos='0.3 0 0'><joint name='k' axis='0 1 0' damping='0.05'/>"
+        "<geom type='capsule' fromto='0 0 0 0.3 0 0' size='0.03'/></body></body></worldbody>"
+        "<tendon><fixed name='t'><joint joint='h' coef='1'/><joint joint='k' coef='-0.5'/>"
+        "</fixed></tendon><actuator><motor joint='h' gear='2' damping='0.3 0.1 0.05' "
+        "armature='0.02'/><motor joint='k' damping='0.1'/><motor joint='k' gear='3' "
+        "damping='0.01' armature='0.004'/><motor tendon='t' gear='0.5' damping='0.4' "
+        "armature='0.12'/></actuator></mujoco>",
+        /* the same values on the joints and the tendon: 4 x (0.3 0.1 0.05), 4 x 0.02;
+         * 0.05 + 0.1 + 9 x 0.01, 9 x 0.004; 0.25 x 0.4, 0.25 x 0.12 */
+        "<mujoco><option timestep='0.002' integrator='INTEG'/><worldbody><body pos='0 0 1'>"
+        "<joint name='h' axis='0 1 0' damping='1.2 0.4 0.2' armature='0.08'/>"
+        "<geom type='capsule' fromto='0 0 0 0.3 0 0' size='0.03'/>"
+        "<body pos='0.3 0 0'><joint name='k' axis='0 1 0' damping='0.24' armature='0.036'/>"
+        "<geom type='capsule' fromto='0 0 0 0.3 0 0' size='0.03'/></body></body></worldbody>"
+        "<tendon><fixed name='t' damping='0.1' armature='0.03'><joint joint='h' coef='1'/>"
+        "<joint joint='k' coef='-0.5'/></fixed></tendon><actuator><motor joint='h' gear='2'/>"
+        "<motor joint='k'/><motor joint='k' gear='3'/><motor tendon='t' gear='0.5'/>"
+        "</actuator></mujoco>"};
+    static const char *const INTEG[] = {"Euler", "implicitfast", "implicit", "RK4"};
+    for (int it = 0; it < 4; it++) {
+        cs_model *m[2];
+        cs_data *d[2];
+        for (int v = 0; v < 2; v++) {
+            char *x = edit(strdup(xml[v]), "INTEG", INTEG[it]);
+            m[v] = load_string(x);
+            free(x);
+            d[v] = cs_make_data(m[v]);
+            d[v]->qvel[0] = 2;
+            d[v]->qvel[1] = -3;
+        }
+        ck_assert_int_eq(m[0]->jnt_actuatorid[0], 0);
+        ck_assert_int_eq(m[0]->jnt_actuatorid[1], -2); /* two actuators */
+        ck_assert_int_eq(m[0]->tendon_actuatorid[0], 3);
+        ck_assert_int_eq(m[1]->jnt_actuatorid[0], -1);
+        for (int i = 0; i < 2; i++) /* the mass at qpos0 takes the armature */
+            ck_assert_double_eq_tol(m[0]->dof_M0[i], m[1]->dof_M0[i], 1e-15);
+        double worst = 0, start = fabs(d[0]->qvel[0]);
+        for (int k = 0; k < 500; k++) {
+            for (int v = 0; v < 2; v++) cs_step(m[v], d[v]);
+            for (int i = 0; i < 2; i++) worst = fmax(worst, fabs(d[0]->qpos[i] - d[1]->qpos[i]));
+        }
+        printf("report: actuator damping and armature (%s): largest joint difference %.3g\n",
+               INTEG[it], worst);
+        ck_assert_double_lt(worst, 1e-12);
+        ck_assert_double_lt(fabs(d[0]->qvel[0]), start); /* it damps */
+        for (int v = 0; v < 2; v++) {
+            cs_free_data(d[v]);
+            cs_free_model(m[v]);
+        }
+    }
+    char err[512];
+    ck_assert_ptr_null(cs_load_xml_string(
+        "<mujoco><worldbody><body><joint/><geom size='0.1'/><site name='s'/></body>"
+        "</worldbody><actuator>\n<motor site='s' damping='0.1'/></actuator></mujoco>",
+        "bad.xml", NULL, err, sizeof err));
+    ck_assert_msg(strstr(err, "bad.xml:2:") && strstr(err, "joint or tendon"), "%s", err);
+}
+END_TEST
+
 /* implicitfast takes the actuators' velocity gain into the step: a velocity servo with
  * kv h / M = 50 is stable and reaches its target in one step, where explicit Euler (the
  * actuator's damping is not joint damping) multiplies the error by 1 - 50 each step. */
@@ -510,6 +578,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_servo_model);
     tcase_add_test(tc, test_activation_dynamics);
     tcase_add_test(tc, test_cylinder_holds_piston);
+    tcase_add_test(tc, test_actuator_damping_armature);
     tcase_add_test(tc, test_implicitfast_stiff_damping);
     tcase_add_test(tc, test_rk4_energy);
     tcase_add_test(tc, test_ctrl_schedule);

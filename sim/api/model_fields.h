@@ -85,6 +85,7 @@ enum {
     X(int, jnt_actfrclimited, njnt, 1, NULL, 0) \
     X(double, jnt_actfrcrange, njnt, 2, NULL, 0) \
     X(int, jnt_actgravcomp, njnt, 1, NULL, 0) \
+    X(int, jnt_actuatorid, njnt, 1, NULL, 0) \
     X(double, qpos0, nq, 1, NULL, 0) \
     X(double, qpos_spring, nq, 1, NULL, 0) \
     /* dofs and trees */ \
@@ -203,6 +204,9 @@ enum {
     X(int, actuator_history, nu, 2, NULL, 0) \
     X(int, actuator_historyadr, nu, 1, NULL, 0) \
     X(double, actuator_delay, nu, 1, "delay", CS_SET_NONNEG) \
+    X(double, actuator_damping, nu, 1, NULL, 0) \
+    X(double, actuator_dampingpoly, nu, CS_NPOLY, NULL, 0) \
+    X(double, actuator_armature, nu, 1, NULL, 0) \
     /* sites */ \
     X(int, site_bodyid, nsite, 1, NULL, 0) \
     X(double, site_pos, nsite, 3, NULL, 0) \
@@ -246,6 +250,7 @@ enum {
     X(double, tendon_actfrcrange, ntendon, 2, NULL, 0) \
     X(double, tendon_stiffnesspoly, ntendon, CS_NPOLY, NULL, 0) \
     X(double, tendon_dampingpoly, ntendon, CS_NPOLY, NULL, 0) \
+    X(int, tendon_actuatorid, ntendon, 1, NULL, 0) \
     X(double, tendon_lengthspring, ntendon, 2, NULL, 0) \
     X(double, tendon_length0, ntendon, 1, NULL, 0) \
     X(double, tendon_invweight0, ntendon, 1, NULL, 0) \

@@ -98,8 +98,10 @@ void cs_smooth_vel(const cs_model *m, cs_data *d, double *lo, double *up)
     memset(lo, 0, (size_t)m->nM * sizeof *lo);
     memset(up, 0, (size_t)m->nM * sizeof *up);
     if (!(m->opt.disableflags & (CS_DSBL_PASSIVE | CS_DSBL_DAMPER)))
-        for (int i = 0; i < nv; i++)
-            lo[m->dof_Madr[i]] -= cs_poly_dcoef(m->dof_damping[i], m->dof_dampingpoly + CS_NPOLY * i, d->qvel[i], 1);
+        for (int i = 0; i < nv; i++) {
+            double p[CS_NPOLY], b = cs_dof_damping(m, i, p);
+            lo[m->dof_Madr[i]] -= cs_poly_dcoef(b, p, d->qvel[i], 1);
+        }
     /* joint actuators' diagonal, then the couplings (tendons, dense transmissions): the
      * functions below take -h D, so h = -1 gives D */
     double *diag = d->scratch->qDeriv;

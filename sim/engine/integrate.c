@@ -102,7 +102,9 @@ static int implicit_damping(const cs_model *m)
 {
     if ((m->opt.disableflags & CS_DSBL_EULERDAMP) || !damped(m)) return 0;
     for (int i = 0; i < m->nv; i++)
-        if (m->dof_damping[i] > 0 || !cs_poly_zero(m->dof_dampingpoly + CS_NPOLY * i)) return 1;
+        if (m->dof_damping[i] > 0 || !cs_poly_zero(m->dof_dampingpoly + CS_NPOLY * i) ||
+            m->jnt_actuatorid[m->dof_jntid[i]] != -1)
+            return 1;
     return 0;
 }
 
@@ -127,9 +129,10 @@ void cs_integrate_euler(const cs_model *m, cs_data *d)
     const double *qacc = d->qacc;
     if (implicit_damping(m)) {
         memcpy(d->scratch->qH, d->qM, (size_t)m->nM * sizeof *d->scratch->qH);
-        for (int i = 0; i < m->nv; i++) /* the damper's rate at this qvel */
-            d->scratch->qH[m->dof_Madr[i]] += h * cs_poly_dcoef(m->dof_damping[i], m->dof_dampingpoly + CS_NPOLY * i,
-                                                       d->qvel[i], 1);
+        for (int i = 0; i < m->nv; i++) { /* the damper's rate at this qvel */
+            double p[CS_NPOLY], b = cs_dof_damping(m, i, p);
+            d->scratch->qH[m->dof_Madr[i]] += h * cs_poly_dcoef(b, p, d->qvel[i], 1);
+        }
         qacc = solve_qH(m, d);
     }
     cs_advance(m, d, d->act_dot, qacc, NULL);
@@ -260,8 +263,10 @@ void cs_integrate_implicitfast(const cs_model *m, cs_data *d)
     double *D = d->scratch->qDeriv; /* d qfrc_smooth / d qvel: diagonal here */
     memset(D, 0, (size_t)nv * sizeof *D);
     if (damped(m))
-        for (int i = 0; i < nv; i++)
-            D[i] = -cs_poly_dcoef(m->dof_damping[i], m->dof_dampingpoly + CS_NPOLY * i, d->qvel[i], 1);
+        for (int i = 0; i < nv; i++) {
+            double p[CS_NPOLY], b = cs_dof_damping(m, i, p);
+            D[i] = -cs_poly_dcoef(b, p, d->qvel[i], 1);
+        }
     cs_actuator_vel(m, d, D);
     memcpy(d->scratch->qH, d->qM, (size_t)m->nM * sizeof *d->scratch->qH);
     /* a standalone free body's rows stay M here: its block is solved apart below */

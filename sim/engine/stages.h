@@ -70,6 +70,17 @@ int cs_model_invweight0(cs_model *m);
  * for a damping ratio); 0, or -1 when out of memory */
 int cs_actuator_moment0(const cs_model *m, int i, double *moment);
 
+/* actuator_passive.c: jnt_actuatorid and tendon_actuatorid from the actuators (compile time) */
+void cs_actuator_targets(cs_model *m);
+/* actuator_passive.c: the damping (returned; its polynomial added into poly) and the armature
+ * the actuators add to joint or tendon id (tendon: 1), gear[0]^2 times theirs */
+double cs_actuator_damping(const cs_model *m, int tendon, int id, double poly[CS_NPOLY]);
+double cs_actuator_armature(const cs_model *m, int tendon, int id);
+/* actuator_passive.c: dof i's (tendon t's) damping with its actuators' (returned) and its
+ * polynomial with theirs (poly) */
+double cs_dof_damping(const cs_model *m, int i, double poly[CS_NPOLY]);
+double cs_tendon_damping(const cs_model *m, int t, double poly[CS_NPOLY]);
+
 /* actuator.c: lengths, velocities, controls, activation rates and forces of the actuators,
  * and qfrc_actuator (MuJoCo's mj_transmission, actuator velocities and mj_fwdActuation) */
 void cs_actuation(const cs_model *m, cs_data *d);

@@ -137,8 +137,8 @@ static double tendon_force(const cs_model *m, const cs_data *d, int t)
         f -= x * cs_poly_coef(m->tendon_stiffness[t], m->tendon_stiffnesspoly + CS_NPOLY * t, x, 0);
     }
     if (!(dis & CS_DSBL_DAMPER)) {
-        double v = d->ten_velocity[t];
-        f -= v * cs_poly_coef(m->tendon_damping[t], m->tendon_dampingpoly + CS_NPOLY * t, v, 1);
+        double v = d->ten_velocity[t], p[CS_NPOLY], b = cs_tendon_damping(m, t, p);
+        f -= v * cs_poly_coef(b, p, v, 1);
     }
     return f;
 }
@@ -149,7 +149,7 @@ void cs_tendon_passive(const cs_model *m, cs_data *d)
     for (int t = 0; t < m->ntendon; t++) {
         if (m->tendon_stiffness[t] == 0 && m->tendon_damping[t] == 0 &&
             cs_poly_zero(m->tendon_stiffnesspoly + CS_NPOLY * t) &&
-            cs_poly_zero(m->tendon_dampingpoly + CS_NPOLY * t))
+            cs_poly_zero(m->tendon_dampingpoly + CS_NPOLY * t) && m->tendon_actuatorid[t] == -1)
             continue;
         double f = tendon_force(m, d, t);
         const double *J = d->ten_J + (size_t)t * m->nv;
@@ -179,8 +179,8 @@ void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *q
     int dis = m->opt.disableflags;
     if (!(dis & (CS_DSBL_PASSIVE | CS_DSBL_DAMPER)))
         for (int t = 0; t < m->ntendon; t++) {
-            double b = cs_poly_dcoef(m->tendon_damping[t], m->tendon_dampingpoly + CS_NPOLY * t,
-                                     d->ten_velocity[t], 1);
+            double p[CS_NPOLY], bt = cs_tendon_damping(m, t, p);
+            double b = cs_poly_dcoef(bt, p, d->ten_velocity[t], 1);
             if (b != 0) add_coupling(m, d->ten_J + (size_t)t * m->nv, -b, h, qH, up);
         }
     if (dis & CS_DSBL_ACTUATION) return;

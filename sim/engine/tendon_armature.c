@@ -19,6 +19,7 @@ void cs_tendon_armature(const cs_model *m, cs_data *d, const int *aw)
     int nv = m->nv;
     for (int t = 0; t < m->ntendon; t++) {
         double a = m->tendon_armature[t];
+        if (m->tendon_actuatorid[t] != -1) a += cs_actuator_armature(m, 1, t);
         if (a == 0) continue;
         const double *J = d->ten_J + (size_t)t * nv;
         for (int i = 0; i < nv; i++) {
@@ -80,6 +81,7 @@ void cs_tendon_bias(const cs_model *m, cs_data *d, const int *aw)
     int nv = m->nv;
     for (int t = 0; t < m->ntendon; t++) {
         double a = m->tendon_armature[t];
+        if (m->tendon_actuatorid[t] != -1) a += cs_actuator_armature(m, 1, t);
         if (a == 0) continue;
         double c = a * tendon_dot(m, d, t);
         if (c == 0) continue;

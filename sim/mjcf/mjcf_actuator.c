@@ -178,8 +178,20 @@ static void read_dcmotor(cs_mjcf *c, xmlNode *n, cs_aspec *a)
             FAILN(c, n, "input", "DC motor inputs other than voltage are not supported");
     }
     double Kt = mc[0], Ke = mc[1], vn = nom[0], tau0 = nom[1], w0 = nom[2];
-    /* actuator damping is refused, so the no-load speed gives Ke directly */
-    if (vn > 0 && Ke <= 0 && w0 > 0) Ke = vn / w0;
+    /* Ke from the no-load speed, w0 = vn Ke / (Ke^2 + R B) with the actuator's viscous
+     * damping B (MuJoCo's mjs_setToDCMotor) */
+    if (vn > 0 && Ke <= 0 && w0 > 0) {
+        double B = a->damping[0];
+        if (B > 0 && R > 0) {
+            double disc = vn * vn - 4 * R * B * w0 * w0;
+            Ke = disc > 0 ? (vn + sqrt(disc)) / (2 * w0) : vn / w0;
+        } else if (B > 0 && tau0 > 0) {
+            double ke = vn / w0 - vn * B / tau0;
+            Ke = ke > 0 ? ke : vn / w0;
+        } else {
+            Ke = vn / w0;
+        }
+    }
     double K = Kt > 0 && Ke > 0 ? sqrt(Kt * Ke) : Kt > 0 ? Kt : Ke;
     if (R == 0 && vn > 0 && tau0 > 0 && K > 0) R = K * vn / tau0;
     if (K <= 0) FAILN(c, n, "motorconst", "DC motor: motor constant K must be positive");
@@ -234,12 +246,8 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
     limited_kw(c, n, "actlimited", &a->actlimited);
     k = cs_mjcf_nums(c, n, "gear", v, 1, 6);
     if (k) memcpy(a->gear, v, (size_t)k * sizeof *v); /* the rest keep theirs, as MuJoCo */
-    if ((k = cs_mjcf_nums(c, n, "damping", v, 1, 3)))
-        for (int i = 0; i < k; i++)
-            if (v[i] != 0) FAILN(c, n, "damping", "actuator damping is not supported (give the "
-                                                  "joint's damping)");
-    if (cs_mjcf_num1(c, n, "armature", v) && v[0] != 0)
-        FAILN(c, n, "armature", "actuator armature is not supported (give the joint's armature)");
+    if ((k = cs_mjcf_nums(c, n, "damping", v, 1, 3))) memcpy(a->damping, v, (size_t)k * sizeof *v);
+    if (cs_mjcf_num1(c, n, "armature", v)) a->armature = v[0];
     if (cs_mjcf_int1(c, n, "nsample", &iv)) a->nsample = iv; /* checked when compiled */
     if (cs_mjcf_num1(c, n, "delay", v)) a->delay = v[0];
     static const char *const INTERP[] = {"zoh", "linear", "cubic", NULL};

@@ -330,6 +330,17 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
         if (t == CS_JNT_HINGE || t == CS_JNT_SLIDE) trnrange = c->jnt[j].s.range;
     }
     *jnt = j;
+    /* MuJoCo 3.12's actuator damping and armature act on a joint or a tendon only */
+    int onjt = !A->cranksite && !A->site && !A->body;
+    if (!onjt && (s->damping[0] != 0 || s->damping[1] != 0 || s->damping[2] != 0))
+        AFAIL(c, A, "damping", "damping requires a joint or tendon transmission");
+    if (!onjt && s->armature != 0)
+        AFAIL(c, A, "armature", "armature requires a joint or tendon transmission");
+    if (A->tendon && s->armature != 0 && c->ten[j].spatial)
+        for (int k = 0; k < c->ten[j].njoint; k++)
+            if (c->ten[j].kind[k] == CS_WRAP_SPHERE || c->ten[j].kind[k] == CS_WRAP_CYLINDER)
+                AFAIL(c, A, "armature", "armature on a tendon that wraps a geom (its Jacobian's "
+                      "rate is not defined there, as in MuJoCo)");
     /* a DC motor only as <dcmotor> makes it (its state layout follows from its parameters) */
     int dc = strcmp(A->tag, "dcmotor") == 0;
     if (s->dyntype > CS_DYN_DCMOTOR || (s->dyntype == CS_DYN_DCMOTOR && !dc))
@@ -1290,8 +1301,11 @@ static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
         m->actuator_historyadr[i] = A->nsample > 0 ? hadr : -1;
         if (A->nsample > 0) hadr += cs_history_size(A->nsample, 1);
         m->actuator_name[i] = dupname(c->act[i].name, &cc->nameoom);
+        m->actuator_damping[i] = A->damping[0];
+        memcpy(m->actuator_dampingpoly + CS_NPOLY * i, A->damping + 1, CS_NPOLY * sizeof(double));
+        m->actuator_armature[i] = A->armature;
     }
-
+    cs_actuator_targets(m);
 }
 
 static void springdamper(cs_mjcf *c, compiling *cc, cs_model *m)

@@ -84,6 +84,9 @@ typedef struct {
     double lengthrange[2]; /* the length range a muscle's force is scaled by (0 0: computed) */
     int nsample, interp;  /* its ctrl's history buffer: samples (0: none), 0 zoh 1 linear 2 cubic */
     double delay;         /* > 0: the force reads the ctrl of delay seconds before */
+    double damping[3];    /* MuJoCo 3.12: damping and its polynomial (p0, p1) added to the
+                             target joint's or tendon's, times gear[0]^2 */
+    double armature;      /* the same for armature */
 } cs_aspec;
 
 /* a tendon's attributes (MuJoCo's mjsTendon fields conesim reads) */

@@ -108,6 +108,7 @@ static int auto_policy(cs_model *m)
         for (int q = 0; q < CS_NPOLY; q++)
             passive |= m->tendon_stiffnesspoly[CS_NPOLY * k + q] != 0 ||
                        m->tendon_dampingpoly[CS_NPOLY * k + q] != 0;
+        if (m->tendon_actuatorid[k] != -1) passive = 1; /* an actuator's damping or armature */
         if (n == 2 && !passive) continue;
         for (int w = m->tendon_adr[k]; w < m->tendon_adr[k] + m->tendon_num[k]; w++) {
             int t = cs_wrap_tree(m, w);
