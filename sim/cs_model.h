@@ -357,6 +357,7 @@ typedef struct {
                                  -1 none, -2 several (MuJoCo's; cs_actuator_damping) */
     int *tendon_actuatorid;   /* ntendon: the same for tendons */
     int ngravcomp;            /* bodies with gravcomp != 0 */
+    int nactuatorid;          /* joints and tendons an actuator adds damping or armature to */
     /* the free camera's framing, for viewers (no physics): <statistic extent center> (extent
      * 0 and center NaN when not given: computed from the bodies), <visual><global azimuth
      * elevation> (MuJoCo's 90, -45 degrees) */

@@ -52,7 +52,7 @@ START_TEST(test_model_members_listed)
 #define NAMES(f, rows, kind) MEMBER(cs_model, f)
         CS_MODEL_SIZES(SZ) CS_MODEL_POINTERS(PTR) CS_MODEL_NAMES(NAMES)
         /* not arrays */
-        SZ(modelname) SZ(path) SZ(nconmax) SZ(ncon_reserve) SZ(opt) SZ(ngravcomp)
+        SZ(modelname) SZ(path) SZ(nconmax) SZ(ncon_reserve) SZ(opt) SZ(ngravcomp) SZ(nactuatorid)
         SZ(stat_extent) SZ(stat_center) SZ(vis_azimuth) SZ(vis_elevation) SZ(vis_fovy)
         SZ(vis_orthographic) SZ(nchange)
         SZ(buffer) SZ(nbuffer)

@@ -28,7 +28,7 @@ typedef struct {
 #define MI(f) {#f, I, offsetof(cs_model, f), 0, NONE, 0, NONE, 0, 0},
 /* the model's scalars; its arrays follow from model_fields.h */
 static const desc model_scalars[] = {
-    CS_MODEL_SIZES(MI) MI(nconmax) MI(ncon_reserve) MI(ngravcomp)
+    CS_MODEL_SIZES(MI) MI(nconmax) MI(ncon_reserve) MI(ngravcomp) MI(nactuatorid)
 };
 
 #define TYPE_CODE(t) _Generic(*(t *)0, double: CS_FIELD_DOUBLE, int: CS_FIELD_INT, default: -1)

@@ -6,6 +6,7 @@
 
 void cs_actuator_targets(cs_model *m)
 {
+    m->nactuatorid = 0;
     for (int j = 0; j < m->njnt; j++) m->jnt_actuatorid[j] = -1;
     for (int t = 0; t < m->ntendon; t++) m->tendon_actuatorid[t] = -1;
     for (int i = 0; i < m->nu; i++) {
@@ -17,7 +18,9 @@ void cs_actuator_targets(cs_model *m)
         int *slot = tr == CS_TRN_JOINT || tr == CS_TRN_JOINTINPARENT ? m->jnt_actuatorid + id
                     : tr == CS_TRN_TENDON                             ? m->tendon_actuatorid + id
                                                                       : NULL;
-        if (slot) *slot = *slot == -1 ? i : -2; /* several: every actuator's share is summed */
+        if (!slot) continue;
+        m->nactuatorid += *slot == -1;
+        *slot = *slot == -1 ? i : -2; /* several: every actuator's share is summed */
     }
 }
 
@@ -57,21 +60,4 @@ double cs_actuator_armature(const cs_model *m, int tendon, int id)
     for (int i = a >= 0 ? a : 0; i < (a >= 0 ? a + 1 : m->nu); i++)
         if (a >= 0 || targets(m, i, tendon, id)) armature += m->actuator_armature[i] * gear2(m, i);
     return armature;
-}
-
-double cs_dof_damping(const cs_model *m, int i, double poly[CS_NPOLY])
-{
-    for (int k = 0; k < CS_NPOLY; k++) poly[k] = m->dof_dampingpoly[CS_NPOLY * i + k];
-    double b = m->dof_damping[i];
-    int j = m->dof_jntid[i];
-    if (m->jnt_actuatorid[j] != -1) b += cs_actuator_damping(m, 0, j, poly);
-    return b;
-}
-
-double cs_tendon_damping(const cs_model *m, int t, double poly[CS_NPOLY])
-{
-    for (int k = 0; k < CS_NPOLY; k++) poly[k] = m->tendon_dampingpoly[CS_NPOLY * t + k];
-    double b = m->tendon_damping[t];
-    if (m->tendon_actuatorid[t] != -1) b += cs_actuator_damping(m, 1, t, poly);
-    return b;
 }

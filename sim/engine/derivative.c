@@ -99,7 +99,9 @@ void cs_smooth_vel(const cs_model *m, cs_data *d, double *lo, double *up)
     memset(up, 0, (size_t)m->nM * sizeof *up);
     if (!(m->opt.disableflags & (CS_DSBL_PASSIVE | CS_DSBL_DAMPER)))
         for (int i = 0; i < nv; i++) {
-            double p[CS_NPOLY], b = cs_dof_damping(m, i, p);
+            double buf[CS_NPOLY];
+            const double *p;
+            double b = cs_dof_damping(m, i, buf, &p);
             lo[m->dof_Madr[i]] -= cs_poly_dcoef(b, p, d->qvel[i], 1);
         }
     /* joint actuators' diagonal, then the couplings (tendons, dense transmissions): the

@@ -130,7 +130,9 @@ void cs_integrate_euler(const cs_model *m, cs_data *d)
     if (implicit_damping(m)) {
         memcpy(d->scratch->qH, d->qM, (size_t)m->nM * sizeof *d->scratch->qH);
         for (int i = 0; i < m->nv; i++) { /* the damper's rate at this qvel */
-            double p[CS_NPOLY], b = cs_dof_damping(m, i, p);
+            double buf[CS_NPOLY];
+            const double *p;
+            double b = cs_dof_damping(m, i, buf, &p);
             d->scratch->qH[m->dof_Madr[i]] += h * cs_poly_dcoef(b, p, d->qvel[i], 1);
         }
         qacc = solve_qH(m, d);
@@ -264,7 +266,9 @@ void cs_integrate_implicitfast(const cs_model *m, cs_data *d)
     memset(D, 0, (size_t)nv * sizeof *D);
     if (damped(m))
         for (int i = 0; i < nv; i++) {
-            double p[CS_NPOLY], b = cs_dof_damping(m, i, p);
+            double buf[CS_NPOLY];
+            const double *p;
+            double b = cs_dof_damping(m, i, buf, &p);
             D[i] = -cs_poly_dcoef(b, p, d->qvel[i], 1);
         }
     cs_actuator_vel(m, d, D);

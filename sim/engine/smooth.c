@@ -71,9 +71,9 @@ static void composite_mass(const cs_model *m, cs_data *d, const int *aw)
         double *row = d->qM + m->dof_Madr[i];
         int a = 0;
         for (int j = i; j >= 0; j = m->dof_parent[j]) row[a++] = sp_dot6(d->cdof + 6 * j, F);
-        int ja = m->jnt_actuatorid[m->dof_jntid[i]];
-        row[0] += ja == -1 ? m->dof_armature[i]
-                           : m->dof_armature[i] + cs_actuator_armature(m, 0, m->dof_jntid[i]);
+        row[0] += !m->nactuatorid || m->jnt_actuatorid[m->dof_jntid[i]] == -1
+                      ? m->dof_armature[i]
+                      : m->dof_armature[i] + cs_actuator_armature(m, 0, m->dof_jntid[i]);
     }
 }
 
@@ -247,7 +247,14 @@ static void passive(const cs_model *m, cs_data *d)
         }
     if (!(dis & CS_DSBL_DAMPER))
         for (int i = 0; i < m->nv; i++) {
-            double v = d->qvel[i], p[CS_NPOLY], b = cs_dof_damping(m, i, p);
+            double v = d->qvel[i];
+            if (!m->nactuatorid) { /* (a loop without the test vectorises) */
+                d->qfrc_passive[i] -= v * cs_poly_coef(m->dof_damping[i], m->dof_dampingpoly + CS_NPOLY * i, v, 1);
+                continue;
+            }
+            double buf[CS_NPOLY];
+            const double *p;
+            double b = cs_dof_damping(m, i, buf, &p);
             d->qfrc_passive[i] -= v * cs_poly_coef(b, p, v, 1);
         }
     cs_tendon_passive(m, d);

@@ -76,10 +76,27 @@ void cs_actuator_targets(cs_model *m);
  * the actuators add to joint or tendon id (tendon: 1), gear[0]^2 times theirs */
 double cs_actuator_damping(const cs_model *m, int tendon, int id, double poly[CS_NPOLY]);
 double cs_actuator_armature(const cs_model *m, int tendon, int id);
-/* actuator_passive.c: dof i's (tendon t's) damping with its actuators' (returned) and its
- * polynomial with theirs (poly) */
-double cs_dof_damping(const cs_model *m, int i, double poly[CS_NPOLY]);
-double cs_tendon_damping(const cs_model *m, int t, double poly[CS_NPOLY]);
+/* dof i's (tendon t's) damping with its actuators' (returned) and its polynomial (*poly: the
+ * model's, or buf with theirs added) */
+static inline double cs_dof_damping(const cs_model *m, int i, double buf[CS_NPOLY],
+                                    const double **poly)
+{
+    int j = m->dof_jntid[i];
+    *poly = m->dof_dampingpoly + CS_NPOLY * i;
+    if (m->jnt_actuatorid[j] == -1) return m->dof_damping[i];
+    for (int k = 0; k < CS_NPOLY; k++) buf[k] = (*poly)[k];
+    *poly = buf;
+    return m->dof_damping[i] + cs_actuator_damping(m, 0, j, buf);
+}
+static inline double cs_tendon_damping(const cs_model *m, int t, double buf[CS_NPOLY],
+                                       const double **poly)
+{
+    *poly = m->tendon_dampingpoly + CS_NPOLY * t;
+    if (m->tendon_actuatorid[t] == -1) return m->tendon_damping[t];
+    for (int k = 0; k < CS_NPOLY; k++) buf[k] = (*poly)[k];
+    *poly = buf;
+    return m->tendon_damping[t] + cs_actuator_damping(m, 1, t, buf);
+}
 
 /* actuator.c: lengths, velocities, controls, activation rates and forces of the actuators,
  * and qfrc_actuator (MuJoCo's mj_transmission, actuator velocities and mj_fwdActuation) */

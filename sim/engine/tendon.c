@@ -137,7 +137,9 @@ static double tendon_force(const cs_model *m, const cs_data *d, int t)
         f -= x * cs_poly_coef(m->tendon_stiffness[t], m->tendon_stiffnesspoly + CS_NPOLY * t, x, 0);
     }
     if (!(dis & CS_DSBL_DAMPER)) {
-        double v = d->ten_velocity[t], p[CS_NPOLY], b = cs_tendon_damping(m, t, p);
+        double v = d->ten_velocity[t], buf[CS_NPOLY];
+        const double *p;
+        double b = cs_tendon_damping(m, t, buf, &p);
         f -= v * cs_poly_coef(b, p, v, 1);
     }
     return f;
@@ -179,7 +181,9 @@ void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *q
     int dis = m->opt.disableflags;
     if (!(dis & (CS_DSBL_PASSIVE | CS_DSBL_DAMPER)))
         for (int t = 0; t < m->ntendon; t++) {
-            double p[CS_NPOLY], bt = cs_tendon_damping(m, t, p);
+            double buf[CS_NPOLY];
+            const double *p;
+            double bt = cs_tendon_damping(m, t, buf, &p);
             double b = cs_poly_dcoef(bt, p, d->ten_velocity[t], 1);
             if (b != 0) add_coupling(m, d->ten_J + (size_t)t * m->nv, -b, h, qH, up);
         }
