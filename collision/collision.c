@@ -489,6 +489,13 @@ int cs_collision_broadphase(cs_collision *c, const cs_pose *poses)
     return c->ncand;
 }
 
+const cs_hull *cs_collision_hull(const cs_collision *c, int g)
+{
+    if (g < 0 || g >= c->ngeom || c->geom[g].type != CS_GEOM_MESH || !has_hull(c->geom + g))
+        return NULL;
+    return &c->geom[g].hull;
+}
+
 const int *cs_collision_candidates(const cs_collision *c, int *n)
 {
     *n = c->ncand;

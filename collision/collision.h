@@ -159,6 +159,9 @@ void cs_geom_aabb_hull(const cs_hull *h, const cs_pose *pose, double margin, dou
 int cs_collision_broadphase(cs_collision *c, const cs_pose *poses);
 const int *cs_collision_candidates(const cs_collision *c, int *n);
 
+/* Geom g's hull as the context holds it (CS_GEOM_MESH with a hull), else NULL. */
+const cs_hull *cs_collision_hull(const cs_collision *c, int g);
+
 /* The filter rules alone (contype/conaffinity, weld, parent, exclude, explicit pair
  * replacement) for geoms i and j: 1 = may collide automatically. */
 int cs_collision_filter(const cs_collision *c, int i, int j);

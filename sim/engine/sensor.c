@@ -745,15 +745,9 @@ static double geom_distance(const cs_model *m, const cs_data *d, int g1, int g2,
     int flip = m->geom_type[g1] > m->geom_type[g2], a = flip ? g2 : g1, b = flip ? g1 : g2;
     int ta = m->geom_type[a], tb = m->geom_type[b];
     if (ta == CS_GEOM_PLANE && tb == CS_GEOM_PLANE) return dist; /* no collider */
-    cs_hull h[2];
-    const cs_hull *hp[2] = {NULL, NULL};
-    int g[2] = {a, b};
-    for (int s = 0; s < 2; s++) {
-        int me = m->geom_dataid[g[s]];
-        if (m->geom_type[g[s]] != CS_GEOM_MESH || me < 0) continue;
-        cs_hull_view(&h[s], m->mesh_graph + m->mesh_graphadr[me], m->mesh_hull + m->mesh_hulladr[me]);
-        hp[s] = &h[s];
-    }
+    /* the collision context's hull views (made once with it) */
+    const cs_hull *hp[2] = {cs_collision_hull(d->scratch->collision, a),
+                            cs_collision_hull(d->scratch->collision, b)};
     cs_geom_contact con[CS_MAXCONPAIR];
     int n;
     if (ta == CS_GEOM_HFIELD) { /* a body's field (MuJoCo: its collider, distmax the margin) */
