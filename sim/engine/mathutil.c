@@ -109,14 +109,20 @@ void cs_quat_z2vec(double q[4], const double vec[3])
 /* rotation vector (axis * angle, angle in [-pi, pi]) of a unit quaternion */
 void cs_quat2vel(double v[3], const double q[4])
 {
-    double s = sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (s < 1e-300) {
-        v[0] = v[1] = v[2] = 0;
-        return;
+    /* MuJoCo's operations (mju_quat2Vel): the axis scaled by the inverse norm, (1, 0, 0)
+     * below 1e-15 */
+    double ax[3] = {q[1], q[2], q[3]};
+    double s = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    if (s < 1e-15) {
+        ax[0] = 1;
+        ax[1] = ax[2] = 0;
+    } else {
+        double inv = 1 / s;
+        for (int k = 0; k < 3; k++) ax[k] *= inv;
     }
     double a = 2 * atan2(s, q[0]);
     if (a > M_PI) a -= 2 * M_PI;
-    for (int k = 0; k < 3; k++) v[k] = q[k + 1] / s * a;
+    for (int k = 0; k < 3; k++) v[k] = ax[k] * a;
 }
 
 /* rotation vector of b^-1 a: the local rotation that takes b to a */
