@@ -368,6 +368,42 @@ START_TEST(test_actuator_damping_armature)
 }
 END_TEST
 
+/* MuJoCo 3.12's rotational setpoints: a position servo on a ball joint reads its target as
+ * the representative nearest the joint's angle (period 2 pi |gear|), so from -3 rad to a
+ * target of +3 rad it turns the short way, through pi, never back through 0; an integrated
+ * setpoint is kept within half a period of the length. */
+START_TEST(test_ball_servo_short_way)
+{
+    /* the body starts turned -3 rad about z: quaternion (cos -1.5, 0, 0, sin -1.5) */
+    char xml[1024];
+    snprintf(xml, sizeof xml,
+             "<mujoco><option timestep='0.002' gravity='0 0 0'/><worldbody><body>"
+             "<joint name='b' type='ball'/><geom type='box' size='0.2 0.05 0.02' mass='1'/>"
+             "</body></worldbody><actuator><position joint='b' gear='0 0 1' kp='2' "
+             "dampratio='1'/><intvelocity joint='b' gear='0 0 1' kp='0' actrange='-20 20'/>"
+             "</actuator><keyframe><key qpos='%.17g 0 0 %.17g' ctrl='3 5'/></keyframe>"
+             "</mujoco>", cos(-1.5), sin(-1.5));
+    cs_model *m = load_string(xml);
+    cs_data *d = cs_make_data(m);
+    cs_reset_key(m, d, 0);
+    double smallest = 10;
+    for (int k = 0; k < 5000; k++) { /* 10 s */
+        cs_forward(m, d);
+        double len = d->actuator_length[0]; /* the angle about z, in (-pi, pi] */
+        smallest = fmin(smallest, fabs(len));
+        cs_step(m, d); /* the integrated setpoint: wrapped about the length the step read */
+        ck_assert_double_le(fabs(d->act[0] - len), M_PI + 1e-12);
+    }
+    cs_forward(m, d);
+    printf("report: ball servo: final angle %.9f (target 3), smallest |angle| %.3f\n",
+           d->actuator_length[0], smallest);
+    ck_assert_double_eq_tol(d->actuator_length[0], 3, 1e-6);
+    ck_assert_double_gt(smallest, 2.9); /* the short way: never near 0 */
+    cs_free_data(d);
+    cs_free_model(m);
+}
+END_TEST
+
 /* implicitfast takes the actuators' velocity gain into the step: a velocity servo with
  * kv h / M = 50 is stable and reaches its target in one step, where explicit Euler (the
  * actuator's damping is not joint damping) multiplies the error by 1 - 50 each step. */
@@ -579,6 +615,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_activation_dynamics);
     tcase_add_test(tc, test_cylinder_holds_piston);
     tcase_add_test(tc, test_actuator_damping_armature);
+    tcase_add_test(tc, test_ball_servo_short_way);
     tcase_add_test(tc, test_implicitfast_stiff_damping);
     tcase_add_test(tc, test_rk4_energy);
     tcase_add_test(tc, test_ctrl_schedule);

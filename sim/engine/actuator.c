@@ -5,6 +5,7 @@
  * muscle), force = gain * (ctrl or act) + bias clamped to forcerange (gain and bias fixed,
  * affine or a muscle's, muscle.c), and qfrc_actuator. Also the
  * activations' step and the velocity derivative the implicitfast integrator needs. */
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -16,8 +17,12 @@
 
 enum { NDYN = 10, NGAIN = 10, NBIAS = 10 };
 /* MuJoCo's mjtDyn, mjtGain and mjtBias numbers */
-enum { DYN_INTEGRATOR = 1, DYN_FILTEREXACT = 3, DYN_MUSCLE = 4, DYN_DCMOTOR = 5 };
-enum { GAIN_AFFINE = 1, GAIN_MUSCLE = 2, GAIN_DCMOTOR = 3 };
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+enum { DYN_NONE = 0, DYN_INTEGRATOR = 1, DYN_FILTEREXACT = 3, DYN_MUSCLE = 4, DYN_DCMOTOR = 5 };
+enum { GAIN_FIXED = 0, GAIN_AFFINE = 1, GAIN_MUSCLE = 2, GAIN_DCMOTOR = 3 };
 enum { BIAS_AFFINE = 1, BIAS_MUSCLE = 2, BIAS_DCMOTOR = 3 };
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
@@ -47,6 +52,36 @@ static double next_act(const cs_model *m, int i, double act, double act_dot)
     if (m->actuator_actlimited[i])
         act = clip(act, m->actuator_actrange[2 * i], m->actuator_actrange[2 * i + 1]);
     return act;
+}
+
+/* MuJoCo 3.12's period of a servo's rotational transmission (0: none): a position or
+ * integrated-velocity servo (fixed gain, affine bias, kp = -biasprm[1], no dynamics or an
+ * integrator) on a ball joint, or on a site with a reference site and a purely rotational
+ * gear, reads its setpoint as the representative nearest the length */
+static double wrap_period(const cs_model *m, int i)
+{
+    int dyn = m->actuator_dyntype[i];
+    if (m->actuator_gaintype[i] != GAIN_FIXED || m->actuator_biastype[i] != BIAS_AFFINE ||
+        m->actuator_gainprm[NGAIN * i] != -m->actuator_biasprm[NBIAS * i + 1] ||
+        (dyn != DYN_NONE && dyn != DYN_INTEGRATOR))
+        return 0;
+    const double *g = m->actuator_gear + 6 * i;
+    int ty = m->actuator_trntype[i];
+    if (ty == CS_TRN_SITE && m->actuator_trnid[2 * i + 1] >= 0 && !g[0] && !g[1] && !g[2])
+        return 2 * M_PI * sqrt(g[3] * g[3] + g[4] * g[4] + g[5] * g[5]);
+    if ((ty == CS_TRN_JOINT || ty == CS_TRN_JOINTINPARENT) &&
+        m->jnt_type[m->actuator_trnid[2 * i]] == CS_JNT_BALL)
+        return 2 * M_PI * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    return 0;
+}
+
+/* setpoint u moved by whole periods to the one nearest the length (MuJoCo's wrapSetpoint,
+ * its rounding to an int included) */
+static double wrap_setpoint(double u, double length, double period)
+{
+    double k = round((u - length) / period);
+    k = k > INT_MAX ? INT_MAX : k < INT_MIN ? INT_MIN : k;
+    return u - period * k;
 }
 
 int cs_actuator_dense(const cs_model *m, int i)
@@ -217,6 +252,8 @@ void cs_actuation(const cs_model *m, cs_data *d)
         double in = u[i];
         if (a >= 0)
             in = m->actuator_actearly[i] ? next_act(m, i, d->act[a], d->act_dot[a]) : d->act[a];
+        double period = wrap_period(m, i);
+        if (period > 0) in = wrap_setpoint(in, len, period);
         if (m->actuator_biastype[i] == BIAS_AFFINE) bias = bp[0] + bp[1] * len + bp[2] * vel;
         else if (m->actuator_biastype[i] == BIAS_MUSCLE)
             bias = cs_muscle_bias(len, lr, m->actuator_acc0[i], bp);
@@ -266,6 +303,14 @@ void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot)
         int a = m->actuator_actadr[i];
         /* a disabled actuator's activation holds (MuJoCo steps it with a zero rate) */
         if (a >= 0) d->act[a] = next_act(m, i, d->act[a], disabled(m, i) ? 0 : act_dot[a]);
+    }
+    /* an integrated setpoint on a rotational transmission is kept as the representative
+     * nearest the length (MuJoCo 3.12's projection after the actrange clamp) */
+    for (int i = 0; i < m->nu; i++) {
+        if (m->actuator_dyntype[i] != DYN_INTEGRATOR) continue;
+        double period = wrap_period(m, i);
+        int a = m->actuator_actadr[i];
+        if (period > 0) d->act[a] = wrap_setpoint(d->act[a], d->actuator_length[i], period);
     }
 }
 
