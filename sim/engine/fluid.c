@@ -138,9 +138,11 @@ static void box_deriv(const cs_model *m, cs_data *d, int b, double h, double *qH
             for (int c = 0; c < 6; c++) A6[6 * r + c] -= h * TERM(o + r, o + c);
         return;
     }
-    /* D(i, j) for j an ancestor of i (or i) */
+    /* D(i, j) for j an ancestor of i (or i); without up (implicitfast's qH) MuJoCo's reduced
+     * sparsity: a simple body's dofs keep only their diagonal */
     for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i])
-        for (int j = i, k = 0; j >= 0; j = m->dof_parent[j], k++) {
+        for (int j = i, k = 0; j >= 0 && !(!up && k && m->body_simple[m->dof_bodyid[i]]);
+             j = m->dof_parent[j], k++) {
             qH[m->dof_Madr[i] + k] -= h * TERM(i, j);
             if (up && k) up[m->dof_Madr[i] + k] -= h * TERM(j, i);
         }

@@ -359,8 +359,11 @@ void cs_fluid_ellipsoid_deriv(const cs_model *m, cs_data *d, int b, int symmetri
                     A6[6 * r + c] -= h * sum;
                 }
         } else {
+            /* without up (implicitfast's qH) MuJoCo's reduced sparsity: a simple body's
+             * dofs keep only their diagonal */
+            int diag_only = !up && m->body_simple[b];
             for (int i = m->body_lastdof[b]; i >= 0; i = m->dof_parent[i])
-                for (int j = i, e = 0; j >= 0; j = m->dof_parent[j], e++) {
+                for (int j = i, e = 0; j >= 0 && !(diag_only && e); j = m->dof_parent[j], e++) {
                     double sum = 0;
                     for (int k = 0; k < 6; k++)
                         for (int l = 0; l < 6; l++) sum += ROW(k, i) * B[6 * k + l] * ROW(l, j);

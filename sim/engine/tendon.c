@@ -162,13 +162,15 @@ void cs_tendon_passive(const cs_model *m, cs_data *d)
 /* qH -= h s J^T J for one tendon, over M's entries only (MuJoCo's implicitfast gathers its
  * derivative into M's sparsity: a pair of dofs neither of which is the other's ancestor
  * drops out); up, given, takes the same into the upper triangle (row i: the (ancestor, i)
- * entries) */
+ * entries). Without up (implicitfast's qH) MuJoCo's reduced sparsity: a simple body's dofs
+ * (body_simple) keep only their diagonal. */
 static void add_coupling(const cs_model *m, const double *J, double s, double h, double *qH,
                          double *up)
 {
     for (int i = 0; i < m->nv; i++) {
         if (J[i] == 0) continue;
-        for (int j = i, k = 0; j >= 0; j = m->dof_parent[j], k++)
+        int diag_only = !up && m->body_simple[m->dof_bodyid[i]];
+        for (int j = i, k = 0; j >= 0 && !(diag_only && k); j = m->dof_parent[j], k++)
             if (J[j] != 0) {
                 qH[m->dof_Madr[i] + k] -= h * s * J[i] * J[j];
                 if (up && k) up[m->dof_Madr[i] + k] -= h * s * J[i] * J[j];

@@ -114,6 +114,7 @@ RULES.cubelets = [{ q: 'quat_abs', max: 1e-9 }, { q: 'f_rel', max: 1e-5 }];
 // oracle-only: the implicit integrator on a fast-spinning free base with a damped chain,
 // velocity servos on a joint and a tendon, ellipsoid fluid forces (no contacts)
 RULES.implicit_spin = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
+RULES.implicitfast_simple = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
 // oracle-only: muscles (an arm26-like arm on wrapped spatial tendons, a slider, muscle
 // dynamics and gain on <general>), length ranges from the compiler's simulation and from a
 // limit, the implicit integrator with the force-velocity slope (no contacts)
