@@ -1,6 +1,6 @@
 /* Dense Cholesky (chol.h): plain, and within an envelope. */
 #include "chol.h"
-#include "solver_internal.h" /* CS_VECTOR_CLONES */
+#include "solver_internal.h" /* CS_VECTOR_CLONES, cs_v2d */
 
 #include <string.h>
 
@@ -59,14 +59,11 @@ void cs_i_chol_solve(int n, const double *L, double *x)
     }
 }
 
-/* vectors of four and two doubles (element-wise arithmetic rounds as the scalar one does;
- * without AVX a vector of four is two of two), moved through pointers */
+/* vectors of four doubles (element-wise arithmetic rounds as the scalar one does; without
+ * AVX a vector of four is two of two), moved through pointers; of two: cs_v2d */
 typedef double v4d __attribute__((vector_size(32)));
-typedef double v2d __attribute__((vector_size(16)));
 static inline void ld4(v4d *v, const double *p) { memcpy(v, p, sizeof *v); }
 static inline void st4(double *p, const v4d *v) { memcpy(p, v, sizeof *v); }
-static inline void ld2(v2d *v, const double *p) { memcpy(v, p, sizeof *v); }
-static inline void st2(double *p, const v2d *v) { memcpy(p, v, sizeof *v); }
 
 /* t_i = U[j][i] - sum_{k<j} U[k][i] U[k][j] for i in [i0, i0 + 4 W4 + 2 W2 + S), in place:
  * the terms in k order, as cs_i_chol_n takes them. The entries are contiguous in row j and
@@ -76,10 +73,10 @@ static inline __attribute__((always_inline)) void
 upper_cols(int n, double *U, int j, int i0, const int W4, const int W2, const int S)
 {
     v4d t4[4];
-    v2d t2 = {0, 0};
+    cs_v2d t2 = {0, 0};
     double *Uj = U + j * n + i0, ts = S ? Uj[4 * W4 + 2 * W2] : 0;
     for (int w = 0; w < W4; w++) ld4(t4 + w, Uj + 4 * w);
-    if (W2) ld2(&t2, Uj + 4 * W4);
+    if (W2) t2 = cs_i_load2(Uj + 4 * W4);
     for (int k = 0; k < j; k++) {
         const double *Uk = U + k * n + i0;
         double l = U[k * n + j];
@@ -89,14 +86,13 @@ upper_cols(int n, double *U, int j, int i0, const int W4, const int W2, const in
             t4[w] -= u * l4;
         }
         if (W2) {
-            v2d u, l2 = {l, l};
-            ld2(&u, Uk + 4 * W4);
-            t2 -= u * l2;
+            cs_v2d l2 = {l, l};
+            t2 -= cs_i_load2(Uk + 4 * W4) * l2;
         }
         if (S) ts -= Uk[4 * W4 + 2 * W2] * l;
     }
     for (int w = 0; w < W4; w++) st4(Uj + 4 * w, t4 + w);
-    if (W2) st2(Uj + 4 * W4, &t2);
+    if (W2) cs_i_store2(Uj + 4 * W4, t2);
     if (S) Uj[4 * W4 + 2 * W2] = ts;
 }
 
