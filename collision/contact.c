@@ -4,45 +4,55 @@
 #include "internal.h"
 #include "minval.h"
 
+/* MuJoCo's mju_makeFrame: the normal and the tangent scaled by their inverse norms (its
+ * arithmetic, not division), a tangent hint of norm >= 0.5 made orthogonal, else world y
+ * (world z when the normal is near y). Degenerate hints along the normal fall back to
+ * world x, then to the default rule, so the frame stays orthonormal. */
+static inline void scale3(double v[3], double len)
+{
+    double inv = 1 / len;
+    v[0] *= inv;
+    v[1] *= inv;
+    v[2] *= inv;
+}
+
+static inline double orthogonal(double t[3], const double f[3])
+{
+    double tn = cs_dot3(f, t);
+    for (int i = 0; i < 3; i++)
+        t[i] -= f[i] * tn;
+    return sqrt(cs_dot3(t, t));
+}
+
 void cs_make_frame(double f[9])
 {
     double len = sqrt(cs_dot3(f, f));
     if (len > 0)
-        for (int i = 0; i < 3; i++)
-            f[i] /= len;
+        scale3(f, len);
     else {
         f[0] = 1;
         f[1] = f[2] = 0;
     }
-    /* a supplied tangent hint, made orthogonal */
     double t[3] = {f[3], f[4], f[5]};
-    int hinted = cs_dot3(t, t) >= 0.25; /* MuJoCo: a hint is one of norm >= 0.5 */
-    double tn = cs_dot3(t, f);
-    for (int i = 0; i < 3; i++)
-        t[i] -= tn * f[i];
-    double tl = sqrt(cs_dot3(t, t));
+    int hinted = cs_dot3(t, t) >= 0.25;
+    double tl = hinted ? orthogonal(t, f) : 0;
     if (hinted && tl < 1e-10) {
-        /* a hint along the normal (a capsule standing on a plane): MuJoCo's normalize
-         * of the zero vector yields world x */
+        /* a hint along the normal (a capsule standing on a plane): MuJoCo's normalize of the
+         * zero vector yields world x */
         t[0] = 1;
         t[1] = t[2] = 0;
-        tn = f[0];
-        for (int i = 0; i < 3; i++)
-            t[i] -= tn * f[i];
-        tl = sqrt(cs_dot3(t, t));
+        tl = orthogonal(t, f);
     }
     if (tl < 1e-10) {
-        /* MuJoCo's mju_makeFrame: world y, or world z when the normal is near y */
         t[0] = 0;
         t[1] = (f[1] < 0.5 && f[1] > -0.5) ? 1 : 0;
         t[2] = 1 - t[1];
-        tn = cs_dot3(t, f);
-        for (int i = 0; i < 3; i++)
-            t[i] -= tn * f[i];
-        tl = sqrt(cs_dot3(t, t));
+        tl = orthogonal(t, f);
     }
-    for (int i = 0; i < 3; i++)
-        f[3 + i] = t[i] / tl;
+    scale3(t, tl);
+    f[3] = t[0];
+    f[4] = t[1];
+    f[5] = t[2];
     cs_cross3(f + 6, f, f + 3);
 }
 
