@@ -168,8 +168,9 @@ typedef struct {
     double *cam_xpos, *cam_xmat;    /* 3, 9 per camera: world position and frame (columns x, y,
                                        z; the camera looks along -z) */
     double *light_xpos, *light_xdir; /* 3, 3 per light: world position and direction */
-    double *subtree_linvel;   /* 3 per body: linear velocity of that centre */
-    double *subtree_angmom;   /* 3 per body: angular momentum of the subtree about it */
+    double *subtree_linvel;   /* 3 per body: linear velocity of that centre; made, with */
+    double *subtree_angmom;   /* 3 per body: angular momentum of the subtree about it, when a
+                                 sensor reads them (MuJoCo's) */
 
     void *buffer;             /* the arrays sized by the model, in one block (sim/api/data_fields.h
                                  lists them) */

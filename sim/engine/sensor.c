@@ -1047,11 +1047,23 @@ static void pass(const cs_model *m, cs_data *d, int stage,
 /* what the stages' sensors read besides the step's results */
 static void prepare_pos(const cs_model *m, cs_data *d) { cs_subtree_com(m, d); }
 
-static void prepare_vel(const cs_model *m, cs_data *d)
+/* subtree_linvel and subtree_angmom are made only for the sensors that read them, as
+ * MuJoCo's mj_sensorVel calls mj_subtreeVel */
+static int reads_subtree_vel(const cs_model *m)
 {
-    cs_subtree_com(m, d);
+    for (int i = 0; i < m->nsensor; i++)
+        if (m->sensor_type[i] == CS_SENS_SUBTREELINVEL || m->sensor_type[i] == CS_SENS_SUBTREEANGMOM)
+            return 1;
+    return 0;
+}
+
+static void prepare_vel(const cs_model *m, cs_data *d, int all)
+{
     body_motion(m, d, 0);
-    subtree_vel(m, d, d->scratch->subtree_mass);
+    if (all || reads_subtree_vel(m)) {
+        cs_subtree_com(m, d);
+        subtree_vel(m, d, d->scratch->subtree_mass);
+    }
 }
 
 static void prepare_acc(const cs_model *m, cs_data *d)
@@ -1062,7 +1074,7 @@ static void prepare_acc(const cs_model *m, cs_data *d)
 
 void cs_sensor_prepare(const cs_model *m, cs_data *d)
 {
-    prepare_vel(m, d);
+    prepare_vel(m, d, 1);
     prepare_acc(m, d);
 }
 
@@ -1076,7 +1088,7 @@ void cs_sensor_pos(const cs_model *m, cs_data *d)
 void cs_sensor_vel(const cs_model *m, cs_data *d)
 {
     if (!has_stage(m, CS_STAGE_VEL)) return;
-    prepare_vel(m, d);
+    prepare_vel(m, d, 0);
     pass(m, d, CS_STAGE_VEL, sensor_vel);
 }
 
