@@ -83,7 +83,7 @@
     X(double, rne_tan, nbody, 31) \
     X(double, crb, nbody, 13) \
     X(double, cacc, nbody, 6) \
-    X(double, cfrc, nbody, 18) \
+    X(double, cfrc, nbody, 12) \
     X(double, cdofdot, nv, 6) \
     X(double, eq_scratch, nv, 24) \
     X(double, tendon_actfrc, ntendon, 1) \

@@ -14,8 +14,8 @@
 #include "spatial.h"
 #include "stages.h"
 
-/* per body: crb (13) own then composite inertia; cfrc 18: inertial, gravity, applied */
-enum { NF = 18 };
+/* per body: crb (13) own then composite inertia; cfrc 12: inertial, applied */
+enum { NF = 12 };
 
 static const double *ref_point(const cs_model *m, const cs_data *d, int b)
 {
@@ -54,8 +54,11 @@ static void own_inertias(const cs_model *m, cs_data *d, const int *aw)
             cs_body_cinert(m, d, b, d->scratch->crb + SP_NINERT * b);
 }
 
-/* crb from the own inertias to the composites, then the mass matrix's rows */
-static void composite_mass(const cs_model *m, cs_data *d, const int *aw)
+/* crb from the own inertias to the composites, then the mass matrix's rows. With g, also
+ * each dof's gravity force, out of qfrc_bias: the subtree's gravity wrench is its composite
+ * inertia times the linear acceleration g, so by the inertia's symmetry its product with
+ * cdof is g . (I cdof)'s linear part, the product made for M's row anyway. */
+static void composite_mass(const cs_model *m, cs_data *d, const int *aw, const double *g)
 {
     double *crb = d->scratch->crb;
     /* composites, leaves first; a static parent ends the tree */
@@ -74,22 +77,31 @@ static void composite_mass(const cs_model *m, cs_data *d, const int *aw)
         row[0] += !m->nactuatorid || m->jnt_actuatorid[m->dof_jntid[i]] == -1
                       ? m->dof_armature[i]
                       : m->dof_armature[i] + cs_actuator_armature(m, 0, m->dof_jntid[i]);
+        if (g) {
+            double gi = g[0] * F[3] + g[1] * F[4] + g[2] * F[5];
+            d->qfrc_gravity[i] = gi;
+            d->qfrc_bias[i] -= gi;
+        }
     }
 }
 
 void cs_make_mass(const cs_model *m, cs_data *d)
 {
     own_inertias(m, d, NULL);
-    composite_mass(m, d, NULL);
+    composite_mass(m, d, NULL, NULL);
 }
 
-/* velocities and the bias force of every body (RNE without gravity), gravity and applied
- * forces, summed over subtrees and projected on the dofs. crb holds the bodies' own
- * inertias (own_inertias), not yet the composites. */
+/* velocities and the bias force of every body (RNE without gravity) and applied forces,
+ * summed over subtrees and projected on the dofs (gravity: composite_mass). crb holds the
+ * bodies' own inertias (own_inertias), not yet the composites. */
 static void bias_forces(const cs_model *m, cs_data *d, double *cfrc, const int *aw)
 {
-    double g[3] = {0, 0, 0};
-    if (!(m->opt.disableflags & CS_DSBL_GRAVITY)) memcpy(g, m->opt.gravity, sizeof g);
+    /* applied forces only where some moving body has one (xfrc_applied is mostly zero) */
+    int applied = 0;
+    for (int b = 1; b < m->nbody && !applied; b++)
+        if (m->body_treeid[b] >= 0 && !asleep(m, aw, b))
+            for (int k = 0; k < 6; k++) applied |= d->xfrc_applied[6 * b + k] != 0;
+    int nf = applied ? NF : 6;
     memset(d->cvel, 0, 6 * sizeof *d->cvel);
     memset(d->scratch->cacc, 0, 6 * sizeof *d->scratch->cacc);
     for (int b = 1; b < m->nbody; b++) {
@@ -138,33 +150,27 @@ static void bias_forces(const cs_model *m, cs_data *d, double *cfrc, const int *
         sp_mul_inert(I, v, Iv);
         sp_cross_force(v, Iv, t);
         for (int r = 0; r < 6; r++) f[r] += t[r];
-        /* gravity at the COM: torque about o is (c - o) x m g */
+        if (!applied) continue;
+        /* applied: world force at the COM and world torque, about the reference point */
         const double *o = ref_point(m, d, b), *c = d->xipos + 3 * b;
-        double r[3] = {c[0] - o[0], c[1] - o[1], c[2] - o[2]}, mg[3], tq[3];
-        for (int k = 0; k < 3; k++) mg[k] = m->body_mass[b] * g[k];
-        sp_cross(r, mg, tq);
-        memcpy(f + 6, tq, sizeof tq);
-        memcpy(f + 9, mg, sizeof mg);
-        /* applied: world force at the COM and world torque */
+        double r[3] = {c[0] - o[0], c[1] - o[1], c[2] - o[2]}, tq[3];
         const double *F = d->xfrc_applied + 6 * b;
         sp_cross(r, F, tq);
         for (int k = 0; k < 3; k++) {
-            f[12 + k] = F[3 + k] + tq[k];
-            f[15 + k] = F[k];
+            f[6 + k] = F[3 + k] + tq[k];
+            f[9 + k] = F[k];
         }
     }
     for (int b = m->nbody - 1; b > 0; b--) {
         int p = m->body_parent[b];
         if (m->body_treeid[b] < 0 || p <= 0 || m->body_treeid[p] < 0 || asleep(m, aw, b)) continue;
-        for (int k = 0; k < NF; k++) cfrc[NF * p + k] += cfrc[NF * b + k];
+        for (int k = 0; k < nf; k++) cfrc[NF * p + k] += cfrc[NF * b + k];
     }
     for (int i = 0; i < m->nv; i++) {
         if (aw && !aw[m->dof_treeid[i]]) continue;
         const double *s = d->cdof + 6 * i, *f = cfrc + NF * m->dof_bodyid[i];
-        double gi = sp_dot6(s, f + 6);
-        d->qfrc_gravity[i] = gi;
-        d->qfrc_bias[i] = sp_dot6(s, f) - gi;
-        d->qfrc_smooth[i] = d->qfrc_applied[i] + sp_dot6(s, f + 12);
+        d->qfrc_bias[i] = sp_dot6(s, f);
+        d->qfrc_smooth[i] = applied ? d->qfrc_applied[i] + sp_dot6(s, f + 6) : d->qfrc_applied[i];
     }
 }
 
@@ -269,7 +275,9 @@ void cs_smooth(const cs_model *m, cs_data *d)
     const int *aw = cs_sleep_filter(m, d) ? d->tree_awake : NULL;
     own_inertias(m, d, aw); /* once: the bias forces use them, then the composites */
     bias_forces(m, d, d->scratch->cfrc, aw);
-    composite_mass(m, d, aw);
+    double g[3] = {0, 0, 0};
+    if (!(m->opt.disableflags & CS_DSBL_GRAVITY)) memcpy(g, m->opt.gravity, sizeof g);
+    composite_mass(m, d, aw, g);
     if (m->ntendon) {
         cs_tendon_armature(m, d, aw);
         cs_tendon_bias(m, d, aw);
