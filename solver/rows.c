@@ -506,8 +506,11 @@ int cs_efc_add_contact(cs_efc *e, const cs_contact_in *c, int id, const cs_conta
     double R0 = atleast((1 - imp) * e->dA[r0] / imp, CS_MINVAL);
     e->R[r0] = R0;
     if (kind != CS_BLOCK_FRICTIONLESS) {
-        double R1 = R0 / atleast(o->impratio, CS_MINVAL);
-        e->blk_mu[k] = fr[0] * sqrt(R1 / R0);
+        /* impratio 1 (the default): R1 = R0 and mu = f_1 exactly, without the chain of
+         * divisions and the square root that give the same bits */
+        int unit = o->impratio == 1;
+        double R1 = unit ? R0 : R0 / atleast(o->impratio, CS_MINVAL);
+        e->blk_mu[k] = unit ? fr[0] : fr[0] * sqrt(R1 / R0);
         if (kind == CS_BLOCK_ELLIPTIC) {
             e->R[r0 + 1] = R1;
             for (int j = 1; j < dim - 1; j++) e->R[r0 + j + 1] = R1 * fr[0] * fr[0] / (fr[j] * fr[j]);
