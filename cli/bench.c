@@ -294,7 +294,8 @@ static int bench_scene(const bench_opts *o, const char *path, int contact, bench
     row->scene = path;
     long long h0 = heap_in_use();
     /* the loader's notes were printed by the check before the table */
-    cs_model *m = cs_overrides_load(&o->set, path, 0, NULL, NULL, NULL, err, sizeof err);
+    cs_model *m = cs_overrides_load(&o->set, path, CS_LOAD_NO_TEXELS,
+                                    0, NULL, NULL, NULL, err, sizeof err);
     if (!m) return cs_load_exit(err);
     long long h1 = heap_in_use();
     if (cs_overrides_apply(&o->set, m, err, sizeof err) != 0) {
@@ -489,7 +490,8 @@ static int run_bench(int argc, char **argv)
      * must not cost a long run, and the loader's notes come before the table. */
     for (int i = 0; i < o.nscene; i++) {
         char err[1024];
-        cs_model *m = cs_overrides_load(&o.set, o.scene[i], 0, NULL, NULL, stderr, err, sizeof err);
+        cs_model *m = cs_overrides_load(&o.set, o.scene[i], CS_LOAD_NO_TEXELS,
+                                        0, NULL, NULL, stderr, err, sizeof err);
         if (!m) {
             rc = cs_load_exit(err);
             goto done;

@@ -94,9 +94,9 @@ void cs_scene_missing(const char *path, char *err, size_t errlen)
     }
 }
 
-cs_model *cs_overrides_load(const cs_overrides *o, const char *path, int nextra,
-                            const char *const *names, const char *const *values, FILE *warn,
-                            char *err, size_t errlen)
+cs_model *cs_overrides_load(const cs_overrides *o, const char *path, unsigned flags,
+                            int nextra, const char *const *names, const char *const *values,
+                            FILE *warn, char *err, size_t errlen)
 {
     const char *en[CS_MAXOVERRIDE + 16], *ev[CS_MAXOVERRIDE + 16];
     int n = 0;
@@ -112,7 +112,7 @@ cs_model *cs_overrides_load(const cs_overrides *o, const char *path, int nextra,
         }
     char buf[4096];
     const char *file = cs_scene_path(path, buf, sizeof buf);
-    cs_model *m = cs_load_xml_edit(file, n, en, ev, warn, err, errlen);
+    cs_model *m = cs_load_xml_flags(file, flags, n, en, ev, warn, err, errlen);
     if (!m && file == path) {
         int e = errno;
         cs_scene_missing(path, err, errlen);

@@ -40,11 +40,12 @@ const char *cs_scene_path(const char *path, char *buf, size_t len);
 void cs_scene_missing(const char *path, char *err, size_t errlen);
 
 /* Loads the scene (cs_scene_path) with the MJCF-path overrides of o, then those among names/values
- * (nextra; the sweep's varied ones, after o's so that they win) edited in. NULL as
- * cs_load_xml_edit (errno ESRCH: an edit named no element). */
-cs_model *cs_overrides_load(const cs_overrides *o, const char *path, int nextra,
-                            const char *const *names, const char *const *values, FILE *warn,
-                            char *err, size_t errlen);
+ * (nextra; the sweep's varied ones, after o's so that they win) edited in, with CS_LOAD_*
+ * flags (a command that never draws: CS_LOAD_NO_TEXELS). NULL as cs_load_xml_edit (errno
+ * ESRCH: an edit named no element). */
+cs_model *cs_overrides_load(const cs_overrides *o, const char *path, unsigned flags,
+                            int nextra, const char *const *names, const char *const *values,
+                            FILE *warn, char *err, size_t errlen);
 
 /* One override by name, on a model loaded with cs_overrides_load: a control (ctrl.NAME:
  * checked only; cs_ctrl_override sets it on the data), a name of the MJCF path (nothing:

@@ -346,7 +346,8 @@ static int run_run(int argc, char **argv)
         sigaction(sigs[i], &sa, NULL);
     }
     char err[1024];
-    cs_model *m = cs_overrides_load(&o.set, o.scene, 0, NULL, NULL, stderr, err, sizeof err);
+    cs_model *m = cs_overrides_load(&o.set, o.scene, CS_LOAD_NO_TEXELS,
+                                    0, NULL, NULL, stderr, err, sizeof err);
     if (!m) {
         if (errno == EINTR && interrupted) {
             fprintf(stderr, "conesim run: interrupted while reading '%s'\n", o.scene);

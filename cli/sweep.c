@@ -300,7 +300,8 @@ static int run_one(const sweep_opts *o, const char *const *names, const double *
         snprintf(vtext[i], sizeof vtext[i], "%.17g", values[i]);
         vals[i] = vtext[i];
     }
-    cs_model *m = cs_overrides_load(&o->set, o->scene, nv, names, vals, NULL, err, errlen);
+    cs_model *m = cs_overrides_load(&o->set, o->scene, CS_LOAD_NO_TEXELS,
+                                    nv, names, vals, NULL, err, errlen);
     if (!m)
         return stop_signal() ? RUN_STOPPED
                : errno == ENOMEM ? CS_EXIT_NOMEM
@@ -461,7 +462,8 @@ static int check_first(const sweep_opts *o)
         names[j] = o->vary[j].name;
         vals[j] = vtext[j];
     }
-    cs_model *m = cs_overrides_load(&o->set, o->scene, nv, names, vals, stderr, err, sizeof err);
+    cs_model *m = cs_overrides_load(&o->set, o->scene, CS_LOAD_NO_TEXELS,
+                                    nv, names, vals, stderr, err, sizeof err);
     if (!m) {
         if (errno == ESRCH) {
             fprintf(stderr, "conesim sweep: %s\n", err);

@@ -416,7 +416,7 @@ int cs_view_main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     if (!parse_args(argc, argv, &o)) return CS_EXIT_USAGE;
     char err[1024];
-    cs_model *m = cs_overrides_load(&o.set, o.scene, 0, NULL, NULL, stderr, err, sizeof err);
+    cs_model *m = cs_overrides_load(&o.set, o.scene, 0, 0, NULL, NULL, stderr, err, sizeof err);
     if (!m) return cs_load_exit(err);
     int rc = CS_EXIT_OK, have_view = 0;
     cs_data *d = NULL;

@@ -61,6 +61,14 @@ cs_model *cs_load_xml_buffer(const char *xml, size_t len, const char *name, FILE
  * them. An unknown element or index: "FILE: NAME: what is wrong" and errno ESRCH. */
 cs_model *cs_load_xml_edit(const char *path, int nedit, const char *const *names,
                            const char *const *values, FILE *warn, char *err, size_t errsz);
+/* cs_load_xml_edit with CS_LOAD_* flags. CS_LOAD_NO_TEXELS: builtin textures (gradient,
+ * checker, flat) keep their sizes but not their texels (tex_data there stays 0), for a
+ * program that never draws: a builtin skybox's texels can cost more than the rest of the
+ * load. The file is checked as without the flag. */
+enum { CS_LOAD_NO_TEXELS = 1 };
+cs_model *cs_load_xml_flags(const char *path, unsigned flags, int nedit,
+                            const char *const *names, const char *const *values, FILE *warn,
+                            char *err, size_t errsz);
 void cs_free_model(cs_model *m);
 /* Override one <option> attribute by its MJCF name ("timestep", "cone", "solver",
  * "impratio", "iterations", "gravity", "o_solref", ..., any member of cs_option; a keyword

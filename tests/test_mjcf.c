@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "conesim.h"
 
@@ -83,6 +84,55 @@ START_TEST(visual_elements_as_mujoco_compiles_them)
     ck_assert_double_eq_tol(m->cam_poscom0[3 * look + 2], 0.9995828682568811, 1e-12);
     ck_assert_int_eq(m->geom_matid[cs_name2id_geom(m, "tint")], cs_name2id(m, "material", "red"));
     cs_free_model(m);
+}
+END_TEST
+
+/* CS_LOAD_NO_TEXELS: the same model but the builtin textures' texels (0 there; a file's
+ * texels kept), and a bad file is refused with it as without it */
+START_TEST(no_texels_flag)
+{
+    char err[1024];
+    const char *path = CS_TEST_DATA "/good/visual.xml";
+    cs_model *a = cs_load_xml(path, NULL, err, sizeof err);
+    ck_assert_msg(a != NULL, "%s", err);
+    cs_model *b = cs_load_xml_flags(path, CS_LOAD_NO_TEXELS, 0, NULL, NULL, NULL, err, sizeof err);
+    ck_assert_msg(b != NULL, "%s", err);
+    ck_assert_int_eq(a->ntex, b->ntex);
+    ck_assert_int_eq(a->ntexdata, b->ntexdata);
+    int nonzero = 0;
+    for (int t = 0; t < a->ntex; t++) {
+        ck_assert_int_eq(a->tex_width[t], b->tex_width[t]);
+        ck_assert_int_eq(a->tex_height[t], b->tex_height[t]);
+        ck_assert_int_eq(a->tex_adr[t], b->tex_adr[t]);
+        for (int k = 0; k < a->tex_width[t] * a->tex_height[t]; k++) {
+            nonzero += a->tex_data[a->tex_adr[t] + k] != 0;
+            ck_assert_int_eq(b->tex_data[b->tex_adr[t] + k], 0);
+        }
+    }
+    ck_assert_int_gt(nonzero, 0);
+    /* everything else the same: one step of each from the same state */
+    cs_data *da = cs_make_data(a), *db = cs_make_data(b);
+    for (int k = 0; k < 20; k++) {
+        cs_step(a, da);
+        cs_step(b, db);
+    }
+    for (int i = 0; i < a->nq; i++) ck_assert(da->qpos[i] == db->qpos[i]);
+    cs_free_data(da);
+    cs_free_data(db);
+    cs_free_model(a);
+    cs_free_model(b);
+    static const char bad[] = "<mujoco><asset><texture name=\"s\" type=\"skybox\" "
+                              "builtin=\"gradient\" width=\"-3\"/></asset></mujoco>";
+    char tmp[] = "/tmp/conesim-texXXXXXX";
+    int fd = mkstemp(tmp);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, bad, sizeof bad - 1), (ssize_t)(sizeof bad - 1));
+    close(fd);
+    char e1[1024], e2[1024];
+    ck_assert_ptr_null(cs_load_xml(tmp, NULL, e1, sizeof e1));
+    ck_assert_ptr_null(cs_load_xml_flags(tmp, CS_LOAD_NO_TEXELS, 0, NULL, NULL, NULL, e2, sizeof e2));
+    ck_assert_str_eq(e1, e2);
+    unlink(tmp);
 }
 END_TEST
 
@@ -924,6 +974,7 @@ static Suite *suite(void)
     tcase_add_test(t, test_ktx_texture);
     tcase_add_test(t, visual_elements_as_mujoco_compiles_them);
     tcase_add_test(t, png_textures);
+    tcase_add_test(t, no_texels_flag);
     tcase_add_test(t, test_include);
     tcase_add_test(t, test_compiler_scene);
     tcase_add_test(t, test_cg_scene);

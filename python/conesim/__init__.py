@@ -513,10 +513,12 @@ class Model:
         return self
 
     @classmethod
-    def from_xml_path(cls, path, edits=None):
+    def from_xml_path(cls, path, edits=None, textures=True):
         """The scene at `path`; `edits` ({"geom.slope.euler[1]": 25, "body.box.pos": "0 0
         1", ...}) sets element attributes before it is compiled (cs_load_xml_edit), so that
-        what the compiler derives from them follows exactly."""
+        what the compiler derives from them follows exactly. textures=False leaves builtin
+        textures' texels unmade (tex_data 0 there; CS_LOAD_NO_TEXELS), for programs that
+        never draw: a builtin skybox's texels can cost more than the rest of the load."""
         if not isinstance(path, (str, bytes, _os.PathLike)):
             raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
         err = _ctypes.create_string_buffer(_ERRSZ)
@@ -525,11 +527,13 @@ class Model:
                  for k, v in (edits or {}).items()]
         names = (_lib.S * (len(items) + 1))(*[k.encode() for k, _ in items])
         values = (_lib.S * (len(items) + 1))(*[v.encode() for _, v in items])
-        ptr = _clib.cs_load_xml_edit(_os.fsencode(path), len(items), names, values, None, err,
-                                   _ERRSZ)
+        flags = 0 if textures else _lib.LOAD_NO_TEXELS
+        ptr = _clib.cs_load_xml_flags(_os.fsencode(path), flags, len(items), names, values,
+                                    None, err, _ERRSZ)
         if not ptr:
             raise ValueError(err.value.decode(errors="replace"))
-        return cls._wrap(ptr, ("path", _os.path.abspath(_os.fsdecode(path)), tuple(items)))
+        return cls._wrap(ptr, ("path", _os.path.abspath(_os.fsdecode(path)), tuple(items),
+                               bool(textures)))
 
     @classmethod
     def from_xml_string(cls, xml, name="<string>"):
@@ -1054,7 +1058,8 @@ def _unpickle_model(source, numbers):
     kind = source[0]
     try:
         if kind == "path":
-            m = Model.from_xml_path(source[1], dict(source[2]))
+            m = Model.from_xml_path(source[1], dict(source[2]),
+                                    source[3] if len(source) > 3 else True)
         else:
             m = Model.from_xml_string(source[1], source[2])
     except ValueError as e:

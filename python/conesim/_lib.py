@@ -95,6 +95,9 @@ _decl("cs_set_count", I, P, S)
 _decl("cs_set_text", I, P, S, S, ctypes.c_char_p, ctypes.c_size_t)
 _decl("cs_load_xml_edit", P, S, I, ctypes.POINTER(S), ctypes.POINTER(S), P, ctypes.c_char_p,
       ctypes.c_size_t)
+_decl("cs_load_xml_flags", P, S, ctypes.c_uint, I, ctypes.POINTER(S), ctypes.POINTER(S), P,
+      ctypes.c_char_p, ctypes.c_size_t)
+LOAD_NO_TEXELS = 1  # conesim.h CS_LOAD_NO_TEXELS
 _decl("cs_watch_model", P, P)
 _decl("cs_watch_commit", I, P, P, ctypes.c_char_p, ctypes.c_size_t)
 _decl("cs_watch_free", None, P)

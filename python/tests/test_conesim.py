@@ -125,6 +125,21 @@ def test_pickled_model_keeps_source_edits_and_changes():
     assert a.model is b.model
 
 
+def test_model_without_texels_steps_alike_and_pickles():
+    import pickle
+    path = os.path.join(os.path.dirname(__file__), "../../tests/data/good/visual.xml")
+    a = conesim.Model.from_xml_path(path)
+    b = conesim.Model.from_xml_path(path, textures=False)
+    assert a.ntexdata == b.ntexdata > 0
+    assert a.tex_data.any() and not b.tex_data.any()
+    c = pickle.loads(pickle.dumps(b))
+    assert not c.tex_data.any()
+    da, db = conesim.Data(a), conesim.Data(c)
+    conesim.step(a, da, 20)
+    conesim.step(c, db, 20)
+    assert da.qpos.tobytes() == db.qpos.tobytes()
+
+
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_multiprocessing_pool_of_two(method):
     import copy

@@ -299,6 +299,7 @@ typedef struct cs_mjcf {
     jmp_buf jb;
     int nomem;            /* the failure was memory exhaustion (errno ENOMEM for the caller) */
     int editfail;         /* an edit (cs_load_xml_edit) named no element (errno ESRCH) */
+    unsigned flags;       /* CS_LOAD_* */
     void *xmlpending;     /* a libxml2 string being copied: freed if the copy fails */
     void *incdoc, *incpx; /* an included file's libxml2 document and parser while it is */
     char *incbuf;         /* read and copied in: freed if that fails */

@@ -81,7 +81,7 @@ static void free_ctx(cs_mjcf *c)
 
 
 static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn, char *err,
-                      size_t errsz, const cs_mjcf_edits *edits)
+                      size_t errsz, const cs_mjcf_edits *edits, unsigned flags)
 {
     cs_mjcf *c = cs_calloc(1, sizeof *c);
     if (!c) {
@@ -90,6 +90,7 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
         return NULL;
     }
     init_ctx(c, name, err, errsz);
+    c->flags = flags;
     c->reread.section = cs_mjcf_parse_section;
     c->reread.items = cs_mjcf_parse_items;
     c->reread.children = cs_mjcf_parse_children;
@@ -167,6 +168,13 @@ static cs_model *load(const char *buf, size_t len, const char *name, FILE *warn,
 cs_model *cs_load_xml_edit(const char *path, int nedit, const char *const *names,
                            const char *const *values, FILE *warn, char *err, size_t errsz)
 {
+    return cs_load_xml_flags(path, 0, nedit, names, values, warn, err, errsz);
+}
+
+cs_model *cs_load_xml_flags(const char *path, unsigned flags, int nedit,
+                            const char *const *names, const char *const *values, FILE *warn,
+                            char *err, size_t errsz)
+{
     cs_mjcf_edits e = {nedit, names, values};
     char *buf;
     size_t len;
@@ -179,7 +187,7 @@ cs_model *cs_load_xml_edit(const char *path, int nedit, const char *const *names
         errno = rc;
         return NULL;
     }
-    cs_model *m = load(buf, len, path, warn, err, errsz, nedit > 0 ? &e : NULL);
+    cs_model *m = load(buf, len, path, warn, err, errsz, nedit > 0 ? &e : NULL, flags);
     int saved = errno;
     cs_free(buf);
     errno = saved;
@@ -194,11 +202,11 @@ cs_model *cs_load_xml(const char *path, FILE *warn, char *err, size_t errsz)
 cs_model *cs_load_xml_buffer(const char *xml, size_t len, const char *name, FILE *warn,
                              char *err, size_t errsz)
 {
-    return load(xml, len, name, warn, err, errsz, NULL);
+    return load(xml, len, name, warn, err, errsz, NULL, 0);
 }
 
 cs_model *cs_load_xml_string(const char *xml, const char *name, FILE *warn, char *err,
                              size_t errsz)
 {
-    return load(xml, strlen(xml), name, warn, err, errsz, NULL);
+    return load(xml, strlen(xml), name, warn, err, errsz, NULL, 0);
 }

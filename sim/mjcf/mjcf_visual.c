@@ -593,8 +593,10 @@ void cs_mjcf_visual_resolve(cs_mjcf *c)
             T->h = T->type == 0 ? T->height : 6 * T->width;
             if ((long)T->w * T->h > 100000000L)
                 cs_mjcf_fail(c, T->line, "texture", "width", "texture too large");
-            T->texel = cs_mjcf_alloc(c, (size_t)T->w * T->h * sizeof *T->texel);
-            builtin(T);
+            if (!(c->flags & CS_LOAD_NO_TEXELS)) { /* else the model's zeros */
+                T->texel = cs_mjcf_alloc(c, (size_t)T->w * T->h * sizeof *T->texel);
+                builtin(T);
+            }
         } else {
             load_file(c, T);
         }
@@ -715,7 +717,7 @@ int cs_mjcf_visual_build(cs_mjcf *c, cs_model *m)
         m->tex_width[i] = T->w;
         m->tex_height[i] = T->h;
         m->tex_adr[i] = adr;
-        memcpy(m->tex_data + adr, T->texel, (size_t)T->w * T->h * sizeof *T->texel);
+        if (T->texel) memcpy(m->tex_data + adr, T->texel, (size_t)T->w * T->h * sizeof *T->texel);
         adr += T->w * T->h;
         m->tex_name[i] = dup(T->name, &oom);
     }
