@@ -321,6 +321,55 @@ static void vertex_lists(const int *adr, const int *vert, int n, int nv, int *va
             vlist[mark[vert[x]]++] = p;
 }
 
+/* Coplanar triangles grouped into faces: triangle k joins the face of the first j < k whose
+ * plane is k's (unit normals within 1e-10 in dot product, offsets within 1e-10 ext), else
+ * starts a face. Candidates come from the triangles sorted by their normal's x, within the
+ * window such normals' x can differ by (|p - q|^2 = 2 - 2 p.q < 2e-10), so that the answer
+ * is the all-pairs search's without its n^2 work. Returns the face count, -1 out of memory. */
+static int cmp_by_key(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static int group_faces(const double *tnorm, int ntri, double ext, int *group)
+{
+    double *key = cs_malloc((size_t)(ntri ? ntri : 1) * 2 * sizeof *key);
+    int *pos = cs_malloc((size_t)(ntri ? ntri : 1) * sizeof *pos);
+    if (!key || !pos) {
+        cs_free(key);
+        cs_free(pos);
+        return -1;
+    }
+    for (int k = 0; k < ntri; k++) {
+        key[2 * k] = tnorm[4 * k];
+        key[2 * k + 1] = k;
+    }
+    qsort(key, (size_t)ntri, 2 * sizeof *key, cmp_by_key);
+    for (int i = 0; i < ntri; i++)
+        pos[(int)key[2 * i + 1]] = i;
+    const double win = 1.5e-5, otol = 1e-10 * (ext > 0 ? ext : 1);
+    int nface = 0;
+    for (int k = 0; k < ntri; k++) {
+        const double *p = tnorm + 4 * k;
+        int best = -1;
+        for (int dir = -1; dir <= 1; dir += 2)
+            for (int i = pos[k] + dir; i >= 0 && i < ntri && fabs(key[2 * i] - p[0]) <= win;
+                 i += dir) {
+                int j = (int)key[2 * i + 1];
+                if (j >= k || (best >= 0 && j >= best))
+                    continue;
+                const double *q = tnorm + 4 * j;
+                if (dot3(p, q) > 1 - 1e-10 && fabs(p[3] - q[3]) <= otol)
+                    best = j;
+            }
+        group[k] = best >= 0 ? group[best] : nface++;
+    }
+    cs_free(key);
+    cs_free(pos);
+    return nface;
+}
+
 int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char *err,
                   size_t errlen)
 {
@@ -514,25 +563,17 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
         }
     /* faces: coplanar triangles grouped (qhull gives the triangles of one merged facet the
      * same plane) */
-    group = cs_malloc((size_t)(ntri ? ntri : 1) * sizeof *group);
+    group = cs_malloc((size_t)(ntri ? 2 * ntri : 1) * sizeof *group); /* then each face's */
     gv = cs_malloc((size_t)(ntri ? 3 * ntri : 1) * sizeof *gv);
     ang = cs_malloc((size_t)(ntri ? 3 * ntri : 1) * sizeof *ang);
     if (!group || !gv || !ang) {
         cs_free(vx);
         goto oom;
     }
-    int nface = 0;
-    for (int k = 0; k < ntri; k++) {
-        group[k] = -1;
-        for (int j = 0; j < k; j++) {
-            const double *p = tnorm + 4 * k, *q = tnorm + 4 * j;
-            if (dot3(p, q) > 1 - 1e-10 && fabs(p[3] - q[3]) <= 1e-10 * (ext > 0 ? ext : 1)) {
-                group[k] = group[j];
-                break;
-            }
-        }
-        if (group[k] < 0)
-            group[k] = nface++;
+    int nface = group_faces(tnorm, ntri, ext, group);
+    if (nface < 0) {
+        cs_free(vx);
+        goto oom;
     }
     /* sizes */
     int nfv = 0;
@@ -609,12 +650,22 @@ int cs_hull_build(const double *pts, int n, int maxvert, cs_hull_data *out, char
     int *faceadr = adj + adjadr[nv], *facevert = faceadr + nface + 1;
     double *vert = d + 6, *plane = vert + 3 * nv;
     memcpy(vert, vx, (size_t)nv * 3 * sizeof *vert);
+    /* each face's triangles in increasing order (fcount: the offsets) */
+    int *ftri = group + ntri;
+    for (int k = 0; k < ntri; k++)
+        fcount[group[k] + 1]++;
+    for (int f = 0; f < nface; f++)
+        fcount[f + 1] += fcount[f];
+    for (int k = 0; k < ntri; k++)
+        ftri[fcount[group[k]]++] = k;
+    for (int f = nface; f > 0; f--)
+        fcount[f] = fcount[f - 1];
+    fcount[0] = 0;
     for (int f = 0; f < nface; f++) {
         faceadr[f] = nfv;
         int cnt = 0, first = -1;
-        for (int k = 0; k < ntri; k++) {
-            if (group[k] != f)
-                continue;
+        for (int x = fcount[f]; x < fcount[f + 1]; x++) {
+            int k = ftri[x];
             if (first < 0)
                 first = k;
             for (int e = 0; e < 3; e++) {
