@@ -70,66 +70,61 @@ static int dpush(dvec *a, double x) { return push((void **)&a->v, &a->n, &a->cap
 static int ipush(ivec *a, int x) { return push((void **)&a->v, &a->n, &a->cap, sizeof x, &x); }
 
 /* ---- STL: merge repeated vertices ------------------------------------------------ */
-typedef struct {
-    double x[3];
-    int idx;
-} keyed;
-
-static int cmp_keyed(const void *a, const void *b)
+/* a corner's hash: its coordinates' bits, -0 as +0 (equal values merge, as MuJoCo's
+ * vertex map compares them) */
+static uint64_t corner_hash(const double *x)
 {
-    const keyed *p = a, *q = b;
-    for (int k = 0; k < 3; k++)
-        if (p->x[k] != q->x[k])
-            return p->x[k] < q->x[k] ? -1 : 1;
-    return (p->idx > q->idx) - (p->idx < q->idx);
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (int k = 0; k < 3; k++) {
+        double v = x[k] + 0.0;
+        uint64_t b;
+        memcpy(&b, &v, sizeof b);
+        h = (h ^ b) * 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    return h;
 }
 
-/* tri: 9 coordinates per triangle -> unique vertices (first-appearance order), faces */
+/* tri: 9 coordinates per triangle -> unique vertices (first-appearance order), faces: each
+ * corner takes the vertex of the first corner with equal coordinates (a hash table of the
+ * vertices made so far) */
 static int stl_finish(const double *tri, int ntri, cs_meshfile *out, char *err, size_t errlen)
 {
     int n = 3 * ntri;
-    keyed *k = cs_malloc((size_t)n * sizeof *k);
-    int *id = cs_malloc((size_t)n * sizeof *id), *first = cs_malloc((size_t)n * sizeof *first);
+    size_t cap = 16;
+    while (cap < 2 * (size_t)n) cap *= 2;
+    int *slot = cs_malloc(cap * sizeof *slot);
     out->vert = cs_malloc((size_t)n * 3 * sizeof *out->vert);
     out->face = cs_malloc((size_t)n * sizeof *out->face);
-    if (!k || !id || !first || !out->vert || !out->face) {
-        cs_free(k);
-        cs_free(id);
-        cs_free(first);
+    if (!slot || !out->vert || !out->face) {
+        cs_free(slot);
         cs_meshfile_free(out);
         return fail(err, errlen, NULL, 0, "out of memory");
     }
-    for (int i = 0; i < n; i++) {
-        memcpy(k[i].x, tri + 3 * i, 3 * sizeof(double));
-        k[i].idx = i;
-    }
-    qsort(k, (size_t)n, sizeof *k, cmp_keyed);
-    /* each corner maps to the first corner with the same coordinates */
-    for (int i = 0; i < n; i++) {
-        int j = i;
-        if (i > 0 && memcmp(k[i].x, k[i - 1].x, sizeof k[i].x) == 0)
-            j = first[k[i - 1].idx];
-        else
-            j = k[i].idx;
-        first[k[i].idx] = j;
-    }
+    for (size_t i = 0; i < cap; i++) slot[i] = -1;
     int nv = 0;
-    for (int i = 0; i < n; i++)
-        id[i] = -1;
     for (int i = 0; i < n; i++) {
-        int r = first[i];
-        if (id[r] < 0) {
-            id[r] = nv;
-            memcpy(out->vert + 3 * nv, tri + 3 * r, 3 * sizeof(double));
-            nv++;
+        const double *x = tri + 3 * i;
+        size_t h = (size_t)corner_hash(x) & (cap - 1);
+        for (;;) {
+            int v = slot[h];
+            if (v < 0) {
+                slot[h] = nv;
+                memcpy(out->vert + 3 * nv, x, 3 * sizeof(double));
+                out->face[i] = nv++;
+                break;
+            }
+            const double *y = out->vert + 3 * v;
+            if (x[0] == y[0] && x[1] == y[1] && x[2] == y[2]) {
+                out->face[i] = v;
+                break;
+            }
+            h = (h + 1) & (cap - 1);
         }
-        out->face[i] = id[r];
     }
     out->nvert = nv;
     out->nface = ntri;
-    cs_free(k);
-    cs_free(id);
-    cs_free(first);
+    cs_free(slot);
     return 0;
 }
 
