@@ -198,6 +198,18 @@ double cs_efc_J(const cs_efc *e, int r, int q)
  * moves only the dofs up to the link's; a joint's row, its own dofs) */
 static void nonzero_range(cs_efc *e, int k, const double *J, int nrow, int ncol)
 {
+    if (nrow == 1) { /* a joint's row: the same scan without the rows' loop */
+        for (int s = 0, c0 = 0; s < 2; s++) {
+            int n = e->blk_ndof[2 * k + s], z = n, a = 0;
+            const double *Js = J + c0;
+            while (z > 0 && Js[z - 1] == 0) z--;
+            while (a < z && Js[a] == 0) a++;
+            e->blk_nzdof[2 * k + s] = z;
+            e->blk_nzlo[2 * k + s] = a;
+            c0 += n;
+        }
+        return;
+    }
     for (int s = 0, c0 = 0; s < 2; s++) {
         int n = e->blk_ndof[2 * k + s], z = n, a = 0;
         for (; z > 0; z--) {
@@ -586,11 +598,13 @@ int cs_efc_add_rows(cs_efc *e, const cs_rows_in *in, int id, const double *qvel,
     if (fric) K = 0;
     /* the rows' values and columns first, then their nonzero range: the products with qvel
      * read only that (the rest adds exact zeros) */
+    int nd0 = in->ndof[0], a0 = in->dofadr[0], a1 = in->dofadr[1] - nd0; /* (no reloads
+                                                                            through ci) */
     for (int j = 0; j < nrow; j++) {
         int *ci = e->J_colind + e->nnz + (size_t)j * n;
         memcpy(e->J + e->nnz + (size_t)j * n, in->J + (size_t)j * n, sizeof(double) * (size_t)n);
-        for (int q = 0; q < in->ndof[0]; q++) ci[q] = in->dofadr[0] + q;
-        for (int q = in->ndof[0]; q < n; q++) ci[q] = in->dofadr[1] + q - in->ndof[0];
+        for (int q = 0; q < nd0; q++) ci[q] = a0 + q;
+        for (int q = nd0; q < n; q++) ci[q] = a1 + q;
     }
     nonzero_range(e, k, e->J + e->nnz, nrow, n);
     nonzero_cols(e, k, e->J + e->nnz, nrow, n, e->nnz, 1);
