@@ -10,7 +10,7 @@
 
 void cs_ctrl_free(cs_ctrl_schedule *s)
 {
-    free(s->act);
+    free(s->ctrl);
     free(s->t);
     free(s->v);
     memset(s, 0, sizeof *s);
@@ -64,28 +64,28 @@ int cs_ctrl_load(const char *path, const cs_model *m, cs_ctrl_schedule *s, char 
         if (!header) {
             char *fl = field(&p);
             if (strcmp(fl, "time") != 0) {
-                snprintf(err, errlen, "%s:%d: the header must start with 'time' (then actuator "
+                snprintf(err, errlen, "%s:%d: the header must start with 'time' (then control "
                          "names)", path, lineno);
                 goto done;
             }
             for (char *q = p; q; q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL) s->ncol++;
-            s->act = calloc((size_t)s->ncol + 1, sizeof *s->act);
-            if (!s->act) goto nomem;
+            s->ctrl = calloc((size_t)s->ncol + 1, sizeof *s->ctrl);
+            if (!s->ctrl) goto nomem;
             for (int k = 0; k < s->ncol; k++) {
                 char *name = field(&p);
-                int id = cs_name2id_actuator(m, name);
+                int id = cs_name2id_ctrl(m, name);
                 if (id < 0) {
-                    snprintf(err, errlen, "%s:%d: no actuator named '%s' in the scene", path,
+                    snprintf(err, errlen, "%s:%d: no control named '%s' in the scene", path,
                              lineno, name);
                     goto done;
                 }
                 for (int j = 0; j < k; j++)
-                    if (s->act[j] == id) {
-                        snprintf(err, errlen, "%s:%d: actuator '%s' named twice", path, lineno,
+                    if (s->ctrl[j] == id) {
+                        snprintf(err, errlen, "%s:%d: control '%s' named twice", path, lineno,
                                  name);
                         goto done;
                     }
-                s->act[k] = id;
+                s->ctrl[k] = id;
             }
             header = 1;
             continue;
@@ -150,11 +150,11 @@ void cs_ctrl_at(const cs_ctrl_schedule *s, double t, double *ctrl)
 {
     int n = s->nrow, c = s->ncol;
     if (t <= s->t[0] || n == 1) {
-        for (int k = 0; k < c; k++) ctrl[s->act[k]] = s->v[k];
+        for (int k = 0; k < c; k++) ctrl[s->ctrl[k]] = s->v[k];
         return;
     }
     if (t >= s->t[n - 1]) {
-        for (int k = 0; k < c; k++) ctrl[s->act[k]] = s->v[(size_t)(n - 1) * c + k];
+        for (int k = 0; k < c; k++) ctrl[s->ctrl[k]] = s->v[(size_t)(n - 1) * c + k];
         return;
     }
     int lo = 0, hi = n - 1; /* t[lo] <= t < t[hi] */
@@ -166,6 +166,6 @@ void cs_ctrl_at(const cs_ctrl_schedule *s, double t, double *ctrl)
     double w = (t - s->t[lo]) / (s->t[hi] - s->t[lo]);
     for (int k = 0; k < c; k++) {
         double a = s->v[(size_t)lo * c + k], b = s->v[(size_t)hi * c + k];
-        ctrl[s->act[k]] = a + w * (b - a);
+        ctrl[s->ctrl[k]] = a + w * (b - a);
     }
 }

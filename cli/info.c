@@ -70,7 +70,7 @@ static void print_actuators(const cs_model *m)
     printf("  %3s %-14s %-14s %-6s %-11s %-30s %-32s %-18s %-18s %-18s %s\n", "id", "name",
            "joint", "gear", "dynamics", "gain (g0, g1, g2)", "bias (b0, b1, b2)", "ctrlrange",
            "forcerange", "actrange", "act");
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         const double *g = m->actuator_gainprm + 10 * i, *b = m->actuator_biasprm + 10 * i;
         char gain[64], bias[64], dyn[48];
         const double *lr = m->actuator_lengthrange + 2 * i, *dp = m->actuator_dynprm + 10 * i;
@@ -91,7 +91,11 @@ static void print_actuators(const cs_model *m)
         else if (dt == 5) snprintf(dyn, sizeof dyn, "dcmotor te %g", dp[0]);
         else if (dt >= 2) snprintf(dyn, sizeof dyn, "%s %g", DYN[dt], dp[0]);
         else snprintf(dyn, sizeof dyn, "%s", DYN[dt]);
-        range_text(cr, sizeof cr, m->actuator_ctrllimited[i], m->actuator_ctrlrange + 2 * i);
+        int c0 = m->actuator_ctrladr[i]; /* the first control's range */
+        if (m->actuator_ctrlnum[i])
+            range_text(cr, sizeof cr, m->actuator_ctrllimited[c0], m->actuator_ctrlrange + 2 * c0);
+        else
+            snprintf(cr, sizeof cr, "(no control)");
         range_text(fr, sizeof fr, m->actuator_forcelimited[i], m->actuator_forcerange + 2 * i);
         range_text(ar, sizeof ar, m->actuator_actlimited[i], m->actuator_actrange + 2 * i);
         char trn[64];
@@ -254,7 +258,7 @@ static void print_history(const cs_model *m)
            "the value of delay seconds before)\n", m->nhistory);
     printf("  %-8s %3s %-14s %7s %-6s %-10s %s\n", "kind", "id", "name", "nsample", "interp",
            "delay", "interval (period phase)");
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         if (m->actuator_history[2 * i] <= 0) continue;
         printf("  %-8s %3d %-14s %7d %-6s %-10g -\n", "actuator", i,
                cs_actuator_label(m, i, buf, sizeof buf), m->actuator_history[2 * i],
@@ -278,7 +282,7 @@ static void print_model(const cs_model *m)
     printf("model '%s' (%s)\n", m->modelname, m->path);
     printf("  bodies %d, joints %d (nq %d, nv %d, trees %d), geoms %d, pairs %d, excludes %d, "
            "keys %d, actuators %d (activations %d)\n\n", m->nbody, m->njnt, m->nq, m->nv,
-           m->ntree, m->ngeom, m->npair, m->nexclude, m->nkey, m->nu, m->na);
+           m->ntree, m->ngeom, m->npair, m->nexclude, m->nkey, m->nactuator, m->na);
     printf("options\n");
     printf("  timestep %g  gravity (%g, %g, %g)\n", o->timestep, o->gravity[0], o->gravity[1],
            o->gravity[2]);
@@ -417,7 +421,7 @@ static void print_model(const cs_model *m)
     if (m->ntendon) print_tendons(m);
     if (m->neq) print_equalities(m);
     if (m->nsensor) print_sensors(m);
-    if (m->nu) print_actuators(m);
+    if (m->nactuator) print_actuators(m);
     if (m->nhistory) print_history(m);
     if (m->nkey) {
         printf("\nkeyframes\n");

@@ -126,14 +126,9 @@ int cs_ctrl_override(const cs_model *m, cs_data *d, const char *name, const char
 {
     if (strncmp(name, "ctrl.", 5) != 0) return 1;
     const char *a = name + 5;
-    int id = cs_name2id_actuator(m, a);
-    if (id < 0 && *a) { /* an index */
-        char *end;
-        long l = strtol(a, &end, 10);
-        if (!*end && isdigit((unsigned char)*a) && l < m->nu) id = (int)l;
-    }
+    int id = cs_name2id_ctrl(m, a); /* a control's name (cs_ctrl_label) or index */
     if (id < 0) {
-        snprintf(err, errlen, "%s: no actuator named '%s' (the scene has %d)", name, a, m->nu);
+        snprintf(err, errlen, "%s: no control named '%s' (the scene has %d)", name, a, m->nu);
         return -1;
     }
     double v;

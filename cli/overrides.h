@@ -60,7 +60,8 @@ int cs_model_override(cs_model *m, const char *name, const char *value, char *er
  * message in err. */
 int cs_overrides_apply(const cs_overrides *o, cs_model *m, char *err, size_t errlen);
 
-/* ctrl.NAME=VALUE (NAME an actuator's name, or its index): sets d->ctrl of that actuator
+/* ctrl.NAME=VALUE (NAME a control's name: its actuator's, with "/INPUT" for an actuator of
+ * several controls, e.g. ctrl.arm/vel; or the control's index): sets that d->ctrl
  * (d NULL: only checks the name and the value). Returns 0, 1 when name is not a control
  * (nothing done), or -1 with a message in err. */
 int cs_ctrl_override(const cs_model *m, cs_data *d, const char *name, const char *value,

@@ -416,7 +416,7 @@ static int run_run(int argc, char **argv)
         rc = CS_EXIT_OUTPUT;
         goto done;
     }
-    size_t act_row = 4 * 25 + label_len(m->actuator_name, m->nu, "actuator") + 8;
+    size_t act_row = 4 * 25 + label_len(m->actuator_name, m->nactuator, "actuator") + 16;
     size_t act_step = (size_t)m->nu * act_row;
     if (o.actuators && !out_open(&act, o.actuators, act_step)) {
         fprintf(stderr, "conesim run: cannot write '%s': %s\n", o.actuators, strerror(errno));

@@ -365,8 +365,8 @@ static int dump_ctrl(const char *path, const cs_model *m, const cs_data *d)
     }
     fprintf(f, "actuator,ctrl\n");
     for (int i = 0; i < m->nu; i++) {
-        char buf[32];
-        fprintf(f, "%s,%.17g\n", cs_actuator_label(m, i, buf, sizeof buf), d->ctrl[i]);
+        char buf[256];
+        fprintf(f, "%s,%.17g\n", cs_ctrl_label(m, i, buf, sizeof buf), d->ctrl[i]);
     }
     if (fclose(f) != 0) {
         fprintf(stderr, "conesim view: cannot write '%s': %s\n", path, strerror(errno));
@@ -469,7 +469,7 @@ int cs_view_main(int argc, char **argv)
             rc = CS_EXIT_NOMEM;
             goto done;
         }
-        for (int k = 0; k < sched.ncol; k++) columns[sched.act[k]] = 1;
+        for (int k = 0; k < sched.ncol; k++) columns[sched.ctrl[k]] = 1;
         const char *base = strrchr(o.ctrl, '/');
         snprintf(ctrl_words, sizeof ctrl_words, "--ctrl %s", base ? base + 1 : o.ctrl);
         v.ctrl_hook = sched_hook;

@@ -95,9 +95,10 @@ typedef struct {
     double range[2];    /* hinge (rad), slide (m); ball: [0, largest rotation angle] */
 } cs_render_joint;
 
-/* An actuator of the control panel (MuJoCo's simulate: one slider per actuator). */
+/* A control of the control panel (MuJoCo's simulate: one slider per control, named as
+ * cs_ctrl_label: the actuator's name, "/INPUT" added when it has several). */
 typedef struct {
-    char name[32];      /* "actuator<i>" when unnamed */
+    char name[48];      /* "actuator<i>" when unnamed */
     double ctrl;        /* the control now (d->ctrl) */
     int limited;        /* ctrlrange applies: the slider spans it; else it spans -1 .. 1 */
     double range[2];

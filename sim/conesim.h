@@ -374,6 +374,16 @@ const char *cs_joint_label(const cs_model *m, int jnt, char *buf, size_t bufsz);
 int cs_name2id_joint(const cs_model *m, const char *name); /* -1 if absent */
 int cs_name2id_actuator(const cs_model *m, const char *name); /* -1 if absent */
 const char *cs_actuator_label(const cs_model *m, int act, char *buf, size_t bufsz);
+/* Controls by name (MuJoCo's simulate labels): an actuator with one control is its
+ * actuator's label; one with several adds "/" and the input's name (cs_actuator_input_name),
+ * e.g. "arm/pos", "arm/vel". cs_name2id_ctrl also takes a control's index; -1 if absent. */
+const char *cs_ctrl_label(const cs_model *m, int ctrl, char *buf, size_t bufsz);
+int cs_name2id_ctrl(const cs_model *m, const char *name);
+/* the actuator whose block holds control ctrl, -1 if out of range */
+int cs_ctrl_actuator(const cs_model *m, int ctrl);
+/* input k's name of actuator id (MuJoCo's mj_actuatorInputName): "pos", "vel", "ff",
+ * "voltage" in a pid's or DC motor's signature; NULL when its inputs have no names */
+const char *cs_actuator_input_name(const cs_model *m, int id, int k);
 /* a tendon's / equality constraint's name, else "tendon<i>" / "equality<i>" */
 const char *cs_tendon_label(const cs_model *m, int t, char *buf, size_t bufsz);
 const char *cs_eq_label(const cs_model *m, int e, char *buf, size_t bufsz);

@@ -128,16 +128,17 @@ typedef struct {
     struct cs_data_scratch *scratch;
 
     /* actuation (MuJoCo's names): the controls are the user's; the rest is the step's */
-    double *ctrl;             /* nu: controls, clamped to ctrlrange when used (not here) */
+    double *ctrl;             /* nu: controls, each actuator's ctrlnum of them from its
+                                 ctrladr; clamped to ctrlrange when used (not here) */
     double *mocap_pos;        /* 3 per mocap body: its world position (set between steps) */
     double *mocap_quat;       /* 4 per mocap body: its world orientation (normalised when
                                  used) */
     double *act;              /* na: activations (actuators with dynamics) */
     double *act_dot;          /* na: their time derivatives */
-    double *actuator_length;  /* nu: the transmission's length, gear[0] included */
-    double *actuator_velocity;/* nu: actuator_moment qvel */
-    double *actuator_force;   /* nu: the scalar force, clamped to forcerange */
-    double *actuator_moment;  /* nu x nv, dense: d actuator_length / d q (gear included);
+    double *actuator_length;  /* nactuator: the transmission's length, gear[0] included */
+    double *actuator_velocity;/* nactuator: actuator_moment qvel */
+    double *actuator_force;   /* nactuator: the scalar force, clamped to forcerange */
+    double *actuator_moment;  /* nactuator x nv, dense: d actuator_length / d q (gear included);
                                  qfrc_actuator is its transpose times actuator_force */
     double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
     double *history;          /* nhistory: the actuators' and sensors' history buffers

@@ -298,7 +298,7 @@ typedef struct {
     double *hfield_data;  /* nrow x ncol each, row-major, in [0, 1] (MuJoCo's floats, widened) */
     char **hfield_name;
 
-    /* actuators (nu), MuJoCo's model and arrays, on joint (hinge, slide), tendon and
+    /* actuators (nactuator), MuJoCo's model and arrays, on joint (hinge, slide), tendon and
      * slider-crank transmissions: force = gain * (ctrl, or act when the actuator has
      * dynamics) + bias, with gain = gainprm[0] (+ gainprm[1] length + gainprm[2] velocity
      * when affine) and bias = biasprm[0] + biasprm[1] length + biasprm[2] velocity (affine,
@@ -307,8 +307,12 @@ typedef struct {
      * actuator_moment^T force.
      * The shortcuts set these as MuJoCo's: motor gain 1; position gain kp, bias (0, -kp, -kv);
      * velocity gain kv, bias (0, 0, -kv) */
-    int nu;               /* actuators (= controls) */
-    int na;               /* activations: one per actuator with dynamics */
+    int nactuator;        /* actuators */
+    int nu;               /* controls (MuJoCo 3.12's nu = dim ctrl): each actuator's block of
+                             ctrlnum of them starts at its ctrladr (one for most; pid and
+                             dcmotor input signatures: 0 to 4) */
+    int na;               /* activations: one per actuator with dynamics (a DC motor's or
+                             pid's: one per state) */
     int *actuator_trntype;   /* CS_TRN_JOINT, CS_TRN_TENDON, CS_TRN_SLIDERCRANK, CS_TRN_SITE
                                 (mjtTrn); trnid: the joint, tendon, crank site or site, then
                                 the slider site or reference site (-1: none) */
@@ -319,14 +323,19 @@ typedef struct {
     int *actuator_trnid;     /* 2: the joint or tendon, -1; a slider-crank's crank site and
                                 slider site */
     int *actuator_actadr;    /* its activation in act, -1 when it has none */
-    int *actuator_actnum;    /* 1 or 0 */
-    int *actuator_ctrllimited, *actuator_forcelimited, *actuator_actlimited;
+    int *actuator_actnum;    /* its activations */
+    int *actuator_ctrladr;   /* its first control in ctrl */
+    int *actuator_ctrlnum;   /* its controls */
+    int *actuator_ctrlspec;  /* its input signature (CS_INPUT_* bits; 0: the plain one) */
+    int *actuator_ctrllimited; /* nu: per control */
+    int *actuator_forcelimited, *actuator_actlimited;
     int *actuator_actearly;  /* 1: the force uses the next step's activation */
     int *actuator_group;     /* its group; opt.disableactuator's bit for it (0..30) disables it */
     double *actuator_dynprm;  /* 10: filter time constant first */
     double *actuator_gainprm; /* 10 */
     double *actuator_biasprm; /* 10 (a position actuator's dampratio is already kv here) */
-    double *actuator_ctrlrange, *actuator_forcerange, *actuator_actrange; /* 2 each */
+    double *actuator_ctrlrange; /* 2 per control (nu) */
+    double *actuator_forcerange, *actuator_actrange; /* 2 each */
     double *actuator_gear;    /* 6: gear[0] scales the transmission */
     double *actuator_cranklength; /* a slider-crank's rod length (others: 0) */
     double *actuator_lengthrange; /* 2: the transmission's length range (muscles' scale) */
@@ -494,6 +503,11 @@ enum { CS_PROJ_PERSPECTIVE = 0, CS_PROJ_ORTHOGRAPHIC = 1 };
 /* (jointinparent on a hinge or slide joint is CS_TRN_JOINT: the same there) */
 enum { CS_TRN_JOINT = 0, CS_TRN_JOINTINPARENT = 1, CS_TRN_SLIDERCRANK = 2, CS_TRN_TENDON = 3,
        CS_TRN_SITE = 4, CS_TRN_BODY = 5 /* adhesion: the body's contacts' normals */ };
+
+/* actuator_ctrlspec bits (MuJoCo's mjtCtrlInput): the inputs of a pid's or DC motor's
+ * control block, present ones packed in this order; NONE: a DC motor without inputs */
+enum { CS_INPUT_POS = 1, CS_INPUT_VEL = 2, CS_INPUT_FF = 4, CS_INPUT_VOLTAGE = 8,
+       CS_INPUT_NONE = 16 };
 
 /* sensors, MuJoCo's numbering (mjtSensor, mjtObj, mjtStage, mjtDataType, mjtConDataType,
  * mjtRayDataType); the kinds conesim does not have (camprojection, tactile, plugin) keep

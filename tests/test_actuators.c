@@ -579,7 +579,7 @@ START_TEST(test_ctrl_schedule)
     /* an unknown actuator, a time going back, a short row: exit 2 naming the line */
     char err[256];
     snprintf(err, sizeof err, "%s/err.txt", dir);
-    const char *bad[][2] = {{"time,push,nope\n0,1,1\n", ":1: no actuator named 'nope'"},
+    const char *bad[][2] = {{"time,push,nope\n0,1,1\n", ":1: no control named 'nope'"},
                             {"time,push\n0,1\n0.5,1\n0.4,1\n", ":4: time 0.4 does not come after"},
                             {"time,push\n0,1\n0.5\n", ":3: expected 2 fields"},
                             {"time,push\n0,x\n", ":2: 'x' is not a finite number"}};

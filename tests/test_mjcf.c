@@ -465,7 +465,7 @@ START_TEST(test_include)
         ck_assert_msg(memcmp(fa.ptr, fb.ptr, n) == 0, "field %s differs", fa.name);
     }
     ck_assert_int_gt(k, 100);
-    for (int i = 0; i < a->nu; i++) ck_assert_str_eq(a->actuator_name[i], b->actuator_name[i]);
+    for (int i = 0; i < a->nactuator; i++) ck_assert_str_eq(a->actuator_name[i], b->actuator_name[i]);
     cs_free_model(a);
     cs_free_model(b);
 }

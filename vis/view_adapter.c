@@ -571,8 +571,8 @@ static void fill_actuators(cs_view *v)
     const cs_model *m = v->m;
     for (int i = 0; i < m->nu; i++) {
         cs_render_actuator *a = &v->actuators[i];
-        char buf[32];
-        snprintf(a->name, sizeof a->name, "%s", cs_actuator_label(m, i, buf, sizeof buf));
+        char buf[256];
+        snprintf(a->name, sizeof a->name, "%s", cs_ctrl_label(m, i, buf, sizeof buf));
         a->ctrl = v->d->ctrl[i];
         a->limited = m->actuator_ctrllimited[i];
         a->range[0] = m->actuator_ctrlrange[2 * i];

@@ -31,9 +31,9 @@ typedef struct {
     int ncontact_cap;
     cs_render_joint *joints;  /* the non-free joints, model order (at most m->njnt) */
     int njoint;
-    cs_render_actuator *actuators; /* m->nu, for the control panel */
+    cs_render_actuator *actuators; /* m->nu (one per control), for the control panel */
     /* A control schedule (`view --ctrl`): called before every step with the time and the
-     * controls to set; columns[i] = 1 where it sets actuator i (the panel then shows the
+     * controls to set; columns[i] = 1 where it sets control i (the panel then shows the
      * slider as driven and does not set it). NULL = none. */
     void (*ctrl_hook)(void *user, double t, double *ctrl);
     void *ctrl_user;
@@ -118,8 +118,8 @@ int cs_view_toggle_contact(cs_view *v);
  * overlay and the selections alone. Arrays stay valid until cs_view_free. */
 void cs_view_fill(cs_view *v, cs_render_scene *s);
 
-/* The control panel's write (loop callback set_ctrl): actuator i's control, clamped to
- * ctrlrange when limited; ignored for an actuator the schedule drives, or i out of range. */
+/* The control panel's write (loop callback set_ctrl): control i, clamped to its ctrlrange
+ * when limited; ignored for a control the schedule drives, or i out of range. */
 void cs_view_set_ctrl(cs_view *v, int i, double value);
 
 /* One cs_step (after the schedule, if any, has set its controls); returns 0, or 1 when the state became non-finite (v->diverged names the

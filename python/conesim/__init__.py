@@ -229,7 +229,7 @@ _KINDS = {
                        "ximat": "ximat", "xfrc_applied": "xfrc_applied", "cvel": "cvel"}),
     "joint": ("jnt_", {"xanchor": "xanchor", "xaxis": "xaxis"}),
     "geom": ("geom_", {"geom_xpos": "xpos", "geom_xmat": "xmat"}),
-    "actuator": ("actuator_", {"ctrl": "ctrl", "actuator_length": "length",
+    "actuator": ("actuator_", {"actuator_length": "length",
                                "actuator_velocity": "velocity", "actuator_force": "force",
                                "actuator_moment": "moment"}),
     "site": ("site_", {"site_xpos": "xpos", "site_xmat": "xmat"}),
@@ -244,7 +244,7 @@ _JNT_NV = (6, 3, 1, 1)
 _JNT_QPOS = ("qpos",)
 _JNT_QVEL = ("qvel", "qacc", "qacc_smooth", "qacc_warmstart", "qfrc_applied", "qfrc_bias",
              "qfrc_gravity", "qfrc_passive", "qfrc_smooth", "qfrc_constraint", "qfrc_actuator")
-_COUNT = {"body": "nbody", "joint": "njnt", "geom": "ngeom", "actuator": "nu", "site": "nsite",
+_COUNT = {"body": "nbody", "joint": "njnt", "geom": "ngeom", "actuator": "nactuator", "site": "nsite",
           "tendon": "ntendon", "equality": "neq", "key": "nkey", "sensor": "nsensor"}
 _PLURAL = {"body": "bodies", "joint": "joints", "geom": "geoms", "actuator": "actuators",
            "site": "sites", "tendon": "tendons", "equality": "equality constraints",
@@ -334,6 +334,15 @@ def _row(arr, i, cols1):
     return arr[i:i + 1] if cols1 else arr[i]
 
 
+# an actuator's fields with a row per control (nu): its block of ctrlnum rows from ctrladr
+_PER_CTRL = ("actuator_ctrlrange", "actuator_ctrllimited")
+
+
+def _ctrl_block(model, i):
+    adr = int(model.actuator_ctrladr[i])
+    return adr, adr + int(model.actuator_ctrlnum[i])
+
+
 def _model_view(model, kind, key):
     i, name = _resolve(model, kind, key)
     prefix = _KINDS[kind][0]
@@ -342,6 +351,10 @@ def _model_view(model, kind, key):
         if full.startswith(prefix):
             fields[full[len(prefix):]] = (lambda full=full: _row(getattr(model, full), i,
                                                                 getattr(model, full).ndim == 1))
+    if kind == "actuator":
+        a, b = _ctrl_block(model, i)
+        for full in _PER_CTRL:  # one row per control of its block (ctrlrange: (ctrlnum, 2))
+            fields[full[len(prefix):]] = lambda full=full: getattr(model, full)[a:b]
     return ModelView(model, kind, i, name, fields)
 
 
@@ -361,6 +374,9 @@ def _data_view(data, kind, key):
             fields[f] = lambda f=f: getattr(data, f)[qa:qa + nq]
         for f in _JNT_QVEL:
             fields[f] = lambda f=f: getattr(data, f)[va:va + nv]
+    if kind == "actuator":  # its controls: ctrlnum of ctrl from ctrladr
+        a, b = _ctrl_block(m, i)
+        fields["ctrl"] = lambda: data.ctrl[a:b]
     if kind == "sensor":  # its values: sensor_dim of sensordata from sensor_adr
         adr, dim = int(m.sensor_adr[i]), int(m.sensor_dim[i])
         fields["data"] = lambda: data.sensordata[adr:adr + dim]
@@ -652,6 +668,14 @@ class Model:
     def actuator_names(self):
         """Every actuator's name in id order ('' for one without a name)."""
         return self._names("actuator")
+
+    @property
+    def ctrl_names(self):
+        """Every control's name in ctrl order: its actuator's name, with "/INPUT" added for
+        an actuator of several controls ("arm/pos", "arm/vel"); "actuator<i>" unnamed."""
+        buf = _ctypes.create_string_buffer(256)
+        return tuple(_clib.cs_ctrl_label(self._ptr, k, buf, 256).decode()
+                     for k in range(self.nu))
 
     @property
     def site_names(self):

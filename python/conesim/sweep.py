@@ -65,12 +65,9 @@ def _text(v):
 
 def _ctrl(m, d, name, value):
     key = name[5:]
-    try:
-        i = int(key)
-    except ValueError:
-        i = _clib.cs_name2id(m._ptr, b"actuator", key.encode())
+    i = _clib.cs_name2id_ctrl(m._ptr, key.encode())  # a control's name or index
     if not 0 <= i < m.nu:
-        raise KeyError(f"{name}: no actuator {key!r}")
+        raise KeyError(f"{name}: no control {key!r}")
     d.ctrl[i] = float(value)
 
 

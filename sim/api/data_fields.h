@@ -34,10 +34,10 @@
     X(double, mocap_quat, nmocap, 4) \
     X(double, act, na, 1) \
     X(double, act_dot, na, 1) \
-    X(double, actuator_length, nu, 1) \
-    X(double, actuator_velocity, nu, 1) \
-    X(double, actuator_force, nu, 1) \
-    X(double, actuator_moment, nu, nv) \
+    X(double, actuator_length, nactuator, 1) \
+    X(double, actuator_velocity, nactuator, 1) \
+    X(double, actuator_force, nactuator, 1) \
+    X(double, actuator_moment, nactuator, nv) \
     X(double, qfrc_actuator, nv, 1) \
     X(double, history, nhistory, 1) \
     X(double, xpos, nbody, 3) \
@@ -87,6 +87,7 @@
     X(double, cdofdot, nv, 6) \
     X(double, eq_scratch, nv, 24) \
     X(double, tendon_actfrc, ntendon, 1) \
+    X(double, ctrl_used, nu, 1) \
     X(double, subtree_mass, nbody, 1) \
     X(double, sens_vel, nbody, 6) \
     X(double, sens_acc, nbody, 6) \

@@ -27,6 +27,7 @@ struct cs_data_scratch {
     double *eq_scratch;   /* 24 nv: an equality's or tendon's Jacobians while its rows are
                              made */
     double *tendon_actfrc; /* per tendon: its actuators' summed force (actuatorfrcrange) */
+    double *ctrl_used;     /* nu: the controls as the forces use them (clamped, delayed) */
     double *subtree_mass;  /* per body: its subtree's mass (cs_subtree_com) */
     /* sensors: 6 per body: angular, linear velocity and acceleration of the body's motion at
      * the world origin (gravity as -g at the world, as MuJoCo's cacc); torque, force at the

@@ -107,7 +107,7 @@ int cs_name2id_joint(const cs_model *m, const char *name)
 
 int cs_name2id_actuator(const cs_model *m, const char *name)
 {
-    return lookup(m->actuator_name, m->nu, name);
+    return lookup(m->actuator_name, m->nactuator, name);
 }
 
 int cs_mesh_hull_get(const cs_model *m, int mesh, cs_mesh_hull *out)

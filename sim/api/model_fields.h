@@ -6,7 +6,7 @@
  * CS_MODEL_POINTERS: X(type, name, rows, cols, set, setflags): rows is a size of cs_model,
  * cols a number or an expression in the sizes CS_MODEL_COLS_PREAMBLE names; set is the MJCF
  * attribute by which cs_set changes the array between steps ("geom.NAME.friction"; the kind
- * from rows: ngeom geom, nbody body, njnt and nv joint, nu actuator, npair pair, nsensor
+ * from rows: ngeom geom, nbody body, njnt and nv joint, nactuator actuator, npair pair, nsensor
  * sensor), NULL when
  * the array is not settable, and setflags its check and what a change recomputes
  * (CS_SET_*).
@@ -27,6 +27,7 @@ enum {
     CS_SET_CONDIM = 64,     /* 1, 3, 4 or 6 */
     CS_SET_PERDOF = 128,    /* one value per dof of the joint (an index picks the dof) */
     CS_SET_ALLDOFS = 256,   /* the same values for every dof of the joint */
+    CS_SET_PERCTRL = 512,   /* rows per control (nu): an actuator's name picks its block */
 };
 
 /* the sizes of cs_model that count rows or columns of its arrays (MuJoCo's MJMODEL_SIZES) */
@@ -34,7 +35,7 @@ enum {
     X(nbody) X(njnt) X(ngeom) X(nq) X(nv) X(npair) X(nexclude) X(nkey) X(ntree) X(nM) \
     X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nmeshtexcoord) \
     X(nhfield) X(nhfielddata) \
-    X(nu) X(na) X(nmocap) \
+    X(nactuator) X(nu) X(na) X(nmocap) \
     X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor) X(nhistory) \
     X(nmat) X(ntex) X(ntexdata) X(nlight) X(ncam)
 
@@ -179,34 +180,37 @@ enum {
     X(int, hfield_adr, nhfield, 1, NULL, 0) \
     X(double, hfield_data, nhfielddata, 1, NULL, 0) \
     /* actuators */ \
-    X(int, actuator_trntype, nu, 1, NULL, 0) \
-    X(int, actuator_dyntype, nu, 1, NULL, 0) \
-    X(int, actuator_gaintype, nu, 1, NULL, 0) \
-    X(int, actuator_biastype, nu, 1, NULL, 0) \
-    X(int, actuator_trnid, nu, 2, NULL, 0) \
-    X(int, actuator_actadr, nu, 1, NULL, 0) \
-    X(int, actuator_actnum, nu, 1, NULL, 0) \
+    X(int, actuator_trntype, nactuator, 1, NULL, 0) \
+    X(int, actuator_dyntype, nactuator, 1, NULL, 0) \
+    X(int, actuator_gaintype, nactuator, 1, NULL, 0) \
+    X(int, actuator_biastype, nactuator, 1, NULL, 0) \
+    X(int, actuator_trnid, nactuator, 2, NULL, 0) \
+    X(int, actuator_actadr, nactuator, 1, NULL, 0) \
+    X(int, actuator_actnum, nactuator, 1, NULL, 0) \
+    X(int, actuator_ctrladr, nactuator, 1, NULL, 0) \
+    X(int, actuator_ctrlnum, nactuator, 1, NULL, 0) \
+    X(int, actuator_ctrlspec, nactuator, 1, NULL, 0) \
     X(int, actuator_ctrllimited, nu, 1, NULL, 0) \
-    X(int, actuator_forcelimited, nu, 1, NULL, 0) \
-    X(int, actuator_actlimited, nu, 1, NULL, 0) \
-    X(int, actuator_actearly, nu, 1, NULL, 0) \
-    X(int, actuator_group, nu, 1, NULL, 0) \
-    X(double, actuator_dynprm, nu, 10, "dynprm", 0) \
-    X(double, actuator_gainprm, nu, 10, "gainprm", 0) \
-    X(double, actuator_biasprm, nu, 10, "biasprm", 0) \
-    X(double, actuator_ctrlrange, nu, 2, "ctrlrange", 0) \
-    X(double, actuator_forcerange, nu, 2, "forcerange", 0) \
-    X(double, actuator_actrange, nu, 2, "actrange", 0) \
-    X(double, actuator_gear, nu, 6, "gear", 0) \
-    X(double, actuator_cranklength, nu, 1, NULL, 0) \
-    X(double, actuator_lengthrange, nu, 2, NULL, 0) \
-    X(double, actuator_acc0, nu, 1, NULL, 0) \
-    X(int, actuator_history, nu, 2, NULL, 0) \
-    X(int, actuator_historyadr, nu, 1, NULL, 0) \
-    X(double, actuator_delay, nu, 1, "delay", CS_SET_NONNEG) \
-    X(double, actuator_damping, nu, 1, NULL, 0) \
-    X(double, actuator_dampingpoly, nu, CS_NPOLY, NULL, 0) \
-    X(double, actuator_armature, nu, 1, NULL, 0) \
+    X(int, actuator_forcelimited, nactuator, 1, NULL, 0) \
+    X(int, actuator_actlimited, nactuator, 1, NULL, 0) \
+    X(int, actuator_actearly, nactuator, 1, NULL, 0) \
+    X(int, actuator_group, nactuator, 1, NULL, 0) \
+    X(double, actuator_dynprm, nactuator, 10, "dynprm", 0) \
+    X(double, actuator_gainprm, nactuator, 10, "gainprm", 0) \
+    X(double, actuator_biasprm, nactuator, 10, "biasprm", 0) \
+    X(double, actuator_ctrlrange, nu, 2, "ctrlrange", CS_SET_PERCTRL) \
+    X(double, actuator_forcerange, nactuator, 2, "forcerange", 0) \
+    X(double, actuator_actrange, nactuator, 2, "actrange", 0) \
+    X(double, actuator_gear, nactuator, 6, "gear", 0) \
+    X(double, actuator_cranklength, nactuator, 1, NULL, 0) \
+    X(double, actuator_lengthrange, nactuator, 2, NULL, 0) \
+    X(double, actuator_acc0, nactuator, 1, NULL, 0) \
+    X(int, actuator_history, nactuator, 2, NULL, 0) \
+    X(int, actuator_historyadr, nactuator, 1, NULL, 0) \
+    X(double, actuator_delay, nactuator, 1, "delay", CS_SET_NONNEG) \
+    X(double, actuator_damping, nactuator, 1, NULL, 0) \
+    X(double, actuator_dampingpoly, nactuator, CS_NPOLY, NULL, 0) \
+    X(double, actuator_armature, nactuator, 1, NULL, 0) \
     /* sites */ \
     X(int, site_bodyid, nsite, 1, NULL, 0) \
     X(double, site_pos, nsite, 3, NULL, 0) \
@@ -317,7 +321,7 @@ enum {
 #define CS_MODEL_NAMES(X) \
     X(body_name, nbody, "body") X(jnt_name, njnt, "joint") X(geom_name, ngeom, "geom") \
     X(site_name, nsite, "site") X(pair_name, npair, "pair") X(key_name, nkey, "key") \
-    X(mesh_name, nmesh, "mesh") X(hfield_name, nhfield, "hfield") X(actuator_name, nu, "actuator") \
+    X(mesh_name, nmesh, "mesh") X(hfield_name, nhfield, "hfield") X(actuator_name, nactuator, "actuator") \
     X(tendon_name, ntendon, "tendon") X(eq_name, neq, "equality") \
     X(sensor_name, nsensor, "sensor") \
     X(mat_name, nmat, "material") X(tex_name, ntex, "texture") X(light_name, nlight, "light") \

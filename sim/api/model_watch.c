@@ -86,7 +86,7 @@ void cs_watch_free(cs_model_watch *w)
 static void label(const cs_model *m, int i, const cs_set_array *a, int row, char *out,
                   size_t n)
 {
-    int id = a->perdof ? m->dof_jntid[row] : row;
+    int id = a->perdof ? m->dof_jntid[row] : a->perctrl ? cs_ctrl_actuator(m, row) : row;
     const char *name = cs_id2name(m, a->kind, id);
     if (name)
         snprintf(out, n, "%s[%d] (%s '%s')", cs_settable_field(i), row, a->kind, name);

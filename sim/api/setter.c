@@ -27,7 +27,7 @@
 enum {
     NONNEG = CS_SET_NONNEG, POSITIVE = CS_SET_POSITIVE, INVWEIGHT = CS_SET_INVWEIGHT,
     RBOUND = CS_SET_RBOUND, FREEPOS = CS_SET_FREEPOS, CONDIM = CS_SET_CONDIM,
-    PERDOF = CS_SET_PERDOF, ALLDOFS = CS_SET_ALLDOFS,
+    PERDOF = CS_SET_PERDOF, ALLDOFS = CS_SET_ALLDOFS, PERCTRL = CS_SET_PERCTRL,
     INTEGER = 4 /* an int array */
 };
 
@@ -46,10 +46,10 @@ static const struct {
     size_t count;
 } KINDS[] = {
     {"geom", offsetof(cs_model, ngeom)},  {"body", offsetof(cs_model, nbody)},
-    {"joint", offsetof(cs_model, njnt)},  {"actuator", offsetof(cs_model, nu)},
+    {"joint", offsetof(cs_model, njnt)},  {"actuator", offsetof(cs_model, nactuator)},
     {"pair", offsetof(cs_model, npair)},  {"sensor", offsetof(cs_model, nsensor)},
 };
-enum { JOINT_KIND = 2 };
+enum { JOINT_KIND = 2, ACTUATOR_KIND = 3 };
 
 /* every array of the model, the settable ones with their attribute names */
 static const attr_def *model_arrays(int *count)
@@ -69,6 +69,7 @@ static const attr_def *model_arrays(int *count)
 static int kind_of(const attr_def *a)
 {
     if (a->rows == offsetof(cs_model, nv)) return JOINT_KIND;
+    if (a->rows == offsetof(cs_model, nu)) return ACTUATOR_KIND;
     for (size_t k = 0; k < sizeof KINDS / sizeof KINDS[0]; k++)
         if (KINDS[k].count == a->rows) return (int)k;
     return -1;
@@ -202,6 +203,7 @@ static int resolve(const cs_model *m, const char *name, target *t, char *err, si
         }
         t->n = t->a->n;
         if (t->a->flags & PERDOF) t->n = cs_jnt_nv(m->jnt_type[t->id]);
+        if (t->a->flags & PERCTRL) t->n = t->a->n * m->actuator_ctrlnum[t->id];
         if (element_ok(m, t, name, err, errsz) != 0) return -1;
     }
     if (t->k >= 0) {
@@ -223,6 +225,7 @@ static void *slot(const cs_model *m, const target *t, int i)
     size_t idx;
     if (a->flags & PERDOF) idx = (size_t)m->jnt_dofadr[t->id] + (size_t)i;
     else if (a->flags & ALLDOFS) idx = (size_t)m->jnt_dofadr[t->id] * (size_t)a->n + (size_t)i;
+    else if (a->flags & PERCTRL) idx = (size_t)m->actuator_ctrladr[t->id] * (size_t)a->n + (size_t)i;
     else idx = (size_t)t->id * (size_t)a->n + (size_t)i;
     return arr + idx * (a->flags & INTEGER ? sizeof(int) : sizeof(double));
 }
@@ -507,12 +510,13 @@ int cs_set_array_get(const cs_model *m, int i, cs_set_array *out)
     const attr_def *a = flat(i, &kind);
     if (!a) return -1;
     out->off = a->off;
-    out->rows = a->flags & (PERDOF | ALLDOFS)
-                    ? m->nv
-                    : *(const int *)((const char *)m + KINDS[kind].count);
+    out->rows = a->flags & (PERDOF | ALLDOFS) ? m->nv
+                : a->flags & PERCTRL          ? m->nu
+                                              : *(const int *)((const char *)m + KINDS[kind].count);
     out->cols = a->flags & PERDOF ? 1 : a->n;
     out->elem = a->flags & INTEGER ? sizeof(int) : sizeof(double);
     out->perdof = (a->flags & (PERDOF | ALLDOFS)) != 0;
+    out->perctrl = (a->flags & PERCTRL) != 0;
     out->kind = KINDS[kind].kind;
     out->attr = a->attr;
     return 0;
@@ -547,6 +551,12 @@ int cs_set_row(cs_model *m, int i, int row, const double *v, const char *label, 
         t.n = cs_jnt_nv(m->jnt_type[t.id]);
         for (int k = 0; k < t.n; k++) all[k] = read_slot(m, &t, k);
         all[row - m->jnt_dofadr[t.id]] = v[0];
+    } else if (a->flags & PERCTRL) {
+        t.id = cs_ctrl_actuator(m, row);
+        t.n = a->n * m->actuator_ctrlnum[t.id];
+        for (int k = 0; k < t.n; k++) all[k] = read_slot(m, &t, k);
+        memcpy(all + (size_t)a->n * (size_t)(row - m->actuator_ctrladr[t.id]), v,
+               (size_t)a->n * sizeof *v);
     } else {
         t.id = row;
         t.n = a->n;

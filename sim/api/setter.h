@@ -17,6 +17,7 @@ typedef struct {
     int rows, cols;
     size_t elem;
     int perdof;     /* 1: a row per dof (dof_*), 0: per element */
+    int perctrl;    /* 1: a row per control (an actuator's block of rows) */
     const char *kind, *attr;
 } cs_set_array;
 int cs_set_array_get(const cs_model *m, int i, cs_set_array *out);

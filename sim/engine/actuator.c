@@ -150,12 +150,12 @@ static void tendon_force_range(const cs_model *m, cs_data *d)
     if (!any) return;
     double *sum = d->scratch->tendon_actfrc;
     memset(sum, 0, (size_t)m->ntendon * sizeof *sum);
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         int t = m->actuator_trnid[2 * i];
         if (m->actuator_trntype[i] == CS_TRN_TENDON && m->tendon_actfrclimited[t])
             sum[t] += d->actuator_force[i];
     }
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         int t = m->actuator_trnid[2 * i];
         if (m->actuator_trntype[i] != CS_TRN_TENDON || !m->tendon_actfrclimited[t] || sum[t] == 0)
             continue;
@@ -167,12 +167,12 @@ static void tendon_force_range(const cs_model *m, cs_data *d)
 
 void cs_actuation(const cs_model *m, cs_data *d)
 {
-    int nu = m->nu;
+    int nact = m->nactuator, nu = m->nu;
     memset(d->qfrc_actuator, 0, (size_t)m->nv * sizeof *d->qfrc_actuator);
     /* transmission: lengths, moments and velocities (computed also when actuation is
      * off) */
     int nv = m->nv;
-    for (int i = 0; i < nu; i++) {
+    for (int i = 0; i < nact; i++) {
         int j = m->actuator_trnid[2 * i];
         double g = m->actuator_gear[6 * i], *mo = d->actuator_moment + (size_t)i * nv;
         if (m->actuator_trntype[i] == CS_TRN_TENDON) {
@@ -192,53 +192,56 @@ void cs_actuation(const cs_model *m, cs_data *d)
             d->actuator_velocity[i] = g * d->qvel[m->jnt_dofadr[j]];
         }
     }
-    memset(d->actuator_force, 0, (size_t)nu * sizeof *d->actuator_force);
-    if (!nu || (m->opt.disableflags & CS_DSBL_ACTUATION)) {
+    memset(d->actuator_force, 0, (size_t)nact * sizeof *d->actuator_force);
+    if (!nact || (m->opt.disableflags & CS_DSBL_ACTUATION)) {
         memset(d->act_dot, 0, (size_t)m->na * sizeof *d->act_dot);
         return;
     }
     /* the controls as used: clamped (a copy: d->ctrl stays as the user set it); a control
      * that is not finite zeroes them all, as MuJoCo does */
     int bad = 0;
-    double *u = d->actuator_force; /* the forces' room holds the used controls until then */
-    for (int i = 0; i < nu; i++) {
-        /* a delayed actuator's control from its history buffer, at this step's time */
-        u[i] = m->actuator_delay[i] != 0
-                   ? cs_read_ctrl(m, d, i, d->time, m->actuator_history[2 * i + 1])
-                   : d->ctrl[i];
-        if (!(m->opt.disableflags & CS_DSBL_CLAMPCTRL) && m->actuator_ctrllimited[i])
-            u[i] = clip(u[i], m->actuator_ctrlrange[2 * i], m->actuator_ctrlrange[2 * i + 1]);
-        if (!isfinite(u[i])) bad = 1;
+    double *u = d->scratch->ctrl_used;
+    for (int i = 0; i < nact; i++) {
+        int c0 = m->actuator_ctrladr[i];
+        /* a delayed actuator's control from its history buffer, at this step's time (one
+         * control: the loader refuses delays on larger blocks) */
+        if (m->actuator_delay[i] != 0)
+            u[c0] = cs_read_ctrl(m, d, i, d->time, m->actuator_history[2 * i + 1]);
+        else
+            memcpy(u + c0, d->ctrl + c0, (size_t)m->actuator_ctrlnum[i] * sizeof *u);
+    }
+    for (int k = 0; k < nu; k++) {
+        if (!(m->opt.disableflags & CS_DSBL_CLAMPCTRL) && m->actuator_ctrllimited[k])
+            u[k] = clip(u[k], m->actuator_ctrlrange[2 * k], m->actuator_ctrlrange[2 * k + 1]);
+        if (!isfinite(u[k])) bad = 1;
     }
     if (bad) {
         d->warning[CS_WARN_BADCTRL]++;
         memset(u, 0, (size_t)nu * sizeof *u);
     }
     /* activation rates */
-    for (int i = 0; i < nu; i++) {
+    for (int i = 0; i < nact; i++) {
         int a = m->actuator_actadr[i];
         if (a < 0) continue;
         const double *dp = m->actuator_dynprm + NDYN * i;
+        double ui = m->actuator_ctrlnum[i] ? u[m->actuator_ctrladr[i]] : 0;
         switch (m->actuator_dyntype[i]) {
-        case DYN_INTEGRATOR: d->act_dot[a] = u[i]; break;
-        case DYN_MUSCLE: d->act_dot[a] = cs_muscle_dyn(u[i], d->act[a], dp); break;
+        case DYN_INTEGRATOR: d->act_dot[a] = ui; break;
+        case DYN_MUSCLE: d->act_dot[a] = cs_muscle_dyn(ui, d->act[a], dp); break;
         case DYN_DCMOTOR: { /* the current: L di/dt = V - K omega - R i, V the control */
             const double *g = m->actuator_gainprm + NGAIN * i;
             double R = g[0], K = g[1];
-            double di = (u[i] / R - K / R * d->actuator_velocity[i] - d->act[a]) / dp[0];
+            double di = (ui / R - K / R * d->actuator_velocity[i] - d->act[a]) / dp[0];
             if (dp[1] > 0) di = clip(di, -dp[1], dp[1]); /* (di/dt)max */
             d->act_dot[a] = di;
             break;
         }
-        default: d->act_dot[a] = (u[i] - d->act[a]) / fmax(CS_MINVAL, dp[0]); /* filters */
+        default: d->act_dot[a] = (ui - d->act[a]) / fmax(CS_MINVAL, dp[0]); /* filters */
         }
     }
     /* force = gain * (control or activation) + bias */
-    for (int i = 0; i < nu; i++) {
-        if (disabled(m, i)) { /* no force (its room held the control: cleared) */
-            d->actuator_force[i] = 0;
-            continue;
-        }
+    for (int i = 0; i < nact; i++) {
+        if (disabled(m, i)) continue; /* no force */
         const double *gp = m->actuator_gainprm + NGAIN * i, *bp = m->actuator_biasprm + NBIAS * i;
         double len = d->actuator_length[i], vel = d->actuator_velocity[i];
         const double *lr = m->actuator_lengthrange + 2 * i;
@@ -249,7 +252,7 @@ void cs_actuation(const cs_model *m, cs_data *d)
         else if (m->actuator_gaintype[i] == GAIN_DCMOTOR) /* on the current, or the voltage */
             gain = m->actuator_dynprm[NDYN * i] > 0 ? gp[1] : gp[1] / fmax(CS_MINVAL, gp[0]);
         int a = m->actuator_actadr[i];
-        double in = u[i];
+        double in = m->actuator_ctrlnum[i] ? u[m->actuator_ctrladr[i]] : 0;
         if (a >= 0)
             in = m->actuator_actearly[i] ? next_act(m, i, d->act[a], d->act_dot[a]) : d->act[a];
         double period = wrap_period(m, i);
@@ -259,10 +262,10 @@ void cs_actuation(const cs_model *m, cs_data *d)
             bias = cs_muscle_bias(len, lr, m->actuator_acc0[i], bp);
         else if (m->actuator_biastype[i] == BIAS_DCMOTOR && m->actuator_dynprm[NDYN * i] <= 0)
             bias = -gain * gp[1] * vel; /* back-EMF (a current state has it in its rate) */
-        d->actuator_force[i] = gain * in + bias; /* u[i] is not read again */
+        d->actuator_force[i] = gain * in + bias;
     }
     tendon_force_range(m, d);
-    for (int i = 0; i < nu; i++) {
+    for (int i = 0; i < nact; i++) {
         if (disabled(m, i)) continue;
         double f = d->actuator_force[i];
         const double *bp = m->actuator_biasprm + NBIAS * i;
@@ -272,7 +275,7 @@ void cs_actuation(const cs_model *m, cs_data *d)
             f += bp[0] * sin(bp[1] * d->actuator_length[i] + bp[2]);
         d->actuator_force[i] = f;
     }
-    for (int i = 0; i < nu; i++) {
+    for (int i = 0; i < nact; i++) {
         double gf = m->actuator_gear[6 * i] * d->actuator_force[i];
         if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* moment gear ten_J */
             const double *J = d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv;
@@ -299,14 +302,14 @@ void cs_actuation(const cs_model *m, cs_data *d)
 void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot)
 {
     if (!m->na || (m->opt.disableflags & CS_DSBL_ACTUATION)) return;
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         int a = m->actuator_actadr[i];
         /* a disabled actuator's activation holds (MuJoCo steps it with a zero rate) */
         if (a >= 0) d->act[a] = next_act(m, i, d->act[a], disabled(m, i) ? 0 : act_dot[a]);
     }
     /* an integrated setpoint on a rotational transmission is kept as the representative
      * nearest the length (MuJoCo 3.12's projection after the actrange clamp) */
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         if (m->actuator_dyntype[i] != DYN_INTEGRATOR) continue;
         double period = wrap_period(m, i);
         int a = m->actuator_actadr[i];
@@ -338,7 +341,8 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
                                  m->actuator_gainprm + NGAIN * i);
     if (gv != 0) {
         int a = m->actuator_actadr[i];
-        double in = d->ctrl[i]; /* MuJoCo's: the control as set, not clamped */
+        /* MuJoCo's: the control as set, not clamped */
+        double in = m->actuator_ctrlnum[i] ? d->ctrl[m->actuator_ctrladr[i]] : 0;
         if (a >= 0)
             in = m->actuator_actearly[i] ? next_act(m, i, d->act[a], d->act_dot[a]) : d->act[a];
         bv += gv * in;
@@ -349,7 +353,7 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
 void cs_actuator_vel(const cs_model *m, const cs_data *d, double *out)
 {
     if (m->opt.disableflags & CS_DSBL_ACTUATION) return;
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         if (m->actuator_trntype[i] != CS_TRN_JOINT || cs_actuator_dense(m, i))
             continue; /* cs_tendon_implicit */
         double g = m->actuator_gear[6 * i];

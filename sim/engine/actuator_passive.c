@@ -9,7 +9,7 @@ void cs_actuator_targets(cs_model *m)
     m->nactuatorid = 0;
     for (int j = 0; j < m->njnt; j++) m->jnt_actuatorid[j] = -1;
     for (int t = 0; t < m->ntendon; t++) m->tendon_actuatorid[t] = -1;
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         const double *p = m->actuator_dampingpoly + CS_NPOLY * i;
         int any = m->actuator_damping[i] != 0 || m->actuator_armature[i] != 0;
         for (int k = 0; k < CS_NPOLY; k++) any = any || p[k] != 0;
@@ -43,7 +43,7 @@ double cs_actuator_damping(const cs_model *m, int tendon, int id, double poly[CS
     int a = tendon ? m->tendon_actuatorid[id] : m->jnt_actuatorid[id];
     if (a == -1) return 0;
     double damping = 0;
-    for (int i = a >= 0 ? a : 0; i < (a >= 0 ? a + 1 : m->nu); i++) {
+    for (int i = a >= 0 ? a : 0; i < (a >= 0 ? a + 1 : m->nactuator); i++) {
         if (a < 0 && !targets(m, i, tendon, id)) continue;
         double g2 = gear2(m, i);
         damping += m->actuator_damping[i] * g2;
@@ -57,7 +57,7 @@ double cs_actuator_armature(const cs_model *m, int tendon, int id)
     int a = tendon ? m->tendon_actuatorid[id] : m->jnt_actuatorid[id];
     if (a == -1) return 0;
     double armature = 0;
-    for (int i = a >= 0 ? a : 0; i < (a >= 0 ? a + 1 : m->nu); i++)
+    for (int i = a >= 0 ? a : 0; i < (a >= 0 ? a + 1 : m->nactuator); i++)
         if (a >= 0 || targets(m, i, tendon, id)) armature += m->actuator_armature[i] * gear2(m, i);
     return armature;
 }

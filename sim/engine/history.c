@@ -111,7 +111,7 @@ const double *cs_history_read(const double *buf, int n, int dim, double *res, do
 void cs_history_reset(const cs_model *m, cs_data *d)
 {
     double dt = m->opt.timestep;
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         int n = m->actuator_history[2 * i];
         if (n <= 0) continue;
         double *buf = d->history + m->actuator_historyadr[i];
@@ -149,9 +149,9 @@ int cs_history_sensor(const cs_model *m, const cs_data *d, int i, double *out)
 /* ---- the public calls -------------------------------------------------------------------- */
 double cs_read_ctrl(const cs_model *m, const cs_data *d, int id, double time, int interp)
 {
-    if (id < 0 || id >= m->nu) return 0;
+    if (id < 0 || id >= m->nactuator || !m->actuator_ctrlnum[id]) return 0;
     int n = m->actuator_history[2 * id];
-    if (n <= 0) return d->ctrl[id];
+    if (n <= 0) return d->ctrl[m->actuator_ctrladr[id]];
     if (interp < 0) interp = m->actuator_history[2 * id + 1];
     double r;
     const double *p = cs_history_read(d->history + m->actuator_historyadr[id], n, 1, &r,
@@ -179,7 +179,7 @@ int cs_read_sensor(const cs_model *m, const cs_data *d, int id, double time, dou
 int cs_init_ctrl_history(const cs_model *m, cs_data *d, int id, const double *times,
                          const double *values)
 {
-    if (id < 0 || id >= m->nu || m->actuator_history[2 * id] <= 0) return -1;
+    if (id < 0 || id >= m->nactuator || m->actuator_history[2 * id] <= 0) return -1;
     double *buf = d->history + m->actuator_historyadr[id];
     return cs_history_set(buf, m->actuator_history[2 * id], 1, times, values, buf[0]);
 }

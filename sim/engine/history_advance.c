@@ -10,10 +10,11 @@
 void cs_history_advance(const cs_model *m, cs_data *d)
 {
     if (!m->nhistory) return;
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         int n = m->actuator_history[2 * i];
         if (n <= 0) continue;
-        *cs_history_insert(d->history + m->actuator_historyadr[i], n, 1, d->time) = d->ctrl[i];
+        *cs_history_insert(d->history + m->actuator_historyadr[i], n, 1, d->time) =
+            d->ctrl[m->actuator_ctrladr[i]];
     }
     int prepared = 0;
     for (int i = 0; i < m->nsensor; i++) {

@@ -32,12 +32,12 @@ static double norm(const double *x, int n)
 int cs_model_acc0(cs_model *m)
 {
     int nv = m->nv;
-    memset(m->actuator_acc0, 0, (size_t)m->nu * sizeof *m->actuator_acc0);
-    if (!m->nu || !nv) return 0;
+    memset(m->actuator_acc0, 0, (size_t)m->nactuator * sizeof *m->actuator_acc0);
+    if (!m->nactuator || !nv) return 0;
     cs_data *d = cs_make_data(m); /* at qpos0: moments and M's factor */
     if (!d) return -1;
     double *x = d->scratch->qDeriv; /* nv of scratch not used by a forward pass's results */
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         memcpy(x, d->actuator_moment + (size_t)i * nv, (size_t)nv * sizeof *x);
         cs_mass_solve(d->scratch->mass, x, 0, nv);
         m->actuator_acc0[i] = norm(x, nv);
@@ -129,7 +129,7 @@ int cs_model_lengthrange(cs_model *m, const cs_lropt *o, char *err, size_t errsz
     cs_option save = m->opt;
     cs_data *d = NULL;
     int rc = 0;
-    for (int i = 0; i < m->nu && !rc; i++) {
+    for (int i = 0; i < m->nactuator && !rc; i++) {
         double *lr = m->actuator_lengthrange + 2 * i;
         if (!selected(m, o, i) || (o->useexisting && lr[0] < lr[1])) continue;
         /* MuJoCo 3.12 looks the limit up at actuator_trnid[i], not [2 i]: the first

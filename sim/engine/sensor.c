@@ -986,7 +986,7 @@ static void sensor_acc(const cs_model *m, cs_data *d, int i, double *out)
     case CS_SENS_JOINTACTFRC: out[0] = d->qfrc_actuator[m->jnt_dofadr[oi]]; break;
     case CS_SENS_TENDONACTFRC:
         out[0] = 0;
-        for (int u = 0; u < m->nu; u++)
+        for (int u = 0; u < m->nactuator; u++)
             if (m->actuator_trntype[u] == CS_TRN_TENDON && m->actuator_trnid[2 * u] == oi)
                 out[0] += d->actuator_force[u];
         break;

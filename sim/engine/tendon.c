@@ -190,7 +190,7 @@ void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *q
             if (b != 0) add_coupling(m, d->ten_J + (size_t)t * m->nv, -b, h, qH, up);
         }
     if (dis & CS_DSBL_ACTUATION) return;
-    for (int i = 0; i < m->nu; i++) { /* a slider-crank's moment row carries its gear */
+    for (int i = 0; i < m->nactuator; i++) { /* a slider-crank's moment row carries its gear */
         int ty = m->actuator_trntype[i];
         if (ty != CS_TRN_TENDON && !cs_actuator_dense(m, i)) continue;
         double bv = cs_actuator_dvel(m, d, i), g = m->actuator_gear[6 * i];

@@ -684,14 +684,24 @@ static void map_keys(cs_mjcf *c, attach_rec *R, int k0, int a0, int nu_child, co
 void cs_mjcf_attach_keys(cs_mjcf *c, const double *qpos0, const int *jqadr, const int *jdadr,
                          int nq, int nv)
 {
-    int nu = c->nact, na = 0;
+    int nu = c->nact, na = 0, single = 1;
     int *aadr = cs_mjcf_alloc(c, (size_t)(nu + 1) * sizeof *aadr);
-    for (int i = 0; i < nu; i++)
-        aadr[i] = cs_mjcf_act_states(c->act[i].s.dyntype, c->act[i].s.actdim) ? na++ : -1;
+    for (int i = 0; i < nu; i++) {
+        const cs_aspec *s = &c->act[i].s;
+        int n = cs_mjcf_act_states(s->dyntype, s->actdim);
+        aadr[i] = n ? na++ : -1;
+        if (n > 1 || s->gaintype == CS_GAIN_PID || cs_mjcf_spec_ctrlnum(s->ctrlspec) != 1)
+            single = 0;
+    }
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *Y = &c->key[k];
         const struct cs_keymap *K = Y->map;
         if (!K) continue;
+        /* the mapping below takes one control and at most one activation per actuator */
+        if (!single && (Y->ctrl || Y->act))
+            cs_mjcf_fail(c, Y->line, "key", Y->ctrl ? "ctrl" : "act", "an attached model's key "
+                         "with ctrl or act is not supported when an actuator has several "
+                         "controls or activations");
         if (Y->qpos) {
             double *q = cs_mjcf_alloc(c, (size_t)(nq + 1) * sizeof *q);
             memcpy(q, qpos0, (size_t)nq * sizeof *q);

@@ -478,7 +478,7 @@ static int contact_bound(const cs_mjcf *c, const cs_model *m)
  * geoms', bodies', joints', pairs', actuators' and dofs' resolved numbers (the context owns
  * the arrays). */
 typedef struct {
-    int nb, ng, nj, nq, nv, nu, na, ntree, nM, nmocap;
+    int nb, ng, nj, nq, nv, nact, nu, na, ntree, nM, nmocap;
     double *gmass, *ginertia;
     int *gcounts;                     /* a geom counts for its body's mass (inertiagrouprange) */
     double *bmass, *bipos, *biquat, *binert, *xpos, *xquat; /* bodies at the reference pose */
@@ -487,6 +487,7 @@ typedef struct {
     int *pg1, *pg2, *eb1, *eb2;       /* pairs' geoms, excludes' bodies */
     double *qpos0, *qspring;
     int *ajnt, *aadr, *alim;          /* actuators' targets, activation addresses, limits */
+    int *cadr, *cnum;                 /* actuators' control blocks */
     int *lastdof, *dparent, *dtree;
     double *mo0;                      /* nv: an actuator's moment at qpos0 (dampratio) */
     int nameoom;                      /* a name could not be copied */
@@ -901,19 +902,29 @@ static void complete_keys(cs_mjcf *c, compiling *cc)
  * activations, as MuJoCo's compiler resolves them; keys' ctrl and act completed */
 static void compile_actuators(cs_mjcf *c, compiling *cc)
 {
-    cc->nu = c->nact;
-    cc->na = 0;
-    cc->ajnt = cs_mjcf_alloc(c, (size_t)(cc->nu + 1) * sizeof *cc->ajnt);
-    cc->aadr = cs_mjcf_alloc(c, (size_t)(cc->nu + 1) * sizeof *cc->aadr);
-    cc->alim = cs_mjcf_alloc(c, (size_t)(3 * cc->nu + 1) * sizeof *cc->alim);
-    for (int i = 0; i < cc->nu; i++) resolve_actuator(c, &c->act[i], cc->ajnt + i, cc->alim + 3 * i);
-    for (int i = 0; i < cc->nu; i++)
-        cc->aadr[i] = cs_mjcf_act_states(c->act[i].s.dyntype, c->act[i].s.actdim) ? cc->na++ : -1;
+    cc->nact = c->nact;
+    cc->nu = cc->na = 0;
+    cc->ajnt = cs_mjcf_alloc(c, (size_t)(cc->nact + 1) * sizeof *cc->ajnt);
+    cc->aadr = cs_mjcf_alloc(c, (size_t)(cc->nact + 1) * sizeof *cc->aadr);
+    cc->alim = cs_mjcf_alloc(c, (size_t)(3 * cc->nact + 1) * sizeof *cc->alim);
+    cc->cadr = cs_mjcf_alloc(c, (size_t)(cc->nact + 1) * sizeof *cc->cadr);
+    cc->cnum = cs_mjcf_alloc(c, (size_t)(cc->nact + 1) * sizeof *cc->cnum);
+    for (int i = 0; i < cc->nact; i++)
+        resolve_actuator(c, &c->act[i], cc->ajnt + i, cc->alim + 3 * i);
+    for (int i = 0; i < cc->nact; i++) {
+        const cs_aspec *s = &c->act[i].s;
+        int n = cs_mjcf_act_states(s->dyntype, s->actdim);
+        cc->aadr[i] = n ? cc->na : -1;
+        cc->na += n;
+        cc->cadr[i] = cc->nu;
+        cc->cnum[i] = cs_mjcf_spec_ctrlnum(s->ctrlspec);
+        cc->nu += cc->cnum[i];
+    }
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
         if (K->ctrl && K->nctrl > cc->nu)
-            cs_mjcf_fail(c, K->line, "key", "ctrl", "expects at most %d numbers (nu: one per "
-                         "actuator), got %d", cc->nu, K->nctrl);
+            cs_mjcf_fail(c, K->line, "key", "ctrl", "expects at most %d numbers (nu: the "
+                         "actuators' controls), got %d", cc->nu, K->nctrl);
         if (K->act && K->nact > cc->na)
             cs_mjcf_fail(c, K->line, "key", "act", "expects at most %d numbers (na: one per "
                          "actuator with dynamics), got %d", cc->na, K->nact);
@@ -983,6 +994,7 @@ static cs_model * new_model(cs_mjcf *c, compiling *cc)
     m->nmeshgraph = nmg;
     m->nmeshhull = nmh;
     m->nmeshtexcoord = nmt;
+    m->nactuator = cc->nact;
     m->nu = cc->nu;
     m->na = cc->na;
     m->ntree = cc->ntree;
@@ -990,7 +1002,7 @@ static cs_model * new_model(cs_mjcf *c, compiling *cc)
     m->nmocap = cc->nmocap;
     cs_mjcf_tendon_sizes(c, m);
     cs_mjcf_sensor_sizes(c, m);
-    for (int i = 0; i < cc->nu; i++) /* the actuators' buffers, then the sensors' */
+    for (int i = 0; i < cc->nact; i++) /* the actuators' buffers, then the sensors' */
         if (c->act[i].s.nsample > 0) m->nhistory += cs_history_size(c->act[i].s.nsample, 1);
     cs_mjcf_visual_sizes(c, m);
     cs_mjcf_hfield_sizes(c, m);
@@ -1261,10 +1273,30 @@ static void fill_keys(cs_mjcf *c, compiling *cc, cs_model *m)
     }
 }
 
+/* the ranges of an actuator's n controls (MuJoCo's): ctrlrange for each, a pid's vel and
+ * ff inputs their own ranges, limited when they are proper */
+static void ctrl_ranges(const cs_aspec *A, int limited, int *lim, double *range, int n)
+{
+    for (int k = 0; k < n; k++) {
+        lim[k] = limited;
+        memcpy(range + 2 * k, A->ctrlrange, sizeof A->ctrlrange);
+    }
+    if (A->gaintype != CS_GAIN_PID) return;
+    int k = A->ctrlspec & CS_INPUT_POS ? 1 : 0;
+    const double *own[2] = {A->velrange, A->ffrange};
+    const int bit[2] = {CS_INPUT_VEL, CS_INPUT_FF};
+    for (int b = 0; b < 2; b++)
+        if (A->ctrlspec & bit[b]) {
+            lim[k] = own[b][0] < own[b][1];
+            memcpy(range + 2 * k, own[b], 2 * sizeof *own[b]);
+            k++;
+        }
+}
+
 static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
 {
     int hadr = 0; /* the next history buffer's start */
-    for (int i = 0; i < cc->nu; i++) {
+    for (int i = 0; i < cc->nact; i++) {
         const cs_aspec *A = &c->act[i].s;
         m->actuator_trntype[i] = c->act[i].tendon      ? CS_TRN_TENDON
                                  : c->act[i].cranksite ? CS_TRN_SLIDERCRANK
@@ -1281,8 +1313,12 @@ static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
         m->actuator_trnid[2 * i] = cc->ajnt[i];
         m->actuator_trnid[2 * i + 1] = c->act[i].slider;
         m->actuator_actadr[i] = cc->aadr[i];
-        m->actuator_actnum[i] = cc->aadr[i] >= 0;
-        m->actuator_ctrllimited[i] = cc->alim[3 * i];
+        m->actuator_actnum[i] = cs_mjcf_act_states(A->dyntype, A->actdim);
+        m->actuator_ctrladr[i] = cc->cadr[i];
+        m->actuator_ctrlnum[i] = cc->cnum[i];
+        m->actuator_ctrlspec[i] = A->ctrlspec;
+        ctrl_ranges(A, cc->alim[3 * i], m->actuator_ctrllimited + cc->cadr[i],
+                    m->actuator_ctrlrange + 2 * cc->cadr[i], cc->cnum[i]);
         m->actuator_forcelimited[i] = cc->alim[3 * i + 1];
         m->actuator_actlimited[i] = cc->alim[3 * i + 2];
         m->actuator_actearly[i] = A->actearly;
@@ -1290,7 +1326,6 @@ static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
         memcpy(m->actuator_dynprm + CS_NDYN * i, A->dynprm, sizeof A->dynprm);
         memcpy(m->actuator_gainprm + CS_NGAIN * i, A->gainprm, sizeof A->gainprm);
         memcpy(m->actuator_biasprm + CS_NBIAS * i, A->biasprm, sizeof A->biasprm);
-        memcpy(m->actuator_ctrlrange + 2 * i, A->ctrlrange, sizeof A->ctrlrange);
         memcpy(m->actuator_forcerange + 2 * i, A->forcerange, sizeof A->forcerange);
         memcpy(m->actuator_actrange + 2 * i, A->actrange, sizeof A->actrange);
         memcpy(m->actuator_gear + 6 * i, A->gear, sizeof A->gear);
@@ -1331,7 +1366,7 @@ static void dampratio(cs_mjcf *c, compiling *cc, cs_model *m)
      * the reflected inertia at qpos0, the sum over the moment's dofs of dof_M0 / moment^2
      * (MuJoCo's set0) */
     double *mo0 = cc->mo0;
-    for (int i = 0; i < cc->nu; i++) {
+    for (int i = 0; i < cc->nact; i++) {
         double *b = m->actuator_biasprm + CS_NBIAS * i, *g = m->actuator_gainprm + CS_NGAIN * i;
         if (g[0] != -b[1] || b[2] <= 0) continue;
         double trn = fabs(m->actuator_gear[6 * i]), mass = 0;

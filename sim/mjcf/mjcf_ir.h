@@ -57,13 +57,24 @@ typedef struct {
 
 /* actuator dynamics, gain and bias types (MuJoCo's mjtDyn, mjtGain, mjtBias numbering) */
 enum { CS_DYN_NONE = 0, CS_DYN_INTEGRATOR = 1, CS_DYN_FILTER = 2, CS_DYN_FILTEREXACT = 3,
-       CS_DYN_MUSCLE = 4, CS_DYN_DCMOTOR = 5 };
-enum { CS_GAIN_FIXED = 0, CS_GAIN_AFFINE = 1, CS_GAIN_MUSCLE = 2, CS_GAIN_DCMOTOR = 3 };
-enum { CS_BIAS_NONE = 0, CS_BIAS_AFFINE = 1, CS_BIAS_MUSCLE = 2, CS_BIAS_DCMOTOR = 3 };
+       CS_DYN_MUSCLE = 4, CS_DYN_DCMOTOR = 5, CS_DYN_PID = 6 };
+enum { CS_GAIN_FIXED = 0, CS_GAIN_AFFINE = 1, CS_GAIN_MUSCLE = 2, CS_GAIN_DCMOTOR = 3,
+       CS_GAIN_SO3 = 4, CS_GAIN_PID = 5 };
+enum { CS_BIAS_NONE = 0, CS_BIAS_AFFINE = 1, CS_BIAS_MUSCLE = 2, CS_BIAS_DCMOTOR = 3,
+       CS_BIAS_SO3 = 4 };
 /* an actuator's activations: a DC motor's its states (actdim), others one with dynamics */
 static inline int cs_mjcf_act_states(int dyntype, int actdim)
 {
     return dyntype == CS_DYN_DCMOTOR ? actdim : dyntype != CS_DYN_NONE;
+}
+/* an actuator's controls for its resolved input signature (CS_INPUT_* bits): one per input
+ * present, none for CS_INPUT_NONE; 0 is the plain single control */
+static inline int cs_mjcf_spec_ctrlnum(int ctrlspec)
+{
+    if (ctrlspec == 0) return 1;
+    if (ctrlspec & CS_INPUT_NONE) return 0;
+    return !!(ctrlspec & CS_INPUT_POS) + !!(ctrlspec & CS_INPUT_VEL) +
+           !!(ctrlspec & CS_INPUT_FF) + !!(ctrlspec & CS_INPUT_VOLTAGE);
 }
 enum { CS_NDYN = 10, CS_NGAIN = 10, CS_NBIAS = 10 };
 
@@ -87,6 +98,9 @@ typedef struct {
     double damping[3];    /* MuJoCo 3.12: damping and its polynomial (p0, p1) added to the
                              target joint's or tendon's, times gear[0]^2 */
     double armature;      /* the same for armature */
+    int ctrlspec;         /* input signature (CS_INPUT_* bits), 0: not given (the type's
+                             default) */
+    double velrange[2], ffrange[2]; /* a pid's vel and ff input ranges (limited if lo < hi) */
 } cs_aspec;
 
 /* a tendon's attributes (MuJoCo's mjsTendon fields conesim reads) */

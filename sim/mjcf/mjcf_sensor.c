@@ -548,7 +548,7 @@ static int model_id(const cs_mjcf *c, const cs_model *m, int objtype, int id)
 int cs_mjcf_build_sensors(const cs_mjcf *c, cs_model *m)
 {
     int adr = 0, nu = m->nuser_sensor, hadr = 0;
-    for (int i = 0; i < m->nu; i++) /* the sensors' buffers follow the actuators' */
+    for (int i = 0; i < m->nactuator; i++) /* the sensors' buffers follow the actuators' */
         if (m->actuator_history[2 * i] > 0) hadr += cs_history_size(m->actuator_history[2 * i], 1);
     for (int i = 0; i < c->nsensor; i++) {
         const cs_sensorir *S = &c->sensor[i];

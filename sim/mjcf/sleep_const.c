@@ -82,7 +82,7 @@ static int dof_lengths(cs_model *m)
 static int auto_policy(cs_model *m)
 {
     int *p = m->tree_sleep_policy;
-    for (int i = 0; i < m->nu; i++) {
+    for (int i = 0; i < m->nactuator; i++) {
         int id = m->actuator_trnid[2 * i], b = -1;
         switch (m->actuator_trntype[i]) {
         case CS_TRN_JOINT:

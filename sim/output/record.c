@@ -92,10 +92,10 @@ void cs_actuator_header(FILE *f) { fputs("step,time,actuator,ctrl,force\n", f); 
 
 void cs_actuator_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
 {
-    char buf[32];
+    char buf[256];
     for (int i = 0; i < m->nu; i++)
-        fprintf(f, "%ld,%.17g,%s,%.17g,%.17g\n", step, time, cs_actuator_label(m, i, buf, sizeof buf),
-                d->ctrl[i], d->actuator_force[i]);
+        fprintf(f, "%ld,%.17g,%s,%.17g,%.17g\n", step, time, cs_ctrl_label(m, i, buf, sizeof buf),
+                d->ctrl[i], d->actuator_force[cs_ctrl_actuator(m, i)]);
 }
 
 const char *cs_jnt_type_name(int type)
