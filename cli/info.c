@@ -72,15 +72,20 @@ static void print_actuators(const cs_model *m)
            "forcerange", "actrange", "act");
     for (int i = 0; i < m->nactuator; i++) {
         const double *g = m->actuator_gainprm + 10 * i, *b = m->actuator_biasprm + 10 * i;
-        char gain[64], bias[64], dyn[48];
+        char gain[96], bias[64], dyn[48];
         const double *lr = m->actuator_lengthrange + 2 * i, *dp = m->actuator_dynprm + 10 * i;
         /* a muscle's peak force: given, or scale / acc0 */
         double peak = g[2] < 0 ? g[3] / (m->actuator_acc0[i] > 1e-15 ? m->actuator_acc0[i] : 1e-15) : g[2];
         if (m->actuator_gaintype[i] == 1) snprintf(gain, sizeof gain, "affine (%g, %g, %g)", g[0], g[1], g[2]);
         else if (m->actuator_gaintype[i] == 2)
             snprintf(gain, sizeof gain, "muscle F %.4g L [%.4g, %.4g]", peak, lr[0], lr[1]);
-        else if (m->actuator_gaintype[i] == 3)
+        else if (m->actuator_gaintype[i] == 3 && g[4] == 0 && g[5] == 0 && g[6] == 0)
             snprintf(gain, sizeof gain, "dcmotor K %g R %g", g[1], g[0]);
+        else if (m->actuator_gaintype[i] == 3) /* with its controller's kp, ki, kd */
+            snprintf(gain, sizeof gain, "dcmotor K %g R %g pid %g %g %g", g[1], g[0], g[4], g[5],
+                     g[6]);
+        else if (m->actuator_gaintype[i] == 5) /* kp and kv are in the bias */
+            snprintf(gain, sizeof gain, "pid ki %g", g[0]);
         else snprintf(gain, sizeof gain, "fixed %g", g[0]);
         if (m->actuator_biastype[i] == 1) snprintf(bias, sizeof bias, "affine (%g, %g, %g)", b[0], b[1], b[2]);
         else if (m->actuator_biastype[i] == 2) snprintf(bias, sizeof bias, "muscle passive");
@@ -88,6 +93,7 @@ static void print_actuators(const cs_model *m)
         else snprintf(bias, sizeof bias, "none");
         int dt = m->actuator_dyntype[i];
         if (dt == 4) snprintf(dyn, sizeof dyn, "muscle %g/%g", dp[0], dp[1]);
+        else if (dt == 6) snprintf(dyn, sizeof dyn, "pid imax %g slew %g", dp[0], dp[1]);
         else if (dt == 5) snprintf(dyn, sizeof dyn, "dcmotor te %g", dp[0]);
         else if (dt >= 2) snprintf(dyn, sizeof dyn, "%s %g", DYN[dt], dp[0]);
         else snprintf(dyn, sizeof dyn, "%s", DYN[dt]);
@@ -114,9 +120,18 @@ static void print_actuators(const cs_model *m)
             snprintf(trn, sizeof trn, "body %s", cs_body_label(m, tid, buf2, sizeof buf2));
         } else
             snprintf(trn, sizeof trn, "%s", cs_joint_label(m, tid, buf2, sizeof buf2));
-        printf("  %3d %-14s %-14s %-6g %-11s %-30s %-32s %-18s %-18s %-18s %d\n", i,
+        printf("  %3d %-14s %-14s %-6g %-11s %-30s %-32s %-18s %-18s %-18s %d", i,
                cs_actuator_label(m, i, buf, sizeof buf), trn,
                m->actuator_gear[6 * i], dyn, gain, bias, cr, fr, ar, m->actuator_actadr[i]);
+        if (m->actuator_ctrlnum[i] != 1) { /* its controls, when not the one */
+            printf("  controls");
+            for (int k = 0; k < m->actuator_ctrlnum[i]; k++) {
+                const char *in = cs_actuator_input_name(m, i, k);
+                printf(" %s", in ? in : "?");
+            }
+            if (!m->actuator_ctrlnum[i]) printf(" none");
+        }
+        printf("\n");
     }
 }
 

@@ -1088,7 +1088,7 @@ const cs_command cs_cmd_sweep = {
     "                     (geom.NAME.friction[K], body.NAME.mass, joint.NAME.damping, ...),\n"
     "                     any attribute of a named element, recompiled for each run\n"
     "                     (frame.NAME.euler[K], geom.NAME.size[K], body.NAME.pos[K]), or a\n"
-    "                     control, ctrl.NAME (an actuator's, held for the run)\n"
+    "                     control, ctrl.NAME (a control's name or index, held for the run)\n"
     "  --metric LIST      comma-separated columns (default: all but wall):\n"
     "                     displacement     largest distance a moving body travelled (m)\n"
     "                     max_slip         largest tangential contact speed (m/s)\n"

@@ -597,6 +597,24 @@ START_TEST(test_ctrl_schedule)
     snprintf(cmd, sizeof cmd, "%s run %s --set ctrl.nope=1 --quiet > /dev/null 2>&1", CONESIM,
              scene);
     ck_assert_int_eq(sh(cmd), 2);
+
+    /* a pid's controls by their names: NAME/pos and NAME/vel in the schedule and --set, one
+     * CSV row each with the pid's one force, kp pos + kv vel at rest */
+    write_file(scene, "<mujoco><option gravity='0 0 0' timestep='0.01'/><worldbody><body>"
+                      "<joint name='s' type='slide'/><geom size='0.1' mass='1'/></body>"
+                      "</worldbody><actuator><pid name='p' joint='s' kp='10' kv='2'/>"
+                      "</actuator></mujoco>");
+    write_file(sched, "time,p/pos\n0,0.3\n");
+    snprintf(cmd, sizeof cmd, "%s run %s --steps 1 --ctrl %s --set ctrl.p/vel=0.5 "
+             "--actuators %s --quiet > /dev/null", CONESIM, scene, sched, out);
+    ck_assert_int_eq(sh(cmd), 0);
+    ck_assert_double_eq(csv_value(out, 0, "p/pos", 0), 0.3);
+    ck_assert_double_eq(csv_value(out, 0, "p/vel", 0), 0.5);
+    ck_assert_double_eq_tol(csv_value(out, 0, "p/pos", 1), 10 * 0.3 + 2 * 0.5, 1e-12);
+    ck_assert_double_eq_tol(csv_value(out, 0, "p/vel", 1), 10 * 0.3 + 2 * 0.5, 1e-12);
+    snprintf(cmd, sizeof cmd, "%s run %s --set ctrl.p=1 --quiet > /dev/null 2>&1", CONESIM,
+             scene);
+    ck_assert_int_eq(sh(cmd), 2); /* p has two controls: p/pos and p/vel */
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     sh(cmd);
 }

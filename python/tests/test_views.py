@@ -406,3 +406,40 @@ def test_rollout_sensors():
         conesim.step(m, d)
         assert np.array_equal(sens[0, t], d.sensordata)
     assert sens[0, 0, 5] == 0 and sens[0, 4, 5] == pytest.approx(4 * m.opt.timestep)
+
+
+PID = """<mujoco>
+  <option timestep="0.002" gravity="0 0 0"/>
+  <worldbody>
+    <body name="arm"><joint name="hinge" axis="0 -1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="1"/></body>
+    <body name="arm2" pos="0 1 0"><joint name="hinge2" axis="0 -1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="1"/></body>
+  </worldbody>
+  <actuator>
+    <motor name="m" joint="hinge2"/>
+    <pid name="p" joint="hinge" kp="20" kv="2" input="pos vel ff" velrange="-1 1"/>
+  </actuator>
+</mujoco>"""
+
+
+def test_actuator_of_several_controls():
+    """An actuator's views hold its block of controls; B has a column per control, and the
+    ff column's effect on the next velocity is dt / I (the force enters unscaled)."""
+    m = conesim.Model.from_xml_string(PID)
+    d = conesim.Data(m)
+    assert (m.nactuator, m.nu) == (2, 4)
+    assert m.ctrl_names == ("m", "p/pos", "p/vel", "p/ff")
+    assert m.actuator("p").ctrlrange.shape == (3, 2)
+    assert m.actuator("p").ctrlrange[1].tolist() == [-1, 1]
+    assert m.actuator("p").ctrllimited.tolist() == [0, 1, 0]
+    d.actuator("p").ctrl = [0.3, 0.2, 0.1]
+    assert d.ctrl.tolist() == [0, 0.3, 0.2, 0.1]
+    conesim.forward(m, d)
+    assert d.actuator("p").force[0] == pytest.approx(20 * 0.3 + 2 * 0.2 + 0.1)
+    _, B, _, _ = conesim.transition_fd(m, d, centered=True)
+    assert B.shape == (2 * m.nv + m.na, 4)
+    inertia = 1 * 0.5 ** 2 / 3 + 1 * 0.02 ** 2 / 4  # about the hinge, to within the caps
+    dqvel_dff = B[m.nv + 0, 3]
+    assert dqvel_dff == pytest.approx(0.002 / inertia, rel=0.05)
+    assert B[m.nv + 0, 2] == pytest.approx(2 * dqvel_dff, rel=1e-6)  # kv per unit vel setpoint

@@ -2,9 +2,10 @@
  * tendon transmissions (length gear * ten_length, moment gear * ten_J), slider-cranks
  * (slidercrank.c) and body transmissions (adhesion.c), the
  * controls clamped to ctrlrange, activation dynamics (integrator, filter, exact filter,
- * muscle), force = gain * (ctrl or act) + bias clamped to forcerange (gain and bias fixed,
- * affine or a muscle's, muscle.c), and qfrc_actuator. Also the
- * activations' step and the velocity derivative the implicitfast integrator needs. */
+ * muscle; pid and DC motor states in actuator_servo.c), force = gain * (ctrl or act) + bias
+ * clamped to forcerange (gain and bias fixed, affine or a muscle's, muscle.c; a pid's and a
+ * DC motor's controller, actuator_servo.c), and qfrc_actuator. Also the activations'
+ * step and the velocity derivative the implicitfast integrator needs. */
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "stages.h"
 #include "minval.h"
 #include "muscle.h"
+#include "servo.h"
 
 enum { NDYN = 10, NGAIN = 10, NBIAS = 10 };
 /* MuJoCo's mjtDyn, mjtGain and mjtBias numbers */
@@ -21,8 +23,9 @@ enum { NDYN = 10, NGAIN = 10, NBIAS = 10 };
 #define M_PI 3.14159265358979323846
 #endif
 
-enum { DYN_NONE = 0, DYN_INTEGRATOR = 1, DYN_FILTEREXACT = 3, DYN_MUSCLE = 4, DYN_DCMOTOR = 5 };
-enum { GAIN_FIXED = 0, GAIN_AFFINE = 1, GAIN_MUSCLE = 2, GAIN_DCMOTOR = 3 };
+enum { DYN_NONE = 0, DYN_INTEGRATOR = 1, DYN_FILTEREXACT = 3, DYN_MUSCLE = 4, DYN_DCMOTOR = 5,
+       DYN_PID = 6 };
+enum { GAIN_FIXED = 0, GAIN_AFFINE = 1, GAIN_MUSCLE = 2, GAIN_DCMOTOR = 3, GAIN_PID = 5 };
 enum { BIAS_AFFINE = 1, BIAS_MUSCLE = 2, BIAS_DCMOTOR = 3 };
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
@@ -35,53 +38,6 @@ static int disabled(const cs_model *m, int i)
 {
     int g = m->actuator_group[i];
     return g >= 0 && g <= 30 && ((unsigned)m->opt.disableactuator >> g & 1u);
-}
-
-/* activation after one step from act with rate act_dot (MuJoCo's mj_nextActivation) */
-static double next_act(const cs_model *m, int i, double act, double act_dot)
-{
-    int dyn = m->actuator_dyntype[i];
-    if (dyn == DYN_FILTEREXACT || dyn == DYN_DCMOTOR) { /* exact integration of the filter (a
-                                                           DC motor's current) */
-        double tau = fmax(CS_MINVAL, m->actuator_dynprm[NDYN * i]);
-        act += act_dot * tau * (1 - exp(-m->opt.timestep / tau));
-        if (dyn == DYN_DCMOTOR) return act; /* its states have no actrange */
-    } else {
-        act += act_dot * m->opt.timestep;
-    }
-    if (m->actuator_actlimited[i])
-        act = clip(act, m->actuator_actrange[2 * i], m->actuator_actrange[2 * i + 1]);
-    return act;
-}
-
-/* MuJoCo 3.12's period of a servo's rotational transmission (0: none): a position or
- * integrated-velocity servo (fixed gain, affine bias, kp = -biasprm[1], no dynamics or an
- * integrator) on a ball joint, or on a site with a reference site and a purely rotational
- * gear, reads its setpoint as the representative nearest the length */
-static double wrap_period(const cs_model *m, int i)
-{
-    int dyn = m->actuator_dyntype[i];
-    if (m->actuator_gaintype[i] != GAIN_FIXED || m->actuator_biastype[i] != BIAS_AFFINE ||
-        m->actuator_gainprm[NGAIN * i] != -m->actuator_biasprm[NBIAS * i + 1] ||
-        (dyn != DYN_NONE && dyn != DYN_INTEGRATOR))
-        return 0;
-    const double *g = m->actuator_gear + 6 * i;
-    int ty = m->actuator_trntype[i];
-    if (ty == CS_TRN_SITE && m->actuator_trnid[2 * i + 1] >= 0 && !g[0] && !g[1] && !g[2])
-        return 2 * M_PI * sqrt(g[3] * g[3] + g[4] * g[4] + g[5] * g[5]);
-    if ((ty == CS_TRN_JOINT || ty == CS_TRN_JOINTINPARENT) &&
-        m->jnt_type[m->actuator_trnid[2 * i]] == CS_JNT_BALL)
-        return 2 * M_PI * sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-    return 0;
-}
-
-/* setpoint u moved by whole periods to the one nearest the length (MuJoCo's wrapSetpoint,
- * its rounding to an int included) */
-static double wrap_setpoint(double u, double length, double period)
-{
-    double k = round((u - length) / period);
-    k = k > INT_MAX ? INT_MAX : k < INT_MIN ? INT_MIN : k;
-    return u - period * k;
 }
 
 int cs_actuator_dense(const cs_model *m, int i)
@@ -228,14 +184,8 @@ void cs_actuation(const cs_model *m, cs_data *d)
         switch (m->actuator_dyntype[i]) {
         case DYN_INTEGRATOR: d->act_dot[a] = ui; break;
         case DYN_MUSCLE: d->act_dot[a] = cs_muscle_dyn(ui, d->act[a], dp); break;
-        case DYN_DCMOTOR: { /* the current: L di/dt = V - K omega - R i, V the control */
-            const double *g = m->actuator_gainprm + NGAIN * i;
-            double R = g[0], K = g[1];
-            double di = (ui / R - K / R * d->actuator_velocity[i] - d->act[a]) / dp[0];
-            if (dp[1] > 0) di = clip(di, -dp[1], dp[1]); /* (di/dt)max */
-            d->act_dot[a] = di;
-            break;
-        }
+        case DYN_DCMOTOR: cs_dcmotor_rates(m, d, i, u); break;
+        case DYN_PID: cs_pid_rates(m, d, i, u); break;
         default: d->act_dot[a] = (ui - d->act[a]) / fmax(CS_MINVAL, dp[0]); /* filters */
         }
     }
@@ -249,20 +199,32 @@ void cs_actuation(const cs_model *m, cs_data *d)
         if (m->actuator_gaintype[i] == GAIN_AFFINE) gain += gp[1] * len + gp[2] * vel;
         else if (m->actuator_gaintype[i] == GAIN_MUSCLE)
             gain = cs_muscle_gain(len, vel, lr, m->actuator_acc0[i], gp);
-        else if (m->actuator_gaintype[i] == GAIN_DCMOTOR) /* on the current, or the voltage */
+        else if (m->actuator_gaintype[i] == GAIN_DCMOTOR) { /* on the current, or the voltage
+                                                               (a controller's drive) */
             gain = m->actuator_dynprm[NDYN * i] > 0 ? gp[1] : gp[1] / fmax(CS_MINVAL, gp[0]);
-        int a = m->actuator_actadr[i];
+            cs_dcmotor_drive(m, d, i, u);
+        } else if (m->actuator_gaintype[i] == GAIN_PID) {
+            gain = 0;
+        }
+        int n = m->actuator_actnum[i], a = m->actuator_actadr[i] + n - 1; /* the last state */
         double in = m->actuator_ctrlnum[i] ? u[m->actuator_ctrladr[i]] : 0;
-        if (a >= 0)
-            in = m->actuator_actearly[i] ? next_act(m, i, d->act[a], d->act_dot[a]) : d->act[a];
-        double period = wrap_period(m, i);
-        if (period > 0) in = wrap_setpoint(in, len, period);
+        /* a DC motor without a current state reads its control (or drive) */
+        int dc_input = m->actuator_gaintype[i] == GAIN_DCMOTOR && m->actuator_dynprm[NDYN * i] <= 0;
+        if (n && !dc_input && m->actuator_gaintype[i] != GAIN_PID)
+            in = m->actuator_actearly[i] ? cs_next_activation(m, d, i, a, d->act_dot[a])
+                                         : d->act[a];
+        double period = cs_wrap_period(m, i);
+        if (period > 0 && m->actuator_gaintype[i] != GAIN_PID)
+            in = cs_wrap_setpoint(in, len, period);
         if (m->actuator_biastype[i] == BIAS_AFFINE) bias = bp[0] + bp[1] * len + bp[2] * vel;
         else if (m->actuator_biastype[i] == BIAS_MUSCLE)
             bias = cs_muscle_bias(len, lr, m->actuator_acc0[i], bp);
         else if (m->actuator_biastype[i] == BIAS_DCMOTOR && m->actuator_dynprm[NDYN * i] <= 0)
             bias = -gain * gp[1] * vel; /* back-EMF (a current state has it in its rate) */
-        d->actuator_force[i] = gain * in + bias;
+        if (m->actuator_gaintype[i] == GAIN_PID) /* its inputs' terms, then the affine bias */
+            d->actuator_force[i] = cs_pid_input_force(m, d, i, u) + bias;
+        else
+            d->actuator_force[i] = gain * in + bias;
     }
     tendon_force_range(m, d);
     for (int i = 0; i < nact; i++) {
@@ -273,6 +235,12 @@ void cs_actuation(const cs_model *m, cs_data *d)
             f = clip(f, m->actuator_forcerange[2 * i], m->actuator_forcerange[2 * i + 1]);
         if (m->actuator_biastype[i] == BIAS_DCMOTOR && bp[0] != 0) /* cogging, past the bound */
             f += bp[0] * sin(bp[1] * d->actuator_length[i] + bp[2]);
+        const double *dp = m->actuator_dynprm + NDYN * i;
+        if (m->actuator_biastype[i] == BIAS_DCMOTOR && dp[5] > 0) { /* LuGre, past it too */
+            cs_dcmotor_slots s = cs_dcmotor_slots_of(dp, m->actuator_gainprm + NGAIN * i);
+            int z = m->actuator_actadr[i] + s.bristle;
+            f -= dp[5] * d->act[z] + dp[6] * d->act_dot[z];
+        }
         d->actuator_force[i] = f;
     }
     for (int i = 0; i < nact; i++) {
@@ -304,16 +272,17 @@ void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot)
     if (!m->na || (m->opt.disableflags & CS_DSBL_ACTUATION)) return;
     for (int i = 0; i < m->nactuator; i++) {
         int a = m->actuator_actadr[i];
-        /* a disabled actuator's activation holds (MuJoCo steps it with a zero rate) */
-        if (a >= 0) d->act[a] = next_act(m, i, d->act[a], disabled(m, i) ? 0 : act_dot[a]);
+        /* a disabled actuator's activations hold (MuJoCo steps them with a zero rate) */
+        for (int k = a; k >= 0 && k < a + m->actuator_actnum[i]; k++)
+            d->act[k] = cs_next_activation(m, d, i, k, disabled(m, i) ? 0 : act_dot[k]);
     }
     /* an integrated setpoint on a rotational transmission is kept as the representative
      * nearest the length (MuJoCo 3.12's projection after the actrange clamp) */
     for (int i = 0; i < m->nactuator; i++) {
         if (m->actuator_dyntype[i] != DYN_INTEGRATOR) continue;
-        double period = wrap_period(m, i);
-        int a = m->actuator_actadr[i];
-        if (period > 0) d->act[a] = wrap_setpoint(d->act[a], d->actuator_length[i], period);
+        double period = cs_wrap_period(m, i);
+        int a = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+        if (period > 0) d->act[a] = cs_wrap_setpoint(d->act[a], d->actuator_length[i], period);
     }
 }
 
@@ -330,8 +299,19 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
     const double *g = m->actuator_gainprm + NGAIN * i;
     double te = m->actuator_dynprm[NDYN * i], R = fmax(CS_MINVAL, g[0]), K = g[1];
     if (m->actuator_biastype[i] == BIAS_DCMOTOR && te <= 0) bv -= K * K / R; /* back-EMF */
-    if (m->actuator_gaintype[i] == GAIN_DCMOTOR && te > 0) /* through the next current */
-        bv -= K * K * (1 - exp(-m->opt.timestep / te)) / R;
+    if (m->actuator_gaintype[i] == GAIN_DCMOTOR) {
+        /* a controller's voltage moves with the velocity by -kd R/K (its damping) + K (the
+         * back-EMF compensation); its Vmax clamp is not followed, as MuJoCo's */
+        double dV = m->actuator_ctrlspec[i] & (CS_INPUT_POS | CS_INPUT_VEL | CS_INPUT_FF)
+                        ? -g[6] * R / K + K
+                        : 0;
+        if (te > 0) /* through the next current */
+            bv += K * (dV - K) * (1 - exp(-m->opt.timestep / te)) / R;
+        else if (dV != 0)
+            bv += K * dV / R;
+        if (m->actuator_dynprm[NDYN * i + 6] > 0) /* LuGre's sigma1 dz/dt, z's own rate aside */
+            bv -= m->actuator_dynprm[NDYN * i + 6];
+    }
     double gv = 0;
     if (m->actuator_gaintype[i] == GAIN_AFFINE)
         gv = m->actuator_gainprm[NGAIN * i + 2];
@@ -340,11 +320,12 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
                                  m->actuator_lengthrange + 2 * i, m->actuator_acc0[i],
                                  m->actuator_gainprm + NGAIN * i);
     if (gv != 0) {
-        int a = m->actuator_actadr[i];
+        int a = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
         /* MuJoCo's: the control as set, not clamped */
         double in = m->actuator_ctrlnum[i] ? d->ctrl[m->actuator_ctrladr[i]] : 0;
-        if (a >= 0)
-            in = m->actuator_actearly[i] ? next_act(m, i, d->act[a], d->act_dot[a]) : d->act[a];
+        if (m->actuator_actnum[i])
+            in = m->actuator_actearly[i] ? cs_next_activation(m, d, i, a, d->act_dot[a])
+                                         : d->act[a];
         bv += gv * in;
     }
     return bv;

@@ -1,5 +1,6 @@
 /* <actuator> elements (general and its shortcuts) read into specs, as MuJoCo's parser
  * expands each shortcut into gain, bias and dynamics. */
+#include <ctype.h>
 #include <math.h>
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -24,8 +25,9 @@ void cs_mjcf_default_aspec(cs_aspec *a)
 
 /* the shortcuts conesim models; other MuJoCo actuator types are refused where they appear */
 const char *const CS_MJCF_ACT_TAGS[] = {"general", "motor", "position", "velocity", "intvelocity",
-                                       "damper", "muscle", "dcmotor", "adhesion", "cylinder", NULL};
-static const char *const ACT_OTHER[] = {"orientation", "pid", "plugin", NULL};
+                                       "damper", "muscle", "dcmotor", "adhesion", "cylinder",
+                                       "pid", NULL};
+static const char *const ACT_OTHER[] = {"orientation", "plugin", NULL};
 
 /* MuJoCo's schema per tag: the attributes every actuator has, then each shortcut's own */
 static const char *const ACT_COMMON[] = {"name", "class", "group", "nsample", "interp", "delay",
@@ -40,6 +42,8 @@ static const char *const ACT_POSITION[] = {"inheritrange", "kp", "kv", "damprati
 static const char *const ACT_INTVELOCITY[] = {"actlimited", "actrange", "inheritrange", "kp",
                                               "kv", "dampratio", NULL};
 static const char *const ACT_KV[] = {"kv", NULL};
+static const char *const ACT_PID[] = {"posrange", "velrange", "ffrange", "inheritrange", "kp",
+                                      "kv", "dampratio", "ki", "imax", "slewmax", "input", NULL};
 static const char *const ACT_CYLINDER[] = {"timeconst", "area", "diameter", "bias", NULL};
 static const char *const ACT_MUSCLE[] = {"timeconst", "tausmooth", "range", "force", "scale",
                                          "lmin", "lmax", "vmax", "fpmax", "fvmax", NULL};
@@ -70,6 +74,7 @@ static const char *const *act_extra(const char *tag)
     if (strcmp(tag, "muscle") == 0) return ACT_MUSCLE;
     if (strcmp(tag, "dcmotor") == 0) return ACT_DCMOTOR;
     if (strcmp(tag, "cylinder") == 0) return ACT_CYLINDER;
+    if (strcmp(tag, "pid") == 0) return ACT_PID;
     return NULL;
 }
 
@@ -130,6 +135,86 @@ static void read_muscle(cs_mjcf *c, xmlNode *n, cs_aspec *a)
     a->biastype = CS_BIAS_MUSCLE;
 }
 
+/* The input signature (MuJoCo's ReadInputSpec): "none" (a DC motor without controls), or
+ * tokens among pos, vel, ff and voltage, each once, in that order, as CS_INPUT_* bits; 0
+ * when not given or empty (the type's default). MuJoCo also reads an orientation chart
+ * keyword here, which on a pid or DC motor it takes as the bit with the chart's number:
+ * refused instead. */
+static int read_input_spec(cs_mjcf *c, xmlNode *n, int spec)
+{
+    static const char *const TOK[] = {"pos", "vel", "ff", "voltage", NULL};
+    const char *in = cs_mjcf_attr(c, n, "input");
+    if (!in) return spec;
+    while (isspace((unsigned char)*in)) in++;
+    size_t len = strlen(in);
+    while (len && isspace((unsigned char)in[len - 1])) len--;
+    if (len == 4 && strncmp(in, "none", 4) == 0) return CS_INPUT_NONE;
+    int prev = 0;
+    spec = 0;
+    for (const char *p = in, *end = in + len; p < end;) {
+        while (p < end && isspace((unsigned char)*p)) p++;
+        size_t l = 0;
+        while (p + l < end && !isspace((unsigned char)p[l])) l++;
+        int b = -1;
+        for (int t = 0; TOK[t]; t++)
+            if (strlen(TOK[t]) == l && strncmp(p, TOK[t], l) == 0) b = 1 << t;
+        int chart = (l == 6 && strncmp(p, "expmap", 6) == 0) ||
+                    (l == 4 && strncmp(p, "quat", 4) == 0);
+        if (b < 0 && chart)
+            FAILN(c, n, "input", "orientation inputs ('%.*s') need an orientation (so3) "
+                  "actuator, which is not supported", (int)l, p);
+        if (b < 0)
+            FAILN(c, n, "input", "'%.*s' is not an input (pos, vel, ff, voltage; or none alone)",
+                  (int)l, p);
+        if (b <= prev)
+            FAILN(c, n, "input", "inputs must be listed in canonical order [pos, vel, ff, "
+                  "voltage], each once");
+        prev = b;
+        spec |= b;
+        p += l;
+    }
+    return spec;
+}
+
+/* MuJoCo's mjs_setToPID, from its reader's values: kp in biasprm[1] (the class's -biasprm[1]
+ * when not given), kv or a damping ratio in biasprm[2], ki in gainprm[0], imax and slewmax
+ * in dynprm[0] and dynprm[1] (taken from a class only when the class's dynamics are a
+ * pid's), posrange the position input's ctrlrange */
+static void read_pid(cs_mjcf *c, xmlNode *n, cs_aspec *a)
+{
+    int cls = a->dyntype == CS_DYN_PID;
+    double kp = -a->biasprm[1], kv, dr, ki = cls ? a->gainprm[0] : 0;
+    double imax = cls ? a->dynprm[0] : 0, slew = cls ? a->dynprm[1] : 0, ir = a->inheritrange;
+    cs_mjcf_num1(c, n, "kp", &kp);
+    int has_kv = cs_mjcf_num1(c, n, "kv", &kv), has_dr = cs_mjcf_num1(c, n, "dampratio", &dr);
+    cs_mjcf_num1(c, n, "ki", &ki);
+    cs_mjcf_num1(c, n, "imax", &imax);
+    cs_mjcf_num1(c, n, "slewmax", &slew);
+    a->ctrlspec = read_input_spec(c, n, a->ctrlspec);
+    cs_mjcf_nums(c, n, "posrange", a->ctrlrange, 2, 2);
+    cs_mjcf_num1(c, n, "inheritrange", &ir);
+    if (has_kv && has_dr) FAILN(c, n, "dampratio", "kv and dampratio cannot both be defined");
+    a->biasprm[1] = -kp;
+    if (has_kv) {
+        if (kv < 0) FAILN(c, n, "kv", "kv cannot be negative");
+        a->biasprm[2] = -kv;
+    }
+    if (has_dr) {
+        if (dr < 0) FAILN(c, n, "dampratio", "dampratio cannot be negative");
+        a->biasprm[2] = dr; /* positive: a damping ratio, made kv at compile time */
+    }
+    if (slew < 0) FAILN(c, n, "slewmax", "slewmax cannot be negative");
+    a->gainprm[0] = ki;
+    a->dynprm[1] = slew;
+    a->dyntype = ki != 0 || slew != 0 ? CS_DYN_PID : CS_DYN_NONE;
+    if (ki != 0) a->dynprm[0] = imax;
+    a->inheritrange = ir;
+    if (ir > 0 && (a->ctrlrange[0] != 0 || a->ctrlrange[1] != 0))
+        FAILN(c, n, "inheritrange", "posrange and inheritrange cannot both be defined");
+    a->gaintype = CS_GAIN_PID;
+    a->biastype = CS_BIAS_AFFINE;
+}
+
 /* up to max numbers of attribute name into v (the rest keep theirs) */
 static void nums_into(cs_mjcf *c, xmlNode *n, const char *name, double *v, int max)
 {
@@ -138,13 +223,13 @@ static void nums_into(cs_mjcf *c, xmlNode *n, const char *name, double *v, int m
     if (k) memcpy(v, t, (size_t)k * sizeof *t);
 }
 
-/* MuJoCo's mjs_setToDCMotor for a motor driven by its terminal voltage (the control):
- * resistance R and motor constant K (the geometric mean of a torque and a back-EMF
- * constant, or either; from nominal voltage, stall torque and no-load speed when not
- * given), the current's electrical time constant (inductance L / R, or te), saturation as
- * the force range and a current-rate bound, cogging. Its on-board controller, thermal and
- * LuGre friction models and other inputs are refused. A class's DC motor values are the
- * starting point, as MuJoCo's. */
+/* MuJoCo's mjs_setToDCMotor: resistance R and motor constant K (the geometric mean of a
+ * torque and a back-EMF constant, or either; from nominal voltage, stall torque and no-load
+ * speed when not given), the current's electrical time constant (inductance L / R, or te),
+ * saturation as the force range and a current-rate bound, cogging, the on-board
+ * controller (gains in gainprm[4..6], slewmax and Imax in dynprm[7..8], Vmax in gainprm[7])
+ * the input signature (checked when compiled) and LuGre friction. Its thermal model is
+ * refused. A class's DC motor values are the starting point, as MuJoCo's. */
 static void read_dcmotor(cs_mjcf *c, xmlNode *n, cs_aspec *a)
 {
     double *g = a->gainprm, *dp = a->dynprm, *b = a->biasprm;
@@ -152,7 +237,11 @@ static void read_dcmotor(cs_mjcf *c, xmlNode *n, cs_aspec *a)
     double mc[2] = {inh ? g[1] : 0, 0}, R = inh ? g[0] : 0, nom[3] = {0, 0, 0};
     double sat[3] = {0, 0, inh ? dp[1] : 0}, ind[2] = {0, inh ? dp[0] : 0};
     double cog[3] = {inh ? b[0] : 0, inh ? b[1] : 0, inh ? b[2] : 0};
-    double ctl[6] = {0}, th[6] = {0}, lu[5] = {0};
+    double ctl[6] = {inh ? g[4] : 0, inh ? g[5] : 0, inh ? g[6] : 0, inh ? dp[7] : 0,
+                     inh ? dp[8] : 0, inh ? g[7] : 0};
+    double th[6] = {0}, lu[5] = {inh ? dp[5] : 0, inh ? dp[6] : 0, inh ? b[3] : 0,
+                               inh ? b[4] : 0, inh ? b[5] : 0};
+    int spec = inh ? a->ctrlspec : 0;
     nums_into(c, n, "motorconst", mc, 2);
     cs_mjcf_num1(c, n, "resistance", &R);
     nums_into(c, n, "nominal", nom, 3);
@@ -162,21 +251,9 @@ static void read_dcmotor(cs_mjcf *c, xmlNode *n, cs_aspec *a)
     nums_into(c, n, "controller", ctl, 6);
     nums_into(c, n, "thermal", th, 6);
     nums_into(c, n, "lugre", lu, 5);
-    for (int k = 0; k < 6; k++)
-        if (ctl[k] != 0)
-            FAILN(c, n, "controller", "a DC motor's on-board controller is not supported "
-                                      "(voltage input only)");
     if (th[0] > 0 || th[1] > 0 || th[2] > 0)
         FAILN(c, n, "thermal", "a DC motor's thermal model is not supported");
-    if (lu[0] > 0) FAILN(c, n, "lugre", "a DC motor's LuGre friction is not supported");
-    const char *in = cs_mjcf_attr(c, n, "input");
-    if (in) {
-        while (*in == ' ') in++;
-        size_t l = strlen(in);
-        while (l && in[l - 1] == ' ') l--;
-        if (l != 7 || strncmp(in, "voltage", 7) != 0)
-            FAILN(c, n, "input", "DC motor inputs other than voltage are not supported");
-    }
+    spec = read_input_spec(c, n, spec);
     double Kt = mc[0], Ke = mc[1], vn = nom[0], tau0 = nom[1], w0 = nom[2];
     /* Ke from the no-load speed, w0 = vn Ke / (Ke^2 + R B) with the actuator's viscous
      * damping B (MuJoCo's mjs_setToDCMotor) */
@@ -201,8 +278,12 @@ static void read_dcmotor(cs_mjcf *c, xmlNode *n, cs_aspec *a)
     a->biastype = CS_BIAS_DCMOTOR;
     g[0] = R;
     g[1] = K;
-    g[4] = g[5] = g[6] = 0;
-    dp[7] = dp[8] = 0;
+    g[4] = ctl[0]; /* the controller: kp, ki, kd (torque space), slewmax, Imax, Vmax */
+    g[5] = ctl[1];
+    g[6] = ctl[2];
+    dp[7] = ctl[3];
+    dp[8] = ctl[4];
+    if (ctl[5] > 0) g[7] = ctl[5];
     if (sat[0] > 0 || sat[1] > 0) { /* a torque bound, or a current bound times K */
         double tmax = sat[0] == 0 && sat[1] > 0 ? K * sat[1] : sat[0];
         a->forcerange[0] = -tmax;
@@ -215,8 +296,16 @@ static void read_dcmotor(cs_mjcf *c, xmlNode *n, cs_aspec *a)
     if (ind[1] < 0)
         FAILN(c, n, "inductance", "DC motor: electrical time constant must be non-negative");
     dp[0] = ind[0] > 0 ? ind[0] / R : ind[1];
-    a->actdim = dp[0] > 0; /* the current, when it has a time constant */
+    /* its states: the slew-limited setpoint, the integral, the current (when it has a time
+     * constant) */
+    if (lu[0] > 0) { /* LuGre: stiffness, damping (sigma0, sigma1); Coulomb, static, Stribeck */
+        dp[5] = lu[0];
+        dp[6] = lu[1];
+        memcpy(b + 3, lu + 2, 3 * sizeof *lu);
+    }
+    a->actdim = (dp[0] > 0) + (ctl[3] > 0) + (ctl[1] > 0) + (lu[0] > 0);
     g[8] = 0;
+    a->ctrlspec = spec;
     a->actlimited = CS_LIMITED_FALSE;
     a->actearly = 1;
 }
@@ -252,10 +341,9 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
     if (cs_mjcf_num1(c, n, "delay", v)) a->delay = v[0];
     static const char *const INTERP[] = {"zoh", "linear", "cubic", NULL};
     if ((k = cs_mjcf_keyword(c, n, "interp", INTERP)) >= 0) a->interp = k;
-    if (cs_mjcf_attr(c, n, "input") && strcmp(tag, "dcmotor") != 0)
-        FAILN(c, n, "input", "input signatures (pid, so3 actuators) are not supported");
-    cs_mjcf_nums(c, n, "velrange", v, 2, 2); /* pid inputs only: without effect here */
-    cs_mjcf_nums(c, n, "ffrange", v, 2, 2);
+    if (strcmp(tag, "general") == 0) a->ctrlspec = read_input_spec(c, n, a->ctrlspec);
+    cs_mjcf_nums(c, n, "velrange", a->velrange, 2, 2); /* a pid's vel and ff inputs */
+    cs_mjcf_nums(c, n, "ffrange", a->ffrange, 2, 2);
     if (cs_mjcf_int1(c, n, "actdim", &iv)) a->actdim = iv;
     if ((k = cs_mjcf_keyword(c, n, "dyntype", DYNW)) >= 0) a->dyntype = k;
     if ((k = cs_mjcf_keyword(c, n, "gaintype", GAINW)) >= 0) a->gaintype = k;
@@ -382,6 +470,8 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
         read_muscle(c, n, a);
     } else if (strcmp(tag, "dcmotor") == 0) {
         read_dcmotor(c, n, a);
+    } else if (strcmp(tag, "pid") == 0) {
+        read_pid(c, n, a);
     }
     return joint;
 }

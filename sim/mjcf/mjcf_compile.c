@@ -289,6 +289,58 @@ static void check_history(cs_mjcf *c, const cs_actir *A)
         AFAIL(c, A, "delay", "setting delay > 0 without a history buffer (nsample)");
 }
 
+/* a pid's or DC motor's input signature and controller states, MuJoCo's compiler checks;
+ * the signature's default where none was given */
+static void resolve_inputs(cs_mjcf *c, cs_actir *A)
+{
+    cs_aspec *s = &A->s;
+    int given = s->ctrlspec;
+    enum { SERVO = CS_INPUT_POS | CS_INPUT_VEL | CS_INPUT_FF };
+    if (s->gaintype == CS_GAIN_PID) {
+        if (s->biastype != CS_BIAS_AFFINE)
+            AFAIL(c, A, "biastype", "pid requires biastype 'affine'");
+        if (s->dyntype != CS_DYN_NONE && s->dyntype != CS_DYN_PID)
+            AFAIL(c, A, "dyntype", "pid requires dyntype 'none' or 'pid'");
+        if (s->dyntype == CS_DYN_NONE && s->gainprm[0] != 0)
+            AFAIL(c, A, "ki", "ki (gainprm[0]) requires dyntype 'pid'");
+        if (A->body) AFAIL(c, A, "body", "pid cannot use a body transmission");
+        if (s->dyntype == CS_DYN_PID) { /* states: [slew, integral] */
+            if (s->dynprm[0] < 0) AFAIL(c, A, "imax", "imax (dynprm[0]) must be non-negative");
+            if (s->dynprm[1] < 0)
+                AFAIL(c, A, "slewmax", "slewmax (dynprm[1]) must be non-negative");
+            int nslot = (s->dynprm[1] > 0) + (s->gainprm[0] > 0);
+            if (s->actdim > 0 && s->actdim != nslot)
+                AFAIL(c, A, "actdim", "pid controller states require matching actdim");
+            s->actdim = nslot;
+        }
+        s->ctrlspec = given ? given : CS_INPUT_POS | CS_INPUT_VEL;
+        if (s->ctrlspec & ~SERVO)
+            AFAIL(c, A, "input", "pid inputs are a subset of [pos, vel, ff]");
+        if (s->dyntype == CS_DYN_PID && !(s->ctrlspec & CS_INPUT_POS))
+            AFAIL(c, A, "input", "pid controller states require the pos input");
+    }
+    if (s->gaintype == CS_GAIN_DCMOTOR) {
+        s->ctrlspec = given ? given : CS_INPUT_VOLTAGE;
+        int ctl = s->ctrlspec == CS_INPUT_NONE ? 0 : s->ctrlspec & SERVO;
+        const double *g = s->gainprm;
+        if (ctl && g[1] <= 0)
+            AFAIL(c, A, "motorconst", "dcmotor controller inputs require a positive motor "
+                  "constant");
+        if (!ctl && (g[4] != 0 || g[5] != 0 || g[6] != 0))
+            AFAIL(c, A, "controller", "dcmotor controller gains require a controller input "
+                  "[pos, vel, ff]");
+        if (g[5] > 0 && !(s->ctrlspec & CS_INPUT_POS))
+            AFAIL(c, A, "controller", "dcmotor integral gain requires the pos input");
+        if (!ctl && s->dynprm[7] > 0)
+            AFAIL(c, A, "controller", "dcmotor slew rate limiting requires a controller input "
+                  "[pos, vel, ff]");
+    }
+    if (s->dyntype == CS_DYN_PID && s->gaintype != CS_GAIN_PID)
+        AFAIL(c, A, "dyntype", "dyntype 'pid' requires gaintype 'pid'");
+    if (given && s->gaintype != CS_GAIN_PID && s->gaintype != CS_GAIN_DCMOTOR)
+        AFAIL(c, A, "input", "input is only available for so3, pid and dcmotor actuators");
+}
+
 static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
 {
     cs_aspec *s = &A->s;
@@ -343,28 +395,42 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
                       "rate is not defined there, as in MuJoCo)");
     /* a DC motor only as <dcmotor> makes it (its state layout follows from its parameters) */
     int dc = strcmp(A->tag, "dcmotor") == 0;
-    if (s->dyntype > CS_DYN_DCMOTOR || (s->dyntype == CS_DYN_DCMOTOR && !dc))
+    if (s->dyntype > CS_DYN_PID || (s->dyntype == CS_DYN_DCMOTOR && !dc))
         AFAIL(c, A, "dyntype", "dynamics '%s' are not supported (none, integrator, filter, "
-              "filterexact, muscle; DC motors through <dcmotor>)", DYNNAME[s->dyntype]);
-    if (s->gaintype > CS_GAIN_DCMOTOR || (s->gaintype == CS_GAIN_DCMOTOR && !dc))
-        AFAIL(c, A, "gaintype", "gain '%s' is not supported (fixed, affine, muscle; DC motors "
-              "through <dcmotor>)", GAINNAME[s->gaintype]);
+              "filterexact, muscle, pid; DC motors through <dcmotor>)", DYNNAME[s->dyntype]);
+    if (s->gaintype == CS_GAIN_SO3 || s->gaintype > CS_GAIN_PID ||
+        (s->gaintype == CS_GAIN_DCMOTOR && !dc))
+        AFAIL(c, A, "gaintype", "gain '%s' is not supported (fixed, affine, muscle, pid; DC "
+              "motors through <dcmotor>)", GAINNAME[s->gaintype]);
     if (s->biastype > CS_BIAS_DCMOTOR || (s->biastype == CS_BIAS_DCMOTOR && !dc))
         AFAIL(c, A, "biastype", "bias '%s' is not supported (none, affine, muscle; DC motors "
               "through <dcmotor>)", BIASNAME[s->biastype]);
+    resolve_inputs(c, A);
     check_muscle(c, A);
-    if (s->actdim > 1)
+    /* MuJoCo's: more than one state only for user and DC motor dynamics (a pid with both
+     * ki and slewmax is refused by this) */
+    if (s->actdim > 1 && s->dyntype != CS_DYN_DCMOTOR)
         AFAIL(c, A, "actdim", "actdim > 1 is only allowed for user and dcmotor dynamics");
     if (s->actdim == 1 && s->dyntype == CS_DYN_NONE)
         AFAIL(c, A, "actdim", "invalid actdim 1 in an actuator without dynamics");
     if (s->actdim == 0 && s->dyntype != CS_DYN_NONE && s->dyntype != CS_DYN_DCMOTOR)
         AFAIL(c, A, "actdim", "invalid actdim 0 in an actuator with dynamics");
-    /* inheritrange: a position-like actuator takes the joint's range, scaled about its
-     * middle */
-    if (s->gaintype == CS_GAIN_FIXED && s->gainprm[0] == -s->biasprm[1] &&
+    int nctrl = cs_mjcf_spec_ctrlnum(s->ctrlspec);
+    if ((s->delay > 0 || s->nsample > 0) && nctrl == 0)
+        AFAIL(c, A, s->delay > 0 ? "delay" : "nsample", "history and delay require an input");
+    /* MuJoCo reads only the first control of a delayed block from the buffer, leaving the
+     * others unset: refused */
+    if (s->delay > 0 && nctrl > 1)
+        AFAIL(c, A, "delay", "a delay on an actuator of several controls is not supported");
+    /* inheritrange: a position-like actuator (or pid) takes the joint's range, scaled about
+     * its middle */
+    if (((s->gaintype == CS_GAIN_FIXED && s->gainprm[0] == -s->biasprm[1]) ||
+         s->gaintype == CS_GAIN_PID) &&
         s->biastype == CS_BIAS_AFFINE && s->inheritrange > 0) {
         double *r;
-        if (s->dyntype == CS_DYN_NONE || s->dyntype == CS_DYN_FILTEREXACT) r = s->ctrlrange;
+        if (s->dyntype == CS_DYN_NONE || s->dyntype == CS_DYN_FILTEREXACT ||
+            s->dyntype == CS_DYN_PID)
+            r = s->ctrlrange;
         else if (s->dyntype == CS_DYN_INTEGRATOR) r = s->actrange;
         else AFAIL(c, A, "inheritrange", "inheritrange only available for position and "
                    "intvelocity actuators");
@@ -1368,7 +1434,8 @@ static void dampratio(cs_mjcf *c, compiling *cc, cs_model *m)
     double *mo0 = cc->mo0;
     for (int i = 0; i < cc->nact; i++) {
         double *b = m->actuator_biasprm + CS_NBIAS * i, *g = m->actuator_gainprm + CS_NGAIN * i;
-        if (g[0] != -b[1] || b[2] <= 0) continue;
+        int pid = m->actuator_gaintype[i] == CS_GAIN_PID; /* its kp only in biasprm[1] */
+        if ((!pid && g[0] != -b[1]) || b[2] <= 0) continue;
         double trn = fabs(m->actuator_gear[6 * i]), mass = 0;
         int ty = m->actuator_trntype[i];
         int spatial = ty == CS_TRN_TENDON && c->ten[m->actuator_trnid[2 * i]].spatial;
@@ -1389,7 +1456,7 @@ static void dampratio(cs_mjcf *c, compiling *cc, cs_model *m)
         } else if (trn * trn > 1e-15) {
             mass = m->dof_M0[m->jnt_dofadr[m->actuator_trnid[2 * i]]] / (trn * trn);
         }
-        b[2] = -(b[2] * 2 * sqrt(g[0] * mass));
+        b[2] = -(b[2] * 2 * sqrt((pid ? -b[1] : g[0]) * mass));
     }
 }
 

@@ -62,9 +62,11 @@ enum { CS_GAIN_FIXED = 0, CS_GAIN_AFFINE = 1, CS_GAIN_MUSCLE = 2, CS_GAIN_DCMOTO
        CS_GAIN_SO3 = 4, CS_GAIN_PID = 5 };
 enum { CS_BIAS_NONE = 0, CS_BIAS_AFFINE = 1, CS_BIAS_MUSCLE = 2, CS_BIAS_DCMOTOR = 3,
        CS_BIAS_SO3 = 4 };
-/* an actuator's activations: a DC motor's its states (actdim), others one with dynamics */
+/* an actuator's activations: a DC motor's its states (actdim), a pid's its controller
+ * states (actdim, resolved when compiled; one until then), others one with dynamics */
 static inline int cs_mjcf_act_states(int dyntype, int actdim)
 {
+    if (dyntype == CS_DYN_PID) return actdim < 0 ? 1 : actdim;
     return dyntype == CS_DYN_DCMOTOR ? actdim : dyntype != CS_DYN_NONE;
 }
 /* an actuator's controls for its resolved input signature (CS_INPUT_* bits): one per input

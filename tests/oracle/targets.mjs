@@ -122,6 +122,11 @@ RULES.muscle_arm = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
 // oracle-only: DC motors on their voltage input (stateless, with a current state, nominal
 // ratings, saturation, cogging), implicitfast (no contacts)
 RULES.dcmotor_voltage = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
+// oracle-only: MuJoCo 3.12's servos with several controls (pids of every input subset, ki with
+// imax, slewmax, per-control ranges; DC motors with the on-board controller, without inputs,
+// with LuGre friction), keyframe controls, implicitfast; a slide's ball lands on the floor
+RULES.servo_inputs = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 },
+  { q: 'f_rel', max: 1e-6 }];
 // oracle-only: MuJoCo 3.12's contact adhesion (a ball hanging under a ceiling by it and a
 // heavier one falling, boxes on an incline with and without it, a magnet pulled from the gap
 // band, a pair's own adhesion) and <adhesion> actuators (a pad lifting a box, a sphere pad
