@@ -86,10 +86,13 @@ static void print_actuators(const cs_model *m)
                      g[6]);
         else if (m->actuator_gaintype[i] == 5) /* kp and kv are in the bias */
             snprintf(gain, sizeof gain, "pid ki %g", g[0]);
+        else if (m->actuator_gaintype[i] == 4) /* on the rotation's log */
+            snprintf(gain, sizeof gain, "so3 kp %g", g[0]);
         else snprintf(gain, sizeof gain, "fixed %g", g[0]);
         if (m->actuator_biastype[i] == 1) snprintf(bias, sizeof bias, "affine (%g, %g, %g)", b[0], b[1], b[2]);
         else if (m->actuator_biastype[i] == 2) snprintf(bias, sizeof bias, "muscle passive");
         else if (m->actuator_biastype[i] == 3) snprintf(bias, sizeof bias, "dcmotor cogging %g", b[0]);
+        else if (m->actuator_biastype[i] == 4) snprintf(bias, sizeof bias, "so3 (%g, %g, %g)", b[0], b[1], b[2]);
         else snprintf(bias, sizeof bias, "none");
         int dt = m->actuator_dyntype[i];
         if (dt == 4) snprintf(dyn, sizeof dyn, "muscle %g/%g", dp[0], dp[1]);
@@ -116,6 +119,10 @@ static void print_actuators(const cs_model *m)
             int r = m->actuator_trnid[2 * i + 1];
             if (r >= 0) snprintf(trn, sizeof trn, "site %d ref %d", tid, r);
             else snprintf(trn, sizeof trn, "site %d", tid);
+        } else if (m->actuator_trntype[i] == CS_TRN_SO3) { /* an orientation servo's */
+            int r = m->actuator_trnid[2 * i + 1];
+            if (r >= 0) snprintf(trn, sizeof trn, "so3 site %d ref %d", tid, r);
+            else snprintf(trn, sizeof trn, "so3 %s", cs_joint_label(m, tid, buf2, sizeof buf2));
         } else if (m->actuator_trntype[i] == CS_TRN_BODY) { /* adhesion: the body's contacts */
             snprintf(trn, sizeof trn, "body %s", cs_body_label(m, tid, buf2, sizeof buf2));
         } else

@@ -98,7 +98,7 @@ typedef struct {
 /* A control of the control panel (MuJoCo's simulate: one slider per control, named as
  * cs_ctrl_label: the actuator's name, "/INPUT" added when it has several). */
 typedef struct {
-    char name[48];      /* "actuator<i>" when unnamed */
+    char name[32];      /* "actuator<i>" when unnamed (a longer name is cut) */
     double ctrl;        /* the control now (d->ctrl) */
     int limited;        /* ctrlrange applies: the slider spans it; else it spans -1 .. 1 */
     double range[2];

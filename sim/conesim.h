@@ -382,7 +382,8 @@ int cs_name2id_ctrl(const cs_model *m, const char *name);
 /* the actuator whose block holds control ctrl, -1 if out of range */
 int cs_ctrl_actuator(const cs_model *m, int ctrl);
 /* input k's name of actuator id (MuJoCo's mj_actuatorInputName): "pos", "vel", "ff",
- * "voltage" in a pid's or DC motor's signature; NULL when its inputs have no names */
+ * "voltage" in a pid's or DC motor's signature, "rx" "ry" "rz" or "qw" "qx" "qy" "qz" for an
+ * orientation's target; NULL when its inputs have no names */
 const char *cs_actuator_input_name(const cs_model *m, int id, int k);
 /* a tendon's / equality constraint's name, else "tendon<i>" / "equality<i>" */
 const char *cs_tendon_label(const cs_model *m, int t, char *buf, size_t bufsz);

@@ -135,10 +135,12 @@ typedef struct {
                                  used) */
     double *act;              /* na: activations (actuators with dynamics) */
     double *act_dot;          /* na: their time derivatives */
-    double *actuator_length;  /* nactuator: the transmission's length, gear[0] included */
-    double *actuator_velocity;/* nactuator: actuator_moment qvel */
-    double *actuator_force;   /* nactuator: the scalar force, clamped to forcerange */
-    double *actuator_moment;  /* nactuator x nv, dense: d actuator_length / d q (gear included);
+    /* per force output (nout: one per actuator, an orientation servo's three, from its
+     * actuator_outadr) */
+    double *actuator_length;  /* nout: the transmission's length, gear[0] included */
+    double *actuator_velocity;/* nout: actuator_moment qvel */
+    double *actuator_force;   /* nout: the force, clamped to forcerange */
+    double *actuator_moment;  /* nout x nv, dense: d actuator_length / d q (gear included);
                                  qfrc_actuator is its transpose times actuator_force */
     double *qfrc_actuator;    /* nv: gear[0] force on each joint (inside qfrc_smooth) */
     double *history;          /* nhistory: the actuators' and sensors' history buffers

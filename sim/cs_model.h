@@ -311,6 +311,10 @@ typedef struct {
     int nu;               /* controls (MuJoCo 3.12's nu = dim ctrl): each actuator's block of
                              ctrlnum of them starts at its ctrladr (one for most; pid and
                              dcmotor input signatures: 0 to 4) */
+    int nout;             /* force outputs (MuJoCo 3.12's): one per actuator, three for an
+                             orientation servo; actuator i's are actuator_outnum[i] from
+                             actuator_outadr[i] in the data's actuator_length, _velocity,
+                             _force and _moment */
     int na;               /* activations: one per actuator with dynamics (a DC motor's or
                              pid's: one per state) */
     int *actuator_trntype;   /* CS_TRN_JOINT, CS_TRN_TENDON, CS_TRN_SLIDERCRANK, CS_TRN_SITE
@@ -326,7 +330,9 @@ typedef struct {
     int *actuator_actnum;    /* its activations */
     int *actuator_ctrladr;   /* its first control in ctrl */
     int *actuator_ctrlnum;   /* its controls */
-    int *actuator_ctrlspec;  /* its input signature (CS_INPUT_* bits; 0: the plain one) */
+    int *actuator_ctrlspec;  /* its input signature (CS_INPUT_* bits; 0: the plain one; an
+                                orientation servo's CS_CHART_*) */
+    int *actuator_outadr, *actuator_outnum; /* its force outputs */
     int *actuator_ctrllimited; /* nu: per control */
     int *actuator_forcelimited, *actuator_actlimited;
     int *actuator_actearly;  /* 1: the force uses the next step's activation */
@@ -502,12 +508,17 @@ enum { CS_PROJ_PERSPECTIVE = 0, CS_PROJ_ORTHOGRAPHIC = 1 };
 /* actuator_trntype (MuJoCo's mjtTrn) */
 /* (jointinparent on a hinge or slide joint is CS_TRN_JOINT: the same there) */
 enum { CS_TRN_JOINT = 0, CS_TRN_JOINTINPARENT = 1, CS_TRN_SLIDERCRANK = 2, CS_TRN_TENDON = 3,
-       CS_TRN_SITE = 4, CS_TRN_BODY = 5 /* adhesion: the body's contacts' normals */ };
+       CS_TRN_SITE = 4, CS_TRN_BODY = 5 /* adhesion: the body's contacts' normals */,
+       CS_TRN_SO3 = 6 /* an orientation servo's: a ball joint's or a site's rotation relative
+                         to its reference site, three outputs */ };
 
 /* actuator_ctrlspec bits (MuJoCo's mjtCtrlInput): the inputs of a pid's or DC motor's
  * control block, present ones packed in this order; NONE: a DC motor without inputs */
 enum { CS_INPUT_POS = 1, CS_INPUT_VEL = 2, CS_INPUT_FF = 4, CS_INPUT_VOLTAGE = 8,
        CS_INPUT_NONE = 16 };
+/* an orientation servo's actuator_ctrlspec (MuJoCo's mjtCtrlChart): its target as a rotation
+ * vector (3 controls) or a quaternion (4, w first) */
+enum { CS_CHART_EXPMAP = 1, CS_CHART_QUAT = 2 };
 
 /* sensors, MuJoCo's numbering (mjtSensor, mjtObj, mjtStage, mjtDataType, mjtConDataType,
  * mjtRayDataType); the kinds conesim does not have (camprojection, tactile, plugin) keep

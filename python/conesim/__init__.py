@@ -377,6 +377,14 @@ def _data_view(data, kind, key):
     if kind == "actuator":  # its controls: ctrlnum of ctrl from ctrladr
         a, b = _ctrl_block(m, i)
         fields["ctrl"] = lambda: data.ctrl[a:b]
+        o, n = int(m.actuator_outadr[i]), int(m.actuator_outnum[i])
+        if n > 1:  # its force outputs' rows (an orientation servo's three)
+            for full, short in _KINDS[kind][1].items():
+                fields[short] = lambda full=full: getattr(data, full)[o:o + n]
+        else:
+            for full, short in _KINDS[kind][1].items():
+                fields[short] = lambda full=full: _row(getattr(data, full), o,
+                                                       getattr(data, full).ndim == 1)
     if kind == "sensor":  # its values: sensor_dim of sensordata from sensor_adr
         adr, dim = int(m.sensor_adr[i]), int(m.sensor_dim[i])
         fields["data"] = lambda: data.sensordata[adr:adr + dim]

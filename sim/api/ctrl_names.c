@@ -13,7 +13,11 @@ const char *cs_actuator_input_name(const cs_model *m, int id, int k)
         return NULL;
     static const char *const NAME[4] = {"pos", "vel", "ff", "voltage"};
     static const int BIT[4] = {CS_INPUT_POS, CS_INPUT_VEL, CS_INPUT_FF, CS_INPUT_VOLTAGE};
+    static const char *const EXPMAP[3] = {"rx", "ry", "rz"}, *const QUAT[4] = {"qw", "qx", "qy",
+                                                                             "qz"};
     int spec = m->actuator_ctrlspec[id];
+    if (m->actuator_trntype[id] == CS_TRN_SO3) /* an orientation: its chart's components */
+        return spec == CS_CHART_QUAT ? QUAT[k] : EXPMAP[k];
     if (spec & CS_INPUT_NONE) return NULL;
     for (int b = 0; b < 4; b++)
         if (spec & BIT[b] && k-- == 0) return NAME[b];

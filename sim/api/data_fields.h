@@ -34,10 +34,10 @@
     X(double, mocap_quat, nmocap, 4) \
     X(double, act, na, 1) \
     X(double, act_dot, na, 1) \
-    X(double, actuator_length, nactuator, 1) \
-    X(double, actuator_velocity, nactuator, 1) \
-    X(double, actuator_force, nactuator, 1) \
-    X(double, actuator_moment, nactuator, nv) \
+    X(double, actuator_length, nout, 1) \
+    X(double, actuator_velocity, nout, 1) \
+    X(double, actuator_force, nout, 1) \
+    X(double, actuator_moment, nout, nv) \
     X(double, qfrc_actuator, nv, 1) \
     X(double, history, nhistory, 1) \
     X(double, xpos, nbody, 3) \

@@ -35,7 +35,7 @@ enum {
     X(nbody) X(njnt) X(ngeom) X(nq) X(nv) X(npair) X(nexclude) X(nkey) X(ntree) X(nM) \
     X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nmeshhull) X(nmeshtexcoord) \
     X(nhfield) X(nhfielddata) \
-    X(nactuator) X(nu) X(na) X(nmocap) \
+    X(nactuator) X(nu) X(nout) X(na) X(nmocap) \
     X(nsite) X(ntendon) X(nwrap) X(neq) X(nsensor) X(nsensordata) X(nuser_sensor) X(nhistory) \
     X(nmat) X(ntex) X(ntexdata) X(nlight) X(ncam)
 
@@ -190,6 +190,8 @@ enum {
     X(int, actuator_ctrladr, nactuator, 1, NULL, 0) \
     X(int, actuator_ctrlnum, nactuator, 1, NULL, 0) \
     X(int, actuator_ctrlspec, nactuator, 1, NULL, 0) \
+    X(int, actuator_outadr, nactuator, 1, NULL, 0) \
+    X(int, actuator_outnum, nactuator, 1, NULL, 0) \
     X(int, actuator_ctrllimited, nu, 1, NULL, 0) \
     X(int, actuator_forcelimited, nactuator, 1, NULL, 0) \
     X(int, actuator_actlimited, nactuator, 1, NULL, 0) \

@@ -50,7 +50,11 @@ void cs_reset(const cs_model *m, cs_data *d)
     memset(d->qacc_warmstart, 0, (size_t)m->nv * sizeof *d->qacc_warmstart);
     memset(d->qfrc_applied, 0, (size_t)m->nv * sizeof *d->qfrc_applied);
     memset(d->xfrc_applied, 0, 6 * (size_t)m->nbody * sizeof *d->xfrc_applied);
+    /* MuJoCo's mj_resetCtrl: 0, a quaternion target the identity */
     memset(d->ctrl, 0, (size_t)m->nu * sizeof *d->ctrl);
+    for (int i = 0; i < m->nactuator; i++)
+        if (m->actuator_trntype[i] == CS_TRN_SO3 && m->actuator_ctrlspec[i] == CS_CHART_QUAT)
+            d->ctrl[m->actuator_ctrladr[i]] = 1;
     memset(d->act, 0, (size_t)m->na * sizeof *d->act);
     memset(d->act_dot, 0, (size_t)m->na * sizeof *d->act_dot);
     memcpy(d->eq_active, m->eq_active0, (size_t)m->neq * sizeof *d->eq_active);

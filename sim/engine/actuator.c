@@ -25,8 +25,9 @@ enum { NDYN = 10, NGAIN = 10, NBIAS = 10 };
 
 enum { DYN_NONE = 0, DYN_INTEGRATOR = 1, DYN_FILTEREXACT = 3, DYN_MUSCLE = 4, DYN_DCMOTOR = 5,
        DYN_PID = 6 };
-enum { GAIN_FIXED = 0, GAIN_AFFINE = 1, GAIN_MUSCLE = 2, GAIN_DCMOTOR = 3, GAIN_PID = 5 };
-enum { BIAS_AFFINE = 1, BIAS_MUSCLE = 2, BIAS_DCMOTOR = 3 };
+enum { GAIN_FIXED = 0, GAIN_AFFINE = 1, GAIN_MUSCLE = 2, GAIN_DCMOTOR = 3, GAIN_SO3 = 4,
+       GAIN_PID = 5 };
+enum { BIAS_AFFINE = 1, BIAS_MUSCLE = 2, BIAS_DCMOTOR = 3, BIAS_SO3 = 4 };
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
@@ -44,7 +45,7 @@ int cs_actuator_dense(const cs_model *m, int i)
 {
     int ty = m->actuator_trntype[i];
     if (ty == CS_TRN_SLIDERCRANK || ty == CS_TRN_SITE || ty == CS_TRN_JOINTINPARENT ||
-        ty == CS_TRN_BODY)
+        ty == CS_TRN_BODY || ty == CS_TRN_SO3)
         return 1;
     if (ty != CS_TRN_JOINT) return 0;
     int t = m->jnt_type[m->actuator_trnid[2 * i]];
@@ -89,6 +90,12 @@ double cs_transmission_dense(const cs_model *m, const cs_data *d, int i, double 
                              double *scratch)
 {
     switch (m->actuator_trntype[i]) {
+    case CS_TRN_SO3: { /* its first row (the three are cs_so3_transmission's) */
+        double len[3], *rows = scratch + 6 * (size_t)m->nv;
+        cs_so3_transmission(m, d, i, len, rows, scratch);
+        memcpy(mo, rows, (size_t)m->nv * sizeof *mo);
+        return len[0];
+    }
     case CS_TRN_SLIDERCRANK: return cs_slider_crank(m, d, i, mo, scratch);
     case CS_TRN_SITE: return cs_site_transmission(m, d, i, mo, scratch);
     case CS_TRN_BODY: return cs_body_transmission(m, d, i, mo);
@@ -109,15 +116,16 @@ static void tendon_force_range(const cs_model *m, cs_data *d)
     for (int i = 0; i < m->nactuator; i++) {
         int t = m->actuator_trnid[2 * i];
         if (m->actuator_trntype[i] == CS_TRN_TENDON && m->tendon_actfrclimited[t])
-            sum[t] += d->actuator_force[i];
+            sum[t] += d->actuator_force[m->actuator_outadr[i]];
     }
     for (int i = 0; i < m->nactuator; i++) {
         int t = m->actuator_trnid[2 * i];
         if (m->actuator_trntype[i] != CS_TRN_TENDON || !m->tendon_actfrclimited[t] || sum[t] == 0)
             continue;
         const double *r = m->tendon_actfrcrange + 2 * t;
-        if (sum[t] < r[0]) d->actuator_force[i] *= r[0] / sum[t];
-        else if (sum[t] > r[1]) d->actuator_force[i] *= r[1] / sum[t];
+        double *f = d->actuator_force + m->actuator_outadr[i];
+        if (sum[t] < r[0]) *f *= r[0] / sum[t];
+        else if (sum[t] > r[1]) *f *= r[1] / sum[t];
     }
 }
 
@@ -129,26 +137,34 @@ void cs_actuation(const cs_model *m, cs_data *d)
      * off) */
     int nv = m->nv;
     for (int i = 0; i < nact; i++) {
-        int j = m->actuator_trnid[2 * i];
-        double g = m->actuator_gear[6 * i], *mo = d->actuator_moment + (size_t)i * nv;
+        int j = m->actuator_trnid[2 * i], o = m->actuator_outadr[i];
+        double g = m->actuator_gear[6 * i], *mo = d->actuator_moment + (size_t)o * nv;
+        double *len = d->actuator_length + o, *vel = d->actuator_velocity + o;
         if (m->actuator_trntype[i] == CS_TRN_TENDON) {
             const double *J = d->ten_J + (size_t)j * nv;
             for (int q = 0; q < nv; q++) mo[q] = g * J[q];
-            d->actuator_length[i] = g * d->ten_length[j];
-            d->actuator_velocity[i] = g * d->ten_velocity[j];
+            *len = g * d->ten_length[j];
+            *vel = g * d->ten_velocity[j];
+        } else if (m->actuator_trntype[i] == CS_TRN_SO3) {
+            cs_so3_transmission(m, d, i, len, mo, d->scratch->eq_scratch);
+            for (int k = 0; k < 3; k++) {
+                double v = 0;
+                for (int q = 0; q < nv; q++) v += mo[(size_t)k * nv + q] * d->qvel[q];
+                vel[k] = v;
+            }
         } else if (cs_actuator_dense(m, i)) {
-            d->actuator_length[i] = cs_transmission_dense(m, d, i, mo, d->scratch->eq_scratch);
+            *len = cs_transmission_dense(m, d, i, mo, d->scratch->eq_scratch);
             double v = 0;
             for (int q = 0; q < nv; q++) v += mo[q] * d->qvel[q];
-            d->actuator_velocity[i] = v;
+            *vel = v;
         } else {
             memset(mo, 0, (size_t)nv * sizeof *mo);
             mo[m->jnt_dofadr[j]] = g;
-            d->actuator_length[i] = g * d->qpos[m->jnt_qposadr[j]];
-            d->actuator_velocity[i] = g * d->qvel[m->jnt_dofadr[j]];
+            *len = g * d->qpos[m->jnt_qposadr[j]];
+            *vel = g * d->qvel[m->jnt_dofadr[j]];
         }
     }
-    memset(d->actuator_force, 0, (size_t)nact * sizeof *d->actuator_force);
+    memset(d->actuator_force, 0, (size_t)m->nout * sizeof *d->actuator_force);
     if (!nact || (m->opt.disableflags & CS_DSBL_ACTUATION)) {
         memset(d->act_dot, 0, (size_t)m->na * sizeof *d->act_dot);
         return;
@@ -182,7 +198,10 @@ void cs_actuation(const cs_model *m, cs_data *d)
         const double *dp = m->actuator_dynprm + NDYN * i;
         double ui = m->actuator_ctrlnum[i] ? u[m->actuator_ctrladr[i]] : 0;
         switch (m->actuator_dyntype[i]) {
-        case DYN_INTEGRATOR: d->act_dot[a] = ui; break;
+        case DYN_INTEGRATOR: /* one state per control (an orientation's three) */
+            for (int k = 0; k < m->actuator_ctrlnum[i]; k++)
+                d->act_dot[a + k] = u[m->actuator_ctrladr[i] + k];
+            break;
         case DYN_MUSCLE: d->act_dot[a] = cs_muscle_dyn(ui, d->act[a], dp); break;
         case DYN_DCMOTOR: cs_dcmotor_rates(m, d, i, u); break;
         case DYN_PID: cs_pid_rates(m, d, i, u); break;
@@ -192,8 +211,13 @@ void cs_actuation(const cs_model *m, cs_data *d)
     /* force = gain * (control or activation) + bias */
     for (int i = 0; i < nact; i++) {
         if (disabled(m, i)) continue; /* no force */
+        if (m->actuator_gaintype[i] == GAIN_SO3) {
+            cs_so3_force(m, d, i, u);
+            continue;
+        }
+        int o = m->actuator_outadr[i];
         const double *gp = m->actuator_gainprm + NGAIN * i, *bp = m->actuator_biasprm + NBIAS * i;
-        double len = d->actuator_length[i], vel = d->actuator_velocity[i];
+        double len = d->actuator_length[o], vel = d->actuator_velocity[o];
         const double *lr = m->actuator_lengthrange + 2 * i;
         double gain = gp[0], bias = 0;
         if (m->actuator_gaintype[i] == GAIN_AFFINE) gain += gp[1] * len + gp[2] * vel;
@@ -222,35 +246,43 @@ void cs_actuation(const cs_model *m, cs_data *d)
         else if (m->actuator_biastype[i] == BIAS_DCMOTOR && m->actuator_dynprm[NDYN * i] <= 0)
             bias = -gain * gp[1] * vel; /* back-EMF (a current state has it in its rate) */
         if (m->actuator_gaintype[i] == GAIN_PID) /* its inputs' terms, then the affine bias */
-            d->actuator_force[i] = cs_pid_input_force(m, d, i, u) + bias;
+            d->actuator_force[o] = cs_pid_input_force(m, d, i, u) + bias;
         else
-            d->actuator_force[i] = gain * in + bias;
+            d->actuator_force[o] = gain * in + bias;
     }
     tendon_force_range(m, d);
     for (int i = 0; i < nact; i++) {
         if (disabled(m, i)) continue;
-        double f = d->actuator_force[i];
+        if (m->actuator_gaintype[i] == GAIN_SO3) { /* on the torque's norm */
+            if (m->actuator_forcelimited[i]) cs_so3_clamp(m, d, i);
+            continue;
+        }
+        int o = m->actuator_outadr[i];
+        double f = d->actuator_force[o];
         const double *bp = m->actuator_biasprm + NBIAS * i;
         if (m->actuator_forcelimited[i])
             f = clip(f, m->actuator_forcerange[2 * i], m->actuator_forcerange[2 * i + 1]);
         if (m->actuator_biastype[i] == BIAS_DCMOTOR && bp[0] != 0) /* cogging, past the bound */
-            f += bp[0] * sin(bp[1] * d->actuator_length[i] + bp[2]);
+            f += bp[0] * sin(bp[1] * d->actuator_length[o] + bp[2]);
         const double *dp = m->actuator_dynprm + NDYN * i;
         if (m->actuator_biastype[i] == BIAS_DCMOTOR && dp[5] > 0) { /* LuGre, past it too */
             cs_dcmotor_slots s = cs_dcmotor_slots_of(dp, m->actuator_gainprm + NGAIN * i);
             int z = m->actuator_actadr[i] + s.bristle;
             f -= dp[5] * d->act[z] + dp[6] * d->act_dot[z];
         }
-        d->actuator_force[i] = f;
+        d->actuator_force[o] = f;
     }
     for (int i = 0; i < nact; i++) {
-        double gf = m->actuator_gear[6 * i] * d->actuator_force[i];
+        int o = m->actuator_outadr[i];
+        double gf = m->actuator_gear[6 * i] * d->actuator_force[o];
         if (m->actuator_trntype[i] == CS_TRN_TENDON) { /* moment gear ten_J */
             const double *J = d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv;
             for (int q = 0; q < m->nv; q++) d->qfrc_actuator[q] += J[q] * gf;
-        } else if (cs_actuator_dense(m, i)) { /* gear in the moment */
-            const double *mo = d->actuator_moment + (size_t)i * m->nv;
-            for (int q = 0; q < m->nv; q++) d->qfrc_actuator[q] += mo[q] * d->actuator_force[i];
+        } else if (cs_actuator_dense(m, i)) { /* gear in the moment (each output's row) */
+            for (int k = o; k < o + m->actuator_outnum[i]; k++) {
+                const double *mo = d->actuator_moment + (size_t)k * m->nv;
+                for (int q = 0; q < m->nv; q++) d->qfrc_actuator[q] += mo[q] * d->actuator_force[k];
+            }
         } else {
             d->qfrc_actuator[act_dof(m, i)] += gf;
         }
@@ -282,20 +314,32 @@ void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot)
         if (m->actuator_dyntype[i] != DYN_INTEGRATOR) continue;
         double period = cs_wrap_period(m, i);
         int a = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
-        if (period > 0) d->act[a] = cs_wrap_setpoint(d->act[a], d->actuator_length[i], period);
+        if (period > 0)
+            d->act[a] = cs_wrap_setpoint(d->act[a], d->actuator_length[m->actuator_outadr[i]],
+                                         period);
+        else if (m->actuator_gaintype[i] == GAIN_SO3)
+            cs_so3_reanchor(m, d, i);
     }
 }
 
 double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
 {
     if (disabled(m, i)) return 0;
-    /* a force held at its limit does not change with the velocity */
-    if (m->actuator_forcelimited[i]) {
-        double f = d->actuator_force[i];
-        if (f <= m->actuator_forcerange[2 * i] || f >= m->actuator_forcerange[2 * i + 1])
+    int o = m->actuator_outadr[i];
+    const double *fo = d->actuator_force + o;
+    /* a force held at its limit does not change with the velocity (an orientation's at its
+     * norm's: still varying sideways, left out as MuJoCo leaves it) */
+    if (m->actuator_forcelimited[i] && m->actuator_gaintype[i] == GAIN_SO3) {
+        if (sqrt(fo[0] * fo[0] + fo[1] * fo[1] + fo[2] * fo[2]) >= m->actuator_forcerange[2 * i + 1])
+            return 0;
+    } else if (m->actuator_forcelimited[i]) {
+        if (fo[0] <= m->actuator_forcerange[2 * i] || fo[0] >= m->actuator_forcerange[2 * i + 1])
             return 0;
     }
-    double bv = m->actuator_biastype[i] == BIAS_AFFINE ? m->actuator_biasprm[NBIAS * i + 2] : 0;
+    /* an affine bias's kv, an orientation's (on each of its outputs) */
+    double bv = m->actuator_biastype[i] == BIAS_AFFINE || m->actuator_biastype[i] == BIAS_SO3
+                    ? m->actuator_biasprm[NBIAS * i + 2]
+                    : 0;
     const double *g = m->actuator_gainprm + NGAIN * i;
     double te = m->actuator_dynprm[NDYN * i], R = fmax(CS_MINVAL, g[0]), K = g[1];
     if (m->actuator_biastype[i] == BIAS_DCMOTOR && te <= 0) bv -= K * K / R; /* back-EMF */
@@ -316,7 +360,7 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
     if (m->actuator_gaintype[i] == GAIN_AFFINE)
         gv = m->actuator_gainprm[NGAIN * i + 2];
     else if (m->actuator_gaintype[i] == GAIN_MUSCLE) /* the force-velocity curve's slope */
-        gv = cs_muscle_gain_dvel(d->actuator_length[i], d->actuator_velocity[i],
+        gv = cs_muscle_gain_dvel(d->actuator_length[o], d->actuator_velocity[o],
                                  m->actuator_lengthrange + 2 * i, m->actuator_acc0[i],
                                  m->actuator_gainprm + NGAIN * i);
     if (gv != 0) {

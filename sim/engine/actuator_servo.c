@@ -92,7 +92,7 @@ void cs_pid_rates(const cs_model *m, cs_data *d, int i, double *u)
         adr++;
     }
     if (m->actuator_gainprm[NGAIN * i] > 0) {
-        double err = u[c0] - d->actuator_length[i];
+        double err = u[c0] - d->actuator_length[m->actuator_outadr[i]];
         if (period > 0) err -= period * round_int(err / period);
         d->act_dot[adr] = windup(err, d->act[adr], dp[0]);
     }
@@ -136,7 +136,7 @@ void cs_dcmotor_rates(const cs_model *m, cs_data *d, int i, double *u)
     int c0 = m->actuator_ctrladr[i], spec = m->actuator_ctrlspec[i];
     const double *dp = m->actuator_dynprm + NDYN * i, *g = m->actuator_gainprm + NGAIN * i;
     const double *b = m->actuator_biasprm + NBIAS * i;
-    double vel = d->actuator_velocity[i], R = g[0], K = g[1], te = dp[0];
+    double vel = d->actuator_velocity[m->actuator_outadr[i]], R = g[0], K = g[1], te = dp[0];
     cs_dcmotor_slots s = cs_dcmotor_slots_of(dp, g);
     if (s.slew >= 0) /* slew-limited first input */
         u[c0] = slew_limit(u[c0], d->act[a0 + s.slew], dp[7], m->opt.timestep, 0,
@@ -144,9 +144,9 @@ void cs_dcmotor_rates(const cs_model *m, cs_data *d, int i, double *u)
     double xi = 0;
     if (s.integral >= 0) { /* the integral of the position error */
         xi = d->act[a0 + s.integral];
-        d->act_dot[a0 + s.integral] = windup(u[c0] - d->actuator_length[i], xi, dp[8]);
+        d->act_dot[a0 + s.integral] = windup(u[c0] - d->actuator_length[m->actuator_outadr[i]], xi, dp[8]);
     }
-    double V = voltage(u + c0, spec, d->actuator_length[i], vel, xi, g);
+    double V = voltage(u + c0, spec, d->actuator_length[m->actuator_outadr[i]], vel, xi, g);
     if (s.bristle >= 0) { /* LuGre: dz/dt = v - sigma0 |v| z / g(v) */
         double z = d->act[a0 + s.bristle];
         double a = -dp[5] * fabs(vel) / fmax(CS_MINVAL, cs_lugre_stribeck(vel, b[3], b[4], b[5]));
@@ -166,7 +166,7 @@ double cs_pid_input_force(const cs_model *m, const cs_data *d, int i, const doub
     double in[4];
     unpack(u + m->actuator_ctrladr[i], m->actuator_ctrlspec[i], in);
     double qref = in[0], period = cs_wrap_period(m, i);
-    if (period > 0) qref = cs_wrap_setpoint(qref, d->actuator_length[i], period);
+    if (period > 0) qref = cs_wrap_setpoint(qref, d->actuator_length[m->actuator_outadr[i]], period);
     double f = -b[1] * qref - b[2] * in[1] + in[2];
     int n = m->actuator_actnum[i];
     if (n && g[0] > 0) { /* the integral, the last state */
@@ -186,7 +186,7 @@ void cs_dcmotor_drive(const cs_model *m, const cs_data *d, int i, double *u)
     double xi = 0;
     if (g[5] > 0) /* the integral's slot: after the slew state, if any */
         xi = d->act[m->actuator_actadr[i] + (dp[7] > 0)];
-    u[c0] = voltage(u + c0, spec, d->actuator_length[i], d->actuator_velocity[i], xi, g);
+    u[c0] = voltage(u + c0, spec, d->actuator_length[m->actuator_outadr[i]], d->actuator_velocity[m->actuator_outadr[i]], xi, g);
 }
 
 /* activation adr of actuator i after one step at rate act_dot (MuJoCo's
@@ -208,7 +208,7 @@ double cs_next_activation(const cs_model *m, const cs_data *d, int i, int adr, d
             double tau = fmax(CS_MINVAL, dp[0]);
             act += act_dot * tau * (1 - exp(-m->opt.timestep / tau));
         } else if (off == s.bristle) { /* exact for the velocity held over the step */
-            double v = d->actuator_velocity[i], h = m->opt.timestep;
+            double v = d->actuator_velocity[m->actuator_outadr[i]], h = m->opt.timestep;
             double a = -dp[5] * fabs(v) / fmax(CS_MINVAL, cs_lugre_stribeck(v, b[3], b[4], b[5]));
             double e = exp(a * h), w = fabs(a) > CS_MINVAL ? (e - 1) / a : h;
             act = e * act + w * v;

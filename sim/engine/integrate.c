@@ -293,6 +293,7 @@ void cs_integrate_implicitfast(const cs_model *m, cs_data *d)
                 for (int k = 0; k <= r; k++)
                     A[6 * r + (r - k)] = A[6 * (r - k) + r] = d->qM[m->dof_Madr[o + r] + k];
             for (int r = 0; r < 6; r++) A[7 * r] -= h * D[o + r];
+            cs_tendon_implicit_free(m, d, h, o, A); /* tendons' and dense actuators' */
             free_bias_vel(m, d, b, d->qvel + o + 3, B);
             for (int k = 0; k < 36; k++) A[k] += h * B[k];
             cs_fluid_implicit_free(m, d, b, o, h, A);

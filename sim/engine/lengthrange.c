@@ -38,7 +38,9 @@ int cs_model_acc0(cs_model *m)
     if (!d) return -1;
     double *x = d->scratch->qDeriv; /* nv of scratch not used by a forward pass's results */
     for (int i = 0; i < m->nactuator; i++) {
-        memcpy(x, d->actuator_moment + (size_t)i * nv, (size_t)nv * sizeof *x);
+        /* its first output's (the muscles that use it have one) */
+        memcpy(x, d->actuator_moment + (size_t)m->actuator_outadr[i] * nv,
+               (size_t)nv * sizeof *x);
         cs_mass_solve(d->scratch->mass, x, 0, nv);
         m->actuator_acc0[i] = norm(x, nv);
     }
@@ -74,7 +76,7 @@ static double push(const cs_model *m, cs_data *d, int i, int side, const cs_lrop
     double decay = exp(-m->opt.timestep / fmax(0.01, o->timeconst));
     for (int k = 0; k < nv; k++) d->qvel[k] *= decay;
     cs_forward(m, d);
-    const double *mo = d->actuator_moment + (size_t)i * nv;
+    const double *mo = d->actuator_moment + (size_t)m->actuator_outadr[i] * nv;
     double *f = d->qfrc_applied, *x = d->scratch->qDeriv;
     memcpy(x, mo, (size_t)nv * sizeof *x);
     cs_mass_solve(d->scratch->mass, x, 0, nv);
@@ -84,7 +86,7 @@ static double push(const cs_model *m, cs_data *d, int i, int side, const cs_lrop
     if (o->maxforce > 0 && n > o->maxforce)
         for (int k = 0; k < nv; k++) f[k] *= o->maxforce / fmax(CS_MINVAL, n);
     cs_step(m, d);
-    return d->actuator_length[i];
+    return d->actuator_length[m->actuator_outadr[i]];
 }
 
 static int simulate(cs_model *m, cs_data *d, int i, const cs_lropt *o, char *err, size_t errsz)

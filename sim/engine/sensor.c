@@ -844,7 +844,10 @@ static void sensor_pos(const cs_model *m, cs_data *d, int i, double *out)
     case CS_SENS_CAMPROJECTION: cam_project(m, d, oi, m->sensor_refid[i], out); break;
     case CS_SENS_JOINTPOS: out[0] = d->qpos[m->jnt_qposadr[oi]]; break;
     case CS_SENS_TENDONPOS: out[0] = d->ten_length[oi]; break;
-    case CS_SENS_ACTUATORPOS: out[0] = d->actuator_length[oi]; break;
+    case CS_SENS_ACTUATORPOS: /* one value per force output */
+        memcpy(out, d->actuator_length + m->actuator_outadr[oi],
+               (size_t)m->sensor_dim[i] * sizeof *out);
+        break;
     case CS_SENS_BALLQUAT:
         memcpy(out, d->qpos + m->jnt_qposadr[oi], 4 * sizeof *out);
         cs_normquat(out);
@@ -906,7 +909,10 @@ static void sensor_vel(const cs_model *m, cs_data *d, int i, double *out)
         break;
     case CS_SENS_JOINTVEL: out[0] = d->qvel[m->jnt_dofadr[oi]]; break;
     case CS_SENS_TENDONVEL: out[0] = d->ten_velocity[oi]; break;
-    case CS_SENS_ACTUATORVEL: out[0] = d->actuator_velocity[oi]; break;
+    case CS_SENS_ACTUATORVEL:
+        memcpy(out, d->actuator_velocity + m->actuator_outadr[oi],
+               (size_t)m->sensor_dim[i] * sizeof *out);
+        break;
     case CS_SENS_BALLANGVEL: memcpy(out, d->qvel + m->jnt_dofadr[oi], 3 * sizeof *out); break;
     case CS_SENS_JOINTLIMITVEL:
     case CS_SENS_TENDONLIMITVEL: {
@@ -982,13 +988,16 @@ static void sensor_acc(const cs_model *m, cs_data *d, int i, double *out)
         mulT(out, d->site_xmat + 9 * oi, v);
         break;
     }
-    case CS_SENS_ACTUATORFRC: out[0] = d->actuator_force[oi]; break;
+    case CS_SENS_ACTUATORFRC:
+        memcpy(out, d->actuator_force + m->actuator_outadr[oi],
+               (size_t)m->sensor_dim[i] * sizeof *out);
+        break;
     case CS_SENS_JOINTACTFRC: out[0] = d->qfrc_actuator[m->jnt_dofadr[oi]]; break;
     case CS_SENS_TENDONACTFRC:
         out[0] = 0;
         for (int u = 0; u < m->nactuator; u++)
             if (m->actuator_trntype[u] == CS_TRN_TENDON && m->actuator_trnid[2 * u] == oi)
-                out[0] += d->actuator_force[u];
+                out[0] += d->actuator_force[m->actuator_outadr[u]];
         break;
     case CS_SENS_JOINTLIMITFRC:
     case CS_SENS_TENDONLIMITFRC: {

@@ -30,6 +30,14 @@ double cs_pid_input_force(const cs_model *m, const cs_data *d, int i, const doub
 /* a DC motor with controller inputs: its drive voltage into u's first control of the
  * block (what the force's gain multiplies) */
 void cs_dcmotor_drive(const cs_model *m, const cs_data *d, int i, double *u);
+/* actuator_so3.c: an orientation servo's three lengths and moment rows (3 x nv; scratch
+ * 6 nv), its three forces, their norm clamped to forcerange[1], and its integrated
+ * setpoint (act) re-anchored to a rotation angle within pi after a step */
+void cs_so3_transmission(const cs_model *m, const cs_data *d, int i, double len[3],
+                         double *moment, double *scratch);
+void cs_so3_force(const cs_model *m, cs_data *d, int i, const double *u);
+void cs_so3_clamp(const cs_model *m, cs_data *d, int i);
+void cs_so3_reanchor(const cs_model *m, cs_data *d, int i);
 /* activation adr (of actuator i) after one step at rate act_dot (MuJoCo's
  * mj_nextActivation) */
 double cs_next_activation(const cs_model *m, const cs_data *d, int i, int adr, double act_dot);

@@ -5,7 +5,10 @@
  * translational gear, plus the rotation from the reference site's orientation to the
  * site's (MuJoCo's quaternion difference) dotted with the rotational gear; the moment is
  * the Jacobian difference projected on the gear turned by the reference frame, the columns
- * of the two sites' common ancestral dofs cleared (motion that moves both alike). */
+ * of the two sites' common ancestral dofs cleared (motion that moves both alike). An
+ * orientation servo's (MuJoCo's mjTRN_SO3 with a reference site) has three lengths, the
+ * rotation vector between the two frames, and three moment rows, the relative angular
+ * velocity about each of the site's axes. */
 #include <math.h>
 #include <string.h>
 
@@ -86,4 +89,27 @@ double cs_site_transmission(const cs_model *m, const cs_data *d, int i, double *
         project(nv, jacS, w, moment, 1);
     }
     return len;
+}
+
+void cs_site_so3(const cs_model *m, const cs_data *d, int i, double len[3], double *moment,
+                 double *scratch)
+{
+    int nv = m->nv, id = m->actuator_trnid[2 * i], ref = m->actuator_trnid[2 * i + 1];
+    double *jacS = scratch, *jref = scratch + 3 * (size_t)nv;
+    /* the rotation from the reference site's frame to the site's, MuJoCo's quaternions */
+    double q[4], qr[4];
+    cs_mulquat(q, m->site_quat + 4 * id, d->xquat + 4 * m->site_bodyid[id]);
+    cs_mulquat(qr, m->site_quat + 4 * ref, d->xquat + 4 * m->site_bodyid[ref]);
+    cs_subquat(len, q, qr);
+    cs_jac_site(m, d, id, NULL, jacS);
+    cs_jac_site(m, d, ref, NULL, jref);
+    for (size_t k = 0; k < 3 * (size_t)nv; k++) jacS[k] -= jref[k];
+    int common = common_dof(m, id, ref);
+    if (common >= 0) clear_chain(m, jacS, common);
+    /* row k: the relative angular velocity about the site's axis k */
+    const double *R = d->site_xmat + 9 * id;
+    for (int k = 0; k < 3; k++) {
+        double w[3] = {R[k], R[k + 3], R[k + 6]};
+        project(nv, jacS, w, moment + (size_t)k * nv, 0);
+    }
 }

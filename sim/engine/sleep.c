@@ -274,6 +274,9 @@ static int obj_state(const cs_model *m, const cs_data *d, int type, int id)
         case CS_TRN_BODY: return obj_state(m, d, CS_OBJ_BODY, trn[0]);
         case CS_TRN_SLIDERCRANK:
             return either(obj_state(m, d, CS_OBJ_SITE, trn[0]), obj_state(m, d, CS_OBJ_SITE, trn[1]));
+        case CS_TRN_SO3: /* a ball joint, or a site and its reference site */
+            if (trn[1] < 0) return obj_state(m, d, CS_OBJ_JOINT, trn[0]);
+            return either(obj_state(m, d, CS_OBJ_SITE, trn[0]), obj_state(m, d, CS_OBJ_SITE, trn[1]));
         default: return CS_S_AWAKE;
         }
     }

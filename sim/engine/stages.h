@@ -117,6 +117,10 @@ double cs_slider_crank(const cs_model *m, const cs_data *d, int i, double *momen
  * gear included) from the sites' poses in d (scratch: 9 nv) */
 double cs_site_transmission(const cs_model *m, const cs_data *d, int i, double *moment,
                             double *scratch);
+/* sitetrn.c: an orientation servo's site transmission: its three lengths and moment rows
+ * (3 x nv) (scratch: 6 nv) */
+void cs_site_so3(const cs_model *m, const cs_data *d, int i, double len[3], double *moment,
+                 double *scratch);
 
 /* constraint.c: the world anchors of connect or weld e: body1's and body2's points (connect:
  * body1's anchor data[0..2], body2's data[3..5]; weld the other way), or the two sites */
@@ -159,6 +163,9 @@ double cs_tendon_eval(const cs_model *m, const cs_data *d, int t, double *J, dou
 double cs_tendon_dir(const double a[3], const double b[3], double u[3]);
 void cs_tendon_passive(const cs_model *m, cs_data *d);
 void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *qH, double *up);
+/* the same couplings' share in a standalone free body's 6 x 6 block (dofs o .. o + 5), which
+ * implicitfast solves apart: A -= h J^T s J over those dofs */
+void cs_tendon_implicit_free(const cs_model *m, const cs_data *d, double h, int o, double A[36]);
 /* tendon_armature.c: a tendon's armature a adds a J^T J to M over M's entries (the tree's
  * pattern: coupling between different branches or trees is left out, as MuJoCo does) on the
  * rows of awake trees (aw: tree_awake, NULL for all), and the bias force a J (Jdot qvel) to

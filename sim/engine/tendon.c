@@ -178,7 +178,11 @@ static void add_coupling(const cs_model *m, const double *J, double s, double h,
     }
 }
 
-void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *qH, double *up)
+/* each velocity coupling J^T s J of the implicit integrators: a damped tendon's (s = -its
+ * damping's slope), an actuator's on a tendon (its gear^2 times d force / d velocity) or
+ * with a dense moment (each output's row) */
+typedef void coupling_fn(void *ctx, const double *J, double s);
+static void each_coupling(const cs_model *m, const cs_data *d, coupling_fn *fn, void *ctx)
 {
     int dis = m->opt.disableflags;
     if (!(dis & (CS_DSBL_PASSIVE | CS_DSBL_DAMPER)))
@@ -187,7 +191,7 @@ void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *q
             const double *p;
             double bt = cs_tendon_damping(m, t, buf, &p);
             double b = cs_poly_dcoef(bt, p, d->ten_velocity[t], 1);
-            if (b != 0) add_coupling(m, d->ten_J + (size_t)t * m->nv, -b, h, qH, up);
+            if (b != 0) fn(ctx, d->ten_J + (size_t)t * m->nv, -b);
         }
     if (dis & CS_DSBL_ACTUATION) return;
     for (int i = 0; i < m->nactuator; i++) { /* a slider-crank's moment row carries its gear */
@@ -196,9 +200,42 @@ void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *q
         double bv = cs_actuator_dvel(m, d, i), g = m->actuator_gear[6 * i];
         if (bv == 0) continue;
         if (ty == CS_TRN_TENDON)
-            add_coupling(m, d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv, g * g * bv, h, qH,
-                         up);
+            fn(ctx, d->ten_J + (size_t)m->actuator_trnid[2 * i] * m->nv, g * g * bv);
         else
-            add_coupling(m, d->actuator_moment + (size_t)i * m->nv, bv, h, qH, up);
+            for (int k = 0; k < m->actuator_outnum[i]; k++)
+                fn(ctx, d->actuator_moment + (size_t)(m->actuator_outadr[i] + k) * m->nv, bv);
     }
+}
+
+typedef struct {
+    const cs_model *m;
+    double h, *qH, *up, *A;
+    int o; /* the free body's first dof (A) */
+} coupling_ctx;
+
+static void to_matrix(void *ctx, const double *J, double s)
+{
+    coupling_ctx *c = ctx;
+    add_coupling(c->m, J, s, c->h, c->qH, c->up);
+}
+
+static void to_block(void *ctx, const double *J, double s)
+{
+    coupling_ctx *c = ctx;
+    const double *b = J + c->o;
+    for (int r = 0; r < 6; r++)
+        for (int k = 0; k < 6; k++)
+            if (b[r] != 0 && b[k] != 0) c->A[6 * r + k] -= c->h * s * b[r] * b[k];
+}
+
+void cs_tendon_implicit(const cs_model *m, const cs_data *d, double h, double *qH, double *up)
+{
+    coupling_ctx c = {m, h, qH, up, NULL, 0};
+    each_coupling(m, d, to_matrix, &c);
+}
+
+void cs_tendon_implicit_free(const cs_model *m, const cs_data *d, double h, int o, double A[36])
+{
+    coupling_ctx c = {m, h, NULL, NULL, A, o};
+    each_coupling(m, d, to_block, &c);
 }

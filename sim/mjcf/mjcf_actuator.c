@@ -26,8 +26,8 @@ void cs_mjcf_default_aspec(cs_aspec *a)
 /* the shortcuts conesim models; other MuJoCo actuator types are refused where they appear */
 const char *const CS_MJCF_ACT_TAGS[] = {"general", "motor", "position", "velocity", "intvelocity",
                                        "damper", "muscle", "dcmotor", "adhesion", "cylinder",
-                                       "pid", NULL};
-static const char *const ACT_OTHER[] = {"orientation", "plugin", NULL};
+                                       "pid", "orientation", NULL};
+static const char *const ACT_OTHER[] = {"plugin", NULL};
 
 /* MuJoCo's schema per tag: the attributes every actuator has, then each shortcut's own */
 static const char *const ACT_COMMON[] = {"name", "class", "group", "nsample", "interp", "delay",
@@ -55,6 +55,11 @@ static const char *const ACT_DCMOTOR[] = {"motorconst", "resistance", "nominal",
 static const char *const DCMOTOR_NOT[] = {"forcelimited", "forcerange", NULL};
 /* labels */
 static const char *const ACT_VISUAL[] = {"user", NULL};
+/* <orientation> has its own short list too: a ball joint or a site with a reference site,
+ * no gear, no ctrllimited */
+static const char *const ACT_ORIENT[] = {"name", "class", "group", "nsample", "interp", "delay",
+    "ctrlrange", "user", "forcelimited", "forcerange", "joint", "site", "refsite", "kp", "kv",
+    "dampratio", "input", NULL};
 /* <adhesion> has its own short list: a body target, a gain, no gear and no ctrllimited */
 static const char *const ACT_ADHESION[] = {"name", "class", "group", "nsample", "interp", "delay",
     "ctrlrange", "user", "forcelimited", "forcerange", "body", "gain", NULL};
@@ -82,6 +87,7 @@ static void act_check_attrs(cs_mjcf *c, xmlNode *n, const char *tag)
 {
     const char *const *extra = act_extra(tag), *const *common = ACT_COMMON;
     if (strcmp(tag, "adhesion") == 0) common = ACT_ADHESION;
+    if (strcmp(tag, "orientation") == 0) common = ACT_ORIENT;
     cs_mjcf_audit_accepted(n, common);
     cs_mjcf_audit_accepted(n, extra);
     for (xmlAttr *a = n->properties; a; a = a->next) {
@@ -137,18 +143,28 @@ static void read_muscle(cs_mjcf *c, xmlNode *n, cs_aspec *a)
 
 /* The input signature (MuJoCo's ReadInputSpec): "none" (a DC motor without controls), or
  * tokens among pos, vel, ff and voltage, each once, in that order, as CS_INPUT_* bits; 0
- * when not given or empty (the type's default). MuJoCo also reads an orientation chart
- * keyword here, which on a pid or DC motor it takes as the bit with the chart's number:
- * refused instead. */
-static int read_input_spec(cs_mjcf *c, xmlNode *n, int spec)
+ * when not given or empty (the type's default); a->ctrlspec when not given. charts: 0 a
+ * pid's or DC motor's (an orientation chart refused: MuJoCo would take it as the bit with
+ * the chart's number), 1 <general>'s (a chart keyword too, a->chart set), 2 an
+ * orientation's (a chart keyword only). */
+static int read_input_spec(cs_mjcf *c, xmlNode *n, cs_aspec *a, int charts)
 {
     static const char *const TOK[] = {"pos", "vel", "ff", "voltage", NULL};
+    int spec = a->ctrlspec;
     const char *in = cs_mjcf_attr(c, n, "input");
     if (!in) return spec;
     while (isspace((unsigned char)*in)) in++;
     size_t len = strlen(in);
     while (len && isspace((unsigned char)in[len - 1])) len--;
-    if (len == 4 && strncmp(in, "none", 4) == 0) return CS_INPUT_NONE;
+    a->chart = 0;
+    if (len == 4 && strncmp(in, "none", 4) == 0 && charts != 2) return CS_INPUT_NONE;
+    if (charts && ((len == 6 && strncmp(in, "expmap", 6) == 0) ||
+                   (len == 4 && strncmp(in, "quat", 4) == 0))) {
+        a->chart = 1;
+        return in[0] == 'q' ? CS_CHART_QUAT : CS_CHART_EXPMAP;
+    }
+    if (charts == 2)
+        FAILN(c, n, "input", "an orientation's input is expmap or quat");
     int prev = 0;
     spec = 0;
     for (const char *p = in, *end = in + len; p < end;) {
@@ -161,8 +177,8 @@ static int read_input_spec(cs_mjcf *c, xmlNode *n, int spec)
         int chart = (l == 6 && strncmp(p, "expmap", 6) == 0) ||
                     (l == 4 && strncmp(p, "quat", 4) == 0);
         if (b < 0 && chart)
-            FAILN(c, n, "input", "orientation inputs ('%.*s') need an orientation (so3) "
-                  "actuator, which is not supported", (int)l, p);
+            FAILN(c, n, "input", "'%.*s' is an orientation's input, alone (<orientation>, or "
+                  "gaintype so3)", (int)l, p);
         if (b < 0)
             FAILN(c, n, "input", "'%.*s' is not an input (pos, vel, ff, voltage; or none alone)",
                   (int)l, p);
@@ -190,7 +206,7 @@ static void read_pid(cs_mjcf *c, xmlNode *n, cs_aspec *a)
     cs_mjcf_num1(c, n, "ki", &ki);
     cs_mjcf_num1(c, n, "imax", &imax);
     cs_mjcf_num1(c, n, "slewmax", &slew);
-    a->ctrlspec = read_input_spec(c, n, a->ctrlspec);
+    a->ctrlspec = read_input_spec(c, n, a, 0);
     cs_mjcf_nums(c, n, "posrange", a->ctrlrange, 2, 2);
     cs_mjcf_num1(c, n, "inheritrange", &ir);
     if (has_kv && has_dr) FAILN(c, n, "dampratio", "kv and dampratio cannot both be defined");
@@ -213,6 +229,31 @@ static void read_pid(cs_mjcf *c, xmlNode *n, cs_aspec *a)
         FAILN(c, n, "inheritrange", "posrange and inheritrange cannot both be defined");
     a->gaintype = CS_GAIN_PID;
     a->biastype = CS_BIAS_AFFINE;
+}
+
+/* MuJoCo's mjs_setToOrientation: kp in gainprm[0] and -kp in biasprm[1] (the class's
+ * gainprm[0] when not given), kv or a damping ratio in biasprm[2], the input chart, so3
+ * gain and bias, no dynamics */
+static void read_orientation(cs_mjcf *c, xmlNode *n, cs_aspec *a)
+{
+    double kp = a->gainprm[0], kv, dr;
+    cs_mjcf_num1(c, n, "kp", &kp);
+    int has_kv = cs_mjcf_num1(c, n, "kv", &kv), has_dr = cs_mjcf_num1(c, n, "dampratio", &dr);
+    a->ctrlspec = read_input_spec(c, n, a, 2);
+    if (has_kv && has_dr) FAILN(c, n, "dampratio", "kv and dampratio cannot both be defined");
+    a->gainprm[0] = kp;
+    a->biasprm[1] = -kp;
+    if (has_kv) {
+        if (kv < 0) FAILN(c, n, "kv", "kv cannot be negative");
+        a->biasprm[2] = -kv;
+    }
+    if (has_dr) {
+        if (dr < 0) FAILN(c, n, "dampratio", "dampratio cannot be negative");
+        a->biasprm[2] = dr; /* positive: a damping ratio, made kv at compile time */
+    }
+    a->gaintype = CS_GAIN_SO3;
+    a->biastype = CS_BIAS_SO3;
+    a->dyntype = CS_DYN_NONE;
 }
 
 /* up to max numbers of attribute name into v (the rest keep theirs) */
@@ -253,7 +294,8 @@ static void read_dcmotor(cs_mjcf *c, xmlNode *n, cs_aspec *a)
     nums_into(c, n, "lugre", lu, 5);
     if (th[0] > 0 || th[1] > 0 || th[2] > 0)
         FAILN(c, n, "thermal", "a DC motor's thermal model is not supported");
-    spec = read_input_spec(c, n, spec);
+    a->ctrlspec = spec; /* the class's when it is a DC motor's */
+    spec = read_input_spec(c, n, a, 0);
     double Kt = mc[0], Ke = mc[1], vn = nom[0], tau0 = nom[1], w0 = nom[2];
     /* Ke from the no-load speed, w0 = vn Ke / (Ke^2 + R B) with the actuator's viscous
      * damping B (MuJoCo's mjs_setToDCMotor) */
@@ -341,7 +383,7 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
     if (cs_mjcf_num1(c, n, "delay", v)) a->delay = v[0];
     static const char *const INTERP[] = {"zoh", "linear", "cubic", NULL};
     if ((k = cs_mjcf_keyword(c, n, "interp", INTERP)) >= 0) a->interp = k;
-    if (strcmp(tag, "general") == 0) a->ctrlspec = read_input_spec(c, n, a->ctrlspec);
+    if (strcmp(tag, "general") == 0) a->ctrlspec = read_input_spec(c, n, a, 1);
     cs_mjcf_nums(c, n, "velrange", a->velrange, 2, 2); /* a pid's vel and ff inputs */
     cs_mjcf_nums(c, n, "ffrange", a->ffrange, 2, 2);
     if (cs_mjcf_int1(c, n, "actdim", &iv)) a->actdim = iv;
@@ -472,6 +514,8 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
         read_dcmotor(c, n, a);
     } else if (strcmp(tag, "pid") == 0) {
         read_pid(c, n, a);
+    } else if (strcmp(tag, "orientation") == 0) {
+        read_orientation(c, n, a);
     }
     return joint;
 }

@@ -688,9 +688,9 @@ void cs_mjcf_attach_keys(cs_mjcf *c, const double *qpos0, const int *jqadr, cons
     int *aadr = cs_mjcf_alloc(c, (size_t)(nu + 1) * sizeof *aadr);
     for (int i = 0; i < nu; i++) {
         const cs_aspec *s = &c->act[i].s;
-        int n = cs_mjcf_act_states(s->dyntype, s->actdim);
+        int n = cs_mjcf_act_states(s);
         aadr[i] = n ? na++ : -1;
-        if (n > 1 || s->gaintype == CS_GAIN_PID || cs_mjcf_spec_ctrlnum(s->ctrlspec) != 1)
+        if (n > 1 || s->gaintype == CS_GAIN_PID || cs_mjcf_act_ctrlnum(s) != 1)
             single = 0;
     }
     for (int k = 0; k < c->nkey; k++) {
@@ -1021,7 +1021,7 @@ static void attach_bodies(cs_mjcf *c, xmlNode *n, int body, const cs_xf *F)
     int *cact = cs_mjcf_alloc(c, (size_t)(nu_child + 1) * sizeof *cact);
     int *kept = cs_mjcf_alloc(c, (size_t)(nu_child + 1) * sizeof *kept);
     for (int i = 0; i < nu_child; i++)
-        cact[i] = cs_mjcf_act_states(c->act[a0 + i].s.dyntype, c->act[a0 + i].s.actdim)
+        cact[i] = cs_mjcf_act_states(&c->act[a0 + i].s)
                       ? na_child++ : -1;
     keep_resolved(c, p0, x0, t0, e0, a0, s0, kept);
     const comp_t *in = R->self ? &s.comp : &A->asset[R->asset].comp;

@@ -296,6 +296,34 @@ static void resolve_inputs(cs_mjcf *c, cs_actir *A)
     cs_aspec *s = &A->s;
     int given = s->ctrlspec;
     enum { SERVO = CS_INPUT_POS | CS_INPUT_VEL | CS_INPUT_FF };
+    if (s->gaintype == CS_GAIN_SO3 || s->biastype == CS_BIAS_SO3) { /* an orientation servo */
+        if (s->gaintype != CS_GAIN_SO3 || s->biastype != CS_BIAS_SO3)
+            AFAIL(c, A, "gaintype", "gaintype and biastype must both be 'so3'");
+        if (s->dyntype != CS_DYN_NONE && s->dyntype != CS_DYN_INTEGRATOR)
+            AFAIL(c, A, "dyntype", "so3 requires dyntype 'none' or 'integrator'");
+        if (s->gainprm[0] != -s->biasprm[1])
+            AFAIL(c, A, "gainprm", "so3 requires gainprm[0] == -biasprm[1]");
+        if (A->site && !A->refsite)
+            AFAIL(c, A, "site", "so3 site transmission requires refsite");
+        if (!A->site && (!A->joint || A->jip || A->tendon || A->cranksite || A->body))
+            AFAIL(c, A, "joint", "so3 requires site or ball joint transmission");
+        if (s->dyntype == CS_DYN_INTEGRATOR) { /* the setpoint integrated in act */
+            if (s->actdim > 0 && s->actdim != 3)
+                AFAIL(c, A, "actdim", "so3 integrator requires actdim 3");
+            s->actdim = 3;
+            if (s->actlimited == CS_LIMITED_TRUE && s->actrange[0] == 0 && s->actrange[1] == 0)
+                s->actlimited = CS_LIMITED_FALSE;
+        }
+        s->ctrlspec = given ? given : CS_CHART_EXPMAP;
+        if (given && !s->chart)
+            AFAIL(c, A, "input", "so3 input must be expmap or quat");
+        if (s->ctrlspec == CS_CHART_QUAT && s->dyntype != CS_DYN_NONE)
+            AFAIL(c, A, "input", "so3 quat input requires dyntype 'none'");
+        return;
+    }
+    if (s->chart)
+        AFAIL(c, A, "input", "'%s' is an orientation's input (gaintype so3)",
+              s->ctrlspec == CS_CHART_QUAT ? "quat" : "expmap");
     if (s->gaintype == CS_GAIN_PID) {
         if (s->biastype != CS_BIAS_AFFINE)
             AFAIL(c, A, "biastype", "pid requires biastype 'affine'");
@@ -382,8 +410,15 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
         if (t == CS_JNT_HINGE || t == CS_JNT_SLIDE) trnrange = c->jnt[j].s.range;
     }
     *jnt = j;
+    if (s->gaintype == CS_GAIN_SO3 && A->joint && !A->site && c->jnt[j].s.type != CS_JNT_BALL)
+        AFAIL(c, A, "joint", "so3 joint transmission requires a ball joint");
     /* MuJoCo 3.12's actuator damping and armature act on a joint or a tendon only */
     int onjt = !A->cranksite && !A->site && !A->body;
+    /* MuJoCo would add them to an orientation servo's ball joint; not followed here */
+    if (s->gaintype == CS_GAIN_SO3 && (s->damping[0] != 0 || s->damping[1] != 0 ||
+                                       s->damping[2] != 0 || s->armature != 0))
+        AFAIL(c, A, s->armature != 0 ? "armature" : "damping", "damping and armature on an "
+              "orientation (so3) actuator are not supported");
     if (!onjt && (s->damping[0] != 0 || s->damping[1] != 0 || s->damping[2] != 0))
         AFAIL(c, A, "damping", "damping requires a joint or tendon transmission");
     if (!onjt && s->armature != 0)
@@ -398,24 +433,23 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
     if (s->dyntype > CS_DYN_PID || (s->dyntype == CS_DYN_DCMOTOR && !dc))
         AFAIL(c, A, "dyntype", "dynamics '%s' are not supported (none, integrator, filter, "
               "filterexact, muscle, pid; DC motors through <dcmotor>)", DYNNAME[s->dyntype]);
-    if (s->gaintype == CS_GAIN_SO3 || s->gaintype > CS_GAIN_PID ||
-        (s->gaintype == CS_GAIN_DCMOTOR && !dc))
-        AFAIL(c, A, "gaintype", "gain '%s' is not supported (fixed, affine, muscle, pid; DC "
-              "motors through <dcmotor>)", GAINNAME[s->gaintype]);
-    if (s->biastype > CS_BIAS_DCMOTOR || (s->biastype == CS_BIAS_DCMOTOR && !dc))
-        AFAIL(c, A, "biastype", "bias '%s' is not supported (none, affine, muscle; DC motors "
-              "through <dcmotor>)", BIASNAME[s->biastype]);
+    if (s->gaintype > CS_GAIN_PID || (s->gaintype == CS_GAIN_DCMOTOR && !dc))
+        AFAIL(c, A, "gaintype", "gain '%s' is not supported (fixed, affine, muscle, so3, pid; "
+              "DC motors through <dcmotor>)", GAINNAME[s->gaintype]);
+    if (s->biastype > CS_BIAS_SO3 || (s->biastype == CS_BIAS_DCMOTOR && !dc))
+        AFAIL(c, A, "biastype", "bias '%s' is not supported (none, affine, muscle, so3; DC "
+              "motors through <dcmotor>)", BIASNAME[s->biastype]);
     resolve_inputs(c, A);
     check_muscle(c, A);
     /* MuJoCo's: more than one state only for user and DC motor dynamics (a pid with both
      * ki and slewmax is refused by this) */
-    if (s->actdim > 1 && s->dyntype != CS_DYN_DCMOTOR)
+    if (s->actdim > 1 && s->dyntype != CS_DYN_DCMOTOR && s->gaintype != CS_GAIN_SO3)
         AFAIL(c, A, "actdim", "actdim > 1 is only allowed for user and dcmotor dynamics");
     if (s->actdim == 1 && s->dyntype == CS_DYN_NONE)
         AFAIL(c, A, "actdim", "invalid actdim 1 in an actuator without dynamics");
     if (s->actdim == 0 && s->dyntype != CS_DYN_NONE && s->dyntype != CS_DYN_DCMOTOR)
         AFAIL(c, A, "actdim", "invalid actdim 0 in an actuator with dynamics");
-    int nctrl = cs_mjcf_spec_ctrlnum(s->ctrlspec);
+    int nctrl = cs_mjcf_act_ctrlnum(s);
     if ((s->delay > 0 || s->nsample > 0) && nctrl == 0)
         AFAIL(c, A, s->delay > 0 ? "delay" : "nsample", "history and delay require an input");
     /* MuJoCo reads only the first control of a delayed block from the buffer, leaving the
@@ -448,6 +482,9 @@ static void resolve_actuator(cs_mjcf *c, cs_actir *A, int *jnt, int *lim)
     lim[0] = resolve_limit(c, A, "ctrl", s->ctrllimited, s->ctrlrange);
     lim[1] = resolve_limit(c, A, "force", s->forcelimited, s->forcerange);
     lim[2] = resolve_limit(c, A, "act", s->actlimited, s->actrange);
+    /* an orientation servo's forcerange bounds its torque's norm */
+    if (s->gaintype == CS_GAIN_SO3 && lim[1] && s->forcerange[0] != 0)
+        AFAIL(c, A, "forcerange", "so3 forcerange bounds the force norm, lower bound must be 0");
     if (lim[2] && s->dyntype == CS_DYN_NONE)
         AFAIL(c, A, "actrange", "actrange given but the actuator has no dynamics (dyntype none)");
 }
@@ -544,7 +581,7 @@ static int contact_bound(const cs_mjcf *c, const cs_model *m)
  * geoms', bodies', joints', pairs', actuators' and dofs' resolved numbers (the context owns
  * the arrays). */
 typedef struct {
-    int nb, ng, nj, nq, nv, nact, nu, na, ntree, nM, nmocap;
+    int nb, ng, nj, nq, nv, nact, nu, nout, na, ntree, nM, nmocap;
     double *gmass, *ginertia;
     int *gcounts;                     /* a geom counts for its body's mass (inertiagrouprange) */
     double *bmass, *bipos, *biquat, *binert, *xpos, *xquat; /* bodies at the reference pose */
@@ -553,7 +590,7 @@ typedef struct {
     int *pg1, *pg2, *eb1, *eb2;       /* pairs' geoms, excludes' bodies */
     double *qpos0, *qspring;
     int *ajnt, *aadr, *alim;          /* actuators' targets, activation addresses, limits */
-    int *cadr, *cnum;                 /* actuators' control blocks */
+    int *cadr, *cnum, *oadr;          /* actuators' control blocks, first outputs */
     int *lastdof, *dparent, *dtree;
     double *mo0;                      /* nv: an actuator's moment at qpos0 (dampratio) */
     int nameoom;                      /* a name could not be copied */
@@ -969,22 +1006,25 @@ static void complete_keys(cs_mjcf *c, compiling *cc)
 static void compile_actuators(cs_mjcf *c, compiling *cc)
 {
     cc->nact = c->nact;
-    cc->nu = cc->na = 0;
+    cc->nu = cc->na = cc->nout = 0;
     cc->ajnt = cs_mjcf_alloc(c, (size_t)(cc->nact + 1) * sizeof *cc->ajnt);
     cc->aadr = cs_mjcf_alloc(c, (size_t)(cc->nact + 1) * sizeof *cc->aadr);
     cc->alim = cs_mjcf_alloc(c, (size_t)(3 * cc->nact + 1) * sizeof *cc->alim);
     cc->cadr = cs_mjcf_alloc(c, (size_t)(cc->nact + 1) * sizeof *cc->cadr);
     cc->cnum = cs_mjcf_alloc(c, (size_t)(cc->nact + 1) * sizeof *cc->cnum);
+    cc->oadr = cs_mjcf_alloc(c, (size_t)(cc->nact + 1) * sizeof *cc->oadr);
     for (int i = 0; i < cc->nact; i++)
         resolve_actuator(c, &c->act[i], cc->ajnt + i, cc->alim + 3 * i);
     for (int i = 0; i < cc->nact; i++) {
         const cs_aspec *s = &c->act[i].s;
-        int n = cs_mjcf_act_states(s->dyntype, s->actdim);
+        int n = cs_mjcf_act_states(s);
         cc->aadr[i] = n ? cc->na : -1;
         cc->na += n;
         cc->cadr[i] = cc->nu;
-        cc->cnum[i] = cs_mjcf_spec_ctrlnum(s->ctrlspec);
+        cc->cnum[i] = cs_mjcf_act_ctrlnum(s);
         cc->nu += cc->cnum[i];
+        cc->oadr[i] = cc->nout;
+        cc->nout += cs_mjcf_act_outputs(s);
     }
     for (int k = 0; k < c->nkey; k++) {
         cs_keyir *K = &c->key[k];
@@ -1062,6 +1102,7 @@ static cs_model * new_model(cs_mjcf *c, compiling *cc)
     m->nmeshtexcoord = nmt;
     m->nactuator = cc->nact;
     m->nu = cc->nu;
+    m->nout = cc->nout;
     m->na = cc->na;
     m->ntree = cc->ntree;
     m->nM = cc->nM;
@@ -1364,7 +1405,8 @@ static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
     int hadr = 0; /* the next history buffer's start */
     for (int i = 0; i < cc->nact; i++) {
         const cs_aspec *A = &c->act[i].s;
-        m->actuator_trntype[i] = c->act[i].tendon      ? CS_TRN_TENDON
+        m->actuator_trntype[i] = A->gaintype == CS_GAIN_SO3 ? CS_TRN_SO3
+                                 : c->act[i].tendon      ? CS_TRN_TENDON
                                  : c->act[i].cranksite ? CS_TRN_SLIDERCRANK
                                  : c->act[i].site      ? CS_TRN_SITE
                                  : c->act[i].body      ? CS_TRN_BODY
@@ -1379,10 +1421,12 @@ static void fill_actuators(cs_mjcf *c, compiling *cc, cs_model *m)
         m->actuator_trnid[2 * i] = cc->ajnt[i];
         m->actuator_trnid[2 * i + 1] = c->act[i].slider;
         m->actuator_actadr[i] = cc->aadr[i];
-        m->actuator_actnum[i] = cs_mjcf_act_states(A->dyntype, A->actdim);
+        m->actuator_actnum[i] = cs_mjcf_act_states(A);
         m->actuator_ctrladr[i] = cc->cadr[i];
         m->actuator_ctrlnum[i] = cc->cnum[i];
         m->actuator_ctrlspec[i] = A->ctrlspec;
+        m->actuator_outadr[i] = cc->oadr[i];
+        m->actuator_outnum[i] = cs_mjcf_act_outputs(A);
         ctrl_ranges(A, cc->alim[3 * i], m->actuator_ctrllimited + cc->cadr[i],
                     m->actuator_ctrlrange + 2 * cc->cadr[i], cc->cnum[i]);
         m->actuator_forcelimited[i] = cc->alim[3 * i + 1];

@@ -62,22 +62,8 @@ enum { CS_GAIN_FIXED = 0, CS_GAIN_AFFINE = 1, CS_GAIN_MUSCLE = 2, CS_GAIN_DCMOTO
        CS_GAIN_SO3 = 4, CS_GAIN_PID = 5 };
 enum { CS_BIAS_NONE = 0, CS_BIAS_AFFINE = 1, CS_BIAS_MUSCLE = 2, CS_BIAS_DCMOTOR = 3,
        CS_BIAS_SO3 = 4 };
-/* an actuator's activations: a DC motor's its states (actdim), a pid's its controller
- * states (actdim, resolved when compiled; one until then), others one with dynamics */
-static inline int cs_mjcf_act_states(int dyntype, int actdim)
-{
-    if (dyntype == CS_DYN_PID) return actdim < 0 ? 1 : actdim;
-    return dyntype == CS_DYN_DCMOTOR ? actdim : dyntype != CS_DYN_NONE;
-}
-/* an actuator's controls for its resolved input signature (CS_INPUT_* bits): one per input
- * present, none for CS_INPUT_NONE; 0 is the plain single control */
-static inline int cs_mjcf_spec_ctrlnum(int ctrlspec)
-{
-    if (ctrlspec == 0) return 1;
-    if (ctrlspec & CS_INPUT_NONE) return 0;
-    return !!(ctrlspec & CS_INPUT_POS) + !!(ctrlspec & CS_INPUT_VEL) +
-           !!(ctrlspec & CS_INPUT_FF) + !!(ctrlspec & CS_INPUT_VOLTAGE);
-}
+/* an actuator's force outputs: an orientation servo's (so3 gain) three, others one */
+#define cs_mjcf_act_outputs(s) ((s)->gaintype == CS_GAIN_SO3 ? 3 : 1)
 enum { CS_NDYN = 10, CS_NGAIN = 10, CS_NBIAS = 10 };
 
 /* An actuator as the MJCF says it, MuJoCo's mjsActuator fields (a default class holds one
@@ -103,7 +89,31 @@ typedef struct {
     int ctrlspec;         /* input signature (CS_INPUT_* bits), 0: not given (the type's
                              default) */
     double velrange[2], ffrange[2]; /* a pid's vel and ff input ranges (limited if lo < hi) */
+    int chart;            /* 1: ctrlspec is an orientation chart keyword's (CS_CHART_*) */
 } cs_aspec;
+
+/* an actuator's activations: a DC motor's its states (actdim), a pid's its controller
+ * states (actdim, resolved when compiled; one until then), an integrating orientation
+ * servo's its three setpoint components, others one with dynamics */
+static inline int cs_mjcf_act_states(const cs_aspec *s)
+{
+    if (s->dyntype == CS_DYN_PID) return s->actdim < 0 ? 1 : s->actdim;
+    if (s->dyntype == CS_DYN_DCMOTOR) return s->actdim;
+    if (s->gaintype == CS_GAIN_SO3 && s->dyntype == CS_DYN_INTEGRATOR) return 3;
+    return s->dyntype != CS_DYN_NONE;
+}
+/* an actuator's controls for its resolved input signature: an orientation servo's chart's
+ * (3, or 4 for a quaternion), else one per CS_INPUT_* input present, none for
+ * CS_INPUT_NONE; a signature of 0 is the plain single control */
+static inline int cs_mjcf_act_ctrlnum(const cs_aspec *s)
+{
+    int spec = s->ctrlspec;
+    if (s->gaintype == CS_GAIN_SO3) return spec == CS_CHART_QUAT ? 4 : 3;
+    if (spec == 0) return 1;
+    if (spec & CS_INPUT_NONE) return 0;
+    return !!(spec & CS_INPUT_POS) + !!(spec & CS_INPUT_VEL) + !!(spec & CS_INPUT_FF) +
+           !!(spec & CS_INPUT_VOLTAGE);
+}
 
 /* a tendon's attributes (MuJoCo's mjsTendon fields conesim reads) */
 typedef struct {

@@ -502,6 +502,9 @@ void cs_mjcf_resolve_sensors(cs_mjcf *c)
             S->dim = cs_sensor_dim_of(S->type, S->intprm);
             if (S->type == CS_SENS_RANGEFINDER && S->objtype == CS_OBJ_CAMERA)
                 S->dim *= cs_mjcf_camera_pixels(c, S->objid);
+            if (S->type == CS_SENS_ACTUATORPOS || S->type == CS_SENS_ACTUATORVEL ||
+                S->type == CS_SENS_ACTUATORFRC) /* one value per force output */
+                S->dim = cs_mjcf_act_outputs(&c->act[S->objid].s);
         }
         if (c->nuser_sensor >= 0 && S->nuser > c->nuser_sensor)
             SFAIL(c, S, "user", "user has more values than nuser_sensor in sensor");

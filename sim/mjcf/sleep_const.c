@@ -90,6 +90,9 @@ static int auto_policy(cs_model *m)
         case CS_TRN_SITE:
         case CS_TRN_SLIDERCRANK: b = m->site_bodyid[id]; break;
         case CS_TRN_BODY: b = id; break;
+        case CS_TRN_SO3: /* a site and its reference, or a ball joint */
+            b = m->actuator_trnid[2 * i + 1] >= 0 ? m->site_bodyid[id] : m->jnt_bodyid[id];
+            break;
         case CS_TRN_TENDON:
             for (int w = m->tendon_adr[id]; w < m->tendon_adr[id] + m->tendon_num[id]; w++) {
                 int t = cs_wrap_tree(m, w);

@@ -90,12 +90,23 @@ int cs_sensor_rows(FILE *f, const cs_model *m, const cs_data *d, long step, doub
 
 void cs_actuator_header(FILE *f) { fputs("step,time,actuator,ctrl,force\n", f); }
 
+/* the force a control's row shows: its actuator's only output, or with several (an
+ * orientation's torque) the one of its index, the quaternion chart's qw the torque's norm */
+static double row_force(const cs_model *m, const cs_data *d, int ctrl)
+{
+    int a = cs_ctrl_actuator(m, ctrl), n = m->actuator_outnum[a];
+    const double *f = d->actuator_force + m->actuator_outadr[a];
+    if (n == 1) return f[0];
+    int k = ctrl - m->actuator_ctrladr[a] - (m->actuator_ctrlnum[a] - n);
+    return k >= 0 ? f[k] : sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+}
+
 void cs_actuator_rows(FILE *f, const cs_model *m, const cs_data *d, long step, double time)
 {
     char buf[256];
     for (int i = 0; i < m->nu; i++)
         fprintf(f, "%ld,%.17g,%s,%.17g,%.17g\n", step, time, cs_ctrl_label(m, i, buf, sizeof buf),
-                d->ctrl[i], d->actuator_force[cs_ctrl_actuator(m, i)]);
+                d->ctrl[i], row_force(m, d, i));
 }
 
 const char *cs_jnt_type_name(int type)

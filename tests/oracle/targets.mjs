@@ -127,6 +127,9 @@ RULES.dcmotor_voltage = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9
 // with LuGre friction), keyframe controls, implicitfast; a slide's ball lands on the floor
 RULES.servo_inputs = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 },
   { q: 'f_rel', max: 1e-6 }];
+// oracle-only: MuJoCo 3.12's orientation servos (rotation-vector and quaternion charts, a
+// norm-bounded torque, the integrator variant, a site servo turning a free body), implicitfast
+RULES.orientation_servos = [{ q: 'pos_abs', max: 1e-9 }, { q: 'quat_abs', max: 1e-9 }];
 // oracle-only: MuJoCo 3.12's contact adhesion (a ball hanging under a ceiling by it and a
 // heavier one falling, boxes on an incline with and without it, a magnet pulled from the gap
 // band, a pair's own adhesion) and <adhesion> actuators (a pad lifting a box, a sphere pad
