@@ -443,3 +443,32 @@ def test_actuator_of_several_controls():
     dqvel_dff = B[m.nv + 0, 3]
     assert dqvel_dff == pytest.approx(0.002 / inertia, rel=0.05)
     assert B[m.nv + 0, 2] == pytest.approx(2 * dqvel_dff, rel=1e-6)  # kv per unit vel setpoint
+
+
+ORIENT = """<mujoco>
+  <option gravity="0 0 0"/>
+  <worldbody>
+    <body><joint name="ball" type="ball"/><geom type="box" size=".07 .09 .05"/></body>
+  </worldbody>
+  <actuator>
+    <orientation name="o" joint="ball" kp="2" input="quat"/>
+  </actuator>
+  <sensor><actuatorfrc actuator="o"/></sensor>
+</mujoco>"""
+
+
+def test_orientation_outputs():
+    """An orientation servo: 4 controls (reset to the identity quaternion), 3 force outputs,
+    its views' rows, a sensor of 3; a target a quarter turn about y gives the torque
+    kp * pi/2 about y."""
+    m = conesim.Model.from_xml_string(ORIENT)
+    d = conesim.Data(m)
+    assert (m.nactuator, m.nu, m.nout) == (1, 4, 3)
+    assert m.ctrl_names == ("o/qw", "o/qx", "o/qy", "o/qz")
+    assert d.ctrl.tolist() == [1, 0, 0, 0]
+    d.actuator("o").ctrl = [np.cos(np.pi / 4), 0, np.sin(np.pi / 4), 0]
+    conesim.forward(m, d)
+    assert d.actuator("o").force.shape == (3,)
+    assert d.actuator("o").force == pytest.approx([0, 2 * np.pi / 2, 0], abs=1e-12)
+    assert d.actuator("o").moment.shape == (3, 3)
+    assert d.sensordata.tolist() == d.actuator_force.tolist()
