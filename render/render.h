@@ -100,9 +100,12 @@ typedef struct {
 typedef struct {
     char name[32];      /* "actuator<i>" when unnamed (a longer name is cut) */
     double ctrl;        /* the control now (d->ctrl) */
-    int limited;        /* ctrlrange applies: the slider spans it; else it spans -1 .. 1 */
+    int limited;        /* ctrlrange clamps the control (the slider spans a range given,
+                           min < max, limited or not; else -1 .. 1) */
     double range[2];
     int driven;         /* 1: a control schedule (--ctrl) sets it every step: shown, not set */
+    double neutral;     /* the value "clear" sets: 0, a quaternion target's w 1 (MuJoCo's
+                           mj_resetCtrl) */
 } cs_render_actuator;
 
 /* Overlay flags (cs_render_scene.overlay). */
@@ -359,7 +362,8 @@ int cs_ctrl_panel_rect(int w, int h, int nact, int part, double rect[4]);
 /* What pixel (x, y) is on: a slider index (its label row or track), CS_PANEL_CLEAR,
  * CS_PANEL_BACKGROUND (elsewhere on the panel) or CS_PANEL_OUTSIDE. */
 int cs_ctrl_panel_hit(int w, int h, int nact, double x, double y);
-/* The slider's span: ctrlrange when limited, else -1 .. 1 (MuJoCo's simulate). */
+/* The slider's span: ctrlrange when it is a range (min < max), even when not limited, else
+ * -1 .. 1 (MuJoCo 3.12's simulate). */
 void cs_ctrl_slider_range(const cs_render_actuator *a, double *lo, double *hi);
 /* Control for cursor x on slider i's track (clamped to its ends), and the track position
  * (pixels) of a value (clamped). */

@@ -272,7 +272,7 @@ int cs_ctrl_panel_hit(int w, int h, int nact, double x, double y)
 
 void cs_ctrl_slider_range(const cs_render_actuator *a, double *lo, double *hi)
 {
-    if (a->limited && a->range[1] > a->range[0]) {
+    if (a->range[1] > a->range[0]) { /* a range given spans it, clamped or not (3.12) */
         *lo = a->range[0];
         *hi = a->range[1];
     } else {

@@ -16,7 +16,7 @@ static void apply_controls(loop_ctx *L)
     if (L->v.ctrl_clear_request) {
         L->v.ctrl_clear_request = 0;
         for (int i = 0; i < L->scene.nactuator && cb->set_ctrl; i++)
-            cb->set_ctrl(cb->user, i, 0);
+            cb->set_ctrl(cb->user, i, L->scene.actuators ? L->scene.actuators[i].neutral : 0);
     }
     if (L->v.ctrl_pending >= 0) {
         if (cb->set_ctrl && L->v.ctrl_pending < L->scene.nactuator)

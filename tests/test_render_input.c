@@ -764,10 +764,15 @@ START_TEST(control_panel_sliders_map_values)
         ck_assert_double_eq_tol(cs_ctrl_slider_value(&lift, t, cs_ctrl_slider_x(&lift, t, v)), v,
                                 1e-12);
     ck_assert_double_eq_tol(cs_ctrl_slider_x(&lift, t, 7), t[0] + t[2], 1e-12);
-    /* not limited: MuJoCo's simulate spans -1 .. 1 */
+    /* no range: MuJoCo's simulate spans -1 .. 1; a range given spans it even when it does
+     * not clamp (MuJoCo 3.12) */
     double lo, hi;
     cs_ctrl_slider_range(&free_, &lo, &hi);
     ck_assert(lo == -1 && hi == 1);
+    cs_render_actuator wide = {.name = "wide", .limited = 0, .range = {-6.25, 6.25}};
+    cs_ctrl_slider_range(&wide, &lo, &hi);
+    ck_assert(lo == -6.25 && hi == 6.25);
+    ck_assert_double_eq_tol(cs_ctrl_slider_value(&wide, t, t[0] + 0.75 * t[2]), 3.125, 1e-12);
     ck_assert_double_eq_tol(cs_ctrl_slider_value(&free_, t, t[0] + 0.75 * t[2]), 0.5, 1e-12);
     /* hits: the track's centre is its slider, the button is clear, elsewhere outside */
     ck_assert_int_eq(cs_ctrl_panel_hit(w, h, n, t[0] + 0.5 * t[2], t[1] + 0.5 * t[3]), 2);

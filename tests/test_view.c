@@ -466,6 +466,41 @@ START_TEST(control_panel_sets_clamped_controls)
 }
 END_TEST
 
+/* one slider per control: a pid's pos and vel, an orientation's quaternion (its neutral
+ * value, what "clear" sets, the identity's), each with its own range; an unlimited range
+ * still spans the slider */
+START_TEST(control_panel_has_a_slider_per_control)
+{
+    fixture f;
+    setup(&f, load_string("<mujoco><default><general ctrllimited='false'/></default>"
+                          "<worldbody><body><joint name='h'/><geom size='.1'/></body>"
+                          "<body pos='1 0 0'><joint name='b' type='ball'/><geom size='.1'/>"
+                          "</body></worldbody><actuator>"
+                          "<pid name='p' joint='h' posrange='-1 1' velrange='-2 2' "
+                          "ctrllimited='true'/>"
+                          "<orientation name='o' joint='b' input='quat' ctrlrange='-3 3'/>"
+                          "</actuator></mujoco>"), -1);
+    cs_view_fill(&f.v, &f.s);
+    ck_assert_int_eq(f.s.nactuator, 6);
+    static const char *const NAME[6] = {"p/pos", "p/vel", "o/qw", "o/qx", "o/qy", "o/qz"};
+    for (int i = 0; i < 6; i++) {
+        ck_assert_str_eq(f.s.actuators[i].name, NAME[i]);
+        ck_assert_double_eq(f.s.actuators[i].neutral, i == 2);
+    }
+    ck_assert_double_eq(f.s.actuators[1].range[1], 2);
+    ck_assert_int_eq(f.s.actuators[3].limited, 0);
+    double lo, hi;
+    cs_ctrl_slider_range(&f.s.actuators[3], &lo, &hi);
+    ck_assert(lo == -3 && hi == 3);
+    ck_assert_double_eq(f.d->ctrl[2], 1); /* reset: the identity quaternion */
+    cs_viewer_callbacks cb;
+    cs_view_callbacks(&f.v, &cb);
+    cb.set_ctrl(cb.user, 1, 5); /* the vel input's own range */
+    ck_assert_double_eq(f.d->ctrl[1], 2);
+    teardown(&f);
+}
+END_TEST
+
 static void cross(const double a[3], const double b[3], double c[3])
 {
     c[0] = a[1] * b[2] - a[2] * b[1];
@@ -1128,6 +1163,7 @@ static Suite *suite(void)
     tcase_add_test(tc, welded_body_velocity);
     tcase_add_test(tc, extent_and_force_scale);
     tcase_add_test(tc, control_panel_sets_clamped_controls);
+    tcase_add_test(tc, control_panel_has_a_slider_per_control);
     tcase_add_test(tc, perturbation_is_a_force_at_the_anchor);
     tcase_add_test(tc, joints_are_handed_over);
     tcase_add_test(tc, joint_limit_test);

@@ -578,6 +578,9 @@ static void fill_actuators(cs_view *v)
         a->range[0] = m->actuator_ctrlrange[2 * i];
         a->range[1] = m->actuator_ctrlrange[2 * i + 1];
         a->driven = v->ctrl_hook && v->ctrl_columns && v->ctrl_columns[i];
+        int act = cs_ctrl_actuator(m, i);
+        a->neutral = m->actuator_trntype[act] == CS_TRN_SO3 &&
+                     m->actuator_ctrlspec[act] == CS_CHART_QUAT && i == m->actuator_ctrladr[act];
     }
 }
 
