@@ -15,6 +15,8 @@ CS_VECTOR_CLONES int cs_forest_factor(int n, double *q, const int *par, const in
          * walk up the parents to count them) */
         int ki = kk + 1, rest = (k + 1 < n ? adr[k + 1] : nq) - ki;
         for (int i = par[k]; i >= 0; i = par[i], ki++, rest--) {
+            if (q[ki] == 0) /* l = 0 changes nothing (a simple body's rows) */
+                continue;
             double l = q[ki] / D;
             /* row i from its diagonal up holds i's ancestors, the tail of k's row from ki:
              * rest entries, a plain loop (no walk up the parents in it) */
