@@ -135,6 +135,45 @@ START_TEST(test_mass_matrix_energy)
 }
 END_TEST
 
+/* A simple body (inertial frame = body frame, a root): its mass matrix is the constant
+ * diagonal (m, m, m, I1, I2, I3) with no couplings, at any orientation (MuJoCo keeps it as
+ * dof_M0); simple="false" makes the general product, the same physics */
+START_TEST(test_simple_body_mass_matrix)
+{
+    const char *xml[2] = {
+        "<mujoco><worldbody><body pos='0 0 1' euler='10 20 30'><freejoint/>"
+        "<geom type='box' size='.1 .2 .3' mass='3'/></body></worldbody></mujoco>",
+        "<mujoco><worldbody><body pos='0 0 1' euler='10 20 30' simple='false'><freejoint/>"
+        "<geom type='box' size='.1 .2 .3' mass='3'/></body></worldbody></mujoco>"};
+    /* a box of half sizes a, b, c: I1 = m (b^2 + c^2) / 3, ... */
+    double I[3] = {3.0 * (0.2 * 0.2 + 0.3 * 0.3) / 3, 3.0 * (0.1 * 0.1 + 0.3 * 0.3) / 3,
+                   3.0 * (0.1 * 0.1 + 0.2 * 0.2) / 3};
+    double q[2][7];
+    for (int k = 0; k < 2; k++) {
+        cs_model *m = load(xml[k]);
+        ck_assert_int_eq(m->body_simple[1], k == 0);
+        cs_data *d = cs_make_data(m);
+        double v[6] = {0.3, -1.2, 0.7, 2.0, -0.4, 1.1};
+        memcpy(d->qvel, v, sizeof v);
+        for (int s = 0; s < 200; s++) cs_step(m, d); /* tumbled to another orientation */
+        cs_forward(m, d);
+        for (int i = 0; i < 6; i++) {
+            const double *row = d->qM + m->dof_Madr[i];
+            double want = i < 3 ? 3 : I[i - 3];
+            ck_assert_double_eq_tol(row[0], want, 1e-12 * want);
+            for (int a = 1; a <= i; a++) {
+                if (k == 0) ck_assert(row[a] == 0);
+                else ck_assert_double_eq_tol(row[a], 0, 1e-12);
+            }
+        }
+        memcpy(q[k], d->qpos, sizeof q[k]);
+        cs_free_data(d);
+        cs_free_model(m);
+    }
+    for (int i = 0; i < 7; i++) ck_assert_double_eq_tol(q[0][i], q[1][i], 1e-10);
+}
+END_TEST
+
 /* A force through the COM accelerates it at F/m with no rotation; a pure torque leaves the
  * COM at rest, even with the COM offset from the body frame. */
 START_TEST(test_applied_force)
@@ -801,6 +840,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, test_free_fall);
     tcase_add_test(t, test_mass_matrix_energy);
+    tcase_add_test(t, test_simple_body_mass_matrix);
     tcase_add_test(t, test_applied_force);
     tcase_add_test(t, test_spin_conservation_order);
     tcase_add_test(t, test_dzhanibekov);

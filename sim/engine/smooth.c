@@ -57,8 +57,11 @@ static void own_inertias(const cs_model *m, cs_data *d, const int *aw)
 /* crb from the own inertias to the composites, then the mass matrix's rows. With g, also
  * each dof's gravity force, out of qfrc_bias: the subtree's gravity wrench is its composite
  * inertia times the linear acceleration g, so by the inertia's symmetry its product with
- * cdof is g . (I cdof)'s linear part, the product made for M's row anyway. */
-static void composite_mass(const cs_model *m, cs_data *d, const int *aw, const double *g)
+ * cdof is g . (I cdof)'s linear part, the product made for M's row anyway. simple: a simple
+ * body's dofs (MuJoCo's dof_simplenum) take the constant diagonal dof_M0 and no couplings,
+ * as MuJoCo's mj_crb (dof_M0 itself is made without that) */
+static void composite_mass(const cs_model *m, cs_data *d, const int *aw, const double *g,
+                           int simple)
 {
     double *crb = d->scratch->crb;
     /* composites, leaves first; a static parent ends the tree */
@@ -73,10 +76,15 @@ static void composite_mass(const cs_model *m, cs_data *d, const int *aw, const d
         sp_mul_inert(crb + SP_NINERT * m->dof_bodyid[i], d->cdof + 6 * i, F);
         double *row = d->qM + m->dof_Madr[i];
         int a = 0;
-        for (int j = i; j >= 0; j = m->dof_parent[j]) row[a++] = sp_dot6(d->cdof + 6 * j, F);
-        row[0] += !m->nactuatorid || m->jnt_actuatorid[m->dof_jntid[i]] == -1
-                      ? m->dof_armature[i]
-                      : m->dof_armature[i] + cs_actuator_armature(m, 0, m->dof_jntid[i]);
+        if (simple && m->body_simple[m->dof_bodyid[i]]) {
+            row[a++] = m->dof_M0[i];
+            for (int j = m->dof_parent[i]; j >= 0; j = m->dof_parent[j]) row[a++] = 0;
+        } else {
+            for (int j = i; j >= 0; j = m->dof_parent[j]) row[a++] = sp_dot6(d->cdof + 6 * j, F);
+            row[0] += !m->nactuatorid || m->jnt_actuatorid[m->dof_jntid[i]] == -1
+                          ? m->dof_armature[i]
+                          : m->dof_armature[i] + cs_actuator_armature(m, 0, m->dof_jntid[i]);
+        }
         if (g) {
             double gi = g[0] * F[3] + g[1] * F[4] + g[2] * F[5];
             d->qfrc_gravity[i] = gi;
@@ -88,7 +96,7 @@ static void composite_mass(const cs_model *m, cs_data *d, const int *aw, const d
 void cs_make_mass(const cs_model *m, cs_data *d)
 {
     own_inertias(m, d, NULL);
-    composite_mass(m, d, NULL, NULL);
+    composite_mass(m, d, NULL, NULL, 0);
 }
 
 /* velocities and the bias force of every body (RNE without gravity) and applied forces,
@@ -277,7 +285,7 @@ void cs_smooth(const cs_model *m, cs_data *d)
     bias_forces(m, d, d->scratch->cfrc, aw);
     double g[3] = {0, 0, 0};
     if (!(m->opt.disableflags & CS_DSBL_GRAVITY)) memcpy(g, m->opt.gravity, sizeof g);
-    composite_mass(m, d, aw, g);
+    composite_mass(m, d, aw, g, 1);
     if (m->ntendon) {
         cs_tendon_armature(m, d, aw);
         cs_tendon_bias(m, d, aw);

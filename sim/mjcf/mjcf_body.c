@@ -299,14 +299,14 @@ static void parse_body(cs_mjcf *c, xmlNode *n, int parent, int cls, const cs_xf 
     if (cs_mjcf_bool(c, n, "mocap", &b.mocap) && b.mocap && parent != 0)
         FAILN(c, n, "mocap", "a mocap body must be a child of the world body");
     cs_mjcf_num1(c, n, "gravcomp", &b.gravcomp);
-    /* MuJoCo 3.12's sleep policy (the compiler checks it is on a tree's root), and its
-     * storage of a simple body's mass matrix block: the same dynamics either way */
+    /* MuJoCo 3.12's sleep policy (the compiler checks it is on a tree's root), and whether a
+     * body that qualifies as simple is (its mass matrix block the constant diagonal dof_M0) */
     static const char *const SLEEP[] = {"auto", "never", "allowed", "init", NULL};
     static const int POLICY[] = {CS_SLEEP_AUTO, CS_SLEEP_NEVER, CS_SLEEP_ALLOWED, CS_SLEEP_INIT};
     static const char *const SIMPLE[] = {"false", "auto", NULL};
     int sl = cs_mjcf_keyword(c, n, "sleep", SLEEP);
     b.sleep = sl >= 0 ? POLICY[sl] : CS_SLEEP_AUTO;
-    if (cs_mjcf_keyword(c, n, "simple", SIMPLE) >= 0) cs_mjcf_note_ignored(c, "body/@simple");
+    b.nosimple = cs_mjcf_keyword(c, n, "simple", SIMPLE) == 0;
     char *cc = cs_mjcf_attr(c, n, "childclass");
     if (cc) {
         int k = cs_mjcf_find_class(c, cc);

@@ -1211,7 +1211,7 @@ static void fill_forest(cs_mjcf *c, compiling *cc, cs_model *m)
     }
 }
 
-static void body_simple(cs_model *m)
+static void body_simple(const cs_mjcf *c, cs_model *m)
 {
     /* MuJoCo's body_simple: the inertial frame is the body frame, and the body is a root or
      * hangs from a static child of the world; a parent is never simple; joints must sit at
@@ -1222,8 +1222,9 @@ static void body_simple(cs_model *m)
         int same = near0(ip[0]) && near0(ip[1]) && near0(ip[2]) &&
                    near0(iq[1]) && near0(iq[2]) && near0(iq[3]) && near0(fabs(iq[0]) - 1);
         int p = m->body_parent[b];
-        m->body_simple[b] = same && (m->body_rootid[b] == b ||
-                                     (m->body_parent[p] == 0 && m->body_dofnum[p] == 0));
+        m->body_simple[b] = same && !c->body[b].nosimple &&
+                            (m->body_rootid[b] == b ||
+                             (m->body_parent[p] == 0 && m->body_dofnum[p] == 0));
         if (p > 0) m->body_simple[p] = 0;
         int rot = 0, allslide = 1;
         for (int j = m->body_jntadr[b]; j >= 0 && j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
@@ -1538,7 +1539,7 @@ cs_model *cs_mjcf_compile(cs_mjcf *c)
     fill_bodies(c, &cc, m);
     fill_joints(c, &cc, m);
     fill_forest(c, &cc, m);
-    body_simple(m);
+    body_simple(c, m);
     fill_geoms(c, &cc, m);
     tendon_armature_simple(m);
     fill_meshes(c, &cc, m);

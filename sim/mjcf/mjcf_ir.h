@@ -222,6 +222,8 @@ typedef struct {
     double gravcomp;      /* share of the body's weight cancelled (MuJoCo's gravcomp) */
     int mocap;            /* 1: posed by data (mocap_pos, mocap_quat), not by joints */
     int sleep;            /* cs_sleep_policy from <body sleep> (auto when not given) */
+    int nosimple;         /* 1: <body simple="false">, MuJoCo's opt-out of the simple body's
+                             diagonal mass matrix block */
 } cs_bspec;
 
 typedef struct {
