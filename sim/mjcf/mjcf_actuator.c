@@ -192,25 +192,13 @@ static int read_input_spec(cs_mjcf *c, xmlNode *n, cs_aspec *a, int charts)
     return spec;
 }
 
-/* MuJoCo's mjs_setToPID, from its reader's values: kp in biasprm[1] (the class's -biasprm[1]
- * when not given), kv or a damping ratio in biasprm[2], ki in gainprm[0], imax and slewmax
- * in dynprm[0] and dynprm[1] (taken from a class only when the class's dynamics are a
- * pid's), posrange the position input's ctrlrange */
-static void read_pid(cs_mjcf *c, xmlNode *n, cs_aspec *a)
+/* kv or dampratio (not both) into biasprm[2]: -kv, or the ratio as a positive number that
+ * the compiler makes kv, as MuJoCo's servo shortcuts take them */
+static void read_kv_dampratio(cs_mjcf *c, xmlNode *n, cs_aspec *a)
 {
-    int cls = a->dyntype == CS_DYN_PID;
-    double kp = -a->biasprm[1], kv, dr, ki = cls ? a->gainprm[0] : 0;
-    double imax = cls ? a->dynprm[0] : 0, slew = cls ? a->dynprm[1] : 0, ir = a->inheritrange;
-    cs_mjcf_num1(c, n, "kp", &kp);
+    double kv, dr;
     int has_kv = cs_mjcf_num1(c, n, "kv", &kv), has_dr = cs_mjcf_num1(c, n, "dampratio", &dr);
-    cs_mjcf_num1(c, n, "ki", &ki);
-    cs_mjcf_num1(c, n, "imax", &imax);
-    cs_mjcf_num1(c, n, "slewmax", &slew);
-    a->ctrlspec = read_input_spec(c, n, a, 0);
-    cs_mjcf_nums(c, n, "posrange", a->ctrlrange, 2, 2);
-    cs_mjcf_num1(c, n, "inheritrange", &ir);
     if (has_kv && has_dr) FAILN(c, n, "dampratio", "kv and dampratio cannot both be defined");
-    a->biasprm[1] = -kp;
     if (has_kv) {
         if (kv < 0) FAILN(c, n, "kv", "kv cannot be negative");
         a->biasprm[2] = -kv;
@@ -219,6 +207,26 @@ static void read_pid(cs_mjcf *c, xmlNode *n, cs_aspec *a)
         if (dr < 0) FAILN(c, n, "dampratio", "dampratio cannot be negative");
         a->biasprm[2] = dr; /* positive: a damping ratio, made kv at compile time */
     }
+}
+
+/* MuJoCo's mjs_setToPID, from its reader's values: kp in biasprm[1] (the class's -biasprm[1]
+ * when not given), kv or a damping ratio in biasprm[2], ki in gainprm[0], imax and slewmax
+ * in dynprm[0] and dynprm[1] (taken from a class only when the class's dynamics are a
+ * pid's), posrange the position input's ctrlrange */
+static void read_pid(cs_mjcf *c, xmlNode *n, cs_aspec *a)
+{
+    int cls = a->dyntype == CS_DYN_PID;
+    double kp = -a->biasprm[1], ki = cls ? a->gainprm[0] : 0;
+    double imax = cls ? a->dynprm[0] : 0, slew = cls ? a->dynprm[1] : 0, ir = a->inheritrange;
+    cs_mjcf_num1(c, n, "kp", &kp);
+    cs_mjcf_num1(c, n, "ki", &ki);
+    cs_mjcf_num1(c, n, "imax", &imax);
+    cs_mjcf_num1(c, n, "slewmax", &slew);
+    a->ctrlspec = read_input_spec(c, n, a, 0);
+    cs_mjcf_nums(c, n, "posrange", a->ctrlrange, 2, 2);
+    cs_mjcf_num1(c, n, "inheritrange", &ir);
+    read_kv_dampratio(c, n, a);
+    a->biasprm[1] = -kp;
     if (slew < 0) FAILN(c, n, "slewmax", "slewmax cannot be negative");
     a->gainprm[0] = ki;
     a->dynprm[1] = slew;
@@ -236,21 +244,12 @@ static void read_pid(cs_mjcf *c, xmlNode *n, cs_aspec *a)
  * gain and bias, no dynamics */
 static void read_orientation(cs_mjcf *c, xmlNode *n, cs_aspec *a)
 {
-    double kp = a->gainprm[0], kv, dr;
+    double kp = a->gainprm[0];
     cs_mjcf_num1(c, n, "kp", &kp);
-    int has_kv = cs_mjcf_num1(c, n, "kv", &kv), has_dr = cs_mjcf_num1(c, n, "dampratio", &dr);
     a->ctrlspec = read_input_spec(c, n, a, 2);
-    if (has_kv && has_dr) FAILN(c, n, "dampratio", "kv and dampratio cannot both be defined");
+    read_kv_dampratio(c, n, a);
     a->gainprm[0] = kp;
     a->biasprm[1] = -kp;
-    if (has_kv) {
-        if (kv < 0) FAILN(c, n, "kv", "kv cannot be negative");
-        a->biasprm[2] = -kv;
-    }
-    if (has_dr) {
-        if (dr < 0) FAILN(c, n, "dampratio", "dampratio cannot be negative");
-        a->biasprm[2] = dr; /* positive: a damping ratio, made kv at compile time */
-    }
     a->gaintype = CS_GAIN_SO3;
     a->biastype = CS_BIAS_SO3;
     a->dyntype = CS_DYN_NONE;
@@ -430,23 +429,14 @@ char *cs_mjcf_read_actuator(cs_mjcf *c, xmlNode *n, cs_aspec *a, const char *tag
         a->gaintype = CS_GAIN_FIXED;
         a->biastype = CS_BIAS_NONE;
     } else if (strcmp(tag, "position") == 0 || strcmp(tag, "intvelocity") == 0) {
-        double kp = a->gainprm[0], kv, dr, tc;
+        double kp = a->gainprm[0], tc;
         cs_mjcf_num1(c, n, "kp", &kp);
-        int has_kv = cs_mjcf_num1(c, n, "kv", &kv), has_dr = cs_mjcf_num1(c, n, "dampratio", &dr);
+        read_kv_dampratio(c, n, a);
         int has_tc = cs_mjcf_num1(c, n, "timeconst", &tc);
         double ir = a->inheritrange;
         cs_mjcf_num1(c, n, "inheritrange", &ir);
         a->gainprm[0] = kp;
         a->biasprm[1] = -kp;
-        if (has_kv && has_dr) FAILN(c, n, "dampratio", "kv and dampratio cannot both be defined");
-        if (has_kv) {
-            if (kv < 0) FAILN(c, n, "kv", "kv cannot be negative");
-            a->biasprm[2] = -kv;
-        }
-        if (has_dr) {
-            if (dr < 0) FAILN(c, n, "dampratio", "dampratio cannot be negative");
-            a->biasprm[2] = dr; /* positive: a damping ratio, made kv at compile time */
-        }
         if (has_tc) {
             if (tc < 0) FAILN(c, n, "timeconst", "timeconst cannot be negative");
             a->dynprm[0] = tc;
