@@ -49,6 +49,29 @@ static inline char *edit(char *s, const char *from, const char *to)
     return r;
 }
 
+/* fmt with its two %s filled by a and b (the caller frees it) */
+static inline char *format_xml(const char *fmt, const char *a, const char *b)
+{
+    size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
+    char *s = malloc(n);
+    ck_assert_ptr_nonnull(s);
+    snprintf(s, n, fmt, a, b);
+    return s;
+}
+
+/* MJCF text that must not load: the loader's message starts with `name`:LINE and holds
+ * phrase */
+static inline void load_refused(const char *xml, const char *name, const char *phrase)
+{
+    char err[1024] = "", where[256];
+    cs_model *m = cs_load_xml_string(xml, name, NULL, err, sizeof err);
+    ck_assert_msg(m == NULL, "loaded but should fail: %s", xml);
+    ck_assert_msg(strstr(err, phrase) != NULL, "expected '%s' in '%s'", phrase, err);
+    snprintf(where, sizeof where, "%s:", name);
+    ck_assert_msg(strncmp(err, where, strlen(where)) == 0, "expected FILE:LINE first in '%s'",
+                  err);
+}
+
 /* a model from MJCF text; `name` stands for the file in messages */
 static inline cs_model *load_xml(const char *xml, const char *name)
 {
