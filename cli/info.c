@@ -76,29 +76,29 @@ static void print_actuators(const cs_model *m)
         const double *lr = m->actuator_lengthrange + 2 * i, *dp = m->actuator_dynprm + 10 * i;
         /* a muscle's peak force: given, or scale / acc0 */
         double peak = g[2] < 0 ? g[3] / (m->actuator_acc0[i] > 1e-15 ? m->actuator_acc0[i] : 1e-15) : g[2];
-        if (m->actuator_gaintype[i] == 1) snprintf(gain, sizeof gain, "affine (%g, %g, %g)", g[0], g[1], g[2]);
-        else if (m->actuator_gaintype[i] == 2)
+        if (m->actuator_gaintype[i] == CS_GAIN_AFFINE) snprintf(gain, sizeof gain, "affine (%g, %g, %g)", g[0], g[1], g[2]);
+        else if (m->actuator_gaintype[i] == CS_GAIN_MUSCLE)
             snprintf(gain, sizeof gain, "muscle F %.4g L [%.4g, %.4g]", peak, lr[0], lr[1]);
-        else if (m->actuator_gaintype[i] == 3 && g[4] == 0 && g[5] == 0 && g[6] == 0)
+        else if (m->actuator_gaintype[i] == CS_GAIN_DCMOTOR && g[4] == 0 && g[5] == 0 && g[6] == 0)
             snprintf(gain, sizeof gain, "dcmotor K %g R %g", g[1], g[0]);
-        else if (m->actuator_gaintype[i] == 3) /* with its controller's kp, ki, kd */
+        else if (m->actuator_gaintype[i] == CS_GAIN_DCMOTOR) /* with its controller's kp, ki, kd */
             snprintf(gain, sizeof gain, "dcmotor K %g R %g pid %g %g %g", g[1], g[0], g[4], g[5],
                      g[6]);
-        else if (m->actuator_gaintype[i] == 5) /* kp and kv are in the bias */
+        else if (m->actuator_gaintype[i] == CS_GAIN_PID) /* kp and kv are in the bias */
             snprintf(gain, sizeof gain, "pid ki %g", g[0]);
-        else if (m->actuator_gaintype[i] == 4) /* on the rotation's log */
+        else if (m->actuator_gaintype[i] == CS_GAIN_SO3) /* on the rotation's log */
             snprintf(gain, sizeof gain, "so3 kp %g", g[0]);
         else snprintf(gain, sizeof gain, "fixed %g", g[0]);
-        if (m->actuator_biastype[i] == 1) snprintf(bias, sizeof bias, "affine (%g, %g, %g)", b[0], b[1], b[2]);
-        else if (m->actuator_biastype[i] == 2) snprintf(bias, sizeof bias, "muscle passive");
-        else if (m->actuator_biastype[i] == 3) snprintf(bias, sizeof bias, "dcmotor cogging %g", b[0]);
-        else if (m->actuator_biastype[i] == 4) snprintf(bias, sizeof bias, "so3 (%g, %g, %g)", b[0], b[1], b[2]);
+        if (m->actuator_biastype[i] == CS_BIAS_AFFINE) snprintf(bias, sizeof bias, "affine (%g, %g, %g)", b[0], b[1], b[2]);
+        else if (m->actuator_biastype[i] == CS_BIAS_MUSCLE) snprintf(bias, sizeof bias, "muscle passive");
+        else if (m->actuator_biastype[i] == CS_BIAS_DCMOTOR) snprintf(bias, sizeof bias, "dcmotor cogging %g", b[0]);
+        else if (m->actuator_biastype[i] == CS_BIAS_SO3) snprintf(bias, sizeof bias, "so3 (%g, %g, %g)", b[0], b[1], b[2]);
         else snprintf(bias, sizeof bias, "none");
         int dt = m->actuator_dyntype[i];
-        if (dt == 4) snprintf(dyn, sizeof dyn, "muscle %g/%g", dp[0], dp[1]);
-        else if (dt == 6) snprintf(dyn, sizeof dyn, "pid imax %g slew %g", dp[0], dp[1]);
-        else if (dt == 5) snprintf(dyn, sizeof dyn, "dcmotor te %g", dp[0]);
-        else if (dt >= 2) snprintf(dyn, sizeof dyn, "%s %g", DYN[dt], dp[0]);
+        if (dt == CS_DYN_MUSCLE) snprintf(dyn, sizeof dyn, "muscle %g/%g", dp[0], dp[1]);
+        else if (dt == CS_DYN_PID) snprintf(dyn, sizeof dyn, "pid imax %g slew %g", dp[0], dp[1]);
+        else if (dt == CS_DYN_DCMOTOR) snprintf(dyn, sizeof dyn, "dcmotor te %g", dp[0]);
+        else if (dt >= CS_DYN_FILTER) snprintf(dyn, sizeof dyn, "%s %g", DYN[dt], dp[0]);
         else snprintf(dyn, sizeof dyn, "%s", DYN[dt]);
         int c0 = m->actuator_ctrladr[i]; /* the first control's range */
         if (m->actuator_ctrlnum[i])

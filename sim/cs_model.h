@@ -512,6 +512,14 @@ enum { CS_TRN_JOINT = 0, CS_TRN_JOINTINPARENT = 1, CS_TRN_SLIDERCRANK = 2, CS_TR
        CS_TRN_SO3 = 6 /* an orientation servo's: a ball joint's or a site's rotation relative
                          to its reference site, three outputs */ };
 
+/* actuator_dyntype, _gaintype, _biastype (MuJoCo's mjtDyn, mjtGain, mjtBias numbering) */
+enum { CS_DYN_NONE = 0, CS_DYN_INTEGRATOR = 1, CS_DYN_FILTER = 2, CS_DYN_FILTEREXACT = 3,
+       CS_DYN_MUSCLE = 4, CS_DYN_DCMOTOR = 5, CS_DYN_PID = 6 };
+enum { CS_GAIN_FIXED = 0, CS_GAIN_AFFINE = 1, CS_GAIN_MUSCLE = 2, CS_GAIN_DCMOTOR = 3,
+       CS_GAIN_SO3 = 4, CS_GAIN_PID = 5, CS_GAIN_USER = 6 };
+enum { CS_BIAS_NONE = 0, CS_BIAS_AFFINE = 1, CS_BIAS_MUSCLE = 2, CS_BIAS_DCMOTOR = 3,
+       CS_BIAS_SO3 = 4, CS_BIAS_USER = 5 };
+
 /* actuator_ctrlspec bits (MuJoCo's mjtCtrlInput): the inputs of a pid's or DC motor's
  * control block, present ones packed in this order; NONE: a DC motor without inputs */
 enum { CS_INPUT_POS = 1, CS_INPUT_VEL = 2, CS_INPUT_FF = 4, CS_INPUT_VOLTAGE = 8,

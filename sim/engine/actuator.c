@@ -6,7 +6,6 @@
  * clamped to forcerange (gain and bias fixed, affine or a muscle's, muscle.c; a pid's and a
  * DC motor's controller, actuator_servo.c), and qfrc_actuator. Also the activations'
  * step and the velocity derivative the implicitfast integrator needs. */
-#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -18,16 +17,6 @@
 #include "servo.h"
 
 enum { NDYN = 10, NGAIN = 10, NBIAS = 10 };
-/* MuJoCo's mjtDyn, mjtGain and mjtBias numbers */
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-
-enum { DYN_NONE = 0, DYN_INTEGRATOR = 1, DYN_FILTEREXACT = 3, DYN_MUSCLE = 4, DYN_DCMOTOR = 5,
-       DYN_PID = 6 };
-enum { GAIN_FIXED = 0, GAIN_AFFINE = 1, GAIN_MUSCLE = 2, GAIN_DCMOTOR = 3, GAIN_SO3 = 4,
-       GAIN_PID = 5 };
-enum { BIAS_AFFINE = 1, BIAS_MUSCLE = 2, BIAS_DCMOTOR = 3, BIAS_SO3 = 4 };
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
@@ -198,20 +187,20 @@ void cs_actuation(const cs_model *m, cs_data *d)
         const double *dp = m->actuator_dynprm + NDYN * i;
         double ui = m->actuator_ctrlnum[i] ? u[m->actuator_ctrladr[i]] : 0;
         switch (m->actuator_dyntype[i]) {
-        case DYN_INTEGRATOR: /* one state per control (an orientation's three) */
+        case CS_DYN_INTEGRATOR: /* one state per control (an orientation's three) */
             for (int k = 0; k < m->actuator_ctrlnum[i]; k++)
                 d->act_dot[a + k] = u[m->actuator_ctrladr[i] + k];
             break;
-        case DYN_MUSCLE: d->act_dot[a] = cs_muscle_dyn(ui, d->act[a], dp); break;
-        case DYN_DCMOTOR: cs_dcmotor_rates(m, d, i, u); break;
-        case DYN_PID: cs_pid_rates(m, d, i, u); break;
+        case CS_DYN_MUSCLE: d->act_dot[a] = cs_muscle_dyn(ui, d->act[a], dp); break;
+        case CS_DYN_DCMOTOR: cs_dcmotor_rates(m, d, i, u); break;
+        case CS_DYN_PID: cs_pid_rates(m, d, i, u); break;
         default: d->act_dot[a] = (ui - d->act[a]) / fmax(CS_MINVAL, dp[0]); /* filters */
         }
     }
     /* force = gain * (control or activation) + bias */
     for (int i = 0; i < nact; i++) {
         if (disabled(m, i)) continue; /* no force */
-        if (m->actuator_gaintype[i] == GAIN_SO3) {
+        if (m->actuator_gaintype[i] == CS_GAIN_SO3) {
             cs_so3_force(m, d, i, u);
             continue;
         }
@@ -220,32 +209,32 @@ void cs_actuation(const cs_model *m, cs_data *d)
         double len = d->actuator_length[o], vel = d->actuator_velocity[o];
         const double *lr = m->actuator_lengthrange + 2 * i;
         double gain = gp[0], bias = 0;
-        if (m->actuator_gaintype[i] == GAIN_AFFINE) gain += gp[1] * len + gp[2] * vel;
-        else if (m->actuator_gaintype[i] == GAIN_MUSCLE)
+        if (m->actuator_gaintype[i] == CS_GAIN_AFFINE) gain += gp[1] * len + gp[2] * vel;
+        else if (m->actuator_gaintype[i] == CS_GAIN_MUSCLE)
             gain = cs_muscle_gain(len, vel, lr, m->actuator_acc0[i], gp);
-        else if (m->actuator_gaintype[i] == GAIN_DCMOTOR) { /* on the current, or the voltage
+        else if (m->actuator_gaintype[i] == CS_GAIN_DCMOTOR) { /* on the current, or the voltage
                                                                (a controller's drive) */
             gain = m->actuator_dynprm[NDYN * i] > 0 ? gp[1] : gp[1] / fmax(CS_MINVAL, gp[0]);
             cs_dcmotor_drive(m, d, i, u);
-        } else if (m->actuator_gaintype[i] == GAIN_PID) {
+        } else if (m->actuator_gaintype[i] == CS_GAIN_PID) {
             gain = 0;
         }
         int n = m->actuator_actnum[i], a = m->actuator_actadr[i] + n - 1; /* the last state */
         double in = m->actuator_ctrlnum[i] ? u[m->actuator_ctrladr[i]] : 0;
         /* a DC motor without a current state reads its control (or drive) */
-        int dc_input = m->actuator_gaintype[i] == GAIN_DCMOTOR && m->actuator_dynprm[NDYN * i] <= 0;
-        if (n && !dc_input && m->actuator_gaintype[i] != GAIN_PID)
+        int dc_input = m->actuator_gaintype[i] == CS_GAIN_DCMOTOR && m->actuator_dynprm[NDYN * i] <= 0;
+        if (n && !dc_input && m->actuator_gaintype[i] != CS_GAIN_PID)
             in = m->actuator_actearly[i] ? cs_next_activation(m, d, i, a, d->act_dot[a])
                                          : d->act[a];
         double period = cs_wrap_period(m, i);
-        if (period > 0 && m->actuator_gaintype[i] != GAIN_PID)
+        if (period > 0 && m->actuator_gaintype[i] != CS_GAIN_PID)
             in = cs_wrap_setpoint(in, len, period);
-        if (m->actuator_biastype[i] == BIAS_AFFINE) bias = bp[0] + bp[1] * len + bp[2] * vel;
-        else if (m->actuator_biastype[i] == BIAS_MUSCLE)
+        if (m->actuator_biastype[i] == CS_BIAS_AFFINE) bias = bp[0] + bp[1] * len + bp[2] * vel;
+        else if (m->actuator_biastype[i] == CS_BIAS_MUSCLE)
             bias = cs_muscle_bias(len, lr, m->actuator_acc0[i], bp);
-        else if (m->actuator_biastype[i] == BIAS_DCMOTOR && m->actuator_dynprm[NDYN * i] <= 0)
+        else if (m->actuator_biastype[i] == CS_BIAS_DCMOTOR && m->actuator_dynprm[NDYN * i] <= 0)
             bias = -gain * gp[1] * vel; /* back-EMF (a current state has it in its rate) */
-        if (m->actuator_gaintype[i] == GAIN_PID) /* its inputs' terms, then the affine bias */
+        if (m->actuator_gaintype[i] == CS_GAIN_PID) /* its inputs' terms, then the affine bias */
             d->actuator_force[o] = cs_pid_input_force(m, d, i, u) + bias;
         else
             d->actuator_force[o] = gain * in + bias;
@@ -253,7 +242,7 @@ void cs_actuation(const cs_model *m, cs_data *d)
     tendon_force_range(m, d);
     for (int i = 0; i < nact; i++) {
         if (disabled(m, i)) continue;
-        if (m->actuator_gaintype[i] == GAIN_SO3) { /* on the torque's norm */
+        if (m->actuator_gaintype[i] == CS_GAIN_SO3) { /* on the torque's norm */
             if (m->actuator_forcelimited[i]) cs_so3_clamp(m, d, i);
             continue;
         }
@@ -262,10 +251,10 @@ void cs_actuation(const cs_model *m, cs_data *d)
         const double *bp = m->actuator_biasprm + NBIAS * i;
         if (m->actuator_forcelimited[i])
             f = clip(f, m->actuator_forcerange[2 * i], m->actuator_forcerange[2 * i + 1]);
-        if (m->actuator_biastype[i] == BIAS_DCMOTOR && bp[0] != 0) /* cogging, past the bound */
+        if (m->actuator_biastype[i] == CS_BIAS_DCMOTOR && bp[0] != 0) /* cogging, past the bound */
             f += bp[0] * sin(bp[1] * d->actuator_length[o] + bp[2]);
         const double *dp = m->actuator_dynprm + NDYN * i;
-        if (m->actuator_biastype[i] == BIAS_DCMOTOR && dp[5] > 0) { /* LuGre, past it too */
+        if (m->actuator_biastype[i] == CS_BIAS_DCMOTOR && dp[5] > 0) { /* LuGre, past it too */
             cs_dcmotor_slots s = cs_dcmotor_slots_of(dp, m->actuator_gainprm + NGAIN * i);
             int z = m->actuator_actadr[i] + s.bristle;
             f -= dp[5] * d->act[z] + dp[6] * d->act_dot[z];
@@ -311,13 +300,13 @@ void cs_advance_act(const cs_model *m, cs_data *d, const double *act_dot)
     /* an integrated setpoint on a rotational transmission is kept as the representative
      * nearest the length (MuJoCo 3.12's projection after the actrange clamp) */
     for (int i = 0; i < m->nactuator; i++) {
-        if (m->actuator_dyntype[i] != DYN_INTEGRATOR) continue;
+        if (m->actuator_dyntype[i] != CS_DYN_INTEGRATOR) continue;
         double period = cs_wrap_period(m, i);
         int a = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
         if (period > 0)
             d->act[a] = cs_wrap_setpoint(d->act[a], d->actuator_length[m->actuator_outadr[i]],
                                          period);
-        else if (m->actuator_gaintype[i] == GAIN_SO3)
+        else if (m->actuator_gaintype[i] == CS_GAIN_SO3)
             cs_so3_reanchor(m, d, i);
     }
 }
@@ -329,7 +318,7 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
     const double *fo = d->actuator_force + o;
     /* a force held at its limit does not change with the velocity (an orientation's at its
      * norm's: still varying sideways, left out as MuJoCo leaves it) */
-    if (m->actuator_forcelimited[i] && m->actuator_gaintype[i] == GAIN_SO3) {
+    if (m->actuator_forcelimited[i] && m->actuator_gaintype[i] == CS_GAIN_SO3) {
         if (sqrt(fo[0] * fo[0] + fo[1] * fo[1] + fo[2] * fo[2]) >= m->actuator_forcerange[2 * i + 1])
             return 0;
     } else if (m->actuator_forcelimited[i]) {
@@ -337,13 +326,13 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
             return 0;
     }
     /* an affine bias's kv, an orientation's (on each of its outputs) */
-    double bv = m->actuator_biastype[i] == BIAS_AFFINE || m->actuator_biastype[i] == BIAS_SO3
+    double bv = m->actuator_biastype[i] == CS_BIAS_AFFINE || m->actuator_biastype[i] == CS_BIAS_SO3
                     ? m->actuator_biasprm[NBIAS * i + 2]
                     : 0;
     const double *g = m->actuator_gainprm + NGAIN * i;
     double te = m->actuator_dynprm[NDYN * i], R = fmax(CS_MINVAL, g[0]), K = g[1];
-    if (m->actuator_biastype[i] == BIAS_DCMOTOR && te <= 0) bv -= K * K / R; /* back-EMF */
-    if (m->actuator_gaintype[i] == GAIN_DCMOTOR) {
+    if (m->actuator_biastype[i] == CS_BIAS_DCMOTOR && te <= 0) bv -= K * K / R; /* back-EMF */
+    if (m->actuator_gaintype[i] == CS_GAIN_DCMOTOR) {
         /* a controller's voltage moves with the velocity by -kd R/K (its damping) + K (the
          * back-EMF compensation); its Vmax clamp is not followed, as MuJoCo's */
         double dV = m->actuator_ctrlspec[i] & (CS_INPUT_POS | CS_INPUT_VEL | CS_INPUT_FF)
@@ -357,9 +346,9 @@ double cs_actuator_dvel(const cs_model *m, const cs_data *d, int i)
             bv -= m->actuator_dynprm[NDYN * i + 6];
     }
     double gv = 0;
-    if (m->actuator_gaintype[i] == GAIN_AFFINE)
+    if (m->actuator_gaintype[i] == CS_GAIN_AFFINE)
         gv = m->actuator_gainprm[NGAIN * i + 2];
-    else if (m->actuator_gaintype[i] == GAIN_MUSCLE) /* the force-velocity curve's slope */
+    else if (m->actuator_gaintype[i] == CS_GAIN_MUSCLE) /* the force-velocity curve's slope */
         gv = cs_muscle_gain_dvel(d->actuator_length[o], d->actuator_velocity[o],
                                  m->actuator_lengthrange + 2 * i, m->actuator_acc0[i],
                                  m->actuator_gainprm + NGAIN * i);

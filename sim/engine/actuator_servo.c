@@ -15,9 +15,6 @@
 #endif
 
 enum { NDYN = 10, NGAIN = 10, NBIAS = 10 };
-enum { DYN_NONE = 0, DYN_INTEGRATOR = 1, DYN_FILTEREXACT = 3, DYN_DCMOTOR = 5 };
-enum { GAIN_FIXED = 0, GAIN_PID = 5 };
-enum { BIAS_AFFINE = 1 };
 enum { SERVO = CS_INPUT_POS | CS_INPUT_VEL | CS_INPUT_FF };
 
 static double clip(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
@@ -32,10 +29,10 @@ static double round_int(double x)
 double cs_wrap_period(const cs_model *m, int i)
 {
     int dyn = m->actuator_dyntype[i];
-    int servo = m->actuator_gaintype[i] == GAIN_FIXED && m->actuator_biastype[i] == BIAS_AFFINE &&
+    int servo = m->actuator_gaintype[i] == CS_GAIN_FIXED && m->actuator_biastype[i] == CS_BIAS_AFFINE &&
                 m->actuator_gainprm[NGAIN * i] == -m->actuator_biasprm[NBIAS * i + 1] &&
-                (dyn == DYN_NONE || dyn == DYN_INTEGRATOR);
-    if (!servo && m->actuator_gaintype[i] != GAIN_PID) return 0;
+                (dyn == CS_DYN_NONE || dyn == CS_DYN_INTEGRATOR);
+    if (!servo && m->actuator_gaintype[i] != CS_GAIN_PID) return 0;
     const double *g = m->actuator_gear + 6 * i;
     int ty = m->actuator_trntype[i];
     if (ty == CS_TRN_SITE && m->actuator_trnid[2 * i + 1] >= 0 && !g[0] && !g[1] && !g[2])
@@ -197,10 +194,10 @@ double cs_next_activation(const cs_model *m, const cs_data *d, int i, int adr, d
     int dyn = m->actuator_dyntype[i];
     double act = d->act[adr];
     const double *dp = m->actuator_dynprm + NDYN * i;
-    if (dyn == DYN_FILTEREXACT) {
+    if (dyn == CS_DYN_FILTEREXACT) {
         double tau = fmax(CS_MINVAL, dp[0]);
         act += act_dot * tau * (1 - exp(-m->opt.timestep / tau));
-    } else if (dyn == DYN_DCMOTOR) { /* states [slew, integral, bristle, current] */
+    } else if (dyn == CS_DYN_DCMOTOR) { /* states [slew, integral, bristle, current] */
         int off = adr - m->actuator_actadr[i];
         const double *b = m->actuator_biasprm + NBIAS * i;
         cs_dcmotor_slots s = cs_dcmotor_slots_of(dp, m->actuator_gainprm + NGAIN * i);

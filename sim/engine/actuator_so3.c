@@ -13,7 +13,7 @@
 #include "servo.h"
 #include "stages.h"
 
-enum { NGAIN = 10, NBIAS = 10, DYN_NONE = 0 };
+enum { NGAIN = 10, NBIAS = 10 };
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -58,7 +58,7 @@ void cs_so3_force(const cs_model *m, cs_data *d, int i, const double *u)
         cs_normquat(qt); /* the zero quaternion is the identity */
     } else {
         double v[3];
-        if (m->actuator_dyntype[i] == DYN_NONE) {
+        if (m->actuator_dyntype[i] == CS_DYN_NONE) {
             memcpy(v, u + c0, sizeof v);
         } else { /* the integrated setpoint */
             int a = m->actuator_actadr[i];

@@ -13,7 +13,6 @@
 #include "solver/mass.h"
 #include "stages.h"
 
-enum { GAIN_MUSCLE = 2, BIAS_MUSCLE = 2, GAIN_USER = 6, BIAS_USER = 5 };
 
 void cs_lropt_default(cs_lropt *o)
 {
@@ -50,8 +49,8 @@ int cs_model_acc0(cs_model *m)
 
 static int selected(const cs_model *m, const cs_lropt *o, int i)
 {
-    int muscle = m->actuator_gaintype[i] == GAIN_MUSCLE || m->actuator_biastype[i] == BIAS_MUSCLE;
-    int user = m->actuator_gaintype[i] == GAIN_USER || m->actuator_biastype[i] == BIAS_USER;
+    int muscle = m->actuator_gaintype[i] == CS_GAIN_MUSCLE || m->actuator_biastype[i] == CS_BIAS_MUSCLE;
+    int user = m->actuator_gaintype[i] == CS_GAIN_USER || m->actuator_biastype[i] == CS_BIAS_USER;
     switch (o->mode) {
     case CS_LRMODE_NONE: return 0;
     case CS_LRMODE_MUSCLE: return muscle;

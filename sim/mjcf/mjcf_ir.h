@@ -55,13 +55,6 @@ typedef struct {
     double springdamper[2]; /* timeconst, dampratio (both > 0: stiffness and damping from them) */
 } cs_jspec;
 
-/* actuator dynamics, gain and bias types (MuJoCo's mjtDyn, mjtGain, mjtBias numbering) */
-enum { CS_DYN_NONE = 0, CS_DYN_INTEGRATOR = 1, CS_DYN_FILTER = 2, CS_DYN_FILTEREXACT = 3,
-       CS_DYN_MUSCLE = 4, CS_DYN_DCMOTOR = 5, CS_DYN_PID = 6 };
-enum { CS_GAIN_FIXED = 0, CS_GAIN_AFFINE = 1, CS_GAIN_MUSCLE = 2, CS_GAIN_DCMOTOR = 3,
-       CS_GAIN_SO3 = 4, CS_GAIN_PID = 5 };
-enum { CS_BIAS_NONE = 0, CS_BIAS_AFFINE = 1, CS_BIAS_MUSCLE = 2, CS_BIAS_DCMOTOR = 3,
-       CS_BIAS_SO3 = 4 };
 /* an actuator's force outputs: an orientation servo's (so3 gain) three, others one */
 #define cs_mjcf_act_outputs(s) ((s)->gaintype == CS_GAIN_SO3 ? 3 : 1)
 enum { CS_NDYN = 10, CS_NGAIN = 10, CS_NBIAS = 10 };
